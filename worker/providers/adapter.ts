@@ -1,0 +1,80 @@
+import type { JobErrorCode } from "../errors/job-failures";
+
+/**
+ * The slice of a puppeteer `Page` that adapters may use. Both `puppeteer-core`
+ * (scraper-container) and `@cloudflare/puppeteer` (Browser Rendering) pages
+ * satisfy it, so one adapter runs under either runtime.
+ */
+export interface BrowserPage {
+  goto(url: string, options?: { waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2"; timeout?: number }): Promise<unknown>;
+  url(): string;
+  content(): Promise<string>;
+  type(selector: string, text: string, options?: { delay?: number }): Promise<void>;
+  click(selector: string, options?: { delay?: number }): Promise<void>;
+  select(selector: string, ...values: string[]): Promise<string[]>;
+  waitForSelector(selector: string, options?: { timeout?: number; visible?: boolean }): Promise<unknown>;
+  waitForFunction(fn: string | ((...args: never[]) => unknown), options?: { timeout?: number }, ...args: unknown[]): Promise<unknown>;
+  evaluate<R>(fn: string | ((...args: never[]) => R | Promise<R>), ...args: unknown[]): Promise<R>;
+}
+
+/** Decrypted login material, handed to an adapter only inside the scraper. */
+export type LoginCredential =
+  | { authMethod: "PROVIDER_LOGIN"; loginId: string; password: string; secondFactor?: string }
+  | { authMethod: "CERTIFICATE"; certificate: string; privateKey: string; password: string };
+
+/** What a job collects from: an account (bank) or a card (card issuer). */
+export interface Target {
+  /** accountNumber or cardNumberMasked: the key the job's params narrow by. */
+  id: string;
+  /** provider-specific facts planning and collection need (account type, currency...). */
+  attributes: Record<string, string>;
+}
+
+export interface DateSegment {
+  start: string; // YYYY-MM-DD, inclusive
+  end: string; // YYYY-MM-DD, inclusive
+}
+
+/** One unit of work: one target x one date segment (either may be absent). */
+export interface TaskUnit {
+  jobId: string;
+  unitIndex: number;
+  schema: string;
+  target: Target | null;
+  segment: DateSegment | null;
+  params: Record<string, unknown>;
+}
+
+/** A collected record, before the worker validates it against the schema's zod type. */
+export type RawRecord = Record<string, unknown>;
+
+/** A failure an adapter recognised on the institution's site, as a catalog code. */
+export class ProviderFailure extends Error {
+  constructor(
+    readonly code: JobErrorCode,
+    detail?: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(detail ?? code);
+    this.name = "ProviderFailure";
+  }
+}
+
+export interface AdapterContext {
+  /** Root URL of the institution's site (the sandbox base URL locally). */
+  baseUrl: string;
+}
+
+/**
+ * A provider adapter drives one institution's web site. It knows nothing of
+ * queues, D1 or HTTP routing: it gets a page and returns records or throws a
+ * ProviderFailure.
+ */
+export interface ProviderAdapter {
+  readonly providerCode: string;
+  login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void>;
+  /** Targets a schema runs over; empty for schemas that need none. Page is logged in. */
+  discoverTargets(page: BrowserPage, schema: string, ctx: AdapterContext): Promise<Target[]>;
+  /** Records of one unit. Page is logged in. */
+  collect(page: BrowserPage, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]>;
+}
