@@ -1,0 +1,120 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
+
+export const workspaces = sqliteTable("workspaces", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  businessNumber: text("business_number"),
+  plan: text("plan", { enum: ["FREE", "PRO"] }).notNull().default("FREE"),
+  /** Monthly job cap; null means unlimited. */
+  monthlyJobCap: integer("monthly_job_cap"),
+  isPartner: integer("is_partner", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    name: text("name").notNull(),
+    /** First characters of the key, shown in listings so a key can be recognised without revealing it. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    hash: text("hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
+);
+
+export const JOB_STATUSES = ["PENDING", "RUNNING", "SUCCEEDED", "FAILED"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    providerCode: text("provider_code").notNull(),
+    schema: text("schema").notNull(),
+    params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull(),
+    credentialId: text("credential_id"),
+    completedTaskCount: integer("completed_task_count").notNull().default(0),
+    totalTaskCount: integer("total_task_count").notNull().default(0),
+    recordCount: integer("record_count").notNull().default(0),
+    /** The spec's job error object, set only when status is FAILED. */
+    error: text("error", { mode: "json" }).$type<import("../errors/job-failures").JobError>(),
+    /** Automatic resumptions so far; drives backoff. */
+    attempt: integer("attempt").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    /** createdAt + maxWaitSeconds: past it the sweep fails the job with JOB_TIMEOUT. */
+    deadlineAt: integer("deadline_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [
+    index("jobs_workspace_created").on(t.workspaceId, t.createdAt, t.id),
+    index("jobs_status_deadline").on(t.status, t.deadlineAt),
+  ],
+);
+
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the canonical request, to tell a retry from a different request. */
+    requestHash: text("request_hash").notNull(),
+    jobId: text("job_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.key] }), index("idempotency_expires").on(t.expiresAt)],
+);
+
+export const UNIT_STATUSES = ["QUEUED", "DONE"] as const;
+
+export const taskUnits = sqliteTable(
+  "task_units",
+  {
+    jobId: text("job_id").notNull().references(() => jobs.id),
+    unitIndex: integer("unit_index").notNull(),
+    targetId: text("target_id"),
+    targetAttributes: text("target_attributes", { mode: "json" }).$type<Record<string, string>>(),
+    segmentStart: text("segment_start"),
+    segmentEnd: text("segment_end"),
+    status: text("status", { enum: UNIT_STATUSES }).notNull().default("QUEUED"),
+    recordCount: integer("record_count"),
+    attempts: integer("attempts").notNull().default(0),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.unitIndex] })],
+);
+
+export const CREDENTIAL_STATUSES = ["ACTIVE", "DELETED"] as const;
+
+export const credentials = sqliteTable(
+  "credentials",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    providerCode: text("provider_code").notNull(),
+    authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE"] }).notNull(),
+    status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
+    /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version). */
+    sealed: text("sealed").notNull(),
+    /** Non-secret hint shown in listings, e.g. a masked login id. */
+    label: text("label"),
+    createdAt: integer("created_at").notNull(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [
+    // One live credential per provider and workspace; deleted ones may pile up.
+    uniqueIndex("credentials_one_per_provider").on(t.workspaceId, t.providerCode).where(sql`status = 'ACTIVE'`),
+  ],
+);

@@ -1,0 +1,40 @@
+import type { CredentialLock } from "./durable-objects/credential-lock";
+import type { RateLimiter } from "./durable-objects/rate-limiter";
+import type { PipelineMessage } from "./pipeline/messages";
+
+/** Worker bindings, declared once for the app, the queue consumer and the cron. */
+export interface Bindings {
+  DB: D1Database;
+  RESULTS: R2Bucket;
+  TASKS: Queue<PipelineMessage>;
+  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
+  /** Base URL of the scraper-container HTTP service. */
+  SCRAPER_URL: string;
+  /** Base URL of the sandbox institutions' web sites, as the scraper's browser reaches them. */
+  SANDBOX_BASE_URL: string;
+  /** HMAC key that makes list cursors tamper-proof. */
+  CURSOR_SECRET: string;
+  /** Base64 AES-256 key that wraps credential data keys (the vault's key-encryption key). */
+  VAULT_MASTER_KEY: string;
+  /** Browser Rendering binding, used by providers whose runtime is "browser-rendering". */
+  BROWSER?: Fetcher;
+}
+
+export interface Principal {
+  apiKeyId: string;
+  workspaceId: string;
+}
+
+export interface Variables {
+  requestId: string;
+  /** Set by the auth middleware when the bearer key is valid. */
+  principal: Principal | undefined;
+  /** Why authentication failed, raised after rate limiting so failures are limited too. */
+  authFailure: "INVALID_TOKEN" | "TOKEN_EXPIRED" | undefined;
+}
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: Variables;
+}

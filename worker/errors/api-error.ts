@@ -1,0 +1,53 @@
+import { type ApiErrorCode, catalogEntry } from "./catalog";
+
+/** One entry of `fieldErrors`: where, which rule, and a Korean explanation. */
+export interface FieldError {
+  /** JSON-pointer-like dotted path into the request, e.g. `body.params.dateRangeStart`, `query.limit`, `header.Idempotency-Key`. */
+  field: string;
+  /** The catalog code this field alone would have produced. */
+  code: ApiErrorCode;
+  message: string;
+}
+
+export interface ErrorEnvelope {
+  code: ApiErrorCode;
+  message: string;
+  requestId: string;
+  fieldErrors?: FieldError[];
+}
+
+interface ApiErrorOptions {
+  /** A more specific Korean message than the catalog's. */
+  message?: string;
+  fieldErrors?: FieldError[];
+  headers?: Record<string, string>;
+}
+
+/** Thrown anywhere in a request; the error middleware turns it into the envelope. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fieldErrors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    readonly code: ApiErrorCode,
+    options: ApiErrorOptions = {},
+  ) {
+    const entry = catalogEntry(code);
+    super(options.message ?? entry.message);
+    this.name = "ApiError";
+    this.status = entry.status;
+    this.fieldErrors = options.fieldErrors;
+    this.headers = options.headers;
+  }
+
+  envelope(requestId: string): ErrorEnvelope {
+    const body: ErrorEnvelope = { code: this.code, message: this.message, requestId };
+    if (this.fieldErrors) body.fieldErrors = this.fieldErrors;
+    return body;
+  }
+}
+
+export function fieldError(field: string, code: ApiErrorCode, message?: string): FieldError {
+  return { field, code, message: message ?? catalogEntry(code).message };
+}
