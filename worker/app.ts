@@ -1,0 +1,84 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { REFERENCE_PAGE } from "./docs-site/reference-page";
+import type { AppEnv } from "./env";
+import { ApiError } from "./errors/api-error";
+import { errorResponse, onError, onNotFound } from "./http/error-handler";
+import { validationHook } from "./http/validation-hook";
+import { identify, requireAuth } from "./middleware/authenticate";
+import { rateLimit } from "./middleware/rate-limit";
+import { requestId } from "./middleware/request-id";
+import * as createApiKey from "./routes/api-keys/create";
+import * as listApiKeys from "./routes/api-keys/list";
+import * as revokeApiKey from "./routes/api-keys/revoke";
+import * as createDataJob from "./routes/data-jobs/create";
+import * as getDataJob from "./routes/data-jobs/get";
+import * as listDataJobs from "./routes/data-jobs/list";
+import * as getResults from "./routes/data-jobs/results";
+import * as getResultsCsv from "./routes/data-jobs/results-csv";
+import * as getProvider from "./routes/providers/get";
+import * as getCredentialSchema from "./routes/providers/credential-schema";
+import * as listProviders from "./routes/providers/list";
+import * as getSchema from "./routes/schemas/get";
+import * as listSchemas from "./routes/schemas/list";
+
+export const MAX_BODY_BYTES = 256 * 1024;
+const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs"]);
+
+export type Api = OpenAPIHono<AppEnv>;
+
+/** The authenticated /api/v1 routes; later features register theirs on the same app. */
+function registerRoutes(api: Api): void {
+  api.openapi(createDataJob.route, createDataJob.handler);
+  api.openapi(listDataJobs.route, listDataJobs.handler);
+  api.openapi(getDataJob.route, getDataJob.handler);
+  api.openapi(getResults.route, getResults.handler);
+  api.openapi(getResultsCsv.route, getResultsCsv.handler);
+  api.openapi(listSchemas.route, listSchemas.handler);
+  api.openapi(getSchema.route, getSchema.handler);
+  api.openapi(listProviders.route, listProviders.handler);
+  api.openapi(getProvider.route, getProvider.handler);
+  api.openapi(getCredentialSchema.route, getCredentialSchema.handler);
+  api.openapi(createApiKey.route, createApiKey.handler);
+  api.openapi(listApiKeys.route, listApiKeys.handler);
+  api.openapi(revokeApiKey.route, revokeApiKey.handler);
+}
+
+export function createApp(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use(requestId);
+  app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => errorResponse(c, new ApiError("METHOD_NOT_ALLOWED", { headers: { Allow: methods.join(", ") } })) }));
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError("MALFORMED_REQUEST", { message: `요청 본문이 최대 ${MAX_BODY_BYTES / 1024}KB를 넘었습니다. 본문을 줄여 다시 보내 주세요.` });
+      },
+    }),
+  );
+  app.use("/api/*", identify, rateLimit);
+  app.use("/api/v1/*", async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : requireAuth(c, next)));
+
+  const api: Api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  registerRoutes(api);
+  app.route("/api/v1", api);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "워크스페이스 API 키" });
+  app.doc31("/api/v1/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "데이터 수집 API",
+      version: "v1",
+      description:
+        "은행, 홈택스, 법인카드 데이터를 비동기로 수집해 표준 레코드(JSON, CSV)로 돌려줍니다. 모든 오류는 {code, message, requestId[, fieldErrors]} 형식입니다.",
+    },
+    security: [{ bearerAuth: [] }],
+  });
+  app.get("/api/v1/docs", (c) => c.html(REFERENCE_PAGE));
+  app.get("/", (c) => c.redirect("/api/v1/docs"));
+
+  app.onError(onError);
+  app.notFound(onNotFound);
+  return app;
+}

@@ -1,0 +1,71 @@
+import { eq } from "drizzle-orm";
+import { findActiveCredential } from "../credentials/lookup";
+import { database } from "../db/client";
+import { workspaces } from "../db/schema";
+import type { Bindings } from "../env";
+import { ApiError } from "../errors/api-error";
+import { jobError } from "../errors/job-failures";
+import { sha256Hex } from "../lib/crypto";
+import { waitBudgetSeconds } from "./budget";
+import { kstMonthBounds, secondsUntilNextMonth } from "./plan-cap";
+import { validateJobRequest } from "./request";
+import { insertJob } from "./store";
+import type { JobRow } from "./view";
+
+export interface CreateJobInput {
+  providerCode: string;
+  schema: string;
+  params?: Record<string, unknown>;
+}
+
+/** Key order must not make two equal requests look different to the idempotency check. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Records a job. Without a credential the job is born Failed (a job-level
+ * outcome, not an HTTP error); otherwise it waits PENDING for planning.
+ * Returns the row and whether it was newly created (and so needs planning).
+ */
+export async function createJob(env: Bindings, workspaceId: string, input: CreateJobInput, idempotencyKey?: string): Promise<{ row: JobRow; created: boolean }> {
+  const request = validateJobRequest(input);
+  const now = Date.now();
+  const workspace = await database(env.DB).select().from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+  const credential = await findActiveCredential(env.DB, workspaceId, request.provider.code);
+  const idem = idempotencyKey
+    ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson({ providerCode: input.providerCode, schema: input.schema, params: input.params ?? {} })) }
+    : undefined;
+  const outcome = await insertJob(
+    env.DB,
+    {
+      id: crypto.randomUUID(),
+      workspaceId,
+      providerCode: request.provider.code,
+      schema: request.schema.id,
+      params: request.params,
+      credentialId: credential?.id ?? null,
+      status: credential ? "PENDING" : "FAILED",
+      error: credential ? null : jobError("CREDENTIAL_NOT_FOUND"),
+      createdAt: now,
+      deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
+    },
+    { cap: workspace?.monthlyJobCap ?? null, monthStart: kstMonthBounds(now).start },
+    idem,
+  );
+  switch (outcome.kind) {
+    case "KEY_CONFLICT":
+      throw new ApiError("IDEMPOTENCY_KEY_CONFLICT");
+    case "CAP_REACHED":
+      throw new ApiError("FREE_PLAN_JOB_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
+    case "REPLAYED":
+      return { row: outcome.row, created: false };
+    case "CREATED":
+      return { row: outcome.row, created: outcome.row.status === "PENDING" };
+  }
+}

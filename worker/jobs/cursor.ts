@@ -1,0 +1,39 @@
+import { ApiError } from "../errors/api-error";
+import { base64UrlDecode, base64UrlEncode, hmacKey, timingSafeEqualHex, toHex } from "../lib/crypto";
+
+/** Position after the last item of a page, in the list's (createdAt, id) descending order. */
+export interface CursorPosition {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * A cursor is bound to the workspace and the filters it was issued for, so it
+ * cannot be replayed elsewhere; the MAC makes it tamper-proof.
+ */
+async function mac(secret: string, payload: string, scope: string): Promise<string> {
+  const key = await hmacKey(secret);
+  const sig = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${scope}\n${payload}`));
+  return toHex(new Uint8Array(sig)).slice(0, 32);
+}
+
+export async function encodeCursor(secret: string, scope: string, position: CursorPosition): Promise<string> {
+  const payload = JSON.stringify([position.createdAt, position.id]);
+  const signed = JSON.stringify({ p: payload, m: await mac(secret, payload, scope) });
+  return base64UrlEncode(new TextEncoder().encode(signed));
+}
+
+const invalid = () => new ApiError("INVALID_CURSOR", { fieldErrors: [{ field: "query.cursor", code: "INVALID_CURSOR", message: "cursor 값이 올바르지 않습니다." }] });
+
+export async function decodeCursor(secret: string, scope: string, cursor: string): Promise<CursorPosition> {
+  const bytes = base64UrlDecode(cursor);
+  if (!bytes) throw invalid();
+  try {
+    const { p, m } = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes)) as { p: unknown; m: unknown };
+    if (typeof p !== "string" || typeof m !== "string" || !timingSafeEqualHex(m, await mac(secret, p, scope))) throw invalid();
+    const [createdAt, id] = JSON.parse(p) as [number, string];
+    return { createdAt, id };
+  } catch {
+    throw invalid();
+  }
+}

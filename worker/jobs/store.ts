@@ -1,0 +1,133 @@
+import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { database } from "../db/client";
+import { type JobStatus, jobs } from "../db/schema";
+import type { JobError } from "../errors/job-failures";
+import type { CursorPosition } from "./cursor";
+import type { JobRow } from "./view";
+
+/** Idempotency keys are honoured for at least this long. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+export interface NewJob {
+  id: string;
+  workspaceId: string;
+  providerCode: string;
+  schema: string;
+  params: Record<string, unknown>;
+  credentialId: string | null;
+  /** Failed at birth (no credential) or waiting for planning. */
+  status: "PENDING" | "FAILED";
+  error: JobError | null;
+  createdAt: number;
+  deadlineAt: number;
+}
+
+export interface Idempotency {
+  key: string;
+  requestHash: string;
+}
+
+/** Monthly cap check folded into the insert, so concurrent creates cannot overshoot it. */
+export interface CapWindow {
+  cap: number | null;
+  monthStart: number;
+}
+
+export type InsertOutcome =
+  | { kind: "CREATED"; row: JobRow }
+  | { kind: "REPLAYED"; row: JobRow }
+  | { kind: "KEY_CONFLICT" }
+  | { kind: "CAP_REACHED" };
+
+const INSERT_JOB = `
+INSERT INTO jobs (id, workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11
+WHERE ?12 IS NULL OR (SELECT count(*) FROM jobs WHERE workspace_id = ?2 AND created_at >= ?13) < ?12`;
+
+// Inserted only if the job row went in, so a capped request leaves no key behind.
+const INSERT_KEY = `
+INSERT INTO idempotency_keys (workspace_id, key, request_hash, job_id, created_at, expires_at)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM jobs WHERE id = ?4)`;
+
+export async function findJob(d1: D1Database, workspaceId: string, id: string): Promise<JobRow | null> {
+  const row = await database(d1).select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.workspaceId, workspaceId))).get();
+  return row ?? null;
+}
+
+async function findByKey(d1: D1Database, workspaceId: string, key: string, now: number) {
+  return d1
+    .prepare("SELECT request_hash AS requestHash, job_id AS jobId FROM idempotency_keys WHERE workspace_id = ? AND key = ? AND expires_at > ?")
+    .bind(workspaceId, key, now)
+    .first<{ requestHash: string; jobId: string }>();
+}
+
+async function replay(d1: D1Database, job: NewJob, idem: Idempotency): Promise<InsertOutcome | null> {
+  const existing = await findByKey(d1, job.workspaceId, idem.key, job.createdAt);
+  if (!existing) return null;
+  if (existing.requestHash !== idem.requestHash) return { kind: "KEY_CONFLICT" };
+  const row = await findJob(d1, job.workspaceId, existing.jobId);
+  return row ? { kind: "REPLAYED", row } : null;
+}
+
+/**
+ * Inserts a job and, with an Idempotency-Key, its key in one transaction: of
+ * concurrent first requests with one key exactly one commits, the others see
+ * its row and replay it.
+ */
+export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, idem?: Idempotency): Promise<InsertOutcome> {
+  if (idem) {
+    const earlier = await replay(d1, job, idem);
+    if (earlier) return earlier;
+    // An expired key may be taken over by a new request.
+    await d1.prepare("DELETE FROM idempotency_keys WHERE workspace_id = ? AND key = ? AND expires_at <= ?").bind(job.workspaceId, idem.key, job.createdAt).run();
+  }
+  const insertJobStatement = d1
+    .prepare(INSERT_JOB)
+    .bind(
+      job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
+      job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
+      cap.cap, cap.monthStart,
+    );
+  try {
+    const statements = [insertJobStatement];
+    if (idem) {
+      statements.push(
+        d1.prepare(INSERT_KEY).bind(job.workspaceId, idem.key, idem.requestHash, job.id, job.createdAt, job.createdAt + IDEMPOTENCY_TTL_MS),
+      );
+    }
+    const [inserted] = await d1.batch(statements);
+    if (!inserted!.meta.changes) return { kind: "CAP_REACHED" };
+  } catch (err) {
+    // The key's primary key rejected us: another request with this key committed first.
+    const winner = idem ? await replay(d1, job, idem) : null;
+    if (winner) return winner;
+    throw err;
+  }
+  return { kind: "CREATED", row: (await findJob(d1, job.workspaceId, job.id))! };
+}
+
+export interface ListQuery {
+  workspaceId: string;
+  limit: number;
+  after?: CursorPosition;
+  statuses?: JobStatus[];
+  schemas?: string[];
+}
+
+/** Newest first; (createdAt, id) is unique, so pages neither repeat nor skip rows. */
+export async function listJobs(d1: D1Database, query: ListQuery): Promise<JobRow[]> {
+  const conditions = [eq(jobs.workspaceId, query.workspaceId)];
+  if (query.after) {
+    const { createdAt, id } = query.after;
+    conditions.push(or(lt(jobs.createdAt, createdAt), and(eq(jobs.createdAt, createdAt), lt(jobs.id, id)))!);
+  }
+  if (query.statuses?.length) conditions.push(inArray(jobs.status, query.statuses));
+  if (query.schemas?.length) conditions.push(inArray(jobs.schema, query.schemas));
+  return database(d1)
+    .select()
+    .from(jobs)
+    .where(and(...conditions))
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(query.limit + 1)
+    .all();
+}

@@ -1,0 +1,58 @@
+import type { jobs } from "../db/schema";
+import type { JobError } from "../errors/job-failures";
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export const SUGGESTED_POLL_INTERVAL_MS = 5000;
+
+interface Common {
+  id: string;
+  providerCode: string;
+  schema: string;
+  suggestedPollIntervalMs: number;
+  maxWaitSeconds: number;
+}
+
+export type DataJobView =
+  | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number })
+  | (Common & { kind: "Succeeded"; recordCount: number })
+  | (Common & { kind: "Failed"; error: JobError });
+
+export type DataJobListItem =
+  | { kind: "InProgress" | "Succeeded"; id: string; providerCode: string; schema: string }
+  | { kind: "Failed"; id: string; providerCode: string; schema: string; error: JobError };
+
+export function maxWaitSeconds(row: Pick<JobRow, "createdAt" | "deadlineAt">): number {
+  return Math.ceil((row.deadlineAt - row.createdAt) / 1000);
+}
+
+/** The spec's `kind` variant of a stored job. */
+export function jobView(row: JobRow): DataJobView {
+  const common: Common = {
+    id: row.id,
+    providerCode: row.providerCode,
+    schema: row.schema,
+    suggestedPollIntervalMs: SUGGESTED_POLL_INTERVAL_MS,
+    maxWaitSeconds: maxWaitSeconds(row),
+  };
+  switch (row.status) {
+    case "SUCCEEDED":
+      return { kind: "Succeeded", ...common, recordCount: row.recordCount };
+    case "FAILED":
+      return { kind: "Failed", ...common, error: row.error! };
+    default:
+      return {
+        kind: "InProgress",
+        ...common,
+        phase: row.status,
+        completedTaskCount: row.completedTaskCount,
+        totalTaskCount: row.totalTaskCount,
+      };
+  }
+}
+
+export function jobListItem(row: JobRow): DataJobListItem {
+  const base = { id: row.id, providerCode: row.providerCode, schema: row.schema };
+  if (row.status === "FAILED") return { kind: "Failed", ...base, error: row.error! };
+  return { kind: row.status === "SUCCEEDED" ? "Succeeded" : "InProgress", ...base };
+}

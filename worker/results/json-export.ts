@@ -1,0 +1,16 @@
+import { recordLines } from "./record-lines";
+
+/** The results document, streamed: stored lines are already JSON, so they pass through unparsed. */
+export async function* jsonResults(
+  bucket: R2Bucket,
+  head: { jobId: string; schema: string; totalCount: number },
+  unitIndexes: number[],
+): AsyncGenerator<string> {
+  yield `{"jobId":${JSON.stringify(head.jobId)},"schema":${JSON.stringify(head.schema)},"totalCount":${head.totalCount},"data":[`;
+  let first = true;
+  for await (const line of recordLines(bucket, head.jobId, unitIndexes)) {
+    yield first ? line : `,${line}`;
+    first = false;
+  }
+  yield "]}";
+}

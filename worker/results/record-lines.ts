@@ -1,0 +1,54 @@
+import { unitObjectKey } from "./keys";
+
+/**
+ * Yields the NDJSON lines of the given units in order, reading each object as a
+ * stream so memory stays flat whatever the object size.
+ */
+export async function* recordLines(bucket: R2Bucket, jobId: string, unitIndexes: number[]): AsyncGenerator<string> {
+  for (const unitIndex of unitIndexes) {
+    const object = await bucket.get(unitObjectKey(jobId, unitIndex));
+    if (!object) continue;
+    const reader = object.body.pipeThrough(new TextDecoderStream()).getReader();
+    let pending = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pending += value;
+      let newline = pending.indexOf("\n");
+      let from = 0;
+      while (newline !== -1) {
+        if (newline > from) yield pending.slice(from, newline);
+        from = newline + 1;
+        newline = pending.indexOf("\n", from);
+      }
+      pending = pending.slice(from);
+    }
+    if (pending) yield pending;
+  }
+}
+
+const FLUSH_AT = 64 * 1024;
+
+/** A byte stream over string chunks, batched so each enqueue carries a useful amount. */
+export function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = chunks[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let buffer = "";
+      while (buffer.length < FLUSH_AT) {
+        const { done, value } = await iterator.next();
+        if (done) {
+          if (buffer) controller.enqueue(encoder.encode(buffer));
+          controller.close();
+          return;
+        }
+        buffer += value;
+      }
+      controller.enqueue(encoder.encode(buffer));
+    },
+    async cancel() {
+      await iterator.return?.(undefined);
+    },
+  });
+}

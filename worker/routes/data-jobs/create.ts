@@ -1,0 +1,37 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { createJob } from "../../jobs/create";
+import { jobView } from "../../jobs/view";
+import { CreateDataJobBodySchema, DataJobSchema } from "../../schemas/api/data-job";
+import { errorResponses } from "../../schemas/api/error";
+import { principalOf } from "../principal";
+
+export const route = createRoute({
+  method: "post",
+  path: "/data-jobs",
+  tags: ["Data jobs"],
+  summary: "수집 작업 생성",
+  description:
+    "작업을 기록하고 201로 현재 상태를 돌려줍니다. 워크스페이스에 이 기관의 자격 증명이 없으면 작업은 곧바로 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. 같은 Idempotency-Key와 같은 본문은 같은 작업을 돌려줍니다.",
+  request: {
+    headers: z.object({
+      "Idempotency-Key": z.string().min(1).max(128).optional().meta({ description: "1-128자. 키는 워크스페이스별로 24시간 이상 유지됩니다." }),
+    }),
+    body: { required: true, content: { "application/json": { schema: CreateDataJobBodySchema } } },
+  },
+  responses: {
+    201: { description: "작업이 기록되었습니다", content: { "application/json": { schema: DataJobSchema } } },
+    ...errorResponses(
+      "MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_DATA_JOB_PARAMS", "INVALID_PROVIDER_CODE",
+      "ACTION_NOT_SUPPORTED", "DATE_RANGE_INVALID", "DATE_RANGE_EXCEEDED", "SCHEMA_NOT_FOUND", "IDEMPOTENCY_KEY_CONFLICT",
+      "UNSUPPORTED_MEDIA_TYPE", "FREE_PLAN_JOB_CAP_REACHED",
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { workspaceId } = principalOf(c);
+  const { row, created } = await createJob(c.env, workspaceId, c.req.valid("json"), c.req.valid("header")["Idempotency-Key"]);
+  if (created) await c.env.TASKS.send({ type: "plan", jobId: row.id, workspaceId });
+  return c.json(jobView(row), 201);
+};

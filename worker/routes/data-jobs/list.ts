@@ -1,0 +1,52 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { SCHEMA_IDS } from "../../catalog/schemas";
+import { JOB_STATUSES } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { decodeCursor, encodeCursor } from "../../jobs/cursor";
+import { listJobs } from "../../jobs/store";
+import { jobListItem } from "../../jobs/view";
+import { DataJobPageSchema } from "../../schemas/api/data-job";
+import { errorResponses } from "../../schemas/api/error";
+import { principalOf } from "../principal";
+
+/** Repeated (`?a=x&a=y`) and comma-separated (`?a=x,y`) forms both work. */
+const listParam = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v === undefined ? undefined : [v].flat().flatMap((s) => String(s).split(",")).filter(Boolean)), z.array(item).optional());
+
+export const route = createRoute({
+  method: "get",
+  path: "/data-jobs",
+  tags: ["Data jobs"],
+  summary: "수집 작업 목록",
+  description: "최신 작업부터 돌려줍니다. 다음 페이지는 nextCursor를 그대로 cursor로 보내 받습니다. 커서는 발급 당시의 필터에 묶여 있습니다.",
+  request: {
+    query: z.object({
+      cursor: z.string().optional().meta({ description: "이전 응답의 nextCursor" }),
+      limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: "1-100, 기본 20" }),
+      status: listParam(z.enum(JOB_STATUSES)).meta({
+        description: "상태 필터. PENDING(대기), RUNNING(수집 중), SUCCEEDED, FAILED 중 하나 이상, 쉼표로 구분하거나 반복",
+        type: "string",
+      }),
+      actionCodes: listParam(z.enum(SCHEMA_IDS as [string, ...string[]])).meta({
+        description: "작업의 스키마 식별자(액션) 필터. 예: bank.transactions.cb.v1",
+        type: "array",
+      }),
+    }),
+  },
+  responses: {
+    200: { description: "작업 한 페이지", content: { "application/json": { schema: DataJobPageSchema } } },
+    ...errorResponses("INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { workspaceId } = principalOf(c);
+  const query = c.req.valid("query");
+  const scope = JSON.stringify([workspaceId, query.status ?? [], query.actionCodes ?? []]);
+  const after = query.cursor === undefined ? undefined : await decodeCursor(c.env.CURSOR_SECRET, scope, query.cursor);
+  const rows = await listJobs(c.env.DB, { workspaceId, limit: query.limit, after, statuses: query.status, schemas: query.actionCodes });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > query.limit && last ? await encodeCursor(c.env.CURSOR_SECRET, scope, last) : null;
+  return c.json({ items: page.map(jobListItem), nextCursor }, 200);
+};

@@ -1,0 +1,19 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../schemas/api/error";
+import { ProviderCodeParamSchema, providerOrThrow } from "./code-param";
+import { ProviderSchema, providerView } from "./provider-views";
+
+export const route = createRoute({
+  method: "get",
+  path: "/providers/{code}",
+  tags: ["Catalog"],
+  summary: "기관 상세",
+  request: { params: ProviderCodeParamSchema },
+  responses: {
+    200: { description: "기관", content: { "application/json": { schema: ProviderSchema } } },
+    ...errorResponses("INVALID_PROVIDER_CODE"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json(providerView(providerOrThrow(c.req.valid("param").code)), 200);

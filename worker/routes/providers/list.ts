@@ -1,0 +1,18 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { allProviders } from "../../catalog/providers";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../schemas/api/error";
+import { ProviderSchema, providerView } from "./provider-views";
+
+export const route = createRoute({
+  method: "get",
+  path: "/providers",
+  tags: ["Catalog"],
+  summary: "기관 목록",
+  responses: {
+    200: { description: "사용 가능한 기관", content: { "application/json": { schema: z.object({ items: z.array(ProviderSchema) }) } } },
+    ...errorResponses(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ items: allProviders().map(providerView) }, 200);

@@ -1,0 +1,53 @@
+import { z } from "@hono/zod-openapi";
+import type { ProviderDefinition } from "../../catalog/providers";
+
+const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
+
+export const ProviderSchema = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    kind: z.enum(["BANK", "TAX_PORTAL", "CARD"]),
+    sandbox: z.boolean(),
+    schemas: z.array(z.string()),
+    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)),
+    maxDateRangeDays: z.number().int().meta({ description: "한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED" }),
+  })
+  .openapi("Provider");
+
+export const CredentialSchemaSchema = z
+  .object({
+    providerCode: z.string(),
+    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)),
+    fields: z.array(
+      z.object({
+        name: z.string(),
+        label: z.string(),
+        authMethod: z.enum(AUTH_METHODS),
+        required: z.boolean(),
+        secret: z.boolean().meta({ description: "비밀 값. 화면에서 가리고 어디에도 기록하지 않습니다" }),
+        pattern: z.string().meta({ description: "값 전체가 맞아야 하는 ECMAScript 정규식" }),
+      }),
+    ),
+  })
+  .openapi("CredentialSchema");
+
+export function providerView(p: ProviderDefinition) {
+  return {
+    code: p.code,
+    name: p.name,
+    kind: p.kind,
+    sandbox: p.sandbox,
+    schemas: p.schemas,
+    acceptedAuthMethods: p.acceptedAuthMethods,
+    maxDateRangeDays: p.maxRangeDays,
+  };
+}
+
+export function credentialSchemaView(p: ProviderDefinition) {
+  return {
+    providerCode: p.code,
+    acceptedAuthMethods: p.acceptedAuthMethods,
+    fields: p.credentialFields.map(({ name, label, authMethod, required, secret, pattern }) => ({ name, label, authMethod, required, secret, pattern })),
+  };
+}

@@ -1,0 +1,18 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { allSchemas } from "../../catalog/schemas";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../schemas/api/error";
+import { SchemaSummarySchema, schemaSummary } from "./schema-views";
+
+export const route = createRoute({
+  method: "get",
+  path: "/schemas",
+  tags: ["Catalog"],
+  summary: "스키마 목록",
+  responses: {
+    200: { description: "사용 가능한 스키마", content: { "application/json": { schema: z.object({ items: z.array(SchemaSummarySchema) }) } } },
+    ...errorResponses(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ items: allSchemas().map(schemaSummary) }, 200);

@@ -1,0 +1,82 @@
+import { z } from "@hono/zod-openapi";
+import { allSchemas } from "../../catalog/schemas";
+import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../errors/job-failures";
+
+export const JobErrorSchema = z
+  .object({
+    category: z.enum(JOB_ERROR_CATEGORIES),
+    code: z.enum(JOB_ERROR_CODES).meta({ description: "카탈로그의 안정적인 식별자. 매핑되지 않은 값은 UNKNOWN" }),
+    message: z.string().meta({ description: "다음 조치를 포함한 한국어 안내" }),
+    retryable: z.boolean().meta({ description: "true면 같은 요청을 안전하게 다시 보낼 수 있습니다" }),
+    retryAfterSeconds: z.number().int().nullable().optional().meta({ description: "LOCK_CONTENTION이면 항상 120" }),
+  })
+  .openapi("JobError");
+
+const common = {
+  id: z.uuid(),
+  providerCode: z.string(),
+  schema: z.string(),
+  suggestedPollIntervalMs: z.number().int().meta({ description: "권장 폴링 간격(ms), 기본 5000" }),
+  maxWaitSeconds: z.number().int().meta({ description: "자동 재개를 포함해 종료 상태까지 기다릴 상한(초)" }),
+};
+
+export const InProgressJobSchema = z
+  .object({
+    kind: z.literal("InProgress"),
+    ...common,
+    phase: z.enum(["PENDING", "RUNNING"]),
+    completedTaskCount: z.number().int(),
+    totalTaskCount: z.number().int().meta({ description: "대상이 정해지기 전에는 0" }),
+  })
+  .openapi("InProgressDataJob");
+
+export const SucceededJobSchema = z
+  .object({ kind: z.literal("Succeeded"), ...common, recordCount: z.number().int() })
+  .openapi("SucceededDataJob");
+
+export const FailedJobSchema = z.object({ kind: z.literal("Failed"), ...common, error: JobErrorSchema }).openapi("FailedDataJob");
+
+export const DataJobSchema = z
+  .discriminatedUnion("kind", [InProgressJobSchema, SucceededJobSchema, FailedJobSchema])
+  .openapi("DataJob");
+
+const listCommon = { id: z.uuid(), providerCode: z.string(), schema: z.string() };
+
+export const DataJobListItemSchema = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("InProgress"), ...listCommon }),
+    z.object({ kind: z.literal("Succeeded"), ...listCommon }),
+    z.object({ kind: z.literal("Failed"), ...listCommon, error: JobErrorSchema }),
+  ])
+  .openapi("DataJobListItem");
+
+export const DataJobPageSchema = z
+  .object({
+    items: z.array(DataJobListItemSchema),
+    nextCursor: z.string().nullable().meta({ description: "다음 페이지 커서. 마지막 페이지면 null" }),
+  })
+  .openapi("DataJobPage");
+
+export const CreateDataJobBodySchema = z
+  .object({
+    providerCode: z.string().min(1).meta({ example: "sandbox.bank" }),
+    schema: z.string().min(1).meta({ example: "bank.transactions.cb.v1" }),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "스키마의 요청 필드. GET /api/v1/schemas/{schema} 참고", example: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" } }),
+  })
+  .openapi("CreateDataJobRequest");
+
+export const JobIdParamSchema = z.object({
+  id: z.string().meta({ param: { name: "id", in: "path" }, description: "작업 id (uuid)" }),
+});
+
+export const ResultsSchema = z
+  .object({
+    data: z.array(z.union(allSchemas().map((d) => d.record))).meta({ description: "schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다" }),
+    jobId: z.uuid(),
+    schema: z.string(),
+    totalCount: z.number().int().meta({ description: "지금까지 수집된 레코드 수" }),
+  })
+  .openapi("DataJobResults");
