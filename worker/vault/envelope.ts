@@ -1,0 +1,85 @@
+import type { LoginCredential } from "../providers/adapter";
+import { base64UrlDecode, base64UrlEncode } from "../lib/crypto";
+
+/**
+ * Envelope encryption: each credential gets its own AES-256-GCM data key,
+ * and only that data key is wrapped by the master key (also AES-GCM). The
+ * version names the master key, so keys can rotate without re-encrypting
+ * everything at once.
+ */
+export interface SealedSecret {
+  v: 1;
+  /** Master key version that wrapped the data key. */
+  kv: number;
+  /** Data key, wrapped: iv + ciphertext, base64url. */
+  dk: string;
+  /** Payload: iv + ciphertext, base64url. */
+  ct: string;
+}
+
+export const CURRENT_KEY_VERSION = 1;
+const encoder = new TextEncoder();
+
+/** The master keyring: `VAULT_MASTER_KEY` is `v1:<base64url 32 bytes>[,v2:...]`, or a bare key meaning v1. */
+function masterKeyBytes(secret: string, version: number): Uint8Array {
+  const entries = secret.split(",").map((entry) => {
+    const match = /^v(\d+):(.+)$/.exec(entry.trim());
+    return match ? { version: Number(match[1]), key: match[2]! } : { version: 1, key: entry.trim() };
+  });
+  const entry = entries.find((e) => e.version === version);
+  const bytes = entry ? base64UrlDecode(entry.key.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")) : null;
+  if (!bytes || bytes.byteLength !== 32) throw new Error(`vault master key v${version} missing or not 32 bytes`);
+  return bytes;
+}
+
+export function latestKeyVersion(secret: string): number {
+  return Math.max(...secret.split(",").map((e) => Number(/^v(\d+):/.exec(e.trim())?.[1] ?? 1)));
+}
+
+async function aesKey(raw: Uint8Array, usages: KeyUsage[]): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, usages);
+}
+
+async function encrypt(key: CryptoKey, plain: Uint8Array, aad: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ct = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(aad) }, key, plain));
+  const out = new Uint8Array(iv.byteLength + ct.byteLength);
+  out.set(iv);
+  out.set(ct, iv.byteLength);
+  return base64UrlEncode(out);
+}
+
+async function decrypt(key: CryptoKey, sealed: string, aad: string): Promise<Uint8Array> {
+  const bytes = base64UrlDecode(sealed);
+  if (!bytes || bytes.byteLength < 13) throw new Error("sealed value malformed");
+  return new Uint8Array(
+    await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes.slice(0, 12), additionalData: encoder.encode(aad) }, key, bytes.slice(12)),
+  );
+}
+
+/**
+ * Seals a credential. `context` (e.g. the credential id) is bound as
+ * additional data, so a sealed blob copied onto another row does not open.
+ */
+export async function sealCredential(masterSecret: string, context: string, credential: LoginCredential): Promise<string> {
+  const kv = latestKeyVersion(masterSecret);
+  const dataKey = crypto.getRandomValues(new Uint8Array(32));
+  const master = await aesKey(masterKeyBytes(masterSecret, kv), ["encrypt"]);
+  const sealed: SealedSecret = {
+    v: 1,
+    kv,
+    dk: await encrypt(master, dataKey, `dk:${context}`),
+    ct: await encrypt(await aesKey(dataKey, ["encrypt"]), encoder.encode(JSON.stringify(credential)), `ct:${context}`),
+  };
+  dataKey.fill(0);
+  return JSON.stringify(sealed);
+}
+
+export async function openCredential(masterSecret: string, context: string, sealedJson: string): Promise<LoginCredential> {
+  const sealed = JSON.parse(sealedJson) as SealedSecret;
+  const master = await aesKey(masterKeyBytes(masterSecret, sealed.kv), ["decrypt"]);
+  const dataKey = await decrypt(master, sealed.dk, `dk:${context}`);
+  const plain = await decrypt(await aesKey(dataKey, ["decrypt"]), sealed.ct, `ct:${context}`);
+  dataKey.fill(0);
+  return JSON.parse(new TextDecoder().decode(plain)) as LoginCredential;
+}
