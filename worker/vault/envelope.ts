@@ -36,7 +36,7 @@ export function latestKeyVersion(secret: string): number {
   return Math.max(...secret.split(",").map((e) => Number(/^v(\d+):/.exec(e.trim())?.[1] ?? 1)));
 }
 
-async function aesKey(raw: Uint8Array, usages: KeyUsage[]): Promise<CryptoKey> {
+async function aesKey(raw: Uint8Array, usages: ("encrypt" | "decrypt")[]): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", raw, "AES-GCM", false, usages);
 }
 
