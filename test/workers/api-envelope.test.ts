@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { call, callJson, createWorkspace } from "./helpers";
+
+const REQUEST_ID = /^req_[0-9a-f]{32}$/;
+
+function expectEnvelope(body: Record<string, unknown>, headers: Headers, code: string) {
+  expect(body.code).toBe(code);
+  expect(typeof body.message).toBe("string");
+  expect(body.message).toMatch(/[가-힣]/);
+  expect(body.requestId).toMatch(REQUEST_ID);
+  expect(headers.get("X-Request-Id")).toBe(body.requestId);
+}
+
+describe("error envelope", () => {
+  it("answers malformed JSON with MALFORMED_REQUEST", async () => {
+    const ws = await createWorkspace();
+    const res = await callJson("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, headers: { "Content-Type": "application/json" }, body: "{not json" });
+    expect(res.status).toBe(400);
+    expectEnvelope(res.body, res.headers, "MALFORMED_REQUEST");
+  });
+
+  it("answers a non-JSON content type with 415", async () => {
+    const ws = await createWorkspace();
+    const res = await callJson("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, headers: { "Content-Type": "text/plain" }, body: "hello" });
+    expect(res.status).toBe(415);
+    expectEnvelope(res.body, res.headers, "UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("answers a missing body with the required fields", async () => {
+    const ws = await createWorkspace();
+    const res = await callJson<{ fieldErrors: { field: string; code: string }[] }>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.fieldErrors.map((f) => [f.field, f.code])).toEqual([
+      ["body.providerCode", "MISSING_REQUIRED_PARAM"],
+      ["body.schema", "MISSING_REQUIRED_PARAM"],
+    ]);
+  });
+
+  it("answers an unknown route with RESOURCE_NOT_FOUND", async () => {
+    const ws = await createWorkspace();
+    for (const path of ["/api/v1/nope", "/nope", "/api/v2/data-jobs"]) {
+      const res = await callJson(path, { key: ws.apiKey });
+      expect(res.status).toBe(404);
+      expectEnvelope(res.body, res.headers, "RESOURCE_NOT_FOUND");
+    }
+  });
+
+  it("answers a wrong method with 405 and Allow", async () => {
+    const ws = await createWorkspace();
+    const res = await callJson("/api/v1/data-jobs", { method: "PUT", key: ws.apiKey, json: {} });
+    expect(res.status).toBe(405);
+    expectEnvelope(res.body, res.headers, "METHOD_NOT_ALLOWED");
+    expect(res.headers.get("Allow")).toContain("POST");
+  });
+
+  it("answers an oversize body with MALFORMED_REQUEST and stores nothing", async () => {
+    const ws = await createWorkspace();
+    const huge = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", params: { pad: "x".repeat(300_000) } };
+    const res = await callJson("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: huge });
+    expect(res.status).toBe(400);
+    expectEnvelope(res.body, res.headers, "MALFORMED_REQUEST");
+    const list = await callJson<{ items: unknown[] }>("/api/v1/data-jobs", { key: ws.apiKey });
+    expect(list.body.items).toEqual([]);
+  });
+
+  it("puts X-Request-Id and rate headers on success too", async () => {
+    const ws = await createWorkspace();
+    const res = await call("/api/v1/schemas", { key: ws.apiKey });
+    await res.arrayBuffer();
+    expect(res.headers.get("X-Request-Id")).toMatch(REQUEST_ID);
+    expect(res.headers.get("X-RateLimit-Limit-Minute")).toBe("100");
+    expect(res.headers.get("X-RateLimit-Limit-Hour")).toBe("5000");
+    expect(res.headers.get("X-RateLimit-Remaining")).toBe("99");
+  });
+});
+
+describe("authentication", () => {
+  it.each([
+    ["missing", undefined],
+    ["not bearer", "Basic abc"],
+    ["malformed", "Bearer !!"],
+    ["unknown", "Bearer sk_doesnotexistdoesnotexist"],
+  ])("rejects a %s key with INVALID_TOKEN", async (_name, authorization) => {
+    const headers: Record<string, string> = { "CF-Connecting-IP": `10.0.0.${Math.floor(Math.random() * 250)}` };
+    if (authorization) headers.Authorization = authorization;
+    const res = await callJson("/api/v1/data-jobs", { headers });
+    expect(res.status).toBe(401);
+    expectEnvelope(res.body, res.headers, "INVALID_TOKEN");
+  });
+
+  it("rejects an expired key with TOKEN_EXPIRED", async () => {
+    const ws = await createWorkspace();
+    const created = await callJson<{ secret: string }>("/api/v1/api-keys", {
+      method: "POST",
+      key: ws.apiKey,
+      json: { name: "short", expiresAt: new Date(Date.now() + 1000).toISOString() },
+    });
+    expect(created.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 1100));
+    const res = await callJson("/api/v1/data-jobs", { key: created.body.secret });
+    expect(res.status).toBe(401);
+    expectEnvelope(res.body, res.headers, "TOKEN_EXPIRED");
+  });
+
+  it("serves the OpenAPI document and reference page without a key", async () => {
+    const doc = await callJson<{ openapi: string; paths: Record<string, unknown> }>("/api/v1/openapi.json");
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe("3.1.0");
+    const page = await call("/api/v1/docs");
+    expect(page.headers.get("Content-Type")).toContain("text/html");
+    expect(await page.text()).toContain("/api/v1/openapi.json");
+  });
+});

@@ -1,0 +1,76 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { callJson, createWorkspace, TX_JOB } from "./helpers";
+
+type Json = Record<string, any>;
+
+const create = (key: string, body: unknown, idempotencyKey?: string) =>
+  callJson<Json>("/api/v1/data-jobs", { method: "POST", key, json: body, headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey } });
+
+async function jobCount(workspaceId: string): Promise<number> {
+  return (await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())!.n;
+}
+
+describe("Idempotency-Key", () => {
+  it("returns the same job for the same key and body, 201 again", async () => {
+    const ws = await createWorkspace();
+    const first = await create(ws.apiKey, TX_JOB, "order-1");
+    const reordered = { params: { dateRangeEnd: TX_JOB.params.dateRangeEnd, dateRangeStart: TX_JOB.params.dateRangeStart }, schema: TX_JOB.schema, providerCode: TX_JOB.providerCode };
+    const second = await create(ws.apiKey, reordered, "order-1");
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body.id).toBe(first.body.id);
+    expect(await jobCount(ws.workspaceId)).toBe(1);
+  });
+
+  it("answers 409 IDEMPOTENCY_KEY_CONFLICT for the same key with a different body", async () => {
+    const ws = await createWorkspace();
+    await create(ws.apiKey, TX_JOB, "order-2");
+    const res = await create(ws.apiKey, { ...TX_JOB, params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-30" } }, "order-2");
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe("IDEMPOTENCY_KEY_CONFLICT");
+    expect(await jobCount(ws.workspaceId)).toBe(1);
+  });
+
+  it("scopes keys per workspace", async () => {
+    const a = await createWorkspace();
+    const b = await createWorkspace();
+    const ja = await create(a.apiKey, TX_JOB, "shared");
+    const jb = await create(b.apiKey, TX_JOB, "shared");
+    expect(jb.status).toBe(201);
+    expect(jb.body.id).not.toBe(ja.body.id);
+  });
+
+  it.each([["empty", ""], ["129 characters", "k".repeat(129)]])("rejects a key that is %s", async (_name, key) => {
+    const ws = await createWorkspace();
+    const res = await create(ws.apiKey, TX_JOB, key);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("INVALID_PARAM_FORMAT");
+    expect(res.body.fieldErrors[0].field).toBe("header.Idempotency-Key");
+    expect(await jobCount(ws.workspaceId)).toBe(0);
+  });
+
+  it("accepts a key of 128 characters", async () => {
+    const ws = await createWorkspace();
+    expect((await create(ws.apiKey, TX_JOB, "k".repeat(128))).status).toBe(201);
+  });
+
+  it("creates exactly one job from concurrent first requests with one key", async () => {
+    const ws = await createWorkspace();
+    const results = await Promise.all(Array.from({ length: 20 }, () => create(ws.apiKey, TX_JOB, "race")));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(201));
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(await jobCount(ws.workspaceId)).toBe(1);
+  });
+
+  it("keeps keys for at least 24 hours, then lets a new request take the key over", async () => {
+    const ws = await createWorkspace();
+    const first = await create(ws.apiKey, TX_JOB, "old");
+    const row = await env.DB.prepare("SELECT created_at, expires_at FROM idempotency_keys WHERE workspace_id = ?").bind(ws.workspaceId).first<{ created_at: number; expires_at: number }>();
+    expect(row!.expires_at - row!.created_at).toBeGreaterThanOrEqual(24 * 3600_000);
+    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = ? WHERE workspace_id = ?").bind(Date.now() - 1, ws.workspaceId).run();
+    const again = await create(ws.apiKey, { ...TX_JOB, schema: "bank.accounts.cb.v1", params: {} }, "old");
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(first.body.id);
+  });
+});

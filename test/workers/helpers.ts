@@ -1,0 +1,64 @@
+import { env, exports } from "cloudflare:workers";
+import { issueApiKey } from "../../worker/api-keys/store";
+import { database } from "../../worker/db/client";
+import { credentials, workspaces } from "../../worker/db/schema";
+import type { LoginCredential } from "../../worker/providers/adapter";
+import { sealCredential } from "../../worker/vault/envelope";
+
+export interface TestWorkspace {
+  workspaceId: string;
+  apiKey: string;
+  apiKeyId: string;
+}
+
+/** A fresh workspace with one API key, so tests never share rate-limit or job state. */
+export async function createWorkspace(options: { monthlyJobCap?: number | null; businessNumber?: string } = {}): Promise<TestWorkspace> {
+  const workspaceId = crypto.randomUUID();
+  await database(env.DB).insert(workspaces).values({
+    id: workspaceId,
+    name: "테스트 워크스페이스",
+    businessNumber: options.businessNumber ?? null,
+    monthlyJobCap: options.monthlyJobCap ?? null,
+    createdAt: Date.now(),
+  });
+  const { row, secret } = await issueApiKey(env.DB, { workspaceId, name: "test" });
+  return { workspaceId, apiKey: secret, apiKeyId: row.id };
+}
+
+/** Calls the worker under test through its real fetch handler. */
+export function call(path: string, init: RequestInit & { key?: string; json?: unknown } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  return exports.default.fetch(new Request(`https://api.test${path}`, { ...init, headers, body }));
+}
+
+export async function callJson<T = Record<string, unknown>>(path: string, init: Parameters<typeof call>[1] = {}): Promise<{ status: number; body: T; headers: Headers }> {
+  const response = await call(path, init);
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+}
+
+/** Stores a sealed credential for a workspace, as registration would. */
+export async function addCredential(
+  workspaceId: string,
+  providerCode = "sandbox.bank",
+  credential: LoginCredential = { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" },
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await database(env.DB).insert(credentials).values({
+    id,
+    workspaceId,
+    providerCode,
+    authMethod: credential.authMethod,
+    sealed: await sealCredential(env.VAULT_MASTER_KEY, id, credential),
+    createdAt: Date.now(),
+  });
+  return id;
+}
+
+export const TX_JOB = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } };

@@ -1,0 +1,33 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } from "./test/workers/ports.ts";
+
+/** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          compatibilityFlags: ["service_binding_extra_handlers"],
+          queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 } },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            CURSOR_SECRET: "test-cursor-secret",
+            VAULT_MASTER_KEY: "v1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
+            SCRAPER_URL: `http://127.0.0.1:${TEST_SCRAPER_PORT}`,
+            SANDBOX_BASE_URL: `http://127.0.0.1:${TEST_SANDBOX_PORT}`,
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ["test/workers/**/*.test.ts"],
+      setupFiles: ["./test/workers/apply-migrations.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  };
+});
