@@ -17,6 +17,11 @@ export interface Bindings {
   CURSOR_SECRET: string;
   /** Base64 AES-256 key that wraps credential data keys (the vault's key-encryption key). */
   VAULT_MASTER_KEY: string;
+  /** Automatic resumption tuning (seconds / count); unset means the production defaults in pipeline/deps.ts. */
+  RETRY_BASE_SECONDS?: string;
+  RETRY_MAX_SECONDS?: string;
+  RETRY_MAX_ATTEMPTS?: string;
+  LOCK_LEASE_SECONDS?: string;
   /** Browser Rendering binding, used by providers whose runtime is "browser-rendering". */
   BROWSER?: Fetcher;
 }

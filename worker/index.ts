@@ -1,6 +1,9 @@
 import { createApp } from "./app";
 import type { Bindings } from "./env";
+import { consumeBatch } from "./pipeline/consumer";
+import { pipelineDeps } from "./pipeline/deps";
 import type { PipelineMessage } from "./pipeline/messages";
+import { sweep } from "./pipeline/sweep";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { RateLimiter } from "./durable-objects/rate-limiter";
@@ -9,6 +12,8 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  async queue(_batch: MessageBatch<PipelineMessage>, _env: Bindings): Promise<void> {},
-  async scheduled(_controller: ScheduledController, _env: Bindings): Promise<void> {},
+  queue: consumeBatch,
+  async scheduled(_controller, env) {
+    await sweep(env.DB, pipelineDeps(env));
+  },
 } satisfies ExportedHandler<Bindings, PipelineMessage>;

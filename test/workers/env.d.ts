@@ -3,6 +3,9 @@ import type { Bindings } from "../../worker/env";
 
 declare global {
   namespace Cloudflare {
+    interface GlobalProps {
+      mainModule: typeof import("../../worker/index");
+    }
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
     }

@@ -54,6 +54,14 @@ export class CredentialLock extends DurableObject {
     return cursor.rowsWritten > 0;
   }
 
+  /** Drops the job's scraper session (the institution ended it) but keeps the lease; returns the dropped id. */
+  forgetSession(jobId: string): string | null {
+    const row = this.ctx.storage.sql.exec<{ scraper_session_id: string | null }>("SELECT scraper_session_id FROM lease WHERE job_id = ?", jobId).toArray()[0];
+    if (!row) return null;
+    this.ctx.storage.sql.exec("UPDATE lease SET scraper_session_id = NULL WHERE job_id = ?", jobId);
+    return row.scraper_session_id;
+  }
+
   /** Ends the job's lease; returns the scraper session it held so the caller can close it. */
   release(jobId: string): string | null {
     const row = this.ctx.storage.sql.exec<Lease & Record<string, SqlStorageValue>>("SELECT job_id, lease_until, scraper_session_id FROM lease WHERE job_id = ?", jobId).toArray()[0];

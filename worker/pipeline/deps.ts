@@ -1,0 +1,38 @@
+import { eq } from "drizzle-orm";
+import { database } from "../db/client";
+import { credentials } from "../db/schema";
+import type { Bindings } from "../env";
+import { openCredential } from "../vault/envelope";
+import { ContainerScraper } from "./container-scraper";
+import { JobState } from "./job-state";
+import type { LockPort, PipelineDeps } from "./ports";
+
+const number = (value: string | undefined, fallback: number) => (value === undefined || value === "" ? fallback : Number(value));
+
+/** Wires the executor to the bindings: D1 state, R2 results, the lock DO, the scraper, the queue. */
+export function pipelineDeps(env: Bindings): PipelineDeps {
+  const container = new ContainerScraper(env.SCRAPER_URL);
+  return {
+    state: new JobState(env.DB),
+    results: env.RESULTS,
+    scraperFor: () => container,
+    lockFor: (credentialId): LockPort => env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(credentialId)),
+    async loadCredential(credentialId) {
+      const row = await database(env.DB).select().from(credentials).where(eq(credentials.id, credentialId)).get();
+      if (!row || row.status !== "ACTIVE") return null;
+      return openCredential(env.VAULT_MASTER_KEY, row.id, row.sealed);
+    },
+    siteUrl: (provider) => new URL(provider.sitePath, env.SANDBOX_BASE_URL).toString(),
+    enqueue: async (message, delaySeconds) => {
+      await env.TASKS.send(message, delaySeconds ? { delaySeconds } : undefined);
+    },
+    now: () => Date.now(),
+    random: Math.random,
+    retry: {
+      baseSeconds: number(env.RETRY_BASE_SECONDS, 5),
+      maxSeconds: number(env.RETRY_MAX_SECONDS, 60),
+      maxAttempts: number(env.RETRY_MAX_ATTEMPTS, 5),
+    },
+    leaseMs: number(env.LOCK_LEASE_SECONDS, 120) * 1000,
+  };
+}

@@ -1,0 +1,39 @@
+import type { ProviderDefinition } from "../catalog/providers";
+import type { AcquireResult } from "../durable-objects/credential-lock";
+import type { LoginCredential } from "../providers/adapter";
+import type { JobState } from "./job-state";
+import type { PipelineMessage } from "./messages";
+import type { ScraperPort } from "./scraper-port";
+
+/** The per-credential lease, as the executor sees it (the CredentialLock Durable Object in production). */
+export interface LockPort {
+  acquire(jobId: string, leaseMs: number): Promise<AcquireResult>;
+  holds(jobId: string): Promise<boolean>;
+  rememberSession(jobId: string, scraperSessionId: string | null): Promise<boolean>;
+  forgetSession(jobId: string): Promise<string | null>;
+  release(jobId: string): Promise<string | null>;
+}
+
+export interface RetryPolicy {
+  baseSeconds: number;
+  maxSeconds: number;
+  maxAttempts: number;
+}
+
+/** Everything the unit executor touches, injected so it knows nothing of bindings. */
+export interface PipelineDeps {
+  state: JobState;
+  results: R2Bucket;
+  scraperFor(provider: ProviderDefinition): ScraperPort;
+  lockFor(credentialId: string): LockPort;
+  /** The decrypted credential, or null when it was deleted or never existed. */
+  loadCredential(credentialId: string): Promise<LoginCredential | null>;
+  siteUrl(provider: ProviderDefinition): string;
+  enqueue(message: PipelineMessage, delaySeconds?: number): Promise<void>;
+  now(): number;
+  random(): number;
+  retry: RetryPolicy;
+  leaseMs: number;
+}
+
+export type Outcome = { kind: "ack" } | { kind: "retry"; delaySeconds: number };

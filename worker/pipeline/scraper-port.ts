@@ -1,0 +1,21 @@
+import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../providers/adapter";
+
+/**
+ * What the pipeline needs from a scraper runtime, whether the scraper
+ * container (over HTTP) or Browser Rendering (in the worker). Failures are
+ * thrown as ProviderFailure with a catalog code.
+ */
+export interface ScraperPort {
+  /** Logs in and returns a session that later calls reuse. */
+  openSession(providerCode: string, baseUrl: string, credential: LoginCredential): Promise<string>;
+  targets(sessionId: string, schema: string): Promise<Target[]>;
+  collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]>;
+  closeSession(sessionId: string): Promise<void>;
+}
+
+/** The scraper no longer knows the session (restart, idle close): log in again and carry on. */
+export class SessionGone extends ProviderFailure {
+  constructor() {
+    super("SESSION_EXPIRED", "scraper session gone");
+  }
+}
