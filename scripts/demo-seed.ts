@@ -1,0 +1,49 @@
+import { createHash, randomBytes } from "node:crypto";
+import { allProviders } from "../worker/catalog/providers";
+import { sealCredential } from "../worker/vault/envelope";
+
+export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-00000000d3e0";
+export const DEMO_BUSINESS_NUMBER = "1208800767";
+
+export function newApiKey(): string {
+  return `sk_${randomBytes(32).toString("base64url")}`;
+}
+
+const quote = (value: string | number | null) => (value === null ? "NULL" : typeof value === "number" ? String(value) : `'${value.replace(/'/g, "''")}'`);
+
+export interface WorkspaceSeed {
+  workspaceId: string;
+  name: string;
+  apiKey: string;
+  /** The ID login stored for every sandbox provider that takes one. */
+  login: { loginId: string; password: string };
+  monthlyJobCap?: number | null;
+}
+
+/**
+ * SQL that makes a workspace exist with exactly this API key and a credential
+ * for every sandbox provider that takes an ID login. Re-running it replaces
+ * the key and credentials instead of piling them up.
+ */
+export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: string): Promise<string> {
+  const now = Date.now();
+  const ws = quote(seed.workspaceId);
+  const statements = [
+    `INSERT OR IGNORE INTO workspaces (id, name, business_number, plan, monthly_job_cap, is_partner, created_at) VALUES (${ws}, ${quote(seed.name)}, ${quote(DEMO_BUSINESS_NUMBER)}, 'PRO', ${quote(seed.monthlyJobCap ?? null)}, 0, ${now});`,
+    `DELETE FROM api_keys WHERE workspace_id = ${ws} AND name = 'seeded';`,
+    `INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at) VALUES (${quote(crypto.randomUUID())}, ${ws}, 'seeded', ${quote(seed.apiKey.slice(0, 10))}, ${quote(createHash("sha256").update(seed.apiKey).digest("hex"))}, ${now});`,
+  ];
+  for (const provider of allProviders().filter((p) => p.sandbox && p.acceptedAuthMethods.includes("PROVIDER_LOGIN"))) {
+    const id = crypto.randomUUID();
+    const sealed = await sealCredential(vaultMasterKey, id, { authMethod: "PROVIDER_LOGIN", ...seed.login });
+    statements.push(
+      `UPDATE credentials SET status = 'DELETED', deleted_at = ${now} WHERE workspace_id = ${ws} AND provider_code = ${quote(provider.code)} AND status = 'ACTIVE';`,
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider.code)}, 'PROVIDER_LOGIN', 'ACTIVE', ${quote(sealed)}, ${quote(seed.login.loginId)}, ${now});`,
+    );
+  }
+  return statements.join("\n");
+}
+
+export function demoWorkspace(apiKey: string): WorkspaceSeed {
+  return { workspaceId: DEMO_WORKSPACE_ID, name: "데모 워크스페이스", apiKey, login: { loginId: "user_good", password: "pass_good" } };
+}

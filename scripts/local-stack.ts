@@ -1,0 +1,185 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { demoWorkspace, newApiKey, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
+import { freePort } from "./free-port";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const BIN = path.join(ROOT, "node_modules", ".bin");
+
+export interface StackOptions {
+  port: number;
+  sandboxPort: number;
+  scraperPort: number;
+  /** Local D1/R2/DO/Queue state; a fresh directory gives a clean stack. */
+  persistTo: string;
+  /** The demo key to seed; a new random one when absent. */
+  apiKey?: string;
+  /** Extra worker vars (retry tuning in tests). */
+  vars?: Record<string, string>;
+  /** Where child process output goes; inherited when absent. */
+  logDir?: string;
+  /** Fire the cron sweep this often, as wrangler dev does not run crons itself. */
+  sweepEveryMs?: number;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  sandboxUrl: string;
+  scraperUrl: string;
+  apiKey: string;
+  /** Kills the scraper process (as a crash would) and starts a new one on the same port. */
+  restartScraper(): Promise<void>;
+  killScraper(): Promise<void>;
+  /** Adds workspaces (key + sandbox credentials) to the running stack's D1. */
+  seedWorkspaces(seeds: WorkspaceSeed[]): Promise<void>;
+  startScraper(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Secrets of the local stack, made once per checkout and kept in .dev.vars (gitignored). */
+export function localSecrets(): Record<string, string> {
+  const file = path.join(ROOT, ".dev.vars");
+  if (!existsSync(file)) {
+    writeFileSync(file, `CURSOR_SECRET=${randomBytes(32).toString("base64url")}\nVAULT_MASTER_KEY=v1:${randomBytes(32).toString("base64url")}\n`);
+  }
+  return Object.fromEntries(
+    readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("="))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${code}):\n${output}`))));
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process for ${url} exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${url}`);
+}
+
+/**
+ * Brings up the whole local service: the sandbox institutions, the scraper
+ * process with Debian's Chromium, and `wrangler dev` with local D1, R2,
+ * Queues and Durable Objects; migrates and seeds the demo workspace.
+ */
+export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
+  const env = { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
+  const children = new Set<ChildProcess>();
+  const secrets = localSecrets();
+  const logs = options.logDir;
+  if (logs) mkdirSync(logs, { recursive: true });
+
+  const spawnLogged = (name: string, command: string, args: string[], extraEnv: Record<string, string>) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: logs ? ["ignore", "pipe", "pipe"] : "inherit", detached: false });
+    if (logs) {
+      const out = createWriteStream(path.join(logs, `${name}.log`), { flags: "a" });
+      child.stdout!.pipe(out);
+      child.stderr!.pipe(out);
+    }
+    children.add(child);
+    child.on("exit", () => children.delete(child));
+    return child;
+  };
+
+  const sandboxUrl = `http://127.0.0.1:${options.sandboxPort}`;
+  const scraperUrl = `http://127.0.0.1:${options.scraperPort}`;
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  let scraper: ChildProcess | null = null;
+
+  const startScraper = async () => {
+    scraper = spawnLogged("scraper", path.join(BIN, "tsx"), ["scraper-container/server.ts"], { SCRAPER_PORT: String(options.scraperPort) });
+    await waitFor(`${scraperUrl}/healthz`, scraper);
+  };
+  const killScraper = async () => {
+    const current = scraper;
+    if (!current || current.exitCode !== null) return;
+    const exited = new Promise((r) => current.once("exit", r));
+    current.kill("SIGKILL");
+    await exited;
+  };
+
+  let sweepTimer: NodeJS.Timeout | undefined;
+  const stop = async () => {
+    clearInterval(sweepTimer);
+    await Promise.all(
+      [...children].map((child) => {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGTERM");
+        const force = setTimeout(() => child.kill("SIGKILL"), 5000);
+        return exited.then(() => clearTimeout(force));
+      }),
+    );
+  };
+
+  try {
+    const sandbox = spawnLogged("sandbox", path.join(BIN, "tsx"), ["sandbox/server.ts"], { SANDBOX_PORT: String(options.sandboxPort) });
+    const sandboxReady = waitFor(`${sandboxUrl}/healthz`, sandbox);
+    const scraperReady = startScraper();
+
+    const persist = ["--persist-to", options.persistTo];
+    await run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "collect", "--local", ...persist], { ...env, CI: "1" });
+    const seedWorkspaces = async (seeds: WorkspaceSeed[]) => {
+      const statements = await Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)));
+      const seedFile = path.join(options.persistTo, `seed-${Date.now()}.sql`);
+      writeFileSync(seedFile, statements.join("\n"));
+      await run(path.join(BIN, "wrangler"), ["d1", "execute", "collect", "--local", ...persist, "--file", seedFile], { ...env, CI: "1" });
+    };
+    const apiKey = options.apiKey ?? newApiKey();
+    mkdirSync(options.persistTo, { recursive: true });
+    await seedWorkspaces([demoWorkspace(apiKey)]);
+
+    const vars = { SCRAPER_URL: scraperUrl, SANDBOX_BASE_URL: sandboxUrl, ...options.vars };
+    const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+    const worker = spawnLogged(
+      "worker",
+      path.join(BIN, "wrangler"),
+      ["dev", "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()), "--test-scheduled", "--show-interactive-dev-session=false", ...persist, ...varArgs],
+      {},
+    );
+    await Promise.all([sandboxReady, scraperReady, waitFor(`${baseUrl}/api/v1/openapi.json`, worker)]);
+
+    if (options.sweepEveryMs) {
+      sweepTimer = setInterval(() => {
+        fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`).then((r) => r.arrayBuffer(), () => undefined);
+      }, options.sweepEveryMs);
+    }
+    return {
+      baseUrl,
+      sandboxUrl,
+      scraperUrl,
+      apiKey,
+      restartScraper: async () => {
+        await killScraper();
+        await startScraper();
+      },
+      killScraper,
+      startScraper,
+      seedWorkspaces,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
