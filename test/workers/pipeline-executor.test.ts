@@ -1,0 +1,161 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createJob } from "../../worker/jobs/create";
+import { pipelineDeps } from "../../worker/pipeline/deps";
+import { executeMessage } from "../../worker/pipeline/executor";
+import type { PipelineMessage } from "../../worker/pipeline/messages";
+import type { Outcome, PipelineDeps } from "../../worker/pipeline/ports";
+import { unitObjectKey } from "../../worker/results/keys";
+import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { addCredential, createWorkspace } from "./helpers";
+import { TEST_SCRAPER_PORT } from "./ports";
+
+const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };
+
+/** Real D1, R2, lock DO and scraper; only the queue hand-off is captured so each step is explicit. */
+function harness(overrides: Partial<PipelineDeps> = {}) {
+  const queued: PipelineMessage[] = [];
+  const deps: PipelineDeps = {
+    ...pipelineDeps(env),
+    enqueue: async (message) => {
+      queued.push(message);
+    },
+    retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 2 },
+    ...overrides,
+  };
+  const drain = async () => {
+    const outcomes: Outcome[] = [];
+    while (queued.length) {
+      const message = queued.shift()!;
+      const outcome = await executeMessage(deps, message);
+      outcomes.push(outcome);
+      if (outcome.kind === "retry") queued.push(message);
+    }
+    return outcomes;
+  };
+  return { deps, queued, drain };
+}
+
+async function newJob(params: Record<string, unknown> = RANGE, schema = "bank.transactions.cb.v1", login?: { loginId: string; password: string }) {
+  const ws = await createWorkspace();
+  const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", login ? { authMethod: "PROVIDER_LOGIN", ...login } : undefined);
+  const { row } = await createJob(env, ws.workspaceId, { providerCode: "sandbox.bank", schema, params });
+  return { ws, credentialId, job: row, plan: { type: "plan", jobId: row.id, workspaceId: ws.workspaceId } as PipelineMessage };
+}
+
+async function jobRow(id: string) {
+  return env.DB.prepare("SELECT status, completed_task_count, total_task_count, record_count, error FROM jobs WHERE id = ?").bind(id).first<Record<string, any>>();
+}
+
+async function logins(): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${TEST_SCRAPER_PORT}/stats`);
+  return (await response.json<{ logins: number }>()).logins;
+}
+
+describe("unit executor on real components", () => {
+  it("plans units per account x 31-day window, runs the chain on one login and stores exact records", async () => {
+    const { job, plan } = await newJob();
+    const h = harness();
+    const before = await logins();
+    h.queued.push(plan);
+    await h.drain();
+    expect(await logins()).toBe(before + 1);
+    const row = await jobRow(job.id);
+    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+    expect(row).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
+    const stored: Record<string, unknown>[] = [];
+    for (let unit = 0; unit < 6; unit++) {
+      const object = await env.RESULTS.get(unitObjectKey(job.id, unit));
+      stored.push(...(await object!.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+    }
+    const key = (r: Record<string, unknown>) => String(r.identifier);
+    expect(stored.map(key).sort()).toEqual(truth.map(key).sort());
+  });
+
+  it("counts a redelivered unit once and does not fork the chain", async () => {
+    const { job, plan } = await newJob();
+    const h = harness();
+    await executeMessage(h.deps, plan);
+    const unit0 = h.queued.shift()!;
+    await executeMessage(h.deps, unit0);
+    const afterFirst = await jobRow(job.id);
+    expect(h.queued).toHaveLength(1);
+    await executeMessage(h.deps, unit0);
+    expect(h.queued).toHaveLength(1);
+    expect(await jobRow(job.id)).toEqual(afterFirst);
+    await h.drain();
+    const final = await jobRow(job.id);
+    expect(final).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6 });
+    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+    expect(final!.record_count).toBe(truth.length);
+  });
+
+  it("fails a second job on a leased credential with LOCK_CONTENTION and retryAfterSeconds 120", async () => {
+    const { job, plan, credentialId } = await newJob();
+    const lock = env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(credentialId));
+    expect((await lock.acquire("another-job", 60_000)).granted).toBe(true);
+    const outcome = await executeMessage(harness().deps, plan);
+    expect(outcome).toEqual({ kind: "ack" });
+    const row = await jobRow(job.id);
+    expect(row!.status).toBe("FAILED");
+    expect(JSON.parse(row!.error)).toMatchObject({ code: "LOCK_CONTENTION", category: "TRANSIENT", retryable: true, retryAfterSeconds: 120 });
+    expect(await lock.holds("another-job")).toBe(true);
+  });
+
+  it("gives LOCK_LEASE_LOST when the lease runs out under a running unit and commits nothing", async () => {
+    const { job, plan } = await newJob({ dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" });
+    const h = harness({ leaseMs: 1 });
+    await executeMessage(harness().deps, plan);
+    const outcome = await executeMessage(h.deps, { type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: 0 });
+    expect(outcome.kind).toBe("retry");
+    expect(await env.RESULTS.head(unitObjectKey(job.id, 0))).toBeNull();
+    expect((await jobRow(job.id))!.completed_task_count).toBe(0);
+    const exhausted = harness({ leaseMs: 1, retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 1 } });
+    await executeMessage(exhausted.deps, { type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: 0 });
+    expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "LOCK_LEASE_LOST", retryable: true });
+  });
+
+  it("fails with CREDENTIAL_NOT_FOUND when the credential is deleted before planning", async () => {
+    const { job, plan, credentialId } = await newJob();
+    await env.DB.prepare("UPDATE credentials SET status = 'DELETED' WHERE id = ?").bind(credentialId).run();
+    await executeMessage(harness().deps, plan);
+    expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "CREDENTIAL_NOT_FOUND", category: "CREDENTIAL_MISSING", retryable: false });
+  });
+
+  it("resumes transient engine failures with backoff, then fails retryable once attempts run out", async () => {
+    const { ContainerScraper } = await import("../../worker/pipeline/container-scraper");
+    const dead = new ContainerScraper("http://127.0.0.1:9");
+    const { job, plan } = await newJob();
+    const h = harness({ scraperFor: () => dead, retry: { baseSeconds: 4, maxSeconds: 8, maxAttempts: 2 } });
+    const first = await executeMessage(h.deps, plan);
+    expect(first.kind).toBe("retry");
+    expect((first as { delaySeconds: number }).delaySeconds).toBeGreaterThanOrEqual(2);
+    expect((first as { delaySeconds: number }).delaySeconds).toBeLessThanOrEqual(4);
+    expect((await executeMessage(h.deps, plan)).kind).toBe("retry");
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "ENGINE_CRASHED", category: "TRANSIENT", retryable: true });
+  });
+
+  it("fails a job past its wait budget with JOB_TIMEOUT", async () => {
+    const { job, plan } = await newJob();
+    await executeMessage(harness({ now: () => job.deadlineAt + 1 }).deps, plan);
+    expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "JOB_TIMEOUT" });
+  });
+
+  it("succeeds with zero records when no account matches the currency", async () => {
+    const { job, plan } = await newJob({ ...RANGE, currencyCode: "JPY" });
+    const h = harness();
+    h.queued.push(plan);
+    await h.drain();
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", record_count: 0, total_task_count: 0 });
+  });
+
+  it("maps a login failure on the site to LOGIN_FAILED without retrying", async () => {
+    const { job, plan } = await newJob(RANGE, "bank.transactions.cb.v1", { loginId: "user_good", password: "wrong_pass" });
+    const h = harness();
+    h.queued.push(plan);
+    const outcomes = await h.drain();
+    expect(outcomes).toEqual([{ kind: "ack" }]);
+    expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "LOGIN_FAILED", category: "CREDENTIAL", retryable: false });
+  });
+});

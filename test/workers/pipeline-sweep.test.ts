@@ -1,0 +1,45 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createJob } from "../../worker/jobs/create";
+import { pipelineDeps } from "../../worker/pipeline/deps";
+import type { PipelineMessage } from "../../worker/pipeline/messages";
+import { PENDING_ORPHAN_MS, STALL_MS, sweep } from "../../worker/pipeline/sweep";
+import { addCredential, createWorkspace } from "./helpers";
+
+async function pendingJob() {
+  const ws = await createWorkspace();
+  const credentialId = await addCredential(ws.workspaceId);
+  const { row } = await createJob(env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+  return { row, credentialId };
+}
+
+const status = async (id: string) => env.DB.prepare("SELECT status, error FROM jobs WHERE id = ?").bind(id).first<{ status: string; error: string | null }>();
+
+describe("scheduled sweep", () => {
+  it("marks never-started jobs PENDING_ORPHAN, overdue jobs JOB_TIMEOUT, and restarts stalled chains", async () => {
+    const now = Date.now();
+    const orphan = await pendingJob();
+    await env.DB.prepare("UPDATE jobs SET created_at = ? WHERE id = ?").bind(now - PENDING_ORPHAN_MS - 1, orphan.row.id).run();
+    const overdue = await pendingJob();
+    await env.DB.prepare("UPDATE jobs SET status = 'RUNNING', deadline_at = ? WHERE id = ?").bind(now - 1, overdue.row.id).run();
+    const lock = env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(overdue.credentialId));
+    await lock.acquire(overdue.row.id, 60_000);
+    const stalled = await pendingJob();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = 2, completed_task_count = 1, updated_at = ? WHERE id = ?").bind(now - STALL_MS - 1, stalled.row.id),
+      env.DB.prepare("INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, 0, 'DONE', 3, ?), (?, 1, 'QUEUED', NULL, ?)").bind(stalled.row.id, now, stalled.row.id, now),
+    ]);
+    const fresh = await pendingJob();
+
+    const sent: PipelineMessage[] = [];
+    const counts = await sweep(env.DB, { ...pipelineDeps(env), enqueue: async (m) => void sent.push(m), now: () => now });
+
+    expect(counts).toEqual({ timedOut: 1, orphaned: 1, resumed: 1 });
+    expect(JSON.parse((await status(orphan.row.id))!.error!)).toMatchObject({ code: "PENDING_ORPHAN", category: "TRANSIENT", retryable: true });
+    expect(JSON.parse((await status(overdue.row.id))!.error!)).toMatchObject({ code: "JOB_TIMEOUT" });
+    expect(await lock.holds(overdue.row.id)).toBe(false);
+    expect(sent).toEqual([{ type: "unit", jobId: stalled.row.id, workspaceId: stalled.row.workspaceId, unitIndex: 1 }]);
+    expect((await status(fresh.row.id))!.status).toBe("PENDING");
+    expect((await status(stalled.row.id))!.status).toBe("RUNNING");
+  });
+});
