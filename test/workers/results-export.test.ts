@@ -1,0 +1,73 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createJob } from "../../worker/jobs/create";
+import { unitObjectKey } from "../../worker/results/keys";
+import { parseCsv } from "../support/parse-csv";
+import { addCredential, call, callJson, createWorkspace, TX_JOB } from "./helpers";
+
+type Json = Record<string, any>;
+
+const tx = (identifier: string, description: string | null, amount: number): Json => ({
+  schema: "bank.transactions.cb.v1",
+  accountNumber: "1002003004005",
+  accountNumberFormatted: "100-200-3004005",
+  accountType: "CHECKING",
+  amount,
+  balance: 1000,
+  currencyCode: "KRW",
+  description,
+  identifier,
+  transactionAt: "2026-01-05T10:00:00+09:00",
+});
+
+/** A running job with some units finished, written as the pipeline writes them. */
+async function jobWithUnits(units: Json[][], finished: number[]) {
+  const ws = await createWorkspace();
+  await addCredential(ws.workspaceId);
+  // Created without the route, so no planning message: the units below are all there is.
+  const { row: job } = await createJob(env, ws.workspaceId, TX_JOB);
+  await env.DB.prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = ? WHERE id = ?").bind(units.length, job.id).run();
+  for (const [index, records] of units.entries()) {
+    const done = finished.includes(index);
+    if (done) await env.RESULTS.put(unitObjectKey(job.id, index), records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    await env.DB.prepare("INSERT OR REPLACE INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(job.id, index, done ? "DONE" : "QUEUED", done ? records.length : null, Date.now())
+      .run();
+  }
+  return { ws, jobId: job.id as string };
+}
+
+describe("results export", () => {
+  it("returns partial JSON results of finished units only, in unit order, while running", async () => {
+    const { ws, jobId } = await jobWithUnits([[tx("a", "급여", 10), tx("b", "이체", -5)], [tx("c", null, 1)], [tx("d", "카드", 2)]], [0, 2]);
+    const res = await callJson<Json>(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey });
+    expect(res.body.totalCount).toBe(3);
+    expect(res.body.data.map((r: Json) => r.identifier)).toEqual(["a", "b", "d"]);
+    const job = await callJson<Json>(`/api/v1/data-jobs/${jobId}`, { key: ws.apiKey });
+    expect(job.body).toMatchObject({ kind: "InProgress", phase: "RUNNING", totalTaskCount: 3 });
+  });
+
+  it("writes CSV with BOM, Korean headers, RFC 4180 quoting and neutralised formulas", async () => {
+    const nasty = ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "\tlead", "\rcr", 'say "hi", ok', "line\nbreak", "평범한 적요"];
+    const { ws, jobId } = await jobWithUnits([nasty.map((d, i) => tx(`id${i}`, d, -1000 - i))], [0]);
+    const response = await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey });
+    expect(response.headers.get("Content-Type")).toBe("text/csv;charset=UTF-8");
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes.slice(3));
+    expect(text.endsWith("\r\n")).toBe(true);
+    const rows = parseCsv(text);
+    expect(rows[0]).toEqual(["스키마", "계좌번호", "계좌번호(표시형식)", "계좌유형", "거래금액", "거래후잔액", "통화", "적요", "거래식별자", "거래일시"]);
+    expect(rows.slice(1).map((r) => r[7])).toEqual(["'=HYPERLINK(\"x\")", "'+1", "'-2", "'@SUM(A1)", "'\tlead", "'\rcr", 'say "hi", ok', "line\nbreak", "평범한 적요"]);
+    // Numbers stay numbers: a negative amount is data, not a formula.
+    expect(rows[1]![4]).toBe("-1000");
+    expect(rows.length - 1).toBe(nasty.length);
+  });
+
+  it("writes an empty cell for null and only the header for no records", async () => {
+    const { ws, jobId } = await jobWithUnits([[tx("n", null, 5)], []], [0, 1]);
+    const rows = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey })).arrayBuffer()).slice(3)));
+    expect(rows).toHaveLength(2);
+    expect(rows[1]![7]).toBe("");
+  });
+});
