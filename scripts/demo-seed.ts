@@ -15,8 +15,8 @@ export interface WorkspaceSeed {
   workspaceId: string;
   name: string;
   apiKey: string;
-  /** The ID login stored for every sandbox provider that takes one. */
-  login: { loginId: string; password: string };
+  /** The ID login stored for every sandbox provider that takes one; none when absent. */
+  login?: { loginId: string; password: string };
   monthlyJobCap?: number | null;
 }
 
@@ -33,12 +33,13 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
     `DELETE FROM api_keys WHERE workspace_id = ${ws} AND name = 'seeded';`,
     `INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at) VALUES (${quote(crypto.randomUUID())}, ${ws}, 'seeded', ${quote(seed.apiKey.slice(0, 10))}, ${quote(createHash("sha256").update(seed.apiKey).digest("hex"))}, ${now});`,
   ];
-  for (const provider of allProviders().filter((p) => p.sandbox && p.acceptedAuthMethods.includes("PROVIDER_LOGIN"))) {
+  const login = seed.login;
+  for (const provider of login ? allProviders().filter((p) => p.sandbox && p.acceptedAuthMethods.includes("PROVIDER_LOGIN")) : []) {
     const id = crypto.randomUUID();
-    const sealed = await sealCredential(vaultMasterKey, id, { authMethod: "PROVIDER_LOGIN", ...seed.login });
+    const sealed = await sealCredential(vaultMasterKey, id, { authMethod: "PROVIDER_LOGIN", ...login! });
     statements.push(
       `UPDATE credentials SET status = 'DELETED', deleted_at = ${now} WHERE workspace_id = ${ws} AND provider_code = ${quote(provider.code)} AND status = 'ACTIVE';`,
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider.code)}, 'PROVIDER_LOGIN', 'ACTIVE', ${quote(sealed)}, ${quote(seed.login.loginId)}, ${now});`,
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider.code)}, 'PROVIDER_LOGIN', 'ACTIVE', ${quote(sealed)}, ${quote(login!.loginId)}, ${now});`,
     );
   }
   return statements.join("\n");
