@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Runs before `npm start` and `npm test`: a fresh clone needs nothing but these two commands.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x node_modules/.bin/wrangler ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+bash scripts/ensure-chromium.sh
