@@ -26,6 +26,12 @@ export interface StackOptions {
 
 export interface LocalStack {
   baseUrl: string;
+  /** Where local D1/R2/DO state lives, for tools that read or write it directly. */
+  persistTo: string;
+  /** The `wrangler dev` process; workerd runs beneath it. */
+  workerPid: number;
+  /** Runs a wrangler command against this stack's local state (`--local --persist-to` added). */
+  wrangler(args: string[]): Promise<void>;
   sandboxUrl: string;
   scraperUrl: string;
   apiKey: string;
@@ -137,13 +143,13 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const sandboxReady = waitFor(`${sandboxUrl}/healthz`, sandbox);
     const scraperReady = startScraper();
 
-    const persist = ["--persist-to", options.persistTo];
-    await run(path.join(BIN, "wrangler"), ["d1", "migrations", "apply", "collect", "--local", ...persist], { ...env, CI: "1" });
+    const wrangler = (args: string[]) => run(path.join(BIN, "wrangler"), [...args, "--local", "--persist-to", options.persistTo], { ...env, CI: "1" });
+    await wrangler(["d1", "migrations", "apply", "collect"]);
     const seedWorkspaces = async (seeds: WorkspaceSeed[]) => {
       const statements = await Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)));
       const seedFile = path.join(options.persistTo, `seed-${Date.now()}.sql`);
       writeFileSync(seedFile, statements.join("\n"));
-      await run(path.join(BIN, "wrangler"), ["d1", "execute", "collect", "--local", ...persist, "--file", seedFile], { ...env, CI: "1" });
+      await wrangler(["d1", "execute", "collect", "--file", seedFile]);
     };
     const apiKey = options.apiKey ?? newApiKey();
     mkdirSync(options.persistTo, { recursive: true });
@@ -154,7 +160,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const worker = spawnLogged(
       "worker",
       path.join(BIN, "wrangler"),
-      ["dev", "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()), "--test-scheduled", "--show-interactive-dev-session=false", ...persist, ...varArgs],
+      ["dev", "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()), "--test-scheduled", "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs],
       {},
     );
     await Promise.all([sandboxReady, scraperReady, waitFor(`${baseUrl}/api/v1/openapi.json`, worker)]);
@@ -166,6 +172,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     }
     return {
       baseUrl,
+      persistTo: options.persistTo,
+      workerPid: worker.pid!,
+      wrangler,
       sandboxUrl,
       scraperUrl,
       apiKey,

@@ -1,0 +1,185 @@
+/**
+ * Pipeline benchmark, all figures from one run:
+ * 1. end-to-end time of a 12-month, 3-account transaction job through the
+ *    local stack beside the bare adapter doing the same scrape directly
+ *    (target: ratio <= 1.3), and logins per job (target: 1);
+ * 2. CSV export throughput and peak worker memory for 100k and 1M records
+ *    beside reading the same bytes raw from R2 (target: >= 50% of raw, memory
+ *    flat as size grows).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+import { findProvider } from "../worker/catalog/providers";
+import { splitRange } from "../worker/pipeline/segments";
+import { adapterFor } from "../worker/providers/registry";
+import { unitObjectKey } from "../worker/results/keys";
+import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
+import { freePort } from "../scripts/free-port";
+import { startLocalStack } from "../scripts/local-stack";
+import { peakRssMb } from "./process-memory";
+import { writeSyntheticUnit } from "./synthetic-results";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const RANGE = { start: "2025-01-01", end: "2025-12-31" };
+const RECORDS_PER_OBJECT = 100_000;
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+const stack = await startLocalStack({
+  port: await freePort(),
+  sandboxPort: await freePort(),
+  scraperPort: await freePort(),
+  persistTo: mkdtempSync(path.join(tmpdir(), "bench-pipeline-")),
+  logDir: path.join(ROOT, "test-artifacts/bench-pipeline"),
+});
+const auth = { Authorization: `Bearer ${stack.apiKey}`, "Content-Type": "application/json" };
+const logins = async () => ((await (await fetch(`${stack.scraperUrl}/stats`)).json()) as { logins: number }).logins;
+
+async function serviceJob(): Promise<{ ms: number; records: number; units: number }> {
+  const started = performance.now();
+  const created = await fetch(`${stack.baseUrl}/api/v1/data-jobs`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: RANGE.start, dateRangeEnd: RANGE.end } }),
+  });
+  const { id } = (await created.json()) as { id: string };
+  for (;;) {
+    const job = (await (await fetch(`${stack.baseUrl}/api/v1/data-jobs/${id}`, { headers: auth })).json()) as Record<string, any>;
+    if (job.kind === "Succeeded") return { ms: performance.now() - started, records: job.recordCount, units: 0 };
+    if (job.kind === "Failed") throw new Error(`bench job failed: ${JSON.stringify(job.error)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The same scrape with the adapter alone: one warm browser, one login, every unit in turn. */
+async function bareAdapter(): Promise<{ ms: number; records: number; units: number }> {
+  const provider = findProvider("sandbox.bank")!;
+  const adapter = adapterFor(provider.code)!;
+  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const ctx = { baseUrl: new URL(provider.sitePath, stack.sandboxUrl).toString() };
+    const started = performance.now();
+    await adapter.login(page, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" }, ctx);
+    const targets = await adapter.discoverTargets(page, "bank.transactions.cb.v1", ctx);
+    let records = 0;
+    let unitIndex = 0;
+    for (const target of targets) {
+      for (const segment of splitRange(RANGE.start, RANGE.end, provider.pageWindowDays)) {
+        records += (await adapter.collect(page, { jobId: "bare", unitIndex: unitIndex++, schema: "bank.transactions.cb.v1", target, segment, params: {} }, ctx)).length;
+      }
+    }
+    return { ms: performance.now() - started, records, units: unitIndex };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Stores a finished job of `total` synthetic records straight into the stack's local R2 and D1. */
+async function seedExportJob(total: number, scratch: string): Promise<{ jobId: string; keys: string[]; bytes: number }> {
+  const jobId = crypto.randomUUID();
+  const keys: string[] = [];
+  let bytes = 0;
+  const units = Math.ceil(total / RECORDS_PER_OBJECT);
+  const rows: string[] = [];
+  for (let unit = 0; unit < units; unit++) {
+    const count = Math.min(RECORDS_PER_OBJECT, total - unit * RECORDS_PER_OBJECT);
+    const file = path.join(scratch, `${jobId}-${unit}.ndjson`);
+    bytes += await writeSyntheticUnit(file, unit, count);
+    const key = unitObjectKey(jobId, unit);
+    await stack.wrangler(["r2", "object", "put", `collect-results/${key}`, "--file", file]);
+    rmSync(file);
+    keys.push(key);
+    rows.push(`('${jobId}', ${unit}, 'DONE', ${count}, ${Date.now()})`);
+  }
+  const now = Date.now();
+  const sql = [
+    `INSERT INTO jobs (id, workspace_id, provider_code, schema, params, status, record_count, completed_task_count, total_task_count, created_at, updated_at, deadline_at, finished_at) VALUES ('${jobId}', '${DEMO_WORKSPACE_ID}', 'sandbox.bank', 'bank.transactions.cb.v1', '{}', 'SUCCEEDED', ${total}, ${units}, ${units}, ${now}, ${now}, ${now + 1}, ${now});`,
+    `INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES ${rows.join(", ")};`,
+  ].join("\n");
+  const sqlFile = path.join(scratch, `${jobId}.sql`);
+  writeFileSync(sqlFile, sql);
+  await stack.wrangler(["d1", "execute", "collect", "--file", sqlFile]);
+  return { jobId, keys, bytes };
+}
+
+async function drain(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const response = await fetch(url, { headers });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  let bytes = 0;
+  for await (const chunk of response.body!) bytes += (chunk as Uint8Array).byteLength;
+  return bytes;
+}
+
+async function startRawReader(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    path.join(ROOT, "node_modules/.bin/wrangler"),
+    ["dev", "--config", "bench/wrangler.raw-reader.toml", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", stack.persistTo],
+    { cwd: ROOT, env: { ...process.env, PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" }, stdio: "ignore" },
+  );
+  for (;;) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/missing`);
+      await response.arrayBuffer();
+      return child;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+let rawReader: ChildProcess | undefined;
+try {
+  await serviceJob(); // warm-up: first compile, browser start, sandbox caches
+  const loginsBefore = await logins();
+  const service = await serviceJob();
+  const loginsPerJob = (await logins()) - loginsBefore;
+  const bare = await bareAdapter();
+  if (bare.records !== service.records) throw new Error(`record counts differ: service ${service.records}, bare ${bare.records}`);
+
+  console.log(`\n12-month, 3-account transaction job (${bare.units} units, ${service.records} records)`);
+  console.table([
+    { path: "service end to end", seconds: (service.ms / 1000).toFixed(2) },
+    { path: "bare adapter", seconds: (bare.ms / 1000).toFixed(2) },
+  ]);
+  console.log(`end-to-end / bare adapter: ${(service.ms / bare.ms).toFixed(2)}x (target <= 1.3)`);
+  console.log(`logins per job: ${loginsPerJob} (target 1)`);
+
+  const scratch = mkdtempSync(path.join(tmpdir(), "bench-export-"));
+  const rawPort = await freePort();
+  rawReader = await startRawReader(rawPort);
+  const rows = [];
+  for (const total of [100_000, 1_000_000]) {
+    const seeded = await seedExportJob(total, scratch);
+    const rawStart = performance.now();
+    let rawBytes = 0;
+    for (const key of seeded.keys) rawBytes += await drain(`http://127.0.0.1:${rawPort}/${encodeURIComponent(key)}`);
+    const rawMs = performance.now() - rawStart;
+    const csv = await peakRssMb(stack.workerPid, async () => {
+      const started = performance.now();
+      const bytes = await drain(`${stack.baseUrl}/api/v1/data-jobs/${seeded.jobId}/results.csv`, { Authorization: `Bearer ${stack.apiKey}` });
+      return { bytes, ms: performance.now() - started };
+    });
+    const rawMBps = rawBytes / 1e6 / (rawMs / 1000);
+    const csvMBps = seeded.bytes / 1e6 / (csv.result.ms / 1000);
+    rows.push({
+      records: total,
+      "stored MB": (seeded.bytes / 1e6).toFixed(1),
+      "raw R2 MB/s": rawMBps.toFixed(1),
+      "CSV export MB/s (of stored bytes)": csvMBps.toFixed(1),
+      "CSV records/s": Math.round(total / (csv.result.ms / 1000)),
+      "CSV / raw": `${((csvMBps / rawMBps) * 100).toFixed(0)}%`,
+      "worker RSS before MB": csv.baselineMb.toFixed(0),
+      "worker RSS peak MB": csv.peakMb.toFixed(0),
+    });
+  }
+  console.log("\nCSV export vs raw R2 read (target >= 50% of raw, peak memory flat as size grows)");
+  console.table(rows);
+  rmSync(scratch, { recursive: true, force: true });
+} finally {
+  rawReader?.kill("SIGTERM");
+  await stack.stop();
+}

@@ -1,0 +1,48 @@
+import { readFileSync, readdirSync } from "node:fs";
+
+/** All descendants of a process, found through /proc (workerd runs under wrangler's node process). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, "utf8"))![1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // process ended while we looked
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const child of children.get(p) ?? []) {
+      out.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+function rssKb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples the summed RSS of a process tree while `work` runs; returns the peak in MB. */
+export async function peakRssMb<T>(rootPid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number; baselineMb: number }> {
+  const sample = () => descendants(rootPid).concat(rootPid).reduce((sum, pid) => sum + rssKb(pid), 0) / 1024;
+  const baselineMb = sample();
+  let peakMb = baselineMb;
+  const timer = setInterval(() => {
+    peakMb = Math.max(peakMb, sample());
+  }, 25);
+  try {
+    const result = await work();
+    return { result, peakMb: Math.max(peakMb, sample()), baselineMb };
+  } finally {
+    clearInterval(timer);
+  }
+}
