@@ -1,0 +1,121 @@
+import type { AdapterContext, BrowserPage, LoginCredential, ProviderAdapter, RawRecord, Target, TaskUnit } from "../providers/adapter";
+import { ProviderFailure } from "../providers/adapter";
+import { base64UrlDecode, base64UrlEncode } from "../lib/crypto";
+import { type ScraperPort, SessionGone } from "./scraper-port";
+
+/** A remote browser that outlives one request: launched once per job, reconnected for each unit. */
+export interface RemoteBrowser {
+  sessionId(): string;
+  pages(): Promise<BrowserPage[]>;
+  newPage(): Promise<BrowserPage>;
+  disconnect(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface BrowserLauncher {
+  launch(): Promise<RemoteBrowser>;
+  connect(sessionId: string): Promise<RemoteBrowser>;
+}
+
+/** Browser Rendering as a launcher; the library loads only for providers that use it. */
+export function browserRenderingLauncher(binding: Fetcher, keepAliveMs = 600_000): BrowserLauncher {
+  const load = async () => (await import("@cloudflare/puppeteer")).default;
+  const wrap = (browser: { sessionId(): string; pages(): Promise<unknown[]>; newPage(): Promise<unknown>; disconnect(): Promise<void>; close(): Promise<void> }): RemoteBrowser => ({
+    sessionId: () => browser.sessionId(),
+    pages: async () => (await browser.pages()) as BrowserPage[],
+    newPage: async () => (await browser.newPage()) as BrowserPage,
+    disconnect: () => browser.disconnect(),
+    close: () => browser.close(),
+  });
+  return {
+    launch: async () => wrap(await (await load()).launch(binding as never, { keep_alive: keepAliveMs })),
+    connect: async (sessionId) => wrap(await (await load()).connect(binding as never, sessionId)),
+  };
+}
+
+interface SessionRef {
+  /** Browser session id. */
+  b: string;
+  /** Provider code. */
+  p: string;
+  /** Institution base URL. */
+  u: string;
+}
+
+const encodeRef = (ref: SessionRef) => base64UrlEncode(new TextEncoder().encode(JSON.stringify(ref)));
+function decodeRef(sessionId: string): SessionRef {
+  const bytes = base64UrlDecode(sessionId);
+  if (!bytes) throw new SessionGone();
+  return JSON.parse(new TextDecoder().decode(bytes)) as SessionRef;
+}
+
+/**
+ * Runs adapters in the worker on a remote browser. The session id carries
+ * what a later invocation needs to find the logged-in page again, since
+ * nothing survives in memory between queue deliveries.
+ */
+export class BrowserRenderingScraper implements ScraperPort {
+  constructor(
+    private readonly launcher: BrowserLauncher,
+    private readonly adapterFor: (providerCode: string) => ProviderAdapter | undefined,
+  ) {}
+
+  private adapter(code: string): ProviderAdapter {
+    const adapter = this.adapterFor(code);
+    if (!adapter) throw new ProviderFailure("PROVIDER_ERROR", `no adapter for ${code}`);
+    return adapter;
+  }
+
+  private async onPage<T>(sessionId: string, work: (page: BrowserPage, adapter: ProviderAdapter, ctx: AdapterContext) => Promise<T>): Promise<T> {
+    const ref = decodeRef(sessionId);
+    let browser: RemoteBrowser;
+    try {
+      browser = await this.launcher.connect(ref.b);
+    } catch {
+      throw new SessionGone();
+    }
+    try {
+      const [page] = await browser.pages();
+      if (!page) throw new SessionGone();
+      return await work(page, this.adapter(ref.p), { baseUrl: ref.u });
+    } finally {
+      await browser.disconnect();
+    }
+  }
+
+  async openSession(providerCode: string, baseUrl: string, credential: LoginCredential): Promise<string> {
+    const adapter = this.adapter(providerCode);
+    let browser: RemoteBrowser;
+    try {
+      browser = await this.launcher.launch();
+    } catch {
+      throw new ProviderFailure("ENGINE_CONCURRENCY_LIMIT", "no browser available");
+    }
+    try {
+      await adapter.login(await browser.newPage(), credential, { baseUrl });
+    } catch (err) {
+      await browser.close();
+      throw err;
+    }
+    const sessionId = encodeRef({ b: browser.sessionId(), p: providerCode, u: baseUrl });
+    await browser.disconnect();
+    return sessionId;
+  }
+
+  targets(sessionId: string, schema: string): Promise<Target[]> {
+    return this.onPage(sessionId, (page, adapter, ctx) => adapter.discoverTargets(page, schema, ctx));
+  }
+
+  collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]> {
+    return this.onPage(sessionId, (page, adapter, ctx) => adapter.collect(page, unit, ctx));
+  }
+
+  async closeSession(sessionId: string): Promise<void> {
+    try {
+      const browser = await this.launcher.connect(decodeRef(sessionId).b);
+      await browser.close();
+    } catch {
+      // Already gone: Browser Rendering ends idle sessions after keep_alive.
+    }
+  }
+}
