@@ -1,0 +1,208 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { todayKst, toDay } from "../dates";
+import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
+import { INQUIRY_BEHAVIOURS, LOGIN_BEHAVIOURS, NOTICES, type LoginNotice } from "./behaviours";
+import { type Account, accountsOf, currentBalance, LEDGER_ORIGIN, ledgerOf } from "./ledger";
+
+/** The most days one inquiry may span, as on real Korean bank sites. */
+export const MAX_INQUIRY_DAYS = 31;
+export const ROWS_PER_PAGE = 20;
+const SESSION_COOKIE = "SBSESSION";
+
+interface Session {
+  loginId: string;
+  /** The error_<CODE> this login plays out during inquiries, if any. */
+  fault: string | null;
+}
+
+const TYPE_LABELS: Record<Account["accountType"], string> = { CHECKING: "입출금", INSTALLMENT_SAVINGS: "적금", FOREIGN: "외화" };
+
+export interface BankSiteOptions {
+  /** How long a "hanging" inquiry takes before the server gives up. */
+  hangMs: number;
+}
+
+const LOGIN_SCRIPT = `
+document.getElementById("btnLogin").addEventListener("click", async () => {
+  const error = document.getElementById("loginError");
+  error.textContent = "";
+  const res = await fetch("api/login", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ userId: document.getElementById("userId").value, userPw: document.getElementById("userPw").value }) });
+  const body = await res.json();
+  if (body.next) location.href = body.next; else error.textContent = body.message;
+});`;
+
+const ACCOUNTS_SCRIPT = `
+(async () => {
+  const res = await fetch("api/accounts");
+  if (res.status === 401) { location.href = "notice?type=session"; return; }
+  const { accounts } = await res.json();
+  const body = document.querySelector("#accountList tbody");
+  for (const a of accounts) {
+    const tr = document.createElement("tr");
+    tr.dataset.account = a.number;
+    for (const [cls, text] of [["type", a.typeLabel], ["product", a.product], ["alias", a.alias ?? ""], ["number", a.formatted], ["currency", a.currency], ["balance num", a.balanceText], ["available num", a.availableText]]) {
+      const td = document.createElement("td"); td.className = cls; td.textContent = text; tr.append(td);
+    }
+    body.append(tr);
+  }
+  document.getElementById("accountList").dataset.state = "done";
+})();`;
+
+const TRANSACTIONS_SCRIPT = `
+const state = { page: 1 };
+async function inquire(pageNo) {
+  const result = document.getElementById("txResult");
+  const error = document.getElementById("inquiryError");
+  result.dataset.state = "loading"; error.textContent = "";
+  const q = new URLSearchParams({ acct: document.getElementById("acctSelect").value, start: document.getElementById("startDate").value, end: document.getElementById("endDate").value, page: String(pageNo) });
+  const res = await fetch("api/transactions?" + q);
+  if (res.status === 401) { location.href = "notice?type=session"; return; }
+  let body;
+  try { body = await res.json(); } catch { body = { message: "일시적인 오류가 발생했습니다. [E9999]" }; }
+  if (!res.ok) { error.textContent = body.message; result.dataset.state = "error"; return; }
+  const tbody = document.querySelector("#txTable tbody");
+  tbody.textContent = "";
+  for (const r of body.rows) {
+    const tr = document.createElement("tr");
+    for (const [cls, text] of [["at", r.at], ["desc", r.desc], ["out num", r.out], ["in num", r.in], ["balance num", r.balance], ["branch", r.branch], ["ref", r.ref]]) {
+      if (text === undefined) continue;
+      const td = document.createElement("td"); td.className = cls; td.textContent = text; tr.append(td);
+    }
+    tbody.append(tr);
+  }
+  state.page = body.page;
+  document.getElementById("pageInfo").textContent = body.totalPages === 0 ? "조회 내역이 없습니다" : body.page + " / " + body.totalPages;
+  document.getElementById("txCount").textContent = String(body.totalCount);
+  document.getElementById("btnNext").disabled = body.page >= body.totalPages;
+  result.dataset.page = String(body.page);
+  result.dataset.state = "done";
+}
+document.getElementById("btnInquiry").addEventListener("click", () => inquire(1));
+document.getElementById("btnNext").addEventListener("click", () => inquire(state.page + 1));`;
+
+const formatMoney = (amount: number, currency: string) =>
+  currency === "KRW" ? `${Math.abs(amount).toLocaleString("ko-KR")}원` : `${Math.abs(amount).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
+const formatSigned = (amount: number, currency: string) => `${amount < 0 ? "-" : ""}${formatMoney(amount, currency)}`;
+
+/** The sandbox bank: an internet-banking site with script-driven login, account list and paged transaction inquiry. */
+export function bankSite(options: BankSiteOptions) {
+  const sessions = new Map<string, Session>();
+  const sessionOf = (req: IncomingMessage) => sessions.get(cookie(req, SESSION_COOKIE) ?? "");
+
+  async function login(req: IncomingMessage, res: ServerResponse) {
+    const { userId, userPw } = await readJson(req);
+    const loginId = String(userId ?? "");
+    const password = String(userPw ?? "");
+    const code = password.startsWith("error_") ? password.slice(6) : null;
+    const behaviour = code ? LOGIN_BEHAVIOURS[code] : undefined;
+    if (!loginId || (password !== "pass_good" && !(code && (behaviour || INQUIRY_BEHAVIOURS[code])))) {
+      return sendJson(res, 200, { ok: false, message: LOGIN_BEHAVIOURS.LOGIN_FAILED!.message });
+    }
+    if (behaviour?.message) return sendJson(res, 200, { ok: false, message: behaviour.message });
+    if (behaviour?.notice) return sendJson(res, 200, { ok: false, next: `notice?type=${behaviour.notice}` });
+    const sid = randomBytes(16).toString("hex");
+    sessions.set(sid, { loginId, fault: code });
+    sendJson(res, 200, { ok: true, next: "accounts" }, { "Set-Cookie": `${SESSION_COOKIE}=${sid}; Path=/bank; HttpOnly; SameSite=Lax` });
+  }
+
+  function accountsApi(session: Session, res: ServerResponse) {
+    const accounts = accountsOf(session.loginId).map((a) => {
+      const balance = currentBalance(a);
+      return { number: a.accountNumber, formatted: a.accountNumberFormatted, typeLabel: TYPE_LABELS[a.accountType], product: a.productName, alias: a.displayName, currency: a.currencyCode, balanceText: formatSigned(balance, a.currencyCode), availableText: formatSigned(balance, a.currencyCode) };
+    });
+    sendJson(res, 200, { accounts });
+  }
+
+  async function transactionsApi(session: Session, url: URL, req: IncomingMessage, res: ServerResponse) {
+    const fault = session.fault ? INQUIRY_BEHAVIOURS[session.fault] : undefined;
+    if (fault === "session-expired") {
+      sessions.delete(cookie(req, SESSION_COOKIE) ?? "");
+      return sendJson(res, 401, { message: "세션이 만료되었습니다." });
+    }
+    if (fault === "throttled") return sendJson(res, 429, { message: "단시간에 조회 요청이 너무 많습니다. 잠시 후 다시 조회해 주십시오. [E4290]" });
+    if (fault === "delayed") return sendJson(res, 503, { message: "현재 거래량 증가로 조회 처리가 지연되고 있습니다. 잠시 후 다시 이용해 주십시오." });
+    if (fault === "server-error") return sendJson(res, 500, { message: "일시적인 시스템 오류가 발생했습니다. [E9999]" });
+    if (fault === "hang") {
+      await new Promise((r) => setTimeout(r, options.hangMs));
+      return sendJson(res, 504, { message: "응답 시간이 초과되었습니다." });
+    }
+    const account = accountsOf(session.loginId).find((a) => a.accountNumber === url.searchParams.get("acct"));
+    const start = url.searchParams.get("start") ?? "";
+    const end = url.searchParams.get("end") ?? "";
+    if (!account) return sendJson(res, 400, { message: "조회할 계좌를 선택해 주십시오." });
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end) || start > end) return sendJson(res, 400, { message: "조회기간을 올바르게 입력해 주십시오." });
+    if (start < LEDGER_ORIGIN) return sendJson(res, 400, { message: `조회 가능 기간은 ${LEDGER_ORIGIN.replace(/-/g, ".")} 이후입니다.` });
+    if (toDay(end) - toDay(start) + 1 > MAX_INQUIRY_DAYS) return sendJson(res, 400, { message: `조회기간은 최대 ${MAX_INQUIRY_DAYS}일까지 가능합니다.` });
+    const entries = ledgerOf(account, todayKst()).filter((e) => e.date >= start && e.date <= end);
+    const totalPages = Math.ceil(entries.length / ROWS_PER_PAGE);
+    const pageNo = Math.min(Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1), Math.max(1, totalPages));
+    const rows = entries.slice((pageNo - 1) * ROWS_PER_PAGE, pageNo * ROWS_PER_PAGE).map((e) => ({
+      at: `${e.date.replace(/-/g, ".")} ${e.time}`,
+      desc: e.description,
+      out: e.amount < 0 ? formatMoney(e.amount, account.currencyCode) : "",
+      in: e.amount > 0 ? formatMoney(e.amount, account.currencyCode) : "",
+      balance: formatSigned(e.balance, account.currencyCode),
+      branch: e.branch,
+      ref: e.identifier,
+    }));
+    // A broken upstream: cells go missing and numbers turn to placeholders.
+    const served = fault === "malformed" ? rows.map((r) => ({ at: r.at, desc: r.desc, out: "###", balance: undefined })) : rows;
+    sendJson(res, 200, { rows: served, page: pageNo, totalPages, totalCount: entries.length });
+  }
+
+  function accountOptions(session: Session) {
+    return accountsOf(session.loginId)
+      .map((a) => `<option value="${a.accountNumber}">${a.accountNumberFormatted} ${a.productName}</option>`)
+      .join("");
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname.replace(/^\/bank\/?/, "");
+    const session = sessionOf(req);
+    switch (path) {
+      case "":
+        return redirect(res, "/bank/login");
+      case "login":
+        return sendHtml(res, 200, page("샌드박스은행 로그인", `<h1>개인·기업 인터넷뱅킹 로그인</h1>
+<form onsubmit="return false"><label>아이디 <input id="userId" autocomplete="username"></label>
+<label>비밀번호 <input id="userPw" type="password" autocomplete="current-password"></label>
+<button id="btnLogin" type="button">로그인</button></form><p id="loginError" class="error" role="alert"></p>`, LOGIN_SCRIPT));
+      case "api/login":
+        return login(req, res);
+      case "notice": {
+        const type = url.searchParams.get("type") ?? "";
+        const notice = type === "session" ? { title: "세션 만료", text: "세션이 만료되었습니다. 보안을 위해 다시 로그인해 주십시오." } : NOTICES[type as LoginNotice];
+        return sendHtml(res, 200, page(notice?.title ?? "안내", `<div id="notice" class="notice"><h1>${notice?.title ?? "안내"}</h1><p>${notice?.text ?? "요청하신 페이지를 찾을 수 없습니다."}</p></div>`));
+      }
+    }
+    if (!session) {
+      if (path.startsWith("api/")) return sendJson(res, 401, { message: "세션이 만료되었습니다." });
+      return redirect(res, "/bank/notice?type=session");
+    }
+    switch (path) {
+      case "accounts":
+        return sendHtml(res, 200, page("계좌 조회", `<h1>전체계좌조회</h1><table id="accountList"><thead><tr><th>구분</th><th>상품명</th><th>별칭</th><th>계좌번호</th><th>통화</th><th>잔액</th><th>출금가능금액</th></tr></thead><tbody></tbody></table>
+<p><a href="transactions">거래내역조회</a></p>`, ACCOUNTS_SCRIPT));
+      case "api/accounts":
+        return accountsApi(session, res);
+      case "transactions":
+        return sendHtml(res, 200, page("거래내역조회", `<h1>거래내역조회</h1>
+<form onsubmit="return false"><label>계좌 <select id="acctSelect">${accountOptions(session)}</select></label>
+<label>조회시작일 <input id="startDate" type="text" placeholder="YYYY-MM-DD"></label> <label>조회종료일 <input id="endDate" type="text" placeholder="YYYY-MM-DD"></label>
+<button id="btnInquiry" type="button">조회</button></form><p class="hint">조회기간은 최대 ${MAX_INQUIRY_DAYS}일입니다.</p>
+<p id="inquiryError" class="error" role="alert"></p>
+<div id="txResult" data-state="idle"><p>총 <span id="txCount">0</span>건 · <span id="pageInfo"></span></p>
+<table id="txTable"><thead><tr><th>거래일시</th><th>적요</th><th>찾으신금액</th><th>맡기신금액</th><th>거래후잔액</th><th>거래점</th><th>거래번호</th></tr></thead><tbody></tbody></table>
+<button id="btnNext" type="button" disabled>다음</button></div>`, TRANSACTIONS_SCRIPT));
+      case "api/transactions":
+        return transactionsApi(session, url, req, res);
+      case "logout":
+        sessions.delete(cookie(req, SESSION_COOKIE) ?? "");
+        return redirect(res, "/bank/login");
+      default:
+        return sendHtml(res, 404, page("안내", `<div id="notice" class="notice"><h1>안내</h1><p>요청하신 페이지를 찾을 수 없습니다.</p></div>`));
+    }
+  };
+}

@@ -1,0 +1,43 @@
+import { createServer } from "node:http";
+import { pathToFileURL } from "node:url";
+import { bankSite } from "./bank/site";
+
+export interface SandboxServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The sandbox institutions on one port: the bank under /bank/. */
+export async function startSandbox(options: { port: number; hangMs?: number }): Promise<SandboxServer> {
+  const bank = bankSite({ hangMs: options.hangMs ?? 20_000 });
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://sandbox.local");
+    if (url.pathname === "/healthz") {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end('{"ok":true}');
+      return;
+    }
+    if (url.pathname === "/bank" || url.pathname.startsWith("/bank/")) {
+      bank(req, res, url).catch((err) => {
+        console.error(err);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+      return;
+    }
+    res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
+    res.end("샌드박스 기관: /bank/");
+  });
+  await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 8790), hangMs: Number(process.env.SANDBOX_HANG_MS ?? 20_000) });
+  console.log(`sandbox institutions on ${sandbox.url}`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));
+}
