@@ -1,7 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } from "./test/workers/ports.ts";
+import { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } from "./test/workers/ports";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
 export default defineConfig(async () => {

@@ -110,7 +110,8 @@ async function drain(url: string, headers: Record<string, string> = {}): Promise
   const response = await fetch(url, { headers });
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   let bytes = 0;
-  for await (const chunk of response.body!) bytes += (chunk as Uint8Array).byteLength;
+  const reader = response.body!.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.byteLength;
   return bytes;
 }
 

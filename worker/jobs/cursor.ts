@@ -1,5 +1,6 @@
 import { ApiError } from "../errors/api-error";
-import { base64UrlDecode, base64UrlEncode, hmacKey, timingSafeEqualHex, toHex } from "../lib/crypto";
+import { base64UrlDecode, base64UrlEncode } from "../lib/base64url";
+import { hmacKey, timingSafeEqualHex, toHex } from "../lib/crypto";
 
 /** Position after the last item of a page, in the list's (createdAt, id) descending order. */
 export interface CursorPosition {

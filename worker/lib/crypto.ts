@@ -1,3 +1,5 @@
+import { base64UrlEncode } from "./base64url";
+
 const encoder = new TextEncoder();
 
 export async function sha256Hex(input: string): Promise<string> {
@@ -12,23 +14,6 @@ export function toHex(bytes: Uint8Array): string {
 /** Random URL-safe token with `bytes` bytes of entropy. */
 export function randomToken(bytes: number): string {
   return base64UrlEncode(crypto.getRandomValues(new Uint8Array(bytes)));
-}
-
-export function base64UrlEncode(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** Decodes base64url; returns null for anything that is not. */
-export function base64UrlDecode(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-  } catch {
-    return null;
-  }
 }
 
 /** Compares two equal-purpose secrets without leaking where they differ. */

@@ -1,6 +1,6 @@
 import type { AdapterContext, BrowserPage, LoginCredential, ProviderAdapter, RawRecord, Target, TaskUnit } from "../providers/adapter";
 import { ProviderFailure } from "../providers/adapter";
-import { base64UrlDecode, base64UrlEncode } from "../lib/crypto";
+import { base64UrlDecode, base64UrlEncode } from "../lib/base64url";
 import { type ScraperPort, SessionGone } from "./scraper-port";
 
 /** A remote browser that outlives one request: launched once per job, reconnected for each unit. */

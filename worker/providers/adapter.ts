@@ -13,8 +13,10 @@ export interface BrowserPage {
   click(selector: string, options?: { delay?: number }): Promise<void>;
   select(selector: string, ...values: string[]): Promise<string[]>;
   waitForSelector(selector: string, options?: { timeout?: number; visible?: boolean }): Promise<unknown>;
-  waitForFunction(fn: string | ((...args: never[]) => unknown), options?: { timeout?: number }, ...args: unknown[]): Promise<unknown>;
-  evaluate<R>(fn: string | ((...args: never[]) => R | Promise<R>), ...args: unknown[]): Promise<R>;
+  // Page-side code goes in as source text: bundlers (esbuild's keepNames in wrangler and tsx) wrap
+  // functions in helpers that do not exist inside the page.
+  waitForFunction(expression: string, options?: { timeout?: number }): Promise<unknown>;
+  evaluate(expression: string): Promise<unknown>;
 }
 
 /** Decrypted login material, handed to an adapter only inside the scraper. */
@@ -63,6 +65,8 @@ export class ProviderFailure extends Error {
 export interface AdapterContext {
   /** Root URL of the institution's site (the sandbox base URL locally). */
   baseUrl: string;
+  /** How long one page may take to reach the state the adapter waits for; TIMEOUT after. */
+  timeoutMs?: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LoginCredential } from "../providers/adapter";
-import { base64UrlDecode, base64UrlEncode } from "../lib/crypto";
+import { base64UrlDecode, base64UrlEncode } from "../lib/base64url";
 
 /**
  * Envelope encryption: each credential gets its own AES-256-GCM data key,
@@ -21,7 +21,7 @@ export const CURRENT_KEY_VERSION = 1;
 const encoder = new TextEncoder();
 
 /** The master keyring: `VAULT_MASTER_KEY` is `v1:<base64url 32 bytes>[,v2:...]`, or a bare key meaning v1. */
-function masterKeyBytes(secret: string, version: number): Uint8Array {
+function masterKeyBytes(secret: string, version: number): Uint8Array<ArrayBuffer> {
   const entries = secret.split(",").map((entry) => {
     const match = /^v(\d+):(.+)$/.exec(entry.trim());
     return match ? { version: Number(match[1]), key: match[2]! } : { version: 1, key: entry.trim() };
@@ -36,11 +36,11 @@ export function latestKeyVersion(secret: string): number {
   return Math.max(...secret.split(",").map((e) => Number(/^v(\d+):/.exec(e.trim())?.[1] ?? 1)));
 }
 
-async function aesKey(raw: Uint8Array, usages: ("encrypt" | "decrypt")[]): Promise<CryptoKey> {
+async function aesKey(raw: Uint8Array<ArrayBuffer>, usages: ("encrypt" | "decrypt")[]): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", raw, "AES-GCM", false, usages);
 }
 
-async function encrypt(key: CryptoKey, plain: Uint8Array, aad: string): Promise<string> {
+async function encrypt(key: CryptoKey, plain: Uint8Array<ArrayBuffer>, aad: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const ct = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: encoder.encode(aad) }, key, plain));
   const out = new Uint8Array(iv.byteLength + ct.byteLength);
@@ -49,7 +49,7 @@ async function encrypt(key: CryptoKey, plain: Uint8Array, aad: string): Promise<
   return base64UrlEncode(out);
 }
 
-async function decrypt(key: CryptoKey, sealed: string, aad: string): Promise<Uint8Array> {
+async function decrypt(key: CryptoKey, sealed: string, aad: string): Promise<Uint8Array<ArrayBuffer>> {
   const bytes = base64UrlDecode(sealed);
   if (!bytes || bytes.byteLength < 13) throw new Error("sealed value malformed");
   return new Uint8Array(
@@ -69,7 +69,7 @@ export async function sealCredential(masterSecret: string, context: string, cred
     v: 1,
     kv,
     dk: await encrypt(master, dataKey, `dk:${context}`),
-    ct: await encrypt(await aesKey(dataKey, ["encrypt"]), encoder.encode(JSON.stringify(credential)), `ct:${context}`),
+    ct: await encrypt(await aesKey(dataKey, ["encrypt"]), new Uint8Array(encoder.encode(JSON.stringify(credential))), `ct:${context}`),
   };
   dataKey.fill(0);
   return JSON.stringify(sealed);

@@ -1,0 +1,138 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { pathToFileURL } from "node:url";
+import { jobError } from "../worker/errors/job-failures";
+import { ProviderFailure, type LoginCredential, type TaskUnit } from "../worker/providers/adapter";
+import { adapterFor } from "../worker/providers/registry";
+import { BrowserPool } from "./browser-pool";
+import { SessionStore } from "./sessions";
+
+export interface ScraperOptions {
+  port: number;
+  chromiumPath?: string;
+  maxSessions?: number;
+  sessionIdleMs?: number;
+  /** Per-page wait before an adapter gives TIMEOUT. */
+  pageTimeoutMs?: number;
+}
+
+export interface ScraperServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code);
+  }
+}
+
+async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    const value = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    if (value && typeof value === "object" && !Array.isArray(value)) return value;
+  } catch {
+    // fall through
+  }
+  throw new HttpFailure(400, "PROVIDER_ERROR");
+}
+
+function send(res: ServerResponse, status: number, payload?: unknown): void {
+  res.writeHead(status, payload === undefined ? {} : { "Content-Type": "application/json" });
+  res.end(payload === undefined ? undefined : JSON.stringify(payload));
+}
+
+function sendFailure(res: ServerResponse, status: number, code: string, retryAfterSeconds?: number): void {
+  const error = jobError(code, retryAfterSeconds);
+  send(res, status, { failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) } });
+}
+
+/**
+ * The scraper service (docs/scraper-runtime.md): logs in with an adapter in
+ * a fresh browser context, then runs that session's units one at a time.
+ */
+export async function startScraper(options: ScraperOptions): Promise<ScraperServer> {
+  const pool = new BrowserPool(options.chromiumPath ?? "/usr/bin/chromium");
+  const sessions = new SessionStore(options.sessionIdleMs ?? 300_000);
+  const maxSessions = options.maxSessions ?? 8;
+  let logins = 0;
+
+  async function openSession(input: Record<string, unknown>) {
+    const adapter = adapterFor(String(input.providerCode));
+    if (!adapter || typeof input.baseUrl !== "string" || !input.credential) throw new HttpFailure(400, "PROVIDER_ERROR");
+    if (sessions.size >= maxSessions) throw new HttpFailure(429, "ENGINE_CONCURRENCY_LIMIT", 10);
+    const { context, page } = await pool.newContext();
+    const ctx = { baseUrl: input.baseUrl, timeoutMs: options.pageTimeoutMs };
+    logins++;
+    try {
+      await adapter.login(page, input.credential as LoginCredential, ctx);
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+    return { sessionId: sessions.add({ adapter, context, page, ctx }).id };
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://scraper.local");
+    const parts = url.pathname.split("/").filter(Boolean);
+    if (req.method === "GET" && url.pathname === "/healthz") return send(res, 200, { ok: true });
+    if (req.method === "GET" && url.pathname === "/stats") return send(res, 200, { logins, activeSessions: sessions.size });
+    if (req.method === "POST" && url.pathname === "/sessions") return send(res, 201, await openSession(await body(req)));
+    if (parts[0] !== "sessions" || !parts[1]) throw new HttpFailure(404, "SESSION_EXPIRED");
+    if (req.method === "DELETE" && parts.length === 2) {
+      await sessions.close(parts[1]);
+      return send(res, 204);
+    }
+    const session = sessions.get(parts[1]);
+    if (!session) throw new HttpFailure(404, "SESSION_EXPIRED");
+    const input = await body(req);
+    if (req.method === "POST" && parts[2] === "targets") {
+      const targets = await sessions.run(session, () => session.adapter.discoverTargets(session.page, String(input.schema), session.ctx));
+      return send(res, 200, { targets });
+    }
+    if (req.method === "POST" && parts[2] === "collect") {
+      const records = await sessions.run(session, () => session.adapter.collect(session.page, input.unit as TaskUnit, session.ctx));
+      return send(res, 200, { records });
+    }
+    throw new HttpFailure(404, "SESSION_EXPIRED");
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      if (err instanceof HttpFailure) return sendFailure(res, err.status, err.code, err.retryAfterSeconds);
+      if (err instanceof ProviderFailure) return sendFailure(res, 422, err.code, err.retryAfterSeconds);
+      // Anything else is the browser or this process failing, not the institution.
+      console.error(err);
+      sendFailure(res, 500, "ENGINE_CRASHED");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await sessions.closeAll();
+      await pool.close();
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const scraper = await startScraper({
+    port: Number(process.env.SCRAPER_PORT ?? 8791),
+    chromiumPath: process.env.CHROMIUM_PATH,
+    maxSessions: process.env.MAX_SESSIONS ? Number(process.env.MAX_SESSIONS) : undefined,
+    sessionIdleMs: process.env.SESSION_IDLE_MS ? Number(process.env.SESSION_IDLE_MS) : undefined,
+    pageTimeoutMs: process.env.PAGE_TIMEOUT_MS ? Number(process.env.PAGE_TIMEOUT_MS) : undefined,
+  });
+  console.log(`scraper on ${scraper.url}`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void scraper.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from "node:crypto";
+import type { BrowserContext, Page } from "puppeteer-core";
+import type { AdapterContext, ProviderAdapter } from "../worker/providers/adapter";
+
+export interface Session {
+  id: string;
+  adapter: ProviderAdapter;
+  context: BrowserContext;
+  page: Page;
+  ctx: AdapterContext;
+  lastUsed: number;
+  /** Units of one session run one after the other on its single page. */
+  tail: Promise<unknown>;
+}
+
+/** Logged-in browser contexts by id, closed when idle. */
+export class SessionStore {
+  private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly idleMs: number) {
+    this.sweeper = setInterval(() => void this.closeIdle(), Math.min(idleMs, 30_000));
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  add(fields: Omit<Session, "id" | "lastUsed" | "tail">): Session {
+    const session: Session = { ...fields, id: randomUUID(), lastUsed: Date.now(), tail: Promise.resolve() };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Queues work behind the session's earlier units. */
+  run<T>(session: Session, work: () => Promise<T>): Promise<T> {
+    const result = session.tail.then(work, work);
+    session.tail = result.catch(() => undefined);
+    session.lastUsed = Date.now();
+    return result.finally(() => {
+      session.lastUsed = Date.now();
+    });
+  }
+
+  async close(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    await session.context.close().catch(() => undefined);
+    return true;
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
+  }
+
+  private async closeIdle(): Promise<void> {
+    const cutoff = Date.now() - this.idleMs;
+    for (const session of [...this.sessions.values()]) if (session.lastUsed < cutoff) await this.close(session.id);
+  }
+}

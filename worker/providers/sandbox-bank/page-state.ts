@@ -1,0 +1,32 @@
+import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
+import { failureFromText } from "./failures";
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+// Browser-side code is passed as strings: bundlers rename or wrap functions, which breaks them inside the page.
+const PROBLEM = `(document.querySelector("#notice")?.innerText ?? "").trim() || (document.querySelector("#loginError, #inquiryError")?.textContent ?? "").trim()`;
+
+/**
+ * Waits until the page is where the adapter wants it (`readyExpression`
+ * true) or the site shows a notice or an error line instead; the latter
+ * becomes the matching catalog failure.
+ */
+export async function settle(page: BrowserPage, readyExpression: string, ctx: AdapterContext): Promise<void> {
+  try {
+    await page.waitForFunction(`(${readyExpression}) || !!(${PROBLEM})`, { timeout: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+  } catch (err) {
+    if ((err as Error).name === "TimeoutError") throw new ProviderFailure("TIMEOUT", `page did not settle: ${readyExpression}`);
+    throw err;
+  }
+  const problem = (await page.evaluate(`(${readyExpression}) ? "" : (${PROBLEM})`)) as string;
+  if (problem) throw failureFromText(problem);
+}
+
+export async function open(page: BrowserPage, url: string, ctx: AdapterContext): Promise<void> {
+  try {
+    await page.goto(url, { waitUntil: "domcontentloaded", timeout: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+  } catch (err) {
+    if ((err as Error).name === "TimeoutError") throw new ProviderFailure("TIMEOUT", `navigation to ${url} timed out`);
+    throw err;
+  }
+}
