@@ -7,15 +7,12 @@ interface FailureBody {
 
 /** The scraper container's HTTP protocol (docs/scraper-runtime.md). */
 export class ContainerScraper implements ScraperPort {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly fetcher: (input: string, init?: RequestInit) => Promise<Response> = fetch,
-  ) {}
+  constructor(private readonly baseUrl: string) {}
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let response: Response;
     try {
-      response = await this.fetcher(`${this.baseUrl}${path}`, {
+      response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers: body === undefined ? {} : { "Content-Type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
