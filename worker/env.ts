@@ -26,7 +26,7 @@ export interface Bindings {
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;
   /** Browser Rendering binding, used by providers whose runtime is "browser-rendering". */
-  BROWSER?: Fetcher;
+  BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
 }
 
 export interface Principal {

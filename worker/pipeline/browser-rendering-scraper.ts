@@ -1,3 +1,4 @@
+import type { BrowserWorker } from "@cloudflare/puppeteer";
 import type { AdapterContext, BrowserPage, LoginCredential, ProviderAdapter, RawRecord, Target, TaskUnit } from "../providers/adapter";
 import { ProviderFailure } from "../providers/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../lib/base64url";
@@ -18,7 +19,7 @@ export interface BrowserLauncher {
 }
 
 /** Browser Rendering as a launcher; the library loads only for providers that use it. */
-export function browserRenderingLauncher(binding: Fetcher, keepAliveMs = 600_000): BrowserLauncher {
+export function browserRenderingLauncher(binding: BrowserWorker, keepAliveMs = 600_000): BrowserLauncher {
   const load = async () => (await import("@cloudflare/puppeteer")).default;
   const wrap = (browser: { sessionId(): string; pages(): Promise<unknown[]>; newPage(): Promise<unknown>; disconnect(): Promise<void>; close(): Promise<void> }): RemoteBrowser => ({
     sessionId: () => browser.sessionId(),
@@ -28,8 +29,8 @@ export function browserRenderingLauncher(binding: Fetcher, keepAliveMs = 600_000
     close: () => browser.close(),
   });
   return {
-    launch: async () => wrap(await (await load()).launch(binding as never, { keep_alive: keepAliveMs })),
-    connect: async (sessionId) => wrap(await (await load()).connect(binding as never, sessionId)),
+    launch: async () => wrap(await (await load()).launch(binding, { keep_alive: keepAliveMs })),
+    connect: async (sessionId) => wrap(await (await load()).connect(binding, sessionId)),
   };
 }
 

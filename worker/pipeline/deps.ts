@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import { database } from "../db/client";
 import { credentials } from "../db/schema";
 import type { Bindings } from "../env";
+import { adapterFor } from "../providers/registry";
 import { openCredential } from "../vault/envelope";
+import { BrowserRenderingScraper, browserRenderingLauncher } from "./browser-rendering-scraper";
 import { ContainerScraper } from "./container-scraper";
 import { JobState } from "./job-state";
 import type { LockPort, PipelineDeps } from "./ports";
@@ -12,10 +14,12 @@ const number = (value: string | undefined, fallback: number) => (value === undef
 /** Wires the executor to the bindings: D1 state, R2 results, the lock DO, the scraper, the queue. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
   const container = new ContainerScraper(env.SCRAPER_URL);
+  // Without a Browser Rendering binding (local development, tests) the container renders every provider.
+  const browserRendering = env.BROWSER ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), adapterFor) : null;
   return {
     state: new JobState(env.DB),
     results: env.RESULTS,
-    scraperFor: () => container,
+    scraperFor: (provider) => (provider.runtime === "browser-rendering" && browserRendering ? browserRendering : container),
     lockFor: (credentialId): LockPort => env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(credentialId)),
     async loadCredential(credentialId) {
       const row = await database(env.DB).select().from(credentials).where(eq(credentials.id, credentialId)).get();

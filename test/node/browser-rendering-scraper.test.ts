@@ -1,0 +1,65 @@
+import puppeteer, { type Browser } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../worker/pipeline/browser-rendering-scraper";
+import { SessionGone } from "../../worker/pipeline/scraper-port";
+import type { BrowserPage } from "../../worker/providers/adapter";
+import { adapterFor } from "../../worker/providers/registry";
+import { launchChromium } from "./chromium";
+
+let sandbox: SandboxServer;
+const launched: Browser[] = [];
+
+/**
+ * Stands in for the Browser Rendering binding with a local Chromium reached
+ * the same way: launch once, then reconnect by session id (here the DevTools
+ * endpoint) from what would be a later worker invocation.
+ */
+const localLauncher: BrowserLauncher = {
+  async launch() {
+    const browser = await launchChromium();
+    launched.push(browser);
+    return remote(browser);
+  },
+  async connect(sessionId) {
+    return remote(await puppeteer.connect({ browserWSEndpoint: sessionId }));
+  },
+};
+
+function remote(browser: Browser): RemoteBrowser {
+  return {
+    sessionId: () => browser.wsEndpoint(),
+    pages: async () => (await browser.pages()).filter((p) => p.url().startsWith("http")) as unknown as BrowserPage[],
+    newPage: async () => (await browser.newPage()) as unknown as BrowserPage,
+    disconnect: () => browser.disconnect(),
+    close: () => browser.close(),
+  };
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await Promise.all(launched.map((b) => b.close().catch(() => undefined)));
+  await sandbox?.close();
+});
+
+describe("Browser Rendering scraper", () => {
+  it("runs the adapter across reconnections on one login and returns exact records", async () => {
+    const scraper = new BrowserRenderingScraper(localLauncher, adapterFor);
+    const sessionId = await scraper.openSession("sandbox.bank", `${sandbox.url}/bank/`, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
+    const targets = await scraper.targets(sessionId, "bank.transactions.cb.v1");
+    const records = await scraper.collect(sessionId, { jobId: "j", unitIndex: 0, schema: "bank.transactions.cb.v1", target: targets[1]!, segment: { start: "2026-03-01", end: "2026-03-31" }, params: {} });
+    const truth = bankGroundTruth("user_good", { start: "2026-03-01", end: "2026-03-31" }).transactions.filter((t) => t.accountNumber === targets[1]!.id);
+    expect(records.map((r) => ({ schema: "bank.transactions.cb.v1", ...r }))).toEqual(truth);
+    expect(launched).toHaveLength(1);
+    await scraper.closeSession(sessionId);
+    await expect(scraper.targets(sessionId, "bank.transactions.cb.v1")).rejects.toBeInstanceOf(SessionGone);
+  });
+
+  it("reports institution failures from login as the adapter's catalog code", async () => {
+    const scraper = new BrowserRenderingScraper(localLauncher, adapterFor);
+    await expect(scraper.openSession("sandbox.bank", `${sandbox.url}/bank/`, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "error_PROVIDER_TIME_WINDOW" })).rejects.toMatchObject({ code: "PROVIDER_TIME_WINDOW" });
+  });
+});

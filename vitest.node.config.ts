@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+/** Node tests: the sandbox institutions, adapters in real Chromium, the scraper service over HTTP. */
+export default defineConfig({
+  test: {
+    include: ["test/node/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
