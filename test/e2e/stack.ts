@@ -8,7 +8,9 @@ export type { LocalStack };
 
 /**
  * A private local stack for one test file: fresh state, free ports, fast
- * automatic resumption so transient failures settle within a test's time.
+ * automatic resumption so transient failures settle within a test's time,
+ * and a rate limit above what close polling needs (the limit itself is
+ * tested in test/workers).
  */
 export async function startStack(name: string): Promise<LocalStack> {
   return startLocalStack({
@@ -17,7 +19,7 @@ export async function startStack(name: string): Promise<LocalStack> {
     scraperPort: await freePort(),
     persistTo: mkdtempSync(path.join(tmpdir(), `collect-e2e-${name}-`)),
     logDir: path.resolve(import.meta.dirname, "../../test-artifacts/e2e", name),
-    vars: { RETRY_BASE_SECONDS: "1", RETRY_MAX_SECONDS: "2", RETRY_MAX_ATTEMPTS: "3" },
+    vars: { RETRY_BASE_SECONDS: "1", RETRY_MAX_SECONDS: "2", RETRY_MAX_ATTEMPTS: "3", RATE_LIMIT_PER_MINUTE: "100000", RATE_LIMIT_PER_HOUR: "1000000" },
   });
 }
 
@@ -51,7 +53,7 @@ export function client(stack: LocalStack, apiKey = stack.apiKey) {
         const { body } = await json("GET", `/api/v1/data-jobs/${id}`);
         if (body.kind !== "InProgress") return body;
         await onProgress?.(body);
-        await new Promise((r) => setTimeout(r, 150));
+        await new Promise((r) => setTimeout(r, 200));
       }
       throw new Error(`job ${id} still running after ${timeoutMs} ms`);
     },
