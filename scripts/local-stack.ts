@@ -20,6 +20,8 @@ export interface StackOptions {
   vars?: Record<string, string>;
   /** Where child process output goes; inherited when absent. */
   logDir?: string;
+  /** How long the scraper's adapters wait for a page before TIMEOUT (the scraper's default when absent). */
+  pageTimeoutMs?: number;
   /** Fire the cron sweep this often, as wrangler dev does not run crons itself. */
   sweepEveryMs?: number;
 }
@@ -114,7 +116,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   let scraper: ChildProcess | null = null;
 
   const startScraper = async () => {
-    scraper = spawnLogged("scraper", path.join(BIN, "tsx"), ["scraper-container/server.ts"], { SCRAPER_PORT: String(options.scraperPort) });
+    scraper = spawnLogged("scraper", path.join(BIN, "tsx"), ["scraper-container/server.ts"], {
+      SCRAPER_PORT: String(options.scraperPort),
+      ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
+    });
     await waitFor(`${scraperUrl}/healthz`, scraper);
   };
   const killScraper = async () => {

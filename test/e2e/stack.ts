@@ -12,8 +12,9 @@ export type { LocalStack };
  * and a rate limit above what close polling needs (the limit itself is
  * tested in test/workers).
  */
-export async function startStack(name: string): Promise<LocalStack> {
+export async function startStack(name: string, options: { pageTimeoutMs?: number } = {}): Promise<LocalStack> {
   return startLocalStack({
+    ...options,
     port: await freePort(),
     sandboxPort: await freePort(),
     scraperPort: await freePort(),

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newApiKey } from "../../scripts/demo-seed";
+import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
+import { jobError } from "../../worker/errors/job-failures";
+import { client, type LocalStack, startStack } from "./stack";
+
+let stack: LocalStack;
+const keys = new Map<string, string>();
+
+beforeAll(async () => {
+  // A short page timeout so the hanging-site case settles quickly.
+  stack = await startStack("bank-errors", { pageTimeoutMs: 2000 });
+  const seeds = SANDBOX_BANK_ERROR_CODES.map((code) => {
+    const apiKey = newApiKey();
+    keys.set(code, apiKey);
+    return { workspaceId: crypto.randomUUID(), name: `error ${code}`, apiKey, login: { loginId: "user_good", password: `error_${code}` } };
+  });
+  await stack.seedWorkspaces(seeds);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+describe("institution failures through the real stack", () => {
+  it("ends each error_<CODE> job Failed with that code, its category and retryable flag", async () => {
+    const outcomes = await Promise.all(
+      SANDBOX_BANK_ERROR_CODES.map(async (code) => {
+        const api = client(stack, keys.get(code));
+        const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } });
+        return { code, done: await api.waitForJob(job.id) };
+      }),
+    );
+    for (const { code, done } of outcomes) {
+      const expected = jobError(code);
+      expect(done.kind, code).toBe("Failed");
+      expect(done.error, code).toMatchObject({ code, category: expected.category, retryable: expected.retryable, message: expected.message });
+    }
+  });
+});
