@@ -13,7 +13,8 @@ export class BrowserPool {
       const browser = await this.browser.catch(() => null);
       if (browser?.connected) return browser;
     }
-    this.browser = puppeteer.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS });
+    // Over a pipe, Chromium exits with this process even when it is killed outright.
+    this.browser = puppeteer.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS, pipe: true });
     return this.browser;
   }
 

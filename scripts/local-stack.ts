@@ -62,7 +62,7 @@ export function localSecrets(): Record<string, string> {
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, [...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -98,8 +98,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const logs = options.logDir;
   if (logs) mkdirSync(logs, { recursive: true });
 
-  const spawnLogged = (name: string, command: string, args: string[], extraEnv: Record<string, string>) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: logs ? ["ignore", "pipe", "pipe"] : "inherit", detached: false });
+  // Node with tsx as a loader, not the tsx CLI: one process per service, so a kill really stops it.
+  const node = (script: string) => [path.join(BIN, "node"), ["--import", "tsx", script]] as const;
+  const spawnLogged = (name: string, command: string, args: readonly string[], extraEnv: Record<string, string>) => {
+    const child = spawn(command, [...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: logs ? ["ignore", "pipe", "pipe"] : "inherit", detached: false });
     if (logs) {
       const out = createWriteStream(path.join(logs, `${name}.log`), { flags: "a" });
       child.stdout!.pipe(out);
@@ -116,7 +118,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   let scraper: ChildProcess | null = null;
 
   const startScraper = async () => {
-    scraper = spawnLogged("scraper", path.join(BIN, "tsx"), ["scraper-container/server.ts"], {
+    scraper = spawnLogged("scraper", ...node("scraper-container/server.ts"), {
       SCRAPER_PORT: String(options.scraperPort),
       ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
     });
@@ -144,7 +146,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   };
 
   try {
-    const sandbox = spawnLogged("sandbox", path.join(BIN, "tsx"), ["sandbox/server.ts"], { SANDBOX_PORT: String(options.sandboxPort) });
+    const sandbox = spawnLogged("sandbox", ...node("sandbox/server.ts"), { SANDBOX_PORT: String(options.sandboxPort) });
     const sandboxReady = waitFor(`${sandboxUrl}/healthz`, sandbox);
     const scraperReady = startScraper();
 

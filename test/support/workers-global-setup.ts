@@ -24,9 +24,8 @@ async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
  * Chromium) over HTTP, exactly as the deployed worker reaches its container.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  const tsx = path.join(ROOT, "node_modules/.bin/tsx");
   const start = (script: string, env: Record<string, string>) =>
-    spawn(tsx, [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+    spawn(path.join(ROOT, "node_modules/.bin/node"), ["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   const sandbox = start("sandbox/server.ts", { SANDBOX_PORT: String(TEST_SANDBOX_PORT) });
   const scraper = start("scraper-container/server.ts", { SCRAPER_PORT: String(TEST_SCRAPER_PORT) });
   await Promise.all([
