@@ -31,7 +31,7 @@ async function measure(name: string, options: autocannon.Options): Promise<Measu
 }
 
 async function startBare(port: number): Promise<ChildProcess> {
-  const child = spawn(path.join(ROOT, "node_modules/.bin/wrangler"), ["dev", "bench/bare-worker.ts", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", mkdtempSync(path.join(tmpdir(), "bare-"))], {
+  const child = spawn(path.join(ROOT, "node_modules/.bin/wrangler"), ["dev", "--config", "bench/wrangler.bare.toml", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", mkdtempSync(path.join(tmpdir(), "bare-"))], {
     cwd: ROOT,
     env: { ...process.env, PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" },
     stdio: "ignore",

@@ -8,6 +8,8 @@ import { SessionStore } from "./sessions";
 
 export interface ScraperOptions {
   port: number;
+  /** 127.0.0.1 locally; 0.0.0.0 inside a container. */
+  host?: string;
   chromiumPath?: string;
   maxSessions?: number;
   sessionIdleMs?: number;
@@ -112,7 +114,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
       sendFailure(res, 500, "ENGINE_CRASHED");
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
@@ -128,6 +130,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const scraper = await startScraper({
     port: Number(process.env.SCRAPER_PORT ?? 8791),
+    host: process.env.SCRAPER_HOST,
     chromiumPath: process.env.CHROMIUM_PATH,
     maxSessions: process.env.MAX_SESSIONS ? Number(process.env.MAX_SESSIONS) : undefined,
     sessionIdleMs: process.env.SESSION_IDLE_MS ? Number(process.env.SESSION_IDLE_MS) : undefined,
