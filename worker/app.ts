@@ -6,8 +6,7 @@ import type { AppEnv } from "./env";
 import { ApiError } from "./errors/api-error";
 import { errorResponse, onError, onNotFound } from "./http/error-handler";
 import { validationHook } from "./http/validation-hook";
-import { identify, requireAuth } from "./middleware/authenticate";
-import { rateLimit } from "./middleware/rate-limit";
+import { authenticate, requireAuth } from "./middleware/authenticate";
 import { requestId } from "./middleware/request-id";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
@@ -57,7 +56,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
       },
     }),
   );
-  app.use("/api/*", identify, rateLimit);
+  app.use("/api/*", authenticate);
   app.use("/api/v1/*", async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : requireAuth(c, next)));
 
   const api: Api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

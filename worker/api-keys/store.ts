@@ -1,20 +1,12 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { database } from "../db/client";
 import { apiKeys } from "../db/schema";
-import { randomToken, sha256Hex, timingSafeEqualHex } from "../lib/crypto";
+import { randomToken, sha256Hex } from "../lib/crypto";
 
 const KEY_PREFIX = "sk_";
 const PREFIX_SHOWN = 10;
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
-
-export async function findApiKeyByToken(d1: D1Database, token: string): Promise<ApiKeyRow | null> {
-  const hash = await sha256Hex(token);
-  const row = await database(d1).select().from(apiKeys).where(eq(apiKeys.hash, hash)).get();
-  // The index lookup already matched; the constant-time check keeps the final decision free of timing signals.
-  if (!row || row.revokedAt !== null || !timingSafeEqualHex(row.hash, hash)) return null;
-  return row;
-}
 
 export interface IssuedKey {
   row: ApiKeyRow;
@@ -45,17 +37,17 @@ export function listApiKeys(d1: D1Database, workspaceId: string): Promise<ApiKey
   return database(d1).select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt)).all();
 }
 
-export type RevokeOutcome = "REVOKED" | "ALREADY_REVOKED" | "NOT_FOUND";
+export type RevokeOutcome = { outcome: "REVOKED"; hash: string } | { outcome: "ALREADY_REVOKED" | "NOT_FOUND" };
 
 export async function revokeApiKey(d1: D1Database, workspaceId: string, id: string): Promise<RevokeOutcome> {
   const db = database(d1);
-  const updated = await db
+  const [updated] = await db
     .update(apiKeys)
     .set({ revokedAt: Date.now() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  if (updated.length > 0) return "REVOKED";
+    .returning({ hash: apiKeys.hash });
+  if (updated) return { outcome: "REVOKED", hash: updated.hash };
   const existing = await db.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId))).get();
-  return existing ? "ALREADY_REVOKED" : "NOT_FOUND";
+  return { outcome: existing ? "ALREADY_REVOKED" : "NOT_FOUND" };
 }
 

@@ -1,25 +1,45 @@
 import { createMiddleware } from "hono/factory";
-import { findApiKeyByToken } from "../api-keys/store";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
+import { sha256Hex } from "../lib/crypto";
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
 
+/** The Durable Object that admits one API key: named by the key's hash, which is all we store. */
+export function keyGate(namespace: AppEnv["Bindings"]["RATE_LIMITER"], hash: string) {
+  return namespace.get(namespace.idFromName(`key:${hash}`));
+}
+
 /**
- * Resolves the bearer API key to a principal without failing yet: the rate
- * limiter runs in between, so that failed attempts are limited as well.
+ * Resolves the bearer key and applies the rate limit in one step, without
+ * failing yet: requests without a usable key are limited per client address,
+ * so rate headers are on every response and failed attempts are limited too.
  */
-export const identify = createMiddleware<AppEnv>(async (c, next) => {
+export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const match = BEARER.exec(c.req.header("Authorization") ?? "");
-  const key = match ? await findApiKeyByToken(c.env.DB, match[1]!) : null;
-  if (!key) {
-    c.set("authFailure", "INVALID_TOKEN");
-  } else if (key.expiresAt !== null && key.expiresAt <= Date.now()) {
-    c.set("authFailure", "TOKEN_EXPIRED");
-  } else {
-    c.set("principal", { apiKeyId: key.id, workspaceId: key.workspaceId });
+  let decision;
+  if (match) {
+    const hash = await sha256Hex(match[1]!);
+    const admission = await keyGate(c.env.RATE_LIMITER, hash).admitKey(hash);
+    if ("key" in admission) {
+      c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId });
+      decision = admission.decision;
+    } else c.set("authFailure", admission.failure);
+  } else c.set("authFailure", "INVALID_TOKEN");
+  if (!decision) {
+    const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ip:${c.req.header("CF-Connecting-IP") ?? "local"}`));
+    decision = await limiter.hit();
+  }
+  const headers = {
+    "X-RateLimit-Limit-Minute": String(decision.limitMinute),
+    "X-RateLimit-Limit-Hour": String(decision.limitHour),
+    "X-RateLimit-Remaining": String(decision.remaining),
+  };
+  if (!decision.allowed) {
+    throw new ApiError("API_RATE_LIMITED", { headers: { ...headers, "Retry-After": String(decision.retryAfterSeconds) } });
   }
   await next();
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
 });
 
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {

@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { revokeApiKey } from "../../api-keys/store";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
+import { keyGate } from "../../middleware/authenticate";
 import { errorResponses } from "../../schemas/api/error";
 import { principalOf } from "../principal";
 
@@ -19,8 +20,8 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const outcome = await revokeApiKey(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
-  if (outcome === "NOT_FOUND") throw new ApiError("API_KEY_NOT_FOUND");
-  if (outcome === "ALREADY_REVOKED") throw new ApiError("API_KEY_ALREADY_REVOKED");
+  const revoked = await revokeApiKey(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
+  if (revoked.outcome !== "REVOKED") throw new ApiError(revoked.outcome === "NOT_FOUND" ? "API_KEY_NOT_FOUND" : "API_KEY_ALREADY_REVOKED");
+  await keyGate(c.env.RATE_LIMITER, revoked.hash).forget();
   return c.body(null, 204);
 };
