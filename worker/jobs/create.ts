@@ -36,8 +36,10 @@ function canonicalJson(value: unknown): string {
 export async function createJob(env: Bindings, workspaceId: string, input: CreateJobInput, idempotencyKey?: string): Promise<{ row: JobRow; created: boolean }> {
   const request = validateJobRequest(input);
   const now = Date.now();
-  const workspace = await database(env.DB).select().from(workspaces).where(eq(workspaces.id, workspaceId)).get();
-  const credential = await findActiveCredential(env.DB, workspaceId, request.provider.code);
+  const [workspace, credential] = await Promise.all([
+    database(env.DB).select({ monthlyJobCap: workspaces.monthlyJobCap }).from(workspaces).where(eq(workspaces.id, workspaceId)).get(),
+    findActiveCredential(env.DB, workspaceId, request.provider.code),
+  ]);
   const idem = idempotencyKey
     ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson({ providerCode: input.providerCode, schema: input.schema, params: input.params ?? {} })) }
     : undefined;

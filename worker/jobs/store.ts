@@ -49,6 +49,19 @@ const INSERT_KEY = `
 INSERT INTO idempotency_keys (workspace_id, key, request_hash, job_id, created_at, expires_at)
 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM jobs WHERE id = ?4)`;
 
+/** The row as INSERT_JOB stores it, so a create needs no read-back. */
+function insertedRow(job: NewJob): JobRow {
+  return {
+    ...job,
+    completedTaskCount: 0,
+    totalTaskCount: 0,
+    recordCount: 0,
+    attempt: 0,
+    updatedAt: job.createdAt,
+    finishedAt: job.status === "FAILED" ? job.createdAt : null,
+  };
+}
+
 export async function findJob(d1: D1Database, workspaceId: string, id: string): Promise<JobRow | null> {
   const row = await database(d1).select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.workspaceId, workspaceId))).get();
   return row ?? null;
@@ -103,7 +116,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
     if (winner) return winner;
     throw err;
   }
-  return { kind: "CREATED", row: (await findJob(d1, job.workspaceId, job.id))! };
+  return { kind: "CREATED", row: insertedRow(job) };
 }
 
 export interface ListQuery {

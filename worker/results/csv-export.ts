@@ -1,9 +1,10 @@
 import type { z } from "zod";
-import { recordLines } from "./record-lines";
+import { recordLineBatches } from "./record-lines";
 
 const BOM = "\uFEFF";
 // Spreadsheets run a cell starting with these as a formula.
 const FORMULA_START = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
 
 export interface CsvColumn {
   key: string;
@@ -20,9 +21,10 @@ export function csvColumns(record: z.ZodObject): CsvColumn[] {
 
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  let text = typeof value === "string" ? value : String(value);
-  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  // Numbers and booleans never need quoting, and a leading minus on a number is data, not a formula.
+  if (typeof value !== "string") return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 function csvRow(cells: unknown[]): string {
@@ -33,8 +35,12 @@ function csvRow(cells: unknown[]): string {
 export async function* csvResults(bucket: R2Bucket, jobId: string, record: z.ZodObject, unitIndexes: number[]): AsyncGenerator<string> {
   const columns = csvColumns(record);
   yield BOM + csvRow(columns.map((c) => c.label));
-  for await (const line of recordLines(bucket, jobId, unitIndexes)) {
-    const parsed = JSON.parse(line) as Record<string, unknown>;
-    yield csvRow(columns.map((c) => parsed[c.key]));
+  for await (const lines of recordLineBatches(bucket, jobId, unitIndexes)) {
+    let rows = "";
+    for (const line of lines) {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      rows += csvRow(columns.map((c) => parsed[c.key]));
+    }
+    yield rows;
   }
 }

@@ -1,4 +1,4 @@
-import { recordLines } from "./record-lines";
+import { recordLineBatches } from "./record-lines";
 
 /** The results document, streamed: stored lines are already JSON, so they pass through unparsed. */
 export async function* jsonResults(
@@ -8,8 +8,8 @@ export async function* jsonResults(
 ): AsyncGenerator<string> {
   yield `{"jobId":${JSON.stringify(head.jobId)},"schema":${JSON.stringify(head.schema)},"totalCount":${head.totalCount},"data":[`;
   let first = true;
-  for await (const line of recordLines(bucket, head.jobId, unitIndexes)) {
-    yield first ? line : `,${line}`;
+  for await (const lines of recordLineBatches(bucket, head.jobId, unitIndexes)) {
+    yield first ? lines.join(",") : `,${lines.join(",")}`;
     first = false;
   }
   yield "]}";
