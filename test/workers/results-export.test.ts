@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
-import { unitObjectKey } from "../../worker/results/keys";
+import { storeUnitResults } from "../../worker/results/unit-results";
+import { BankTransactionRecord } from "../../worker/schemas/records/bank";
 import { parseCsv } from "../support/parse-csv";
 import { addCredential, call, callJson, createWorkspace, TX_JOB } from "./helpers";
 
@@ -29,7 +30,7 @@ async function jobWithUnits(units: Json[][], finished: number[]) {
   await env.DB.prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = ? WHERE id = ?").bind(units.length, job.id).run();
   for (const [index, records] of units.entries()) {
     const done = finished.includes(index);
-    if (done) await env.RESULTS.put(unitObjectKey(job.id, index), records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    if (done) await storeUnitResults(env.RESULTS, job.id, index, BankTransactionRecord, records);
     await env.DB.prepare("INSERT OR REPLACE INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, ?, ?, ?, ?)")
       .bind(job.id, index, done ? "DONE" : "QUEUED", done ? records.length : null, Date.now())
       .run();

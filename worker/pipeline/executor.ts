@@ -3,7 +3,7 @@ import { findSchema, type SchemaDefinition } from "../catalog/schemas";
 import { type JobErrorCode, jobError } from "../errors/job-failures";
 import type { JobRow } from "../jobs/view";
 import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../providers/adapter";
-import { unitObjectKey } from "../results/keys";
+import { storeUnitResults } from "../results/unit-results";
 import { backoffSeconds } from "./backoff";
 import type { PlannedUnit } from "./job-state";
 import type { PipelineMessage } from "./messages";
@@ -117,14 +117,12 @@ async function plan(ctx: JobContext): Promise<void> {
   await ctx.deps.enqueue({ type: "unit", jobId: ctx.job.id, workspaceId: ctx.job.workspaceId, unitIndex: 0 });
 }
 
-function validated(ctx: JobContext, records: RawRecord[]): string {
-  const lines: string[] = [];
-  for (const raw of records) {
+function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknown>[] {
+  return records.map((raw) => {
     const parsed = ctx.schema.record.safeParse({ schema: ctx.schema.id, ...raw });
     if (!parsed.success) throw new ProviderFailure("PROVIDER_RESPONSE_MALFORMED", `record failed ${ctx.schema.id}: ${parsed.error.issues[0]?.message}`);
-    lines.push(JSON.stringify(parsed.data));
-  }
-  return lines.length ? `${lines.join("\n")}\n` : "";
+    return parsed.data as Record<string, unknown>;
+  });
 }
 
 /**
@@ -145,10 +143,10 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<void> {
     params: ctx.job.params,
   };
   const records = await withSession(ctx, lease.scraperSessionId, (sessionId) => ctx.deps.scraperFor(ctx.provider).collect(sessionId, unit));
-  const body = validated(ctx, records);
+  const valid = validated(ctx, records);
   // The lease may have run out while the institution was slow; another job may now own the login.
   if (!(await ctx.lock.holds(ctx.job.id))) throw new ProviderFailure("LOCK_LEASE_LOST");
-  await ctx.deps.results.put(unitObjectKey(ctx.job.id, unitIndex), body, { httpMetadata: { contentType: "application/x-ndjson" } });
+  await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
   const { flipped, completed, total } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
   if (completed >= total) {
     await finish(ctx);

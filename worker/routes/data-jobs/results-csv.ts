@@ -3,7 +3,6 @@ import { findSchema } from "../../catalog/schemas";
 import type { AppEnv } from "../../env";
 import { csvResults } from "../../results/csv-export";
 import { finishedUnits } from "../../results/finished-units";
-import { textStream } from "../../results/record-lines";
 import { JobIdParamSchema } from "../../schemas/api/data-job";
 import { errorResponses } from "../../schemas/api/error";
 import { loadJob } from "./load-job";
@@ -25,7 +24,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
   const units = await finishedUnits(c.env.DB, job.id);
-  const body = textStream(csvResults(c.env.RESULTS, job.id, findSchema(job.schema)!.record, units.unitIndexes));
+  const body = csvResults(c.env.RESULTS, job.id, findSchema(job.schema)!.record, units.unitIndexes);
   return c.body(body, 200, {
     "Content-Type": "text/csv;charset=UTF-8",
     "Content-Disposition": `attachment; filename="${job.id}.csv"`,
