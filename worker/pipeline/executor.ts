@@ -126,14 +126,13 @@ function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknow
 }
 
 /**
- * One task unit: collect on the job's session, validate, store as one R2
- * object (so a redelivery overwrites), then commit the count and hand on to
- * the next unit. Units of a job run as a chain, one at a time.
+ * One task unit: collect on the job's session, validate, store the unit's R2
+ * objects (a redelivery overwrites them), then commit the count and hand on
+ * to the next unit. Units of a job run as a chain, one at a time.
  */
 async function runUnit(ctx: JobContext, unitIndex: number): Promise<void> {
-  const row = await ctx.deps.state.unit(ctx.job.id, unitIndex);
+  const [row, lease] = await Promise.all([ctx.deps.state.unit(ctx.job.id, unitIndex), acquireLease(ctx, "LOCK_LEASE_LOST")]);
   if (!row || row.status === "DONE") return;
-  const lease = await acquireLease(ctx, "LOCK_LEASE_LOST");
   const unit: TaskUnit = {
     jobId: ctx.job.id,
     unitIndex,
@@ -147,13 +146,12 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<void> {
   // The lease may have run out while the institution was slow; another job may now own the login.
   if (!(await ctx.lock.holds(ctx.job.id))) throw new ProviderFailure("LOCK_LEASE_LOST");
   await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
-  const { flipped, completed, total } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
+  const { flipped, completed, total, next } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
   if (completed >= total) {
     await finish(ctx);
     return;
   }
-  const next = flipped ? await ctx.deps.state.firstQueuedUnit(ctx.job.id) : null;
-  if (next !== null) await ctx.deps.enqueue({ type: "unit", jobId: ctx.job.id, workspaceId: ctx.job.workspaceId, unitIndex: next });
+  if (flipped && next !== null) await ctx.deps.enqueue({ type: "unit", jobId: ctx.job.id, workspaceId: ctx.job.workspaceId, unitIndex: next });
 }
 
 async function closeSession(ctx: JobContext, sessionId: string | null): Promise<void> {

@@ -46,10 +46,11 @@ export class JobState {
 
   /**
    * Commits a unit: flips it to DONE and recomputes the job's counters from
-   * its units, so a redelivered unit cannot count twice.
+   * its units, so a redelivered unit cannot count twice. Reads back the
+   * counters and the next waiting unit in the same round trip.
    */
-  async completeUnit(jobId: string, unitIndex: number, recordCount: number, now: number): Promise<{ flipped: boolean; completed: number; total: number }> {
-    const [flip] = await this.d1.batch([
+  async completeUnit(jobId: string, unitIndex: number, recordCount: number, now: number): Promise<{ flipped: boolean; completed: number; total: number; next: number | null }> {
+    const [flip, , progress] = await this.d1.batch([
       this.d1.prepare("UPDATE task_units SET status = 'DONE', record_count = ?, updated_at = ? WHERE job_id = ? AND unit_index = ? AND status = 'QUEUED'").bind(recordCount, now, jobId, unitIndex),
       this.d1
         .prepare(
@@ -60,9 +61,12 @@ export class JobState {
            WHERE id = ?1 AND status = 'RUNNING'`,
         )
         .bind(jobId, now),
+      this.d1
+        .prepare("SELECT completed_task_count AS completed, total_task_count AS total, (SELECT min(unit_index) FROM task_units WHERE job_id = ?1 AND status = 'QUEUED') AS next FROM jobs WHERE id = ?1")
+        .bind(jobId),
     ]);
-    const job = await this.job(jobId);
-    return { flipped: flip!.meta.changes > 0, completed: job?.completedTaskCount ?? 0, total: job?.totalTaskCount ?? 0 };
+    const row = (progress!.results[0] ?? { completed: 0, total: 0, next: null }) as { completed: number; total: number; next: number | null };
+    return { flipped: flip!.meta.changes > 0, ...row };
   }
 
   async succeed(jobId: string, now: number): Promise<boolean> {
