@@ -11,6 +11,10 @@ import { requestId } from "./middleware/request-id";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
+import * as createCredential from "./routes/credentials/create";
+import * as deleteCredential from "./routes/credentials/delete";
+import * as getCredential from "./routes/credentials/get";
+import * as listCredentials from "./routes/credentials/list";
 import * as createDataJob from "./routes/data-jobs/create";
 import * as getDataJob from "./routes/data-jobs/get";
 import * as listDataJobs from "./routes/data-jobs/list";
@@ -42,6 +46,10 @@ function registerRoutes(api: Api): void {
   api.openapi(createApiKey.route, createApiKey.handler);
   api.openapi(listApiKeys.route, listApiKeys.handler);
   api.openapi(revokeApiKey.route, revokeApiKey.handler);
+  api.openapi(createCredential.route, createCredential.handler);
+  api.openapi(listCredentials.route, listCredentials.handler);
+  api.openapi(getCredential.route, getCredential.handler);
+  api.openapi(deleteCredential.route, deleteCredential.handler);
 }
 
 export function createApp(): OpenAPIHono<AppEnv> {

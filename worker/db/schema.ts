@@ -118,3 +118,30 @@ export const credentials = sqliteTable(
     uniqueIndex("credentials_one_per_provider").on(t.workspaceId, t.providerCode).where(sql`status = 'ACTIVE'`),
   ],
 );
+
+export const REGISTRATION_SESSION_STATUSES = ["PENDING", "CONSUMED", "CANCELLED", "EXPIRED"] as const;
+export type RegistrationSessionStatus = (typeof REGISTRATION_SESSION_STATUSES)[number];
+
+export const registrationSessions = sqliteTable(
+  "registration_sessions",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** SHA-256 of the one-time session token; the token itself is never stored. */
+    tokenHash: text("token_hash").notNull(),
+    status: text("status", { enum: REGISTRATION_SESSION_STATUSES }).notNull().default("PENDING"),
+    /** The registrationOptions fixed at issue: what the end-user may register. */
+    options: text("options", { mode: "json" }).$type<{ kind: "CERTIFICATE" | "PROVIDER_LOGIN"; providerCode?: string }[]>().notNull(),
+    originAllowlist: text("origin_allowlist", { mode: "json" }).$type<string[]>().notNull(),
+    clientReferenceId: text("client_reference_id"),
+    /** The workspace's business number at issue. */
+    businessNumber: text("business_number"),
+    /** Failed submissions so far; at the cap the session is dead. */
+    attempts: integer("attempts").notNull().default(0),
+    credentialId: text("credential_id"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [uniqueIndex("registration_sessions_token").on(t.tokenHash), index("registration_sessions_workspace").on(t.workspaceId, t.createdAt)],
+);

@@ -1,0 +1,53 @@
+import { findProvider, type ProviderDefinition } from "../catalog/providers";
+import { ApiError, type FieldError, fieldError } from "../errors/api-error";
+import type { LoginCredential } from "../providers/adapter";
+
+export const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
+
+export function providerForCredential(code: string, field = "body.providerCode"): ProviderDefinition {
+  const provider = findProvider(code);
+  if (!provider) throw new ApiError("INVALID_PROVIDER_CODE", { fieldErrors: [fieldError(field, "INVALID_PROVIDER_CODE")] });
+  return provider;
+}
+
+/** The auth method must be one we know and one the provider takes. */
+export function checkAuthMethod(provider: ProviderDefinition, authMethod: unknown, field = "body.authMethod"): asserts authMethod is "PROVIDER_LOGIN" | "CERTIFICATE" {
+  if (authMethod !== "PROVIDER_LOGIN" && authMethod !== "CERTIFICATE") {
+    throw new ApiError("UNSUPPORTED_AUTH_METHOD", { fieldErrors: [fieldError(field, "UNSUPPORTED_AUTH_METHOD")] });
+  }
+  if (!provider.acceptedAuthMethods.includes(authMethod)) {
+    const code = authMethod === "CERTIFICATE" ? "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" : "UNSUPPORTED_AUTH_METHOD";
+    throw new ApiError(code, { fieldErrors: [fieldError(field, code)] });
+  }
+}
+
+/**
+ * Checks credential fields against the provider's credential schema (the
+ * same patterns `/providers/{code}/credential-schema` publishes). Messages
+ * name the field, never its value.
+ */
+export function credentialFromFields(provider: ProviderDefinition, authMethod: "PROVIDER_LOGIN" | "CERTIFICATE", fields: unknown, prefix = "body.fields"): LoginCredential {
+  const values = fields && typeof fields === "object" && !Array.isArray(fields) ? (fields as Record<string, unknown>) : {};
+  const expected = provider.credentialFields.filter((f) => f.authMethod === authMethod);
+  const errors: FieldError[] = [];
+  for (const key of Object.keys(values)) {
+    if (!expected.some((f) => f.name === key)) errors.push(fieldError(`${prefix}.${key}`, "INVALID_CREDENTIAL_FORMAT", `이 인증 방식에 없는 필드입니다: ${key}`));
+  }
+  for (const field of expected) {
+    const value = values[field.name];
+    if (value === undefined || value === "") {
+      if (field.required) errors.push(fieldError(`${prefix}.${field.name}`, "MISSING_CREDENTIAL_FIELD", `${field.label}을(를) 입력해 주세요.`));
+    } else if (typeof value !== "string" || !new RegExp(field.pattern).test(value)) {
+      errors.push(fieldError(`${prefix}.${field.name}`, "INVALID_CREDENTIAL_FORMAT", `${field.label} 형식이 올바르지 않습니다.`));
+    }
+  }
+  if (errors.length) throw new ApiError(errors[0]!.code, { fieldErrors: errors });
+  return { authMethod, ...values } as LoginCredential;
+}
+
+/** A hint for listings that identifies the login without revealing it. */
+export function maskedLabel(credential: LoginCredential): string {
+  if (credential.authMethod !== "PROVIDER_LOGIN") return "인증서";
+  const id = credential.loginId;
+  return id.length <= 4 ? `${id[0]}***` : `${id.slice(0, 2)}${"*".repeat(id.length - 4)}${id.slice(-2)}`;
+}

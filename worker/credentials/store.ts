@@ -1,0 +1,78 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { database } from "../db/client";
+import { credentials, jobs } from "../db/schema";
+import { ApiError } from "../errors/api-error";
+import type { LoginCredential } from "../providers/adapter";
+import { sealCredential } from "../vault/envelope";
+import { maskedLabel } from "./fields";
+
+export type CredentialRow = typeof credentials.$inferSelect;
+
+/** What the API shows of a credential: never the sealed secret. */
+export function credentialView(row: CredentialRow) {
+  return {
+    id: row.id,
+    providerCode: row.providerCode,
+    authMethod: row.authMethod,
+    status: row.status,
+    label: row.label,
+    createdAt: new Date(row.createdAt).toISOString(),
+    deletedAt: row.deletedAt === null ? null : new Date(row.deletedAt).toISOString(),
+  };
+}
+
+/** The insert of a new credential, sealed; batched by callers that must commit it with something else. */
+export async function credentialInsert(d1: D1Database, masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential) {
+  const id = crypto.randomUUID();
+  const row: CredentialRow = {
+    id,
+    workspaceId,
+    providerCode,
+    authMethod: credential.authMethod,
+    status: "ACTIVE",
+    sealed: await sealCredential(masterKey, id, credential),
+    label: maskedLabel(credential),
+    createdAt: Date.now(),
+    deletedAt: null,
+  };
+  return { row, statement: database(d1).insert(credentials).values(row) };
+}
+
+/** The one-live-credential-per-provider index refused the insert (drizzle wraps the D1 error as `cause`). */
+export function isDuplicateProvider(err: unknown): boolean {
+  return /UNIQUE constraint failed/i.test(`${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`);
+}
+
+export async function createCredential(d1: D1Database, masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential): Promise<CredentialRow> {
+  const { row, statement } = await credentialInsert(d1, masterKey, workspaceId, providerCode, credential);
+  try {
+    await statement;
+  } catch (err) {
+    if (isDuplicateProvider(err)) throw new ApiError("CREDENTIAL_PROVIDER_DUPLICATED");
+    throw err;
+  }
+  return row;
+}
+
+export function listCredentials(d1: D1Database, workspaceId: string): Promise<CredentialRow[]> {
+  return database(d1).select().from(credentials).where(eq(credentials.workspaceId, workspaceId)).orderBy(desc(credentials.createdAt)).all();
+}
+
+export async function findCredential(d1: D1Database, workspaceId: string, id: string): Promise<CredentialRow> {
+  const row = await database(d1).select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.workspaceId, workspaceId))).get();
+  if (!row || row.status === "DELETED") throw new ApiError("CREDENTIAL_NOT_FOUND");
+  return row;
+}
+
+/** Deletes unless a job still runs on it; later jobs of the workspace then fail CREDENTIAL_NOT_FOUND. */
+export async function deleteCredential(d1: D1Database, workspaceId: string, id: string): Promise<void> {
+  await findCredential(d1, workspaceId, id);
+  const busy = await database(d1)
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.credentialId, id), inArray(jobs.status, ["PENDING", "RUNNING"])))
+    .limit(1)
+    .get();
+  if (busy) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
+  await database(d1).update(credentials).set({ status: "DELETED", deletedAt: Date.now() }).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")));
+}

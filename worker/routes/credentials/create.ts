@@ -1,0 +1,46 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { checkAuthMethod, credentialFromFields, providerForCredential } from "../../credentials/fields";
+import { createCredential, credentialView } from "../../credentials/store";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../schemas/api/error";
+import { principalOf } from "../principal";
+import { CredentialSchema } from "./credential-schemas";
+
+export const route = createRoute({
+  method: "post",
+  path: "/credentials",
+  tags: ["Credentials"],
+  summary: "자격 증명 직접 등록",
+  description:
+    "워크스페이스가 자기 자격 증명을 직접 등록합니다. 최종 사용자의 자격 증명은 등록 세션(브라우저 SDK)으로 받으세요. fields는 GET /providers/{code}/credential-schema의 필드와 pattern으로 검증되며, 기관마다 하나만 등록할 수 있습니다.",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z.object({
+            providerCode: z.string().min(1),
+            authMethod: z.string().meta({ description: "PROVIDER_LOGIN 또는 CERTIFICATE", example: "PROVIDER_LOGIN" }),
+            fields: z.record(z.string(), z.unknown()).meta({ example: { loginId: "user_good", password: "pass_good" } }),
+          }),
+        },
+      },
+    },
+  },
+  responses: {
+    201: { description: "등록된 자격 증명", content: { "application/json": { schema: CredentialSchema } } },
+    ...errorResponses(
+      "MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "UNSUPPORTED_MEDIA_TYPE", "INVALID_PROVIDER_CODE", "UNSUPPORTED_AUTH_METHOD",
+      "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT", "CREDENTIAL_PROVIDER_DUPLICATED",
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const provider = providerForCredential(body.providerCode);
+  checkAuthMethod(provider, body.authMethod);
+  const credential = credentialFromFields(provider, body.authMethod, body.fields);
+  const row = await createCredential(c.env.DB, c.env.VAULT_MASTER_KEY, principalOf(c).workspaceId, provider.code, credential);
+  return c.json(credentialView(row), 201);
+};

@@ -1,0 +1,21 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { credentialView, findCredential } from "../../credentials/store";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../schemas/api/error";
+import { principalOf } from "../principal";
+import { CredentialIdParamSchema, CredentialSchema } from "./credential-schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/credentials/{id}",
+  tags: ["Credentials"],
+  summary: "자격 증명 조회",
+  request: { params: CredentialIdParamSchema },
+  responses: {
+    200: { description: "자격 증명", content: { "application/json": { schema: CredentialSchema } } },
+    ...errorResponses("CREDENTIAL_NOT_FOUND"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json(credentialView(await findCredential(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);
