@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { newRegistrationKeyring } from "./scripts/registration-keys";
 import { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } from "./test/workers/ports";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
@@ -17,6 +18,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             CURSOR_SECRET: "test-cursor-secret",
             VAULT_MASTER_KEY: "v1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
+            REGISTRATION_E2E_KEYS: await newRegistrationKeyring("test-key"),
             SCRAPER_URL: `http://127.0.0.1:${TEST_SCRAPER_PORT}`,
             SANDBOX_BASE_URL: `http://127.0.0.1:${TEST_SANDBOX_PORT}`,
           },

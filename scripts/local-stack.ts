@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { demoWorkspace, newApiKey, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
 import { freePort } from "./free-port";
+import { newRegistrationKeyring } from "./registration-keys";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "node_modules", ".bin");
@@ -46,18 +47,31 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-/** Secrets of the local stack, made once per checkout and kept in .dev.vars (gitignored). */
-export function localSecrets(): Record<string, string> {
-  const file = path.join(ROOT, ".dev.vars");
-  if (!existsSync(file)) {
-    writeFileSync(file, `CURSOR_SECRET=${randomBytes(32).toString("base64url")}\nVAULT_MASTER_KEY=v1:${randomBytes(32).toString("base64url")}\n`);
-  }
+function readDevVars(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
   return Object.fromEntries(
     readFileSync(file, "utf8")
       .split("\n")
       .filter((line) => line.includes("="))
-      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]),
   );
+}
+
+/** Secrets of the local stack, made once per checkout and kept in .dev.vars (gitignored); missing ones are added. */
+export async function localSecrets(): Promise<Record<string, string>> {
+  const file = path.join(ROOT, ".dev.vars");
+  const secrets = readDevVars(file);
+  const wanted: Record<string, () => Promise<string>> = {
+    CURSOR_SECRET: async () => randomBytes(32).toString("base64url"),
+    VAULT_MASTER_KEY: async () => `v1:${randomBytes(32).toString("base64url")}`,
+    REGISTRATION_E2E_KEYS: () => newRegistrationKeyring(),
+  };
+  for (const [name, make] of Object.entries(wanted)) {
+    if (secrets[name]) continue;
+    secrets[name] = await make();
+    appendFileSync(file, `${name}='${secrets[name]}'\n`);
+  }
+  return secrets;
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -94,7 +108,7 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Pr
 export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
   const env = { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
   const children = new Set<ChildProcess>();
-  const secrets = localSecrets();
+  const secrets = await localSecrets();
   const logs = options.logDir;
   if (logs) mkdirSync(logs, { recursive: true });
 

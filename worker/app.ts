@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { REFERENCE_PAGE } from "./docs-site/reference-page";
+import { REGISTRATION_PAGE } from "./hosted-ui/page";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors/api-error";
 import { errorResponse, onError, onNotFound } from "./http/error-handler";
@@ -11,6 +12,9 @@ import { requestId } from "./middleware/request-id";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
+import * as connectKeys from "./routes/connect/keys";
+import * as connectSession from "./routes/connect/session";
+import * as connectSubmit from "./routes/connect/submit";
 import * as createCredential from "./routes/credentials/create";
 import * as deleteCredential from "./routes/credentials/delete";
 import * as getCredential from "./routes/credentials/get";
@@ -21,6 +25,9 @@ import * as listDataJobs from "./routes/data-jobs/list";
 import * as getResults from "./routes/data-jobs/results";
 import * as getResultsCsv from "./routes/data-jobs/results-csv";
 import * as getProvider from "./routes/providers/get";
+import * as cancelRegistrationSession from "./routes/registration-sessions/cancel";
+import * as createRegistrationSession from "./routes/registration-sessions/create";
+import * as getRegistrationSession from "./routes/registration-sessions/get";
 import * as getCredentialSchema from "./routes/providers/credential-schema";
 import * as listProviders from "./routes/providers/list";
 import * as getSchema from "./routes/schemas/get";
@@ -50,6 +57,17 @@ function registerRoutes(api: Api): void {
   api.openapi(listCredentials.route, listCredentials.handler);
   api.openapi(getCredential.route, getCredential.handler);
   api.openapi(deleteCredential.route, deleteCredential.handler);
+  api.openapi(createRegistrationSession.route, createRegistrationSession.handler, createRegistrationSession.hook);
+  api.openapi(getRegistrationSession.route, getRegistrationSession.handler);
+  api.openapi(cancelRegistrationSession.route, cancelRegistrationSession.handler);
+}
+
+/** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */
+function registerConnect(app: Api): void {
+  app.get("/connect", (c) => c.html(REGISTRATION_PAGE, 200, { "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'" }));
+  app.openapi(connectKeys.route, connectKeys.handler);
+  app.openapi(connectSession.route, connectSession.handler);
+  app.openapi(connectSubmit.route, connectSubmit.handler);
 }
 
 export function createApp(): OpenAPIHono<AppEnv> {
@@ -70,6 +88,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const api: Api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerRoutes(api);
   app.route("/api/v1", api);
+  registerConnect(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "워크스페이스 API 키" });
   app.doc31("/api/v1/openapi.json", {

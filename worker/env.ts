@@ -25,6 +25,8 @@ export interface Bindings {
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;
+  /** JSON array of private ECDH P-256 JWKs with `kid` for end-to-end encrypted registration; the last is current. */
+  REGISTRATION_E2E_KEYS: string;
   /** Browser Rendering binding, used by providers whose runtime is "browser-rendering". */
   BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
 }

@@ -21,10 +21,10 @@ export function credentialView(row: CredentialRow) {
   };
 }
 
-/** The insert of a new credential, sealed; batched by callers that must commit it with something else. */
-export async function credentialInsert(d1: D1Database, masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential) {
+/** A new credential row, its secret sealed under a data key of its own. */
+export async function sealedCredentialRow(masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential): Promise<CredentialRow> {
   const id = crypto.randomUUID();
-  const row: CredentialRow = {
+  return {
     id,
     workspaceId,
     providerCode,
@@ -35,7 +35,6 @@ export async function credentialInsert(d1: D1Database, masterKey: string, worksp
     createdAt: Date.now(),
     deletedAt: null,
   };
-  return { row, statement: database(d1).insert(credentials).values(row) };
 }
 
 /** The one-live-credential-per-provider index refused the insert (drizzle wraps the D1 error as `cause`). */
@@ -44,9 +43,9 @@ export function isDuplicateProvider(err: unknown): boolean {
 }
 
 export async function createCredential(d1: D1Database, masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential): Promise<CredentialRow> {
-  const { row, statement } = await credentialInsert(d1, masterKey, workspaceId, providerCode, credential);
+  const row = await sealedCredentialRow(masterKey, workspaceId, providerCode, credential);
   try {
-    await statement;
+    await database(d1).insert(credentials).values(row);
   } catch (err) {
     if (isDuplicateProvider(err)) throw new ApiError("CREDENTIAL_PROVIDER_DUPLICATED");
     throw err;

@@ -119,7 +119,8 @@ export const credentials = sqliteTable(
   ],
 );
 
-export const REGISTRATION_SESSION_STATUSES = ["PENDING", "CONSUMED", "CANCELLED", "EXPIRED"] as const;
+// LOCKED: too many failed submissions. Only PENDING accepts input; every other status is final.
+export const REGISTRATION_SESSION_STATUSES = ["PENDING", "CONSUMED", "CANCELLED", "EXPIRED", "LOCKED"] as const;
 export type RegistrationSessionStatus = (typeof REGISTRATION_SESSION_STATUSES)[number];
 
 export const registrationSessions = sqliteTable(
@@ -131,7 +132,7 @@ export const registrationSessions = sqliteTable(
     tokenHash: text("token_hash").notNull(),
     status: text("status", { enum: REGISTRATION_SESSION_STATUSES }).notNull().default("PENDING"),
     /** The registrationOptions fixed at issue: what the end-user may register. */
-    options: text("options", { mode: "json" }).$type<{ kind: "CERTIFICATE" | "PROVIDER_LOGIN"; providerCode?: string }[]>().notNull(),
+    options: text("options", { mode: "json" }).$type<({ kind: "CERTIFICATE" } | { kind: "PROVIDER_LOGIN"; providerCode: string })[]>().notNull(),
     originAllowlist: text("origin_allowlist", { mode: "json" }).$type<string[]>().notNull(),
     clientReferenceId: text("client_reference_id"),
     /** The workspace's business number at issue. */

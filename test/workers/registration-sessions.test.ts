@@ -1,0 +1,149 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, callJson, createWorkspace } from "./helpers";
+import { encryptForService } from "./registration-envelope";
+
+type Json = Record<string, any>;
+const VALID = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"], clientReferenceId: "user-42" };
+const LOGIN = { loginId: "user_good", password: "pass_good" };
+
+async function issue(body: unknown = VALID) {
+  const ws = await createWorkspace({ businessNumber: "1208800767" });
+  const res = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", key: ws.apiKey, json: body });
+  return { ws, res };
+}
+
+const connect = (token: string) => callJson<Json>("/connect/api/session", { headers: { Authorization: `Bearer ${token}` } });
+
+async function submit(token: string, payload: unknown, overrides: Json = {}) {
+  const session = (await connect(token)).body;
+  const envelope = await encryptForService(session.encryptionKey, session.sessionId, payload);
+  return callJson<Json>("/connect/api/registrations", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+    json: { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", envelope, ...overrides },
+  });
+}
+
+describe("POST /registration-sessions", () => {
+  it("issues a one-time, high-entropy token stored only as a hash", async () => {
+    const { res } = await issue();
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: "PENDING" });
+    expect(res.body.sessionToken).toMatch(/^rst_[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(res.body.expiresAt) - Date.now()).toBeGreaterThan(25 * 60_000);
+    const row = await env.DB.prepare("SELECT * FROM registration_sessions WHERE id = ?").bind(res.body.sessionId).first<Record<string, unknown>>();
+    expect(JSON.stringify(row)).not.toContain(res.body.sessionToken);
+    expect(row!.business_number).toBe("1208800767");
+  });
+
+  it.each([
+    ["provider login without providerCode", { ...VALID, registrationOptions: [{ kind: "PROVIDER_LOGIN" }] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
+    ["certificate with providerCode", { ...VALID, registrationOptions: [{ kind: "CERTIFICATE", providerCode: "sandbox.bank" }] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
+    ["an unknown kind", { ...VALID, registrationOptions: [{ kind: "SMS" }] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
+    ["no options", { ...VALID, registrationOptions: [] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
+    ["an unknown provider", { ...VALID, registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "nope" }] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
+    ["an origin with a path", { ...VALID, originAllowlist: ["https://partner.example/app"] }, "REGISTRATION_SESSION_INVALID_ORIGIN"],
+    ["an origin with a trailing slash", { ...VALID, originAllowlist: ["https://partner.example/"] }, "REGISTRATION_SESSION_INVALID_ORIGIN"],
+    ["an origin without scheme", { ...VALID, originAllowlist: ["partner.example"] }, "REGISTRATION_SESSION_INVALID_ORIGIN"],
+    ["a clientReferenceId over 128 characters", { ...VALID, clientReferenceId: "x".repeat(129) }, "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID"],
+    ["a clientReferenceId that is not a string", { ...VALID, clientReferenceId: 42 }, "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID"],
+  ])("rejects %s", async (_name, body, code) => {
+    const { res } = await issue(body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(code);
+    expect(res.body.message).toMatch(/[가-힣]/);
+  });
+
+  it("accepts origins with ports and a clientReferenceId of 128 characters", async () => {
+    const { res } = await issue({ ...VALID, originAllowlist: ["http://127.0.0.1:5173", "https://a.b.example"], clientReferenceId: "x".repeat(128) });
+    expect(res.status).toBe(201);
+  });
+});
+
+describe("registration through the hosted UI's API", () => {
+  it("registers the credential, consumes the session and kills the token", async () => {
+    const { ws, res } = await issue();
+    const token = res.body.sessionToken;
+    const session = await connect(token);
+    expect(session.body.options[0]).toMatchObject({ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" });
+    expect(session.body.options[0].fields.map((f: Json) => f.name)).toEqual(["loginId", "password"]);
+    const done = await submit(token, LOGIN);
+    expect(done.status).toBe(201);
+    const polled = await callJson<Json>(`/api/v1/registration-sessions/${res.body.sessionId}`, { key: ws.apiKey });
+    expect(polled.body).toMatchObject({ status: "CONSUMED", clientReferenceId: "user-42" });
+    const credential = await callJson<Json>(`/api/v1/credentials/${polled.body.credentialId}`, { key: ws.apiKey });
+    expect(credential.body).toMatchObject({ providerCode: "sandbox.bank", status: "ACTIVE" });
+    for (const again of [await connect(token), await submit(token, LOGIN).catch(() => null)]) {
+      if (again) expect(again.status).toBe(410);
+    }
+    expect((await connect(token)).body.code).toBe("REGISTRATION_SESSION_ALREADY_CONSUMED");
+  });
+
+  it("answers unknown tokens 401 and cancelled or expired sessions 410", async () => {
+    expect((await connect("rst_nope")).body.code).toBe("REGISTRATION_SESSION_TOKEN_INVALID");
+    expect((await callJson<Json>("/connect/api/session")).status).toBe(401);
+    const cancelled = await issue();
+    const cancel = await callJson<Json>(`/api/v1/registration-sessions/${cancelled.res.body.sessionId}/cancel`, { method: "POST", key: cancelled.ws.apiKey });
+    expect(cancel.body.status).toBe("CANCELLED");
+    expect((await connect(cancelled.res.body.sessionToken)).body.code).toBe("REGISTRATION_SESSION_ALREADY_CANCELLED");
+    const again = await callJson<Json>(`/api/v1/registration-sessions/${cancelled.res.body.sessionId}/cancel`, { method: "POST", key: cancelled.ws.apiKey });
+    expect(again.status).toBe(410);
+    expect(again.body.code).toBe("REGISTRATION_SESSION_ALREADY_CANCELLED");
+    const expired = await issue();
+    await env.DB.prepare("UPDATE registration_sessions SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, expired.res.body.sessionId).run();
+    expect((await connect(expired.res.body.sessionToken)).body.code).toBe("REGISTRATION_SESSION_EXPIRED");
+    const view = await callJson<Json>(`/api/v1/registration-sessions/${expired.res.body.sessionId}`, { key: expired.ws.apiKey });
+    expect(view.body.status).toBe("EXPIRED");
+  });
+
+  it("rejects input outside the options or business number fixed at issue with 403", async () => {
+    const { ws, res } = await issue();
+    const otherProvider = await submit(res.body.sessionToken, LOGIN, { providerCode: "sandbox.card" });
+    expect(otherProvider.status).toBe(403);
+    expect(otherProvider.body.code).toBe("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
+    await env.DB.prepare("UPDATE workspaces SET business_number = '2208162517' WHERE id = ?").bind(ws.workspaceId).run();
+    const moved = await submit(res.body.sessionToken, LOGIN);
+    expect(moved.status).toBe(403);
+    expect(moved.body.code).toBe("REGISTRATION_SESSION_BUSINESS_MISMATCH");
+  });
+
+  it("rejects unknown key ids, bad ciphertext and bad fields, and locks the session after five failures", async () => {
+    const { res } = await issue();
+    const token = res.body.sessionToken;
+    const session = (await connect(token)).body;
+    const good = await encryptForService(session.encryptionKey, session.sessionId, LOGIN);
+    const post = (envelope: Json) => callJson<Json>("/connect/api/registrations", { method: "POST", headers: { Authorization: `Bearer ${token}` }, json: { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", envelope } });
+    expect((await post({ ...good, kid: "old" })).body.code).toBe("REGISTRATION_E2E_UNKNOWN_KEY_ID");
+    expect((await post({ ...good, ct: good.ct.replace(/^./, (ch) => (ch === "A" ? "B" : "A")) })).body.code).toBe("REGISTRATION_E2E_DECRYPT_FAILED");
+    const wrongSession = await encryptForService(session.encryptionKey, crypto.randomUUID(), LOGIN);
+    expect((await post(wrongSession)).body.code).toBe("REGISTRATION_E2E_DECRYPT_FAILED");
+    const missing = await submit(token, { loginId: "user_good" });
+    expect(missing.body.code).toBe("MISSING_CREDENTIAL_FIELD");
+    expect(JSON.stringify(missing.body)).not.toContain("user_good");
+    const format = await submit(token, { loginId: "user good", password: "pass_good" });
+    expect(format.body.code).toBe("INVALID_CREDENTIAL_FORMAT");
+    expect((await connect(token)).body.code).toBe("REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED");
+  });
+
+  it("refuses a second credential for the provider without spending an attempt", async () => {
+    const { ws, res } = await issue();
+    await callJson("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: LOGIN } });
+    const dup = await submit(res.body.sessionToken, LOGIN);
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe("CREDENTIAL_PROVIDER_DUPLICATED");
+    expect((await callJson<Json>(`/api/v1/registration-sessions/${res.body.sessionId}`, { key: ws.apiKey })).body).toMatchObject({ status: "PENDING", attempts: 0 });
+  });
+
+  it("hides sessions of other workspaces and publishes the encryption key", async () => {
+    const { res } = await issue();
+    const other = await createWorkspace();
+    expect((await callJson<Json>(`/api/v1/registration-sessions/${res.body.sessionId}`, { key: other.apiKey })).body.code).toBe("REGISTRATION_SESSION_NOT_FOUND");
+    const keys = await callJson<Json>("/connect/api/keys");
+    expect(keys.body.keys[0]).toMatchObject({ kid: "test-key", jwk: { kty: "EC", crv: "P-256" } });
+    expect(keys.body.keys[0].jwk.d).toBeUndefined();
+    const page = await call("/connect");
+    expect(page.headers.get("Content-Security-Policy")).toContain("connect-src 'self'");
+    expect(await page.text()).toContain('lang="ko"');
+  });
+});

@@ -1,0 +1,43 @@
+import { UI_SCRIPT } from "./ui-script";
+
+/** The hosted registration page: Korean, keyboard- and screen-reader-friendly, no third-party resources. */
+export const REGISTRATION_PAGE = `<!doctype html>
+<html lang="ko">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>기관 계정 연결</title>
+<style>
+  body { font-family: system-ui, "Nanum Gothic", sans-serif; margin: 0; padding: 24px; color: #1d2433; background: #fff; }
+  h1 { font-size: 1.25rem; margin: 0 0 4px; }
+  .lead { color: #4a5365; margin: 0 0 20px; font-size: .9rem; }
+  .field { margin-bottom: 14px; }
+  label { display: block; font-weight: 600; margin-bottom: 4px; }
+  input, select { width: 100%; box-sizing: border-box; padding: 10px; font-size: 1rem; border: 1px solid #b8c0cf; border-radius: 6px; }
+  input:focus, select:focus, button:focus { outline: 3px solid #7aa7ff; outline-offset: 1px; }
+  input:invalid:not(:placeholder-shown) { border-color: #c0392b; }
+  .hint { font-size: .8rem; color: #5b6475; margin: 4px 0 0; }
+  .error { color: #b3261e; font-weight: 600; min-height: 1.2em; }
+  button { padding: 11px 16px; font-size: 1rem; border-radius: 6px; border: 0; cursor: pointer; }
+  #submit { background: #1456c7; color: #fff; width: 100%; }
+  #close { background: none; color: #4a5365; position: absolute; top: 12px; right: 12px; }
+  .done { background: #eaf6ee; border: 1px solid #9ad1ad; padding: 16px; border-radius: 8px; }
+</style>
+</head>
+<body>
+<button id="close" type="button" aria-label="닫기">닫기 ✕</button>
+<h1>기관 계정 연결</h1>
+<p class="lead">입력한 아이디와 비밀번호는 이 화면에서 암호화되어 데이터 수집 서비스에만 전달됩니다.</p>
+<p id="loading" role="status">불러오는 중…</p>
+<p id="fatal" class="error" role="alert" hidden></p>
+<form id="form" hidden novalidate>
+  <div class="field" id="optionRow"><label for="option">기관</label><select id="option"></select></div>
+  <div id="fields"></div>
+  <p id="formError" class="error" role="alert" aria-live="assertive"></p>
+  <button id="submit" type="submit">연결하기</button>
+</form>
+<div id="done" class="done" role="status" hidden><strong>연결되었습니다.</strong> 이 창을 닫아도 됩니다.</div>
+<script>${UI_SCRIPT}</script>
+</body>
+</html>`;

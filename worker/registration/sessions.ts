@@ -1,0 +1,114 @@
+import { and, eq } from "drizzle-orm";
+import { database } from "../db/client";
+import { type RegistrationSessionStatus, registrationSessions } from "../db/schema";
+import { ApiError } from "../errors/api-error";
+import type { ApiErrorCode } from "../errors/catalog";
+import { randomToken, sha256Hex } from "../lib/crypto";
+
+export type SessionRow = typeof registrationSessions.$inferSelect;
+export type RegistrationOption = SessionRow["options"][number];
+
+export const SESSION_TTL_MS = 30 * 60_000;
+export const MAX_ATTEMPTS = 5;
+const TOKEN_PREFIX = "rst_";
+
+/** Why a session no longer takes input, as the spec's 410 codes. */
+const DEAD: Record<Exclude<RegistrationSessionStatus, "PENDING">, ApiErrorCode> = {
+  CONSUMED: "REGISTRATION_SESSION_ALREADY_CONSUMED",
+  CANCELLED: "REGISTRATION_SESSION_ALREADY_CANCELLED",
+  EXPIRED: "REGISTRATION_SESSION_EXPIRED",
+  LOCKED: "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
+};
+
+/** The status as of now: a PENDING session past its expiry is EXPIRED even before anyone writes that down. */
+export function effectiveStatus(row: SessionRow, now = Date.now()): RegistrationSessionStatus {
+  return row.status === "PENDING" && row.expiresAt <= now ? "EXPIRED" : row.status;
+}
+
+/** Throws the session's 410 code unless it still takes input. */
+export function assertPending(row: SessionRow): void {
+  const status = effectiveStatus(row);
+  if (status !== "PENDING") throw new ApiError(DEAD[status]);
+}
+
+export function sessionView(row: SessionRow) {
+  return {
+    sessionId: row.id,
+    status: effectiveStatus(row),
+    expiresAt: new Date(row.expiresAt).toISOString(),
+    clientReferenceId: row.clientReferenceId,
+    registrationOptions: row.options,
+    originAllowlist: row.originAllowlist,
+    attempts: row.attempts,
+    maxAttempts: MAX_ATTEMPTS,
+    credentialId: row.credentialId,
+  };
+}
+
+export async function issueSession(
+  d1: D1Database,
+  input: { workspaceId: string; businessNumber: string | null; options: RegistrationOption[]; originAllowlist: string[]; clientReferenceId: string | null },
+): Promise<{ row: SessionRow; token: string }> {
+  const token = `${TOKEN_PREFIX}${randomToken(32)}`;
+  const now = Date.now();
+  const row: SessionRow = {
+    id: crypto.randomUUID(),
+    workspaceId: input.workspaceId,
+    tokenHash: await sha256Hex(token),
+    status: "PENDING",
+    options: input.options,
+    originAllowlist: input.originAllowlist,
+    clientReferenceId: input.clientReferenceId,
+    businessNumber: input.businessNumber,
+    attempts: 0,
+    credentialId: null,
+    createdAt: now,
+    expiresAt: now + SESSION_TTL_MS,
+    finishedAt: null,
+  };
+  await database(d1).insert(registrationSessions).values(row);
+  return { row, token };
+}
+
+export async function findSession(d1: D1Database, workspaceId: string, id: string): Promise<SessionRow> {
+  const row = await database(d1).select().from(registrationSessions).where(and(eq(registrationSessions.id, id), eq(registrationSessions.workspaceId, workspaceId))).get();
+  if (!row) throw new ApiError("REGISTRATION_SESSION_NOT_FOUND");
+  return row;
+}
+
+/** The session a token opens, if it still takes input; a used, cancelled, expired or locked token is dead for good. */
+export async function usableSessionByToken(d1: D1Database, token: string): Promise<SessionRow> {
+  const row = token.startsWith(TOKEN_PREFIX)
+    ? await database(d1).select().from(registrationSessions).where(eq(registrationSessions.tokenHash, await sha256Hex(token))).get()
+    : undefined;
+  if (!row) throw new ApiError("REGISTRATION_SESSION_TOKEN_INVALID");
+  assertPending(row);
+  return row;
+}
+
+export async function cancelSession(d1: D1Database, row: SessionRow): Promise<SessionRow> {
+  assertPending(row);
+  const now = Date.now();
+  const [updated] = await database(d1)
+    .update(registrationSessions)
+    .set({ status: "CANCELLED", finishedAt: now })
+    .where(and(eq(registrationSessions.id, row.id), eq(registrationSessions.status, "PENDING")))
+    .returning();
+  if (!updated) return cancelSession(d1, await findSession(d1, row.workspaceId, row.id));
+  return updated;
+}
+
+/** Counts a rejected submission; the last allowed one locks the session. */
+export async function recordFailedAttempt(d1: D1Database, id: string): Promise<void> {
+  await d1
+    .prepare("UPDATE registration_sessions SET attempts = attempts + 1, status = CASE WHEN attempts + 1 >= ? THEN 'LOCKED' ELSE status END WHERE id = ? AND status = 'PENDING'")
+    .bind(MAX_ATTEMPTS, id)
+    .run();
+}
+
+/** The statement that consumes a session for a credential, only while it is still PENDING. */
+export function consumeStatement(d1: D1Database, id: string, credentialId: string, now: number): D1PreparedStatement {
+  return d1
+    .prepare("UPDATE registration_sessions SET status = 'CONSUMED', credential_id = ?, finished_at = ? WHERE id = ? AND status = 'PENDING' AND expires_at > ?")
+    .bind(credentialId, now, id, now);
+}

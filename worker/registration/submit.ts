@@ -1,0 +1,62 @@
+import { eq } from "drizzle-orm";
+import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
+import { isDuplicateProvider, sealedCredentialRow } from "../credentials/store";
+import { database } from "../db/client";
+import { workspaces } from "../db/schema";
+import type { Bindings } from "../env";
+import { ApiError } from "../errors/api-error";
+import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
+import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, usableSessionByToken } from "./sessions";
+
+export interface Submission {
+  kind: "PROVIDER_LOGIN" | "CERTIFICATE";
+  providerCode?: string;
+  envelope: E2eEnvelope;
+}
+
+/**
+ * Registers the credential an end-user entered in the hosted UI: only
+ * within the options, business number and lifetime fixed at issue, and only
+ * once. A rejected submission counts against the session's attempts.
+ */
+export async function submitRegistration(env: Bindings, token: string, submission: Submission): Promise<SessionRow> {
+  const session = await usableSessionByToken(env.DB, token);
+  try {
+    return await register(env, session, submission);
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500 && err.code !== "CREDENTIAL_PROVIDER_DUPLICATED") await recordFailedAttempt(env.DB, session.id);
+    throw err;
+  }
+}
+
+async function register(env: Bindings, session: SessionRow, submission: Submission): Promise<SessionRow> {
+  const allowed = session.options.some((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
+  if (!allowed) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
+  const workspace = await database(env.DB).select({ businessNumber: workspaces.businessNumber }).from(workspaces).where(eq(workspaces.id, session.workspaceId)).get();
+  if ((workspace?.businessNumber ?? null) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
+
+  const provider = providerForCredential(submission.providerCode ?? "", "body.providerCode");
+  checkAuthMethod(provider, submission.kind, "body.kind");
+  const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
+  const credential = credentialFromFields(provider, submission.kind, fields, "fields");
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, provider.code, credential);
+  const now = Date.now();
+  try {
+    // The credential goes in only while the session is still usable, and in the same transaction that consumes it.
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at)
+         SELECT ?, ?, ?, ?, 'ACTIVE', ?, ?, ? WHERE EXISTS (SELECT 1 FROM registration_sessions WHERE id = ? AND status = 'PENDING' AND expires_at > ?)`,
+      ).bind(row.id, row.workspaceId, row.providerCode, row.authMethod, row.sealed, row.label, row.createdAt, session.id, now),
+      consumeStatement(env.DB, session.id, row.id, now),
+    ]);
+  } catch (err) {
+    if (isDuplicateProvider(err)) throw new ApiError("CREDENTIAL_PROVIDER_DUPLICATED");
+    throw err;
+  }
+  const after = await findSession(env.DB, session.workspaceId, session.id);
+  if (after.credentialId === row.id) return after;
+  // Another submission, a cancellation or the clock got there first.
+  assertPending(after);
+  throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
+}

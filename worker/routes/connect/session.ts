@@ -1,0 +1,58 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { findProvider } from "../../catalog/providers";
+import type { AppEnv } from "../../env";
+import { currentPublicKey } from "../../registration/e2e-keys";
+import { usableSessionByToken } from "../../registration/sessions";
+import { errorResponses } from "../../schemas/api/error";
+import { registrationToken } from "./token";
+
+const Field = z.object({ name: z.string(), label: z.string(), pattern: z.string(), secret: z.boolean(), required: z.boolean() });
+
+export const route = createRoute({
+  method: "get",
+  path: "/connect/api/session",
+  tags: ["Hosted registration UI"],
+  summary: "등록 UI용 세션 정보",
+  description: "Authorization: Bearer <sessionToken>. 선택지별 입력 필드와 암호화 키, 메시지를 주고받을 수 있는 출처 목록을 돌려줍니다.",
+  security: [],
+  responses: {
+    200: {
+      description: "세션",
+      content: {
+        "application/json": {
+          schema: z.object({
+            sessionId: z.uuid(),
+            expiresAt: z.iso.datetime(),
+            originAllowlist: z.array(z.string()),
+            options: z.array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: z.string(), providerName: z.string(), fields: z.array(Field) })),
+            encryptionKey: z.object({ kid: z.string(), jwk: z.record(z.string(), z.unknown()) }),
+          }),
+        },
+      },
+    },
+    ...errorResponses(
+      "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED",
+      "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const session = await usableSessionByToken(c.env.DB, registrationToken(c));
+  const options = session.options.flatMap((option) => {
+    if (option.kind !== "PROVIDER_LOGIN") return [];
+    const provider = findProvider(option.providerCode)!;
+    const fields = provider.credentialFields.filter((f) => f.authMethod === "PROVIDER_LOGIN").map(({ name, label, pattern, secret, required }) => ({ name, label, pattern, secret, required }));
+    return [{ kind: option.kind, providerCode: provider.code, providerName: provider.name, fields }];
+  });
+  return c.json(
+    {
+      sessionId: session.id,
+      expiresAt: new Date(session.expiresAt).toISOString(),
+      originAllowlist: session.originAllowlist,
+      options,
+      encryptionKey: currentPublicKey(c.env.REGISTRATION_E2E_KEYS),
+    },
+    200,
+  );
+};

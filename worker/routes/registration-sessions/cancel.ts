@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { cancelSession, findSession, sessionView } from "../../registration/sessions";
+import { errorResponses } from "../../schemas/api/error";
+import { principalOf } from "../principal";
+import { RegistrationSessionSchema, SessionIdParamSchema } from "./session-schemas";
+
+export const route = createRoute({
+  method: "post",
+  path: "/registration-sessions/{id}/cancel",
+  tags: ["Registration sessions"],
+  summary: "등록 세션 취소",
+  description: "PENDING 세션만 취소할 수 있습니다. 취소된 토큰은 다시 쓸 수 없습니다.",
+  request: { params: SessionIdParamSchema },
+  responses: {
+    200: { description: "취소된 세션", content: { "application/json": { schema: RegistrationSessionSchema } } },
+    ...errorResponses(
+      "REGISTRATION_SESSION_NOT_FOUND", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_EXPIRED",
+      "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const row = await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
+  return c.json(sessionView(await cancelSession(c.env.DB, row)), 200);
+};

@@ -1,0 +1,92 @@
+import { createRoute, type Hook, type RouteHandler, z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { findProvider } from "../../catalog/providers";
+import { database } from "../../db/client";
+import { workspaces } from "../../db/schema";
+import type { AppEnv } from "../../env";
+import { ApiError, fieldError } from "../../errors/api-error";
+import type { ApiErrorCode } from "../../errors/catalog";
+import { toFieldErrors } from "../../http/validation-hook";
+import { issueSession, sessionView } from "../../registration/sessions";
+import { errorResponses } from "../../schemas/api/error";
+import { principalOf } from "../principal";
+import { RegistrationOptionSchema, RegistrationSessionSchema } from "./session-schemas";
+
+/** `scheme://host[:port]` and nothing else: no path, query, fragment or trailing slash. */
+const ORIGIN = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z0-9-]+(?::\d{1,5})?$/i;
+
+const Body = z.object({
+  registrationOptions: z.array(RegistrationOptionSchema).min(1).max(10),
+  originAllowlist: z.array(z.string().regex(ORIGIN)).min(1).max(10).meta({ description: "SDK를 여는 페이지의 출처. 각 항목은 scheme://host[:port]", example: ["https://partner.example"] }),
+  clientReferenceId: z.string().max(128).optional().meta({ description: "파트너가 붙이는 참조 값, 최대 128자" }),
+});
+
+export const route = createRoute({
+  method: "post",
+  path: "/registration-sessions",
+  tags: ["Registration sessions"],
+  summary: "등록 세션 발급",
+  description:
+    "최종 사용자가 브라우저에서 자격 증명을 등록하도록 일회용 sessionToken을 발급합니다(30분 유효). 토큰은 파트너 프런트엔드의 SDK에만 넘기세요. 사업자등록번호는 API 키의 워크스페이스에서 정해집니다.",
+  request: { body: { required: true, content: { "application/json": { schema: Body } } } },
+  responses: {
+    201: {
+      description: "발급된 세션",
+      content: { "application/json": { schema: z.object({ sessionId: z.uuid(), sessionToken: z.string(), expiresAt: z.iso.datetime(), status: z.literal("PENDING") }) } },
+    },
+    ...errorResponses(
+      "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "REGISTRATION_SESSION_INVALID_ORIGIN",
+      "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID",
+    ),
+  },
+});
+
+const FIELD_CODES: Record<string, ApiErrorCode> = {
+  registrationOptions: "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS",
+  originAllowlist: "REGISTRATION_SESSION_INVALID_ORIGIN",
+  clientReferenceId: "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID",
+};
+
+/** Every problem with a body field is that field's own spec code. */
+export const hook: Hook<unknown, AppEnv, string, undefined> = (result) => {
+  if (result.success) return;
+  const { error, data } = result as unknown as { error: z.ZodError; data: unknown };
+  const fieldErrors = toFieldErrors(error, data, "body").map((f) => {
+    const code = FIELD_CODES[f.field.split(".")[1] ?? ""];
+    return code ? { ...f, code } : f;
+  });
+  throw new ApiError(fieldErrors[0]!.code, { fieldErrors });
+};
+
+function checkProviders(options: z.infer<typeof Body>["registrationOptions"]): void {
+  options.forEach((option, index) => {
+    const field = `body.registrationOptions.${index}`;
+    if (option.kind === "CERTIFICATE") {
+      // No institution takes certificate login yet; a session offering it could never complete.
+      throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
+        fieldErrors: [fieldError(field, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "인증서 등록을 받는 기관이 아직 없습니다.")],
+      });
+    }
+    const provider = findProvider(option.providerCode);
+    if (!provider || !provider.acceptedAuthMethods.includes("PROVIDER_LOGIN")) {
+      throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
+        fieldErrors: [fieldError(`${field}.providerCode`, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "아이디 로그인을 받지 않거나 알 수 없는 기관입니다.")],
+      });
+    }
+  });
+}
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  checkProviders(body.registrationOptions);
+  const { workspaceId } = principalOf(c);
+  const workspace = await database(c.env.DB).select({ businessNumber: workspaces.businessNumber }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+  const { row, token } = await issueSession(c.env.DB, {
+    workspaceId,
+    businessNumber: workspace?.businessNumber ?? null,
+    options: body.registrationOptions,
+    originAllowlist: body.originAllowlist.map((o) => o.toLowerCase()),
+    clientReferenceId: body.clientReferenceId ?? null,
+  });
+  return c.json({ sessionId: row.id, sessionToken: token, expiresAt: sessionView(row).expiresAt, status: "PENDING" as const }, 201);
+};

@@ -1,0 +1,22 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { findSession, sessionView } from "../../registration/sessions";
+import { errorResponses } from "../../schemas/api/error";
+import { principalOf } from "../principal";
+import { RegistrationSessionSchema, SessionIdParamSchema } from "./session-schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/registration-sessions/{id}",
+  tags: ["Registration sessions"],
+  summary: "등록 세션 조회",
+  description: "SDK의 onSuccess를 받은 뒤 서버에서 결과를 확인합니다. CONSUMED이면 credentialId가 있습니다.",
+  request: { params: SessionIdParamSchema },
+  responses: {
+    200: { description: "세션", content: { "application/json": { schema: RegistrationSessionSchema } } },
+    ...errorResponses("REGISTRATION_SESSION_NOT_FOUND"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json(sessionView(await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);
