@@ -12,10 +12,14 @@ const token = params.get("token") || "";
 const claimedOrigin = params.get("origin") || "";
 const peer = window.opener || (window.parent !== window ? window.parent : null);
 const $ = (id) => document.getElementById(id);
-let partnerOrigin = null;
+// Errors carry only a code and go to the claimed origin (postMessage itself drops them anywhere else);
+// the registration result goes only to an origin on the session's allowlist.
+let verifiedOrigin = null;
+const embedder = location.ancestorOrigins && location.ancestorOrigins.length ? location.ancestorOrigins[0] : claimedOrigin;
 
 function post(message) {
-  if (peer && partnerOrigin) peer.postMessage(message, partnerOrigin);
+  const target = message.type === "collect:success" ? verifiedOrigin : embedder === claimedOrigin ? claimedOrigin : null;
+  if (peer && target) peer.postMessage(message, target);
 }
 function showError(text) {
   $("formError").textContent = text;
@@ -41,9 +45,12 @@ async function encrypt(keyInfo, sessionId, payload) {
   return { kid: keyInfo.kid, epk: { kty, crv, x, y }, iv: b64url(iv), ct: b64url(ct) };
 }
 
+let checks = [];
+
 function renderFields(option) {
   const box = $("fields");
   box.textContent = "";
+  checks = [];
   for (const field of option.fields) {
     const id = "f_" + field.name;
     const wrap = document.createElement("div");
@@ -52,8 +59,13 @@ function renderFields(option) {
     label.htmlFor = id;
     label.textContent = field.label;
     const input = document.createElement("input");
-    Object.assign(input, { id, name: field.name, type: field.secret ? "password" : "text", required: field.required, pattern: field.pattern.replace(/^\\^|\\$$/g, ""), autocomplete: field.secret ? "current-password" : "username" });
+    Object.assign(input, { id, name: field.name, type: field.secret ? "password" : "text", required: field.required, autocomplete: field.secret ? "current-password" : "username" });
     input.setAttribute("aria-describedby", id + "_hint");
+    // The credential schema's pattern, checked here (the pattern attribute's regex dialect differs from ECMAScript's).
+    const pattern = new RegExp(field.pattern);
+    const check = () => input.setCustomValidity(input.value === "" || pattern.test(input.value) ? "" : field.label + " 형식이 올바르지 않습니다.");
+    input.addEventListener("input", check);
+    checks.push(check);
     const hint = document.createElement("p");
     hint.id = id + "_hint";
     hint.className = "hint";
@@ -67,10 +79,9 @@ async function main() {
   const res = await fetch("/connect/api/session", { headers: { Authorization: "Bearer " + token } });
   const body = await res.json();
   if (!res.ok) return fail(body.message, body.code);
-  // Only a page on the allowlist may hear from us; in a frame the browser itself vouches for the embedding origin.
-  const embedder = location.ancestorOrigins && location.ancestorOrigins.length ? location.ancestorOrigins[0] : claimedOrigin;
+  // Only a page on the allowlist may use the session; in a frame the browser itself vouches for the embedding origin.
   if (!body.originAllowlist.includes(claimedOrigin) || embedder !== claimedOrigin) return fail("이 사이트에서는 등록 화면을 열 수 없습니다.", "ORIGIN_NOT_ALLOWED");
-  partnerOrigin = claimedOrigin;
+  verifiedOrigin = claimedOrigin;
   const session = body;
   const select = $("option");
   session.options.forEach((option, i) => select.append(new Option(option.providerName, String(i))));
@@ -82,6 +93,7 @@ async function main() {
   $("form").addEventListener("submit", async (event) => {
     event.preventDefault();
     showError("");
+    checks.forEach((check) => check());
     if (!$("form").reportValidity()) return;
     const option = session.options[Number(select.value)];
     const fields = Object.fromEntries(option.fields.map((f) => [f.name, $("f_" + f.name).value]));

@@ -1,0 +1,61 @@
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+/**
+ * A partner's backend in miniature: it holds the API key, issues a
+ * registration session for its own origin and hands only the one-time token
+ * to its page, which opens the SDK. Run: SERVICE_URL=… API_KEY=… node --import tsx examples/partner/server.ts
+ */
+export async function startPartnerExample(options: { port: number; serviceUrl: string; apiKey: string }): Promise<{ url: string; close(): Promise<void> }> {
+  const root = import.meta.dirname;
+  const page = readFileSync(path.join(root, "index.html"));
+  const sdk = readFileSync(path.join(root, "../../sdk/dist/collect-sdk.js"));
+  const service = (method: string, urlPath: string, body?: unknown) =>
+    fetch(`${options.serviceUrl}${urlPath}`, {
+      method,
+      headers: { Authorization: `Bearer ${options.apiKey}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  let origin = "";
+  const server = createServer(async (req, res) => {
+    const send = (status: number, type: string, body: string | Buffer) => {
+      res.writeHead(status, { "Content-Type": type });
+      res.end(body);
+    };
+    try {
+      if (req.method === "GET" && req.url === "/") return send(200, "text/html; charset=utf-8", page);
+      if (req.method === "GET" && req.url === "/collect-sdk.js") return send(200, "text/javascript", sdk);
+      if (req.method === "POST" && req.url === "/api/registration-session") {
+        const issued = await service("POST", "/api/v1/registration-sessions", {
+          registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }],
+          originAllowlist: [origin],
+          clientReferenceId: "example-user-1",
+        });
+        const body = (await issued.json()) as Record<string, unknown>;
+        return send(issued.status, "application/json", JSON.stringify(issued.ok ? { sessionToken: body.sessionToken, sessionId: body.sessionId, serviceUrl: options.serviceUrl } : body));
+      }
+      const match = /^\/api\/registration-session\/([\w-]+)$/.exec(req.url ?? "");
+      if (req.method === "GET" && match) {
+        const polled = await service("GET", `/api/v1/registration-sessions/${match[1]}`);
+        return send(polled.status, "application/json", await polled.text());
+      }
+      send(404, "text/plain", "not found");
+    } catch (err) {
+      send(502, "application/json", JSON.stringify({ message: String(err) }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return { url: origin, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const partner = await startPartnerExample({
+    port: Number(process.env.PORT ?? 5173),
+    serviceUrl: process.env.SERVICE_URL ?? "http://127.0.0.1:8787",
+    apiKey: process.env.API_KEY ?? process.env.DEMO_API_KEY ?? "",
+  });
+  console.log(`example partner on ${partner.url}`);
+}

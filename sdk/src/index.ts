@@ -1,0 +1,102 @@
+/**
+ * Browser SDK of the data collection service: opens the hosted registration
+ * UI for a one-time session token and reports the outcome. Credentials are
+ * typed into the service's own page (in an iframe or popup), encrypted there,
+ * and never pass through the partner's page or server.
+ */
+
+export interface RegistrationSuccess {
+  sessionId: string;
+}
+
+export interface RegistrationError {
+  /** A service error code, e.g. REGISTRATION_SESSION_EXPIRED, or POPUP_BLOCKED. */
+  code: string;
+}
+
+export interface OpenRegistrationOptions {
+  /** The `sessionToken` your backend got from POST /api/v1/registration-sessions. */
+  sessionToken: string;
+  /** The service's base URL, e.g. https://api.example.com. */
+  serviceUrl: string;
+  /** "iframe" (default): an overlay on this page; "popup": a separate window. */
+  mode?: "iframe" | "popup";
+  /** Where the iframe goes; a full-screen overlay when absent. */
+  container?: HTMLElement;
+  onSuccess?(result: RegistrationSuccess): void;
+  onError?(error: RegistrationError): void;
+  onClose?(): void;
+}
+
+export interface RegistrationHandle {
+  /** Closes the UI without a result; onClose is called. */
+  close(): void;
+}
+
+type UiMessage = { type: "collect:success"; sessionId: string } | { type: "collect:error"; code: string } | { type: "collect:close" };
+
+function overlay(): HTMLElement {
+  const backdrop = document.createElement("div");
+  backdrop.setAttribute("role", "dialog");
+  backdrop.setAttribute("aria-modal", "true");
+  backdrop.setAttribute("aria-label", "기관 계정 연결");
+  Object.assign(backdrop.style, { position: "fixed", inset: "0", background: "rgba(15,23,42,.55)", display: "flex", alignItems: "center", justifyContent: "center", zIndex: "2147483647" });
+  document.body.append(backdrop);
+  return backdrop;
+}
+
+export function openRegistration(options: OpenRegistrationOptions): RegistrationHandle {
+  const serviceOrigin = new URL(options.serviceUrl).origin;
+  const mode = options.mode ?? "iframe";
+  // The token rides in the fragment: it reaches the hosted page's script but no server, log or Referer.
+  const url = `${serviceOrigin}/connect#${new URLSearchParams({ token: options.sessionToken, origin: location.origin, mode })}`;
+  let target: Window | null = null;
+  let cleanup = () => {};
+  let finished = false;
+
+  const finish = (after?: () => void) => {
+    if (finished) return;
+    finished = true;
+    window.removeEventListener("message", onMessage);
+    cleanup();
+    after?.();
+  };
+
+  function onMessage(event: MessageEvent) {
+    // Only the service's page we opened may speak; anything else is ignored.
+    if (event.origin !== serviceOrigin || event.source !== target) return;
+    const message = event.data as UiMessage;
+    if (message?.type === "collect:success") finish(() => options.onSuccess?.({ sessionId: message.sessionId }));
+    else if (message?.type === "collect:error") options.onError?.({ code: message.code });
+    else if (message?.type === "collect:close") finish(() => options.onClose?.());
+  }
+  window.addEventListener("message", onMessage);
+
+  if (mode === "popup") {
+    target = window.open(url, "collect-registration", "width=480,height=640");
+    if (!target) {
+      finish(() => options.onError?.({ code: "POPUP_BLOCKED" }));
+    } else {
+      const popup = target;
+      const watch = window.setInterval(() => {
+        if (popup.closed) finish(() => options.onClose?.());
+      }, 500);
+      cleanup = () => {
+        window.clearInterval(watch);
+        if (!popup.closed) popup.close();
+      };
+    }
+  } else {
+    const host = options.container ?? overlay();
+    const frame = document.createElement("iframe");
+    frame.src = url;
+    frame.title = "기관 계정 연결";
+    frame.allow = "clipboard-write";
+    Object.assign(frame.style, { width: "420px", maxWidth: "100%", height: "560px", border: "0", borderRadius: "12px", background: "#fff" });
+    host.append(frame);
+    target = frame.contentWindow;
+    cleanup = () => (options.container ? frame.remove() : host.remove());
+  }
+
+  return { close: () => finish(() => options.onClose?.()) };
+}
