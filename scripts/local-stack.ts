@@ -84,7 +84,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
   });
 }
 
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
+/** Resolves once `url` answers 2xx; fails early if the process serving it exits. */
+export async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process for ${url} exited with ${child.exitCode}`);

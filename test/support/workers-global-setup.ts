@@ -1,23 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
+import { waitFor } from "../../scripts/local-stack";
 import { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } from "../workers/ports";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-
-async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited ${child.exitCode}`);
-    try {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} never became healthy`);
-}
 
 /**
  * The worker tests reach a real sandbox bank and a real scraper (with
@@ -29,8 +15,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   const sandbox = start("sandbox/server.ts", { SANDBOX_PORT: String(TEST_SANDBOX_PORT) });
   const scraper = start("scraper-container/server.ts", { SCRAPER_PORT: String(TEST_SCRAPER_PORT) });
   await Promise.all([
-    waitHealthy(`http://127.0.0.1:${TEST_SANDBOX_PORT}/healthz`, sandbox),
-    waitHealthy(`http://127.0.0.1:${TEST_SCRAPER_PORT}/healthz`, scraper),
+    waitFor(`http://127.0.0.1:${TEST_SANDBOX_PORT}/healthz`, sandbox),
+    waitFor(`http://127.0.0.1:${TEST_SCRAPER_PORT}/healthz`, scraper),
   ]);
   return async () => {
     for (const child of [sandbox, scraper]) child.kill("SIGTERM");

@@ -1,21 +1,12 @@
 import { base64UrlEncode } from "../../worker/lib/base64url";
-import { E2E_INFO_PREFIX } from "../../worker/registration/e2e-keys";
+import { sessionKey } from "../../worker/registration/e2e-keys";
 
 /** What the hosted UI does in the browser, for tests that play the browser's part. */
 export async function encryptForService(key: { kid: string; jwk: JsonWebKey }, sessionId: string, payload: unknown) {
   const enc = new TextEncoder();
   const serverKey = await crypto.subtle.importKey("jwk", key.jwk, { name: "ECDH", namedCurve: "P-256" }, false, []);
   const eph = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
-  const ecdh = { name: "ECDH", public: serverKey } as unknown as SubtleCryptoDeriveKeyAlgorithm;
-  const shared = await crypto.subtle.deriveBits(ecdh, eph.privateKey, 256);
-  const hkdf = await crypto.subtle.importKey("raw", shared, "HKDF", false, ["deriveKey"]);
-  const aes = await crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: enc.encode(E2E_INFO_PREFIX + sessionId) },
-    hkdf,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt"],
-  );
+  const aes = await sessionKey(eph.privateKey, serverKey, sessionId, "encrypt");
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: enc.encode(sessionId) }, aes, enc.encode(JSON.stringify(payload)));
   const { kty, crv, x, y } = (await crypto.subtle.exportKey("jwk", eph.publicKey)) as JsonWebKey;

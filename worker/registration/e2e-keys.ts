@@ -34,6 +34,21 @@ export function currentPublicKey(secret: string): { kid: string; jwk: JsonWebKey
 
 const encoder = new TextEncoder();
 
+/** The AES-GCM key both ends derive: ECDH between one side's private and the other's public key, HKDF bound to the session. */
+export async function sessionKey(own: CryptoKey, peer: CryptoKey, sessionId: string, usage: "encrypt" | "decrypt"): Promise<CryptoKey> {
+  // workers-types spell the WebCrypto `public` member `$public`; the runtime wants `public`.
+  const ecdh = { name: "ECDH", public: peer } as unknown as SubtleCryptoDeriveKeyAlgorithm;
+  const shared = await crypto.subtle.deriveBits(ecdh, own, 256);
+  const hkdf = await crypto.subtle.importKey("raw", shared, "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(E2E_INFO_PREFIX + sessionId) },
+    hkdf,
+    { name: "AES-GCM", length: 256 },
+    false,
+    [usage],
+  );
+}
+
 export async function decryptEnvelope(secret: string, sessionId: string, envelope: E2eEnvelope): Promise<unknown> {
   const jwk = keyring(secret).find((k) => k.kid === envelope.kid);
   if (!jwk) throw new ApiError("REGISTRATION_E2E_UNKNOWN_KEY_ID", { fieldErrors: [{ field: "body.kid", code: "REGISTRATION_E2E_UNKNOWN_KEY_ID", message: "알 수 없는 키 id입니다. 공개 키를 다시 받아 주세요." }] });
@@ -41,17 +56,7 @@ export async function decryptEnvelope(secret: string, sessionId: string, envelop
     const { kid: _kid, ...privateJwk } = jwk;
     const privateKey = await crypto.subtle.importKey("jwk", privateJwk, { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]);
     const peer = await crypto.subtle.importKey("jwk", envelope.epk, { name: "ECDH", namedCurve: "P-256" }, false, []);
-    // workers-types spell the WebCrypto `public` member `$public`; the runtime wants `public`.
-    const ecdh = { name: "ECDH", public: peer } as unknown as SubtleCryptoDeriveKeyAlgorithm;
-    const shared = await crypto.subtle.deriveBits(ecdh, privateKey, 256);
-    const hkdf = await crypto.subtle.importKey("raw", shared, "HKDF", false, ["deriveKey"]);
-    const key = await crypto.subtle.deriveKey(
-      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(E2E_INFO_PREFIX + sessionId) },
-      hkdf,
-      { name: "AES-GCM", length: 256 },
-      false,
-      ["decrypt"],
-    );
+    const key = await sessionKey(privateKey, peer, sessionId, "decrypt");
     const iv = base64UrlDecode(envelope.iv);
     const ct = base64UrlDecode(envelope.ct);
     if (!iv || !ct) throw new Error("not base64url");

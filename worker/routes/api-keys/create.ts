@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { issueApiKey } from "../../api-keys/store";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../schemas/api/error";
+import { jsonBody } from "../../schemas/api/json-body";
 import { principalOf } from "../principal";
 import { ApiKeySchema, apiKeyView } from "./api-key-schemas";
 
@@ -11,19 +12,10 @@ export const route = createRoute({
   tags: ["API keys"],
   summary: "API 키 발급",
   description: "호출한 키의 워크스페이스에 새 키를 발급합니다. 키 값(secret)은 이 응답에서 한 번만 볼 수 있으며 서버에는 해시만 남습니다.",
-  request: {
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            name: z.string().min(1).max(100),
-            expiresAt: z.iso.datetime().optional().meta({ description: "만료 시각. 지나면 401 TOKEN_EXPIRED" }),
-          }),
-        },
-      },
-    },
-  },
+  request: jsonBody(z.object({
+    name: z.string().min(1).max(100),
+    expiresAt: z.iso.datetime().optional().meta({ description: "만료 시각. 지나면 401 TOKEN_EXPIRED" }),
+  })),
   responses: {
     201: { description: "발급된 키", content: { "application/json": { schema: ApiKeySchema.extend({ secret: z.string() }) } } },
     ...errorResponses("MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "UNSUPPORTED_MEDIA_TYPE"),

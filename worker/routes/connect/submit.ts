@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { submitRegistration } from "../../registration/submit";
 import { errorResponses } from "../../schemas/api/error";
+import { jsonBody } from "../../schemas/api/json-body";
 import { registrationToken } from "./token";
 
 export const route = createRoute({
@@ -12,25 +13,16 @@ export const route = createRoute({
   description:
     "Authorization: Bearer <sessionToken>. 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = \"collect-registration-v1:\" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.",
   security: [],
-  request: {
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]),
-            providerCode: z.string().min(1).optional(),
-            envelope: z.object({
-              kid: z.string().min(1),
-              epk: z.record(z.string(), z.unknown()).meta({ description: "브라우저의 임시 ECDH 공개 키 (JWK)" }),
-              iv: z.string().min(1).meta({ description: "12바이트, base64url" }),
-              ct: z.string().min(1).meta({ description: "암호문 + GCM 태그, base64url" }),
-            }),
-          }),
-        },
-      },
-    },
-  },
+  request: jsonBody(z.object({
+    kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]),
+    providerCode: z.string().min(1).optional(),
+    envelope: z.object({
+      kid: z.string().min(1),
+      epk: z.record(z.string(), z.unknown()).meta({ description: "브라우저의 임시 ECDH 공개 키 (JWK)" }),
+      iv: z.string().min(1).meta({ description: "12바이트, base64url" }),
+      ct: z.string().min(1).meta({ description: "암호문 + GCM 태그, base64url" }),
+    }),
+  })),
   responses: {
     201: { description: "등록되었습니다", content: { "application/json": { schema: z.object({ sessionId: z.uuid(), status: z.literal("CONSUMED") }) } } },
     ...errorResponses(

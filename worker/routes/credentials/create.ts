@@ -3,6 +3,7 @@ import { checkAuthMethod, credentialFromFields, providerForCredential } from "..
 import { createCredential, credentialView } from "../../credentials/store";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../schemas/api/error";
+import { jsonBody } from "../../schemas/api/json-body";
 import { principalOf } from "../principal";
 import { CredentialSchema } from "./credential-schemas";
 
@@ -13,20 +14,11 @@ export const route = createRoute({
   summary: "자격 증명 직접 등록",
   description:
     "워크스페이스가 자기 자격 증명을 직접 등록합니다. 최종 사용자의 자격 증명은 등록 세션(브라우저 SDK)으로 받으세요. fields는 GET /providers/{code}/credential-schema의 필드와 pattern으로 검증되며, 기관마다 하나만 등록할 수 있습니다.",
-  request: {
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z.object({
-            providerCode: z.string().min(1),
-            authMethod: z.string().meta({ description: "PROVIDER_LOGIN 또는 CERTIFICATE", example: "PROVIDER_LOGIN" }),
-            fields: z.record(z.string(), z.unknown()).meta({ example: { loginId: "user_good", password: "pass_good" } }),
-          }),
-        },
-      },
-    },
-  },
+  request: jsonBody(z.object({
+    providerCode: z.string().min(1),
+    authMethod: z.string().meta({ description: "PROVIDER_LOGIN 또는 CERTIFICATE", example: "PROVIDER_LOGIN" }),
+    fields: z.record(z.string(), z.unknown()).meta({ example: { loginId: "user_good", password: "pass_good" } }),
+  })),
   responses: {
     201: { description: "등록된 자격 증명", content: { "application/json": { schema: CredentialSchema } } },
     ...errorResponses(

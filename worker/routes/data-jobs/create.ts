@@ -4,6 +4,7 @@ import { createJob } from "../../jobs/create";
 import { jobView } from "../../jobs/view";
 import { CreateDataJobBodySchema, DataJobSchema } from "../../schemas/api/data-job";
 import { errorResponses } from "../../schemas/api/error";
+import { jsonBody } from "../../schemas/api/json-body";
 import { principalOf } from "../principal";
 
 export const route = createRoute({
@@ -17,7 +18,7 @@ export const route = createRoute({
     headers: z.object({
       "Idempotency-Key": z.string().min(1).max(128).optional().meta({ description: "1-128자. 키는 워크스페이스별로 24시간 이상 유지됩니다." }),
     }),
-    body: { required: true, content: { "application/json": { schema: CreateDataJobBodySchema } } },
+    ...jsonBody(CreateDataJobBodySchema),
   },
   responses: {
     201: { description: "작업이 기록되었습니다", content: { "application/json": { schema: DataJobSchema } } },

@@ -9,6 +9,7 @@ import type { ApiErrorCode } from "../../errors/catalog";
 import { toFieldErrors } from "../../http/validation-hook";
 import { issueSession, sessionView } from "../../registration/sessions";
 import { errorResponses } from "../../schemas/api/error";
+import { jsonBody } from "../../schemas/api/json-body";
 import { principalOf } from "../principal";
 import { RegistrationOptionSchema, RegistrationSessionSchema } from "./session-schemas";
 
@@ -28,7 +29,7 @@ export const route = createRoute({
   summary: "등록 세션 발급",
   description:
     "최종 사용자가 브라우저에서 자격 증명을 등록하도록 일회용 sessionToken을 발급합니다(30분 유효). 토큰은 파트너 프런트엔드의 SDK에만 넘기세요. 사업자등록번호는 API 키의 워크스페이스에서 정해집니다.",
-  request: { body: { required: true, content: { "application/json": { schema: Body } } } },
+  request: jsonBody(Body),
   responses: {
     201: {
       description: "발급된 세션",
