@@ -12,9 +12,13 @@ import { requestId } from "./middleware/request-id";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
+import { selectBusiness } from "./middleware/select-business";
 import * as connectKeys from "./routes/connect/keys";
 import * as connectSession from "./routes/connect/session";
 import * as connectSubmit from "./routes/connect/submit";
+import * as createConnection from "./routes/connections/create";
+import * as listConnections from "./routes/connections/list";
+import * as revokeConnection from "./routes/connections/revoke";
 import * as createCredential from "./routes/credentials/create";
 import * as deleteCredential from "./routes/credentials/delete";
 import * as getCredential from "./routes/credentials/get";
@@ -60,7 +64,13 @@ function registerRoutes(api: Api): void {
   api.openapi(createRegistrationSession.route, createRegistrationSession.handler, createRegistrationSession.hook);
   api.openapi(getRegistrationSession.route, getRegistrationSession.handler);
   api.openapi(cancelRegistrationSession.route, cancelRegistrationSession.handler);
+  api.openapi(createConnection.route, createConnection.handler);
+  api.openapi(listConnections.route, listConnections.handler);
+  api.openapi(revokeConnection.route, revokeConnection.handler);
 }
+
+// Routes whose data belongs to one business: a partner picks it with X-SVC-Business.
+const BUSINESS_SCOPED = ["/api/v1/data-jobs", "/api/v1/credentials", "/api/v1/registration-sessions"];
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */
 function registerConnect(app: Api): void {
@@ -84,6 +94,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   );
   app.use("/api/*", authenticate);
   app.use("/api/v1/*", async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : requireAuth(c, next)));
+  // `${prefix}/*` matches the prefix itself too.
+  for (const prefix of BUSINESS_SCOPED) app.use(`${prefix}/*`, selectBusiness);
 
   const api: Api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerRoutes(api);

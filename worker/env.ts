@@ -33,7 +33,9 @@ export interface Bindings {
 
 export interface Principal {
   apiKeyId: string;
+  /** The workspace the request acts in: the key's own, or for a partner the selected business's connection workspace. */
   workspaceId: string;
+  isPartner: boolean;
 }
 
 export interface Variables {

@@ -12,13 +12,14 @@ export interface TestWorkspace {
 }
 
 /** A fresh workspace with one API key, so tests never share rate-limit or job state. */
-export async function createWorkspace(options: { monthlyJobCap?: number | null; businessNumber?: string } = {}): Promise<TestWorkspace> {
+export async function createWorkspace(options: { monthlyJobCap?: number | null; businessNumber?: string; isPartner?: boolean } = {}): Promise<TestWorkspace> {
   const workspaceId = crypto.randomUUID();
   await database(env.DB).insert(workspaces).values({
     id: workspaceId,
     name: "테스트 워크스페이스",
     businessNumber: options.businessNumber ?? null,
     monthlyJobCap: options.monthlyJobCap ?? null,
+    isPartner: options.isPartner ?? false,
     createdAt: Date.now(),
   });
   const { row, secret } = await issueApiKey(env.DB, { workspaceId, name: "test" });

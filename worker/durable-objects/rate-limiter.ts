@@ -22,13 +22,14 @@ const KEY_CACHE_MS = 60_000;
 interface KeyRecord {
   id: string;
   workspaceId: string;
+  isPartner: number;
   hash: string;
   expiresAt: number | null;
   revokedAt: number | null;
 }
 
 export type KeyAdmission =
-  | { key: { id: string; workspaceId: string }; decision: RateDecision }
+  | { key: { id: string; workspaceId: string; isPartner: boolean }; decision: RateDecision }
   | { failure: "INVALID_TOKEN" | "TOKEN_EXPIRED" };
 
 interface LimiterEnv {
@@ -62,7 +63,9 @@ export class RateLimiter extends DurableObject<LimiterEnv> {
   /** Resolves the key this object is named for and, if it is usable, counts the request against it. */
   async admitKey(hash: string, now: number = Date.now()): Promise<KeyAdmission> {
     if (!this.key || now - this.key.loadedAt > KEY_CACHE_MS) {
-      const record = await this.env.DB.prepare("SELECT id, workspace_id AS workspaceId, hash, expires_at AS expiresAt, revoked_at AS revokedAt FROM api_keys WHERE hash = ?")
+      const record = await this.env.DB.prepare(
+        "SELECT k.id, k.workspace_id AS workspaceId, w.is_partner AS isPartner, k.hash, k.expires_at AS expiresAt, k.revoked_at AS revokedAt FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = ?",
+      )
         .bind(hash)
         .first<KeyRecord>();
       this.key = { record, loadedAt: now };
@@ -70,7 +73,7 @@ export class RateLimiter extends DurableObject<LimiterEnv> {
     const record = this.key.record;
     if (!record || record.revokedAt !== null || !timingSafeEqualHex(record.hash, hash)) return { failure: "INVALID_TOKEN" };
     if (record.expiresAt !== null && record.expiresAt <= now) return { failure: "TOKEN_EXPIRED" };
-    return { key: { id: record.id, workspaceId: record.workspaceId }, decision: this.hit(now) };
+    return { key: { id: record.id, workspaceId: record.workspaceId, isPartner: record.isPartner === 1 }, decision: this.hit(now) };
   }
 
   /** Drops the cached key, so a revocation takes effect on the next request. */

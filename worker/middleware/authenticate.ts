@@ -22,7 +22,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     const hash = await sha256Hex(match[1]!);
     const admission = await keyGate(c.env.RATE_LIMITER, hash).admitKey(hash);
     if ("key" in admission) {
-      c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId });
+      c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner });
       decision = admission.decision;
     } else c.set("authFailure", admission.failure);
   } else c.set("authFailure", "INVALID_TOKEN");

@@ -1,0 +1,76 @@
+import { and, desc, eq } from "drizzle-orm";
+import { database } from "../db/client";
+import { connections, credentials, workspaces } from "../db/schema";
+import { ApiError } from "../errors/api-error";
+
+export type ConnectionRow = typeof connections.$inferSelect;
+
+export function connectionView(row: ConnectionRow) {
+  return {
+    id: row.id,
+    businessNumber: row.businessNumber,
+    status: row.status,
+    createdAt: new Date(row.createdAt).toISOString(),
+    revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt).toISOString(),
+  };
+}
+
+/** The workspace a partner acts in for a business: its active connection's, or why there is none. */
+export async function connectionFor(d1: D1Database, partnerWorkspaceId: string, businessNumber: string): Promise<ConnectionRow> {
+  const rows = await database(d1)
+    .select()
+    .from(connections)
+    .where(and(eq(connections.partnerWorkspaceId, partnerWorkspaceId), eq(connections.businessNumber, businessNumber)))
+    .orderBy(desc(connections.createdAt))
+    .all();
+  const active = rows.find((r) => r.status === "ACTIVE");
+  if (active) return active;
+  throw new ApiError(rows.length ? "CONNECTION_REVOKED" : "CONNECTION_NOT_FOUND");
+}
+
+/** Connects a partner to a business; an already active connection is returned as it is. */
+export async function connect(d1: D1Database, partnerWorkspaceId: string, businessNumber: string): Promise<{ row: ConnectionRow; created: boolean }> {
+  const existing = await connectionFor(d1, partnerWorkspaceId, businessNumber).catch(() => null);
+  if (existing) return { row: existing, created: false };
+  const now = Date.now();
+  const row: ConnectionRow = {
+    id: crypto.randomUUID(),
+    partnerWorkspaceId,
+    businessNumber,
+    workspaceId: crypto.randomUUID(),
+    status: "ACTIVE",
+    createdAt: now,
+    revokedAt: null,
+  };
+  const db = database(d1);
+  try {
+    await db.batch([
+      db.insert(workspaces).values({ id: row.workspaceId, name: `connection ${businessNumber}`, businessNumber, createdAt: now }),
+      db.insert(connections).values(row),
+    ]);
+  } catch (err) {
+    // A concurrent connect won the one-active-connection index: answer with its connection.
+    const winner = await connectionFor(d1, partnerWorkspaceId, businessNumber).catch(() => null);
+    if (winner) return { row: winner, created: false };
+    throw err;
+  }
+  return { row, created: true };
+}
+
+export function listConnections(d1: D1Database, partnerWorkspaceId: string): Promise<ConnectionRow[]> {
+  return database(d1).select().from(connections).where(eq(connections.partnerWorkspaceId, partnerWorkspaceId)).orderBy(desc(connections.createdAt)).all();
+}
+
+/** Revokes a connection; the business's credentials stop being usable at once. */
+export async function revokeConnection(d1: D1Database, partnerWorkspaceId: string, id: string): Promise<ConnectionRow> {
+  const db = database(d1);
+  const row = await db.select().from(connections).where(and(eq(connections.id, id), eq(connections.partnerWorkspaceId, partnerWorkspaceId))).get();
+  if (!row) throw new ApiError("CONNECTION_NOT_FOUND");
+  if (row.status === "REVOKED") throw new ApiError("CONNECTION_REVOKED");
+  const now = Date.now();
+  await db.batch([
+    db.update(connections).set({ status: "REVOKED", revokedAt: now }).where(eq(connections.id, id)),
+    db.update(credentials).set({ status: "DELETED", deletedAt: now }).where(and(eq(credentials.workspaceId, row.workspaceId), eq(credentials.status, "ACTIVE"))),
+  ]);
+  return { ...row, status: "REVOKED", revokedAt: now };
+}

@@ -1,0 +1,28 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { parseBusinessNumber } from "../../partners/business-number";
+import { connect, connectionView } from "../../partners/connections";
+import { errorResponses } from "../../schemas/api/error";
+import { jsonBody } from "../../schemas/api/json-body";
+import { ConnectionSchema, partnerWorkspaceOf } from "./connection-schemas";
+
+export const route = createRoute({
+  method: "post",
+  path: "/connections",
+  tags: ["Partners"],
+  summary: "사업자 연결",
+  description:
+    "파트너 워크스페이스가 한 사업자를 대신해 일하도록 연결합니다. 이후 그 사업자의 작업, 자격 증명, 등록 세션은 X-SVC-Business 헤더로 사업자를 골라 호출합니다. 이미 연결된 사업자면 그 연결을 200으로 돌려줍니다.",
+  request: jsonBody(z.object({ businessNumber: z.string().meta({ example: "120-88-00767", description: "사업자등록번호 (하이픈 선택)" }) })),
+  responses: {
+    201: { description: "새 연결", content: { "application/json": { schema: ConnectionSchema } } },
+    200: { description: "이미 있는 연결", content: { "application/json": { schema: ConnectionSchema } } },
+    ...errorResponses("MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const partner = partnerWorkspaceOf(c);
+  const { row, created } = await connect(c.env.DB, partner, parseBusinessNumber(c.req.valid("json").businessNumber, "body.businessNumber"));
+  return c.json(connectionView(row), created ? 201 : 200);
+};
