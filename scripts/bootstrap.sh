@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x node_modules/.bin/wrangler ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  # `npm install`, not `npm ci`: npm cannot lock the other platforms' optional workerd binaries for two
+  # workerd versions (wrangler's and the vitest plugin's), which makes `npm ci` refuse the lock.
+  npm install --no-audit --no-fund
 fi
 bash scripts/ensure-chromium.sh
