@@ -8,6 +8,8 @@ export interface CredentialField {
   secret: boolean;
   required: boolean;
   authMethod: AuthMethod;
+  /** `file`: the value is the text of a file the user picks (certificate files), not something typed. */
+  input: "text" | "file";
 }
 
 /**
@@ -35,8 +37,16 @@ export interface ProviderDefinition {
 }
 
 const LOGIN_FIELDS: CredentialField[] = [
-  { name: "loginId", label: "아이디", pattern: "^[A-Za-z0-9_.-]{4,32}$", secret: false, required: true, authMethod: "PROVIDER_LOGIN" },
-  { name: "password", label: "비밀번호", pattern: "^[\\x21-\\x7E]{4,64}$", secret: true, required: true, authMethod: "PROVIDER_LOGIN" },
+  { name: "loginId", label: "아이디", pattern: "^[A-Za-z0-9_.-]{4,32}$", secret: false, required: true, authMethod: "PROVIDER_LOGIN", input: "text" },
+  { name: "password", label: "비밀번호", pattern: "^[\\x21-\\x7E]{4,64}$", secret: true, required: true, authMethod: "PROVIDER_LOGIN", input: "text" },
+];
+
+// The files' contents are checked by worker/certificates, which answers the CERT_* codes; the
+// pattern only bounds their size, so an unreadable file is CERT_INVALID rather than a format error.
+const CERTIFICATE_FIELDS: CredentialField[] = [
+  { name: "certificate", label: "인증서 파일 (signCert)", pattern: "^[\\s\\S]{1,16384}$", secret: false, required: true, authMethod: "CERTIFICATE", input: "file" },
+  { name: "privateKey", label: "개인키 파일 (signPri.key)", pattern: "^[\\s\\S]{1,16384}$", secret: true, required: true, authMethod: "CERTIFICATE", input: "file" },
+  { name: "password", label: "인증서 비밀번호", pattern: "^[\\x20-\\x7E]{4,64}$", secret: true, required: true, authMethod: "CERTIFICATE", input: "text" },
 ];
 
 const PROVIDERS: ProviderDefinition[] = [
@@ -52,6 +62,19 @@ const PROVIDERS: ProviderDefinition[] = [
     pageWindowDays: 31,
     runtime: "container",
     sitePath: "/bank/",
+  },
+  {
+    code: "sandbox.taxportal",
+    name: "샌드박스국세포털",
+    kind: "TAX_PORTAL",
+    sandbox: true,
+    schemas: ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"],
+    acceptedAuthMethods: ["CERTIFICATE"],
+    credentialFields: CERTIFICATE_FIELDS,
+    maxRangeDays: 366,
+    pageWindowDays: 31,
+    runtime: "container",
+    sitePath: "/taxportal/",
   },
 ];
 

@@ -1,4 +1,5 @@
 import { findProvider, type ProviderDefinition } from "../catalog/providers";
+import { readCertificate } from "../certificates/sandbox-format";
 import { ApiError, type FieldError, fieldError } from "../errors/api-error";
 import type { LoginCredential } from "../providers/adapter";
 
@@ -47,7 +48,11 @@ export function credentialFromFields(provider: ProviderDefinition, authMethod: "
 
 /** A hint for listings that identifies the login without revealing it. */
 export function maskedLabel(credential: LoginCredential): string {
-  if (credential.authMethod !== "PROVIDER_LOGIN") return "인증서";
+  if (credential.authMethod === "CERTIFICATE") {
+    // Subject name and expiry are on the certificate's face, not secret, and tell certificates apart.
+    const certificate = readCertificate(credential.certificate);
+    return certificate ? `인증서 ${certificate.subject.commonName} (~${certificate.notAfter.slice(0, 10)})` : "인증서";
+  }
   const id = credential.loginId;
   return id.length <= 4 ? `${id[0]}***` : `${id.slice(0, 2)}${"*".repeat(id.length - 4)}${id.slice(-2)}`;
 }

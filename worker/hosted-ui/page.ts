@@ -28,11 +28,11 @@ export const REGISTRATION_PAGE = `<!doctype html>
 <body>
 <button id="close" type="button" aria-label="닫기">닫기 ✕</button>
 <h1>기관 계정 연결</h1>
-<p class="lead">입력한 아이디와 비밀번호는 이 화면에서 암호화되어 데이터 수집 서비스에만 전달됩니다.</p>
+<p class="lead">입력한 아이디·비밀번호와 인증서 파일은 이 화면에서 암호화되어 데이터 수집 서비스에만 전달됩니다.</p>
 <p id="loading" role="status">불러오는 중…</p>
 <p id="fatal" class="error" role="alert" hidden></p>
 <form id="form" hidden novalidate>
-  <div class="field" id="optionRow"><label for="option">기관</label><select id="option"></select></div>
+  <div class="field" id="optionRow"><label for="option">기관과 로그인 방식</label><select id="option"></select></div>
   <div id="fields"></div>
   <p id="formError" class="error" role="alert" aria-live="assertive"></p>
   <button id="submit" type="submit">연결하기</button>

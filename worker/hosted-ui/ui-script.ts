@@ -59,17 +59,21 @@ function renderFields(option) {
     label.htmlFor = id;
     label.textContent = field.label;
     const input = document.createElement("input");
-    Object.assign(input, { id, name: field.name, type: field.secret ? "password" : "text", required: field.required, autocomplete: field.secret ? "current-password" : "username" });
+    const isFile = field.input === "file";
+    Object.assign(input, { id, name: field.name, required: field.required });
+    if (isFile) input.type = "file";
+    else Object.assign(input, { type: field.secret ? "password" : "text", autocomplete: field.secret ? "current-password" : "username" });
     input.setAttribute("aria-describedby", id + "_hint");
     // The credential schema's pattern, checked here (the pattern attribute's regex dialect differs from ECMAScript's).
+    // A file's content is checked by the service (certificate checks), so only its presence is checked here.
     const pattern = new RegExp(field.pattern);
-    const check = () => input.setCustomValidity(input.value === "" || pattern.test(input.value) ? "" : field.label + " 형식이 올바르지 않습니다.");
-    input.addEventListener("input", check);
+    const check = () => input.setCustomValidity(isFile || input.value === "" || pattern.test(input.value) ? "" : field.label + " 형식이 올바르지 않습니다.");
+    input.addEventListener(isFile ? "change" : "input", check);
     checks.push(check);
     const hint = document.createElement("p");
     hint.id = id + "_hint";
     hint.className = "hint";
-    hint.textContent = field.secret ? "입력한 값은 이 화면에서 암호화되어 전송됩니다." : "";
+    hint.textContent = isFile ? "파일은 이 화면에서 읽어 암호화한 뒤 전송됩니다." : field.secret ? "입력한 값은 이 화면에서 암호화되어 전송됩니다." : "";
     wrap.append(label, input, hint);
     box.append(wrap);
   }
@@ -84,7 +88,7 @@ async function main() {
   verifiedOrigin = claimedOrigin;
   const session = body;
   const select = $("option");
-  session.options.forEach((option, i) => select.append(new Option(option.providerName, String(i))));
+  session.options.forEach((option, i) => select.append(new Option(option.providerName + (option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)"), String(i))));
   $("optionRow").hidden = session.options.length < 2;
   select.addEventListener("change", () => renderFields(session.options[Number(select.value)]));
   renderFields(session.options[0]);
@@ -96,9 +100,12 @@ async function main() {
     checks.forEach((check) => check());
     if (!$("form").reportValidity()) return;
     const option = session.options[Number(select.value)];
-    const fields = Object.fromEntries(option.fields.map((f) => [f.name, $("f_" + f.name).value]));
     $("submit").disabled = true;
     try {
+      const fields = Object.fromEntries(await Promise.all(option.fields.map(async (f) => {
+        const input = $("f_" + f.name);
+        return [f.name, f.input === "file" ? await input.files[0].text() : input.value];
+      })));
       const envelope = await encrypt(session.encryptionKey, session.sessionId, fields);
       const sent = await fetch("/connect/api/registrations", {
         method: "POST",

@@ -15,3 +15,15 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | null {
     return null;
   }
 }
+
+/** Standard base64 with padding, as PEM-like files carry it. */
+export function base64Encode(bytes: Uint8Array): string {
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/** Decodes standard or url-safe base64, padded or not; null for anything that is not. */
+export function base64Decode(text: string): Uint8Array<ArrayBuffer> | null {
+  return base64UrlDecode(text.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_"));
+}

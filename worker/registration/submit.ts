@@ -1,8 +1,6 @@
-import { eq } from "drizzle-orm";
+import { checkCredential, workspaceBusinessNumber } from "../credentials/check";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
 import { isDuplicateProvider, sealedCredentialRow } from "../credentials/store";
-import { database } from "../db/client";
-import { workspaces } from "../db/schema";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
@@ -32,13 +30,16 @@ export async function submitRegistration(env: Bindings, token: string, submissio
 async function register(env: Bindings, session: SessionRow, submission: Submission): Promise<SessionRow> {
   const allowed = session.options.some((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
   if (!allowed) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
-  const workspace = await database(env.DB).select({ businessNumber: workspaces.businessNumber }).from(workspaces).where(eq(workspaces.id, session.workspaceId)).get();
-  if ((workspace?.businessNumber ?? null) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
+  if ((await workspaceBusinessNumber(env.DB, session.workspaceId)) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
 
-  const provider = providerForCredential(submission.providerCode ?? "", "body.providerCode");
+  // A certificate option names no provider at issue: the end-user picks one that takes certificates.
+  // (A provider login without a code never matched an option above.)
+  if (submission.providerCode === undefined) throw new ApiError("PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT");
+  const provider = providerForCredential(submission.providerCode, "body.providerCode");
   checkAuthMethod(provider, submission.kind, "body.kind");
   const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
   const credential = credentialFromFields(provider, submission.kind, fields, "fields");
+  await checkCredential(credential, session.businessNumber);
   const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, provider.code, credential);
   const now = Date.now();
   try {

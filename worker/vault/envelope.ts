@@ -1,5 +1,5 @@
 import type { LoginCredential } from "../providers/adapter";
-import { base64UrlDecode, base64UrlEncode } from "../lib/base64url";
+import { base64Decode, base64UrlDecode, base64UrlEncode } from "../lib/base64url";
 
 /**
  * Envelope encryption: each credential gets its own AES-256-GCM data key,
@@ -27,7 +27,7 @@ function masterKeyBytes(secret: string, version: number): Uint8Array<ArrayBuffer
     return match ? { version: Number(match[1]), key: match[2]! } : { version: 1, key: entry.trim() };
   });
   const entry = entries.find((e) => e.version === version);
-  const bytes = entry ? base64UrlDecode(entry.key.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")) : null;
+  const bytes = entry ? base64Decode(entry.key) : null;
   if (!bytes || bytes.byteLength !== 32) throw new Error(`vault master key v${version} missing or not 32 bytes`);
   return bytes;
 }

@@ -1,12 +1,12 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { findProvider } from "../../catalog/providers";
+import { allProviders, findProvider } from "../../catalog/providers";
 import type { AppEnv } from "../../env";
 import { currentPublicKey } from "../../registration/e2e-keys";
 import { usableSessionByToken } from "../../registration/sessions";
 import { errorResponses } from "../../schemas/api/error";
 import { registrationToken } from "./token";
 
-const Field = z.object({ name: z.string(), label: z.string(), pattern: z.string(), secret: z.boolean(), required: z.boolean() });
+const Field = z.object({ name: z.string(), label: z.string(), pattern: z.string(), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
 
 export const route = createRoute({
   method: "get",
@@ -39,11 +39,15 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const session = await usableSessionByToken(c.env.DB, registrationToken(c));
+  // A certificate option offers every provider that takes certificates; a login option its one provider.
   const options = session.options.flatMap((option) => {
-    if (option.kind !== "PROVIDER_LOGIN") return [];
-    const provider = findProvider(option.providerCode)!;
-    const fields = provider.credentialFields.filter((f) => f.authMethod === "PROVIDER_LOGIN").map(({ name, label, pattern, secret, required }) => ({ name, label, pattern, secret, required }));
-    return [{ kind: option.kind, providerCode: provider.code, providerName: provider.name, fields }];
+    const providers = option.kind === "PROVIDER_LOGIN" ? [findProvider(option.providerCode)!] : allProviders().filter((p) => p.acceptedAuthMethods.includes("CERTIFICATE"));
+    return providers.map((provider) => ({
+      kind: option.kind,
+      providerCode: provider.code,
+      providerName: provider.name,
+      fields: provider.credentialFields.filter((f) => f.authMethod === option.kind).map(({ name, label, pattern, secret, required, input }) => ({ name, label, pattern, secret, required, input })),
+    }));
   });
   return c.json(
     {

@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { submitRegistration } from "../../registration/submit";
+import { CERTIFICATE_ERRORS } from "../../certificates/errors";
 import { errorResponses } from "../../schemas/api/error";
 import { jsonBody } from "../../schemas/api/json-body";
 import { registrationToken } from "./token";
@@ -29,6 +30,7 @@ export const route = createRoute({
       "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_OPTION_NOT_ALLOWED", "REGISTRATION_SESSION_BUSINESS_MISMATCH",
       "REGISTRATION_E2E_UNKNOWN_KEY_ID", "REGISTRATION_E2E_DECRYPT_FAILED", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT", "CREDENTIAL_PROVIDER_DUPLICATED",
       "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED", "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
+      "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", ...CERTIFICATE_ERRORS,
     ),
   },
 });

@@ -1,7 +1,9 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { checkCredential, workspaceBusinessNumber } from "../../credentials/check";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../../credentials/fields";
 import { createCredential, credentialView } from "../../credentials/store";
 import type { AppEnv } from "../../env";
+import { CERTIFICATE_ERRORS } from "../../certificates/errors";
 import { errorResponses } from "../../schemas/api/error";
 import { jsonBody } from "../../schemas/api/json-body";
 import { principalOf } from "../principal";
@@ -13,7 +15,7 @@ export const route = createRoute({
   tags: ["Credentials"],
   summary: "자격 증명 직접 등록",
   description:
-    "워크스페이스가 자기 자격 증명을 직접 등록합니다. 최종 사용자의 자격 증명은 등록 세션(브라우저 SDK)으로 받으세요. fields는 GET /providers/{code}/credential-schema의 필드와 pattern으로 검증되며, 기관마다 하나만 등록할 수 있습니다.",
+    "워크스페이스가 자기 자격 증명을 직접 등록합니다. 최종 사용자의 자격 증명은 등록 세션(브라우저 SDK)으로 받으세요. fields는 GET /providers/{code}/credential-schema의 필드와 pattern으로 검증되며, 기관마다 하나만 등록할 수 있습니다. 인증서(CERTIFICATE)는 파일 내용을 확인해 422 CERT_* 코드로 답합니다 (docs/sandbox-certificates.md).",
   request: jsonBody(z.object({
     providerCode: z.string().min(1),
     authMethod: z.string().meta({ description: "PROVIDER_LOGIN 또는 CERTIFICATE", example: "PROVIDER_LOGIN" }),
@@ -24,6 +26,7 @@ export const route = createRoute({
     ...errorResponses(
       "MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "UNSUPPORTED_MEDIA_TYPE", "INVALID_PROVIDER_CODE", "UNSUPPORTED_AUTH_METHOD",
       "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT", "CREDENTIAL_PROVIDER_DUPLICATED",
+      ...CERTIFICATE_ERRORS,
     ),
   },
 });
@@ -33,6 +36,8 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const provider = providerForCredential(body.providerCode);
   checkAuthMethod(provider, body.authMethod);
   const credential = credentialFromFields(provider, body.authMethod, body.fields);
-  const row = await createCredential(c.env.DB, c.env.VAULT_MASTER_KEY, principalOf(c).workspaceId, provider.code, credential);
+  const { workspaceId } = principalOf(c);
+  await checkCredential(credential, await workspaceBusinessNumber(c.env.DB, workspaceId));
+  const row = await createCredential(c.env.DB, c.env.VAULT_MASTER_KEY, workspaceId, provider.code, credential);
   return c.json(credentialView(row), 201);
 };

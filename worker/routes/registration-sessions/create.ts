@@ -1,8 +1,6 @@
 import { createRoute, type Hook, type RouteHandler, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { findProvider } from "../../catalog/providers";
-import { database } from "../../db/client";
-import { workspaces } from "../../db/schema";
+import { allProviders, findProvider } from "../../catalog/providers";
+import { workspaceBusinessNumber } from "../../credentials/check";
 import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../errors/api-error";
 import type { ApiErrorCode } from "../../errors/catalog";
@@ -11,7 +9,7 @@ import { issueSession, sessionView } from "../../registration/sessions";
 import { errorResponses } from "../../schemas/api/error";
 import { jsonBody } from "../../schemas/api/json-body";
 import { principalOf } from "../principal";
-import { RegistrationOptionSchema, RegistrationSessionSchema } from "./session-schemas";
+import { RegistrationOptionSchema } from "./session-schemas";
 
 /** `scheme://host[:port]` and nothing else: no path, query, fragment or trailing slash. */
 const ORIGIN = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z0-9-]+(?::\d{1,5})?$/i;
@@ -63,9 +61,10 @@ function checkProviders(options: z.infer<typeof Body>["registrationOptions"]): v
   options.forEach((option, index) => {
     const field = `body.registrationOptions.${index}`;
     if (option.kind === "CERTIFICATE") {
-      // No institution takes certificate login yet; a session offering it could never complete.
+      // The end-user picks the provider in the UI; a session no provider could complete is refused now.
+      if (allProviders().some((p) => p.acceptedAuthMethods.includes("CERTIFICATE"))) return;
       throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
-        fieldErrors: [fieldError(field, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "인증서 등록을 받는 기관이 아직 없습니다.")],
+        fieldErrors: [fieldError(field, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "인증서 등록을 받는 기관이 없습니다.")],
       });
     }
     const provider = findProvider(option.providerCode);
@@ -81,10 +80,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   checkProviders(body.registrationOptions);
   const { workspaceId } = principalOf(c);
-  const workspace = await database(c.env.DB).select({ businessNumber: workspaces.businessNumber }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
   const { row, token } = await issueSession(c.env.DB, {
     workspaceId,
-    businessNumber: workspace?.businessNumber ?? null,
+    businessNumber: await workspaceBusinessNumber(c.env.DB, workspaceId),
     options: body.registrationOptions,
     originAllowlist: body.originAllowlist.map((o) => o.toLowerCase()),
     clientReferenceId: body.clientReferenceId ?? null,

@@ -1,0 +1,20 @@
+import { eq } from "drizzle-orm";
+import { verifyCertificate } from "../certificates/verify";
+import { database } from "../db/client";
+import { workspaces } from "../db/schema";
+import type { LoginCredential } from "../providers/adapter";
+
+/**
+ * What a credential's field patterns cannot show, checked before it is
+ * sealed: a certificate must open with its password, match its key and
+ * belong to the workspace's business (422 CERT_* codes). An ID login is
+ * only proved by a job, so it passes as it is.
+ */
+export async function checkCredential(credential: LoginCredential, businessNumber: string | null): Promise<void> {
+  if (credential.authMethod === "CERTIFICATE") await verifyCertificate(credential, businessNumber);
+}
+
+export async function workspaceBusinessNumber(d1: D1Database, workspaceId: string): Promise<string | null> {
+  const row = await database(d1).select({ businessNumber: workspaces.businessNumber }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+  return row?.businessNumber ?? null;
+}
