@@ -2,11 +2,14 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { newRegistrationKeyring } from "./scripts/registration-keys";
-import { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } from "./test/workers/ports";
+import { freePort } from "./scripts/free-port";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
+  // Free ports, handed to the global setup through the environment (it runs in this process), so parallel runs never collide.
+  process.env.TEST_SANDBOX_PORT ??= String(await freePort());
+  process.env.TEST_SCRAPER_PORT ??= String(await freePort());
   return {
     plugins: [
       cloudflareTest({
@@ -19,8 +22,8 @@ export default defineConfig(async () => {
             CURSOR_SECRET: "test-cursor-secret",
             VAULT_MASTER_KEY: "v1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
             REGISTRATION_E2E_KEYS: await newRegistrationKeyring("test-key"),
-            SCRAPER_URL: `http://127.0.0.1:${TEST_SCRAPER_PORT}`,
-            SANDBOX_BASE_URL: `http://127.0.0.1:${TEST_SANDBOX_PORT}`,
+            SCRAPER_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}`,
+            SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
           },
         },
       }),

@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { waitFor } from "../../scripts/local-stack";
-import { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } from "../workers/ports";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -10,6 +9,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * Chromium) over HTTP, exactly as the deployed worker reaches its container.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } = process.env;
   const start = (script: string, env: Record<string, string>) =>
     spawn(path.join(ROOT, "node_modules/.bin/node"), ["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   const sandbox = start("sandbox/server.ts", { SANDBOX_PORT: String(TEST_SANDBOX_PORT) });

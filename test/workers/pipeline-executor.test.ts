@@ -8,7 +8,6 @@ import type { Outcome, PipelineDeps } from "../../worker/pipeline/ports";
 import { unitObjectKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { addCredential, createWorkspace } from "./helpers";
-import { TEST_SCRAPER_PORT } from "./ports";
 
 const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };
 
@@ -48,7 +47,7 @@ async function jobRow(id: string) {
 }
 
 async function logins(): Promise<number> {
-  const response = await fetch(`http://127.0.0.1:${TEST_SCRAPER_PORT}/stats`);
+  const response = await fetch(`${env.SCRAPER_URL}/stats`);
   return (await response.json<{ logins: number }>()).logins;
 }
 
