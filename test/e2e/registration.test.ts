@@ -1,12 +1,14 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Frame, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
-import { newApiKey } from "../../scripts/demo-seed";
+import { DEMO_BUSINESS_NUMBER, newApiKey } from "../../scripts/demo-seed";
 import { freePort } from "../../scripts/free-port";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { launchChromium } from "../node/chromium";
+import { issueSandboxCertificate } from "../support/sandbox-certificates";
 import { client, type LocalStack, startStack } from "./stack";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
@@ -42,6 +44,29 @@ async function registrationFrame(page: Page): Promise<Frame> {
   const frame = (await handle!.contentFrame())!;
   await frame.waitForSelector("#f_loginId", { visible: true });
   return frame;
+}
+
+/** Opens the SDK on the partner page for a token issued in the test; the outcome lands in #status. */
+async function openWithSdk(page: Page, sessionToken: string): Promise<void> {
+  await page.evaluate(
+    (token, serviceUrl) => {
+      const status = document.getElementById("status")!;
+      (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({
+        sessionToken: token,
+        serviceUrl,
+        onSuccess: ({ sessionId }: { sessionId: string }) => (status.textContent = `연결되었습니다 ${sessionId}`),
+        onError: ({ code }: { code: string }) => (status.textContent = `오류: ${code}`),
+      });
+    },
+    sessionToken,
+    stack.baseUrl,
+  );
+}
+
+async function issueSession(body: Record<string, unknown>) {
+  const issued = await client(stack, apiKey).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], ...body });
+  expect(issued.status).toBe(201);
+  return issued.body as { sessionId: string; sessionToken: string };
 }
 
 describe("registration through the SDK and the hosted UI in Chromium", () => {
@@ -93,22 +118,10 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
 
   it("shows a used token as dead and tells the partner page through onError", async () => {
     const page = await freshPage();
-    const issued = await client(stack, apiKey).json("POST", "/api/v1/registration-sessions", {
-      registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }],
-      originAllowlist: [partner.url],
-    });
-    await client(stack, apiKey).json("POST", `/api/v1/registration-sessions/${issued.body.sessionId}/cancel`);
+    const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
+    await client(stack, apiKey).json("POST", `/api/v1/registration-sessions/${issued.sessionId}/cancel`);
     await page.goto(partner.url);
-    await page.evaluate(
-      (token, serviceUrl) =>
-        (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({
-          sessionToken: token,
-          serviceUrl,
-          onError: ({ code }: { code: string }) => (document.getElementById("status")!.textContent = `오류: ${code}`),
-        }),
-      issued.body.sessionToken,
-      stack.baseUrl,
-    );
+    await openWithSdk(page, issued.sessionToken);
     await page.waitForFunction(() => document.getElementById("status")?.textContent === "오류: REGISTRATION_SESSION_ALREADY_CANCELLED", { timeout: 15_000 });
     const frame = (await (await page.waitForSelector("iframe"))!.contentFrame())!;
     await frame.waitForSelector("#fatal:not([hidden])");
@@ -118,21 +131,63 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
 
   it("refuses to talk to a page whose origin is not on the allowlist", async () => {
     const page = await freshPage();
-    const issued = await client(stack, apiKey).json("POST", "/api/v1/registration-sessions", {
-      registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }],
-      originAllowlist: ["https://elsewhere.example"],
-    });
+    const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://elsewhere.example"] });
     await page.goto(partner.url);
-    await page.evaluate(
-      (token, serviceUrl) =>
-        (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({ sessionToken: token, serviceUrl }),
-      issued.body.sessionToken,
-      stack.baseUrl,
-    );
+    await openWithSdk(page, issued.sessionToken);
     const frame = (await (await page.waitForSelector("iframe"))!.contentFrame())!;
     await frame.waitForSelector("#fatal:not([hidden])");
     expect(await frame.$eval("#fatal", (el) => el.textContent)).toContain("열 수 없습니다");
     expect(await frame.$eval("#form", (el) => (el as HTMLElement).hidden)).toBe(true);
+    await page.browserContext().close();
+  });
+
+  it("registers a certificate from picked files, showing a wrong password as a clear error first", async () => {
+    // The seeded workspace's business: a certificate of another business would be CERT_BIZNO_MISMATCH.
+    const cert = await issueSandboxCertificate({ businessNumber: DEMO_BUSINESS_NUMBER, certificateType: "CORPORATE", commonName: "(주)예시파트너고객" });
+    const dir = mkdtempSync(path.join(tmpdir(), "collect-cert-"));
+    const certFile = path.join(dir, "signCert.pem");
+    const keyFile = path.join(dir, "signPri.key");
+    writeFileSync(certFile, cert.certificate);
+    writeFileSync(keyFile, cert.privateKey);
+
+    const page = await freshPage();
+    await page.setViewport({ width: 1000, height: 800 });
+    const bodies: string[] = [];
+    page.on("request", (request) => {
+      const body = request.postData();
+      if (body) bodies.push(body);
+    });
+    const issued = await issueSession({ registrationOptions: [{ kind: "CERTIFICATE" }] });
+    await page.goto(partner.url);
+    await openWithSdk(page, issued.sessionToken);
+    const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
+    const certInput = (await frame.waitForSelector("input#f_certificate", { visible: true }))!;
+    expect(await frame.$eval("#f_certificate", (el) => (el as HTMLInputElement).type)).toBe("file");
+    expect(await frame.$eval("label[for=f_privateKey]", (el) => el.textContent)).toContain("개인키");
+    await page.screenshot({ path: path.join(SHOTS, "6-certificate-ui.png") });
+
+    await certInput.uploadFile(certFile);
+    await (await frame.$("input#f_privateKey"))!.uploadFile(keyFile);
+    await frame.type("#f_password", "wrong-password");
+    await frame.click("#submit");
+    await frame.waitForFunction(() => document.getElementById("formError")?.textContent?.includes("비밀번호"), { timeout: 15_000 });
+    await page.screenshot({ path: path.join(SHOTS, "7-certificate-wrong-password.png") });
+
+    await frame.$eval("#f_password", (el) => ((el as HTMLInputElement).value = ""));
+    await frame.type("#f_password", cert.password);
+    await frame.click("#submit");
+    await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 20_000 });
+    await page.screenshot({ path: path.join(SHOTS, "8-certificate-connected.png") });
+
+    const keyBody = cert.privateKey.split("\n")[1]!;
+    expect(bodies.length).toBeGreaterThanOrEqual(2);
+    for (const body of bodies) {
+      for (const secret of [cert.password, "wrong-password", keyBody]) expect(body).not.toContain(secret);
+    }
+    const session = await client(stack, apiKey).json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
+    expect(session.body).toMatchObject({ status: "CONSUMED", attempts: 1 });
+    const credential = await client(stack, apiKey).json("GET", `/api/v1/credentials/${session.body.credentialId}`);
+    expect(credential.body).toMatchObject({ providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", label: expect.stringContaining("(주)예시파트너고객") });
     await page.browserContext().close();
   });
 });
