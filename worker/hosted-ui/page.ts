@@ -16,7 +16,8 @@ export const REGISTRATION_PAGE = `<!doctype html>
   label { display: block; font-weight: 600; margin-bottom: 4px; }
   input, select { width: 100%; box-sizing: border-box; padding: 10px; font-size: 1rem; border: 1px solid #b8c0cf; border-radius: 6px; }
   input:focus, select:focus, button:focus { outline: 3px solid #7aa7ff; outline-offset: 1px; }
-  input:invalid:not(:placeholder-shown) { border-color: #c0392b; }
+  input:user-invalid { border-color: #c0392b; }
+  .provider { font-weight: 600; margin: 0 0 14px; }
   .hint { font-size: .8rem; color: #5b6475; margin: 4px 0 0; }
   .error { color: #b3261e; font-weight: 600; min-height: 1.2em; }
   button { padding: 11px 16px; font-size: 1rem; border-radius: 6px; border: 0; cursor: pointer; }
@@ -32,6 +33,7 @@ export const REGISTRATION_PAGE = `<!doctype html>
 <p id="loading" role="status">불러오는 중…</p>
 <p id="fatal" class="error" role="alert" hidden></p>
 <form id="form" hidden novalidate>
+  <p id="optionName" class="provider" hidden></p>
   <div class="field" id="optionRow"><label for="option">기관과 로그인 방식</label><select id="option"></select></div>
   <div id="fields"></div>
   <p id="formError" class="error" role="alert" aria-live="assertive"></p>

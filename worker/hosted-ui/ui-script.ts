@@ -88,8 +88,12 @@ async function main() {
   verifiedOrigin = claimedOrigin;
   const session = body;
   const select = $("option");
-  session.options.forEach((option, i) => select.append(new Option(option.providerName + (option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)"), String(i))));
+  const optionLabel = (option) => option.providerName + (option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)");
+  session.options.forEach((option, i) => select.append(new Option(optionLabel(option), String(i))));
+  // With one option there is nothing to choose, but the user still sees where the login goes.
   $("optionRow").hidden = session.options.length < 2;
+  $("optionName").hidden = session.options.length > 1;
+  $("optionName").textContent = optionLabel(session.options[0]);
   select.addEventListener("change", () => renderFields(session.options[Number(select.value)]));
   renderFields(session.options[0]);
   $("loading").hidden = true;
