@@ -121,6 +121,20 @@ describe("certificate credentials, registered through a session", () => {
     ]);
   });
 
+  it("lists a login option and a certificate option side by side", async () => {
+    const ws = await createWorkspace({ businessNumber: BIZNO });
+    const issued = await callJson<Json>("/api/v1/registration-sessions", {
+      method: "POST",
+      key: ws.apiKey,
+      json: { ...CERT_SESSION, registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }, { kind: "CERTIFICATE" }] },
+    });
+    const session = await callJson<Json>("/connect/api/session", { headers: { Authorization: `Bearer ${issued.body.sessionToken}` } });
+    expect(session.body.options.map((o: Json) => [o.kind, o.providerCode, o.fields.map((f: Json) => f.input).join()])).toEqual([
+      ["PROVIDER_LOGIN", "sandbox.bank", "text,text"],
+      ["CERTIFICATE", "sandbox.taxportal", "file,file,text"],
+    ]);
+  });
+
   it("registers a valid certificate and consumes the session", async () => {
     const { ws, sessionId, submit } = await certSession();
     const done = await submit(await certFields());
