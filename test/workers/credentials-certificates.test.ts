@@ -82,6 +82,20 @@ describe("certificate credentials, created directly", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE workspace_id = ?").bind(ws.workspaceId).first()).toEqual({ n: 0 });
   });
 
+  it("pins a partner's certificate to the business selected with X-SVC-Business", async () => {
+    const partner = await createWorkspace({ isPartner: true });
+    expect((await callJson("/api/v1/connections", { method: "POST", key: partner.apiKey, json: { businessNumber: BIZNO } })).status).toBe(201);
+    const create = async (fields: Json) =>
+      callJson<Json>("/api/v1/credentials", {
+        method: "POST",
+        key: partner.apiKey,
+        headers: { "X-SVC-Business": BIZNO },
+        json: { providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", fields },
+      });
+    expect((await create(await certFields({ businessNumber: "2208162517" }))).body.code).toBe("CERT_BIZNO_MISMATCH");
+    expect((await create(await certFields({ businessNumber: BIZNO }))).status).toBe(201);
+  });
+
   it("refuses a certificate for a provider that takes ID login only, before reading it", async () => {
     const ws = await createWorkspace({ businessNumber: BIZNO });
     const res = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "CERTIFICATE", fields: await certFields() } });
