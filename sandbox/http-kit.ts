@@ -35,11 +35,11 @@ export function cookie(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** A page of the sandbox sites: Korean, with the site's script inline as a real site would bundle it. */
-export function page(title: string, body: string, script = ""): string {
+export function page(title: string, body: string, script = "", siteName = "샌드박스은행 인터넷뱅킹"): string {
   return `<!doctype html>
 <html lang="ko"><head><meta charset="utf-8"><title>${title}</title>
 <style>body{font-family:"Nanum Gothic",sans-serif;margin:0;color:#222}header{background:#0b3d91;color:#fff;padding:12px 24px}main{padding:24px}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #ccd;padding:6px 8px;font-size:14px}th{background:#eef2fa}td.num{text-align:right}
 .error{color:#c00;font-weight:bold}.notice{border:2px solid #c60;padding:24px;background:#fff8ee}</style></head>
-<body><header><strong>샌드박스은행</strong> 인터넷뱅킹</header><main>${body}</main>${script ? `<script>${script}</script>` : ""}</body></html>`;
+<body><header><strong>${siteName}</strong></header><main>${body}</main>${script ? `<script>${script}</script>` : ""}</body></html>`;
 }

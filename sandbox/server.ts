@@ -1,15 +1,19 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { bankSite } from "./bank/site";
+import { taxPortalSite } from "./taxportal/site";
 
 export interface SandboxServer {
   url: string;
   close(): Promise<void>;
 }
 
-/** The sandbox institutions on one port: the bank under /bank/. */
+/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/. */
 export async function startSandbox(options: { port: number; hangMs?: number }): Promise<SandboxServer> {
-  const bank = bankSite({ hangMs: options.hangMs ?? 20_000 });
+  const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
+    bank: bankSite({ hangMs: options.hangMs ?? 20_000 }),
+    taxportal: taxPortalSite(),
+  };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://sandbox.local");
     if (url.pathname === "/healthz") {
@@ -17,8 +21,9 @@ export async function startSandbox(options: { port: number; hangMs?: number }): 
       res.end('{"ok":true}');
       return;
     }
-    if (url.pathname === "/bank" || url.pathname.startsWith("/bank/")) {
-      bank(req, res, url).catch((err) => {
+    const site = sites[url.pathname.split("/")[1] ?? ""];
+    if (site) {
+      site(req, res, url).catch((err) => {
         console.error(err);
         if (!res.headersSent) res.writeHead(500);
         res.end();
@@ -26,7 +31,7 @@ export async function startSandbox(options: { port: number; hangMs?: number }): 
       return;
     }
     res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
-    res.end("샌드박스 기관: /bank/");
+    res.end("샌드박스 기관: /bank/, /taxportal/");
   });
   await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

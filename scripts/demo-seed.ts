@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { allProviders } from "../worker/catalog/providers";
+import type { LoginCredential } from "../worker/providers/adapter";
 import { sealCredential } from "../worker/vault/envelope";
+import { issueSandboxCertificate } from "../sandbox/certificates";
 
 export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-00000000d3e0";
 export const DEMO_BUSINESS_NUMBER = "1208800767";
@@ -17,6 +19,8 @@ export interface WorkspaceSeed {
   apiKey: string;
   /** The ID login stored for every sandbox provider that takes one; none when absent. */
   login?: { loginId: string; password: string };
+  /** Store a sandbox business certificate (of the seeded business number) for every sandbox provider that takes certificates. */
+  certificate?: boolean;
   monthlyJobCap?: number | null;
 }
 
@@ -33,18 +37,26 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
     `DELETE FROM api_keys WHERE workspace_id = ${ws} AND name = 'seeded';`,
     `INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at) VALUES (${quote(crypto.randomUUID())}, ${ws}, 'seeded', ${quote(seed.apiKey.slice(0, 10))}, ${quote(createHash("sha256").update(seed.apiKey).digest("hex"))}, ${now});`,
   ];
-  const login = seed.login;
-  for (const provider of login ? allProviders().filter((p) => p.sandbox && p.acceptedAuthMethods.includes("PROVIDER_LOGIN")) : []) {
+  const credentials: { provider: string; credential: LoginCredential; label: string }[] = [];
+  for (const provider of allProviders().filter((p) => p.sandbox)) {
+    if (seed.login && provider.acceptedAuthMethods.includes("PROVIDER_LOGIN")) {
+      credentials.push({ provider: provider.code, credential: { authMethod: "PROVIDER_LOGIN", ...seed.login }, label: seed.login.loginId });
+    } else if (seed.certificate && provider.acceptedAuthMethods.includes("CERTIFICATE")) {
+      const certificate = await issueSandboxCertificate({ businessNumber: DEMO_BUSINESS_NUMBER });
+      credentials.push({ provider: provider.code, credential: { authMethod: "CERTIFICATE", ...certificate }, label: "인증서" });
+    }
+  }
+  for (const { provider, credential, label } of credentials) {
     const id = crypto.randomUUID();
-    const sealed = await sealCredential(vaultMasterKey, id, { authMethod: "PROVIDER_LOGIN", ...login! });
+    const sealed = await sealCredential(vaultMasterKey, id, credential);
     statements.push(
-      `UPDATE credentials SET status = 'DELETED', deleted_at = ${now} WHERE workspace_id = ${ws} AND provider_code = ${quote(provider.code)} AND status = 'ACTIVE';`,
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider.code)}, 'PROVIDER_LOGIN', 'ACTIVE', ${quote(sealed)}, ${quote(login!.loginId)}, ${now});`,
+      `UPDATE credentials SET status = 'DELETED', deleted_at = ${now} WHERE workspace_id = ${ws} AND provider_code = ${quote(provider)} AND status = 'ACTIVE';`,
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider)}, ${quote(credential.authMethod)}, 'ACTIVE', ${quote(sealed)}, ${quote(label)}, ${now});`,
     );
   }
   return statements.join("\n");
 }
 
 export function demoWorkspace(apiKey: string): WorkspaceSeed {
-  return { workspaceId: DEMO_WORKSPACE_ID, name: "데모 워크스페이스", apiKey, login: { loginId: "user_good", password: "pass_good" } };
+  return { workspaceId: DEMO_WORKSPACE_ID, name: "데모 워크스페이스", apiKey, login: { loginId: "user_good", password: "pass_good" }, certificate: true };
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { issueSandboxCertificate } from "../test/support/sandbox-certificates";
+import { issueSandboxCertificate } from "../sandbox/certificates";
 import { DEMO_BUSINESS_NUMBER } from "./demo-seed";
 
 /**

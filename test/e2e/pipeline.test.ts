@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { documentsOf } from "../../sandbox/taxportal/documents";
+import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { parseCsv } from "../support/parse-csv";
 import { client, type LocalStack, startStack } from "./stack";
 
@@ -100,5 +102,17 @@ describe("bank jobs through the real stack", () => {
     const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { ...RANGE, accountNumber: ["999-999-999999"] } });
     const done = await api.waitForJob(job.id);
     expect(done).toMatchObject({ kind: "Failed", error: { code: "INVALID_ACCOUNT_FOR_SERVICE", category: "INVALID_INPUT", retryable: false } });
+  });
+
+  it("collects tax invoices from the tax portal with the demo workspace's certificate, exactly", async () => {
+    const range = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
+    const job = await api.createJob({ providerCode: "sandbox.taxportal", schema: "taxportal.tax-invoices.purchase.v1", params: range });
+    const done = await api.waitForJob(job.id);
+    const truth = documentsOf(DEMO_BUSINESS_NUMBER, "taxportal.tax-invoices.purchase.v1", { start: range.dateRangeStart, end: range.dateRangeEnd });
+    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect((await results(job.id)).data).toEqual(truth);
+    const rows = await csvRows(job.id);
+    expect(rows.length - 1).toBe(truth.length);
+    expect(rows[0]).toContain("공급가액");
   });
 });

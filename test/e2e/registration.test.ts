@@ -8,7 +8,7 @@ import { DEMO_BUSINESS_NUMBER, newApiKey } from "../../scripts/demo-seed";
 import { freePort } from "../../scripts/free-port";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { launchChromium } from "../node/chromium";
-import { issueSandboxCertificate } from "../support/sandbox-certificates";
+import { issueSandboxCertificate } from "../../sandbox/certificates";
 import { client, type LocalStack, startStack } from "./stack";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");

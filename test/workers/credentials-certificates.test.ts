@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { verifyCertificate } from "../../worker/certificates/verify";
 import { openCredential } from "../../worker/vault/envelope";
-import { issueSandboxCertificate, type SandboxCertificateOptions } from "../support/sandbox-certificates";
+import { issueSandboxCertificate, type SandboxCertificateOptions } from "../../sandbox/certificates";
 import { callJson, createWorkspace } from "./helpers";
 import { encryptForService } from "./registration-envelope";
 

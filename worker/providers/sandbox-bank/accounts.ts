@@ -1,8 +1,9 @@
 import type { RawRecord, Target } from "../adapter";
 import type { AdapterContext, BrowserPage } from "../adapter";
-import { malformed } from "./failures";
+import { malformed } from "../failure-text";
+import { failureFromText } from "./failures";
 import { parseMoney } from "./money";
-import { open, settle } from "./page-state";
+import { open, settle } from "../page-state";
 
 const TYPES: Record<string, string> = { 입출금: "CHECKING", 적금: "INSTALLMENT_SAVINGS", 외화: "FOREIGN" };
 
@@ -24,7 +25,7 @@ const READ_ROWS = `[...document.querySelectorAll("#accountList tbody tr")].map((
 
 async function readAccounts(page: BrowserPage, ctx: AdapterContext): Promise<AccountRow[]> {
   if (!page.url().endsWith("/accounts")) await open(page, new URL("accounts", ctx.baseUrl).toString(), ctx);
-  await settle(page, `document.querySelector("#accountList")?.dataset.state === "done"`, ctx);
+  await settle(page, `document.querySelector("#accountList")?.dataset.state === "done"`, ctx, failureFromText);
   const rows = (await page.evaluate(READ_ROWS)) as AccountRow[];
   for (const row of rows) {
     if (Object.values(row).some((v) => v === null) || !TYPES[row.type]) throw malformed("account row incomplete");

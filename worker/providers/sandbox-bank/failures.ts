@@ -1,8 +1,7 @@
-import { type JobErrorCode } from "../../errors/job-failures";
-import { ProviderFailure } from "../adapter";
+import { type FailureRules, failureFromRules } from "../failure-text";
 
 // What the bank's notices and error lines say, in the order they are checked.
-const RULES: [RegExp, JobErrorCode][] = [
+const RULES: FailureRules = [
   [/5회 연속 잘못 입력|이용이 제한/, "LOGIN_LOCKED"],
   [/시스템 (정기)?점검|점검시간/, "PROVIDER_TIME_WINDOW"],
   [/해외 IP/, "OVERSEAS_IP_BLOCKED"],
@@ -18,12 +17,4 @@ const RULES: [RegExp, JobErrorCode][] = [
   [/시스템 오류/, "PROVIDER_ERROR"],
 ];
 
-/** The catalog failure a message on the bank's site stands for; anything unrecognised is a provider error. */
-export function failureFromText(text: string): ProviderFailure {
-  const rule = RULES.find(([pattern]) => pattern.test(text));
-  return new ProviderFailure(rule ? rule[1] : "PROVIDER_ERROR", text.trim().slice(0, 200));
-}
-
-export function malformed(detail: string): ProviderFailure {
-  return new ProviderFailure("PROVIDER_RESPONSE_MALFORMED", detail);
-}
+export const failureFromText = failureFromRules(RULES);

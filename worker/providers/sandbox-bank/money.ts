@@ -1,4 +1,4 @@
-import { malformed } from "./failures";
+import { malformed } from "../failure-text";
 
 /** "1,234,567원", "-1,234.56 USD" → signed number; anything else means the page is not what we know. */
 export function parseMoney(text: string): number {

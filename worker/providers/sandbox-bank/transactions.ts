@@ -1,7 +1,8 @@
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
-import { malformed } from "./failures";
+import { malformed } from "../failure-text";
+import { failureFromText } from "./failures";
 import { parseKstDateTime, parseMoney } from "./money";
-import { open, settle } from "./page-state";
+import { open, settle } from "../page-state";
 
 interface TxRow {
   at: string | null;
@@ -41,13 +42,13 @@ export async function transactionRecords(page: BrowserPage, unit: TaskUnit, ctx:
   const { target, segment } = unit;
   if (!target || !segment) throw malformed("transaction unit needs an account and a date window");
   await open(page, new URL("transactions", ctx.baseUrl).toString(), ctx);
-  await settle(page, `!!document.querySelector("#btnInquiry")`, ctx);
+  await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
   await page.select("#acctSelect", target.id);
   await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
   await page.click("#btnInquiry");
   const records: RawRecord[] = [];
   for (let pageNo = 1; ; pageNo++) {
-    await settle(page, resultOnPage(pageNo), ctx);
+    await settle(page, resultOnPage(pageNo), ctx, failureFromText);
     records.push(...((await page.evaluate(READ_ROWS)) as TxRow[]).map((row) => toRecord(row, unit)));
     const hasNext = (await page.evaluate(`!document.getElementById("btnNext").disabled`)) as boolean;
     if (!hasNext) break;

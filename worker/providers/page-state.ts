@@ -1,5 +1,4 @@
-import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
-import { failureFromText } from "./failures";
+import { type AdapterContext, type BrowserPage, ProviderFailure } from "./adapter";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -8,10 +7,11 @@ const PROBLEM = `(document.querySelector("#notice")?.innerText ?? "").trim() || 
 
 /**
  * Waits until the page is where the adapter wants it (`readyExpression`
- * true) or the site shows a notice or an error line instead; the latter
- * becomes the matching catalog failure.
+ * true) or the site shows a notice (`#notice`) or an error line
+ * (`#loginError`, `#inquiryError`) instead; the site's adapter turns that
+ * text into the matching catalog failure.
  */
-export async function settle(page: BrowserPage, readyExpression: string, ctx: AdapterContext): Promise<void> {
+export async function settle(page: BrowserPage, readyExpression: string, ctx: AdapterContext, failureFromText: (text: string) => ProviderFailure): Promise<void> {
   try {
     await page.waitForFunction(`(${readyExpression}) || !!(${PROBLEM})`, { timeout: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS });
   } catch (err) {

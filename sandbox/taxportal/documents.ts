@@ -1,0 +1,107 @@
+import { fieldInfos } from "../../worker/schemas/records/field-kinds";
+import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../worker/schemas/records/taxportal";
+import { fromDay, toDay, todayKst } from "../dates";
+import { pick, seededRandom } from "../random";
+
+export const DOCUMENT_TYPES = {
+  "taxportal.tax-invoices.sales.v1": { title: "매출 세금계산서", record: TaxInvoiceSalesRecord },
+  "taxportal.tax-invoices.purchase.v1": { title: "매입 세금계산서", record: TaxInvoicePurchaseRecord },
+  "taxportal.cash-receipts.sales.v1": { title: "매출 현금영수증", record: CashReceiptSalesRecord },
+  "taxportal.cash-receipts.purchase.v1": { title: "매입 현금영수증", record: CashReceiptPurchaseRecord },
+} as const;
+export type DocumentType = keyof typeof DOCUMENT_TYPES;
+
+export const DOCUMENTS_ORIGIN = "2024-01-01";
+
+const COMPANIES = ["(주)한빛상사", "가람유통", "(주)누리테크", "다온식품", "(주)세움건설", "미래물산", "(주)바른회계", "소담카페"];
+const PEOPLE = ["김민준", "이서연", "박지호", "최유나", "정도윤", "강하은"];
+const ITEMS = ["사무용품", "소프트웨어 라이선스", "컨설팅 용역", "식자재", "물류 서비스", "광고비", "장비 임대"];
+const ADDRESSES = ["서울특별시 강남구 테헤란로 123", "경기도 성남시 분당구 판교역로 45", "부산광역시 해운대구 센텀중앙로 78", "서울특별시 마포구 양화로 12"];
+const VOCAB: Record<string, readonly string[]> = {
+  invoiceClassification: ["일반", "수정"],
+  invoiceKind: ["전자세금계산서", "전자계산서"],
+  issueChannel: ["홈택스", "ASP", "전자세금계산서 발행사업자"],
+  paymentType: ["영수", "청구"],
+  issueMethod: ["카드", "휴대전화", "현금영수증카드"],
+  issueType: ["소득공제", "지출증빙"],
+  issueTypeName: ["소득공제", "지출증빙"],
+  transactionType: ["승인거래", "취소거래"],
+  useType: ["소득공제용", "지출증빙용"],
+  deductible: ["공제", "불공제"],
+  deductionClassificationName: ["일반", "신용카드 등"],
+  merchantClassification: ["일반", "간이"],
+  businessTypeName: ["소매업", "음식점업", "서비스업"],
+};
+
+const businessId = (random: () => number) => String(1_000_000_000 + Math.floor(random() * 8_999_999_999)).slice(0, 10);
+
+/** One document's fields, built field by field from its record definition so every field has a realistic value or null. */
+function document(type: DocumentType, owner: string, date: string, seq: number, random: () => number): Record<string, unknown> {
+  const supply = Math.round((10_000 + random() * 4_990_000) / 10) * 10;
+  const tax = Math.round(supply / 10);
+  const time = [Math.floor(random() * 24), Math.floor(random() * 60), Math.floor(random() * 60)].map((n) => String(n).padStart(2, "0")).join(":");
+  const counterparty = businessId(random);
+  const sales = type.includes(".sales.");
+  const known: Record<string, unknown> = {
+    schema: type,
+    supplyAmount: supply,
+    taxAmount: tax,
+    totalAmount: supply + tax,
+    tip: type.includes("cash-receipts") ? (random() < 0.2 ? Math.round(supply * 0.05) : null) : undefined,
+    issueDate: date,
+    writeDate: date,
+    transactionAt: `${date}T${time}+09:00`,
+    approvalNumber: `${date.replace(/-/g, "")}${String(seq).padStart(2, "0")}${String(Math.floor(random() * 1e6)).padStart(6, "0")}`,
+    ntsTransactionId: `${date.replace(/-/g, "")}41${String(Math.floor(random() * 1e12)).padStart(12, "0")}`,
+    supplierBusinessIdentifier: sales ? owner : counterparty,
+    buyerBusinessIdentifier: sales ? counterparty : owner,
+    merchantBusinessIdentifier: counterparty,
+    itemQuantity: 1 + Math.floor(random() * 20),
+    itemSupplyAmount: supply,
+    itemTaxAmount: tax,
+    sendDate: date,
+    itemSupplyDate: date,
+    contactNumber: `02-${String(1000 + Math.floor(random() * 9000))}-${String(1000 + Math.floor(random() * 9000))}`,
+  };
+  if (typeof known.itemQuantity === "number") known.itemUnitPrice = Math.round(supply / (known.itemQuantity as number));
+  const out: Record<string, unknown> = {};
+  for (const field of fieldInfos(DOCUMENT_TYPES[type].record)) {
+    let value = known[field.name];
+    if (value === undefined) {
+      const name = field.name;
+      value = VOCAB[name]
+        ? pick(random, VOCAB[name]!)
+        : /OrganizationName$/.test(name)
+          ? pick(random, COMPANIES)
+          : /RepresentativeName$/.test(name)
+            ? pick(random, PEOPLE)
+            : /Address$/.test(name)
+              ? pick(random, ADDRESSES)
+              : /Email/.test(name)
+                ? `tax${Math.floor(random() * 900 + 100)}@example.co.kr`
+                : name === "itemName"
+                  ? pick(random, ITEMS)
+                  : /Code$/.test(name)
+                    ? String(Math.floor(random() * 90 + 10))
+                    : null;
+    }
+    // Optional fields are blank now and then, as on the real portal.
+    if (field.nullable && value !== null && random() < 0.15) value = null;
+    out[field.name] = value;
+  }
+  return out;
+}
+
+/** Every document of a type for a business, deterministic from its business number, from the origin up to today. */
+export function documentsOf(businessNumber: string, type: DocumentType, range?: { start: string; end: string }): Record<string, unknown>[] {
+  const first = Math.max(toDay(DOCUMENTS_ORIGIN), range ? toDay(range.start) : 0);
+  const last = Math.min(toDay(todayKst()), range ? toDay(range.end) : Number.MAX_SAFE_INTEGER);
+  const documents: Record<string, unknown>[] = [];
+  for (let day = first; day <= last; day++) {
+    const date = fromDay(day);
+    const random = seededRandom(`${businessNumber}:${type}:${date}`);
+    const count = Math.floor(random() * 3);
+    for (let seq = 1; seq <= count; seq++) documents.push(document(type, businessNumber, date, seq, random));
+  }
+  return documents;
+}

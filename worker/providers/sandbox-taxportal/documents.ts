@@ -1,0 +1,67 @@
+import type { z } from "zod";
+import { type FieldInfo, fieldInfos } from "../../schemas/records/field-kinds";
+import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../schemas/records/taxportal";
+import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
+import { malformed } from "../failure-text";
+import { open, settle } from "../page-state";
+import { failureFromText } from "./failures";
+
+const RECORDS: Record<string, z.ZodObject> = {
+  "taxportal.tax-invoices.sales.v1": TaxInvoiceSalesRecord,
+  "taxportal.tax-invoices.purchase.v1": TaxInvoicePurchaseRecord,
+  "taxportal.cash-receipts.sales.v1": CashReceiptSalesRecord,
+  "taxportal.cash-receipts.purchase.v1": CashReceiptPurchaseRecord,
+};
+
+const READ_TABLE = `({
+  columns: [...document.querySelectorAll("#docTable thead th")].map((th) => th.dataset.field),
+  rows: [...document.querySelectorAll("#docTable tbody tr")].map((tr) => [...tr.children].map((td) => td.textContent)),
+})`;
+
+/** The portal's display form back to the record's: "1,234" → 1234, "2026-03-05 14:22:10" → ISO with +09:00, blank → null. */
+function value(text: string, field: FieldInfo): unknown {
+  if (text === "") {
+    if (!field.nullable) throw malformed(`${field.name} is blank`);
+    return null;
+  }
+  if (field.kind === "number") {
+    const n = Number(text.replace(/,/g, ""));
+    if (!/^-?[\d,]+(\.\d+)?$/.test(text) || Number.isNaN(n)) throw malformed(`unreadable number in ${field.name}`);
+    return n;
+  }
+  if (field.kind === "datetime") {
+    if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text)) throw malformed(`unreadable time in ${field.name}`);
+    return `${text.replace(" ", "T")}+09:00`;
+  }
+  return text;
+}
+
+/** One document type over one date window (at most the portal's 31 days), every result page. */
+export async function documentRecords(page: BrowserPage, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]> {
+  const record = RECORDS[unit.schema];
+  if (!record || !unit.segment) throw malformed(`no document inquiry for ${unit.schema}`);
+  const fields = new Map(fieldInfos(record).map((f) => [f.name, f]));
+  await open(page, new URL("inquiry", ctx.baseUrl).toString(), ctx);
+  await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
+  await page.select("#docType", unit.schema);
+  await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(unit.segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(unit.segment.end)};`);
+  await page.click("#btnInquiry");
+  const records: RawRecord[] = [];
+  for (let pageNo = 1; ; pageNo++) {
+    await settle(page, `document.querySelector("#result")?.dataset.state === "done" && document.querySelector("#result")?.dataset.page === "${pageNo}"`, ctx, failureFromText);
+    const table = (await page.evaluate(READ_TABLE)) as { columns: string[]; rows: string[][] };
+    for (const row of table.rows) {
+      if (row.length !== table.columns.length) throw malformed("document row does not match the header");
+      records.push(Object.fromEntries(table.columns.map((name, i) => {
+        const field = fields.get(name);
+        if (!field) throw malformed(`unknown column ${name}`);
+        return [name, value(row[i]!, field)];
+      })));
+    }
+    if (!((await page.evaluate(`!document.getElementById("btnNext").disabled`)) as boolean)) break;
+    await page.click("#btnNext");
+  }
+  const total = Number(await page.evaluate(`document.getElementById("count").textContent`));
+  if (total !== records.length) throw malformed(`portal reports ${total} documents, read ${records.length}`);
+  return records;
+}
