@@ -7,6 +7,7 @@ import { startPartnerExample } from "../../examples/partner/server";
 import { DEMO_BUSINESS_NUMBER, newApiKey } from "../../scripts/demo-seed";
 import { freePort } from "../../scripts/free-port";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { documentsOf } from "../../sandbox/taxportal/documents";
 import { launchChromium } from "../node/chromium";
 import { issueSandboxCertificate } from "../../sandbox/certificates";
 import { client, type LocalStack, startStack } from "./stack";
@@ -141,7 +142,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await page.browserContext().close();
   });
 
-  it("registers a certificate from picked files, showing a wrong password as a clear error first", async () => {
+  it("registers a certificate from picked files, showing a wrong password as a clear error first, then collects with it", async () => {
     // The seeded workspace's business: a certificate of another business would be CERT_BIZNO_MISMATCH.
     const cert = await issueSandboxCertificate({ businessNumber: DEMO_BUSINESS_NUMBER, certificateType: "CORPORATE", commonName: "(주)예시파트너고객" });
     const dir = mkdtempSync(path.join(tmpdir(), "collect-cert-"));
@@ -188,6 +189,16 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     expect(session.body).toMatchObject({ status: "CONSUMED", attempts: 1 });
     const credential = await client(stack, apiKey).json("GET", `/api/v1/credentials/${session.body.credentialId}`);
     expect(credential.body).toMatchObject({ providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", label: expect.stringContaining("(주)예시파트너고객") });
+
+    // The registered certificate logs in to the sandbox tax portal and collects.
+    const api = client(stack, apiKey);
+    const range = { start: "2026-01-01", end: "2026-02-28" };
+    const schema = "taxportal.tax-invoices.sales.v1";
+    const job = await api.createJob({ providerCode: "sandbox.taxportal", schema, params: { dateRangeStart: range.start, dateRangeEnd: range.end } });
+    const truth = documentsOf(DEMO_BUSINESS_NUMBER, schema, range);
+    expect(truth.length).toBeGreaterThan(0);
+    expect(await api.waitForJob(job.id)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect((await api.json("GET", `/api/v1/data-jobs/${job.id}/results`)).body.data).toEqual(truth);
     await page.browserContext().close();
   });
 });
