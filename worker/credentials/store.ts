@@ -5,6 +5,7 @@ import { ApiError } from "../errors/api-error";
 import type { LoginCredential } from "../providers/adapter";
 import { sealCredential } from "../vault/envelope";
 import { maskedLabel } from "./fields";
+import { isoTime, isoTimeOrNull } from "../lib/iso-time";
 
 export type CredentialRow = typeof credentials.$inferSelect;
 
@@ -16,8 +17,8 @@ export function credentialView(row: CredentialRow) {
     authMethod: row.authMethod,
     status: row.status,
     label: row.label,
-    createdAt: new Date(row.createdAt).toISOString(),
-    deletedAt: row.deletedAt === null ? null : new Date(row.deletedAt).toISOString(),
+    createdAt: isoTime(row.createdAt),
+    deletedAt: isoTimeOrNull(row.deletedAt),
   };
 }
 

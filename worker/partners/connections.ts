@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { database } from "../db/client";
 import { connections, credentials, workspaces } from "../db/schema";
 import { ApiError } from "../errors/api-error";
+import { isoTime, isoTimeOrNull } from "../lib/iso-time";
 
 export type ConnectionRow = typeof connections.$inferSelect;
 
@@ -10,8 +11,8 @@ export function connectionView(row: ConnectionRow) {
     id: row.id,
     businessNumber: row.businessNumber,
     status: row.status,
-    createdAt: new Date(row.createdAt).toISOString(),
-    revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt).toISOString(),
+    createdAt: isoTime(row.createdAt),
+    revokedAt: isoTimeOrNull(row.revokedAt),
   };
 }
 

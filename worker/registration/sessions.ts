@@ -4,6 +4,7 @@ import { type RegistrationSessionStatus, registrationSessions } from "../db/sche
 import { ApiError } from "../errors/api-error";
 import type { ApiErrorCode } from "../errors/catalog";
 import { randomToken, sha256Hex } from "../lib/crypto";
+import { isoTime } from "../lib/iso-time";
 
 export type SessionRow = typeof registrationSessions.$inferSelect;
 export type RegistrationOption = SessionRow["options"][number];
@@ -35,7 +36,7 @@ export function sessionView(row: SessionRow) {
   return {
     sessionId: row.id,
     status: effectiveStatus(row),
-    expiresAt: new Date(row.expiresAt).toISOString(),
+    expiresAt: isoTime(row.expiresAt),
     clientReferenceId: row.clientReferenceId,
     registrationOptions: row.options,
     originAllowlist: row.originAllowlist,

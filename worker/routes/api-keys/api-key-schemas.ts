@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isoTime, isoTimeOrNull } from "../../lib/iso-time";
 
 export const ApiKeySchema = z
   .object({
@@ -11,8 +12,7 @@ export const ApiKeySchema = z
   })
   .openapi("ApiKey");
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function apiKeyView(row: { id: string; name: string; prefix: string; createdAt: number; expiresAt: number | null; revokedAt: number | null }) {
-  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: iso(row.createdAt)!, expiresAt: iso(row.expiresAt), revokedAt: iso(row.revokedAt) };
+  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: isoTime(row.createdAt), expiresAt: isoTimeOrNull(row.expiresAt), revokedAt: isoTimeOrNull(row.revokedAt) };
 }

@@ -5,6 +5,7 @@ import { currentPublicKey } from "../../registration/e2e-keys";
 import { usableSessionByToken } from "../../registration/sessions";
 import { errorResponses } from "../../schemas/api/error";
 import { registrationToken } from "./token";
+import { isoTime } from "../../lib/iso-time";
 
 const Field = z.object({ name: z.string(), label: z.string(), pattern: z.string(), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
 
@@ -52,7 +53,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   return c.json(
     {
       sessionId: session.id,
-      expiresAt: new Date(session.expiresAt).toISOString(),
+      expiresAt: isoTime(session.expiresAt),
       originAllowlist: session.originAllowlist,
       options,
       encryptionKey: currentPublicKey(c.env.REGISTRATION_E2E_KEYS),
