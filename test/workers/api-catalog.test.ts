@@ -38,7 +38,7 @@ describe("catalog routes", () => {
     const bank = await callJson<Json>("/api/v1/providers/sandbox.bank", { key: ws.apiKey });
     expect(bank.body).toMatchObject({ code: "sandbox.bank", acceptedAuthMethods: ["PROVIDER_LOGIN"], schemas: ["bank.accounts.cb.v1", "bank.transactions.cb.v1"] });
     const creds = await callJson<Json>("/api/v1/providers/sandbox.bank/credential-schema", { key: ws.apiKey });
-    expect(creds.body.fields.map((f: Json) => f.name)).toEqual(["loginId", "password"]);
+    expect(creds.body.fields.map((f: Json) => [f.name, f.required])).toEqual([["loginId", true], ["password", true], ["secondFactor", false]]);
     for (const field of creds.body.fields) expect(() => new RegExp(field.pattern)).not.toThrow();
     expect(new RegExp(creds.body.fields[0].pattern).test("user_good")).toBe(true);
     for (const path of ["/api/v1/providers/nope", "/api/v1/providers/nope/credential-schema"]) {

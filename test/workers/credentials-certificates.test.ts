@@ -144,7 +144,7 @@ describe("certificate credentials, registered through a session", () => {
     });
     const session = await callJson<Json>("/connect/api/session", { headers: { Authorization: `Bearer ${issued.body.sessionToken}` } });
     expect(session.body.options.map((o: Json) => [o.kind, o.providerCode, o.fields.map((f: Json) => f.input).join()])).toEqual([
-      ["PROVIDER_LOGIN", "sandbox.bank", "text,text"],
+      ["PROVIDER_LOGIN", "sandbox.bank", "text,text,text"],
       ["CERTIFICATE", "sandbox.taxportal", "file,file,text"],
     ]);
   });

@@ -24,6 +24,19 @@ describe("credentials API", () => {
     expect(one.body).toEqual(res.body);
   });
 
+  it("keeps an optional second factor when given, drops it when blank, and checks its pattern", async () => {
+    const ws = await createWorkspace();
+    const bad = await create(ws.apiKey, { ...LOGIN, fields: { ...LOGIN.fields, secondFactor: "12345" } });
+    expect(bad.body).toMatchObject({ code: "INVALID_CREDENTIAL_FORMAT", fieldErrors: [{ field: "body.fields.secondFactor" }] });
+    const withFactor = await create(ws.apiKey, { ...LOGIN, fields: { ...LOGIN.fields, secondFactor: "9001011" } });
+    const row = await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(withFactor.body.id).first<{ sealed: string }>();
+    expect(await openCredential(env.VAULT_MASTER_KEY, withFactor.body.id, row!.sealed)).toEqual({ authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good", secondFactor: "9001011" });
+    const other = await createWorkspace();
+    const blank = await create(other.apiKey, { ...LOGIN, fields: { ...LOGIN.fields, secondFactor: "" } });
+    const blankRow = await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(blank.body.id).first<{ sealed: string }>();
+    expect(await openCredential(env.VAULT_MASTER_KEY, blank.body.id, blankRow!.sealed)).not.toHaveProperty("secondFactor");
+  });
+
   it("refuses a second credential for the same provider with CREDENTIAL_PROVIDER_DUPLICATED", async () => {
     const ws = await createWorkspace();
     await create(ws.apiKey, LOGIN);

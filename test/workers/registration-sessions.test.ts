@@ -67,7 +67,7 @@ describe("registration through the hosted UI's API", () => {
     const token = res.body.sessionToken;
     const session = await connect(token);
     expect(session.body.options[0]).toMatchObject({ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" });
-    expect(session.body.options[0].fields.map((f: Json) => f.name)).toEqual(["loginId", "password"]);
+    expect(session.body.options[0].fields.map((f: Json) => f.name)).toEqual(["loginId", "password", "secondFactor"]);
     const done = await submit(token, LOGIN);
     expect(done.status).toBe(201);
     const polled = await callJson<Json>(`/api/v1/registration-sessions/${res.body.sessionId}`, { key: ws.apiKey });

@@ -39,6 +39,8 @@ export interface ProviderDefinition {
 const LOGIN_FIELDS: CredentialField[] = [
   { name: "loginId", label: "아이디", pattern: "^[A-Za-z0-9_.-]{4,32}$", secret: false, required: true, authMethod: "PROVIDER_LOGIN", input: "text" },
   { name: "password", label: "비밀번호", pattern: "^[\\x21-\\x7E]{4,64}$", secret: true, required: true, authMethod: "PROVIDER_LOGIN", input: "text" },
+  // Some institutions ask ID logins for the first 7 digits of the resident number (LOGIN_SECOND_FACTOR_REQUIRED without it).
+  { name: "secondFactor", label: "주민등록번호 앞 7자리", pattern: "^\\d{7}$", secret: true, required: false, authMethod: "PROVIDER_LOGIN", input: "text" },
 ];
 
 // The files' contents are checked by worker/certificates, which answers the CERT_* codes; the

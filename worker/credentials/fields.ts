@@ -43,7 +43,9 @@ export function credentialFromFields(provider: ProviderDefinition, authMethod: "
     }
   }
   if (errors.length) throw new ApiError(errors[0]!.code, { fieldErrors: errors });
-  return { authMethod, ...values } as LoginCredential;
+  // Optional fields left blank are not part of the credential.
+  const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== ""));
+  return { authMethod, ...given } as LoginCredential;
 }
 
 /** A hint for listings that identifies the login without revealing it. */
