@@ -22,6 +22,7 @@ export interface Bindings {
   RETRY_MAX_SECONDS?: string;
   RETRY_MAX_ATTEMPTS?: string;
   LOCK_LEASE_SECONDS?: string;
+  INLINE_BUDGET_SECONDS?: string;
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;

@@ -20,6 +20,8 @@ function harness(overrides: Partial<PipelineDeps> = {}) {
       queued.push(message);
     },
     retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 2 },
+    // Every unit through the queue, so each step is visible; inline continuation has its own tests.
+    inlineBudgetMs: 0,
     ...overrides,
   };
   const drain = async () => {
@@ -87,6 +89,33 @@ describe("unit executor on real components", () => {
     expect(final).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6 });
     const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
     expect(final!.record_count).toBe(truth.length);
+  });
+
+  it("carries a job's units on inline in one delivery while the budget lasts", async () => {
+    const { job, plan } = await newJob();
+    const h = harness({ inlineBudgetMs: 60_000 });
+    const before = await logins();
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    expect(h.queued).toEqual([]);
+    expect(await logins()).toBe(before + 1);
+    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, record_count: truth.length });
+  });
+
+  it("hands the chain on through the queue once the budget is spent", async () => {
+    const { job, plan } = await newJob();
+    const h = harness({ inlineBudgetMs: 0 });
+    await executeMessage(h.deps, plan);
+    expect(h.queued).toEqual([{ type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: 0 }]);
+    expect(await jobRow(job.id)).toMatchObject({ status: "RUNNING", completed_task_count: 0, total_task_count: 6 });
+  });
+
+  it("gives a unit that failed inline a message of its own to retry", async () => {
+    const { job, plan } = await newJob(RANGE, "bank.transactions.cb.v1", { loginId: "user_good", password: "error_RATE_LIMITED" });
+    const h = harness({ inlineBudgetMs: 60_000 });
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    expect(h.queued).toEqual([{ type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: 0 }]);
+    expect((await jobRow(job.id))!.status).toBe("RUNNING");
   });
 
   it("fails a second job on a leased credential with LOCK_CONTENTION and retryAfterSeconds 120", async () => {

@@ -38,5 +38,6 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
       maxAttempts: number(env.RETRY_MAX_ATTEMPTS, 5),
     },
     leaseMs: number(env.LOCK_LEASE_SECONDS, 120) * 1000,
+    inlineBudgetMs: number(env.INLINE_BUDGET_SECONDS, 30) * 1000,
   };
 }

@@ -25,7 +25,13 @@ interface JobContext {
   lock: LockPort;
 }
 
-/** Runs one pipeline message to an outcome: ack, or retry after a delay (automatic resumption). */
+/**
+ * Runs one pipeline message to an outcome: ack, or retry after a delay
+ * (automatic resumption). After its own unit the message carries on with
+ * the job's next units in the same invocation while `inlineBudgetMs` lasts,
+ * then hands the chain on through the queue; every unit still commits on
+ * its own, so a crash anywhere loses at most the unit in flight.
+ */
 export async function executeMessage(deps: PipelineDeps, message: PipelineMessage): Promise<Outcome> {
   const job = await deps.state.job(message.jobId);
   if (!job || job.status === "SUCCEEDED" || job.status === "FAILED") return ACK;
@@ -37,13 +43,29 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
     credentialId: job.credentialId ?? "",
     lock: deps.lockFor(job.credentialId ?? "none"),
   };
+  const started = deps.now();
+  let current = message;
   try {
     if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
-    if (message.type === "plan") await plan(ctx);
-    else await runUnit(ctx, message.unitIndex);
+    let next = message.type === "plan" ? await plan(ctx) : await runUnit(ctx, message.unitIndex);
+    while (next !== null) {
+      current = { type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: next };
+      if (deps.now() - started >= deps.inlineBudgetMs) {
+        await deps.enqueue(current);
+        return ACK;
+      }
+      if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
+      next = await runUnit(ctx, next);
+    }
     return ACK;
   } catch (err) {
-    return handleFailure(ctx, err);
+    const outcome = await handleFailure(ctx, err);
+    // A unit reached inline has no message of its own to redeliver: it gets one, and this message is done.
+    if (outcome.kind === "retry" && current !== message) {
+      await deps.enqueue(current, outcome.delaySeconds);
+      return ACK;
+    }
+    return outcome;
   }
 }
 
@@ -100,8 +122,9 @@ async function acquireLease(ctx: JobContext, lostCode: JobErrorCode) {
   return lease;
 }
 
-async function plan(ctx: JobContext): Promise<void> {
-  if (ctx.job.status !== "PENDING") return;
+/** Fixes the job's units; returns the first unit to run, or null when there is nothing (more) to do. */
+async function plan(ctx: JobContext): Promise<number | null> {
+  if (ctx.job.status !== "PENDING") return null;
   await credentialOf(ctx);
   const lease = await acquireLease(ctx, "LOCK_CONTENTION");
   const targets = await withSession(ctx, lease.scraperSessionId, async (sessionId) =>
@@ -109,12 +132,12 @@ async function plan(ctx: JobContext): Promise<void> {
   );
   const units = planUnits(ctx, targets);
   const now = ctx.deps.now();
-  if (!(await ctx.deps.state.markPlanned(ctx.job.id, units, now))) return;
+  if (!(await ctx.deps.state.markPlanned(ctx.job.id, units, now))) return null;
   if (units.length === 0) {
     await finish(ctx);
-    return;
+    return null;
   }
-  await ctx.deps.enqueue({ type: "unit", jobId: ctx.job.id, workspaceId: ctx.job.workspaceId, unitIndex: 0 });
+  return 0;
 }
 
 function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknown>[] {
@@ -128,11 +151,12 @@ function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknow
 /**
  * One task unit: collect on the job's session, validate, store the unit's R2
  * objects (a redelivery overwrites them), then commit the count and hand on
- * to the next unit. Units of a job run as a chain, one at a time.
+ * to the next unit. Units of a job run as a chain, one at a time. Returns
+ * the next unit when this delivery is the one that completed this unit.
  */
-async function runUnit(ctx: JobContext, unitIndex: number): Promise<void> {
+async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | null> {
   const [row, lease] = await Promise.all([ctx.deps.state.unit(ctx.job.id, unitIndex), acquireLease(ctx, "LOCK_LEASE_LOST")]);
-  if (!row || row.status === "DONE") return;
+  if (!row || row.status === "DONE") return null;
   const unit: TaskUnit = {
     jobId: ctx.job.id,
     unitIndex,
@@ -146,12 +170,14 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<void> {
   // The lease may have run out while the institution was slow; another job may now own the login.
   if (!(await ctx.lock.holds(ctx.job.id))) throw new ProviderFailure("LOCK_LEASE_LOST");
   await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
-  const { flipped, completed, total, next } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
+  const { flipped, completed, total, next, status } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
+  // The sweep may have ended the job meanwhile: then nothing more is collected for it.
+  if (status !== "RUNNING") return null;
   if (completed >= total) {
     await finish(ctx);
-    return;
+    return null;
   }
-  if (flipped && next !== null) await ctx.deps.enqueue({ type: "unit", jobId: ctx.job.id, workspaceId: ctx.job.workspaceId, unitIndex: next });
+  return flipped ? next : null;
 }
 
 async function closeSession(ctx: JobContext, sessionId: string | null): Promise<void> {

@@ -49,7 +49,12 @@ export class JobState {
    * its units, so a redelivered unit cannot count twice. Reads back the
    * counters and the next waiting unit in the same round trip.
    */
-  async completeUnit(jobId: string, unitIndex: number, recordCount: number, now: number): Promise<{ flipped: boolean; completed: number; total: number; next: number | null }> {
+  async completeUnit(
+    jobId: string,
+    unitIndex: number,
+    recordCount: number,
+    now: number,
+  ): Promise<{ flipped: boolean; completed: number; total: number; next: number | null; status: string }> {
     const [flip, , progress] = await this.d1.batch([
       this.d1.prepare("UPDATE task_units SET status = 'DONE', record_count = ?, updated_at = ? WHERE job_id = ? AND unit_index = ? AND status = 'QUEUED'").bind(recordCount, now, jobId, unitIndex),
       this.d1
@@ -62,10 +67,12 @@ export class JobState {
         )
         .bind(jobId, now),
       this.d1
-        .prepare("SELECT completed_task_count AS completed, total_task_count AS total, (SELECT min(unit_index) FROM task_units WHERE job_id = ?1 AND status = 'QUEUED') AS next FROM jobs WHERE id = ?1")
+        .prepare(
+          "SELECT status, completed_task_count AS completed, total_task_count AS total, (SELECT min(unit_index) FROM task_units WHERE job_id = ?1 AND status = 'QUEUED') AS next FROM jobs WHERE id = ?1",
+        )
         .bind(jobId),
     ]);
-    const row = (progress!.results[0] ?? { completed: 0, total: 0, next: null }) as { completed: number; total: number; next: number | null };
+    const row = (progress!.results[0] ?? { status: "GONE", completed: 0, total: 0, next: null }) as { status: string; completed: number; total: number; next: number | null };
     return { flipped: flip!.meta.changes > 0, ...row };
   }
 

@@ -34,6 +34,8 @@ export interface PipelineDeps {
   random(): number;
   retry: RetryPolicy;
   leaseMs: number;
+  /** How long one queue delivery keeps running a job's next units itself before handing on through the queue. */
+  inlineBudgetMs: number;
 }
 
 export type Outcome = { kind: "ack" } | { kind: "retry"; delaySeconds: number };
