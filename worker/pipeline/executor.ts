@@ -21,7 +21,6 @@ interface JobContext {
   job: JobRow;
   provider: ProviderDefinition;
   schema: SchemaDefinition;
-  credentialId: string;
   lock: LockPort;
 }
 
@@ -40,7 +39,6 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
     job,
     provider: findProvider(job.providerCode)!,
     schema: findSchema(job.schema)!,
-    credentialId: job.credentialId ?? "",
     lock: deps.lockFor(job.credentialId ?? "none"),
   };
   const started = deps.now();
