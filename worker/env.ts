@@ -1,4 +1,5 @@
 import type { CredentialLock } from "./durable-objects/credential-lock";
+import type { JobBoard } from "./durable-objects/job-board";
 import type { RateLimiter } from "./durable-objects/rate-limiter";
 import type { PipelineMessage } from "./pipeline/messages";
 
@@ -9,6 +10,7 @@ export interface Bindings {
   TASKS: Queue<PipelineMessage>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
+  JOB_BOARD: DurableObjectNamespace<JobBoard>;
   /** Base URL of the scraper-container HTTP service. */
   SCRAPER_URL: string;
   /** Base URL of the sandbox institutions' web sites, as the scraper's browser reaches them. */

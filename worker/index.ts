@@ -6,6 +6,7 @@ import type { PipelineMessage } from "./pipeline/messages";
 import { sweep } from "./pipeline/sweep";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
+export { JobBoard } from "./durable-objects/job-board";
 export { RateLimiter } from "./durable-objects/rate-limiter";
 
 const app = createApp();

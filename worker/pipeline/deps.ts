@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { database } from "../db/client";
+import { publishJob } from "../jobs/board";
 import { credentials } from "../db/schema";
 import type { Bindings } from "../env";
 import { adapterFor } from "../providers/registry";
@@ -14,10 +15,11 @@ const number = (value: string | undefined, fallback: number) => (value === undef
 /** Wires the executor to the bindings: D1 state, R2 results, the lock DO, the scraper, the queue. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
   const container = new ContainerScraper(env.SCRAPER_URL);
+  const state = new JobState(env.DB);
   // Without a Browser Rendering binding (local development, tests) the container renders every provider.
   const browserRendering = env.BROWSER ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), adapterFor) : null;
   return {
-    state: new JobState(env.DB),
+    state,
     results: env.RESULTS,
     scraperFor: (provider) => (provider.runtime === "browser-rendering" && browserRendering ? browserRendering : container),
     lockFor: (credentialId): LockPort => env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(credentialId)),
@@ -29,6 +31,10 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     siteUrl: (provider) => new URL(provider.sitePath, env.SANDBOX_BASE_URL).toString(),
     enqueue: async (message, delaySeconds) => {
       await env.TASKS.send(message, delaySeconds ? { delaySeconds } : undefined);
+    },
+    async publish(jobId) {
+      const row = await state.job(jobId);
+      if (row) await publishJob(env, row);
     },
     now: () => Date.now(),
     random: Math.random,

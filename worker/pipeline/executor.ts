@@ -131,6 +131,7 @@ async function plan(ctx: JobContext): Promise<number | null> {
   const units = planUnits(ctx, targets);
   const now = ctx.deps.now();
   if (!(await ctx.deps.state.markPlanned(ctx.job.id, units, now))) return null;
+  await ctx.deps.publish(ctx.job.id);
   if (units.length === 0) {
     await finish(ctx);
     return null;
@@ -169,6 +170,7 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | nul
   if (!(await ctx.lock.holds(ctx.job.id))) throw new ProviderFailure("LOCK_LEASE_LOST");
   await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
   const { flipped, completed, total, next, status } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
+  if (flipped) await ctx.deps.publish(ctx.job.id);
   // The sweep may have ended the job meanwhile: then nothing more is collected for it.
   if (status !== "RUNNING") return null;
   if (completed >= total) {
@@ -188,6 +190,7 @@ async function closeJobSession(ctx: JobContext): Promise<void> {
 
 async function finish(ctx: JobContext): Promise<void> {
   await ctx.deps.state.succeed(ctx.job.id, ctx.deps.now());
+  await ctx.deps.publish(ctx.job.id);
   await closeJobSession(ctx);
 }
 
@@ -205,6 +208,9 @@ async function handleFailure(ctx: JobContext, err: unknown): Promise<Outcome> {
       return { kind: "retry", delaySeconds };
     }
   }
-  if (await deps.state.fail(job.id, error, deps.now())) await closeJobSession(ctx);
+  if (await deps.state.fail(job.id, error, deps.now())) {
+    await deps.publish(job.id);
+    await closeJobSession(ctx);
+  }
   return ACK;
 }

@@ -30,6 +30,8 @@ export interface PipelineDeps {
   loadCredential(credentialId: string): Promise<LoginCredential | null>;
   siteUrl(provider: ProviderDefinition): string;
   enqueue(message: PipelineMessage, delaySeconds?: number): Promise<void>;
+  /** Shows a job's new state to pollers (the workspace's job board) after a D1 transition. */
+  publish(jobId: string): Promise<void>;
   now(): number;
   random(): number;
   retry: RetryPolicy;

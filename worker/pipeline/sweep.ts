@@ -28,6 +28,7 @@ export async function sweep(d1: D1Database, deps: PipelineDeps): Promise<{ timed
     for (const job of jobs) {
       if (!(await deps.state.fail(job.id, jobError(code), now))) continue;
       count++;
+      await deps.publish(job.id);
       const sessionId = job.credential_id ? await deps.lockFor(job.credential_id).release(job.id) : null;
       if (sessionId) await deps.scraperFor(findProvider(job.provider_code)!).closeSession(sessionId);
     }

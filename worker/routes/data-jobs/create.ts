@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
+import { publishJob } from "../../jobs/board";
 import { createJob } from "../../jobs/create";
 import { jobView } from "../../jobs/view";
 import { CreateDataJobBodySchema, DataJobSchema } from "../../schemas/api/data-job";
@@ -33,6 +34,6 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const { row, created } = await createJob(c.env, workspaceId, c.req.valid("json"), c.req.valid("header")["Idempotency-Key"]);
-  if (created) await c.env.TASKS.send({ type: "plan", jobId: row.id, workspaceId });
+  await Promise.all([publishJob(c.env, row), created ? c.env.TASKS.send({ type: "plan", jobId: row.id, workspaceId }) : undefined]);
   return c.json(jobView(row), 201);
 };

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
-import { findJob } from "../../jobs/store";
+import { readJob } from "../../jobs/board";
 import type { JobRow } from "../../jobs/view";
 import { principalOf } from "../principal";
 
@@ -9,7 +9,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A job of the caller's workspace; anything else, malformed ids included, is simply not found. */
 export async function loadJob(c: Context<AppEnv>, id: string): Promise<JobRow> {
-  const row = UUID.test(id) ? await findJob(c.env.DB, principalOf(c).workspaceId, id.toLowerCase()) : null;
+  const row = UUID.test(id) ? await readJob(c.env, principalOf(c).workspaceId, id.toLowerCase()) : null;
   if (!row) throw new ApiError("DATA_JOB_NOT_FOUND");
   return row;
 }

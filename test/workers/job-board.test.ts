@@ -1,0 +1,45 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { FRESH_MS, publishJob, readJob } from "../../worker/jobs/board";
+import { createJob } from "../../worker/jobs/create";
+import { findJob } from "../../worker/jobs/store";
+import { addCredential, createWorkspace, TX_JOB } from "./helpers";
+
+async function runningJob() {
+  const ws = await createWorkspace();
+  await addCredential(ws.workspaceId);
+  const { row } = await createJob(env, ws.workspaceId, TX_JOB);
+  return { ws, row };
+}
+
+const board = (workspaceId: string) => env.JOB_BOARD.get(env.JOB_BOARD.idFromName(workspaceId));
+
+describe("job board (read model in front of D1)", () => {
+  it("serves a published row without D1, and falls back to D1 once an in-progress entry is no longer fresh", async () => {
+    const { ws, row } = await runningJob();
+    await publishJob(env, row);
+    await env.DB.prepare("UPDATE jobs SET status = 'SUCCEEDED', updated_at = ? WHERE id = ?").bind(row.updatedAt + 1, row.id).run();
+    // Within the freshness window the board's answer stands (a publish follows every real transition).
+    expect((await readJob(env, ws.workspaceId, row.id))!.status).toBe("PENDING");
+    // Past it, D1 is asked again and the board catches up.
+    expect((await readJob(env, ws.workspaceId, row.id, Date.now() + FRESH_MS + 1))!.status).toBe("SUCCEEDED");
+    expect((await readJob(env, ws.workspaceId, row.id))!.status).toBe("SUCCEEDED");
+  });
+
+  it("keeps final rows for good and ignores an older row published late", async () => {
+    const { ws, row } = await runningJob();
+    await env.DB.prepare("UPDATE jobs SET status = 'FAILED', error = ?, updated_at = ? WHERE id = ?").bind(JSON.stringify({ code: "TIMEOUT" }), row.updatedAt + 5, row.id).run();
+    const failed = (await findJob(env.DB, ws.workspaceId, row.id))!;
+    await publishJob(env, failed);
+    await publishJob(env, row);
+    expect((await readJob(env, ws.workspaceId, row.id, Date.now() + 10 * FRESH_MS))!.status).toBe("FAILED");
+  });
+
+  it("answers unknown jobs from D1 and keeps workspaces apart", async () => {
+    const { ws, row } = await runningJob();
+    const other = await createWorkspace();
+    await publishJob(env, row);
+    expect(await readJob(env, other.workspaceId, row.id)).toBeNull();
+    expect(await board(ws.workspaceId).get(crypto.randomUUID())).toBeNull();
+  });
+});
