@@ -4,7 +4,6 @@
  * count, and prints throughput and p50/p99 with their ratios.
  * Target: job detail p50 within 2x of the bare route's.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,10 +11,11 @@ import autocannon from "autocannon";
 import { newApiKey } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { startLocalStack } from "../scripts/local-stack";
+import { startBenchWorker } from "./bench-worker";
 
+const ROOT = path.resolve(import.meta.dirname, "..");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROOT = path.resolve(import.meta.dirname, "..");
 
 interface Measured {
   name: string;
@@ -30,23 +30,6 @@ async function measure(name: string, options: autocannon.Options): Promise<Measu
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
-async function startBare(port: number): Promise<ChildProcess> {
-  const child = spawn(path.join(ROOT, "node_modules/.bin/wrangler"), ["dev", "--config", "bench/wrangler.bare.toml", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", mkdtempSync(path.join(tmpdir(), "bare-"))], {
-    cwd: ROOT,
-    env: { ...process.env, PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" },
-    stdio: "ignore",
-  });
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/bare`);
-      await response.arrayBuffer();
-      if (response.ok) return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
 const stack = await startLocalStack({
   port: await freePort(),
   sandboxPort: await freePort(),
@@ -55,8 +38,7 @@ const stack = await startLocalStack({
   vars: { RATE_LIMIT_PER_MINUTE: "10000000", RATE_LIMIT_PER_HOUR: "10000000" },
   logDir: path.join(ROOT, "test-artifacts/bench-api"),
 });
-const barePort = await freePort();
-const bare = await startBare(barePort);
+const bare = await startBenchWorker("bench/wrangler.bare.toml", mkdtempSync(path.join(tmpdir(), "bare-")));
 try {
   // A workspace without credentials: created jobs end Failed at once, so the POST path is measured without scraping behind it.
   const key = newApiKey();
@@ -66,7 +48,7 @@ try {
   const created = await fetch(`${stack.baseUrl}/api/v1/data-jobs`, { method: "POST", headers: auth, body });
   const { id } = (await created.json()) as { id: string };
 
-  const bareUrl = `http://127.0.0.1:${barePort}/bare`;
+  const bareUrl = `${bare.url}/bare`;
   await measure("warm-up", { url: bareUrl, amount: 300 });
   await measure("warm-up", { url: `${stack.baseUrl}/api/v1/data-jobs/${id}`, headers: auth, amount: 300 });
 
@@ -86,6 +68,6 @@ try {
   console.log(`job create p50 / bare POST p50: ${ratio(create.p50, barePost.p50)}x`);
   console.log(`job create throughput / bare POST: ${ratio(create.rps, barePost.rps)}x`);
 } finally {
-  bare.kill("SIGTERM");
+  bare.child.kill("SIGTERM");
   await stack.stop();
 }

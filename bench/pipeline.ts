@@ -7,7 +7,6 @@
  *    beside reading the same bytes raw from R2 (target: >= 50% of raw, memory
  *    flat as size grows).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +18,7 @@ import { unitCsvKey, unitObjectKey } from "../worker/results/keys";
 import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { startLocalStack } from "../scripts/local-stack";
+import { startBenchWorker } from "./bench-worker";
 import { peakRssMb } from "./process-memory";
 import { writeSyntheticUnit } from "./synthetic-results";
 
@@ -118,24 +118,7 @@ async function drain(url: string, headers: Record<string, string> = {}): Promise
   return bytes;
 }
 
-async function startRawReader(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    path.join(ROOT, "node_modules/.bin/wrangler"),
-    ["dev", "--config", "bench/wrangler.raw-reader.toml", "--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", stack.persistTo],
-    { cwd: ROOT, env: { ...process.env, PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`, WRANGLER_SEND_METRICS: "false" }, stdio: "ignore" },
-  );
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/missing`);
-      await response.arrayBuffer();
-      return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
-let rawReader: ChildProcess | undefined;
+let rawReader: Awaited<ReturnType<typeof startBenchWorker>> | undefined;
 try {
   await serviceJob(); // warm-up: first compile, browser start, sandbox caches
   const loginsBefore = await logins();
@@ -153,14 +136,13 @@ try {
   console.log(`logins per job: ${loginsPerJob} (target 1)`);
 
   const scratch = mkdtempSync(path.join(tmpdir(), "bench-export-"));
-  const rawPort = await freePort();
-  rawReader = await startRawReader(rawPort);
+  rawReader = await startBenchWorker("bench/wrangler.raw-reader.toml", stack.persistTo);
   const rows = [];
   for (const total of [100_000, 1_000_000]) {
     const seeded = await seedExportJob(total, scratch);
     const rawStart = performance.now();
     let rawBytes = 0;
-    for (const key of seeded.keys) rawBytes += await drain(`http://127.0.0.1:${rawPort}/${encodeURIComponent(key)}`);
+    for (const key of seeded.keys) rawBytes += await drain(`${rawReader.url}/${encodeURIComponent(key)}`);
     const rawMs = performance.now() - rawStart;
     const csv = await peakRssMb(stack.workerPid, async () => {
       const started = performance.now();
@@ -184,6 +166,6 @@ try {
   console.table(rows);
   rmSync(scratch, { recursive: true, force: true });
 } finally {
-  rawReader?.kill("SIGTERM");
+  rawReader?.child.kill("SIGTERM");
   await stack.stop();
 }

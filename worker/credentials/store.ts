@@ -58,6 +58,16 @@ export function listCredentials(d1: D1Database, workspaceId: string): Promise<Cr
   return database(d1).select().from(credentials).where(eq(credentials.workspaceId, workspaceId)).orderBy(desc(credentials.createdAt)).all();
 }
 
+/** A workspace's live credential for a provider, which its jobs use implicitly. */
+export async function findActiveCredential(d1: D1Database, workspaceId: string, providerCode: string): Promise<CredentialRow | null> {
+  const row = await database(d1)
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.providerCode, providerCode), eq(credentials.status, "ACTIVE")))
+    .get();
+  return row ?? null;
+}
+
 export async function findCredential(d1: D1Database, workspaceId: string, id: string): Promise<CredentialRow> {
   const row = await database(d1).select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.workspaceId, workspaceId))).get();
   if (!row || row.status === "DELETED") throw new ApiError("CREDENTIAL_NOT_FOUND");

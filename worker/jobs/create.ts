@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { findActiveCredential } from "../credentials/lookup";
+import { findActiveCredential } from "../credentials/store";
 import { database } from "../db/client";
 import { workspaces } from "../db/schema";
 import type { Bindings } from "../env";
