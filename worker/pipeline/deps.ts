@@ -15,11 +15,10 @@ const number = (value: string | undefined, fallback: number) => (value === undef
 /** Wires the executor to the bindings: D1 state, R2 results, the lock DO, the scraper, the queue. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
   const container = new ContainerScraper(env.SCRAPER_URL);
-  const state = new JobState(env.DB);
   // Without a Browser Rendering binding (local development, tests) the container renders every provider.
   const browserRendering = env.BROWSER ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), adapterFor) : null;
   return {
-    state,
+    state: new JobState(env.DB),
     results: env.RESULTS,
     scraperFor: (provider) => (provider.runtime === "browser-rendering" && browserRendering ? browserRendering : container),
     lockFor: (credentialId): LockPort => env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(credentialId)),
@@ -32,10 +31,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     enqueue: async (message, delaySeconds) => {
       await env.TASKS.send(message, delaySeconds ? { delaySeconds } : undefined);
     },
-    async publish(jobId) {
-      const row = await state.job(jobId);
-      if (row) await publishJob(env, row);
-    },
+    publish: (job) => publishJob(env, job),
     now: () => Date.now(),
     random: Math.random,
     retry: {

@@ -130,8 +130,9 @@ async function plan(ctx: JobContext): Promise<number | null> {
   );
   const units = planUnits(ctx, targets);
   const now = ctx.deps.now();
-  if (!(await ctx.deps.state.markPlanned(ctx.job.id, units, now))) return null;
-  await ctx.deps.publish(ctx.job.id);
+  const planned = await ctx.deps.state.markPlanned(ctx.job.id, units, now);
+  if (!planned) return null;
+  await ctx.deps.publish(planned);
   if (units.length === 0) {
     await finish(ctx);
     return null;
@@ -169,11 +170,11 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | nul
   // The lease may have run out while the institution was slow; another job may now own the login.
   if (!(await ctx.lock.holds(ctx.job.id))) throw new ProviderFailure("LOCK_LEASE_LOST");
   await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
-  const { flipped, completed, total, next, status } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
-  if (flipped) await ctx.deps.publish(ctx.job.id);
+  const { flipped, job, next } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
   // The sweep may have ended the job meanwhile: then nothing more is collected for it.
-  if (status !== "RUNNING") return null;
-  if (completed >= total) {
+  if (job?.status !== "RUNNING") return null;
+  if (flipped) await ctx.deps.publish(job);
+  if (job.completedTaskCount >= job.totalTaskCount) {
     await finish(ctx);
     return null;
   }
@@ -189,8 +190,8 @@ async function closeJobSession(ctx: JobContext): Promise<void> {
 }
 
 async function finish(ctx: JobContext): Promise<void> {
-  await ctx.deps.state.succeed(ctx.job.id, ctx.deps.now());
-  await ctx.deps.publish(ctx.job.id);
+  const done = await ctx.deps.state.succeed(ctx.job.id, ctx.deps.now());
+  if (done) await ctx.deps.publish(done);
   await closeJobSession(ctx);
 }
 
@@ -208,8 +209,9 @@ async function handleFailure(ctx: JobContext, err: unknown): Promise<Outcome> {
       return { kind: "retry", delaySeconds };
     }
   }
-  if (await deps.state.fail(job.id, error, deps.now())) {
-    await deps.publish(job.id);
+  const failed = await deps.state.fail(job.id, error, deps.now());
+  if (failed) {
+    await deps.publish(failed);
     await closeJobSession(ctx);
   }
   return ACK;

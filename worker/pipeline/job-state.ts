@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { database } from "../db/client";
 import { jobs, taskUnits } from "../db/schema";
 import type { JobError } from "../errors/job-failures";
@@ -26,71 +26,82 @@ export class JobState {
 
   /**
    * Stores the units and moves PENDING to RUNNING in one transaction. Units
-   * are keyed by index, so a second planning delivery inserts nothing new;
-   * false if another delivery planned first.
+   * are keyed by index, so a second planning delivery inserts nothing new.
+   * Returns the running job, or null if another delivery planned first.
    */
-  async markPlanned(jobId: string, units: PlannedUnit[], now: number): Promise<boolean> {
-    const inserts = units.map((u, index) =>
-      this.d1
-        .prepare(
-          "INSERT OR IGNORE INTO task_units (job_id, unit_index, target_id, target_attributes, segment_start, segment_end, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'QUEUED', ?)",
-        )
-        .bind(jobId, index, u.target?.id ?? null, u.target ? JSON.stringify(u.target.attributes) : null, u.segment?.start ?? null, u.segment?.end ?? null, now),
+  async markPlanned(jobId: string, units: PlannedUnit[], now: number): Promise<JobRow | null> {
+    const db = database(this.d1);
+    const inserts = units.map((u, unitIndex) =>
+      db
+        .insert(taskUnits)
+        .values({
+          jobId,
+          unitIndex,
+          targetId: u.target?.id ?? null,
+          targetAttributes: u.target?.attributes ?? null,
+          segmentStart: u.segment?.start ?? null,
+          segmentEnd: u.segment?.end ?? null,
+          status: "QUEUED",
+          updatedAt: now,
+        })
+        .onConflictDoNothing(),
     );
-    const move = this.d1
-      .prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = ?, updated_at = ? WHERE id = ? AND status = 'PENDING'")
-      .bind(units.length, now, jobId);
-    const results = await this.d1.batch([...inserts, move]);
-    return results.at(-1)!.meta.changes > 0;
+    const move = db
+      .update(jobs)
+      .set({ status: "RUNNING", totalTaskCount: units.length, updatedAt: now })
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, "PENDING")))
+      .returning();
+    const results = await db.batch([move, ...inserts]);
+    return results[0][0] ?? null;
   }
 
   /**
    * Commits a unit: flips it to DONE and recomputes the job's counters from
-   * its units, so a redelivered unit cannot count twice. Reads back the
-   * counters and the next waiting unit in the same round trip.
+   * its units, so a redelivered unit cannot count twice. Reads back the job
+   * and its next waiting unit in the same round trip.
    */
-  async completeUnit(
-    jobId: string,
-    unitIndex: number,
-    recordCount: number,
-    now: number,
-  ): Promise<{ flipped: boolean; completed: number; total: number; next: number | null; status: string }> {
-    const [flip, , progress] = await this.d1.batch([
-      this.d1.prepare("UPDATE task_units SET status = 'DONE', record_count = ?, updated_at = ? WHERE job_id = ? AND unit_index = ? AND status = 'QUEUED'").bind(recordCount, now, jobId, unitIndex),
-      this.d1
-        .prepare(
-          `UPDATE jobs SET
-             completed_task_count = (SELECT count(*) FROM task_units WHERE job_id = ?1 AND status = 'DONE'),
-             record_count = (SELECT coalesce(sum(record_count), 0) FROM task_units WHERE job_id = ?1 AND status = 'DONE'),
-             updated_at = ?2
-           WHERE id = ?1 AND status = 'RUNNING'`,
-        )
-        .bind(jobId, now),
-      this.d1
-        .prepare(
-          "SELECT status, completed_task_count AS completed, total_task_count AS total, (SELECT min(unit_index) FROM task_units WHERE job_id = ?1 AND status = 'QUEUED') AS next FROM jobs WHERE id = ?1",
-        )
-        .bind(jobId),
+  async completeUnit(jobId: string, unitIndex: number, recordCount: number, now: number): Promise<{ flipped: boolean; job: JobRow | null; next: number | null }> {
+    const db = database(this.d1);
+    const [flip, , progress] = await db.batch([
+      db
+        .update(taskUnits)
+        .set({ status: "DONE", recordCount, updatedAt: now })
+        .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.unitIndex, unitIndex), eq(taskUnits.status, "QUEUED")))
+        .returning({ unitIndex: taskUnits.unitIndex }),
+      db
+        .update(jobs)
+        .set({
+          completedTaskCount: sql`(SELECT count(*) FROM task_units WHERE job_id = ${jobId} AND status = 'DONE')`,
+          recordCount: sql`(SELECT coalesce(sum(record_count), 0) FROM task_units WHERE job_id = ${jobId} AND status = 'DONE')`,
+          updatedAt: now,
+        })
+        .where(and(eq(jobs.id, jobId), eq(jobs.status, "RUNNING"))),
+      db
+        .select({ job: jobs, next: sql<number | null>`(SELECT min(unit_index) FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED')` })
+        .from(jobs)
+        .where(eq(jobs.id, jobId)),
     ]);
-    const row = (progress!.results[0] ?? { status: "GONE", completed: 0, total: 0, next: null }) as { status: string; completed: number; total: number; next: number | null };
-    return { flipped: flip!.meta.changes > 0, ...row };
+    return { flipped: flip.length > 0, job: progress[0]?.job ?? null, next: progress[0]?.next ?? null };
   }
 
-  async succeed(jobId: string, now: number): Promise<boolean> {
-    const result = await this.d1
-      .prepare("UPDATE jobs SET status = 'SUCCEEDED', finished_at = ?, updated_at = ? WHERE id = ? AND status IN ('PENDING', 'RUNNING') AND completed_task_count = total_task_count")
-      .bind(now, now, jobId)
-      .run();
-    return result.meta.changes > 0;
+  /** Finishes a job whose units are all done; returns it, or null if it was already final. */
+  async succeed(jobId: string, now: number): Promise<JobRow | null> {
+    const [row] = await database(this.d1)
+      .update(jobs)
+      .set({ status: "SUCCEEDED", finishedAt: now, updatedAt: now })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"]), sql`${jobs.completedTaskCount} = ${jobs.totalTaskCount}`))
+      .returning();
+    return row ?? null;
   }
 
-  async fail(jobId: string, error: JobError, now: number): Promise<boolean> {
-    const result = await database(this.d1)
+  /** Ends a job with its error object; returns it, or null if it was already final. */
+  async fail(jobId: string, error: JobError, now: number): Promise<JobRow | null> {
+    const [row] = await database(this.d1)
       .update(jobs)
       .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
       .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
-      .returning({ id: jobs.id });
-    return result.length > 0;
+      .returning();
+    return row ?? null;
   }
 
   async recordAttempt(jobId: string, now: number): Promise<number> {

@@ -1,5 +1,6 @@
 import type { ProviderDefinition } from "../catalog/providers";
 import type { AcquireResult } from "../durable-objects/credential-lock";
+import type { JobRow } from "../jobs/view";
 import type { LoginCredential } from "../providers/adapter";
 import type { JobState } from "./job-state";
 import type { PipelineMessage } from "./messages";
@@ -30,8 +31,8 @@ export interface PipelineDeps {
   loadCredential(credentialId: string): Promise<LoginCredential | null>;
   siteUrl(provider: ProviderDefinition): string;
   enqueue(message: PipelineMessage, delaySeconds?: number): Promise<void>;
-  /** Shows a job's new state to pollers (the workspace's job board) after a D1 transition. */
-  publish(jobId: string): Promise<void>;
+  /** Shows a job's new row to pollers (the workspace's job board) after a D1 transition. */
+  publish(job: JobRow): Promise<void>;
   now(): number;
   random(): number;
   retry: RetryPolicy;

@@ -26,9 +26,10 @@ export async function sweep(d1: D1Database, deps: PipelineDeps): Promise<{ timed
   const fail = async (jobs: SweptJob[], code: "JOB_TIMEOUT" | "PENDING_ORPHAN") => {
     let count = 0;
     for (const job of jobs) {
-      if (!(await deps.state.fail(job.id, jobError(code), now))) continue;
+      const failed = await deps.state.fail(job.id, jobError(code), now);
+      if (!failed) continue;
       count++;
-      await deps.publish(job.id);
+      await deps.publish(failed);
       const sessionId = job.credential_id ? await deps.lockFor(job.credential_id).release(job.id) : null;
       if (sessionId) await deps.scraperFor(findProvider(job.provider_code)!).closeSession(sessionId);
     }
