@@ -13,7 +13,7 @@ import path from "node:path";
 import puppeteer from "puppeteer-core";
 import { findProvider } from "../worker/catalog/providers";
 import { splitRange } from "../worker/pipeline/segments";
-import { adapterFor } from "../worker/providers/registry";
+import { adapterFor } from "../collectors/registry";
 import { unitCsvKey, unitObjectKey } from "../worker/results/keys";
 import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";

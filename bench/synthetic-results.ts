@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
 import { csvColumns, csvRecordRows } from "../worker/results/csv-format";
-import { BankTransactionRecord } from "../worker/schemas/records/bank";
+import { BankTransactionRecord } from "../collectors/records/bank";
 
 const COLUMNS = csvColumns(BankTransactionRecord);
 

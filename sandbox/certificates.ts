@@ -1,4 +1,4 @@
-import { base64Encode } from "../worker/lib/base64url";
+import { base64Encode } from "../collectors/lib/base64url";
 import {
   armor,
   CERTIFICATE_LABEL,
@@ -8,7 +8,7 @@ import {
   PBKDF2_MAX_ITERATIONS,
   PRIVATE_KEY_LABEL,
   passwordKey,
-} from "../worker/certificates/sandbox-format";
+} from "../collectors/certificates/sandbox-format";
 
 export interface SandboxCertificateOptions {
   businessNumber?: string | null;

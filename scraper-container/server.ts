@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
-import { jobError } from "../worker/errors/job-failures";
-import { ProviderFailure, type LoginCredential, type TaskUnit } from "../worker/providers/adapter";
-import { adapterFor } from "../worker/providers/registry";
+import { jobError } from "../collectors/job-failures";
+import { ProviderFailure, type LoginCredential, type TaskUnit } from "../collectors/adapter";
+import { adapterFor } from "../collectors/registry";
+import type { CollectRequest, CollectResponse, FailureResponse, OpenSessionResponse, TargetsRequest, TargetsResponse } from "../collectors/scraper-protocol";
 import { BrowserPool } from "./browser-pool";
 import { SessionStore } from "./sessions";
 
@@ -51,7 +52,8 @@ function send(res: ServerResponse, status: number, payload?: unknown): void {
 
 function sendFailure(res: ServerResponse, status: number, code: string, retryAfterSeconds?: number): void {
   const error = jobError(code, retryAfterSeconds);
-  send(res, status, { failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) } });
+  const payload: FailureResponse = { failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) } };
+  send(res, status, payload);
 }
 
 /**
@@ -64,7 +66,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   const maxSessions = options.maxSessions ?? 8;
   let logins = 0;
 
-  async function openSession(input: Record<string, unknown>) {
+  async function openSession(input: Record<string, unknown>): Promise<OpenSessionResponse> {
     const adapter = adapterFor(String(input.providerCode));
     if (!adapter || typeof input.baseUrl !== "string" || !input.credential) throw new HttpFailure(400, "PROVIDER_ERROR");
     if (sessions.size >= maxSessions) throw new HttpFailure(429, "ENGINE_CONCURRENCY_LIMIT", 10);
@@ -95,12 +97,14 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     if (!session) throw new HttpFailure(404, "SESSION_EXPIRED");
     const input = await body(req);
     if (req.method === "POST" && parts[2] === "targets") {
-      const targets = await sessions.run(session, () => session.adapter.discoverTargets(session.page, String(input.schema), session.ctx));
-      return send(res, 200, { targets });
+      const { schema } = input as Partial<TargetsRequest>;
+      const answer: TargetsResponse = { targets: await sessions.run(session, () => session.adapter.discoverTargets(session.page, String(schema), session.ctx)) };
+      return send(res, 200, answer);
     }
     if (req.method === "POST" && parts[2] === "collect") {
-      const records = await sessions.run(session, () => session.adapter.collect(session.page, input.unit as TaskUnit, session.ctx));
-      return send(res, 200, { records });
+      const { unit } = input as Partial<CollectRequest>;
+      const answer: CollectResponse = { records: await sessions.run(session, () => session.adapter.collect(session.page, unit as TaskUnit, session.ctx)) };
+      return send(res, 200, answer);
     }
     throw new HttpFailure(404, "SESSION_EXPIRED");
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "puppeteer-core";
-import type { AdapterContext, ProviderAdapter } from "../worker/providers/adapter";
+import type { AdapterContext, ProviderAdapter } from "../collectors/adapter";
 
 export interface Session {
   id: string;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { allProviders } from "../worker/catalog/providers";
-import type { LoginCredential } from "../worker/providers/adapter";
+import type { LoginCredential } from "../collectors/adapter";
 import { sealCredential } from "../worker/vault/envelope";
 import { issueSandboxCertificate } from "../sandbox/certificates";
 

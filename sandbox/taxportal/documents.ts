@@ -1,5 +1,5 @@
-import { fieldInfos } from "../../worker/schemas/records/field-kinds";
-import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../worker/schemas/records/taxportal";
+import { fieldInfos } from "../../collectors/records/field-kinds";
+import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../collectors/records/taxportal";
 import { fromDay, toDay, todayKst } from "../dates";
 import { pick, seededRandom } from "../random";
 

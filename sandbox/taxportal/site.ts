@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { base64Decode } from "../../worker/lib/base64url";
-import { KEY_ALGORITHM, readCertificate, SIGNATURE_ALGORITHM } from "../../worker/certificates/sandbox-format";
-import { fieldInfos } from "../../worker/schemas/records/field-kinds";
+import { base64Decode } from "../../collectors/lib/base64url";
+import { KEY_ALGORITHM, readCertificate, SIGNATURE_ALGORITHM } from "../../collectors/certificates/sandbox-format";
+import { fieldInfos } from "../../collectors/records/field-kinds";
 import { toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { DOCUMENT_TYPES, DOCUMENTS_ORIGIN, type DocumentType, documentsOf } from "./documents";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../../scripts/demo-seed";
 import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
-import { jobError } from "../../worker/errors/job-failures";
+import { jobError } from "../../collectors/job-failures";
 import { client, type LocalStack, startStack } from "./stack";
 
 let stack: LocalStack;

@@ -4,8 +4,8 @@ import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../worker/pipeline/browser-rendering-scraper";
 import { SessionGone } from "../../worker/pipeline/scraper-port";
-import type { BrowserPage } from "../../worker/providers/adapter";
-import { adapterFor } from "../../worker/providers/registry";
+import type { BrowserPage } from "../../collectors/adapter";
+import { adapterFor } from "../../collectors/registry";
 import { launchChromium } from "./chromium";
 
 let sandbox: SandboxServer;

@@ -4,9 +4,9 @@ import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { splitRange } from "../../worker/pipeline/segments";
-import { type AdapterContext, type BrowserPage, ProviderFailure } from "../../worker/providers/adapter";
-import { sandboxBank } from "../../worker/providers/sandbox-bank";
-import { BankAccountRecord, BankTransactionRecord } from "../../worker/schemas/records/bank";
+import { type AdapterContext, type BrowserPage, ProviderFailure } from "../../collectors/adapter";
+import { sandboxBank } from "../../collectors/sandbox-bank";
+import { BankAccountRecord, BankTransactionRecord } from "../../collectors/records/bank";
 import { launchChromium } from "./chromium";
 
 let sandbox: SandboxServer;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { accountsOf, ledgerOf } from "../../sandbox/bank/ledger";
-import { BankAccountRecord, BankTransactionRecord } from "../../worker/schemas/records/bank";
+import { BankAccountRecord, BankTransactionRecord } from "../../collectors/records/bank";
 
 describe("sandbox bank ledger", () => {
   it("is deterministic per login and different across logins", () => {

@@ -2,8 +2,8 @@ import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type DocumentType, DOCUMENT_TYPES, documentsOf } from "../../sandbox/taxportal/documents";
-import type { AdapterContext, BrowserPage, LoginCredential } from "../../worker/providers/adapter";
-import { sandboxTaxPortal } from "../../worker/providers/sandbox-taxportal";
+import type { AdapterContext, BrowserPage, LoginCredential } from "../../collectors/adapter";
+import { sandboxTaxPortal } from "../../collectors/sandbox-taxportal";
 import { issueSandboxCertificate } from "../../sandbox/certificates";
 import { launchChromium } from "./chromium";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { API_ERROR_CODES } from "../../worker/errors/catalog";
+import { API_ERROR_CODES } from "../../worker/errors/codes";
 import { call, createWorkspace } from "./helpers";
 
 /** A fresh key every 90 requests keeps the fuzzer clear of the rate limit, which is tested elsewhere. */

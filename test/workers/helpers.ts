@@ -1,8 +1,8 @@
 import { env, exports } from "cloudflare:workers";
 import { issueApiKey } from "../../worker/api-keys/store";
 import { database } from "../../worker/db/client";
-import { credentials, workspaces } from "../../worker/db/schema";
-import type { LoginCredential } from "../../worker/providers/adapter";
+import { credentials, workspaces } from "../../worker/db/tables";
+import type { LoginCredential } from "../../collectors/adapter";
 import { sealCredential } from "../../worker/vault/envelope";
 
 export interface TestWorkspace {

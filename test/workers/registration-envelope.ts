@@ -1,4 +1,4 @@
-import { base64UrlEncode } from "../../worker/lib/base64url";
+import { base64UrlEncode } from "../../collectors/lib/base64url";
 import { sessionKey } from "../../worker/registration/e2e-keys";
 
 /** What the hosted UI does in the browser, for tests that play the browser's part. */

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
 import { storeUnitResults } from "../../worker/results/unit-results";
-import { BankTransactionRecord } from "../../worker/schemas/records/bank";
+import { BankTransactionRecord } from "../../collectors/records/bank";
 import { parseCsv } from "../support/parse-csv";
 import { addCredential, call, callJson, createWorkspace, TX_JOB } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { database } from "../db/client";
-import { apiKeys } from "../db/schema";
+import { apiKeys } from "../db/tables";
 import { randomToken, sha256Hex } from "../lib/crypto";
 
 const KEY_PREFIX = "sk_";

@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { BankAccountRecord, BankTransactionRecord } from "../schemas/records/bank";
-import { CardApprovalRecord, CorporateCardRecord } from "../schemas/records/card";
+import { BankAccountRecord, BankTransactionRecord } from "../../collectors/records/bank";
+import { CardApprovalRecord, CorporateCardRecord } from "../../collectors/records/card";
 import {
   CashReceiptPurchaseRecord,
   CashReceiptSalesRecord,
   TaxInvoicePurchaseRecord,
   TaxInvoiceSalesRecord,
-} from "../schemas/records/taxportal";
+} from "../../collectors/records/taxportal";
 
 const isoDate = z.iso.date().meta({ description: "YYYY-MM-DD" });
 

@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from "../errors/catalog";
+import type { ApiErrorCode } from "../errors/codes";
 
 /** The 422 codes certificate checks answer, for route definitions. */
 export const CERTIFICATE_ERRORS = [

@@ -1,6 +1,6 @@
 import { ApiError } from "../errors/api-error";
-import type { ApiErrorCode } from "../errors/catalog";
-import { base64Decode } from "../lib/base64url";
+import type { ApiErrorCode } from "../errors/codes";
+import { base64Decode } from "../../collectors/lib/base64url";
 import {
   type CertificateBody,
   KEY_ALGORITHM,
@@ -10,7 +10,7 @@ import {
   readCertificate,
   readEncryptedKey,
   SIGNATURE_ALGORITHM,
-} from "./sandbox-format";
+} from "../../collectors/certificates/sandbox-format";
 
 export interface CertificateMaterial {
   certificate: string;

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { verifyCertificate } from "../certificates/verify";
 import { database } from "../db/client";
-import { workspaces } from "../db/schema";
-import type { LoginCredential } from "../providers/adapter";
+import { workspaces } from "../db/tables";
+import type { LoginCredential } from "../../collectors/adapter";
 
 /**
  * What a credential's field patterns cannot show, checked before it is

@@ -1,7 +1,7 @@
 import { findProvider, type ProviderDefinition } from "../catalog/providers";
-import { readCertificate } from "../certificates/sandbox-format";
+import { readCertificate } from "../../collectors/certificates/sandbox-format";
 import { ApiError, type FieldError, fieldError } from "../errors/api-error";
-import type { LoginCredential } from "../providers/adapter";
+import type { LoginCredential } from "../../collectors/adapter";
 
 export const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
 

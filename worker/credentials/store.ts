@@ -1,26 +1,12 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { database } from "../db/client";
-import { credentials, jobs } from "../db/schema";
+import { credentials, jobs } from "../db/tables";
 import { ApiError } from "../errors/api-error";
-import type { LoginCredential } from "../providers/adapter";
+import type { LoginCredential } from "../../collectors/adapter";
 import { sealCredential } from "../vault/envelope";
 import { maskedLabel } from "./fields";
-import { isoTime, isoTimeOrNull } from "../lib/iso-time";
 
 export type CredentialRow = typeof credentials.$inferSelect;
-
-/** What the API shows of a credential: never the sealed secret. */
-export function credentialView(row: CredentialRow) {
-  return {
-    id: row.id,
-    providerCode: row.providerCode,
-    authMethod: row.authMethod,
-    status: row.status,
-    label: row.label,
-    createdAt: isoTime(row.createdAt),
-    deletedAt: isoTimeOrNull(row.deletedAt),
-  };
-}
 
 /** A new credential row, its secret sealed under a data key of its own. */
 export async function sealedCredentialRow(masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential): Promise<CredentialRow> {

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { JobRow } from "../jobs/view";
+import type { JobRow } from "../jobs/store";
 
 const KEEP_MS = 24 * 3_600_000;
 

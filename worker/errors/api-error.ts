@@ -1,4 +1,4 @@
-import { type ApiErrorCode, catalogEntry } from "./catalog";
+import { type ApiErrorCode, catalogEntry } from "./codes";
 
 /** One entry of `fieldErrors`: where, which rule, and a Korean explanation. */
 export interface FieldError {

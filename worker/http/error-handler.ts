@@ -2,7 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
-import { ALERTED_CODES } from "../errors/catalog";
+import { ALERTED_CODES } from "../errors/codes";
 
 /** Framework exceptions (body parsing, content type, size) mapped onto catalog codes. */
 function fromHttpException(err: HTTPException): ApiError {

@@ -2,7 +2,7 @@ import type { Hook } from "@hono/zod-openapi";
 import type { z } from "zod";
 import type { AppEnv } from "../env";
 import { ApiError, type FieldError, fieldError } from "../errors/api-error";
-import type { ApiErrorCode } from "../errors/catalog";
+import type { ApiErrorCode } from "../errors/codes";
 
 const PREFIX: Record<string, string> = { json: "body", query: "query", param: "path", header: "header", form: "body", cookie: "cookie" };
 

@@ -1,6 +1,6 @@
 import type { Bindings } from "../env";
 import { findJob } from "./store";
-import type { JobRow } from "./view";
+import type { JobRow } from "./store";
 
 /** An InProgress entry older than this is checked against D1, in case a publish was lost. */
 export const FRESH_MS = 15_000;

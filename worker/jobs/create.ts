@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
 import { findActiveCredential } from "../credentials/store";
 import { database } from "../db/client";
-import { workspaces } from "../db/schema";
+import { workspaces } from "../db/tables";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
-import { jobError } from "../errors/job-failures";
+import { jobError } from "../../collectors/job-failures";
 import { sha256Hex } from "../lib/crypto";
 import { waitBudgetSeconds } from "./budget";
-import { kstMonthBounds, secondsUntilNextMonth } from "./plan-cap";
+import { kstMonthBounds, secondsUntilNextMonth } from "./kst-month";
 import { validateJobRequest } from "./request";
 import { insertJob } from "./store";
-import type { JobRow } from "./view";
+import type { JobRow } from "./store";
 
 export interface CreateJobInput {
   providerCode: string;

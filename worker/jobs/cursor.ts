@@ -1,5 +1,5 @@
 import { ApiError } from "../errors/api-error";
-import { base64UrlDecode, base64UrlEncode } from "../lib/base64url";
+import { base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
 import { hmacKey, timingSafeEqualHex, toHex } from "../lib/crypto";
 
 /** Position after the last item of a page, in the list's (createdAt, id) descending order. */

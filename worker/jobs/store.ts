@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { database } from "../db/client";
-import { type JobStatus, jobs } from "../db/schema";
-import type { JobError } from "../errors/job-failures";
+import { type JobStatus, jobs } from "../db/tables";
+import type { JobError } from "../../collectors/job-failures";
 import type { CursorPosition } from "./cursor";
-import type { JobRow } from "./view";
+
+export type JobRow = typeof jobs.$inferSelect;
 
 /** Idempotency keys are honoured for at least this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;

@@ -1,4 +1,4 @@
-import { base64UrlEncode } from "./base64url";
+import { base64UrlEncode } from "../../collectors/lib/base64url";
 
 const encoder = new TextEncoder();
 

@@ -1,20 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
 import { database } from "../db/client";
-import { connections, credentials, workspaces } from "../db/schema";
+import { connections, credentials, workspaces } from "../db/tables";
 import { ApiError } from "../errors/api-error";
-import { isoTime, isoTimeOrNull } from "../lib/iso-time";
 
 export type ConnectionRow = typeof connections.$inferSelect;
-
-export function connectionView(row: ConnectionRow) {
-  return {
-    id: row.id,
-    businessNumber: row.businessNumber,
-    status: row.status,
-    createdAt: isoTime(row.createdAt),
-    revokedAt: isoTimeOrNull(row.revokedAt),
-  };
-}
 
 /** The workspace a partner acts in for a business: its active connection's, or why there is none. */
 export async function connectionFor(d1: D1Database, partnerWorkspaceId: string, businessNumber: string): Promise<ConnectionRow> {

@@ -1,7 +1,7 @@
 import type { BrowserWorker } from "@cloudflare/puppeteer";
-import type { AdapterContext, BrowserPage, LoginCredential, ProviderAdapter, RawRecord, Target, TaskUnit } from "../providers/adapter";
-import { ProviderFailure } from "../providers/adapter";
-import { base64UrlDecode, base64UrlEncode } from "../lib/base64url";
+import type { AdapterContext, BrowserPage, LoginCredential, ProviderAdapter, RawRecord, Target, TaskUnit } from "../../collectors/adapter";
+import { ProviderFailure } from "../../collectors/adapter";
+import { base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
 import { type ScraperPort, SessionGone } from "./scraper-port";
 
 /** A remote browser that outlives one request: launched once per job, reconnected for each unit. */

@@ -1,9 +1,15 @@
-import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../providers/adapter";
+import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../collectors/adapter";
+import {
+  type CollectRequest,
+  type CollectResponse,
+  type FailureResponse,
+  type OpenSessionRequest,
+  type OpenSessionResponse,
+  scraperPaths,
+  type TargetsRequest,
+  type TargetsResponse,
+} from "../../collectors/scraper-protocol";
 import { type ScraperPort, SessionGone } from "./scraper-port";
-
-interface FailureBody {
-  failure?: { code?: string; message?: string; retryAfterSeconds?: number };
-}
 
 /** The scraper container's HTTP protocol (docs/scraper-runtime.md). */
 export class ContainerScraper implements ScraperPort {
@@ -23,9 +29,9 @@ export class ContainerScraper implements ScraperPort {
     }
     const text = await response.text();
     if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
-    let parsed: FailureBody = {};
+    let parsed: Partial<FailureResponse> = {};
     try {
-      parsed = JSON.parse(text) as FailureBody;
+      parsed = JSON.parse(text) as Partial<FailureResponse>;
     } catch {
       // A proxy's HTML error page or a truncated body: treat as a crash below.
     }
@@ -35,20 +41,23 @@ export class ContainerScraper implements ScraperPort {
   }
 
   async openSession(providerCode: string, baseUrl: string, credential: LoginCredential): Promise<string> {
-    return (await this.call<{ sessionId: string }>("POST", "/sessions", { providerCode, baseUrl, credential })).sessionId;
+    const request: OpenSessionRequest = { providerCode, baseUrl, credential };
+    return (await this.call<OpenSessionResponse>("POST", scraperPaths.sessions, request)).sessionId;
   }
 
   async targets(sessionId: string, schema: string): Promise<Target[]> {
-    return (await this.call<{ targets: Target[] }>("POST", `/sessions/${encodeURIComponent(sessionId)}/targets`, { schema })).targets;
+    const request: TargetsRequest = { schema };
+    return (await this.call<TargetsResponse>("POST", scraperPaths.targets(sessionId), request)).targets;
   }
 
   async collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]> {
-    return (await this.call<{ records: RawRecord[] }>("POST", `/sessions/${encodeURIComponent(sessionId)}/collect`, { unit })).records;
+    const request: CollectRequest = { unit };
+    return (await this.call<CollectResponse>("POST", scraperPaths.collect(sessionId), request)).records;
   }
 
   async closeSession(sessionId: string): Promise<void> {
     try {
-      await this.call("DELETE", `/sessions/${encodeURIComponent(sessionId)}`);
+      await this.call("DELETE", scraperPaths.session(sessionId));
     } catch {
       // Closing is best effort: the scraper closes idle sessions itself.
     }

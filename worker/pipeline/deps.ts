@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { database } from "../db/client";
 import { publishJob } from "../jobs/board";
-import { credentials } from "../db/schema";
+import { credentials } from "../db/tables";
 import type { Bindings } from "../env";
-import { adapterFor } from "../providers/registry";
+import { adapterFor } from "../../collectors/registry";
 import { openCredential } from "../vault/envelope";
 import { BrowserRenderingScraper, browserRenderingLauncher } from "./browser-rendering-scraper";
 import { ContainerScraper } from "./container-scraper";

@@ -1,8 +1,8 @@
 import { findProvider, type ProviderDefinition } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";
-import { type JobErrorCode, jobError } from "../errors/job-failures";
-import type { JobRow } from "../jobs/view";
-import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../providers/adapter";
+import { type JobErrorCode, jobError } from "../../collectors/job-failures";
+import type { JobRow } from "../jobs/store";
+import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../collectors/adapter";
 import { storeUnitResults } from "../results/unit-results";
 import { backoffSeconds } from "./backoff";
 import type { PlannedUnit } from "./job-state";

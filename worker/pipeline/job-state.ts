@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { database } from "../db/client";
-import { jobs, taskUnits } from "../db/schema";
-import type { JobError } from "../errors/job-failures";
-import type { DateSegment, Target } from "../providers/adapter";
-import type { JobRow } from "../jobs/view";
+import { jobs, taskUnits } from "../db/tables";
+import type { JobError } from "../../collectors/job-failures";
+import type { DateSegment, Target } from "../../collectors/adapter";
+import type { JobRow } from "../jobs/store";
 
 export type UnitRow = typeof taskUnits.$inferSelect;
 

@@ -1,7 +1,7 @@
 import type { ProviderDefinition } from "../catalog/providers";
 import type { AcquireResult } from "../durable-objects/credential-lock";
-import type { JobRow } from "../jobs/view";
-import type { LoginCredential } from "../providers/adapter";
+import type { JobRow } from "../jobs/store";
+import type { LoginCredential } from "../../collectors/adapter";
 import type { JobState } from "./job-state";
 import type { PipelineMessage } from "./messages";
 import type { ScraperPort } from "./scraper-port";

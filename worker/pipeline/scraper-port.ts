@@ -1,4 +1,4 @@
-import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../providers/adapter";
+import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../collectors/adapter";
 
 /**
  * What the pipeline needs from a scraper runtime, whether the scraper

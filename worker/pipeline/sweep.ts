@@ -1,5 +1,5 @@
 import { findProvider } from "../catalog/providers";
-import { jobError } from "../errors/job-failures";
+import { jobError } from "../../collectors/job-failures";
 import type { PipelineDeps } from "./ports";
 
 /** A job still PENDING after this long was never picked up (lost message, consumer down). */

@@ -1,5 +1,5 @@
 import { ApiError } from "../errors/api-error";
-import { base64UrlDecode } from "../lib/base64url";
+import { base64UrlDecode } from "../../collectors/lib/base64url";
 
 /**
  * End-to-end encryption of credentials from the end-user's browser to the

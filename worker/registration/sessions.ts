@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { database } from "../db/client";
-import { type RegistrationSessionStatus, registrationSessions } from "../db/schema";
+import { type RegistrationSessionStatus, registrationSessions } from "../db/tables";
 import { ApiError } from "../errors/api-error";
-import type { ApiErrorCode } from "../errors/catalog";
+import type { ApiErrorCode } from "../errors/codes";
 import { randomToken, sha256Hex } from "../lib/crypto";
-import { isoTime } from "../lib/iso-time";
 
 export type SessionRow = typeof registrationSessions.$inferSelect;
 export type RegistrationOption = SessionRow["options"][number];
@@ -30,20 +29,6 @@ export function effectiveStatus(row: SessionRow, now = Date.now()): Registration
 export function assertPending(row: SessionRow): void {
   const status = effectiveStatus(row);
   if (status !== "PENDING") throw new ApiError(DEAD[status]);
-}
-
-export function sessionView(row: SessionRow) {
-  return {
-    sessionId: row.id,
-    status: effectiveStatus(row),
-    expiresAt: isoTime(row.expiresAt),
-    clientReferenceId: row.clientReferenceId,
-    registrationOptions: row.options,
-    originAllowlist: row.originAllowlist,
-    attempts: row.attempts,
-    maxAttempts: MAX_ATTEMPTS,
-    credentialId: row.credentialId,
-  };
 }
 
 export async function issueSession(

@@ -1,5 +1,5 @@
-import type { LoginCredential } from "../providers/adapter";
-import { base64Decode, base64UrlDecode, base64UrlEncode } from "../lib/base64url";
+import type { LoginCredential } from "../../collectors/adapter";
+import { base64Decode, base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
 
 /**
  * Envelope encryption: each credential gets its own AES-256-GCM data key,

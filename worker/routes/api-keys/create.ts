@@ -1,10 +1,11 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { issueApiKey } from "../../api-keys/store";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
-import { jsonBody } from "../../schemas/api/json-body";
+import { errorResponses } from "../../http/error-responses";
+import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
-import { ApiKeySchema, apiKeyView } from "./api-key-schemas";
+import { ApiKeySchema } from "./shapes";
+import { apiKeyView } from "./views";
 
 export const route = createRoute({
   method: "post",

@@ -1,9 +1,10 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { listApiKeys } from "../../api-keys/store";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
+import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
-import { ApiKeySchema, apiKeyView } from "./api-key-schemas";
+import { ApiKeySchema } from "./shapes";
+import { apiKeyView } from "./views";
 
 export const route = createRoute({
   method: "get",

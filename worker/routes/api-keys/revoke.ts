@@ -3,7 +3,7 @@ import { revokeApiKey } from "../../api-keys/store";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
 import { keyGate } from "../../middleware/authenticate";
-import { errorResponses } from "../../schemas/api/error";
+import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
 
 export const route = createRoute({

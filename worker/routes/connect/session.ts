@@ -3,7 +3,7 @@ import { allProviders, findProvider } from "../../catalog/providers";
 import type { AppEnv } from "../../env";
 import { currentPublicKey } from "../../registration/e2e-keys";
 import { usableSessionByToken } from "../../registration/sessions";
-import { errorResponses } from "../../schemas/api/error";
+import { errorResponses } from "../../http/error-responses";
 import { registrationToken } from "./token";
 import { isoTime } from "../../lib/iso-time";
 

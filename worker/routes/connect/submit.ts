@@ -2,8 +2,8 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { submitRegistration } from "../../registration/submit";
 import { CERTIFICATE_ERRORS } from "../../certificates/errors";
-import { errorResponses } from "../../schemas/api/error";
-import { jsonBody } from "../../schemas/api/json-body";
+import { errorResponses } from "../../http/error-responses";
+import { jsonBody } from "../../http/json-body";
 import { registrationToken } from "./token";
 
 export const route = createRoute({

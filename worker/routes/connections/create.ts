@@ -1,10 +1,11 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { parseBusinessNumber } from "../../partners/business-number";
-import { connect, connectionView } from "../../partners/connections";
-import { errorResponses } from "../../schemas/api/error";
-import { jsonBody } from "../../schemas/api/json-body";
-import { ConnectionSchema, partnerWorkspaceOf } from "./connection-schemas";
+import { connect } from "../../partners/connections";
+import { connectionView } from "./views";
+import { errorResponses } from "../../http/error-responses";
+import { jsonBody } from "../../http/json-body";
+import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 
 export const route = createRoute({
   method: "post",

@@ -1,8 +1,9 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { connectionView, revokeConnection } from "../../partners/connections";
-import { errorResponses } from "../../schemas/api/error";
-import { ConnectionSchema, partnerWorkspaceOf } from "./connection-schemas";
+import { revokeConnection } from "../../partners/connections";
+import { connectionView } from "./views";
+import { errorResponses } from "../../http/error-responses";
+import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 
 export const route = createRoute({
   method: "delete",

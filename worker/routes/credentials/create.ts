@@ -1,13 +1,14 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { checkCredential, workspaceBusinessNumber } from "../../credentials/check";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../../credentials/fields";
-import { createCredential, credentialView } from "../../credentials/store";
+import { createCredential } from "../../credentials/store";
+import { credentialView } from "./views";
 import type { AppEnv } from "../../env";
 import { CERTIFICATE_ERRORS } from "../../certificates/errors";
-import { errorResponses } from "../../schemas/api/error";
-import { jsonBody } from "../../schemas/api/json-body";
+import { errorResponses } from "../../http/error-responses";
+import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
-import { CredentialSchema } from "./credential-schemas";
+import { CredentialSchema } from "./shapes";
 
 export const route = createRoute({
   method: "post",

@@ -1,9 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { deleteCredential } from "../../credentials/store";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
+import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
-import { CredentialIdParamSchema } from "./credential-schemas";
+import { CredentialIdParamSchema } from "./shapes";
 
 export const route = createRoute({
   method: "delete",

@@ -1,9 +1,10 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { credentialView, findCredential } from "../../credentials/store";
+import { findCredential } from "../../credentials/store";
+import { credentialView } from "./views";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
+import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
-import { CredentialIdParamSchema, CredentialSchema } from "./credential-schemas";
+import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
 
 export const route = createRoute({
   method: "get",

@@ -1,9 +1,10 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { credentialView, listCredentials } from "../../credentials/store";
+import { listCredentials } from "../../credentials/store";
+import { credentialView } from "./views";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
+import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
-import { CredentialSchema } from "./credential-schemas";
+import { CredentialSchema } from "./shapes";
 
 export const route = createRoute({
   method: "get",

@@ -2,10 +2,10 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { publishJob } from "../../jobs/board";
 import { createJob } from "../../jobs/create";
-import { jobView } from "../../jobs/view";
-import { CreateDataJobBodySchema, DataJobSchema } from "../../schemas/api/data-job";
-import { errorResponses } from "../../schemas/api/error";
-import { jsonBody } from "../../schemas/api/json-body";
+import { jobView } from "./views";
+import { CreateDataJobBodySchema, DataJobSchema } from "./shapes";
+import { errorResponses } from "../../http/error-responses";
+import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
 
 export const route = createRoute({

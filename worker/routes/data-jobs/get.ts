@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { jobView } from "../../jobs/view";
-import { DataJobSchema, JobIdParamSchema } from "../../schemas/api/data-job";
-import { errorResponses } from "../../schemas/api/error";
+import { jobView } from "./views";
+import { DataJobSchema, JobIdParamSchema } from "./shapes";
+import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";
 
 export const route = createRoute({

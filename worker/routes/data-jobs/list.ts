@@ -1,12 +1,12 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { SCHEMA_IDS } from "../../catalog/schemas";
-import { JOB_STATUSES } from "../../db/schema";
+import { JOB_STATUSES } from "../../db/tables";
 import type { AppEnv } from "../../env";
 import { decodeCursor, encodeCursor } from "../../jobs/cursor";
 import { listJobs } from "../../jobs/store";
-import { jobListItem } from "../../jobs/view";
-import { DataJobPageSchema } from "../../schemas/api/data-job";
-import { errorResponses } from "../../schemas/api/error";
+import { jobListItem } from "./views";
+import { DataJobPageSchema } from "./shapes";
+import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
 
 /** Repeated (`?a=x&a=y`) and comma-separated (`?a=x,y`) forms both work. */

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
 import { readJob } from "../../jobs/board";
-import type { JobRow } from "../../jobs/view";
+import type { JobRow } from "../../jobs/store";
 import { principalOf } from "../principal";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

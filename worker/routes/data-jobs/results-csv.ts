@@ -3,8 +3,8 @@ import { findSchema } from "../../catalog/schemas";
 import type { AppEnv } from "../../env";
 import { csvResults } from "../../results/csv-export";
 import { finishedUnits } from "../../results/finished-units";
-import { JobIdParamSchema } from "../../schemas/api/data-job";
-import { errorResponses } from "../../schemas/api/error";
+import { JobIdParamSchema } from "./shapes";
+import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";
 
 export const route = createRoute({

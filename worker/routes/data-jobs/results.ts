@@ -3,8 +3,8 @@ import type { AppEnv } from "../../env";
 import { finishedUnits } from "../../results/finished-units";
 import { jsonResults } from "../../results/json-export";
 import { textStream } from "../../results/record-lines";
-import { JobIdParamSchema, ResultsSchema } from "../../schemas/api/data-job";
-import { errorResponses } from "../../schemas/api/error";
+import { JobIdParamSchema, ResultsSchema } from "./shapes";
+import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";
 
 export const route = createRoute({

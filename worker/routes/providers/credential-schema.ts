@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
+import { errorResponses } from "../../http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "./code-param";
-import { CredentialSchemaSchema, credentialSchemaView } from "./provider-views";
+import { CredentialSchemaSchema, credentialSchemaView } from "./views";
 
 export const route = createRoute({
   method: "get",

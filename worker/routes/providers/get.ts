@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
+import { errorResponses } from "../../http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "./code-param";
-import { ProviderSchema, providerView } from "./provider-views";
+import { ProviderSchema, providerView } from "./views";
 
 export const route = createRoute({
   method: "get",

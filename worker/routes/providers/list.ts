@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { allProviders } from "../../catalog/providers";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
-import { ProviderSchema, providerView } from "./provider-views";
+import { errorResponses } from "../../http/error-responses";
+import { ProviderSchema, providerView } from "./views";
 
 export const route = createRoute({
   method: "get",

@@ -3,13 +3,14 @@ import { allProviders, findProvider } from "../../catalog/providers";
 import { workspaceBusinessNumber } from "../../credentials/check";
 import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../errors/api-error";
-import type { ApiErrorCode } from "../../errors/catalog";
+import type { ApiErrorCode } from "../../errors/codes";
 import { toFieldErrors } from "../../http/validation-hook";
-import { issueSession, sessionView } from "../../registration/sessions";
-import { errorResponses } from "../../schemas/api/error";
-import { jsonBody } from "../../schemas/api/json-body";
+import { issueSession } from "../../registration/sessions";
+import { sessionView } from "./views";
+import { errorResponses } from "../../http/error-responses";
+import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
-import { RegistrationOptionSchema } from "./session-schemas";
+import { RegistrationOptionSchema } from "./shapes";
 
 /** `scheme://host[:port]` and nothing else: no path, query, fragment or trailing slash. */
 const ORIGIN = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z0-9-]+(?::\d{1,5})?$/i;

@@ -1,9 +1,10 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { findSession, sessionView } from "../../registration/sessions";
-import { errorResponses } from "../../schemas/api/error";
+import { findSession } from "../../registration/sessions";
+import { sessionView } from "./views";
+import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
-import { RegistrationSessionSchema, SessionIdParamSchema } from "./session-schemas";
+import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";
 
 export const route = createRoute({
   method: "get",

@@ -2,8 +2,8 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { findSchema } from "../../catalog/schemas";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
-import { errorResponses } from "../../schemas/api/error";
-import { SchemaDetailSchema, schemaDetail } from "./schema-views";
+import { errorResponses } from "../../http/error-responses";
+import { SchemaDetailSchema, schemaDetail } from "./views";
 
 export const route = createRoute({
   method: "get",

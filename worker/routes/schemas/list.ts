@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { allSchemas } from "../../catalog/schemas";
 import type { AppEnv } from "../../env";
-import { errorResponses } from "../../schemas/api/error";
-import { SchemaSummarySchema, schemaSummary } from "./schema-views";
+import { errorResponses } from "../../http/error-responses";
+import { SchemaSummarySchema, schemaSummary } from "./views";
 
 export const route = createRoute({
   method: "get",

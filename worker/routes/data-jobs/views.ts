@@ -1,7 +1,5 @@
-import type { jobs } from "../db/schema";
-import type { JobError } from "../errors/job-failures";
-
-export type JobRow = typeof jobs.$inferSelect;
+import type { JobRow } from "../../jobs/store";
+import type { JobError } from "../../../collectors/job-failures";
 
 export const SUGGESTED_POLL_INTERVAL_MS = 5000;
 

@@ -48,7 +48,7 @@ export const jobs = sqliteTable(
     totalTaskCount: integer("total_task_count").notNull().default(0),
     recordCount: integer("record_count").notNull().default(0),
     /** The spec's job error object, set only when status is FAILED. */
-    error: text("error", { mode: "json" }).$type<import("../errors/job-failures").JobError>(),
+    error: text("error", { mode: "json" }).$type<import("../../collectors/job-failures").JobError>(),
     /** Automatic resumptions so far; drives backoff. */
     attempt: integer("attempt").notNull().default(0),
     createdAt: integer("created_at").notNull(),

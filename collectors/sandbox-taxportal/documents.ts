@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { type FieldInfo, fieldInfos } from "../../schemas/records/field-kinds";
-import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../schemas/records/taxportal";
+import { type FieldInfo, fieldInfos } from "../records/field-kinds";
+import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../records/taxportal";
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
 import { malformed } from "../failure-text";
 import { open, settle } from "../page-state";

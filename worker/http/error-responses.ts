@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../errors/catalog";
+import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../errors/codes";
 
 export const FieldErrorSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { allSchemas } from "../../catalog/schemas";
-import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../errors/job-failures";
+import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../collectors/job-failures";
 
 export const JobErrorSchema = z
   .object({

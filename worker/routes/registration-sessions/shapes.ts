@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { REGISTRATION_SESSION_STATUSES } from "../../db/schema";
+import { REGISTRATION_SESSION_STATUSES } from "../../db/tables";
 
 export const RegistrationOptionSchema = z
   .discriminatedUnion("kind", [

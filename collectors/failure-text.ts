@@ -1,4 +1,4 @@
-import type { JobErrorCode } from "../errors/job-failures";
+import type { JobErrorCode } from "./job-failures";
 import { ProviderFailure } from "./adapter";
 
 export type FailureRules = readonly (readonly [RegExp, JobErrorCode])[];

@@ -1,0 +1,40 @@
+import type { LoginCredential, RawRecord, Target, TaskUnit } from "./adapter";
+
+/**
+ * The scraper container's HTTP protocol (docs/scraper-runtime.md), shared by
+ * the worker's client and the container's server so the two cannot drift.
+ */
+export const scraperPaths = {
+  sessions: "/sessions",
+  session: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}`,
+  targets: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/targets`,
+  collect: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/collect`,
+};
+
+export interface OpenSessionRequest {
+  providerCode: string;
+  baseUrl: string;
+  credential: LoginCredential;
+}
+export interface OpenSessionResponse {
+  sessionId: string;
+}
+
+export interface TargetsRequest {
+  schema: string;
+}
+export interface TargetsResponse {
+  targets: Target[];
+}
+
+export interface CollectRequest {
+  unit: TaskUnit;
+}
+export interface CollectResponse {
+  records: RawRecord[];
+}
+
+/** Every non-2xx answer: a job failure catalog code, its Korean message, and a wait when the cause has one. */
+export interface FailureResponse {
+  failure: { code: string; message: string; retryAfterSeconds?: number };
+}

@@ -1,0 +1,14 @@
+import { z } from "@hono/zod-openapi";
+
+export const ApiKeySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    prefix: z.string().meta({ description: "키의 앞부분. 키를 드러내지 않고 알아보기 위한 값" }),
+    createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime().nullable(),
+    revokedAt: z.iso.datetime().nullable(),
+  })
+  .openapi("ApiKey");
+
+
