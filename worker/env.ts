@@ -1,14 +1,14 @@
 import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
-import type { RateLimiter } from "./durable-objects/rate-limiter";
-import type { PipelineMessage } from "./pipeline/messages";
+import type { RequestGate } from "./durable-objects/request-gate";
+import type { PipelineMessage } from "./jobs/messages";
 
 /** Worker bindings, declared once for the app, the queue consumer and the cron. */
 export interface Bindings {
   DB: D1Database;
   RESULTS: R2Bucket;
   TASKS: Queue<PipelineMessage>;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  REQUEST_GATES: DurableObjectNamespace<RequestGate>;
   CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
   JOB_BOARD: DurableObjectNamespace<JobBoard>;
   /** Base URL of the scraper-container HTTP service. */

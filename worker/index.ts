@@ -2,12 +2,12 @@ import { createApp } from "./app";
 import type { Bindings } from "./env";
 import { consumeBatch } from "./pipeline/consumer";
 import { pipelineDeps } from "./pipeline/deps";
-import type { PipelineMessage } from "./pipeline/messages";
+import type { PipelineMessage } from "./jobs/messages";
 import { sweep } from "./pipeline/sweep";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
-export { RateLimiter } from "./durable-objects/rate-limiter";
+export { RequestGate } from "./durable-objects/request-gate";
 
 const app = createApp();
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../worker/lib/crypto";
-import { keyGate } from "../../worker/middleware/authenticate";
+import { keyGate } from "../../worker/durable-objects/request-gate";
 import { call, callJson, createWorkspace } from "./helpers";
 
 /** Fixed windows reset on the minute; starting a burst just before that would split it across two windows. */
@@ -43,7 +43,7 @@ describe("rate limiting per API key", () => {
 
   it("enforces the hourly window across minutes", async () => {
     const ws = await createWorkspace();
-    const limiter = keyGate(env.RATE_LIMITER, await sha256Hex(ws.apiKey));
+    const limiter = keyGate(env, await sha256Hex(ws.apiKey));
     const hour = 3_600_000;
     const start = Math.floor(Date.now() / hour) * hour;
     for (let minute = 0; minute < 50; minute++) {

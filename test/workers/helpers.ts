@@ -3,6 +3,8 @@ import { issueApiKey } from "../../worker/api-keys/store";
 import { database } from "../../worker/db/client";
 import { credentials, workspaces } from "../../worker/db/tables";
 import type { LoginCredential } from "../../collectors/adapter";
+import type { Bindings } from "../../worker/env";
+import type { PipelineMessage } from "../../worker/jobs/messages";
 import { sealCredential } from "../../worker/vault/envelope";
 
 export interface TestWorkspace {
@@ -63,3 +65,17 @@ export async function addCredential(
 }
 
 export const TX_JOB = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } };
+
+/**
+ * The worker's bindings with the job queue captured rather than consumed, so
+ * a test drives each pipeline step itself and sees every hand-off.
+ */
+export function withCapturedQueue(): { env: Bindings; sent: PipelineMessage[] } {
+  const sent: PipelineMessage[] = [];
+  // The pipeline only sends; a queue's metrics have no part here.
+  const TASKS = {
+    send: async (message: PipelineMessage) => void sent.push(message),
+    sendBatch: async (messages: Iterable<MessageSendRequest<PipelineMessage>>) => void sent.push(...[...messages].map((m) => m.body)),
+  } as unknown as Queue<PipelineMessage>;
+  return { env: { ...env, TASKS }, sent };
+}

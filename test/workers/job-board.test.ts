@@ -3,16 +3,15 @@ import { describe, expect, it } from "vitest";
 import { FRESH_MS, publishJob, readJob } from "../../worker/jobs/board";
 import { createJob } from "../../worker/jobs/create";
 import { findJob } from "../../worker/jobs/store";
-import { addCredential, createWorkspace, TX_JOB } from "./helpers";
+import { jobBoard } from "../../worker/durable-objects/job-board";
+import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 async function runningJob() {
   const ws = await createWorkspace();
   await addCredential(ws.workspaceId);
-  const { row } = await createJob(env, ws.workspaceId, TX_JOB);
+  const row = await createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB);
   return { ws, row };
 }
-
-const board = (workspaceId: string) => env.JOB_BOARD.get(env.JOB_BOARD.idFromName(workspaceId));
 
 describe("job board (read model in front of D1)", () => {
   it("serves a published row without D1, and falls back to D1 once an in-progress entry is no longer fresh", async () => {
@@ -40,6 +39,6 @@ describe("job board (read model in front of D1)", () => {
     const other = await createWorkspace();
     await publishJob(env, row);
     expect(await readJob(env, other.workspaceId, row.id)).toBeNull();
-    expect(await board(ws.workspaceId).get(crypto.randomUUID())).toBeNull();
+    expect(await jobBoard(env, ws.workspaceId).get(crypto.randomUUID())).toBeNull();
   });
 });

@@ -1,24 +1,23 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
 import { pipelineDeps } from "../../worker/pipeline/deps";
 import { executeMessage } from "../../worker/pipeline/executor";
-import type { PipelineMessage } from "../../worker/pipeline/messages";
 import type { Outcome, PipelineDeps } from "../../worker/pipeline/ports";
 import { unitObjectKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { addCredential, createWorkspace } from "./helpers";
+import { type CredentialLock, credentialLock } from "../../worker/durable-objects/credential-lock";
+import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
 const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };
 
 /** Real D1, R2, lock DO and scraper; only the queue hand-off is captured so each step is explicit. */
 function harness(overrides: Partial<PipelineDeps> = {}) {
-  const queued: PipelineMessage[] = [];
+  const queue = withCapturedQueue();
+  const queued = queue.sent;
   const deps: PipelineDeps = {
-    ...pipelineDeps(env),
-    enqueue: async (message) => {
-      queued.push(message);
-    },
+    ...pipelineDeps(queue.env),
     retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 2 },
     // Every unit through the queue, so each step is visible; inline continuation has its own tests.
     inlineBudgetMs: 0,
@@ -40,12 +39,20 @@ function harness(overrides: Partial<PipelineDeps> = {}) {
 async function newJob(params: Record<string, unknown> = RANGE, schema = "bank.transactions.cb.v1", login?: { loginId: string; password: string }) {
   const ws = await createWorkspace();
   const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", login ? { authMethod: "PROVIDER_LOGIN", ...login } : undefined);
-  const { row } = await createJob(env, ws.workspaceId, { providerCode: "sandbox.bank", schema, params });
-  return { ws, credentialId, job: row, plan: { type: "plan", jobId: row.id, workspaceId: ws.workspaceId } as PipelineMessage };
+  const queue = withCapturedQueue();
+  const row = await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.bank", schema, params });
+  return { ws, credentialId, job: row, plan: queue.sent[0]! };
 }
 
 async function jobRow(id: string) {
   return env.DB.prepare("SELECT status, completed_task_count, total_task_count, record_count, error FROM jobs WHERE id = ?").bind(id).first<Record<string, any>>();
+}
+
+/** Whether the scraper still knows a session: a closed one answers 404. */
+async function sessionAlive(sessionId: string): Promise<boolean> {
+  const response = await fetch(`${env.SCRAPER_URL}/sessions/${sessionId}/targets`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ schema: "bank.accounts.cb.v1" }) });
+  await response.arrayBuffer();
+  return response.status !== 404;
 }
 
 async function logins(): Promise<number> {
@@ -120,7 +127,7 @@ describe("unit executor on real components", () => {
 
   it("fails a second job on a leased credential with LOCK_CONTENTION and retryAfterSeconds 120", async () => {
     const { job, plan, credentialId } = await newJob();
-    const lock = env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(credentialId));
+    const lock = credentialLock(env, credentialId);
     expect((await lock.acquire("another-job", 60_000)).granted).toBe(true);
     const outcome = await executeMessage(harness().deps, plan);
     expect(outcome).toEqual({ kind: "ack" });
@@ -185,5 +192,64 @@ describe("unit executor on real components", () => {
     const outcomes = await h.drain();
     expect(outcomes).toEqual([{ kind: "ack" }]);
     expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "LOGIN_FAILED", category: "CREDENTIAL", retryable: false });
+  });
+
+  it("keeps the lease through a delivery that outlasts the lease term, renewing it while units run", async () => {
+    const { job, plan } = await newJob();
+    const leaseMs = 1000;
+    const h = harness({ leaseMs, inlineBudgetMs: 60_000 });
+    const started = Date.now();
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    expect(Date.now() - started).toBeGreaterThan(2 * leaseMs);
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, error: null });
+  });
+
+  it("logs in once when the plan message is delivered twice at the same time", async () => {
+    const { job, plan } = await newJob();
+    const h = harness();
+    const before = await logins();
+    const outcomes = await Promise.all([executeMessage(h.deps, plan), executeMessage(h.deps, plan)]);
+    // One delivery plans; the other finds the job's lease taken by a delivery of the same job and waits for it.
+    expect(outcomes).toContainEqual({ kind: "ack" });
+    expect(outcomes.find((o) => o.kind === "retry")).toMatchObject({ kind: "retry" });
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    await h.drain();
+    expect(await logins()).toBe(before + 1);
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6 });
+  });
+
+  it("closes the first job's scraper session when another job takes over its lapsed lease", async () => {
+    const first = await newJob({ dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" });
+    const leaseMs = 1000;
+    const h = harness({ leaseMs });
+    await executeMessage(h.deps, first.plan);
+    const lock = credentialLock(env, first.credentialId);
+    const session = await runInDurableObject(lock, (_o: CredentialLock, state) => state.storage.sql.exec<{ s: string }>("SELECT scraper_session_id AS s FROM lease").one().s);
+    expect(await sessionAlive(session)).toBe(true);
+    await new Promise((r) => setTimeout(r, leaseMs + 50));
+
+    const queue = withCapturedQueue();
+    const second = await createJob(queue.env, first.ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+    expect(second.credentialId).toBe(first.credentialId);
+    expect(await executeMessage(harness({ leaseMs, inlineBudgetMs: 60_000 }).deps, queue.sent[0]!)).toEqual({ kind: "ack" });
+    expect((await jobRow(second.id))!.status).toBe("SUCCEEDED");
+    expect(await sessionAlive(session)).toBe(false);
+
+    // The first job carries on with a login of its own.
+    await h.drain();
+    expect(await jobRow(first.job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 3 });
+  });
+
+  it("refuses the commit of a unit whose lease was granted again since, and leaves the unit waiting", async () => {
+    const { job, plan, ws } = await newJob({ dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" });
+    const h = harness();
+    await executeMessage(h.deps, plan);
+    const fence = (await env.DB.prepare("SELECT lease_fence AS f FROM jobs WHERE id = ?").bind(job.id).first<{ f: number }>())!.f;
+    const other = await createJob(withCapturedQueue().env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+    await h.deps.jobs.leaseGranted(other.id, fence + 1);
+    const running = (await h.deps.jobs.job(job.id))!;
+    await expect(h.deps.jobs.unitCommitted(running, 0, 5, fence, Date.now())).rejects.toMatchObject({ code: "LOCK_LEASE_LOST" });
+    expect((await h.deps.jobs.unit(job.id, 0))!.status).toBe("QUEUED");
+    expect((await jobRow(job.id))!.completed_task_count).toBe(0);
   });
 });

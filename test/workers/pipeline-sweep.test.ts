@@ -2,14 +2,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
 import { pipelineDeps } from "../../worker/pipeline/deps";
-import type { PipelineMessage } from "../../worker/pipeline/messages";
 import { PENDING_ORPHAN_MS, STALL_MS, sweep } from "../../worker/pipeline/sweep";
-import { addCredential, createWorkspace } from "./helpers";
+import { credentialLock } from "../../worker/durable-objects/credential-lock";
+import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
 async function pendingJob() {
   const ws = await createWorkspace();
   const credentialId = await addCredential(ws.workspaceId);
-  const { row } = await createJob(env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+  const row = await createJob(withCapturedQueue().env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
   return { row, credentialId };
 }
 
@@ -22,7 +22,7 @@ describe("scheduled sweep", () => {
     await env.DB.prepare("UPDATE jobs SET created_at = ? WHERE id = ?").bind(now - PENDING_ORPHAN_MS - 1, orphan.row.id).run();
     const overdue = await pendingJob();
     await env.DB.prepare("UPDATE jobs SET status = 'RUNNING', deadline_at = ? WHERE id = ?").bind(now - 1, overdue.row.id).run();
-    const lock = env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(overdue.credentialId));
+    const lock = credentialLock(env, overdue.credentialId);
     await lock.acquire(overdue.row.id, 60_000);
     const stalled = await pendingJob();
     await env.DB.batch([
@@ -31,8 +31,9 @@ describe("scheduled sweep", () => {
     ]);
     const fresh = await pendingJob();
 
-    const sent: PipelineMessage[] = [];
-    const counts = await sweep(env.DB, { ...pipelineDeps(env), enqueue: async (m) => void sent.push(m), now: () => now });
+    const queue = withCapturedQueue();
+    const sent = queue.sent;
+    const counts = await sweep(env.DB, { ...pipelineDeps(queue.env), now: () => now });
 
     expect(counts).toEqual({ timedOut: 1, orphaned: 1, resumed: 1 });
     expect(JSON.parse((await status(orphan.row.id))!.error!)).toMatchObject({ code: "PENDING_ORPHAN", category: "TRANSIENT", retryable: true });

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
+import { JobLifecycle } from "../../worker/jobs/lifecycle";
 import { storeUnitResults } from "../../worker/results/unit-results";
 import { BankTransactionRecord } from "../../collectors/records/bank";
 import { parseCsv } from "../support/parse-csv";
-import { addCredential, call, callJson, createWorkspace, TX_JOB } from "./helpers";
+import { addCredential, call, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 type Json = Record<string, any>;
 
@@ -21,19 +22,18 @@ const tx = (identifier: string, description: string | null, amount: number): Jso
   transactionAt: "2026-01-05T10:00:00+09:00",
 });
 
-/** A running job with some units finished, written as the pipeline writes them. */
+/** A running job with some units finished, taken through the pipeline's own transitions (under the job's first fence). */
 async function jobWithUnits(units: Json[][], finished: number[]) {
   const ws = await createWorkspace();
   await addCredential(ws.workspaceId);
-  // Created without the route, so no planning message: the units below are all there is.
-  const { row: job } = await createJob(env, ws.workspaceId, TX_JOB);
-  await env.DB.prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = ? WHERE id = ?").bind(units.length, job.id).run();
-  for (const [index, records] of units.entries()) {
-    const done = finished.includes(index);
-    if (done) await storeUnitResults(env.RESULTS, job.id, index, BankTransactionRecord, records);
-    await env.DB.prepare("INSERT OR REPLACE INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, ?, ?, ?, ?)")
-      .bind(job.id, index, done ? "DONE" : "QUEUED", done ? records.length : null, Date.now())
-      .run();
+  // Its planning message is captured, not run: the units below are all there is.
+  const queued = withCapturedQueue().env;
+  const job = await createJob(queued, ws.workspaceId, TX_JOB);
+  const jobs = new JobLifecycle(queued);
+  await jobs.planned(job, units.map(() => ({ target: null, segment: null })), job.leaseFence, Date.now());
+  for (const index of finished) {
+    await storeUnitResults(env.RESULTS, job.id, index, BankTransactionRecord, units[index]!);
+    await jobs.unitCommitted(job, index, units[index]!.length, job.leaseFence, Date.now());
   }
   return { ws, jobId: job.id as string };
 }

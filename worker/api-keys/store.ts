@@ -33,6 +33,10 @@ export async function issueApiKey(
   return { row, secret };
 }
 
+export async function findKeyByHash(d1: D1Database, hash: string): Promise<ApiKeyRow | null> {
+  return (await database(d1).select().from(apiKeys).where(eq(apiKeys.hash, hash)).get()) ?? null;
+}
+
 export function listApiKeys(d1: D1Database, workspaceId: string): Promise<ApiKeyRow[]> {
   return database(d1).select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt)).all();
 }

@@ -1,7 +1,4 @@
-import { eq } from "drizzle-orm";
 import { verifyCertificate } from "../certificates/verify";
-import { database } from "../db/client";
-import { workspaces } from "../db/tables";
 import type { LoginCredential } from "../../collectors/adapter";
 
 /**
@@ -12,9 +9,4 @@ import type { LoginCredential } from "../../collectors/adapter";
  */
 export async function checkCredential(credential: LoginCredential, businessNumber: string | null): Promise<void> {
   if (credential.authMethod === "CERTIFICATE") await verifyCertificate(credential, businessNumber);
-}
-
-export async function workspaceBusinessNumber(d1: D1Database, workspaceId: string): Promise<string | null> {
-  const row = await database(d1).select({ businessNumber: workspaces.businessNumber }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
-  return row?.businessNumber ?? null;
 }

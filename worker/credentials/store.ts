@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
-import { database } from "../db/client";
-import { credentials, jobs } from "../db/tables";
+import { and, desc, eq } from "drizzle-orm";
+import { type Database, database } from "../db/client";
+import { credentials } from "../db/tables";
+import { hasActiveJob } from "../jobs/store";
 import { ApiError } from "../errors/api-error";
 import type { LoginCredential } from "../../collectors/adapter";
-import { sealCredential } from "../vault/envelope";
+import { openCredential, sealCredential } from "../vault/envelope";
 import { maskedLabel } from "./fields";
 
 export type CredentialRow = typeof credentials.$inferSelect;
@@ -40,8 +41,34 @@ export async function createCredential(d1: D1Database, masterKey: string, worksp
   return row;
 }
 
+/**
+ * The insert of a sealed row that takes effect only while `onlyIf` (an SQL
+ * condition of the caller's, with its bindings) holds, for a caller that
+ * batches it with a write of its own in one transaction.
+ */
+export function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: { condition: string; binds: unknown[] }): D1PreparedStatement {
+  return d1
+    .prepare(
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at)
+       SELECT ?, ?, ?, ?, 'ACTIVE', ?, ?, ? WHERE ${onlyIf.condition}`,
+    )
+    .bind(row.id, row.workspaceId, row.providerCode, row.authMethod, row.sealed, row.label, row.createdAt, ...onlyIf.binds);
+}
+
+/** Retires every live credential of a workspace (its connection was revoked), to batch with that revocation. */
+export function retireWorkspaceCredentials(db: Database, workspaceId: string, now: number) {
+  return db.update(credentials).set({ status: "DELETED", deletedAt: now }).where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.status, "ACTIVE")));
+}
+
 export function listCredentials(d1: D1Database, workspaceId: string): Promise<CredentialRow[]> {
   return database(d1).select().from(credentials).where(eq(credentials.workspaceId, workspaceId)).orderBy(desc(credentials.createdAt)).all();
+}
+
+/** The decrypted login of a live credential, or null when it was deleted or never existed. */
+export async function openActiveCredential(d1: D1Database, masterKey: string, id: string): Promise<LoginCredential | null> {
+  const row = await database(d1).select().from(credentials).where(eq(credentials.id, id)).get();
+  if (!row || row.status !== "ACTIVE") return null;
+  return openCredential(masterKey, row.id, row.sealed);
 }
 
 /** A workspace's live credential for a provider, which its jobs use implicitly. */
@@ -63,12 +90,6 @@ export async function findCredential(d1: D1Database, workspaceId: string, id: st
 /** Deletes unless a job still runs on it; later jobs of the workspace then fail CREDENTIAL_NOT_FOUND. */
 export async function deleteCredential(d1: D1Database, workspaceId: string, id: string): Promise<void> {
   await findCredential(d1, workspaceId, id);
-  const busy = await database(d1)
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.credentialId, id), inArray(jobs.status, ["PENDING", "RUNNING"])))
-    .limit(1)
-    .get();
-  if (busy) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
+  if (await hasActiveJob(d1, id)) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
   await database(d1).update(credentials).set({ status: "DELETED", deletedAt: Date.now() }).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")));
 }

@@ -51,6 +51,8 @@ export const jobs = sqliteTable(
     error: text("error", { mode: "json" }).$type<import("../../collectors/job-failures").JobError>(),
     /** Automatic resumptions so far; drives backoff. */
     attempt: integer("attempt").notNull().default(0),
+    /** The credential lease's fence of the job's latest grant: a unit commits only under the newest fence of its credential. */
+    leaseFence: integer("lease_fence").notNull().default(0),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     /** createdAt + maxWaitSeconds: past it the sweep fails the job with JOB_TIMEOUT. */
@@ -60,6 +62,7 @@ export const jobs = sqliteTable(
   (t) => [
     index("jobs_workspace_created").on(t.workspaceId, t.createdAt, t.id),
     index("jobs_status_deadline").on(t.status, t.deadlineAt),
+    index("jobs_credential_fence").on(t.credentialId, t.leaseFence),
   ],
 );
 

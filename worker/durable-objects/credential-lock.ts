@@ -1,81 +1,124 @@
 import { DurableObject } from "cloudflare:workers";
+import type { Bindings } from "../env";
 
-export type AcquireResult =
-  | { granted: true; leaseUntil: number; scraperSessionId: string | null }
-  | { granted: false; heldBy: string; leaseUntil: number };
+export type LeaseGrant = {
+  granted: true;
+  /** Increases with every grant on this credential: a D1 commit carries it, so a lapsed holder cannot commit. */
+  fence: number;
+  leaseUntil: number;
+  /** The job's own scraper session from an earlier grant, so one login serves the whole job. */
+  scraperSessionId: string | null;
+  /** A session left by another job whose lease lapsed: the new holder closes it, since its login is being replaced. */
+  supersededSessionId: string | null;
+};
+
+/** `busy`: a delivery of the same job holds the lease right now (a duplicate, or one that crashed before parking). */
+export type LeaseRefusal = { granted: false; heldBy: string; leaseUntil: number; busy: boolean };
+
+export type AcquireResult = LeaseGrant | LeaseRefusal;
 
 interface Lease {
   job_id: string;
+  fence: number;
   lease_until: number;
+  /** 1 while a delivery works under the lease; 0 once it parked it between deliveries of the job. */
+  active: number;
   scraper_session_id: string | null;
 }
 
 /**
- * One per credential: the lease that keeps two jobs from driving the same
- * institution login at once. The holder also parks its scraper session id
- * here, so every unit of a job reuses one browser login.
+ * One per credential: the lease that keeps two jobs, or two deliveries of
+ * one job, from driving the same institution login at once. A job keeps the
+ * lease parked between its deliveries, with its scraper session, until the
+ * term runs out. An expired lease row stays until the next grant, which
+ * hands its session over for closing; with the fence counter that is all
+ * the storage an object keeps, so no alarm clears it.
  */
-export class CredentialLock extends DurableObject {
-  constructor(ctx: DurableObjectState, env: unknown) {
-    super(ctx, env as never);
-    ctx.storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY CHECK (id = 1), job_id TEXT NOT NULL, lease_until INTEGER NOT NULL, scraper_session_id TEXT)",
-    );
+export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
+  constructor(ctx: DurableObjectState, env: Pick<Bindings, never>) {
+    super(ctx, env);
+    ctx.storage.sql.exec(`
+      CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY CHECK (id = 1), job_id TEXT NOT NULL, fence INTEGER NOT NULL,
+        lease_until INTEGER NOT NULL, active INTEGER NOT NULL, scraper_session_id TEXT);
+      CREATE TABLE IF NOT EXISTS last_fence (id INTEGER PRIMARY KEY CHECK (id = 1), fence INTEGER NOT NULL);`);
   }
 
-  private current(now: number): Lease | null {
-    const row = this.ctx.storage.sql.exec<Lease & Record<string, SqlStorageValue>>("SELECT job_id, lease_until, scraper_session_id FROM lease").toArray()[0];
-    return row && row.lease_until > now ? row : null;
+  private stored(): Lease | null {
+    return this.ctx.storage.sql.exec<Lease & Record<string, SqlStorageValue>>("SELECT job_id, fence, lease_until, active, scraper_session_id FROM lease").toArray()[0] ?? null;
   }
 
-  /** Takes or extends the lease for a job; another live holder wins. */
-  async acquire(jobId: string, leaseMs: number, now: number = Date.now()): Promise<AcquireResult> {
-    const held = this.current(now);
-    if (held && held.job_id !== jobId) return { granted: false, heldBy: held.job_id, leaseUntil: held.lease_until };
-    const leaseUntil = now + leaseMs;
-    const session = held ? held.scraper_session_id : null;
-    this.ctx.storage.sql.exec(
-      "INSERT INTO lease (id, job_id, lease_until, scraper_session_id) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET job_id = excluded.job_id, lease_until = excluded.lease_until, scraper_session_id = excluded.scraper_session_id",
-      jobId,
-      leaseUntil,
-      session,
-    );
-    await this.ctx.storage.setAlarm(leaseUntil);
-    return { granted: true, leaseUntil, scraperSessionId: session };
+  /** The lease a delivery currently holds under `fence`, if it has not run out. */
+  private held(fence: number, now: number): Lease | null {
+    const lease = this.stored();
+    return lease && lease.fence === fence && lease.active === 1 && lease.lease_until > now ? lease : null;
   }
 
-  /** True while the job still holds an unexpired lease: a unit checks this before committing. */
+  /** Grants the lease to a delivery of `jobId` unless another job, or another delivery of this job, holds it. */
+  acquire(jobId: string, leaseMs: number, now: number = Date.now()): AcquireResult {
+    const lease = this.stored();
+    const live = lease && lease.lease_until > now ? lease : null;
+    if (live && (live.job_id !== jobId || live.active === 1)) {
+      return { granted: false, heldBy: live.job_id, leaseUntil: live.lease_until, busy: live.job_id === jobId };
+    }
+    const ownSession = lease?.job_id === jobId ? lease.scraper_session_id : null;
+    const superseded = lease && lease.job_id !== jobId ? lease.scraper_session_id : null;
+    const fence = this.ctx.storage.transactionSync(() => {
+      const next = (this.ctx.storage.sql.exec<{ fence: number }>("SELECT fence FROM last_fence").toArray()[0]?.fence ?? 0) + 1;
+      this.ctx.storage.sql.exec("INSERT INTO last_fence (id, fence) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET fence = excluded.fence", next);
+      this.ctx.storage.sql.exec(
+        `INSERT INTO lease (id, job_id, fence, lease_until, active, scraper_session_id) VALUES (1, ?, ?, ?, 1, ?)
+         ON CONFLICT(id) DO UPDATE SET job_id = excluded.job_id, fence = excluded.fence, lease_until = excluded.lease_until,
+           active = 1, scraper_session_id = excluded.scraper_session_id`,
+        jobId,
+        next,
+        now + leaseMs,
+        ownSession,
+      );
+      return next;
+    });
+    return { granted: true, fence, leaseUntil: now + leaseMs, scraperSessionId: ownSession, supersededSessionId: superseded };
+  }
+
+  /** Extends a held lease while its delivery works; false once it ran out or passed to another grant. */
+  renew(fence: number, leaseMs: number, now: number = Date.now()): boolean {
+    if (!this.held(fence, now)) return false;
+    this.ctx.storage.sql.exec("UPDATE lease SET lease_until = ? WHERE fence = ?", now + leaseMs, fence);
+    return true;
+  }
+
+  /** The delivery is done but the job goes on: the lease stays the job's, with its session, until its term ends. */
+  park(fence: number): void {
+    this.ctx.storage.sql.exec("UPDATE lease SET active = 0 WHERE fence = ?", fence);
+  }
+
+  /** True while some delivery of the job holds an unexpired lease, or the job keeps it parked. */
   holds(jobId: string, now: number = Date.now()): boolean {
-    return this.current(now)?.job_id === jobId;
+    const lease = this.stored();
+    return lease !== null && lease.job_id === jobId && lease.lease_until > now;
   }
 
-  rememberSession(jobId: string, scraperSessionId: string | null): boolean {
-    const cursor = this.ctx.storage.sql.exec("UPDATE lease SET scraper_session_id = ? WHERE job_id = ?", scraperSessionId, jobId);
-    return cursor.rowsWritten > 0;
+  rememberSession(fence: number, scraperSessionId: string, now: number = Date.now()): boolean {
+    if (!this.held(fence, now)) return false;
+    this.ctx.storage.sql.exec("UPDATE lease SET scraper_session_id = ? WHERE fence = ?", scraperSessionId, fence);
+    return true;
   }
 
   /** Drops the job's scraper session (the institution ended it) but keeps the lease; returns the dropped id. */
-  forgetSession(jobId: string): string | null {
-    const row = this.ctx.storage.sql.exec<{ scraper_session_id: string | null }>("SELECT scraper_session_id FROM lease WHERE job_id = ?", jobId).toArray()[0];
-    if (!row) return null;
-    this.ctx.storage.sql.exec("UPDATE lease SET scraper_session_id = NULL WHERE job_id = ?", jobId);
-    return row.scraper_session_id;
+  forgetSession(fence: number): string | null {
+    const lease = this.stored();
+    if (!lease || lease.fence !== fence) return null;
+    this.ctx.storage.sql.exec("UPDATE lease SET scraper_session_id = NULL WHERE fence = ?", fence);
+    return lease.scraper_session_id;
   }
 
-  /** Ends the job's lease; returns the scraper session it held so the caller can close it. */
+  /** Ends the job's lease for good (the job is over); returns its scraper session so the caller can close it. */
   release(jobId: string): string | null {
-    const row = this.ctx.storage.sql.exec<Lease & Record<string, SqlStorageValue>>("SELECT job_id, lease_until, scraper_session_id FROM lease WHERE job_id = ?", jobId).toArray()[0];
-    if (!row) return null;
-    this.ctx.storage.sql.exec("DELETE FROM lease WHERE job_id = ?", jobId);
-    return row.scraper_session_id;
-  }
-
-  /** Clears an expired lease so its storage does not linger. */
-  override async alarm(): Promise<void> {
-    const now = Date.now();
-    const row = this.ctx.storage.sql.exec<{ lease_until: number }>("SELECT lease_until FROM lease").toArray()[0];
-    if (!row) return;
-    if (row.lease_until <= now) this.ctx.storage.sql.exec("DELETE FROM lease");
-    else await this.ctx.storage.setAlarm(row.lease_until);
+    const lease = this.stored();
+    if (!lease || lease.job_id !== jobId) return null;
+    this.ctx.storage.sql.exec("DELETE FROM lease");
+    return lease.scraper_session_id;
   }
 }
+
+/** The lock of one credential. */
+export const credentialLock = (env: Pick<Bindings, "CREDENTIAL_LOCKS">, credentialId: string) => env.CREDENTIAL_LOCKS.getByName(credentialId);

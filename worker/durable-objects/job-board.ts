@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import type { Bindings } from "../env";
 import type { JobRow } from "../jobs/store";
 
 const KEEP_MS = 24 * 3_600_000;
@@ -9,9 +10,9 @@ const KEEP_MS = 24 * 3_600_000;
  * publish after each D1 transition; readers fall back to D1 when an entry
  * may be stale (see jobs/board.ts).
  */
-export class JobBoard extends DurableObject {
-  constructor(ctx: DurableObjectState, env: unknown) {
-    super(ctx, env as never);
+export class JobBoard extends DurableObject<Pick<Bindings, never>> {
+  constructor(ctx: DurableObjectState, env: Pick<Bindings, never>) {
+    super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS rows (id TEXT PRIMARY KEY, row TEXT NOT NULL, cached_at INTEGER NOT NULL)");
   }
 
@@ -33,7 +34,7 @@ export class JobBoard extends DurableObject {
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + KEEP_MS);
   }
 
-  /** Forgets rows nobody asked about for a day; D1 still has them. */
+  /** Forgets rows not published or refreshed from D1 for a day (reads do not refresh them); D1 still has them. */
   override async alarm(): Promise<void> {
     const now = Date.now();
     this.ctx.storage.sql.exec("DELETE FROM rows WHERE cached_at < ?", now - KEEP_MS);
@@ -41,3 +42,6 @@ export class JobBoard extends DurableObject {
     if (left > 0) await this.ctx.storage.setAlarm(now + KEEP_MS);
   }
 }
+
+/** The board of one workspace. */
+export const jobBoard = (env: Pick<Bindings, "JOB_BOARD">, workspaceId: string) => env.JOB_BOARD.getByName(workspaceId);

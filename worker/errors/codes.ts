@@ -1,6 +1,10 @@
 /**
  * Every HTTP error code of the spec, with its status and Korean message.
- * Handlers throw `apiError(code)`; nothing else decides a status or a text.
+ * Handlers throw `new ApiError(code)`; nothing else decides a status or a
+ * text. The catalog mirrors the whole spec, so it also holds codes of
+ * features not built yet (billing, plans, admin): a code here is not a
+ * promise that some route answers it; each route's OpenAPI entry lists
+ * the codes it really does.
  */
 const CATALOG = {
   400: {

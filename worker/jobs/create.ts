@@ -1,15 +1,15 @@
-import { eq } from "drizzle-orm";
 import { findActiveCredential } from "../credentials/store";
-import { database } from "../db/client";
-import { workspaces } from "../db/tables";
-import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { jobError } from "../../collectors/job-failures";
 import { sha256Hex } from "../lib/crypto";
 import { waitBudgetSeconds } from "./budget";
 import { kstMonthBounds, secondsUntilNextMonth } from "./kst-month";
 import { validateJobRequest } from "./request";
+import { publishJob } from "./board";
+import type { JobsEnv } from "./lifecycle";
+import { planMessage } from "./messages";
 import { insertJob } from "./store";
+import { findWorkspace } from "../workspaces/store";
 import type { JobRow } from "./store";
 
 export interface CreateJobInput {
@@ -29,15 +29,15 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * Records a job. Without a credential the job is born Failed (a job-level
- * outcome, not an HTTP error); otherwise it waits PENDING for planning.
- * Returns the row and whether it was newly created (and so needs planning).
+ * The job's first transition: records it, shows it to pollers and, when it
+ * is new and has a credential, enqueues its planning. Without a credential
+ * the job is born Failed (a job-level outcome, not an HTTP error).
  */
-export async function createJob(env: Bindings, workspaceId: string, input: CreateJobInput, idempotencyKey?: string): Promise<{ row: JobRow; created: boolean }> {
+export async function createJob(env: JobsEnv, workspaceId: string, input: CreateJobInput, idempotencyKey?: string): Promise<JobRow> {
   const request = validateJobRequest(input);
   const now = Date.now();
   const [workspace, credential] = await Promise.all([
-    database(env.DB).select({ monthlyJobCap: workspaces.monthlyJobCap }).from(workspaces).where(eq(workspaces.id, workspaceId)).get(),
+    findWorkspace(env.DB, workspaceId),
     findActiveCredential(env.DB, workspaceId, request.provider.code),
   ]);
   const idem = idempotencyKey
@@ -66,8 +66,10 @@ export async function createJob(env: Bindings, workspaceId: string, input: Creat
     case "CAP_REACHED":
       throw new ApiError("FREE_PLAN_JOB_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
     case "REPLAYED":
-      return { row: outcome.row, created: false };
+      await publishJob(env, outcome.row);
+      return outcome.row;
     case "CREATED":
-      return { row: outcome.row, created: outcome.row.status === "PENDING" };
+      await Promise.all([publishJob(env, outcome.row), outcome.row.status === "PENDING" ? env.TASKS.send(planMessage(outcome.row)) : undefined]);
+      return outcome.row;
   }
 }

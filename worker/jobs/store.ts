@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, lte, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { database } from "../db/client";
-import { type JobStatus, jobs } from "../db/tables";
+import { type JobStatus, jobs, taskUnits } from "../db/tables";
 import type { JobError } from "../../collectors/job-failures";
 import type { CursorPosition } from "./cursor";
 
 export type JobRow = typeof jobs.$inferSelect;
+export type UnitRow = typeof taskUnits.$inferSelect;
 
 /** Idempotency keys are honoured for at least this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -58,6 +59,7 @@ function insertedRow(job: NewJob): JobRow {
     totalTaskCount: 0,
     recordCount: 0,
     attempt: 0,
+    leaseFence: 0,
     updatedAt: job.createdAt,
     finishedAt: job.status === "FAILED" ? job.createdAt : null,
   };
@@ -67,6 +69,72 @@ export async function findJob(d1: D1Database, workspaceId: string, id: string): 
   const row = await database(d1).select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.workspaceId, workspaceId))).get();
   return row ?? null;
 }
+
+/** A job by id alone: for the pipeline, whose messages come from our own queue. */
+export async function findJobById(d1: D1Database, id: string): Promise<JobRow | null> {
+  return (await database(d1).select().from(jobs).where(eq(jobs.id, id)).get()) ?? null;
+}
+
+export async function findUnit(d1: D1Database, jobId: string, unitIndex: number): Promise<UnitRow | null> {
+  return (await database(d1).select().from(taskUnits).where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.unitIndex, unitIndex))).get()) ?? null;
+}
+
+export interface FinishedUnits {
+  unitIndexes: number[];
+  recordCount: number;
+}
+
+/** Units whose records are committed, in unit order: the snapshot a results read streams. */
+export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
+  const { results } = await d1
+    .prepare("SELECT unit_index AS unitIndex, record_count AS recordCount FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index")
+    .bind(jobId)
+    .all<{ unitIndex: number; recordCount: number }>();
+  return { unitIndexes: results.map((r) => r.unitIndex), recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
+}
+
+/** Whether a job still runs on the credential, so deleting it now would pull it from under that job. */
+export async function hasActiveJob(d1: D1Database, credentialId: string): Promise<boolean> {
+  const row = await database(d1)
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.credentialId, credentialId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/** A job the sweep acts on, with the lowest unit still waiting (where a stalled chain resumes). */
+export interface SweptJob {
+  id: string;
+  workspaceId: string;
+  credentialId: string | null;
+  providerCode: string;
+  nextUnit: number | null;
+}
+
+const SWEEP_BATCH = 500;
+
+/** The lowest unit of a job still waiting: where its chain goes on. */
+export const nextQueuedUnit = (jobId: string | SQLWrapper) => sql<number | null>`(SELECT min(unit_index) FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED')`;
+
+function sweptJobs(d1: D1Database, where: SQL): Promise<SweptJob[]> {
+  return database(d1)
+    .select({ id: jobs.id, workspaceId: jobs.workspaceId, credentialId: jobs.credentialId, providerCode: jobs.providerCode, nextUnit: nextQueuedUnit(jobs.id) })
+    .from(jobs)
+    .where(where)
+    .limit(SWEEP_BATCH)
+    .all();
+}
+
+/** Unfinished jobs past their wait budget. */
+export const overdueJobs = (d1: D1Database, now: number) => sweptJobs(d1, and(inArray(jobs.status, ["PENDING", "RUNNING"]), lte(jobs.deadlineAt, now))!);
+
+/** Jobs still waiting for planning since before `createdBefore`. */
+export const orphanedJobs = (d1: D1Database, createdBefore: number) => sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore))!);
+
+/** Running jobs with no progress since `updatedBefore`. */
+export const stalledJobs = (d1: D1Database, updatedBefore: number) => sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore))!);
 
 async function findByKey(d1: D1Database, workspaceId: string, key: string, now: number) {
   return d1

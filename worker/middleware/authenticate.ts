@@ -1,14 +1,10 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { addressGate, keyGate } from "../durable-objects/request-gate";
 import { ApiError } from "../errors/api-error";
 import { sha256Hex } from "../lib/crypto";
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
-
-/** The Durable Object that admits one API key: named by the key's hash, which is all we store. */
-export function keyGate(namespace: AppEnv["Bindings"]["RATE_LIMITER"], hash: string) {
-  return namespace.get(namespace.idFromName(`key:${hash}`));
-}
 
 /**
  * Resolves the bearer key and applies the rate limit in one step, without
@@ -20,15 +16,14 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   let decision;
   if (match) {
     const hash = await sha256Hex(match[1]!);
-    const admission = await keyGate(c.env.RATE_LIMITER, hash).admitKey(hash);
+    const admission = await keyGate(c.env, hash).admitKey(hash);
     if ("key" in admission) {
       c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner });
       decision = admission.decision;
     } else c.set("authFailure", admission.failure);
   } else c.set("authFailure", "INVALID_TOKEN");
   if (!decision) {
-    const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(`ip:${c.req.header("CF-Connecting-IP") ?? "local"}`));
-    decision = await limiter.hit();
+    decision = await addressGate(c.env, c.req.header("CF-Connecting-IP") ?? "local").hit();
   }
   const headers = {
     "X-RateLimit-Limit-Minute": String(decision.limitMinute),

@@ -1,6 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { database } from "../db/client";
-import { connections, credentials, workspaces } from "../db/tables";
+import { connections } from "../db/tables";
+import { retireWorkspaceCredentials } from "../credentials/store";
+import { insertConnectionWorkspace } from "../workspaces/store";
 import { ApiError } from "../errors/api-error";
 
 export type ConnectionRow = typeof connections.$inferSelect;
@@ -35,7 +37,7 @@ export async function connect(d1: D1Database, partnerWorkspaceId: string, busine
   const db = database(d1);
   try {
     await db.batch([
-      db.insert(workspaces).values({ id: row.workspaceId, name: `connection ${businessNumber}`, businessNumber, createdAt: now }),
+      insertConnectionWorkspace(db, { id: row.workspaceId, businessNumber, createdAt: now }),
       db.insert(connections).values(row),
     ]);
   } catch (err) {
@@ -60,7 +62,7 @@ export async function revokeConnection(d1: D1Database, partnerWorkspaceId: strin
   const now = Date.now();
   await db.batch([
     db.update(connections).set({ status: "REVOKED", revokedAt: now }).where(eq(connections.id, id)),
-    db.update(credentials).set({ status: "DELETED", deletedAt: now }).where(and(eq(credentials.workspaceId, row.workspaceId), eq(credentials.status, "ACTIVE"))),
+    retireWorkspaceCredentials(db, row.workspaceId, now),
   ]);
   return { ...row, status: "REVOKED", revokedAt: now };
 }

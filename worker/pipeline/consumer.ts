@@ -1,7 +1,7 @@
 import type { Bindings } from "../env";
 import { pipelineDeps } from "./deps";
 import { executeMessage } from "./executor";
-import type { PipelineMessage } from "./messages";
+import type { PipelineMessage } from "../jobs/messages";
 
 /** The queue handler: a thin loop handing each message to the executor and acting on its outcome. */
 export async function consumeBatch(batch: MessageBatch<PipelineMessage>, env: Bindings): Promise<void> {

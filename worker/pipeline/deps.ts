@@ -1,37 +1,26 @@
-import { eq } from "drizzle-orm";
-import { database } from "../db/client";
-import { publishJob } from "../jobs/board";
-import { credentials } from "../db/tables";
-import type { Bindings } from "../env";
 import { adapterFor } from "../../collectors/registry";
-import { openCredential } from "../vault/envelope";
+import { openActiveCredential } from "../credentials/store";
+import { credentialLock } from "../durable-objects/credential-lock";
+import type { Bindings } from "../env";
+import { JobLifecycle } from "../jobs/lifecycle";
 import { BrowserRenderingScraper, browserRenderingLauncher } from "./browser-rendering-scraper";
 import { ContainerScraper } from "./container-scraper";
-import { JobState } from "./job-state";
-import type { LockPort, PipelineDeps } from "./ports";
+import type { PipelineDeps } from "./ports";
 
 const number = (value: string | undefined, fallback: number) => (value === undefined || value === "" ? fallback : Number(value));
 
-/** Wires the executor to the bindings: D1 state, R2 results, the lock DO, the scraper, the queue. */
+/** Wires the executor to the bindings: the job tables, R2 results, the lock DO, the scraper. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
   const container = new ContainerScraper(env.SCRAPER_URL);
   // Without a Browser Rendering binding (local development, tests) the container renders every provider.
   const browserRendering = env.BROWSER ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), adapterFor) : null;
   return {
-    state: new JobState(env.DB),
+    jobs: new JobLifecycle(env),
     results: env.RESULTS,
     scraperFor: (provider) => (provider.runtime === "browser-rendering" && browserRendering ? browserRendering : container),
-    lockFor: (credentialId): LockPort => env.CREDENTIAL_LOCKS.get(env.CREDENTIAL_LOCKS.idFromName(credentialId)),
-    async loadCredential(credentialId) {
-      const row = await database(env.DB).select().from(credentials).where(eq(credentials.id, credentialId)).get();
-      if (!row || row.status !== "ACTIVE") return null;
-      return openCredential(env.VAULT_MASTER_KEY, row.id, row.sealed);
-    },
+    lockFor: (credentialId) => credentialLock(env, credentialId),
+    loadCredential: (credentialId) => openActiveCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
     siteUrl: (provider) => new URL(provider.sitePath, env.SANDBOX_BASE_URL).toString(),
-    enqueue: async (message, delaySeconds) => {
-      await env.TASKS.send(message, delaySeconds ? { delaySeconds } : undefined);
-    },
-    publish: (job) => publishJob(env, job),
     now: () => Date.now(),
     random: Math.random,
     retry: {

@@ -1,12 +1,13 @@
+import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../collectors/adapter";
+import { type JobErrorCode, jobError } from "../../collectors/job-failures";
 import { findProvider, type ProviderDefinition } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";
-import { type JobErrorCode, jobError } from "../../collectors/job-failures";
+import type { LeaseGrant } from "../durable-objects/credential-lock";
+import type { Continuation, PlannedUnit } from "../jobs/lifecycle";
+import type { PipelineMessage } from "../jobs/messages";
 import type { JobRow } from "../jobs/store";
-import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../collectors/adapter";
 import { storeUnitResults } from "../results/unit-results";
 import { backoffSeconds } from "./backoff";
-import type { PlannedUnit } from "./job-state";
-import type { PipelineMessage } from "./messages";
 import type { LockPort, Outcome, PipelineDeps } from "./ports";
 import { SessionGone } from "./scraper-port";
 import { splitRange } from "./segments";
@@ -16,78 +17,131 @@ const ACK: Outcome = { kind: "ack" };
 // Transient, but retrying cannot help: another job owns the credential, or the budget is spent.
 const NOT_RESUMED: ReadonlySet<JobErrorCode> = new Set(["LOCK_CONTENTION", "JOB_TIMEOUT", "PENDING_ORPHAN"]);
 
+/** Renewals keep a lease alive while a unit runs: several per term, but never a flood for very short terms. */
+const MIN_RENEW_INTERVAL_MS = 100;
+
 interface JobContext {
   deps: PipelineDeps;
   job: JobRow;
   provider: ProviderDefinition;
   schema: SchemaDefinition;
   lock: LockPort;
+  /** The lease this delivery works under; every login and commit happens under its fence. */
+  lease: LeaseGrant;
 }
+
+type Delivery = Omit<JobContext, "lease">;
 
 /**
  * Runs one pipeline message to an outcome: ack, or retry after a delay
- * (automatic resumption). After its own unit the message carries on with
- * the job's next units in the same invocation while `inlineBudgetMs` lasts,
- * then hands the chain on through the queue; every unit still commits on
- * its own, so a crash anywhere loses at most the unit in flight.
+ * (automatic resumption). The delivery takes the credential's lease, and
+ * after its own unit carries on with the job's next units while
+ * `inlineBudgetMs` lasts, then parks the lease and hands the chain on
+ * through the queue; every unit commits on its own, under the lease's
+ * fence, so a crash anywhere loses at most the unit in flight.
  */
 export async function executeMessage(deps: PipelineDeps, message: PipelineMessage): Promise<Outcome> {
-  const job = await deps.state.job(message.jobId);
+  const job = await deps.jobs.job(message.jobId);
   if (!job || job.status === "SUCCEEDED" || job.status === "FAILED") return ACK;
-  const ctx: JobContext = {
-    deps,
-    job,
-    provider: findProvider(job.providerCode)!,
-    schema: findSchema(job.schema)!,
-    lock: deps.lockFor(job.credentialId ?? "none"),
-  };
-  const started = deps.now();
+  if (message.type === "plan" && job.status !== "PENDING") return ACK;
+  const delivery: Delivery = { deps, job, provider: findProvider(job.providerCode)!, schema: findSchema(job.schema)!, lock: deps.lockFor(job.credentialId ?? "none") };
+  let ctx: JobContext | null = null;
   let current = message;
   try {
     if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
+    if (message.type === "plan") await credentialOf(delivery);
+    const taken = await takeLease(delivery, message.type === "plan" ? "LOCK_CONTENTION" : "LOCK_LEASE_LOST");
+    if ("retry" in taken) return taken.retry;
+    ctx = taken.ctx;
+    const started = deps.now();
     let next = message.type === "plan" ? await plan(ctx) : await runUnit(ctx, message.unitIndex);
     while (next !== null) {
       current = { type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: next };
       if (deps.now() - started >= deps.inlineBudgetMs) {
-        await deps.enqueue(current);
+        // Parked first, so the next delivery finds the lease free for this job.
+        await ctx.lock.park(ctx.lease.fence);
+        await deps.jobs.handedOn(job, next);
         return ACK;
       }
       if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
       next = await runUnit(ctx, next);
     }
+    await ctx.lock.park(ctx.lease.fence);
     return ACK;
   } catch (err) {
-    const outcome = await handleFailure(ctx, err);
+    if (ctx) await ctx.lock.park(ctx.lease.fence);
+    const outcome = await handleFailure(delivery, ctx, err);
     // A unit reached inline has no message of its own to redeliver: it gets one, and this message is done.
-    if (outcome.kind === "retry" && current !== message) {
-      await deps.enqueue(current, outcome.delaySeconds);
+    if (outcome.kind === "retry" && current.type === "unit" && current !== message) {
+      await deps.jobs.handedOn(job, current.unitIndex, outcome.delaySeconds);
       return ACK;
     }
     return outcome;
   }
 }
 
-async function credentialOf(ctx: JobContext): Promise<LoginCredential> {
-  const credential = ctx.job.credentialId ? await ctx.deps.loadCredential(ctx.job.credentialId) : null;
+async function credentialOf(delivery: Delivery): Promise<LoginCredential> {
+  const credential = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : null;
   if (!credential) throw new ProviderFailure("CREDENTIAL_NOT_FOUND");
   return credential;
 }
 
+/**
+ * Takes the credential's lease for this delivery and records its fence with
+ * the job. Another job holding it is `refusedCode`; another delivery of this
+ * job holding it (a duplicate, or one that died before parking) means this
+ * message waits until that lease could have run out.
+ */
+async function takeLease(delivery: Delivery, refusedCode: JobErrorCode): Promise<{ ctx: JobContext } | { retry: Outcome }> {
+  const { deps, job, lock } = delivery;
+  const result = await lock.acquire(job.id, deps.leaseMs);
+  if (!result.granted) {
+    if (result.busy) return { retry: { kind: "retry", delaySeconds: Math.max(1, Math.ceil((result.leaseUntil - deps.now()) / 1000)) } };
+    throw new ProviderFailure(refusedCode, `credential leased by ${result.heldBy}`);
+  }
+  await deps.jobs.leaseGranted(job.id, result.fence);
+  // The job that held the credential before lost its lease: its login is being replaced, so its browser session goes.
+  await closeSession(delivery, result.supersededSessionId);
+  return { ctx: { ...delivery, lease: result } };
+}
+
+/** Runs `work` while renewing the lease, so a unit slower than the lease term keeps it. */
+async function underLease<T>(ctx: JobContext, work: () => Promise<T>): Promise<T> {
+  const { deps, lock, lease } = ctx;
+  const timer = setInterval(() => void lock.renew(lease.fence, deps.leaseMs).catch(() => false), Math.max(deps.leaseMs / 3, MIN_RENEW_INTERVAL_MS));
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Renews the lease once more before acting on what was collected; a lapsed lease acts on nothing. */
+async function stillLeased(ctx: JobContext): Promise<void> {
+  if (!(await ctx.lock.renew(ctx.lease.fence, ctx.deps.leaseMs))) throw new ProviderFailure("LOCK_LEASE_LOST", "lease lapsed during the unit");
+}
+
 /** Runs `work` on the job's scraper session, logging in only when there is none or the scraper lost it. */
-async function withSession<T>(ctx: JobContext, known: string | null, work: (sessionId: string) => Promise<T>): Promise<T> {
+async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Promise<T>): Promise<T> {
   const scraper = ctx.deps.scraperFor(ctx.provider);
   const login = async () => {
     const sessionId = await scraper.openSession(ctx.provider.code, ctx.deps.siteUrl(ctx.provider), await credentialOf(ctx));
-    await ctx.lock.rememberSession(ctx.job.id, sessionId);
+    if (!(await ctx.lock.rememberSession(ctx.lease.fence, sessionId))) {
+      await scraper.closeSession(sessionId);
+      throw new ProviderFailure("LOCK_LEASE_LOST", "lease lapsed during login");
+    }
+    ctx.lease = { ...ctx.lease, scraperSessionId: sessionId };
     return sessionId;
   };
-  const sessionId = known ?? (await login());
-  try {
-    return await work(sessionId);
-  } catch (err) {
-    if (!(err instanceof SessionGone)) throw err;
-    return work(await login());
-  }
+  return underLease(ctx, async () => {
+    const sessionId = ctx.lease.scraperSessionId ?? (await login());
+    try {
+      return await work(sessionId);
+    } catch (err) {
+      if (!(err instanceof SessionGone)) throw err;
+      return work(await login());
+    }
+  });
 }
 
 const digits = (s: string) => s.replace(/\D/g, "");
@@ -114,30 +168,19 @@ function planUnits(ctx: JobContext, targets: Target[] | null): PlannedUnit[] {
   return targets.flatMap((target) => segments.map((segment) => ({ target, segment })));
 }
 
-async function acquireLease(ctx: JobContext, lostCode: JobErrorCode) {
-  const lease = await ctx.lock.acquire(ctx.job.id, ctx.deps.leaseMs);
-  if (!lease.granted) throw new ProviderFailure(lostCode, `credential leased by ${lease.heldBy}`);
-  return lease;
+/** What a commit leaves to do: the next unit, or on the last one the job's end, which frees its login. */
+async function carryOn(ctx: JobContext, continuation: Continuation): Promise<number | null> {
+  if (continuation.finished) await closeJobSession(ctx);
+  return continuation.next;
 }
 
 /** Fixes the job's units; returns the first unit to run, or null when there is nothing (more) to do. */
 async function plan(ctx: JobContext): Promise<number | null> {
-  if (ctx.job.status !== "PENDING") return null;
-  await credentialOf(ctx);
-  const lease = await acquireLease(ctx, "LOCK_CONTENTION");
-  const targets = await withSession(ctx, lease.scraperSessionId, async (sessionId) =>
+  const targets = await withSession(ctx, async (sessionId) =>
     ctx.schema.targets ? narrowTargets(ctx, await ctx.deps.scraperFor(ctx.provider).targets(sessionId, ctx.schema.id)) : null,
   );
-  const units = planUnits(ctx, targets);
-  const now = ctx.deps.now();
-  const planned = await ctx.deps.state.markPlanned(ctx.job.id, units, now);
-  if (!planned) return null;
-  await ctx.deps.publish(planned);
-  if (units.length === 0) {
-    await finish(ctx);
-    return null;
-  }
-  return 0;
+  await stillLeased(ctx);
+  return carryOn(ctx, await ctx.deps.jobs.planned(ctx.job, planUnits(ctx, targets), ctx.lease.fence, ctx.deps.now()));
 }
 
 function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknown>[] {
@@ -150,12 +193,12 @@ function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknow
 
 /**
  * One task unit: collect on the job's session, validate, store the unit's R2
- * objects (a redelivery overwrites them), then commit the count and hand on
- * to the next unit. Units of a job run as a chain, one at a time. Returns
- * the next unit when this delivery is the one that completed this unit.
+ * objects (a redelivery overwrites them), then commit the count under the
+ * lease's fence. Units of a job run as a chain, one at a time. Returns the
+ * next unit when this delivery is the one that completed this unit.
  */
 async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | null> {
-  const [row, lease] = await Promise.all([ctx.deps.state.unit(ctx.job.id, unitIndex), acquireLease(ctx, "LOCK_LEASE_LOST")]);
+  const row = await ctx.deps.jobs.unit(ctx.job.id, unitIndex);
   if (!row || row.status === "DONE") return null;
   const unit: TaskUnit = {
     jobId: ctx.job.id,
@@ -165,54 +208,36 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | nul
     segment: row.segmentStart === null ? null : { start: row.segmentStart, end: row.segmentEnd! },
     params: ctx.job.params,
   };
-  const records = await withSession(ctx, lease.scraperSessionId, (sessionId) => ctx.deps.scraperFor(ctx.provider).collect(sessionId, unit));
+  const records = await withSession(ctx, (sessionId) => ctx.deps.scraperFor(ctx.provider).collect(sessionId, unit));
   const valid = validated(ctx, records);
-  // The lease may have run out while the institution was slow; another job may now own the login.
-  if (!(await ctx.lock.holds(ctx.job.id))) throw new ProviderFailure("LOCK_LEASE_LOST");
+  await stillLeased(ctx);
   await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
-  const { flipped, job, next } = await ctx.deps.state.completeUnit(ctx.job.id, unitIndex, records.length, ctx.deps.now());
-  // The sweep may have ended the job meanwhile: then nothing more is collected for it.
-  if (job?.status !== "RUNNING") return null;
-  if (flipped) await ctx.deps.publish(job);
-  if (job.completedTaskCount >= job.totalTaskCount) {
-    await finish(ctx);
-    return null;
-  }
-  return flipped ? next : null;
+  return carryOn(ctx, await ctx.deps.jobs.unitCommitted(ctx.job, unitIndex, records.length, ctx.lease.fence, ctx.deps.now()));
 }
 
-async function closeSession(ctx: JobContext, sessionId: string | null): Promise<void> {
-  if (sessionId) await ctx.deps.scraperFor(ctx.provider).closeSession(sessionId);
+async function closeSession(delivery: Delivery, sessionId: string | null): Promise<void> {
+  if (sessionId) await delivery.deps.scraperFor(delivery.provider).closeSession(sessionId);
 }
 
-async function closeJobSession(ctx: JobContext): Promise<void> {
-  await closeSession(ctx, await ctx.lock.release(ctx.job.id));
+/** The job is over: its lease ends and its login with it. */
+async function closeJobSession(delivery: Delivery): Promise<void> {
+  await closeSession(delivery, await delivery.lock.release(delivery.job.id));
 }
 
-async function finish(ctx: JobContext): Promise<void> {
-  const done = await ctx.deps.state.succeed(ctx.job.id, ctx.deps.now());
-  if (done) await ctx.deps.publish(done);
-  await closeJobSession(ctx);
-}
-
-async function handleFailure(ctx: JobContext, err: unknown): Promise<Outcome> {
-  if (!(err instanceof ProviderFailure)) console.error(JSON.stringify({ jobId: ctx.job.id, error: String(err), stack: (err as Error)?.stack }));
+async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: unknown): Promise<Outcome> {
+  if (!(err instanceof ProviderFailure)) console.error(JSON.stringify({ jobId: delivery.job.id, error: String(err), stack: (err as Error)?.stack }));
   const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
   const error = jobError(failure.code, failure.retryAfterSeconds);
-  const { deps, job } = ctx;
+  const { deps, job } = delivery;
   if (error.retryable && !NOT_RESUMED.has(error.code)) {
-    const attempt = await deps.state.recordAttempt(job.id, deps.now());
+    const attempt = await deps.jobs.resumed(job.id, deps.now());
     const delaySeconds = Math.max(backoffSeconds(attempt - 1, deps.retry.baseSeconds, deps.retry.maxSeconds, deps.random), failure.retryAfterSeconds ?? 0);
     if (attempt <= deps.retry.maxAttempts && deps.now() + delaySeconds * 1000 < job.deadlineAt) {
       // The institution ended the login: the next try must log in afresh.
-      if (error.code === "SESSION_EXPIRED") await closeSession(ctx, await ctx.lock.forgetSession(job.id));
+      if (error.code === "SESSION_EXPIRED" && ctx) await closeSession(delivery, await ctx.lock.forgetSession(ctx.lease.fence));
       return { kind: "retry", delaySeconds };
     }
   }
-  const failed = await deps.state.fail(job.id, error, deps.now());
-  if (failed) {
-    await deps.publish(failed);
-    await closeJobSession(ctx);
-  }
+  if (await deps.jobs.failed(job.id, error, deps.now())) await closeJobSession(delivery);
   return ACK;
 }

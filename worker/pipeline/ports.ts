@@ -1,17 +1,16 @@
+import type { LoginCredential } from "../../collectors/adapter";
 import type { ProviderDefinition } from "../catalog/providers";
 import type { AcquireResult } from "../durable-objects/credential-lock";
-import type { JobRow } from "../jobs/store";
-import type { LoginCredential } from "../../collectors/adapter";
-import type { JobState } from "./job-state";
-import type { PipelineMessage } from "./messages";
+import type { JobLifecycle } from "../jobs/lifecycle";
 import type { ScraperPort } from "./scraper-port";
 
 /** The per-credential lease, as the executor sees it (the CredentialLock Durable Object in production). */
 export interface LockPort {
   acquire(jobId: string, leaseMs: number): Promise<AcquireResult>;
-  holds(jobId: string): Promise<boolean>;
-  rememberSession(jobId: string, scraperSessionId: string | null): Promise<boolean>;
-  forgetSession(jobId: string): Promise<string | null>;
+  renew(fence: number, leaseMs: number): Promise<boolean>;
+  park(fence: number): Promise<void>;
+  rememberSession(fence: number, scraperSessionId: string): Promise<boolean>;
+  forgetSession(fence: number): Promise<string | null>;
   release(jobId: string): Promise<string | null>;
 }
 
@@ -23,16 +22,14 @@ export interface RetryPolicy {
 
 /** Everything the unit executor touches, injected so it knows nothing of bindings. */
 export interface PipelineDeps {
-  state: JobState;
+  /** The job tables' transitions: each writes D1, publishes the row and enqueues what follows. */
+  jobs: JobLifecycle;
   results: R2Bucket;
   scraperFor(provider: ProviderDefinition): ScraperPort;
   lockFor(credentialId: string): LockPort;
   /** The decrypted credential, or null when it was deleted or never existed. */
   loadCredential(credentialId: string): Promise<LoginCredential | null>;
   siteUrl(provider: ProviderDefinition): string;
-  enqueue(message: PipelineMessage, delaySeconds?: number): Promise<void>;
-  /** Shows a job's new row to pollers (the workspace's job board) after a D1 transition. */
-  publish(job: JobRow): Promise<void>;
   now(): number;
   random(): number;
   retry: RetryPolicy;

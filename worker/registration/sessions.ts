@@ -98,3 +98,8 @@ export function consumeStatement(d1: D1Database, id: string, credentialId: strin
     .prepare("UPDATE registration_sessions SET status = 'CONSUMED', credential_id = ?, finished_at = ? WHERE id = ? AND status = 'PENDING' AND expires_at > ?")
     .bind(credentialId, now, id, now);
 }
+
+/** The condition under which a credential may go in for the session: it still takes input. */
+export function sessionStillPending(id: string, now: number): { condition: string; binds: unknown[] } {
+  return { condition: "EXISTS (SELECT 1 FROM registration_sessions WHERE id = ? AND status = 'PENDING' AND expires_at > ?)", binds: [id, now] };
+}

@@ -1,10 +1,11 @@
-import { checkCredential, workspaceBusinessNumber } from "../credentials/check";
+import { checkCredential } from "../credentials/check";
+import { workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
-import { isDuplicateProvider, sealedCredentialRow } from "../credentials/store";
+import { insertCredentialIf, isDuplicateProvider, sealedCredentialRow } from "../credentials/store";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
-import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, usableSessionByToken } from "./sessions";
+import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionByToken } from "./sessions";
 
 export interface Submission {
   kind: "PROVIDER_LOGIN" | "CERTIFICATE";
@@ -44,13 +45,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const now = Date.now();
   try {
     // The credential goes in only while the session is still usable, and in the same transaction that consumes it.
-    await env.DB.batch([
-      env.DB.prepare(
-        `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at)
-         SELECT ?, ?, ?, ?, 'ACTIVE', ?, ?, ? WHERE EXISTS (SELECT 1 FROM registration_sessions WHERE id = ? AND status = 'PENDING' AND expires_at > ?)`,
-      ).bind(row.id, row.workspaceId, row.providerCode, row.authMethod, row.sealed, row.label, row.createdAt, session.id, now),
-      consumeStatement(env.DB, session.id, row.id, now),
-    ]);
+    await env.DB.batch([insertCredentialIf(env.DB, row, sessionStillPending(session.id, now)), consumeStatement(env.DB, session.id, row.id, now)]);
   } catch (err) {
     if (isDuplicateProvider(err)) throw new ApiError("CREDENTIAL_PROVIDER_DUPLICATED");
     throw err;

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { revokeApiKey } from "../../api-keys/store";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
-import { keyGate } from "../../middleware/authenticate";
+import { keyGate } from "../../durable-objects/request-gate";
 import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
 
@@ -22,6 +22,6 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const revoked = await revokeApiKey(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
   if (revoked.outcome !== "REVOKED") throw new ApiError(revoked.outcome === "NOT_FOUND" ? "API_KEY_NOT_FOUND" : "API_KEY_ALREADY_REVOKED");
-  await keyGate(c.env.RATE_LIMITER, revoked.hash).forget();
+  await keyGate(c.env, revoked.hash).forget();
   return c.body(null, 204);
 };

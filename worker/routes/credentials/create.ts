@@ -1,5 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { checkCredential, workspaceBusinessNumber } from "../../credentials/check";
+import { checkCredential } from "../../credentials/check";
+import { workspaceBusinessNumber } from "../../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../../credentials/fields";
 import { createCredential } from "../../credentials/store";
 import { credentialView } from "./views";

@@ -1,6 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { publishJob } from "../../jobs/board";
 import { createJob } from "../../jobs/create";
 import { jobView } from "./views";
 import { CreateDataJobBodySchema, DataJobSchema } from "./shapes";
@@ -33,7 +32,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
-  const { row, created } = await createJob(c.env, workspaceId, c.req.valid("json"), c.req.valid("header")["Idempotency-Key"]);
-  await Promise.all([publishJob(c.env, row), created ? c.env.TASKS.send({ type: "plan", jobId: row.id, workspaceId }) : undefined]);
+  const row = await createJob(c.env, workspaceId, c.req.valid("json"), c.req.valid("header")["Idempotency-Key"]);
   return c.json(jobView(row), 201);
 };

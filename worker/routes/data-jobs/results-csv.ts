@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { findSchema } from "../../catalog/schemas";
 import type { AppEnv } from "../../env";
 import { csvResults } from "../../results/csv-export";
-import { finishedUnits } from "../../results/finished-units";
+import { finishedUnits } from "../../jobs/store";
 import { JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { finishedUnits } from "../../results/finished-units";
+import { finishedUnits } from "../../jobs/store";
 import { jsonResults } from "../../results/json-export";
 import { textStream } from "../../results/record-lines";
 import { JobIdParamSchema, ResultsSchema } from "./shapes";

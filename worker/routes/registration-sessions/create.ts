@@ -1,6 +1,6 @@
 import { createRoute, type Hook, type RouteHandler, z } from "@hono/zod-openapi";
 import { allProviders, findProvider } from "../../catalog/providers";
-import { workspaceBusinessNumber } from "../../credentials/check";
+import { workspaceBusinessNumber } from "../../workspaces/store";
 import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../errors/api-error";
 import type { ApiErrorCode } from "../../errors/codes";

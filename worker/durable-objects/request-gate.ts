@@ -1,5 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import { type ApiKeyRow, findKeyByHash } from "../api-keys/store";
+import type { Bindings } from "../env";
 import { timingSafeEqualHex } from "../lib/crypto";
+import { findWorkspace } from "../workspaces/store";
 
 export const LIMIT_PER_MINUTE = 100;
 export const LIMIT_PER_HOUR = 5000;
@@ -19,38 +22,27 @@ const HOUR = 3_600_000;
 /** How long a resolved key is trusted without asking D1 again; revocation calls `forget()` at once. */
 const KEY_CACHE_MS = 60_000;
 
-interface KeyRecord {
-  id: string;
-  workspaceId: string;
-  isPartner: number;
-  hash: string;
-  expiresAt: number | null;
-  revokedAt: number | null;
-}
+type KeyRecord = Pick<ApiKeyRow, "id" | "workspaceId" | "hash" | "expiresAt" | "revokedAt"> & { isPartner: boolean };
 
 export type KeyAdmission =
   | { key: { id: string; workspaceId: string; isPartner: boolean }; decision: RateDecision }
   | { failure: "INVALID_TOKEN" | "TOKEN_EXPIRED" };
 
-interface LimiterEnv {
-  DB: D1Database;
-  RATE_LIMIT_PER_MINUTE?: string;
-  RATE_LIMIT_PER_HOUR?: string;
-}
+type GateEnv = Pick<Bindings, "DB" | "RATE_LIMIT_PER_MINUTE" | "RATE_LIMIT_PER_HOUR">;
 
 /**
- * Fixed-window counters for one API key (named by the key's hash) or one
- * client address. A Durable Object handles one call at a time, so the
- * check-and-increment is exact under any concurrency. For keys it also
- * resolves the key itself, so an authenticated request costs one call here
- * and no D1 read.
+ * Admits requests of one API key (named by the key's hash) or one client
+ * address: resolves the key and counts the request against fixed minute
+ * and hour windows, so an authenticated request costs one call here and no
+ * D1 read. A Durable Object handles one call at a time, so the
+ * check-and-increment is exact under any concurrency.
  */
-export class RateLimiter extends DurableObject<LimiterEnv> {
+export class RequestGate extends DurableObject<GateEnv> {
   private readonly limitMinute: number;
   private readonly limitHour: number;
   private key: { record: KeyRecord | null; loadedAt: number } | null = null;
 
-  constructor(ctx: DurableObjectState, env: LimiterEnv) {
+  constructor(ctx: DurableObjectState, env: GateEnv) {
     super(ctx, env);
     // Overridable only so local load benchmarks can run past the spec's limits; production uses the defaults.
     this.limitMinute = Number(env.RATE_LIMIT_PER_MINUTE || LIMIT_PER_MINUTE);
@@ -63,17 +55,14 @@ export class RateLimiter extends DurableObject<LimiterEnv> {
   /** Resolves the key this object is named for and, if it is usable, counts the request against it. */
   async admitKey(hash: string, now: number = Date.now()): Promise<KeyAdmission> {
     if (!this.key || now - this.key.loadedAt > KEY_CACHE_MS) {
-      const record = await this.env.DB.prepare(
-        "SELECT k.id, k.workspace_id AS workspaceId, w.is_partner AS isPartner, k.hash, k.expires_at AS expiresAt, k.revoked_at AS revokedAt FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.hash = ?",
-      )
-        .bind(hash)
-        .first<KeyRecord>();
-      this.key = { record, loadedAt: now };
+      const key = await findKeyByHash(this.env.DB, hash);
+      const workspace = key ? await findWorkspace(this.env.DB, key.workspaceId) : null;
+      this.key = { record: key && workspace ? { ...key, isPartner: workspace.isPartner } : null, loadedAt: now };
     }
     const record = this.key.record;
     if (!record || record.revokedAt !== null || !timingSafeEqualHex(record.hash, hash)) return { failure: "INVALID_TOKEN" };
     if (record.expiresAt !== null && record.expiresAt <= now) return { failure: "TOKEN_EXPIRED" };
-    return { key: { id: record.id, workspaceId: record.workspaceId, isPartner: record.isPartner === 1 }, decision: this.hit(now) };
+    return { key: { id: record.id, workspaceId: record.workspaceId, isPartner: record.isPartner }, decision: this.hit(now) };
   }
 
   /** Drops the cached key, so a revocation takes effect on the next request. */
@@ -115,3 +104,9 @@ export class RateLimiter extends DurableObject<LimiterEnv> {
     return { allowed, limitMinute: this.limitMinute, limitHour: this.limitHour, remaining, retryAfterSeconds };
   }
 }
+
+/** The gate of one API key, named by the key's hash: all we store of a key. */
+export const keyGate = (env: Pick<Bindings, "REQUEST_GATES">, keyHash: string) => env.REQUEST_GATES.getByName(`key:${keyHash}`);
+
+/** The gate of one client address, for requests without a usable key. */
+export const addressGate = (env: Pick<Bindings, "REQUEST_GATES">, address: string) => env.REQUEST_GATES.getByName(`ip:${address}`);

@@ -1,0 +1,194 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { type DateSegment, ProviderFailure, type Target } from "../../collectors/adapter";
+import type { JobError } from "../../collectors/job-failures";
+import { database } from "../db/client";
+import { jobs, taskUnits } from "../db/tables";
+import type { Bindings } from "../env";
+import { publishJob } from "./board";
+import { type PipelineMessage, unitMessage } from "./messages";
+import { findJobById, findUnit, type JobRow, nextQueuedUnit, type UnitRow } from "./store";
+
+export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD">;
+
+export interface PlannedUnit {
+  target: Target | null;
+  segment: DateSegment | null;
+}
+
+/** What a commit leaves to do: the next unit to run, or nothing; `finished` when it succeeded the job. */
+export interface Continuation {
+  next: number | null;
+  finished: boolean;
+}
+
+const NOTHING: Continuation = { next: null, finished: false };
+const FINISHED: Continuation = { next: null, finished: true };
+
+/**
+ * A commit is valid only under the newest lease fence granted on the job's
+ * credential: a delivery whose lease lapsed and was granted again (to
+ * another job, or to another delivery of this one) can no longer write.
+ */
+const underFence = (jobId: string, credentialId: string | null, fence: number) =>
+  sql`(SELECT lease_fence FROM jobs WHERE id = ${jobId}) = ${fence}
+      AND NOT EXISTS (SELECT 1 FROM jobs WHERE credential_id = ${credentialId} AND lease_fence > ${fence})`;
+
+const leaseLost = (jobId: string) => new ProviderFailure("LOCK_LEASE_LOST", `a newer lease fence exists for job ${jobId}`);
+
+/**
+ * The pipeline's job transitions. Each writes D1 conditionally (so a
+ * redelivered message changes nothing twice), then shows the new row to
+ * pollers and enqueues what follows: callers never publish or build messages.
+ */
+export class JobLifecycle {
+  constructor(private readonly env: JobsEnv) {}
+
+  job(jobId: string): Promise<JobRow | null> {
+    return findJobById(this.env.DB, jobId);
+  }
+
+  unit(jobId: string, unitIndex: number): Promise<UnitRow | null> {
+    return findUnit(this.env.DB, jobId, unitIndex);
+  }
+
+  private async send(message: PipelineMessage, delaySeconds?: number): Promise<void> {
+    await this.env.TASKS.send(message, delaySeconds ? { delaySeconds } : undefined);
+  }
+
+  /** Records the fence of a lease granted to the job, before anything is done under it. */
+  async leaseGranted(jobId: string, fence: number): Promise<void> {
+    await this.env.DB.prepare("UPDATE jobs SET lease_fence = ?1 WHERE id = ?2 AND lease_fence < ?1").bind(fence, jobId).run();
+  }
+
+  /**
+   * Stores the units and moves PENDING to RUNNING in one transaction. Units
+   * are keyed by index, so a second planning delivery inserts nothing new.
+   * Continues with the first unit; nothing when another delivery planned
+   * first; finished when there is nothing to collect.
+   */
+  async planned(job: JobRow, units: PlannedUnit[], fence: number, now: number): Promise<Continuation> {
+    const db = database(this.env.DB);
+    const inserts = units.map((u, unitIndex) =>
+      db
+        .insert(taskUnits)
+        .values({
+          jobId: job.id,
+          unitIndex,
+          targetId: u.target?.id ?? null,
+          targetAttributes: u.target?.attributes ?? null,
+          segmentStart: u.segment?.start ?? null,
+          segmentEnd: u.segment?.end ?? null,
+          status: "QUEUED",
+          updatedAt: now,
+        })
+        .onConflictDoNothing(),
+    );
+    const move = db
+      .update(jobs)
+      .set({ status: "RUNNING", totalTaskCount: units.length, updatedAt: now })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, "PENDING"), underFence(job.id, job.credentialId, fence)))
+      .returning();
+    const [moved] = await db.batch([move, ...inserts]);
+    const planned = moved[0];
+    if (!planned) {
+      // Still PENDING: not planned elsewhere, so this delivery lost its fence.
+      if ((await findJobById(this.env.DB, job.id))?.status === "PENDING") throw leaseLost(job.id);
+      return NOTHING;
+    }
+    await publishJob(this.env, planned);
+    if (units.length === 0) {
+      await this.succeeded(job.id, now);
+      return FINISHED;
+    }
+    return { next: 0, finished: false };
+  }
+
+  /**
+   * Commits a unit under the delivery's fence: flips it to DONE and
+   * recomputes the job's counters from its units, so a redelivered unit
+   * cannot count twice. Continues with the next unit when this delivery
+   * completed this one and more remain; the last unit succeeds the job.
+   */
+  async unitCommitted(job: JobRow, unitIndex: number, recordCount: number, fence: number, now: number): Promise<Continuation> {
+    const db = database(this.env.DB);
+    const [flip, , progress] = await db.batch([
+      db
+        .update(taskUnits)
+        .set({ status: "DONE", recordCount, updatedAt: now })
+        .where(
+          and(eq(taskUnits.jobId, job.id), eq(taskUnits.unitIndex, unitIndex), eq(taskUnits.status, "QUEUED"), underFence(job.id, job.credentialId, fence)),
+        )
+        .returning({ unitIndex: taskUnits.unitIndex }),
+      db
+        .update(jobs)
+        .set({
+          completedTaskCount: sql`(SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
+          recordCount: sql`(SELECT coalesce(sum(record_count), 0) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
+          updatedAt: now,
+        })
+        .where(and(eq(jobs.id, job.id), eq(jobs.status, "RUNNING"))),
+      db
+        .select({
+          job: jobs,
+          next: nextQueuedUnit(job.id),
+          unitStatus: sql<string | null>`(SELECT status FROM task_units WHERE job_id = ${job.id} AND unit_index = ${unitIndex})`,
+        })
+        .from(jobs)
+        .where(eq(jobs.id, job.id)),
+    ]);
+    const after = progress[0];
+    // The sweep may have ended the job meanwhile: then nothing more is collected for it.
+    if (after?.job.status !== "RUNNING") return NOTHING;
+    if (flip.length === 0) {
+      if (after.unitStatus === "QUEUED") throw leaseLost(job.id);
+      return NOTHING;
+    }
+    await publishJob(this.env, after.job);
+    if (after.job.completedTaskCount >= after.job.totalTaskCount) {
+      await this.succeeded(job.id, now);
+      return FINISHED;
+    }
+    return { next: after.next, finished: false };
+  }
+
+  /** Hands the job's chain on to a later delivery through the queue. */
+  async handedOn(job: JobRow, unitIndex: number, delaySeconds?: number): Promise<void> {
+    await this.send(unitMessage(job, unitIndex), delaySeconds);
+  }
+
+  /** Counts an automatic resumption; returns how many the job has had. */
+  async resumed(jobId: string, now: number): Promise<number> {
+    const row = await this.env.DB.prepare("UPDATE jobs SET attempt = attempt + 1, updated_at = ? WHERE id = ? RETURNING attempt").bind(now, jobId).first<{ attempt: number }>();
+    return row?.attempt ?? 0;
+  }
+
+  /** Finishes a job whose units are all done; returns it, or null if it was already final. */
+  async succeeded(jobId: string, now: number): Promise<JobRow | null> {
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ status: "SUCCEEDED", finishedAt: now, updatedAt: now })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"]), sql`${jobs.completedTaskCount} = ${jobs.totalTaskCount}`))
+      .returning();
+    if (row) await publishJob(this.env, row);
+    return row ?? null;
+  }
+
+  /** Ends a job with its error object; returns it, or null if it was already final. */
+  async failed(jobId: string, error: JobError, now: number): Promise<JobRow | null> {
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+      .returning();
+    if (row) await publishJob(this.env, row);
+    return row ?? null;
+  }
+
+  /** Restarts a running job whose chain stalled at its lowest waiting unit; false when none waits. */
+  async restarted(job: { id: string; workspaceId: string; nextUnit: number | null }, now: number): Promise<boolean> {
+    if (job.nextUnit === null) return false;
+    await this.env.DB.prepare("UPDATE jobs SET updated_at = ? WHERE id = ?").bind(now, job.id).run();
+    await this.send(unitMessage(job, job.nextUnit));
+    return true;
+  }
+}
