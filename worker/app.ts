@@ -2,7 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { REFERENCE_PAGE } from "./docs-site/reference-page";
-import { REGISTRATION_PAGE } from "./hosted-ui/page";
+import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "./hosted-ui/page";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors/api-error";
 import { errorResponse, onError, onNotFound } from "./http/error-handler";
@@ -74,7 +74,7 @@ const BUSINESS_SCOPED = ["/api/v1/data-jobs", "/api/v1/credentials", "/api/v1/re
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */
 function registerConnect(app: Api): void {
-  app.get("/connect", (c) => c.html(REGISTRATION_PAGE, 200, { "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'" }));
+  app.get("/connect", (c) => c.html(REGISTRATION_PAGE, 200, { "Content-Security-Policy": REGISTRATION_PAGE_CSP }));
   app.openapi(connectKeys.route, connectKeys.handler);
   app.openapi(connectSession.route, connectSession.handler);
   app.openapi(connectSubmit.route, connectSubmit.handler);

@@ -3,6 +3,12 @@
  * UI for a one-time session token and reports the outcome. Credentials are
  * typed into the service's own page (in an iframe or popup), encrypted there,
  * and never pass through the partner's page or server.
+ *
+ * The token never goes into a URL: the hosted page asks for it with a
+ * postMessage "hello", and the SDK answers only the window it opened, only
+ * while that window shows the service's origin. The browser stamps the
+ * answer with this page's origin, which the service checks against the
+ * session's origin allowlist before the page shows any form.
  */
 
 export interface RegistrationSuccess {
@@ -10,7 +16,7 @@ export interface RegistrationSuccess {
 }
 
 export interface RegistrationError {
-  /** A service error code, e.g. REGISTRATION_SESSION_EXPIRED, or POPUP_BLOCKED. */
+  /** A service error code, e.g. REGISTRATION_SESSION_EXPIRED or REGISTRATION_SESSION_INVALID_ORIGIN, or POPUP_BLOCKED. */
   code: string;
 }
 
@@ -33,7 +39,14 @@ export interface RegistrationHandle {
   close(): void;
 }
 
-type UiMessage = { type: "collect:success"; sessionId: string } | { type: "collect:error"; code: string } | { type: "collect:close" };
+type UiMessage =
+  | { type: "collect:hello"; nonce: string }
+  | { type: "collect:success"; sessionId: string }
+  | { type: "collect:error"; code: string }
+  | { type: "collect:close" };
+
+/** The SDK's answer to the hosted page's hello: the nonce it asked with, and the token. */
+type TokenMessage = { type: "collect:token"; nonce: string; token: string };
 
 function overlay(): HTMLElement {
   const backdrop = document.createElement("div");
@@ -48,8 +61,7 @@ function overlay(): HTMLElement {
 export function openRegistration(options: OpenRegistrationOptions): RegistrationHandle {
   const serviceOrigin = new URL(options.serviceUrl).origin;
   const mode = options.mode ?? "iframe";
-  // The token rides in the fragment: it reaches the hosted page's script but no server, log or Referer.
-  const url = `${serviceOrigin}/connect#${new URLSearchParams({ token: options.sessionToken, origin: location.origin, mode })}`;
+  const url = `${serviceOrigin}/connect`;
   let target: Window | null = null;
   let cleanup = () => {};
   let finished = false;
@@ -64,9 +76,13 @@ export function openRegistration(options: OpenRegistrationOptions): Registration
 
   function onMessage(event: MessageEvent) {
     // Only the service's page we opened may speak; anything else is ignored.
-    if (event.origin !== serviceOrigin || event.source !== target) return;
+    if (event.origin !== serviceOrigin || event.source !== target || !target) return;
     const message = event.data as UiMessage;
-    if (message?.type === "collect:success") finish(() => options.onSuccess?.({ sessionId: message.sessionId }));
+    if (message?.type === "collect:hello" && typeof message.nonce === "string") {
+      // targetOrigin: should the window have navigated away from the service meanwhile, the browser drops the token.
+      const reply: TokenMessage = { type: "collect:token", nonce: message.nonce, token: options.sessionToken };
+      target.postMessage(reply, serviceOrigin);
+    } else if (message?.type === "collect:success") finish(() => options.onSuccess?.({ sessionId: message.sessionId }));
     else if (message?.type === "collect:error") options.onError?.({ code: message.code });
     else if (message?.type === "collect:close") finish(() => options.onClose?.());
   }

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Frame, Page } from "puppeteer-core";
@@ -17,20 +18,38 @@ const PASSWORD = "pass_good";
 
 let stack: LocalStack;
 let partner: { url: string; close(): Promise<void> };
+let otherSite: { url: string; close(): Promise<void> };
 let browser: Browser;
 let apiKey: string;
+let popupApiKey: string;
+
+/** A site on another origin than the partner's (another port on 127.0.0.1), with an empty page to run scripts on. */
+async function startOtherSite(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end('<!doctype html><html lang="ko"><title>다른 사이트</title><body></body></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   stack = await startStack("registration");
   apiKey = newApiKey();
-  // A workspace without credentials: the end-user registers the bank login through the UI.
-  await stack.seedWorkspaces([{ workspaceId: crypto.randomUUID(), name: "파트너 예시", apiKey }]);
+  popupApiKey = newApiKey();
+  // Workspaces without credentials: the end-user registers the bank login through the UI (one in an iframe, one in a popup).
+  await stack.seedWorkspaces([
+    { workspaceId: crypto.randomUUID(), name: "파트너 예시", apiKey },
+    { workspaceId: crypto.randomUUID(), name: "파트너 예시 (팝업)", apiKey: popupApiKey },
+  ]);
   partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey });
+  otherSite = await startOtherSite();
   browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
+  await otherSite?.close();
   await partner?.close();
   await stack?.stop();
 });
@@ -48,24 +67,31 @@ async function registrationFrame(page: Page): Promise<Frame> {
 }
 
 /** Opens the SDK on the partner page for a token issued in the test; the outcome lands in #status. */
-async function openWithSdk(page: Page, sessionToken: string): Promise<void> {
+async function openWithSdk(page: Page, sessionToken: string, mode: "iframe" | "popup" = "iframe"): Promise<void> {
   await page.evaluate(
-    (token, serviceUrl) => {
+    (token, serviceUrl, mode) => {
       const status = document.getElementById("status")!;
       (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({
         sessionToken: token,
         serviceUrl,
+        mode,
         onSuccess: ({ sessionId }: { sessionId: string }) => (status.textContent = `연결되었습니다 ${sessionId}`),
         onError: ({ code }: { code: string }) => (status.textContent = `오류: ${code}`),
       });
     },
     sessionToken,
     stack.baseUrl,
+    mode,
   );
 }
 
-async function issueSession(body: Record<string, unknown>) {
-  const issued = await client(stack, apiKey).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], ...body });
+/** The next popup the page opens. */
+function nextPopup(page: Page): Promise<Page> {
+  return new Promise((resolve) => page.once("popup", (popup) => resolve(popup!)));
+}
+
+async function issueSession(body: Record<string, unknown>, key = apiKey) {
+  const issued = await client(stack, key).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], ...body });
   expect(issued.status).toBe(201);
   return issued.body as { sessionId: string; sessionToken: string };
 }
@@ -139,6 +165,8 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await frame.waitForSelector("#fatal:not([hidden])");
     expect(await frame.$eval("#fatal", (el) => el.textContent)).toContain("열 수 없습니다");
     expect(await frame.$eval("#form", (el) => (el as HTMLElement).hidden)).toBe(true);
+    // The partner learns why through onError, so a wrong allowlist is easy to find.
+    await page.waitForFunction(() => document.getElementById("status")?.textContent === "오류: REGISTRATION_SESSION_INVALID_ORIGIN", { timeout: 15_000 });
     await page.browserContext().close();
   });
 
@@ -199,6 +227,86 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     expect(truth.length).toBeGreaterThan(0);
     expect(await api.waitForJob(job.id)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     expect((await api.json("GET", `/api/v1/data-jobs/${job.id}/results`)).body.data).toEqual(truth);
+    await page.browserContext().close();
+  });
+
+  it("registers through a popup, the SDK answering the page's handshake with the token that no URL ever held", async () => {
+    const page = await freshPage();
+    const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] }, popupApiKey);
+    await page.goto(partner.url);
+    const opened = nextPopup(page);
+    await openWithSdk(page, issued.sessionToken, "popup");
+    const popup = await opened;
+    await popup.waitForSelector("#f_loginId", { visible: true });
+    expect(popup.url()).toBe(`${stack.baseUrl}/connect`);
+    await popup.type("#f_loginId", "user_good");
+    await popup.type("#f_password", PASSWORD);
+    await popup.click("#submit");
+    await page.waitForFunction((id) => document.getElementById("status")?.textContent === `연결되었습니다 ${id}`, { timeout: 20_000 }, issued.sessionId);
+    const session = await client(stack, popupApiKey).json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
+    expect(session.body).toMatchObject({ status: "CONSUMED", credentialId: expect.any(String) });
+    await page.browserContext().close();
+  });
+});
+
+describe("a site off the allowlist that holds a token and claims an allowlisted origin", () => {
+  /**
+   * What such a site does: opens the real registration page with the partner's origin claimed in the query and the
+   * fragment (as older SDKs put it there) and, when it plays the SDK's part, answers the page's hello with the token.
+   */
+  async function openAsOtherSite(page: Page, sessionToken: string, mode: "iframe" | "popup", answers: boolean): Promise<Frame> {
+    await page.goto(otherSite.url);
+    const opened = mode === "popup" ? nextPopup(page) : null;
+    await page.evaluate(
+      (serviceUrl, token, claimed, mode, answers) => {
+        const claim = new URLSearchParams({ token, origin: claimed, mode });
+        const url = `${serviceUrl}/connect?${claim}#${claim}`;
+        let target: Window | null;
+        if (mode === "popup") {
+          target = window.open(url, "collect-registration", "width=480,height=640");
+        } else {
+          const frame = document.createElement("iframe");
+          frame.title = "기관 계정 연결";
+          frame.src = url;
+          document.body.append(frame);
+          target = frame.contentWindow;
+        }
+        if (!answers) return;
+        window.addEventListener("message", (event) => {
+          if (event.source === target && event.data?.type === "collect:hello") target!.postMessage({ type: "collect:token", nonce: event.data.nonce, token }, "*");
+        });
+      },
+      stack.baseUrl,
+      sessionToken,
+      partner.url,
+      mode,
+      answers,
+    );
+    if (opened) return (await opened).mainFrame();
+    return (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
+  }
+
+  it.each([
+    ["a popup", "popup", true, "열 수 없습니다"],
+    ["an iframe", "iframe", true, "열 수 없습니다"],
+    ["an iframe without answering the handshake, on the claim in the URL alone", "iframe", false, "확인하지 못했습니다"],
+  ] as const)("gets no form and registers nothing when it opens the page in %s", async (_name, mode, answers, fatalText) => {
+    const api = client(stack, apiKey);
+    const credentialsBefore = (await api.json("GET", "/api/v1/credentials")).body.items;
+    const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
+    const page = await freshPage();
+    const hosted = await openAsOtherSite(page, issued.sessionToken, mode, answers);
+    await hosted.waitForSelector("#fatal:not([hidden])", { timeout: 20_000 });
+    expect(await hosted.$eval("#fatal", (el) => el.textContent)).toContain(fatalText);
+    expect(await hosted.$eval("#form", (el) => (el as HTMLElement).hidden)).toBe(true);
+    expect(await hosted.$("#f_password")).toBeNull();
+    // The claims are not left in the address bar either.
+    expect(hosted.url()).toBe(`${stack.baseUrl}/connect`);
+    if (mode === "popup") await hosted.page().screenshot({ path: path.join(SHOTS, "9-other-site-popup.png") });
+
+    const session = await api.json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
+    expect(session.body).toMatchObject({ status: "PENDING", attempts: 0, credentialId: null });
+    expect((await api.json("GET", "/api/v1/credentials")).body.items).toEqual(credentialsBefore);
     await page.browserContext().close();
   });
 });

@@ -4,7 +4,7 @@ import { verifyCertificate } from "../../worker/certificates/verify";
 import { openCredential } from "../../worker/vault/envelope";
 import { issueSandboxCertificate, type SandboxCertificateOptions } from "../../sandbox/certificates";
 import { callJson, createWorkspace } from "./helpers";
-import { encryptForService } from "./registration-envelope";
+import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 
 type Json = Record<string, any>;
 const BIZNO = "1208800767";
@@ -118,11 +118,11 @@ describe("certificate credentials, registered through a session", () => {
     const ws = await createWorkspace({ businessNumber: BIZNO });
     const issued = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", key: ws.apiKey, json: CERT_SESSION });
     const token = issued.body.sessionToken as string;
-    const session = (await callJson<Json>("/connect/api/session", { headers: { Authorization: `Bearer ${token}` } })).body;
+    const session = (await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(token) })).body;
     const submit = async (payload: unknown, body: Json = { kind: "CERTIFICATE", providerCode: "sandbox.taxportal" }) =>
       callJson<Json>("/connect/api/registrations", {
         method: "POST",
-        headers: { Authorization: `Bearer ${token}` },
+        headers: hostedUiHeaders(token),
         json: { ...body, envelope: await encryptForService(session.encryptionKey, session.sessionId, payload) },
       });
     return { ws, sessionId: issued.body.sessionId as string, session, submit };
@@ -142,7 +142,7 @@ describe("certificate credentials, registered through a session", () => {
       key: ws.apiKey,
       json: { ...CERT_SESSION, registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }, { kind: "CERTIFICATE" }] },
     });
-    const session = await callJson<Json>("/connect/api/session", { headers: { Authorization: `Bearer ${issued.body.sessionToken}` } });
+    const session = await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(issued.body.sessionToken) });
     expect(session.body.options.map((o: Json) => [o.kind, o.providerCode, o.fields.map((f: Json) => f.input).join()])).toEqual([
       ["PROVIDER_LOGIN", "sandbox.bank", "text,text,text"],
       ["CERTIFICATE", "sandbox.taxportal", "file,file,text"],

@@ -1,4 +1,5 @@
 import { base64UrlEncode } from "../../collectors/lib/base64url";
+import { PAGE_ORIGINS_HEADER } from "../../worker/routes/connect/page-origins";
 import { sessionKey } from "../../worker/registration/e2e-keys";
 
 /** What the hosted UI does in the browser, for tests that play the browser's part. */
@@ -11,4 +12,9 @@ export async function encryptForService(key: { kid: string; jwk: JsonWebKey }, s
   const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: enc.encode(sessionId) }, aes, enc.encode(JSON.stringify(payload)));
   const { kty, crv, x, y } = (await crypto.subtle.exportKey("jwk", eph.publicKey)) as JsonWebKey;
   return { kid: key.kid, epk: { kty, crv, x, y }, iv: base64UrlEncode(iv), ct: base64UrlEncode(new Uint8Array(ct)) };
+}
+
+/** What the hosted UI sends with every call after its handshake: the token and the origins it verified (by default the test sessions' allowlisted one). */
+export function hostedUiHeaders(token: string, pageOrigins = "https://partner.example"): Record<string, string> {
+  return { Authorization: `Bearer ${token}`, [PAGE_ORIGINS_HEADER]: pageOrigins };
 }

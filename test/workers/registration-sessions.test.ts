@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, callJson, createWorkspace } from "./helpers";
-import { encryptForService } from "./registration-envelope";
+import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 
 type Json = Record<string, any>;
 const VALID = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"], clientReferenceId: "user-42" };
@@ -13,14 +13,14 @@ async function issue(body: unknown = VALID) {
   return { ws, res };
 }
 
-const connect = (token: string) => callJson<Json>("/connect/api/session", { headers: { Authorization: `Bearer ${token}` } });
+const connect = (token: string) => callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(token) });
 
 async function submit(token: string, payload: unknown, overrides: Json = {}) {
   const session = (await connect(token)).body;
   const envelope = await encryptForService(session.encryptionKey, session.sessionId, payload);
   return callJson<Json>("/connect/api/registrations", {
     method: "POST",
-    headers: { Authorization: `Bearer ${token}` },
+    headers: hostedUiHeaders(token),
     json: { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", envelope, ...overrides },
   });
 }
@@ -113,7 +113,7 @@ describe("registration through the hosted UI's API", () => {
     const token = res.body.sessionToken;
     const session = (await connect(token)).body;
     const good = await encryptForService(session.encryptionKey, session.sessionId, LOGIN);
-    const post = (envelope: Json) => callJson<Json>("/connect/api/registrations", { method: "POST", headers: { Authorization: `Bearer ${token}` }, json: { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", envelope } });
+    const post = (envelope: Json) => callJson<Json>("/connect/api/registrations", { method: "POST", headers: hostedUiHeaders(token), json: { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", envelope } });
     expect((await post({ ...good, kid: "old" })).body.code).toBe("REGISTRATION_E2E_UNKNOWN_KEY_ID");
     expect((await post({ ...good, ct: good.ct.replace(/^./, (ch) => (ch === "A" ? "B" : "A")) })).body.code).toBe("REGISTRATION_E2E_DECRYPT_FAILED");
     const wrongSession = await encryptForService(session.encryptionKey, crypto.randomUUID(), LOGIN);
@@ -145,5 +145,61 @@ describe("registration through the hosted UI's API", () => {
     const page = await call("/connect");
     expect(page.headers.get("Content-Security-Policy")).toContain("connect-src 'self'");
     expect(await page.text()).toContain('lang="ko"');
+  });
+});
+
+describe("the hosted UI's origin check", () => {
+  const connectFrom = (token: string, pageOrigins?: string) =>
+    callJson<Json>("/connect/api/session", { headers: pageOrigins === undefined ? { Authorization: `Bearer ${token}` } : hostedUiHeaders(token, pageOrigins) });
+
+  it("opens a session only for a page whose origin and frame ancestors are all on the allowlist", async () => {
+    const { res } = await issue();
+    const token = res.body.sessionToken;
+    for (const refused of [undefined, "", "https://evil.example", "https://partner.example.evil.example", "http://partner.example", "https://partner.example https://evil.example"]) {
+      const answer = await connectFrom(token, refused);
+      expect(answer.status, String(refused)).toBe(400);
+      expect(answer.body.code).toBe("REGISTRATION_SESSION_INVALID_ORIGIN");
+      expect(answer.body.message).toContain("열 수 없습니다");
+      expect(answer.body.options).toBeUndefined();
+    }
+    const allowed = await connectFrom(token, "https://partner.example");
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.options).toHaveLength(1);
+    // The page needs no allowlist: the service decides.
+    expect(allowed.body.originAllowlist).toBeUndefined();
+    expect((await connectFrom(token, "https://partner.example https://partner.example")).status).toBe(200);
+  });
+
+  it("checks the token before the origin and the origin before the session's status", async () => {
+    expect((await connectFrom("rst_nope", "https://evil.example")).body.code).toBe("REGISTRATION_SESSION_TOKEN_INVALID");
+    const { ws, res } = await issue();
+    await callJson(`/api/v1/registration-sessions/${res.body.sessionId}/cancel`, { method: "POST", key: ws.apiKey });
+    expect((await connectFrom(res.body.sessionToken, "https://evil.example")).body.code).toBe("REGISTRATION_SESSION_INVALID_ORIGIN");
+    expect((await connectFrom(res.body.sessionToken, "https://partner.example")).body.code).toBe("REGISTRATION_SESSION_ALREADY_CANCELLED");
+  });
+
+  it("refuses a submission from a page off the allowlist without registering anything or spending an attempt", async () => {
+    const { ws, res } = await issue();
+    const token = res.body.sessionToken;
+    const session = (await connect(token)).body;
+    const envelope = await encryptForService(session.encryptionKey, session.sessionId, LOGIN);
+    const body = { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", envelope };
+    for (const headers of [{ Authorization: `Bearer ${token}` }, hostedUiHeaders(token, "https://evil.example")]) {
+      const refused = await callJson<Json>("/connect/api/registrations", { method: "POST", headers, json: body });
+      expect(refused.status).toBe(400);
+      expect(refused.body.code).toBe("REGISTRATION_SESSION_INVALID_ORIGIN");
+    }
+    expect((await callJson<Json>(`/api/v1/registration-sessions/${res.body.sessionId}`, { key: ws.apiKey })).body).toMatchObject({ status: "PENDING", attempts: 0, credentialId: null });
+    expect((await callJson<Json>("/api/v1/credentials", { key: ws.apiKey })).body.items).toEqual([]);
+    // The same submission from the allowlisted page goes through: only the origin was wrong.
+    const done = await callJson<Json>("/connect/api/registrations", { method: "POST", headers: hostedUiHeaders(token), json: body });
+    expect(done.status).toBe(201);
+  });
+
+  it("serves the page to any framing origin, leaving the origin check to the handshake, with nothing third-party", async () => {
+    const page = await call("/connect");
+    const csp = (page.headers.get("Content-Security-Policy") ?? "").split(";").map((directive) => directive.trim());
+    expect(csp).toEqual(expect.arrayContaining(["frame-ancestors *", "default-src 'none'", "connect-src 'self'", "form-action 'none'"]));
+    expect(page.headers.get("X-Frame-Options")).toBeNull();
   });
 });

@@ -1,5 +1,14 @@
 import { UI_SCRIPT } from "./ui-script";
 
+/**
+ * No third-party resources, and only the service's own API. Any page may
+ * frame it (`frame-ancestors *`): the session's origin allowlist is not known
+ * when the page loads, because the token reaches the page only later, in the
+ * opener's postMessage reply. The handshake is what keeps other sites out
+ * (see docs/registration-sessions.md).
+ */
+export const REGISTRATION_PAGE_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+
 /** The hosted registration page: Korean, keyboard- and screen-reader-friendly, no third-party resources. */
 export const REGISTRATION_PAGE = `<!doctype html>
 <html lang="ko">

@@ -1,34 +1,41 @@
+import { PAGE_ORIGINS_HEADER } from "../routes/connect/page-origins";
+
 /**
  * The hosted registration UI's browser script, served inline with the page.
- * It reads the one-time token from the URL fragment (never sent to any
- * server), encrypts what the end-user types to the service's public key, and
- * talks to the opening page only if that page's origin is on the session's
- * allowlist. Plain JS on purpose: it runs in the end-user's browser as is.
+ * Nothing in the URL is trusted: the page asks the window that opened or
+ * embeds it for the one-time token with a postMessage handshake, and the
+ * origin the browser reports for that reply is what the service checks
+ * against the session's allowlist before any form is shown. What the
+ * end-user types is encrypted to the service's public key. Plain JS on
+ * purpose: it runs in the end-user's browser as is.
  */
 export const UI_SCRIPT = `
-const params = new URLSearchParams(location.hash.slice(1));
+// Older SDKs put the token in the fragment; it is never read, but it must not linger in the address bar or history.
 history.replaceState(null, "", location.pathname);
-const token = params.get("token") || "";
-const claimedOrigin = params.get("origin") || "";
 const peer = window.opener || (window.parent !== window ? window.parent : null);
+const HANDSHAKE_TIMEOUT_MS = 10000;
 const $ = (id) => document.getElementById(id);
-// Errors carry only a code and go to the claimed origin (postMessage itself drops them anywhere else);
-// the registration result goes only to an origin on the session's allowlist.
-let verifiedOrigin = null;
-const embedder = location.ancestorOrigins && location.ancestorOrigins.length ? location.ancestorOrigins[0] : claimedOrigin;
+// Set by the handshake: the token, the origin the browser reported for the reply (the only place messages go),
+// and the origins the service checks: that one, then the frame ancestors the browser reports, if it does.
+let token = "";
+let peerOrigin = null;
+let pageOrigins = "";
 
 function post(message) {
-  const target = message.type === "collect:success" ? verifiedOrigin : embedder === claimedOrigin ? claimedOrigin : null;
-  if (peer && target) peer.postMessage(message, target);
+  if (peer && peerOrigin) peer.postMessage(message, peerOrigin);
 }
 function showError(text) {
   $("formError").textContent = text;
 }
 function fail(text, code) {
+  $("loading").hidden = true;
   $("form").hidden = true;
   $("fatal").hidden = false;
   $("fatal").textContent = text;
-  post({ type: "collect:error", code });
+  if (code) post({ type: "collect:error", code });
+}
+function apiHeaders(extra) {
+  return { Authorization: "Bearer " + token, "${PAGE_ORIGINS_HEADER}": pageOrigins, ...extra };
 }
 const b64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
 
@@ -79,13 +86,46 @@ function renderFields(option) {
   }
 }
 
+/**
+ * Asks the opener (a popup) or parent (an iframe) for the token. The hello carries only a fresh nonce, so it may go
+ * to any origin; the SDK answers only a window on the service's origin, and the browser tells us who answered.
+ */
+function handshake() {
+  return new Promise((resolve, reject) => {
+    if (!peer) return reject(new Error("no opener"));
+    const nonce = b64url(crypto.getRandomValues(new Uint8Array(16)));
+    const timer = setTimeout(() => {
+      window.removeEventListener("message", onReply);
+      reject(new Error("no answer"));
+    }, HANDSHAKE_TIMEOUT_MS);
+    function onReply(event) {
+      const data = event.data;
+      if (event.source !== peer || !data || data.type !== "collect:token" || data.nonce !== nonce || typeof data.token !== "string") return;
+      window.removeEventListener("message", onReply);
+      clearTimeout(timer);
+      resolve({ origin: event.origin, token: data.token });
+    }
+    window.addEventListener("message", onReply);
+    peer.postMessage({ type: "collect:hello", nonce }, "*");
+  });
+}
+
 async function main() {
-  const res = await fetch("/connect/api/session", { headers: { Authorization: "Bearer " + token } });
+  let answer;
+  try {
+    answer = await handshake();
+  } catch {
+    return fail("등록 화면을 연 사이트를 확인하지 못했습니다. 이용하던 사이트에서 다시 열어 주세요.");
+  }
+  token = answer.token;
+  peerOrigin = answer.origin;
+  // Opaque ancestors ("null") name no origin to check; browsers without ancestorOrigins report none.
+  const ancestors = location.ancestorOrigins ? Array.from(location.ancestorOrigins).filter((origin) => origin !== "null") : [];
+  pageOrigins = [...new Set([peerOrigin, ...ancestors])].join(" ");
+  // The service, not this script, decides whether these origins may use the session.
+  const res = await fetch("/connect/api/session", { headers: apiHeaders() });
   const body = await res.json();
   if (!res.ok) return fail(body.message, body.code);
-  // Only a page on the allowlist may use the session; in a frame the browser itself vouches for the embedding origin.
-  if (!body.originAllowlist.includes(claimedOrigin) || embedder !== claimedOrigin) return fail("이 사이트에서는 등록 화면을 열 수 없습니다.", "ORIGIN_NOT_ALLOWED");
-  verifiedOrigin = claimedOrigin;
   const session = body;
   const select = $("option");
   const optionLabel = (option) => option.providerName + (option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)");
@@ -113,7 +153,7 @@ async function main() {
       const envelope = await encrypt(session.encryptionKey, session.sessionId, fields);
       const sent = await fetch("/connect/api/registrations", {
         method: "POST",
-        headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
+        headers: apiHeaders({ "Content-Type": "application/json" }),
         body: JSON.stringify({ kind: option.kind, providerCode: option.providerCode, envelope }),
       });
       const result = await sent.json();

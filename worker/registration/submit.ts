@@ -5,7 +5,7 @@ import { insertCredentialIf, isDuplicateProvider, sealedCredentialRow } from "..
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
-import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionByToken } from "./sessions";
+import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
 
 export interface Submission {
   kind: "PROVIDER_LOGIN" | "CERTIFICATE";
@@ -15,11 +15,13 @@ export interface Submission {
 
 /**
  * Registers the credential an end-user entered in the hosted UI: only
- * within the options, business number and lifetime fixed at issue, and only
- * once. A rejected submission counts against the session's attempts.
+ * within the options, business number and lifetime fixed at issue, only
+ * from a page on the session's origin allowlist, and only once. A rejected
+ * submission counts against the session's attempts (a refused origin does
+ * not: the end-user never saw a form).
  */
-export async function submitRegistration(env: Bindings, token: string, submission: Submission): Promise<SessionRow> {
-  const session = await usableSessionByToken(env.DB, token);
+export async function submitRegistration(env: Bindings, token: string, pageOrigins: readonly string[], submission: Submission): Promise<SessionRow> {
+  const session = await usableSessionForPage(env.DB, token, pageOrigins);
   try {
     return await register(env, session, submission);
   } catch (err) {

@@ -2,10 +2,11 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { allProviders, findProvider } from "../../catalog/providers";
 import type { AppEnv } from "../../env";
 import { currentPublicKey } from "../../registration/e2e-keys";
-import { usableSessionByToken } from "../../registration/sessions";
+import { usableSessionForPage } from "../../registration/sessions";
 import { errorResponses } from "../../http/error-responses";
-import { registrationToken } from "./token";
 import { isoTime } from "../../lib/iso-time";
+import { PAGE_ORIGINS_HEADER, pageOrigins } from "./page-origins";
+import { registrationToken } from "./token";
 
 const Field = z.object({ name: z.string(), label: z.string(), pattern: z.string(), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
 
@@ -14,7 +15,7 @@ export const route = createRoute({
   path: "/connect/api/session",
   tags: ["Hosted registration UI"],
   summary: "등록 UI용 세션 정보",
-  description: "Authorization: Bearer <sessionToken>. 선택지별 입력 필드와 암호화 키, 메시지를 주고받을 수 있는 출처 목록을 돌려줍니다.",
+  description: `Authorization: Bearer <sessionToken>, ${PAGE_ORIGINS_HEADER}: <등록 화면을 연 페이지의 출처> [<프레임 조상 출처> …] (공백으로 구분). 출처가 모두 세션의 originAllowlist에 있을 때만 선택지별 입력 필드와 암호화 키를 돌려줍니다.`,
   security: [],
   responses: {
     200: {
@@ -24,7 +25,6 @@ export const route = createRoute({
           schema: z.object({
             sessionId: z.uuid(),
             expiresAt: z.iso.datetime(),
-            originAllowlist: z.array(z.string()),
             options: z.array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: z.string(), providerName: z.string(), fields: z.array(Field) })),
             encryptionKey: z.object({ kid: z.string(), jwk: z.record(z.string(), z.unknown()) }),
           }),
@@ -32,14 +32,14 @@ export const route = createRoute({
       },
     },
     ...errorResponses(
-      "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED",
+      "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_INVALID_ORIGIN", "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED",
       "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
     ),
   },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const session = await usableSessionByToken(c.env.DB, registrationToken(c));
+  const session = await usableSessionForPage(c.env.DB, registrationToken(c), pageOrigins(c));
   // A certificate option offers every provider that takes certificates; a login option its one provider.
   const options = session.options.flatMap((option) => {
     const providers = option.kind === "PROVIDER_LOGIN" ? [findProvider(option.providerCode)!] : allProviders().filter((p) => p.acceptedAuthMethods.includes("CERTIFICATE"));
@@ -54,7 +54,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
     {
       sessionId: session.id,
       expiresAt: isoTime(session.expiresAt),
-      originAllowlist: session.originAllowlist,
       options,
       encryptionKey: currentPublicKey(c.env.REGISTRATION_E2E_KEYS),
     },
