@@ -4,18 +4,15 @@ import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../worker/env";
 import { createJob } from "../../worker/jobs/create";
 import { consumeBatch } from "../../worker/pipeline/consumer";
-import type { PipelineMessage } from "../../worker/pipeline/messages";
-import { TX_JOB, addCredential, createWorkspace } from "./helpers";
+import { type PipelineMessage, planMessage as planOf } from "../../worker/jobs/messages";
+import { TX_JOB, addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
-/** A job as POST /data-jobs records it, without the route's enqueue, so only this test's batch runs it. */
+/** A job as POST /data-jobs records it, its plan message captured, so only this test's batch runs it. */
 async function newJob(login?: { loginId: string; password: string }) {
   const ws = await createWorkspace();
   if (login) await addCredential(ws.workspaceId, TX_JOB.providerCode, { authMethod: "PROVIDER_LOGIN", ...login });
-  const { row } = await createJob(env, ws.workspaceId, TX_JOB);
-  return row;
+  return createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB);
 }
-
-const planOf = (job: { id: string; workspaceId: string }): PipelineMessage => ({ type: "plan", jobId: job.id, workspaceId: job.workspaceId });
 
 const deliveries = (bodies: PipelineMessage[]) => bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body }));
 
