@@ -7,6 +7,7 @@ import type { PipelineMessage } from "../../worker/pipeline/messages";
 import type { Outcome, PipelineDeps } from "../../worker/pipeline/ports";
 import { unitObjectKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { scraperAuthorization } from "../../collectors/scraper-protocol";
 import { addCredential, createWorkspace } from "./helpers";
 
 const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };
@@ -49,7 +50,7 @@ async function jobRow(id: string) {
 }
 
 async function logins(): Promise<number> {
-  const response = await fetch(`${env.SCRAPER_URL}/stats`);
+  const response = await fetch(`${env.SCRAPER_URL}/stats`, { headers: { Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) } });
   return (await response.json<{ logins: number }>()).logins;
 }
 
@@ -152,7 +153,7 @@ describe("unit executor on real components", () => {
 
   it("resumes transient engine failures with backoff, then fails retryable once attempts run out", async () => {
     const { ContainerScraper } = await import("../../worker/pipeline/container-scraper");
-    const dead = new ContainerScraper("http://127.0.0.1:9");
+    const dead = new ContainerScraper("http://127.0.0.1:9", env.SCRAPER_SHARED_SECRET);
     const { job, plan } = await newJob();
     const h = harness({ scraperFor: () => dead, retry: { baseSeconds: 4, maxSeconds: 8, maxAttempts: 2 } });
     const first = await executeMessage(h.deps, plan);

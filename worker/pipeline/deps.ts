@@ -3,7 +3,7 @@ import { database } from "../db/client";
 import { publishJob } from "../jobs/board";
 import { credentials } from "../db/tables";
 import type { Bindings } from "../env";
-import { adapterFor } from "../../collectors/registry";
+import { institutionFor } from "../../collectors/registry";
 import { openCredential } from "../vault/envelope";
 import { BrowserRenderingScraper, browserRenderingLauncher } from "./browser-rendering-scraper";
 import { ContainerScraper } from "./container-scraper";
@@ -14,9 +14,11 @@ const number = (value: string | undefined, fallback: number) => (value === undef
 
 /** Wires the executor to the bindings: D1 state, R2 results, the lock DO, the scraper, the queue. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
-  const container = new ContainerScraper(env.SCRAPER_URL);
+  const container = new ContainerScraper(env.SCRAPER_URL, env.SCRAPER_SHARED_SECRET);
   // Without a Browser Rendering binding (local development, tests) the container renders every provider.
-  const browserRendering = env.BROWSER ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), adapterFor) : null;
+  const browserRendering = env.BROWSER
+    ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), (providerCode) => institutionFor(providerCode, env.SANDBOX_BASE_URL))
+    : null;
   return {
     state: new JobState(env.DB),
     results: env.RESULTS,
@@ -27,7 +29,6 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
       if (!row || row.status !== "ACTIVE") return null;
       return openCredential(env.VAULT_MASTER_KEY, row.id, row.sealed);
     },
-    siteUrl: (provider) => new URL(provider.sitePath, env.SANDBOX_BASE_URL).toString(),
     enqueue: async (message, delaySeconds) => {
       await env.TASKS.send(message, delaySeconds ? { delaySeconds } : undefined);
     },

@@ -77,7 +77,7 @@ async function credentialOf(ctx: JobContext): Promise<LoginCredential> {
 async function withSession<T>(ctx: JobContext, known: string | null, work: (sessionId: string) => Promise<T>): Promise<T> {
   const scraper = ctx.deps.scraperFor(ctx.provider);
   const login = async () => {
-    const sessionId = await scraper.openSession(ctx.provider.code, ctx.deps.siteUrl(ctx.provider), await credentialOf(ctx));
+    const sessionId = await scraper.openSession(ctx.provider.code, await credentialOf(ctx));
     await ctx.lock.rememberSession(ctx.job.id, sessionId);
     return sessionId;
   };

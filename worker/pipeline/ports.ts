@@ -29,7 +29,6 @@ export interface PipelineDeps {
   lockFor(credentialId: string): LockPort;
   /** The decrypted credential, or null when it was deleted or never existed. */
   loadCredential(credentialId: string): Promise<LoginCredential | null>;
-  siteUrl(provider: ProviderDefinition): string;
   enqueue(message: PipelineMessage, delaySeconds?: number): Promise<void>;
   /** Shows a job's new row to pollers (the workspace's job board) after a D1 transition. */
   publish(job: JobRow): Promise<void>;
