@@ -55,9 +55,6 @@ export function sendFailure(res: ServerResponse, status: number, code: string, r
   const error = jobError(code, retryAfterSeconds);
   const payload: FailureResponse = { failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) } };
   // An unread body (oversize, or a caller without the secret) is not drained: the connection ends with the answer.
-  if (!res.req.complete) {
-    res.setHeader("Connection", "close");
-    res.once("finish", () => res.req.socket.destroySoon());
-  }
+  if (!res.req.complete) res.setHeader("Connection", "close");
   send(res, status, payload);
 }

@@ -158,14 +158,16 @@ describe("scraper request bodies", () => {
     expect(res.body.failure.code).toBe("INTERNAL_ERROR");
   });
 
-  it("stops reading an undeclared body once it passes 1 MiB and answers 413", async () => {
+  it("stops reading an undeclared body once it passes 1 MiB, answers 413 and hangs up", async () => {
     // The body never ends: only a server that stops reading at the limit can answer at all.
+    let hungUp!: Promise<void>;
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(`${scraper.url}/sessions`, { method: "POST", headers: { Authorization: scraperAuthorization(SECRET), "Content-Type": "application/json" } }, (res) => {
         let text = "";
         res.on("data", (chunk) => (text += chunk));
         res.on("end", () => resolve({ status: res.statusCode!, body: text }));
       });
+      req.on("socket", (socket) => (hungUp = new Promise((closed) => socket.once("close", () => closed()))));
       req.on("error", (err) => (err.message.includes("EPIPE") || err.message.includes("ECONNRESET") ? undefined : reject(err)));
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       const pump = () => {
@@ -177,5 +179,9 @@ describe("scraper request bodies", () => {
     });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).failure.code).toBe("INTERNAL_ERROR");
+    // At once, not after the keep-alive timeout (5 s) with the unread rest still waiting.
+    const answered = performance.now();
+    await hungUp;
+    expect(performance.now() - answered).toBeLessThan(2000);
   });
 });
