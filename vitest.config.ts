@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -7,9 +8,10 @@ import { freePort } from "./scripts/free-port";
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
-  // Free ports, handed to the global setup through the environment (it runs in this process), so parallel runs never collide.
+  // Free ports and the scraper's secret, handed to the global setup through the environment (it runs in this process), so parallel runs never collide.
   process.env.TEST_SANDBOX_PORT ??= String(await freePort());
   process.env.TEST_SCRAPER_PORT ??= String(await freePort());
+  process.env.TEST_SCRAPER_SECRET ??= randomBytes(32).toString("base64url");
   return {
     plugins: [
       cloudflareTest({
@@ -23,6 +25,7 @@ export default defineConfig(async () => {
             VAULT_MASTER_KEY: "v1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
             REGISTRATION_E2E_KEYS: await newRegistrationKeyring("test-key"),
             SCRAPER_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}`,
+            SCRAPER_SHARED_SECRET: process.env.TEST_SCRAPER_SECRET,
             SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
           },
         },

@@ -13,7 +13,8 @@ import path from "node:path";
 import puppeteer from "puppeteer-core";
 import { findProvider } from "../worker/catalog/providers";
 import { splitRange } from "../worker/pipeline/segments";
-import { adapterFor } from "../collectors/registry";
+import { institutionFor } from "../collectors/registry";
+import { scraperAuthorization } from "../collectors/scraper-protocol";
 import { unitCsvKey, unitObjectKey } from "../worker/results/keys";
 import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
@@ -37,7 +38,8 @@ const stack = await startLocalStack({
   vars: { RATE_LIMIT_PER_MINUTE: "10000000", RATE_LIMIT_PER_HOUR: "10000000" },
 });
 const auth = { Authorization: `Bearer ${stack.apiKey}`, "Content-Type": "application/json" };
-const logins = async () => ((await (await fetch(`${stack.scraperUrl}/stats`)).json()) as { logins: number }).logins;
+const logins = async () =>
+  ((await (await fetch(`${stack.scraperUrl}/stats`, { headers: { Authorization: scraperAuthorization(stack.scraperSecret) } })).json()) as { logins: number }).logins;
 
 async function serviceJob(): Promise<{ ms: number; records: number; units: number }> {
   const started = performance.now();
@@ -58,12 +60,12 @@ async function serviceJob(): Promise<{ ms: number; records: number; units: numbe
 /** The same scrape with the adapter alone: one warm browser, one login, every unit in turn. */
 async function bareAdapter(): Promise<{ ms: number; records: number; units: number }> {
   const provider = findProvider("sandbox.bank")!;
-  const adapter = adapterFor(provider.code)!;
+  const { adapter, baseUrl } = institutionFor(provider.code, stack.sandboxUrl)!;
   const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
-    const ctx = { baseUrl: new URL(provider.sitePath, stack.sandboxUrl).toString() };
+    const ctx = { baseUrl };
     const started = performance.now();
     await adapter.login(page, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" }, ctx);
     const targets = await adapter.discoverTargets(page, "bank.transactions.cb.v1", ctx);

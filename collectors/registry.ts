@@ -2,8 +2,30 @@ import type { ProviderAdapter } from "./adapter";
 import { sandboxBank } from "./sandbox-bank";
 import { sandboxTaxPortal } from "./sandbox-taxportal";
 
-const ADAPTERS = new Map<string, ProviderAdapter>([sandboxBank, sandboxTaxPortal].map((adapter) => [adapter.providerCode, adapter]));
+/** An institution a scraper can log in to: its adapter and where its site is in this deployment. */
+export interface Institution {
+  adapter: ProviderAdapter;
+  /** Root URL of the site, the adapter's `ctx.baseUrl`. */
+  baseUrl: string;
+  /** The only origins a session's browser may reach. */
+  origins: string[];
+}
 
-export function adapterFor(providerCode: string): ProviderAdapter | undefined {
-  return ADAPTERS.get(providerCode);
+/**
+ * Each adapter with its site, resolved against the deployment's sandbox base
+ * URL (an absolute URL would stay as it is). Site addresses live here and in
+ * configuration only: a caller names a provider, never a URL.
+ */
+const SITES = new Map<string, { adapter: ProviderAdapter; site: string }>(
+  [
+    { adapter: sandboxBank, site: "/bank/" },
+    { adapter: sandboxTaxPortal, site: "/taxportal/" },
+  ].map((entry) => [entry.adapter.providerCode, entry]),
+);
+
+export function institutionFor(providerCode: string, sandboxBaseUrl: string): Institution | undefined {
+  const entry = SITES.get(providerCode);
+  if (!entry) return undefined;
+  const baseUrl = new URL(entry.site, sandboxBaseUrl);
+  return { adapter: entry.adapter, baseUrl: baseUrl.toString(), origins: [baseUrl.origin] };
 }

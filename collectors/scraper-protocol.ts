@@ -11,9 +11,15 @@ export const scraperPaths = {
   collect: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/collect`,
 };
 
+/** Every request but `GET /healthz` carries the secret the worker and the scraper share (SCRAPER_SHARED_SECRET). */
+export const scraperAuthorization = (sharedSecret: string) => `Bearer ${sharedSecret}`;
+
+/** Largest request body the scraper reads; a credential or one unit is far below it. */
+export const MAX_SCRAPER_BODY_BYTES = 1024 * 1024;
+
+/** Which institution to log in to; where its site is comes from the scraper's own table, never from the caller. */
 export interface OpenSessionRequest {
   providerCode: string;
-  baseUrl: string;
   credential: LoginCredential;
 }
 export interface OpenSessionResponse {

@@ -1,12 +1,16 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
+import type { SiteFence } from "./site-fence";
 
 export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-/** One Chromium for the process, relaunched if it dies; each login gets its own incognito context. */
+/** One Chromium for the process, relaunched if it dies; each login gets its own incognito context, fenced to its site. */
 export class BrowserPool {
   private browser: Promise<Browser> | null = null;
 
-  constructor(private readonly executablePath: string) {}
+  constructor(
+    private readonly executablePath: string,
+    private readonly fence: SiteFence,
+  ) {}
 
   private async current(): Promise<Browser> {
     if (this.browser) {
@@ -18,9 +22,16 @@ export class BrowserPool {
     return this.browser;
   }
 
-  async newContext(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await (await this.current()).createBrowserContext();
+  /** A context whose every request stays on `origins`. */
+  async newContext(origins: readonly string[]): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await (await this.current()).createBrowserContext(this.fence.contextOptions(origins));
     return { context, page: await context.newPage() };
+  }
+
+  /** Incognito contexts open in the browser: one per session or login in flight. */
+  async contextCount(): Promise<number> {
+    const browser = await this.browser?.catch(() => null);
+    return browser?.connected ? browser.browserContexts().filter((context) => context !== browser.defaultBrowserContext()).length : 0;
   }
 
   async close(): Promise<void> {

@@ -1,16 +1,22 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
-import { jobError } from "../collectors/job-failures";
 import { ProviderFailure, type LoginCredential, type TaskUnit } from "../collectors/adapter";
-import { adapterFor } from "../collectors/registry";
-import type { CollectRequest, CollectResponse, FailureResponse, OpenSessionResponse, TargetsRequest, TargetsResponse } from "../collectors/scraper-protocol";
+import { institutionFor } from "../collectors/registry";
+import type { CollectRequest, CollectResponse, OpenSessionResponse, TargetsRequest, TargetsResponse } from "../collectors/scraper-protocol";
 import { BrowserPool } from "./browser-pool";
+import { HttpFailure, readJsonBody, send, sendFailure } from "./http-io";
 import { SessionStore } from "./sessions";
+import { checkSharedSecret, isAuthorized } from "./shared-secret";
+import { startSiteFence } from "./site-fence";
 
 export interface ScraperOptions {
   port: number;
   /** 127.0.0.1 locally; 0.0.0.0 inside a container. */
   host?: string;
+  /** The worker's credential for every request but GET /healthz (SCRAPER_SHARED_SECRET). */
+  sharedSecret: string;
+  /** Where the sandbox institutions' sites are (SANDBOX_BASE_URL); the provider table resolves site paths against it. */
+  sandboxBaseUrl: string;
   chromiumPath?: string;
   maxSessions?: number;
   sessionIdleMs?: number;
@@ -23,71 +29,54 @@ export interface ScraperServer {
   close(): Promise<void>;
 }
 
-class HttpFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(code);
-  }
-}
-
-async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  try {
-    const value = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
-    if (value && typeof value === "object" && !Array.isArray(value)) return value;
-  } catch {
-    // fall through
-  }
-  throw new HttpFailure(400, "PROVIDER_ERROR");
-}
-
-function send(res: ServerResponse, status: number, payload?: unknown): void {
-  res.writeHead(status, payload === undefined ? {} : { "Content-Type": "application/json" });
-  res.end(payload === undefined ? undefined : JSON.stringify(payload));
-}
-
-function sendFailure(res: ServerResponse, status: number, code: string, retryAfterSeconds?: number): void {
-  const error = jobError(code, retryAfterSeconds);
-  const payload: FailureResponse = { failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) } };
-  send(res, status, payload);
-}
-
 /**
  * The scraper service (docs/scraper-runtime.md): logs in with an adapter in
  * a fresh browser context, then runs that session's units one at a time.
+ * It answers only the worker, and its browser reaches only the session's institution.
  */
 export async function startScraper(options: ScraperOptions): Promise<ScraperServer> {
-  const pool = new BrowserPool(options.chromiumPath ?? "/usr/bin/chromium");
+  const sharedSecret = checkSharedSecret(options.sharedSecret);
+  if (!URL.canParse(options.sandboxBaseUrl)) throw new Error("SANDBOX_BASE_URL must be the absolute URL of the sandbox institutions' sites");
+  const fence = await startSiteFence();
+  const pool = new BrowserPool(options.chromiumPath ?? "/usr/bin/chromium", fence);
   const sessions = new SessionStore(options.sessionIdleMs ?? 300_000);
   const maxSessions = options.maxSessions ?? 8;
   let logins = 0;
+  // Logins still running hold their slot: the cap counts them with the open sessions, or a burst would pass it.
+  let loginsInFlight = 0;
 
   async function openSession(input: Record<string, unknown>): Promise<OpenSessionResponse> {
-    const adapter = adapterFor(String(input.providerCode));
-    if (!adapter || typeof input.baseUrl !== "string" || !input.credential) throw new HttpFailure(400, "PROVIDER_ERROR");
-    if (sessions.size >= maxSessions) throw new HttpFailure(429, "ENGINE_CONCURRENCY_LIMIT", 10);
-    const { context, page } = await pool.newContext();
-    const ctx = { baseUrl: input.baseUrl, timeoutMs: options.pageTimeoutMs };
+    const institution = institutionFor(String(input.providerCode), options.sandboxBaseUrl);
+    if (!institution || !input.credential) throw new HttpFailure(400, "PROVIDER_ERROR");
+    if (sessions.size + loginsInFlight >= maxSessions) throw new HttpFailure(429, "ENGINE_CONCURRENCY_LIMIT", 10);
+    loginsInFlight++;
     logins++;
     try {
-      await adapter.login(page, input.credential as LoginCredential, ctx);
-    } catch (err) {
-      await context.close().catch(() => undefined);
-      throw err;
+      const { context, page } = await pool.newContext(institution.origins);
+      const ctx = { baseUrl: institution.baseUrl, timeoutMs: options.pageTimeoutMs };
+      try {
+        await institution.adapter.login(page, input.credential as LoginCredential, ctx);
+      } catch (err) {
+        await context.close().catch(() => undefined);
+        throw err;
+      }
+      return { sessionId: sessions.add({ adapter: institution.adapter, context, page, ctx }).id };
+    } finally {
+      loginsInFlight--;
     }
-    return { sessionId: sessions.add({ adapter, context, page, ctx }).id };
+  }
+
+  async function stats() {
+    return { logins, loginsInFlight, activeSessions: sessions.size, browserContexts: await pool.contextCount(), refusedRequests: fence.refused() };
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://scraper.local");
     const parts = url.pathname.split("/").filter(Boolean);
     if (req.method === "GET" && url.pathname === "/healthz") return send(res, 200, { ok: true });
-    if (req.method === "GET" && url.pathname === "/stats") return send(res, 200, { logins, activeSessions: sessions.size });
-    if (req.method === "POST" && url.pathname === "/sessions") return send(res, 201, await openSession(await body(req)));
+    if (!isAuthorized(req.headers.authorization, sharedSecret)) throw new HttpFailure(401, "INTERNAL_ERROR");
+    if (req.method === "GET" && url.pathname === "/stats") return send(res, 200, await stats());
+    if (req.method === "POST" && url.pathname === "/sessions") return send(res, 201, await openSession(await readJsonBody(req)));
     if (parts[0] !== "sessions" || !parts[1]) throw new HttpFailure(404, "SESSION_EXPIRED");
     if (req.method === "DELETE" && parts.length === 2) {
       await sessions.close(parts[1]);
@@ -95,7 +84,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     }
     const session = sessions.get(parts[1]);
     if (!session) throw new HttpFailure(404, "SESSION_EXPIRED");
-    const input = await body(req);
+    const input = await readJsonBody(req);
     if (req.method === "POST" && parts[2] === "targets") {
       const { schema } = input as Partial<TargetsRequest>;
       const answer: TargetsResponse = { targets: await sessions.run(session, () => session.adapter.discoverTargets(session.page, String(schema), session.ctx)) };
@@ -127,6 +116,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
       await new Promise((resolve) => server.close(resolve));
       await sessions.closeAll();
       await pool.close();
+      await fence.close();
     },
   };
 }
@@ -135,6 +125,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const scraper = await startScraper({
     port: Number(process.env.SCRAPER_PORT ?? 8791),
     host: process.env.SCRAPER_HOST,
+    sharedSecret: process.env.SCRAPER_SHARED_SECRET ?? "",
+    sandboxBaseUrl: process.env.SANDBOX_BASE_URL ?? "",
     chromiumPath: process.env.CHROMIUM_PATH,
     maxSessions: process.env.MAX_SESSIONS ? Number(process.env.MAX_SESSIONS) : undefined,
     sessionIdleMs: process.env.SESSION_IDLE_MS ? Number(process.env.SESSION_IDLE_MS) : undefined,

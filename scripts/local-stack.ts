@@ -37,6 +37,8 @@ export interface LocalStack {
   wrangler(args: string[]): Promise<void>;
   sandboxUrl: string;
   scraperUrl: string;
+  /** What the worker shows the scraper; tools that call the scraper directly (its /stats) need it too. */
+  scraperSecret: string;
   apiKey: string;
   /** Kills the scraper process (as a crash would) and starts a new one on the same port. */
   restartScraper(): Promise<void>;
@@ -63,6 +65,8 @@ export async function localSecrets(): Promise<Record<string, string>> {
   const secrets = readDevVars(file);
   const wanted: Record<string, () => Promise<string>> = {
     CURSOR_SECRET: async () => randomBytes(32).toString("base64url"),
+    // wrangler dev reads it from .dev.vars for the worker; startLocalStack hands it to the scraper process.
+    SCRAPER_SHARED_SECRET: async () => randomBytes(32).toString("base64url"),
     VAULT_MASTER_KEY: async () => `v1:${randomBytes(32).toString("base64url")}`,
     REGISTRATION_E2E_KEYS: () => newRegistrationKeyring(),
   };
@@ -135,6 +139,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const startScraper = async () => {
     scraper = spawnLogged("scraper", ...node("scraper-container/server.ts"), {
       SCRAPER_PORT: String(options.scraperPort),
+      SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
+      SANDBOX_BASE_URL: sandboxUrl,
       ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
     });
     await waitFor(`${scraperUrl}/healthz`, scraper);
@@ -199,6 +205,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       wrangler,
       sandboxUrl,
       scraperUrl,
+      scraperSecret: secrets.SCRAPER_SHARED_SECRET!,
       apiKey,
       restartScraper: async () => {
         await killScraper();

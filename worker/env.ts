@@ -13,7 +13,9 @@ export interface Bindings {
   JOB_BOARD: DurableObjectNamespace<JobBoard>;
   /** Base URL of the scraper-container HTTP service. */
   SCRAPER_URL: string;
-  /** Base URL of the sandbox institutions' web sites, as the scraper's browser reaches them. */
+  /** Secret the worker shows the scraper container on every call; the container holds the same one (docs/scraper-runtime.md). */
+  SCRAPER_SHARED_SECRET: string;
+  /** Base URL of the sandbox institutions' web sites, for adapters the worker runs on Browser Rendering. */
   SANDBOX_BASE_URL: string;
   /** HMAC key that makes list cursors tamper-proof. */
   CURSOR_SECRET: string;

@@ -9,11 +9,15 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * Chromium) over HTTP, exactly as the deployed worker reaches its container.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT } = process.env;
+  const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT, TEST_SCRAPER_SECRET } = process.env;
   const start = (script: string, env: Record<string, string>) =>
     spawn(path.join(ROOT, "node_modules/.bin/node"), ["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   const sandbox = start("sandbox/server.ts", { SANDBOX_PORT: String(TEST_SANDBOX_PORT) });
-  const scraper = start("scraper-container/server.ts", { SCRAPER_PORT: String(TEST_SCRAPER_PORT) });
+  const scraper = start("scraper-container/server.ts", {
+    SCRAPER_PORT: String(TEST_SCRAPER_PORT),
+    SCRAPER_SHARED_SECRET: String(TEST_SCRAPER_SECRET),
+    SANDBOX_BASE_URL: `http://127.0.0.1:${TEST_SANDBOX_PORT}`,
+  });
   await Promise.all([
     waitFor(`http://127.0.0.1:${TEST_SANDBOX_PORT}/healthz`, sandbox),
     waitFor(`http://127.0.0.1:${TEST_SCRAPER_PORT}/healthz`, scraper),

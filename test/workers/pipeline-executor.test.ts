@@ -9,6 +9,7 @@ import { unitObjectKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type CredentialLock, credentialLock } from "../../worker/durable-objects/credential-lock";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
+import { scraperAuthorization } from "../../collectors/scraper-protocol";
 
 const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };
 
@@ -50,13 +51,17 @@ async function jobRow(id: string) {
 
 /** Whether the scraper still knows a session: a closed one answers 404. */
 async function sessionAlive(sessionId: string): Promise<boolean> {
-  const response = await fetch(`${env.SCRAPER_URL}/sessions/${sessionId}/targets`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ schema: "bank.accounts.cb.v1" }) });
+  const response = await fetch(`${env.SCRAPER_URL}/sessions/${sessionId}/targets`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) },
+    body: JSON.stringify({ schema: "bank.accounts.cb.v1" }),
+  });
   await response.arrayBuffer();
   return response.status !== 404;
 }
 
 async function logins(): Promise<number> {
-  const response = await fetch(`${env.SCRAPER_URL}/stats`);
+  const response = await fetch(`${env.SCRAPER_URL}/stats`, { headers: { Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) } });
   return (await response.json<{ logins: number }>()).logins;
 }
 
@@ -159,7 +164,7 @@ describe("unit executor on real components", () => {
 
   it("resumes transient engine failures with backoff, then fails retryable once attempts run out", async () => {
     const { ContainerScraper } = await import("../../worker/pipeline/container-scraper");
-    const dead = new ContainerScraper("http://127.0.0.1:9");
+    const dead = new ContainerScraper("http://127.0.0.1:9", env.SCRAPER_SHARED_SECRET);
     const { job, plan } = await newJob();
     const h = harness({ scraperFor: () => dead, retry: { baseSeconds: 4, maxSeconds: 8, maxAttempts: 2 } });
     const first = await executeMessage(h.deps, plan);

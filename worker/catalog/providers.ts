@@ -32,8 +32,6 @@ export interface ProviderDefinition {
   /** Longest range the site answers in one inquiry: the task-unit segment length. */
   pageWindowDays: number;
   runtime: ScraperRuntime;
-  /** Path of the institution's site under the sandbox base URL. */
-  sitePath: string;
 }
 
 const LOGIN_FIELDS: CredentialField[] = [
@@ -63,7 +61,6 @@ const PROVIDERS: ProviderDefinition[] = [
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
-    sitePath: "/bank/",
   },
   {
     code: "sandbox.taxportal",
@@ -76,7 +73,6 @@ const PROVIDERS: ProviderDefinition[] = [
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
-    sitePath: "/taxportal/",
   },
 ];
 

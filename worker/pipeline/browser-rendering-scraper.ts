@@ -2,6 +2,7 @@ import type { BrowserWorker } from "@cloudflare/puppeteer";
 import type { AdapterContext, BrowserPage, LoginCredential, ProviderAdapter, RawRecord, Target, TaskUnit } from "../../collectors/adapter";
 import { ProviderFailure } from "../../collectors/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
+import type { Institution } from "../../collectors/registry";
 import { type ScraperPort, SessionGone } from "./scraper-port";
 
 /** A remote browser that outlives one request: launched once per job, reconnected for each unit. */
@@ -39,8 +40,6 @@ interface SessionRef {
   b: string;
   /** Provider code. */
   p: string;
-  /** Institution base URL. */
-  u: string;
 }
 
 const encodeRef = (ref: SessionRef) => base64UrlEncode(new TextEncoder().encode(JSON.stringify(ref)));
@@ -58,13 +57,14 @@ function decodeRef(sessionId: string): SessionRef {
 export class BrowserRenderingScraper implements ScraperPort {
   constructor(
     private readonly launcher: BrowserLauncher,
-    private readonly adapterFor: (providerCode: string) => ProviderAdapter | undefined,
+    /** The provider table resolved against the worker's own configuration (SANDBOX_BASE_URL). */
+    private readonly institutionFor: (providerCode: string) => Institution | undefined,
   ) {}
 
-  private adapter(code: string): ProviderAdapter {
-    const adapter = this.adapterFor(code);
-    if (!adapter) throw new ProviderFailure("PROVIDER_ERROR", `no adapter for ${code}`);
-    return adapter;
+  private institution(code: string): Institution {
+    const institution = this.institutionFor(code);
+    if (!institution) throw new ProviderFailure("PROVIDER_ERROR", `no adapter for ${code}`);
+    return institution;
   }
 
   private async onPage<T>(sessionId: string, work: (page: BrowserPage, adapter: ProviderAdapter, ctx: AdapterContext) => Promise<T>): Promise<T> {
@@ -78,14 +78,15 @@ export class BrowserRenderingScraper implements ScraperPort {
     try {
       const [page] = await browser.pages();
       if (!page) throw new SessionGone();
-      return await work(page, this.adapter(ref.p), { baseUrl: ref.u });
+      const { adapter, baseUrl } = this.institution(ref.p);
+      return await work(page, adapter, { baseUrl });
     } finally {
       await browser.disconnect();
     }
   }
 
-  async openSession(providerCode: string, baseUrl: string, credential: LoginCredential): Promise<string> {
-    const adapter = this.adapter(providerCode);
+  async openSession(providerCode: string, credential: LoginCredential): Promise<string> {
+    const { adapter, baseUrl } = this.institution(providerCode);
     let browser: RemoteBrowser;
     try {
       browser = await this.launcher.launch();
@@ -98,7 +99,7 @@ export class BrowserRenderingScraper implements ScraperPort {
       await browser.close();
       throw err;
     }
-    const sessionId = encodeRef({ b: browser.sessionId(), p: providerCode, u: baseUrl });
+    const sessionId = encodeRef({ b: browser.sessionId(), p: providerCode });
     await browser.disconnect();
     return sessionId;
   }

@@ -1,4 +1,4 @@
-import { adapterFor } from "../../collectors/registry";
+import { institutionFor } from "../../collectors/registry";
 import { openActiveCredential } from "../credentials/store";
 import { credentialLock } from "../durable-objects/credential-lock";
 import type { Bindings } from "../env";
@@ -11,16 +11,17 @@ const number = (value: string | undefined, fallback: number) => (value === undef
 
 /** Wires the executor to the bindings: the job tables, R2 results, the lock DO, the scraper. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
-  const container = new ContainerScraper(env.SCRAPER_URL);
+  const container = new ContainerScraper(env.SCRAPER_URL, env.SCRAPER_SHARED_SECRET);
   // Without a Browser Rendering binding (local development, tests) the container renders every provider.
-  const browserRendering = env.BROWSER ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), adapterFor) : null;
+  const browserRendering = env.BROWSER
+    ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), (providerCode) => institutionFor(providerCode, env.SANDBOX_BASE_URL))
+    : null;
   return {
     jobs: new JobLifecycle(env),
     results: env.RESULTS,
     scraperFor: (provider) => (provider.runtime === "browser-rendering" && browserRendering ? browserRendering : container),
     lockFor: (credentialId) => credentialLock(env, credentialId),
     loadCredential: (credentialId) => openActiveCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
-    siteUrl: (provider) => new URL(provider.sitePath, env.SANDBOX_BASE_URL).toString(),
     now: () => Date.now(),
     random: Math.random,
     retry: {

@@ -125,7 +125,7 @@ async function stillLeased(ctx: JobContext): Promise<void> {
 async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Promise<T>): Promise<T> {
   const scraper = ctx.deps.scraperFor(ctx.provider);
   const login = async () => {
-    const sessionId = await scraper.openSession(ctx.provider.code, ctx.deps.siteUrl(ctx.provider), await credentialOf(ctx));
+    const sessionId = await scraper.openSession(ctx.provider.code, await credentialOf(ctx));
     if (!(await ctx.lock.rememberSession(ctx.lease.fence, sessionId))) {
       await scraper.closeSession(sessionId);
       throw new ProviderFailure("LOCK_LEASE_LOST", "lease lapsed during login");

@@ -29,7 +29,6 @@ export interface PipelineDeps {
   lockFor(credentialId: string): LockPort;
   /** The decrypted credential, or null when it was deleted or never existed. */
   loadCredential(credentialId: string): Promise<LoginCredential | null>;
-  siteUrl(provider: ProviderDefinition): string;
   now(): number;
   random(): number;
   retry: RetryPolicy;

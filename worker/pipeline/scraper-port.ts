@@ -6,8 +6,8 @@ import { type LoginCredential, ProviderFailure, type RawRecord, type Target, typ
  * thrown as ProviderFailure with a catalog code.
  */
 export interface ScraperPort {
-  /** Logs in and returns a session that later calls reuse. */
-  openSession(providerCode: string, baseUrl: string, credential: LoginCredential): Promise<string>;
+  /** Logs in to the provider's site (the runtime knows where it is) and returns a session that later calls reuse. */
+  openSession(providerCode: string, credential: LoginCredential): Promise<string>;
   targets(sessionId: string, schema: string): Promise<Target[]>;
   collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]>;
   closeSession(sessionId: string): Promise<void>;

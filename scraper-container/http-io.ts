@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { jobError } from "../collectors/job-failures";
+import { type FailureResponse, MAX_SCRAPER_BODY_BYTES } from "../collectors/scraper-protocol";
+
+/** A request the scraper answers with a failure envelope before any adapter runs. */
+export class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code);
+  }
+}
+
+// A request body the scraper will not read is the worker misbehaving, not the institution.
+const tooLarge = () => new HttpFailure(413, "INTERNAL_ERROR");
+
+/**
+ * Reads a JSON object body of at most MAX_SCRAPER_BODY_BYTES. A larger one is
+ * refused from its Content-Length, or as soon as the bytes pass the limit;
+ * the rest is never read (sendFailure closes the connection).
+ */
+export function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_SCRAPER_BODY_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_SCRAPER_BODY_BYTES) return void chunks.push(chunk);
+      req.off("data", onData).pause();
+      reject(tooLarge());
+    };
+    req.on("data", onData);
+    req.once("error", reject);
+    req.once("end", () => {
+      try {
+        const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+        if (value && typeof value === "object" && !Array.isArray(value)) return resolve(value as Record<string, unknown>);
+      } catch {
+        // not JSON: refused below
+      }
+      reject(new HttpFailure(400, "PROVIDER_ERROR"));
+    });
+  });
+}
+
+export function send(res: ServerResponse, status: number, payload?: unknown): void {
+  res.writeHead(status, payload === undefined ? {} : { "Content-Type": "application/json" });
+  res.end(payload === undefined ? undefined : JSON.stringify(payload));
+}
+
+export function sendFailure(res: ServerResponse, status: number, code: string, retryAfterSeconds?: number): void {
+  const error = jobError(code, retryAfterSeconds);
+  const payload: FailureResponse = { failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) } };
+  // An unread body (oversize, or a caller without the secret) is not drained: the connection ends with the answer.
+  if (!res.req.complete) res.setHeader("Connection", "close");
+  send(res, status, payload);
+}

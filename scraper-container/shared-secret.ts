@@ -1,0 +1,17 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { scraperAuthorization } from "../collectors/scraper-protocol";
+
+/** Short secrets could be guessed; the local scripts make 43-character ones. */
+const MIN_SECRET_LENGTH = 32;
+
+export function checkSharedSecret(secret: string | undefined): string {
+  if (!secret || secret.length < MIN_SECRET_LENGTH) throw new Error(`SCRAPER_SHARED_SECRET must be set to at least ${MIN_SECRET_LENGTH} characters`);
+  return secret;
+}
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+/** Whether an Authorization header carries the shared secret; digests make the comparison equal-length and constant-time. */
+export function isAuthorized(header: string | undefined, secret: string): boolean {
+  return timingSafeEqual(digest(header ?? ""), digest(scraperAuthorization(secret)));
+}
