@@ -46,7 +46,8 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   if (message.type === "plan" && job.status !== "PENDING") return ACK;
   const delivery: Delivery = { deps, job, provider: findProvider(job.providerCode)!, schema: findSchema(job.schema)!, lock: deps.lockFor(job.credentialId ?? "none") };
   let ctx: JobContext | null = null;
-  let current = message;
+  // A unit reached inline, past the message's own: it has no message to redeliver if it fails.
+  let inlineUnit: number | null = null;
   try {
     if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
     if (message.type === "plan") await credentialOf(delivery);
@@ -56,7 +57,7 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
     const started = deps.now();
     let next = message.type === "plan" ? await plan(ctx) : await runUnit(ctx, message.unitIndex);
     while (next !== null) {
-      current = { type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: next };
+      inlineUnit = next;
       if (deps.now() - started >= deps.inlineBudgetMs) {
         // Parked first, so the next delivery finds the lease free for this job.
         await ctx.lock.park(ctx.lease.fence);
@@ -71,9 +72,9 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   } catch (err) {
     if (ctx) await ctx.lock.park(ctx.lease.fence);
     const outcome = await handleFailure(delivery, ctx, err);
-    // A unit reached inline has no message of its own to redeliver: it gets one, and this message is done.
-    if (outcome.kind === "retry" && current.type === "unit" && current !== message) {
-      await deps.jobs.handedOn(job, current.unitIndex, outcome.delaySeconds);
+    // The failed unit gets a message of its own, and this message is done.
+    if (outcome.kind === "retry" && inlineUnit !== null) {
+      await deps.jobs.handedOn(job, inlineUnit, outcome.delaySeconds);
       return ACK;
     }
     return outcome;
