@@ -35,7 +35,8 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
   const statements = [
     `INSERT OR IGNORE INTO workspaces (id, name, business_number, plan, monthly_job_cap, is_partner, created_at) VALUES (${ws}, ${quote(seed.name)}, ${quote(DEMO_BUSINESS_NUMBER)}, 'PRO', ${quote(seed.monthlyJobCap ?? null)}, 0, ${now});`,
     `DELETE FROM api_keys WHERE workspace_id = ${ws} AND name = 'seeded';`,
-    `INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at) VALUES (${quote(crypto.randomUUID())}, ${ws}, 'seeded', ${quote(seed.apiKey.slice(0, 10))}, ${quote(createHash("sha256").update(seed.apiKey).digest("hex"))}, ${now});`,
+    // The seeded key is the workspace's owner key: it may manage the workspace's keys.
+    `INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at, can_manage_keys) VALUES (${quote(crypto.randomUUID())}, ${ws}, 'seeded', ${quote(seed.apiKey.slice(0, 10))}, ${quote(createHash("sha256").update(seed.apiKey).digest("hex"))}, ${now}, 1);`,
   ];
   const credentials: { provider: string; credential: LoginCredential; label: string }[] = [];
   for (const provider of allProviders().filter((p) => p.sandbox)) {
@@ -48,9 +49,9 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
   }
   for (const { provider, credential, label } of credentials) {
     const id = crypto.randomUUID();
-    const sealed = await sealCredential(vaultMasterKey, id, credential);
+    const sealed = await sealCredential(vaultMasterKey, { credentialId: id, workspaceId: seed.workspaceId, providerCode: provider }, credential);
     statements.push(
-      `UPDATE credentials SET status = 'DELETED', deleted_at = ${now} WHERE workspace_id = ${ws} AND provider_code = ${quote(provider)} AND status = 'ACTIVE';`,
+      `UPDATE credentials SET status = 'DELETED', sealed = NULL, deleted_at = ${now} WHERE workspace_id = ${ws} AND provider_code = ${quote(provider)} AND status = 'ACTIVE';`,
       `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider)}, ${quote(credential.authMethod)}, 'ACTIVE', ${quote(sealed)}, ${quote(label)}, ${now});`,
     );
   }

@@ -1,3 +1,4 @@
+import type { KeyRights } from "./api-keys/rights";
 import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
 import type { RequestGate } from "./durable-objects/request-gate";
@@ -41,6 +42,8 @@ export interface Principal {
   /** The workspace the request acts in: the key's own, or for a partner the selected business's connection workspace. */
   workspaceId: string;
   isPartner: boolean;
+  /** The calling key's own rights: key management, and its expiry (which keys it issues may not outlive). */
+  rights: KeyRights;
 }
 
 export interface Variables {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { verifyCertificate } from "../../worker/certificates/verify";
-import { openCredential } from "../../worker/vault/envelope";
+import { openActiveCredential } from "../../worker/credentials/store";
 import { issueSandboxCertificate, type SandboxCertificateOptions } from "../../sandbox/certificates";
 import { callJson, createWorkspace } from "./helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
@@ -44,7 +44,7 @@ describe("certificate credentials, created directly", () => {
       expect(row!.sealed).not.toContain(secret);
       expect(JSON.stringify(res.body)).not.toContain(secret);
     }
-    expect(await openCredential(env.VAULT_MASTER_KEY, res.body.id, row!.sealed)).toEqual({ authMethod: "CERTIFICATE", ...fields });
+    expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, res.body.id)).toEqual({ authMethod: "CERTIFICATE", ...fields });
   });
 
   it("accepts a corporate certificate in a workspace without a business number", async () => {
@@ -82,20 +82,6 @@ describe("certificate credentials, created directly", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE workspace_id = ?").bind(ws.workspaceId).first()).toEqual({ n: 0 });
   });
 
-  it("pins a partner's certificate to the business selected with X-SVC-Business", async () => {
-    const partner = await createWorkspace({ isPartner: true });
-    expect((await callJson("/api/v1/connections", { method: "POST", key: partner.apiKey, json: { businessNumber: BIZNO } })).status).toBe(201);
-    const create = async (fields: Json) =>
-      callJson<Json>("/api/v1/credentials", {
-        method: "POST",
-        key: partner.apiKey,
-        headers: { "X-SVC-Business": BIZNO },
-        json: { providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", fields },
-      });
-    expect((await create(await certFields({ businessNumber: "2208162517" }))).body.code).toBe("CERT_BIZNO_MISMATCH");
-    expect((await create(await certFields({ businessNumber: BIZNO }))).status).toBe(201);
-  });
-
   it("refuses a certificate for a provider that takes ID login only, before reading it", async () => {
     const ws = await createWorkspace({ businessNumber: BIZNO });
     const res = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "CERTIFICATE", fields: await certFields() } });
@@ -114,9 +100,10 @@ describe("certificate credentials, created directly", () => {
 describe("certificate credentials, registered through a session", () => {
   const CERT_SESSION = { registrationOptions: [{ kind: "CERTIFICATE" }], originAllowlist: ["https://partner.example"], clientReferenceId: "cert-user" };
 
-  async function certSession() {
+  /** A session issued by a workspace of its own, or by `issuer` (a partner selecting a business). */
+  async function certSession(issuer?: { key: string; headers: Record<string, string> }) {
     const ws = await createWorkspace({ businessNumber: BIZNO });
-    const issued = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", key: ws.apiKey, json: CERT_SESSION });
+    const issued = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", key: ws.apiKey, ...issuer, json: CERT_SESSION });
     const token = issued.body.sessionToken as string;
     const session = (await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(token) })).body;
     const submit = async (payload: unknown, body: Json = { kind: "CERTIFICATE", providerCode: "sandbox.taxportal" }) =>
@@ -127,6 +114,14 @@ describe("certificate credentials, registered through a session", () => {
       });
     return { ws, sessionId: issued.body.sessionId as string, session, submit };
   }
+
+  it("pins a partner's certificate to the business selected with X-SVC-Business when the session was issued", async () => {
+    const partner = await createWorkspace({ isPartner: true });
+    expect((await callJson("/api/v1/connections", { method: "POST", key: partner.apiKey, json: { businessNumber: BIZNO } })).status).toBe(201);
+    const { submit } = await certSession({ key: partner.apiKey, headers: { "X-SVC-Business": BIZNO } });
+    expect((await submit(await certFields({ businessNumber: "2208162517" }))).body.code).toBe("CERT_BIZNO_MISMATCH");
+    expect((await submit(await certFields({ businessNumber: BIZNO }))).status).toBe(201);
+  });
 
   it("offers the providers that take certificates, with file fields", async () => {
     const { session } = await certSession();

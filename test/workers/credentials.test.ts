@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { openCredential } from "../../worker/vault/envelope";
-import { callJson, createWorkspace, TX_JOB } from "./helpers";
+import { openActiveCredential } from "../../worker/credentials/store";
+import { openCredential, sealCredential } from "../../worker/vault/envelope";
+import { addCredential, callJson, createWorkspace, TX_JOB } from "./helpers";
 
 type Json = Record<string, any>;
 const LOGIN = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } };
@@ -17,7 +18,7 @@ describe("credentials API", () => {
     const row = await env.DB.prepare("SELECT * FROM credentials WHERE id = ?").bind(res.body.id).first<Record<string, string>>();
     expect(JSON.stringify(row)).not.toContain("pass_good");
     expect(JSON.stringify(row)).not.toContain("user_good");
-    expect(await openCredential(env.VAULT_MASTER_KEY, res.body.id, row!.sealed!)).toEqual({ authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
+    expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, res.body.id)).toEqual({ authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
     const list = await callJson<Json>("/api/v1/credentials", { key: ws.apiKey });
     const one = await callJson<Json>(`/api/v1/credentials/${res.body.id}`, { key: ws.apiKey });
     for (const body of [list.body, one.body]) expect(JSON.stringify(body)).not.toContain("pass_good");
@@ -29,12 +30,10 @@ describe("credentials API", () => {
     const bad = await create(ws.apiKey, { ...LOGIN, fields: { ...LOGIN.fields, secondFactor: "12345" } });
     expect(bad.body).toMatchObject({ code: "INVALID_CREDENTIAL_FORMAT", fieldErrors: [{ field: "body.fields.secondFactor" }] });
     const withFactor = await create(ws.apiKey, { ...LOGIN, fields: { ...LOGIN.fields, secondFactor: "9001011" } });
-    const row = await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(withFactor.body.id).first<{ sealed: string }>();
-    expect(await openCredential(env.VAULT_MASTER_KEY, withFactor.body.id, row!.sealed)).toEqual({ authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good", secondFactor: "9001011" });
+    expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, withFactor.body.id)).toEqual({ authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good", secondFactor: "9001011" });
     const other = await createWorkspace();
     const blank = await create(other.apiKey, { ...LOGIN, fields: { ...LOGIN.fields, secondFactor: "" } });
-    const blankRow = await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(blank.body.id).first<{ sealed: string }>();
-    expect(await openCredential(env.VAULT_MASTER_KEY, blank.body.id, blankRow!.sealed)).not.toHaveProperty("secondFactor");
+    expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, blank.body.id)).not.toHaveProperty("secondFactor");
   });
 
   it("refuses a second credential for the same provider with CREDENTIAL_PROVIDER_DUPLICATED", async () => {
@@ -76,6 +75,24 @@ describe("credentials API", () => {
     expect((await create(ws.apiKey, LOGIN)).status).toBe(201);
   });
 
+  it("erases a deleted credential's sealed secret, keeping only what an audit needs", async () => {
+    const ws = await createWorkspace();
+    const credential = (await create(ws.apiKey, LOGIN)).body;
+    expect((await callJson(`/api/v1/credentials/${credential.id}`, { method: "DELETE", key: ws.apiKey })).status).toBe(204);
+    const row = await env.DB.prepare("SELECT * FROM credentials WHERE id = ?").bind(credential.id).first<Json>();
+    expect(row).toEqual({
+      id: credential.id,
+      workspace_id: ws.workspaceId,
+      provider_code: "sandbox.bank",
+      auth_method: "PROVIDER_LOGIN",
+      status: "DELETED",
+      sealed: null,
+      label: "us*****od",
+      created_at: Date.parse(credential.createdAt),
+      deleted_at: expect.any(Number),
+    });
+  });
+
   it("hides other workspaces' credentials", async () => {
     const owner = await createWorkspace();
     const other = await createWorkspace();
@@ -85,5 +102,46 @@ describe("credentials API", () => {
       expect(res.status).toBe(404);
       expect(res.body.code).toBe("CREDENTIAL_NOT_FOUND");
     }
+  });
+});
+
+describe("the vault's binding of a sealed secret to its row", () => {
+  const LOGIN_SECRET = { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" } as const;
+  const CONTEXT = { credentialId: crypto.randomUUID(), workspaceId: crypto.randomUUID(), providerCode: "sandbox.bank" };
+
+  it("opens a sealed secret only under the credential id, workspace and provider it was sealed for", async () => {
+    const sealed = await sealCredential(env.VAULT_MASTER_KEY, CONTEXT, LOGIN_SECRET);
+    expect(await openCredential(env.VAULT_MASTER_KEY, CONTEXT, sealed)).toEqual(LOGIN_SECRET);
+    for (const moved of [
+      { ...CONTEXT, credentialId: crypto.randomUUID() },
+      { ...CONTEXT, workspaceId: crypto.randomUUID() },
+      { ...CONTEXT, providerCode: "sandbox.taxportal" },
+      // Parts shifted across the separators of a naive joined string.
+      { credentialId: `${CONTEXT.credentialId}|${CONTEXT.workspaceId}`, workspaceId: "", providerCode: CONTEXT.providerCode },
+    ]) {
+      await expect(openCredential(env.VAULT_MASTER_KEY, moved, sealed)).rejects.toThrow();
+    }
+    // Claiming the older, id-only format does not loosen the binding either.
+    await expect(openCredential(env.VAULT_MASTER_KEY, { ...CONTEXT, workspaceId: "elsewhere" }, JSON.stringify({ ...JSON.parse(sealed), v: 1 }))).rejects.toThrow();
+  });
+
+  it("still opens a secret sealed before the workspace and provider were bound", async () => {
+    // Sealed by the vault's first format (additional data: the credential id alone) under the test master key.
+    const v1 =
+      '{"v":1,"kv":1,"dk":"mCO5zcv5jnCnj8DQW9QnWpxogC9SC-67hmdVTHS6Nrsfe3eSr7LxdoRuw73Pm3boW3t_jG2VPZcU4z7x","ct":"vtP1QcrXZH-yqgXSNXX3GAP-gFf0QnpZfTaufXkda39CNNrR19Ees1fKYat5qmq3HRIR0-5sYvZk7iNZ5pww6YLCrVrBKj_lhQk3uNva3PBojMvbjBpLIK6_mv1vhOmKwlbQJCN73WU"}';
+    const context = { credentialId: "00000000-0000-4000-8000-0000000000c1", workspaceId: "any", providerCode: "sandbox.bank" };
+    expect(await openCredential(env.VAULT_MASTER_KEY, context, v1)).toEqual(LOGIN_SECRET);
+    await expect(openCredential(env.VAULT_MASTER_KEY, { ...context, credentialId: crypto.randomUUID() }, v1)).rejects.toThrow();
+  });
+
+  it("does not open a credential whose row was moved to another workspace or provider", async () => {
+    const ws = await createWorkspace();
+    const other = await createWorkspace();
+    const id = await addCredential(ws.workspaceId);
+    expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, id)).toMatchObject({ password: "pass_good" });
+    await env.DB.prepare("UPDATE credentials SET workspace_id = ? WHERE id = ?").bind(other.workspaceId, id).run();
+    await expect(openActiveCredential(env.DB, env.VAULT_MASTER_KEY, id)).rejects.toThrow();
+    await env.DB.prepare("UPDATE credentials SET workspace_id = ?, provider_code = 'sandbox.taxportal' WHERE id = ?").bind(ws.workspaceId, id).run();
+    await expect(openActiveCredential(env.DB, env.VAULT_MASTER_KEY, id)).rejects.toThrow();
   });
 });

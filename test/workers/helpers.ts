@@ -13,7 +13,7 @@ export interface TestWorkspace {
   apiKeyId: string;
 }
 
-/** A fresh workspace with one API key, so tests never share rate-limit or job state. */
+/** A fresh workspace with one API key (allowed to manage keys, as a workspace's first key is), so tests never share rate-limit or job state. */
 export async function createWorkspace(options: { monthlyJobCap?: number | null; businessNumber?: string; isPartner?: boolean } = {}): Promise<TestWorkspace> {
   const workspaceId = crypto.randomUUID();
   await database(env.DB).insert(workspaces).values({
@@ -24,7 +24,7 @@ export async function createWorkspace(options: { monthlyJobCap?: number | null; 
     isPartner: options.isPartner ?? false,
     createdAt: Date.now(),
   });
-  const { row, secret } = await issueApiKey(env.DB, { workspaceId, name: "test" });
+  const { row, secret } = await issueApiKey(env.DB, { workspaceId, name: "test", canManageKeys: true });
   return { workspaceId, apiKey: secret, apiKeyId: row.id };
 }
 
@@ -58,7 +58,7 @@ export async function addCredential(
     workspaceId,
     providerCode,
     authMethod: credential.authMethod,
-    sealed: await sealCredential(env.VAULT_MASTER_KEY, id, credential),
+    sealed: await sealCredential(env.VAULT_MASTER_KEY, { credentialId: id, workspaceId, providerCode }, credential),
     createdAt: Date.now(),
   });
   return id;

@@ -1,22 +1,43 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { credentialLock } from "../../worker/durable-objects/credential-lock";
+import { readJob } from "../../worker/jobs/board";
+import { createJob } from "../../worker/jobs/create";
 import { isValidBusinessNumber } from "../../worker/partners/business-number";
-import { callJson, createWorkspace, TX_JOB } from "./helpers";
+import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
+import { hostedUiHeaders } from "./registration-envelope";
 
 type Json = Record<string, any>;
 const BIZ_A = "1208800767";
 const BIZ_B = "2208162517";
 const LOGIN = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } };
 
+const SESSION = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"] };
+
 const asPartner = (key: string, business?: string) => ({ key, headers: business === undefined ? new Headers() : new Headers({ "X-SVC-Business": business }) });
 
-async function partnerWithConnection(...businesses: string[]) {
-  const partner = await createWorkspace({ isPartner: true });
+async function connectBusinesses(partner: TestWorkspace, ...businesses: string[]) {
   for (const businessNumber of businesses) {
     const res = await callJson<Json>("/api/v1/connections", { method: "POST", key: partner.apiKey, json: { businessNumber } });
     expect(res.status).toBe(201);
   }
+}
+
+async function partnerWithConnection(...businesses: string[]) {
+  const partner = await createWorkspace({ isPartner: true });
+  await connectBusinesses(partner, ...businesses);
   return partner;
 }
+
+/** The partner's active connection to a business, with the workspace it keeps the business's data in (which the API never shows). */
+async function connectionTo(partner: TestWorkspace, businessNumber: string): Promise<{ id: string; workspaceId: string }> {
+  const { items } = (await callJson<Json>("/api/v1/connections", { key: partner.apiKey })).body;
+  const { id } = items.find((c: Json) => c.businessNumber === businessNumber && c.status === "ACTIVE");
+  const row = await env.DB.prepare("SELECT workspace_id FROM connections WHERE id = ?").bind(id).first<{ workspace_id: string }>();
+  return { id, workspaceId: row!.workspace_id };
+}
+
+const revoke = (partner: TestWorkspace, connectionId: string) => callJson<Json>(`/api/v1/connections/${connectionId}`, { method: "DELETE", key: partner.apiKey });
 
 describe("business registration numbers", () => {
   it("accepts valid check digits and rejects others", () => {
@@ -48,8 +69,7 @@ describe("partners acting for businesses", () => {
 
   it("keeps each business's credentials and jobs apart, and away from the partner itself", async () => {
     const partner = await partnerWithConnection(BIZ_A, BIZ_B);
-    const cred = await callJson<Json>("/api/v1/credentials", { method: "POST", json: LOGIN, ...asPartner(partner.apiKey, BIZ_A) });
-    expect(cred.status).toBe(201);
+    await addCredential((await connectionTo(partner, BIZ_A)).workspaceId);
     const jobA = await callJson<Json>("/api/v1/data-jobs", { method: "POST", json: TX_JOB, ...asPartner(partner.apiKey, BIZ_A) });
     const jobB = await callJson<Json>("/api/v1/data-jobs", { method: "POST", json: TX_JOB, ...asPartner(partner.apiKey, BIZ_B) });
     expect(jobA.body.kind).toBe("InProgress");
@@ -75,15 +95,76 @@ describe("partners acting for businesses", () => {
 
   it("revokes a connection: the business is then CONNECTION_REVOKED and its credentials are gone", async () => {
     const partner = await partnerWithConnection(BIZ_A);
-    await callJson("/api/v1/credentials", { method: "POST", json: LOGIN, ...asPartner(partner.apiKey, BIZ_A) });
-    const [connection] = (await callJson<Json>("/api/v1/connections", { key: partner.apiKey })).body.items;
-    const revoked = await callJson<Json>(`/api/v1/connections/${connection.id}`, { method: "DELETE", key: partner.apiKey });
+    const connection = await connectionTo(partner, BIZ_A);
+    await addCredential(connection.workspaceId);
+    const revoked = await revoke(partner, connection.id);
     expect(revoked.body).toMatchObject({ status: "REVOKED", businessNumber: BIZ_A });
     expect((await callJson<Json>("/api/v1/data-jobs", asPartner(partner.apiKey, BIZ_A))).body.code).toBe("CONNECTION_REVOKED");
-    expect((await callJson<Json>(`/api/v1/connections/${connection.id}`, { method: "DELETE", key: partner.apiKey })).body.code).toBe("CONNECTION_REVOKED");
+    expect((await revoke(partner, connection.id)).body.code).toBe("CONNECTION_REVOKED");
     const again = await callJson<Json>("/api/v1/connections", { method: "POST", key: partner.apiKey, json: { businessNumber: BIZ_A } });
     expect(again.status).toBe(201);
     expect((await callJson<Json>("/api/v1/credentials", asPartner(partner.apiKey, BIZ_A))).body.items).toEqual([]);
+  });
+
+  it("erases the sealed secrets of a revoked connection's credentials, keeping what an audit needs", async () => {
+    const partner = await partnerWithConnection(BIZ_A);
+    const connection = await connectionTo(partner, BIZ_A);
+    const credentialId = await addCredential(connection.workspaceId);
+    await revoke(partner, connection.id);
+    const row = await env.DB.prepare("SELECT * FROM credentials WHERE id = ?").bind(credentialId).first<Json>();
+    expect(row).toMatchObject({ id: credentialId, workspace_id: connection.workspaceId, provider_code: "sandbox.bank", auth_method: "PROVIDER_LOGIN", status: "DELETED", sealed: null });
+    expect(row!.created_at).toBeGreaterThan(0);
+    expect(row!.deleted_at).toBeGreaterThanOrEqual(row!.created_at);
+  });
+
+  it("ends the business's pending registration sessions and unfinished jobs with the revocation, freeing their credential leases", async () => {
+    const partner = await partnerWithConnection(BIZ_A);
+    const connection = await connectionTo(partner, BIZ_A);
+    const issued = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", json: SESSION, ...asPartner(partner.apiKey, BIZ_A) });
+    const token = issued.body.sessionToken;
+    expect((await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(token) })).status).toBe(200);
+    // Born Failed: there is no credential yet.
+    const finished = await createJob(withCapturedQueue().env, connection.workspaceId, TX_JOB);
+    expect(finished.status).toBe("FAILED");
+    const credentialId = await addCredential(connection.workspaceId);
+    // Left PENDING (its planning message is captured, not run), and holding its credential's lease as a running delivery would.
+    const job = await createJob(withCapturedQueue().env, connection.workspaceId, TX_JOB);
+    const lock = credentialLock(env, credentialId);
+    expect((await lock.acquire(job.id, 60_000)).granted).toBe(true);
+
+    expect((await revoke(partner, connection.id)).status).toBe(200);
+
+    const session = await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(token) });
+    expect(session.status).toBe(410);
+    expect(session.body.code).toBe("REGISTRATION_SESSION_ALREADY_CANCELLED");
+    expect(await readJob(env, connection.workspaceId, job.id)).toMatchObject({ status: "FAILED", error: { category: "CREDENTIAL_MISSING", code: "CREDENTIAL_NOT_FOUND" } });
+    expect(await lock.holds(job.id)).toBe(false);
+    // A job that had already ended keeps its own outcome.
+    expect((await readJob(env, connection.workspaceId, finished.id))!.updatedAt).toBe(finished.updatedAt);
+  });
+
+  it("refuses partners' direct credential registration with 410 PARTNER_CREDENTIAL_API_UNSUPPORTED and stores nothing", async () => {
+    const partner = await partnerWithConnection(BIZ_A);
+    const res = await callJson<Json>("/api/v1/credentials", { method: "POST", json: LOGIN, ...asPartner(partner.apiKey, BIZ_A) });
+    expect(res.status).toBe(410);
+    expect(res.body.code).toBe("PARTNER_CREDENTIAL_API_UNSUPPORTED");
+    expect(res.body.message).toMatch(/[가-힣]/);
+    expect(JSON.stringify(res.body)).not.toContain("pass_good");
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM credentials WHERE workspace_id = ?").bind((await connectionTo(partner, BIZ_A)).workspaceId).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
+  });
+
+  it("counts the jobs of all a partner's businesses against the partner's monthly cap", async () => {
+    const partner = await createWorkspace({ isPartner: true, monthlyJobCap: 2 });
+    await connectBusinesses(partner, BIZ_A, BIZ_B);
+    const create = (business: string) => callJson<Json>("/api/v1/data-jobs", { method: "POST", json: TX_JOB, ...asPartner(partner.apiKey, business) });
+    expect((await create(BIZ_A)).status).toBe(201);
+    expect((await create(BIZ_B)).status).toBe(201);
+    for (const business of [BIZ_A, BIZ_B]) {
+      const capped = await create(business);
+      expect(capped.status).toBe(429);
+      expect(capped.body.code).toBe("FREE_PLAN_JOB_CAP_REACHED");
+    }
   });
 
   it("answers an existing connection with 200 and concurrent connects with one connection", async () => {

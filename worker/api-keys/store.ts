@@ -16,7 +16,7 @@ export interface IssuedKey {
 
 export async function issueApiKey(
   d1: D1Database,
-  input: { workspaceId: string; name: string; expiresAt?: number | null; secret?: string },
+  input: { workspaceId: string; name: string; expiresAt?: number | null; canManageKeys?: boolean; secret?: string },
 ): Promise<IssuedKey> {
   const secret = input.secret ?? `${KEY_PREFIX}${randomToken(32)}`;
   const row: ApiKeyRow = {
@@ -28,6 +28,7 @@ export async function issueApiKey(
     createdAt: Date.now(),
     expiresAt: input.expiresAt ?? null,
     revokedAt: null,
+    canManageKeys: input.canManageKeys ?? false,
   };
   await database(d1).insert(apiKeys).values(row);
   return { row, secret };
@@ -41,7 +42,8 @@ export function listApiKeys(d1: D1Database, workspaceId: string): Promise<ApiKey
   return database(d1).select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt)).all();
 }
 
-export type RevokeOutcome = { outcome: "REVOKED"; hash: string } | { outcome: "ALREADY_REVOKED" | "NOT_FOUND" };
+/** The hash names the key's request gate, which the caller tells (again, for an already revoked key). */
+export type RevokeOutcome = { outcome: "REVOKED" | "ALREADY_REVOKED"; hash: string } | { outcome: "NOT_FOUND" };
 
 export async function revokeApiKey(d1: D1Database, workspaceId: string, id: string): Promise<RevokeOutcome> {
   const db = database(d1);
@@ -51,7 +53,7 @@ export async function revokeApiKey(d1: D1Database, workspaceId: string, id: stri
     .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt)))
     .returning({ hash: apiKeys.hash });
   if (updated) return { outcome: "REVOKED", hash: updated.hash };
-  const existing = await db.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId))).get();
-  return { outcome: existing ? "ALREADY_REVOKED" : "NOT_FOUND" };
+  const existing = await db.select({ hash: apiKeys.hash }).from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId))).get();
+  return existing ? { outcome: "ALREADY_REVOKED", hash: existing.hash } : { outcome: "NOT_FOUND" };
 }
 

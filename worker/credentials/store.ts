@@ -18,7 +18,7 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     providerCode,
     authMethod: credential.authMethod,
     status: "ACTIVE",
-    sealed: await sealCredential(masterKey, id, credential),
+    sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
     label: maskedLabel(credential),
     createdAt: Date.now(),
     deletedAt: null,
@@ -55,9 +55,16 @@ export function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: {
     .bind(row.id, row.workspaceId, row.providerCode, row.authMethod, row.sealed, row.label, row.createdAt, ...onlyIf.binds);
 }
 
+/**
+ * What deletion leaves of a credential: what an audit needs (id, workspace,
+ * provider, auth method, label, times), never its secret, so a deleted
+ * password or private key cannot be decrypted by anyone afterwards.
+ */
+const retired = (now: number) => ({ status: "DELETED" as const, sealed: null, deletedAt: now });
+
 /** Retires every live credential of a workspace (its connection was revoked), to batch with that revocation. */
 export function retireWorkspaceCredentials(db: Database, workspaceId: string, now: number) {
-  return db.update(credentials).set({ status: "DELETED", deletedAt: now }).where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.status, "ACTIVE")));
+  return db.update(credentials).set(retired(now)).where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.status, "ACTIVE")));
 }
 
 export function listCredentials(d1: D1Database, workspaceId: string): Promise<CredentialRow[]> {
@@ -67,8 +74,8 @@ export function listCredentials(d1: D1Database, workspaceId: string): Promise<Cr
 /** The decrypted login of a live credential, or null when it was deleted or never existed. */
 export async function openActiveCredential(d1: D1Database, masterKey: string, id: string): Promise<LoginCredential | null> {
   const row = await database(d1).select().from(credentials).where(eq(credentials.id, id)).get();
-  if (!row || row.status !== "ACTIVE") return null;
-  return openCredential(masterKey, row.id, row.sealed);
+  if (!row || row.status !== "ACTIVE" || row.sealed === null) return null;
+  return openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
 }
 
 /** A workspace's live credential for a provider, which its jobs use implicitly. */
@@ -91,5 +98,5 @@ export async function findCredential(d1: D1Database, workspaceId: string, id: st
 export async function deleteCredential(d1: D1Database, workspaceId: string, id: string): Promise<void> {
   await findCredential(d1, workspaceId, id);
   if (await hasActiveJob(d1, id)) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
-  await database(d1).update(credentials).set({ status: "DELETED", deletedAt: Date.now() }).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")));
+  await database(d1).update(credentials).set(retired(Date.now())).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")));
 }

@@ -11,6 +11,11 @@ export const workspaces = sqliteTable("workspaces", {
   /** Monthly job cap; null means unlimited. */
   monthlyJobCap: integer("monthly_job_cap"),
   isPartner: integer("is_partner", { mode: "boolean" }).notNull().default(false),
+  /**
+   * The workspace whose plan caps this one's jobs: a connection workspace's
+   * partner, so a partner's cap covers all its businesses. Null: itself.
+   */
+  billingWorkspaceId: text("billing_workspace_id"),
   createdAt: integer("created_at").notNull(),
 });
 
@@ -27,6 +32,8 @@ export const apiKeys = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at"),
     revokedAt: integer("revoked_at"),
+    /** May list, issue and revoke the workspace's keys. */
+    canManageKeys: integer("can_manage_keys", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
 );
@@ -39,6 +46,8 @@ export const jobs = sqliteTable(
   {
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** The workspace whose monthly cap the job counts against (see workspaces.billingWorkspaceId), copied at insert so the cap is counted within this table. */
+    billingWorkspaceId: text("billing_workspace_id"),
     providerCode: text("provider_code").notNull(),
     schema: text("schema").notNull(),
     params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
@@ -63,6 +72,7 @@ export const jobs = sqliteTable(
     index("jobs_workspace_created").on(t.workspaceId, t.createdAt, t.id),
     index("jobs_status_deadline").on(t.status, t.deadlineAt),
     index("jobs_credential_fence").on(t.credentialId, t.leaseFence),
+    index("jobs_billing_created").on(t.billingWorkspaceId, t.createdAt),
   ],
 );
 
@@ -109,8 +119,8 @@ export const credentials = sqliteTable(
     providerCode: text("provider_code").notNull(),
     authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE"] }).notNull(),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
-    /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version). */
-    sealed: text("sealed").notNull(),
+    /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted. */
+    sealed: text("sealed"),
     /** Non-secret hint shown in listings, e.g. a masked login id. */
     label: text("label"),
     createdAt: integer("created_at").notNull(),

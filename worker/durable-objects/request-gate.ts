@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import type { KeyRights } from "../api-keys/rights";
 import { type ApiKeyRow, findKeyByHash } from "../api-keys/store";
 import type { Bindings } from "../env";
 import { timingSafeEqualHex } from "../lib/crypto";
@@ -19,13 +20,13 @@ export interface RateDecision {
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
-/** How long a resolved key is trusted without asking D1 again; revocation calls `forget()` at once. */
+/** How long a resolved key is trusted without asking D1 again; a revocation does not wait for it (see `revoke()`). */
 const KEY_CACHE_MS = 60_000;
 
-type KeyRecord = Pick<ApiKeyRow, "id" | "workspaceId" | "hash" | "expiresAt" | "revokedAt"> & { isPartner: boolean };
+type KeyRecord = Pick<ApiKeyRow, "id" | "workspaceId" | "hash" | "expiresAt" | "revokedAt" | "canManageKeys"> & { isPartner: boolean };
 
 export type KeyAdmission =
-  | { key: { id: string; workspaceId: string; isPartner: boolean }; decision: RateDecision }
+  | { key: { id: string; workspaceId: string; isPartner: boolean; rights: KeyRights }; decision: RateDecision }
   | { failure: "INVALID_TOKEN" | "TOKEN_EXPIRED" };
 
 type GateEnv = Pick<Bindings, "DB" | "RATE_LIMIT_PER_MINUTE" | "RATE_LIMIT_PER_HOUR">;
@@ -41,6 +42,8 @@ export class RequestGate extends DurableObject<GateEnv> {
   private readonly limitMinute: number;
   private readonly limitHour: number;
   private key: { record: KeyRecord | null; loadedAt: number } | null = null;
+  /** Set by `revoke()` and kept in storage: a key once revoked here is refused whatever D1 said when last read. */
+  private revoked: boolean;
 
   constructor(ctx: DurableObjectState, env: GateEnv) {
     super(ctx, env);
@@ -50,6 +53,8 @@ export class RequestGate extends DurableObject<GateEnv> {
     ctx.storage.sql.exec(
       "CREATE TABLE IF NOT EXISTS windows (size INTEGER PRIMARY KEY, started_at INTEGER NOT NULL, count INTEGER NOT NULL)",
     );
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS revocation (id INTEGER PRIMARY KEY CHECK (id = 1), revoked_at INTEGER NOT NULL)");
+    this.revoked = ctx.storage.sql.exec("SELECT 1 FROM revocation").toArray().length > 0;
   }
 
   /** Resolves the key this object is named for and, if it is usable, counts the request against it. */
@@ -60,14 +65,22 @@ export class RequestGate extends DurableObject<GateEnv> {
       this.key = { record: key && workspace ? { ...key, isPartner: workspace.isPartner } : null, loadedAt: now };
     }
     const record = this.key.record;
-    if (!record || record.revokedAt !== null || !timingSafeEqualHex(record.hash, hash)) return { failure: "INVALID_TOKEN" };
+    // Checked after the load: a revocation that arrived while D1 was being read wins over what the read saw.
+    if (this.revoked || !record || record.revokedAt !== null || !timingSafeEqualHex(record.hash, hash)) return { failure: "INVALID_TOKEN" };
     if (record.expiresAt !== null && record.expiresAt <= now) return { failure: "TOKEN_EXPIRED" };
-    return { key: { id: record.id, workspaceId: record.workspaceId, isPartner: record.isPartner }, decision: this.hit(now) };
+    const rights = { canManageKeys: record.canManageKeys, expiresAt: record.expiresAt };
+    return { key: { id: record.id, workspaceId: record.workspaceId, isPartner: record.isPartner, rights }, decision: this.hit(now) };
   }
 
-  /** Drops the cached key, so a revocation takes effect on the next request. */
-  forget(): void {
-    this.key = null;
+  /**
+   * Revokes the key for good, after D1 recorded it: the next admission is
+   * refused, and so is one whose D1 read was in flight (and may have seen
+   * the key still live), because the mark is checked after every load and
+   * outlives the in-memory cache.
+   */
+  revoke(now: number = Date.now()): void {
+    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO revocation (id, revoked_at) VALUES (1, ?)", now);
+    this.revoked = true;
   }
 
   hit(now: number = Date.now()): RateDecision {

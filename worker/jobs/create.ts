@@ -9,7 +9,7 @@ import { publishJob } from "./board";
 import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
 import { insertJob } from "./store";
-import { findWorkspace } from "../workspaces/store";
+import { jobBilling } from "../workspaces/store";
 import type { JobRow } from "./store";
 
 export interface CreateJobInput {
@@ -36,8 +36,8 @@ function canonicalJson(value: unknown): string {
 export async function createJob(env: JobsEnv, workspaceId: string, input: CreateJobInput, idempotencyKey?: string): Promise<JobRow> {
   const request = validateJobRequest(input);
   const now = Date.now();
-  const [workspace, credential] = await Promise.all([
-    findWorkspace(env.DB, workspaceId),
+  const [billing, credential] = await Promise.all([
+    jobBilling(env.DB, workspaceId),
     findActiveCredential(env.DB, workspaceId, request.provider.code),
   ]);
   const idem = idempotencyKey
@@ -48,6 +48,7 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     {
       id: crypto.randomUUID(),
       workspaceId,
+      billingWorkspaceId: billing.billingWorkspaceId,
       providerCode: request.provider.code,
       schema: request.schema.id,
       params: request.params,
@@ -57,7 +58,7 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
       createdAt: now,
       deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
     },
-    { cap: workspace?.monthlyJobCap ?? null, monthStart: kstMonthBounds(now).start },
+    { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start },
     idem,
   );
   switch (outcome.kind) {

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { type DateSegment, ProviderFailure, type Target } from "../../collectors/adapter";
 import type { JobError } from "../../collectors/job-failures";
 import { database } from "../db/client";
@@ -182,6 +183,27 @@ export class JobLifecycle {
       .returning();
     if (row) await publishJob(this.env, row);
     return row ?? null;
+  }
+
+  /**
+   * Ends every unfinished job of a workspace with `error`, in one transaction
+   * with the caller's own writes (`alongside`, e.g. the revocation that takes
+   * the workspace's credentials away), so neither happens without the other;
+   * then shows each to pollers. Returns the jobs it ended, whose credential
+   * leases the caller releases.
+   */
+  async workspaceFailed(workspaceId: string, error: JobError, now: number, alongside: BatchItem<"sqlite">[]): Promise<JobRow[]> {
+    const db = database(this.env.DB);
+    const [ended] = await db.batch([
+      db
+        .update(jobs)
+        .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
+        .where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+        .returning(),
+      ...alongside,
+    ]);
+    await Promise.all(ended.map((row) => publishJob(this.env, row)));
+    return ended;
   }
 
   /** Restarts a running job whose chain stalled at its lowest waiting unit; false when none waits. */

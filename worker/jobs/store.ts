@@ -13,6 +13,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 export interface NewJob {
   id: string;
   workspaceId: string;
+  /** Whose monthly cap the job counts against: the workspace itself, or a connection workspace's partner. */
+  billingWorkspaceId: string;
   providerCode: string;
   schema: string;
   params: Record<string, unknown>;
@@ -29,7 +31,7 @@ export interface Idempotency {
   requestHash: string;
 }
 
-/** Monthly cap check folded into the insert, so concurrent creates cannot overshoot it. */
+/** Monthly cap check folded into the insert, so concurrent creates cannot overshoot it; counted over the job's billing workspace. */
 export interface CapWindow {
   cap: number | null;
   monthStart: number;
@@ -42,9 +44,9 @@ export type InsertOutcome =
   | { kind: "CAP_REACHED" };
 
 const INSERT_JOB = `
-INSERT INTO jobs (id, workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at)
-SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11
-WHERE ?12 IS NULL OR (SELECT count(*) FROM jobs WHERE workspace_id = ?2 AND created_at >= ?13) < ?12`;
+INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at)
+SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11
+WHERE ?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12`;
 
 // Inserted only if the job row went in, so a capped request leaves no key behind.
 const INSERT_KEY = `
@@ -168,7 +170,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
     .bind(
       job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
       job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
-      cap.cap, cap.monthStart,
+      cap.cap, cap.monthStart, job.billingWorkspaceId,
     );
   try {
     const statements = [insertJobStatement];

@@ -18,7 +18,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     const hash = await sha256Hex(match[1]!);
     const admission = await keyGate(c.env, hash).admitKey(hash);
     if ("key" in admission) {
-      c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner });
+      c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner, rights: admission.key.rights });
       decision = admission.decision;
     } else c.set("authFailure", admission.failure);
   } else c.set("authFailure", "INVALID_TOKEN");

@@ -1,7 +1,11 @@
 import { and, desc, eq } from "drizzle-orm";
+import { jobError } from "../../collectors/job-failures";
 import { database } from "../db/client";
 import { connections } from "../db/tables";
 import { retireWorkspaceCredentials } from "../credentials/store";
+import { type JobsEnv, JobLifecycle } from "../jobs/lifecycle";
+import type { JobRow } from "../jobs/store";
+import { cancelWorkspaceSessions } from "../registration/sessions";
 import { insertConnectionWorkspace } from "../workspaces/store";
 import { ApiError } from "../errors/api-error";
 
@@ -37,7 +41,7 @@ export async function connect(d1: D1Database, partnerWorkspaceId: string, busine
   const db = database(d1);
   try {
     await db.batch([
-      insertConnectionWorkspace(db, { id: row.workspaceId, businessNumber, createdAt: now }),
+      insertConnectionWorkspace(db, { id: row.workspaceId, businessNumber, partnerWorkspaceId, createdAt: now }),
       db.insert(connections).values(row),
     ]);
   } catch (err) {
@@ -53,16 +57,23 @@ export function listConnections(d1: D1Database, partnerWorkspaceId: string): Pro
   return database(d1).select().from(connections).where(eq(connections.partnerWorkspaceId, partnerWorkspaceId)).orderBy(desc(connections.createdAt)).all();
 }
 
-/** Revokes a connection; the business's credentials stop being usable at once. */
-export async function revokeConnection(d1: D1Database, partnerWorkspaceId: string, id: string): Promise<ConnectionRow> {
-  const db = database(d1);
+/**
+ * Revokes a connection and, in the same transaction, everything the business
+ * left in motion: its credentials are deleted (their secrets erased), its
+ * registration sessions still taking input are cancelled and its unfinished
+ * jobs fail CREDENTIAL_NOT_FOUND (their credential is gone). Returns those
+ * jobs, whose credential leases the caller releases.
+ */
+export async function revokeConnection(env: JobsEnv, partnerWorkspaceId: string, id: string): Promise<{ connection: ConnectionRow; endedJobs: JobRow[] }> {
+  const db = database(env.DB);
   const row = await db.select().from(connections).where(and(eq(connections.id, id), eq(connections.partnerWorkspaceId, partnerWorkspaceId))).get();
   if (!row) throw new ApiError("CONNECTION_NOT_FOUND");
   if (row.status === "REVOKED") throw new ApiError("CONNECTION_REVOKED");
   const now = Date.now();
-  await db.batch([
+  const endedJobs = await new JobLifecycle(env).workspaceFailed(row.workspaceId, jobError("CREDENTIAL_NOT_FOUND"), now, [
     db.update(connections).set({ status: "REVOKED", revokedAt: now }).where(eq(connections.id, id)),
     retireWorkspaceCredentials(db, row.workspaceId, now),
+    cancelWorkspaceSessions(db, row.workspaceId, now),
   ]);
-  return { ...row, status: "REVOKED", revokedAt: now };
+  return { connection: { ...row, status: "REVOKED", revokedAt: now }, endedJobs };
 }

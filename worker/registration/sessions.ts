@@ -1,5 +1,5 @@
-import { and, eq } from "drizzle-orm";
-import { database } from "../db/client";
+import { and, eq, gt } from "drizzle-orm";
+import { type Database, database } from "../db/client";
 import { type RegistrationSessionStatus, registrationSessions } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import type { ApiErrorCode } from "../errors/codes";
@@ -94,6 +94,18 @@ export async function cancelSession(d1: D1Database, row: SessionRow): Promise<Se
     .returning();
   if (!updated) return cancelSession(d1, await findSession(d1, row.workspaceId, row.id));
   return updated;
+}
+
+/**
+ * Cancels a workspace's sessions still taking input (its connection was
+ * revoked), to batch with that revocation: their tokens then answer 410
+ * REGISTRATION_SESSION_ALREADY_CANCELLED. Expired ones stay EXPIRED.
+ */
+export function cancelWorkspaceSessions(db: Database, workspaceId: string, now: number) {
+  return db
+    .update(registrationSessions)
+    .set({ status: "CANCELLED", finishedAt: now })
+    .where(and(eq(registrationSessions.workspaceId, workspaceId), eq(registrationSessions.status, "PENDING"), gt(registrationSessions.expiresAt, now)));
 }
 
 /** Counts a rejected submission; the last allowed one locks the session. */

@@ -8,7 +8,8 @@ import { base64Decode, base64UrlDecode, base64UrlEncode } from "../../collectors
  * everything at once.
  */
 export interface SealedSecret {
-  v: 1;
+  /** 2 binds the secret to its credential id, workspace and provider; 1 (sealed before that) to the id alone. */
+  v: 1 | 2;
   /** Master key version that wrapped the data key. */
   kv: number;
   /** Data key, wrapped: iv + ciphertext, base64url. */
@@ -19,6 +20,18 @@ export interface SealedSecret {
 
 export const CURRENT_KEY_VERSION = 1;
 const encoder = new TextEncoder();
+
+/** The row a sealed secret belongs to: bound as additional data, so the secret opens for that row only. */
+export interface SealContext {
+  credentialId: string;
+  workspaceId: string;
+  providerCode: string;
+}
+
+/** The additional data a format version binds; JSON keeps the parts apart whatever they contain. */
+function boundData(v: SealedSecret["v"], context: SealContext): string {
+  return v === 1 ? context.credentialId : JSON.stringify([context.credentialId, context.workspaceId, context.providerCode]);
+}
 
 /** The master keyring: `VAULT_MASTER_KEY` is `v1:<base64url 32 bytes>[,v2:...]`, or a bare key meaning v1. */
 function masterKeyBytes(secret: string, version: number): Uint8Array<ArrayBuffer> {
@@ -58,28 +71,32 @@ async function decrypt(key: CryptoKey, sealed: string, aad: string): Promise<Uin
 }
 
 /**
- * Seals a credential. `context` (e.g. the credential id) is bound as
- * additional data, so a sealed blob copied onto another row does not open.
+ * Seals a credential for its row: the credential id, workspace and provider
+ * are bound as additional data, so the blob does not open once copied onto
+ * another row, nor once its row is moved to another workspace or provider.
  */
-export async function sealCredential(masterSecret: string, context: string, credential: LoginCredential): Promise<string> {
+export async function sealCredential(masterSecret: string, context: SealContext, credential: LoginCredential): Promise<string> {
   const kv = latestKeyVersion(masterSecret);
   const dataKey = crypto.getRandomValues(new Uint8Array(32));
   const master = await aesKey(masterKeyBytes(masterSecret, kv), ["encrypt"]);
+  const bound = boundData(2, context);
   const sealed: SealedSecret = {
-    v: 1,
+    v: 2,
     kv,
-    dk: await encrypt(master, dataKey, `dk:${context}`),
-    ct: await encrypt(await aesKey(dataKey, ["encrypt"]), new Uint8Array(encoder.encode(JSON.stringify(credential))), `ct:${context}`),
+    dk: await encrypt(master, dataKey, `dk:${bound}`),
+    ct: await encrypt(await aesKey(dataKey, ["encrypt"]), new Uint8Array(encoder.encode(JSON.stringify(credential))), `ct:${bound}`),
   };
   dataKey.fill(0);
   return JSON.stringify(sealed);
 }
 
-export async function openCredential(masterSecret: string, context: string, sealedJson: string): Promise<LoginCredential> {
+/** Opens a secret sealed for this row; throws when it was sealed for another (or tampered with). */
+export async function openCredential(masterSecret: string, context: SealContext, sealedJson: string): Promise<LoginCredential> {
   const sealed = JSON.parse(sealedJson) as SealedSecret;
+  const bound = boundData(sealed.v, context);
   const master = await aesKey(masterKeyBytes(masterSecret, sealed.kv), ["decrypt"]);
-  const dataKey = await decrypt(master, sealed.dk, `dk:${context}`);
-  const plain = await decrypt(await aesKey(dataKey, ["decrypt"]), sealed.ct, `ct:${context}`);
+  const dataKey = await decrypt(master, sealed.dk, `dk:${bound}`);
+  const plain = await decrypt(await aesKey(dataKey, ["decrypt"]), sealed.ct, `ct:${bound}`);
   dataKey.fill(0);
   return JSON.parse(new TextDecoder().decode(plain)) as LoginCredential;
 }

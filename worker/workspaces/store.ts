@@ -5,10 +5,10 @@ import { workspaces } from "../db/tables";
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 
-/** What other modules read of a workspace: its business, its job cap, whether it is a partner. */
-export async function findWorkspace(d1: D1Database, workspaceId: string): Promise<Pick<WorkspaceRow, "businessNumber" | "monthlyJobCap" | "isPartner"> | null> {
+/** What other modules read of a workspace: its business and whether it is a partner (its job cap: see jobBilling). */
+export async function findWorkspace(d1: D1Database, workspaceId: string): Promise<Pick<WorkspaceRow, "businessNumber" | "isPartner"> | null> {
   const row = await database(d1)
-    .select({ businessNumber: workspaces.businessNumber, monthlyJobCap: workspaces.monthlyJobCap, isPartner: workspaces.isPartner })
+    .select({ businessNumber: workspaces.businessNumber, isPartner: workspaces.isPartner })
     .from(workspaces)
     .where(eq(workspaces.id, workspaceId))
     .get();
@@ -19,7 +19,34 @@ export async function workspaceBusinessNumber(d1: D1Database, workspaceId: strin
   return (await findWorkspace(d1, workspaceId))?.businessNumber ?? null;
 }
 
-/** A workspace of its own for a partner's connection to one business, to batch with the connection row. */
-export function insertConnectionWorkspace(db: Database, input: { id: string; businessNumber: string; createdAt: number }) {
-  return db.insert(workspaces).values({ id: input.id, name: `connection ${input.businessNumber}`, businessNumber: input.businessNumber, createdAt: input.createdAt });
+/** Whose plan caps a workspace's jobs, and that plan's monthly job cap (null: unlimited). */
+export interface JobBilling {
+  billingWorkspaceId: string;
+  monthlyJobCap: number | null;
+}
+
+export async function jobBilling(d1: D1Database, workspaceId: string): Promise<JobBilling> {
+  const row = await d1
+    .prepare(
+      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap
+       FROM workspaces w JOIN workspaces b ON b.id = coalesce(w.billing_workspace_id, w.id) WHERE w.id = ?`,
+    )
+    .bind(workspaceId)
+    .first<JobBilling>();
+  return row ?? { billingWorkspaceId: workspaceId, monthlyJobCap: null };
+}
+
+/**
+ * A workspace of its own for a partner's connection to one business, to
+ * batch with the connection row. The partner's plan caps its jobs, so a
+ * partner's cap covers all its businesses together.
+ */
+export function insertConnectionWorkspace(db: Database, input: { id: string; businessNumber: string; partnerWorkspaceId: string; createdAt: number }) {
+  return db.insert(workspaces).values({
+    id: input.id,
+    name: `connection ${input.businessNumber}`,
+    businessNumber: input.businessNumber,
+    billingWorkspaceId: input.partnerWorkspaceId,
+    createdAt: input.createdAt,
+  });
 }

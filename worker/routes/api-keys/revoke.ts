@@ -5,23 +5,28 @@ import { ApiError } from "../../errors/api-error";
 import { keyGate } from "../../durable-objects/request-gate";
 import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
+import { keyManagersOnly } from "./key-managers-only";
 
 export const route = createRoute({
   method: "delete",
   path: "/api-keys/{id}",
   tags: ["API keys"],
   summary: "API 키 폐기",
-  description: "폐기된 키는 곧바로 401 INVALID_TOKEN이 됩니다. 이미 폐기된 키를 다시 폐기하면 400 API_KEY_ALREADY_REVOKED입니다.",
+  description:
+    "폐기된 키는 곧바로 401 INVALID_TOKEN이 됩니다. 이미 폐기된 키를 다시 폐기하면 400 API_KEY_ALREADY_REVOKED입니다. 키 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
+  middleware: [keyManagersOnly] as const,
   request: { params: z.object({ id: z.string().meta({ param: { name: "id", in: "path" } }) }) },
   responses: {
     204: { description: "폐기되었습니다" },
-    ...errorResponses("API_KEY_NOT_FOUND", "API_KEY_ALREADY_REVOKED"),
+    ...errorResponses("API_KEY_NOT_FOUND", "API_KEY_ALREADY_REVOKED", "ADMIN_ACTION_FORBIDDEN"),
   },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const revoked = await revokeApiKey(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
-  if (revoked.outcome !== "REVOKED") throw new ApiError(revoked.outcome === "NOT_FOUND" ? "API_KEY_NOT_FOUND" : "API_KEY_ALREADY_REVOKED");
-  await keyGate(c.env, revoked.hash).forget();
+  if (revoked.outcome === "NOT_FOUND") throw new ApiError("API_KEY_NOT_FOUND");
+  // Told again for a key already revoked, in case an earlier revocation stopped between D1 and the gate.
+  await keyGate(c.env, revoked.hash).revoke();
+  if (revoked.outcome === "ALREADY_REVOKED") throw new ApiError("API_KEY_ALREADY_REVOKED");
   return c.body(null, 204);
 };

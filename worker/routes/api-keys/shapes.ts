@@ -8,6 +8,7 @@ export const ApiKeySchema = z
     createdAt: z.iso.datetime(),
     expiresAt: z.iso.datetime().nullable(),
     revokedAt: z.iso.datetime().nullable(),
+    canManageKeys: z.boolean().meta({ description: "키를 조회, 발급, 폐기할 수 있는지" }),
   })
   .openapi("ApiKey");
 

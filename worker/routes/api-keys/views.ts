@@ -1,5 +1,13 @@
 import { isoTime, isoTimeOrNull } from "../../lib/iso-time";
 
-export function apiKeyView(row: { id: string; name: string; prefix: string; createdAt: number; expiresAt: number | null; revokedAt: number | null }) {
-  return { id: row.id, name: row.name, prefix: row.prefix, createdAt: isoTime(row.createdAt), expiresAt: isoTimeOrNull(row.expiresAt), revokedAt: isoTimeOrNull(row.revokedAt) };
+export function apiKeyView(row: { id: string; name: string; prefix: string; createdAt: number; expiresAt: number | null; revokedAt: number | null; canManageKeys: boolean }) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: isoTime(row.createdAt),
+    expiresAt: isoTimeOrNull(row.expiresAt),
+    revokedAt: isoTimeOrNull(row.revokedAt),
+    canManageKeys: row.canManageKeys,
+  };
 }

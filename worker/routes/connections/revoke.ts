@@ -1,6 +1,8 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { revokeConnection } from "../../partners/connections";
+import { pipelineDeps } from "../../pipeline/deps";
+import { releaseJobLeases } from "../../pipeline/released-leases";
 import { connectionView } from "./views";
 import { errorResponses } from "../../http/error-responses";
 import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
@@ -10,7 +12,8 @@ export const route = createRoute({
   path: "/connections/{id}",
   tags: ["Partners"],
   summary: "연결 해지",
-  description: "해지하면 그 사업자의 자격 증명은 곧바로 쓸 수 없게 되고, 그 사업자를 고른 요청은 409 CONNECTION_REVOKED가 됩니다. 다시 연결하면 새 연결이 만들어집니다.",
+  description:
+    "해지하면 그 사업자의 자격 증명은 곧바로 삭제되어(비밀 값은 지워집니다) 쓸 수 없게 되고, 입력을 기다리던 등록 세션은 취소되며(410 REGISTRATION_SESSION_ALREADY_CANCELLED), 끝나지 않은 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. 그 사업자를 고른 요청은 409 CONNECTION_REVOKED가 됩니다. 다시 연결하면 새 연결이 만들어집니다.",
   request: { params: z.object({ id: z.string().meta({ param: { name: "id", in: "path" } }) }) },
   responses: {
     200: { description: "해지된 연결", content: { "application/json": { schema: ConnectionSchema } } },
@@ -18,5 +21,8 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
-  c.json(connectionView(await revokeConnection(c.env.DB, partnerWorkspaceOf(c), c.req.valid("param").id)), 200);
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { connection, endedJobs } = await revokeConnection(c.env, partnerWorkspaceOf(c), c.req.valid("param").id);
+  await releaseJobLeases(pipelineDeps(c.env), endedJobs);
+  return c.json(connectionView(connection), 200);
+};
