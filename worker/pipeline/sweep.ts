@@ -1,7 +1,7 @@
 import { jobError } from "../../collectors/job-failures";
-import { findProvider } from "../catalog/providers";
 import { orphanedJobs, overdueJobs, stalledJobs, type SweptJob } from "../jobs/store";
 import type { PipelineDeps } from "./ports";
+import { releaseJobLeases } from "./released-leases";
 
 /** A job still PENDING after this long was never picked up (lost message, consumer down). */
 export const PENDING_ORPHAN_MS = 10 * 60_000;
@@ -20,8 +20,7 @@ export async function sweep(d1: D1Database, deps: PipelineDeps): Promise<{ timed
     for (const job of jobs) {
       if (!(await deps.jobs.failed(job.id, jobError(code), now))) continue;
       count++;
-      const sessionId = job.credentialId ? await deps.lockFor(job.credentialId).release(job.id) : null;
-      if (sessionId) await deps.scraperFor(findProvider(job.providerCode)!).closeSession(sessionId);
+      await releaseJobLeases(deps, [job]);
     }
     return count;
   };
