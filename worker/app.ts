@@ -7,7 +7,8 @@ import type { AppEnv } from "./env";
 import { ApiError } from "./errors/api-error";
 import { errorResponse, onError, onNotFound } from "./http/error-handler";
 import { validationHook } from "./http/validation-hook";
-import { authenticate, requireAuth } from "./middleware/authenticate";
+import { requireAuth } from "./middleware/authenticate";
+import { rateLimit } from "./middleware/rate-limit";
 import { requestId } from "./middleware/request-id";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
@@ -83,6 +84,7 @@ function registerConnect(app: Api): void {
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestId);
+  app.use(rateLimit);
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => errorResponse(c, new ApiError("METHOD_NOT_ALLOWED", { headers: { Allow: methods.join(", ") } })) }));
   app.use(
     bodyLimit({
@@ -92,7 +94,6 @@ export function createApp(): OpenAPIHono<AppEnv> {
       },
     }),
   );
-  app.use("/api/*", authenticate);
   app.use("/api/v1/*", async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : requireAuth(c, next)));
   // `${prefix}/*` matches the prefix itself too.
   for (const prefix of BUSINESS_SCOPED) app.use(`${prefix}/*`, selectBusiness);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, callJson, createWorkspace } from "./helpers";
+import { call, callJson, createWorkspace, madeUpToken } from "./helpers";
+import { hostedUiHeaders } from "./registration-envelope";
 
 const REQUEST_ID = /^req_[0-9a-f]{32}$/;
 
@@ -109,5 +110,54 @@ describe("authentication", () => {
     const page = await call("/api/v1/docs");
     expect(page.headers.get("Content-Type")).toContain("text/html");
     expect(await page.text()).toContain("/api/v1/openapi.json");
+  });
+});
+
+describe("rate headers on every response", () => {
+  const ip = () => ({ "CF-Connecting-IP": `100.64.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+
+  async function issuedSessionToken(): Promise<string> {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const issued = await callJson<{ sessionToken: string }>("/api/v1/registration-sessions", {
+      method: "POST",
+      key: ws.apiKey,
+      json: { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"] },
+    });
+    return issued.body.sessionToken;
+  }
+
+  async function overTheLimit(): Promise<Response> {
+    const headers = ip();
+    await Promise.all(Array.from({ length: 100 }, () => call("/api/v1/schemas", { headers }).then((r) => r.arrayBuffer())));
+    return call("/api/v1/schemas", { headers });
+  }
+
+  const cases: [string, number, () => Promise<Response>][] = [
+    ["a success", 200, async () => call("/api/v1/schemas", { key: (await createWorkspace()).apiKey })],
+    ["a validation error", 400, async () => call("/api/v1/data-jobs", { method: "POST", key: (await createWorkspace()).apiKey, json: {} })],
+    ["an oversize body", 400, async () => call("/api/v1/data-jobs", { method: "POST", key: (await createWorkspace()).apiKey, json: { pad: "x".repeat(300_000) } })],
+    ["a missing key", 401, () => call("/api/v1/data-jobs", { headers: ip() })],
+    ["a made-up key", 401, () => call("/api/v1/data-jobs", { key: madeUpToken("sk_"), headers: ip() })],
+    ["an unknown API route", 404, async () => call("/api/v1/nope", { key: (await createWorkspace()).apiKey })],
+    ["an unknown path outside the API", 404, () => call("/nope", { headers: ip() })],
+    ["a wrong method", 405, async () => call("/api/v1/data-jobs", { method: "PUT", key: (await createWorkspace()).apiKey, json: {} })],
+    ["a wrong method outside the API", 405, () => call("/connect", { method: "POST", headers: ip() })],
+    ["the rate limit", 429, overTheLimit],
+    ["the OpenAPI document", 200, () => call("/api/v1/openapi.json", { headers: ip() })],
+    ["the reference page", 200, () => call("/api/v1/docs", { headers: ip() })],
+    ["the root redirect", 302, () => call("/", { headers: ip(), redirect: "manual" })],
+    ["the hosted registration page", 200, () => call("/connect", { headers: ip() })],
+    ["the hosted UI's session", 200, async () => call("/connect/api/session", { headers: { ...hostedUiHeaders(await issuedSessionToken()), ...ip() } })],
+    ["the hosted UI's session with a made-up token", 401, () => call("/connect/api/session", { headers: { ...hostedUiHeaders(madeUpToken("rst_")), ...ip() } })],
+    ["the hosted UI's encryption key", 200, () => call("/connect/api/keys", { headers: ip() })],
+  ];
+
+  it.each(cases)("puts them on %s", async (_name, status, request) => {
+    const res = await request();
+    await res.arrayBuffer();
+    expect(res.status).toBe(status);
+    expect(res.headers.get("X-RateLimit-Limit-Minute")).toBe("100");
+    expect(res.headers.get("X-RateLimit-Limit-Hour")).toBe("5000");
+    expect(res.headers.get("X-RateLimit-Remaining")).toMatch(/^\d+$/);
   });
 });

@@ -89,17 +89,17 @@ describe("revocation", () => {
     const ws = await createWorkspace();
     const hash = await sha256Hex(ws.apiKey);
     const gate = keyGate(env, hash);
-    expect(await gate.admitKey(hash)).toHaveProperty("key");
+    expect(await gate.admitKey(hash, "test-address")).toHaveProperty("key");
     const later = Date.now() + 2 * 60_000;
     await runInDurableObject(gate, async (instance: RequestGate) => {
       // Two minutes on, the cached record is stale: this admission reloads the key from D1, where it is not
       // revoked (as a read that started before the revocation's write sees it), and is suspended on that read
       // when the revocation reaches the gate.
-      const racing = instance.admitKey(hash, later);
+      const racing = instance.admitKey(hash, "test-address", later);
       instance.revoke();
-      expect(await racing).toEqual({ failure: "INVALID_TOKEN" });
+      expect(await racing).toMatchObject({ failure: "INVALID_TOKEN" });
     });
     // Neither the record that read cached nor a later reload brings the key back.
-    for (const at of [later, later + 10 * 60_000]) expect(await gate.admitKey(hash, at)).toEqual({ failure: "INVALID_TOKEN" });
+    for (const at of [later, later + 10 * 60_000]) expect(await gate.admitKey(hash, "test-address", at)).toMatchObject({ failure: "INVALID_TOKEN" });
   });
 });

@@ -2,13 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../worker/lib/crypto";
 import { keyGate } from "../../worker/durable-objects/request-gate";
-import { call, callJson, createWorkspace } from "./helpers";
-
-/** Fixed windows reset on the minute; starting a burst just before that would split it across two windows. */
-async function awayFromMinuteEdge(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
-}
+import { awayFromMinuteEdge, call, callJson, createWorkspace, gateStorage, madeUpToken } from "./helpers";
 
 describe("rate limiting per API key", () => {
   it("admits exactly 100 of 150 concurrent requests in a minute and answers the rest 429 with Retry-After", async () => {
@@ -62,5 +56,58 @@ describe("rate limiting per API key", () => {
     const statuses = await Promise.all(Array.from({ length: 105 }, () => call("/api/v1/data-jobs", { headers }).then(async (r) => (await r.arrayBuffer(), r.status))));
     expect(statuses.filter((s) => s === 401)).toHaveLength(100);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+});
+
+describe("requests with keys nobody issued", () => {
+  it("leave nothing stored in the gate such a key would have", async () => {
+    const token = madeUpToken("sk_");
+    const res = await callJson("/api/v1/data-jobs", { key: token, headers: { "CF-Connecting-IP": "192.0.2.10" } });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe("INVALID_TOKEN");
+    const untouched = await gateStorage(keyGate(env, await sha256Hex(madeUpToken("sk_"))));
+    expect(await gateStorage(keyGate(env, await sha256Hex(token)))).toEqual({ tables: [], bytes: untouched.bytes });
+  });
+
+  it("are refused per address after 100 a minute, before their keys are looked up", async () => {
+    const address = { "CF-Connecting-IP": "192.0.2.20" };
+    await awayFromMinuteEdge();
+    const responses = await Promise.all(Array.from({ length: 105 }, () => callJson("/api/v1/schemas", { key: madeUpToken("sk_"), headers: address })));
+    expect(responses.filter((r) => r.status === 401 && r.body.code === "INVALID_TOKEN")).toHaveLength(100);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(5);
+    for (const r of limited) {
+      expect(r.body.code).toBe("API_RATE_LIMITED");
+      expect(Number(r.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    }
+    // Had the gate asked D1, this real key would have been admitted on its own limit.
+    const ws = await createWorkspace();
+    const firstSeen = await callJson("/api/v1/schemas", { key: ws.apiKey, headers: address });
+    expect(firstSeen.status).toBe(429);
+    expect(firstSeen.body.code).toBe("API_RATE_LIMITED");
+    expect((await callJson("/api/v1/schemas", { key: ws.apiKey, headers: { "CF-Connecting-IP": "192.0.2.21" } })).status).toBe(200);
+  });
+
+  it("charge a real key's address once, for its first lookup, however many of its requests arrive together", async () => {
+    const ws = await createWorkspace();
+    const address = { "CF-Connecting-IP": "192.0.2.30" };
+    await awayFromMinuteEdge();
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => call("/api/v1/schemas", { key: ws.apiKey, headers: address }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const byAddress = await callJson("/api/v1/schemas", { headers: address });
+    expect(byAddress.status).toBe(401);
+    expect(byAddress.headers.get("X-RateLimit-Remaining")).toBe("98");
+  });
+
+  it("do not lock a known key out of an address they exhausted", async () => {
+    const ws = await createWorkspace();
+    const address = { "CF-Connecting-IP": "192.0.2.40" };
+    await awayFromMinuteEdge();
+    expect((await callJson("/api/v1/schemas", { key: ws.apiKey, headers: address })).status).toBe(200);
+    const made = await Promise.all(Array.from({ length: 100 }, () => callJson("/api/v1/schemas", { key: madeUpToken("sk_"), headers: address })));
+    expect(made.filter((r) => r.status === 429)).toHaveLength(1);
+    const known = await callJson("/api/v1/schemas", { key: ws.apiKey, headers: address });
+    expect(known.status).toBe(200);
+    expect(known.headers.get("X-RateLimit-Remaining")).toBe("98");
   });
 });

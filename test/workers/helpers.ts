@@ -1,8 +1,10 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { issueApiKey } from "../../worker/api-keys/store";
 import { database } from "../../worker/db/client";
 import { credentials, workspaces } from "../../worker/db/tables";
 import type { LoginCredential } from "../../collectors/adapter";
+import type { RequestGate } from "../../worker/durable-objects/request-gate";
 import type { Bindings } from "../../worker/env";
 import type { PipelineMessage } from "../../worker/jobs/messages";
 import { sealCredential } from "../../worker/vault/envelope";
@@ -44,6 +46,23 @@ export async function callJson<T = Record<string, unknown>>(path: string, init: 
   const response = await call(path, init);
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+}
+
+/** Fixed windows reset on the minute; starting a burst just before that would split it across two windows. */
+export async function awayFromMinuteEdge(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
+}
+
+/** A well-formed token nobody issued. */
+export const madeUpToken = (prefix: string): string => `${prefix}${crypto.randomUUID().replaceAll("-", "")}`;
+
+/** What a request gate keeps in its SQLite storage: its tables and the database's size. */
+export function gateStorage(gate: DurableObjectStub<RequestGate>): Promise<{ tables: string[]; bytes: number }> {
+  return runInDurableObject(gate, (_gate: RequestGate, state) => ({
+    tables: state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master").toArray().map((row) => row.name),
+    bytes: state.storage.sql.databaseSize,
+  }));
 }
 
 /** Stores a sealed credential for a workspace, as registration would. */

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, callJson, createWorkspace } from "./helpers";
+import { sessionGate } from "../../worker/durable-objects/request-gate";
+import { sha256Hex } from "../../worker/lib/crypto";
+import { awayFromMinuteEdge, call, callJson, createWorkspace, gateStorage, madeUpToken } from "./helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 
 type Json = Record<string, any>;
@@ -201,5 +203,45 @@ describe("the hosted UI's origin check", () => {
     const csp = (page.headers.get("Content-Security-Policy") ?? "").split(";").map((directive) => directive.trim());
     expect(csp).toEqual(expect.arrayContaining(["frame-ancestors *", "default-src 'none'", "connect-src 'self'", "form-action 'none'"]));
     expect(page.headers.get("X-Frame-Options")).toBeNull();
+  });
+});
+
+describe("rate limiting the hosted UI's API", () => {
+  const from = (address: string, token: string) => callJson<Json>("/connect/api/session", { headers: { ...hostedUiHeaders(token), "CF-Connecting-IP": address } });
+
+  function expectLimited(refused: { status: number; body: Json; headers: Headers }[]) {
+    for (const r of refused) {
+      expect(r.body.code).toBe("API_RATE_LIMITED");
+      expect(r.body.message).toMatch(/[가-힣]/);
+      expect(r.body.requestId).toBe(r.headers.get("X-Request-Id"));
+      expect(Number(r.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+      expect(r.headers.get("X-RateLimit-Remaining")).toBe("0");
+    }
+  }
+
+  it("admits 100 calls a minute per session, however many addresses make them", async () => {
+    const token = (await issue()).res.body.sessionToken;
+    await awayFromMinuteEdge();
+    const answers = await Promise.all(Array.from({ length: 105 }, (_, i) => from(`198.18.0.${i}`, token)));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(100);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(5);
+    expectLimited(refused);
+  });
+
+  it("admits 100 calls a minute per address, whatever tokens it makes up, and keeps nothing for made-up tokens", async () => {
+    const address = "198.18.1.1";
+    await awayFromMinuteEdge();
+    const tokens = Array.from({ length: 105 }, () => madeUpToken("rst_"));
+    const answers = await Promise.all(tokens.map((token) => from(address, token)));
+    expect(answers.filter((r) => r.status === 401 && r.body.code === "REGISTRATION_SESSION_TOKEN_INVALID")).toHaveLength(100);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(5);
+    expectLimited(refused);
+    expect((await gateStorage(sessionGate(env, await sha256Hex(tokens[0]!)))).tables).toEqual([]);
+    // A real session is limited at that address too, and served from another.
+    const token = (await issue()).res.body.sessionToken;
+    expect((await from(address, token)).status).toBe(429);
+    expect((await from("198.18.1.2", token)).status).toBe(200);
   });
 });

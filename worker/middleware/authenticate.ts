@@ -1,41 +1,31 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { addressGate, keyGate } from "../durable-objects/request-gate";
+import { addressGate, keyGate, type RateDecision } from "../durable-objects/request-gate";
 import { ApiError } from "../errors/api-error";
+import { clientAddress } from "../http/client-address";
 import { sha256Hex } from "../lib/crypto";
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
 
 /**
- * Resolves the bearer key and applies the rate limit in one step, without
- * failing yet: requests without a usable key are limited per client address,
- * so rate headers are on every response and failed attempts are limited too.
+ * Resolves the bearer key and counts the request in one step, without
+ * failing yet: a valid key is counted against its own gate, anything else
+ * against the client address, so failed attempts are limited too.
  */
-export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
+export async function authenticate(c: Context<AppEnv>): Promise<RateDecision> {
   const match = BEARER.exec(c.req.header("Authorization") ?? "");
-  let decision;
-  if (match) {
-    const hash = await sha256Hex(match[1]!);
-    const admission = await keyGate(c.env, hash).admitKey(hash);
-    if ("key" in admission) {
-      c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner, rights: admission.key.rights });
-      decision = admission.decision;
-    } else c.set("authFailure", admission.failure);
-  } else c.set("authFailure", "INVALID_TOKEN");
-  if (!decision) {
-    decision = await addressGate(c.env, c.req.header("CF-Connecting-IP") ?? "local").hit();
+  if (!match) {
+    c.set("authFailure", "INVALID_TOKEN");
+    return addressGate(c.env, clientAddress(c)).hit();
   }
-  const headers = {
-    "X-RateLimit-Limit-Minute": String(decision.limitMinute),
-    "X-RateLimit-Limit-Hour": String(decision.limitHour),
-    "X-RateLimit-Remaining": String(decision.remaining),
-  };
-  if (!decision.allowed) {
-    throw new ApiError("API_RATE_LIMITED", { headers: { ...headers, "Retry-After": String(decision.retryAfterSeconds) } });
-  }
-  await next();
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-});
+  const hash = await sha256Hex(match[1]!);
+  const admission = await keyGate(c.env, hash).admitKey(hash, clientAddress(c));
+  if ("key" in admission) {
+    c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner, rights: admission.key.rights });
+  } else c.set("authFailure", "failure" in admission ? admission.failure : "INVALID_TOKEN");
+  return admission.decision;
+}
 
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const failure = c.get("authFailure");

@@ -127,3 +127,9 @@ export function consumeStatement(d1: D1Database, id: string, credentialId: strin
 export function sessionStillPending(id: string, now: number): { condition: string; binds: unknown[] } {
   return { condition: "EXISTS (SELECT 1 FROM registration_sessions WHERE id = ? AND status = 'PENDING' AND expires_at > ?)", binds: [id, now] };
 }
+
+/** Whether a session was ever issued with this token, whatever its status: the hosted UI's rate limit counts only real sessions. */
+export async function sessionTokenIssued(d1: D1Database, tokenHash: string): Promise<boolean> {
+  const row = await database(d1).select({ id: registrationSessions.id }).from(registrationSessions).where(eq(registrationSessions.tokenHash, tokenHash)).get();
+  return row !== undefined;
+}
