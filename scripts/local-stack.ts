@@ -32,7 +32,7 @@ export interface LocalStack {
   /** Where local D1/R2/DO state lives, for tools that read or write it directly. */
   persistTo: string;
   /** The `wrangler dev` process; workerd runs beneath it. */
-  workerPid: number;
+  readonly workerPid: number;
   /** Runs a wrangler command against this stack's local state (`--local --persist-to` added). */
   wrangler(args: string[]): Promise<void>;
   sandboxUrl: string;
@@ -42,6 +42,14 @@ export interface LocalStack {
   apiKey: string;
   /** Kills the scraper process (as a crash would) and starts a new one on the same port. */
   restartScraper(): Promise<void>;
+  /**
+   * Kills `wrangler dev` with workerd beneath it, as a crash of the isolate
+   * would: deliveries in flight die, and local queues, which live in memory,
+   * lose their messages. D1, R2 and Durable Object state stay on disk.
+   */
+  killWorker(): Promise<void>;
+  /** Starts `wrangler dev` again on the same port and state. */
+  startWorker(): Promise<void>;
   killScraper(): Promise<void>;
   /** Adds workspaces (key + sandbox credentials) to the running stack's D1. */
   seedWorkspaces(seeds: WorkspaceSeed[]): Promise<void>;
@@ -105,6 +113,20 @@ export async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_0
   throw new Error(`timed out waiting for ${url}`);
 }
 
+/** Resolves once nothing answers on `url` any more, so a restarted server can take its port. */
+async function waitUntilClosed(url: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await (await fetch(url)).arrayBuffer();
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} still answers after ${timeoutMs} ms`);
+}
+
 /**
  * Brings up the whole local service: the sandbox institutions, the scraper
  * process with Debian's Chromium, and `wrangler dev` with local D1, R2,
@@ -119,8 +141,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
 
   // Node with tsx as a loader, not the tsx CLI: one process per service, so a kill really stops it.
   const node = (script: string) => [path.join(BIN, "node"), ["--import", "tsx", script]] as const;
-  const spawnLogged = (name: string, command: string, args: readonly string[], extraEnv: Record<string, string>) => {
-    const child = spawn(command, [...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: logs ? ["ignore", "pipe", "pipe"] : "inherit", detached: false });
+  // `group`: the child leads a process group of its own, so a kill reaches what it spawned too.
+  const spawnLogged = (name: string, command: string, args: readonly string[], extraEnv: Record<string, string>, group = false) => {
+    const child = spawn(command, [...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: logs ? ["ignore", "pipe", "pipe"] : "inherit", detached: group });
     if (logs) {
       const out = createWriteStream(path.join(logs, `${name}.log`), { flags: "a" });
       child.stdout!.pipe(out);
@@ -185,13 +208,24 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
 
     const vars = { SCRAPER_URL: scraperUrl, SANDBOX_BASE_URL: sandboxUrl, ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-    const worker = spawnLogged(
-      "worker",
-      path.join(BIN, "wrangler"),
-      ["dev", "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()), "--test-scheduled", "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs],
-      {},
-    );
-    await Promise.all([sandboxReady, scraperReady, waitFor(`${baseUrl}/api/v1/openapi.json`, worker)]);
+    let worker: ChildProcess;
+    const startWorker = async () => {
+      worker = spawnLogged(
+        "worker",
+        path.join(BIN, "wrangler"),
+        ["dev", "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()), "--test-scheduled", "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs],
+        {},
+        true,
+      );
+      await waitFor(`${baseUrl}/api/v1/openapi.json`, worker);
+    };
+    const killWorker = async () => {
+      const exited = new Promise((r) => worker.once("exit", r));
+      process.kill(-worker.pid!, "SIGKILL");
+      await exited;
+      await waitUntilClosed(baseUrl);
+    };
+    await Promise.all([sandboxReady, scraperReady, startWorker()]);
 
     if (options.sweepEveryMs) {
       sweepTimer = setInterval(() => {
@@ -201,7 +235,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     return {
       baseUrl,
       persistTo: options.persistTo,
-      workerPid: worker.pid!,
+      get workerPid() {
+        return worker.pid!;
+      },
       wrangler,
       sandboxUrl,
       scraperUrl,
@@ -213,6 +249,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       },
       killScraper,
       startScraper,
+      killWorker,
+      startWorker,
       seedWorkspaces,
       stop,
     };

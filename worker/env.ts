@@ -28,6 +28,10 @@ export interface Bindings {
   RETRY_MAX_ATTEMPTS?: string;
   LOCK_LEASE_SECONDS?: string;
   INLINE_BUDGET_SECONDS?: string;
+  /** Sweep thresholds (seconds); unset means the constants in pipeline/sweep.ts. Fault tests shorten them to see recovery quickly. */
+  PLAN_RESEND_SECONDS?: string;
+  PENDING_ORPHAN_SECONDS?: string;
+  STALL_SECONDS?: string;
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;

@@ -12,7 +12,7 @@ export type { LocalStack };
  * and a rate limit above what close polling needs (the limit itself is
  * tested in test/workers).
  */
-export async function startStack(name: string, options: { pageTimeoutMs?: number } = {}): Promise<LocalStack> {
+export async function startStack(name: string, options: { pageTimeoutMs?: number; sweepEveryMs?: number; vars?: Record<string, string> } = {}): Promise<LocalStack> {
   return startLocalStack({
     ...options,
     port: await freePort(),
@@ -20,7 +20,7 @@ export async function startStack(name: string, options: { pageTimeoutMs?: number
     scraperPort: await freePort(),
     persistTo: mkdtempSync(path.join(tmpdir(), `collect-e2e-${name}-`)),
     logDir: path.resolve(import.meta.dirname, "../../test-artifacts/e2e", name),
-    vars: { RETRY_BASE_SECONDS: "1", RETRY_MAX_SECONDS: "2", RETRY_MAX_ATTEMPTS: "3", RATE_LIMIT_PER_MINUTE: "100000", RATE_LIMIT_PER_HOUR: "1000000" },
+    vars: { RETRY_BASE_SECONDS: "1", RETRY_MAX_SECONDS: "2", RETRY_MAX_ATTEMPTS: "3", RATE_LIMIT_PER_MINUTE: "100000", RATE_LIMIT_PER_HOUR: "1000000", ...options.vars },
   });
 }
 

@@ -1,11 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callJson, createWorkspace, TX_JOB } from "./helpers";
+import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import type { Bindings } from "../../worker/env";
+import { pipelineDeps } from "../../worker/pipeline/deps";
+import { executeMessage } from "../../worker/pipeline/executor";
+import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 type Json = Record<string, any>;
 
-const create = (key: string, body: unknown, idempotencyKey?: string) =>
-  callJson<Json>("/api/v1/data-jobs", { method: "POST", key, json: body, headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey } });
+const create = (key: string, body: unknown, idempotencyKey?: string, bindings?: Bindings) =>
+  callJson<Json>("/api/v1/data-jobs", { method: "POST", key, json: body, headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey }, env: bindings });
 
 async function jobCount(workspaceId: string): Promise<number> {
   return (await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())!.n;
@@ -72,5 +76,29 @@ describe("Idempotency-Key", () => {
     const again = await create(ws.apiKey, { ...TX_JOB, schema: "bank.accounts.cb.v1", params: {} }, "old");
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(first.body.id);
+  });
+
+  it("answers 201 with the PENDING job when its plan cannot be enqueued, and a retry with the key sends the plan that runs it", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const queue = withCapturedQueue({ failingSends: 1 });
+    const body = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" };
+
+    const first = await create(ws.apiKey, body, "lost-plan", queue.env);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ kind: "InProgress", phase: "PENDING" });
+    expect(queue.sent).toEqual([]);
+
+    const retried = await create(ws.apiKey, body, "lost-plan", queue.env);
+    expect(retried.status).toBe(201);
+    expect(retried.body.id).toBe(first.body.id);
+    expect(queue.sent).toEqual([{ type: "plan", jobId: first.body.id, workspaceId: ws.workspaceId }]);
+    expect(await jobCount(ws.workspaceId)).toBe(1);
+
+    expect(await executeMessage(pipelineDeps(queue.env), queue.sent[0]!)).toEqual({ kind: "ack" });
+    const done = await create(ws.apiKey, body, "lost-plan", queue.env);
+    expect(done.body).toMatchObject({ id: first.body.id, kind: "Succeeded", recordCount: bankGroundTruth("user_good").accounts.length });
+    // A replay of a job that left PENDING sends nothing more.
+    expect(queue.sent).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { issueApiKey } from "../../worker/api-keys/store";
+import { createApp } from "../../worker/app";
 import { database } from "../../worker/db/client";
 import { credentials, workspaces } from "../../worker/db/tables";
 import type { LoginCredential } from "../../collectors/adapter";
@@ -30,8 +31,11 @@ export async function createWorkspace(options: { monthlyJobCap?: number | null; 
   return { workspaceId, apiKey: secret, apiKeyId: row.id };
 }
 
-/** Calls the worker under test through its real fetch handler. */
-export function call(path: string, init: RequestInit & { key?: string; json?: unknown } = {}): Promise<Response> {
+/**
+ * Calls the worker under test through its real fetch handler; with `env`,
+ * the same app runs on those bindings instead (one of them wrapped to fail).
+ */
+export async function call(path: string, init: RequestInit & { key?: string; json?: unknown; env?: Bindings } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
   let body = init.body;
@@ -39,7 +43,8 @@ export function call(path: string, init: RequestInit & { key?: string; json?: un
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(init.json);
   }
-  return exports.default.fetch(new Request(`https://api.test${path}`, { ...init, headers, body }));
+  const request = new Request(`https://api.test${path}`, { ...init, headers, body });
+  return init.env ? createApp().fetch(request, init.env) : exports.default.fetch(request);
 }
 
 export async function callJson<T = Record<string, unknown>>(path: string, init: Parameters<typeof call>[1] = {}): Promise<{ status: number; body: T; headers: Headers }> {
@@ -87,14 +92,24 @@ export const TX_JOB = { providerCode: "sandbox.bank", schema: "bank.transactions
 
 /**
  * The worker's bindings with the job queue captured rather than consumed, so
- * a test drives each pipeline step itself and sees every hand-off.
+ * a test drives each pipeline step itself and sees every hand-off. With
+ * `failingSends`, that many sends first throw as an unavailable queue would,
+ * delivering nothing.
  */
-export function withCapturedQueue(): { env: Bindings; sent: PipelineMessage[] } {
+export function withCapturedQueue(options: { failingSends?: number } = {}): { env: Bindings; sent: PipelineMessage[] } {
   const sent: PipelineMessage[] = [];
+  let failuresLeft = options.failingSends ?? 0;
+  const accept = (messages: PipelineMessage[]) => {
+    if (failuresLeft > 0) {
+      failuresLeft--;
+      throw new Error("Queue send failed: service unavailable");
+    }
+    sent.push(...messages);
+  };
   // The pipeline only sends; a queue's metrics have no part here.
   const TASKS = {
-    send: async (message: PipelineMessage) => void sent.push(message),
-    sendBatch: async (messages: Iterable<MessageSendRequest<PipelineMessage>>) => void sent.push(...[...messages].map((m) => m.body)),
+    send: async (message: PipelineMessage) => accept([message]),
+    sendBatch: async (messages: Iterable<MessageSendRequest<PipelineMessage>>) => accept([...messages].map((m) => m.body)),
   } as unknown as Queue<PipelineMessage>;
   return { env: { ...env, TASKS }, sent };
 }

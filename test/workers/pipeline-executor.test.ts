@@ -2,52 +2,13 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
-import { pipelineDeps } from "../../worker/pipeline/deps";
 import { executeMessage } from "../../worker/pipeline/executor";
-import type { Outcome, PipelineDeps } from "../../worker/pipeline/ports";
 import { unitObjectKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type CredentialLock, credentialLock } from "../../worker/durable-objects/credential-lock";
-import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
+import { withCapturedQueue } from "./helpers";
+import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
-
-const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };
-
-/** Real D1, R2, lock DO and scraper; only the queue hand-off is captured so each step is explicit. */
-function harness(overrides: Partial<PipelineDeps> = {}) {
-  const queue = withCapturedQueue();
-  const queued = queue.sent;
-  const deps: PipelineDeps = {
-    ...pipelineDeps(queue.env),
-    retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 2 },
-    // Every unit through the queue, so each step is visible; inline continuation has its own tests.
-    inlineBudgetMs: 0,
-    ...overrides,
-  };
-  const drain = async () => {
-    const outcomes: Outcome[] = [];
-    while (queued.length) {
-      const message = queued.shift()!;
-      const outcome = await executeMessage(deps, message);
-      outcomes.push(outcome);
-      if (outcome.kind === "retry") queued.push(message);
-    }
-    return outcomes;
-  };
-  return { deps, queued, drain };
-}
-
-async function newJob(params: Record<string, unknown> = RANGE, schema = "bank.transactions.cb.v1", login?: { loginId: string; password: string }) {
-  const ws = await createWorkspace();
-  const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", login ? { authMethod: "PROVIDER_LOGIN", ...login } : undefined);
-  const queue = withCapturedQueue();
-  const row = await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.bank", schema, params });
-  return { ws, credentialId, job: row, plan: queue.sent[0]! };
-}
-
-async function jobRow(id: string) {
-  return env.DB.prepare("SELECT status, completed_task_count, total_task_count, record_count, error FROM jobs WHERE id = ?").bind(id).first<Record<string, any>>();
-}
 
 /** Whether the scraper still knows a session: a closed one answers 404. */
 async function sessionAlive(sessionId: string): Promise<boolean> {

@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { createJob } from "../../worker/jobs/create";
 import { pipelineDeps } from "../../worker/pipeline/deps";
-import { PENDING_ORPHAN_MS, STALL_MS, sweep } from "../../worker/pipeline/sweep";
+import { executeMessage } from "../../worker/pipeline/executor";
+import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS, sweep } from "../../worker/pipeline/sweep";
 import { credentialLock } from "../../worker/durable-objects/credential-lock";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
@@ -12,6 +14,19 @@ async function pendingJob() {
   const row = await createJob(withCapturedQueue().env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
   return { row, credentialId };
 }
+
+/** A job whose plan message was lost: the queue refused the send at create. */
+async function jobWithLostPlan() {
+  const ws = await createWorkspace();
+  await addCredential(ws.workspaceId);
+  const queue = withCapturedQueue({ failingSends: 1 });
+  const row = await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+  expect(row.status).toBe("PENDING");
+  expect(queue.sent).toEqual([]);
+  return { row, queue };
+}
+
+const backdate = (id: string, createdAt: number) => env.DB.prepare("UPDATE jobs SET created_at = ? WHERE id = ?").bind(createdAt, id).run();
 
 const status = async (id: string) => env.DB.prepare("SELECT status, error FROM jobs WHERE id = ?").bind(id).first<{ status: string; error: string | null }>();
 
@@ -42,5 +57,40 @@ describe("scheduled sweep", () => {
     expect(sent).toEqual([{ type: "unit", jobId: stalled.row.id, workspaceId: stalled.row.workspaceId, unitIndex: 1 }]);
     expect((await status(fresh.row.id))!.status).toBe("PENDING");
     expect((await status(stalled.row.id))!.status).toBe("RUNNING");
+  });
+
+  it("sends the plan of a job left PENDING once more, and gives it up as PENDING_ORPHAN only after a further wait", async () => {
+    const { row, queue } = await jobWithLostPlan();
+    const deps = pipelineDeps(queue.env);
+    const plansOf = () => queue.sent.filter((m) => m.jobId === row.id);
+    const now = Date.now();
+
+    await backdate(row.id, now - PLAN_RESEND_MS + 5_000);
+    await sweep(env.DB, { ...deps, now: () => now });
+    expect(plansOf()).toEqual([]);
+
+    await backdate(row.id, now - PLAN_RESEND_MS - 1);
+    await sweep(env.DB, { ...deps, now: () => now });
+    expect(plansOf()).toEqual([{ type: "plan", jobId: row.id, workspaceId: row.workspaceId }]);
+    await sweep(env.DB, { ...deps, now: () => now });
+    expect(plansOf()).toHaveLength(1);
+    expect((await status(row.id))!.status).toBe("PENDING");
+
+    await backdate(row.id, now - PENDING_ORPHAN_MS - 1);
+    await sweep(env.DB, { ...deps, now: () => now });
+    expect(JSON.parse((await status(row.id))!.error!)).toMatchObject({ code: "PENDING_ORPHAN", category: "TRANSIENT", retryable: true });
+    expect(plansOf()).toHaveLength(1);
+  });
+
+  it("revives a job whose plan was lost at create: the plan the sweep sends again runs it to Succeeded", async () => {
+    const { row, queue } = await jobWithLostPlan();
+    const now = Date.now();
+    await backdate(row.id, now - PLAN_RESEND_MS - 1);
+    const deps = pipelineDeps(queue.env);
+    await sweep(env.DB, { ...deps, now: () => now });
+    const plan = queue.sent.find((m) => m.jobId === row.id)!;
+    expect(await executeMessage(deps, plan)).toEqual({ kind: "ack" });
+    const done = await env.DB.prepare("SELECT status, record_count FROM jobs WHERE id = ?").bind(row.id).first();
+    expect(done).toEqual({ status: "SUCCEEDED", record_count: bankGroundTruth("user_good").accounts.length });
   });
 });

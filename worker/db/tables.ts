@@ -62,6 +62,8 @@ export const jobs = sqliteTable(
     attempt: integer("attempt").notNull().default(0),
     /** The credential lease's fence of the job's latest grant: a unit commits only under the newest fence of its credential. */
     leaseFence: integer("lease_fence").notNull().default(0),
+    /** When the sweep sent the plan of a job still PENDING again (its first plan message may be lost); it does so once. */
+    planResentAt: integer("plan_resent_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     /** createdAt + maxWaitSeconds: past it the sweep fails the job with JOB_TIMEOUT. */

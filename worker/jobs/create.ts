@@ -29,9 +29,27 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
+ * Enqueues a PENDING job's planning. The job row is committed by then, so a
+ * send that fails does not fail the request (a client without an
+ * Idempotency-Key would only create the job twice): the job stays PENDING,
+ * the sweep sends its plan again, and so does a replay of the request.
+ */
+async function enqueuePlan(env: JobsEnv, row: JobRow): Promise<void> {
+  if (row.status !== "PENDING") return;
+  try {
+    await env.TASKS.send(planMessage(row));
+  } catch (err) {
+    console.error(JSON.stringify({ jobId: row.id, event: "plan-send-failed", error: String(err) }));
+  }
+}
+
+/**
  * The job's first transition: records it, shows it to pollers and, when it
- * is new and has a credential, enqueues its planning. Without a credential
- * the job is born Failed (a job-level outcome, not an HTTP error).
+ * has a credential, enqueues its planning. Without a credential the job is
+ * born Failed (a job-level outcome, not an HTTP error). A replay of a job
+ * still PENDING enqueues its planning again, in case the first plan message
+ * was lost; planning twice is harmless, since the executor ignores a plan
+ * once the job left PENDING and the credential lease turns a concurrent one away.
  */
 export async function createJob(env: JobsEnv, workspaceId: string, input: CreateJobInput, idempotencyKey?: string): Promise<JobRow> {
   const request = validateJobRequest(input);
@@ -67,10 +85,8 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     case "CAP_REACHED":
       throw new ApiError("FREE_PLAN_JOB_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
     case "REPLAYED":
-      await publishJob(env, outcome.row);
-      return outcome.row;
     case "CREATED":
-      await Promise.all([publishJob(env, outcome.row), outcome.row.status === "PENDING" ? env.TASKS.send(planMessage(outcome.row)) : undefined]);
+      await Promise.all([publishJob(env, outcome.row), enqueuePlan(env, outcome.row)]);
       return outcome.row;
   }
 }

@@ -6,7 +6,7 @@ import { database } from "../db/client";
 import { jobs, taskUnits } from "../db/tables";
 import type { Bindings } from "../env";
 import { publishJob } from "./board";
-import { type PipelineMessage, unitMessage } from "./messages";
+import { type PipelineMessage, planMessage, unitMessage } from "./messages";
 import { findJobById, findUnit, type JobRow, nextQueuedUnit, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD">;
@@ -204,6 +204,22 @@ export class JobLifecycle {
     ]);
     await Promise.all(ended.map((row) => publishJob(this.env, row)));
     return ended;
+  }
+
+  /**
+   * Sends the plan of a job still PENDING once more, for when its first plan
+   * message was lost (a send that failed at create, a queue that dropped it).
+   * Sent before it is marked: a send that fails leaves the job to the next
+   * sweep, while a plan delivered twice is harmless (the executor ignores it
+   * once the job left PENDING, and the lease turns a concurrent one away).
+   * False when the job was planned or its plan re-sent meanwhile.
+   */
+  async planResent(job: { id: string; workspaceId: string }, now: number): Promise<boolean> {
+    await this.send(planMessage(job));
+    const marked = await this.env.DB.prepare("UPDATE jobs SET plan_resent_at = ? WHERE id = ? AND status = 'PENDING' AND plan_resent_at IS NULL")
+      .bind(now, job.id)
+      .run();
+    return marked.meta.changes > 0;
   }
 
   /** Restarts a running job whose chain stalled at its lowest waiting unit; false when none waits. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, lte, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, lte, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { database } from "../db/client";
 import { type JobStatus, jobs, taskUnits } from "../db/tables";
 import type { JobError } from "../../collectors/job-failures";
@@ -62,6 +62,7 @@ function insertedRow(job: NewJob): JobRow {
     recordCount: 0,
     attempt: 0,
     leaseFence: 0,
+    planResentAt: null,
     updatedAt: job.createdAt,
     finishedAt: job.status === "FAILED" ? job.createdAt : null,
   };
@@ -134,6 +135,10 @@ export const overdueJobs = (d1: D1Database, now: number) => sweptJobs(d1, and(in
 
 /** Jobs still waiting for planning since before `createdBefore`. */
 export const orphanedJobs = (d1: D1Database, createdBefore: number) => sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore))!);
+
+/** Jobs still waiting for planning since before `createdBefore` whose plan was not sent again yet. */
+export const unplannedJobs = (d1: D1Database, createdBefore: number) =>
+  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.planResentAt))!);
 
 /** Running jobs with no progress since `updatedBefore`. */
 export const stalledJobs = (d1: D1Database, updatedBefore: number) => sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore))!);

@@ -6,6 +6,7 @@ import { JobLifecycle } from "../jobs/lifecycle";
 import { BrowserRenderingScraper, browserRenderingLauncher } from "./browser-rendering-scraper";
 import { ContainerScraper } from "./container-scraper";
 import type { PipelineDeps } from "./ports";
+import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS } from "./sweep";
 
 const number = (value: string | undefined, fallback: number) => (value === undefined || value === "" ? fallback : Number(value));
 
@@ -31,5 +32,10 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     },
     leaseMs: number(env.LOCK_LEASE_SECONDS, 120) * 1000,
     inlineBudgetMs: number(env.INLINE_BUDGET_SECONDS, 30) * 1000,
+    sweep: {
+      planResendMs: number(env.PLAN_RESEND_SECONDS, PLAN_RESEND_MS / 1000) * 1000,
+      orphanMs: number(env.PENDING_ORPHAN_SECONDS, PENDING_ORPHAN_MS / 1000) * 1000,
+      stallMs: number(env.STALL_SECONDS, STALL_MS / 1000) * 1000,
+    },
   };
 }

@@ -3,6 +3,7 @@ import type { ProviderDefinition } from "../catalog/providers";
 import type { AcquireResult } from "../durable-objects/credential-lock";
 import type { JobLifecycle } from "../jobs/lifecycle";
 import type { ScraperPort } from "./scraper-port";
+import type { SweepPolicy } from "./sweep";
 
 /** The per-credential lease, as the executor sees it (the CredentialLock Durable Object in production). */
 export interface LockPort {
@@ -35,6 +36,7 @@ export interface PipelineDeps {
   leaseMs: number;
   /** How long one queue delivery keeps running a job's next units itself before handing on through the queue. */
   inlineBudgetMs: number;
+  sweep: SweepPolicy;
 }
 
 export type Outcome = { kind: "ack" } | { kind: "retry"; delaySeconds: number };

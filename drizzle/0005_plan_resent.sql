@@ -1,0 +1,1 @@
+ALTER TABLE `jobs` ADD `plan_resent_at` integer;

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { client, type LocalStack, startStack } from "./stack";
+
+type Json = Record<string, any>;
+
+let stack: LocalStack;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  // The sweep runs every second with thresholds of seconds, so lost work comes back within a test's time;
+  // a short lease lets a delivery that died free the credential soon, and more attempts outlast a restart.
+  stack = await startStack("faults", {
+    sweepEveryMs: 1000,
+    vars: { PLAN_RESEND_SECONDS: "3", STALL_SECONDS: "8", LOCK_LEASE_SECONDS: "6", RETRY_MAX_ATTEMPTS: "10" },
+  });
+  api = client(stack);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" };
+const TRUTH = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+const byIdentifier = (a: Json, b: Json) => (a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0);
+
+async function expectExactResults(id: string) {
+  const { body } = await api.json("GET", `/api/v1/data-jobs/${id}/results`);
+  expect(body.totalCount).toBe(TRUTH.length);
+  expect([...body.data].sort(byIdentifier)).toEqual([...TRUTH].sort(byIdentifier));
+}
+
+describe("faults on the real local stack: work is never lost", () => {
+  it("plans a job again when the worker died before planning it and its plan message went with the queue", async () => {
+    // No scraper: the first plan delivery cannot finish, so the job is surely PENDING when the worker dies.
+    await stack.killScraper();
+    const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: RANGE });
+    await stack.killWorker();
+    await stack.startWorker();
+    expect((await api.json("GET", `/api/v1/data-jobs/${job.id}`)).body).toMatchObject({ kind: "InProgress", phase: "PENDING" });
+    await stack.startScraper();
+
+    const done = await api.waitForJob(job.id);
+    expect(done).toMatchObject({ kind: "Succeeded", recordCount: TRUTH.length });
+    await expectExactResults(job.id);
+  });
+
+  it("finishes a job exactly when the worker process is killed mid-chain and restarted on the same state", async () => {
+    const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: RANGE });
+    let killedAt: Json | null = null;
+    const done = await api.waitForJob(job.id, async (snapshot) => {
+      if (killedAt || snapshot.completedTaskCount < 2) return;
+      killedAt = snapshot;
+      await stack.killWorker();
+      await stack.startWorker();
+    });
+    expect(killedAt).toMatchObject({ phase: "RUNNING", totalTaskCount: 9 });
+    expect(killedAt!.completedTaskCount).toBeLessThan(9);
+    expect(done).toMatchObject({ kind: "Succeeded", recordCount: TRUTH.length });
+    await expectExactResults(job.id);
+  });
+});
