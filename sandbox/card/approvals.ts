@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { DateSegment } from "../../collectors/adapter";
 import type { CardApprovalRecord } from "../../collectors/records/card";
 import { inCurrency } from "../amounts";
 import { fromDay, toDay, todayKst } from "../dates";
@@ -133,10 +134,15 @@ function attemptsOf(card: Card, today: number): Attempt[] {
  * A card's approval history as the issuer shows it on `today` (KST): oldest
  * first, cancellations as lines of their own on the day they were made.
  */
-export function approvalsOf(card: Card, range?: { start: string; end: string }, today = todayKst()): ApprovalLine[] {
+export function approvalsOf(card: Card, range?: DateSegment, today = todayKst()): ApprovalLine[] {
   const todayNumber = toDay(today);
   return attemptsOf(card, todayNumber)
     .flatMap((a) => linesAsOf(a, todayNumber))
     .filter((line) => !range || (line.approvedAt.slice(0, 10) >= range.start && line.approvedAt.slice(0, 10) <= range.end))
-    .sort((a, b) => (a.approvedAt < b.approvedAt ? -1 : a.approvedAt > b.approvedAt ? 1 : a.transactionIdentifier < b.transactionIdentifier ? -1 : 1));
+    .sort(byApprovalTime);
+}
+
+/** Oldest first; lines of the same second in the order they were made. */
+export function byApprovalTime(a: ApprovalLine, b: ApprovalLine): number {
+  return a.approvedAt < b.approvedAt ? -1 : a.approvedAt > b.approvedAt ? 1 : a.transactionIdentifier < b.transactionIdentifier ? -1 : 1;
 }

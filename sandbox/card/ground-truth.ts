@@ -1,4 +1,4 @@
-import type { DateRange } from "../bank/ground-truth";
+import type { DateSegment } from "../../collectors/adapter";
 import { approvalsOf } from "./approvals";
 import { cardsOf } from "./cards";
 
@@ -8,7 +8,7 @@ import { cardsOf } from "./cards";
  * so tests can compare collected records with it field for field. Approvals
  * run card by card, oldest first.
  */
-export function cardGroundTruth(loginId: string, range?: DateRange) {
+export function cardGroundTruth(loginId: string, range?: DateSegment) {
   const cards = cardsOf(loginId);
   return {
     cards: cards.map((c) => ({ schema: "card.cards.corp.v1" as const, cardName: c.cardName, cardNumberMasked: c.cardNumberMasked })),

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { todayKst, toDay } from "../dates";
 import { cookie, readJson, redirect, sendHtml, sendJson } from "../http-kit";
-import { approvalsOf } from "./approvals";
+import { approvalsOf, byApprovalTime } from "./approvals";
 import { CARD_BEHAVIOURS, type CardBehaviour, POPUP_NOTICE, WRONG_PASSWORD } from "./behaviours";
 import { APPROVALS_ORIGIN, cardsOf } from "./cards";
 import { shownApproval, shownCard } from "./display";
@@ -43,6 +43,11 @@ export function cardSite() {
     const behaviour: CardBehaviour | null = Object.hasOwn(CARD_BEHAVIOURS, code) ? CARD_BEHAVIOURS[code as keyof typeof CARD_BEHAVIOURS] : null;
     if (!loginId || (password !== "pass_good" && !behaviour)) return sendJson(res, 200, { message: WRONG_PASSWORD });
     if (behaviour?.kind === "notice") return sendJson(res, 200, { next: `notice?type=${behaviour.notice}` });
+    startSession(res, loginId, behaviour);
+  }
+
+  /** Where every login method ends once it knows the customer: a session held on the pages after the password. */
+  function startSession(res: ServerResponse, loginId: string, behaviour: CardBehaviour | null) {
     const sid = randomBytes(16).toString("hex");
     const stage: Stage = behaviour?.kind === "password-expired" ? "password-expired" : "password-reminder";
     sessions.set(sid, { loginId, stage, behaviour });
@@ -87,9 +92,10 @@ export function cardSite() {
       .flatMap((c) => approvalsOf(c, range))
       .filter((line) => area === "ALL" || line.overseas === (area === "OVERSEAS"))
       // Newest first, as issuers list them.
-      .sort((a, b) => (a.approvedAt < b.approvedAt ? 1 : a.approvedAt > b.approvedAt ? -1 : a.transactionIdentifier < b.transactionIdentifier ? 1 : -1));
-    const offset = q("nextKey") ? Number(Buffer.from(q("nextKey"), "base64url").toString()) : 0;
-    if (!Number.isInteger(offset) || offset < 0 || offset > lines.length) return sendJson(res, 400, { message: "다음 조회 정보가 올바르지 않습니다. 처음부터 다시 조회해 주십시오." });
+      .sort((a, b) => byApprovalTime(b, a));
+    const key = q("nextKey") ? Buffer.from(q("nextKey"), "base64url").toString() : "0";
+    const offset = Number(key);
+    if (!/^\d+$/.test(key) || offset > lines.length) return sendJson(res, 400, { message: "다음 조회 정보가 올바르지 않습니다. 처음부터 다시 조회해 주십시오." });
     const end = offset + ROWS_PER_BATCH;
     sendJson(res, 200, {
       rows: lines.slice(offset, end).map(shownApproval),
