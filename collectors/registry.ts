@@ -1,5 +1,6 @@
 import type { ProviderAdapter } from "./adapter";
 import { sandboxBank } from "./sandbox-bank";
+import { sandboxCard } from "./sandbox-card";
 import { sandboxTaxPortal } from "./sandbox-taxportal";
 
 /** An institution a scraper can log in to: its adapter and where its site is in this deployment. */
@@ -20,6 +21,7 @@ const SITES = new Map<string, { adapter: ProviderAdapter; site: string }>(
   [
     { adapter: sandboxBank, site: "/bank/" },
     { adapter: sandboxTaxPortal, site: "/taxportal/" },
+    { adapter: sandboxCard, site: "/card/" },
   ].map((entry) => [entry.adapter.providerCode, entry]),
 );
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { bankSite } from "./bank/site";
+import { cardSite } from "./card/site";
 import { taxPortalSite } from "./taxportal/site";
 
 export interface SandboxServer {
@@ -8,11 +9,12 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/. */
+/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/. */
 export async function startSandbox(options: { port: number; hangMs?: number }): Promise<SandboxServer> {
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
     bank: bankSite({ hangMs: options.hangMs ?? 20_000 }),
     taxportal: taxPortalSite(),
+    card: cardSite(),
   };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://sandbox.local");
@@ -31,7 +33,7 @@ export async function startSandbox(options: { port: number; hangMs?: number }): 
       return;
     }
     res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
-    res.end("샌드박스 기관: /bank/, /taxportal/");
+    res.end("샌드박스 기관: /bank/, /taxportal/, /card/");
   });
   await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

@@ -2,7 +2,7 @@ import type { RawRecord, Target } from "../adapter";
 import type { AdapterContext, BrowserPage } from "../adapter";
 import { malformed } from "../failure-text";
 import { failureFromText } from "./failures";
-import { parseMoney } from "./money";
+import { parseAmount } from "../display-values";
 import { open, settle } from "../page-state";
 
 const TYPES: Record<string, string> = { 입출금: "CHECKING", 적금: "INSTALLMENT_SAVINGS", 외화: "FOREIGN" };
@@ -45,8 +45,8 @@ export async function accountRecords(page: BrowserPage, ctx: AdapterContext): Pr
     accountNumber: row.number,
     accountNumberFormatted: row.formatted,
     accountType: TYPES[row.type]!,
-    availableBalance: parseMoney(row.available),
-    balance: parseMoney(row.balance),
+    availableBalance: parseAmount(row.available).value,
+    balance: parseAmount(row.balance).value,
     currencyCode: row.currency,
     displayName: row.alias || null,
     productName: row.product,

@@ -1,7 +1,7 @@
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
 import { malformed } from "../failure-text";
 import { failureFromText } from "./failures";
-import { parseKstDateTime, parseMoney } from "./money";
+import { parseAmount, parseKstDateTime } from "../display-values";
 import { open, settle } from "../page-state";
 
 interface TxRow {
@@ -22,14 +22,14 @@ const resultOnPage = (page: number) => `document.querySelector("#txResult")?.dat
 
 function toRecord(row: TxRow, unit: TaskUnit): RawRecord {
   if (row.at === null || row.desc === null || row.out === null || row.in === null || row.balance === null || !row.ref) throw malformed("transaction row incomplete");
-  const amount = row.in ? parseMoney(row.in) : -parseMoney(row.out);
+  const amount = row.in ? parseAmount(row.in).value : -parseAmount(row.out).value;
   const target = unit.target!;
   return {
     accountNumber: target.id,
     accountNumberFormatted: target.attributes.accountNumberFormatted ?? null,
     accountType: target.attributes.accountType,
     amount,
-    balance: parseMoney(row.balance),
+    balance: parseAmount(row.balance).value,
     currencyCode: target.attributes.currencyCode,
     description: row.desc || null,
     identifier: row.ref,

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { showAmount } from "../amounts";
 import { todayKst, toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { INQUIRY_BEHAVIOURS, LOGIN_BEHAVIOURS, NOTICES, type LoginNotice } from "./behaviours";
@@ -82,9 +83,8 @@ async function inquire(pageNo) {
 document.getElementById("btnInquiry").addEventListener("click", () => inquire(1));
 document.getElementById("btnNext").addEventListener("click", () => inquire(state.page + 1));`;
 
-const formatMoney = (amount: number, currency: string) =>
-  currency === "KRW" ? `${Math.abs(amount).toLocaleString("ko-KR")}원` : `${Math.abs(amount).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
-const formatSigned = (amount: number, currency: string) => `${amount < 0 ? "-" : ""}${formatMoney(amount, currency)}`;
+const formatMoney = (amount: number, currency: string) => showAmount(Math.abs(amount), currency);
+const formatSigned = showAmount;
 
 /** The sandbox bank: an internet-banking site with script-driven login, account list and paged transaction inquiry. */
 export function bankSite(options: BankSiteOptions) {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { cardGroundTruth } from "../../sandbox/card/ground-truth";
 import { documentsOf } from "../../sandbox/taxportal/documents";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { parseCsv } from "../support/parse-csv";
+import { specViolations } from "../support/spec-field-tables";
 import { client, type LocalStack, startStack } from "./stack";
 
 type Json = Record<string, any>;
@@ -114,5 +116,68 @@ describe("bank jobs through the real stack", () => {
     const rows = await csvRows(job.id);
     expect(rows.length - 1).toBe(truth.length);
     expect(rows[0]).toContain("공급가액");
+  });
+});
+
+describe("card jobs through the real stack", () => {
+  // Three of the issuer's 90-day searches per card.
+  const CARD_RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-07-31" };
+  const byTransaction = (a: Json, b: Json) => (a.transactionIdentifier < b.transactionIdentifier ? -1 : 1);
+
+  it("lists the card issuer among the providers", async () => {
+    const { body } = await api.json("GET", "/api/v1/providers");
+    expect(body.items).toContainEqual(expect.objectContaining({ code: "sandbox.card", kind: "CARD", schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"], acceptedAuthMethods: ["PROVIDER_LOGIN"] }));
+  });
+
+  it("collects the corporate card list with the demo workspace's login exactly, under Korean CSV headers", async () => {
+    const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.cards.corp.v1" });
+    const done = await api.waitForJob(job.id);
+    const truth = cardGroundTruth("user_good").cards;
+    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    const { data } = await results(job.id);
+    expect(data).toEqual(truth);
+    for (const record of data) expect(specViolations(record)).toEqual([]);
+    const rows = await csvRows(job.id);
+    expect(rows[0]).toEqual(["스키마", "카드명", "카드번호"]);
+    expect(rows.slice(1)).toEqual(truth.map((c) => [c.schema, c.cardName, c.cardNumberMasked]));
+  });
+
+  it("collects every card's approvals over several of the issuer's searches exactly, every record within the spec's field table", async () => {
+    const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.approvals.corp.v1", params: CARD_RANGE });
+    const totals = new Set<number>();
+    const done = await api.waitForJob(job.id, (snapshot) => {
+      if (snapshot.phase === "RUNNING") totals.add(snapshot.totalTaskCount);
+    });
+    const truth = cardGroundTruth("user_good", { start: CARD_RANGE.dateRangeStart, end: CARD_RANGE.dateRangeEnd }).approvals;
+    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    // every card (suspended and expired ones too) x 3 windows of at most 90 days
+    expect([...totals]).toEqual([cardGroundTruth("user_good").cards.length * 3]);
+    const { data } = await results(job.id);
+    for (const record of data) expect(specViolations(record), JSON.stringify(record)).toEqual([]);
+    expect([...data].sort(byTransaction)).toEqual([...truth].sort(byTransaction));
+
+    const rows = await csvRows(job.id);
+    expect(rows[0]).toEqual([
+      "스키마", "승인번호", "승인일시", "카드번호", "할부개월", "처리단계", "가맹점주소", "가맹점사업자번호", "가맹점업종", "가맹점전화번호", "가맹점명",
+      "가맹점대표자명", "현지거래금액", "현지통화", "해외여부", "결제방법", "승인금액", "결제통화", "승인상태", "부가세", "거래식별자",
+    ]);
+    expect(rows.length - 1).toBe(truth.length);
+    expect(rows.slice(1).map((r) => r[20]).sort()).toEqual(truth.map((a) => a.transactionIdentifier).sort());
+  });
+
+  it("narrows a job to the cards named by cardNumberMasked", async () => {
+    const range = { dateRangeStart: "2026-06-01", dateRangeEnd: "2026-07-31" };
+    const cards = cardGroundTruth("user_good").cards.slice(0, 2).map((c) => c.cardNumberMasked);
+    const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.approvals.corp.v1", params: { ...range, cardNumberMasked: cards } });
+    const done = await api.waitForJob(job.id);
+    const truth = cardGroundTruth("user_good", { start: range.dateRangeStart, end: range.dateRangeEnd }).approvals.filter((a) => cards.includes(a.cardNumberMasked));
+    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect([...(await results(job.id)).data].sort(byTransaction)).toEqual([...truth].sort(byTransaction));
+  });
+
+  it("fails with INVALID_CARD_FOR_SERVICE for a card the issuer does not show", async () => {
+    const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.approvals.corp.v1", params: { ...CARD_RANGE, cardNumberMasked: ["1234-56**-****-7890"] } });
+    const done = await api.waitForJob(job.id);
+    expect(done).toMatchObject({ kind: "Failed", error: { code: "INVALID_CARD_FOR_SERVICE", category: "INVALID_INPUT", retryable: false } });
   });
 });

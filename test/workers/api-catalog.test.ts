@@ -50,6 +50,11 @@ describe("catalog routes", () => {
     expect(creds.body.fields.map((f: Json) => [f.name, f.required])).toEqual([["loginId", true], ["password", true], ["secondFactor", false]]);
     for (const field of creds.body.fields) expect(() => new RegExp(field.pattern)).not.toThrow();
     expect(new RegExp(creds.body.fields[0].pattern).test("user_good")).toBe(true);
+    const card = await callJson<Json>("/api/v1/providers/sandbox.card", { key: ws.apiKey });
+    expect(card.body).toMatchObject({ kind: "CARD", acceptedAuthMethods: ["PROVIDER_LOGIN"], schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"] });
+    // The issuer asks an ID login for nothing more than the ID and the password.
+    const cardCreds = await callJson<Json>("/api/v1/providers/sandbox.card/credential-schema", { key: ws.apiKey });
+    expect(cardCreds.body.fields.map((f: Json) => [f.name, f.required])).toEqual([["loginId", true], ["password", true]]);
     for (const path of ["/api/v1/providers/nope", "/api/v1/providers/nope/credential-schema"]) {
       const res = await callJson<Json>(path, { key: ws.apiKey });
       expect(res.status).toBe(400);

@@ -34,9 +34,13 @@ export interface ProviderDefinition {
   runtime: ScraperRuntime;
 }
 
-const LOGIN_FIELDS: CredentialField[] = [
+const ID_LOGIN_FIELDS: CredentialField[] = [
   { name: "loginId", label: "아이디", pattern: "^[A-Za-z0-9_.-]{4,32}$", secret: false, required: true, authMethod: "PROVIDER_LOGIN", input: "text" },
   { name: "password", label: "비밀번호", pattern: "^[\\x21-\\x7E]{4,64}$", secret: true, required: true, authMethod: "PROVIDER_LOGIN", input: "text" },
+];
+
+const LOGIN_FIELDS: CredentialField[] = [
+  ...ID_LOGIN_FIELDS,
   // Some institutions ask ID logins for the first 7 digits of the resident number (LOGIN_SECOND_FACTOR_REQUIRED without it).
   { name: "secondFactor", label: "주민등록번호 앞 7자리", pattern: "^\\d{7}$", secret: true, required: false, authMethod: "PROVIDER_LOGIN", input: "text" },
 ];
@@ -72,6 +76,20 @@ const PROVIDERS: ProviderDefinition[] = [
     credentialFields: CERTIFICATE_FIELDS,
     maxRangeDays: 366,
     pageWindowDays: 31,
+    runtime: "container",
+  },
+  {
+    code: "sandbox.card",
+    name: "샌드박스카드",
+    kind: "CARD",
+    sandbox: true,
+    schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"],
+    // ID login for now; the issuer's business-certificate login joins it with CERTIFICATE_FIELDS.
+    acceptedAuthMethods: ["PROVIDER_LOGIN"],
+    credentialFields: ID_LOGIN_FIELDS,
+    maxRangeDays: 366,
+    // The issuer's approval history answers at most 90 days per search (sandbox/card/site.ts MAX_INQUIRY_DAYS).
+    pageWindowDays: 90,
     runtime: "container",
   },
 ];

@@ -1,0 +1,151 @@
+import type { Browser, BrowserContext } from "puppeteer-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SANDBOX_CARD_ERROR_CODES } from "../../sandbox/card/behaviours";
+import { cardGroundTruth } from "../../sandbox/card/ground-truth";
+import { MAX_INQUIRY_DAYS } from "../../sandbox/card/site";
+import { fromDay, toDay, todayKst } from "../../sandbox/dates";
+import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import { findProvider } from "../../worker/catalog/providers";
+import { splitRange } from "../../worker/pipeline/segments";
+import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } from "../../collectors/adapter";
+import { sandboxCard } from "../../collectors/sandbox-card";
+import { specViolations } from "../support/spec-field-tables";
+import { launchChromium } from "./chromium";
+
+let sandbox: SandboxServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: BrowserPage;
+let ctx: AdapterContext;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  browser = await launchChromium();
+  ctx = { baseUrl: `${sandbox.url}/card/`, timeoutMs: 10_000 };
+});
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await context?.close();
+  context = await browser.createBrowserContext();
+  page = (await context.newPage()) as unknown as BrowserPage;
+});
+
+const APPROVALS = "card.approvals.corp.v1";
+const login = (password = "pass_good") => sandboxCard.login(page, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password }, ctx);
+const unit = (target: Target, segment: { start: string; end: string }) => ({ jobId: "t", unitIndex: 0, schema: APPROVALS, target, segment, params: {} });
+const withSchema = (schema: string, records: Record<string, unknown>[]) => records.map((r) => ({ schema, ...r }));
+const byTransaction = (a: Record<string, any>, b: Record<string, any>) => (a.transactionIdentifier < b.transactionIdentifier ? -1 : 1);
+const evaluate = <T>(expression: string) => page.evaluate(expression) as Promise<T>;
+const settled = (expression: string) => page.waitForFunction(expression, { timeout: 10_000 });
+
+describe("sandbox card adapter in Chromium", () => {
+  it("gets past the password reminder, the security program page and the notice pop-up, then reads the card list exactly", async () => {
+    await login();
+    expect(page.url()).toBe(`${sandbox.url}/card/main`);
+    expect(await evaluate<boolean>(`document.getElementById("noticeLayer").hidden`)).toBe(true);
+    const records = withSchema("card.cards.corp.v1", await sandboxCard.collect(page, { jobId: "t", unitIndex: 0, schema: "card.cards.corp.v1", target: null, segment: null, params: {} }, ctx));
+    expect(records).toEqual(cardGroundTruth("user_good").cards);
+    for (const r of records) expect(specViolations(r)).toEqual([]);
+    // Suspended and expired cards are on the list, as the issuer shows them.
+    expect(await evaluate<string[]>(`[...document.querySelectorAll("#cardList td.state")].map((td) => td.textContent)`)).toEqual(expect.arrayContaining(["정상", "정지", "만료"]));
+  });
+
+  it("reads every card's approvals over 90-day searches and every 더보기 batch, exactly", async () => {
+    const windowDays = findProvider("sandbox.card")!.pageWindowDays;
+    expect(windowDays).toBe(MAX_INQUIRY_DAYS);
+    const range = { start: "2026-01-01", end: "2026-07-31" };
+    await login();
+    const targets = await sandboxCard.discoverTargets(page, APPROVALS, ctx);
+    const truth = cardGroundTruth("user_good", range).approvals;
+    expect(targets.map((t) => t.id)).toEqual(cardGroundTruth("user_good").cards.map((c) => c.cardNumberMasked));
+    const segments = splitRange(range.start, range.end, windowDays);
+    expect(segments).toHaveLength(3);
+    const collected: Record<string, unknown>[] = [];
+    for (const target of targets) for (const segment of segments) collected.push(...(await sandboxCard.collect(page, unit(target, segment), ctx)));
+    const records = withSchema(APPROVALS, collected);
+    for (const r of records) expect(specViolations(r), JSON.stringify(r)).toEqual([]);
+    expect([...records].sort(byTransaction)).toEqual([...truth].sort(byTransaction));
+    // Several batches a search, and the variety the history holds, went through the page.
+    expect(truth.filter((a) => a.cardNumberMasked === targets[0]!.id && a.approvedAt < "2026-04-01").length).toBeGreaterThan(60);
+    expect(new Set(truth.map((a) => a.status))).toEqual(new Set(["APPROVED", "CANCELLED", "PARTIALLY_CANCELLED", "DECLINED"]));
+  });
+
+  it("reads approvals the issuer has authorised but not yet captured", async () => {
+    const range = { start: fromDay(toDay(todayKst()) - 6), end: todayKst() };
+    await login();
+    const targets = await sandboxCard.discoverTargets(page, APPROVALS, ctx);
+    const collected: Record<string, unknown>[] = [];
+    for (const target of targets) collected.push(...(await sandboxCard.collect(page, unit(target, range), ctx)));
+    const truth = cardGroundTruth("user_good", range).approvals;
+    expect(truth.some((a) => a.lifecycleStage === "AUTHORIZED")).toBe(true);
+    expect(withSchema(APPROVALS, collected).sort(byTransaction)).toEqual([...truth].sort(byTransaction));
+  });
+
+  it("holds a login on the pages after the password until they are answered", async () => {
+    await page.goto(`${ctx.baseUrl}login`);
+    await page.type("#custId", "user_good");
+    await page.type("#custPw", "pass_good");
+    await page.click("#btnIdLogin");
+    await settled(`location.pathname.endsWith("/password-reminder")`);
+    await page.goto(`${ctx.baseUrl}main`);
+    expect(page.url()).toBe(`${ctx.baseUrl}password-reminder`);
+    expect(await evaluate<number>(`fetch("api/cards").then((r) => r.status)`)).toBe(403);
+    await page.click("#btnLater");
+    await settled(`location.pathname.endsWith("/security")`);
+    await page.goto(`${ctx.baseUrl}approvals`);
+    expect(page.url()).toBe(`${ctx.baseUrl}security`);
+    await page.click("#btnSkipInstall");
+    await settled(`location.pathname.endsWith("/main")`);
+    expect(await evaluate<number>(`fetch("api/cards").then((r) => r.status)`)).toBe(200);
+  });
+
+  it("finds the notice pop-up taking the clicks meant for the page, and the adapter closing it for the day", async () => {
+    await login();
+    const [target] = await sandboxCard.discoverTargets(page, APPROVALS, ctx);
+    // As a new day's visit: the pop-up is back.
+    await page.evaluate(`document.cookie = "CARDNOTICE=; path=/card; max-age=0"`);
+    await page.goto(`${ctx.baseUrl}approvals`);
+    await settled(`document.getElementById("btnInquiry").disabled === false`);
+    expect(await evaluate<boolean>(`document.getElementById("noticeLayer").hidden`)).toBe(false);
+    await page.evaluate(`document.getElementById("startDate").value = "2026.03.01"; document.getElementById("endDate").value = "2026.03.31";`);
+    await page.click("#btnInquiry");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await evaluate<string>(`document.getElementById("result").dataset.state`)).toBe("idle");
+    const segment = { start: "2026-03-01", end: "2026-03-31" };
+    const records = withSchema(APPROVALS, await sandboxCard.collect(page, unit(target!, segment), ctx));
+    expect(records.sort(byTransaction)).toEqual(cardGroundTruth("user_good", segment).approvals.filter((a) => a.cardNumberMasked === target!.id).sort(byTransaction));
+    await page.goto(`${ctx.baseUrl}approvals`);
+    await settled(`document.getElementById("btnInquiry").disabled === false`);
+    expect(await evaluate<boolean>(`document.getElementById("noticeLayer").hidden`)).toBe(true);
+  });
+
+  it("maps the issuer's 90-day search limit to INVALID_DATE_RANGE", async () => {
+    await login();
+    const [target] = await sandboxCard.discoverTargets(page, APPROVALS, ctx);
+    await expect(sandboxCard.collect(page, unit(target!, { start: "2026-01-01", end: "2026-04-30" }), ctx)).rejects.toMatchObject({ code: "INVALID_DATE_RANGE" });
+  });
+
+  it("fails INVALID_CARD_FOR_SERVICE for a card the issuer does not list", async () => {
+    await login();
+    const missing = { id: "1234-56**-****-7890", attributes: {} };
+    await expect(sandboxCard.collect(page, unit(missing, { start: "2026-03-01", end: "2026-03-31" }), ctx)).rejects.toMatchObject({ code: "INVALID_CARD_FOR_SERVICE" });
+  });
+
+  it.each(SANDBOX_CARD_ERROR_CODES)("recognises what the site shows for error_%s", async (code) => {
+    const attempt = async () => {
+      await login(`error_${code}`);
+      const [target] = await sandboxCard.discoverTargets(page, APPROVALS, ctx);
+      await sandboxCard.collect(page, unit(target!, { start: "2026-01-01", end: "2026-01-31" }), ctx);
+    };
+    const failure = await attempt().then(() => null, (err: unknown) => err);
+    expect(failure).toBeInstanceOf(ProviderFailure);
+    expect((failure as ProviderFailure).code).toBe(code);
+  });
+
+  it("rejects an unknown password as LOGIN_FAILED", async () => {
+    await expect(login("not-the-password")).rejects.toMatchObject({ code: "LOGIN_FAILED" });
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The spec's record field tables (service-spec.md, "Corporate card record",
+ * "Card approval record"), transcribed by hand rather than read from the zod
+ * record types, so records are checked against the contract itself.
+ */
+type FieldType = "string" | "number" | "int32" | "boolean" | "date-time";
+
+interface FieldRule {
+  type: FieldType;
+  /** R in the spec; N fields may be null. */
+  required: boolean;
+  values?: readonly string[];
+}
+
+const R = (type: FieldType, values?: readonly string[]): FieldRule => ({ type, required: true, values });
+const N = (type: FieldType): FieldRule => ({ type, required: false });
+
+export const SPEC_FIELD_TABLES: Record<string, Record<string, FieldRule>> = {
+  "card.cards.corp.v1": { cardName: R("string"), cardNumberMasked: R("string") },
+  "card.approvals.corp.v1": {
+    approvalNumber: R("string"),
+    approvedAt: R("date-time"),
+    cardNumberMasked: R("string"),
+    installmentMonths: N("int32"),
+    lifecycleStage: R("string", ["AUTHORIZED", "CAPTURED", "UNKNOWN"]),
+    merchantAddress: N("string"),
+    merchantBusinessIdentifier: N("string"),
+    merchantBusinessType: N("string"),
+    merchantContactNumber: N("string"),
+    merchantName: R("string"),
+    merchantRepresentativeName: N("string"),
+    originalAmount: N("number"),
+    originalCurrencyCode: N("string"),
+    overseas: R("boolean"),
+    paymentMethod: R("string", ["SINGLE_PAYMENT", "INSTALLMENT", "CHECK", "OTHER"]),
+    settledAmount: R("number"),
+    settledCurrencyCode: R("string"),
+    status: R("string", ["APPROVED", "CANCELLED", "PARTIALLY_CANCELLED", "DECLINED", "UNKNOWN"]),
+    taxAmount: N("number"),
+    transactionIdentifier: R("string"),
+  },
+};
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+function fits(value: unknown, type: FieldType): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "int32":
+      return Number.isInteger(value) && Math.abs(value as number) < 2 ** 31;
+    case "boolean":
+      return typeof value === "boolean";
+    case "date-time":
+      return typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+  }
+}
+
+/** What in a record breaks its schema's field table: every field present, nothing else, nulls only where allowed, types and enums as listed. */
+export function specViolations(record: Record<string, unknown>): string[] {
+  const table = SPEC_FIELD_TABLES[String(record.schema)];
+  if (!table) return [`no field table for schema ${String(record.schema)}`];
+  const problems: string[] = [];
+  for (const name of Object.keys(record)) if (name !== "schema" && !table[name]) problems.push(`${name}: not in the spec`);
+  for (const [name, rule] of Object.entries(table)) {
+    if (!(name in record)) problems.push(`${name}: missing`);
+    else if (record[name] === null) {
+      if (rule.required) problems.push(`${name}: null but required`);
+    } else if (!fits(record[name], rule.type)) problems.push(`${name}: ${JSON.stringify(record[name])} is not ${rule.type}`);
+    else if (rule.values && !rule.values.includes(record[name] as string)) problems.push(`${name}: ${JSON.stringify(record[name])} is not one of ${rule.values.join(", ")}`);
+  }
+  return problems;
+}
