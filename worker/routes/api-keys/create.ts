@@ -10,6 +10,7 @@ import { apiKeyView } from "./views";
 export const route = createRoute({
   method: "post",
   path: "/api-keys",
+  operationId: "createApiKey",
   tags: ["API keys"],
   summary: "API 키 발급",
   description: "호출한 키의 워크스페이스에 새 키를 발급합니다. 키 값(secret)은 이 응답에서 한 번만 볼 수 있으며 서버에는 해시만 남습니다.",
@@ -19,7 +20,7 @@ export const route = createRoute({
   })),
   responses: {
     201: { description: "발급된 키", content: { "application/json": { schema: ApiKeySchema.extend({ secret: z.string() }) } } },
-    ...errorResponses("MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "UNSUPPORTED_MEDIA_TYPE"),
+    ...errorResponses("MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT"),
   },
 });
 

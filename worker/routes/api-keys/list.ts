@@ -9,6 +9,7 @@ import { apiKeyView } from "./views";
 export const route = createRoute({
   method: "get",
   path: "/api-keys",
+  operationId: "listApiKeys",
   tags: ["API keys"],
   summary: "API 키 목록",
   responses: {

@@ -9,6 +9,7 @@ import { principalOf } from "../principal";
 export const route = createRoute({
   method: "delete",
   path: "/api-keys/{id}",
+  operationId: "revokeApiKey",
   tags: ["API keys"],
   summary: "API 키 폐기",
   description: "폐기된 키는 곧바로 401 INVALID_TOKEN이 됩니다. 이미 폐기된 키를 다시 폐기하면 400 API_KEY_ALREADY_REVOKED입니다.",

@@ -8,6 +8,7 @@ import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 export const route = createRoute({
   method: "delete",
   path: "/connections/{id}",
+  operationId: "revokeConnection",
   tags: ["Partners"],
   summary: "연결 해지",
   description: "해지하면 그 사업자의 자격 증명은 곧바로 쓸 수 없게 되고, 그 사업자를 고른 요청은 409 CONNECTION_REVOKED가 됩니다. 다시 연결하면 새 연결이 만들어집니다.",
