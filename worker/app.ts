@@ -1,4 +1,4 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { REFERENCE_PAGE } from "./docs-site/reference-page";
@@ -6,6 +6,7 @@ import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "./hosted-ui/page";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors/api-error";
 import { errorResponse, onError, onNotFound } from "./http/error-handler";
+import { behind, type RouteFront } from "./http/route-fronts";
 import { validationHook } from "./http/validation-hook";
 import { requireAuth } from "./middleware/authenticate";
 import { rateLimit } from "./middleware/rate-limit";
@@ -13,7 +14,7 @@ import { requestId } from "./middleware/request-id";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
-import { selectBusiness } from "./middleware/select-business";
+import { BUSINESS_SELECTION } from "./middleware/select-business";
 import * as connectKeys from "./routes/connect/keys";
 import * as connectSession from "./routes/connect/session";
 import * as connectSubmit from "./routes/connect/submit";
@@ -43,42 +44,47 @@ const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs"]);
 
 export type Api = OpenAPIHono<AppEnv>;
 
+/** requireAuth, mounted on /api/v1/*, answers these for a missing, unknown, revoked or expired API key. */
+const API_KEY_CHECK: RouteFront = { errors: ["INVALID_TOKEN", "TOKEN_EXPIRED"] };
+
+/** Every /api/v1 operation is behind the API key check. */
+const keyed = <R extends RouteConfig>(route: R) => behind(route, API_KEY_CHECK);
+/** Data of one business (jobs, credentials, registration sessions): a partner selects the business with X-SVC-Business. */
+const businessScoped = <R extends RouteConfig>(route: R) => behind(route, API_KEY_CHECK, BUSINESS_SELECTION);
+
 /** The authenticated /api/v1 routes; later features register theirs on the same app. */
 function registerRoutes(api: Api): void {
-  api.openapi(createDataJob.route, createDataJob.handler);
-  api.openapi(listDataJobs.route, listDataJobs.handler);
-  api.openapi(getDataJob.route, getDataJob.handler);
-  api.openapi(getResults.route, getResults.handler);
-  api.openapi(getResultsCsv.route, getResultsCsv.handler);
-  api.openapi(listSchemas.route, listSchemas.handler);
-  api.openapi(getSchema.route, getSchema.handler);
-  api.openapi(listProviders.route, listProviders.handler);
-  api.openapi(getProvider.route, getProvider.handler);
-  api.openapi(getCredentialSchema.route, getCredentialSchema.handler);
-  api.openapi(createApiKey.route, createApiKey.handler);
-  api.openapi(listApiKeys.route, listApiKeys.handler);
-  api.openapi(revokeApiKey.route, revokeApiKey.handler);
-  api.openapi(createCredential.route, createCredential.handler);
-  api.openapi(listCredentials.route, listCredentials.handler);
-  api.openapi(getCredential.route, getCredential.handler);
-  api.openapi(deleteCredential.route, deleteCredential.handler);
-  api.openapi(createRegistrationSession.route, createRegistrationSession.handler, createRegistrationSession.hook);
-  api.openapi(getRegistrationSession.route, getRegistrationSession.handler);
-  api.openapi(cancelRegistrationSession.route, cancelRegistrationSession.handler);
-  api.openapi(createConnection.route, createConnection.handler);
-  api.openapi(listConnections.route, listConnections.handler);
-  api.openapi(revokeConnection.route, revokeConnection.handler);
+  api.openapi(businessScoped(createDataJob.route), createDataJob.handler);
+  api.openapi(businessScoped(listDataJobs.route), listDataJobs.handler);
+  api.openapi(businessScoped(getDataJob.route), getDataJob.handler);
+  api.openapi(businessScoped(getResults.route), getResults.handler);
+  api.openapi(businessScoped(getResultsCsv.route), getResultsCsv.handler);
+  api.openapi(keyed(listSchemas.route), listSchemas.handler);
+  api.openapi(keyed(getSchema.route), getSchema.handler);
+  api.openapi(keyed(listProviders.route), listProviders.handler);
+  api.openapi(keyed(getProvider.route), getProvider.handler);
+  api.openapi(keyed(getCredentialSchema.route), getCredentialSchema.handler);
+  api.openapi(keyed(createApiKey.route), createApiKey.handler);
+  api.openapi(keyed(listApiKeys.route), listApiKeys.handler);
+  api.openapi(keyed(revokeApiKey.route), revokeApiKey.handler);
+  api.openapi(businessScoped(createCredential.route), createCredential.handler);
+  api.openapi(businessScoped(listCredentials.route), listCredentials.handler);
+  api.openapi(businessScoped(getCredential.route), getCredential.handler);
+  api.openapi(businessScoped(deleteCredential.route), deleteCredential.handler);
+  api.openapi(businessScoped(createRegistrationSession.route), createRegistrationSession.handler, createRegistrationSession.hook);
+  api.openapi(businessScoped(getRegistrationSession.route), getRegistrationSession.handler);
+  api.openapi(businessScoped(cancelRegistrationSession.route), cancelRegistrationSession.handler);
+  api.openapi(keyed(createConnection.route), createConnection.handler);
+  api.openapi(keyed(listConnections.route), listConnections.handler);
+  api.openapi(keyed(revokeConnection.route), revokeConnection.handler);
 }
-
-// Routes whose data belongs to one business: a partner picks it with X-SVC-Business.
-const BUSINESS_SCOPED = ["/api/v1/data-jobs", "/api/v1/credentials", "/api/v1/registration-sessions"];
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */
 function registerConnect(app: Api): void {
   app.get("/connect", (c) => c.html(REGISTRATION_PAGE, 200, { "Content-Security-Policy": REGISTRATION_PAGE_CSP }));
-  app.openapi(connectKeys.route, connectKeys.handler);
-  app.openapi(connectSession.route, connectSession.handler);
-  app.openapi(connectSubmit.route, connectSubmit.handler);
+  app.openapi(behind(connectKeys.route), connectKeys.handler);
+  app.openapi(behind(connectSession.route), connectSession.handler);
+  app.openapi(behind(connectSubmit.route), connectSubmit.handler);
 }
 
 export function createApp(): OpenAPIHono<AppEnv> {
@@ -95,8 +101,6 @@ export function createApp(): OpenAPIHono<AppEnv> {
     }),
   );
   app.use("/api/v1/*", async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : requireAuth(c, next)));
-  // `${prefix}/*` matches the prefix itself too.
-  for (const prefix of BUSINESS_SCOPED) app.use(`${prefix}/*`, selectBusiness);
 
   const api: Api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerRoutes(api);
@@ -104,8 +108,11 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerConnect(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "워크스페이스 API 키" });
-  app.doc31("/api/v1/openapi.json", {
+  // The origin the document was fetched from: paths are absolute (/api/v1/..., /connect/api/...), so a client or generator
+  // reading a saved copy still knows the host, and each deployment (sandbox, local, production) names itself.
+  app.doc31("/api/v1/openapi.json", (c) => ({
     openapi: "3.1.0",
+    servers: [{ url: new URL(c.req.url).origin, description: "이 문서를 돌려준 서버" }],
     info: {
       title: "데이터 수집 API",
       version: "v1",
@@ -113,7 +120,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
         "은행, 홈택스, 법인카드 데이터를 비동기로 수집해 표준 레코드(JSON, CSV)로 돌려줍니다. 모든 오류는 {code, message, requestId[, fieldErrors]} 형식입니다.",
     },
     security: [{ bearerAuth: [] }],
-  });
+  }));
   app.get("/api/v1/docs", (c) => c.html(REFERENCE_PAGE));
   app.get("/", (c) => c.redirect("/api/v1/docs"));
 

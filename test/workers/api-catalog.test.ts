@@ -119,9 +119,10 @@ describe("OpenAPI document", () => {
       const name = operationName(op);
       const errors = documentedErrors(op.operation);
       if (takesInput(op.operation)) expect(errors.some((e) => e.status < 500), `${name} documents a 4xx`).toBe(true);
-      for (const { status, codes, schema } of errors) {
+      for (const { status, codes, description, schema } of errors) {
         expect(schema, `${name} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
         expect(codes.length, `${name} ${status} lists its codes`).toBeGreaterThan(0);
+        expect(description, `${name} ${status} names the codes it lists`).toBe(`오류: ${codes.join(", ")}`);
         for (const code of codes) {
           expect(API_ERROR_CODES, `${name} ${status}`).toContain(code);
           expect(catalogEntry(code as ApiErrorCode).status, `${name}: ${code}`).toBe(status);
@@ -136,5 +137,44 @@ describe("OpenAPI document", () => {
     const dataJob = doc.components.schemas.DataJob!;
     expect(dataJob.oneOf ?? dataJob.anyOf).toBeTruthy();
     expect(doc.components.securitySchemes.bearerAuth!.scheme).toBe("bearer");
+  });
+
+  it("documents what answers before each handler: the rate limit everywhere, the API key check on /api/v1 only, a JSON body's parser wherever one is taken", async () => {
+    const doc = await servedDocument();
+    const codesOf = (op: OperationObject) => documentedErrors(op).flatMap((e) => e.codes);
+    for (const { method, path, operation } of operationsOf(doc)) {
+      const name = `${method} ${path}`;
+      const codes = codesOf(operation);
+      expect(codes, name).toEqual(expect.arrayContaining(["API_RATE_LIMITED", "INTERNAL_ERROR"]));
+      if (path.startsWith("/api/v1/")) {
+        expect(codes, name).toEqual(expect.arrayContaining(["INVALID_TOKEN", "TOKEN_EXPIRED"]));
+        expect(codes, name).not.toContain("REGISTRATION_SESSION_TOKEN_INVALID");
+      } else {
+        expect(codes, name).not.toContain("INVALID_TOKEN");
+        expect(codes, name).not.toContain("TOKEN_EXPIRED");
+      }
+      if (operation.requestBody?.content?.["application/json"]) expect(codes, name).toEqual(expect.arrayContaining(["MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE"]));
+      else expect(codes, name).not.toContain("UNSUPPORTED_MEDIA_TYPE");
+    }
+    // The hosted UI's calls present the session token; its public key needs none.
+    expect(codesOf(doc.paths["/connect/api/session"]!.get!)).toContain("REGISTRATION_SESSION_TOKEN_INVALID");
+    expect(codesOf(doc.paths["/connect/api/registrations"]!.post!)).toContain("REGISTRATION_SESSION_TOKEN_INVALID");
+    expect(codesOf(doc.paths["/connect/api/keys"]!.get!)).toEqual(["API_RATE_LIMITED", "INTERNAL_ERROR"]);
+  });
+
+  it("gives every operation a unique camelCase operationId", async () => {
+    const operations = operationsOf(await servedDocument());
+    const ids = operations.map((op) => op.operation.operationId);
+    for (const [index, id] of ids.entries()) expect(id, operationName(operations[index]!)).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    const idOf = (name: string) => operations.find((op) => operationName(op) === name)?.operation.operationId;
+    expect(idOf("POST /api/v1/data-jobs")).toBe("createDataJob");
+    expect(idOf("GET /api/v1/data-jobs/{id}/results.csv")).toBe("getDataJobResultsCsv");
+  });
+
+  it("names the origin it was fetched from as its server, since every path is absolute", async () => {
+    const doc = await servedDocument();
+    expect(doc.servers).toEqual([expect.objectContaining({ url: "https://api.test" })]);
+    expect(Object.keys(doc.paths).every((path) => path.startsWith("/api/v1/") || path.startsWith("/connect/api/"))).toBe(true);
   });
 });

@@ -37,6 +37,25 @@ describe("error envelope", () => {
     ]);
   });
 
+  it("answers a format error with a general message and says per field what it expected", async () => {
+    const ws = await createWorkspace();
+    type Validation = { code: string; message: string; fieldErrors: { field: string; code: string; message: string }[] };
+    const name = await callJson<Validation>("/api/v1/api-keys", { method: "POST", key: ws.apiKey, json: { name: 5 } });
+    expect(name.status).toBe(400);
+    expect(name.body.code).toBe("INVALID_PARAM_FORMAT");
+    expect(name.body.message).not.toMatch(/날짜|YYYY/);
+    expect(name.body.fieldErrors).toEqual([{ field: "body.name", code: "INVALID_PARAM_FORMAT", message: "문자열 값이어야 합니다." }]);
+    const limit = await callJson<Validation>("/api/v1/data-jobs?limit=500", { key: ws.apiKey });
+    expect(limit.body.fieldErrors).toEqual([{ field: "query.limit", code: "INVALID_PARAM_FORMAT", message: "100 이하여야 합니다." }]);
+    const date = await callJson<Validation>("/api/v1/data-jobs", {
+      method: "POST",
+      key: ws.apiKey,
+      json: { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026/01/01", dateRangeEnd: "2026-01-31" } },
+    });
+    expect(date.body.message).toBe(name.body.message);
+    expect(date.body.fieldErrors[0]).toMatchObject({ field: "body.params.dateRangeStart", code: "INVALID_PARAM_FORMAT", message: expect.stringContaining("YYYY-MM-DD") });
+  });
+
   it("answers an unknown route with RESOURCE_NOT_FOUND", async () => {
     const ws = await createWorkspace();
     for (const path of ["/api/v1/nope", "/nope", "/api/v2/data-jobs"]) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../worker/errors/codes";
 import { BUSINESS_HEADER } from "../../worker/middleware/select-business";
 import { call, callJson, createWorkspace } from "./helpers";
-import { type JsonSchema, type Operation, type OperationObject, operationName, operationsOf, resolve, servedDocument } from "./openapi-document";
+import { documentedErrors, type JsonSchema, type Operation, type OperationObject, operationName, operationsOf, resolve, servedDocument } from "./openapi-document";
 
 type Json = Record<string, any>;
 
@@ -148,8 +148,12 @@ function requestFor({ method, path, operation }: Operation) {
   const query = fc.record(Object.fromEntries([...ofKind("query").map((p) => [p.name, fuzzed(p.schema).map(asText)] as const), ["x", junkText] as const]), { requiredKeys: [] });
   const headers = fc
     .record({
-      documented: fc.record(Object.fromEntries(ofKind("header").map((p) => [p.name, fuzzed(p.schema).map(asHeader)])), { requiredKeys: [] }),
-      // The partner's business selector is read by middleware on several routes, not declared per operation.
+      documented: fc.record(
+        Object.fromEntries(ofKind("header").filter((p) => p.name !== BUSINESS_HEADER).map((p) => [p.name, fuzzed(p.schema).map(asHeader)])),
+        { requiredKeys: [] },
+      ),
+      // The partner's business selector follows this rule, not the document: seldom (a workspace sending it gets no further
+      // than the selection), and on every operation (those not scoped to a business must ignore it).
       [BUSINESS_HEADER]: sometimes(fc.oneof(seenValue, junkText).map(asHeader), 5),
       "Content-Type": fc.oneof(
         { arbitrary: fc.constant("application/json"), weight: 8 },
@@ -176,6 +180,23 @@ describe("fuzzing every operation of the OpenAPI document", () => {
     );
   });
 
+  it("documents X-SVC-Business and what its check answers on exactly the operations of one business's data", () => {
+    const businessScoped = /^\/api\/v1\/(data-jobs|credentials|registration-sessions)(\/|$)/;
+    const selection = ["CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "PARTNER_BUSINESS_SELECTOR_REQUIRED", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_FOUND", "CONNECTION_REVOKED"];
+    expect(OPERATIONS.filter((op) => businessScoped.test(op.path)).length).toBeGreaterThanOrEqual(12);
+    for (const op of OPERATIONS) {
+      const header = op.operation.parameters?.find((p) => p.in === "header" && p.name === BUSINESS_HEADER);
+      const codes = documentedErrors(op.operation).flatMap((e) => e.codes);
+      if (businessScoped.test(op.path)) {
+        expect(header, operationName(op)).toMatchObject({ required: false, schema: { type: "string" } });
+        expect(codes, operationName(op)).toEqual(expect.arrayContaining(selection));
+      } else {
+        expect(header, operationName(op)).toBeUndefined();
+        expect(codes, operationName(op)).not.toContain("PARTNER_BUSINESS_SELECTOR_REQUIRED");
+      }
+    }
+  });
+
   it.each(OPERATIONS.map((op) => [operationName(op), op] as const))("%s answers random input with a documented success or the catalog's envelope, never a 5xx", async (name, op) => {
     await fc.assert(
       fc.asyncProperty(requestFor(op), async ({ url, headers, body, caller }) => {
@@ -194,6 +215,7 @@ describe("fuzzing every operation of the OpenAPI document", () => {
         if (envelope.code === "INVALID_TOKEN" && caller in API_KEYS) API_KEYS[caller as keyof typeof API_KEYS].discard();
         expect(API_ERROR_CODES, seenAs).toContain(envelope.code);
         expect(response.status, seenAs).toBe(catalogEntry(envelope.code as ApiErrorCode).status);
+        expect(documentedErrors(op.operation).find((e) => e.status === response.status)?.codes, `${seenAs}: not documented`).toContain(envelope.code);
         expect(envelope.message, seenAs).toMatch(/[가-힣]/);
         expect(envelope.requestId, seenAs).toBe(response.headers.get("X-Request-Id"));
         if (envelope.fieldErrors) expect(envelope.fieldErrors[0].code, seenAs).toBe(envelope.code);

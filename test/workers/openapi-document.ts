@@ -34,13 +34,15 @@ interface MediaTypes {
 }
 
 export interface OperationObject {
+  operationId?: string;
   parameters?: Parameter[];
   requestBody?: MediaTypes & { required?: boolean };
-  responses: Record<string, MediaTypes & { description: string }>;
+  responses: Record<string, MediaTypes & { description: string; "x-error-codes"?: string[] }>;
   security?: unknown[];
 }
 
 export interface OpenApiDocument {
+  servers?: { url: string }[];
   paths: Record<string, Record<string, OperationObject>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, Record<string, unknown>> };
 }
@@ -53,8 +55,9 @@ export interface Operation {
 
 export interface DocumentedError {
   status: number;
-  /** The codes the response lists, from its description `오류: A, B` (errorResponses writes it so). */
+  /** The codes the response lists in `x-error-codes` (its description `오류: A, B` lists them for people). */
   codes: string[];
+  description: string;
   schema: JsonSchema | undefined;
 }
 
@@ -82,7 +85,8 @@ export function documentedErrors(operation: OperationObject): DocumentedError[] 
     .filter(([status]) => Number(status) >= 400)
     .map(([status, response]) => ({
       status: Number(status),
-      codes: /^오류: (.+)$/.exec(response.description)?.[1]?.split(", ") ?? [],
+      codes: response["x-error-codes"] ?? [],
+      description: response.description,
       schema: response.content?.["application/json"]?.schema,
     }));
 }

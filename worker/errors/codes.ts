@@ -26,7 +26,7 @@ const CATALOG = {
     INVALID_CREDENTIAL_FORMAT: "자격 증명 값의 형식이 올바르지 않습니다. 기관의 credential-schema 패턴을 확인해 주세요.",
     INVALID_CURSOR: "cursor 값이 올바르지 않습니다. 이전 응답의 nextCursor를 그대로 보내 주세요.",
     INVALID_DATA_JOB_PARAMS: "작업 params가 스키마 정의와 맞지 않습니다. GET /api/v1/schemas/{schema}에서 정의를 확인해 주세요.",
-    INVALID_PARAM_FORMAT: "요청 값의 형식이 올바르지 않습니다. 날짜는 YYYY-MM-DD 형식으로 보내 주세요.",
+    INVALID_PARAM_FORMAT: "요청 값의 형식이 올바르지 않습니다. fieldErrors에서 값마다 기대하는 형식을 확인해 주세요.",
     INVALID_PROVIDER_CODE: "알 수 없는 기관 코드입니다. GET /api/v1/providers에서 사용 가능한 코드를 확인해 주세요.",
     INVALID_USAGE_CREDIT: "사용 크레딧 값이 올바르지 않습니다.",
     MALFORMED_REQUEST: "요청을 해석할 수 없습니다. 요청 본문과 헤더를 확인해 주세요.",

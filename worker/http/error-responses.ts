@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { type RouteConfig, z } from "@hono/zod-openapi";
 import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../errors/codes";
 
 export const FieldErrorSchema = z
@@ -18,21 +18,50 @@ export const ErrorEnvelopeSchema = z
   })
   .openapi("Error");
 
-/**
- * Error responses of a route, grouped by status, each listing the codes it
- * may answer; every route also answers the app-wide ones.
- */
-export function errorResponses(...codes: ApiErrorCode[]) {
-  const all: ApiErrorCode[] = ["INVALID_TOKEN", "TOKEN_EXPIRED", "API_RATE_LIMITED", "INTERNAL_ERROR", ...codes];
+/** Codes any route may answer: the rate limit in front of it and an unexpected failure. */
+const EVERY_ROUTE: readonly ApiErrorCode[] = ["API_RATE_LIMITED", "INTERNAL_ERROR"];
+
+/** The codes of an error response as a list (a specification extension), beside the description written for people. */
+const CODES = "x-error-codes";
+
+interface ErrorResponse {
+  description: string;
+  [CODES]: ApiErrorCode[];
+  content: { "application/json": { schema: typeof ErrorEnvelopeSchema } };
+}
+
+function responsesFor(codes: Iterable<ApiErrorCode>): Record<number, ErrorResponse> {
   const byStatus = new Map<number, ApiErrorCode[]>();
-  for (const code of all) {
+  for (const code of new Set([...EVERY_ROUTE, ...codes])) {
     const status = catalogEntry(code).status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
     [...byStatus].map(([status, list]) => [
       status,
-      { description: `오류: ${list.join(", ")}`, content: { "application/json": { schema: ErrorEnvelopeSchema } } },
+      { description: `오류: ${list.join(", ")}`, [CODES]: list, content: { "application/json": { schema: ErrorEnvelopeSchema } } },
     ]),
   );
+}
+
+/**
+ * Error responses of a route, grouped by status, each listing the codes its
+ * handler may answer; every route also answers the app-wide ones. What runs
+ * in front of the handler adds its own codes when the app registers the
+ * route (route-fronts.ts).
+ */
+export function errorResponses(...codes: ApiErrorCode[]) {
+  return responsesFor(codes);
+}
+
+/** A route's responses with `codes` (those of what runs in front of its handler) listed before its own. */
+export function withErrorCodes<T extends RouteConfig["responses"]>(responses: T, codes: readonly ApiErrorCode[]): T {
+  const own = Object.entries(responses)
+    .filter(([status]) => Number(status) >= 400)
+    .flatMap(([status, response]) => {
+      const listed = (response as Partial<ErrorResponse>)[CODES];
+      if (!listed) throw new Error(`The ${status} response was not made by errorResponses(), so codes cannot be added to it`);
+      return listed;
+    });
+  return { ...responses, ...responsesFor([...codes, ...own]) };
 }

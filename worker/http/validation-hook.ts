@@ -22,21 +22,36 @@ function codeFor(issue: z.core.$ZodIssue, data: unknown): ApiErrorCode {
   return "INVALID_PARAM_FORMAT";
 }
 
+const TYPE_NAMES: Record<string, string> = { string: "문자열", number: "숫자", int: "정수", boolean: "true 또는 false", object: "객체", array: "배열" };
+
+const FORMAT_HINTS: Record<string, string> = {
+  date: "YYYY-MM-DD 형식의 실제 날짜여야 합니다 (예: 2026-01-31).",
+  datetime: "시간대를 포함한 ISO 8601 시각이어야 합니다 (예: 2026-01-31T09:00:00Z).",
+  uuid: "UUID 형식이어야 합니다.",
+};
+
+/** A bound in the unit of what was measured: characters of a string, items of an array, or the number itself. */
+function bound(origin: string, value: number | bigint, side: "min" | "max"): string {
+  const unit = origin === "string" ? "자" : origin === "array" ? "개" : "";
+  return side === "min" ? `${value}${unit} 이상이어야 합니다.` : `${value}${unit} 이하여야 합니다.`;
+}
+
+/** The catalog's message is the code's general one; the field's message says what this field expected. */
 function messageFor(code: ApiErrorCode, issue: z.core.$ZodIssue): string {
   if (code === "MISSING_REQUIRED_PARAM") return "필수 값이 없습니다.";
   switch (issue.code) {
     case "invalid_type":
-      return `형식이 올바르지 않습니다. ${issue.expected} 값이어야 합니다.`;
+      return `${TYPE_NAMES[issue.expected] ?? issue.expected} 값이어야 합니다.`;
     case "too_small":
-      return `값이 너무 작거나 짧습니다. 최소 ${String(issue.minimum)}입니다.`;
+      return bound(issue.origin, issue.minimum, "min");
     case "too_big":
-      return `값이 너무 크거나 깁니다. 최대 ${String(issue.maximum)}입니다.`;
+      return bound(issue.origin, issue.maximum, "max");
     case "unrecognized_keys":
       return `알 수 없는 필드입니다: ${issue.keys.join(", ")}`;
     case "invalid_value":
       return `허용되지 않는 값입니다. 가능한 값: ${issue.values.map(String).join(", ")}`;
     case "invalid_format":
-      return `형식이 올바르지 않습니다 (${issue.format}).`;
+      return FORMAT_HINTS[issue.format] ?? "허용된 형식과 맞지 않습니다. API 문서의 필드 설명을 확인해 주세요.";
     default:
       return "값이 올바르지 않습니다.";
   }

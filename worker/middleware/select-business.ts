@@ -1,6 +1,8 @@
+import { z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError, fieldError } from "../errors/api-error";
+import type { RouteFront } from "../http/route-fronts";
 import { parseBusinessNumber } from "../partners/business-number";
 import { connectionFor } from "../partners/connections";
 
@@ -11,7 +13,7 @@ export const BUSINESS_HEADER = "X-SVC-Business";
  * request then runs in that connection's workspace. Other workspaces act
  * for themselves and must not send the header.
  */
-export const selectBusiness = createMiddleware<AppEnv>(async (c, next) => {
+const selectBusiness = createMiddleware<AppEnv>(async (c, next) => {
   const principal = c.get("principal")!;
   const header = c.req.header(BUSINESS_HEADER);
   if (!principal.isPartner) {
@@ -28,3 +30,15 @@ export const selectBusiness = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
 });
+
+/** What a business-scoped route is registered behind: the selection runs first and its header and codes are in the route's document. */
+export const BUSINESS_SELECTION: RouteFront = {
+  middleware: selectBusiness,
+  headers: {
+    [BUSINESS_HEADER]: z.string().optional().meta({
+      description: "파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다.",
+      example: "120-88-00767",
+    }),
+  },
+  errors: ["CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "PARTNER_BUSINESS_SELECTOR_REQUIRED", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_FOUND", "CONNECTION_REVOKED"],
+};

@@ -12,6 +12,7 @@ import { apiKeyView } from "./views";
 export const route = createRoute({
   method: "post",
   path: "/api-keys",
+  operationId: "createApiKey",
   tags: ["API keys"],
   summary: "API 키 발급",
   description:
@@ -24,7 +25,7 @@ export const route = createRoute({
   })),
   responses: {
     201: { description: "발급된 키", content: { "application/json": { schema: ApiKeySchema.extend({ secret: z.string() }) } } },
-    ...errorResponses("MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "UNSUPPORTED_MEDIA_TYPE", "ADMIN_ACTION_FORBIDDEN"),
+    ...errorResponses("MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "ADMIN_ACTION_FORBIDDEN"),
   },
 });
 

@@ -10,6 +10,7 @@ import { apiKeyView } from "./views";
 export const route = createRoute({
   method: "get",
   path: "/api-keys",
+  operationId: "listApiKeys",
   tags: ["API keys"],
   summary: "API 키 목록",
   description: "키 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",

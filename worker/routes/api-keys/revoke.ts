@@ -10,6 +10,7 @@ import { keyManagersOnly } from "./key-managers-only";
 export const route = createRoute({
   method: "delete",
   path: "/api-keys/{id}",
+  operationId: "revokeApiKey",
   tags: ["API keys"],
   summary: "API 키 폐기",
   description:

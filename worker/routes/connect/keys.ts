@@ -5,6 +5,7 @@ import { currentPublicKey } from "../../registration/e2e-keys";
 export const route = createRoute({
   method: "get",
   path: "/connect/api/keys",
+  operationId: "getRegistrationEncryptionKeys",
   tags: ["Hosted registration UI"],
   summary: "등록 암호화 공개 키",
   description: "브라우저가 자격 증명을 암호화할 서비스 공개 키(ECDH P-256, JWK)와 키 id. 인증 없이 공개됩니다.",

@@ -5,7 +5,7 @@ import { currentPublicKey } from "../../registration/e2e-keys";
 import { usableSessionForPage } from "../../registration/sessions";
 import { errorResponses } from "../../http/error-responses";
 import { isoTime } from "../../lib/iso-time";
-import { PAGE_ORIGINS_HEADER, pageOrigins } from "./page-origins";
+import { PAGE_ORIGINS_HEADER, PageOriginsHeaderSchema, pageOrigins } from "./page-origins";
 import { registrationToken } from "./token";
 
 const Field = z.object({ name: z.string(), label: z.string(), pattern: z.string(), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
@@ -13,10 +13,12 @@ const Field = z.object({ name: z.string(), label: z.string(), pattern: z.string(
 export const route = createRoute({
   method: "get",
   path: "/connect/api/session",
+  operationId: "getHostedRegistrationSession",
   tags: ["Hosted registration UI"],
   summary: "등록 UI용 세션 정보",
   description: `Authorization: Bearer <sessionToken>, ${PAGE_ORIGINS_HEADER}: <등록 화면을 연 페이지의 출처> [<프레임 조상 출처> …] (공백으로 구분). 출처가 모두 세션의 originAllowlist에 있을 때만 선택지별 입력 필드와 암호화 키를 돌려줍니다.`,
   security: [],
+  request: { headers: PageOriginsHeaderSchema },
   responses: {
     200: {
       description: "세션",

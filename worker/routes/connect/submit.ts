@@ -4,18 +4,19 @@ import { submitRegistration } from "../../registration/submit";
 import { CERTIFICATE_ERRORS } from "../../certificates/errors";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
-import { PAGE_ORIGINS_HEADER, pageOrigins } from "./page-origins";
+import { PAGE_ORIGINS_HEADER, PageOriginsHeaderSchema, pageOrigins } from "./page-origins";
 import { registrationToken } from "./token";
 
 export const route = createRoute({
   method: "post",
   path: "/connect/api/registrations",
+  operationId: "submitHostedRegistration",
   tags: ["Hosted registration UI"],
   summary: "자격 증명 제출 (종단간 암호화)",
   description:
     `Authorization: Bearer <sessionToken>, ${PAGE_ORIGINS_HEADER}: GET /connect/api/session과 같은 출처 목록(모두 세션의 originAllowlist에 있어야 합니다). 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = \"collect-registration-v1:\" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.`,
   security: [],
-  request: jsonBody(z.object({
+  request: { headers: PageOriginsHeaderSchema, ...jsonBody(z.object({
     kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]),
     providerCode: z.string().min(1).optional(),
     envelope: z.object({
@@ -24,14 +25,14 @@ export const route = createRoute({
       iv: z.string().min(1).meta({ description: "12바이트, base64url" }),
       ct: z.string().min(1).meta({ description: "암호문 + GCM 태그, base64url" }),
     }),
-  })),
+  })) },
   responses: {
     201: { description: "등록되었습니다", content: { "application/json": { schema: z.object({ sessionId: z.uuid(), status: z.literal("CONSUMED") }) } } },
     ...errorResponses(
-      "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_INVALID_ORIGIN", "REGISTRATION_SESSION_OPTION_NOT_ALLOWED", "REGISTRATION_SESSION_BUSINESS_MISMATCH",
+      "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_INVALID_ORIGIN", "REGISTRATION_SESSION_OPTION_NOT_ALLOWED", "REGISTRATION_SESSION_BUSINESS_MISMATCH",
       "REGISTRATION_E2E_UNKNOWN_KEY_ID", "REGISTRATION_E2E_DECRYPT_FAILED", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT", "CREDENTIAL_PROVIDER_DUPLICATED",
       "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED", "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
-      "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", ...CERTIFICATE_ERRORS,
+      "REGISTRATION_SESSION_NOT_USABLE", "INVALID_PROVIDER_CODE", "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", ...CERTIFICATE_ERRORS,
     ),
   },
 });

@@ -10,6 +10,7 @@ import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 export const route = createRoute({
   method: "post",
   path: "/connections",
+  operationId: "createConnection",
   tags: ["Partners"],
   summary: "사업자 연결",
   description:
@@ -18,7 +19,7 @@ export const route = createRoute({
   responses: {
     201: { description: "새 연결", content: { "application/json": { schema: ConnectionSchema } } },
     200: { description: "이미 있는 연결", content: { "application/json": { schema: ConnectionSchema } } },
-    ...errorResponses("MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER"),
+    ...errorResponses("MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER"),
   },
 });
 

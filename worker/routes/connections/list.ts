@@ -8,6 +8,7 @@ import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 export const route = createRoute({
   method: "get",
   path: "/connections",
+  operationId: "listConnections",
   tags: ["Partners"],
   summary: "연결 목록",
   responses: {

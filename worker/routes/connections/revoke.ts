@@ -10,6 +10,7 @@ import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 export const route = createRoute({
   method: "delete",
   path: "/connections/{id}",
+  operationId: "revokeConnection",
   tags: ["Partners"],
   summary: "연결 해지",
   description:

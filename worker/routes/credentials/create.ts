@@ -31,6 +31,7 @@ const notForPartners = createMiddleware<AppEnv>(async (c, next) => {
 export const route = createRoute({
   method: "post",
   path: "/credentials",
+  operationId: "createCredential",
   tags: ["Credentials"],
   summary: "자격 증명 직접 등록",
   description:
@@ -44,7 +45,7 @@ export const route = createRoute({
   responses: {
     201: { description: "등록된 자격 증명", content: { "application/json": { schema: CredentialSchema } } },
     ...errorResponses(
-      "MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "UNSUPPORTED_MEDIA_TYPE", "INVALID_PROVIDER_CODE", "UNSUPPORTED_AUTH_METHOD",
+      "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_PROVIDER_CODE", "UNSUPPORTED_AUTH_METHOD",
       "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT", "CREDENTIAL_PROVIDER_DUPLICATED",
       "PARTNER_CREDENTIAL_API_UNSUPPORTED",
       ...CERTIFICATE_ERRORS,

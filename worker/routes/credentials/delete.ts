@@ -8,6 +8,7 @@ import { CredentialIdParamSchema } from "./shapes";
 export const route = createRoute({
   method: "delete",
   path: "/credentials/{id}",
+  operationId: "deleteCredential",
   tags: ["Credentials"],
   summary: "자격 증명 삭제",
   description: "진행 중인 작업이 쓰고 있으면 409 CREDENTIAL_HAS_ACTIVE_CONNECTIONS. 삭제 뒤 이 기관의 새 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다.",

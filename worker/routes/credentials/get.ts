@@ -9,6 +9,7 @@ import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
 export const route = createRoute({
   method: "get",
   path: "/credentials/{id}",
+  operationId: "getCredential",
   tags: ["Credentials"],
   summary: "자격 증명 조회",
   request: { params: CredentialIdParamSchema },

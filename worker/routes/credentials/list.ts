@@ -9,6 +9,7 @@ import { CredentialSchema } from "./shapes";
 export const route = createRoute({
   method: "get",
   path: "/credentials",
+  operationId: "listCredentials",
   tags: ["Credentials"],
   summary: "자격 증명 목록",
   description: "삭제된 자격 증명도 상태와 함께 보입니다.",

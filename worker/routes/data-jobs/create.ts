@@ -10,6 +10,7 @@ import { principalOf } from "../principal";
 export const route = createRoute({
   method: "post",
   path: "/data-jobs",
+  operationId: "createDataJob",
   tags: ["Data jobs"],
   summary: "수집 작업 생성",
   description:
@@ -23,9 +24,9 @@ export const route = createRoute({
   responses: {
     201: { description: "작업이 기록되었습니다", content: { "application/json": { schema: DataJobSchema } } },
     ...errorResponses(
-      "MALFORMED_REQUEST", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_DATA_JOB_PARAMS", "INVALID_PROVIDER_CODE",
+      "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_DATA_JOB_PARAMS", "INVALID_PROVIDER_CODE",
       "ACTION_NOT_SUPPORTED", "DATE_RANGE_INVALID", "DATE_RANGE_EXCEEDED", "SCHEMA_NOT_FOUND", "IDEMPOTENCY_KEY_CONFLICT",
-      "UNSUPPORTED_MEDIA_TYPE", "FREE_PLAN_JOB_CAP_REACHED",
+      "FREE_PLAN_JOB_CAP_REACHED",
     ),
   },
 });

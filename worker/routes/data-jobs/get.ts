@@ -8,6 +8,7 @@ import { loadJob } from "./load-job";
 export const route = createRoute({
   method: "get",
   path: "/data-jobs/{id}",
+  operationId: "getDataJob",
   tags: ["Data jobs"],
   summary: "수집 작업 조회",
   description: "kind가 Succeeded 또는 Failed가 될 때까지 suggestedPollIntervalMs 간격으로 폴링합니다.",

@@ -16,6 +16,7 @@ const listParam = <T extends z.ZodType>(item: T) =>
 export const route = createRoute({
   method: "get",
   path: "/data-jobs",
+  operationId: "listDataJobs",
   tags: ["Data jobs"],
   summary: "수집 작업 목록",
   description: "최신 작업부터 돌려줍니다. 다음 페이지는 nextCursor를 그대로 cursor로 보내 받습니다. 커서는 발급 당시의 필터에 묶여 있습니다.",

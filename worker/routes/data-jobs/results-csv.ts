@@ -10,6 +10,7 @@ import { loadJob } from "./load-job";
 export const route = createRoute({
   method: "get",
   path: "/data-jobs/{id}/results.csv",
+  operationId: "getDataJobResultsCsv",
   tags: ["Data jobs"],
   summary: "결과 (CSV)",
   description:

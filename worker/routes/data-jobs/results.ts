@@ -10,6 +10,7 @@ import { loadJob } from "./load-job";
 export const route = createRoute({
   method: "get",
   path: "/data-jobs/{id}/results",
+  operationId: "getDataJobResults",
   tags: ["Data jobs"],
   summary: "결과 (JSON)",
   description: "끝난 작업 단위의 레코드를 단위 순서대로 돌려줍니다. 진행 중에는 지금까지의 부분 결과와 그 개수를 돌려줍니다.",

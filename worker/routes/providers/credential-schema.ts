@@ -7,6 +7,7 @@ import { CredentialSchemaSchema, credentialSchemaView } from "./views";
 export const route = createRoute({
   method: "get",
   path: "/providers/{code}/credential-schema",
+  operationId: "getProviderCredentialSchema",
   tags: ["Catalog"],
   summary: "자격 증명 입력 필드",
   description: "등록 UI와 직접 등록 API가 검증에 쓰는 필드 정의. 각 필드는 pattern을 가집니다.",

@@ -7,6 +7,7 @@ import { ProviderSchema, providerView } from "./views";
 export const route = createRoute({
   method: "get",
   path: "/providers/{code}",
+  operationId: "getProvider",
   tags: ["Catalog"],
   summary: "기관 상세",
   request: { params: ProviderCodeParamSchema },

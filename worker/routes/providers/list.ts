@@ -7,6 +7,7 @@ import { ProviderSchema, providerView } from "./views";
 export const route = createRoute({
   method: "get",
   path: "/providers",
+  operationId: "listProviders",
   tags: ["Catalog"],
   summary: "기관 목록",
   responses: {

@@ -9,6 +9,7 @@ import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";
 export const route = createRoute({
   method: "post",
   path: "/registration-sessions/{id}/cancel",
+  operationId: "cancelRegistrationSession",
   tags: ["Registration sessions"],
   summary: "등록 세션 취소",
   description: "PENDING 세션만 취소할 수 있습니다. 취소된 토큰은 다시 쓸 수 없습니다.",

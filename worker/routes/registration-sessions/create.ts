@@ -24,6 +24,7 @@ const Body = z.object({
 export const route = createRoute({
   method: "post",
   path: "/registration-sessions",
+  operationId: "createRegistrationSession",
   tags: ["Registration sessions"],
   summary: "등록 세션 발급",
   description:
@@ -35,7 +36,7 @@ export const route = createRoute({
       content: { "application/json": { schema: z.object({ sessionId: z.uuid(), sessionToken: z.string(), expiresAt: z.iso.datetime(), status: z.literal("PENDING") }) } },
     },
     ...errorResponses(
-      "MALFORMED_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "REGISTRATION_SESSION_INVALID_ORIGIN",
+      "INVALID_PARAM_FORMAT", "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "REGISTRATION_SESSION_INVALID_ORIGIN",
       "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID",
     ),
   },

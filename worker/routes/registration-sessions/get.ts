@@ -9,6 +9,7 @@ import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";
 export const route = createRoute({
   method: "get",
   path: "/registration-sessions/{id}",
+  operationId: "getRegistrationSession",
   tags: ["Registration sessions"],
   summary: "등록 세션 조회",
   description: "SDK의 onSuccess를 받은 뒤 서버에서 결과를 확인합니다. CONSUMED이면 credentialId가 있습니다.",

@@ -8,6 +8,7 @@ import { SchemaDetailSchema, schemaDetail } from "./views";
 export const route = createRoute({
   method: "get",
   path: "/schemas/{schema}",
+  operationId: "getSchema",
   tags: ["Catalog"],
   summary: "스키마 상세",
   description: "요청 필드(params)와 레코드 필드의 JSON Schema",

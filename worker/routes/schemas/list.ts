@@ -7,6 +7,7 @@ import { SchemaSummarySchema, schemaSummary } from "./views";
 export const route = createRoute({
   method: "get",
   path: "/schemas",
+  operationId: "listSchemas",
   tags: ["Catalog"],
   summary: "스키마 목록",
   responses: {
