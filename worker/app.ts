@@ -9,6 +9,7 @@ import { errorResponse, onError, onNotFound } from "./http/error-handler";
 import { validationHook } from "./http/validation-hook";
 import { authenticate, requireAuth } from "./middleware/authenticate";
 import { requestId } from "./middleware/request-id";
+import { requireConfiguration } from "./middleware/require-configuration";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
@@ -83,6 +84,7 @@ function registerConnect(app: Api): void {
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestId);
+  app.use(requireConfiguration);
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => errorResponse(c, new ApiError("METHOD_NOT_ALLOWED", { headers: { Allow: methods.join(", ") } })) }));
   app.use(
     bodyLimit({

@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { assertConfigured } from "./configuration";
 import type { Bindings } from "./env";
 import { consumeBatch } from "./pipeline/consumer";
 import { pipelineDeps } from "./pipeline/deps";
@@ -8,13 +9,18 @@ import { sweep } from "./pipeline/sweep";
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
 export { RequestGate } from "./durable-objects/request-gate";
+export { ScraperContainer } from "./durable-objects/scraper-container";
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
-  queue: consumeBatch,
+  async queue(batch, env) {
+    assertConfigured(env);
+    await consumeBatch(batch, env);
+  },
   async scheduled(_controller, env) {
+    assertConfigured(env);
     await sweep(env.DB, pipelineDeps(env));
   },
 } satisfies ExportedHandler<Bindings, PipelineMessage>;

@@ -10,6 +10,8 @@ import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type CredentialLock, credentialLock } from "../../worker/durable-objects/credential-lock";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
+import { ContainerScraper } from "../../worker/pipeline/container-scraper";
+import { SessionGone } from "../../worker/pipeline/scraper-port";
 
 const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };
 
@@ -49,15 +51,14 @@ async function jobRow(id: string) {
   return env.DB.prepare("SELECT status, completed_task_count, total_task_count, record_count, error FROM jobs WHERE id = ?").bind(id).first<Record<string, any>>();
 }
 
-/** Whether the scraper still knows a session: a closed one answers 404. */
+/** Whether the scraper still knows a session: a closed one is gone (404). */
 async function sessionAlive(sessionId: string): Promise<boolean> {
-  const response = await fetch(`${env.SCRAPER_URL}/sessions/${sessionId}/targets`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) },
-    body: JSON.stringify({ schema: "bank.accounts.cb.v1" }),
-  });
-  await response.arrayBuffer();
-  return response.status !== 404;
+  try {
+    await new ContainerScraper(env.SCRAPER_URL!, env.SCRAPER_SHARED_SECRET).targets(sessionId, "bank.accounts.cb.v1");
+    return true;
+  } catch (err) {
+    return !(err instanceof SessionGone);
+  }
 }
 
 async function logins(): Promise<number> {
