@@ -33,6 +33,11 @@ export interface Bindings {
   RETRY_MAX_ATTEMPTS?: string;
   LOCK_LEASE_SECONDS?: string;
   INLINE_BUDGET_SECONDS?: string;
+  /**
+   * Local development: "1" runs each queue message on its own as soon as it arrives (pipeline/detached-delivery.ts),
+   * as production's concurrent consumer invocations do; wrangler dev otherwise delivers one batch at a time. Unset in production.
+   */
+  CONCURRENT_DELIVERIES?: string;
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;
