@@ -3,14 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
-import { ContainerScraper, type ScraperCallBounds } from "../../worker/pipeline/container-scraper";
+import { ContainerScraper, DEFAULT_CALL_BOUNDS, type ScraperCallBounds } from "../../worker/pipeline/container-scraper";
 import { processInstances } from "../../worker/pipeline/scraper-instances";
 import { SessionGone } from "../../worker/pipeline/scraper-port";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
 
 const SECRET = randomBytes(32).toString("base64url");
 const BOUND_MS = 300;
-const SHORT: ScraperCallBounds = { openSessionMs: BOUND_MS, targetsMs: BOUND_MS, collectMs: BOUND_MS, closeMs: BOUND_MS };
+const SHORT: ScraperCallBounds = { openSessionMs: BOUND_MS, targetsMs: BOUND_MS, collectMs: BOUND_MS, closeMs: BOUND_MS, loginWaitMs: BOUND_MS };
 const LOGIN = { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" } as const;
 const UNIT = { jobId: "j", unitIndex: 0, schema: "bank.accounts.cb.v1", target: null, segment: null, params: {} };
 
@@ -114,12 +114,29 @@ describe("worker's scraper client over several scraper processes", () => {
     await Promise.all([client.closeSession(held), client.closeSession(passedOn)]);
   });
 
-  it("answers ENGINE_CONCURRENCY_LIMIT only when every process is at its cap", async () => {
+  it("waits for a session slot while every process is at its cap, and logs in once one frees", async () => {
     const capped = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: sandbox.url, maxSessions: 1 });
     try {
-      const client = new ContainerScraper(processInstances([capped.url, second.url]), SECRET, undefined, () => 0);
+      const client = new ContainerScraper(processInstances([capped.url, second.url]), SECRET, { ...DEFAULT_CALL_BOUNDS, loginWaitMs: 20_000 }, () => 0);
       const sessions = [await client.openSession("sandbox.bank", LOGIN), await client.openSession("sandbox.bank", LOGIN)];
-      await expect(client.openSession("sandbox.bank", LOGIN)).rejects.toMatchObject({ code: "ENGINE_CONCURRENCY_LIMIT" });
+      const waiting = client.openSession("sandbox.bank", LOGIN);
+      await new Promise((r) => setTimeout(r, 1500));
+      await client.closeSession(sessions[1]!);
+      const third = await waiting;
+      expect((await client.collect(third, UNIT)).length).toBeGreaterThan(0);
+      await Promise.all([client.closeSession(sessions[0]!), client.closeSession(third)]);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("answers ENGINE_CONCURRENCY_LIMIT once every process stayed at its cap for the whole wait", async () => {
+    const capped = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: sandbox.url, maxSessions: 1 });
+    try {
+      const client = new ContainerScraper(processInstances([capped.url, second.url]), SECRET, { ...DEFAULT_CALL_BOUNDS, loginWaitMs: 1000 }, () => 0);
+      const sessions = [await client.openSession("sandbox.bank", LOGIN), await client.openSession("sandbox.bank", LOGIN)];
+      const ms = await elapsed(() => expect(client.openSession("sandbox.bank", LOGIN)).rejects.toMatchObject({ code: "ENGINE_CONCURRENCY_LIMIT" }));
+      expect(ms).toBeGreaterThanOrEqual(1000);
       await Promise.all(sessions.map((id) => client.closeSession(id)));
     } finally {
       await capped.close();

@@ -27,9 +27,14 @@ export interface ScraperCallBounds {
   collectMs: number;
   /** Short: the scraper closes idle sessions itself, and the sweep closes sessions one after another. */
   closeMs: number;
+  /** How long a login waits for a session slot while every instance is at its cap (the lease is renewed meanwhile). */
+  loginWaitMs: number;
 }
 
-const DEFAULT_CALL_BOUNDS: ScraperCallBounds = { openSessionMs: 90_000, targetsMs: 60_000, collectMs: 120_000, closeMs: 10_000 };
+export const DEFAULT_CALL_BOUNDS: ScraperCallBounds = { openSessionMs: 90_000, targetsMs: 60_000, collectMs: 120_000, closeMs: 10_000, loginWaitMs: 120_000 };
+
+/** Between looks for a free session slot: short next to a job, with jitter so waiting logins do not arrive together. */
+const SLOT_POLL_MS = 500;
 
 /** How a session id names the instance that holds it: `<instance>~<the scraper's own id>`. */
 const INSTANCE_SEPARATOR = "~";
@@ -90,19 +95,29 @@ export class ContainerScraper implements ScraperPort {
     throw new ProviderFailure(code as ProviderFailure["code"], parsed.failure?.message, parsed.failure?.retryAfterSeconds);
   }
 
-  /** Logs in on a random instance; one at its session cap passes the login on to the next, so a full instance is no failure while another has room. */
+  /**
+   * Logs in on a random instance; one at its session cap passes the login on
+   * to the next. While every instance is full the login waits for a slot, up
+   * to `loginWaitMs`: a full scraper is back-pressure, and spending the job's
+   * retry attempts on it would fail jobs that only had to queue.
+   */
   async openSession(providerCode: string, credential: LoginCredential): Promise<string> {
     const request: OpenSessionRequest = { providerCode, credential };
     const { count } = this.instances;
-    const first = Math.floor(this.random() * count);
-    for (let tried = 1; ; tried++) {
-      const instance = (first + tried - 1) % count;
-      try {
-        const { sessionId } = await this.call<OpenSessionResponse>(instance, "POST", scraperPaths.sessions, this.bounds.openSessionMs, request);
-        return `${instance}${INSTANCE_SEPARATOR}${sessionId}`;
-      } catch (err) {
-        if (!(err instanceof ProviderFailure && err.code === "ENGINE_CONCURRENCY_LIMIT" && tried < count)) throw err;
+    const giveUpAt = Date.now() + this.bounds.loginWaitMs;
+    for (;;) {
+      const first = Math.floor(this.random() * count);
+      for (let tried = 0; tried < count; tried++) {
+        const instance = (first + tried) % count;
+        try {
+          const { sessionId } = await this.call<OpenSessionResponse>(instance, "POST", scraperPaths.sessions, this.bounds.openSessionMs, request);
+          return `${instance}${INSTANCE_SEPARATOR}${sessionId}`;
+        } catch (err) {
+          const full = err instanceof ProviderFailure && err.code === "ENGINE_CONCURRENCY_LIMIT";
+          if (!full || (tried === count - 1 && Date.now() >= giveUpAt)) throw err;
+        }
       }
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS * (0.5 + this.random())));
     }
   }
 
