@@ -37,6 +37,8 @@ export interface LocalStack {
   persistTo: string;
   /** The `wrangler dev` process; workerd runs beneath it. */
   workerPid: number;
+  /** The scraper processes' ids (Chromium runs beneath them), for benchmarks that count their CPU. */
+  scraperPids(): number[];
   /** Runs a wrangler command against this stack's local state (`--local --persist-to` added). */
   wrangler(args: string[]): Promise<void>;
   sandboxUrl: string;
@@ -223,6 +225,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       baseUrl,
       persistTo: options.persistTo,
       workerPid: worker.pid!,
+      scraperPids: () => scrapers.flatMap((child) => (child?.pid ? [child.pid] : [])),
       wrangler,
       sandboxUrl,
       scraperUrl: scraperUrls[0]!,
