@@ -38,6 +38,8 @@ export interface Bindings {
    * as production's concurrent consumer invocations do; wrangler dev otherwise delivers one batch at a time. Unset in production.
    */
   CONCURRENT_DELIVERIES?: string;
+  /** `npm run bench:cost` only: "1" counts billed platform calls and serves them at /__meter (metering.ts). Never set in a deployment. */
+  COST_METER?: string;
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;

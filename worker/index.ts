@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import { assertConfigured } from "./configuration";
+import { meteredEnv, meteringOn, takeUsage } from "./metering";
 import type { Bindings } from "./env";
 import { consumeBatch } from "./pipeline/consumer";
 import { pipelineDeps } from "./pipeline/deps";
@@ -14,14 +15,21 @@ export { DetachedDelivery } from "./pipeline/detached-delivery";
 
 const app = createApp();
 
+/** The bindings an invocation works with: metered for `npm run bench:cost` only (metering.ts). */
+const bindings = (env: Bindings) => (meteringOn(env) ? meteredEnv(env) : env);
+
 export default {
-  fetch: app.fetch,
+  fetch(request, env, ctx) {
+    if (meteringOn(env) && new URL(request.url).pathname === "/__meter") return Response.json(takeUsage(new URL(request.url).searchParams.has("reset")));
+    return app.fetch(request, bindings(env), ctx);
+  },
   async queue(batch, env) {
     assertConfigured(env);
-    await consumeBatch(batch, env);
+    await consumeBatch(batch, bindings(env));
   },
   async scheduled(_controller, env) {
     assertConfigured(env);
-    await sweep(env.DB, pipelineDeps(env));
+    const used = bindings(env);
+    await sweep(used.DB, pipelineDeps(used));
   },
 } satisfies ExportedHandler<Bindings, PipelineMessage>;

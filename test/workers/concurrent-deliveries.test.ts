@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { createJob } from "../../worker/jobs/create";
 import { planMessage, type PipelineMessage } from "../../worker/jobs/messages";
+import type { JobRow } from "../../worker/jobs/store";
 import { consumeBatch } from "../../worker/pipeline/consumer";
 import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
@@ -10,7 +11,7 @@ const status = async (id: string) => (await env.DB.prepare("SELECT status FROM j
 
 describe("concurrent deliveries (local development, CONCURRENT_DELIVERIES)", () => {
   it("hands every message of a batch on at once and runs them side by side, so the broker never waits for a job", async () => {
-    const jobs = [];
+    const jobs: JobRow[] = [];
     for (let i = 0; i < 3; i++) {
       const ws = await createWorkspace();
       await addCredential(ws.workspaceId);

@@ -11,7 +11,7 @@ const without = (name: keyof Bindings): Bindings => ({ ...env, [name]: undefined
 
 async function fetchWith(bindings: Bindings, path: string, init: RequestInit = {}): Promise<Response> {
   const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`https://api.test${path}`, init), bindings, ctx);
+  const response = await worker.fetch(new Request(`https://api.test${path}`, init) as Parameters<typeof worker.fetch>[0], bindings, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }

@@ -1,5 +1,6 @@
 import { exports, WorkerEntrypoint } from "cloudflare:workers";
 import type { Bindings } from "../env";
+import { meteredEnv, meteringOn } from "../metering";
 import type { PipelineMessage } from "../jobs/messages";
 import { pipelineDeps } from "./deps";
 import { executeMessage } from "./executor";
@@ -17,7 +18,7 @@ import { executeMessage } from "./executor";
  */
 export class DetachedDelivery extends WorkerEntrypoint<Bindings> {
   deliver(message: PipelineMessage): void {
-    this.ctx.waitUntil(run(this.env, message));
+    this.ctx.waitUntil(run(meteringOn(this.env) ? meteredEnv(this.env, false) : this.env, message));
   }
 }
 
