@@ -9,17 +9,16 @@ import { type CredentialLock, credentialLock } from "../../worker/durable-object
 import { withCapturedQueue } from "./helpers";
 import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
-import { ContainerScraper } from "../../worker/pipeline/container-scraper";
-import { SessionGone } from "../../worker/pipeline/scraper-port";
 
-/** Whether the scraper still knows a session: a closed one is gone (404). */
+/** Whether the scraper still knows a session: a closed one answers 404. */
 async function sessionAlive(sessionId: string): Promise<boolean> {
-  try {
-    await new ContainerScraper(env.SCRAPER_URL!, env.SCRAPER_SHARED_SECRET).targets(sessionId, "bank.accounts.cb.v1");
-    return true;
-  } catch (err) {
-    return !(err instanceof SessionGone);
-  }
+  const response = await fetch(`${env.SCRAPER_URL}/sessions/${sessionId}/targets`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) },
+    body: JSON.stringify({ schema: "bank.accounts.cb.v1" }),
+  });
+  await response.arrayBuffer();
+  return response.status !== 404;
 }
 
 async function logins(): Promise<number> {
