@@ -42,10 +42,17 @@ function attributeValue(value: unknown): string {
   return `#${hex(new Uint8Array(block.toBER?.() ?? new ArrayBuffer(0)))}`;
 }
 
-/** A Name as RFC 4514 writes it: the last RDN first. */
+/** A Name as RFC 4514 writes it: the last RDN first, the values of a multi-valued RDN joined by "+". */
 export function distinguishedName(name: pkijs.RelativeDistinguishedNames): string {
-  return name.typesAndValues
-    .map((tv) => `${NAME_ATTRIBUTES[tv.type] ?? tv.type}=${attributeValue(tv.value)}`)
+  const rdns = asn1js.fromBER(name.valueBeforeDecode).result;
+  const sets = rdns instanceof asn1js.Sequence ? rdns.valueBlock.value : [];
+  return sets
+    .map((set) =>
+      (set instanceof asn1js.Set ? set.valueBlock.value : [])
+        .map((item) => new pkijs.AttributeTypeAndValue({ schema: item }))
+        .map((tv) => `${NAME_ATTRIBUTES[tv.type] ?? tv.type}=${attributeValue(tv.value)}`)
+        .join("+"),
+    )
     .reverse()
     .join(",");
 }

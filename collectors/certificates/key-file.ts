@@ -85,7 +85,7 @@ const SEED_CBC: CbcCipher = {
 };
 
 const aesCbc = (keyLength: number): CbcCipher => {
-  const aesKey = (key: Uint8Array, usage: KeyUsage) => crypto.subtle.importKey("raw", bytes(key), "AES-CBC", false, [usage]);
+  const aesKey = (key: Uint8Array, usage: "encrypt" | "decrypt") => crypto.subtle.importKey("raw", bytes(key), "AES-CBC", false, [usage]);
   return {
     keyLength,
     encrypt: async (key, iv, plain) => new Uint8Array(await crypto.subtle.encrypt({ name: "AES-CBC", iv: bytes(iv) }, await aesKey(key, "encrypt"), bytes(plain))),

@@ -43,10 +43,15 @@ const POLICY: Record<CertificateHolder, string> = { BUSINESS: "1.2.410.200005.1.
 const KEY_USAGE_BITS = { signing: 0x80 | 0x40, encryption: 0x20 | 0x10 } as const; // digitalSignature+nonRepudiation / keyEncipherment+dataEncipherment
 const RSA = { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" } as const;
 
+/** A Name of one attribute per RDN, as CAs write them (PKI.js alone would put them all in one RDN). */
 const name = (attributes: [string, string][]) =>
-  new pkijs.RelativeDistinguishedNames({
-    typesAndValues: attributes.map(([type, value]) => new pkijs.AttributeTypeAndValue({ type, value: type === "2.5.4.6" ? new asn1js.PrintableString({ value }) : new asn1js.Utf8String({ value }) })),
-  });
+  pkijs.RelativeDistinguishedNames.fromBER(
+    new asn1js.Sequence({
+      value: attributes.map(([type, value]) =>
+        new asn1js.Set({ value: [new pkijs.AttributeTypeAndValue({ type, value: type === "2.5.4.6" ? new asn1js.PrintableString({ value }) : new asn1js.Utf8String({ value }) }).toSchema()] }),
+      ),
+    }).toBER(),
+  );
 
 const extension = (extnID: string, critical: boolean, value: asn1js.BaseBlock) => new pkijs.Extension({ extnID, critical, extnValue: value.toBER(false) });
 
@@ -61,7 +66,7 @@ function identifyDataAltName(realName: string, vid: Uint8Array): asn1js.Sequence
 
 /** The PrivateKeyInfo of a generated key with R as its KISA attribute. */
 async function privateKeyInfo(key: CryptoKey, randomNum: Uint8Array | null): Promise<Uint8Array> {
-  const info = pkijs.PrivateKeyInfo.fromBER(await crypto.subtle.exportKey("pkcs8", key));
+  const info = pkijs.PrivateKeyInfo.fromBER((await crypto.subtle.exportKey("pkcs8", key)) as ArrayBuffer);
   if (randomNum) info.attributes = [new pkijs.Attribute({ type: OID.kisaRandomNum, values: [new asn1js.BitString({ valueHex: randomNum, unusedBits: 0 })] })];
   return new Uint8Array(info.toSchema().toBER());
 }

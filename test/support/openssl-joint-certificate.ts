@@ -2,29 +2,15 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-
-/**
- * A joint certificate made entirely by the openssl command line, with a CA
- * of its own, in the layout Korean CAs issue (signCert.der + signPri.key
- * with the random value R): the project's code makes none of these bytes,
- * so reading them tests the reader against an outside implementation.
- */
-export interface OpensslJointCertificate {
-  businessNumber: string;
-  password: string;
-  commonName: string;
-  realName: string;
-  serialNumber: string;
-  /** signCert.der, standard base64. */
-  certificate: string;
-  /** signPri.key in each encryption in use, standard base64. */
-  privateKeys: { seedCbcWithSha1: string; pbes2SeedCbc: string; pbes2Aes256Cbc: string };
-  /** The same key as `openssl pkcs8 -topk8` writes it: PBES2 with SEED-CBC and no R attribute. */
-  privateKeyWithoutR: string;
-}
+import type { OpensslJointCertificate } from "./joint-certificate-fixture";
 
 const LEGACY = ["-provider", "legacy", "-provider", "default"];
 
+/**
+ * Makes a joint certificate with nothing but the openssl command line and a
+ * CA of its own: the project's code makes none of these bytes, so reading
+ * them tests the reader against an outside implementation.
+ */
 export function makeOpensslJointCertificate(businessNumber: string): OpensslJointCertificate {
   const dir = mkdtempSync(path.join(tmpdir(), "openssl-npki-"));
   const file = (name: string) => path.join(dir, name);
@@ -34,9 +20,11 @@ export function makeOpensslJointCertificate(businessNumber: string): OpensslJoin
   const commonName = "(주)오픈에스에스엘()0012345678901234";
   const realName = "(주)오픈에스에스엘";
   const serialNumber = "5e1f00d1c0ffee";
+  const issuerName = "CN=OpenSSL Test Root,O=OpenSSL Test CA,C=KR";
+  const subjectName = `CN=${commonName},OU=XYZ은행,OU=corporation4EC,O=yessign,C=KR`;
   try {
     // The test's own CA.
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/C=KR/O=OpenSSL Test CA/CN=OpenSSL Test Root",
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", `/${issuerName.split(",").reverse().join("/")}`,
       "-addext", "basicConstraints=critical,CA:true", "-addext", "keyUsage=critical,keyCertSign,cRLSign");
     openssl("genrsa", "-out", "sign.key", "2048");
     openssl("rand", "-out", "r.bin", "20");
@@ -71,8 +59,11 @@ export function makeOpensslJointCertificate(businessNumber: string): OpensslJoin
         "",
       ].join("\n"),
     );
-    openssl("req", "-new", "-key", "sign.key", "-utf8", "-subj", `/C=KR/O=yessign/OU=corporation4EC/OU=XYZ은행/CN=${commonName}`, "-out", "sign.csr");
+    openssl("req", "-new", "-key", "sign.key", "-utf8", "-subj", `/${subjectName.split(",").reverse().join("/")}`, "-out", "sign.csr");
     openssl("x509", "-req", "-in", "sign.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", `0x${serialNumber}`, "-days", "10", "-extfile", "sign.ext", "-extensions", "ext", "-outform", "DER", "-out", "signCert.der");
+    // The same holder and key under yessign's personal policy.
+    writeFileSync(file("personal.ext"), readFileSync(file("sign.ext"), "utf8").replace("1.2.410.200005.1.1.5", "1.2.410.200005.1.1.1"));
+    openssl("x509", "-req", "-in", "sign.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", "0x01", "-days", "10", "-extfile", "personal.ext", "-extensions", "ext", "-outform", "DER", "-out", "personal.der");
 
     // PrivateKeyInfo with the R attribute: [0] IMPLICIT SET OF Attribute { randomNum OID, SET { BIT STRING R } }
     openssl("rsa", "-in", "sign.key", "-traditional", "-outform", "DER", "-out", "sign.pkcs1.der");
@@ -136,7 +127,11 @@ export function makeOpensslJointCertificate(businessNumber: string): OpensslJoin
     const pbes2SeedCbc = pbes2("pbes2-seed", "seed-cbc", "1.2.410.200004.1.4", 16);
     const pbes2Aes256Cbc = pbes2("pbes2-aes", "aes-256-cbc", "aes-256-cbc", 32);
 
-    openssl("pkcs8", "-topk8", "-in", "sign.key", "-v2", "seed-cbc", "-v2prf", "hmacWithSHA256", "-iter", "2048", "-passout", `pass:${password}`, "-outform", "DER", "-out", "plain-pkcs8.der", ...LEGACY);
+    const pkcs8 = (name: string, cipher: string) => {
+      openssl("pkcs8", "-topk8", "-in", "sign.key", "-v2", cipher, "-v2prf", "hmacWithSHA256", "-iter", "2048", "-passout", `pass:${password}`, "-outform", "DER", "-out", name, ...LEGACY);
+      return readFileSync(file(name)).toString("base64");
+    };
+    const notAfter = new Date(openssl("x509", "-inform", "DER", "-in", "signCert.der", "-noout", "-enddate").toString().trim().replace(/^notAfter=/, "")).toISOString();
 
     return {
       businessNumber,
@@ -144,9 +139,14 @@ export function makeOpensslJointCertificate(businessNumber: string): OpensslJoin
       commonName,
       realName,
       serialNumber,
+      issuerName,
+      subjectName,
+      notAfter,
       certificate: readFileSync(file("signCert.der")).toString("base64"),
+      personalCertificate: readFileSync(file("personal.der")).toString("base64"),
       privateKeys: { seedCbcWithSha1, pbes2SeedCbc, pbes2Aes256Cbc },
-      privateKeyWithoutR: readFileSync(file("plain-pkcs8.der")).toString("base64"),
+      privateKeyWithoutR: pkcs8("plain-seed.der", "seed-cbc"),
+      privateKeyTripleDes: pkcs8("plain-des3.der", "des3"),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
