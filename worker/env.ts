@@ -3,6 +3,7 @@ import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
 import type { RequestGate } from "./durable-objects/request-gate";
 import type { ScraperContainer } from "./durable-objects/scraper-container";
+import type { DetachedDeliveries } from "./pipeline/detached-delivery";
 import type { PipelineMessage } from "./jobs/messages";
 
 /** Worker bindings, declared once for the app, the queue consumer and the cron. */
@@ -38,6 +39,8 @@ export interface Bindings {
    * as production's concurrent consumer invocations do; wrangler dev otherwise delivers one batch at a time. Unset in production.
    */
   CONCURRENT_DELIVERIES?: string;
+  /** Where concurrent deliveries run (local development only; not bound in production). */
+  DETACHED_DELIVERIES?: DurableObjectNamespace<DetachedDeliveries>;
   /** `npm run bench:cost` only: "1" counts billed platform calls and serves them at /__meter (metering.ts). Never set in a deployment. */
   COST_METER?: string;
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */

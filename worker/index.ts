@@ -11,7 +11,7 @@ export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
 export { RequestGate } from "./durable-objects/request-gate";
 export { ScraperContainer } from "./durable-objects/scraper-container";
-export { DetachedDelivery } from "./pipeline/detached-delivery";
+export { DetachedDeliveries } from "./pipeline/detached-delivery";
 
 const app = createApp();
 

@@ -1,7 +1,7 @@
-import { exports, WorkerEntrypoint } from "cloudflare:workers";
+import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
-import { meteredEnv, meteringOn } from "../metering";
 import type { PipelineMessage } from "../jobs/messages";
+import { meteredEnv, meteringOn } from "../metering";
 import { pipelineDeps } from "./deps";
 import { executeMessage } from "./executor";
 
@@ -9,14 +9,16 @@ import { executeMessage } from "./executor";
  * Local development only (CONCURRENT_DELIVERIES): wrangler dev hands the
  * consumer one batch at a time and waits for all of it, while production runs
  * up to `max_concurrency` consumer invocations at once. Handing each message
- * to this entrypoint, which runs it after answering, lets the local broker
- * move on at once, so deliveries overlap as they do in production (two jobs
- * on one credential meet, units of many jobs run side by side). The message
- * is acked on hand-off; a retry is sent again with its delay. The executor,
- * not the queue, counts a job's attempts, and the sweep restarts a chain a
- * dying dev process drops.
+ * to this Durable Object (one per job), which runs it after answering, lets
+ * the local broker move on at once, so deliveries overlap as they do in
+ * production (two jobs on one credential meet, units of many jobs run side by
+ * side). A Durable Object rather than a worker entrypoint: a worker's
+ * waitUntil is cut off 30 s after the answer, longer than a delivery may run.
+ * The message is acked on hand-off; a retry is sent again with its delay. The
+ * executor, not the queue, counts a job's attempts, and the sweep restarts a
+ * chain a dying dev process drops.
  */
-export class DetachedDelivery extends WorkerEntrypoint<Bindings> {
+export class DetachedDeliveries extends DurableObject<Bindings> {
   deliver(message: PipelineMessage): void {
     this.ctx.waitUntil(run(meteringOn(this.env) ? meteredEnv(this.env, false) : this.env, message));
   }
@@ -27,7 +29,8 @@ async function run(env: Bindings, message: PipelineMessage): Promise<void> {
   if (outcome.kind === "retry") await env.TASKS.send(message, { delaySeconds: outcome.delaySeconds });
 }
 
-/** The loopback binding to the worker's own DetachedDelivery export. */
-export function detachedDelivery(): Service<DetachedDelivery> {
-  return (exports as unknown as { DetachedDelivery: Service<DetachedDelivery> }).DetachedDelivery;
+/** Hands a message on to run by itself; the caller acks it. */
+export async function deliverDetached(env: Bindings, message: PipelineMessage): Promise<void> {
+  if (!env.DETACHED_DELIVERIES) throw new Error("CONCURRENT_DELIVERIES needs the DETACHED_DELIVERIES binding (top level of wrangler.toml)");
+  await env.DETACHED_DELIVERIES.getByName(message.jobId).deliver(message);
 }
