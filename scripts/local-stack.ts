@@ -27,6 +27,8 @@ export interface StackOptions {
   sweepEveryMs?: number;
   /** Scraper processes, the local stand-in for container instances: the first on `scraperPort`, the others on free ports (1 when absent). */
   scrapers?: number;
+  /** Sessions each scraper process holds at once (its MAX_SESSIONS; the scraper's default when absent). */
+  scraperMaxSessions?: number;
   /** Every sandbox page answers this much later, as real institutions do (0 when absent). */
   sandboxPageLatencyMs?: number;
 }
@@ -155,6 +157,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
           SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
           SANDBOX_BASE_URL: sandboxUrl,
           ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
+          ...(options.scraperMaxSessions ? { MAX_SESSIONS: String(options.scraperMaxSessions) } : {}),
         });
         scrapers[instance] = scraper;
         await waitFor(`${scraperUrls[instance]}/healthz`, scraper);
