@@ -44,13 +44,28 @@ interface JobOutcome {
   error?: unknown;
 }
 
+/** Polls that got no answer in time and were sent again, as a client would: printed, since each is a stall to explain. */
+let unansweredPolls = 0;
+const POLL_TIMEOUT_MS = 30_000;
+
+async function poll(url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
+  for (;;) {
+    try {
+      return (await (await fetch(url, { headers, signal: AbortSignal.timeout(POLL_TIMEOUT_MS) })).json()) as Record<string, unknown>;
+    } catch (err) {
+      if (!(err instanceof Error && err.name === "TimeoutError")) throw err;
+      unansweredPolls++;
+    }
+  }
+}
+
 async function runJob(stack: LocalStack, apiKey: string): Promise<JobOutcome> {
   const headers = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
   const started = performance.now();
   const created = await fetch(`${stack.baseUrl}/api/v1/data-jobs`, { method: "POST", headers, body: JSON.stringify(JOB) });
   const { id } = (await created.json()) as { id: string };
   for (;;) {
-    const job = (await (await fetch(`${stack.baseUrl}/api/v1/data-jobs/${id}`, { headers })).json()) as Record<string, unknown>;
+    const job = await poll(`${stack.baseUrl}/api/v1/data-jobs/${id}`, headers);
     if (job.kind !== "InProgress") return { ms: performance.now() - started, kind: String(job.kind), error: job.error };
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
@@ -101,6 +116,8 @@ async function measure(scrapers: number) {
       )
     ).flat();
     const wallMs = performance.now() - started;
+    const stalls = unansweredPolls;
+    unansweredPolls = 0;
     const [logins, cpu] = [(await totalLogins(stack)) - loginsBefore, treeCpuSeconds(pids) - cpuBefore];
     const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
     const failed = outcomes.filter((o) => o.kind !== "Succeeded");
@@ -114,6 +131,7 @@ async function measure(scrapers: number) {
       p95: percentile(times, 95) / 1000,
       loginsPerJob: logins / outcomes.length,
       cpuPerJob: cpu / outcomes.length,
+      unansweredPolls: stalls,
     };
   } finally {
     await stack.stop();
@@ -122,8 +140,9 @@ async function measure(scrapers: number) {
 
 const results = [];
 for (const scrapers of PROCESS_COUNTS) {
-  results.push(await measure(scrapers));
-  console.log(`measured ${scrapers} scraper process(es)`);
+  const measured = await measure(scrapers);
+  results.push(measured);
+  console.log(`measured ${scrapers} scraper process(es): ${JSON.stringify(measured)}`);
 }
 const base = results[0]!;
 console.log(`\n${WORKSPACES} workspaces x ${JOBS_PER_WORKSPACE} jobs (1 month, 3 accounts each), sandbox page latency ${PAGE_LATENCY_MS} ms, ${SESSIONS_PER_PROCESS} sessions per process, 2-core machine`);
@@ -138,6 +157,7 @@ console.table(
     "p95 job s": r.p95.toFixed(1),
     "logins/job": r.loginsPerJob.toFixed(2),
     "CPU s/job": r.cpuPerJob.toFixed(2),
+    [`polls unanswered in ${POLL_TIMEOUT_MS / 1000} s`]: r.unansweredPolls,
   })),
 );
 for (const r of results.slice(1)) {
