@@ -9,6 +9,9 @@ import { type CredentialLock, credentialLock } from "../../worker/durable-object
 import { withCapturedQueue } from "./helpers";
 import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
+import { ProviderFailure } from "../../collectors/adapter";
+import { findProvider } from "../../worker/catalog/providers";
+import type { ScraperPort } from "../../worker/pipeline/scraper-port";
 
 /** Whether the scraper still knows a session: a closed one answers 404. */
 async function sessionAlive(sessionId: string): Promise<boolean> {
@@ -24,6 +27,17 @@ async function sessionAlive(sessionId: string): Promise<boolean> {
 async function logins(): Promise<number> {
   const response = await fetch(`${env.SCRAPER_URL}/stats`, { headers: { Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) } });
   return (await response.json<{ logins: number }>()).logins;
+}
+
+/** The real scraper behind a door shut for its first `refusals` logins, as a full engine's is. */
+function engineFullFor(refusals: number): ScraperPort {
+  const real = harness().deps.scraperFor(findProvider("sandbox.bank")!);
+  return {
+    openSession: (providerCode, credential) => (refusals-- > 0 ? Promise.reject(new ProviderFailure("ENGINE_CONCURRENCY_LIMIT", "full", 10)) : real.openSession(providerCode, credential)),
+    targets: (sessionId, schema) => real.targets(sessionId, schema),
+    collect: (sessionId, unit) => real.collect(sessionId, unit),
+    closeSession: (sessionId) => real.closeSession(sessionId),
+  };
 }
 
 describe("unit executor on real components", () => {
@@ -135,6 +149,26 @@ describe("unit executor on real components", () => {
     expect((await executeMessage(h.deps, plan)).kind).toBe("retry");
     expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
     expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "ENGINE_CRASHED", category: "TRANSIENT", retryable: true });
+  });
+
+  it("waits for a full engine without spending the job's attempts, then collects on the first login it gets", async () => {
+    const { job, plan } = await newJob();
+    const engine = engineFullFor(3);
+    const h = harness({ scraperFor: () => engine, retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 1 } });
+    for (let i = 0; i < 3; i++) {
+      const outcome = await executeMessage(h.deps, plan);
+      expect(outcome.kind).toBe("retry");
+      expect((outcome as { delaySeconds: number }).delaySeconds).toBeGreaterThanOrEqual(10);
+    }
+    h.queued.push(plan);
+    await h.drain();
+    expect(await env.DB.prepare("SELECT status, attempt FROM jobs WHERE id = ?").bind(job.id).first()).toEqual({ status: "SUCCEEDED", attempt: 0 });
+  });
+
+  it("fails with ENGINE_CONCURRENCY_LIMIT when the engine stays full until the job's deadline", async () => {
+    const { job, plan } = await newJob();
+    await executeMessage(harness({ scraperFor: () => engineFullFor(Infinity), now: () => job.deadlineAt - 5_000 }).deps, plan);
+    expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "ENGINE_CONCURRENCY_LIMIT", category: "TRANSIENT", retryable: true });
   });
 
   it("fails a job past its wait budget with JOB_TIMEOUT", async () => {

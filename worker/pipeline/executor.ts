@@ -17,6 +17,11 @@ const ACK: Outcome = { kind: "ack" };
 // Transient, but retrying cannot help: another job owns the credential, or the budget is spent.
 const NOT_RESUMED: ReadonlySet<JobErrorCode> = new Set(["LOCK_CONTENTION", "JOB_TIMEOUT", "PENDING_ORPHAN"]);
 
+// Our own engine being full says nothing about the institution or the credential: the job waits
+// for capacity until its deadline without spending an attempt, so a busy hour never ends a job
+// that one more login would finish.
+const WAITS_FOR_CAPACITY: ReadonlySet<JobErrorCode> = new Set(["ENGINE_CONCURRENCY_LIMIT"]);
+
 /** Renewals keep a lease alive while a unit runs: several per term, but never a flood for very short terms. */
 const MIN_RENEW_INTERVAL_MS = 100;
 
@@ -230,7 +235,10 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
   const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
   const error = jobError(failure.code, failure.retryAfterSeconds);
   const { deps, job } = delivery;
-  if (error.retryable && !NOT_RESUMED.has(error.code)) {
+  if (WAITS_FOR_CAPACITY.has(error.code)) {
+    const delaySeconds = Math.max(1, failure.retryAfterSeconds ?? 0) + Math.floor(deps.random() * 3);
+    if (deps.now() + delaySeconds * 1000 < job.deadlineAt) return { kind: "retry", delaySeconds };
+  } else if (error.retryable && !NOT_RESUMED.has(error.code)) {
     const attempt = await deps.jobs.resumed(job.id, deps.now());
     const delaySeconds = Math.max(backoffSeconds(attempt - 1, deps.retry.baseSeconds, deps.retry.maxSeconds, deps.random), failure.retryAfterSeconds ?? 0);
     if (attempt <= deps.retry.maxAttempts && deps.now() + delaySeconds * 1000 < job.deadlineAt) {
