@@ -19,6 +19,18 @@ export default defineConfig(async () => {
         miniflare: {
           compatibilityFlags: ["service_binding_extra_handlers"],
           queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 } },
+          // Container instances reached through a Durable Object binding, as in production, with the scraper process behind them.
+          durableObjects: { SCRAPER_STAND_IN: { className: "ScraperInstanceStandIn", scriptName: "scraper-stand-in" } },
+          workers: [
+            {
+              name: "scraper-stand-in",
+              modules: true,
+              scriptPath: "./test/support/scraper-instance-stand-in.js",
+              compatibilityDate: "2026-04-01",
+              bindings: { SCRAPER_PROCESS_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}` },
+              durableObjects: { SCRAPER_STAND_IN: "ScraperInstanceStandIn" },
+            },
+          ],
           bindings: {
             TEST_MIGRATIONS: migrations,
             CURSOR_SECRET: "test-cursor-secret",

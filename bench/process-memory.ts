@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 
 /** All descendants of a process, found through /proc (workerd runs under wrangler's node process). */
-function descendants(pid: number): number[] {
+export function descendants(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;

@@ -14,6 +14,9 @@ export const scraperPaths = {
 /** Every request but `GET /healthz` carries the secret the worker and the scraper share (SCRAPER_SHARED_SECRET). */
 export const scraperAuthorization = (sharedSecret: string) => `Bearer ${sharedSecret}`;
 
+/** Short secrets could be guessed; the local scripts make 43-character ones. Both ends refuse a shorter one. */
+export const MIN_SHARED_SECRET_LENGTH = 32;
+
 /** Largest request body the scraper reads; a credential or one unit is far below it. */
 export const MAX_SCRAPER_BODY_BYTES = 1024 * 1024;
 

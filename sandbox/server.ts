@@ -9,8 +9,20 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
+export interface SandboxOptions {
+  port: number;
+  /** How long the bank's "hang" behaviour keeps a request open. */
+  hangMs?: number;
+  /**
+   * How long every page and call of the sites takes to answer. Real institutions take hundreds of milliseconds
+   * to seconds a page; with this, a benchmark on a small machine measures waiting, as production does, not its CPU.
+   */
+  pageLatencyMs?: number;
+}
+
 /** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/. */
-export async function startSandbox(options: { port: number; hangMs?: number }): Promise<SandboxServer> {
+export async function startSandbox(options: SandboxOptions): Promise<SandboxServer> {
+  const latencyMs = options.pageLatencyMs ?? 0;
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
     bank: bankSite({ hangMs: options.hangMs ?? 20_000 }),
     taxportal: taxPortalSite(),
@@ -25,7 +37,8 @@ export async function startSandbox(options: { port: number; hangMs?: number }): 
     }
     const site = sites[url.pathname.split("/")[1] ?? ""];
     if (site) {
-      site(req, res, url).catch((err) => {
+      const answered = latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)).then(() => site(req, res, url)) : site(req, res, url);
+      answered.catch((err) => {
         console.error(err);
         if (!res.headersSent) res.writeHead(500);
         res.end();
@@ -44,7 +57,11 @@ export async function startSandbox(options: { port: number; hangMs?: number }): 
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 8790), hangMs: Number(process.env.SANDBOX_HANG_MS ?? 20_000) });
+  const sandbox = await startSandbox({
+    port: Number(process.env.SANDBOX_PORT ?? 8790),
+    hangMs: Number(process.env.SANDBOX_HANG_MS ?? 20_000),
+    pageLatencyMs: Number(process.env.SANDBOX_PAGE_LATENCY_MS ?? 0),
+  });
   console.log(`sandbox institutions on ${sandbox.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));
 }

@@ -1,11 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { scraperAuthorization } from "../collectors/scraper-protocol";
-
-/** Short secrets could be guessed; the local scripts make 43-character ones. */
-const MIN_SECRET_LENGTH = 32;
+import { MIN_SHARED_SECRET_LENGTH, scraperAuthorization } from "../collectors/scraper-protocol";
 
 export function checkSharedSecret(secret: string | undefined): string {
-  if (!secret || secret.length < MIN_SECRET_LENGTH) throw new Error(`SCRAPER_SHARED_SECRET must be set to at least ${MIN_SECRET_LENGTH} characters`);
+  if (!secret || secret.length < MIN_SHARED_SECRET_LENGTH) throw new Error(`SCRAPER_SHARED_SECRET must be set to at least ${MIN_SHARED_SECRET_LENGTH} characters`);
   return secret;
 }
 

@@ -25,6 +25,12 @@ export interface StackOptions {
   pageTimeoutMs?: number;
   /** Fire the cron sweep this often, as wrangler dev does not run crons itself. */
   sweepEveryMs?: number;
+  /** Scraper processes, the local stand-in for container instances: the first on `scraperPort`, the others on free ports (1 when absent). */
+  scrapers?: number;
+  /** Sessions each scraper process holds at once (its MAX_SESSIONS; the scraper's default when absent). */
+  scraperMaxSessions?: number;
+  /** Every sandbox page answers this much later, as real institutions do (0 when absent). */
+  sandboxPageLatencyMs?: number;
 }
 
 export interface LocalStack {
@@ -33,14 +39,19 @@ export interface LocalStack {
   persistTo: string;
   /** The `wrangler dev` process; workerd runs beneath it. */
   readonly workerPid: number;
+  /** The scraper processes' ids (Chromium runs beneath them), for benchmarks that count their CPU. */
+  scraperPids(): number[];
   /** Runs a wrangler command against this stack's local state (`--local --persist-to` added). */
   wrangler(args: string[]): Promise<void>;
   sandboxUrl: string;
+  /** The first scraper process. */
   scraperUrl: string;
+  /** Every scraper process, in instance order. */
+  scraperUrls: string[];
   /** What the worker shows the scraper; tools that call the scraper directly (its /stats) need it too. */
   scraperSecret: string;
   apiKey: string;
-  /** Kills the scraper process (as a crash would) and starts a new one on the same port. */
+  /** Kills the scraper processes (as a crash would) and starts new ones on the same ports. */
   restartScraper(): Promise<void>;
   /**
    * Kills `wrangler dev` with workerd beneath it, as a crash of the isolate
@@ -155,25 +166,36 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   };
 
   const sandboxUrl = `http://127.0.0.1:${options.sandboxPort}`;
-  const scraperUrl = `http://127.0.0.1:${options.scraperPort}`;
+  const scraperPorts = [options.scraperPort];
+  while (scraperPorts.length < (options.scrapers ?? 1)) scraperPorts.push(await freePort());
+  const scraperUrls = scraperPorts.map((port) => `http://127.0.0.1:${port}`);
   const baseUrl = `http://127.0.0.1:${options.port}`;
-  let scraper: ChildProcess | null = null;
+  const scrapers: (ChildProcess | null)[] = scraperPorts.map(() => null);
 
   const startScraper = async () => {
-    scraper = spawnLogged("scraper", ...node("scraper-container/server.ts"), {
-      SCRAPER_PORT: String(options.scraperPort),
-      SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
-      SANDBOX_BASE_URL: sandboxUrl,
-      ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
-    });
-    await waitFor(`${scraperUrl}/healthz`, scraper);
+    await Promise.all(
+      scraperPorts.map(async (port, instance) => {
+        const scraper = spawnLogged(instance === 0 ? "scraper" : `scraper-${instance}`, ...node("scraper-container/server.ts"), {
+          SCRAPER_PORT: String(port),
+          SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
+          SANDBOX_BASE_URL: sandboxUrl,
+          ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
+          ...(options.scraperMaxSessions ? { MAX_SESSIONS: String(options.scraperMaxSessions) } : {}),
+        });
+        scrapers[instance] = scraper;
+        await waitFor(`${scraperUrls[instance]}/healthz`, scraper);
+      }),
+    );
   };
   const killScraper = async () => {
-    const current = scraper;
-    if (!current || current.exitCode !== null) return;
-    const exited = new Promise((r) => current.once("exit", r));
-    current.kill("SIGKILL");
-    await exited;
+    await Promise.all(
+      scrapers.map(async (current) => {
+        if (!current || current.exitCode !== null) return;
+        const exited = new Promise((r) => current.once("exit", r));
+        current.kill("SIGKILL");
+        await exited;
+      }),
+    );
   };
 
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -190,7 +212,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   };
 
   try {
-    const sandbox = spawnLogged("sandbox", ...node("sandbox/server.ts"), { SANDBOX_PORT: String(options.sandboxPort) });
+    const sandbox = spawnLogged("sandbox", ...node("sandbox/server.ts"), {
+      SANDBOX_PORT: String(options.sandboxPort),
+      SANDBOX_PAGE_LATENCY_MS: String(options.sandboxPageLatencyMs ?? 0),
+    });
     const sandboxReady = waitFor(`${sandboxUrl}/healthz`, sandbox);
     const scraperReady = startScraper();
 
@@ -206,7 +231,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     mkdirSync(options.persistTo, { recursive: true });
     await seedWorkspaces([demoWorkspace(apiKey)]);
 
-    const vars = { SCRAPER_URL: scraperUrl, SANDBOX_BASE_URL: sandboxUrl, ...options.vars };
+    // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
+    const vars = { SCRAPER_URL: scraperUrls.join(","), SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     let worker: ChildProcess;
     const startWorker = async () => {
@@ -238,9 +264,11 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       get workerPid() {
         return worker.pid!;
       },
+      scraperPids: () => scrapers.flatMap((child) => (child?.pid ? [child.pid] : [])),
       wrangler,
       sandboxUrl,
-      scraperUrl,
+      scraperUrl: scraperUrls[0]!,
+      scraperUrls,
       scraperSecret: secrets.SCRAPER_SHARED_SECRET!,
       apiKey,
       restartScraper: async () => {

@@ -11,6 +11,7 @@ import { validationHook } from "./http/validation-hook";
 import { requireAuth } from "./middleware/authenticate";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestId } from "./middleware/request-id";
+import { requireConfiguration } from "./middleware/require-configuration";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
@@ -90,6 +91,7 @@ function registerConnect(app: Api): void {
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use(requestId);
+  app.use(requireConfiguration);
   app.use(rateLimit);
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => errorResponse(c, new ApiError("METHOD_NOT_ALLOWED", { headers: { Allow: methods.join(", ") } })) }));
   app.use(

@@ -2,6 +2,8 @@ import type { KeyRights } from "./api-keys/rights";
 import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
 import type { RequestGate } from "./durable-objects/request-gate";
+import type { ScraperContainer } from "./durable-objects/scraper-container";
+import type { DetachedDeliveries } from "./pipeline/detached-delivery";
 import type { PipelineMessage } from "./jobs/messages";
 
 /** Worker bindings, declared once for the app, the queue consumer and the cron. */
@@ -12,8 +14,12 @@ export interface Bindings {
   REQUEST_GATES: DurableObjectNamespace<RequestGate>;
   CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
   JOB_BOARD: DurableObjectNamespace<JobBoard>;
-  /** Base URL of the scraper-container HTTP service. */
-  SCRAPER_URL: string;
+  /** Production: the scraper's Cloudflare Container instances (docs/deploying.md); when bound, SCRAPER_URL is not used. */
+  SCRAPER?: DurableObjectNamespace<ScraperContainer>;
+  /** How many container instances sessions spread over; unset means the `max_instances` default in pipeline/scraper-instances.ts. */
+  SCRAPER_INSTANCES?: string;
+  /** Local development and tests: base URLs of the scraper processes, comma-separated, one per instance. */
+  SCRAPER_URL?: string;
   /** Secret the worker shows the scraper container on every call; the container holds the same one (docs/scraper-runtime.md). */
   SCRAPER_SHARED_SECRET: string;
   /** Base URL of the sandbox institutions' web sites, for adapters the worker runs on Browser Rendering. */
@@ -32,6 +38,15 @@ export interface Bindings {
   PLAN_RESEND_SECONDS?: string;
   PENDING_ORPHAN_SECONDS?: string;
   STALL_SECONDS?: string;
+  /**
+   * Local development: "1" runs each queue message on its own as soon as it arrives (pipeline/detached-delivery.ts),
+   * as production's concurrent consumer invocations do; wrangler dev otherwise delivers one batch at a time. Unset in production.
+   */
+  CONCURRENT_DELIVERIES?: string;
+  /** Where concurrent deliveries run (local development only; not bound in production). */
+  DETACHED_DELIVERIES?: DurableObjectNamespace<DetachedDeliveries>;
+  /** `npm run bench:cost` only: "1" counts billed platform calls and serves them at /__meter (metering.ts). Never set in a deployment. */
+  COST_METER?: string;
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;

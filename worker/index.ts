@@ -1,4 +1,6 @@
 import { createApp } from "./app";
+import { assertConfigured } from "./configuration";
+import { meteredEnv, meteringOn, takeUsage } from "./metering";
 import type { Bindings } from "./env";
 import { consumeBatch } from "./pipeline/consumer";
 import { pipelineDeps } from "./pipeline/deps";
@@ -8,13 +10,26 @@ import { sweep } from "./pipeline/sweep";
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
 export { RequestGate } from "./durable-objects/request-gate";
+export { ScraperContainer } from "./durable-objects/scraper-container";
+export { DetachedDeliveries } from "./pipeline/detached-delivery";
 
 const app = createApp();
 
+/** The bindings an invocation works with: metered for `npm run bench:cost` only (metering.ts). */
+const bindings = (env: Bindings) => (meteringOn(env) ? meteredEnv(env) : env);
+
 export default {
-  fetch: app.fetch,
-  queue: consumeBatch,
+  fetch(request, env, ctx) {
+    if (meteringOn(env) && new URL(request.url).pathname === "/__meter") return Response.json(takeUsage(new URL(request.url).searchParams.has("reset")));
+    return app.fetch(request, bindings(env), ctx);
+  },
+  async queue(batch, env) {
+    assertConfigured(env);
+    await consumeBatch(batch, bindings(env));
+  },
   async scheduled(_controller, env) {
-    await sweep(env.DB, pipelineDeps(env));
+    assertConfigured(env);
+    const used = bindings(env);
+    await sweep(used.DB, pipelineDeps(used));
   },
 } satisfies ExportedHandler<Bindings, PipelineMessage>;

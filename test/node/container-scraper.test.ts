@@ -3,11 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
-import { ContainerScraper, type ScraperCallBounds } from "../../worker/pipeline/container-scraper";
+import { ContainerScraper, DEFAULT_CALL_BOUNDS, type ScraperCallBounds } from "../../worker/pipeline/container-scraper";
+import { processInstances } from "../../worker/pipeline/scraper-instances";
+import { SessionGone } from "../../worker/pipeline/scraper-port";
+import { scraperAuthorization } from "../../collectors/scraper-protocol";
 
 const SECRET = randomBytes(32).toString("base64url");
 const BOUND_MS = 300;
-const SHORT: ScraperCallBounds = { openSessionMs: BOUND_MS, targetsMs: BOUND_MS, collectMs: BOUND_MS, closeMs: BOUND_MS };
+const SHORT: ScraperCallBounds = { openSessionMs: BOUND_MS, targetsMs: BOUND_MS, collectMs: BOUND_MS, closeMs: BOUND_MS, loginWaitMs: BOUND_MS };
 const LOGIN = { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" } as const;
 const UNIT = { jobId: "j", unitIndex: 0, schema: "bank.accounts.cb.v1", target: null, segment: null, params: {} };
 
@@ -70,4 +73,78 @@ describe("worker's scraper client", () => {
       }
     });
   }
+});
+
+/** A scraper's own count of logins, from its /stats. */
+async function loginsOn(server: ScraperServer): Promise<number> {
+  const response = await fetch(`${server.url}/stats`, { headers: { Authorization: scraperAuthorization(SECRET) } });
+  return ((await response.json()) as { logins: number }).logins;
+}
+
+describe("worker's scraper client over several scraper processes", () => {
+  let second: ScraperServer;
+  beforeAll(async () => {
+    // At its cap with one session, so a second login must go elsewhere.
+    second = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: sandbox.url, maxSessions: 1 });
+  });
+  afterAll(async () => {
+    await second?.close();
+  });
+
+  it("keeps every call of a session on the process that logged in", async () => {
+    const pickSecond = () => 0.99;
+    const client = new ContainerScraper(processInstances([scraper.url, second.url]), SECRET, undefined, pickSecond);
+    const [firstBefore, secondBefore] = [await loginsOn(scraper), await loginsOn(second)];
+    const sessionId = await client.openSession("sandbox.bank", LOGIN);
+    expect([await loginsOn(scraper), await loginsOn(second)]).toEqual([firstBefore, secondBefore + 1]);
+    // The first process never saw this session: only routing by the id reaches the browser that holds it.
+    expect((await client.collect(sessionId, UNIT)).length).toBeGreaterThan(0);
+    expect((await client.targets(sessionId, "bank.transactions.cb.v1")).length).toBeGreaterThan(0);
+    await client.closeSession(sessionId);
+    await expect(client.targets(sessionId, "bank.accounts.cb.v1")).rejects.toBeInstanceOf(SessionGone);
+  });
+
+  it("passes a login on to the next process when the one it picked is at its session cap", async () => {
+    const client = new ContainerScraper(processInstances([scraper.url, second.url]), SECRET, undefined, () => 0.99);
+    const held = await client.openSession("sandbox.bank", LOGIN);
+    const firstBefore = await loginsOn(scraper);
+    const passedOn = await client.openSession("sandbox.bank", LOGIN);
+    expect(await loginsOn(scraper)).toBe(firstBefore + 1);
+    expect((await client.collect(passedOn, UNIT)).length).toBeGreaterThan(0);
+    await Promise.all([client.closeSession(held), client.closeSession(passedOn)]);
+  });
+
+  it("waits for a session slot while every process is at its cap, and logs in once one frees", async () => {
+    const capped = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: sandbox.url, maxSessions: 1 });
+    try {
+      const client = new ContainerScraper(processInstances([capped.url, second.url]), SECRET, { ...DEFAULT_CALL_BOUNDS, loginWaitMs: 20_000 }, () => 0);
+      const sessions = [await client.openSession("sandbox.bank", LOGIN), await client.openSession("sandbox.bank", LOGIN)];
+      const waiting = client.openSession("sandbox.bank", LOGIN);
+      await new Promise((r) => setTimeout(r, 1500));
+      await client.closeSession(sessions[1]!);
+      const third = await waiting;
+      expect((await client.collect(third, UNIT)).length).toBeGreaterThan(0);
+      await Promise.all([client.closeSession(sessions[0]!), client.closeSession(third)]);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("answers ENGINE_CONCURRENCY_LIMIT once every process stayed at its cap for the whole wait", async () => {
+    const capped = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: sandbox.url, maxSessions: 1 });
+    try {
+      const client = new ContainerScraper(processInstances([capped.url, second.url]), SECRET, { ...DEFAULT_CALL_BOUNDS, loginWaitMs: 1000 }, () => 0);
+      const sessions = [await client.openSession("sandbox.bank", LOGIN), await client.openSession("sandbox.bank", LOGIN)];
+      const ms = await elapsed(() => expect(client.openSession("sandbox.bank", LOGIN)).rejects.toMatchObject({ code: "ENGINE_CONCURRENCY_LIMIT" }));
+      expect(ms).toBeGreaterThanOrEqual(1000);
+      await Promise.all(sessions.map((id) => client.closeSession(id)));
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("treats a session pinned to an instance no longer configured as gone, so the executor logs in again", async () => {
+    const client = new ContainerScraper(processInstances([scraper.url]), SECRET);
+    await expect(client.collect("3~0d6f5a8e-0000-4000-8000-000000000000", UNIT)).rejects.toBeInstanceOf(SessionGone);
+  });
 });

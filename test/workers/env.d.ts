@@ -8,6 +8,8 @@ declare global {
     }
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
+      /** Container instances' stand-in (test/support/scraper-instance-stand-in.js): the scraper process behind a Durable Object binding. */
+      SCRAPER_STAND_IN: DurableObjectNamespace;
     }
   }
 }

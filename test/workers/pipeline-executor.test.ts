@@ -9,19 +9,19 @@ import { type CredentialLock, credentialLock } from "../../worker/durable-object
 import { withCapturedQueue } from "./helpers";
 import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
+import { ContainerScraper } from "../../worker/pipeline/container-scraper";
+import { type ScraperPort, SessionGone } from "../../worker/pipeline/scraper-port";
 import { ProviderFailure } from "../../collectors/adapter";
 import { findProvider } from "../../worker/catalog/providers";
-import type { ScraperPort } from "../../worker/pipeline/scraper-port";
 
-/** Whether the scraper still knows a session: a closed one answers 404. */
+/** Whether the scraper still knows a session: a closed one is gone (404). */
 async function sessionAlive(sessionId: string): Promise<boolean> {
-  const response = await fetch(`${env.SCRAPER_URL}/sessions/${sessionId}/targets`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) },
-    body: JSON.stringify({ schema: "bank.accounts.cb.v1" }),
-  });
-  await response.arrayBuffer();
-  return response.status !== 404;
+  try {
+    await new ContainerScraper(env.SCRAPER_URL!, env.SCRAPER_SHARED_SECRET).targets(sessionId, "bank.accounts.cb.v1");
+    return true;
+  } catch (err) {
+    return !(err instanceof SessionGone);
+  }
 }
 
 async function logins(): Promise<number> {

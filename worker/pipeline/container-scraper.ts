@@ -10,6 +10,7 @@ import {
   type TargetsRequest,
   type TargetsResponse,
 } from "../../collectors/scraper-protocol";
+import { processInstances, type ScraperInstances } from "./scraper-instances";
 import { type ScraperPort, SessionGone } from "./scraper-port";
 
 /**
@@ -26,23 +27,51 @@ export interface ScraperCallBounds {
   collectMs: number;
   /** Short: the scraper closes idle sessions itself, and the sweep closes sessions one after another. */
   closeMs: number;
+  /** How long a login waits for a session slot while every instance is at its cap (the lease is renewed meanwhile). */
+  loginWaitMs: number;
 }
 
-const DEFAULT_CALL_BOUNDS: ScraperCallBounds = { openSessionMs: 90_000, targetsMs: 60_000, collectMs: 120_000, closeMs: 10_000 };
+export const DEFAULT_CALL_BOUNDS: ScraperCallBounds = { openSessionMs: 90_000, targetsMs: 60_000, collectMs: 120_000, closeMs: 10_000, loginWaitMs: 120_000 };
 
-/** The scraper container's HTTP protocol (docs/scraper-runtime.md). */
+/** Between looks for a free session slot: short next to a job, with jitter so waiting logins do not arrive together. */
+const SLOT_POLL_MS = 500;
+
+/** How a session id names the instance that holds it: `<instance>~<the scraper's own id>`. */
+const INSTANCE_SEPARATOR = "~";
+
+function pinned(sessionId: string, count: number): { instance: number; id: string } {
+  const at = sessionId.indexOf(INSTANCE_SEPARATOR);
+  // An id without an instance (a single scraper's own) belongs to the first.
+  if (at < 0) return { instance: 0, id: sessionId };
+  const instance = Number(sessionId.slice(0, at));
+  // An instance no longer configured (fewer instances since the login) holds no session any more.
+  if (!Number.isInteger(instance) || instance < 0 || instance >= count) throw new SessionGone();
+  return { instance, id: sessionId.slice(at + 1) };
+}
+
+/**
+ * The scraper container's HTTP protocol (docs/scraper-runtime.md), over
+ * either transport (scraper-instances.ts): a login goes to one instance and
+ * the session id it returns names that instance, so every later call of the
+ * session reaches the browser that logged in.
+ */
 export class ContainerScraper implements ScraperPort {
+  private readonly instances: ScraperInstances;
+
   constructor(
-    private readonly baseUrl: string,
+    instances: ScraperInstances | string,
     private readonly sharedSecret: string,
     private readonly bounds: ScraperCallBounds = DEFAULT_CALL_BOUNDS,
-  ) {}
+    private readonly random: () => number = Math.random,
+  ) {
+    this.instances = typeof instances === "string" ? processInstances([instances]) : instances;
+  }
 
-  private async call<T>(method: string, path: string, timeoutMs: number, body?: unknown): Promise<T> {
+  private async call<T>(instance: number, method: string, path: string, timeoutMs: number, body?: unknown): Promise<T> {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, {
+      response = await this.instances.fetch(instance, path, {
         method,
         headers: { Authorization: scraperAuthorization(this.sharedSecret), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -66,24 +95,48 @@ export class ContainerScraper implements ScraperPort {
     throw new ProviderFailure(code as ProviderFailure["code"], parsed.failure?.message, parsed.failure?.retryAfterSeconds);
   }
 
+  /**
+   * Logs in on a random instance; one at its session cap passes the login on
+   * to the next. While every instance is full the login waits for a slot, up
+   * to `loginWaitMs`: a full scraper is back-pressure, and spending the job's
+   * retry attempts on it would fail jobs that only had to queue.
+   */
   async openSession(providerCode: string, credential: LoginCredential): Promise<string> {
     const request: OpenSessionRequest = { providerCode, credential };
-    return (await this.call<OpenSessionResponse>("POST", scraperPaths.sessions, this.bounds.openSessionMs, request)).sessionId;
+    const { count } = this.instances;
+    const giveUpAt = Date.now() + this.bounds.loginWaitMs;
+    for (;;) {
+      const first = Math.floor(this.random() * count);
+      for (let tried = 0; tried < count; tried++) {
+        const instance = (first + tried) % count;
+        try {
+          const { sessionId } = await this.call<OpenSessionResponse>(instance, "POST", scraperPaths.sessions, this.bounds.openSessionMs, request);
+          return `${instance}${INSTANCE_SEPARATOR}${sessionId}`;
+        } catch (err) {
+          const full = err instanceof ProviderFailure && err.code === "ENGINE_CONCURRENCY_LIMIT";
+          if (!full || (tried === count - 1 && Date.now() >= giveUpAt)) throw err;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS * (0.5 + this.random())));
+    }
   }
 
   async targets(sessionId: string, schema: string): Promise<Target[]> {
+    const { instance, id } = pinned(sessionId, this.instances.count);
     const request: TargetsRequest = { schema };
-    return (await this.call<TargetsResponse>("POST", scraperPaths.targets(sessionId), this.bounds.targetsMs, request)).targets;
+    return (await this.call<TargetsResponse>(instance, "POST", scraperPaths.targets(id), this.bounds.targetsMs, request)).targets;
   }
 
   async collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]> {
+    const { instance, id } = pinned(sessionId, this.instances.count);
     const request: CollectRequest = { unit };
-    return (await this.call<CollectResponse>("POST", scraperPaths.collect(sessionId), this.bounds.collectMs, request)).records;
+    return (await this.call<CollectResponse>(instance, "POST", scraperPaths.collect(id), this.bounds.collectMs, request)).records;
   }
 
   async closeSession(sessionId: string): Promise<void> {
     try {
-      await this.call("DELETE", scraperPaths.session(sessionId), this.bounds.closeMs);
+      const { instance, id } = pinned(sessionId, this.instances.count);
+      await this.call(instance, "DELETE", scraperPaths.session(id), this.bounds.closeMs);
     } catch {
       // Closing is best effort: the scraper closes idle sessions itself.
     }

@@ -5,6 +5,7 @@ import type { Bindings } from "../env";
 import { JobLifecycle } from "../jobs/lifecycle";
 import { BrowserRenderingScraper, browserRenderingLauncher } from "./browser-rendering-scraper";
 import { ContainerScraper } from "./container-scraper";
+import { scraperInstances } from "./scraper-binding";
 import type { PipelineDeps } from "./ports";
 import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS } from "./sweep";
 
@@ -12,7 +13,10 @@ const number = (value: string | undefined, fallback: number) => (value === undef
 
 /** Wires the executor to the bindings: the job tables, R2 results, the lock DO, the scraper. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
-  const container = new ContainerScraper(env.SCRAPER_URL, env.SCRAPER_SHARED_SECRET);
+  const instances = scraperInstances(env);
+  // The fetch handler and the consumer check the configuration first (configuration.ts): no scraper means no pipeline.
+  if (!instances) throw new Error("no scraper configured: neither the SCRAPER container binding nor SCRAPER_URL");
+  const container = new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET);
   // Without a Browser Rendering binding (local development, tests) the container renders every provider.
   const browserRendering = env.BROWSER
     ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), (providerCode) => institutionFor(providerCode, env.SANDBOX_BASE_URL))

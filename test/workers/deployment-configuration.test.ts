@@ -1,0 +1,61 @@
+import { createExecutionContext, createMessageBatch, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { configurationProblems, REQUIRED_SECRETS } from "../../worker/configuration";
+import type { Bindings } from "../../worker/env";
+import worker from "../../worker/index";
+import type { PipelineMessage } from "../../worker/jobs/messages";
+import { createWorkspace } from "./helpers";
+
+const without = (name: keyof Bindings): Bindings => ({ ...env, [name]: undefined });
+
+async function fetchWith(bindings: Bindings, path: string, init: RequestInit = {}): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`https://api.test${path}`, init) as Parameters<typeof worker.fetch>[0], bindings, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+describe("a deployment missing a secret or its scraper", () => {
+  it("finds nothing missing in a complete configuration", () => {
+    expect(configurationProblems(env)).toEqual([]);
+  });
+
+  for (const name of REQUIRED_SECRETS) {
+    it(`answers 503 SCRAPING_ENGINE_UNAVAILABLE to every request without ${name}, public and authenticated alike`, async () => {
+      const ws = await createWorkspace();
+      for (const [path, init] of [
+        ["/api/v1/openapi.json", {}],
+        ["/api/v1/data-jobs", { headers: { Authorization: `Bearer ${ws.apiKey}` } }],
+        ["/connect", {}],
+      ] as const) {
+        const response = await fetchWith(without(name), path, init);
+        expect(response.status).toBe(503);
+        const body = await response.json<Record<string, string>>();
+        expect(body).toMatchObject({ code: "SCRAPING_ENGINE_UNAVAILABLE", message: expect.stringMatching(/[가-힣]/), requestId: expect.any(String) });
+      }
+    });
+  }
+
+  it("refuses a scraper secret shorter than the scraper accepts", () => {
+    expect(configurationProblems({ ...env, SCRAPER_SHARED_SECRET: "short" })).toEqual(["secret SCRAPER_SHARED_SECRET is shorter than 32 characters"]);
+  });
+
+  it("refuses to run without a scraper rather than reach one at a default address", async () => {
+    const bindings = { ...env, SCRAPER_URL: undefined, SCRAPER: undefined };
+    expect(configurationProblems(bindings)).toEqual(["no scraper: neither the SCRAPER container binding nor SCRAPER_URL"]);
+    expect((await fetchWith(bindings, "/api/v1/openapi.json")).status).toBe(503);
+  });
+
+  it("leaves queue batches and the cron sweep undone, naming what is missing and never a value", async () => {
+    const bindings = without("VAULT_MASTER_KEY");
+    const batch = createMessageBatch<PipelineMessage>("collect-tasks", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { type: "plan", jobId: crypto.randomUUID(), workspaceId: crypto.randomUUID() } },
+    ]);
+    await expect(worker.queue(batch, bindings)).rejects.toThrow(/VAULT_MASTER_KEY is not set/);
+    const leaky = { ...bindings, SCRAPER_SHARED_SECRET: "too-short-but-secret" };
+    const failure = worker.scheduled(createScheduledController(), leaky);
+    await expect(failure).rejects.toThrow(/SCRAPER_SHARED_SECRET is shorter/);
+    await expect(failure).rejects.not.toThrow(/too-short-but-secret/);
+  });
+});
