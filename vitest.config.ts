@@ -46,7 +46,7 @@ export default defineConfig(async () => {
     test: {
       include: ["test/workers/**/*.test.ts"],
       setupFiles: ["./test/workers/apply-migrations.ts"],
-      globalSetup: ["./test/support/workers-global-setup.ts"],
+      globalSetup: ["./test/support/workers-global-setup.ts", "./test/support/openssl-certificate-setup.ts"],
       testTimeout: 60_000,
       hookTimeout: 60_000,
     },

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { allProviders } from "../worker/catalog/providers";
 import type { LoginCredential } from "../collectors/adapter";
 import { sealCredential } from "../worker/vault/envelope";
-import { issueSandboxCertificate } from "../sandbox/certificates";
+import { type CertificateFace, verifyCertificate } from "../worker/certificates/verify";
+import { maskedLabel } from "../worker/credentials/fields";
+import { issueJointCertificate } from "../sandbox/certificates/issue";
 
 export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-00000000d3e0";
 export const DEMO_BUSINESS_NUMBER = "1208800767";
@@ -19,7 +21,7 @@ export interface WorkspaceSeed {
   apiKey: string;
   /** The ID login stored for every sandbox provider that takes one; none when absent. */
   login?: { loginId: string; password: string };
-  /** Store a sandbox business certificate (of the seeded business number) for every sandbox provider that takes certificates. */
+  /** Store a joint certificate from the sandbox CA (of the seeded business number) for every sandbox provider that takes certificates. */
   certificate?: boolean;
   monthlyJobCap?: number | null;
 }
@@ -38,21 +40,24 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
     // The seeded key is the workspace's owner key: it may manage the workspace's keys.
     `INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at, can_manage_keys) VALUES (${quote(crypto.randomUUID())}, ${ws}, 'seeded', ${quote(seed.apiKey.slice(0, 10))}, ${quote(createHash("sha256").update(seed.apiKey).digest("hex"))}, ${now}, 1);`,
   ];
-  const credentials: { provider: string; credential: LoginCredential; label: string }[] = [];
+  const credentials: { provider: string; credential: LoginCredential; label: string; certificate: CertificateFace | null }[] = [];
   for (const provider of allProviders().filter((p) => p.sandbox)) {
     if (seed.login && provider.acceptedAuthMethods.includes("PROVIDER_LOGIN")) {
-      credentials.push({ provider: provider.code, credential: { authMethod: "PROVIDER_LOGIN", ...seed.login }, label: seed.login.loginId });
+      credentials.push({ provider: provider.code, credential: { authMethod: "PROVIDER_LOGIN", ...seed.login }, label: seed.login.loginId, certificate: null });
     } else if (seed.certificate && provider.acceptedAuthMethods.includes("CERTIFICATE")) {
-      const certificate = await issueSandboxCertificate({ businessNumber: DEMO_BUSINESS_NUMBER });
-      credentials.push({ provider: provider.code, credential: { authMethod: "CERTIFICATE", ...certificate }, label: "인증서" });
+      const { certificate, privateKey, password } = await issueJointCertificate({ idn: DEMO_BUSINESS_NUMBER });
+      // The same checks, and the same face on the credential, as registration through the API.
+      const face = await verifyCertificate({ certificate, privateKey, password }, DEMO_BUSINESS_NUMBER);
+      const credential: LoginCredential = { authMethod: "CERTIFICATE", certificate, privateKey, password };
+      credentials.push({ provider: provider.code, credential, label: maskedLabel(credential, face), certificate: face });
     }
   }
-  for (const { provider, credential, label } of credentials) {
+  for (const { provider, credential, label, certificate } of credentials) {
     const id = crypto.randomUUID();
     const sealed = await sealCredential(vaultMasterKey, { credentialId: id, workspaceId: seed.workspaceId, providerCode: provider }, credential);
     statements.push(
       `UPDATE credentials SET status = 'DELETED', sealed = NULL, deleted_at = ${now} WHERE workspace_id = ${ws} AND provider_code = ${quote(provider)} AND status = 'ACTIVE';`,
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider)}, ${quote(credential.authMethod)}, 'ACTIVE', ${quote(sealed)}, ${quote(label)}, ${now});`,
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, certificate, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider)}, ${quote(credential.authMethod)}, 'ACTIVE', ${quote(sealed)}, ${quote(label)}, ${quote(certificate && JSON.stringify(certificate))}, ${now});`,
     );
   }
   return statements.join("\n");

@@ -4,7 +4,7 @@ import { type FailureRules, failureFromRules } from "../failure-text";
 const RULES: FailureRules = [
   [/인증서 암호가 일치하지 않거나/, "LOGIN_FAILED"],
   [/등록되지 않은 인증서/, "CERT_NOT_REGISTERED_AT_PROVIDER"],
-  [/유효기간이 만료|전자서명 검증에 실패|사업자용 인증서가 아닙니다/, "CERT_INVALID"],
+  [/유효기간이 만료|전자서명 검증에 실패|폐지된 인증서|신뢰할 수 없는 인증기관|사업자용 인증서가 아닙니다/, "CERT_INVALID"],
   [/세션이 만료/, "SESSION_EXPIRED"],
   [/조회기간은 최대|조회 가능 기간/, "INVALID_DATE_RANGE"],
 ];

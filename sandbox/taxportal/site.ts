@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { base64Decode } from "../../collectors/lib/base64url";
-import { KEY_ALGORITHM, readCertificate, SIGNATURE_ALGORITHM } from "../../collectors/certificates/sandbox-format";
+import path from "node:path";
 import { fieldInfos } from "../../collectors/records/field-kinds";
+import { browserBundle } from "../browser-bundle";
 import { toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
+import { checkCertificateLogin, MESSAGES } from "./certificate-login";
 import { DOCUMENT_TYPES, DOCUMENTS_ORIGIN, type DocumentType, documentsOf } from "./documents";
 
 export const MAX_INQUIRY_DAYS = 31;
@@ -12,34 +13,28 @@ export const ROWS_PER_PAGE = 20;
 const SESSION_COOKIE = "TPSESSION";
 const SITE = "샌드박스 국세포털";
 
-/** Certificates whose holder never registered them with the portal (their common name says so). */
-const isRegistered = (commonName: string) => !commonName.includes("미등록");
+const SECURITY_MODULE = path.join(import.meta.dirname, "security-module.ts");
 
-// Certificate login as portals do it: the key never leaves the browser; it signs the server's challenge.
+// Certificate login as portals do it: the security module opens the key in the page and signs the
+// portal's challenge; only the certificate, the signature and R (for the identity check) are sent.
 const LOGIN_SCRIPT = `
-const b64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-const unarmor = (text) => JSON.parse(new TextDecoder().decode(b64(text.replace(/-----[A-Z ]+-----/g, "").replace(/\\s+/g, ""))));
 document.getElementById("btnCertLogin").addEventListener("click", async () => {
   const error = document.getElementById("loginError");
   error.textContent = "";
-  let signingKey;
+  const { nonce } = await (await fetch("api/challenge")).json();
+  let signed;
   try {
-    const sealed = unarmor(document.getElementById("keyFile").value);
-    const base = await crypto.subtle.importKey("raw", new TextEncoder().encode(document.getElementById("certPw").value), "PBKDF2", false, ["deriveKey"]);
-    const aes = await crypto.subtle.deriveKey({ name: "PBKDF2", hash: sealed.kdf.hash, salt: b64(sealed.kdf.salt), iterations: sealed.kdf.iterations }, base, { name: "AES-GCM", length: 256 }, false, ["decrypt"]);
-    const pkcs8 = await crypto.subtle.decrypt({ name: "AES-GCM", iv: b64(sealed.cipher.iv) }, aes, b64(sealed.data));
-    signingKey = await crypto.subtle.importKey("pkcs8", pkcs8, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+    signed = await SandboxSecurityModule.signChallenge(document.getElementById("keyFile").value, document.getElementById("certPw").value, nonce);
   } catch {
     error.textContent = "인증서 암호가 일치하지 않거나 인증서 파일을 읽을 수 없습니다.";
     return;
   }
-  const { nonce } = await (await fetch("api/challenge")).json();
-  const signature = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, signingKey, new TextEncoder().encode(nonce)));
   const res = await fetch("api/login", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ certificate: document.getElementById("certFile").value, nonce, signature: btoa(String.fromCharCode(...signature)) }) });
+    body: JSON.stringify({ certificate: document.getElementById("certFile").value.replace(/\\s+/g, ""), nonce, ...signed }) });
   const body = await res.json();
   if (body.next) location.href = body.next; else error.textContent = body.message;
-});`;
+});
+document.getElementById("btnCertLogin").dataset.ready = "1";`;
 
 const INQUIRY_SCRIPT = `
 const state = { page: 1 };
@@ -86,21 +81,16 @@ export function taxPortalSite() {
   const challenges = new Map<string, number>();
 
   async function login(req: IncomingMessage, res: ServerResponse) {
-    const { certificate, nonce, signature } = await readJson(req);
+    const { certificate, nonce, signature, randomNum } = await readJson(req);
     const issuedAt = challenges.get(String(nonce));
     challenges.delete(String(nonce));
-    const body = readCertificate(String(certificate ?? ""));
-    const signatureBytes = base64Decode(String(signature ?? ""));
-    if (!body || !issuedAt || Date.now() - issuedAt > 60_000 || !signatureBytes) return sendJson(res, 200, { message: "전자서명 검증에 실패했습니다. 인증서를 확인해 주십시오." });
-    const key = await crypto.subtle.importKey("jwk", body.publicKey, KEY_ALGORITHM, false, ["verify"]);
-    if (!(await crypto.subtle.verify(SIGNATURE_ALGORITHM, key, signatureBytes, new TextEncoder().encode(String(nonce))))) {
-      return sendJson(res, 200, { message: "전자서명 검증에 실패했습니다. 인증서를 확인해 주십시오." });
-    }
-    if (Date.parse(body.notAfter) <= Date.now()) return sendJson(res, 200, { message: "인증서의 유효기간이 만료되었습니다. 인증서를 갱신해 주십시오." });
-    if (!isRegistered(body.subject.commonName)) return sendJson(res, 200, { message: "등록되지 않은 인증서입니다. 국세포털에 인증서를 먼저 등록해 주십시오." });
-    if (!body.subject.businessNumber) return sendJson(res, 200, { message: "사업자용 인증서가 아닙니다. 사업자 인증서로 로그인해 주십시오." });
+    // A challenge is good once, for a minute.
+    const result = issuedAt && Date.now() - issuedAt <= 60_000
+      ? await checkCertificateLogin({ certificate: String(certificate ?? ""), challenge: String(nonce), signature: String(signature ?? ""), randomNum: String(randomNum ?? "") })
+      : ({ ok: false, message: MESSAGES.signature } as const);
+    if (!result.ok) return sendJson(res, 200, { message: result.message });
     const sid = randomBytes(16).toString("hex");
-    sessions.set(sid, { businessNumber: body.subject.businessNumber });
+    sessions.set(sid, { businessNumber: result.businessNumber });
     sendJson(res, 200, { next: "inquiry" }, { "Set-Cookie": `${SESSION_COOKIE}=${sid}; Path=/taxportal; HttpOnly; SameSite=Lax` });
   }
 
@@ -128,10 +118,15 @@ export function taxPortalSite() {
         return redirect(res, "/taxportal/login");
       case "login":
         return sendHtml(res, 200, page("국세포털 로그인", `<h1>공동·금융인증서 로그인</h1>
-<form onsubmit="return false"><label>인증서 파일 (signCert)<textarea id="certFile" rows="4" cols="70"></textarea></label>
-<label>개인키 파일 (signPri.key)<textarea id="keyFile" rows="4" cols="70"></textarea></label>
+<form onsubmit="return false"><label>인증서 (signCert.der, base64)<textarea id="certFile" rows="4" cols="70"></textarea></label>
+<label>개인키 (signPri.key, base64)<textarea id="keyFile" rows="4" cols="70"></textarea></label>
 <label>인증서 암호 <input id="certPw" type="password"></label>
-<button id="btnCertLogin" type="button">인증서 로그인</button></form><p id="loginError" class="error" role="alert"></p>`, LOGIN_SCRIPT, SITE));
+<button id="btnCertLogin" type="button">인증서 로그인</button></form><p id="loginError" class="error" role="alert"></p>
+<script src="/taxportal/static/security-module.js"></script>`, LOGIN_SCRIPT, SITE));
+      case "static/security-module.js": {
+        res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" });
+        return void res.end(await browserBundle(SECURITY_MODULE));
+      }
       case "api/challenge": {
         const nonce = randomBytes(24).toString("base64url");
         challenges.set(nonce, Date.now());

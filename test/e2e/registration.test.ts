@@ -10,7 +10,7 @@ import { freePort } from "../../scripts/free-port";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { documentsOf } from "../../sandbox/taxportal/documents";
 import { launchChromium } from "../node/chromium";
-import { issueSandboxCertificate } from "../../sandbox/certificates";
+import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { client, type LocalStack, startStack } from "./stack";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
@@ -172,12 +172,13 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
 
   it("registers a certificate from picked files, showing a wrong password as a clear error first, then collects with it", async () => {
     // The seeded workspace's business: a certificate of another business would be CERT_BIZNO_MISMATCH.
-    const cert = await issueSandboxCertificate({ businessNumber: DEMO_BUSINESS_NUMBER, certificateType: "CORPORATE", commonName: "(주)예시파트너고객" });
+    const cert = await issueJointCertificate({ idn: DEMO_BUSINESS_NUMBER, commonName: "(주)예시파트너고객" });
+    // The files as they sit in an NPKI folder: binary DER, which the page sends as base64.
     const dir = mkdtempSync(path.join(tmpdir(), "collect-cert-"));
-    const certFile = path.join(dir, "signCert.pem");
+    const certFile = path.join(dir, "signCert.der");
     const keyFile = path.join(dir, "signPri.key");
-    writeFileSync(certFile, cert.certificate);
-    writeFileSync(keyFile, cert.privateKey);
+    writeFileSync(certFile, Buffer.from(cert.certificate, "base64"));
+    writeFileSync(keyFile, Buffer.from(cert.privateKey, "base64"));
 
     const page = await freshPage();
     await page.setViewport({ width: 1000, height: 800 });
@@ -208,7 +209,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 20_000 });
     await page.screenshot({ path: path.join(SHOTS, "8-certificate-connected.png") });
 
-    const keyBody = cert.privateKey.split("\n")[1]!;
+    const keyBody = cert.privateKey.slice(40, 100);
     expect(bodies.length).toBeGreaterThanOrEqual(2);
     for (const body of bodies) {
       for (const secret of [cert.password, "wrong-password", keyBody]) expect(body).not.toContain(secret);
@@ -216,7 +217,12 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     const session = await client(stack, apiKey).json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
     expect(session.body).toMatchObject({ status: "CONSUMED", attempts: 1 });
     const credential = await client(stack, apiKey).json("GET", `/api/v1/credentials/${session.body.credentialId}`);
-    expect(credential.body).toMatchObject({ providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", label: expect.stringContaining("(주)예시파트너고객") });
+    expect(credential.body).toMatchObject({
+      providerCode: "sandbox.taxportal",
+      authMethod: "CERTIFICATE",
+      label: expect.stringContaining("(주)예시파트너고객"),
+      certificate: { subject: "CN=(주)예시파트너고객,OU=corporation4EC,O=SandboxSign,C=KR", serialNumber: cert.serialNumber, expiresSoon: false },
+    });
 
     // The registered certificate logs in to the sandbox tax portal and collects.
     const api = client(stack, apiKey);

@@ -4,8 +4,10 @@ import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type DocumentType, DOCUMENT_TYPES, documentsOf } from "../../sandbox/taxportal/documents";
 import type { AdapterContext, BrowserPage, LoginCredential } from "../../collectors/adapter";
 import { sandboxTaxPortal } from "../../collectors/sandbox-taxportal";
-import { issueSandboxCertificate } from "../../sandbox/certificates";
+import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
+import { NOT_A_MEMBER } from "../../sandbox/taxportal/members";
 import { launchChromium } from "./chromium";
+import { makeOpensslJointCertificate } from "../support/openssl-joint-certificate";
 
 let sandbox: SandboxServer;
 let browser: Browser;
@@ -27,11 +29,14 @@ async function loggedIn(credential: LoginCredential): Promise<BrowserPage> {
   return page;
 }
 
-const certificate = async (options: Parameters<typeof issueSandboxCertificate>[0] = {}): Promise<LoginCredential> => ({ authMethod: "CERTIFICATE", ...(await issueSandboxCertificate(options)) });
+const certificate = async (options: JointCertificateOptions = {}): Promise<LoginCredential> => {
+  const { certificate, privateKey, password } = await issueJointCertificate(options);
+  return { authMethod: "CERTIFICATE", certificate, privateKey, password };
+};
 
 describe("sandbox tax portal adapter in Chromium", () => {
   it.each(Object.keys(DOCUMENT_TYPES) as DocumentType[])("reads %s over a month exactly, across pages", async (schema) => {
-    const page = await loggedIn(await certificate({ businessNumber: "1208800767" }));
+    const page = await loggedIn(await certificate({ idn: "1208800767" }));
     const segment = { start: "2026-03-01", end: "2026-03-31" };
     const records = await sandboxTaxPortal.collect(page, { jobId: "t", unitIndex: 0, schema, target: null, segment, params: {} }, ctx);
     const truth = documentsOf("1208800767", schema, segment);
@@ -40,13 +45,32 @@ describe("sandbox tax portal adapter in Chromium", () => {
     for (const r of truth) expect(DOCUMENT_TYPES[schema].record.safeParse(r).success).toBe(true);
   });
 
+  it("signs in with each key encryption in use, and the portal tells the business by the virtual ID", async () => {
+    for (const encryption of ["SEED_CBC_WITH_SHA1", "PBES2_SEED_CBC", "PBES2_AES256_CBC"] as const) {
+      const page = await loggedIn(await certificate({ idn: "2208162517", encryption }));
+      const segment = { start: "2026-03-01", end: "2026-03-10" };
+      const records = await sandboxTaxPortal.collect(page, { jobId: "t", unitIndex: 0, schema: "taxportal.cash-receipts.sales.v1", target: null, segment, params: {} }, ctx);
+      expect(records.map((r) => ({ schema: "taxportal.cash-receipts.sales.v1", ...r }))).toEqual(documentsOf("2208162517", "taxportal.cash-receipts.sales.v1", segment));
+    }
+  });
+
   it.each([
-    ["a wrong certificate password", "LOGIN_FAILED", { password: "cert-pass-1!" }, "other-pass"],
-    ["a certificate the portal does not know", "CERT_NOT_REGISTERED_AT_PROVIDER", { commonName: "미등록 사업자" }, undefined],
-    ["an expired certificate", "CERT_INVALID", { notBefore: new Date(Date.now() - 400 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) }, undefined],
-  ] as const)("maps %s to %s", async (_name, code, options, password) => {
+    ["a wrong certificate password", "LOGIN_FAILED", "인증서 암호", { password: "cert-pass-1!" }, "other-pass"],
+    ["a certificate of a business the portal has no account for", "CERT_NOT_REGISTERED_AT_PROVIDER", "등록되지 않은", { idn: NOT_A_MEMBER }, undefined],
+    ["a key file without R, so the portal cannot tell whose it is", "CERT_NOT_REGISTERED_AT_PROVIDER", "등록되지 않은", { withoutRandomNum: true }, undefined],
+    ["an expired certificate", "CERT_INVALID", "유효기간", { notBefore: new Date(Date.now() - 400 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) }, undefined],
+    ["a revoked certificate", "CERT_INVALID", "폐지된", { revoked: true }, undefined],
+    ["a personal certificate", "CERT_INVALID", "사업자용 인증서가 아닙니다", { holder: "PERSONAL" }, undefined],
+    ["an encryption-only certificate (kmCert)", "CERT_INVALID", "전자서명 검증에 실패", { usage: "encryption" }, undefined],
+  ] as const)("maps %s to %s", async (_name, code, shown, options, password) => {
     const credential = (await certificate(options)) as Extract<LoginCredential, { authMethod: "CERTIFICATE" }>;
     const attempt = loggedIn(password ? { ...credential, password } : credential);
-    await expect(attempt).rejects.toMatchObject({ code });
+    await expect(attempt).rejects.toMatchObject({ code, message: expect.stringContaining(shown) });
+  });
+
+  it("maps a certificate from a CA the portal does not trust to CERT_INVALID", async () => {
+    const outside = makeOpensslJointCertificate("1208800767");
+    const attempt = loggedIn({ authMethod: "CERTIFICATE", certificate: outside.certificate, privateKey: outside.privateKeys.seedCbcWithSha1, password: outside.password });
+    await expect(attempt).rejects.toMatchObject({ code: "CERT_INVALID", message: expect.stringContaining("신뢰할 수 없는 인증기관") });
   });
 });

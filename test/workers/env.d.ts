@@ -1,5 +1,7 @@
 import type { D1Migration } from "cloudflare:test";
 import type { Bindings } from "../../worker/env";
+// The openssl-made certificate worker tests inject (declares its ProvidedContext entry).
+import "../support/joint-certificate-fixture";
 
 declare global {
   namespace Cloudflare {

@@ -8,7 +8,7 @@ export interface CredentialField {
   secret: boolean;
   required: boolean;
   authMethod: AuthMethod;
-  /** `file`: the value is the text of a file the user picks (certificate files), not something typed. */
+  /** `file`: the value is the bytes of a file the user picks (certificate files) in standard base64, not something typed. */
   input: "text" | "file";
 }
 
@@ -45,11 +45,13 @@ const LOGIN_FIELDS: CredentialField[] = [
   { name: "secondFactor", label: "주민등록번호 앞 7자리", pattern: "^\\d{7}$", secret: true, required: false, authMethod: "PROVIDER_LOGIN", input: "text" },
 ];
 
-// The files' contents are checked by worker/certificates, which answers the CERT_* codes; the
-// pattern only bounds their size, so an unreadable file is CERT_INVALID rather than a format error.
+// A file travels as its bytes in standard base64 (padded), at most 16 KiB of them. What is inside is
+// checked by worker/certificates, which answers the CERT_* codes: a file that is not a certificate is
+// CERT_INVALID, not a format error.
+const FILE_BASE64 = "^(?:[A-Za-z0-9+/]{4}){1,5461}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
 const CERTIFICATE_FIELDS: CredentialField[] = [
-  { name: "certificate", label: "인증서 파일 (signCert)", pattern: "^[\\s\\S]{1,16384}$", secret: false, required: true, authMethod: "CERTIFICATE", input: "file" },
-  { name: "privateKey", label: "개인키 파일 (signPri.key)", pattern: "^[\\s\\S]{1,16384}$", secret: true, required: true, authMethod: "CERTIFICATE", input: "file" },
+  { name: "certificate", label: "인증서 파일 (signCert.der)", pattern: FILE_BASE64, secret: false, required: true, authMethod: "CERTIFICATE", input: "file" },
+  { name: "privateKey", label: "개인키 파일 (signPri.key)", pattern: FILE_BASE64, secret: true, required: true, authMethod: "CERTIFICATE", input: "file" },
   { name: "password", label: "인증서 비밀번호", pattern: "^[\\x20-\\x7E]{4,64}$", secret: true, required: true, authMethod: "CERTIFICATE", input: "text" },
 ];
 

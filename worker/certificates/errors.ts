@@ -9,5 +9,6 @@ export const CERTIFICATE_ERRORS = [
   "CERT_EXPIRED",
   "CERT_KEY_USAGE_INVALID",
   "CERT_TYPE_UNSUPPORTED",
+  "CERT_R_VALUE_NOT_FOUND",
   "CERT_BIZNO_MISMATCH",
 ] as const satisfies readonly ApiErrorCode[];

@@ -1,65 +1,82 @@
 import { ApiError } from "../errors/api-error";
 import type { ApiErrorCode } from "../errors/codes";
 import { base64Decode } from "../../collectors/lib/base64url";
-import {
-  type CertificateBody,
-  KEY_ALGORITHM,
-  PBKDF2_MAX_ITERATIONS,
-  PBKDF2_MIN_ITERATIONS,
-  passwordKey,
-  readCertificate,
-  readEncryptedKey,
-  SIGNATURE_ALGORITHM,
-} from "../../collectors/certificates/sandbox-format";
+import { type CertificateFile, readCertificateFile } from "../../collectors/certificates/certificate-file";
+import { identifies } from "../../collectors/certificates/identity";
+import { KeyFileError, type KeyFileProblem, openKeyFile } from "../../collectors/certificates/key-file";
+import { OID } from "../../collectors/certificates/oids";
+import { certificateHolder } from "../../collectors/certificates/policies";
 
+/** The credential fields of a joint certificate: signCert.der and signPri.key as standard base64, and the password. */
 export interface CertificateMaterial {
   certificate: string;
   privateKey: string;
   password: string;
 }
 
-/** Which certificate types identify a business (사업자/법인 인증서). */
-const BUSINESS_TYPES: ReadonlySet<CertificateBody["certificateType"]> = new Set(["BUSINESS", "CORPORATE"]);
+/** What a credential shows of its certificate: what is printed on its face, nothing secret. */
+export interface CertificateFace {
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  notBefore: string;
+  notAfter: string;
+  /** The subject's common name, for the credential's label. */
+  commonName: string | null;
+}
+
+const KEY_FILE_CODES: Record<KeyFileProblem, ApiErrorCode> = {
+  UNREADABLE: "CERT_INVALID",
+  UNSUPPORTED: "CERT_ENCRYPTION_UNSUPPORTED",
+  WRONG_PASSWORD: "CERT_WRONG_PASSWORD",
+};
+const SIGNATURE = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 
 function fail(code: ApiErrorCode): never {
   throw new ApiError(code);
 }
 
-/**
- * Checks a certificate before it is sealed, in the order a user can fix
- * things: readable files, the password, the key pair, then whether the
- * certificate fits (expiry, signing use, business type, business number).
- * `businessNumber` is the workspace's, when it has one. Errors carry only a
- * code, never a value from the files.
- */
-export async function verifyCertificate(material: CertificateMaterial, businessNumber: string | null, now = Date.now()): Promise<CertificateBody> {
-  const certificate = readCertificate(material.certificate) ?? fail("CERT_INVALID");
-  const encrypted = readEncryptedKey(material.privateKey) ?? fail("CERT_INVALID");
-  const { kdf, cipher } = encrypted;
-  const supported =
-    kdf.name === "PBKDF2" && kdf.hash === "SHA-256" && kdf.iterations >= PBKDF2_MIN_ITERATIONS && kdf.iterations <= PBKDF2_MAX_ITERATIONS && cipher.name === "AES-GCM";
-  if (!supported) fail("CERT_ENCRYPTION_UNSUPPORTED");
-
-  const iv = base64Decode(cipher.iv);
-  const data = base64Decode(encrypted.data);
-  if (!iv || iv.byteLength !== 12 || !data || !base64Decode(kdf.salt)) fail("CERT_INVALID");
-  let pkcs8: ArrayBuffer;
-  try {
-    pkcs8 = await crypto.subtle.decrypt({ name: "AES-GCM", iv }, await passwordKey(material.password, kdf, "decrypt"), data);
-  } catch {
-    // GCM authenticates: with a well-formed file, a failed open means a wrong password.
-    return fail("CERT_WRONG_PASSWORD");
-  }
-
-  const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, KEY_ALGORITHM, false, ["sign"]).catch(() => fail("CERT_INVALID"));
-  const publicKey = await crypto.subtle.importKey("jwk", certificate.publicKey, KEY_ALGORITHM, false, ["verify"]).catch(() => fail("CERT_INVALID"));
+/** The key must be the certificate's: a random challenge it signs verifies under the certificate's public key. */
+async function checkKeyPair(certificate: CertificateFile, pkcs8: Uint8Array<ArrayBuffer>): Promise<void> {
+  if (certificate.publicKey.algorithm !== OID.rsaEncryption) fail("CERT_INVALID");
+  const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, SIGNATURE, false, ["sign"]).catch(() => fail("CERT_INVALID"));
+  const publicKey = await crypto.subtle.importKey("spki", certificate.publicKey.spki, SIGNATURE, false, ["verify"]).catch(() => fail("CERT_INVALID"));
   const challenge = crypto.getRandomValues(new Uint8Array(32));
-  const signature = await crypto.subtle.sign(SIGNATURE_ALGORITHM, privateKey, challenge);
-  if (!(await crypto.subtle.verify(SIGNATURE_ALGORITHM, publicKey, signature, challenge))) fail("CERT_KEY_PAIR_MISMATCH");
+  const signature = await crypto.subtle.sign(SIGNATURE, privateKey, challenge);
+  if (!(await crypto.subtle.verify(SIGNATURE, publicKey, signature, challenge))) fail("CERT_KEY_PAIR_MISMATCH");
+}
 
-  if (now < Date.parse(certificate.notBefore) || now >= Date.parse(certificate.notAfter)) fail("CERT_EXPIRED");
-  if (!certificate.keyUsage.includes("digitalSignature")) fail("CERT_KEY_USAGE_INVALID");
-  if (!BUSINESS_TYPES.has(certificate.certificateType)) fail("CERT_TYPE_UNSUPPORTED");
-  if (businessNumber !== null && certificate.subject.businessNumber !== businessNumber) fail("CERT_BIZNO_MISMATCH");
-  return certificate;
+/**
+ * Checks a joint certificate before it is sealed, in the order a user can
+ * fix things: readable files, the key's encryption and password, the key
+ * pair, then whether the certificate fits (valid now, a signing
+ * certificate, a business holder, R present, and the virtual ID of the
+ * workspace's business number when it has one). Errors carry only a code,
+ * never a value from the files.
+ */
+export async function verifyCertificate(material: CertificateMaterial, businessNumber: string | null, now = Date.now()): Promise<CertificateFace> {
+  const certificateDer = base64Decode(material.certificate);
+  const keyDer = base64Decode(material.privateKey) ?? fail("CERT_INVALID");
+  const certificate = (certificateDer && readCertificateFile(certificateDer)) || fail("CERT_INVALID");
+  const key = await openKeyFile(keyDer, material.password).catch((err: unknown) => {
+    if (err instanceof KeyFileError) fail(KEY_FILE_CODES[err.problem]);
+    throw err;
+  });
+  await checkKeyPair(certificate, key.pkcs8);
+
+  if (now < certificate.notBefore.getTime() || now >= certificate.notAfter.getTime()) fail("CERT_EXPIRED");
+  // No key usage extension means no restriction (RFC 5280); a kmCert says keyEncipherment only.
+  if (certificate.keyUsage && !certificate.keyUsage.has("digitalSignature")) fail("CERT_KEY_USAGE_INVALID");
+  if (certificateHolder(certificate.policies) !== "BUSINESS") fail("CERT_TYPE_UNSUPPORTED");
+  // Without R nobody can tell whose certificate it is: institutions ask for it at login.
+  const randomNum = key.randomNum ?? fail("CERT_R_VALUE_NOT_FOUND");
+  if (businessNumber !== null && !(await identifies(certificate.identity, businessNumber, randomNum))) fail("CERT_BIZNO_MISMATCH");
+  return {
+    subject: certificate.subject,
+    issuer: certificate.issuer,
+    serialNumber: certificate.serialNumber,
+    notBefore: certificate.notBefore.toISOString(),
+    notAfter: certificate.notAfter.toISOString(),
+    commonName: certificate.commonName,
+  };
 }

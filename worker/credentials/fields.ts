@@ -1,7 +1,7 @@
 import { findProvider, type ProviderDefinition } from "../catalog/providers";
-import { readCertificate } from "../../collectors/certificates/sandbox-format";
 import { ApiError, type FieldError, fieldError } from "../errors/api-error";
 import type { LoginCredential } from "../../collectors/adapter";
+import type { CertificateFace } from "../certificates/verify";
 
 export const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
 
@@ -48,12 +48,11 @@ export function credentialFromFields(provider: ProviderDefinition, authMethod: "
   return { authMethod, ...given } as LoginCredential;
 }
 
-/** A hint for listings that identifies the login without revealing it. */
-export function maskedLabel(credential: LoginCredential): string {
+/** A hint for listings that identifies the login without revealing it; a certificate's comes from its checked face. */
+export function maskedLabel(credential: LoginCredential, certificate: CertificateFace | null = null): string {
   if (credential.authMethod === "CERTIFICATE") {
     // Subject name and expiry are on the certificate's face, not secret, and tell certificates apart.
-    const certificate = readCertificate(credential.certificate);
-    return certificate ? `인증서 ${certificate.subject.commonName} (~${certificate.notAfter.slice(0, 10)})` : "인증서";
+    return certificate ? `인증서 ${certificate.commonName ?? certificate.subject} (~${certificate.notAfter.slice(0, 10)})` : "인증서";
   }
   const id = credential.loginId;
   return id.length <= 4 ? `${id[0]}***` : `${id.slice(0, 2)}${"*".repeat(id.length - 4)}${id.slice(-2)}`;

@@ -6,11 +6,12 @@ import { ApiError } from "../errors/api-error";
 import type { LoginCredential } from "../../collectors/adapter";
 import { openCredential, sealCredential } from "../vault/envelope";
 import { maskedLabel } from "./fields";
+import type { CertificateFace } from "../certificates/verify";
 
 export type CredentialRow = typeof credentials.$inferSelect;
 
-/** A new credential row, its secret sealed under a data key of its own. */
-export async function sealedCredentialRow(masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential): Promise<CredentialRow> {
+/** A new credential row, its secret sealed under a data key of its own; a certificate's checked face beside it, in the clear. */
+export async function sealedCredentialRow(masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential, certificate: CertificateFace | null = null): Promise<CredentialRow> {
   const id = crypto.randomUUID();
   return {
     id,
@@ -19,7 +20,8 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     authMethod: credential.authMethod,
     status: "ACTIVE",
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
-    label: maskedLabel(credential),
+    label: maskedLabel(credential, certificate),
+    certificate,
     createdAt: Date.now(),
     deletedAt: null,
   };
@@ -30,8 +32,8 @@ export function isDuplicateProvider(err: unknown): boolean {
   return /UNIQUE constraint failed/i.test(`${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`);
 }
 
-export async function createCredential(d1: D1Database, masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential): Promise<CredentialRow> {
-  const row = await sealedCredentialRow(masterKey, workspaceId, providerCode, credential);
+export async function createCredential(d1: D1Database, masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential, certificate: CertificateFace | null = null): Promise<CredentialRow> {
+  const row = await sealedCredentialRow(masterKey, workspaceId, providerCode, credential, certificate);
   try {
     await database(d1).insert(credentials).values(row);
   } catch (err) {
@@ -49,10 +51,10 @@ export async function createCredential(d1: D1Database, masterKey: string, worksp
 export function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: { condition: string; binds: unknown[] }): D1PreparedStatement {
   return d1
     .prepare(
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, created_at)
-       SELECT ?, ?, ?, ?, 'ACTIVE', ?, ?, ? WHERE ${onlyIf.condition}`,
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, certificate, created_at)
+       SELECT ?, ?, ?, ?, 'ACTIVE', ?, ?, ?, ? WHERE ${onlyIf.condition}`,
     )
-    .bind(row.id, row.workspaceId, row.providerCode, row.authMethod, row.sealed, row.label, row.createdAt, ...onlyIf.binds);
+    .bind(row.id, row.workspaceId, row.providerCode, row.authMethod, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.createdAt, ...onlyIf.binds);
 }
 
 /**

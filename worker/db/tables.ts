@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { CertificateFace } from "../certificates/verify";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
@@ -125,6 +126,8 @@ export const credentials = sqliteTable(
     sealed: text("sealed"),
     /** Non-secret hint shown in listings, e.g. a masked login id. */
     label: text("label"),
+    /** A certificate credential's face (subject, issuer, serial, validity): public, shown with the credential. */
+    certificate: text("certificate", { mode: "json" }).$type<CertificateFace>(),
     createdAt: integer("created_at").notNull(),
     deletedAt: integer("deleted_at"),
   },

@@ -38,6 +38,14 @@ function apiHeaders(extra) {
   return { Authorization: "Bearer " + token, "${PAGE_ORIGINS_HEADER}": pageOrigins, ...extra };
 }
 const b64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
+// A picked file travels as its bytes in standard base64 (certificate files are binary DER), built in chunks
+// so that no call gets more arguments than an engine takes.
+async function fileBase64(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
 
 async function encrypt(keyInfo, sessionId, payload) {
   const enc = new TextEncoder();
@@ -148,8 +156,11 @@ async function main() {
     try {
       const fields = Object.fromEntries(await Promise.all(option.fields.map(async (f) => {
         const input = $("f_" + f.name);
-        return [f.name, f.input === "file" ? await input.files[0].text() : input.value];
+        return [f.name, f.input === "file" ? await fileBase64(input.files[0]) : input.value];
       })));
+      // A file's pattern bounds its size: an empty or oversized file is refused here, before anything is sent.
+      const badFile = option.fields.find((f) => f.input === "file" && !new RegExp(f.pattern).test(fields[f.name]));
+      if (badFile) return showError(badFile.label + " 파일을 읽을 수 없습니다. 파일을 확인해 주세요.");
       const envelope = await encrypt(session.encryptionKey, session.sessionId, fields);
       const sent = await fetch("/connect/api/registrations", {
         method: "POST",

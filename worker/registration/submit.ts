@@ -42,8 +42,8 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   checkAuthMethod(provider, submission.kind, "body.kind");
   const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
   const credential = credentialFromFields(provider, submission.kind, fields, "fields");
-  await checkCredential(credential, session.businessNumber);
-  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, provider.code, credential);
+  const certificate = await checkCredential(credential, session.businessNumber);
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, provider.code, credential, certificate);
   const now = Date.now();
   try {
     // The credential goes in only while the session is still usable, and in the same transaction that consumes it.

@@ -1,6 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { AUTH_METHODS } from "../../credentials/fields";
 
+const CertificateSummarySchema = z
+  .object({
+    subject: z.string().meta({ description: "주체 DN (RFC 4514)", example: "CN=(주)샌드박스상사()0012345678901234,OU=corporation4EC,O=SandboxSign,C=KR" }),
+    issuer: z.string().meta({ description: "발급자 DN (RFC 4514)", example: "CN=SandboxSign Class 1,OU=AccreditedCA,O=SandboxSign,C=KR" }),
+    serialNumber: z.string().meta({ description: "일련번호 (16진수 소문자)", example: "1f3c9a0b7d2e4f60a1b2c3d4e5f60718" }),
+    notAfter: z.iso.datetime().meta({ description: "유효기간 끝" }),
+    expiresSoon: z.boolean().meta({ description: "유효기간이 30일 안에 끝나거나 이미 끝났으면 true. 작업이 실패하기 전에 인증서 갱신을 요청하세요" }),
+  })
+  .openapi("CredentialCertificate");
+
 export const CredentialSchema = z
   .object({
     id: z.uuid(),
@@ -8,6 +18,7 @@ export const CredentialSchema = z
     authMethod: z.enum(AUTH_METHODS),
     status: z.enum(["ACTIVE", "DELETED"]),
     label: z.string().nullable().meta({ description: "가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
+    certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
     createdAt: z.iso.datetime(),
     deletedAt: z.iso.datetime().nullable(),
   })

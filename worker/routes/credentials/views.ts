@@ -1,5 +1,19 @@
 import type { CredentialRow } from "../../credentials/store";
+import type { CertificateFace } from "../../certificates/verify";
 import { isoTime, isoTimeOrNull } from "../../lib/iso-time";
+
+/** How long before notAfter a certificate is flagged, so a partner can ask the business to renew before jobs fail. */
+export const RENEWAL_WINDOW_MS = 30 * 86_400_000;
+
+function certificateView(face: CertificateFace) {
+  return {
+    subject: face.subject,
+    issuer: face.issuer,
+    serialNumber: face.serialNumber,
+    notAfter: face.notAfter,
+    expiresSoon: Date.parse(face.notAfter) - Date.now() < RENEWAL_WINDOW_MS,
+  };
+}
 
 /** What the API shows of a credential: never the sealed secret. */
 export function credentialView(row: CredentialRow) {
@@ -9,6 +23,7 @@ export function credentialView(row: CredentialRow) {
     authMethod: row.authMethod,
     status: row.status,
     label: row.label,
+    certificate: row.certificate ? certificateView(row.certificate) : null,
     createdAt: isoTime(row.createdAt),
     deletedAt: isoTimeOrNull(row.deletedAt),
   };

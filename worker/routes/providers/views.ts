@@ -27,7 +27,7 @@ export const CredentialSchemaSchema = z
         required: z.boolean(),
         secret: z.boolean().meta({ description: "비밀 값. 화면에서 가리고 어디에도 기록하지 않습니다" }),
         pattern: z.string().meta({ description: "값 전체가 맞아야 하는 ECMAScript 정규식" }),
-        input: z.enum(["text", "file"]).meta({ description: "file: 사용자가 고른 파일의 내용(텍스트)을 값으로 보냅니다 (인증서 파일)" }),
+        input: z.enum(["text", "file"]).meta({ description: "file: 사용자가 고른 파일의 바이트를 표준 base64(패딩 포함)로 보냅니다 (인증서 파일 signCert.der, signPri.key)" }),
       }),
     ),
   })

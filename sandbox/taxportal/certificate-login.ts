@@ -1,0 +1,54 @@
+import { parseCertificate, readCertificateFile } from "../../collectors/certificates/certificate-file";
+import { identifies } from "../../collectors/certificates/identity";
+import { certificateHolder } from "../../collectors/certificates/policies";
+import { base64Decode } from "../../collectors/lib/base64url";
+import { isRevoked, issuedBySandboxCa } from "../certificates/authority";
+import { PORTAL_MEMBERS } from "./members";
+
+export interface CertificateLogin {
+  /** signCert.der, standard base64. */
+  certificate: string;
+  challenge: string;
+  /** PKCS#1 v1.5 SHA-256 signature of the challenge, standard base64. */
+  signature: string;
+  /** R from the key, standard base64, for the identity check. */
+  randomNum: string;
+}
+
+export type LoginResult = { ok: true; businessNumber: string } | { ok: false; message: string };
+
+const SIGNATURE = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
+const refuse = (message: string): LoginResult => ({ ok: false, message });
+export const MESSAGES = {
+  signature: "전자서명 검증에 실패했습니다. 인증서를 확인해 주십시오.",
+  untrusted: "신뢰할 수 없는 인증기관이 발급한 인증서입니다.",
+  expired: "인증서의 유효기간이 만료되었습니다. 인증서를 갱신해 주십시오.",
+  revoked: "폐지된 인증서입니다. 인증서를 재발급받아 주십시오.",
+  notBusiness: "사업자용 인증서가 아닙니다. 사업자 인증서로 로그인해 주십시오.",
+  notRegistered: "등록되지 않은 인증서입니다. 국세포털에 인증서를 먼저 등록해 주십시오.",
+} as const;
+
+/**
+ * The portal's side of a certificate login, in the order real portals check:
+ * the signature over its challenge, the chain to the CA it trusts, validity,
+ * revocation (asking the CA), the certificate policy, and finally which of
+ * its members the certificate belongs to, by the virtual ID with R.
+ */
+export async function checkCertificateLogin(login: CertificateLogin, now = Date.now()): Promise<LoginResult> {
+  const der = base64Decode(login.certificate);
+  const signature = base64Decode(login.signature);
+  const certificate = der && parseCertificate(der);
+  const facts = der && readCertificateFile(der);
+  if (!certificate || !facts || !signature || !facts.keyUsage?.has("digitalSignature")) return refuse(MESSAGES.signature);
+  const publicKey = await crypto.subtle.importKey("spki", facts.publicKey.spki, SIGNATURE, false, ["verify"]).catch(() => null);
+  if (!publicKey || !(await crypto.subtle.verify(SIGNATURE, publicKey, signature, new TextEncoder().encode(login.challenge)))) return refuse(MESSAGES.signature);
+  if (!(await issuedBySandboxCa(certificate))) return refuse(MESSAGES.untrusted);
+  if (now < facts.notBefore.getTime() || now >= facts.notAfter.getTime()) return refuse(MESSAGES.expired);
+  if (await isRevoked(certificate.serialNumber.valueBlock.valueHexView)) return refuse(MESSAGES.revoked);
+  if (certificateHolder(facts.policies) !== "BUSINESS") return refuse(MESSAGES.notBusiness);
+  const randomNum = base64Decode(login.randomNum);
+  for (const member of randomNum?.byteLength ? PORTAL_MEMBERS : []) {
+    if (await identifies(facts.identity, member, randomNum!)) return { ok: true, businessNumber: member };
+  }
+  return refuse(MESSAGES.notRegistered);
+}
