@@ -88,6 +88,8 @@ describe("credentials API", () => {
       status: "DELETED",
       sealed: null,
       label: "us*****od",
+      // A login has no certificate; a certificate's face (subject, issuer, serial, validity) is public and stays for audit.
+      certificate: null,
       created_at: Date.parse(credential.createdAt),
       deleted_at: expect.any(Number),
     });
