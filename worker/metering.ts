@@ -148,7 +148,8 @@ function meteredStub<S extends object>(stub: S): S {
       if (prop === "then" || typeof value !== "function") return value;
       return (...args: unknown[]) => {
         usage.durableObjectRequests++;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
+        // Not value.apply: on an RPC stub every property, `apply` too, is a remote method.
+        return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
       };
     },
   });
