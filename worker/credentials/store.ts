@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { type Database, database } from "../db/client";
 import { credentials } from "../db/tables";
 import { hasActiveJob } from "../jobs/store";
@@ -22,6 +22,8 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
     label: maskedLabel(credential, certificate),
     certificate,
+    invalidReason: null,
+    invalidatedAt: null,
     createdAt: Date.now(),
     deletedAt: null,
   };
@@ -73,11 +75,30 @@ export function listCredentials(d1: D1Database, workspaceId: string): Promise<Cr
   return database(d1).select().from(credentials).where(eq(credentials.workspaceId, workspaceId)).orderBy(desc(credentials.createdAt)).all();
 }
 
+/** What a job finds of its credential: the login to use, a login the institution refused, or nothing (deleted, never existed). */
+export type JobCredential = { kind: "usable"; login: LoginCredential } | { kind: "invalid" } | { kind: "gone" };
+
 /** The decrypted login of a live credential, or null when it was deleted or never existed. */
 export async function openActiveCredential(d1: D1Database, masterKey: string, id: string): Promise<LoginCredential | null> {
+  const found = await openJobCredential(d1, masterKey, id);
+  return found.kind === "usable" ? found.login : null;
+}
+
+/** A job's credential as the pipeline needs it: an invalid one is never opened, so no login is tried with it. */
+export async function openJobCredential(d1: D1Database, masterKey: string, id: string): Promise<JobCredential> {
   const row = await database(d1).select().from(credentials).where(eq(credentials.id, id)).get();
-  if (!row || row.status !== "ACTIVE" || row.sealed === null) return null;
-  return openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
+  if (!row || row.status !== "ACTIVE" || row.sealed === null) return { kind: "gone" };
+  if (row.invalidReason !== null) return { kind: "invalid" };
+  const login = await openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
+  return { kind: "usable", login };
+}
+
+/** Marks a credential the institution refused (LOGIN_FAILED, LOGIN_LOCKED); it stays so until registered again. */
+export async function invalidateCredential(d1: D1Database, id: string, reason: string, now: number): Promise<void> {
+  await database(d1)
+    .update(credentials)
+    .set({ invalidReason: reason, invalidatedAt: now })
+    .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason)));
 }
 
 /** A workspace's live credential for a provider, which its jobs use implicitly. */

@@ -128,6 +128,13 @@ export const credentials = sqliteTable(
     label: text("label"),
     /** A certificate credential's face (subject, issuer, serial, validity): public, shown with the credential. */
     certificate: text("certificate", { mode: "json" }).$type<CertificateFace>(),
+    /**
+     * The job failure (LOGIN_FAILED, LOGIN_LOCKED) that showed the institution refuses this login, and when;
+     * null while it is believed good. Jobs on an invalid credential fail NO_VALID_CREDENTIAL without logging in,
+     * since every wrong-password attempt of ours brings a real account closer to its lock.
+     */
+    invalidReason: text("invalid_reason"),
+    invalidatedAt: integer("invalidated_at"),
     createdAt: integer("created_at").notNull(),
     deletedAt: integer("deleted_at"),
   },

@@ -17,6 +17,9 @@ const ACK: Outcome = { kind: "ack" };
 // Transient, but retrying cannot help: another job owns the credential, or the budget is spent.
 const NOT_RESUMED: ReadonlySet<JobErrorCode> = new Set(["LOCK_CONTENTION", "JOB_TIMEOUT", "PENDING_ORPHAN"]);
 
+// The institution refused the login itself: trying it again would only bring the account closer to (or keep it in) its lock.
+const INVALIDATES_CREDENTIAL: ReadonlySet<JobErrorCode> = new Set(["LOGIN_FAILED", "LOGIN_LOCKED"]);
+
 // Our own engine being full says nothing about the institution or the credential: the job waits
 // for capacity until its deadline without spending an attempt, so a busy hour never ends a job
 // that one more login would finish.
@@ -87,9 +90,10 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
 }
 
 async function credentialOf(delivery: Delivery): Promise<LoginCredential> {
-  const credential = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : null;
-  if (!credential) throw new ProviderFailure("CREDENTIAL_NOT_FOUND");
-  return credential;
+  const found = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : { kind: "gone" as const };
+  if (found.kind === "invalid") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the institution refused this credential before");
+  if (found.kind === "gone") throw new ProviderFailure("CREDENTIAL_NOT_FOUND");
+  return found.login;
 }
 
 /**
@@ -247,6 +251,7 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
       return { kind: "retry", delaySeconds };
     }
   }
+  if (INVALIDATES_CREDENTIAL.has(error.code) && job.credentialId) await deps.invalidateCredential(job.credentialId, error.code);
   if (await deps.jobs.failed(job.id, error, deps.now())) await closeJobSession(delivery);
   return ACK;
 }
