@@ -112,7 +112,9 @@ export const taskUnits = sqliteTable(
   (t) => [primaryKey({ columns: [t.jobId, t.unitIndex] })],
 );
 
-export const CREDENTIAL_STATUSES = ["ACTIVE", "DELETED"] as const;
+// SUPERSEDED: a newer credential for the same provider replaced it (registering again); its secret is erased
+// once no unfinished job still runs on it, since jobs finish on the credential they started with.
+export const CREDENTIAL_STATUSES = ["ACTIVE", "SUPERSEDED", "DELETED"] as const;
 
 export const credentials = sqliteTable(
   "credentials",
@@ -122,7 +124,7 @@ export const credentials = sqliteTable(
     providerCode: text("provider_code").notNull(),
     authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE"] }).notNull(),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
-    /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted. */
+    /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted, or superseded and no longer used by a job. */
     sealed: text("sealed"),
     /** Non-secret hint shown in listings, e.g. a masked login id. */
     label: text("label"),
@@ -135,6 +137,9 @@ export const credentials = sqliteTable(
      */
     invalidReason: text("invalid_reason"),
     invalidatedAt: integer("invalidated_at"),
+    /** The credential that replaced this one, and when (status SUPERSEDED). */
+    supersededBy: text("superseded_by"),
+    supersededAt: integer("superseded_at"),
     createdAt: integer("created_at").notNull(),
     deletedAt: integer("deleted_at"),
   },

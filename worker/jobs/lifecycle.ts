@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type DateSegment, ProviderFailure, type Target } from "../../collectors/adapter";
 import type { JobError } from "../../collectors/job-failures";
+import { eraseSupersededSecret } from "../credentials/store";
 import { database } from "../db/client";
 import { jobs, taskUnits } from "../db/tables";
 import type { Bindings } from "../env";
@@ -163,6 +164,12 @@ export class JobLifecycle {
     return row?.attempt ?? 0;
   }
 
+  /** Shows a final job to pollers; a superseded credential it was the last to use loses its secret now. */
+  private async ended(row: JobRow): Promise<void> {
+    await publishJob(this.env, row);
+    if (row.credentialId) await eraseSupersededSecret(this.env.DB, row.credentialId);
+  }
+
   /** Finishes a job whose units are all done; returns it, or null if it was already final. */
   async succeeded(jobId: string, now: number): Promise<JobRow | null> {
     const [row] = await database(this.env.DB)
@@ -170,7 +177,7 @@ export class JobLifecycle {
       .set({ status: "SUCCEEDED", finishedAt: now, updatedAt: now })
       .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"]), sql`${jobs.completedTaskCount} = ${jobs.totalTaskCount}`))
       .returning();
-    if (row) await publishJob(this.env, row);
+    if (row) await this.ended(row);
     return row ?? null;
   }
 
@@ -181,7 +188,7 @@ export class JobLifecycle {
       .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
       .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
       .returning();
-    if (row) await publishJob(this.env, row);
+    if (row) await this.ended(row);
     return row ?? null;
   }
 
