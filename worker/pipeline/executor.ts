@@ -158,6 +158,8 @@ const digits = (s: string) => s.replace(/\D/g, "");
 
 /** Applies the job's target params; asking for a target the institution does not show is an input error. */
 function narrowTargets(ctx: JobContext, discovered: Target[]): Target[] {
+  // The institution has nothing of this kind for the business (no account, no card): nothing a period could change.
+  if (discovered.length === 0) throw new ProviderFailure("NO_DATA_AVAILABLE", `no ${ctx.schema.targets} at the institution`);
   const filterParam = ctx.schema.targetFilterParam;
   const wanted = filterParam ? (ctx.job.params[filterParam] as string[] | undefined) : undefined;
   let targets = discovered;
@@ -220,6 +222,8 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | nul
   };
   const records = await withSession(ctx, (sessionId) => ctx.deps.scraperFor(ctx.provider).collect(sessionId, unit));
   const valid = validated(ctx, records);
+  // An empty list (accounts, cards) is the institution having none; an empty period is a valid answer of zero records.
+  if (valid.length === 0 && !ctx.schema.datedRange) throw new ProviderFailure("NO_DATA_AVAILABLE", `no ${ctx.schema.id} records at the institution`);
   await stillLeased(ctx);
   await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
   return carryOn(ctx, await ctx.deps.jobs.unitCommitted(ctx.job, unitIndex, records.length, ctx.lease.fence, ctx.deps.now()));
@@ -239,6 +243,8 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
   const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
   const error = jobError(failure.code, failure.retryAfterSeconds);
   const { deps, job } = delivery;
+  // What the institution said, for operators to teach the adapter; the partner sees only the catalog's message.
+  if (error.code === "UNKNOWN") console.warn(JSON.stringify({ jobId: job.id, event: "unknown-institution-message", text: failure.message }));
   if (WAITS_FOR_CAPACITY.has(error.code)) {
     const delaySeconds = Math.max(1, failure.retryAfterSeconds ?? 0) + Math.floor(deps.random() * 3);
     if (deps.now() + delaySeconds * 1000 < job.deadlineAt) return { kind: "retry", delaySeconds };
