@@ -9,6 +9,7 @@ import { publishJob } from "./board";
 import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
 import { insertJob } from "./store";
+import { monthlyStepsLeft } from "./step-cap";
 import { jobBilling } from "../workspaces/store";
 import type { JobRow } from "./store";
 
@@ -58,6 +59,8 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     jobBilling(env.DB, workspaceId),
     findActiveCredential(env.DB, workspaceId, request.provider.code),
   ]);
+  const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
+  if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
   const idem = idempotencyKey
     ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson({ providerCode: input.providerCode, schema: input.schema, params: input.params ?? {} })) }
     : undefined;

@@ -6,7 +6,9 @@ import { eraseSupersededSecret } from "../credentials/store";
 import { database } from "../db/client";
 import { jobs, taskUnits } from "../db/tables";
 import type { Bindings } from "../env";
+import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
+import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
 import { findJobById, findUnit, type JobRow, nextQueuedUnit, type UnitRow } from "./store";
 
@@ -151,6 +153,12 @@ export class JobLifecycle {
       return FINISHED;
     }
     return { next: after.next, finished: false };
+  }
+
+  /** Whether the job's billing workspace used up its plan's scraping steps this month: then no further unit runs. */
+  async stepCapReached(job: JobRow, now: number): Promise<boolean> {
+    const left = await monthlyStepsLeft(this.env.DB, await jobBilling(this.env.DB, job.workspaceId), now);
+    return left !== null && left <= 0;
   }
 
   /** Hands the job's chain on to a later delivery through the queue. */

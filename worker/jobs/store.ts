@@ -118,6 +118,18 @@ export interface SweptJob {
 
 const SWEEP_BATCH = 500;
 
+/** Scraping steps (task units collected) of a billing workspace's jobs since `since`, for its plan's monthly step cap. */
+export async function stepsUsedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
+  const row = await d1
+    .prepare(
+      `SELECT count(*) AS used FROM task_units u JOIN jobs j ON j.id = u.job_id
+       WHERE j.billing_workspace_id = ? AND u.status = 'DONE' AND u.updated_at >= ?`,
+    )
+    .bind(billingWorkspaceId, since)
+    .first<{ used: number }>();
+  return row?.used ?? 0;
+}
+
 /** The lowest unit of a job still waiting: where its chain goes on. */
 export const nextQueuedUnit = (jobId: string | SQLWrapper) => sql<number | null>`(SELECT min(unit_index) FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED')`;
 

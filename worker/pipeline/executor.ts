@@ -212,6 +212,8 @@ function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknow
 async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | null> {
   const row = await ctx.deps.jobs.unit(ctx.job.id, unitIndex);
   if (!row || row.status === "DONE") return null;
+  // The plan's monthly steps are spent: the job ends here, its committed units stay served.
+  if (await ctx.deps.jobs.stepCapReached(ctx.job, ctx.deps.now())) throw new ProviderFailure("WORKSPACE_QUOTA_EXCEEDED", "monthly scraping steps used up");
   const unit: TaskUnit = {
     jobId: ctx.job.id,
     unitIndex,

@@ -1,0 +1,13 @@
+import type { WorkspaceRow } from "./store";
+
+export type Plan = WorkspaceRow["plan"];
+
+/**
+ * What each plan allows per KST month (docs/plans.md). A scraping step is one
+ * task unit collected (one target over one date segment, or one list); null
+ * means unlimited.
+ */
+export const PLAN_LIMITS: Record<Plan, { monthlyTaskSteps: number | null }> = {
+  FREE: { monthlyTaskSteps: 500 },
+  PRO: { monthlyTaskSteps: null },
+};
