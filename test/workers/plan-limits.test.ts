@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
+import { ApiError } from "../../worker/errors/api-error";
 import { unitObjectKey } from "../../worker/results/keys";
 import { PLAN_LIMITS } from "../../worker/workspaces/plans";
 import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
@@ -62,5 +63,35 @@ describe("the plan's monthly scraping-step cap", () => {
     await stepsAlreadyUsed(ws.workspaceId, FREE_STEPS);
     const res = await callJson<Record<string, any>>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB });
     expect(res.status).toBeLessThan(300);
+  });
+});
+
+describe("the plan's concurrent-job limit", () => {
+  const FREE_CONCURRENT = PLAN_LIMITS.FREE.concurrentJobs!;
+
+  it("answers 429 TOO_MANY_CONCURRENT_WORKERS while the free plan's unfinished jobs fill it, and frees a slot when one ends", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const queue = withCapturedQueue();
+    const unfinished = await Promise.all(Array.from({ length: FREE_CONCURRENT + 3 }, () => createJob(queue.env, ws.workspaceId, TX_JOB).catch((err: unknown) => err)));
+    expect(unfinished.filter((r) => !(r instanceof ApiError))).toHaveLength(FREE_CONCURRENT);
+    expect(unfinished.filter((r) => r instanceof ApiError).map((e) => (e as ApiError).code)).toEqual(["TOO_MANY_CONCURRENT_WORKERS", "TOO_MANY_CONCURRENT_WORKERS", "TOO_MANY_CONCURRENT_WORKERS"]);
+    const refused = await callJson<Record<string, any>>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: "TOO_MANY_CONCURRENT_WORKERS", requestId: expect.any(String) });
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+
+    const first = unfinished.find((r) => !(r instanceof ApiError)) as { id: string };
+    await env.DB.prepare("UPDATE jobs SET status = 'SUCCEEDED' WHERE id = ?").bind(first.id).run();
+    await expect(createJob(queue.env, ws.workspaceId, TX_JOB)).resolves.toMatchObject({ status: "PENDING" });
+  });
+
+  it("does not limit a paid plan", async () => {
+    const ws = await createWorkspace();
+    await onPlan(ws.workspaceId, "PRO");
+    await addCredential(ws.workspaceId);
+    const queue = withCapturedQueue();
+    const created = await Promise.all(Array.from({ length: FREE_CONCURRENT + 2 }, () => createJob(queue.env, ws.workspaceId, TX_JOB)));
+    expect(created.every((row) => row.status === "PENDING")).toBe(true);
   });
 });

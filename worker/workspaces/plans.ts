@@ -4,10 +4,10 @@ export type Plan = WorkspaceRow["plan"];
 
 /**
  * What each plan allows per KST month (docs/plans.md). A scraping step is one
- * task unit collected (one target over one date segment, or one list); null
- * means unlimited.
+ * task unit collected (one target over one date segment, or one list);
+ * concurrent jobs are unfinished ones (PENDING, RUNNING). Null means unlimited.
  */
-export const PLAN_LIMITS: Record<Plan, { monthlyTaskSteps: number | null }> = {
-  FREE: { monthlyTaskSteps: 500 },
-  PRO: { monthlyTaskSteps: null },
+export const PLAN_LIMITS: Record<Plan, { monthlyTaskSteps: number | null; concurrentJobs: number | null }> = {
+  FREE: { monthlyTaskSteps: 500, concurrentJobs: 10 },
+  PRO: { monthlyTaskSteps: null, concurrentJobs: null },
 };

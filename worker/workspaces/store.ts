@@ -20,11 +20,12 @@ export async function workspaceBusinessNumber(d1: D1Database, workspaceId: strin
   return (await findWorkspace(d1, workspaceId))?.businessNumber ?? null;
 }
 
-/** Whose plan caps a workspace's jobs, and that plan's monthly job and scraping-step caps (null: unlimited). */
+/** Whose plan caps a workspace's jobs, and that plan's monthly job and scraping-step caps and concurrent jobs (null: unlimited). */
 export interface JobBilling {
   billingWorkspaceId: string;
   monthlyJobCap: number | null;
   monthlyStepCap: number | null;
+  concurrentJobs: number | null;
 }
 
 export async function jobBilling(d1: D1Database, workspaceId: string): Promise<JobBilling> {
@@ -35,8 +36,13 @@ export async function jobBilling(d1: D1Database, workspaceId: string): Promise<J
     )
     .bind(workspaceId)
     .first<{ billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan }>();
-  if (!row) return { billingWorkspaceId: workspaceId, monthlyJobCap: null, monthlyStepCap: PLAN_LIMITS.FREE.monthlyTaskSteps };
-  return { billingWorkspaceId: row.billingWorkspaceId, monthlyJobCap: row.monthlyJobCap, monthlyStepCap: PLAN_LIMITS[row.plan].monthlyTaskSteps };
+  const limits = PLAN_LIMITS[row?.plan ?? "FREE"];
+  return {
+    billingWorkspaceId: row?.billingWorkspaceId ?? workspaceId,
+    monthlyJobCap: row?.monthlyJobCap ?? null,
+    monthlyStepCap: limits.monthlyTaskSteps,
+    concurrentJobs: limits.concurrentJobs,
+  };
 }
 
 /**
