@@ -95,3 +95,35 @@ describe("the plan's concurrent-job limit", () => {
     expect(created.every((row) => row.status === "PENDING")).toBe(true);
   });
 });
+
+describe("the plan's monthly job cap", () => {
+  const FREE_JOBS = PLAN_LIMITS.FREE.monthlyJobs!;
+
+  /** Jobs the workspace already created this month. */
+  async function jobsAlreadyCreated(workspaceId: string, count: number) {
+    const now = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, created_at, updated_at, deadline_at, finished_at)
+       WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?2)
+       SELECT ?1 || '-' || i, ?1, ?1, 'sandbox.bank', 'bank.accounts.cb.v1', '{}', 'SUCCEEDED', ?3, ?3, ?3, ?3 FROM n`,
+    ).bind(workspaceId, count, now).run();
+  }
+
+  it("answers 429 FREE_PLAN_JOB_CAP_REACHED on the free plan once its monthly jobs are used", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    await jobsAlreadyCreated(ws.workspaceId, FREE_JOBS - 1);
+    expect((await callJson("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" } })).status).toBeLessThan(300);
+    const refused = await callJson<Record<string, any>>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("FREE_PLAN_JOB_CAP_REACHED");
+  });
+
+  it("does not cap a paid plan's jobs", async () => {
+    const ws = await createWorkspace();
+    await onPlan(ws.workspaceId, "PRO");
+    await addCredential(ws.workspaceId);
+    await jobsAlreadyCreated(ws.workspaceId, FREE_JOBS);
+    expect((await callJson("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB })).status).toBeLessThan(300);
+  });
+});

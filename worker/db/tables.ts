@@ -9,7 +9,7 @@ export const workspaces = sqliteTable("workspaces", {
   name: text("name").notNull(),
   businessNumber: text("business_number"),
   plan: text("plan", { enum: ["FREE", "PRO"] }).notNull().default("FREE"),
-  /** Monthly job cap; null means unlimited. */
+  /** Monthly job cap agreed for this workspace; null means its plan's (worker/workspaces/plans.ts). */
   monthlyJobCap: integer("monthly_job_cap"),
   isPartner: integer("is_partner", { mode: "boolean" }).notNull().default(false),
   /**

@@ -7,7 +7,7 @@ export type Plan = WorkspaceRow["plan"];
  * task unit collected (one target over one date segment, or one list);
  * concurrent jobs are unfinished ones (PENDING, RUNNING). Null means unlimited.
  */
-export const PLAN_LIMITS: Record<Plan, { monthlyTaskSteps: number | null; concurrentJobs: number | null }> = {
-  FREE: { monthlyTaskSteps: 500, concurrentJobs: 10 },
-  PRO: { monthlyTaskSteps: null, concurrentJobs: null },
+export const PLAN_LIMITS: Record<Plan, { monthlyJobs: number | null; monthlyTaskSteps: number | null; concurrentJobs: number | null }> = {
+  FREE: { monthlyJobs: 300, monthlyTaskSteps: 500, concurrentJobs: 10 },
+  PRO: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null },
 };

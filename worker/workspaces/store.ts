@@ -39,7 +39,8 @@ export async function jobBilling(d1: D1Database, workspaceId: string): Promise<J
   const limits = PLAN_LIMITS[row?.plan ?? "FREE"];
   return {
     billingWorkspaceId: row?.billingWorkspaceId ?? workspaceId,
-    monthlyJobCap: row?.monthlyJobCap ?? null,
+    // A cap agreed for this workspace overrides its plan's.
+    monthlyJobCap: row?.monthlyJobCap ?? limits.monthlyJobs,
     monthlyStepCap: limits.monthlyTaskSteps,
     concurrentJobs: limits.concurrentJobs,
   };
