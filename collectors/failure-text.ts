@@ -3,11 +3,15 @@ import { ProviderFailure } from "./adapter";
 
 export type FailureRules = readonly (readonly [RegExp, JobErrorCode])[];
 
-/** A site's messages mapped to catalog codes, first match wins; anything unrecognised is a provider error. */
+/**
+ * A site's messages mapped to catalog codes, first match wins. A message no
+ * rule knows is UNKNOWN, its text kept as the failure's detail, which goes
+ * to the operators' log and never to the partner.
+ */
 export function failureFromRules(rules: FailureRules): (text: string) => ProviderFailure {
   return (text) => {
     const rule = rules.find(([pattern]) => pattern.test(text));
-    return new ProviderFailure(rule ? rule[1] : "PROVIDER_ERROR", text.trim().slice(0, 200));
+    return new ProviderFailure(rule ? rule[1] : "UNKNOWN", text.trim().slice(0, 200));
   };
 }
 

@@ -43,7 +43,10 @@ export interface CollectResponse {
   records: RawRecord[];
 }
 
-/** Every non-2xx answer: a job failure catalog code, its Korean message, and a wait when the cause has one. */
+/**
+ * Every non-2xx answer: a job failure catalog code, its Korean message, and a wait when the cause has one;
+ * `detail` is what the institution showed, for the operators' log only (the service never passes it to partners).
+ */
 export interface FailureResponse {
-  failure: { code: string; message: string; retryAfterSeconds?: number };
+  failure: { code: string; message: string; retryAfterSeconds?: number; detail?: string };
 }

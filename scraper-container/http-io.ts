@@ -51,9 +51,11 @@ export function send(res: ServerResponse, status: number, payload?: unknown): vo
   res.end(payload === undefined ? undefined : JSON.stringify(payload));
 }
 
-export function sendFailure(res: ServerResponse, status: number, code: string, retryAfterSeconds?: number): void {
+export function sendFailure(res: ServerResponse, status: number, code: string, retryAfterSeconds?: number, detail?: string): void {
   const error = jobError(code, retryAfterSeconds);
-  const payload: FailureResponse = { failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) } };
+  const payload: FailureResponse = {
+    failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }), ...(detail === undefined ? {} : { detail }) },
+  };
   // An unread body (oversize, or a caller without the secret) is not drained: the connection ends with the answer.
   if (!res.req.complete) res.setHeader("Connection", "close");
   send(res, status, payload);

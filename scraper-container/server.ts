@@ -101,7 +101,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
       if (err instanceof HttpFailure) return sendFailure(res, err.status, err.code, err.retryAfterSeconds);
-      if (err instanceof ProviderFailure) return sendFailure(res, 422, err.code, err.retryAfterSeconds);
+      if (err instanceof ProviderFailure) return sendFailure(res, 422, err.code, err.retryAfterSeconds, err.message);
       // Anything else is the browser or this process failing, not the institution.
       console.error(err);
       sendFailure(res, 500, "ENGINE_CRASHED");

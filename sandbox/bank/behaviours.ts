@@ -14,6 +14,8 @@ export const LOGIN_BEHAVIOURS: Record<string, { notice?: LoginNotice; message?: 
   OVERSEAS_IP_BLOCKED: { notice: "overseas" },
   DUPLICATE_LOGIN: { notice: "duplicate" },
   CONCURRENT_SESSION: { notice: "concurrent" },
+  // A message no adapter rule knows, as a real bank shows after an unannounced change.
+  UNKNOWN: { message: "고객님의 요청을 처리하지 못했습니다. 거래 유형 코드를 확인해 주십시오. [X7731]" },
 };
 
 export const INQUIRY_BEHAVIOURS: Record<string, InquiryFault> = {

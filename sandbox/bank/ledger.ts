@@ -39,8 +39,12 @@ const DEPOSITS = ["급여", "이자", "입금 홍길동", "환불 쿠팡", "매�
 const WITHDRAWALS = ["카드대금", "관리비", "이체 김철수", "통신요금 KT", "보험료 자동이체", "CMS 출금", "현금인출 ATM"];
 const BRANCHES = ["강남지점", "인터넷뱅킹", "모바일뱅킹", "여의도지점", "ATM"];
 
+/** A business that banks elsewhere: it logs in and sees no account at all. */
+export const NO_ACCOUNTS_LOGIN = "user_noaccounts";
+
 /** Accounts of a login: deterministic from the login id. */
 export function accountsOf(loginId: string): Account[] {
+  if (loginId === NO_ACCOUNTS_LOGIN) return [];
   return PRODUCTS.map((p, index) => {
     const random = seededRandom(`${loginId}:account:${index}`);
     const digits = `${110 + index}${String(Math.floor(random() * 1e3)).padStart(3, "0")}${String(Math.floor(random() * 1e6)).padStart(6, "0")}`;

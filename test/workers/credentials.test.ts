@@ -36,12 +36,16 @@ describe("credentials API", () => {
     expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, blank.body.id)).not.toHaveProperty("secondFactor");
   });
 
-  it("refuses a second credential for the same provider with CREDENTIAL_PROVIDER_DUPLICATED", async () => {
+  it("keeps one live credential per provider: a second one supersedes the first instead of CREDENTIAL_PROVIDER_DUPLICATED", async () => {
     const ws = await createWorkspace();
-    await create(ws.apiKey, LOGIN);
+    const first = await create(ws.apiKey, LOGIN);
     const again = await create(ws.apiKey, LOGIN);
-    expect(again.status).toBe(409);
-    expect(again.body.code).toBe("CREDENTIAL_PROVIDER_DUPLICATED");
+    expect(again.status).toBe(201);
+    const list = await callJson<Json>("/api/v1/credentials", { key: ws.apiKey });
+    expect(list.body.items.map((c: Json) => [c.id, c.status])).toEqual([
+      [again.body.id, "ACTIVE"],
+      [first.body.id, "SUPERSEDED"],
+    ]);
   });
 
   it.each([
@@ -90,6 +94,10 @@ describe("credentials API", () => {
       label: "us*****od",
       // A login has no certificate; a certificate's face (subject, issuer, serial, validity) is public and stays for audit.
       certificate: null,
+      invalid_reason: null,
+      invalidated_at: null,
+      superseded_by: null,
+      superseded_at: null,
       created_at: Date.parse(credential.createdAt),
       deleted_at: expect.any(Number),
     });

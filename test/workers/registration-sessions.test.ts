@@ -128,13 +128,16 @@ describe("registration through the hosted UI's API", () => {
     expect((await connect(token)).body.code).toBe("REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED");
   });
 
-  it("refuses a second credential for the provider without spending an attempt", async () => {
+  it("lets an end-user register again: the new credential supersedes the provider's old one, without a failed attempt", async () => {
     const { ws, res } = await issue();
-    await callJson("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: LOGIN } });
-    const dup = await submit(res.body.sessionToken, LOGIN);
-    expect(dup.status).toBe(409);
-    expect(dup.body.code).toBe("CREDENTIAL_PROVIDER_DUPLICATED");
-    expect((await callJson<Json>(`/api/v1/registration-sessions/${res.body.sessionId}`, { key: ws.apiKey })).body).toMatchObject({ status: "PENDING", attempts: 0 });
+    const old = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: LOGIN } });
+    const again = await submit(res.body.sessionToken, LOGIN);
+    expect(again.status).toBeLessThan(300);
+    const session = (await callJson<Json>(`/api/v1/registration-sessions/${res.body.sessionId}`, { key: ws.apiKey })).body;
+    expect(session).toMatchObject({ attempts: 0 });
+    expect(session.credentialId).not.toBe(old.body.id);
+    expect((await callJson<Json>(`/api/v1/credentials/${session.credentialId}`, { key: ws.apiKey })).body).toMatchObject({ status: "ACTIVE" });
+    expect((await callJson<Json>(`/api/v1/credentials/${old.body.id}`, { key: ws.apiKey })).body.code).toBe("CREDENTIAL_SUPERSEDED");
   });
 
   it("hides sessions of other workspaces and publishes the encryption key", async () => {

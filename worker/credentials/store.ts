@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { type Database, database } from "../db/client";
 import { credentials } from "../db/tables";
 import { hasActiveJob } from "../jobs/store";
@@ -22,33 +22,57 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
     label: maskedLabel(credential, certificate),
     certificate,
+    invalidReason: null,
+    invalidatedAt: null,
+    supersededBy: null,
+    supersededAt: null,
     createdAt: Date.now(),
     deletedAt: null,
   };
 }
 
-/** The one-live-credential-per-provider index refused the insert (drizzle wraps the D1 error as `cause`). */
-export function isDuplicateProvider(err: unknown): boolean {
-  return /UNIQUE constraint failed/i.test(`${String(err)} ${String((err as { cause?: unknown })?.cause ?? "")}`);
+/** An SQL condition of a caller's, with its bindings, under which a write takes effect. */
+export interface WriteCondition {
+  condition: string;
+  binds: unknown[];
 }
 
-export async function createCredential(d1: D1Database, masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential, certificate: CertificateFace | null = null): Promise<CredentialRow> {
-  const row = await sealedCredentialRow(masterKey, workspaceId, providerCode, credential, certificate);
-  try {
-    await database(d1).insert(credentials).values(row);
-  } catch (err) {
-    if (isDuplicateProvider(err)) throw new ApiError("CREDENTIAL_PROVIDER_DUPLICATED");
-    throw err;
-  }
-  return row;
+const ALWAYS: WriteCondition = { condition: "1", binds: [] };
+
+/**
+ * Registering a credential: the workspace's live one for the provider (if
+ * any) becomes SUPERSEDED by the new row, which goes in; both only while
+ * `onlyIf` holds, for a caller that batches them with a write of its own in
+ * one transaction. The first statement returns the ids it superseded, for
+ * `credentialReplaced`.
+ */
+export function replaceCredentialStatements(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition = ALWAYS): [D1PreparedStatement, D1PreparedStatement] {
+  const supersede = d1
+    .prepare(
+      `UPDATE credentials SET status = 'SUPERSEDED', superseded_by = ?, superseded_at = ?
+       WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND ${onlyIf.condition} RETURNING id`,
+    )
+    .bind(row.id, row.createdAt, row.workspaceId, row.providerCode, ...onlyIf.binds);
+  return [supersede, insertCredentialIf(d1, row, onlyIf)];
+}
+
+/** The ids the first statement of `replaceCredentialStatements` superseded, from its batch result. */
+export function supersededIds(result: D1Result): string[] {
+  return (result.results as { id: string }[]).map((r) => r.id);
 }
 
 /**
- * The insert of a sealed row that takes effect only while `onlyIf` (an SQL
- * condition of the caller's, with its bindings) holds, for a caller that
- * batches it with a write of its own in one transaction.
+ * Erases a superseded credential's secret once no unfinished job runs on it
+ * (those finish on the credential they started with); called when it is
+ * superseded and whenever a job on it ends.
  */
-export function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: { condition: string; binds: unknown[] }): D1PreparedStatement {
+export async function eraseSupersededSecret(d1: D1Database, id: string): Promise<void> {
+  if (await hasActiveJob(d1, id)) return;
+  await database(d1).update(credentials).set({ sealed: null }).where(and(eq(credentials.id, id), eq(credentials.status, "SUPERSEDED")));
+}
+
+/** The insert of a sealed row that takes effect only while `onlyIf` holds. */
+function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition): D1PreparedStatement {
   return d1
     .prepare(
       `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, certificate, created_at)
@@ -64,20 +88,46 @@ export function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: {
  */
 const retired = (now: number) => ({ status: "DELETED" as const, sealed: null, deletedAt: now });
 
-/** Retires every live credential of a workspace (its connection was revoked), to batch with that revocation. */
+/** Retires every live or superseded credential of a workspace (its connection was revoked), to batch with that revocation. */
 export function retireWorkspaceCredentials(db: Database, workspaceId: string, now: number) {
-  return db.update(credentials).set(retired(now)).where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.status, "ACTIVE")));
+  return db
+    .update(credentials)
+    .set(retired(now))
+    .where(and(eq(credentials.workspaceId, workspaceId), inArray(credentials.status, ["ACTIVE", "SUPERSEDED"])));
 }
 
 export function listCredentials(d1: D1Database, workspaceId: string): Promise<CredentialRow[]> {
   return database(d1).select().from(credentials).where(eq(credentials.workspaceId, workspaceId)).orderBy(desc(credentials.createdAt)).all();
 }
 
-/** The decrypted login of a live credential, or null when it was deleted or never existed. */
+/** What a job finds of its credential: the login to use, a login the institution refused, or nothing (deleted, never existed). */
+export type JobCredential = { kind: "usable"; login: LoginCredential } | { kind: "invalid" } | { kind: "gone" };
+
+/** The decrypted login of a credential that can still log in, or null when it was deleted or never existed. */
 export async function openActiveCredential(d1: D1Database, masterKey: string, id: string): Promise<LoginCredential | null> {
+  const found = await openJobCredential(d1, masterKey, id);
+  return found.kind === "usable" ? found.login : null;
+}
+
+/**
+ * A job's credential as the pipeline needs it: an invalid one is never
+ * opened, so no login is tried with it. A superseded one still opens while
+ * its secret is kept, for the jobs that started on it.
+ */
+export async function openJobCredential(d1: D1Database, masterKey: string, id: string): Promise<JobCredential> {
   const row = await database(d1).select().from(credentials).where(eq(credentials.id, id)).get();
-  if (!row || row.status !== "ACTIVE" || row.sealed === null) return null;
-  return openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
+  if (!row || row.status === "DELETED" || row.sealed === null) return { kind: "gone" };
+  if (row.invalidReason !== null) return { kind: "invalid" };
+  const login = await openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
+  return { kind: "usable", login };
+}
+
+/** Marks a credential the institution refused (LOGIN_FAILED, LOGIN_LOCKED); it stays so until registered again. */
+export async function invalidateCredential(d1: D1Database, id: string, reason: string, now: number): Promise<void> {
+  await database(d1)
+    .update(credentials)
+    .set({ invalidReason: reason, invalidatedAt: now })
+    .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason)));
 }
 
 /** A workspace's live credential for a provider, which its jobs use implicitly. */
@@ -93,6 +143,7 @@ export async function findActiveCredential(d1: D1Database, workspaceId: string, 
 export async function findCredential(d1: D1Database, workspaceId: string, id: string): Promise<CredentialRow> {
   const row = await database(d1).select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.workspaceId, workspaceId))).get();
   if (!row || row.status === "DELETED") throw new ApiError("CREDENTIAL_NOT_FOUND");
+  if (row.status === "SUPERSEDED") throw new ApiError("CREDENTIAL_SUPERSEDED");
   return row;
 }
 

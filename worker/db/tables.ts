@@ -9,7 +9,7 @@ export const workspaces = sqliteTable("workspaces", {
   name: text("name").notNull(),
   businessNumber: text("business_number"),
   plan: text("plan", { enum: ["FREE", "PRO"] }).notNull().default("FREE"),
-  /** Monthly job cap; null means unlimited. */
+  /** Monthly job cap agreed for this workspace; null means its plan's (worker/workspaces/plans.ts). */
   monthlyJobCap: integer("monthly_job_cap"),
   isPartner: integer("is_partner", { mode: "boolean" }).notNull().default(false),
   /**
@@ -112,7 +112,9 @@ export const taskUnits = sqliteTable(
   (t) => [primaryKey({ columns: [t.jobId, t.unitIndex] })],
 );
 
-export const CREDENTIAL_STATUSES = ["ACTIVE", "DELETED"] as const;
+// SUPERSEDED: a newer credential for the same provider replaced it (registering again); its secret is erased
+// once no unfinished job still runs on it, since jobs finish on the credential they started with.
+export const CREDENTIAL_STATUSES = ["ACTIVE", "SUPERSEDED", "DELETED"] as const;
 
 export const credentials = sqliteTable(
   "credentials",
@@ -122,12 +124,22 @@ export const credentials = sqliteTable(
     providerCode: text("provider_code").notNull(),
     authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE"] }).notNull(),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
-    /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted. */
+    /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted, or superseded and no longer used by a job. */
     sealed: text("sealed"),
     /** Non-secret hint shown in listings, e.g. a masked login id. */
     label: text("label"),
     /** A certificate credential's face (subject, issuer, serial, validity): public, shown with the credential. */
     certificate: text("certificate", { mode: "json" }).$type<CertificateFace>(),
+    /**
+     * The job failure (LOGIN_FAILED, LOGIN_LOCKED) that showed the institution refuses this login, and when;
+     * null while it is believed good. Jobs on an invalid credential fail NO_VALID_CREDENTIAL without logging in,
+     * since every wrong-password attempt of ours brings a real account closer to its lock.
+     */
+    invalidReason: text("invalid_reason"),
+    invalidatedAt: integer("invalidated_at"),
+    /** The credential that replaced this one, and when (status SUPERSEDED). */
+    supersededBy: text("superseded_by"),
+    supersededAt: integer("superseded_at"),
     createdAt: integer("created_at").notNull(),
     deletedAt: integer("deleted_at"),
   },

@@ -110,7 +110,7 @@ const CATALOG = {
     CREDENTIAL_RECOVERY_IN_PROGRESS: "자격 증명 복구가 진행 중입니다.",
     CREDENTIAL_RECOVERY_NOT_ALLOWED: "이 자격 증명은 복구할 수 없습니다.",
     CREDENTIAL_REVOKED: "폐기된 자격 증명입니다. 다시 등록해 주세요.",
-    CREDENTIAL_SUPERSEDED: "새 자격 증명으로 대체되었습니다.",
+    CREDENTIAL_SUPERSEDED: "이 자격 증명은 다시 등록된 새 자격 증명으로 대체되었습니다. 새 자격 증명을 사용해 주세요.",
     DUPLICATE_EMAIL: "이미 사용 중인 이메일입니다.",
     IDEMPOTENCY_KEY_CONFLICT: "같은 Idempotency-Key가 다른 요청 내용으로 이미 사용되었습니다. 새 키를 사용해 주세요.",
     PAYMENT_METHOD_IN_USE: "사용 중인 결제 수단입니다.",

@@ -9,6 +9,7 @@ import { publishJob } from "./board";
 import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
 import { insertJob } from "./store";
+import { monthlyStepsLeft } from "./step-cap";
 import { jobBilling } from "../workspaces/store";
 import type { JobRow } from "./store";
 
@@ -17,6 +18,9 @@ export interface CreateJobInput {
   schema: string;
   params?: Record<string, unknown>;
 }
+
+// A job usually finishes within minutes: a slot is worth asking for again soon.
+const CONCURRENCY_RETRY_SECONDS = 60;
 
 /** Key order must not make two equal requests look different to the idempotency check. */
 function canonicalJson(value: unknown): string {
@@ -58,6 +62,8 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     jobBilling(env.DB, workspaceId),
     findActiveCredential(env.DB, workspaceId, request.provider.code),
   ]);
+  const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
+  if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
   const idem = idempotencyKey
     ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson({ providerCode: input.providerCode, schema: input.schema, params: input.params ?? {} })) }
     : undefined;
@@ -76,7 +82,7 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
       createdAt: now,
       deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
     },
-    { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start },
+    { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start, concurrentJobs: billing.concurrentJobs },
     idem,
   );
   switch (outcome.kind) {
@@ -84,6 +90,8 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
       throw new ApiError("IDEMPOTENCY_KEY_CONFLICT");
     case "CAP_REACHED":
       throw new ApiError("FREE_PLAN_JOB_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
+    case "TOO_MANY_UNFINISHED":
+      throw new ApiError("TOO_MANY_CONCURRENT_WORKERS", { headers: { "Retry-After": String(CONCURRENCY_RETRY_SECONDS) } });
     case "REPLAYED":
     case "CREATED":
       await Promise.all([publishJob(env, outcome.row), enqueuePlan(env, outcome.row)]);

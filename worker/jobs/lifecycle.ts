@@ -2,10 +2,13 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type DateSegment, ProviderFailure, type Target } from "../../collectors/adapter";
 import type { JobError } from "../../collectors/job-failures";
+import { eraseSupersededSecret } from "../credentials/store";
 import { database } from "../db/client";
 import { jobs, taskUnits } from "../db/tables";
 import type { Bindings } from "../env";
+import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
+import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
 import { findJobById, findUnit, type JobRow, nextQueuedUnit, type UnitRow } from "./store";
 
@@ -152,6 +155,12 @@ export class JobLifecycle {
     return { next: after.next, finished: false };
   }
 
+  /** Whether the job's billing workspace used up its plan's scraping steps this month: then no further unit runs. */
+  async stepCapReached(job: JobRow, now: number): Promise<boolean> {
+    const left = await monthlyStepsLeft(this.env.DB, await jobBilling(this.env.DB, job.workspaceId), now);
+    return left !== null && left <= 0;
+  }
+
   /** Hands the job's chain on to a later delivery through the queue. */
   async handedOn(job: JobRow, unitIndex: number, delaySeconds?: number): Promise<void> {
     await this.send(unitMessage(job, unitIndex), delaySeconds);
@@ -163,6 +172,12 @@ export class JobLifecycle {
     return row?.attempt ?? 0;
   }
 
+  /** Shows a final job to pollers; a superseded credential it was the last to use loses its secret now. */
+  private async ended(row: JobRow): Promise<void> {
+    await publishJob(this.env, row);
+    if (row.credentialId) await eraseSupersededSecret(this.env.DB, row.credentialId);
+  }
+
   /** Finishes a job whose units are all done; returns it, or null if it was already final. */
   async succeeded(jobId: string, now: number): Promise<JobRow | null> {
     const [row] = await database(this.env.DB)
@@ -170,7 +185,7 @@ export class JobLifecycle {
       .set({ status: "SUCCEEDED", finishedAt: now, updatedAt: now })
       .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"]), sql`${jobs.completedTaskCount} = ${jobs.totalTaskCount}`))
       .returning();
-    if (row) await publishJob(this.env, row);
+    if (row) await this.ended(row);
     return row ?? null;
   }
 
@@ -181,7 +196,7 @@ export class JobLifecycle {
       .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
       .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
       .returning();
-    if (row) await publishJob(this.env, row);
+    if (row) await this.ended(row);
     return row ?? null;
   }
 

@@ -31,22 +31,28 @@ export interface Idempotency {
   requestHash: string;
 }
 
-/** Monthly cap check folded into the insert, so concurrent creates cannot overshoot it; counted over the job's billing workspace. */
+/**
+ * The monthly job cap and the concurrent-job limit, checked inside the insert so concurrent creates cannot
+ * overshoot them; counted over the job's billing workspace. A job born Failed runs nothing and is not limited.
+ */
 export interface CapWindow {
   cap: number | null;
   monthStart: number;
+  concurrentJobs: number | null;
 }
 
 export type InsertOutcome =
   | { kind: "CREATED"; row: JobRow }
   | { kind: "REPLAYED"; row: JobRow }
   | { kind: "KEY_CONFLICT" }
-  | { kind: "CAP_REACHED" };
+  | { kind: "CAP_REACHED" }
+  | { kind: "TOO_MANY_UNFINISHED" };
 
 const INSERT_JOB = `
 INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at)
 SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11
-WHERE ?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12`;
+WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12)
+  AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)`;
 
 // Inserted only if the job row went in, so a capped request leaves no key behind.
 const INSERT_KEY = `
@@ -118,6 +124,18 @@ export interface SweptJob {
 
 const SWEEP_BATCH = 500;
 
+/** Scraping steps (task units collected) of a billing workspace's jobs since `since`, for its plan's monthly step cap. */
+export async function stepsUsedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
+  const row = await d1
+    .prepare(
+      `SELECT count(*) AS used FROM task_units u JOIN jobs j ON j.id = u.job_id
+       WHERE j.billing_workspace_id = ? AND u.status = 'DONE' AND u.updated_at >= ?`,
+    )
+    .bind(billingWorkspaceId, since)
+    .first<{ used: number }>();
+  return row?.used ?? 0;
+}
+
 /** The lowest unit of a job still waiting: where its chain goes on. */
 export const nextQueuedUnit = (jobId: string | SQLWrapper) => sql<number | null>`(SELECT min(unit_index) FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED')`;
 
@@ -158,6 +176,13 @@ async function replay(d1: D1Database, job: NewJob, idem: Idempotency): Promise<I
   return row ? { kind: "REPLAYED", row } : null;
 }
 
+/** Which limit refused an insert: the monthly cap, or else the concurrent-job limit. */
+async function monthlyCapReached(d1: D1Database, job: NewJob, cap: CapWindow): Promise<boolean> {
+  if (cap.cap === null) return false;
+  const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ?").bind(job.billingWorkspaceId, cap.monthStart).first<{ n: number }>();
+  return (row?.n ?? 0) >= cap.cap;
+}
+
 /**
  * Inserts a job and, with an Idempotency-Key, its key in one transaction: of
  * concurrent first requests with one key exactly one commits, the others see
@@ -175,7 +200,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
     .bind(
       job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
       job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
-      cap.cap, cap.monthStart, job.billingWorkspaceId,
+      cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs,
     );
   try {
     const statements = [insertJobStatement];
@@ -185,7 +210,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
       );
     }
     const [inserted] = await d1.batch(statements);
-    if (!inserted!.meta.changes) return { kind: "CAP_REACHED" };
+    if (!inserted!.meta.changes) return (await monthlyCapReached(d1, job, cap)) ? { kind: "CAP_REACHED" } : { kind: "TOO_MANY_UNFINISHED" };
   } catch (err) {
     // The key's primary key rejected us: another request with this key committed first.
     const winner = idem ? await replay(d1, job, idem) : null;

@@ -92,7 +92,7 @@ export class ContainerScraper implements ScraperPort {
     }
     if (response.status === 404) throw new SessionGone();
     const code = parsed.failure?.code ?? (response.status === 429 ? "ENGINE_CONCURRENCY_LIMIT" : "ENGINE_CRASHED");
-    throw new ProviderFailure(code as ProviderFailure["code"], parsed.failure?.message, parsed.failure?.retryAfterSeconds);
+    throw new ProviderFailure(code as ProviderFailure["code"], parsed.failure?.detail ?? parsed.failure?.message, parsed.failure?.retryAfterSeconds);
   }
 
   /**

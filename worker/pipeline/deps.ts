@@ -1,5 +1,5 @@
 import { institutionFor } from "../../collectors/registry";
-import { openActiveCredential } from "../credentials/store";
+import { invalidateCredential, openJobCredential } from "../credentials/store";
 import { credentialLock } from "../durable-objects/credential-lock";
 import type { Bindings } from "../env";
 import { JobLifecycle } from "../jobs/lifecycle";
@@ -26,7 +26,8 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     results: env.RESULTS,
     scraperFor: (provider) => (provider.runtime === "browser-rendering" && browserRendering ? browserRendering : container),
     lockFor: (credentialId) => credentialLock(env, credentialId),
-    loadCredential: (credentialId) => openActiveCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
+    loadCredential: (credentialId) => openJobCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
+    invalidateCredential: (credentialId, reason) => invalidateCredential(env.DB, credentialId, reason, Date.now()),
     now: () => Date.now(),
     random: Math.random,
     retry: {

@@ -17,6 +17,9 @@ const ACK: Outcome = { kind: "ack" };
 // Transient, but retrying cannot help: another job owns the credential, or the budget is spent.
 const NOT_RESUMED: ReadonlySet<JobErrorCode> = new Set(["LOCK_CONTENTION", "JOB_TIMEOUT", "PENDING_ORPHAN"]);
 
+// The institution refused the login itself: trying it again would only bring the account closer to (or keep it in) its lock.
+const INVALIDATES_CREDENTIAL: ReadonlySet<JobErrorCode> = new Set(["LOGIN_FAILED", "LOGIN_LOCKED"]);
+
 // Our own engine being full says nothing about the institution or the credential: the job waits
 // for capacity until its deadline without spending an attempt, so a busy hour never ends a job
 // that one more login would finish.
@@ -87,9 +90,10 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
 }
 
 async function credentialOf(delivery: Delivery): Promise<LoginCredential> {
-  const credential = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : null;
-  if (!credential) throw new ProviderFailure("CREDENTIAL_NOT_FOUND");
-  return credential;
+  const found = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : { kind: "gone" as const };
+  if (found.kind === "invalid") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the institution refused this credential before");
+  if (found.kind === "gone") throw new ProviderFailure("CREDENTIAL_NOT_FOUND");
+  return found.login;
 }
 
 /**
@@ -154,6 +158,8 @@ const digits = (s: string) => s.replace(/\D/g, "");
 
 /** Applies the job's target params; asking for a target the institution does not show is an input error. */
 function narrowTargets(ctx: JobContext, discovered: Target[]): Target[] {
+  // The institution has nothing of this kind for the business (no account, no card): nothing a period could change.
+  if (discovered.length === 0) throw new ProviderFailure("NO_DATA_AVAILABLE", `no ${ctx.schema.targets} at the institution`);
   const filterParam = ctx.schema.targetFilterParam;
   const wanted = filterParam ? (ctx.job.params[filterParam] as string[] | undefined) : undefined;
   let targets = discovered;
@@ -206,6 +212,8 @@ function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknow
 async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | null> {
   const row = await ctx.deps.jobs.unit(ctx.job.id, unitIndex);
   if (!row || row.status === "DONE") return null;
+  // The plan's monthly steps are spent: the job ends here, its committed units stay served.
+  if (await ctx.deps.jobs.stepCapReached(ctx.job, ctx.deps.now())) throw new ProviderFailure("WORKSPACE_QUOTA_EXCEEDED", "monthly scraping steps used up");
   const unit: TaskUnit = {
     jobId: ctx.job.id,
     unitIndex,
@@ -216,6 +224,8 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | nul
   };
   const records = await withSession(ctx, (sessionId) => ctx.deps.scraperFor(ctx.provider).collect(sessionId, unit));
   const valid = validated(ctx, records);
+  // An empty list (accounts, cards) is the institution having none; an empty period is a valid answer of zero records.
+  if (valid.length === 0 && !ctx.schema.datedRange) throw new ProviderFailure("NO_DATA_AVAILABLE", `no ${ctx.schema.id} records at the institution`);
   await stillLeased(ctx);
   await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
   return carryOn(ctx, await ctx.deps.jobs.unitCommitted(ctx.job, unitIndex, records.length, ctx.lease.fence, ctx.deps.now()));
@@ -235,6 +245,8 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
   const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
   const error = jobError(failure.code, failure.retryAfterSeconds);
   const { deps, job } = delivery;
+  // What the institution said, for operators to teach the adapter; the partner sees only the catalog's message.
+  if (error.code === "UNKNOWN") console.warn(JSON.stringify({ jobId: job.id, event: "unknown-institution-message", text: failure.message }));
   if (WAITS_FOR_CAPACITY.has(error.code)) {
     const delaySeconds = Math.max(1, failure.retryAfterSeconds ?? 0) + Math.floor(deps.random() * 3);
     if (deps.now() + delaySeconds * 1000 < job.deadlineAt) return { kind: "retry", delaySeconds };
@@ -247,6 +259,7 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
       return { kind: "retry", delaySeconds };
     }
   }
+  if (INVALIDATES_CREDENTIAL.has(error.code) && job.credentialId) await deps.invalidateCredential(job.credentialId, error.code);
   if (await deps.jobs.failed(job.id, error, deps.now())) await closeJobSession(delivery);
   return ACK;
 }

@@ -1,4 +1,5 @@
-import type { LoginCredential } from "../../collectors/adapter";
+import type { JobErrorCode } from "../../collectors/job-failures";
+import type { JobCredential } from "../credentials/store";
 import type { ProviderDefinition } from "../catalog/providers";
 import type { AcquireResult } from "../durable-objects/credential-lock";
 import type { JobLifecycle } from "../jobs/lifecycle";
@@ -28,8 +29,10 @@ export interface PipelineDeps {
   results: R2Bucket;
   scraperFor(provider: ProviderDefinition): ScraperPort;
   lockFor(credentialId: string): LockPort;
-  /** The decrypted credential, or null when it was deleted or never existed. */
-  loadCredential(credentialId: string): Promise<LoginCredential | null>;
+  /** The job's credential: its decrypted login, refused by the institution before (invalid), or gone. */
+  loadCredential(credentialId: string): Promise<JobCredential>;
+  /** Tells the credentials' owner that the institution refused this login, so no later job tries it again. */
+  invalidateCredential(credentialId: string, reason: JobErrorCode): Promise<void>;
   now(): number;
   random(): number;
   retry: RetryPolicy;

@@ -1,7 +1,8 @@
 import { checkCredential } from "../credentials/check";
 import { workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
-import { insertCredentialIf, isDuplicateProvider, sealedCredentialRow } from "../credentials/store";
+import { replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { credentialReplaced } from "../credentials/replace";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
@@ -25,7 +26,7 @@ export async function submitRegistration(env: Bindings, token: string, pageOrigi
   try {
     return await register(env, session, submission);
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500 && err.code !== "CREDENTIAL_PROVIDER_DUPLICATED") await recordFailedAttempt(env.DB, session.id);
+    if (err instanceof ApiError && err.status < 500) await recordFailedAttempt(env.DB, session.id);
     throw err;
   }
 }
@@ -45,15 +46,17 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const certificate = await checkCredential(credential, session.businessNumber);
   const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, provider.code, credential, certificate);
   const now = Date.now();
-  try {
-    // The credential goes in only while the session is still usable, and in the same transaction that consumes it.
-    await env.DB.batch([insertCredentialIf(env.DB, row, sessionStillPending(session.id, now)), consumeStatement(env.DB, session.id, row.id, now)]);
-  } catch (err) {
-    if (isDuplicateProvider(err)) throw new ApiError("CREDENTIAL_PROVIDER_DUPLICATED");
-    throw err;
-  }
+  // The credential goes in (superseding the one it replaces) only while the session is still usable,
+  // and in the same transaction that consumes it.
+  const [supersede] = await env.DB.batch([
+    ...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)),
+    consumeStatement(env.DB, session.id, row.id, now),
+  ]);
   const after = await findSession(env.DB, session.workspaceId, session.id);
-  if (after.credentialId === row.id) return after;
+  if (after.credentialId === row.id) {
+    await credentialReplaced(env, row, supersededIds(supersede!));
+    return after;
+  }
   // Another submission, a cancellation or the clock got there first.
   assertPending(after);
   throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");

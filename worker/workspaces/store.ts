@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { database } from "../db/client";
 import { workspaces } from "../db/tables";
+import { type Plan, PLAN_LIMITS } from "./plans";
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 
@@ -19,21 +20,30 @@ export async function workspaceBusinessNumber(d1: D1Database, workspaceId: strin
   return (await findWorkspace(d1, workspaceId))?.businessNumber ?? null;
 }
 
-/** Whose plan caps a workspace's jobs, and that plan's monthly job cap (null: unlimited). */
+/** Whose plan caps a workspace's jobs, and that plan's monthly job and scraping-step caps and concurrent jobs (null: unlimited). */
 export interface JobBilling {
   billingWorkspaceId: string;
   monthlyJobCap: number | null;
+  monthlyStepCap: number | null;
+  concurrentJobs: number | null;
 }
 
 export async function jobBilling(d1: D1Database, workspaceId: string): Promise<JobBilling> {
   const row = await d1
     .prepare(
-      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap
+      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan
        FROM workspaces w JOIN workspaces b ON b.id = coalesce(w.billing_workspace_id, w.id) WHERE w.id = ?`,
     )
     .bind(workspaceId)
-    .first<JobBilling>();
-  return row ?? { billingWorkspaceId: workspaceId, monthlyJobCap: null };
+    .first<{ billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan }>();
+  const limits = PLAN_LIMITS[row?.plan ?? "FREE"];
+  return {
+    billingWorkspaceId: row?.billingWorkspaceId ?? workspaceId,
+    // A cap agreed for this workspace overrides its plan's.
+    monthlyJobCap: row?.monthlyJobCap ?? limits.monthlyJobs,
+    monthlyStepCap: limits.monthlyTaskSteps,
+    concurrentJobs: limits.concurrentJobs,
+  };
 }
 
 /**

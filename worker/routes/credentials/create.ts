@@ -3,7 +3,8 @@ import { createMiddleware } from "hono/factory";
 import { checkCredential } from "../../credentials/check";
 import { workspaceBusinessNumber } from "../../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../../credentials/fields";
-import { createCredential } from "../../credentials/store";
+import { sealedCredentialRow } from "../../credentials/store";
+import { registerCredential } from "../../credentials/replace";
 import { credentialView } from "./views";
 import type { AppEnv } from "../../env";
 import { CERTIFICATE_ERRORS } from "../../certificates/errors";
@@ -46,7 +47,7 @@ export const route = createRoute({
     201: { description: "등록된 자격 증명", content: { "application/json": { schema: CredentialSchema } } },
     ...errorResponses(
       "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_PROVIDER_CODE", "UNSUPPORTED_AUTH_METHOD",
-      "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT", "CREDENTIAL_PROVIDER_DUPLICATED",
+      "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT",
       "PARTNER_CREDENTIAL_API_UNSUPPORTED",
       ...CERTIFICATE_ERRORS,
     ),
@@ -60,6 +61,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const credential = credentialFromFields(provider, body.authMethod, body.fields);
   const { workspaceId } = principalOf(c);
   const certificate = await checkCredential(credential, await workspaceBusinessNumber(c.env.DB, workspaceId));
-  const row = await createCredential(c.env.DB, c.env.VAULT_MASTER_KEY, workspaceId, provider.code, credential, certificate);
+  const row = await registerCredential(c.env, await sealedCredentialRow(c.env.VAULT_MASTER_KEY, workspaceId, provider.code, credential, certificate));
   return c.json(credentialView(row), 201);
 };

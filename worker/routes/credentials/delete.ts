@@ -15,7 +15,7 @@ export const route = createRoute({
   request: { params: CredentialIdParamSchema },
   responses: {
     204: { description: "삭제되었습니다" },
-    ...errorResponses("CREDENTIAL_NOT_FOUND", "CREDENTIAL_HAS_ACTIVE_CONNECTIONS"),
+    ...errorResponses("CREDENTIAL_NOT_FOUND", "CREDENTIAL_SUPERSEDED", "CREDENTIAL_HAS_ACTIVE_CONNECTIONS"),
   },
 });
 

@@ -15,7 +15,7 @@ export const route = createRoute({
   request: { params: CredentialIdParamSchema },
   responses: {
     200: { description: "자격 증명", content: { "application/json": { schema: CredentialSchema } } },
-    ...errorResponses("CREDENTIAL_NOT_FOUND"),
+    ...errorResponses("CREDENTIAL_NOT_FOUND", "CREDENTIAL_SUPERSEDED"),
   },
 });
 

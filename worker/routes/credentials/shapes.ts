@@ -1,3 +1,4 @@
+import { CREDENTIAL_STATUSES } from "../../db/tables";
 import { z } from "@hono/zod-openapi";
 import { AUTH_METHODS } from "../../credentials/fields";
 
@@ -16,7 +17,7 @@ export const CredentialSchema = z
     id: z.uuid(),
     providerCode: z.string(),
     authMethod: z.enum(AUTH_METHODS),
-    status: z.enum(["ACTIVE", "DELETED"]),
+    status: z.enum(CREDENTIAL_STATUSES),
     label: z.string().nullable().meta({ description: "가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
     certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
     createdAt: z.iso.datetime(),

@@ -1,0 +1,67 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createJob } from "../../worker/jobs/create";
+import { scraperAuthorization } from "../../collectors/scraper-protocol";
+import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
+import { harness, jobRow, RANGE } from "./pipeline-harness";
+
+async function logins(): Promise<number> {
+  const response = await fetch(`${env.SCRAPER_URL}/stats`, { headers: { Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) } });
+  return (await response.json<{ logins: number }>()).logins;
+}
+
+/** Creates a transactions job on the workspace's credential and runs it to its end on the real sandbox bank. */
+async function runJob(workspaceId: string) {
+  const queue = withCapturedQueue();
+  const job = await createJob(queue.env, workspaceId, { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: RANGE });
+  const h = harness();
+  h.queued.push(...queue.sent);
+  await h.drain();
+  return jobRow(job.id);
+}
+
+describe("a credential the institution refused", () => {
+  it("is marked invalid after LOGIN_FAILED, and later jobs fail NO_VALID_CREDENTIAL without logging in", async () => {
+    const ws = await createWorkspace();
+    const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "wrong_password" });
+    const first = await runJob(ws.workspaceId);
+    expect(first!.status).toBe("FAILED");
+    expect(JSON.parse(first!.error).code).toBe("LOGIN_FAILED");
+    const marked = await env.DB.prepare("SELECT invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string }>();
+    expect(marked!.invalid_reason).toBe("LOGIN_FAILED");
+
+    const before = await logins();
+    const second = await runJob(ws.workspaceId);
+    expect(await logins()).toBe(before);
+    expect(second!.status).toBe("FAILED");
+    expect(JSON.parse(second!.error)).toMatchObject({ code: "NO_VALID_CREDENTIAL", category: "CREDENTIAL", retryable: false });
+  });
+
+  it("is marked invalid after LOGIN_LOCKED too", async () => {
+    const ws = await createWorkspace();
+    const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "error_LOGIN_LOCKED" });
+    const first = await runJob(ws.workspaceId);
+    expect(JSON.parse(first!.error).code).toBe("LOGIN_LOCKED");
+    const marked = await env.DB.prepare("SELECT invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string }>();
+    expect(marked!.invalid_reason).toBe("LOGIN_LOCKED");
+    expect(JSON.parse((await runJob(ws.workspaceId))!.error).code).toBe("NO_VALID_CREDENTIAL");
+  });
+
+  it("stays valid after a transient login failure", async () => {
+    const ws = await createWorkspace();
+    const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "error_LOGIN_TRANSIENT" });
+    expect(JSON.parse((await runJob(ws.workspaceId))!.error).code).toBe("LOGIN_TRANSIENT");
+    const row = await env.DB.prepare("SELECT invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string | null }>();
+    expect(row!.invalid_reason).toBeNull();
+  });
+
+  it("is usable again once deleted and registered anew", async () => {
+    const ws = await createWorkspace();
+    const refused = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "wrong_password" });
+    await runJob(ws.workspaceId);
+    expect((await callJson(`/api/v1/credentials/${refused}`, { method: "DELETE", key: ws.apiKey })).status).toBe(204);
+    const again = await callJson("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } } });
+    expect(again.status).toBe(201);
+    expect((await runJob(ws.workspaceId))!.status).toBe("SUCCEEDED");
+  });
+});
