@@ -41,8 +41,8 @@ describe("certificate credentials, created directly", () => {
   it("publishes file fields for the certificate provider, sent as standard base64", async () => {
     const ws = await createWorkspace();
     const schema = await callJson<Json>("/api/v1/providers/sandbox.taxportal/credential-schema", { key: ws.apiKey });
-    expect(schema.body.acceptedAuthMethods).toEqual(["CERTIFICATE"]);
-    expect(schema.body.fields.map((f: Json) => [f.name, f.input, f.secret])).toEqual([
+    expect(schema.body.acceptedAuthMethods).toEqual(["CERTIFICATE", "PROVIDER_LOGIN"]);
+    expect(schema.body.fields.filter((f: Json) => f.authMethod === "CERTIFICATE").map((f: Json) => [f.name, f.input, f.secret])).toEqual([
       ["certificate", "file", false],
       ["privateKey", "file", true],
       ["password", "text", true],

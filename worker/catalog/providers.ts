@@ -74,8 +74,9 @@ const PROVIDERS: ProviderDefinition[] = [
     kind: "TAX_PORTAL",
     sandbox: true,
     schemas: ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"],
-    acceptedAuthMethods: ["CERTIFICATE"],
-    credentialFields: CERTIFICATE_FIELDS,
+    // The portal's ID login asks for the resident-number prefix too (LOGIN_SECOND_FACTOR_REQUIRED without it).
+    acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"],
+    credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS],
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
