@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
 import { documentsOf } from "../../sandbox/taxportal/documents";
+import { ID_MEMBERS } from "../../sandbox/taxportal/members";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { parseCsv } from "../support/parse-csv";
 import { specViolations } from "../support/spec-field-tables";
@@ -179,5 +180,25 @@ describe("card jobs through the real stack", () => {
     const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.approvals.corp.v1", params: { ...CARD_RANGE, cardNumberMasked: ["1234-56**-****-7890"] } });
     const done = await api.waitForJob(job.id);
     expect(done).toMatchObject({ kind: "Failed", error: { code: "INVALID_CARD_FOR_SERVICE", category: "INVALID_INPUT", retryable: false } });
+  });
+});
+
+describe("tax portal ID login through the real stack", () => {
+  it("collects cash receipts exactly with an ID login registered in place of the demo workspace's certificate", async () => {
+    const member = ID_MEMBERS.find((m) => m.businessNumber === DEMO_BUSINESS_NUMBER)!;
+    const existing = (await api.json("GET", "/api/v1/credentials")).body.items.find((c: Json) => c.providerCode === "sandbox.taxportal");
+    expect((await api.request("DELETE", `/api/v1/credentials/${existing.id}`)).status).toBe(204);
+    const registered = await api.json("POST", "/api/v1/credentials", {
+      providerCode: "sandbox.taxportal",
+      authMethod: "PROVIDER_LOGIN",
+      fields: { loginId: member.loginId, password: member.password, secondFactor: member.residentPrefix },
+    });
+    expect(registered).toMatchObject({ status: 201, body: { authMethod: "PROVIDER_LOGIN", status: "ACTIVE" } });
+    const range = { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-04-15" };
+    const job = await api.createJob({ providerCode: "sandbox.taxportal", schema: "taxportal.cash-receipts.sales.v1", params: range });
+    const done = await api.waitForJob(job.id);
+    const truth = documentsOf(member.businessNumber, "taxportal.cash-receipts.sales.v1", { start: range.dateRangeStart, end: range.dateRangeEnd });
+    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect((await results(job.id)).data).toEqual(truth);
   });
 });
