@@ -1,6 +1,6 @@
 import { kstHour } from "../dates";
 import type { SandboxClock } from "../clock";
-import type { LoginResult } from "./certificate-login";
+import type { LoginResult } from "../certificates/signed-login";
 import { ID_MEMBERS } from "./members";
 
 /** The portal's early-morning maintenance, in Korean hours [from, to). */

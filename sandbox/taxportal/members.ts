@@ -2,7 +2,7 @@
  * The businesses with an account at the sandbox tax portal, each having
  * registered its certificate there (what a holder does once on the real
  * portal). The portal recognises a member's certificate by its virtual ID
- * (see certificate-login.ts); any other certificate is not registered.
+ * (see sandbox/certificates/signed-login.ts); any other certificate is not registered.
  */
 export const PORTAL_MEMBERS: readonly string[] = ["1208800767", "2208162517"];
 

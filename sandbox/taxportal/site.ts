@@ -1,22 +1,19 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import path from "node:path";
 import { fieldInfos } from "../../collectors/records/field-kinds";
-import { browserBundle } from "../browser-bundle";
 import { toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { shownBusinessNumber } from "../business-number";
 import type { SandboxClock } from "../clock";
-import { checkCertificateLogin, type LoginResult, MESSAGES } from "./certificate-login";
+import { challengeBook, type LoginResult, serveSecurityModule } from "../certificates/signed-login";
 import { checkIdLogin, ID_LOGIN_MESSAGES, inMaintenance } from "./id-login";
+import { PORTAL_MEMBERS } from "./members";
 import { DOCUMENT_TYPES, DOCUMENTS_ORIGIN, type DocumentType, documentsOf } from "./documents";
 
 export const MAX_INQUIRY_DAYS = 31;
 export const ROWS_PER_PAGE = 20;
 const SESSION_COOKIE = "TPSESSION";
 const SITE = "샌드박스 국세포털";
-
-const SECURITY_MODULE = path.join(import.meta.dirname, "security-module.ts");
 
 // Two ways in, as on the real portal. ID login: ID, password and, for the resident check, the first
 // 7 digits of the resident number. Certificate login: the security module opens the key in the page and
@@ -89,16 +86,7 @@ function display(value: unknown, kind: string): string {
 /** The sandbox tax portal: ID and certificate login and a paged inquiry of tax invoices and cash receipts. */
 export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
   const sessions = new Map<string, { businessNumber: string }>();
-  const challenges = new Map<string, number>();
-
-  async function certificateLogin(body: Record<string, unknown>): Promise<LoginResult> {
-    const { certificate, nonce, signature, randomNum } = body;
-    const issuedAt = challenges.get(String(nonce));
-    challenges.delete(String(nonce));
-    // A challenge is good once, for a minute.
-    if (!issuedAt || Date.now() - issuedAt > 60_000) return { ok: false, message: MESSAGES.signature };
-    return checkCertificateLogin({ certificate: String(certificate ?? ""), challenge: String(nonce), signature: String(signature ?? ""), randomNum: String(randomNum ?? "") });
-  }
+  const certificates = challengeBook({ businessNumbers: PORTAL_MEMBERS, siteName: "국세포털" });
 
   async function login(req: IncomingMessage, res: ServerResponse) {
     const body = await readJson(req);
@@ -106,7 +94,7 @@ export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
       ? { ok: false, message: ID_LOGIN_MESSAGES.maintenance }
       : body.method === "ID"
         ? checkIdLogin({ loginId: String(body.loginId ?? ""), password: String(body.password ?? ""), residentPrefix: String(body.residentPrefix ?? "") })
-        : await certificateLogin(body);
+        : await certificates.check(body);
     if (!result.ok) return sendJson(res, 200, { message: result.message });
     const sid = randomBytes(16).toString("hex");
     sessions.set(sid, { businessNumber: result.businessNumber });
@@ -149,15 +137,10 @@ export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
 <label>인증서 암호 <input id="certPw" type="password"></label>
 <button id="btnCertLogin" type="button">인증서 로그인</button></form><p id="loginError" class="error" role="alert"></p>
 <script src="/taxportal/static/security-module.js"></script>`, LOGIN_SCRIPT, SITE));
-      case "static/security-module.js": {
-        res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" });
-        return void res.end(await browserBundle(SECURITY_MODULE));
-      }
-      case "api/challenge": {
-        const nonce = randomBytes(24).toString("base64url");
-        challenges.set(nonce, Date.now());
-        return sendJson(res, 200, { nonce });
-      }
+      case "static/security-module.js":
+        return serveSecurityModule(res);
+      case "api/challenge":
+        return sendJson(res, 200, { nonce: certificates.issue() });
       case "api/login":
         return login(req, res);
       case "notice":

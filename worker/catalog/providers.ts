@@ -87,9 +87,9 @@ const PROVIDERS: ProviderDefinition[] = [
     kind: "CARD",
     sandbox: true,
     schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"],
-    // ID login for now; the issuer's business-certificate login joins it with CERTIFICATE_FIELDS.
-    acceptedAuthMethods: ["PROVIDER_LOGIN"],
-    credentialFields: ID_LOGIN_FIELDS,
+    // The issuer's ID login and its business-certificate login (sandbox/card/certificate-customers.ts).
+    acceptedAuthMethods: ["PROVIDER_LOGIN", "CERTIFICATE"],
+    credentialFields: [...ID_LOGIN_FIELDS, ...CERTIFICATE_FIELDS],
     maxRangeDays: 366,
     // The issuer's approval history answers at most 90 days per search (sandbox/card/site.ts MAX_INQUIRY_DAYS).
     pageWindowDays: 90,
