@@ -129,7 +129,7 @@ describe("card jobs through the real stack", () => {
 
   it("lists the card issuer among the providers", async () => {
     const { body } = await api.json("GET", "/api/v1/providers");
-    expect(body.items).toContainEqual(expect.objectContaining({ code: "sandbox.card", kind: "CARD", schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"], acceptedAuthMethods: ["PROVIDER_LOGIN"] }));
+    expect(body.items).toContainEqual(expect.objectContaining({ code: "sandbox.card", kind: "CARD", schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"], acceptedAuthMethods: ["PROVIDER_LOGIN", "CERTIFICATE"] }));
   });
 
   it("collects the corporate card list with the demo workspace's login exactly, under Korean CSV headers", async () => {

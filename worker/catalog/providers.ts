@@ -25,6 +25,7 @@ export interface ProviderDefinition {
   kind: "BANK" | "TAX_PORTAL" | "CARD";
   sandbox: boolean;
   schemas: string[];
+  /** The first is the provider's main way in, the one the demo workspace holds (scripts/demo-seed.ts). */
   acceptedAuthMethods: AuthMethod[];
   credentialFields: CredentialField[];
   /** Longest date range one job may ask for; longer gives DATE_RANGE_EXCEEDED. */
