@@ -67,6 +67,11 @@ export interface AdapterContext {
   baseUrl: string;
   /** How long one page may take to reach the state the adapter waits for; TIMEOUT after. */
   timeoutMs?: number;
+  /**
+   * The business the session collects for (the workspace's, 10 digits). An institution account of another
+   * business is BUSINESS_NUMBER_MISMATCH where the site shows whose account it is; absent, nothing to compare.
+   */
+  businessNumber?: string;
 }
 
 /**

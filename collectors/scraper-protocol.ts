@@ -24,6 +24,8 @@ export const MAX_SCRAPER_BODY_BYTES = 1024 * 1024;
 export interface OpenSessionRequest {
   providerCode: string;
   credential: LoginCredential;
+  /** The business the session collects for (the adapter's `ctx.businessNumber`). */
+  businessNumber?: string;
 }
 export interface OpenSessionResponse {
   sessionId: string;

@@ -8,3 +8,8 @@ export const fromDay = (day: number) => new Date(day * DAY_MS).toISOString().sli
 export function todayKst(now = Date.now()): string {
   return new Date(now + KST_MS).toISOString().slice(0, 10);
 }
+
+/** The hour of the day in Korea (0-23). */
+export function kstHour(now: number): number {
+  return new Date(now + KST_MS).getUTCHours();
+}

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { pathToFileURL } from "node:url";
 import { bankSite } from "./bank/site";
 import { cardSite } from "./card/site";
+import { clockFrom, type SandboxClock } from "./clock";
 import { taxPortalSite } from "./taxportal/site";
 
 export interface SandboxServer {
@@ -18,6 +19,8 @@ export interface SandboxOptions {
    * to seconds a page; with this, a benchmark on a small machine measures waiting, as production does, not its CPU.
    */
   pageLatencyMs?: number;
+  /** The institutions' clock for time-of-day behaviour (sandbox/clock.ts); unset, they keep no hours. */
+  clock?: SandboxClock;
 }
 
 /** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/. */
@@ -25,7 +28,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
   const latencyMs = options.pageLatencyMs ?? 0;
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
     bank: bankSite({ hangMs: options.hangMs ?? 20_000 }),
-    taxportal: taxPortalSite(),
+    taxportal: taxPortalSite({ clock: options.clock }),
     card: cardSite(),
   };
   const server = createServer((req, res) => {
@@ -61,6 +64,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     port: Number(process.env.SANDBOX_PORT ?? 8790),
     hangMs: Number(process.env.SANDBOX_HANG_MS ?? 20_000),
     pageLatencyMs: Number(process.env.SANDBOX_PAGE_LATENCY_MS ?? 0),
+    clock: process.env.SANDBOX_CLOCK ? clockFrom(process.env.SANDBOX_CLOCK) : undefined,
   });
   console.log(`sandbox institutions on ${sandbox.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

@@ -53,7 +53,8 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     logins++;
     try {
       const { context, page } = await pool.newContext(institution.origins);
-      const ctx = { baseUrl: institution.baseUrl, timeoutMs: options.pageTimeoutMs };
+      const businessNumber = typeof input.businessNumber === "string" ? input.businessNumber : undefined;
+      const ctx = { baseUrl: institution.baseUrl, timeoutMs: options.pageTimeoutMs, businessNumber };
       try {
         await institution.adapter.login(page, input.credential as LoginCredential, ctx);
       } catch (err) {

@@ -42,9 +42,11 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
   ];
   const credentials: { provider: string; credential: LoginCredential; label: string; certificate: CertificateFace | null }[] = [];
   for (const provider of allProviders().filter((p) => p.sandbox)) {
-    if (seed.login && provider.acceptedAuthMethods.includes("PROVIDER_LOGIN")) {
+    // A provider's first accepted method the seed has material for: the tax portal's certificate, the bank's and the card issuer's ID login.
+    const method = provider.acceptedAuthMethods.find((m) => (m === "PROVIDER_LOGIN" ? seed.login : seed.certificate));
+    if (seed.login && method === "PROVIDER_LOGIN") {
       credentials.push({ provider: provider.code, credential: { authMethod: "PROVIDER_LOGIN", ...seed.login }, label: seed.login.loginId, certificate: null });
-    } else if (seed.certificate && provider.acceptedAuthMethods.includes("CERTIFICATE")) {
+    } else if (method === "CERTIFICATE") {
       const { certificate, privateKey, password } = await issueJointCertificate({ idn: DEMO_BUSINESS_NUMBER });
       // The same checks, and the same face on the credential, as registration through the API.
       const face = await verifyCertificate({ certificate, privateKey, password }, DEMO_BUSINESS_NUMBER);

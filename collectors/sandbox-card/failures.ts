@@ -1,3 +1,4 @@
+import { CERTIFICATE_LOGIN_RULES } from "../certificate-form";
 import { type FailureRules, failureFromRules } from "../failure-text";
 
 // What the issuer's notices, guide pages and error lines say, in the order they are checked.
@@ -9,6 +10,8 @@ const RULES: FailureRules = [
   [/접속 환경 보안|보안프로그램을 설치하고/, "OVERSEAS_IP_BLOCKED"],
   [/비밀번호 유효기간/, "LOGIN_FAILED"],
   [/아이디 또는 비밀번호가 일치하지/, "LOGIN_FAILED"],
+  // After the password's expiry: its notice says "유효기간이 만료" too, and it is not the certificate's.
+  ...CERTIFICATE_LOGIN_RULES,
   [/로그인 시간이 만료|세션이 만료/, "SESSION_EXPIRED"],
   [/조회기간은 최대|조회 가능 기간/, "INVALID_DATE_RANGE"],
 ];

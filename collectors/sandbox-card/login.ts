@@ -1,5 +1,5 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
-import { ProviderFailure } from "../adapter";
+import { submitCertificateForm } from "../certificate-form";
 import { malformed } from "../failure-text";
 import { open, settle } from "../page-state";
 import { CARD_LIST_READY } from "./cards";
@@ -27,18 +27,22 @@ const MAX_GUIDE_PAGES = 4;
 const anyLanding = Object.values(LANDINGS).map((expression) => `(${expression})`).join(" || ");
 const whichLanding = `${Object.entries(LANDINGS).map(([name, expression]) => `(${expression}) ? "${name}" : `).join("")}null`;
 
-/**
- * ID login. A business-certificate login would open the certificate tab and
- * sign the site's challenge as collectors/sandbox-taxportal/login.ts does,
- * then meet the same pages after it.
- */
-export async function login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
-  if (credential.authMethod !== "PROVIDER_LOGIN") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the card issuer takes ID login only");
+/** The ID tab, or the business-certificate tab whose security module signs the site's challenge; both lead to the same pages. */
+async function signIn(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
   await open(page, new URL("login", ctx.baseUrl).toString(), ctx);
-  await settle(page, `!!document.querySelector("#btnIdLogin")`, ctx, failureFromText);
+  // The certificate tab works once the site's security module and login script have loaded.
+  await settle(page, `!!document.querySelector("#btnIdLogin") && !!document.querySelector("#btnCertLogin[data-ready]")`, ctx, failureFromText);
+  if (credential.authMethod === "CERTIFICATE") {
+    await page.click("#tabCertLogin");
+    return submitCertificateForm(page, credential);
+  }
   await page.type("#custId", credential.loginId);
   await page.type("#custPw", credential.password);
   await page.click("#btnIdLogin");
+}
+
+export async function login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
+  await signIn(page, credential, ctx);
   for (let step = 0; step <= MAX_GUIDE_PAGES; step++) {
     await settle(page, anyLanding, ctx, failureFromText);
     const landing = (await page.evaluate(whichLanding)) as Landing;

@@ -1,10 +1,13 @@
+import { CERTIFICATE_LOGIN_RULES } from "../certificate-form";
 import { type FailureRules, failureFromRules } from "../failure-text";
 
 // What the portal's login and inquiry pages say, in the order they are checked.
 const RULES: FailureRules = [
-  [/인증서 암호가 일치하지 않거나/, "LOGIN_FAILED"],
-  [/등록되지 않은 인증서/, "CERT_NOT_REGISTERED_AT_PROVIDER"],
-  [/유효기간이 만료|전자서명 검증에 실패|폐지된 인증서|신뢰할 수 없는 인증기관|사업자용 인증서가 아닙니다/, "CERT_INVALID"],
+  [/시스템 점검/, "PROVIDER_TIME_WINDOW"],
+  [/아이디 또는 비밀번호가 일치하지/, "LOGIN_FAILED"],
+  [/주민등록번호 앞 7자리를 입력/, "LOGIN_SECOND_FACTOR_REQUIRED"],
+  [/주민등록번호가 회원정보와 일치하지/, "LOGIN_CREDENTIALS_MISMATCH"],
+  ...CERTIFICATE_LOGIN_RULES,
   [/세션이 만료/, "SESSION_EXPIRED"],
   [/조회기간은 최대|조회 가능 기간/, "INVALID_DATE_RANGE"],
 ];

@@ -1,6 +1,7 @@
 import { showAmount } from "../amounts";
 import type { ApprovalLine } from "./approvals";
 import type { Card } from "./cards";
+import { shownBusinessNumber } from "../business-number";
 
 const KIND_LABELS: Record<Card["kind"], string> = { CREDIT: "신용", CHECK: "체크" };
 const STATE_LABELS: Record<Card["state"], string> = { ACTIVE: "정상", SUSPENDED: "정지", EXPIRED: "만료" };
@@ -25,7 +26,7 @@ export function shownApproval(line: ApprovalLine) {
     card: line.cardNumberMasked,
     approvalNo: line.approvalNumber,
     merchant: line.merchantName,
-    bizNo: n ? `${n.slice(0, 3)}-${n.slice(3, 5)}-${n.slice(5)}` : "",
+    bizNo: n ? shownBusinessNumber(n) : "",
     bizType: line.merchantBusinessType ?? "",
     rep: line.merchantRepresentativeName ?? "",
     phone: line.merchantContactNumber ?? "",

@@ -16,23 +16,47 @@ async function postAndFollow(path, body, errorId) {
   if (answer.next) location.href = answer.next; else document.getElementById(errorId).textContent = answer.message;
 }`;
 
+// The certificate tab signs the site's one-time challenge with the security module, as the tax portal's login does.
 const LOGIN_SCRIPT = `${POST_AND_FOLLOW}
+const tabs = { id: document.getElementById("idLoginForm"), cert: document.getElementById("certLoginForm") };
+for (const tab of document.querySelectorAll(".tabs li")) tab.addEventListener("click", () => {
+  for (const other of document.querySelectorAll(".tabs li")) other.classList.toggle("on", other === tab);
+  tabs.id.hidden = tab.dataset.tab !== "id";
+  tabs.cert.hidden = tab.dataset.tab !== "cert";
+});
 document.getElementById("btnIdLogin").addEventListener("click", () => {
   document.getElementById("loginError").textContent = "";
   postAndFollow("api/login", { custId: document.getElementById("custId").value, custPw: document.getElementById("custPw").value }, "loginError");
-});`;
+});
+document.getElementById("btnCertLogin").addEventListener("click", async () => {
+  const error = document.getElementById("loginError");
+  error.textContent = "";
+  const { nonce } = await (await fetch("api/challenge")).json();
+  let signed;
+  try {
+    signed = await SandboxSecurityModule.signChallenge(document.getElementById("keyFile").value, document.getElementById("certPw").value, nonce);
+  } catch {
+    error.textContent = "인증서 암호가 일치하지 않거나 인증서 파일을 읽을 수 없습니다.";
+    return;
+  }
+  postAndFollow("api/cert-login", { certificate: document.getElementById("certFile").value.replace(/\\s+/g, ""), nonce, ...signed }, "loginError");
+});
+document.getElementById("btnCertLogin").dataset.ready = "1";`;
 
-/**
- * The login page. Only the ID login tab exists today; a business-certificate
- * tab would sit beside it and post a signed challenge to its own endpoint, as
- * the tax portal's login does, ending in the same session.
- */
+/** The login page: an ID tab and a business-certificate tab, both ending in the same session. */
 export const loginPage = () =>
   cardPage("법인카드 로그인", `<h1>법인카드 서비스 로그인</h1>
-<ul class="tabs"><li class="on">아이디 로그인</li></ul>
-<form onsubmit="return false"><label>아이디 <input id="custId" autocomplete="username"></label>
+<ul class="tabs"><li class="on" data-tab="id" id="tabIdLogin">아이디 로그인</li><li data-tab="cert" id="tabCertLogin">인증서 로그인</li></ul>
+<form id="idLoginForm" onsubmit="return false"><label>아이디 <input id="custId" autocomplete="username"></label>
 <label>비밀번호 <input id="custPw" type="password" autocomplete="current-password"></label>
-<button id="btnIdLogin" type="button">로그인</button></form><p id="loginError" class="error" role="alert"></p>`, LOGIN_SCRIPT);
+<button id="btnIdLogin" type="button">로그인</button></form>
+<form id="certLoginForm" onsubmit="return false" hidden><p>사업자용 공동인증서로 로그인합니다.</p>
+<label>인증서 (signCert.der, base64)<textarea id="certFile" rows="4" cols="70"></textarea></label>
+<label>개인키 (signPri.key, base64)<textarea id="keyFile" rows="4" cols="70"></textarea></label>
+<label>인증서 암호 <input id="certPw" type="password"></label>
+<button id="btnCertLogin" type="button">인증서 로그인</button></form>
+<p id="loginError" class="error" role="alert"></p>
+<script src="/card/static/security-module.js"></script>`, LOGIN_SCRIPT);
 
 export const passwordReminderPage = () =>
   cardPage("비밀번호 변경 안내", `<div id="pwReminder" class="guide"><h1>비밀번호 변경 안내</h1>

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { todayKst, toDay } from "../dates";
 import { cookie, readJson, redirect, sendHtml, sendJson } from "../http-kit";
+import { challengeBook, serveSecurityModule } from "../certificates/signed-login";
 import { approvalsOf, byApprovalTime } from "./approvals";
+import { CERTIFICATE_CUSTOMERS } from "./certificate-customers";
 import { CARD_BEHAVIOURS, type CardBehaviour, POPUP_NOTICE, WRONG_PASSWORD } from "./behaviours";
 import { APPROVALS_ORIGIN, cardsOf } from "./cards";
 import { shownApproval, shownCard } from "./display";
@@ -31,9 +33,10 @@ interface Session {
 const isDate = (s: string) => /^\d{8}$/.test(s);
 const isoDate = (s: string) => `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6)}`;
 
-/** The sandbox card issuer: ID login, the pages after it, a card list and a script-driven approval history. */
+/** The sandbox card issuer: ID or business-certificate login, the pages after it, a card list and a script-driven approval history. */
 export function cardSite() {
   const sessions = new Map<string, Session>();
+  const certificates = challengeBook({ businessNumbers: Object.keys(CERTIFICATE_CUSTOMERS), siteName: "법인카드 홈페이지" });
 
   async function login(req: IncomingMessage, res: ServerResponse) {
     const { custId, custPw } = await readJson(req);
@@ -44,6 +47,13 @@ export function cardSite() {
     if (!loginId || (password !== "pass_good" && !behaviour)) return sendJson(res, 200, { message: WRONG_PASSWORD });
     if (behaviour?.kind === "notice") return sendJson(res, 200, { next: `notice?type=${behaviour.notice}` });
     startSession(res, loginId, behaviour);
+  }
+
+  /** Business-certificate login: the certificate's business is the customer; the pages after the password follow as for the ID. */
+  async function certificateLogin(req: IncomingMessage, res: ServerResponse) {
+    const result = await certificates.check(await readJson(req));
+    if (!result.ok) return sendJson(res, 200, { message: result.message });
+    startSession(res, CERTIFICATE_CUSTOMERS[result.businessNumber]!, null);
   }
 
   /** Where every login method ends once it knows the customer: a session held on the pages after the password. */
@@ -115,6 +125,12 @@ export function cardSite() {
         return sendHtml(res, 200, loginPage());
       case "api/login":
         return login(req, res);
+      case "api/challenge":
+        return sendJson(res, 200, { nonce: certificates.issue() });
+      case "api/cert-login":
+        return certificateLogin(req, res);
+      case "static/security-module.js":
+        return serveSecurityModule(res);
       case "notice":
         return sendHtml(res, 200, noticePage(url.searchParams.get("type")));
     }

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import path from "node:path";
 import { fieldInfos } from "../../collectors/records/field-kinds";
-import { browserBundle } from "../browser-bundle";
 import { toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
-import { checkCertificateLogin, MESSAGES } from "./certificate-login";
+import { shownBusinessNumber } from "../business-number";
+import type { SandboxClock } from "../clock";
+import { challengeBook, type LoginResult, serveSecurityModule } from "../certificates/signed-login";
+import { checkIdLogin, ID_LOGIN_MESSAGES, inMaintenance } from "./id-login";
+import { PORTAL_MEMBERS } from "./members";
 import { DOCUMENT_TYPES, DOCUMENTS_ORIGIN, type DocumentType, documentsOf } from "./documents";
 
 export const MAX_INQUIRY_DAYS = 31;
@@ -13,13 +15,21 @@ export const ROWS_PER_PAGE = 20;
 const SESSION_COOKIE = "TPSESSION";
 const SITE = "샌드박스 국세포털";
 
-const SECURITY_MODULE = path.join(import.meta.dirname, "security-module.ts");
-
-// Certificate login as portals do it: the security module opens the key in the page and signs the
-// portal's challenge; only the certificate, the signature and R (for the identity check) are sent.
+// Two ways in, as on the real portal. ID login: ID, password and, for the resident check, the first
+// 7 digits of the resident number. Certificate login: the security module opens the key in the page and
+// signs the portal's challenge; only the certificate, the signature and R (for the identity check) are sent.
 const LOGIN_SCRIPT = `
+const error = document.getElementById("loginError");
+async function signIn(body) {
+  const res = await fetch("api/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const answer = await res.json();
+  if (answer.next) location.href = answer.next; else error.textContent = answer.message;
+}
+document.getElementById("btnIdLogin").addEventListener("click", () => {
+  error.textContent = "";
+  signIn({ method: "ID", loginId: document.getElementById("userId").value, password: document.getElementById("userPw").value, residentPrefix: document.getElementById("residentPrefix").value });
+});
 document.getElementById("btnCertLogin").addEventListener("click", async () => {
-  const error = document.getElementById("loginError");
   error.textContent = "";
   const { nonce } = await (await fetch("api/challenge")).json();
   let signed;
@@ -29,11 +39,9 @@ document.getElementById("btnCertLogin").addEventListener("click", async () => {
     error.textContent = "인증서 암호가 일치하지 않거나 인증서 파일을 읽을 수 없습니다.";
     return;
   }
-  const res = await fetch("api/login", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ certificate: document.getElementById("certFile").value.replace(/\\s+/g, ""), nonce, ...signed }) });
-  const body = await res.json();
-  if (body.next) location.href = body.next; else error.textContent = body.message;
+  signIn({ method: "CERTIFICATE", certificate: document.getElementById("certFile").value.replace(/\\s+/g, ""), nonce, ...signed });
 });
+document.getElementById("btnIdLogin").dataset.ready = "1";
 document.getElementById("btnCertLogin").dataset.ready = "1";`;
 
 const INQUIRY_SCRIPT = `
@@ -75,19 +83,18 @@ function display(value: unknown, kind: string): string {
   return String(value);
 }
 
-/** The sandbox tax portal: certificate login and a paged inquiry of tax invoices and cash receipts. */
-export function taxPortalSite() {
+/** The sandbox tax portal: ID and certificate login and a paged inquiry of tax invoices and cash receipts. */
+export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
   const sessions = new Map<string, { businessNumber: string }>();
-  const challenges = new Map<string, number>();
+  const certificates = challengeBook({ businessNumbers: PORTAL_MEMBERS, siteName: "국세포털" });
 
   async function login(req: IncomingMessage, res: ServerResponse) {
-    const { certificate, nonce, signature, randomNum } = await readJson(req);
-    const issuedAt = challenges.get(String(nonce));
-    challenges.delete(String(nonce));
-    // A challenge is good once, for a minute.
-    const result = issuedAt && Date.now() - issuedAt <= 60_000
-      ? await checkCertificateLogin({ certificate: String(certificate ?? ""), challenge: String(nonce), signature: String(signature ?? ""), randomNum: String(randomNum ?? "") })
-      : ({ ok: false, message: MESSAGES.signature } as const);
+    const body = await readJson(req);
+    const result: LoginResult = inMaintenance(options.clock)
+      ? { ok: false, message: ID_LOGIN_MESSAGES.maintenance }
+      : body.method === "ID"
+        ? checkIdLogin({ loginId: String(body.loginId ?? ""), password: String(body.password ?? ""), residentPrefix: String(body.residentPrefix ?? "") })
+        : await certificates.check(body);
     if (!result.ok) return sendJson(res, 200, { message: result.message });
     const sid = randomBytes(16).toString("hex");
     sessions.set(sid, { businessNumber: result.businessNumber });
@@ -117,21 +124,23 @@ export function taxPortalSite() {
       case "":
         return redirect(res, "/taxportal/login");
       case "login":
-        return sendHtml(res, 200, page("국세포털 로그인", `<h1>공동·금융인증서 로그인</h1>
+        // During maintenance the portal shows its notice instead of the login forms.
+        if (inMaintenance(options.clock)) return sendHtml(res, 200, page("시스템 점검 안내", `<div id="notice" class="notice"><h1>시스템 점검 안내</h1><p>${ID_LOGIN_MESSAGES.maintenance}</p></div>`, "", SITE));
+        return sendHtml(res, 200, page("국세포털 로그인", `<h1>아이디 로그인</h1>
+<form onsubmit="return false"><label>아이디 <input id="userId" autocomplete="username"></label>
+<label>비밀번호 <input id="userPw" type="password" autocomplete="current-password"></label>
+<label>주민등록번호 앞 7자리 <input id="residentPrefix" type="password" maxlength="7" inputmode="numeric"></label>
+<button id="btnIdLogin" type="button">아이디 로그인</button></form>
+<h1>공동·금융인증서 로그인</h1>
 <form onsubmit="return false"><label>인증서 (signCert.der, base64)<textarea id="certFile" rows="4" cols="70"></textarea></label>
 <label>개인키 (signPri.key, base64)<textarea id="keyFile" rows="4" cols="70"></textarea></label>
 <label>인증서 암호 <input id="certPw" type="password"></label>
 <button id="btnCertLogin" type="button">인증서 로그인</button></form><p id="loginError" class="error" role="alert"></p>
 <script src="/taxportal/static/security-module.js"></script>`, LOGIN_SCRIPT, SITE));
-      case "static/security-module.js": {
-        res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" });
-        return void res.end(await browserBundle(SECURITY_MODULE));
-      }
-      case "api/challenge": {
-        const nonce = randomBytes(24).toString("base64url");
-        challenges.set(nonce, Date.now());
-        return sendJson(res, 200, { nonce });
-      }
+      case "static/security-module.js":
+        return serveSecurityModule(res);
+      case "api/challenge":
+        return sendJson(res, 200, { nonce: certificates.issue() });
       case "api/login":
         return login(req, res);
       case "notice":
@@ -144,6 +153,7 @@ export function taxPortalSite() {
     switch (path) {
       case "inquiry":
         return sendHtml(res, 200, page("전자(세금)계산서·현금영수증 조회", `<h1>전자(세금)계산서·현금영수증 조회</h1>
+<p class="member">사업자등록번호 <span id="memberBusinessNumber">${shownBusinessNumber(session.businessNumber)}</span></p>
 <form onsubmit="return false"><label>자료 <select id="docType">${Object.entries(DOCUMENT_TYPES).map(([value, t]) => `<option value="${value}">${t.title}</option>`).join("")}</select></label>
 <label>시작일 <input id="startDate" placeholder="YYYY-MM-DD"></label> <label>종료일 <input id="endDate" placeholder="YYYY-MM-DD"></label>
 <button id="btnInquiry" type="button">조회하기</button></form><p class="hint">조회기간은 최대 ${MAX_INQUIRY_DAYS}일입니다.</p>

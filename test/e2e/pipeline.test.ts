@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
+import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { documentsOf } from "../../sandbox/taxportal/documents";
+import { ID_MEMBERS } from "../../sandbox/taxportal/members";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { parseCsv } from "../support/parse-csv";
 import { specViolations } from "../support/spec-field-tables";
@@ -126,7 +129,7 @@ describe("card jobs through the real stack", () => {
 
   it("lists the card issuer among the providers", async () => {
     const { body } = await api.json("GET", "/api/v1/providers");
-    expect(body.items).toContainEqual(expect.objectContaining({ code: "sandbox.card", kind: "CARD", schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"], acceptedAuthMethods: ["PROVIDER_LOGIN"] }));
+    expect(body.items).toContainEqual(expect.objectContaining({ code: "sandbox.card", kind: "CARD", schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"], acceptedAuthMethods: ["PROVIDER_LOGIN", "CERTIFICATE"] }));
   });
 
   it("collects the corporate card list with the demo workspace's login exactly, under Korean CSV headers", async () => {
@@ -179,5 +182,35 @@ describe("card jobs through the real stack", () => {
     const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.approvals.corp.v1", params: { ...CARD_RANGE, cardNumberMasked: ["1234-56**-****-7890"] } });
     const done = await api.waitForJob(job.id);
     expect(done).toMatchObject({ kind: "Failed", error: { code: "INVALID_CARD_FOR_SERVICE", category: "INVALID_INPUT", retryable: false } });
+  });
+});
+
+/** Deletes the demo workspace's credential for the provider and registers another way in to the same business. */
+async function registerInstead(providerCode: string, authMethod: "PROVIDER_LOGIN" | "CERTIFICATE", fields: Record<string, string>) {
+  const existing = (await api.json("GET", "/api/v1/credentials")).body.items.find((c: Json) => c.providerCode === providerCode);
+  expect((await api.request("DELETE", `/api/v1/credentials/${existing.id}`)).status).toBe(204);
+  const registered = await api.json("POST", "/api/v1/credentials", { providerCode, authMethod, fields });
+  expect(registered).toMatchObject({ status: 201, body: { authMethod, status: "ACTIVE" } });
+}
+
+describe("other ways in through the real stack", () => {
+  it("collects cash receipts exactly with a tax portal ID login registered in place of the demo workspace's certificate", async () => {
+    const member = ID_MEMBERS.find((m) => m.businessNumber === DEMO_BUSINESS_NUMBER)!;
+    await registerInstead("sandbox.taxportal", "PROVIDER_LOGIN", { loginId: member.loginId, password: member.password, secondFactor: member.residentPrefix });
+    const range = { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-04-15" };
+    const job = await api.createJob({ providerCode: "sandbox.taxportal", schema: "taxportal.cash-receipts.sales.v1", params: range });
+    const done = await api.waitForJob(job.id);
+    const truth = documentsOf(member.businessNumber, "taxportal.cash-receipts.sales.v1", { start: range.dateRangeStart, end: range.dateRangeEnd });
+    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect((await results(job.id)).data).toEqual(truth);
+  });
+
+  it("collects the card list exactly with the business certificate registered in place of the demo workspace's card ID login", async () => {
+    const { certificate, privateKey, password } = await issueJointCertificate({ idn: DEMO_BUSINESS_NUMBER });
+    await registerInstead("sandbox.card", "CERTIFICATE", { certificate, privateKey, password });
+    const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.cards.corp.v1" });
+    const truth = cardGroundTruth(CERTIFICATE_CUSTOMERS[DEMO_BUSINESS_NUMBER]!).cards;
+    expect(await api.waitForJob(job.id)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect((await results(job.id)).data).toEqual(truth);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import { ID_MEMBERS, type IdMember } from "../../sandbox/taxportal/members";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
 import { ContainerScraper, DEFAULT_CALL_BOUNDS, type ScraperCallBounds } from "../../worker/pipeline/container-scraper";
 import { processInstances } from "../../worker/pipeline/scraper-instances";
@@ -45,6 +46,14 @@ describe("worker's scraper client", () => {
     const sessionId = await client.openSession("sandbox.bank", LOGIN);
     expect((await client.collect(sessionId, UNIT)).length).toBeGreaterThan(0);
     await client.closeSession(sessionId);
+  });
+
+  it("hands the workspace's business to the login, so a tax portal account of another business is BUSINESS_NUMBER_MISMATCH", async () => {
+    const client = new ContainerScraper(scraper.url, SECRET);
+    const [taxUser, otherUser] = ID_MEMBERS as [IdMember, IdMember];
+    const login = { authMethod: "PROVIDER_LOGIN", loginId: taxUser.loginId, password: taxUser.password, secondFactor: taxUser.residentPrefix } as const;
+    await expect(client.openSession("sandbox.taxportal", login, otherUser.businessNumber)).rejects.toMatchObject({ code: "BUSINESS_NUMBER_MISMATCH" });
+    await client.closeSession(await client.openSession("sandbox.taxportal", login, taxUser.businessNumber));
   });
 
   it("is refused by a scraper holding another secret, as INTERNAL_ERROR", async () => {

@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext } from "puppeteer-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_CARD_ERROR_CODES } from "../../sandbox/card/behaviours";
+import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
+import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
 import { MAX_INQUIRY_DAYS } from "../../sandbox/card/site";
 import { fromDay, toDay, todayKst } from "../../sandbox/dates";
@@ -147,5 +149,40 @@ describe("sandbox card adapter in Chromium", () => {
 
   it("rejects an unknown password as LOGIN_FAILED", async () => {
     await expect(login("not-the-password")).rejects.toMatchObject({ code: "LOGIN_FAILED" });
+  });
+});
+
+describe("sandbox card adapter, business-certificate login", () => {
+  const certificateLogin = async (options: JointCertificateOptions, password?: string) => {
+    const issued = await issueJointCertificate(options);
+    return sandboxCard.login(page, { authMethod: "CERTIFICATE", certificate: issued.certificate, privateKey: issued.privateKey, password: password ?? issued.password }, ctx);
+  };
+
+  it("signs the issuer's challenge with the business's certificate, gets past the same pages and reads that customer's cards and approvals exactly", async () => {
+    await certificateLogin({ idn: "1208800767" });
+    expect(page.url()).toBe(`${sandbox.url}/card/main`);
+    const customer = CERTIFICATE_CUSTOMERS["1208800767"]!;
+    const cards = await sandboxCard.collect(page, { jobId: "t", unitIndex: 0, schema: "card.cards.corp.v1", target: null, segment: null, params: {} }, ctx);
+    expect(withSchema("card.cards.corp.v1", cards)).toEqual(cardGroundTruth(customer).cards);
+    const [target] = await sandboxCard.discoverTargets(page, APPROVALS, ctx);
+    const segment = { start: "2026-03-01", end: "2026-03-31" };
+    const approvals = withSchema(APPROVALS, await sandboxCard.collect(page, unit(target!, segment), ctx));
+    expect(approvals.sort(byTransaction)).toEqual(cardGroundTruth(customer, segment).approvals.filter((a) => a.cardNumberMasked === target!.id).sort(byTransaction));
+  });
+
+  it("tells the customers apart by the certificate's business", async () => {
+    await certificateLogin({ idn: "2208162517", encryption: "PBES2_AES256_CBC" });
+    const cards = await sandboxCard.collect(page, { jobId: "t", unitIndex: 0, schema: "card.cards.corp.v1", target: null, segment: null, params: {} }, ctx);
+    expect(withSchema("card.cards.corp.v1", cards)).toEqual(cardGroundTruth(CERTIFICATE_CUSTOMERS["2208162517"]!).cards);
+  });
+
+  it.each([
+    ["a wrong certificate password", "LOGIN_FAILED", "인증서 암호", { password: "cert-pass-1!" }, "other-pass"],
+    ["a certificate of a business that is not the issuer's customer", "CERT_NOT_REGISTERED_AT_PROVIDER", "법인카드 홈페이지에 인증서를", { idn: "3148100005" }, undefined],
+    ["a revoked certificate", "CERT_INVALID", "폐지된", { revoked: true }, undefined],
+    ["an expired certificate", "CERT_INVALID", "인증서의 유효기간", { notBefore: new Date(Date.now() - 400 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) }, undefined],
+    ["a personal certificate", "CERT_INVALID", "사업자용 인증서가 아닙니다", { holder: "PERSONAL" }, undefined],
+  ] as const)("maps %s to %s", async (_name, code, shown, options, password) => {
+    await expect(certificateLogin(options, password)).rejects.toMatchObject({ code, message: expect.stringContaining(shown) });
   });
 });

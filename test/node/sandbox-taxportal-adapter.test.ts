@@ -5,7 +5,9 @@ import { type DocumentType, DOCUMENT_TYPES, documentsOf } from "../../sandbox/ta
 import type { AdapterContext, BrowserPage, LoginCredential } from "../../collectors/adapter";
 import { sandboxTaxPortal } from "../../collectors/sandbox-taxportal";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
-import { NOT_A_MEMBER } from "../../sandbox/taxportal/members";
+import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/taxportal/members";
+import { clockFrom } from "../../sandbox/clock";
+import { todayKst } from "../../sandbox/dates";
 import { launchChromium } from "./chromium";
 import { makeOpensslJointCertificate } from "../support/openssl-joint-certificate";
 
@@ -23,11 +25,20 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function loggedIn(credential: LoginCredential): Promise<BrowserPage> {
+async function loggedIn(credential: LoginCredential, context: AdapterContext = ctx): Promise<BrowserPage> {
   const page = (await (await browser.createBrowserContext()).newPage()) as unknown as BrowserPage;
-  await sandboxTaxPortal.login(page, credential, ctx);
+  await sandboxTaxPortal.login(page, credential, context);
   return page;
 }
+
+const [taxUser, otherUser] = ID_MEMBERS as [IdMember, IdMember];
+// A null second factor leaves it out of the credential, as a registration without it does.
+const idLogin = (member: IdMember, secondFactor: string | null = member.residentPrefix): LoginCredential => ({
+  authMethod: "PROVIDER_LOGIN",
+  loginId: member.loginId,
+  password: member.password,
+  ...(secondFactor === null ? {} : { secondFactor }),
+});
 
 const certificate = async (options: JointCertificateOptions = {}): Promise<LoginCredential> => {
   const { certificate, privateKey, password } = await issueJointCertificate(options);
@@ -72,5 +83,57 @@ describe("sandbox tax portal adapter in Chromium", () => {
     const outside = makeOpensslJointCertificate("1208800767");
     const attempt = loggedIn({ authMethod: "CERTIFICATE", certificate: outside.certificate, privateKey: outside.privateKeys.seedCbcWithSha1, password: outside.password });
     await expect(attempt).rejects.toMatchObject({ code: "CERT_INVALID", message: expect.stringContaining("신뢰할 수 없는 인증기관") });
+  });
+});
+
+describe("sandbox tax portal ID login in Chromium", () => {
+  it("signs in by ID, password and resident prefix and reads the member business's documents exactly", async () => {
+    for (const member of [taxUser, otherUser]) {
+      const page = await loggedIn(idLogin(member), { ...ctx, businessNumber: member.businessNumber });
+      const segment = { start: "2026-02-01", end: "2026-02-28" };
+      const schema = "taxportal.tax-invoices.purchase.v1";
+      const records = await sandboxTaxPortal.collect(page, { jobId: "t", unitIndex: 0, schema, target: null, segment, params: {} }, ctx);
+      const truth = documentsOf(member.businessNumber, schema, segment);
+      expect(truth.length).toBeGreaterThan(20);
+      expect(records.map((r) => ({ schema, ...r }))).toEqual(truth);
+    }
+  });
+
+  it("maps a wrong password to LOGIN_FAILED", async () => {
+    await expect(loggedIn({ ...idLogin(taxUser), password: "pass_wrong" })).rejects.toMatchObject({ code: "LOGIN_FAILED", message: expect.stringContaining("아이디 또는 비밀번호") });
+  });
+
+  it("maps a login without the resident prefix to LOGIN_SECOND_FACTOR_REQUIRED", async () => {
+    await expect(loggedIn(idLogin(taxUser, null))).rejects.toMatchObject({ code: "LOGIN_SECOND_FACTOR_REQUIRED", message: expect.stringContaining("주민등록번호 앞 7자리") });
+  });
+
+  it("maps a resident prefix that is not the member's to LOGIN_CREDENTIALS_MISMATCH", async () => {
+    await expect(loggedIn(idLogin(taxUser, otherUser.residentPrefix))).rejects.toMatchObject({ code: "LOGIN_CREDENTIALS_MISMATCH", message: expect.stringContaining("회원정보와 일치하지") });
+  });
+
+  it("maps a portal account of another business than the workspace's to BUSINESS_NUMBER_MISMATCH", async () => {
+    await expect(loggedIn(idLogin(taxUser), { ...ctx, businessNumber: otherUser.businessNumber })).rejects.toMatchObject({ code: "BUSINESS_NUMBER_MISMATCH", message: expect.stringContaining("120-88-00767") });
+  });
+
+  it("maps the portal's early-morning maintenance, by the sandbox's clock, to PROVIDER_TIME_WINDOW for either login", async () => {
+    // 02:30 KST today: inside the 00:00-06:00 window whatever the real hour.
+    const clock = clockFrom(`${todayKst()}T02:30:00+09:00`);
+    const closed = await startSandbox({ port: 0, clock });
+    try {
+      const closedCtx = { ...ctx, baseUrl: `${closed.url}/taxportal/` };
+      await expect(loggedIn(idLogin(taxUser), closedCtx)).rejects.toMatchObject({ code: "PROVIDER_TIME_WINDOW", message: expect.stringContaining("시스템 점검") });
+      await expect(loggedIn(await certificate({ idn: "1208800767" }), closedCtx)).rejects.toMatchObject({ code: "PROVIDER_TIME_WINDOW" });
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it("opens again when the sandbox's clock is past the maintenance window", async () => {
+    const open = await startSandbox({ port: 0, clock: clockFrom(`${todayKst()}T06:00:00+09:00`) });
+    try {
+      await expect(loggedIn(idLogin(taxUser), { ...ctx, baseUrl: `${open.url}/taxportal/`, businessNumber: taxUser.businessNumber })).resolves.toBeDefined();
+    } finally {
+      await open.close();
+    }
   });
 });

@@ -51,10 +51,18 @@ describe("catalog routes", () => {
     for (const field of creds.body.fields) expect(() => new RegExp(field.pattern)).not.toThrow();
     expect(new RegExp(creds.body.fields[0].pattern).test("user_good")).toBe(true);
     const card = await callJson<Json>("/api/v1/providers/sandbox.card", { key: ws.apiKey });
-    expect(card.body).toMatchObject({ kind: "CARD", acceptedAuthMethods: ["PROVIDER_LOGIN"], schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"] });
+    expect(card.body).toMatchObject({ kind: "CARD", acceptedAuthMethods: ["PROVIDER_LOGIN", "CERTIFICATE"], schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"] });
     // The issuer asks an ID login for nothing more than the ID and the password.
     const cardCreds = await callJson<Json>("/api/v1/providers/sandbox.card/credential-schema", { key: ws.apiKey });
-    expect(cardCreds.body.fields.map((f: Json) => [f.name, f.required])).toEqual([["loginId", true], ["password", true]]);
+    expect(cardCreds.body.fields.filter((f: Json) => f.authMethod === "PROVIDER_LOGIN").map((f: Json) => [f.name, f.required])).toEqual([["loginId", true], ["password", true]]);
+    // and a business certificate, as files.
+    expect(cardCreds.body.fields.filter((f: Json) => f.authMethod === "CERTIFICATE").map((f: Json) => [f.name, f.input])).toEqual([["certificate", "file"], ["privateKey", "file"], ["password", "text"]]);
+    // The tax portal takes its certificate login and its ID login, whose second factor is optional to register.
+    const taxPortal = await callJson<Json>("/api/v1/providers/sandbox.taxportal/credential-schema", { key: ws.apiKey });
+    expect(taxPortal.body.acceptedAuthMethods).toEqual(["CERTIFICATE", "PROVIDER_LOGIN"]);
+    expect(taxPortal.body.fields.filter((f: Json) => f.authMethod === "PROVIDER_LOGIN").map((f: Json) => [f.name, f.required, f.secret])).toEqual([["loginId", true, false], ["password", true, true], ["secondFactor", false, true]]);
+    const listed = list.body.items.find((p: Json) => p.code === "sandbox.taxportal");
+    expect(listed.acceptedAuthMethods).toEqual(["CERTIFICATE", "PROVIDER_LOGIN"]);
     for (const path of ["/api/v1/providers/nope", "/api/v1/providers/nope/credential-schema"]) {
       const res = await callJson<Json>(path, { key: ws.apiKey });
       expect(res.status).toBe(400);

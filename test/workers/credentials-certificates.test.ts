@@ -41,8 +41,8 @@ describe("certificate credentials, created directly", () => {
   it("publishes file fields for the certificate provider, sent as standard base64", async () => {
     const ws = await createWorkspace();
     const schema = await callJson<Json>("/api/v1/providers/sandbox.taxportal/credential-schema", { key: ws.apiKey });
-    expect(schema.body.acceptedAuthMethods).toEqual(["CERTIFICATE"]);
-    expect(schema.body.fields.map((f: Json) => [f.name, f.input, f.secret])).toEqual([
+    expect(schema.body.acceptedAuthMethods).toEqual(["CERTIFICATE", "PROVIDER_LOGIN"]);
+    expect(schema.body.fields.filter((f: Json) => f.authMethod === "CERTIFICATE").map((f: Json) => [f.name, f.input, f.secret])).toEqual([
       ["certificate", "file", false],
       ["privateKey", "file", true],
       ["password", "text", true],
@@ -244,8 +244,10 @@ describe("certificate credentials, registered through a session", () => {
 
   it("offers the providers that take certificates, with file fields", async () => {
     const { session } = await certSession();
+    const certificateFields = [expect.objectContaining({ name: "certificate", input: "file" }), expect.objectContaining({ name: "privateKey", input: "file" }), expect.objectContaining({ name: "password", input: "text" })];
     expect(session.options).toEqual([
-      expect.objectContaining({ kind: "CERTIFICATE", providerCode: "sandbox.taxportal", fields: [expect.objectContaining({ name: "certificate", input: "file" }), expect.objectContaining({ name: "privateKey", input: "file" }), expect.objectContaining({ name: "password", input: "text" })] }),
+      expect.objectContaining({ kind: "CERTIFICATE", providerCode: "sandbox.taxportal", fields: certificateFields }),
+      expect.objectContaining({ kind: "CERTIFICATE", providerCode: "sandbox.card", fields: certificateFields }),
     ]);
   });
 
@@ -260,6 +262,7 @@ describe("certificate credentials, registered through a session", () => {
     expect(session.body.options.map((o: Json) => [o.kind, o.providerCode, o.fields.map((f: Json) => f.input).join()])).toEqual([
       ["PROVIDER_LOGIN", "sandbox.bank", "text,text,text"],
       ["CERTIFICATE", "sandbox.taxportal", "file,file,text"],
+      ["CERTIFICATE", "sandbox.card", "file,file,text"],
     ]);
   });
 

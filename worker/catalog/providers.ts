@@ -25,6 +25,7 @@ export interface ProviderDefinition {
   kind: "BANK" | "TAX_PORTAL" | "CARD";
   sandbox: boolean;
   schemas: string[];
+  /** The first is the provider's main way in, the one the demo workspace holds (scripts/demo-seed.ts). */
   acceptedAuthMethods: AuthMethod[];
   credentialFields: CredentialField[];
   /** Longest date range one job may ask for; longer gives DATE_RANGE_EXCEEDED. */
@@ -74,8 +75,9 @@ const PROVIDERS: ProviderDefinition[] = [
     kind: "TAX_PORTAL",
     sandbox: true,
     schemas: ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"],
-    acceptedAuthMethods: ["CERTIFICATE"],
-    credentialFields: CERTIFICATE_FIELDS,
+    // The portal's ID login asks for the resident-number prefix too (LOGIN_SECOND_FACTOR_REQUIRED without it).
+    acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"],
+    credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS],
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
@@ -86,9 +88,9 @@ const PROVIDERS: ProviderDefinition[] = [
     kind: "CARD",
     sandbox: true,
     schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"],
-    // ID login for now; the issuer's business-certificate login joins it with CERTIFICATE_FIELDS.
-    acceptedAuthMethods: ["PROVIDER_LOGIN"],
-    credentialFields: ID_LOGIN_FIELDS,
+    // The issuer's ID login and its business-certificate login (sandbox/card/certificate-customers.ts).
+    acceptedAuthMethods: ["PROVIDER_LOGIN", "CERTIFICATE"],
+    credentialFields: [...ID_LOGIN_FIELDS, ...CERTIFICATE_FIELDS],
     maxRangeDays: 366,
     // The issuer's approval history answers at most 90 days per search (sandbox/card/site.ts MAX_INQUIRY_DAYS).
     pageWindowDays: 90,

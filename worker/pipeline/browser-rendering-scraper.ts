@@ -85,7 +85,7 @@ export class BrowserRenderingScraper implements ScraperPort {
     }
   }
 
-  async openSession(providerCode: string, credential: LoginCredential): Promise<string> {
+  async openSession(providerCode: string, credential: LoginCredential, businessNumber?: string): Promise<string> {
     const { adapter, baseUrl } = this.institution(providerCode);
     let browser: RemoteBrowser;
     try {
@@ -94,7 +94,7 @@ export class BrowserRenderingScraper implements ScraperPort {
       throw new ProviderFailure("ENGINE_CONCURRENCY_LIMIT", "no browser available");
     }
     try {
-      await adapter.login(await browser.newPage(), credential, { baseUrl });
+      await adapter.login(await browser.newPage(), credential, { baseUrl, businessNumber });
     } catch (err) {
       await browser.close();
       throw err;

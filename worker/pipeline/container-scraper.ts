@@ -101,8 +101,8 @@ export class ContainerScraper implements ScraperPort {
    * to `loginWaitMs`: a full scraper is back-pressure, and spending the job's
    * retry attempts on it would fail jobs that only had to queue.
    */
-  async openSession(providerCode: string, credential: LoginCredential): Promise<string> {
-    const request: OpenSessionRequest = { providerCode, credential };
+  async openSession(providerCode: string, credential: LoginCredential, businessNumber?: string): Promise<string> {
+    const request: OpenSessionRequest = { providerCode, credential, businessNumber };
     const { count } = this.instances;
     const giveUpAt = Date.now() + this.bounds.loginWaitMs;
     for (;;) {

@@ -6,8 +6,11 @@ import { type LoginCredential, ProviderFailure, type RawRecord, type Target, typ
  * thrown as ProviderFailure with a catalog code.
  */
 export interface ScraperPort {
-  /** Logs in to the provider's site (the runtime knows where it is) and returns a session that later calls reuse. */
-  openSession(providerCode: string, credential: LoginCredential): Promise<string>;
+  /**
+   * Logs in to the provider's site (the runtime knows where it is) and returns a session that later calls reuse.
+   * `businessNumber`: the workspace's, so a site that shows whose account it is can refuse another business's.
+   */
+  openSession(providerCode: string, credential: LoginCredential, businessNumber?: string): Promise<string>;
   targets(sessionId: string, schema: string): Promise<Target[]>;
   collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]>;
   closeSession(sessionId: string): Promise<void>;

@@ -1,10 +1,14 @@
+import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import path from "node:path";
 import { parseCertificate, readCertificateFile } from "../../collectors/certificates/certificate-file";
 import { identifies } from "../../collectors/certificates/identity";
 import { certificateHolder } from "../../collectors/certificates/policies";
 import { base64Decode } from "../../collectors/lib/base64url";
-import { isRevoked, issuedBySandboxCa } from "../certificates/authority";
-import { PORTAL_MEMBERS } from "./members";
+import { browserBundle } from "../browser-bundle";
+import { isRevoked, issuedBySandboxCa } from "./authority";
 
+/** What a sandbox site's security module posts: the certificate, its signature over the site's challenge, and R. */
 export interface CertificateLogin {
   /** signCert.der, standard base64. */
   certificate: string;
@@ -25,16 +29,22 @@ export const MESSAGES = {
   expired: "인증서의 유효기간이 만료되었습니다. 인증서를 갱신해 주십시오.",
   revoked: "폐지된 인증서입니다. 인증서를 재발급받아 주십시오.",
   notBusiness: "사업자용 인증서가 아닙니다. 사업자 인증서로 로그인해 주십시오.",
-  notRegistered: "등록되지 않은 인증서입니다. 국세포털에 인증서를 먼저 등록해 주십시오.",
+  notRegistered: (siteName: string) => `등록되지 않은 인증서입니다. ${siteName}에 인증서를 먼저 등록해 주십시오.`,
 } as const;
 
+/** The businesses whose certificates a site has registered, and the site's name for its refusal. */
+export interface CertificateMembers {
+  businessNumbers: readonly string[];
+  siteName: string;
+}
+
 /**
- * The portal's side of a certificate login, in the order real portals check:
+ * A site's side of a certificate login, in the order real sites check:
  * the signature over its challenge, the chain to the CA it trusts, validity,
  * revocation (asking the CA), the certificate policy, and finally which of
  * its members the certificate belongs to, by the virtual ID with R.
  */
-export async function checkCertificateLogin(login: CertificateLogin, now = Date.now()): Promise<LoginResult> {
+export async function checkCertificateLogin(login: CertificateLogin, members: CertificateMembers, now = Date.now()): Promise<LoginResult> {
   const der = base64Decode(login.certificate);
   const signature = base64Decode(login.signature);
   const certificate = der && parseCertificate(der);
@@ -47,8 +57,39 @@ export async function checkCertificateLogin(login: CertificateLogin, now = Date.
   if (await isRevoked(certificate.serialNumber.valueBlock.valueHexView)) return refuse(MESSAGES.revoked);
   if (certificateHolder(facts.policies) !== "BUSINESS") return refuse(MESSAGES.notBusiness);
   const randomNum = base64Decode(login.randomNum);
-  for (const member of randomNum?.byteLength ? PORTAL_MEMBERS : []) {
+  for (const member of randomNum?.byteLength ? members.businessNumbers : []) {
     if (await identifies(facts.identity, member, randomNum!)) return { ok: true, businessNumber: member };
   }
-  return refuse(MESSAGES.notRegistered);
+  return refuse(MESSAGES.notRegistered(members.siteName));
+}
+
+const CHALLENGE_TTL_MS = 60_000;
+
+/**
+ * A site's one-time login challenges. Each is good once, for a minute; a
+ * signed login over any other is refused as a bad signature.
+ */
+export function challengeBook(members: CertificateMembers) {
+  const issued = new Map<string, number>();
+  return {
+    issue(): string {
+      const nonce = randomBytes(24).toString("base64url");
+      issued.set(nonce, Date.now());
+      return nonce;
+    },
+    async check(body: Record<string, unknown>): Promise<LoginResult> {
+      const nonce = String(body.nonce);
+      const issuedAt = issued.get(nonce);
+      issued.delete(nonce);
+      if (!issuedAt || Date.now() - issuedAt > CHALLENGE_TTL_MS) return refuse(MESSAGES.signature);
+      return checkCertificateLogin({ certificate: String(body.certificate ?? ""), challenge: nonce, signature: String(body.signature ?? ""), randomNum: String(body.randomNum ?? "") }, members);
+    },
+  };
+}
+
+/** Serves the security module (security-module.ts, bundled) at a site's static/security-module.js. */
+export async function serveSecurityModule(res: ServerResponse): Promise<void> {
+  const script = await browserBundle(path.join(import.meta.dirname, "security-module.ts"));
+  res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(script);
 }

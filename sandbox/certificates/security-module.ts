@@ -1,9 +1,9 @@
 /**
- * The tax portal's certificate security module, as it runs in the browser
- * (served bundled at /taxportal/static/security-module.js). Like the
- * portals' real modules it opens the key file with the password in the
- * page, signs the portal's challenge and hands over the signature and R
- * (for the portal's identity check); the key itself never leaves the page.
+ * The sandbox sites' certificate security module, as it runs in the browser
+ * (served bundled at each site's static/security-module.js). Like real
+ * sites' modules it opens the key file with the password in the page,
+ * signs the site's challenge and hands over the signature and R (for the
+ * site's identity check); the key itself never leaves the page.
  */
 import { openKeyFile } from "../../collectors/certificates/key-file";
 import { base64Decode, base64Encode } from "../../collectors/lib/base64url";

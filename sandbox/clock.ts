@@ -1,0 +1,14 @@
+/**
+ * The sandbox institutions' clock, for what they do by the time of day (the
+ * tax portal's maintenance window). Unset, the sandbox keeps no hours: a
+ * partner's tests must not fail for the hour they happen to run at. Set
+ * (`SANDBOX_CLOCK`, or `clock` in tests), it runs from the given moment at real speed.
+ */
+export type SandboxClock = () => number;
+
+export function clockFrom(startIso: string): SandboxClock {
+  const start = Date.parse(startIso);
+  if (Number.isNaN(start)) throw new Error(`SANDBOX_CLOCK is not a date-time: ${startIso}`);
+  const bootedAt = Date.now();
+  return () => start + (Date.now() - bootedAt);
+}
