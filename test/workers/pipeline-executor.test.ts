@@ -6,7 +6,7 @@ import { executeMessage } from "../../worker/pipeline/executor";
 import { unitObjectKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type CredentialLock, credentialLock } from "../../worker/durable-objects/credential-lock";
-import { withCapturedQueue } from "./helpers";
+import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
 import { ContainerScraper } from "../../worker/pipeline/container-scraper";
@@ -33,7 +33,8 @@ async function logins(): Promise<number> {
 function engineFullFor(refusals: number): ScraperPort {
   const real = harness().deps.scraperFor(findProvider("sandbox.bank")!);
   return {
-    openSession: (providerCode, credential) => (refusals-- > 0 ? Promise.reject(new ProviderFailure("ENGINE_CONCURRENCY_LIMIT", "full", 10)) : real.openSession(providerCode, credential)),
+    openSession: (providerCode, credential, businessNumber) =>
+      refusals-- > 0 ? Promise.reject(new ProviderFailure("ENGINE_CONCURRENCY_LIMIT", "full", 10)) : real.openSession(providerCode, credential, businessNumber),
     targets: (sessionId, schema) => real.targets(sessionId, schema),
     collect: (sessionId, unit) => real.collect(sessionId, unit),
     closeSession: (sessionId) => real.closeSession(sessionId),
@@ -169,6 +170,21 @@ describe("unit executor on real components", () => {
     const { job, plan } = await newJob();
     await executeMessage(harness({ scraperFor: () => engineFullFor(Infinity), now: () => job.deadlineAt - 5_000 }).deps, plan);
     expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "ENGINE_CONCURRENCY_LIMIT", category: "TRANSIENT", retryable: true });
+  });
+
+  it("fails BUSINESS_NUMBER_MISMATCH when the institution login belongs to another business than the workspace's", async () => {
+    const run = async (businessNumber: string) => {
+      const ws = await createWorkspace({ businessNumber });
+      await addCredential(ws.workspaceId, "sandbox.taxportal", { authMethod: "PROVIDER_LOGIN", loginId: "tax_user2", password: "pass_good", secondFactor: "7505152" });
+      const queue = withCapturedQueue();
+      const job = await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.taxportal", schema: "taxportal.tax-invoices.sales.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } });
+      const h = harness();
+      h.queued.push(queue.sent[0]!);
+      await h.drain();
+      return jobRow(job.id);
+    };
+    expect(JSON.parse((await run("1208800767"))!.error)).toMatchObject({ code: "BUSINESS_NUMBER_MISMATCH", category: "CREDENTIAL", retryable: false });
+    expect(await run("2208162517")).toMatchObject({ status: "SUCCEEDED", error: null });
   });
 
   it("fails a job past its wait budget with JOB_TIMEOUT", async () => {

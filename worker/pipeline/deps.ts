@@ -1,3 +1,4 @@
+import { workspaceBusinessNumber } from "../workspaces/store";
 import { institutionFor } from "../../collectors/registry";
 import { invalidateCredential, openJobCredential } from "../credentials/store";
 import { credentialLock } from "../durable-objects/credential-lock";
@@ -28,6 +29,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     lockFor: (credentialId) => credentialLock(env, credentialId),
     loadCredential: (credentialId) => openJobCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
     invalidateCredential: (credentialId, reason) => invalidateCredential(env.DB, credentialId, reason, Date.now()),
+    businessNumberOf: (workspaceId) => workspaceBusinessNumber(env.DB, workspaceId),
     now: () => Date.now(),
     random: Math.random,
     retry: {

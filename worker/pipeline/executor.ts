@@ -135,7 +135,8 @@ async function stillLeased(ctx: JobContext): Promise<void> {
 async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Promise<T>): Promise<T> {
   const scraper = ctx.deps.scraperFor(ctx.provider);
   const login = async () => {
-    const sessionId = await scraper.openSession(ctx.provider.code, await credentialOf(ctx));
+    const [credential, businessNumber] = await Promise.all([credentialOf(ctx), ctx.deps.businessNumberOf(ctx.job.workspaceId)]);
+    const sessionId = await scraper.openSession(ctx.provider.code, credential, businessNumber ?? undefined);
     if (!(await ctx.lock.rememberSession(ctx.lease.fence, sessionId))) {
       await scraper.closeSession(sessionId);
       throw new ProviderFailure("LOCK_LEASE_LOST", "lease lapsed during login");
