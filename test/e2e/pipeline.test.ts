@@ -44,7 +44,9 @@ describe("bank jobs through the real stack", () => {
     const done = await api.waitForJob(job.id);
     const truth = bankGroundTruth("user_good").accounts;
     expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
-    expect((await results(job.id)).data).toEqual(truth);
+    const { data } = await results(job.id);
+    expect(data).toEqual(truth);
+    expect(data.flatMap(specViolations)).toEqual([]);
   });
 
   it("collects a multi-account, multi-month range exactly, with progress and partial results", async () => {
@@ -76,6 +78,7 @@ describe("bank jobs through the real stack", () => {
     expect(body.totalCount).toBe(truth.length);
     expect(new Set(body.data.map((r: Json) => r.identifier)).size).toBe(body.data.length);
     expect([...body.data].sort(byIdentifier)).toEqual([...truth].sort(byIdentifier));
+    expect(body.data.flatMap(specViolations)).toEqual([]);
     expect(await results(job.id)).toEqual(body);
 
     const rows = await csvRows(job.id);
@@ -109,17 +112,22 @@ describe("bank jobs through the real stack", () => {
     expect(done).toMatchObject({ kind: "Failed", error: { code: "INVALID_ACCOUNT_FOR_SERVICE", category: "INVALID_INPUT", retryable: false } });
   });
 
-  it("collects tax invoices from the tax portal with the demo workspace's certificate, exactly", async () => {
-    const range = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
-    const job = await api.createJob({ providerCode: "sandbox.taxportal", schema: "taxportal.tax-invoices.purchase.v1", params: range });
-    const done = await api.waitForJob(job.id);
-    const truth = documentsOf(DEMO_BUSINESS_NUMBER, "taxportal.tax-invoices.purchase.v1", { start: range.dateRangeStart, end: range.dateRangeEnd });
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
-    expect((await results(job.id)).data).toEqual(truth);
-    const rows = await csvRows(job.id);
-    expect(rows.length - 1).toBe(truth.length);
-    expect(rows[0]).toContain("공급가액");
-  });
+  it.each(["taxportal.tax-invoices.purchase.v1", "taxportal.tax-invoices.sales.v1", "taxportal.cash-receipts.purchase.v1"] as const)(
+    "collects %s from the tax portal with the demo workspace's certificate exactly, every record within the spec's field table",
+    async (schema) => {
+      const range = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
+      const job = await api.createJob({ providerCode: "sandbox.taxportal", schema, params: range });
+      const done = await api.waitForJob(job.id);
+      const truth = documentsOf(DEMO_BUSINESS_NUMBER, schema, { start: range.dateRangeStart, end: range.dateRangeEnd });
+      expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+      const { data } = await results(job.id);
+      expect(data).toEqual(truth);
+      expect(data.flatMap(specViolations)).toEqual([]);
+      const rows = await csvRows(job.id);
+      expect(rows.length - 1).toBe(truth.length);
+      expect(rows[0]).toContain("공급가액");
+    },
+  );
 });
 
 describe("card jobs through the real stack", () => {
@@ -202,7 +210,9 @@ describe("other ways in through the real stack", () => {
     const done = await api.waitForJob(job.id);
     const truth = documentsOf(member.businessNumber, "taxportal.cash-receipts.sales.v1", { start: range.dateRangeStart, end: range.dateRangeEnd });
     expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
-    expect((await results(job.id)).data).toEqual(truth);
+    const { data } = await results(job.id);
+    expect(data).toEqual(truth);
+    expect(data.flatMap(specViolations)).toEqual([]);
   });
 
   it("collects the card list exactly with the business certificate registered in place of the demo workspace's card ID login", async () => {

@@ -8,6 +8,7 @@ import { type AdapterContext, type BrowserPage, ProviderFailure } from "../../co
 import { sandboxBank } from "../../collectors/sandbox-bank";
 import { BankAccountRecord, BankTransactionRecord } from "../../collectors/records/bank";
 import { launchChromium } from "./chromium";
+import { specViolations } from "../support/spec-field-tables";
 
 let sandbox: SandboxServer;
 let browser: Browser;
@@ -39,6 +40,7 @@ describe("sandbox bank adapter in Chromium", () => {
     const records = withSchema("bank.accounts.cb.v1", await sandboxBank.collect(page, { jobId: "t", unitIndex: 0, schema: "bank.accounts.cb.v1", target: null, segment: null, params: {} }, ctx));
     expect(records).toEqual(bankGroundTruth("user_good").accounts);
     for (const r of records) expect(BankAccountRecord.parse(r)).toEqual(r);
+    expect(records.flatMap(specViolations)).toEqual([]);
   });
 
   it("reads four months of every account over 31-day windows and all result pages, exactly", async () => {
@@ -55,6 +57,7 @@ describe("sandbox bank adapter in Chromium", () => {
     }
     const records = withSchema("bank.transactions.cb.v1", collected);
     for (const r of records) expect(BankTransactionRecord.parse(r)).toEqual(r);
+    expect(records.flatMap(specViolations)).toEqual([]);
     expect(records).toEqual(bankGroundTruth("user_good", range).transactions);
   });
 

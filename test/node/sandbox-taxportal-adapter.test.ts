@@ -9,6 +9,7 @@ import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/taxportal
 import { clockFrom } from "../../sandbox/clock";
 import { todayKst } from "../../sandbox/dates";
 import { launchChromium } from "./chromium";
+import { specViolations } from "../support/spec-field-tables";
 import { makeOpensslJointCertificate } from "../support/openssl-joint-certificate";
 
 let sandbox: SandboxServer;
@@ -54,6 +55,7 @@ describe("sandbox tax portal adapter in Chromium", () => {
     expect(truth.length).toBeGreaterThan(20);
     expect(records.map((r) => ({ schema, ...r }))).toEqual(truth);
     for (const r of truth) expect(DOCUMENT_TYPES[schema].record.safeParse(r).success).toBe(true);
+    expect(truth.flatMap(specViolations)).toEqual([]);
   });
 
   it("signs in with each key encryption in use, and the portal tells the business by the virtual ID", async () => {

@@ -1,9 +1,9 @@
 /**
- * The spec's record field tables (service-spec.md, "Corporate card record",
- * "Card approval record"), transcribed by hand rather than read from the zod
- * record types, so records are checked against the contract itself.
+ * The spec's record field tables (service-spec.md, "Record schemas"), transcribed
+ * by hand rather than read from the zod record types, so records are checked
+ * against the contract itself.
  */
-type FieldType = "string" | "number" | "int32" | "boolean" | "date-time";
+type FieldType = "string" | "number" | "int32" | "boolean" | "date" | "date-time";
 
 interface FieldRule {
   type: FieldType;
@@ -14,8 +14,58 @@ interface FieldRule {
 
 const R = (type: FieldType, values?: readonly string[]): FieldRule => ({ type, required: true, values });
 const N = (type: FieldType): FieldRule => ({ type, required: false });
+const nullable = (type: FieldType, names: string): Record<string, FieldRule> => Object.fromEntries(names.split(/,\s*/).map((name) => [name, N(type)]));
+
+const ACCOUNT_TYPES = ["CHECKING", "INSTALLMENT_SAVINGS", "TRUST", "FUND", "FOREIGN", "LOAN", "INSURANCE", "PENSION"] as const;
+
+const TAX_INVOICE = {
+  issueDate: R("date"),
+  writeDate: R("date"),
+  supplyAmount: R("number"),
+  taxAmount: R("number"),
+  totalAmount: R("number"),
+  ...nullable(
+    "string",
+    "buyerAddress, buyerEmail, buyerEmailSecondary, buyerOrganizationName, buyerRepresentativeName, buyerSubBusinessNumber, invoiceClassification, invoiceKind, issueChannel, itemName, itemRemark, itemSpecification, ntsTransactionId, paymentType, remark, supplierAddress, supplierEmail, supplierOrganizationName, supplierRepresentativeName, supplierSubBusinessNumber, trusteeBusinessIdentifier, trusteeOrganizationName",
+  ),
+  ...nullable("number", "itemQuantity, itemSupplyAmount, itemTaxAmount, itemUnitPrice"),
+  ...nullable("date", "itemSupplyDate, sendDate"),
+};
+
+const CASH_RECEIPT = { approvalNumber: R("string"), supplyAmount: R("number"), taxAmount: R("number"), totalAmount: R("number"), transactionAt: R("date-time"), tip: N("number") };
 
 export const SPEC_FIELD_TABLES: Record<string, Record<string, FieldRule>> = {
+  "bank.accounts.cb.v1": {
+    accountNumber: R("string"),
+    accountNumberFormatted: N("string"),
+    accountType: R("string", ACCOUNT_TYPES),
+    availableBalance: N("number"),
+    balance: N("number"),
+    currencyCode: R("string"),
+    displayName: N("string"),
+    productName: N("string"),
+  },
+  "bank.transactions.cb.v1": {
+    accountNumber: R("string"),
+    accountNumberFormatted: N("string"),
+    accountType: R("string", ACCOUNT_TYPES),
+    amount: R("number"),
+    balance: N("number"),
+    currencyCode: R("string"),
+    description: N("string"),
+    identifier: R("string"),
+    transactionAt: R("date-time"),
+  },
+  "taxportal.tax-invoices.sales.v1": { ...TAX_INVOICE, supplierBusinessIdentifier: R("string"), buyerBusinessIdentifier: N("string") },
+  "taxportal.tax-invoices.purchase.v1": { ...TAX_INVOICE, buyerBusinessIdentifier: R("string"), supplierBusinessIdentifier: N("string") },
+  "taxportal.cash-receipts.sales.v1": { ...CASH_RECEIPT, ...nullable("string", "issueMethod, issueType, remark, transactionType, useType") },
+  "taxportal.cash-receipts.purchase.v1": {
+    ...CASH_RECEIPT,
+    ...nullable(
+      "string",
+      "businessTypeCode, businessTypeName, contactNumber, deductible, deductionClassificationCode, deductionClassificationName, issueMethod, issueTypeCode, issueTypeName, lotAddress, merchantBusinessIdentifier, merchantClassification, organizationName, roadAddress, transactionType",
+    ),
+  },
   "card.cards.corp.v1": { cardName: R("string"), cardNumberMasked: R("string") },
   "card.approvals.corp.v1": {
     approvalNumber: R("string"),
@@ -41,6 +91,7 @@ export const SPEC_FIELD_TABLES: Record<string, Record<string, FieldRule>> = {
   },
 };
 
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 function fits(value: unknown, type: FieldType): boolean {
@@ -53,6 +104,8 @@ function fits(value: unknown, type: FieldType): boolean {
       return Number.isInteger(value) && Math.abs(value as number) < 2 ** 31;
     case "boolean":
       return typeof value === "boolean";
+    case "date":
+      return typeof value === "string" && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value));
     case "date-time":
       return typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
   }
