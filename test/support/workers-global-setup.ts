@@ -17,6 +17,8 @@ export default async function setup(): Promise<() => Promise<void>> {
     SCRAPER_PORT: String(TEST_SCRAPER_PORT),
     SCRAPER_SHARED_SECRET: String(TEST_SCRAPER_SECRET),
     SANDBOX_BASE_URL: `http://127.0.0.1:${TEST_SANDBOX_PORT}`,
+    // Test files run side by side and many end with a session the scraper closes only when idle: room for all of them, so no test waits for a slot.
+    MAX_SESSIONS: "64",
   });
   await Promise.all([
     waitFor(`http://127.0.0.1:${TEST_SANDBOX_PORT}/healthz`, sandbox),
