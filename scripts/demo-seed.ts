@@ -5,9 +5,17 @@ import { sealCredential } from "../worker/vault/envelope";
 import { type CertificateFace, verifyCertificate } from "../worker/certificates/verify";
 import { maskedLabel } from "../worker/credentials/fields";
 import { issueJointCertificate } from "../sandbox/certificates/issue";
+import { hashPassword } from "../worker/users/password";
 
 export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-00000000d3e0";
 export const DEMO_BUSINESS_NUMBER = "1208800767";
+
+/** The demo workspace's console user; a company-looking address, as sign-up requires. */
+export const DEMO_USER_EMAIL = "demo@collect-edge.co.kr";
+
+export function newDemoPassword(): string {
+  return randomBytes(12).toString("base64url");
+}
 
 export function newApiKey(): string {
   return `sk_${randomBytes(32).toString("base64url")}`;
@@ -24,6 +32,8 @@ export interface WorkspaceSeed {
   /** Store a joint certificate from the sandbox CA (of the seeded business number) for every sandbox provider that takes certificates. */
   certificate?: boolean;
   monthlyJobCap?: number | null;
+  /** A console user who owns the workspace, with exactly this password. */
+  user?: { email: string; password: string };
 }
 
 /**
@@ -40,6 +50,13 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
     // The seeded key is the workspace's owner key: it may manage the workspace's keys.
     `INSERT INTO api_keys (id, workspace_id, name, prefix, hash, created_at, can_manage_keys) VALUES (${quote(crypto.randomUUID())}, ${ws}, 'seeded', ${quote(seed.apiKey.slice(0, 10))}, ${quote(createHash("sha256").update(seed.apiKey).digest("hex"))}, ${now}, 1);`,
   ];
+  if (seed.user) {
+    const email = quote(seed.user.email);
+    statements.push(
+      `INSERT INTO users (id, email, password_hash, created_at) VALUES (${quote(crypto.randomUUID())}, ${email}, ${quote(await hashPassword(seed.user.password))}, ${now}) ON CONFLICT(email) DO UPDATE SET password_hash = excluded.password_hash;`,
+      `INSERT OR IGNORE INTO workspace_members (workspace_id, user_id, role, created_at) SELECT ${ws}, id, 'owner', ${now} FROM users WHERE email = ${email};`,
+    );
+  }
   const credentials: { provider: string; credential: LoginCredential; label: string; certificate: CertificateFace | null }[] = [];
   for (const provider of allProviders().filter((p) => p.sandbox)) {
     // A provider's first accepted method the seed has material for: the tax portal's certificate, the bank's and the card issuer's ID login.
@@ -65,6 +82,6 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
   return statements.join("\n");
 }
 
-export function demoWorkspace(apiKey: string): WorkspaceSeed {
-  return { workspaceId: DEMO_WORKSPACE_ID, name: "데모 워크스페이스", apiKey, login: { loginId: "user_good", password: "pass_good" }, certificate: true };
+export function demoWorkspace(apiKey: string, user?: WorkspaceSeed["user"]): WorkspaceSeed {
+  return { workspaceId: DEMO_WORKSPACE_ID, name: "데모 워크스페이스", apiKey, user, login: { loginId: "user_good", password: "pass_good" }, certificate: true };
 }

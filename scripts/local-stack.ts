@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { demoWorkspace, newApiKey, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
+import { DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
 import { freePort } from "./free-port";
 import { newRegistrationKeyring } from "./registration-keys";
 
@@ -17,6 +17,8 @@ export interface StackOptions {
   persistTo: string;
   /** The demo key to seed; a new random one when absent. */
   apiKey?: string;
+  /** The demo console user's password to seed; a new random one when absent. */
+  demoPassword?: string;
   /** Extra worker vars (retry tuning in tests). */
   vars?: Record<string, string>;
   /** Where child process output goes; inherited when absent. */
@@ -51,6 +53,8 @@ export interface LocalStack {
   /** What the worker shows the scraper; tools that call the scraper directly (its /stats) need it too. */
   scraperSecret: string;
   apiKey: string;
+  /** The console user who owns the demo workspace. */
+  demoUser: { email: string; password: string };
   /** Kills the scraper processes (as a crash would) and starts new ones on the same ports. */
   restartScraper(): Promise<void>;
   /**
@@ -229,7 +233,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     };
     const apiKey = options.apiKey ?? newApiKey();
     mkdirSync(options.persistTo, { recursive: true });
-    await seedWorkspaces([demoWorkspace(apiKey)]);
+    const demoUser = { email: DEMO_USER_EMAIL, password: options.demoPassword ?? newDemoPassword() };
+    await seedWorkspaces([demoWorkspace(apiKey, demoUser)]);
 
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
     const vars = { SCRAPER_URL: scraperUrls.join(","), SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", ...options.vars };
@@ -271,6 +276,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       scraperUrls,
       scraperSecret: secrets.SCRAPER_SHARED_SECRET!,
       apiKey,
+      demoUser,
       restartScraper: async () => {
         await killScraper();
         await startScraper();

@@ -1,19 +1,18 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { newApiKey } from "./demo-seed";
+import { newApiKey, newDemoPassword } from "./demo-seed";
 import { startLocalStack } from "./local-stack";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const KEY_FILE = path.join(ROOT, ".wrangler", "demo-api-key");
-
-/** The demo key: DEMO_API_KEY when set, else the one made on the first start, so restarts keep working curl lines. */
-function demoApiKey(): string {
-  if (process.env.DEMO_API_KEY) return process.env.DEMO_API_KEY;
-  if (existsSync(KEY_FILE)) return readFileSync(KEY_FILE, "utf8").trim();
-  const key = newApiKey();
-  mkdirSync(path.dirname(KEY_FILE), { recursive: true });
-  writeFileSync(KEY_FILE, key);
-  return key;
+/** A demo secret: the environment's when set, else the one made on the first start, so restarts keep working curl lines and sign-ins. */
+function remembered(envName: string, fileName: string, make: () => string): string {
+  if (process.env[envName]) return process.env[envName];
+  const file = path.join(ROOT, ".wrangler", fileName);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const value = make();
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, value);
+  return value;
 }
 
 const port = Number(process.env.PORT ?? 8787);
@@ -22,7 +21,8 @@ const stack = await startLocalStack({
   sandboxPort: Number(process.env.SANDBOX_PORT ?? 8790),
   scraperPort: Number(process.env.SCRAPER_PORT ?? 8791),
   persistTo: path.join(ROOT, ".wrangler", "state"),
-  apiKey: demoApiKey(),
+  apiKey: remembered("DEMO_API_KEY", "demo-api-key", newApiKey),
+  demoPassword: remembered("DEMO_PASSWORD", "demo-password", newDemoPassword),
   sweepEveryMs: 60_000,
 });
 
@@ -30,6 +30,8 @@ console.log(`
 데이터 수집 서비스가 로컬에서 실행 중입니다.
   API             ${stack.baseUrl}/api/v1
   API 레퍼런스     ${stack.baseUrl}/api/v1/docs
+  콘솔             ${stack.baseUrl}/console
+  콘솔 로그인      ${stack.demoUser.email} / ${stack.demoUser.password}
   샌드박스 기관    ${stack.sandboxUrl}/bank/
   데모 API 키      ${stack.apiKey}
 

@@ -1,6 +1,7 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { consoleRoutes } from "./console/routes";
 import { REFERENCE_PAGE } from "./docs-site/reference-page";
 import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "./hosted-ui/page";
 import type { AppEnv } from "./env";
@@ -27,6 +28,8 @@ import * as deleteCredential from "./routes/credentials/delete";
 import * as getCredential from "./routes/credentials/get";
 import * as listCredentials from "./routes/credentials/list";
 import * as createDataJob from "./routes/data-jobs/create";
+import * as createDeviceCode from "./routes/device-codes/create";
+import * as pollDeviceCode from "./routes/device-codes/token";
 import * as getDataJob from "./routes/data-jobs/get";
 import * as listDataJobs from "./routes/data-jobs/list";
 import * as getResults from "./routes/data-jobs/results";
@@ -108,6 +111,10 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerRoutes(api);
   app.route("/api/v1", api);
   registerConnect(app);
+  app.route("/console", consoleRoutes());
+  // Device-code login (RFC 8628): a command-line client has no API key yet, so these live outside /api/v1.
+  app.openapi(behind(createDeviceCode.route), createDeviceCode.handler);
+  app.openapi(behind(pollDeviceCode.route), pollDeviceCode.handler);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "워크스페이스 API 키" });
   // The origin the document was fetched from: paths are absolute (/api/v1/..., /connect/api/...), so a client or generator

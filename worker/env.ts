@@ -65,12 +65,23 @@ export interface Principal {
   rights: KeyRights;
 }
 
+/** The signed-in console user of a /console request (console/signed-in.ts). */
+export interface ConsoleUser {
+  userId: string;
+  email: string;
+  /** The cookie's token, from which the session's CSRF token is derived. */
+  sessionToken: string;
+  tokenHash: string;
+  csrf: string;
+}
+
 export interface Variables {
   requestId: string;
   /** Set by the auth middleware when the bearer key is valid. */
   principal: Principal | undefined;
   /** Why authentication failed, raised after rate limiting so failures are limited too. */
   authFailure: "INVALID_TOKEN" | "TOKEN_EXPIRED" | undefined;
+  consoleUser: ConsoleUser | undefined;
 }
 
 export interface AppEnv {

@@ -16,6 +16,11 @@ const OWNERS: Record<string, string> = {
   credentials: "worker/credentials",
   registration_sessions: "worker/registration",
   connections: "worker/partners",
+  users: "worker/users",
+  workspace_members: "worker/users",
+  console_sessions: "worker/console-sessions",
+  login_attempts: "worker/console-sessions",
+  device_codes: "worker/device-codes",
 };
 
 function sourceFiles(dir: string): string[] {

@@ -29,6 +29,8 @@ describe("a credential the institution refused", () => {
     expect(JSON.parse(first!.error).code).toBe("LOGIN_FAILED");
     const marked = await env.DB.prepare("SELECT invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string }>();
     expect(marked!.invalid_reason).toBe("LOGIN_FAILED");
+    const shown = await callJson(`/api/v1/credentials/${credentialId}`, { key: ws.apiKey });
+    expect(shown.body).toMatchObject({ status: "ACTIVE", refusal: { code: "LOGIN_FAILED", at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) } });
 
     const before = await logins();
     const second = await runJob(ws.workspaceId);
@@ -53,6 +55,7 @@ describe("a credential the institution refused", () => {
     expect(JSON.parse((await runJob(ws.workspaceId))!.error).code).toBe("LOGIN_TRANSIENT");
     const row = await env.DB.prepare("SELECT invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string | null }>();
     expect(row!.invalid_reason).toBeNull();
+    expect((await callJson(`/api/v1/credentials/${credentialId}`, { key: ws.apiKey })).body).toMatchObject({ refusal: null });
   });
 
   it("is usable again once deleted and registered anew", async () => {

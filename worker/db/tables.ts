@@ -200,3 +200,76 @@ export const connections = sqliteTable(
     index("connections_partner").on(t.partnerWorkspaceId, t.businessNumber),
   ],
 );
+
+/** A person who signs in to the console. */
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** Lower-cased, so one address cannot sign up twice in another case. */
+    email: text("email").notNull(),
+    /** `pbkdf2-sha256$<iterations>$<salt>$<hash>` (users/password.ts): the parameters travel with the hash, so they can be raised later. */
+    passwordHash: text("password_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("users_email").on(t.email)],
+);
+
+export const MEMBER_ROLES = ["owner", "member"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export const workspaceMembers = sqliteTable(
+  "workspace_members",
+  {
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    userId: text("user_id").notNull().references(() => users.id),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("workspace_members_user").on(t.userId)],
+);
+
+/** A signed-in browser. */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    /** SHA-256 of the cookie's token, hex; the token itself is never stored. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("console_sessions_user").on(t.userId)],
+);
+
+/** Sign-in attempts in the current window per e-mail address and per client address (console-sessions/login-attempts.ts). */
+export const loginAttempts = sqliteTable("login_attempts", {
+  /** `email:<address>` or `ip:<address>`. */
+  subject: text("subject").primaryKey(),
+  windowStartedAt: integer("window_started_at").notNull(),
+  attempts: integer("attempts").notNull(),
+});
+
+export const DEVICE_CODE_STATUSES = ["PENDING", "APPROVED", "CONSUMED"] as const;
+
+/** An RFC 8628 device authorization: a command-line client waits on it until a signed-in user approves it. */
+export const deviceCodes = sqliteTable(
+  "device_codes",
+  {
+    /** SHA-256 of the device code the client polls with; the code itself is never stored. */
+    deviceCodeHash: text("device_code_hash").primaryKey(),
+    /** SHA-256 of the normalized user code (letters only, upper case) the user types into the console. */
+    userCodeHash: text("user_code_hash").notNull(),
+    clientName: text("client_name").notNull(),
+    status: text("status", { enum: DEVICE_CODE_STATUSES }).notNull().default("PENDING"),
+    /** Seconds the client must wait between polls; raised by 5 on every slow_down. */
+    intervalSeconds: integer("interval_seconds").notNull(),
+    lastPolledAt: integer("last_polled_at"),
+    /** Set on approval: the workspace the client's key is for and who approved it. */
+    workspaceId: text("workspace_id"),
+    approvedBy: text("approved_by"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [uniqueIndex("device_codes_user_code").on(t.userCodeHash)],
+);

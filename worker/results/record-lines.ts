@@ -48,3 +48,15 @@ export function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8A
     },
   });
 }
+
+/** The first `count` records of a job's finished units, for a preview; reads no further than it needs. */
+export async function firstRecords(bucket: R2Bucket, jobId: string, unitIndexes: number[], count: number): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  for await (const lines of recordLineBatches(bucket, jobId, unitIndexes)) {
+    for (const line of lines) {
+      records.push(JSON.parse(line) as Record<string, unknown>);
+      if (records.length === count) return records;
+    }
+  }
+  return records;
+}

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { database } from "../db/client";
 import { workspaces } from "../db/tables";
@@ -59,4 +59,15 @@ export function insertConnectionWorkspace(db: Database, input: { id: string; bus
     billingWorkspaceId: input.partnerWorkspaceId,
     createdAt: input.createdAt,
   });
+}
+
+/** A workspace someone signed up for, to batch with its owner's membership. */
+export function insertOwnWorkspace(db: Database, input: { id: string; name: string; createdAt: number }) {
+  return db.insert(workspaces).values({ id: input.id, name: input.name, createdAt: input.createdAt });
+}
+
+export async function workspaceNames(d1: D1Database, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database(d1).select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, ids)).all();
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

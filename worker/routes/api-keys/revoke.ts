@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { revokeApiKey } from "../../api-keys/store";
+import { revokeKey } from "../../api-keys/revoke";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
-import { keyGate } from "../../durable-objects/request-gate";
 import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
 import { keyManagersOnly } from "./key-managers-only";
@@ -24,10 +23,8 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const revoked = await revokeApiKey(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
-  if (revoked.outcome === "NOT_FOUND") throw new ApiError("API_KEY_NOT_FOUND");
-  // Told again for a key already revoked, in case an earlier revocation stopped between D1 and the gate.
-  await keyGate(c.env, revoked.hash).revoke();
-  if (revoked.outcome === "ALREADY_REVOKED") throw new ApiError("API_KEY_ALREADY_REVOKED");
+  const outcome = await revokeKey(c.env, principalOf(c).workspaceId, c.req.valid("param").id);
+  if (outcome === "NOT_FOUND") throw new ApiError("API_KEY_NOT_FOUND");
+  if (outcome === "ALREADY_REVOKED") throw new ApiError("API_KEY_ALREADY_REVOKED");
   return c.body(null, 204);
 };

@@ -20,6 +20,13 @@ export const CredentialSchema = z
     status: z.enum(CREDENTIAL_STATUSES),
     label: z.string().nullable().meta({ description: "가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
     certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
+    refusal: z
+      .object({
+        code: z.string().meta({ description: "기관이 로그인을 거절한 작업의 실패 코드 (LOGIN_FAILED, LOGIN_LOCKED)", example: "LOGIN_FAILED" }),
+        at: z.iso.datetime(),
+      })
+      .nullable()
+      .meta({ description: "기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null" }),
     createdAt: z.iso.datetime(),
     deletedAt: z.iso.datetime().nullable(),
   })

@@ -1,8 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { findSchema } from "../../catalog/schemas";
 import type { AppEnv } from "../../env";
-import { csvResults } from "../../results/csv-export";
-import { finishedUnits } from "../../jobs/store";
+import { csvDownload } from "../../results/csv-download";
 import { JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";
@@ -24,11 +22,5 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
-  const units = await finishedUnits(c.env.DB, job.id);
-  const body = csvResults(c.env.RESULTS, job.id, findSchema(job.schema)!.record, units.unitIndexes);
-  return c.body(body, 200, {
-    "Content-Type": "text/csv;charset=UTF-8",
-    "Content-Disposition": `attachment; filename="${job.id}.csv"`,
-    "X-Total-Count": String(units.recordCount),
-  });
+  return csvDownload(c, c.env, job);
 };

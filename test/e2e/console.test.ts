@@ -1,0 +1,169 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newApiKey } from "../../scripts/demo-seed";
+import { launchChromium } from "../node/chromium";
+import { client, type LocalStack, startStack } from "./stack";
+
+const SHOTS = path.resolve(import.meta.dirname, "screenshots");
+const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-04-30" };
+const LOGIN_FAILED_USER = { email: "failing@collect-edge.co.kr", password: "wrong-bank-password-1" };
+
+let stack: LocalStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  stack = await startStack("console");
+  // A workspace whose stored bank login the sandbox bank refuses, so its jobs fail with LOGIN_FAILED.
+  await stack.seedWorkspaces([
+    { workspaceId: crypto.randomUUID(), name: "실패하는 회사", apiKey: newApiKey(), user: LOGIN_FAILED_USER, login: { loginId: "user_good", password: "error_LOGIN_FAILED" } },
+  ]);
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** A phone-sized page in a browser context of its own (no cookies shared between tests). */
+async function phonePage(): Promise<Page> {
+  const page = await (await browser.createBrowserContext()).newPage();
+  await page.setViewport({ width: 390, height: 844 });
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `console-${name}.png`), fullPage: true });
+
+async function submit(page: Page, selector = "main form button[type=submit]") {
+  await Promise.all([page.waitForNavigation(), page.click(selector)]);
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto(`${stack.baseUrl}/console/sign-in`);
+  await page.type("#email", email);
+  await page.type("#password", password);
+  await submit(page);
+}
+
+/** Starts a refresh from the jobs page and lands on the new job's page. */
+async function refresh(page: Page, target: string) {
+  await page.select("#target", target);
+  await page.$eval("#dateRangeStart", (el, v) => ((el as HTMLInputElement).value = v), RANGE.dateRangeStart);
+  await page.$eval("#dateRangeEnd", (el, v) => ((el as HTMLInputElement).value = v), RANGE.dateRangeEnd);
+  await submit(page, "form[action$='/jobs'] button[type=submit]");
+}
+
+describe("the console in Chromium against the local stack", () => {
+  it("signs up, refuses a wrong password then signs in, and issues a key that calls the API", async () => {
+    const page = await phonePage();
+    const email = `owner-${Date.now()}@example.co.kr`;
+    const password = "a long enough password";
+    await page.goto(`${stack.baseUrl}/console/sign-up`);
+    await page.type("#email", email);
+    await page.type("#password", password);
+    await page.type("#workspaceName", "콘솔 테스트 회사");
+    await shot(page, "1-sign-up");
+    await submit(page);
+    expect(page.url()).toMatch(/\/console\/w\/[0-9a-f-]+\/keys$/);
+
+    await submit(page, "header form button[type=submit]");
+    expect(page.url()).toMatch(/\/console\/sign-in$/);
+    await signIn(page, email, "not the password");
+    expect(await page.$eval("[role=alert]", (el) => el.getAttribute("data-code"))).toBe("INVALID_CREDENTIALS");
+    await shot(page, "2-sign-in-wrong-password");
+    await page.type("#password", password);
+    await page.$eval("#email", (el, v) => ((el as HTMLInputElement).value = v), email);
+    await submit(page);
+    expect(page.url()).toMatch(/\/console\/w\/[0-9a-f-]+\/jobs$/);
+
+    await page.click("a[href$='/keys']");
+    await page.waitForSelector("#name");
+    await page.type("#name", "배치 서버");
+    await submit(page);
+    const secret = await page.$eval("#issued-secret", (el) => el.textContent!);
+    await shot(page, "3-api-key-issued");
+    const providers = await client(stack, secret).json("GET", "/api/v1/providers");
+    expect(providers.status).toBe(200);
+  });
+
+  it("refreshes a bank job and follows its progress to Succeeded, with a records preview and its CSV", async () => {
+    const page = await phonePage();
+    await signIn(page, stack.demoUser.email, stack.demoUser.password);
+    expect(page.url()).toMatch(/\/jobs$/);
+    // The seeded credentials the refresh will use, each live.
+    await page.goto(page.url().replace(/\/jobs$/, "/credentials"));
+    expect(await page.$$eval("tbody [data-status=ACTIVE]", (els) => els.length)).toBeGreaterThanOrEqual(3);
+    await shot(page, "4a-credentials");
+    await page.goBack();
+    await refresh(page, "sandbox.bank|bank.transactions.cb.v1");
+    expect(page.url()).toMatch(/\/jobs\/[0-9a-f-]{36}$/);
+    await shot(page, "4-job-in-progress");
+    // The page polls and reloads itself once the job has finished.
+    await page.waitForSelector("#job-status [data-kind=Succeeded]", { timeout: 150_000 });
+    const rows = await page.$$eval("#preview tbody tr", (trs) => trs.length);
+    expect(rows).toBeGreaterThan(0);
+    await shot(page, "5-job-succeeded");
+    const csv = await page.$eval("#csv-download", async (a) => {
+      const res = await fetch((a as HTMLAnchorElement).href);
+      return { type: res.headers.get("Content-Type"), bytes: Array.from(new Uint8Array(await res.arrayBuffer())) };
+    });
+    expect(csv.type).toBe("text/csv;charset=UTF-8");
+    const text = new TextDecoder().decode(new Uint8Array(csv.bytes));
+    expect(csv.bytes.slice(0, 3)).toEqual([0xef, 0xbb, 0xbf]);
+    expect(text.trim().split("\n").length).toBeGreaterThan(rows);
+
+    await page.click("a[href$='/jobs']");
+    await page.waitForSelector("#status");
+    await page.select("#status", "SUCCEEDED");
+    await submit(page, "form[method=get] button[type=submit]");
+    expect(await page.$$eval("tbody [data-kind=Succeeded]", (els) => els.length)).toBeGreaterThan(0);
+    expect(await page.$$eval("tbody [data-kind=Failed]", (els) => els.length)).toBe(0);
+    await shot(page, "6-jobs-filtered");
+  }, 200_000);
+
+  it("shows a failed job's Korean message and next action, and downloads its (empty) CSV", async () => {
+    const page = await phonePage();
+    await signIn(page, LOGIN_FAILED_USER.email, LOGIN_FAILED_USER.password);
+    await refresh(page, "sandbox.bank|bank.accounts.cb.v1");
+    await page.waitForSelector("#job-status [data-kind=Failed]", { timeout: 150_000 });
+    expect(await page.$eval("section[role=alert]", (el) => el.getAttribute("data-code"))).toBe("LOGIN_FAILED");
+    expect(await page.$eval("#failure-message", (el) => el.textContent)).toMatch(/기관 로그인에 실패했습니다/);
+    expect(await page.$eval("#next-action", (el) => el.textContent)).toMatch(/자격 증명/);
+    await shot(page, "7-job-failed");
+    const csv = await page.$eval("#csv-download", async (a) => {
+      const res = await fetch((a as HTMLAnchorElement).href);
+      return { status: res.status, text: await res.text() };
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.text.trim().split("\n")).toHaveLength(1);
+  }, 200_000);
+
+  it("approves a command-line client's device code, whose next poll receives a working key", async () => {
+    const started = (await (await fetch(`${stack.baseUrl}/oauth/device_authorization`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientName: "collect CLI" }) })).json()) as Record<string, any>;
+    const poll = async () => {
+      const res = await fetch(`${stack.baseUrl}/oauth/device/token`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ device_code: started.device_code }) });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    expect((await poll()).body.status).toBe("authorization_pending");
+
+    const page = await phonePage();
+    // Signed out, the verification link goes through sign-in and comes back with the code filled in.
+    await page.goto(started.verification_uri_complete);
+    expect(page.url()).toContain("/console/sign-in?next=");
+    await page.type("#email", stack.demoUser.email);
+    await page.type("#password", stack.demoUser.password);
+    await submit(page);
+    expect(await page.$eval("#user_code", (el) => (el as HTMLInputElement).value)).toBe(started.user_code);
+    await shot(page, "8-device-approval");
+    await submit(page);
+    expect(await page.$eval("#device-approved", (el) => el.textContent)).toContain("collect CLI");
+    await shot(page, "9-device-approved");
+
+    await new Promise((r) => setTimeout(r, started.interval * 1000));
+    const granted = await poll();
+    expect(granted.status).toBe(200);
+    expect((await client(stack, granted.body.access_token).json("GET", "/api/v1/schemas")).status).toBe(200);
+  }, 60_000);
+});

@@ -1,0 +1,221 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from "../../worker/console-sessions/login-attempts";
+import { sha256Hex } from "../../worker/lib/crypto";
+import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/users/password";
+import { callJson } from "./helpers";
+import { alertCode, ConsoleBrowser } from "./console-browser";
+
+type Json = Record<string, any>;
+
+describe("password hashing", () => {
+  it("stores PBKDF2-SHA256 with its iteration count and a fresh salt, and verifies only the right password", async () => {
+    const first = await hashPassword("correct horse battery");
+    const second = await hashPassword("correct horse battery");
+    expect(first).toMatch(new RegExp(`^pbkdf2-sha256\\$${PBKDF2_ITERATIONS}\\$[A-Za-z0-9_-]{22}\\$[A-Za-z0-9_-]{43}$`));
+    expect(first).not.toBe(second);
+    expect(await verifyPassword("correct horse battery", first)).toBe(true);
+    expect(await verifyPassword("correct horse batterY", first)).toBe(false);
+    expect(await verifyPassword("correct horse battery", "garbage")).toBe(false);
+  });
+
+  it("verifies a hash made with other parameters by the parameters stored with it", async () => {
+    const [, , salt] = (await hashPassword("x")).split("$");
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("old password"), "PBKDF2", false, ["deriveBits"]);
+    const saltBytes = Uint8Array.from(atob(salt!.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
+    const bits = new Uint8Array(await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: saltBytes, iterations: 1000 }, key, 256));
+    const hash = btoa(String.fromCharCode(...bits)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    expect(await verifyPassword("old password", `pbkdf2-sha256$1000$${salt}$${hash}`)).toBe(true);
+  });
+});
+
+describe("sign-up", () => {
+  it("signs the browser in with an HttpOnly, Secure, SameSite=Lax __Host- cookie whose token is stored only hashed", async () => {
+    const browser = new ConsoleBrowser();
+    await browser.open("/console/sign-up");
+    const res = await browser.post("/console/sign-up", { email: `a-${crypto.randomUUID()}@example.co.kr`, password: "correct horse battery", workspaceName: "가나다" });
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(/^\/console\/w\/[0-9a-f-]{36}\/keys$/);
+    const line = browser.lastSetCookies.find((l) => l.startsWith("__Host-console_session="))!;
+    expect(line).toBeDefined();
+    expect(line).toMatch(/; HttpOnly/);
+    expect(line).toMatch(/; Secure/);
+    expect(line).toMatch(/; SameSite=Lax/);
+    expect(line).toMatch(/; Path=\//);
+    expect(line).not.toMatch(/Domain=/i);
+    const token = browser.cookies.get("__Host-console_session")!;
+    const stored = await env.DB.prepare("SELECT token_hash FROM console_sessions WHERE token_hash IN (?, ?)").bind(token, await sha256Hex(token)).all();
+    expect(stored.results).toEqual([{ token_hash: await sha256Hex(token) }]);
+    expect((await browser.open(res.location!)).status).toBe(200);
+  });
+
+  it("drops the __Host- prefix and Secure only on plain http, where a developer's machine serves the console", async () => {
+    const browser = new ConsoleBrowser(undefined, "http://localhost:8787");
+    await browser.signUp();
+    const line = browser.lastSetCookies.concat([...browser.cookies.keys()]).join("\n");
+    expect([...browser.cookies.keys()]).toContain("console_session");
+    expect(line).not.toMatch(/__Host-/);
+  });
+
+  it("refuses a personal e-mail with PERSONAL_EMAIL_NOT_ALLOWED and a taken one with DUPLICATE_EMAIL", async () => {
+    const browser = new ConsoleBrowser();
+    await browser.open("/console/sign-up");
+    const personal = await browser.post("/console/sign-up", { email: "someone@naver.com", password: "correct horse battery", workspaceName: "개인" });
+    expect(personal.status).toBe(400);
+    expect(alertCode(personal.html)).toBe("PERSONAL_EMAIL_NOT_ALLOWED");
+    expect(personal.html).toContain("회사 이메일");
+
+    const { email } = await new ConsoleBrowser().signUp();
+    const again = await browser.post("/console/sign-up", { email: email.toUpperCase(), password: "another password", workspaceName: "둘째" });
+    expect(again.status).toBe(409);
+    expect(alertCode(again.html)).toBe("DUPLICATE_EMAIL");
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?").bind(email).first<{ n: number }>();
+    expect(count!.n).toBe(1);
+  });
+});
+
+describe("CSRF protection", () => {
+  it("refuses a sign-up or sign-in form without the token the page gave, or posted from another origin", async () => {
+    const browser = new ConsoleBrowser();
+    await browser.open("/console/sign-up");
+    const form = { email: `c-${crypto.randomUUID()}@example.co.kr`, password: "correct horse battery", workspaceName: "가" };
+    for (const res of [
+      await browser.post("/console/sign-up", { ...form, _csrf: "" }),
+      await browser.post("/console/sign-up", { ...form, _csrf: "forged-token-of-the-same-length-0" }),
+      await browser.post("/console/sign-up", form, { Origin: "https://evil.example" }),
+      // Another visitor's page token is not this visitor's.
+      await new ConsoleBrowser().post("/console/sign-up", { ...form, _csrf: browser.csrf() }),
+    ]) {
+      expect(res.status).toBe(400);
+      const body = JSON.parse(res.html) as Json;
+      expect(body.code).toBe("MALFORMED_REQUEST");
+      expect(body.message).toContain("보안 토큰");
+    }
+    expect(await env.DB.prepare("SELECT 1 FROM users WHERE email = ?").bind(form.email).first()).toBeNull();
+  });
+
+  it("binds a signed-in form's token to the session: the pre-sign-in token, or another session's, does not issue a key", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const other = new ConsoleBrowser();
+    await other.signUp();
+    const preSignIn = browser.cookies.get("__Host-console_csrf")!;
+    for (const token of [preSignIn, other.csrf()]) {
+      const res = await browser.post(`/console/w/${workspaceId}/keys`, { name: "훔친 토큰", _csrf: token });
+      expect(res.status).toBe(400);
+    }
+    const issued = await browser.post(`/console/w/${workspaceId}/keys`, { name: "정상" });
+    expect(issued.status).toBe(201);
+  });
+});
+
+describe("sign-in", () => {
+  it("answers a wrong password with INVALID_CREDENTIALS and the right one with a session", async () => {
+    const { email, password, workspaceId } = await new ConsoleBrowser().signUp();
+    const browser = new ConsoleBrowser();
+    const wrong = await browser.signIn(email, "not the password");
+    expect(wrong.status).toBe(401);
+    expect(alertCode(wrong.html)).toBe("INVALID_CREDENTIALS");
+    const unknown = await browser.signIn(`nobody-${crypto.randomUUID()}@example.co.kr`, password);
+    expect(unknown.status).toBe(401);
+    expect(alertCode(unknown.html)).toBe("INVALID_CREDENTIALS");
+    const right = await browser.signIn(email, password);
+    expect(right.status).toBe(303);
+    expect((await browser.open(`/console/w/${workspaceId}/keys`)).status).toBe(200);
+  });
+
+  it("locks an e-mail out with TOO_MANY_LOGIN_ATTEMPTS after repeated failures, even for the right password, whatever the address", async () => {
+    const { email, password } = await new ConsoleBrowser().signUp();
+    for (let i = 0; i < ATTEMPTS_PER_EMAIL; i++) expect((await new ConsoleBrowser().signIn(email, `wrong ${i}`)).status).toBe(401);
+    const locked = await new ConsoleBrowser().signIn(email, password);
+    expect(locked.status).toBe(429);
+    expect(alertCode(locked.html)).toBe("TOO_MANY_LOGIN_ATTEMPTS");
+    expect(Number(locked.response.headers.get("Retry-After"))).toBeGreaterThan(800);
+  });
+
+  it("forgives an e-mail's failures once the right password signs in", async () => {
+    const { email, password } = await new ConsoleBrowser().signUp();
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < ATTEMPTS_PER_EMAIL - 1; i++) expect((await new ConsoleBrowser().signIn(email, "wrong")).status).toBe(401);
+      expect((await new ConsoleBrowser().signIn(email, password)).status).toBe(303);
+    }
+  });
+
+  it("limits one address guessing across many e-mails", async () => {
+    const browser = new ConsoleBrowser();
+    for (let i = 0; i < ATTEMPTS_PER_ADDRESS; i++) expect((await browser.signIn(`guess-${i}-${crypto.randomUUID()}@example.co.kr`, "pw")).status).toBe(401);
+    const res = await browser.signIn(`guess-last-${crypto.randomUUID()}@example.co.kr`, "pw");
+    expect(res.status).toBe(429);
+    expect(alertCode(res.html)).toBe("TOO_MANY_LOGIN_ATTEMPTS");
+  });
+
+  it("signs out: the old cookie no longer opens a page", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const cookie = browser.cookies.get("__Host-console_session")!;
+    const out = await browser.post("/console/sign-out", {});
+    expect(out.status).toBe(303);
+    const replay = new ConsoleBrowser();
+    replay.cookies.set("__Host-console_session", cookie);
+    const res = await replay.open(`/console/w/${workspaceId}/keys`);
+    expect(res.status).toBe(303);
+    expect(res.response.headers.get("Location")).toBe(`/console/sign-in?next=${encodeURIComponent(`/console/w/${workspaceId}/keys`)}`);
+  });
+});
+
+describe("page headers", () => {
+  it("forbids framing and caching of console pages", async () => {
+    const browser = new ConsoleBrowser();
+    await browser.signUp();
+    for (const path of ["/console/sign-in", "/console/device"]) {
+      const { response } = await browser.open(path);
+      expect(response.headers.get("Content-Security-Policy"), path).toBe("frame-ancestors 'none'");
+      expect(response.headers.get("X-Frame-Options"), path).toBe("DENY");
+      expect(response.headers.get("Cache-Control"), path).toBe("no-store");
+    }
+  });
+});
+
+describe("workspaces", () => {
+  it("answers a member of one workspace WORKSPACE_ACCESS_DENIED on another's pages and forms", async () => {
+    const alice = new ConsoleBrowser();
+    await alice.signUp();
+    const { workspaceId: bobs } = await new ConsoleBrowser().signUp();
+    const page = await alice.open(`/console/w/${bobs}/keys`);
+    expect(page.status).toBe(403);
+    expect(JSON.parse(page.html).code).toBe("WORKSPACE_ACCESS_DENIED");
+    const post = await alice.post(`/console/w/${bobs}/keys`, { name: "남의 키" });
+    expect(post.status).toBe(403);
+    expect(JSON.parse(post.html).code).toBe("WORKSPACE_ACCESS_DENIED");
+    const keys = await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE workspace_id = ?").bind(bobs).first<{ n: number }>();
+    expect(keys!.n).toBe(0);
+  });
+});
+
+describe("API keys in the console", () => {
+  it("shows a new key once, which then calls the API, and revoking it stops it at once", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const issued = await browser.post(`/console/w/${workspaceId}/keys`, { name: "배치 서버" });
+    expect(issued.status).toBe(201);
+    const secret = /<code id="issued-secret">(sk_[A-Za-z0-9_-]+)<\/code>/.exec(issued.html)![1]!;
+    expect((await callJson("/api/v1/providers", { key: secret })).status).toBe(200);
+
+    const list = await browser.open(`/console/w/${workspaceId}/keys`);
+    expect(list.html).toContain("배치 서버");
+    expect(list.html).not.toContain(secret);
+    const keyId = /data-key-id="([0-9a-f-]+)"/.exec(list.html)![1]!;
+    const revoked = await browser.post(`/console/w/${workspaceId}/keys/${keyId}/revoke`, {});
+    expect(revoked.status).toBe(200);
+    expect(revoked.html).toContain("폐기됨");
+    expect((await callJson<Json>("/api/v1/providers", { key: secret })).body.code).toBe("INVALID_TOKEN");
+    const again = await browser.post(`/console/w/${workspaceId}/keys/${keyId}/revoke`, {});
+    expect(alertCode(again.html)).toBe("API_KEY_ALREADY_REVOKED");
+  });
+
+  it("sends a visitor without a session to sign in", async () => {
+    const res = await new ConsoleBrowser().open(`/console/w/${crypto.randomUUID()}/keys`);
+    expect(res.status).toBe(303);
+    expect(res.response.headers.get("Location")).toMatch(/^\/console\/sign-in\?next=/);
+  });
+});

@@ -1,0 +1,78 @@
+import { exports } from "cloudflare:workers";
+
+/**
+ * A browser as far as the console cares: a cookie jar, a fixed client
+ * address and origin, forms posted with the CSRF token of the page last
+ * shown. It drives the worker's real fetch handler.
+ */
+export class ConsoleBrowser {
+  readonly cookies = new Map<string, string>();
+  /** Set-Cookie lines of the last response, to inspect flags. */
+  lastSetCookies: string[] = [];
+  lastHtml = "";
+
+  constructor(
+    readonly address: string = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    readonly origin: string = "https://console.test",
+  ) {}
+
+  async request(path: string, init: RequestInit & { form?: Record<string, string> } = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set("CF-Connecting-IP", this.address);
+    if (this.cookies.size) headers.set("Cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+    let body = init.body;
+    if (init.form) {
+      body = new URLSearchParams(init.form);
+      headers.set("Content-Type", "application/x-www-form-urlencoded");
+      if (!headers.has("Origin")) headers.set("Origin", this.origin);
+    }
+    const response = await exports.default.fetch(new Request(`${this.origin}${path}`, { ...init, headers, body, redirect: "manual" }));
+    this.lastSetCookies = response.headers.getAll("Set-Cookie");
+    for (const line of this.lastSetCookies) {
+      const [pair] = line.split(";");
+      const name = pair!.slice(0, pair!.indexOf("="));
+      const value = pair!.slice(pair!.indexOf("=") + 1);
+      if (/Max-Age=0/i.test(line) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  async open(path: string): Promise<{ status: number; html: string; response: Response }> {
+    const response = await this.request(path);
+    const html = await response.text();
+    if (response.headers.get("Content-Type")?.includes("html")) this.lastHtml = html;
+    return { status: response.status, html, response };
+  }
+
+  /** The CSRF token of the page last shown. */
+  csrf(): string {
+    return /name="_csrf" value="([^"]+)"/.exec(this.lastHtml)?.[1] ?? "";
+  }
+
+  /** Posts a form with the last page's token (unless the form sets its own `_csrf`). */
+  async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+    const response = await this.request(path, { method: "POST", form: { _csrf: this.csrf(), ...form }, headers });
+    const html = await response.text();
+    if (response.headers.get("Content-Type")?.includes("html")) this.lastHtml = html;
+    return { status: response.status, html, location: response.headers.get("Location"), response };
+  }
+
+  /** Signs up with a fresh company address; lands on the new workspace's keys page. */
+  async signUp(email = `user-${crypto.randomUUID()}@example.co.kr`, password = "correct horse battery"): Promise<{ email: string; password: string; workspaceId: string }> {
+    await this.open("/console/sign-up");
+    const res = await this.post("/console/sign-up", { email, password, workspaceName: "테스트 회사" });
+    if (res.status !== 303) throw new Error(`sign-up failed: ${res.status} ${res.html.slice(0, 300)}`);
+    const workspaceId = /\/console\/w\/([0-9a-f-]+)\//.exec(res.location ?? "")![1]!;
+    await this.open(res.location!);
+    return { email, password, workspaceId };
+  }
+
+  async signIn(email: string, password: string) {
+    await this.open("/console/sign-in");
+    return this.post("/console/sign-in", { email, password });
+  }
+}
+
+/** The catalog code a console page announces in its alert, if any. */
+export const alertCode = (html: string): string | null => /data-code="([A-Z_]+)"/.exec(html)?.[1] ?? null;

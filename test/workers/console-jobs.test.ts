@@ -1,0 +1,93 @@
+import { env } from "cloudflare:workers";
+import { invalidateCredential } from "../../worker/credentials/store";
+import { describe, expect, it } from "vitest";
+import { issueApiKey } from "../../worker/api-keys/store";
+import { callJson } from "./helpers";
+import { alertCode, ConsoleBrowser } from "./console-browser";
+
+type Json = Record<string, any>;
+
+describe("jobs in the console", () => {
+  it("refreshes through createJob: without a credential the job fails CREDENTIAL_NOT_FOUND, and its page shows the Korean message and next action", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const list = await browser.open(`/console/w/${workspaceId}/jobs`);
+    expect(list.status).toBe(200);
+    expect(list.html).toContain('value="sandbox.bank|bank.accounts.cb.v1"');
+    const created = await browser.post(`/console/w/${workspaceId}/jobs`, { target: "sandbox.bank|bank.accounts.cb.v1" });
+    expect(created.status).toBe(303);
+    const jobId = /\/jobs\/([0-9a-f-]{36})$/.exec(created.location!)![1]!;
+
+    const page = await browser.open(created.location!);
+    expect(page.status).toBe(200);
+    expect(alertCode(page.html)).toBe("CREDENTIAL_NOT_FOUND");
+    expect(page.html).toContain("자격 증명을 다시 등록해 주세요");
+    expect(page.html).toContain("다음 할 일");
+
+    const status = await browser.open(`/console/w/${workspaceId}/jobs/${jobId}/status.json`);
+    expect((JSON.parse(status.html) as Json).kind).toBe("Failed");
+    const csv = await browser.open(`/console/w/${workspaceId}/jobs/${jobId}/results.csv`);
+    expect(csv.status).toBe(200);
+    expect(csv.response.headers.get("Content-Type")).toBe("text/csv;charset=UTF-8");
+
+    const failedOnly = await browser.open(`/console/w/${workspaceId}/jobs?status=FAILED`);
+    expect(failedOnly.html).toContain(`data-job-id="${jobId}"`);
+    const succeededOnly = await browser.open(`/console/w/${workspaceId}/jobs?status=SUCCEEDED`);
+    expect(succeededOnly.html).not.toContain(`data-job-id="${jobId}"`);
+  });
+
+  it("answers a refresh with bad input on the page with the API's code", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    await browser.open(`/console/w/${workspaceId}/jobs`);
+    const res = await browser.post(`/console/w/${workspaceId}/jobs`, { target: "sandbox.bank|bank.transactions.cb.v1", dateRangeStart: "2026-03-01", dateRangeEnd: "2026-01-01" });
+    expect(res.status).toBe(400);
+    expect(alertCode(res.html)).toBe("DATE_RANGE_INVALID");
+  });
+
+  it("keeps one workspace's jobs from another's members", async () => {
+    const owner = new ConsoleBrowser();
+    const { workspaceId } = await owner.signUp();
+    await owner.open(`/console/w/${workspaceId}/jobs`);
+    const created = await owner.post(`/console/w/${workspaceId}/jobs`, { target: "sandbox.bank|bank.accounts.cb.v1" });
+    const jobId = /\/jobs\/([0-9a-f-]{36})$/.exec(created.location!)![1]!;
+
+    const stranger = new ConsoleBrowser();
+    const own = await stranger.signUp();
+    for (const path of [`/console/w/${workspaceId}/jobs/${jobId}`, `/console/w/${workspaceId}/jobs/${jobId}/results.csv`]) {
+      const res = await stranger.open(path);
+      expect(res.status).toBe(403);
+      expect(JSON.parse(res.html).code).toBe("WORKSPACE_ACCESS_DENIED");
+    }
+    // Through their own workspace's path the job is simply not there.
+    const res = await stranger.open(`/console/w/${own.workspaceId}/jobs/${jobId}/status.json`);
+    expect(res.status).toBe(404);
+    expect(JSON.parse(res.html).code).toBe("DATA_JOB_NOT_FOUND");
+  });
+});
+
+describe("credentials in the console", () => {
+  it("lists the workspace's credentials with method, masked login or certificate label and status, and no secret", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const key = await issueApiKey(env.DB, { workspaceId, name: "test" });
+    const created = await callJson<Json>("/api/v1/credentials", { method: "POST", key: key.secret, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } } });
+    expect(created.status).toBe(201);
+    const page = await browser.open(`/console/w/${workspaceId}/credentials`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`data-credential-id="${created.body.id}"`);
+    expect(page.html).toContain(created.body.label);
+    expect(page.html).toContain('data-status="ACTIVE"');
+    expect(page.html).not.toContain("pass_good");
+    expect(page.html).not.toContain("user_good");
+    expect(page.html).not.toContain("다시 등록 필요");
+
+    // The institution refused it: the page tells the member to register it again.
+    await invalidateCredential(env.DB, created.body.id, "LOGIN_FAILED", Date.now());
+    expect((await browser.open(`/console/w/${workspaceId}/credentials`)).html).toContain("다시 등록 필요");
+
+    const stranger = new ConsoleBrowser();
+    await stranger.signUp();
+    expect((await stranger.open(`/console/w/${workspaceId}/credentials`)).status).toBe(403);
+  });
+});

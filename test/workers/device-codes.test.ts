@@ -1,0 +1,105 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../worker/lib/crypto";
+import { callJson } from "./helpers";
+import { alertCode, ConsoleBrowser } from "./console-browser";
+
+type Json = Record<string, any>;
+
+const start = () => callJson<Json>("/oauth/device_authorization", { method: "POST", json: { clientName: "collect CLI" } });
+const poll = (deviceCode: string) => callJson<Json>("/oauth/device/token", { method: "POST", json: { device_code: deviceCode } });
+/** Moves a code's clock: as if its last poll (and its expiry) were `ms` earlier. */
+const age = async (deviceCode: string, ms: number) =>
+  env.DB.prepare("UPDATE device_codes SET last_polled_at = last_polled_at - ?1, expires_at = expires_at - ?1 WHERE device_code_hash = ?2").bind(ms, await sha256Hex(deviceCode)).run();
+
+describe("device authorization grant (RFC 8628)", () => {
+  it("issues a device code, a user code and the console's verification URIs without an API key", async () => {
+    const res = await start();
+    expect(res.status).toBe(201);
+    expect(res.body.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
+    expect(res.body.device_code).toMatch(/^dc_/);
+    expect(res.body.verification_uri).toBe("https://api.test/console/device");
+    expect(res.body.verification_uri_complete).toBe(`https://api.test/console/device?user_code=${res.body.user_code}`);
+    expect(res.body).toMatchObject({ expires_in: 600, interval: 5 });
+  });
+
+  it("answers authorization_pending, slow_down when polled too soon, then one API key of the approver's workspace that the keys page lists and revokes", async () => {
+    const { body: started } = await start();
+    const first = await poll(started.device_code);
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ status: "authorization_pending", interval: 5 });
+    const tooSoon = await poll(started.device_code);
+    expect(tooSoon.body).toEqual({ status: "slow_down", interval: 10 });
+
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const page = await browser.open(`/console/device?user_code=${started.user_code}`);
+    expect(page.html).toContain(`value="${started.user_code}"`);
+    // Typed in lower case without the dash, as people do.
+    const approved = await browser.post("/console/device", { user_code: started.user_code.replace("-", "").toLowerCase(), workspaceId });
+    expect(approved.status).toBe(200);
+    expect(approved.html).toContain("collect CLI");
+
+    await age(started.device_code, 10_000);
+    const granted = await poll(started.device_code);
+    expect(granted.status).toBe(200);
+    expect(granted.body).toMatchObject({ status: "approved", token_type: "Bearer", workspaceId });
+    expect((await callJson("/api/v1/schemas", { key: granted.body.access_token })).status).toBe(200);
+    const again = await poll(started.device_code);
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe("DEVICE_CODE_INVALID");
+
+    const keys = await browser.open(`/console/w/${workspaceId}/keys`);
+    expect(keys.html).toContain("collect CLI");
+    const revoked = await browser.post(`/console/w/${workspaceId}/keys/${granted.body.apiKey.id}/revoke`, {});
+    expect(revoked.status).toBe(200);
+    expect((await callJson<Json>("/api/v1/schemas", { key: granted.body.access_token })).body.code).toBe("INVALID_TOKEN");
+  });
+
+  it("answers an expired device code DEVICE_CODE_EXPIRED, an unknown one DEVICE_CODE_INVALID, and their user codes USER_CODE_EXPIRED / USER_CODE_INVALID", async () => {
+    const { body: started } = await start();
+    await poll(started.device_code);
+    await age(started.device_code, 601_000);
+    const expired = await poll(started.device_code);
+    expect(expired.status).toBe(400);
+    expect(expired.body.code).toBe("DEVICE_CODE_EXPIRED");
+    expect(expired.body.message).toMatch(/[가-힣]/);
+    const unknown = await poll("dc_made-up");
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe("DEVICE_CODE_INVALID");
+
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    await browser.open("/console/device");
+    const late = await browser.post("/console/device", { user_code: started.user_code, workspaceId });
+    expect(late.status).toBe(410);
+    expect(alertCode(late.html)).toBe("USER_CODE_EXPIRED");
+    const wrong = await browser.post("/console/device", { user_code: "BBBB-BBBB", workspaceId });
+    expect(wrong.status).toBe(404);
+    expect(alertCode(wrong.html)).toBe("USER_CODE_INVALID");
+  });
+
+  it("lets no one approve a code for a workspace they are not a member of", async () => {
+    const { body: started } = await start();
+    const { workspaceId: someoneElses } = await new ConsoleBrowser().signUp();
+    const browser = new ConsoleBrowser();
+    await browser.signUp();
+    await browser.open("/console/device");
+    const res = await browser.post("/console/device", { user_code: started.user_code, workspaceId: someoneElses });
+    expect(res.status).toBe(403);
+    expect(alertCode(res.html)).toBe("WORKSPACE_ACCESS_DENIED");
+    expect((await poll(started.device_code)).status).toBe(202);
+  });
+
+  it("sends a signed-out visitor of the verification link through sign-in and back to it with the code", async () => {
+    const { body: started } = await start();
+    const { email, password } = await new ConsoleBrowser().signUp();
+    const browser = new ConsoleBrowser();
+    const first = await browser.open(new URL(started.verification_uri_complete).pathname + new URL(started.verification_uri_complete).search);
+    expect(first.status).toBe(303);
+    const signIn = first.response.headers.get("Location")!;
+    await browser.open(signIn);
+    const signedIn = await browser.post("/console/sign-in", { email, password, next: new URL(signIn, "https://x").searchParams.get("next")! });
+    expect(signedIn.location).toBe(`/console/device?user_code=${started.user_code}`);
+  });
+});

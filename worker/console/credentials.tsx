@@ -1,0 +1,49 @@
+import type { Context } from "hono";
+import { findProvider } from "../catalog/providers";
+import { listCredentials } from "../credentials/store";
+import type { AppEnv } from "../env";
+import { Page } from "./layout";
+import { consoleUserOf } from "./signed-in";
+import { WorkspaceNav } from "./workspace-nav";
+
+const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
+const AUTH_METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서" } as const;
+const kst = (ms: number) => new Date(ms).toLocaleString("ko-KR", { timeZone: "Asia/Seoul" });
+
+/** The workspace's credentials: live ones first; a certificate's label carries its expiry (credentials/fields.ts maskedLabel). */
+export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
+  const user = consoleUserOf(c);
+  const workspaceId = c.req.param("workspaceId")!;
+  const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
+  return c.html(
+    <Page title="자격 증명" nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+      <p>기관 계정은 파트너와 같은 등록 화면(등록 세션)으로 추가합니다. 비밀번호와 인증서는 이 콘솔을 거치지 않습니다.</p>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">기관</th>
+              <th scope="col">방식</th>
+              <th scope="col">계정 · 인증서 (만료일)</th>
+              <th scope="col">상태</th>
+              <th scope="col">등록</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr data-credential-id={row.id}>
+                <td>{findProvider(row.providerCode)?.name ?? row.providerCode}</td>
+                <td>{AUTH_METHOD[row.authMethod]}</td>
+                <td>{row.label ?? ""}</td>
+                {/* The institution refused it (credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
+                <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : STATUS[row.status]}</td>
+                <td>{kst(row.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length === 0 && <p>등록된 자격 증명이 없습니다.</p>}
+    </Page>,
+  );
+}

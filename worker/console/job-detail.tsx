@@ -1,0 +1,104 @@
+import type { Context } from "hono";
+import { raw } from "hono/html";
+import type { JobErrorCategory } from "../../collectors/job-failures";
+import { findSchema } from "../catalog/schemas";
+import type { AppEnv } from "../env";
+import { finishedUnits } from "../jobs/store";
+import { csvDownload } from "../results/csv-download";
+import { csvColumns } from "../results/csv-format";
+import { firstRecords } from "../results/record-lines";
+import { workspaceJob } from "../routes/data-jobs/load-job";
+import { jobView } from "../routes/data-jobs/views";
+import { JobStatusCell } from "./job-status";
+import { CsrfField, Page } from "./layout";
+import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
+import { consoleUserOf } from "./signed-in";
+import { WorkspaceNav } from "./workspace-nav";
+
+const PREVIEW_RECORDS = 10;
+
+/** What a person can do about a failure, by its category (the message itself already says it in words). */
+const NEXT_ACTION: Record<JobErrorCategory, string> = {
+  CREDENTIAL: "자격 증명을 확인한 뒤 다시 등록하고 새로 수집해 주세요.",
+  CREDENTIAL_MISSING: "이 기관의 자격 증명을 등록한 뒤 새로 수집해 주세요.",
+  USER_ENVIRONMENT: "기관 사이트에서 계정 상태를 확인한 뒤 새로 수집해 주세요.",
+  INVALID_INPUT: "조회 조건을 고쳐 새로 수집해 주세요.",
+  TRANSIENT: "일시적인 문제입니다. 잠시 후 같은 조건으로 다시 수집해 주세요.",
+  OTHER: "문제가 계속되면 작업 ID와 함께 문의해 주세요.",
+};
+
+export async function showJob(c: Context<AppEnv>): Promise<Response> {
+  const user = consoleUserOf(c);
+  const workspaceId = c.req.param("workspaceId")!;
+  const job = await workspaceJob(c.env, workspaceId, c.req.param("jobId")!);
+  const view = jobView(job);
+  const schema = findSchema(job.schema)!;
+  const base = `/console/w/${workspaceId}/jobs`;
+  const units = await finishedUnits(c.env.DB, job.id);
+  const preview = await firstRecords(c.env.RESULTS, job.id, units.unitIndexes, PREVIEW_RECORDS);
+  const columns = csvColumns(schema.record);
+  return c.html(
+    <Page title={`작업 ${job.id.slice(0, 8)}`} nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+      <p>
+        <a href={base}>← 작업 목록</a>
+      </p>
+      <dl>
+        <dt>기관 · 데이터</dt>
+        <dd>
+          {job.providerCode} · {schema.title}
+        </dd>
+        <dt>상태</dt>
+        <dd id="job-status">
+          <JobStatusCell job={job} pollUrl={`${base}/${job.id}/status.json`} />
+        </dd>
+      </dl>
+      {view.kind === "Failed" && (
+        <section class="alert" role="alert" data-code={view.error.code} aria-labelledby="failure-title">
+          <h2 id="failure-title">수집에 실패했습니다 ({view.error.code})</h2>
+          <p id="failure-message">{view.error.message}</p>
+          <p id="next-action">다음 할 일: {NEXT_ACTION[view.error.category]}</p>
+          <form method="post" action={base}>
+            <CsrfField token={user.csrf} />
+            <input type="hidden" name="target" value={`${job.providerCode}|${job.schema}`} />
+            {schema.datedRange && <input type="hidden" name="dateRangeStart" value={String(job.params.dateRangeStart ?? "")} />}
+            {schema.datedRange && <input type="hidden" name="dateRangeEnd" value={String(job.params.dateRangeEnd ?? "")} />}
+            <button type="submit">같은 조건으로 다시 수집</button>
+          </form>
+        </section>
+      )}
+      <h2>결과 미리보기 ({units.recordCount}건 중 처음 {preview.length}건)</h2>
+      <p>
+        <a id="csv-download" href={`${base}/${job.id}/results.csv`} download>
+          CSV 내려받기
+        </a>
+      </p>
+      {preview.length > 0 && (
+        <div class="table">
+          <table id="preview">
+            <thead>
+              <tr>
+                {columns.map((col) => (
+                  <th scope="col">{col.label}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {preview.map((record) => (
+                <tr>
+                  {columns.map((col) => (
+                    <td>{record[col.key] === undefined || record[col.key] === null ? "" : String(record[col.key])}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <script>{raw(LIVE_PROGRESS_SCRIPT)}</script>
+    </Page>,
+  );
+}
+
+export async function downloadJobCsv(c: Context<AppEnv>): Promise<Response> {
+  return csvDownload(c, c.env, await workspaceJob(c.env, c.req.param("workspaceId")!, c.req.param("jobId")!));
+}

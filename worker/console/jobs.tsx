@@ -1,0 +1,119 @@
+import type { Context } from "hono";
+import { raw } from "hono/html";
+import { allProviders } from "../catalog/providers";
+import { findSchema } from "../catalog/schemas";
+import { verifiedForm } from "../console-sessions/csrf";
+import { JOB_STATUSES, type JobStatus } from "../db/tables";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors/api-error";
+import { createJob } from "../jobs/create";
+import { listJobs } from "../jobs/store";
+import { workspaceJob } from "../routes/data-jobs/load-job";
+import { jobView } from "../routes/data-jobs/views";
+import { JobStatusCell } from "./job-status";
+import { CsrfField, ErrorAlert, Page } from "./layout";
+import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
+import { consoleUserOf } from "./signed-in";
+import { WorkspaceNav } from "./workspace-nav";
+
+const STATUS_LABELS: Record<JobStatus, string> = { PENDING: "대기", RUNNING: "수집 중", SUCCEEDED: "완료", FAILED: "실패" };
+const PAGE_SIZE = 50;
+
+/** Every provider and schema pair a refresh can ask for. */
+const refreshChoices = () =>
+  allProviders().flatMap((p) => p.schemas.map((schema) => ({ value: `${p.code}|${schema}`, label: `${p.name} · ${findSchema(schema)?.title ?? schema}` })));
+
+const kstDate = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(0, 10);
+
+async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
+  const user = consoleUserOf(c);
+  const workspaceId = c.req.param("workspaceId")!;
+  const status = (JOB_STATUSES as readonly string[]).includes(c.req.query("status") ?? "") ? (c.req.query("status") as JobStatus) : undefined;
+  const rows = (await listJobs(c.env.DB, { workspaceId, limit: PAGE_SIZE, statuses: status ? [status] : undefined })).slice(0, PAGE_SIZE);
+  const base = `/console/w/${workspaceId}/jobs`;
+  const today = Date.now();
+  return c.html(
+    <Page title="수집 작업" nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+      <ErrorAlert error={error} />
+      <h2>새로 수집하기</h2>
+      <form method="post" action={base}>
+        <CsrfField token={user.csrf} />
+        <label for="target">기관과 데이터</label>
+        <select id="target" name="target" required>
+          {refreshChoices().map((choice) => (
+            <option value={choice.value}>{choice.label}</option>
+          ))}
+        </select>
+        <label for="dateRangeStart">조회 시작일 (기간이 있는 데이터만)</label>
+        <input id="dateRangeStart" name="dateRangeStart" type="date" value={kstDate(today - 29 * 86_400_000)} />
+        <label for="dateRangeEnd">조회 종료일</label>
+        <input id="dateRangeEnd" name="dateRangeEnd" type="date" value={kstDate(today)} />
+        <button type="submit">수집 시작</button>
+      </form>
+      <h2>작업 목록</h2>
+      <form method="get" action={base}>
+        <label for="status">상태</label>
+        <select id="status" name="status">
+          <option value="">전체</option>
+          {JOB_STATUSES.map((s) => (
+            <option value={s} selected={s === status}>
+              {STATUS_LABELS[s]}
+            </option>
+          ))}
+        </select>
+        <button type="submit">거르기</button>
+      </form>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">작업</th>
+              <th scope="col">기관 · 데이터</th>
+              <th scope="col">상태</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((job) => (
+              <tr data-job-id={job.id}>
+                <td>
+                  <a href={`${base}/${job.id}`}>{job.id.slice(0, 8)}</a>
+                </td>
+                <td>
+                  {job.providerCode} · {findSchema(job.schema)?.title ?? job.schema}
+                </td>
+                <td>
+                  <JobStatusCell job={job} pollUrl={`${base}/${job.id}/status.json`} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length === 0 && <p>작업이 없습니다.</p>}
+      <script>{raw(LIVE_PROGRESS_SCRIPT)}</script>
+    </Page>,
+    (error?.status ?? 200) as 200,
+  );
+}
+
+export const showJobs = (c: Context<AppEnv>) => jobsPage(c);
+
+/** The refresh action: a job through the one place jobs are made (jobs/create.ts), then its page, which follows it. */
+export async function refreshJob(c: Context<AppEnv>): Promise<Response> {
+  const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
+  const workspaceId = c.req.param("workspaceId")!;
+  const [providerCode = "", schema = ""] = (fields.target ?? "").split("|");
+  const params = findSchema(schema)?.datedRange ? { dateRangeStart: fields.dateRangeStart, dateRangeEnd: fields.dateRangeEnd } : {};
+  try {
+    const job = await createJob(c.env, workspaceId, { providerCode, schema, params });
+    return c.redirect(`/console/w/${workspaceId}/jobs/${job.id}`, 303);
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return jobsPage(c, err);
+    throw err;
+  }
+}
+
+/** The job's API view, for the pages' live progress. */
+export async function jobStatusJson(c: Context<AppEnv>): Promise<Response> {
+  return c.json(jobView(await workspaceJob(c.env, c.req.param("workspaceId")!, c.req.param("jobId")!)));
+}

@@ -1,0 +1,117 @@
+import type { Context } from "hono";
+import { revokeKey } from "../api-keys/revoke";
+import { type IssuedKey, issueApiKey, listApiKeys } from "../api-keys/store";
+import { verifiedForm } from "../console-sessions/csrf";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors/api-error";
+import { isoTime } from "../lib/iso-time";
+import { CsrfField, ErrorAlert, Page } from "./layout";
+import { consoleUserOf } from "./signed-in";
+import { WorkspaceNav } from "./workspace-nav";
+
+const kst = (ms: number) => new Date(ms).toLocaleString("ko-KR", { timeZone: "Asia/Seoul" });
+
+async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?: ApiError; revoked?: boolean } = {}) {
+  const user = consoleUserOf(c);
+  const workspaceId = c.req.param("workspaceId")!;
+  const keys = await listApiKeys(c.env.DB, workspaceId);
+  const base = `/console/w/${workspaceId}/keys`;
+  return c.html(
+    <Page title="API 키" nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+      <ErrorAlert error={shown.error} />
+      {shown.issued && (
+        <div class="notice" role="status">
+          <p>
+            새 키 <strong>{shown.issued.row.name}</strong>가 발급되었습니다. 이 값은 지금 한 번만 보입니다. 안전한 곳에 복사해 두세요.
+          </p>
+          <p>
+            <code id="issued-secret">{shown.issued.secret}</code>
+          </p>
+        </div>
+      )}
+      {shown.revoked && (
+        <p class="notice" role="status">
+          키를 폐기했습니다. 이 키로 보낸 요청은 곧바로 401 INVALID_TOKEN이 됩니다.
+        </p>
+      )}
+      <h2>새 키 발급</h2>
+      <form method="post" action={base}>
+        <CsrfField token={user.csrf} />
+        <label for="name">키 이름</label>
+        <input id="name" name="name" maxlength={100} required placeholder="예: 운영 서버" />
+        <button type="submit">발급</button>
+      </form>
+      <h2>발급된 키</h2>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">이름</th>
+              <th scope="col">앞자리</th>
+              <th scope="col">발급</th>
+              <th scope="col">상태</th>
+              <th scope="col">
+                <span class="sr-only">폐기</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((key) => (
+              <tr data-key-id={key.id}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{kst(key.createdAt)}</td>
+                <td>
+                  {key.revokedAt !== null
+                    ? `폐기됨 (${kst(key.revokedAt)})`
+                    : key.expiresAt !== null && key.expiresAt <= Date.now()
+                      ? "만료됨"
+                      : key.expiresAt !== null
+                        ? `사용 중 (${isoTime(key.expiresAt)} 만료)`
+                        : "사용 중"}
+                </td>
+                <td>
+                  {key.revokedAt === null && (
+                    <form method="post" action={`${base}/${key.id}/revoke`}>
+                      <CsrfField token={user.csrf} />
+                      <button type="submit" class="danger" aria-label={`${key.name} 키 폐기`}>
+                        폐기
+                      </button>
+                    </form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Page>,
+    shown.issued ? 201 : ((shown.error?.status ?? 200) as 200),
+  );
+}
+
+export const showKeys = (c: Context<AppEnv>) => keysPage(c);
+
+/**
+ * Keys issued here are data keys (no key-management right): people manage
+ * keys in the console, so a leaked key cannot mint successors.
+ */
+export async function createKey(c: Context<AppEnv>): Promise<Response> {
+  const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
+  const name = fields.name?.trim() ?? "";
+  if (!name || name.length > 100) return keysPage(c, { error: new ApiError("INVALID_PARAM_FORMAT", { message: "키 이름을 1-100자로 입력해 주세요." }) });
+  const issued = await issueApiKey(c.env.DB, { workspaceId: c.req.param("workspaceId")!, name });
+  return keysPage(c, { issued });
+}
+
+export async function revokeKeyForm(c: Context<AppEnv>): Promise<Response> {
+  const user = consoleUserOf(c);
+  await verifiedForm(c, user.sessionToken);
+  const workspaceId = c.req.param("workspaceId")!;
+  const outcome = await revokeKey(c.env, workspaceId, c.req.param("keyId")!);
+  if (outcome === "NOT_FOUND") return keysPage(c, { error: new ApiError("API_KEY_NOT_FOUND") });
+  if (outcome === "ALREADY_REVOKED") return keysPage(c, { error: new ApiError("API_KEY_ALREADY_REVOKED") });
+  return keysPage(c, { revoked: true });
+}

@@ -1,0 +1,52 @@
+import type { Child } from "hono/jsx";
+import { CSRF_FIELD } from "../console-sessions/csrf";
+import type { ApiError } from "../errors/api-error";
+
+// High-contrast colours (WCAG AA on white), one column that fits a phone, visible keyboard focus.
+const STYLE = `
+*{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;color:#111;background:#fff;line-height:1.5}
+header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.75rem 1rem;background:#0b3d91;color:#fff}
+header a{color:#fff}nav{display:flex;flex-wrap:wrap;gap:.75rem}main{max-width:56rem;margin:0 auto;padding:1rem}
+label{display:block;font-weight:600;margin-top:.75rem}input,select{font:inherit;width:100%;max-width:28rem;padding:.5rem;border:1px solid #555;border-radius:4px}
+button{font:inherit;margin-top:.75rem;padding:.5rem 1rem;border:0;border-radius:4px;background:#0b3d91;color:#fff;cursor:pointer}
+button.danger{background:#a4161a}:focus-visible{outline:3px solid #f4a300;outline-offset:2px}
+.alert{padding:.75rem;border:2px solid #a4161a;background:#fdecec;color:#5c0b0d;border-radius:4px}
+.notice{padding:.75rem;border:2px solid #1b5e20;background:#eaf6ea;border-radius:4px;word-break:break-all}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid #ccc;vertical-align:top}
+.table{overflow-x:auto}.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}code{word-break:break-all}
+`;
+
+export function Page(props: { title: string; nav?: Child; children: Child }) {
+  return (
+    <html lang="ko">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${props.title} · 데이터 수집 콘솔`}</title>
+        <style>{STYLE}</style>
+      </head>
+      <body>
+        <header>
+          <strong>데이터 수집 콘솔</strong>
+          {props.nav}
+        </header>
+        <main>
+          <h1>{props.title}</h1>
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+export const CsrfField = (props: { token: string }) => <input type="hidden" name={CSRF_FIELD} value={props.token} />;
+
+/** A refused form's catalog code and Korean message, announced to screen readers. */
+export function ErrorAlert(props: { error?: ApiError }) {
+  if (!props.error) return null;
+  return (
+    <p class="alert" role="alert" data-code={props.error.code}>
+      {props.error.message}
+    </p>
+  );
+}

@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../env";
+import { memberships } from "../users/store";
+import { showCredentials } from "./credentials";
+import { approveDevice, showDevice } from "./device";
+import { DEVICE_CODE_PAGE } from "./device-page-path";
+import { downloadJobCsv, showJob } from "./job-detail";
+import { jobStatusJson, refreshJob, showJobs } from "./jobs";
+import { createKey, revokeKeyForm, showKeys } from "./keys";
+import { showSignIn, signOut, submitSignIn } from "./sign-in";
+import { showSignUp, submitSignUp } from "./sign-up";
+import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
+
+/** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
+export function consoleRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(async (c, next) => {
+    await next();
+    // No other site may frame a console page (a framed approve button is a clickjacking target), and pages that show
+    // a new key or a session's CSRF token are kept out of caches.
+    c.header("Content-Security-Policy", "frame-ancestors 'none'");
+    c.header("X-Frame-Options", "DENY");
+    c.header("Cache-Control", "no-store");
+  });
+  app.get("/sign-up", showSignUp);
+  app.post("/sign-up", submitSignUp);
+  app.get("/sign-in", showSignIn);
+  app.post("/sign-in", submitSignIn);
+  app.post("/sign-out", signedIn, signOut);
+  app.get(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, showDevice);
+  app.post(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, approveDevice);
+  app.get("/", signedIn, async (c) => {
+    const [first] = await memberships(c.env.DB, consoleUserOf(c).userId);
+    return first ? c.redirect(`/console/w/${first.workspaceId}/jobs`, 303) : c.redirect("/console/sign-up", 303);
+  });
+
+  app.use("/w/:workspaceId/*", signedIn, workspaceMember);
+  app.get("/w/:workspaceId/jobs", showJobs);
+  app.post("/w/:workspaceId/jobs", refreshJob);
+  app.get("/w/:workspaceId/jobs/:jobId", showJob);
+  app.get("/w/:workspaceId/jobs/:jobId/status.json", jobStatusJson);
+  app.get("/w/:workspaceId/jobs/:jobId/results.csv", downloadJobCsv);
+  app.get("/w/:workspaceId/credentials", showCredentials);
+  app.get("/w/:workspaceId/keys", showKeys);
+  app.post("/w/:workspaceId/keys", createKey);
+  app.post("/w/:workspaceId/keys/:keyId/revoke", revokeKeyForm);
+  return app;
+}

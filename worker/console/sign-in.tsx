@@ -1,0 +1,66 @@
+import type { Context } from "hono";
+import { clearSessionCookie } from "../console-sessions/cookies";
+import { csrfToken, verifiedForm } from "../console-sessions/csrf";
+import { countLoginAttempt, forgiveLoginAttempt } from "../console-sessions/login-attempts";
+import { closeSession } from "../console-sessions/store";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors/api-error";
+import { clientAddress } from "../http/client-address";
+import { normalizeEmail } from "../users/email";
+import { UNMATCHABLE_HASH, verifyPassword } from "../users/password";
+import { findUserByEmail } from "../users/store";
+import { CsrfField, ErrorAlert, Page } from "./layout";
+import { consoleUserOf, SIGN_IN_PATH } from "./signed-in";
+import { landingPath, startSession } from "./start-session";
+
+async function form(c: Context<AppEnv>, values: { email?: string; next?: string } = {}, error?: ApiError) {
+  const csrf = await csrfToken(c, null);
+  return c.html(
+    <Page title="로그인">
+      <ErrorAlert error={error} />
+      <form method="post" action={SIGN_IN_PATH}>
+        <CsrfField token={csrf} />
+        <input type="hidden" name="next" value={values.next ?? ""} />
+        <label for="email">이메일</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value={values.email ?? ""} />
+        <label for="password">비밀번호</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <button type="submit">로그인</button>
+      </form>
+      <p>
+        계정이 없나요? <a href="/console/sign-up">회원가입</a>
+      </p>
+    </Page>,
+    (error?.status ?? 200) as 200,
+    error?.headers,
+  );
+}
+
+export const showSignIn = (c: Context<AppEnv>) => form(c, { next: c.req.query("next") });
+
+export async function submitSignIn(c: Context<AppEnv>): Promise<Response> {
+  const fields = await verifiedForm(c, null);
+  const email = normalizeEmail(fields.email ?? "");
+  const values = { email, next: fields.next };
+  try {
+    if (!email || !fields.password) throw new ApiError("INVALID_CREDENTIALS");
+    await countLoginAttempt(c.env.DB, email, clientAddress(c));
+    const user = await findUserByEmail(c.env.DB, email);
+    // An unknown e-mail costs the same hash as a known one, so timing does not tell which addresses have accounts.
+    const matches = await verifyPassword(fields.password, user?.passwordHash ?? UNMATCHABLE_HASH);
+    if (!user || !matches) throw new ApiError("INVALID_CREDENTIALS");
+    await forgiveLoginAttempt(c.env.DB, email, clientAddress(c));
+    return await startSession(c, user.id, landingPath(fields.next));
+  } catch (err) {
+    if (err instanceof ApiError) return form(c, values, err);
+    throw err;
+  }
+}
+
+export async function signOut(c: Context<AppEnv>): Promise<Response> {
+  const user = consoleUserOf(c);
+  await verifiedForm(c, user.sessionToken);
+  await closeSession(c.env.DB, user.tokenHash);
+  clearSessionCookie(c);
+  return c.redirect(SIGN_IN_PATH, 303);
+}

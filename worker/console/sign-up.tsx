@@ -1,0 +1,61 @@
+import type { Context } from "hono";
+import { csrfToken, verifiedForm } from "../console-sessions/csrf";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors/api-error";
+import { isPersonalEmail } from "../users/email";
+import { signUp } from "../users/store";
+import { CsrfField, ErrorAlert, Page } from "./layout";
+import { startSession } from "./start-session";
+
+export const MIN_PASSWORD_LENGTH = 10;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
+
+async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?: string } = {}, error?: ApiError) {
+  const csrf = await csrfToken(c, null);
+  return c.html(
+    <Page title="회원가입">
+      <ErrorAlert error={error} />
+      <form method="post" action="/console/sign-up">
+        <CsrfField token={csrf} />
+        <label for="email">회사 이메일</label>
+        <input id="email" name="email" type="email" autocomplete="email" required value={values.email ?? ""} />
+        <label for="password">비밀번호 ({MIN_PASSWORD_LENGTH}자 이상)</label>
+        <input id="password" name="password" type="password" autocomplete="new-password" minlength={MIN_PASSWORD_LENGTH} required />
+        <label for="workspaceName">워크스페이스 이름 (회사 이름)</label>
+        <input id="workspaceName" name="workspaceName" maxlength={100} required value={values.workspaceName ?? ""} />
+        <button type="submit">가입하기</button>
+      </form>
+      <p>
+        이미 계정이 있나요? <a href="/console/sign-in">로그인</a>
+      </p>
+    </Page>,
+    (error?.status ?? 200) as 200,
+  );
+}
+
+/** Why the posted sign-up cannot be accepted, or null. */
+function refusal(fields: Record<string, string>): ApiError | null {
+  const email = fields.email?.trim() ?? "";
+  if (!email || !fields.password || !fields.workspaceName?.trim()) return new ApiError("MISSING_REQUIRED_PARAM", { message: "이메일, 비밀번호, 워크스페이스 이름을 모두 입력해 주세요." });
+  if (!EMAIL.test(email)) return new ApiError("INVALID_PARAM_FORMAT", { message: "이메일 형식이 올바르지 않습니다." });
+  if (fields.password.length < MIN_PASSWORD_LENGTH) return new ApiError("INVALID_PARAM_FORMAT", { message: `비밀번호는 ${MIN_PASSWORD_LENGTH}자 이상이어야 합니다.` });
+  if (fields.workspaceName.trim().length > 100) return new ApiError("INVALID_PARAM_FORMAT", { message: "워크스페이스 이름은 100자 이하로 입력해 주세요." });
+  if (isPersonalEmail(email)) return new ApiError("PERSONAL_EMAIL_NOT_ALLOWED");
+  return null;
+}
+
+export const showSignUp = (c: Context<AppEnv>) => form(c);
+
+export async function submitSignUp(c: Context<AppEnv>): Promise<Response> {
+  const fields = await verifiedForm(c, null);
+  const values = { email: fields.email, workspaceName: fields.workspaceName };
+  const refused = refusal(fields);
+  if (refused) return form(c, values, refused);
+  try {
+    const { user, workspaceId } = await signUp(c.env.DB, { email: fields.email!, password: fields.password!, workspaceName: fields.workspaceName!.trim() });
+    return await startSession(c, user.id, `/console/w/${workspaceId}/keys`);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "DUPLICATE_EMAIL") return form(c, values, err);
+    throw err;
+  }
+}

@@ -1,0 +1,38 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { readSessionCookie } from "../console-sessions/cookies";
+import { csrfToken } from "../console-sessions/csrf";
+import { findSession } from "../console-sessions/store";
+import type { AppEnv, ConsoleUser } from "../env";
+import { findUser, requireMembership } from "../users/store";
+
+export const SIGN_IN_PATH = "/console/sign-in";
+
+/** The signed-in user of this request, or null. */
+export async function currentUser(c: Context<AppEnv>): Promise<ConsoleUser | null> {
+  const token = readSessionCookie(c);
+  const session = token ? await findSession(c.env.DB, token) : null;
+  const user = session ? await findUser(c.env.DB, session.userId) : null;
+  if (!token || !session || !user) return null;
+  return { userId: user.id, email: user.email, sessionToken: token, tokenHash: session.tokenHash, csrf: await csrfToken(c, token) };
+}
+
+/** Pages for signed-in users: anyone else is sent to sign in. */
+export const signedIn = createMiddleware<AppEnv>(async (c, next) => {
+  const user = await currentUser(c);
+  if (!user) {
+    const url = new URL(c.req.url);
+    // Back to the page asked for after signing in (e.g. the device approval link with its code).
+    return c.redirect(c.req.method === "GET" ? `${SIGN_IN_PATH}?next=${encodeURIComponent(url.pathname + url.search)}` : SIGN_IN_PATH, 303);
+  }
+  c.set("consoleUser", user);
+  await next();
+});
+
+/** Pages of one workspace (`:workspaceId`): its members only, WORKSPACE_ACCESS_DENIED for everyone else. */
+export const workspaceMember = createMiddleware<AppEnv>(async (c, next) => {
+  await requireMembership(c.env.DB, c.get("consoleUser")!.userId, c.req.param("workspaceId") ?? "");
+  await next();
+});
+
+export const consoleUserOf = (c: Context<AppEnv>): ConsoleUser => c.get("consoleUser")!;

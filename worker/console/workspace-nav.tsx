@@ -1,0 +1,20 @@
+import type { ConsoleUser } from "../env";
+import { CsrfField } from "./layout";
+
+/** The signed-in header: the workspace's pages and sign-out. */
+export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser }) {
+  const base = `/console/w/${props.workspaceId}`;
+  return (
+    <nav aria-label="콘솔 메뉴">
+      <a href={`${base}/jobs`}>수집 작업</a>
+      <a href={`${base}/credentials`}>자격 증명</a>
+      <a href={`${base}/keys`}>API 키</a>
+      <a href="/console/device">명령줄 승인</a>
+      <span>{props.user.email}</span>
+      <form method="post" action="/console/sign-out" style="display:inline">
+        <CsrfField token={props.user.csrf} />
+        <button type="submit" style="margin:0;padding:.25rem .5rem">로그아웃</button>
+      </form>
+    </nav>
+  );
+}

@@ -1,0 +1,52 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { DEVICE_CODE_PAGE } from "../../console/device-page-path";
+import { startDeviceAuthorization } from "../../device-codes/store";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../http/error-responses";
+import { jsonBody } from "../../http/json-body";
+
+export const route = createRoute({
+  method: "post",
+  path: "/oauth/device_authorization",
+  operationId: "createDeviceCode",
+  tags: ["Device login"],
+  summary: "디바이스 코드 발급 (명령줄 로그인 시작)",
+  description:
+    "RFC 8628 디바이스 권한 부여의 시작입니다. API 키 없이 부릅니다. 사용자에게 user_code와 verification_uri를 보여 주고, device_code로 POST /oauth/device/token을 interval초 간격으로 폴링합니다. 사용자가 콘솔에서 코드를 승인하면 토큰 응답으로 워크스페이스의 새 API 키를 받습니다.",
+  security: [],
+  request: jsonBody(z.object({ clientName: z.string().min(1).max(100).optional().meta({ description: "승인 화면과 키 목록에 보일 클라이언트 이름 (기본: CLI)" }) })),
+  responses: {
+    201: {
+      description: "발급된 코드",
+      content: {
+        "application/json": {
+          schema: z.object({
+            device_code: z.string().meta({ description: "클라이언트만 아는 폴링용 코드" }),
+            user_code: z.string().meta({ description: "사용자가 콘솔에 입력할 코드, 예: BCDF-GHJK" }),
+            verification_uri: z.url(),
+            verification_uri_complete: z.url().meta({ description: "user_code가 채워진 승인 페이지" }),
+            expires_in: z.number().int().meta({ description: "초" }),
+            interval: z.number().int().meta({ description: "최소 폴링 간격(초)" }),
+          }),
+        },
+      },
+    },
+    ...errorResponses("INVALID_PARAM_FORMAT"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const started = await startDeviceAuthorization(c.env.DB, c.req.valid("json").clientName ?? "CLI");
+  const page = `${new URL(c.req.url).origin}${DEVICE_CODE_PAGE}`;
+  return c.json(
+    {
+      device_code: started.deviceCode,
+      user_code: started.userCode,
+      verification_uri: page,
+      verification_uri_complete: `${page}?user_code=${encodeURIComponent(started.userCode)}`,
+      expires_in: started.expiresIn,
+      interval: started.interval,
+    },
+    201,
+  );
+};
