@@ -88,6 +88,31 @@ describe("the console in Chromium against the local stack", () => {
     expect(providers.status).toBe(200);
   });
 
+  it("adds a bank login through the hosted registration page, which the credentials list then shows as live", async () => {
+    const page = await phonePage();
+    await page.goto(`${stack.baseUrl}/console/sign-up`);
+    await page.type("#email", `adder-${Date.now()}@example.co.kr`);
+    await page.type("#password", "a long enough password");
+    await page.type("#workspaceName", "등록 테스트 회사");
+    await submit(page);
+    await page.goto(page.url().replace(/\/keys$/, "/credentials"));
+    expect(await page.$$("tbody tr")).toHaveLength(0);
+    await submit(page, "form[action$='/credentials/connect'] button[type=submit]");
+
+    const frame = (await (await page.waitForSelector("iframe#registration"))!.contentFrame())!;
+    await frame.waitForSelector("#option", { visible: true });
+    const bankLogin = await frame.$$eval("#option option", (options) => options.find((o) => o.textContent === "샌드박스은행 (아이디 로그인)")!.value);
+    await frame.select("#option", bankLogin);
+    await frame.type("#f_loginId", "user_good");
+    await frame.type("#f_password", "pass_good");
+    await shot(page, "4b-add-credential");
+    await Promise.all([page.waitForNavigation(), frame.click("#submit")]);
+    expect(page.url()).toMatch(/\/credentials\?added=1$/);
+    expect(await page.$$eval("tbody [data-status=ACTIVE]", (els) => els.map((el) => el.closest("tr")!.textContent))).toEqual([expect.stringContaining("샌드박스은행")]);
+    expect(await page.content()).not.toContain("pass_good");
+    await shot(page, "4c-credential-added");
+  }, 60_000);
+
   it("refreshes a bank job and follows its progress to Succeeded, with a records preview and its CSV", async () => {
     const page = await phonePage();
     await signIn(page, stack.demoUser.email, stack.demoUser.password);

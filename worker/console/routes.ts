@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { memberships } from "../users/store";
+import { connectCredential } from "./connect-credential";
 import { showCredentials } from "./credentials";
 import { approveDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "./device-page-path";
@@ -41,6 +42,7 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.get("/w/:workspaceId/jobs/:jobId/status.json", jobStatusJson);
   app.get("/w/:workspaceId/jobs/:jobId/results.csv", downloadJobCsv);
   app.get("/w/:workspaceId/credentials", showCredentials);
+  app.post("/w/:workspaceId/credentials/connect", connectCredential);
   app.get("/w/:workspaceId/keys", showKeys);
   app.post("/w/:workspaceId/keys", createKey);
   app.post("/w/:workspaceId/keys/:keyId/revoke", revokeKeyForm);

@@ -1,0 +1,69 @@
+import type { Context } from "hono";
+import { raw } from "hono/html";
+import { allProviders } from "../catalog/providers";
+import { verifiedForm } from "../console-sessions/csrf";
+import type { AppEnv } from "../env";
+import { issueSession, type RegistrationOption } from "../registration/sessions";
+import { workspaceBusinessNumber } from "../workspaces/store";
+import { Page } from "./layout";
+import { consoleUserOf } from "./signed-in";
+import { WorkspaceNav } from "./workspace-nav";
+
+/**
+ * The console is a partner page like any other: it answers the hosted page's
+ * handshake (docs/registration-sessions.md) with the session token, for the
+ * frame it made, and goes back to the list once the page reports an outcome.
+ * The password or certificate is typed into the hosted page and never
+ * reaches the console.
+ */
+const ANSWER_HANDSHAKE_SCRIPT = `
+const frame = document.getElementById("registration");
+const origin = location.origin, done = frame.dataset.done;
+addEventListener("message", (event) => {
+  if (event.origin !== origin || event.source !== frame.contentWindow) return;
+  const message = event.data || {};
+  if (message.type === "collect:hello") frame.contentWindow.postMessage({ type: "collect:token", nonce: message.nonce, token: frame.dataset.token }, origin);
+  else if (message.type === "collect:success") location.assign(done + "?added=1");
+  else if (message.type === "collect:close") location.assign(done);
+  else if (message.type === "collect:error") document.getElementById("outcome").textContent = "등록할 수 없습니다 (" + message.code + "). 목록으로 돌아가 다시 시작해 주세요.";
+});`;
+
+/** Every method the catalog takes: an ID login per provider that takes one, and a certificate (the end-user picks its provider). */
+function everyOption(): RegistrationOption[] {
+  const logins = allProviders()
+    .filter((p) => p.acceptedAuthMethods.includes("PROVIDER_LOGIN"))
+    .map((p): RegistrationOption => ({ kind: "PROVIDER_LOGIN", providerCode: p.code }));
+  const certificates = allProviders().some((p) => p.acceptedAuthMethods.includes("CERTIFICATE")) ? [{ kind: "CERTIFICATE" } as const] : [];
+  return [...logins, ...certificates];
+}
+
+/** Opens the hosted registration page for a session of this workspace whose only allowed origin is the console's. */
+export async function connectCredential(c: Context<AppEnv>): Promise<Response> {
+  const user = consoleUserOf(c);
+  await verifiedForm(c, user.sessionToken);
+  const workspaceId = c.req.param("workspaceId")!;
+  const origin = new URL(c.req.url).origin;
+  const { token } = await issueSession(c.env.DB, {
+    workspaceId,
+    businessNumber: await workspaceBusinessNumber(c.env.DB, workspaceId),
+    options: everyOption(),
+    originAllowlist: [origin],
+    clientReferenceId: `console:${user.userId}`,
+  });
+  return c.html(
+    <Page title="기관 계정 연결" nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+      <p>아래 등록 화면은 서비스가 직접 보여 주는 화면입니다. 입력한 비밀번호와 인증서는 암호화되어 서비스로만 갑니다.</p>
+      <p id="outcome" role="status"></p>
+      <iframe
+        id="registration"
+        title="기관 계정 등록"
+        src={`${origin}/connect`}
+        data-token={token}
+        data-done={`/console/w/${workspaceId}/credentials`}
+        style="width:100%;max-width:32rem;height:40rem;border:1px solid #555;border-radius:4px"
+      />
+      <script>{raw(ANSWER_HANDSHAKE_SCRIPT)}</script>
+    </Page>,
+    201,
+  );
+}
