@@ -56,7 +56,23 @@ export function sendFailure(res: ServerResponse, status: number, code: string, r
   const payload: FailureResponse = {
     failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }), ...(detail === undefined ? {} : { detail }) },
   };
-  // An unread body (oversize, or a caller without the secret) is not drained: the connection ends with the answer.
-  if (!res.req.complete) res.setHeader("Connection", "close");
+  if (!res.req.complete) lingeringClose(res);
   send(res, status, payload);
+}
+
+const LINGER_MS = 2_000;
+
+/**
+ * An unread body (oversize, or a caller without the secret) ends the
+ * connection with the answer, the way web servers close: our FIN after the
+ * answer, then a short while discarding what the caller still sends. Closing
+ * at once with its bytes unread makes the kernel answer with a reset, which
+ * can destroy the answer before the caller has read it.
+ */
+function lingeringClose(res: ServerResponse): void {
+  const socket = res.req.socket;
+  res.once("finish", () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  });
 }

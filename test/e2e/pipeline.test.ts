@@ -16,7 +16,8 @@ let stack: LocalStack;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  stack = await startStack("pipeline");
+  // Enough attempts to outlast the scraper restart of the killed-scraper test on a loaded machine (a crash costs an attempt while it is down).
+  stack = await startStack("pipeline", { vars: { RETRY_MAX_ATTEMPTS: "10" } });
   api = client(stack);
 });
 afterAll(async () => {
@@ -43,7 +44,7 @@ describe("bank jobs through the real stack", () => {
     const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
     const done = await api.waitForJob(job.id);
     const truth = bankGroundTruth("user_good").accounts;
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     const { data } = await results(job.id);
     expect(data).toEqual(truth);
     expect(data.flatMap(specViolations)).toEqual([]);
@@ -65,7 +66,7 @@ describe("bank jobs through the real stack", () => {
         partialChecked = true;
       }
     });
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     const running = seen.filter((s) => s.phase === "RUNNING");
     expect(running.length).toBeGreaterThan(0);
     // 3 accounts x 4 windows of at most 31 days
@@ -102,7 +103,7 @@ describe("bank jobs through the real stack", () => {
     });
     expect(killed).toBe(true);
     const truth = all.transactions.filter((t) => t.accountNumber === account);
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     expect([...(await results(job.id)).data].sort(byIdentifier)).toEqual([...truth].sort(byIdentifier));
   });
 
@@ -119,7 +120,7 @@ describe("bank jobs through the real stack", () => {
       const job = await api.createJob({ providerCode: "sandbox.taxportal", schema, params: range });
       const done = await api.waitForJob(job.id);
       const truth = documentsOf(DEMO_BUSINESS_NUMBER, schema, { start: range.dateRangeStart, end: range.dateRangeEnd });
-      expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+      expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
       const { data } = await results(job.id);
       expect(data).toEqual(truth);
       expect(data.flatMap(specViolations)).toEqual([]);
@@ -144,7 +145,7 @@ describe("card jobs through the real stack", () => {
     const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.cards.corp.v1" });
     const done = await api.waitForJob(job.id);
     const truth = cardGroundTruth("user_good").cards;
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     const { data } = await results(job.id);
     expect(data).toEqual(truth);
     for (const record of data) expect(specViolations(record)).toEqual([]);
@@ -160,7 +161,7 @@ describe("card jobs through the real stack", () => {
       if (snapshot.phase === "RUNNING") totals.add(snapshot.totalTaskCount);
     });
     const truth = cardGroundTruth("user_good", { start: CARD_RANGE.dateRangeStart, end: CARD_RANGE.dateRangeEnd }).approvals;
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     // every card (suspended and expired ones too) x 3 windows of at most 90 days
     expect([...totals]).toEqual([cardGroundTruth("user_good").cards.length * 3]);
     const { data } = await results(job.id);
@@ -182,7 +183,7 @@ describe("card jobs through the real stack", () => {
     const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.approvals.corp.v1", params: { ...range, cardNumberMasked: cards } });
     const done = await api.waitForJob(job.id);
     const truth = cardGroundTruth("user_good", { start: range.dateRangeStart, end: range.dateRangeEnd }).approvals.filter((a) => cards.includes(a.cardNumberMasked));
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     expect([...(await results(job.id)).data].sort(byTransaction)).toEqual([...truth].sort(byTransaction));
   });
 
@@ -209,7 +210,7 @@ describe("other ways in through the real stack", () => {
     const job = await api.createJob({ providerCode: "sandbox.taxportal", schema: "taxportal.cash-receipts.sales.v1", params: range });
     const done = await api.waitForJob(job.id);
     const truth = documentsOf(member.businessNumber, "taxportal.cash-receipts.sales.v1", { start: range.dateRangeStart, end: range.dateRangeEnd });
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     const { data } = await results(job.id);
     expect(data).toEqual(truth);
     expect(data.flatMap(specViolations)).toEqual([]);
