@@ -8,8 +8,9 @@ let stack: LocalStack;
 const keys = new Map<string, string>();
 
 beforeAll(async () => {
-  // A short page timeout so the hanging-site case settles quickly.
-  stack = await startStack("bank-errors", { pageTimeoutMs: 2000 });
+  // A short page timeout so the hanging-site case settles quickly, yet long enough that thirteen logins at once on
+  // two loaded cores never reach it (2 s turned a slow error_PROVIDER_ERROR page into TIMEOUT).
+  stack = await startStack("bank-errors", { pageTimeoutMs: 6000 });
   const seeds = SANDBOX_BANK_ERROR_CODES.map((code) => {
     const apiKey = newApiKey();
     keys.set(code, apiKey);
