@@ -15,7 +15,7 @@ import { findProvider } from "../worker/catalog/providers";
 import { splitRange } from "../worker/pipeline/segments";
 import { institutionFor } from "../collectors/registry";
 import { scraperAuthorization } from "../collectors/scraper-protocol";
-import { unitCsvKey, unitObjectKey } from "../worker/results/keys";
+import { unitResultsKey } from "../worker/results/keys";
 import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { startLocalStack } from "../scripts/local-stack";
@@ -82,33 +82,36 @@ async function bareAdapter(): Promise<{ ms: number; records: number; units: numb
   }
 }
 
-/** Stores a finished job of `total` synthetic records straight into the stack's local R2 and D1. */
-async function seedExportJob(total: number, scratch: string): Promise<{ jobId: string; keys: string[]; bytes: number }> {
+/**
+ * Stores a finished job of `total` synthetic records straight into the stack's local R2 and D1; returns
+ * where each unit's CSV rows are, for the raw read to read the same bytes the export does.
+ */
+async function seedExportJob(total: number, scratch: string): Promise<{ jobId: string; csvRanges: { key: string; offset: number }[]; bytes: number }> {
   const jobId = crypto.randomUUID();
-  const keys: string[] = [];
+  const csvRanges: { key: string; offset: number }[] = [];
   let bytes = 0;
   const units = Math.ceil(total / RECORDS_PER_OBJECT);
   const rows: string[] = [];
   for (let unit = 0; unit < units; unit++) {
     const count = Math.min(RECORDS_PER_OBJECT, total - unit * RECORDS_PER_OBJECT);
-    const files = { ndjson: path.join(scratch, `${jobId}-${unit}.ndjson`), csv: path.join(scratch, `${jobId}-${unit}.csv`) };
-    bytes += await writeSyntheticUnit(files, unit, count);
-    await stack.wrangler(["r2", "object", "put", `collect-results/${unitObjectKey(jobId, unit)}`, "--file", files.ndjson]);
-    await stack.wrangler(["r2", "object", "put", `collect-results/${unitCsvKey(jobId, unit)}`, "--file", files.csv]);
-    rmSync(files.ndjson);
-    rmSync(files.csv);
-    keys.push(unitCsvKey(jobId, unit));
-    rows.push(`('${jobId}', ${unit}, 'DONE', ${count}, ${Date.now()})`);
+    const file = path.join(scratch, `${jobId}-${unit}`);
+    const { csvOffset, csvBytes } = await writeSyntheticUnit(file, unit, count);
+    bytes += csvBytes;
+    const resultId = crypto.randomUUID();
+    await stack.wrangler(["r2", "object", "put", `collect-results/${unitResultsKey(jobId, unit, resultId)}`, "--file", file]);
+    rmSync(file);
+    csvRanges.push({ key: unitResultsKey(jobId, unit, resultId), offset: csvOffset });
+    rows.push(`('${jobId}', ${unit}, 'DONE', ${count}, '${resultId}', ${csvOffset}, ${Date.now()})`);
   }
   const now = Date.now();
   const sql = [
     `INSERT INTO jobs (id, workspace_id, provider_code, schema, params, status, record_count, completed_task_count, total_task_count, created_at, updated_at, deadline_at, finished_at) VALUES ('${jobId}', '${DEMO_WORKSPACE_ID}', 'sandbox.bank', 'bank.transactions.cb.v1', '{}', 'SUCCEEDED', ${total}, ${units}, ${units}, ${now}, ${now}, ${now + 1}, ${now});`,
-    `INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES ${rows.join(", ")};`,
+    `INSERT INTO task_units (job_id, unit_index, status, record_count, result_id, csv_offset, updated_at) VALUES ${rows.join(", ")};`,
   ].join("\n");
   const sqlFile = path.join(scratch, `${jobId}.sql`);
   writeFileSync(sqlFile, sql);
   await stack.wrangler(["d1", "execute", "collect", "--file", sqlFile]);
-  return { jobId, keys, bytes };
+  return { jobId, csvRanges, bytes };
 }
 
 async function drain(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -144,7 +147,7 @@ try {
     const seeded = await seedExportJob(total, scratch);
     const rawStart = performance.now();
     let rawBytes = 0;
-    for (const key of seeded.keys) rawBytes += await drain(`${rawReader.url}/${encodeURIComponent(key)}`);
+    for (const { key, offset } of seeded.csvRanges) rawBytes += await drain(`${rawReader.url}/${encodeURIComponent(key)}?offset=${offset}`);
     const rawMs = performance.now() - rawStart;
     const csv = await peakRssMb(stack.workerPid, async () => {
       const started = performance.now();

@@ -3,11 +3,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
 import { executeMessage } from "../../worker/pipeline/executor";
-import { unitObjectKey } from "../../worker/results/keys";
+import { unitResultsKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type CredentialLock, credentialLock } from "../../worker/durable-objects/credential-lock";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
-import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
+import { committedRecords, harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
 import { ContainerScraper } from "../../worker/pipeline/container-scraper";
 import { type ScraperPort, SessionGone } from "../../worker/pipeline/scraper-port";
@@ -52,11 +52,7 @@ describe("unit executor on real components", () => {
     const row = await jobRow(job.id);
     const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
     expect(row).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
-    const stored: Record<string, unknown>[] = [];
-    for (let unit = 0; unit < 6; unit++) {
-      const object = await env.RESULTS.get(unitObjectKey(job.id, unit));
-      stored.push(...(await object!.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l)));
-    }
+    const stored = await committedRecords(job.id);
     const key = (r: Record<string, unknown>) => String(r.identifier);
     expect(stored.map(key).sort()).toEqual(truth.map(key).sort());
   });
@@ -124,7 +120,7 @@ describe("unit executor on real components", () => {
     await executeMessage(harness().deps, plan);
     const outcome = await executeMessage(h.deps, { type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: 0 });
     expect(outcome.kind).toBe("retry");
-    expect(await env.RESULTS.head(unitObjectKey(job.id, 0))).toBeNull();
+    expect((await env.RESULTS.list({ prefix: unitResultsKey(job.id, 0, "") })).objects).toHaveLength(0);
     expect((await jobRow(job.id))!.completed_task_count).toBe(0);
     const exhausted = harness({ leaseMs: 1, retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 1 } });
     await executeMessage(exhausted.deps, { type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: 0 });
@@ -264,7 +260,7 @@ describe("unit executor on real components", () => {
     const other = await createJob(withCapturedQueue().env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
     await h.deps.jobs.leaseGranted(other.id, fence + 1);
     const running = (await h.deps.jobs.job(job.id))!;
-    await expect(h.deps.jobs.unitCommitted(running, 0, 5, fence, Date.now())).rejects.toMatchObject({ code: "LOCK_LEASE_LOST" });
+    await expect(h.deps.jobs.unitCommitted(running, 0, { recordCount: 5, resultId: null, csvOffset: 0 }, fence, Date.now())).rejects.toMatchObject({ code: "LOCK_LEASE_LOST" });
     expect((await h.deps.jobs.unit(job.id, 0))!.status).toBe("QUEUED");
     expect((await jobRow(job.id))!.completed_task_count).toBe(0);
   });

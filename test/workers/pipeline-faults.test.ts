@@ -4,7 +4,7 @@ import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import type { PipelineMessage } from "../../worker/jobs/messages";
 import { executeMessage } from "../../worker/pipeline/executor";
 import type { Outcome } from "../../worker/pipeline/ports";
-import { unitObjectKey } from "../../worker/results/keys";
+import { unitResultsKey } from "../../worker/results/keys";
 import { callJson, type TestWorkspace } from "./helpers";
 import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 
@@ -34,10 +34,10 @@ function bucketWith(put: (key: string, ...rest: Parameters<R2Bucket["put"]> exte
 describe("pipeline faults on real components: every job ends with exactly the ground truth, or Failed with its code", () => {
   it("retries a unit whose R2 write fails once, and stores its records once", async () => {
     const { ws, job, plan } = await newJob();
-    const failing = unitObjectKey(job.id, 2);
+    const failing = unitResultsKey(job.id, 2, "");
     let failures = 0;
     const results = bucketWith((key, ...rest) => {
-      if (key === failing && failures++ === 0) return Promise.reject(new Error("R2 put failed: We encountered an internal error. Please try again. (10001)"));
+      if (key.startsWith(failing) && failures++ === 0) return Promise.reject(new Error("R2 put failed: We encountered an internal error. Please try again. (10001)"));
       return env.RESULTS.put(key, ...rest);
     });
     const h = harness({ results });
@@ -51,7 +51,7 @@ describe("pipeline faults on real components: every job ends with exactly the gr
   it("fails the job INTERNAL_ERROR when R2 keeps failing, serving only the units it committed", async () => {
     const { ws, job, plan } = await newJob();
     const results = bucketWith((key, ...rest) =>
-      key.startsWith(unitObjectKey(job.id, 2).replace(/\.ndjson$/, "")) ? Promise.reject(new Error("R2 put failed (10001)")) : env.RESULTS.put(key, ...rest),
+      key.startsWith(unitResultsKey(job.id, 2, "")) ? Promise.reject(new Error("R2 put failed (10001)")) : env.RESULTS.put(key, ...rest),
     );
     const h = harness({ results });
     h.queued.push(plan);
@@ -69,7 +69,7 @@ describe("pipeline faults on real components: every job ends with exactly the gr
   it("redoes a unit whose delivery died between its R2 write and its D1 commit, and the dead delivery commits nothing when it wakes", async () => {
     const { ws, job, plan } = await newJob();
     const leaseMs = 1000;
-    const crashed = unitObjectKey(job.id, 3);
+    const crashed = unitResultsKey(job.id, 3, "");
     let written!: () => void;
     const wroteBeforeCrash = new Promise<void>((r) => (written = r));
     let wake!: () => void;
@@ -78,7 +78,7 @@ describe("pipeline faults on real components: every job ends with exactly the gr
     // The write lands, then the delivery never gets past it: as if its isolate died right there.
     const results = bucketWith(async (key, ...rest) => {
       const object = await env.RESULTS.put(key, ...rest);
-      if (key === crashed && crashes++ === 0) {
+      if (key.startsWith(crashed) && crashes++ === 0) {
         written();
         await asleep;
       }
@@ -92,7 +92,7 @@ describe("pipeline faults on real components: every job ends with exactly the gr
 
     const dead = executeMessage(h.deps, unit3);
     await wroteBeforeCrash;
-    expect(await env.RESULTS.head(crashed)).not.toBeNull();
+    expect((await env.RESULTS.list({ prefix: crashed })).objects).toHaveLength(1);
     expect((await h.deps.jobs.unit(job.id, 3))!.status).toBe("QUEUED");
 
     // The queue redelivers the unacknowledged message: it waits out the dead delivery's lease, then takes over.
@@ -110,6 +110,43 @@ describe("pipeline faults on real components: every job ends with exactly the gr
     expect(await dead).toEqual({ kind: "ack" });
     expect(h.queued).toEqual([]);
     expect(await jobRow(job.id)).toEqual(finished);
+    expect(await served(ws, job.id)).toEqual({ totalCount: TRUTH.length, data: [...TRUTH].sort(byIdentifier) });
+  });
+
+  it("keeps the committed records when a delivery that lost its lease writes after another delivery committed the unit", async () => {
+    const { ws, job, plan } = await newJob();
+    const stale = unitResultsKey(job.id, 3, "");
+    let paused!: () => void;
+    const pausedBeforeWrite = new Promise<void>((r) => (paused = r));
+    let wake!: () => void;
+    const asleep = new Promise<void>((r) => (wake = r));
+    let first = true;
+    // The first delivery of unit 3 stalls before its write and, when it wakes, writes what the institution shows then:
+    // here bytes that are no records at all, so any of them reaching the results shows.
+    const results = bucketWith(async (key, ...rest) => {
+      if (!key.startsWith(stale) || !first) return env.RESULTS.put(key, ...rest);
+      first = false;
+      paused();
+      await asleep;
+      return (await env.RESULTS.put(key, "not a record\n"))!;
+    });
+    const h = harness({ results, leaseMs: 1000 });
+    await executeMessage(h.deps, plan);
+    for (let unit = 0; unit < 3; unit++) await executeMessage(h.deps, h.queued.shift()!);
+    const unit3 = h.queued.shift()!;
+    const staleDelivery = executeMessage(h.deps, unit3);
+    await pausedBeforeWrite;
+
+    let redelivery = await executeMessage(h.deps, unit3);
+    while (redelivery.kind === "retry") {
+      await sleep(redelivery.delaySeconds * 1000);
+      redelivery = await executeMessage(h.deps, unit3);
+    }
+    await h.drain();
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", record_count: TRUTH.length });
+
+    wake();
+    expect(await staleDelivery).toEqual({ kind: "ack" });
     expect(await served(ws, job.id)).toEqual({ totalCount: TRUTH.length, data: [...TRUTH].sort(byIdentifier) });
   });
 

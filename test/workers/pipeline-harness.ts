@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { createJob } from "../../worker/jobs/create";
+import { finishedUnits } from "../../worker/jobs/store";
+import { recordLineBatches } from "../../worker/results/record-lines";
 import { pipelineDeps } from "../../worker/pipeline/deps";
 import { executeMessage } from "../../worker/pipeline/executor";
 import type { Outcome, PipelineDeps } from "../../worker/pipeline/ports";
@@ -41,4 +43,11 @@ export async function newJob(params: Record<string, unknown> = RANGE, schema = "
 
 export async function jobRow(id: string) {
   return env.DB.prepare("SELECT status, completed_task_count, total_task_count, record_count, error FROM jobs WHERE id = ?").bind(id).first<Record<string, any>>();
+}
+
+/** The records of a job's committed units, read from their R2 objects at the offsets their commits recorded. */
+export async function committedRecords(jobId: string): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  for await (const lines of recordLineBatches(env.RESULTS, jobId, (await finishedUnits(env.DB, jobId)).units)) records.push(...lines.map((l) => JSON.parse(l)));
+  return records;
 }

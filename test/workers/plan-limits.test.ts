@@ -2,10 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/jobs/create";
 import { ApiError } from "../../worker/errors/api-error";
-import { unitObjectKey } from "../../worker/results/keys";
 import { PLAN_LIMITS } from "../../worker/workspaces/plans";
 import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
-import { harness, jobRow, RANGE } from "./pipeline-harness";
+import { committedRecords, harness, jobRow, RANGE } from "./pipeline-harness";
 
 const FREE_STEPS = PLAN_LIMITS.FREE.monthlyTaskSteps!;
 
@@ -38,8 +37,7 @@ describe("the plan's monthly scraping-step cap", () => {
     const row = (await jobRow(job.id))!;
     expect(row).toMatchObject({ status: "FAILED", total_task_count: 6, completed_task_count: 3 });
     expect(JSON.parse(row.error)).toMatchObject({ code: "WORKSPACE_QUOTA_EXCEEDED", category: "OTHER", retryable: false });
-    let kept = 0;
-    for (let unit = 0; unit < 3; unit++) kept += (await (await env.RESULTS.get(unitObjectKey(job.id, unit)))!.text()).split("\n").filter(Boolean).length;
+    const kept = (await committedRecords(job.id)).length;
     expect(kept).toBe(row.record_count);
     expect(kept).toBeGreaterThan(0);
     const results = await callJson<Record<string, any>>(`/api/v1/data-jobs/${job.id}/results`, { key: ws.apiKey });

@@ -32,8 +32,8 @@ async function jobWithUnits(units: Json[][], finished: number[]) {
   const jobs = new JobLifecycle(queued);
   await jobs.planned(job, units.map(() => ({ target: null, segment: null })), job.leaseFence, Date.now());
   for (const index of finished) {
-    await storeUnitResults(env.RESULTS, job.id, index, BankTransactionRecord, units[index]!);
-    await jobs.unitCommitted(job, index, units[index]!.length, job.leaseFence, Date.now());
+    const stored = await storeUnitResults(env.RESULTS, job.id, index, BankTransactionRecord, units[index]!);
+    await jobs.unitCommitted(job, index, stored, job.leaseFence, Date.now());
   }
   return { ws, jobId: job.id as string };
 }
@@ -63,6 +63,17 @@ describe("results export", () => {
     // Numbers stay numbers: a negative amount is data, not a formula.
     expect(rows[1]![4]).toBe("-1000");
     expect(rows.length - 1).toBe(nasty.length);
+  });
+
+  it("stores each finished unit as one R2 object and serves its JSON lines and its CSV rows from it", async () => {
+    const units = [[tx("a", "급여", 10), tx("b", "쉼표, 따옴표 \"포함\"", -5)], [tx("c", "=수식", 1)], [tx("d", "관리비", 2)]];
+    const { ws, jobId } = await jobWithUnits(units, [0, 1, 2]);
+    const objects = (await env.RESULTS.list({ prefix: `results/${jobId}/` })).objects;
+    expect(objects).toHaveLength(units.length);
+    const json = await callJson<Json>(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey });
+    expect(json.body).toMatchObject({ totalCount: 4, data: units.flat() });
+    const csv = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey })).arrayBuffer()).slice(3)));
+    expect(csv.slice(1).map((r) => [r[7], r[8]])).toEqual([["급여", "a"], ['쉼표, 따옴표 "포함"', "b"], ["'=수식", "c"], ["관리비", "d"]]);
   });
 
   it("writes an empty cell for null and only the header for no records", async () => {

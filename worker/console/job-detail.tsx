@@ -35,7 +35,7 @@ export async function showJob(c: Context<AppEnv>): Promise<Response> {
   const schema = findSchema(job.schema)!;
   const base = `/console/w/${workspaceId}/jobs`;
   const units = await finishedUnits(c.env.DB, job.id);
-  const preview = await firstRecords(c.env.RESULTS, job.id, units.unitIndexes, PREVIEW_RECORDS);
+  const preview = await firstRecords(c.env.RESULTS, job.id, units.units, PREVIEW_RECORDS);
   const columns = csvColumns(schema.record);
   return c.html(
     <Page title={`작업 ${job.id.slice(0, 8)}`} nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>

@@ -106,6 +106,10 @@ export const taskUnits = sqliteTable(
     segmentEnd: text("segment_end"),
     status: text("status", { enum: UNIT_STATUSES }).notNull().default("QUEUED"),
     recordCount: integer("record_count"),
+    // The R2 object holding the committed records (every store writes a new one, so a stale delivery's late write
+    // cannot touch them; none for a unit without records) and where its CSV rows start after the NDJSON lines; set with DONE.
+    resultId: text("result_id"),
+    csvOffset: integer("csv_offset"),
     attempts: integer("attempts").notNull().default(0),
     updatedAt: integer("updated_at").notNull(),
   },

@@ -10,7 +10,7 @@ import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
-import { findJobById, findUnit, type JobRow, nextQueuedUnit, type UnitRow } from "./store";
+import { findJobById, findUnit, type JobRow, nextQueuedUnit, type StoredUnit, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD">;
 
@@ -108,17 +108,18 @@ export class JobLifecycle {
   }
 
   /**
-   * Commits a unit under the delivery's fence: flips it to DONE and
-   * recomputes the job's counters from its units, so a redelivered unit
-   * cannot count twice. Continues with the next unit when this delivery
-   * completed this one and more remain; the last unit succeeds the job.
+   * Commits a unit under the delivery's fence: flips it to DONE with its
+   * record count and where its stored CSV rows start, and recomputes the
+   * job's counters from its units, so a redelivered unit cannot count twice.
+   * Continues with the next unit when this delivery completed this one and
+   * more remain; the last unit succeeds the job.
    */
-  async unitCommitted(job: JobRow, unitIndex: number, recordCount: number, fence: number, now: number): Promise<Continuation> {
+  async unitCommitted(job: JobRow, unitIndex: number, stored: StoredUnit, fence: number, now: number): Promise<Continuation> {
     const db = database(this.env.DB);
     const [flip, , progress] = await db.batch([
       db
         .update(taskUnits)
-        .set({ status: "DONE", recordCount, updatedAt: now })
+        .set({ status: "DONE", recordCount: stored.recordCount, resultId: stored.resultId, csvOffset: stored.csvOffset, updatedAt: now })
         .where(
           and(eq(taskUnits.jobId, job.id), eq(taskUnits.unitIndex, unitIndex), eq(taskUnits.status, "QUEUED"), underFence(job.id, job.credentialId, fence)),
         )

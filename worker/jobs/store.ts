@@ -88,18 +88,32 @@ export async function findUnit(d1: D1Database, jobId: string, unitIndex: number)
   return (await database(d1).select().from(taskUnits).where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.unitIndex, unitIndex))).get()) ?? null;
 }
 
+/** What a unit's commit records of its stored results. */
+export interface StoredUnit {
+  recordCount: number;
+  /** The unit's R2 object (null when it has no records), and where its CSV rows start, so a read needs no call to find them. */
+  resultId: string | null;
+  csvOffset: number;
+}
+
+export interface FinishedUnit extends StoredUnit {
+  unitIndex: number;
+}
+
 export interface FinishedUnits {
-  unitIndexes: number[];
+  units: FinishedUnit[];
   recordCount: number;
 }
 
 /** Units whose records are committed, in unit order: the snapshot a results read streams. */
 export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
   const { results } = await d1
-    .prepare("SELECT unit_index AS unitIndex, record_count AS recordCount FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index")
+    .prepare(
+      "SELECT unit_index AS unitIndex, record_count AS recordCount, result_id AS resultId, csv_offset AS csvOffset FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index",
+    )
     .bind(jobId)
-    .all<{ unitIndex: number; recordCount: number }>();
-  return { unitIndexes: results.map((r) => r.unitIndex), recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
+    .all<FinishedUnit>();
+  return { units: results, recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
 }
 
 /** Whether a job still runs on the credential, so deleting it now would pull it from under that job. */

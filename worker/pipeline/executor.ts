@@ -206,7 +206,7 @@ function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknow
 
 /**
  * One task unit: collect on the job's session, validate, store the unit's R2
- * objects (a redelivery overwrites them), then commit the count under the
+ * object (a redelivery overwrites it), then commit its count and CSV offset under the
  * lease's fence. Units of a job run as a chain, one at a time. Returns the
  * next unit when this delivery is the one that completed this unit.
  */
@@ -228,8 +228,8 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | nul
   // An empty list (accounts, cards) is the institution having none; an empty period is a valid answer of zero records.
   if (valid.length === 0 && !ctx.schema.datedRange) throw new ProviderFailure("NO_DATA_AVAILABLE", `no ${ctx.schema.id} records at the institution`);
   await stillLeased(ctx);
-  await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
-  return carryOn(ctx, await ctx.deps.jobs.unitCommitted(ctx.job, unitIndex, records.length, ctx.lease.fence, ctx.deps.now()));
+  const stored = await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
+  return carryOn(ctx, await ctx.deps.jobs.unitCommitted(ctx.job, unitIndex, stored, ctx.lease.fence, ctx.deps.now()));
 }
 
 async function closeSession(delivery: Delivery, sessionId: string | null): Promise<void> {

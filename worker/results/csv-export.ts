@@ -1,23 +1,24 @@
 import type { z } from "zod";
 import { csvColumns, csvRows } from "./csv-format";
-import { unitCsvKey } from "./keys";
+import type { FinishedUnit } from "../jobs/store";
+import { unitPart } from "./unit-results";
 
 const BOM = "\uFEFF";
 
 /**
  * The CSV download: a byte-order mark (so spreadsheet software reads the
  * Korean as UTF-8) and the Korean header, then each finished unit's stored
- * CSV rows piped through untouched, one object at a time, in unit order.
+ * CSV rows piped through untouched, one ranged read at a time, in unit order.
  */
-export function csvResults(bucket: R2Bucket, jobId: string, record: z.ZodObject, unitIndexes: number[]): ReadableStream<Uint8Array> {
+export function csvResults(bucket: R2Bucket, jobId: string, record: z.ZodObject, units: FinishedUnit[]): ReadableStream<Uint8Array> {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const pump = async () => {
     const writer = writable.getWriter();
     await writer.write(new TextEncoder().encode(BOM + csvRows([csvColumns(record).map((c) => c.label)])));
     writer.releaseLock();
-    for (const unitIndex of unitIndexes) {
-      const object = await bucket.get(unitCsvKey(jobId, unitIndex));
-      if (object) await object.body.pipeTo(writable, { preventClose: true });
+    for (const unit of units) {
+      const rows = await unitPart(bucket, jobId, unit, "csv");
+      if (rows) await rows.pipeTo(writable, { preventClose: true });
     }
     await writable.close();
   };

@@ -1,8 +1,8 @@
 /**
- * Objects per task unit: its records as NDJSON and the same records as CSV
- * rows. A redelivered unit overwrites its objects instead of adding records.
+ * One object per stored task unit: its records as NDJSON, then the same
+ * records as CSV rows. Each store writes a new object; the unit's commit in
+ * D1 names the one its records are in (and where the CSV rows start), so a
+ * redelivered unit never adds records and a delivery that lost its lease
+ * cannot overwrite committed ones. An empty resultId gives the unit's prefix.
  */
-const unitPrefix = (jobId: string, unitIndex: number) => `results/${jobId}/${String(unitIndex).padStart(6, "0")}`;
-
-export const unitObjectKey = (jobId: string, unitIndex: number) => `${unitPrefix(jobId, unitIndex)}.ndjson`;
-export const unitCsvKey = (jobId: string, unitIndex: number) => `${unitPrefix(jobId, unitIndex)}.csv`;
+export const unitResultsKey = (jobId: string, unitIndex: number, resultId: string) => `results/${jobId}/${String(unitIndex).padStart(6, "0")}/${resultId}`;

@@ -1,15 +1,16 @@
-import { unitObjectKey } from "./keys";
+import type { FinishedUnit } from "../jobs/store";
+import { unitPart } from "./unit-results";
 
 /**
  * Yields the NDJSON lines of the given units in order, a batch per chunk read,
  * streaming each object so memory stays flat whatever its size. Batches, not
  * single lines, keep the per-record cost of async iteration out of the loop.
  */
-export async function* recordLineBatches(bucket: R2Bucket, jobId: string, unitIndexes: number[]): AsyncGenerator<string[]> {
-  for (const unitIndex of unitIndexes) {
-    const object = await bucket.get(unitObjectKey(jobId, unitIndex));
-    if (!object) continue;
-    const reader = object.body.pipeThrough(new TextDecoderStream()).getReader();
+export async function* recordLineBatches(bucket: R2Bucket, jobId: string, units: FinishedUnit[]): AsyncGenerator<string[]> {
+  for (const unit of units) {
+    const body = await unitPart(bucket, jobId, unit, "ndjson");
+    if (!body) continue;
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
     let pending = "";
     for (;;) {
       const { done, value } = await reader.read();
@@ -50,9 +51,9 @@ export function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8A
 }
 
 /** The first `count` records of a job's finished units, for a preview; reads no further than it needs. */
-export async function firstRecords(bucket: R2Bucket, jobId: string, unitIndexes: number[], count: number): Promise<Record<string, unknown>[]> {
+export async function firstRecords(bucket: R2Bucket, jobId: string, units: FinishedUnit[], count: number): Promise<Record<string, unknown>[]> {
   const records: Record<string, unknown>[] = [];
-  for await (const lines of recordLineBatches(bucket, jobId, unitIndexes)) {
+  for await (const lines of recordLineBatches(bucket, jobId, units)) {
     for (const line of lines) {
       records.push(JSON.parse(line) as Record<string, unknown>);
       if (records.length === count) return records;

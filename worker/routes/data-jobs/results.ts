@@ -24,7 +24,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
   const units = await finishedUnits(c.env.DB, job.id);
-  const body = textStream(jsonResults(c.env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.unitIndexes));
+  const body = textStream(jsonResults(c.env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.units));
   // Streamed so memory stays flat; the typed route cannot express a stream, hence the cast.
   return c.body(body, 200, { "Content-Type": "application/json; charset=UTF-8" }) as never;
 };
