@@ -161,8 +161,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const child = spawn(command, [...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: logs ? ["ignore", "pipe", "pipe"] : "inherit", detached: group });
     if (logs) {
       const out = createWriteStream(path.join(logs, `${name}.log`), { flags: "a" });
-      child.stdout!.pipe(out);
-      child.stderr!.pipe(out);
+      // Both streams share the file: neither may end it while the other still writes (an uncaught write after end).
+      child.stdout!.pipe(out, { end: false });
+      child.stderr!.pipe(out, { end: false });
+      child.on("close", () => out.end());
     }
     children.add(child);
     child.on("exit", () => children.delete(child));

@@ -1,0 +1,252 @@
+import createClient, { type Client } from "openapi-fetch";
+import type { paths } from "./api";
+import { JobFailedError, JobWaitTimeoutError } from "./errors";
+import { everyItem } from "./pages";
+import { type RetryPolicy, sleep, withRetries } from "./retry";
+import {
+  type CreateDataJobRequest,
+  type DataJob,
+  type DataJobListItem,
+  type DataJobResults,
+  type InProgressDataJob,
+  isTerminal,
+  type Provider,
+  type Records,
+  type SchemaDetail,
+  type SchemaId,
+  type TerminalDataJob,
+} from "./types";
+
+export interface CollectClientOptions {
+  /** The service's origin, e.g. https://api.collect.example (the OpenAPI document's `servers`). */
+  baseUrl: string;
+  /** A workspace API key. Keep it on servers and command lines, never in a browser page. */
+  apiKey: string;
+  /** The business a partner workspace acts for (X-SVC-Business); other workspaces leave it out. */
+  business?: string;
+  /** Another fetch (a Worker's service binding, a test's), default globalThis.fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** How often each call is repeated on a network failure, 429 or 5xx (default 4 retries). */
+  retry?: Omit<RetryPolicy, "signal">;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface CreateJobOptions extends CallOptions {
+  /** Sent on every attempt of this call; one is made up when absent, so a retried create never makes two jobs. */
+  idempotencyKey?: string;
+}
+
+export interface WaitOptions extends CallOptions {
+  /** Called with each snapshot while the job is InProgress (completedTaskCount of totalTaskCount units). */
+  onProgress?: (job: InProgressDataJob) => void | Promise<void>;
+  /** The wait budget in seconds; the job's own maxWaitSeconds when absent, as the spec recommends. */
+  maxWaitSeconds?: number;
+  /** Throw JobFailedError instead of returning a Failed job. */
+  throwOnFailure?: boolean;
+}
+
+export interface RunJobOptions extends WaitOptions {
+  /** New jobs made after a failure whose `retryable` is true (default 2); a non-retryable failure is returned at once. */
+  jobRetries?: number;
+}
+
+export interface ListJobsFilter {
+  /** PENDING, RUNNING, SUCCEEDED, FAILED. */
+  status?: ("PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED")[];
+  /** Schema identifiers. */
+  schemas?: string[];
+  /** Page size, 1-100. */
+  pageSize?: number;
+}
+
+export type CollectApi = Client<paths>;
+
+/*
+ * Download links and webhook endpoints are newer than the document these
+ * types were generated from; their shapes here are the agreed contract
+ * until the regenerated types list the operations (createDownloadLink,
+ * createWebhookEndpoint, deleteWebhookEndpoint).
+ */
+export interface DownloadLink {
+  url: string;
+  expiresAt: string;
+}
+
+export interface CreatedWebhookEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  secret: string;
+}
+
+async function jsonOrUndefined(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The service's API for Node, browsers and Workers (nothing but fetch).
+ * `api` is the generated, fully typed openapi-fetch client for any
+ * operation; the methods add what a partner otherwise writes by hand:
+ * idempotent retried creation, polling, paging, typed records.
+ */
+export class CollectClient {
+  readonly api: CollectApi;
+  readonly baseUrl: string;
+  private readonly retry: Omit<RetryPolicy, "signal">;
+  private readonly headers: Record<string, string>;
+  private readonly fetch: typeof globalThis.fetch;
+
+  constructor(options: CollectClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.headers = { Authorization: `Bearer ${options.apiKey}`, ...(options.business ? { "X-SVC-Business": options.business } : {}) };
+    // Looked up per call, not captured: a browser's fetch must be called on window.
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.retry = options.retry ?? {};
+    this.api = createClient<paths>({ baseUrl: this.baseUrl, headers: this.headers, fetch: this.fetch });
+  }
+
+  private send<T>(call: () => Promise<{ data?: T; error?: unknown; response: Response }>, signal?: AbortSignal) {
+    return withRetries(call, { ...this.retry, signal });
+  }
+
+  /** Creates a job; retries reuse one Idempotency-Key, so the service records it once. */
+  async createJob(request: CreateDataJobRequest, options: CreateJobOptions = {}): Promise<DataJob> {
+    const key = options.idempotencyKey ?? crypto.randomUUID();
+    const { data } = await this.send(
+      () => this.api.POST("/api/v1/data-jobs", { body: request, params: { header: { "Idempotency-Key": key } }, signal: options.signal }),
+      options.signal,
+    );
+    return data;
+  }
+
+  async getJob(id: string, options: CallOptions = {}): Promise<DataJob> {
+    const { data } = await this.send(() => this.api.GET("/api/v1/data-jobs/{id}", { params: { path: { id } }, signal: options.signal }), options.signal);
+    return data;
+  }
+
+  /**
+   * Polls a job at its suggestedPollIntervalMs until it is Succeeded or
+   * Failed, for at most its maxWaitSeconds (JobWaitTimeoutError after that).
+   */
+  async waitForJob(job: string | DataJob, options: WaitOptions = {}): Promise<TerminalDataJob> {
+    let current = typeof job === "string" ? await this.getJob(job, options) : job;
+    const budgetSeconds = options.maxWaitSeconds ?? current.maxWaitSeconds;
+    const deadline = Date.now() + budgetSeconds * 1000;
+    while (!isTerminal(current)) {
+      await options.onProgress?.(current);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new JobWaitTimeoutError(current, budgetSeconds);
+      await sleep(Math.min(current.suggestedPollIntervalMs, left), options.signal);
+      current = await this.getJob(current.id, options);
+    }
+    if (current.kind === "Failed" && options.throwOnFailure) throw new JobFailedError(current);
+    return current;
+  }
+
+  /**
+   * Creates a job and waits for it; when it fails with `retryable: true`
+   * (and only then) waits its retryAfterSeconds and makes a new job.
+   */
+  async runJob(request: CreateDataJobRequest, options: RunJobOptions = {}): Promise<TerminalDataJob> {
+    const { throwOnFailure, jobRetries = 2, ...waitOptions } = options;
+    for (let attempt = 0; ; attempt++) {
+      const job = await this.waitForJob(await this.createJob(request, options), waitOptions);
+      if (job.kind === "Succeeded" || !job.error.retryable || attempt >= jobRetries) {
+        if (job.kind === "Failed" && throwOnFailure) throw new JobFailedError(job);
+        return job;
+      }
+      await sleep(Math.max((job.error.retryAfterSeconds ?? 0) * 1000, job.suggestedPollIntervalMs), options.signal);
+    }
+  }
+
+  /** Every job of the workspace, newest first, across all pages: `for await (const job of client.listJobs())`. */
+  listJobs(filter: ListJobsFilter = {}, options: CallOptions = {}): AsyncGenerator<DataJobListItem, void, undefined> {
+    return everyItem(async (cursor) => {
+      const query = {
+        cursor,
+        limit: filter.pageSize,
+        status: filter.status?.join(","),
+        actionCodes: filter.schemas,
+      };
+      const { data } = await this.send(() => this.api.GET("/api/v1/data-jobs", { params: { query }, signal: options.signal }), options.signal);
+      return data;
+    });
+  }
+
+  async getProvider(code: string, options: CallOptions = {}): Promise<Provider> {
+    const { data } = await this.send(() => this.api.GET("/api/v1/providers/{code}", { params: { path: { code } }, signal: options.signal }), options.signal);
+    return data;
+  }
+
+  /** A schema's request fields and record fields as JSON Schema. */
+  async getSchema(schema: string, options: CallOptions = {}): Promise<SchemaDetail> {
+    const { data } = await this.send(() => this.api.GET("/api/v1/schemas/{schema}", { params: { path: { schema } }, signal: options.signal }), options.signal);
+    return data;
+  }
+
+  /** A job's results as JSON (partial while it runs). */
+  async results(jobId: string, options: CallOptions = {}): Promise<DataJobResults> {
+    const { data } = await this.send(
+      () => this.api.GET("/api/v1/data-jobs/{id}/results", { params: { path: { id: jobId } }, signal: options.signal }),
+      options.signal,
+    );
+    return data;
+  }
+
+  /** A job's records typed by its schema; refuses a job of another schema rather than mistype its records. */
+  async records<S extends SchemaId>(jobId: string, schema: S, options: CallOptions = {}): Promise<Records<S>> {
+    const results = await this.results(jobId, options);
+    if (results.schema !== schema) throw new TypeError(`job ${jobId} has schema ${results.schema}, not ${schema}`);
+    return results as Records<S>;
+  }
+
+  /** A job's results as the service's CSV (UTF-8 with BOM, Korean headers), streamed. */
+  async resultsCsv(jobId: string, options: CallOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    const { data } = await this.send(
+      () => this.api.GET("/api/v1/data-jobs/{id}/results.csv", { params: { path: { id: jobId } }, parseAs: "stream", signal: options.signal }),
+      options.signal,
+    );
+    return data as ReadableStream<Uint8Array>;
+  }
+
+  /** A URL that downloads the job's CSV without an API key, for BI tools and spreadsheets (POST .../download-links). */
+  createDownloadLink(jobId: string, options: CallOptions & { expiresInSeconds?: number } = {}): Promise<DownloadLink> {
+    const body = options.expiresInSeconds === undefined ? {} : { expiresInSeconds: options.expiresInSeconds };
+    return this.request("POST", `/api/v1/data-jobs/${encodeURIComponent(jobId)}/download-links`, body, options);
+  }
+
+  /** Registers an HTTPS endpoint for webhook events; the answer carries its signing `secret`, shown only here. */
+  createWebhookEndpoint(endpoint: { url: string; events: string[]; description?: string }, options: CallOptions = {}): Promise<CreatedWebhookEndpoint> {
+    return this.request("POST", "/api/v1/webhook-endpoints", endpoint, options);
+  }
+
+  async deleteWebhookEndpoint(id: string, options: CallOptions = {}): Promise<void> {
+    await this.request("DELETE", `/api/v1/webhook-endpoints/${encodeURIComponent(id)}`, undefined, options);
+  }
+
+  /**
+   * Calls an operation by method and path with this client's key, retries
+   * and errors, for operations the generated types do not list yet.
+   */
+  async request<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+    const { data } = await this.send(async () => {
+      const response = await this.fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { ...this.headers, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: options.signal,
+      });
+      const parsed = await jsonOrUndefined(response);
+      return response.ok ? { data: parsed as T, response } : { error: parsed, response };
+    }, options.signal);
+    return data;
+  }
+}

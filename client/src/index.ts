@@ -1,0 +1,19 @@
+export type { components, operations, paths } from "./api";
+export {
+  type CallOptions,
+  CollectClient,
+  type CollectApi,
+  type CollectClientOptions,
+  type CreatedWebhookEndpoint,
+  type CreateJobOptions,
+  type DownloadLink,
+  type ListJobsFilter,
+  type RunJobOptions,
+  type WaitOptions,
+} from "./client";
+export { checkCredential, type CredentialCheck, credentialCheckRequest, type CredentialVerdict } from "./credential-check";
+export { type DeviceCode, deviceLogin, type DeviceLoginOptions, type DeviceLoginResult } from "./device-login";
+export { type ApiErrorCode, CollectApiError, type FieldError, type JobError, type JobErrorCategory, JobFailedError, JobWaitTimeoutError } from "./errors";
+export { everyItem, type Page } from "./pages";
+export type { RetryPolicy } from "./retry";
+export * from "./types";

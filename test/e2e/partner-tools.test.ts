@@ -1,0 +1,290 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { build } from "esbuild";
+import type { Browser } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CollectClient } from "../../client/src/index";
+import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { newApiKey } from "../../scripts/demo-seed";
+import { launchChromium } from "../node/chromium";
+import { type LocalStack, startStack } from "./stack";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
+const GOOD_LOGIN = { loginId: "user_good", password: "pass_good" };
+// The sandbox bank refuses this password as a wrong login (LOGIN_FAILED, category CREDENTIAL).
+const REFUSED_LOGIN = { loginId: "user_good", password: "error_LOGIN_FAILED" };
+
+let stack: LocalStack;
+let browser: Browser;
+let refusedKey: string;
+
+beforeAll(async () => {
+  stack = await startStack("partner-tools");
+  refusedKey = newApiKey();
+  await stack.seedWorkspaces([{ workspaceId: crypto.randomUUID(), name: "거절되는 자격 증명", apiKey: refusedKey, login: REFUSED_LOGIN }]);
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+/** A workspace of its own (with the sandbox bank login), so a test counts only its own jobs. */
+async function freshWorkspace(login = GOOD_LOGIN): Promise<string> {
+  const apiKey = newApiKey();
+  await stack.seedWorkspaces([{ workspaceId: crypto.randomUUID(), name: "클라이언트 테스트", apiKey, login }]);
+  return apiKey;
+}
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function finished(child: ChildProcess): Promise<Finished> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Runs a Node program of the repo as a partner would, under this Node, with only the given environment added. */
+function runNode(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, COLLECT_API_KEY: "", COLLECT_BASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+const cli = (args: string[], env: Record<string, string>) => finished(runNode(["cli/bin.mjs", ...args], env));
+
+describe("the scheduled-load example", () => {
+  it("loads a job's records into SQLite and, run again, adds no duplicates", async () => {
+    const apiKey = await freshWorkspace();
+    const db = path.join(mkdtempSync(path.join(tmpdir(), "scheduled-load-")), "ledger.sqlite");
+    const load = () =>
+      finished(
+        runNode(
+          ["--import", "tsx", "examples/scheduled-load/load.ts", "--db", db, "--provider", "sandbox.bank", "--schema", "bank.transactions.cb.v1", "--from", RANGE.dateRangeStart, "--to", RANGE.dateRangeEnd],
+          { COLLECT_BASE_URL: stack.baseUrl, COLLECT_API_KEY: apiKey },
+        ),
+      );
+    const runs = [await load(), await load()];
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const [first, second] = runs.map((r) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { jobId: string; recordCount: number; storedCount: number });
+    const truth = bankGroundTruth(GOOD_LOGIN.loginId, { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+    expect(first!.jobId).not.toBe(second!.jobId);
+    expect(first!.recordCount).toBe(truth.length);
+    expect(second!.recordCount).toBe(truth.length);
+
+    const store = new DatabaseSync(db, { readOnly: true });
+    const rows = store.prepare("SELECT record FROM records WHERE schema = 'bank.transactions.cb.v1'").all() as { record: string }[];
+    const loads = store.prepare("SELECT job_id FROM loads ORDER BY loaded_at").all() as { job_id: string }[];
+    store.close();
+    expect(rows).toHaveLength(truth.length);
+    expect(second!.storedCount).toBe(truth.length);
+    expect(new Set(rows.map((r) => (JSON.parse(r.record) as { identifier: string }).identifier))).toEqual(new Set(truth.map((t) => t.identifier)));
+    expect(loads.map((l) => l.job_id)).toEqual([first!.jobId, second!.jobId]);
+  }, 240_000);
+});
+
+describe("collect check-credential", () => {
+  it("exits 1 and prints the category CREDENTIAL when the institution refuses the stored login", async () => {
+    const run = await cli(["check-credential", "sandbox.bank", "--base-url", stack.baseUrl], { COLLECT_API_KEY: refusedKey });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/category\s+CREDENTIAL/);
+    expect(run.stdout).toMatch(/code\s+LOGIN_FAILED/);
+
+    // The service now knows the credential is refused: the next check fails before logging in, still in category CREDENTIAL.
+    const json = await cli(["check-credential", "sandbox.bank", "--json"], { COLLECT_API_KEY: refusedKey, COLLECT_BASE_URL: stack.baseUrl });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "REFUSED", category: "CREDENTIAL", code: "NO_VALID_CREDENTIAL" });
+  }, 180_000);
+
+  it("exits 0 with verdict VALID for a login the institution accepts", async () => {
+    const run = await cli(["check-credential", "sandbox.bank", "--json", "--base-url", stack.baseUrl], { COLLECT_API_KEY: stack.apiKey });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "VALID", category: null });
+  }, 180_000);
+});
+
+describe("collect jobs and results", () => {
+  it("creates and follows a job with plain progress lines off a terminal, shows it, and writes the service's CSV bytes unchanged", async () => {
+    const apiKey = await freshWorkspace();
+    const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack.baseUrl };
+    const created = await cli(["jobs", "create", "--provider", "sandbox.bank", "--schema", "bank.accounts.cb.v1", "--wait", "--json"], env);
+    expect(created.code, created.stderr).toBe(0);
+    const job = JSON.parse(created.stdout) as { id: string; kind: string; recordCount: number };
+    expect(job).toMatchObject({ kind: "Succeeded", recordCount: bankGroundTruth(GOOD_LOGIN.loginId).accounts.length });
+    expect(created.stderr).toMatch(/^progress \d+\/(\d+|\?) units (PENDING|RUNNING)$/m);
+    expect(created.stderr).not.toContain("\r");
+
+    const shown = await cli(["jobs", "show", job.id], env);
+    expect(shown.stdout).toMatch(/kind\s+Succeeded/);
+    expect(shown.stdout).toMatch(new RegExp(`records\\s+${job.recordCount}`));
+
+    const csv = await new Promise<Buffer>((resolve) => {
+      const child = runNode(["cli/bin.mjs", "results", job.id, "--csv"], env);
+      const chunks: Buffer[] = [];
+      child.stdout!.on("data", (d: Buffer) => chunks.push(d));
+      child.on("close", () => resolve(Buffer.concat(chunks)));
+    });
+    const served = Buffer.from(await (await fetch(`${stack.baseUrl}/api/v1/data-jobs/${job.id}/results.csv`, { headers: { Authorization: `Bearer ${apiKey}` } })).arrayBuffer());
+    expect(csv.equals(served)).toBe(true);
+    expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+
+    const missing = await cli(["jobs", "show", crypto.randomUUID()], env);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/^error DATA_JOB_NOT_FOUND \(404, request \S+\)/);
+    expect((await cli(["jobs", "list", "--limit", "many"], env)).code).toBe(2);
+  }, 120_000);
+});
+
+describe("collect login", () => {
+  it("signs in through the console's device approval, stores the key with mode 0600, and later commands use it", async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), "collect-config-"));
+    const child = runNode(["cli/bin.mjs", "login", "--base-url", stack.baseUrl], { XDG_CONFIG_HOME: configHome });
+    const done = finished(child);
+    const prompt = await new Promise<{ url: string; userCode: string }>((resolve, reject) => {
+      let seen = "";
+      child.stdout!.on("data", (d) => {
+        seen += d;
+        const url = /Open (\S+)/.exec(seen)?.[1];
+        const userCode = /approve the code (\S+)/.exec(seen)?.[1];
+        if (url && userCode) resolve({ url, userCode });
+      });
+      child.on("close", () => reject(new Error(`login exited before printing a code: ${seen}`)));
+    });
+    expect(prompt.url).toBe(`${stack.baseUrl}/console/device?user_code=${encodeURIComponent(prompt.userCode)}`);
+
+    // The person opens the printed link, signs in as the demo user and approves the code shown.
+    const page = await (await browser.createBrowserContext()).newPage();
+    await page.goto(prompt.url);
+    await page.type("#email", stack.demoUser.email);
+    await page.type("#password", stack.demoUser.password);
+    await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
+    expect(await page.$eval("#user_code", (el) => (el as HTMLInputElement).value)).toBe(prompt.userCode);
+    await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
+    expect(await page.$eval("#device-approved", (el) => el.textContent)).toContain("collect CLI");
+
+    const login = await done;
+    expect(login.code, login.stderr).toBe(0);
+    const file = path.join(configHome, "collect-edge", "config.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+
+    // No flag or key in the environment: the stored login alone.
+    const list = await cli(["jobs", "list", "--json"], { XDG_CONFIG_HOME: configHome });
+    expect(list.code, list.stderr).toBe(0);
+    const jobs = JSON.parse(list.stdout) as { id: string; kind: string }[];
+    expect(Array.isArray(jobs)).toBe(true);
+    for (const job of jobs) expect(job).toMatchObject({ id: expect.any(String), kind: expect.stringMatching(/^(InProgress|Succeeded|Failed)$/) });
+
+    const logout = await cli(["logout"], { XDG_CONFIG_HOME: configHome });
+    expect(logout.code).toBe(0);
+    expect((await cli(["jobs", "list"], { XDG_CONFIG_HOME: configHome })).code).toBe(4);
+  }, 120_000);
+});
+
+/**
+ * A hop between the client and the local stack that passes every request on
+ * but, for the first job creation, drops the connection after the service
+ * has answered: the network lost the answer, as it does in production.
+ */
+async function lossyHop(target: string): Promise<{ url: string; creationKeys: string[]; lostJobIds: string[]; close(): Promise<void> }> {
+  const creationKeys: string[] = [];
+  const lostJobIds: string[] = [];
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !["host", "connection", "content-length"].includes(name))) as Record<string, string>;
+    const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const body = Buffer.from(await upstream.arrayBuffer());
+    const creating = req.method === "POST" && req.url === "/api/v1/data-jobs";
+    if (creating) creationKeys.push(req.headers["idempotency-key"] as string);
+    if (creating && creationKeys.length === 1) {
+      lostJobIds.push((JSON.parse(body.toString()) as { id: string }).id);
+      req.socket.destroy();
+      return;
+    }
+    res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([name]) => name !== "content-encoding" && name !== "transfer-encoding")));
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    creationKeys,
+    lostJobIds,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("the typed client against the local stack", () => {
+  it("retries a creation whose answer was lost with the same Idempotency-Key, so the service records one job, and follows it to Succeeded", async () => {
+    const apiKey = await freshWorkspace();
+    const hop = await lossyHop(stack.baseUrl);
+    try {
+      const client = new CollectClient({ baseUrl: hop.url, apiKey, retry: { baseDelayMs: 50 } });
+      const job = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: RANGE });
+      expect(hop.creationKeys).toHaveLength(2);
+      expect(hop.creationKeys[1]).toBe(hop.creationKeys[0]);
+      expect(job.id).toBe(hop.lostJobIds[0]);
+
+      const progress: { completed: number; total: number }[] = [];
+      const done = await client.waitForJob(job, { onProgress: (j) => void progress.push({ completed: j.completedTaskCount, total: j.totalTaskCount }) });
+      expect(done).toMatchObject({ id: job.id, kind: "Succeeded", recordCount: bankGroundTruth(GOOD_LOGIN.loginId, { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions.length });
+      expect(progress.length).toBeGreaterThan(0);
+      for (const [i, p] of progress.entries()) {
+        expect(p.completed).toBeLessThanOrEqual(Math.max(p.total, 0));
+        if (i > 0) expect(p.completed).toBeGreaterThanOrEqual(progress[i - 1]!.completed);
+      }
+
+      const accounts = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+      const listed: string[] = [];
+      for await (const item of client.listJobs({ pageSize: 1 })) listed.push(item.id);
+      expect(listed).toEqual([accounts.id, job.id]);
+
+      const records = await client.records(job.id, "bank.transactions.cb.v1");
+      expect(records.data.map((r) => r.identifier).sort()).toEqual(
+        bankGroundTruth(GOOD_LOGIN.loginId, { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions.map((t) => t.identifier).sort(),
+      );
+    } finally {
+      await hop.close();
+    }
+  }, 180_000);
+
+  it("makes a new job after a failure whose retryable is true, as many times as asked, and then returns the failure", async () => {
+    // The sandbox bank answers this login with a passing fault every time: the service resumes it, then fails it as TRANSIENT.
+    const apiKey = await freshWorkspace({ loginId: "user_good", password: "error_LOGIN_TRANSIENT" });
+    const client = new CollectClient({ baseUrl: stack.baseUrl, apiKey });
+    const failed = await client.runJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }, { jobRetries: 1 });
+    expect(failed).toMatchObject({ kind: "Failed", error: { category: "TRANSIENT", retryable: true } });
+    const jobs: string[] = [];
+    for await (const item of client.listJobs()) jobs.push(item.id);
+    expect(jobs).toHaveLength(2);
+    expect(jobs[0]).toBe(failed.id);
+  }, 180_000);
+
+  it("runs in a browser: bundled for the web (no Node built-ins), it creates a job and reads every page of the list from a page", async () => {
+    const apiKey = await freshWorkspace();
+    const bundle = await build({ entryPoints: [path.join(ROOT, "client/src/index.ts")], bundle: true, format: "iife", globalName: "Collect", platform: "browser", target: "es2022", write: false });
+    const page = await (await browser.createBrowserContext()).newPage();
+    await page.goto(`${stack.baseUrl}/api/v1/docs`);
+    await page.evaluate(bundle.outputFiles[0]!.text);
+    const seen = await page.evaluate(async (key) => {
+      const { CollectClient, CollectApiError } = (globalThis as unknown as { Collect: typeof import("../../client/src/index") }).Collect;
+      const client = new CollectClient({ baseUrl: location.origin, apiKey: key });
+      const job = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+      const ids: string[] = [];
+      for await (const item of client.listJobs({ pageSize: 1 })) ids.push(item.id);
+      const missing = await client.getJob(crypto.randomUUID()).catch((e: unknown) => e);
+      return { job: job.id, ids, missing: missing instanceof CollectApiError ? missing.code : String(missing) };
+    }, apiKey);
+    expect(seen.ids).toEqual([seen.job]);
+    expect(seen.missing).toBe("DATA_JOB_NOT_FOUND");
+  }, 60_000);
+});

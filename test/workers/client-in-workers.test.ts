@@ -1,0 +1,103 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { CollectApiError, CollectClient, JobWaitTimeoutError } from "../../client/src/index";
+import { addCredential, call, createWorkspace } from "./helpers";
+
+/** The typed client running inside workerd, calling the worker through its fetch handler (as a service binding would). */
+function clientFor(apiKey: string, retry?: { maxRetries?: number; baseDelayMs?: number }): CollectClient {
+  return new CollectClient({ baseUrl: "https://api.test", apiKey, retry, fetch: (input, init) => exports.default.fetch(new Request(input, init)) });
+}
+
+describe("the typed client in the Workers runtime", () => {
+  it("creates a job, follows its progress to Succeeded, and reads its records typed by schema and its CSV", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const client = clientFor(ws.apiKey);
+    const key = crypto.randomUUID();
+    const job = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }, { idempotencyKey: key });
+    // The same key and body name the same job.
+    expect((await client.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }, { idempotencyKey: key })).id).toBe(job.id);
+
+    const seen: string[] = [];
+    const done = await client.waitForJob(job.id, { onProgress: (j) => void seen.push(j.phase) });
+    expect(done).toMatchObject({ id: job.id, kind: "Succeeded", recordCount: 3 });
+    expect(seen.length).toBeGreaterThan(0);
+
+    const records = await client.records(job.id, "bank.accounts.cb.v1");
+    expect(records.data).toHaveLength(3);
+    for (const account of records.data) expect(account.accountNumber).toMatch(/\d/);
+    await expect(client.records(job.id, "bank.transactions.cb.v1")).rejects.toThrow(TypeError);
+
+    const csv = await new Response(await client.resultsCsv(job.id)).text();
+    expect(csv.trim().split("\n")).toHaveLength(4);
+  });
+
+  it("stops waiting when the wait budget runs out, with the last snapshot", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const client = clientFor(ws.apiKey);
+    const job = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" } });
+    expect(job.maxWaitSeconds).toBeGreaterThan(1);
+    // A budget far below the job's own maxWaitSeconds: a browser login alone takes longer.
+    const timedOut = await client.waitForJob(job, { maxWaitSeconds: 0.05 }).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(JobWaitTimeoutError);
+    expect((timedOut as JobWaitTimeoutError).job).toMatchObject({ id: job.id, kind: "InProgress" });
+    // The job itself carries on and the default budget (its maxWaitSeconds) sees it through.
+    expect((await client.waitForJob(job.id)).kind).toBe("Succeeded");
+  });
+
+  it("returns a non-retryable failure at once, with its category, without making another job", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "error_LOGIN_FAILED" });
+    const client = clientFor(ws.apiKey);
+    const failed = await client.runJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }, { jobRetries: 2 });
+    expect(failed).toMatchObject({ kind: "Failed", error: { category: "CREDENTIAL", code: "LOGIN_FAILED", retryable: false } });
+    const jobs = [];
+    for await (const item of client.listJobs()) jobs.push(item.id);
+    expect(jobs).toEqual([failed.id]);
+
+    await expect(client.runJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }, { throwOnFailure: true })).rejects.toMatchObject({
+      name: "JobFailedError",
+      category: "CREDENTIAL",
+      retryable: false,
+    });
+  });
+
+  it("throws CollectApiError with the envelope's code, status, requestId and fieldErrors", async () => {
+    const ws = await createWorkspace();
+    const client = clientFor(ws.apiKey);
+    const error = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-13-01" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CollectApiError);
+    expect(error).toMatchObject({ status: 400, requestId: expect.any(String), fieldErrors: expect.arrayContaining([expect.objectContaining({ field: expect.stringContaining("dateRange") })]) });
+    expect((error as CollectApiError).code).toBe((error as CollectApiError).fieldErrors![0]!.code);
+    await expect(client.getJob(crypto.randomUUID())).rejects.toMatchObject({ code: "DATA_JOB_NOT_FOUND", status: 404 });
+  });
+
+  it("throws at once, with Retry-After, a 429 that lasts longer than it waits out (the free plan's monthly cap)", async () => {
+    const ws = await createWorkspace({ monthlyJobCap: 0 });
+    const started = Date.now();
+    const capped = await clientFor(ws.apiKey).createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }).catch((e: unknown) => e);
+    expect(capped).toMatchObject({ code: "FREE_PLAN_JOB_CAP_REACHED", status: 429 });
+    expect((capped as CollectApiError).retryAfterSeconds).toBeGreaterThan(300);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("waits what Retry-After says when rate limited, then carries on", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const job = await clientFor(ws.apiKey).createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+    // Spend the rest of this minute's allowance of the key.
+    const burst = await Promise.all(Array.from({ length: 100 }, () => call("/api/v1/schemas", { key: ws.apiKey })));
+    await Promise.all(burst.map((r) => r.arrayBuffer()));
+    const limited = await clientFor(ws.apiKey, { maxRetries: 0 }).getJob(job.id).catch((e: unknown) => e as CollectApiError);
+    expect(limited).toMatchObject({ code: "API_RATE_LIMITED", status: 429 });
+    const retryAfter = (limited as CollectApiError).retryAfterSeconds!;
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+
+    const started = Date.now();
+    const done = await clientFor(ws.apiKey).waitForJob(job.id);
+    expect(done.kind).toBe("Succeeded");
+    // The window resets on the minute: the client waited for it rather than hammering the limit.
+    expect(Date.now() - started).toBeGreaterThanOrEqual((retryAfter - 1) * 1000);
+  }, 150_000);
+});
