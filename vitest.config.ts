@@ -36,6 +36,8 @@ export default defineConfig(async () => {
             CURSOR_SECRET: "test-cursor-secret",
             VAULT_MASTER_KEY: "v1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
             REGISTRATION_E2E_KEYS: await newRegistrationKeyring("test-key"),
+            // Two keys, as during a rotation: the first signs, both verify.
+            DOWNLOAD_LINK_KEYS: `k2:${randomBytes(32).toString("base64url")},k1:${randomBytes(32).toString("base64url")}`,
             SCRAPER_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}`,
             SCRAPER_SHARED_SECRET: process.env.TEST_SCRAPER_SECRET,
             SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,

@@ -82,18 +82,27 @@ function readDevVars(file: string): Record<string, string> {
   );
 }
 
+/** How each secret the worker needs (worker/configuration.ts REQUIRED_SECRETS) is made for a local run. */
+const SECRET_MAKERS: Record<string, () => Promise<string>> = {
+  CURSOR_SECRET: async () => randomBytes(32).toString("base64url"),
+  // wrangler dev reads it from .dev.vars for the worker; startLocalStack hands it to the scraper process.
+  SCRAPER_SHARED_SECRET: async () => randomBytes(32).toString("base64url"),
+  VAULT_MASTER_KEY: async () => `v1:${randomBytes(32).toString("base64url")}`,
+  REGISTRATION_E2E_KEYS: () => newRegistrationKeyring(),
+  DOWNLOAD_LINK_KEYS: async () => `k1:${randomBytes(32).toString("base64url")}`,
+};
+
+/** A fresh set of the secrets, kept nowhere: for a worker started only to be asked something and stopped. */
+export async function freshSecrets(): Promise<Record<string, string>> {
+  const entries = await Promise.all(Object.entries(SECRET_MAKERS).map(async ([name, make]) => [name, await make()] as const));
+  return Object.fromEntries(entries);
+}
+
 /** Secrets of the local stack, made once per checkout and kept in .dev.vars (gitignored); missing ones are added. */
 export async function localSecrets(): Promise<Record<string, string>> {
   const file = path.join(ROOT, ".dev.vars");
   const secrets = readDevVars(file);
-  const wanted: Record<string, () => Promise<string>> = {
-    CURSOR_SECRET: async () => randomBytes(32).toString("base64url"),
-    // wrangler dev reads it from .dev.vars for the worker; startLocalStack hands it to the scraper process.
-    SCRAPER_SHARED_SECRET: async () => randomBytes(32).toString("base64url"),
-    VAULT_MASTER_KEY: async () => `v1:${randomBytes(32).toString("base64url")}`,
-    REGISTRATION_E2E_KEYS: () => newRegistrationKeyring(),
-  };
-  for (const [name, make] of Object.entries(wanted)) {
+  for (const [name, make] of Object.entries(SECRET_MAKERS)) {
     if (secrets[name]) continue;
     secrets[name] = await make();
     appendFileSync(file, `${name}='${secrets[name]}'\n`);

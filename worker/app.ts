@@ -2,6 +2,7 @@ import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { consoleRoutes } from "./console/routes";
+import { DOWNLOAD_LINK_PATH } from "./download-links/links";
 import { REFERENCE_PAGE } from "./docs-site/reference-page";
 import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "./hosted-ui/page";
 import type { AppEnv } from "./env";
@@ -34,6 +35,8 @@ import * as getDataJob from "./routes/data-jobs/get";
 import * as listDataJobs from "./routes/data-jobs/list";
 import * as getResults from "./routes/data-jobs/results";
 import * as getResultsCsv from "./routes/data-jobs/results-csv";
+import * as createDownloadLink from "./routes/download-links/create";
+import * as downloadJobCsv from "./routes/download-links/download";
 import * as getProvider from "./routes/providers/get";
 import * as cancelRegistrationSession from "./routes/registration-sessions/cancel";
 import * as createRegistrationSession from "./routes/registration-sessions/create";
@@ -45,6 +48,8 @@ import * as listSchemas from "./routes/schemas/list";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs"]);
+/** /api/v1 paths served without an API key: the document, and download links, which carry their own signature. */
+const isKeyless = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_LINK_PATH);
 
 export type Api = OpenAPIHono<AppEnv>;
 
@@ -63,6 +68,9 @@ function registerRoutes(api: Api): void {
   api.openapi(businessScoped(getDataJob.route), getDataJob.handler);
   api.openapi(businessScoped(getResults.route), getResults.handler);
   api.openapi(businessScoped(getResultsCsv.route), getResultsCsv.handler);
+  api.openapi(businessScoped(createDownloadLink.route), createDownloadLink.handler);
+  // The link's token stands in for the API key: whoever holds the link may download, so no key check and no business selection.
+  api.openapi(behind(downloadJobCsv.route), downloadJobCsv.handler);
   api.openapi(keyed(listSchemas.route), listSchemas.handler);
   api.openapi(keyed(getSchema.route), getSchema.handler);
   api.openapi(keyed(listProviders.route), listProviders.handler);
@@ -105,7 +113,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
       },
     }),
   );
-  app.use("/api/v1/*", async (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : requireAuth(c, next)));
+  app.use("/api/v1/*", async (c, next) => (isKeyless(c.req.path) ? next() : requireAuth(c, next)));
 
   const api: Api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerRoutes(api);

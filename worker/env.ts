@@ -28,6 +28,8 @@ export interface Bindings {
   CURSOR_SECRET: string;
   /** Base64 AES-256 key that wraps credential data keys (the vault's key-encryption key). */
   VAULT_MASTER_KEY: string;
+  /** Keyring that signs CSV download links: `<id>:<secret>[,<id>:<secret>...]`, the first signs, all verify (download-links/token.ts). */
+  DOWNLOAD_LINK_KEYS: string;
   /** Automatic resumption tuning (seconds / count); unset means the production defaults in pipeline/deps.ts. */
   RETRY_BASE_SECONDS?: string;
   RETRY_MAX_SECONDS?: string;

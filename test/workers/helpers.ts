@@ -9,6 +9,10 @@ import type { RequestGate } from "../../worker/durable-objects/request-gate";
 import type { Bindings } from "../../worker/env";
 import type { PipelineMessage } from "../../worker/jobs/messages";
 import { sealCredential } from "../../worker/vault/envelope";
+import { createJob } from "../../worker/jobs/create";
+import { JobLifecycle } from "../../worker/jobs/lifecycle";
+import { storeUnitResults } from "../../worker/results/unit-results";
+import { BankTransactionRecord } from "../../collectors/records/bank";
 
 export interface TestWorkspace {
   workspaceId: string;
@@ -112,4 +116,45 @@ export function withCapturedQueue(options: { failingSends?: number } = {}): { en
     sendBatch: async (messages: Iterable<MessageSendRequest<PipelineMessage>>) => accept([...messages].map((m) => m.body)),
   } as unknown as Queue<PipelineMessage>;
   return { env: { ...env, TASKS }, sent };
+}
+
+/** A bank transaction record as the pipeline stores it. */
+export const bankTransaction = (identifier: string, description: string | null, amount: number): Record<string, unknown> => ({
+  schema: "bank.transactions.cb.v1",
+  accountNumber: "1002003004005",
+  accountNumberFormatted: "100-200-3004005",
+  accountType: "CHECKING",
+  amount,
+  balance: 1000,
+  currencyCode: "KRW",
+  description,
+  identifier,
+  transactionAt: "2026-01-05T10:00:00+09:00",
+});
+
+/**
+ * A job of the workspace with some units finished, taken through the pipeline's own transitions (under the job's first
+ * fence): running, or succeeded once every unit finished. The workspace gets a bank credential for it unless it has one.
+ */
+export async function jobInWorkspace(workspaceId: string, units: Record<string, unknown>[][], finished: number[]): Promise<string> {
+  const credential = await env.DB.prepare("SELECT id FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE'")
+    .bind(workspaceId, TX_JOB.providerCode)
+    .first();
+  if (!credential) await addCredential(workspaceId);
+  // Its planning message is captured, not run: the units below are all there is.
+  const queued = withCapturedQueue().env;
+  const job = await createJob(queued, workspaceId, TX_JOB);
+  const jobs = new JobLifecycle(queued);
+  await jobs.planned(job, units.map(() => ({ target: null, segment: null })), job.leaseFence, Date.now());
+  for (const index of finished) {
+    const stored = await storeUnitResults(env.RESULTS, job.id, index, BankTransactionRecord, units[index]!);
+    await jobs.unitCommitted(job, index, stored, job.leaseFence, Date.now());
+  }
+  return job.id;
+}
+
+/** A running job with some units finished, in a fresh workspace. */
+export async function jobWithUnits(units: Record<string, unknown>[][], finished: number[]): Promise<{ ws: TestWorkspace; jobId: string }> {
+  const ws = await createWorkspace();
+  return { ws, jobId: await jobInWorkspace(ws.workspaceId, units, finished) };
 }

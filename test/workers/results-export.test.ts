@@ -1,42 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../worker/jobs/create";
-import { JobLifecycle } from "../../worker/jobs/lifecycle";
-import { storeUnitResults } from "../../worker/results/unit-results";
-import { BankTransactionRecord } from "../../collectors/records/bank";
 import { parseCsv } from "../support/parse-csv";
-import { addCredential, call, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
+import { call, callJson, jobWithUnits, bankTransaction as tx } from "./helpers";
 
 type Json = Record<string, any>;
-
-const tx = (identifier: string, description: string | null, amount: number): Json => ({
-  schema: "bank.transactions.cb.v1",
-  accountNumber: "1002003004005",
-  accountNumberFormatted: "100-200-3004005",
-  accountType: "CHECKING",
-  amount,
-  balance: 1000,
-  currencyCode: "KRW",
-  description,
-  identifier,
-  transactionAt: "2026-01-05T10:00:00+09:00",
-});
-
-/** A running job with some units finished, taken through the pipeline's own transitions (under the job's first fence). */
-async function jobWithUnits(units: Json[][], finished: number[]) {
-  const ws = await createWorkspace();
-  await addCredential(ws.workspaceId);
-  // Its planning message is captured, not run: the units below are all there is.
-  const queued = withCapturedQueue().env;
-  const job = await createJob(queued, ws.workspaceId, TX_JOB);
-  const jobs = new JobLifecycle(queued);
-  await jobs.planned(job, units.map(() => ({ target: null, segment: null })), job.leaseFence, Date.now());
-  for (const index of finished) {
-    const stored = await storeUnitResults(env.RESULTS, job.id, index, BankTransactionRecord, units[index]!);
-    await jobs.unitCommitted(job, index, stored, job.leaseFence, Date.now());
-  }
-  return { ws, jobId: job.id as string };
-}
 
 describe("results export", () => {
   it("returns partial JSON results of finished units only, in unit order, while running", async () => {

@@ -38,6 +38,11 @@ export async function findKeyByHash(d1: D1Database, hash: string): Promise<ApiKe
   return (await database(d1).select().from(apiKeys).where(eq(apiKeys.hash, hash)).get()) ?? null;
 }
 
+/** A key by id, revoked or not: what a download link checks its maker against. */
+export async function findKeyById(d1: D1Database, id: string): Promise<ApiKeyRow | null> {
+  return (await database(d1).select().from(apiKeys).where(eq(apiKeys.id, id)).get()) ?? null;
+}
+
 export function listApiKeys(d1: D1Database, workspaceId: string): Promise<ApiKeyRow[]> {
   return database(d1).select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt)).all();
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { DOWNLOAD_LINK_PATH } from "../download-links/links";
 import type { AppEnv } from "../env";
 import { addressGate, type RateDecision } from "../durable-objects/request-gate";
 import { ApiError } from "../errors/api-error";
@@ -7,8 +8,12 @@ import { clientAddress } from "../http/client-address";
 import { admitHostedUiCall } from "../routes/connect/admission";
 import { authenticate } from "./authenticate";
 
-/** The gates a request is counted against: the API's by key (or address), the hosted UI's API by session and address, anything else by address. */
+/**
+ * The gates a request is counted against: the API's by key (or address), the hosted UI's API by session and address,
+ * anything else by address. Download links take no key, so they are counted by address whatever the caller sends.
+ */
 function admit(c: Context<AppEnv>): Promise<RateDecision> {
+  if (c.req.path.startsWith(DOWNLOAD_LINK_PATH)) return addressGate(c.env, clientAddress(c)).hit();
   if (c.req.path.startsWith("/api/")) return authenticate(c);
   if (c.req.path.startsWith("/connect/api/")) return admitHostedUiCall(c);
   return addressGate(c.env, clientAddress(c)).hit();

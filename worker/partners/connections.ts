@@ -24,6 +24,16 @@ export async function connectionFor(d1: D1Database, partnerWorkspaceId: string, 
   throw new ApiError(rows.length ? "CONNECTION_REVOKED" : "CONNECTION_NOT_FOUND");
 }
 
+/** Whether a partner still acts for the business whose workspace this is: a revoked connection ends what the partner made there. */
+export async function isActiveConnection(d1: D1Database, partnerWorkspaceId: string, workspaceId: string): Promise<boolean> {
+  const row = await database(d1)
+    .select({ id: connections.id })
+    .from(connections)
+    .where(and(eq(connections.partnerWorkspaceId, partnerWorkspaceId), eq(connections.workspaceId, workspaceId), eq(connections.status, "ACTIVE")))
+    .get();
+  return row !== undefined;
+}
+
 /** Connects a partner to a business; an already active connection is returned as it is. */
 export async function connect(d1: D1Database, partnerWorkspaceId: string, businessNumber: string): Promise<{ row: ConnectionRow; created: boolean }> {
   const existing = await connectionFor(d1, partnerWorkspaceId, businessNumber).catch(() => null);

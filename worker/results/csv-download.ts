@@ -1,15 +1,27 @@
 import type { Context } from "hono";
 import { findSchema } from "../catalog/schemas";
 import { finishedUnits, type JobRow } from "../jobs/store";
+import { jobKind } from "../routes/data-jobs/views";
 import { csvResults } from "./csv-export";
 
-/** A job's results so far as a CSV attachment: for the API and for the console's download link alike. */
+/** Says what a CSV holds: `InProgress` means the finished units so far (the spec's `kind` of the job). */
+export const JOB_KIND_HEADER = "X-Data-Job-Kind";
+
+/**
+ * A job's results so far as a CSV attachment: for the API, the console and
+ * download links alike. The file is named `<schema>-<job id>.csv`; both are
+ * ASCII by construction (catalog ids, UUIDs), so the plain RFC 6266
+ * `filename` parameter is all any client needs.
+ */
 export async function csvDownload(c: Context, env: { DB: D1Database; RESULTS: R2Bucket }, job: JobRow): Promise<Response> {
   const units = await finishedUnits(env.DB, job.id);
   const body = csvResults(env.RESULTS, job.id, findSchema(job.schema)!.record, units.units);
   return c.body(body, 200, {
     "Content-Type": "text/csv;charset=UTF-8",
-    "Content-Disposition": `attachment; filename="${job.id}.csv"`,
+    "Content-Disposition": `attachment; filename="${job.schema}-${job.id}.csv"`,
     "X-Total-Count": String(units.recordCount),
+    [JOB_KIND_HEADER]: jobKind(job),
+    // A running job's CSV grows, and a download link must stop serving the moment its key is revoked: no cache may keep a copy.
+    "Cache-Control": "no-store",
   });
 }

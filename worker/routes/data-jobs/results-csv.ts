@@ -1,7 +1,7 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { csvDownload } from "../../results/csv-download";
-import { JobIdParamSchema } from "./shapes";
+import { CSV_RESULTS_RESPONSE, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";
 
@@ -11,11 +11,10 @@ export const route = createRoute({
   operationId: "getDataJobResultsCsv",
   tags: ["Data jobs"],
   summary: "결과 (CSV)",
-  description:
-    "UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다.",
+  description: "작업의 결과를 CSV 파일로 내려받습니다. API 키 없이 내려받을 링크는 POST /api/v1/data-jobs/{id}/download-links로 만듭니다.",
   request: { params: JobIdParamSchema },
   responses: {
-    200: { description: "CSV", content: { "text/csv;charset=UTF-8": { schema: z.string() } } },
+    200: CSV_RESULTS_RESPONSE,
     ...errorResponses("DATA_JOB_NOT_FOUND"),
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { allSchemas } from "../../catalog/schemas";
+import { JOB_KIND_HEADER } from "../../results/csv-download";
 import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../collectors/job-failures";
 
 export const JobErrorSchema = z
@@ -80,3 +81,15 @@ export const ResultsSchema = z
     totalCount: z.number().int().meta({ description: "지금까지 수집된 레코드 수" }),
   })
   .openapi("DataJobResults");
+
+/** The 200 of a CSV download: results.csv and download links serve the same bytes with the same headers. */
+export const CSV_RESULTS_RESPONSE = {
+  description:
+    "UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다.",
+  headers: z.object({
+    [JOB_KIND_HEADER]: z.enum(["InProgress", "Succeeded", "Failed"]).meta({ description: "작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다" }),
+    "X-Total-Count": z.string().meta({ description: "CSV에 담긴 레코드 수 (10진수)", example: "42" }),
+    "Content-Disposition": z.string().meta({ description: "내려받을 파일 이름 `<schema>-<작업 id>.csv`", example: 'attachment; filename="bank.transactions.cb.v1-0b5d7a1e-3f7c-4a51-9a43-2f1e8c9d6b70.csv"' }),
+  }),
+  content: { "text/csv;charset=UTF-8": { schema: z.string() } },
+};

@@ -24,6 +24,13 @@ export function maxWaitSeconds(row: Pick<JobRow, "createdAt" | "deadlineAt">): n
   return Math.ceil((row.deadlineAt - row.createdAt) / 1000);
 }
 
+export type JobKind = DataJobView["kind"];
+
+/** The spec's `kind` of a stored job's status. */
+export function jobKind(row: Pick<JobRow, "status">): JobKind {
+  return row.status === "SUCCEEDED" ? "Succeeded" : row.status === "FAILED" ? "Failed" : "InProgress";
+}
+
 /** The spec's `kind` variant of a stored job. */
 export function jobView(row: JobRow): DataJobView {
   const common: Common = {

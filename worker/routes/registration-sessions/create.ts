@@ -12,8 +12,11 @@ import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
 import { RegistrationOptionSchema } from "./shapes";
 
-/** `scheme://host[:port]` and nothing else: no path, query, fragment or trailing slash. */
-const ORIGIN = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z0-9-]+(?::\d{1,5})?$/i;
+/**
+ * `scheme://host[:port]` and nothing else: no path, query, fragment or trailing slash. Case is spelled out rather
+ * than flagged: the document publishes the pattern, and a JSON Schema pattern carries no flags.
+ */
+const ORIGIN = /^[hH][tT][tT][pP][sS]?:\/\/(?:[a-zA-Z0-9-]+\.)*[a-zA-Z0-9-]+(?::\d{1,5})?$/;
 
 const Body = z.object({
   registrationOptions: z.array(RegistrationOptionSchema).min(1).max(10),
