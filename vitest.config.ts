@@ -12,13 +12,14 @@ export default defineConfig(async () => {
   process.env.TEST_SANDBOX_PORT ??= String(await freePort());
   process.env.TEST_SCRAPER_PORT ??= String(await freePort());
   process.env.TEST_SCRAPER_SECRET ??= randomBytes(32).toString("base64url");
+  process.env.TEST_WEBHOOK_PORT ??= String(await freePort());
   return {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           compatibilityFlags: ["service_binding_extra_handlers"],
-          queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 } },
+          queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 } },
           // Container instances reached through a Durable Object binding, as in production, with the scraper process behind them.
           durableObjects: { SCRAPER_STAND_IN: { className: "ScraperInstanceStandIn", scriptName: "scraper-stand-in" } },
           workers: [
@@ -41,6 +42,12 @@ export default defineConfig(async () => {
             SCRAPER_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}`,
             SCRAPER_SHARED_SECRET: process.env.TEST_SCRAPER_SECRET,
             SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
+            // The global setup's webhook receiver on this machine, allowed as the local stack allows it, and retries a second
+            // or two apart so a test sees several.
+            TEST_WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}`,
+            WEBHOOK_ALLOW_LOCAL_URLS: "1",
+            WEBHOOK_RETRY_BASE_SECONDS: "1",
+            WEBHOOK_RETRY_MAX_SECONDS: "2",
           },
         },
       }),

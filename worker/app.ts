@@ -45,6 +45,14 @@ import * as getCredentialSchema from "./routes/providers/credential-schema";
 import * as listProviders from "./routes/providers/list";
 import * as getSchema from "./routes/schemas/get";
 import * as listSchemas from "./routes/schemas/list";
+import * as createWebhookEndpoint from "./routes/webhook-endpoints/create";
+import * as deleteWebhookEndpoint from "./routes/webhook-endpoints/delete";
+import * as listWebhookDeliveries from "./routes/webhook-endpoints/deliveries";
+import * as getWebhookEndpoint from "./routes/webhook-endpoints/get";
+import * as listWebhookEndpoints from "./routes/webhook-endpoints/list";
+import * as replayWebhookDelivery from "./routes/webhook-endpoints/replay";
+import * as rotateWebhookEndpointSecret from "./routes/webhook-endpoints/rotate-secret";
+import * as updateWebhookEndpoint from "./routes/webhook-endpoints/update";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs"]);
@@ -89,6 +97,15 @@ function registerRoutes(api: Api): void {
   api.openapi(keyed(createConnection.route), createConnection.handler);
   api.openapi(keyed(listConnections.route), listConnections.handler);
   api.openapi(keyed(revokeConnection.route), revokeConnection.handler);
+  // Webhook endpoints belong to the key's own workspace; a partner's hear of its businesses' events too (webhooks/emit.ts).
+  api.openapi(keyed(createWebhookEndpoint.route), createWebhookEndpoint.handler);
+  api.openapi(keyed(listWebhookEndpoints.route), listWebhookEndpoints.handler);
+  api.openapi(keyed(getWebhookEndpoint.route), getWebhookEndpoint.handler);
+  api.openapi(keyed(updateWebhookEndpoint.route), updateWebhookEndpoint.handler);
+  api.openapi(keyed(deleteWebhookEndpoint.route), deleteWebhookEndpoint.handler);
+  api.openapi(keyed(rotateWebhookEndpointSecret.route), rotateWebhookEndpointSecret.handler);
+  api.openapi(keyed(listWebhookDeliveries.route), listWebhookDeliveries.handler);
+  api.openapi(keyed(replayWebhookDelivery.route), replayWebhookDelivery.handler);
 }
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */

@@ -5,12 +5,15 @@ import type { RequestGate } from "./durable-objects/request-gate";
 import type { ScraperContainer } from "./durable-objects/scraper-container";
 import type { DetachedDeliveries } from "./pipeline/detached-delivery";
 import type { PipelineMessage } from "./jobs/messages";
+import type { WebhookMessage } from "./webhooks/messages";
 
 /** Worker bindings, declared once for the app, the queue consumer and the cron. */
 export interface Bindings {
   DB: D1Database;
   RESULTS: R2Bucket;
   TASKS: Queue<PipelineMessage>;
+  /** Webhook delivery attempts (worker/webhooks/). */
+  WEBHOOKS: Queue<WebhookMessage>;
   REQUEST_GATES: DurableObjectNamespace<RequestGate>;
   CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
   JOB_BOARD: DurableObjectNamespace<JobBoard>;
@@ -52,6 +55,11 @@ export interface Bindings {
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;
+  /** Local development and tests only (scripts/local-stack.ts, vitest.config.ts; never production): "1" lets webhook endpoints be http(s)://localhost, 127.0.0.1 or [::1]. */
+  WEBHOOK_ALLOW_LOCAL_URLS?: string;
+  /** Webhook retry tuning (seconds); unset means the production schedule in webhooks/deps.ts. */
+  WEBHOOK_RETRY_BASE_SECONDS?: string;
+  WEBHOOK_RETRY_MAX_SECONDS?: string;
   /** JSON array of private ECDH P-256 JWKs with `kid` for end-to-end encrypted registration; the last is current. */
   REGISTRATION_E2E_KEYS: string;
   /** Browser Rendering binding, used by providers whose runtime is "browser-rendering". */

@@ -6,6 +6,10 @@ import { consumeBatch } from "./pipeline/consumer";
 import { pipelineDeps } from "./pipeline/deps";
 import type { PipelineMessage } from "./jobs/messages";
 import { sweep } from "./pipeline/sweep";
+import { expireSessions } from "./registration/expiry";
+import { consumeWebhookBatch } from "./webhooks/consumer";
+import { WEBHOOK_QUEUE, type WebhookMessage } from "./webhooks/messages";
+import { resendStalledDeliveries } from "./webhooks/sweep";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
@@ -25,11 +29,15 @@ export default {
   },
   async queue(batch, env) {
     assertConfigured(env);
-    await consumeBatch(batch, bindings(env));
+    // One handler serves both queues: the batch names the one it came from.
+    if (batch.queue === WEBHOOK_QUEUE) await consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, bindings(env));
+    else await consumeBatch(batch as MessageBatch<PipelineMessage>, bindings(env));
   },
   async scheduled(_controller, env) {
     assertConfigured(env);
     const used = bindings(env);
     await sweep(used.DB, pipelineDeps(used));
+    await expireSessions(used);
+    await resendStalledDeliveries(used);
   },
-} satisfies ExportedHandler<Bindings, PipelineMessage>;
+} satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage>;

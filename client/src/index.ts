@@ -17,3 +17,4 @@ export { type ApiErrorCode, CollectApiError, type FieldError, type JobError, typ
 export { everyItem, type Page } from "./pages";
 export type { RetryPolicy } from "./retry";
 export * from "./types";
+export { SIGNATURE_HEADER, signWebhook, verifyWebhook, WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType, WebhookSignatureError } from "./webhooks";

@@ -21,6 +21,8 @@ const OWNERS: Record<string, string> = {
   console_sessions: "worker/console-sessions",
   login_attempts: "worker/console-sessions",
   device_codes: "worker/device-codes",
+  webhook_endpoints: "worker/webhooks",
+  webhook_deliveries: "worker/webhooks",
 };
 
 function sourceFiles(dir: string): string[] {

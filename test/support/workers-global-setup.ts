@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { waitFor } from "../../scripts/local-stack";
+import { startWebhookReceiver } from "./webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -9,7 +10,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * Chromium) over HTTP, exactly as the deployed worker reaches its container.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT, TEST_SCRAPER_SECRET } = process.env;
+  const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT, TEST_SCRAPER_SECRET, TEST_WEBHOOK_PORT } = process.env;
   const start = (script: string, env: Record<string, string>) =>
     spawn(path.join(ROOT, "node_modules/.bin/node"), ["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   const sandbox = start("sandbox/server.ts", { SANDBOX_PORT: String(TEST_SANDBOX_PORT) });
@@ -20,11 +21,14 @@ export default async function setup(): Promise<() => Promise<void>> {
     // Test files run side by side and many end with a session the scraper closes only when idle: room for all of them, so no test waits for a slot.
     MAX_SESSIONS: "64",
   });
+  // Webhook deliveries from the worker under test reach a real receiver over HTTP (test/workers/webhooks.test.ts).
+  const receiver = await startWebhookReceiver(Number(TEST_WEBHOOK_PORT));
   await Promise.all([
     waitFor(`http://127.0.0.1:${TEST_SANDBOX_PORT}/healthz`, sandbox),
     waitFor(`http://127.0.0.1:${TEST_SCRAPER_PORT}/healthz`, scraper),
   ]);
   return async () => {
     for (const child of [sandbox, scraper]) child.kill("SIGTERM");
+    await receiver.close();
   };
 }

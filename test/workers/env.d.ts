@@ -12,6 +12,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** Container instances' stand-in (test/support/scraper-instance-stand-in.js): the scraper process behind a Durable Object binding. */
       SCRAPER_STAND_IN: DurableObjectNamespace;
+      /** The global setup's webhook receiver (test/support/webhook-receiver.ts). */
+      TEST_WEBHOOK_RECEIVER_URL: string;
     }
   }
 }

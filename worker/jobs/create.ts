@@ -6,6 +6,7 @@ import { waitBudgetSeconds } from "./budget";
 import { kstMonthBounds, secondsUntilNextMonth } from "./kst-month";
 import { validateJobRequest } from "./request";
 import { publishJob } from "./board";
+import { jobEnded } from "./events";
 import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
 import { insertJob } from "./store";
@@ -93,8 +94,11 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     case "TOO_MANY_UNFINISHED":
       throw new ApiError("TOO_MANY_CONCURRENT_WORKERS", { headers: { "Retry-After": String(CONCURRENCY_RETRY_SECONDS) } });
     case "REPLAYED":
-    case "CREATED":
       await Promise.all([publishJob(env, outcome.row), enqueuePlan(env, outcome.row)]);
+      return outcome.row;
+    case "CREATED":
+      // A job born Failed (no credential) ends here: its event is announced now, once.
+      await Promise.all([publishJob(env, outcome.row), enqueuePlan(env, outcome.row), jobEnded(env, outcome.row)]);
       return outcome.row;
   }
 }

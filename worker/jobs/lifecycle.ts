@@ -8,11 +8,12 @@ import { jobs, taskUnits } from "../db/tables";
 import type { Bindings } from "../env";
 import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
+import { jobEnded } from "./events";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
 import { findJobById, findUnit, type JobRow, nextQueuedUnit, type StoredUnit, type UnitRow } from "./store";
 
-export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD">;
+export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS">;
 
 export interface PlannedUnit {
   target: Target | null;
@@ -173,9 +174,10 @@ export class JobLifecycle {
     return row?.attempt ?? 0;
   }
 
-  /** Shows a final job to pollers; a superseded credential it was the last to use loses its secret now. */
+  /** Shows a final job to pollers and webhooks; a superseded credential it was the last to use loses its secret now. */
   private async ended(row: JobRow): Promise<void> {
     await publishJob(this.env, row);
+    await jobEnded(this.env, row);
     if (row.credentialId) await eraseSupersededSecret(this.env.DB, row.credentialId);
   }
 
@@ -205,7 +207,7 @@ export class JobLifecycle {
    * Ends every unfinished job of a workspace with `error`, in one transaction
    * with the caller's own writes (`alongside`, e.g. the revocation that takes
    * the workspace's credentials away), so neither happens without the other;
-   * then shows each to pollers. Returns the jobs it ended, whose credential
+   * then shows each to pollers and webhooks. Returns the jobs it ended, whose credential
    * leases the caller releases.
    */
   async workspaceFailed(workspaceId: string, error: JobError, now: number, alongside: BatchItem<"sqlite">[]): Promise<JobRow[]> {
@@ -218,7 +220,10 @@ export class JobLifecycle {
         .returning(),
       ...alongside,
     ]);
-    await Promise.all(ended.map((row) => publishJob(this.env, row)));
+    await Promise.all(ended.map(async (row) => {
+      await publishJob(this.env, row);
+      await jobEnded(this.env, row);
+    }));
     return ended;
   }
 

@@ -5,7 +5,7 @@ import { connections } from "../db/tables";
 import { retireWorkspaceCredentials } from "../credentials/store";
 import { type JobsEnv, JobLifecycle } from "../jobs/lifecycle";
 import type { JobRow } from "../jobs/store";
-import { cancelWorkspaceSessions } from "../registration/sessions";
+import { cancelWorkspaceSessions, workspaceSessionsCancelled } from "../registration/sessions";
 import { insertConnectionWorkspace } from "../workspaces/store";
 import { ApiError } from "../errors/api-error";
 
@@ -85,5 +85,6 @@ export async function revokeConnection(env: JobsEnv, partnerWorkspaceId: string,
     retireWorkspaceCredentials(db, row.workspaceId, now),
     cancelWorkspaceSessions(db, row.workspaceId, now),
   ]);
+  await workspaceSessionsCancelled(env, row.workspaceId, now);
   return { connection: { ...row, status: "REVOKED", revokedAt: now }, endedJobs };
 }

@@ -4,12 +4,13 @@ import { type RegistrationSessionStatus, registrationSessions } from "../db/tabl
 import { ApiError } from "../errors/api-error";
 import type { ApiErrorCode } from "../errors/codes";
 import { randomToken, sha256Hex } from "../lib/crypto";
+import { type SessionEventsEnv, sessionEnded } from "./events";
+import { effectiveStatus, MAX_ATTEMPTS, type SessionRow } from "./status";
 
-export type SessionRow = typeof registrationSessions.$inferSelect;
+export { effectiveStatus, MAX_ATTEMPTS, type SessionRow };
 export type RegistrationOption = SessionRow["options"][number];
 
 export const SESSION_TTL_MS = 30 * 60_000;
-export const MAX_ATTEMPTS = 5;
 const TOKEN_PREFIX = "rst_";
 
 /** Why a session no longer takes input, as the spec's 410 codes. */
@@ -19,11 +20,6 @@ const DEAD: Record<Exclude<RegistrationSessionStatus, "PENDING">, ApiErrorCode> 
   EXPIRED: "REGISTRATION_SESSION_EXPIRED",
   LOCKED: "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
 };
-
-/** The status as of now: a PENDING session past its expiry is EXPIRED even before anyone writes that down. */
-export function effectiveStatus(row: SessionRow, now = Date.now()): RegistrationSessionStatus {
-  return row.status === "PENDING" && row.expiresAt <= now ? "EXPIRED" : row.status;
-}
 
 /** Throws the session's 410 code unless it still takes input. */
 export function assertPending(row: SessionRow): void {
@@ -84,15 +80,16 @@ export async function usableSessionForPage(d1: D1Database, token: string, pageOr
   return row;
 }
 
-export async function cancelSession(d1: D1Database, row: SessionRow): Promise<SessionRow> {
+export async function cancelSession(env: SessionEventsEnv, row: SessionRow): Promise<SessionRow> {
   assertPending(row);
   const now = Date.now();
-  const [updated] = await database(d1)
+  const [updated] = await database(env.DB)
     .update(registrationSessions)
     .set({ status: "CANCELLED", finishedAt: now })
     .where(and(eq(registrationSessions.id, row.id), eq(registrationSessions.status, "PENDING")))
     .returning();
-  if (!updated) return cancelSession(d1, await findSession(d1, row.workspaceId, row.id));
+  if (!updated) return cancelSession(env, await findSession(env.DB, row.workspaceId, row.id));
+  await sessionEnded(env, updated);
   return updated;
 }
 
@@ -108,12 +105,29 @@ export function cancelWorkspaceSessions(db: Database, workspaceId: string, now: 
     .where(and(eq(registrationSessions.workspaceId, workspaceId), eq(registrationSessions.status, "PENDING"), gt(registrationSessions.expiresAt, now)));
 }
 
+/**
+ * The sessions revokeConnection's batch (cancelWorkspaceSessions above)
+ * cancelled at `now`, announced once that batch committed.
+ */
+export async function workspaceSessionsCancelled(env: SessionEventsEnv, workspaceId: string, now: number): Promise<void> {
+  const cancelled = await database(env.DB)
+    .select()
+    .from(registrationSessions)
+    .where(and(eq(registrationSessions.workspaceId, workspaceId), eq(registrationSessions.status, "CANCELLED"), eq(registrationSessions.finishedAt, now)))
+    .all();
+  for (const row of cancelled) await sessionEnded(env, row);
+}
+
 /** Counts a rejected submission; the last allowed one locks the session. */
-export async function recordFailedAttempt(d1: D1Database, id: string): Promise<void> {
-  await d1
-    .prepare("UPDATE registration_sessions SET attempts = attempts + 1, status = CASE WHEN attempts + 1 >= ? THEN 'LOCKED' ELSE status END WHERE id = ? AND status = 'PENDING'")
-    .bind(MAX_ATTEMPTS, id)
-    .run();
+export async function recordFailedAttempt(env: SessionEventsEnv, id: string): Promise<void> {
+  const row = await env.DB.prepare(
+    `UPDATE registration_sessions SET attempts = attempts + 1, status = CASE WHEN attempts + 1 >= ?1 THEN 'LOCKED' ELSE status END,
+       finished_at = CASE WHEN attempts + 1 >= ?1 THEN ?2 ELSE finished_at END
+     WHERE id = ?3 AND status = 'PENDING' RETURNING id, workspace_id AS workspaceId, status`,
+  )
+    .bind(MAX_ATTEMPTS, Date.now(), id)
+    .first<{ id: string; workspaceId: string; status: RegistrationSessionStatus }>();
+  if (row?.status === "LOCKED") await sessionEnded(env, await findSession(env.DB, row.workspaceId, row.id));
 }
 
 /** The statement that consumes a session for a credential, only while it is still PENDING. */

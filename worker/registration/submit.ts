@@ -5,6 +5,7 @@ import { replaceCredentialStatements, sealedCredentialRow, supersededIds } from 
 import { credentialReplaced } from "../credentials/replace";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
+import { sessionEnded } from "./events";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
 import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
 
@@ -26,7 +27,7 @@ export async function submitRegistration(env: Bindings, token: string, pageOrigi
   try {
     return await register(env, session, submission);
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) await recordFailedAttempt(env.DB, session.id);
+    if (err instanceof ApiError && err.status < 500) await recordFailedAttempt(env, session.id);
     throw err;
   }
 }
@@ -55,6 +56,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const after = await findSession(env.DB, session.workspaceId, session.id);
   if (after.credentialId === row.id) {
     await credentialReplaced(env, row, supersededIds(supersede!));
+    await sessionEnded(env, after);
     return after;
   }
   // Another submission, a cancellation or the clock got there first.

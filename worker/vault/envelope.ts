@@ -70,33 +70,53 @@ async function decrypt(key: CryptoKey, sealed: string, aad: string): Promise<Uin
   );
 }
 
+/** Seals `plain` under a fresh data key, bound to `bound` (additional data): it opens only with the same binding. */
+async function sealBound(masterSecret: string, bound: string, plain: string): Promise<string> {
+  const kv = latestKeyVersion(masterSecret);
+  const dataKey = crypto.getRandomValues(new Uint8Array(32));
+  const master = await aesKey(masterKeyBytes(masterSecret, kv), ["encrypt"]);
+  const sealed: SealedSecret = {
+    v: 2,
+    kv,
+    dk: await encrypt(master, dataKey, `dk:${bound}`),
+    ct: await encrypt(await aesKey(dataKey, ["encrypt"]), new Uint8Array(encoder.encode(plain)), `ct:${bound}`),
+  };
+  dataKey.fill(0);
+  return JSON.stringify(sealed);
+}
+
+async function openBound(masterSecret: string, sealed: SealedSecret, bound: string): Promise<string> {
+  const master = await aesKey(masterKeyBytes(masterSecret, sealed.kv), ["decrypt"]);
+  const dataKey = await decrypt(master, sealed.dk, `dk:${bound}`);
+  const plain = await decrypt(await aesKey(dataKey, ["decrypt"]), sealed.ct, `ct:${bound}`);
+  dataKey.fill(0);
+  return new TextDecoder().decode(plain);
+}
+
 /**
  * Seals a credential for its row: the credential id, workspace and provider
  * are bound as additional data, so the blob does not open once copied onto
  * another row, nor once its row is moved to another workspace or provider.
  */
 export async function sealCredential(masterSecret: string, context: SealContext, credential: LoginCredential): Promise<string> {
-  const kv = latestKeyVersion(masterSecret);
-  const dataKey = crypto.getRandomValues(new Uint8Array(32));
-  const master = await aesKey(masterKeyBytes(masterSecret, kv), ["encrypt"]);
-  const bound = boundData(2, context);
-  const sealed: SealedSecret = {
-    v: 2,
-    kv,
-    dk: await encrypt(master, dataKey, `dk:${bound}`),
-    ct: await encrypt(await aesKey(dataKey, ["encrypt"]), new Uint8Array(encoder.encode(JSON.stringify(credential))), `ct:${bound}`),
-  };
-  dataKey.fill(0);
-  return JSON.stringify(sealed);
+  return sealBound(masterSecret, boundData(2, context), JSON.stringify(credential));
 }
 
 /** Opens a secret sealed for this row; throws when it was sealed for another (or tampered with). */
 export async function openCredential(masterSecret: string, context: SealContext, sealedJson: string): Promise<LoginCredential> {
   const sealed = JSON.parse(sealedJson) as SealedSecret;
-  const bound = boundData(sealed.v, context);
-  const master = await aesKey(masterKeyBytes(masterSecret, sealed.kv), ["decrypt"]);
-  const dataKey = await decrypt(master, sealed.dk, `dk:${bound}`);
-  const plain = await decrypt(await aesKey(dataKey, ["decrypt"]), sealed.ct, `ct:${bound}`);
-  dataKey.fill(0);
-  return JSON.parse(new TextDecoder().decode(plain)) as LoginCredential;
+  return JSON.parse(await openBound(masterSecret, sealed, boundData(sealed.v, context))) as LoginCredential;
+}
+
+/**
+ * Seals any other secret text (a webhook signing secret) bound to what it
+ * belongs to, e.g. `["webhook-endpoint", id, workspaceId]`: the blob opens
+ * only for that same binding, so it cannot be copied onto another row.
+ */
+export function sealText(masterSecret: string, boundTo: readonly string[], text: string): Promise<string> {
+  return sealBound(masterSecret, JSON.stringify(boundTo), text);
+}
+
+export function openText(masterSecret: string, boundTo: readonly string[], sealedJson: string): Promise<string> {
+  return openBound(masterSecret, JSON.parse(sealedJson) as SealedSecret, JSON.stringify(boundTo));
 }

@@ -71,3 +71,9 @@ export async function workspaceNames(d1: D1Database, ids: string[]): Promise<Map
   const rows = await database(d1).select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(inArray(workspaces.id, ids)).all();
   return new Map(rows.map((r) => [r.id, r.name]));
 }
+
+/** Who hears of a workspace's events: itself and, for a connection workspace, the partner acting for it. */
+export async function eventRecipients(d1: D1Database, workspaceId: string): Promise<string[]> {
+  const row = await d1.prepare("SELECT billing_workspace_id AS partner FROM workspaces WHERE id = ?").bind(workspaceId).first<{ partner: string | null }>();
+  return row?.partner && row.partner !== workspaceId ? [workspaceId, row.partner] : [workspaceId];
+}

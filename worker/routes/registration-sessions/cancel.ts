@@ -25,5 +25,5 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const row = await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
-  return c.json(sessionView(await cancelSession(c.env.DB, row)), 200);
+  return c.json(sessionView(await cancelSession(c.env, row)), 200);
 };

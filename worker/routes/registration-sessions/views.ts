@@ -1,4 +1,4 @@
-import { effectiveStatus, MAX_ATTEMPTS, type SessionRow } from "../../registration/sessions";
+import { effectiveStatus, MAX_ATTEMPTS, type SessionRow } from "../../registration/status";
 import { isoTime } from "../../lib/iso-time";
 
 export function sessionView(row: SessionRow) {

@@ -1,0 +1,32 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../http/error-responses";
+import { replayDelivery } from "../../webhooks/deliveries";
+import { findEndpoint } from "../../webhooks/endpoints";
+import { deliveryMessage } from "../../webhooks/messages";
+import { principalOf } from "../principal";
+import { DeliveryIdParamSchema, WebhookDeliverySchema } from "./shapes";
+import { deliveryView } from "./views";
+
+export const route = createRoute({
+  method: "post",
+  path: "/webhook-endpoints/{id}/deliveries/{deliveryId}/replay",
+  operationId: "replayWebhookDelivery",
+  tags: ["Webhooks"],
+  summary: "웹훅 다시 보내기",
+  description:
+    "같은 본문(같은 이벤트 id)을 새 시도로 곧바로 다시 보내고, 실패하면 다시 24시간 동안 재시도합니다. 수신기는 이벤트 id로 중복을 거르세요.",
+  request: { params: DeliveryIdParamSchema },
+  responses: {
+    202: { description: "다시 보내도록 대기열에 넣은 전송", content: { "application/json": { schema: WebhookDeliverySchema } } },
+    ...errorResponses("RESOURCE_NOT_FOUND"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const params = c.req.valid("param");
+  const endpoint = await findEndpoint(c.env.DB, principalOf(c).workspaceId, params.id);
+  const row = await replayDelivery(c.env.DB, endpoint.id, params.deliveryId, Date.now());
+  await c.env.WEBHOOKS.send(deliveryMessage(row));
+  return c.json(deliveryView(row), 202);
+};

@@ -1,0 +1,117 @@
+import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { database } from "../db/client";
+import { webhookDeliveries, webhookEndpoints } from "../db/tables";
+import { ApiError } from "../errors/api-error";
+import type { CursorPosition } from "../jobs/cursor";
+import type { WebhookEventType } from "../../client/src/webhooks";
+import { newSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** Another workspace's endpoint is as unknown as one that never existed. */
+const endpointNotFound = () => new ApiError("RESOURCE_NOT_FOUND", { message: "웹훅 엔드포인트를 찾을 수 없습니다. id를 확인해 주세요." });
+
+export interface EndpointInput {
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+}
+
+/** Creates an endpoint with a fresh signing secret, returned here once and stored only sealed. */
+export async function createEndpoint(d1: D1Database, masterKey: string, workspaceId: string, input: EndpointInput): Promise<{ row: EndpointRow; secret: string }> {
+  const now = Date.now();
+  const id = crypto.randomUUID();
+  const secret = newSigningSecret();
+  const row: EndpointRow = {
+    id,
+    workspaceId,
+    url: input.url,
+    description: input.description,
+    events: input.events,
+    sealedSecret: await sealSigningSecret(masterKey, { id, workspaceId }, secret),
+    previousSealedSecret: null,
+    previousSecretExpiresAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await database(d1).insert(webhookEndpoints).values(row);
+  return { row, secret };
+}
+
+/** A page of the workspace's endpoints, newest first; one more than `limit` tells there is a next page. */
+export function listEndpoints(d1: D1Database, workspaceId: string, limit: number, after?: CursorPosition): Promise<EndpointRow[]> {
+  const before = after
+    ? or(lt(webhookEndpoints.createdAt, after.createdAt), and(eq(webhookEndpoints.createdAt, after.createdAt), lt(webhookEndpoints.id, after.id)))
+    : undefined;
+  return database(d1)
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), before))
+    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
+    .limit(limit + 1)
+    .all();
+}
+
+export async function findEndpoint(d1: D1Database, workspaceId: string, id: string): Promise<EndpointRow> {
+  const row = await database(d1).select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId))).get();
+  if (!row) throw endpointNotFound();
+  return row;
+}
+
+/** The endpoint a delivery goes to, whatever its workspace (the delivery names it). */
+export async function endpointById(d1: D1Database, id: string): Promise<EndpointRow | null> {
+  return (await database(d1).select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get()) ?? null;
+}
+
+export async function updateEndpoint(d1: D1Database, workspaceId: string, id: string, patch: Partial<EndpointInput>): Promise<EndpointRow> {
+  const [row] = await database(d1)
+    .update(webhookEndpoints)
+    .set({ ...patch, updatedAt: Date.now() })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId)))
+    .returning();
+  if (!row) throw endpointNotFound();
+  return row;
+}
+
+/** Deletes the endpoint and its delivery log; queued attempts then find nothing to send. */
+export async function deleteEndpoint(d1: D1Database, workspaceId: string, id: string): Promise<void> {
+  const db = database(d1);
+  const [deleted] = await db.batch([
+    db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.workspaceId, workspaceId))).returning({ id: webhookEndpoints.id }),
+    db.delete(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.workspaceId, workspaceId))),
+  ]);
+  if (deleted.length === 0) throw endpointNotFound();
+}
+
+/**
+ * Gives the endpoint a new secret, returned here once. The one it replaces
+ * keeps signing beside it for ROTATION_OVERLAP_MS; a second rotation within
+ * that time drops the oldest.
+ */
+export async function rotateSecret(d1: D1Database, masterKey: string, workspaceId: string, id: string): Promise<{ row: EndpointRow; secret: string }> {
+  const current = await findEndpoint(d1, workspaceId, id);
+  const now = Date.now();
+  const secret = newSigningSecret();
+  const [row] = await database(d1)
+    .update(webhookEndpoints)
+    .set({
+      sealedSecret: await sealSigningSecret(masterKey, current, secret),
+      previousSealedSecret: current.sealedSecret,
+      previousSecretExpiresAt: now + ROTATION_OVERLAP_MS,
+      updatedAt: now,
+    })
+    // Only over the secret read above: two rotations at once must not both keep an older secret alive.
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.sealedSecret, current.sealedSecret)))
+    .returning();
+  if (!row) return rotateSecret(d1, masterKey, workspaceId, id);
+  return { row, secret };
+}
+
+/** The endpoints of these workspaces that subscribed to `type`. */
+export function subscribedEndpoints(d1: D1Database, workspaceIds: string[], type: WebhookEventType): Promise<EndpointRow[]> {
+  return database(d1)
+    .select()
+    .from(webhookEndpoints)
+    .where(and(inArray(webhookEndpoints.workspaceId, workspaceIds), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${type})`))
+    .all();
+}

@@ -1,0 +1,9 @@
+/** What travels on the WEBHOOKS queue: which delivery, and how many attempts it had when the message was sent. */
+export interface WebhookMessage {
+  deliveryId: string;
+  attemptCount: number;
+}
+
+export const WEBHOOK_QUEUE = "collect-webhooks";
+
+export const deliveryMessage = (row: { id: string; attemptCount: number }): WebhookMessage => ({ deliveryId: row.id, attemptCount: row.attemptCount });
