@@ -1,6 +1,7 @@
 import { noArgs } from "../args";
 import type { Command } from "../context";
 import { EXIT, UsageError } from "../exit-codes";
+import type { WebhookEventType } from "../../client/src/webhooks";
 
 function line(event: { id: string; type: string; createdAt: string; data?: { object?: unknown } }): string {
   const object = (event.data?.object ?? {}) as Record<string, unknown>;
@@ -17,9 +18,10 @@ export const webhooksListen: Command = {
     // Loaded on use: only this command runs an HTTP server and verifies signatures.
     const { startReceiver, WEBHOOK_EVENT_TYPES } = await import("./webhook-receiver");
     const known: readonly string[] = WEBHOOK_EVENT_TYPES;
-    const events = ((values.events as string[] | undefined) ?? known).flatMap((e) => e.split(",")).filter(Boolean);
-    const unknown = events.find((e) => !known.includes(e));
+    const asked = ((values.events as string[] | undefined) ?? known).flatMap((e) => e.split(",")).filter(Boolean);
+    const unknown = asked.find((e) => !known.includes(e));
     if (unknown) throw new UsageError(`unknown event ${unknown}; events: ${known.join(", ")}`);
+    const events = asked as WebhookEventType[];
     const client = ctx.client();
     const receiver = await startReceiver(
       Number(values.port ?? 0),

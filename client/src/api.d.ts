@@ -77,9 +77,49 @@ export interface paths {
         };
         /**
          * 결과 (CSV)
-         * @description UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다.
+         * @description 작업의 결과를 CSV 파일로 내려받습니다. API 키 없이 내려받을 링크는 POST /api/v1/data-jobs/{id}/download-links로 만듭니다.
          */
         get: operations["getDataJobResultsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-jobs/{id}/download-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * CSV 다운로드 링크 만들기
+         * @description API 키 없이 이 작업의 CSV(results.csv와 같은 바이트)를 내려받는 서명된 링크를 만듭니다. BI 도구, 스프레드시트, 브라우저에 그대로 넘길 수 있습니다. 링크는 만료되거나, 만든 API 키가 폐기되면 (파트너는 사업자 연결이 해지되어도) 더는 쓸 수 없습니다. 진행 중인 작업의 링크는 그때까지의 부분 결과를 내려줍니다. 본문은 생략할 수 있습니다.
+         */
+        post: operations["createDownloadLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/download-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 다운로드 링크로 CSV 받기
+         * @description POST /api/v1/data-jobs/{id}/download-links가 만든 링크입니다. API 키가 필요 없고, GET /api/v1/data-jobs/{id}/results.csv와 같은 CSV를 내려줍니다. 요청은 클라이언트 주소별로 한도가 적용됩니다. 토큰이 한 글자라도 바뀌었거나 알 수 없으면, 또는 링크를 만든 API 키가 폐기되었으면 401 INVALID_TOKEN, 만료되었으면 401 TOKEN_EXPIRED입니다.
+         */
+        get: operations["downloadJobCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -364,6 +404,118 @@ export interface paths {
          * @description 해지하면 그 사업자의 자격 증명은 곧바로 삭제되어(비밀 값은 지워집니다) 쓸 수 없게 되고, 입력을 기다리던 등록 세션은 취소되며(410 REGISTRATION_SESSION_ALREADY_CANCELLED), 끝나지 않은 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. 그 사업자를 고른 요청은 409 CONNECTION_REVOKED가 됩니다. 다시 연결하면 새 연결이 만들어집니다.
          */
         delete: operations["revokeConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 웹훅 엔드포인트 목록
+         * @description 최신 엔드포인트부터 돌려줍니다. 다음 페이지는 nextCursor를 cursor로 보내 받습니다. 비밀 값은 보여 주지 않습니다.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * 웹훅 엔드포인트 등록
+         * @description 고른 이벤트가 생길 때마다 url로 서명된 POST를 보냅니다(X-SVC-Signature: t=…,v1=…). 응답의 secret은 이때만 보여 주니 보관해 두세요. 파트너의 엔드포인트는 연결된 사업자들의 이벤트도 받습니다. 자세한 내용은 docs/webhooks.md.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 웹훅 엔드포인트 조회
+         * @description 다른 워크스페이스의 엔드포인트는 없는 것과 같이 404 RESOURCE_NOT_FOUND입니다.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * 웹훅 엔드포인트 삭제
+         * @description 엔드포인트와 전송 기록을 지웁니다. 재시도를 기다리던 전송도 더 보내지 않습니다.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * 웹훅 엔드포인트 수정
+         * @description url, events, description 중 보낸 것만 바꿉니다. 이미 만든 전송은 바꾼 url로 보냅니다.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 웹훅 서명 비밀 값 교체
+         * @description 새 비밀 값을 돌려줍니다(이때만 보여 줍니다). 24시간 동안은 이전 비밀 값으로도 서명해 X-SVC-Signature에 v1=이 둘 들어가므로, 그 사이에 수신기를 새 값으로 바꾸면 됩니다.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 웹훅 전송 기록
+         * @description 엔드포인트로 보낸(보내는 중인) 이벤트를 최신부터 돌려줍니다. 각 전송에는 시도마다 응답 상태, 걸린 시간, 오류가 남습니다.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 웹훅 다시 보내기
+         * @description 같은 본문(같은 이벤트 id)을 새 시도로 곧바로 다시 보내고, 실패하면 다시 24시간 동안 재시도합니다. 수신기는 이벤트 id로 중복을 거르세요.
+         */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1003,6 +1155,28 @@ export interface components {
             /** @description 거래식별자 */
             transactionIdentifier: string;
         };
+        DownloadLink: {
+            /**
+             * Format: uri
+             * @description API 키 없이 작업의 CSV를 내려받는 주소. 가진 사람 누구나 내려받을 수 있으니 API 키처럼 다뤄 주세요
+             * @example https://api.example.com/api/v1/download-links/k1.eyJqIjoi...In0.dGhpcyBpcyBub3QgYSByZWFsIE1BQw
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description 링크가 만료되는 시각 (UTC)
+             * @example 2026-01-31T09:00:00.000Z
+             */
+            expiresAt: string;
+        };
+        CreateDownloadLinkRequest: {
+            /**
+             * @description 링크가 유효한 시간(초). 60초부터 7일(604800초)까지, 기본 1시간. 링크를 만든 API 키의 만료 시각을 넘지 않습니다
+             * @default 3600
+             * @example 86400
+             */
+            expiresInSeconds: number;
+        };
         SchemaSummary: {
             id: string;
             title: string;
@@ -1156,6 +1330,79 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             revokedAt: string | null;
+        };
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /** @description 서명 비밀 값(whsec_…). 만들 때와 교체할 때만 보여 줍니다. 안전한 곳에 보관하세요. */
+            secret: string;
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description: string | null;
+            events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked")[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description 비밀 값을 교체한 뒤 이전 비밀 값으로도 서명하는 기한(교체 후 24시간). 없으면 null
+             */
+            previousSecretExpiresAt: string | null;
+        };
+        WebhookEndpointPage: {
+            items: components["schemas"]["WebhookEndpoint"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            eventId: string;
+            /**
+             * @description data_job.succeeded, data_job.failed, registration_session.consumed, .cancelled, .expired, .locked
+             * @enum {string}
+             */
+            eventType: "data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked";
+            /**
+             * @description PENDING(보내는 중, 재시도 대기 포함) → SUCCEEDED(2xx 응답) | FAILED(24시간 재시도 끝)
+             * @enum {string}
+             */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attemptCount: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description 이 시각이 지나면 더 보내지 않습니다(이벤트 또는 재전송 후 24시간)
+             */
+            retryUntil: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description 시도 기록, 오래된 것부터 (최근 50회) */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description 보낸 본문 그대로(서명 대상) */
+            payload: string;
+        };
+        WebhookDeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            /** @description 수신기의 HTTP 상태. 응답이 없었으면(네트워크 오류, 10초 초과) null */
+            responseStatus: number | null;
+            durationMs: number;
+            /** @description 실패 이유(잘림). 성공이면 null */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description 이 시도가 잡은 재시도 시각. 성공했거나 마지막 시도면 null
+             */
+            nextAttemptAt: string | null;
         };
     };
     responses: never;
@@ -1519,9 +1766,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV */
+            /** @description UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다. */
             200: {
                 headers: {
+                    /** @description 작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다 */
+                    "X-Data-Job-Kind": "InProgress" | "Succeeded" | "Failed";
+                    /** @description CSV에 담긴 레코드 수 (10진수) */
+                    "X-Total-Count": string;
+                    /** @description 내려받을 파일 이름 `<schema>-<작업 id>.csv` */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1557,6 +1810,164 @@ export interface operations {
             };
             /** @description 오류: CONNECTION_REVOKED */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createDownloadLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
+                "X-SVC-Business"?: string;
+            };
+            path: {
+                /** @description 작업 id (uuid) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateDownloadLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description 만든 링크 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadLink"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_REVOKED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadJobCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 링크의 서명된 토큰 (POST /api/v1/data-jobs/{id}/download-links가 돌려준 url의 마지막 부분) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다. */
+            200: {
+                headers: {
+                    /** @description 작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다 */
+                    "X-Data-Job-Kind": "InProgress" | "Succeeded" | "Failed";
+                    /** @description CSV에 담긴 레코드 수 (10진수) */
+                    "X-Total-Count": string;
+                    /** @description 내려받을 파일 이름 `<schema>-<작업 id>.csv` */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv;charset=UTF-8": string;
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: DATA_JOB_NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2903,6 +3314,557 @@ export interface operations {
             };
             /** @description 오류: CONNECTION_REVOKED */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 엔드포인트 한 페이지 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            /** @description 오류: INVALID_CURSOR, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 이벤트를 받을 https URL. 사설, 루프백, 링크 로컬, 예약 주소와 localhost는 받지 않습니다(400 PARTNER_WEBHOOK_URL_INVALID).
+                     * @example https://partner.example/webhooks/collect
+                     */
+                    url: string;
+                    /**
+                     * @description 받을 이벤트 종류, 하나 이상
+                     * @example [
+                     *       "data_job.succeeded",
+                     *       "data_job.failed"
+                     *     ]
+                     */
+                    events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked")[];
+                    /**
+                     * @description 알아보기 위한 설명, 최대 256자
+                     * @example 운영 수신기
+                     */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 등록된 엔드포인트와 서명 비밀 값 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, PARTNER_WEBHOOK_URL_INVALID, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 엔드포인트 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 삭제되었습니다 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 이벤트를 받을 https URL. 사설, 루프백, 링크 로컬, 예약 주소와 localhost는 받지 않습니다(400 PARTNER_WEBHOOK_URL_INVALID).
+                     * @example https://partner.example/webhooks/collect
+                     */
+                    url?: string;
+                    /**
+                     * @description 받을 이벤트 종류, 하나 이상
+                     * @example [
+                     *       "data_job.succeeded",
+                     *       "data_job.failed"
+                     *     ]
+                     */
+                    events?: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked")[];
+                    /**
+                     * @description 알아보기 위한 설명, 최대 256자
+                     * @example 운영 수신기
+                     */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description 수정된 엔드포인트 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, PARTNER_WEBHOOK_URL_INVALID, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 새 비밀 값과 엔드포인트 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 전송 기록 한 페이지 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description 오류: INVALID_CURSOR, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 다시 보내도록 대기열에 넣은 전송 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

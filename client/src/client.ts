@@ -3,6 +3,7 @@ import type { paths } from "./api";
 import { JobFailedError, JobWaitTimeoutError } from "./errors";
 import { everyItem } from "./pages";
 import { type RetryPolicy, sleep, withRetries } from "./retry";
+import type { WebhookEventType } from "./webhooks";
 import {
   type CreateDataJobRequest,
   type DataJob,
@@ -63,33 +64,6 @@ export interface ListJobsFilter {
 }
 
 export type CollectApi = Client<paths>;
-
-/*
- * Download links and webhook endpoints are newer than the document these
- * types were generated from; their shapes here are the agreed contract
- * until the regenerated types list the operations (createDownloadLink,
- * createWebhookEndpoint, deleteWebhookEndpoint).
- */
-export interface DownloadLink {
-  url: string;
-  expiresAt: string;
-}
-
-export interface CreatedWebhookEndpoint {
-  id: string;
-  url: string;
-  events: string[];
-  secret: string;
-}
-
-async function jsonOrUndefined(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The service's API for Node, browsers and Workers (nothing but fetch).
@@ -218,35 +192,22 @@ export class CollectClient {
   }
 
   /** A URL that downloads the job's CSV without an API key, for BI tools and spreadsheets (POST .../download-links). */
-  createDownloadLink(jobId: string, options: CallOptions & { expiresInSeconds?: number } = {}): Promise<DownloadLink> {
-    const body = options.expiresInSeconds === undefined ? {} : { expiresInSeconds: options.expiresInSeconds };
-    return this.request("POST", `/api/v1/data-jobs/${encodeURIComponent(jobId)}/download-links`, body, options);
+  async createDownloadLink(jobId: string, options: CallOptions & { expiresInSeconds?: number } = {}) {
+    const body = options.expiresInSeconds === undefined ? undefined : { expiresInSeconds: options.expiresInSeconds };
+    const { data } = await this.send(
+      () => this.api.POST("/api/v1/data-jobs/{id}/download-links", { params: { path: { id: jobId } }, body, signal: options.signal }),
+      options.signal,
+    );
+    return data;
   }
 
   /** Registers an HTTPS endpoint for webhook events; the answer carries its signing `secret`, shown only here. */
-  createWebhookEndpoint(endpoint: { url: string; events: string[]; description?: string }, options: CallOptions = {}): Promise<CreatedWebhookEndpoint> {
-    return this.request("POST", "/api/v1/webhook-endpoints", endpoint, options);
+  async createWebhookEndpoint(endpoint: { url: string; events: WebhookEventType[]; description?: string }, options: CallOptions = {}) {
+    const { data } = await this.send(() => this.api.POST("/api/v1/webhook-endpoints", { body: endpoint, signal: options.signal }), options.signal);
+    return data;
   }
 
   async deleteWebhookEndpoint(id: string, options: CallOptions = {}): Promise<void> {
-    await this.request("DELETE", `/api/v1/webhook-endpoints/${encodeURIComponent(id)}`, undefined, options);
-  }
-
-  /**
-   * Calls an operation by method and path with this client's key, retries
-   * and errors, for operations the generated types do not list yet.
-   */
-  async request<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
-    const { data } = await this.send(async () => {
-      const response = await this.fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: { ...this.headers, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: options.signal,
-      });
-      const parsed = await jsonOrUndefined(response);
-      return response.ok ? { data: parsed as T, response } : { error: parsed, response };
-    }, options.signal);
-    return data;
+    await this.send(() => this.api.DELETE("/api/v1/webhook-endpoints/{id}", { params: { path: { id } }, signal: options.signal }), options.signal);
   }
 }

@@ -137,11 +137,53 @@ describe("collect jobs and results", () => {
     expect(csv.equals(served)).toBe(true);
     expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
 
+    // A download link hands the same bytes to someone without the key, for the time asked.
+    const link = await cli(["links", "create", job.id, "--expires-in", "600", "--json"], env);
+    expect(link.code, link.stderr).toBe(0);
+    const { url, expiresAt } = JSON.parse(link.stdout) as { url: string; expiresAt: string };
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(500_000);
+    const linked = await fetch(url);
+    expect(linked.headers.get("Content-Disposition")).toContain(`bank.accounts.cb.v1-${job.id}.csv`);
+    expect(Buffer.from(await linked.arrayBuffer()).equals(served)).toBe(true);
+    expect((await cli(["links", "create", job.id, "--expires-in", "10"], env)).code).toBe(3);
+
     const missing = await cli(["jobs", "show", crypto.randomUUID()], env);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/^error DATA_JOB_NOT_FOUND \(404, request \S+\)/);
     expect((await cli(["jobs", "list", "--limit", "many"], env)).code).toBe(2);
   }, 120_000);
+});
+
+describe("collect webhooks listen", () => {
+  it("prints each signed event of a real job as it arrives and deletes its endpoint on Ctrl-C", async () => {
+    const apiKey = await freshWorkspace();
+    const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack.baseUrl };
+    const child = runNode(["cli/bin.mjs", "webhooks", "listen", "--events", "data_job.succeeded,data_job.failed"], env);
+    const done = finished(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
+    const until = async (check: () => boolean, what: string) => {
+      for (const started = Date.now(); !check(); await new Promise((r) => setTimeout(r, 200))) {
+        if (Date.now() - started > 90_000) throw new Error(`no ${what}; stdout: ${stdout}; stderr: ${stderr}`);
+      }
+    };
+    await until(() => stderr.includes("Listening on"), "listening line");
+
+    const client = new CollectClient({ baseUrl: stack.baseUrl, apiKey });
+    const job = await client.runJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+    expect(job.kind).toBe("Succeeded");
+    await until(() => stdout.includes(job.id), "event line");
+    expect(stdout).toMatch(new RegExp(`data_job\\.succeeded\\s+evt_\\S+\\s+${job.id} Succeeded`));
+    expect(stderr).not.toContain("refused a delivery");
+
+    child.kill("SIGINT");
+    const exit = await done;
+    expect(exit.code, exit.stderr).toBe(0);
+    const left = (await (await fetch(`${stack.baseUrl}/api/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { items: unknown[] };
+    expect(left.items).toEqual([]);
+  }, 150_000);
 });
 
 describe("collect login", () => {
