@@ -44,7 +44,7 @@ interface JobOutcome {
   error?: unknown;
 }
 
-/** Polls that got no answer in time and were sent again, as a client would: printed, since each is a stall to explain. */
+/** Polls that got no answer (in time, or a dropped connection) and were sent again, as a client would: printed, since each is a stall to explain. */
 let unansweredPolls = 0;
 const POLL_TIMEOUT_MS = 30_000;
 
@@ -53,7 +53,8 @@ async function poll(url: string, headers: Record<string, string>): Promise<Recor
     try {
       return (await (await fetch(url, { headers, signal: AbortSignal.timeout(POLL_TIMEOUT_MS) })).json()) as Record<string, unknown>;
     } catch (err) {
-      if (!(err instanceof Error && err.name === "TimeoutError")) throw err;
+      // undici says "fetch failed" for a connection the local server closed under the request.
+      if (!(err instanceof Error && (err.name === "TimeoutError" || err.message === "fetch failed"))) throw err;
       unansweredPolls++;
     }
   }

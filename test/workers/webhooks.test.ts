@@ -1,7 +1,7 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { signWebhook, verifyWebhook, type WebhookEvent, WebhookSignatureError } from "../../client/src/webhooks";
+import { signWebhook, verifyWebhook, WEBHOOK_EVENT_TYPES, type WebhookEvent, WebhookSignatureError } from "../../client/src/webhooks";
 import worker from "../../worker/index";
 import type { ReceivedWebhook } from "../support/webhook-receiver";
 import { createJob } from "../../worker/jobs/create";
@@ -10,14 +10,6 @@ import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 
 type Json = Record<string, any>;
 
-const ALL_EVENTS = [
-  "data_job.succeeded",
-  "data_job.failed",
-  "registration_session.consumed",
-  "registration_session.cancelled",
-  "registration_session.expired",
-  "registration_session.locked",
-];
 const SESSION = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"], clientReferenceId: "user-7" };
 const LOGIN = { loginId: "user_good", password: "pass_good" };
 
@@ -50,7 +42,7 @@ async function createEndpoint(ws: TestWorkspace, body: Json) {
 async function listening(fail = 0, workspace?: TestWorkspace) {
   const ws = workspace ?? (await createWorkspace({ businessNumber: "1208800767" }));
   const hook = receiverHook(fail);
-  const endpoint = await createEndpoint(ws, { url: hook.url, events: ALL_EVENTS });
+  const endpoint = await createEndpoint(ws, { url: hook.url, events: WEBHOOK_EVENT_TYPES });
   return { ws, hook, endpoint, secret: endpoint.secret as string };
 }
 

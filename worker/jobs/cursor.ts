@@ -1,3 +1,5 @@
+import { and, eq, lt, or, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../errors/api-error";
 import { base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
 import { hmacKey, timingSafeEqualHex, toHex } from "../lib/crypto";
@@ -6,6 +8,11 @@ import { hmacKey, timingSafeEqualHex, toHex } from "../lib/crypto";
 export interface CursorPosition {
   createdAt: number;
   id: string;
+}
+
+/** The rows past a page's last item in (createdAt, id) descending order; no condition for the first page. */
+export function pastPosition(createdAt: SQLiteColumn, id: SQLiteColumn, after: CursorPosition | undefined): SQL | undefined {
+  return after ? or(lt(createdAt, after.createdAt), and(eq(createdAt, after.createdAt), lt(id, after.id))) : undefined;
 }
 
 /**

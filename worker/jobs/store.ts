@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, isNull, lt, lte, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lte, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { database } from "../db/client";
 import { type JobStatus, jobs, taskUnits } from "../db/tables";
 import type { JobError } from "../../collectors/job-failures";
-import type { CursorPosition } from "./cursor";
+import { type CursorPosition, pastPosition } from "./cursor";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type UnitRow = typeof taskUnits.$inferSelect;
@@ -244,11 +244,7 @@ export interface ListQuery {
 
 /** Newest first; (createdAt, id) is unique, so pages neither repeat nor skip rows. */
 export async function listJobs(d1: D1Database, query: ListQuery): Promise<JobRow[]> {
-  const conditions = [eq(jobs.workspaceId, query.workspaceId)];
-  if (query.after) {
-    const { createdAt, id } = query.after;
-    conditions.push(or(lt(jobs.createdAt, createdAt), and(eq(jobs.createdAt, createdAt), lt(jobs.id, id)))!);
-  }
+  const conditions = [eq(jobs.workspaceId, query.workspaceId), pastPosition(jobs.createdAt, jobs.id, query.after)];
   if (query.statuses?.length) conditions.push(inArray(jobs.status, query.statuses));
   if (query.schemas?.length) conditions.push(inArray(jobs.schema, query.schemas));
   return database(d1)

@@ -1,8 +1,8 @@
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import { database } from "../db/client";
 import { type WebhookAttempt, type WebhookDeliveryStatus, webhookDeliveries } from "../db/tables";
 import { ApiError } from "../errors/api-error";
-import type { CursorPosition } from "../jobs/cursor";
+import { type CursorPosition, pastPosition } from "../jobs/cursor";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
@@ -41,13 +41,10 @@ export async function insertDeliveries(d1: D1Database, deliveries: NewDelivery[]
 
 /** A page of an endpoint's delivery log, newest first; one more than `limit` tells there is a next page. */
 export function listDeliveries(d1: D1Database, endpointId: string, limit: number, after?: CursorPosition): Promise<DeliveryRow[]> {
-  const before = after
-    ? or(lt(webhookDeliveries.createdAt, after.createdAt), and(eq(webhookDeliveries.createdAt, after.createdAt), lt(webhookDeliveries.id, after.id)))
-    : undefined;
   return database(d1)
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), before))
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), pastPosition(webhookDeliveries.createdAt, webhookDeliveries.id, after)))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(limit + 1)
     .all();

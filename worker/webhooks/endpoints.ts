@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints } from "../db/tables";
 import { ApiError } from "../errors/api-error";
-import type { CursorPosition } from "../jobs/cursor";
+import { type CursorPosition, pastPosition } from "../jobs/cursor";
 import type { WebhookEventType } from "../../client/src/webhooks";
 import { newSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
 
@@ -40,13 +40,10 @@ export async function createEndpoint(d1: D1Database, masterKey: string, workspac
 
 /** A page of the workspace's endpoints, newest first; one more than `limit` tells there is a next page. */
 export function listEndpoints(d1: D1Database, workspaceId: string, limit: number, after?: CursorPosition): Promise<EndpointRow[]> {
-  const before = after
-    ? or(lt(webhookEndpoints.createdAt, after.createdAt), and(eq(webhookEndpoints.createdAt, after.createdAt), lt(webhookEndpoints.id, after.id)))
-    : undefined;
   return database(d1)
     .select()
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), before))
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), pastPosition(webhookEndpoints.createdAt, webhookEndpoints.id, after)))
     .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
     .limit(limit + 1)
     .all();
