@@ -88,6 +88,8 @@ async function measure(scrapers: number) {
     scrapers,
     scraperMaxSessions: SESSIONS_PER_PROCESS,
     sandboxPageLatencyMs: PAGE_LATENCY_MS,
+    // The cron sweep runs every minute in production (wrangler.toml): chains it restarts count as they would there.
+    sweepEveryMs: 60_000,
     persistTo: mkdtempSync(path.join(tmpdir(), `bench-scale-${scrapers}-`)),
     logDir: path.join(ROOT, `test-artifacts/bench-scale-${scrapers}`),
     // Polling many jobs would trip the spec's 100/minute; the limit is not what this measures.
