@@ -13,6 +13,7 @@ import path from "node:path";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
 import { treeCpuSeconds } from "./process-cpu";
+import type { Usage } from "../worker/metering-usage";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** What a client does: polls at the job's suggestedPollIntervalMs. */
@@ -42,18 +43,6 @@ const KINDS = [
   { name: "tax invoices, one quarter", providerCode: "sandbox.taxportal", schema: "taxportal.tax-invoices.sales.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" } },
   { name: "account list", providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", params: {} },
 ];
-
-interface Usage {
-  workerInvocations: number;
-  d1Queries: number;
-  d1RowsRead: number;
-  d1RowsWritten: number;
-  durableObjectRequests: number;
-  queueMessages: number;
-  r2ClassA: number;
-  r2ClassB: number;
-  r2BytesWritten: number;
-}
 
 const meter = async (stack: LocalStack, reset: boolean) => (await (await fetch(`${stack.baseUrl}/__meter${reset ? "?reset" : ""}`)).json()) as Usage;
 

@@ -1,4 +1,5 @@
 import type { Bindings } from "./env";
+import type { Usage } from "./metering-usage";
 
 /**
  * Counts what the worker asks of the platform, in the units Cloudflare bills
@@ -6,20 +7,6 @@ import type { Bindings } from "./env";
  * (the benchmark's local stack); a deployment never sets it. The counters
  * live in the isolate, which wrangler dev keeps to one.
  */
-export interface Usage {
-  /** fetch, queue (one per batch) and cron invocations. */
-  workerInvocations: number;
-  d1Queries: number;
-  d1RowsRead: number;
-  d1RowsWritten: number;
-  durableObjectRequests: number;
-  /** Messages sent; Cloudflare bills a write, a read and a delete for each (64 KB or less). */
-  queueMessages: number;
-  r2ClassA: number;
-  r2ClassB: number;
-  r2BytesWritten: number;
-}
-
 const zero = (): Usage => ({
   workerInvocations: 0,
   d1Queries: 0,
