@@ -251,12 +251,21 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
     const vars = { SCRAPER_URL: scraperUrls.join(","), SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+    // Served from a bundle built once, not from the sources: `wrangler dev` on the sources rebuilds and reloads
+    // the runtime whenever a directory its bundler listed changes (a new entry in node_modules or beside the
+    // checkout), which drops every delivery in flight and the local queue's messages (docs/pipeline.md).
+    const bundleDir = path.join(options.persistTo, "worker-bundle");
+    await run(path.join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdir", bundleDir], { ...env, CI: "1" });
     let worker: ChildProcess;
     const startWorker = async () => {
       worker = spawnLogged(
         "worker",
         path.join(BIN, "wrangler"),
-        ["dev", "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()), "--test-scheduled", "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs],
+        [
+          "dev", path.join(bundleDir, "index.js"), "--no-bundle", "--config", path.join(ROOT, "wrangler.toml"),
+          "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()),
+          "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs,
+        ],
         {},
         true,
       );
@@ -272,7 +281,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
 
     if (options.sweepEveryMs) {
       sweepTimer = setInterval(() => {
-        fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`).then((r) => r.arrayBuffer(), () => undefined);
+        fetch(`${baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`).then((r) => r.arrayBuffer(), () => undefined);
       }, options.sweepEveryMs);
     }
     return {
