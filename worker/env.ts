@@ -44,8 +44,9 @@ export interface Bindings {
   PENDING_ORPHAN_SECONDS?: string;
   STALL_SECONDS?: string;
   /**
-   * Local development: "1" runs each queue message on its own as soon as it arrives (pipeline/detached-delivery.ts),
-   * as production's concurrent consumer invocations do; wrangler dev otherwise delivers one batch at a time. Unset in production.
+   * Local development: "1" sends every pipeline message to a Durable Object of its own, which runs it after its delay
+   * (pipeline/detached-delivery.ts), so deliveries overlap as production's concurrent consumer invocations do; wrangler dev's
+   * queue would deliver one batch at a time. Unset in production.
    */
   CONCURRENT_DELIVERIES?: string;
   /** Where concurrent deliveries run (local development only; not bound in production). */

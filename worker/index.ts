@@ -1,8 +1,9 @@
 import { createApp } from "./app";
 import { assertConfigured } from "./configuration";
-import { meteredEnv, meteringOn, takeUsage } from "./metering";
+import { meteringOn, takeUsage } from "./metering";
 import type { Bindings } from "./env";
 import { consumeBatch } from "./pipeline/consumer";
+import { invocationBindings } from "./pipeline/detached-delivery";
 import { pipelineDeps } from "./pipeline/deps";
 import type { PipelineMessage } from "./jobs/messages";
 import { sweep } from "./pipeline/sweep";
@@ -19,23 +20,21 @@ export { DetachedDeliveries } from "./pipeline/detached-delivery";
 
 const app = createApp();
 
-/** The bindings an invocation works with: metered for `npm run bench:cost` only (metering.ts). */
-const bindings = (env: Bindings) => (meteringOn(env) ? meteredEnv(env) : env);
 
 export default {
   fetch(request, env, ctx) {
     if (meteringOn(env) && new URL(request.url).pathname === "/__meter") return Response.json(takeUsage(new URL(request.url).searchParams.has("reset")));
-    return app.fetch(request, bindings(env), ctx);
+    return app.fetch(request, invocationBindings(env), ctx);
   },
   async queue(batch, env) {
     assertConfigured(env);
     // One handler serves both queues: the batch names the one it came from.
-    if (batch.queue === WEBHOOK_QUEUE) await consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, bindings(env));
-    else await consumeBatch(batch as MessageBatch<PipelineMessage>, bindings(env));
+    if (batch.queue === WEBHOOK_QUEUE) await consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, invocationBindings(env));
+    else await consumeBatch(batch as MessageBatch<PipelineMessage>, invocationBindings(env));
   },
   async scheduled(_controller, env) {
     assertConfigured(env);
-    const used = bindings(env);
+    const used = invocationBindings(env);
     await sweep(used.DB, pipelineDeps(used));
     await expireSessions(used);
     await resendStalledDeliveries(used);

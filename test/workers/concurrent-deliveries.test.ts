@@ -1,36 +1,42 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import type { Bindings } from "../../worker/env";
 import { createJob } from "../../worker/jobs/create";
-import { planMessage, type PipelineMessage } from "../../worker/jobs/messages";
+import { planMessage } from "../../worker/jobs/messages";
 import type { JobRow } from "../../worker/jobs/store";
-import { consumeBatch } from "../../worker/pipeline/consumer";
+import { withDetachedDeliveries } from "../../worker/pipeline/detached-delivery";
 import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 const status = async (id: string) => (await env.DB.prepare("SELECT status FROM jobs WHERE id = ?").bind(id).first<{ status: string }>())!.status;
+const localTasks = () => withDetachedDeliveries({ ...(env as Bindings), CONCURRENT_DELIVERIES: "1" }).TASKS;
+
+async function pendingJob(): Promise<JobRow> {
+  const ws = await createWorkspace();
+  await addCredential(ws.workspaceId);
+  // The plan message is captured here, so only the send under test runs the job.
+  return createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB);
+}
 
 describe("concurrent deliveries (local development, CONCURRENT_DELIVERIES)", () => {
-  it("hands every message of a batch on at once and runs them side by side, so the broker never waits for a job", async () => {
-    const jobs: JobRow[] = [];
-    for (let i = 0; i < 3; i++) {
-      const ws = await createWorkspace();
-      await addCredential(ws.workspaceId);
-      jobs.push(await createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB));
-    }
-    const batch = createMessageBatch<PipelineMessage>(
-      "collect-tasks",
-      jobs.map((job) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: planMessage(job) })),
-    );
-    const ctx = createExecutionContext();
+  it("runs every sent message in an object of its own, so the sender never waits for a job and jobs run side by side", async () => {
+    const jobs = [await pendingJob(), await pendingJob(), await pendingJob()];
     const started = Date.now();
-    await consumeBatch(batch, { ...env, CONCURRENT_DELIVERIES: "1" });
-    const handedOnMs = Date.now() - started;
-    const result = await getQueueResult(batch, ctx);
-    expect(result.explicitAcks).toHaveLength(3);
-    // A login alone takes longer than handing three messages on: no job has finished yet.
+    await Promise.all(jobs.map((job) => localTasks().send(planMessage(job))));
+    const sentMs = Date.now() - started;
+    // A login alone takes longer than three sends: no job has finished yet.
     expect(await Promise.all(jobs.map((job) => status(job.id)))).not.toContain("SUCCEEDED");
     await vi.waitUntil(async () => (await Promise.all(jobs.map((job) => status(job.id)))).every((s) => s === "SUCCEEDED"), { timeout: 45_000, interval: 200 });
-    const allDoneMs = Date.now() - started;
-    expect(handedOnMs).toBeLessThan(allDoneMs / 3);
+    expect(sentMs).toBeLessThan((Date.now() - started) / 3);
+  });
+
+  it("keeps a delayed message stored until its delay has passed, then runs it", async () => {
+    const job = await pendingJob();
+    const sent = Date.now();
+    await localTasks().send(planMessage(job), { delaySeconds: 2 });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await status(job.id)).toBe("PENDING");
+    await vi.waitUntil(async () => (await status(job.id)) !== "PENDING", { timeout: 15_000, interval: 100 });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(2000);
+    await vi.waitUntil(async () => (await status(job.id)) === "SUCCEEDED", { timeout: 45_000, interval: 200 });
   });
 });

@@ -1,20 +1,10 @@
 import type { Bindings } from "../env";
 import { pipelineDeps } from "./deps";
-import { deliverDetached } from "./detached-delivery";
 import { executeMessage } from "./executor";
 import type { PipelineMessage } from "../jobs/messages";
 
 /** The queue handler: a thin loop handing each message to the executor and acting on its outcome. */
 export async function consumeBatch(batch: MessageBatch<PipelineMessage>, env: Bindings): Promise<void> {
-  if (env.CONCURRENT_DELIVERIES === "1") {
-    await Promise.all(
-      batch.messages.map(async (message) => {
-        await deliverDetached(env, message.body);
-        message.ack();
-      }),
-    );
-    return;
-  }
   const deps = pipelineDeps(env);
   await Promise.all(
     batch.messages.map(async (message) => {

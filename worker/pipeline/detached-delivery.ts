@@ -6,41 +6,66 @@ import { pipelineDeps } from "./deps";
 import { executeMessage } from "./executor";
 
 /**
- * Local development only (CONCURRENT_DELIVERIES): wrangler dev hands the
- * consumer one batch at a time and waits for all of it, while production runs
- * up to `max_concurrency` consumer invocations at once. Handing each message
- * to one of these Durable Objects, which stores it and runs it in its alarm,
- * lets the local broker move on at once, so deliveries overlap as they do in
- * production (two jobs on one credential meet, units of many jobs run side by
- * side). The alarm, not background work after an answer: a worker's
+ * Local development only (CONCURRENT_DELIVERIES): production runs up to
+ * `max_concurrency` consumer invocations at once, while the local queue of
+ * `wrangler dev` hands its consumer one batch at a time and keeps its
+ * messages, delayed ones too, in memory. Locally, every pipeline message is
+ * therefore sent to one of these Durable Objects instead, which stores it
+ * and runs it in its alarm, after the message's delay: deliveries overlap as
+ * in production (two jobs on one credential meet, units of many jobs run
+ * side by side), and a message waiting out its delay survives a restart of
+ * the runtime. The alarm, not background work after an answer: a worker's
  * waitUntil is cut off 30 s after its answer and an idle object's a little
- * later, both shorter than a delivery may run. The message is acked on
- * hand-off; a retry is sent again with its delay. The executor, not the
- * queue, counts a job's attempts, and the sweep restarts a chain a dying dev
- * process drops.
+ * later, both shorter than a delivery may run. The executor, not a queue,
+ * counts a job's attempts, and the sweep restarts a chain a dying dev
+ * process drops (docs/pipeline.md).
  */
 export class DetachedDeliveries extends DurableObject<Bindings> {
-  async deliver(message: PipelineMessage): Promise<void> {
+  async deliver(message: PipelineMessage, delaySeconds: number): Promise<void> {
     await this.ctx.storage.put("message", message);
-    await this.ctx.storage.setAlarm(Date.now());
+    await this.ctx.storage.setAlarm(Date.now() + delaySeconds * 1000);
   }
 
   override async alarm(): Promise<void> {
     const message = await this.ctx.storage.get<PipelineMessage>("message");
     // Gone first: the object holds nothing once its one delivery ran, whatever the outcome.
     await this.ctx.storage.deleteAll();
-    if (message) await run(meteringOn(this.env) ? meteredEnv(this.env, false) : this.env, message);
+    if (!message) return;
+    // Each delivery stands for the consumer invocation that would run it in production.
+    const env = invocationBindings(this.env);
+    const outcome = await executeMessage(pipelineDeps(env), message);
+    if (outcome.kind === "retry") await env.TASKS.send(message, { delaySeconds: outcome.delaySeconds });
   }
 }
 
-async function run(env: Bindings, message: PipelineMessage): Promise<void> {
-  const outcome = await executeMessage(pipelineDeps(env), message);
-  if (outcome.kind === "retry") await env.TASKS.send(message, { delaySeconds: outcome.delaySeconds });
+const NO_BACKLOG = { metadata: { metrics: { backlogCount: 0, backlogBytes: 0 } } };
+
+/** A TASKS producer that sends each message to a delivery object of its own. */
+function detachedProducer(deliveries: DurableObjectNamespace<DetachedDeliveries>): Queue<PipelineMessage> {
+  // An object per message: two deliveries of one job may meet, as they may in production.
+  const deliver = (message: PipelineMessage, delaySeconds = 0) => deliveries.getByName(crypto.randomUUID()).deliver(message, delaySeconds);
+  return {
+    send: async (message, options) => {
+      await deliver(message, options?.delaySeconds);
+      return NO_BACKLOG;
+    },
+    sendBatch: async (messages, options) => {
+      await Promise.all([...messages].map((m) => deliver(m.body, m.delaySeconds ?? options?.delaySeconds)));
+      return NO_BACKLOG;
+    },
+    metrics: async () => NO_BACKLOG.metadata.metrics,
+  };
 }
 
-/** Hands a message on to run by itself; the caller acks it. */
-export async function deliverDetached(env: Bindings, message: PipelineMessage): Promise<void> {
+/** The bindings as every pipeline message is sent with: under CONCURRENT_DELIVERIES, TASKS delivers through these objects. */
+export function withDetachedDeliveries(env: Bindings): Bindings {
+  if (env.CONCURRENT_DELIVERIES !== "1") return env;
   if (!env.DETACHED_DELIVERIES) throw new Error("CONCURRENT_DELIVERIES needs the DETACHED_DELIVERIES binding (top level of wrangler.toml)");
-  // An object per delivery: two deliveries of one job may meet, as they may in production.
-  await env.DETACHED_DELIVERIES.getByName(crypto.randomUUID()).deliver(message);
+  return { ...env, TASKS: detachedProducer(env.DETACHED_DELIVERIES) };
+}
+
+/** The bindings an invocation works with: local deliveries substituted, and metered for `npm run bench:cost` only (metering.ts). */
+export function invocationBindings(env: Bindings): Bindings {
+  const local = withDetachedDeliveries(env);
+  return meteringOn(local) ? meteredEnv(local) : local;
 }
