@@ -1,3 +1,4 @@
+import { SIGNED_CERTIFICATE_SCRIPT } from "../certificates/signed-login";
 import { page } from "../http-kit";
 import { NOTICES, PASSWORD_EXPIRED, type CardNotice, SECURITY_REQUIRED } from "./behaviours";
 
@@ -17,7 +18,7 @@ async function postAndFollow(path, body, errorId) {
 }`;
 
 // The certificate tab signs the site's one-time challenge with the security module, as the tax portal's login does.
-const LOGIN_SCRIPT = `${POST_AND_FOLLOW}
+const LOGIN_SCRIPT = `${POST_AND_FOLLOW}${SIGNED_CERTIFICATE_SCRIPT}
 const tabs = { id: document.getElementById("idLoginForm"), cert: document.getElementById("certLoginForm") };
 for (const tab of document.querySelectorAll(".tabs li")) tab.addEventListener("click", () => {
   for (const other of document.querySelectorAll(".tabs li")) other.classList.toggle("on", other === tab);
@@ -31,15 +32,8 @@ document.getElementById("btnIdLogin").addEventListener("click", () => {
 document.getElementById("btnCertLogin").addEventListener("click", async () => {
   const error = document.getElementById("loginError");
   error.textContent = "";
-  const { nonce } = await (await fetch("api/challenge")).json();
-  let signed;
-  try {
-    signed = await SandboxSecurityModule.signChallenge(document.getElementById("keyFile").value, document.getElementById("certPw").value, nonce);
-  } catch {
-    error.textContent = "인증서 암호가 일치하지 않거나 인증서 파일을 읽을 수 없습니다.";
-    return;
-  }
-  postAndFollow("api/cert-login", { certificate: document.getElementById("certFile").value.replace(/\\s+/g, ""), nonce, ...signed }, "loginError");
+  const fields = await signedCertificate(error);
+  if (fields) postAndFollow("api/cert-login", fields, "loginError");
 });
 document.getElementById("btnCertLogin").dataset.ready = "1";`;
 

@@ -87,6 +87,24 @@ export function challengeBook(members: CertificateMembers) {
   };
 }
 
+/**
+ * The page side of a certificate login, for a site's login script: asks the
+ * site for a challenge, has the security module sign it with the chosen key
+ * file and password, and returns the fields a certificate login posts, or
+ * null once it has shown the user why it could not sign.
+ */
+export const SIGNED_CERTIFICATE_SCRIPT = `
+async function signedCertificate(error) {
+  const { nonce } = await (await fetch("api/challenge")).json();
+  try {
+    const signed = await SandboxSecurityModule.signChallenge(document.getElementById("keyFile").value, document.getElementById("certPw").value, nonce);
+    return { certificate: document.getElementById("certFile").value.replace(/\\s+/g, ""), nonce, ...signed };
+  } catch {
+    error.textContent = "인증서 암호가 일치하지 않거나 인증서 파일을 읽을 수 없습니다.";
+    return null;
+  }
+}`;
+
 /** Serves the security module (security-module.ts, bundled) at a site's static/security-module.js. */
 export async function serveSecurityModule(res: ServerResponse): Promise<void> {
   const script = await browserBundle(path.join(import.meta.dirname, "security-module.ts"));

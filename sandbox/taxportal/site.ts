@@ -5,7 +5,7 @@ import { toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { shownBusinessNumber } from "../business-number";
 import type { SandboxClock } from "../clock";
-import { challengeBook, type LoginResult, serveSecurityModule } from "../certificates/signed-login";
+import { challengeBook, type LoginResult, SIGNED_CERTIFICATE_SCRIPT, serveSecurityModule } from "../certificates/signed-login";
 import { checkIdLogin, ID_LOGIN_MESSAGES, inMaintenance } from "./id-login";
 import { PORTAL_MEMBERS } from "./members";
 import { DOCUMENT_TYPES, DOCUMENTS_ORIGIN, type DocumentType, documentsOf } from "./documents";
@@ -18,7 +18,7 @@ const SITE = "샌드박스 국세포털";
 // Two ways in, as on the real portal. ID login: ID, password and, for the resident check, the first
 // 7 digits of the resident number. Certificate login: the security module opens the key in the page and
 // signs the portal's challenge; only the certificate, the signature and R (for the identity check) are sent.
-const LOGIN_SCRIPT = `
+const LOGIN_SCRIPT = `${SIGNED_CERTIFICATE_SCRIPT}
 const error = document.getElementById("loginError");
 async function signIn(body) {
   const res = await fetch("api/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -31,15 +31,8 @@ document.getElementById("btnIdLogin").addEventListener("click", () => {
 });
 document.getElementById("btnCertLogin").addEventListener("click", async () => {
   error.textContent = "";
-  const { nonce } = await (await fetch("api/challenge")).json();
-  let signed;
-  try {
-    signed = await SandboxSecurityModule.signChallenge(document.getElementById("keyFile").value, document.getElementById("certPw").value, nonce);
-  } catch {
-    error.textContent = "인증서 암호가 일치하지 않거나 인증서 파일을 읽을 수 없습니다.";
-    return;
-  }
-  signIn({ method: "CERTIFICATE", certificate: document.getElementById("certFile").value.replace(/\\s+/g, ""), nonce, ...signed });
+  const fields = await signedCertificate(error);
+  if (fields) signIn({ method: "CERTIFICATE", ...fields });
 });
 document.getElementById("btnIdLogin").dataset.ready = "1";
 document.getElementById("btnCertLogin").dataset.ready = "1";`;

@@ -8,7 +8,7 @@ import { csvDownload } from "../results/csv-download";
 import { csvColumns } from "../results/csv-format";
 import { firstRecords } from "../results/record-lines";
 import { workspaceJob } from "../routes/data-jobs/load-job";
-import { jobView } from "../routes/data-jobs/views";
+import { jobView } from "../jobs/views";
 import { JobStatusCell } from "./job-status";
 import { CsrfField, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";

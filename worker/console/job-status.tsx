@@ -1,5 +1,5 @@
 import type { JobRow } from "../jobs/store";
-import { jobView } from "../routes/data-jobs/views";
+import { jobView } from "../jobs/views";
 
 const PHASE = { PENDING: "대기 중", RUNNING: "수집 중" } as const;
 

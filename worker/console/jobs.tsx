@@ -9,7 +9,7 @@ import { ApiError } from "../errors/api-error";
 import { createJob } from "../jobs/create";
 import { listJobs } from "../jobs/store";
 import { workspaceJob } from "../routes/data-jobs/load-job";
-import { jobView } from "../routes/data-jobs/views";
+import { jobView } from "../jobs/views";
 import { JobStatusCell } from "./job-status";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";

@@ -130,14 +130,9 @@ export async function invalidateCredential(d1: D1Database, id: string, reason: s
     .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason)));
 }
 
-/** A workspace's live credential for a provider, which its jobs use implicitly. */
-export async function findActiveCredential(d1: D1Database, workspaceId: string, providerCode: string): Promise<CredentialRow | null> {
-  const row = await database(d1)
-    .select()
-    .from(credentials)
-    .where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.providerCode, providerCode), eq(credentials.status, "ACTIVE")))
-    .get();
-  return row ?? null;
+/** The id of a workspace's live credential for a provider, which its jobs use implicitly: a statement for the caller to batch. */
+export function activeCredentialIdStatement(d1: D1Database, workspaceId: string, providerCode: string): D1PreparedStatement {
+  return d1.prepare("SELECT id FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' LIMIT 1").bind(workspaceId, providerCode);
 }
 
 export async function findCredential(d1: D1Database, workspaceId: string, id: string): Promise<CredentialRow> {

@@ -1,4 +1,4 @@
-import { findActiveCredential } from "../credentials/store";
+import { activeCredentialIdStatement } from "../credentials/store";
 import { ApiError } from "../errors/api-error";
 import { jobError } from "../../collectors/job-failures";
 import { sha256Hex } from "../lib/crypto";
@@ -11,7 +11,7 @@ import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
 import { insertJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
-import { jobBilling } from "../workspaces/store";
+import { type JobBillingRow, jobBillingOf, jobBillingStatement } from "../workspaces/store";
 import type { JobRow } from "./store";
 
 export interface CreateJobInput {
@@ -59,10 +59,13 @@ async function enqueuePlan(env: JobsEnv, row: JobRow): Promise<void> {
 export async function createJob(env: JobsEnv, workspaceId: string, input: CreateJobInput, idempotencyKey?: string): Promise<JobRow> {
   const request = validateJobRequest(input);
   const now = Date.now();
-  const [billing, credential] = await Promise.all([
-    jobBilling(env.DB, workspaceId),
-    findActiveCredential(env.DB, workspaceId, request.provider.code),
+  // One round trip for both reads: D1 answers a batch in one request.
+  const [billingRows, credentialRows] = await env.DB.batch([
+    jobBillingStatement(env.DB, workspaceId),
+    activeCredentialIdStatement(env.DB, workspaceId, request.provider.code),
   ]);
+  const billing = jobBillingOf(billingRows?.results[0] as JobBillingRow | undefined, workspaceId);
+  const credentialId = (credentialRows?.results[0] as { id: string } | undefined)?.id ?? null;
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
   if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
   const idem = idempotencyKey
@@ -77,9 +80,9 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
       providerCode: request.provider.code,
       schema: request.schema.id,
       params: request.params,
-      credentialId: credential?.id ?? null,
-      status: credential ? "PENDING" : "FAILED",
-      error: credential ? null : jobError("CREDENTIAL_NOT_FOUND"),
+      credentialId,
+      status: credentialId ? "PENDING" : "FAILED",
+      error: credentialId ? null : jobError("CREDENTIAL_NOT_FOUND"),
       createdAt: now,
       deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
     },

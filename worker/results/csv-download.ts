@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { findSchema } from "../catalog/schemas";
 import { finishedUnits, type JobRow } from "../jobs/store";
-import { jobKind } from "../routes/data-jobs/views";
+import { jobKind } from "../jobs/views";
 import { csvResults } from "./csv-export";
 
 /** Says what a CSV holds: `InProgress` means the finished units so far (the spec's `kind` of the job). */

@@ -12,6 +12,8 @@ export interface ResourceEvent {
   type: WebhookEventType;
   /** The workspace the resource belongs to; a connection workspace's partner hears of it too. */
   workspaceId: string;
+  /** Whose plan bills the workspace (its partner, for a connection workspace), when the caller has it at hand: saves a read. */
+  billingWorkspaceId?: string;
   /** The resource as its GET endpoint returns it. */
   object: object;
 }
@@ -24,7 +26,8 @@ export interface ResourceEvent {
  */
 export async function emitEvent(env: EventsEnv, event: ResourceEvent, now = Date.now()): Promise<void> {
   try {
-    const endpoints = await subscribedEndpoints(env.DB, await eventRecipients(env.DB, event.workspaceId), event.type);
+    const recipients = event.billingWorkspaceId === undefined ? await eventRecipients(env.DB, event.workspaceId) : [...new Set([event.workspaceId, event.billingWorkspaceId])];
+    const endpoints = await subscribedEndpoints(env.DB, recipients, event.type);
     if (endpoints.length === 0) return;
     const body: WebhookEvent<object> = { id: `evt_${crypto.randomUUID().replaceAll("-", "")}`, type: event.type, createdAt: isoTime(now), data: { object: event.object } };
     const payload = JSON.stringify(body);

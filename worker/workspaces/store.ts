@@ -28,14 +28,19 @@ export interface JobBilling {
   concurrentJobs: number | null;
 }
 
-export async function jobBilling(d1: D1Database, workspaceId: string): Promise<JobBilling> {
-  const row = await d1
+/** The workspace's billing row, for a caller to batch with its own reads; `jobBillingOf` reads the result. */
+export function jobBillingStatement(d1: D1Database, workspaceId: string): D1PreparedStatement {
+  return d1
     .prepare(
       `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan
        FROM workspaces w JOIN workspaces b ON b.id = coalesce(w.billing_workspace_id, w.id) WHERE w.id = ?`,
     )
-    .bind(workspaceId)
-    .first<{ billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan }>();
+    .bind(workspaceId);
+}
+
+export type JobBillingRow = { billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan };
+
+export function jobBillingOf(row: JobBillingRow | undefined | null, workspaceId: string): JobBilling {
   const limits = PLAN_LIMITS[row?.plan ?? "FREE"];
   return {
     billingWorkspaceId: row?.billingWorkspaceId ?? workspaceId,
@@ -44,6 +49,10 @@ export async function jobBilling(d1: D1Database, workspaceId: string): Promise<J
     monthlyStepCap: limits.monthlyTaskSteps,
     concurrentJobs: limits.concurrentJobs,
   };
+}
+
+export async function jobBilling(d1: D1Database, workspaceId: string): Promise<JobBilling> {
+  return jobBillingOf(await jobBillingStatement(d1, workspaceId).first<JobBillingRow>(), workspaceId);
 }
 
 /**

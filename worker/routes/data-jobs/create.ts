@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { createJob } from "../../jobs/create";
-import { jobView } from "./views";
+import { jobView } from "../../jobs/views";
 import { CreateDataJobBodySchema, DataJobSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";

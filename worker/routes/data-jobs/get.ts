@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { jobView } from "./views";
+import { jobView } from "../../jobs/views";
 import { DataJobSchema, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";

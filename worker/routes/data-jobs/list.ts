@@ -4,7 +4,7 @@ import { JOB_STATUSES } from "../../db/tables";
 import type { AppEnv } from "../../env";
 import { decodeCursor, encodeCursor } from "../../jobs/cursor";
 import { listJobs } from "../../jobs/store";
-import { jobListItem } from "./views";
+import { jobListItem } from "../../jobs/views";
 import { DataJobPageSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";

@@ -1,5 +1,5 @@
-import type { JobRow } from "../../jobs/store";
-import type { JobError } from "../../../collectors/job-failures";
+import type { JobRow } from "./store";
+import type { JobError } from "../../collectors/job-failures";
 
 export const SUGGESTED_POLL_INTERVAL_MS = 5000;
 
