@@ -34,6 +34,15 @@ describe("job board (read model in front of D1)", () => {
     expect((await readJob(env, ws.workspaceId, row.id, Date.now() + 10 * FRESH_MS))!.status).toBe("FAILED");
   });
 
+  it("leaves a new job off the board until its first read, which fills the board from D1", async () => {
+    const { ws, row } = await runningJob();
+    expect(await jobBoard(env, ws.workspaceId).get(row.id)).toBeNull();
+    expect((await readJob(env, ws.workspaceId, row.id))!.status).toBe("PENDING");
+    // RPC typing cannot express a row's free-form params; the entry round-trips as stored.
+    const entry = (await jobBoard(env, ws.workspaceId).get(row.id)) as unknown as { row: { status: string } } | null;
+    expect(entry?.row.status).toBe("PENDING");
+  });
+
   it("answers unknown jobs from D1 and keeps workspaces apart", async () => {
     const { ws, row } = await runningJob();
     const other = await createWorkspace();

@@ -7,7 +7,7 @@ type BoardEnv = Pick<Bindings, "DB" | "JOB_BOARD">;
 /** An InProgress entry older than this is checked against D1, in case a publish was lost. */
 export const FRESH_MS = 15_000;
 
-/** Tells the workspace's board about a job's latest row; every transition of jobs/ calls it after writing D1. */
+/** Tells the workspace's board about a job's latest row; every transition of jobs/ after creation calls it after writing D1. */
 export async function publishJob(env: BoardEnv, row: JobRow): Promise<void> {
   await jobBoard(env, row.workspaceId).put(row);
 }

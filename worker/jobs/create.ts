@@ -5,7 +5,6 @@ import { sha256Hex } from "../lib/crypto";
 import { waitBudgetSeconds } from "./budget";
 import { kstMonthBounds, secondsUntilNextMonth } from "./kst-month";
 import { validateJobRequest } from "./request";
-import { publishJob } from "./board";
 import { jobEnded } from "./events";
 import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
@@ -49,9 +48,12 @@ async function enqueuePlan(env: JobsEnv, row: JobRow): Promise<void> {
 }
 
 /**
- * The job's first transition: records it, shows it to pollers and, when it
- * has a credential, enqueues its planning. Without a credential the job is
- * born Failed (a job-level outcome, not an HTTP error). A replay of a job
+ * The job's first transition: records it and, when it has a credential,
+ * enqueues its planning. Without a credential the job is born Failed (a
+ * job-level outcome, not an HTTP error). It leaves the job board alone: the
+ * first read of the job fills it from D1 (jobs/board.ts), and planning,
+ * which usually comes before that read, publishes anyway; so a create saves
+ * a write to the board that all of a workspace's creates share. A replay of a job
  * still PENDING enqueues its planning again, in case the first plan message
  * was lost; planning twice is harmless, since the executor ignores a plan
  * once the job left PENDING and the credential lease turns a concurrent one away.
@@ -97,11 +99,11 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     case "TOO_MANY_UNFINISHED":
       throw new ApiError("TOO_MANY_CONCURRENT_WORKERS", { headers: { "Retry-After": String(CONCURRENCY_RETRY_SECONDS) } });
     case "REPLAYED":
-      await Promise.all([publishJob(env, outcome.row), enqueuePlan(env, outcome.row)]);
+      await enqueuePlan(env, outcome.row);
       return outcome.row;
     case "CREATED":
       // A job born Failed (no credential) ends here: its event is announced now, once.
-      await Promise.all([publishJob(env, outcome.row), enqueuePlan(env, outcome.row), jobEnded(env, outcome.row)]);
+      await Promise.all([enqueuePlan(env, outcome.row), jobEnded(env, outcome.row)]);
       return outcome.row;
   }
 }
