@@ -20,7 +20,6 @@ export { DetachedDeliveries } from "./pipeline/detached-delivery";
 
 const app = createApp();
 
-
 export default {
   fetch(request, env, ctx) {
     if (meteringOn(env) && new URL(request.url).pathname === "/__meter") return Response.json(takeUsage(new URL(request.url).searchParams.has("reset")));
