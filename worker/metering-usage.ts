@@ -1,6 +1,6 @@
 /** What the cost meter counts, in the units Cloudflare bills (docs/costs.md); shared by the meter and bench:cost. */
 export interface Usage {
-  /** fetch, queue (one per batch) and cron invocations. */
+  /** fetch, queue (one per batch) and cron invocations, and locally each detached delivery (the consumer invocation it stands for). */
   workerInvocations: number;
   d1Queries: number;
   d1RowsRead: number;

@@ -152,9 +152,9 @@ function meteredNamespace<N extends DurableObjectNamespace<any>>(namespace: N): 
   });
 }
 
-/** The bindings with every billed call counted; counts the invocation unless it is part of one already counted (a detached delivery of a batch). */
-export function meteredEnv(env: Bindings, invocation = true): Bindings {
-  if (invocation) usage.workerInvocations++;
+/** The bindings of one invocation, counted, with every billed call counted. */
+export function meteredEnv(env: Bindings): Bindings {
+  usage.workerInvocations++;
   return {
     ...env,
     DB: meteredD1(env.DB),

@@ -1,7 +1,7 @@
 import type { WebhookEvent, WebhookEventType } from "../../client/src/webhooks";
 import type { Bindings } from "../env";
 import { isoTime } from "../lib/iso-time";
-import { eventRecipients } from "../workspaces/store";
+import { eventRecipients, recipientsOf } from "../workspaces/store";
 import { insertDeliveries } from "./deliveries";
 import { subscribedEndpoints } from "./endpoints";
 import { deliveryMessage } from "./messages";
@@ -26,7 +26,7 @@ export interface ResourceEvent {
  */
 export async function emitEvent(env: EventsEnv, event: ResourceEvent, now = Date.now()): Promise<void> {
   try {
-    const recipients = event.billingWorkspaceId === undefined ? await eventRecipients(env.DB, event.workspaceId) : [...new Set([event.workspaceId, event.billingWorkspaceId])];
+    const recipients = event.billingWorkspaceId === undefined ? await eventRecipients(env.DB, event.workspaceId) : recipientsOf(event.workspaceId, event.billingWorkspaceId);
     const endpoints = await subscribedEndpoints(env.DB, recipients, event.type);
     if (endpoints.length === 0) return;
     const body: WebhookEvent<object> = { id: `evt_${crypto.randomUUID().replaceAll("-", "")}`, type: event.type, createdAt: isoTime(now), data: { object: event.object } };

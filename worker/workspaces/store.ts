@@ -81,8 +81,13 @@ export async function workspaceNames(d1: D1Database, ids: string[]): Promise<Map
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/** Who hears of a workspace's events: itself and, for a connection workspace, the partner acting for it. */
+/** Who hears of a workspace's events: itself and, for a connection workspace, the partner acting for it (its billing workspace). */
+export function recipientsOf(workspaceId: string, billingWorkspaceId: string | null | undefined): string[] {
+  return billingWorkspaceId && billingWorkspaceId !== workspaceId ? [workspaceId, billingWorkspaceId] : [workspaceId];
+}
+
+/** `recipientsOf`, for a caller without the workspace's billing workspace at hand. */
 export async function eventRecipients(d1: D1Database, workspaceId: string): Promise<string[]> {
   const row = await d1.prepare("SELECT billing_workspace_id AS partner FROM workspaces WHERE id = ?").bind(workspaceId).first<{ partner: string | null }>();
-  return row?.partner && row.partner !== workspaceId ? [workspaceId, row.partner] : [workspaceId];
+  return recipientsOf(workspaceId, row?.partner);
 }
