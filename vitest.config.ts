@@ -13,51 +13,70 @@ export default defineConfig(async () => {
   process.env.TEST_SCRAPER_PORT ??= String(await freePort());
   process.env.TEST_SCRAPER_SECRET ??= randomBytes(32).toString("base64url");
   process.env.TEST_WEBHOOK_PORT ??= String(await freePort());
-  return {
-    plugins: [
-      cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          compatibilityFlags: ["service_binding_extra_handlers"],
-          queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 } },
-          // Container instances reached through a Durable Object binding, as in production, with the scraper process behind them.
-          durableObjects: { SCRAPER_STAND_IN: { className: "ScraperInstanceStandIn", scriptName: "scraper-stand-in" } },
-          workers: [
-            {
-              name: "scraper-stand-in",
-              modules: true,
-              scriptPath: "./test/support/scraper-instance-stand-in.js",
-              compatibilityDate: "2026-04-01",
-              bindings: { SCRAPER_PROCESS_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}` },
-              durableObjects: { SCRAPER_STAND_IN: "ScraperInstanceStandIn" },
-            },
-          ],
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            CURSOR_SECRET: "test-cursor-secret",
-            VAULT_MASTER_KEY: "v1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
-            REGISTRATION_E2E_KEYS: await newRegistrationKeyring("test-key"),
-            // Two keys, as during a rotation: the first signs, both verify.
-            DOWNLOAD_LINK_KEYS: `k2:${randomBytes(32).toString("base64url")},k1:${randomBytes(32).toString("base64url")}`,
-            SCRAPER_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}`,
-            SCRAPER_SHARED_SECRET: process.env.TEST_SCRAPER_SECRET,
-            SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
-            // The global setup's webhook receiver on this machine, allowed as the local stack allows it, and retries a second
-            // or two apart so a test sees several.
-            TEST_WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}`,
-            WEBHOOK_ALLOW_LOCAL_URLS: "1",
-            WEBHOOK_RETRY_BASE_SECONDS: "1",
-            WEBHOOK_RETRY_MAX_SECONDS: "2",
+  const scraperSecret = process.env.TEST_SCRAPER_SECRET;
+  const registrationKeys = await newRegistrationKeyring("test-key");
+  const downloadLinkKeys = `k2:${randomBytes(32).toString("base64url")},k1:${randomBytes(32).toString("base64url")}`;
+  const runtime = () =>
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        compatibilityFlags: ["service_binding_extra_handlers"],
+        queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 } },
+        // Container instances reached through a Durable Object binding, as in production, with the scraper process behind them.
+        durableObjects: { SCRAPER_STAND_IN: { className: "ScraperInstanceStandIn", scriptName: "scraper-stand-in" } },
+        workers: [
+          {
+            name: "scraper-stand-in",
+            modules: true,
+            scriptPath: "./test/support/scraper-instance-stand-in.js",
+            compatibilityDate: "2026-04-01",
+            bindings: { SCRAPER_PROCESS_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}` },
+            durableObjects: { SCRAPER_STAND_IN: "ScraperInstanceStandIn" },
           },
+        ],
+        bindings: {
+          TEST_MIGRATIONS: migrations,
+          CURSOR_SECRET: "test-cursor-secret",
+          VAULT_MASTER_KEY: "v1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
+          REGISTRATION_E2E_KEYS: registrationKeys,
+          // Two keys, as during a rotation: the first signs, both verify.
+          DOWNLOAD_LINK_KEYS: downloadLinkKeys,
+          SCRAPER_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}`,
+          SCRAPER_SHARED_SECRET: scraperSecret,
+          SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
+          // The global setup's webhook receiver on this machine, allowed as the local stack allows it, and retries a second
+          // or two apart so a test sees several.
+          TEST_WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}`,
+          WEBHOOK_ALLOW_LOCAL_URLS: "1",
+          WEBHOOK_RETRY_BASE_SECONDS: "1",
+          WEBHOOK_RETRY_MAX_SECONDS: "2",
+          // Clients that poll as told (the typed client's waitForJob) see a job end within a fraction of the spec's 5 s.
+          SUGGESTED_POLL_INTERVAL_MS: "200",
         },
-      }),
-    ],
+      },
+    });
+  // Both projects run in one workerd per vitest worker. Most files share it, storage included (`isolate: false`):
+  // migrations are applied once per worker instead of once per file, and every test makes its own workspaces, keys,
+  // credentials and addresses. The sweep's and the webhook dispatcher's tests act on every job or delivery in storage,
+  // so they keep storage of their own (`isolate: true`), as all files did before.
+  const ownStorage = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts"];
+  const project = (name: string, include: string[], exclude: string[], isolate: boolean) => ({
+    plugins: [runtime()],
     test: {
-      include: ["test/workers/**/*.test.ts"],
+      name,
+      include,
+      exclude,
+      isolate,
       setupFiles: ["./test/workers/apply-migrations.ts"],
       globalSetup: ["./test/support/workers-global-setup.ts", "./test/support/openssl-certificate-setup.ts"],
       testTimeout: 60_000,
       hookTimeout: 60_000,
+    },
+  });
+  return {
+    test: {
+      maxWorkers: 2,
+      projects: [project("workers", ["test/workers/**/*.test.ts"], ownStorage, false), project("workers-own-storage", ownStorage, [], true)],
     },
   };
 });

@@ -5,6 +5,8 @@ cd "$(dirname "$0")/.."
 if [ ! -x node_modules/.bin/wrangler ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # `npm install`, not `npm ci`: npm cannot lock the other platforms' optional workerd binaries for two
   # workerd versions (wrangler's and the vitest plugin's), which makes `npm ci` refuse the lock.
-  npm install --no-audit --no-fund
+  # Quiet on every machine: allowScripts in package.json decides each dependency's install script
+  # (docs/testing.md says why), so npm has nothing left to warn about.
+  npm install --no-audit --no-fund --loglevel=error
 fi
 bash scripts/ensure-chromium.sh

@@ -53,6 +53,11 @@ export interface Bindings {
   DETACHED_DELIVERIES?: DurableObjectNamespace<DetachedDeliveries>;
   /** `npm run bench:cost` only: "1" counts billed platform calls and serves them at /__meter (metering.ts). Never set in a deployment. */
   COST_METER?: string;
+  /**
+   * The suggestedPollIntervalMs a job shows (milliseconds); unset means the spec's 5000. Tests and the local stack's
+   * test profile shorten it, so a client that polls as told sees a job end without waiting seconds for it.
+   */
+  SUGGESTED_POLL_INTERVAL_MS?: string;
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;

@@ -2,7 +2,7 @@ import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./api";
 import { JobFailedError, JobWaitTimeoutError } from "./errors";
 import { everyItem } from "./pages";
-import { type RetryPolicy, sleep, withRetries } from "./retry";
+import { type Replay, type RetryPolicy, sleep, withRetries } from "./retry";
 import type { WebhookEventType } from "./webhooks";
 import {
   type CreateDataJobRequest,
@@ -27,7 +27,7 @@ export interface CollectClientOptions {
   business?: string;
   /** Another fetch (a Worker's service binding, a test's), default globalThis.fetch. */
   fetch?: typeof globalThis.fetch;
-  /** How often each call is repeated on a network failure, 429 or 5xx (default 4 retries). */
+  /** How often each call is repeated on a 429, and on a dropped connection or 5xx where repeating is safe (default 4 retries). */
   retry?: Omit<RetryPolicy, "signal">;
 }
 
@@ -87,8 +87,8 @@ export class CollectClient {
     this.api = createClient<paths>({ baseUrl: this.baseUrl, headers: this.headers, fetch: this.fetch });
   }
 
-  private send<T>(call: () => Promise<{ data?: T; error?: unknown; response: Response }>, signal?: AbortSignal) {
-    return withRetries(call, { ...this.retry, signal });
+  private send<T>(call: () => Promise<{ data?: T; error?: unknown; response: Response }>, signal?: AbortSignal, replay: Replay = "safe") {
+    return withRetries(call, { ...this.retry, signal }, replay);
   }
 
   /** Creates a job; retries reuse one Idempotency-Key, so the service records it once. */
@@ -197,13 +197,14 @@ export class CollectClient {
     const { data } = await this.send(
       () => this.api.POST("/api/v1/data-jobs/{id}/download-links", { params: { path: { id: jobId } }, body, signal: options.signal }),
       options.signal,
+      "only-refused",
     );
     return data;
   }
 
   /** Registers an HTTPS endpoint for webhook events; the answer carries its signing `secret`, shown only here. */
   async createWebhookEndpoint(endpoint: { url: string; events: WebhookEventType[]; description?: string }, options: CallOptions = {}) {
-    const { data } = await this.send(() => this.api.POST("/api/v1/webhook-endpoints", { body: endpoint, signal: options.signal }), options.signal);
+    const { data } = await this.send(() => this.api.POST("/api/v1/webhook-endpoints", { body: endpoint, signal: options.signal }), options.signal, "only-refused");
     return data;
   }
 

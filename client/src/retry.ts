@@ -20,6 +20,15 @@ export interface RetryPolicy {
   signal?: AbortSignal;
 }
 
+/**
+ * Whether a call may be sent again after an answer that does not say the
+ * service refused it untouched: a GET, a DELETE or a POST with an
+ * Idempotency-Key is (the service answers a repeat as it answered the first);
+ * a POST without one is not, so it is repeated only after a 429, which the
+ * service answers before doing anything.
+ */
+export type Replay = "safe" | "only-refused";
+
 /** Answers worth repeating unchanged: the rate limit and the service or a gateway being briefly unavailable. */
 const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
 
@@ -44,11 +53,11 @@ function backoffMs(retry: number, baseDelayMs: number): number {
 }
 
 /**
- * Runs one API call, repeating it (the same request, so a POST must carry
- * its Idempotency-Key) after a network failure, a 429 (waiting what
- * Retry-After says) or a 5xx, and turns a final error into CollectApiError.
+ * Runs one API call, repeating it after a 429 (waiting what Retry-After
+ * says) and, when `replay` is "safe", after a dropped connection or a 5xx,
+ * as Stripe's libraries do; turns a final error into CollectApiError.
  */
-export async function withRetries<T>(call: () => Promise<Outcome<T>>, policy: RetryPolicy = {}): Promise<{ data: T; response: Response }> {
+export async function withRetries<T>(call: () => Promise<Outcome<T>>, policy: RetryPolicy = {}, replay: Replay = "safe"): Promise<{ data: T; response: Response }> {
   const maxRetries = policy.maxRetries ?? 4;
   const baseDelayMs = policy.baseDelayMs ?? 500;
   const maxRetryAfterSeconds = policy.maxRetryAfterSeconds ?? 300;
@@ -58,11 +67,13 @@ export async function withRetries<T>(call: () => Promise<Outcome<T>>, policy: Re
       const outcome = await call();
       if (outcome.response.ok) return { data: outcome.data as T, response: outcome.response };
       failure = errorFromResponse(outcome.response, outcome.error);
-      if (!RETRIED_STATUSES.has(failure.status) || (failure.retryAfterSeconds ?? 0) > maxRetryAfterSeconds) throw failure;
+      const retried = replay === "safe" ? RETRIED_STATUSES.has(failure.status) : failure.status === 429;
+      if (!retried || (failure.retryAfterSeconds ?? 0) > maxRetryAfterSeconds) throw failure;
     } catch (err) {
       if (err instanceof CollectApiError) throw err;
       if (policy.signal?.aborted) throw policy.signal.reason;
       failure = networkError(err);
+      if (replay !== "safe") throw failure;
     }
     if (retry >= maxRetries) throw failure;
     const wait = failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : backoffMs(retry, baseDelayMs);

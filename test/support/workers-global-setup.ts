@@ -5,11 +5,24 @@ import { startWebhookReceiver } from "./webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** Both worker projects (vitest.config.ts) name this setup; they share one set of services, stopped after the last. */
+const shared = globalThis as { workersServices?: { users: number; started: Promise<() => Promise<void>> } };
+
 /**
  * The worker tests reach a real sandbox bank and a real scraper (with
  * Chromium) over HTTP, exactly as the deployed worker reaches its container.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  shared.workersServices ??= { users: 0, started: startServices() };
+  const services = shared.workersServices;
+  services.users++;
+  const stop = await services.started;
+  return async () => {
+    if (--services.users === 0) await stop();
+  };
+}
+
+async function startServices(): Promise<() => Promise<void>> {
   const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT, TEST_SCRAPER_SECRET, TEST_WEBHOOK_PORT } = process.env;
   const start = (script: string, env: Record<string, string>) =>
     spawn(path.join(ROOT, "node_modules/.bin/node"), ["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });

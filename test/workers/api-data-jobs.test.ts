@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addCredential, callJson, createWorkspace, TX_JOB } from "./helpers";
 
@@ -49,7 +50,8 @@ describe("POST /data-jobs outcomes", () => {
       kind: "Failed",
       providerCode: "sandbox.bank",
       schema: "bank.transactions.cb.v1",
-      suggestedPollIntervalMs: 5000,
+      // The interval this deployment names (the tests' configuration shortens the spec's 5 s).
+      suggestedPollIntervalMs: Number(env.SUGGESTED_POLL_INTERVAL_MS),
       error: { category: "CREDENTIAL_MISSING", code: "CREDENTIAL_NOT_FOUND", retryable: false },
     });
     expect(res.body.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -57,6 +59,16 @@ describe("POST /data-jobs outcomes", () => {
     expect(res.body.error.message).toMatch(/[가-힣]/);
     const detail = await callJson<Json>(`/api/v1/data-jobs/${res.body.id}`, { key: ws.apiKey });
     expect(detail.body).toEqual(res.body);
+  });
+
+  it("suggests the spec's 5 s polling interval where the deployment names none", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const unconfigured = { ...env, SUGGESTED_POLL_INTERVAL_MS: undefined };
+    const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB, env: unconfigured });
+    expect(created.body).toMatchObject({ kind: "InProgress", suggestedPollIntervalMs: 5000 });
+    const read = await callJson<Json>(`/api/v1/data-jobs/${created.body.id}`, { key: ws.apiKey, env: unconfigured });
+    expect(read.body.suggestedPollIntervalMs).toBe(5000);
   });
 
   it("records an InProgress PENDING job when a credential exists", async () => {

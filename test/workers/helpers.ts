@@ -1,4 +1,5 @@
 import { runInDurableObject } from "cloudflare:test";
+import { expect } from "vitest";
 import { env, exports } from "cloudflare:workers";
 import { issueApiKey } from "../../worker/api-keys/store";
 import { createApp } from "../../worker/app";
@@ -36,11 +37,23 @@ export async function createWorkspace(options: { monthlyJobCap?: number | null; 
 }
 
 /**
+ * The caller's address for this test file's requests (CF-Connecting-IP), one of 172.16.0.0/12 per file: files share
+ * the runtime's storage, and without it every request would count against one address's keyless rate limits.
+ */
+export function fileAddress(): string {
+  const file = expect.getState().testPath ?? "";
+  let hash = 0;
+  for (const char of file) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `172.${16 + (hash & 15)}.${(hash >>> 4) & 255}.${((hash >>> 12) % 254) + 1}`;
+}
+
+/**
  * Calls the worker under test through its real fetch handler; with `env`,
  * the same app runs on those bindings instead (one of them wrapped to fail).
  */
 export async function call(path: string, init: RequestInit & { key?: string; json?: unknown; env?: Bindings } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
+  if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", fileAddress());
   if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
   let body = init.body;
   if (init.json !== undefined) {

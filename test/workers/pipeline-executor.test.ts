@@ -5,10 +5,10 @@ import { createJob } from "../../worker/jobs/create";
 import { executeMessage } from "../../worker/pipeline/executor";
 import { unitResultsKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { type CredentialLock, credentialLock } from "../../worker/durable-objects/credential-lock";
+import { type CredentialLock, type LeaseGrant, credentialLock } from "../../worker/durable-objects/credential-lock";
+import type { LockPort } from "../../worker/pipeline/ports";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 import { committedRecords, harness, jobRow, newJob, RANGE } from "./pipeline-harness";
-import { scraperAuthorization } from "../../collectors/scraper-protocol";
 import { ContainerScraper } from "../../worker/pipeline/container-scraper";
 import { type ScraperPort, SessionGone } from "../../worker/pipeline/scraper-port";
 import { ProviderFailure } from "../../collectors/adapter";
@@ -24,11 +24,6 @@ async function sessionAlive(sessionId: string): Promise<boolean> {
   }
 }
 
-async function logins(): Promise<number> {
-  const response = await fetch(`${env.SCRAPER_URL}/stats`, { headers: { Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) } });
-  return (await response.json<{ logins: number }>()).logins;
-}
-
 /** The real scraper behind a door shut for its first `refusals` logins, as a full engine's is. */
 function engineFullFor(refusals: number): ScraperPort {
   const real = harness().deps.scraperFor(findProvider("sandbox.bank")!);
@@ -41,14 +36,40 @@ function engineFullFor(refusals: number): ScraperPort {
   };
 }
 
+/** A credential's real lock that records each grant and, after each renewal, the lease's end as the object stores it. */
+function recordingLock(real: LockPort, credentialId: string) {
+  const grants: LeaseGrant[] = [];
+  const renewals: { held: boolean; leaseUntil: number }[] = [];
+  const storedLeaseUntil = () =>
+    runInDurableObject(credentialLock(env, credentialId), (_o: CredentialLock, state) => state.storage.sql.exec<{ u: number }>("SELECT lease_until AS u FROM lease").one().u);
+  const lock: LockPort & { grants: LeaseGrant[]; renewals: typeof renewals } = {
+    grants,
+    renewals,
+    acquire: async (jobId, leaseMs) => {
+      const result = await real.acquire(jobId, leaseMs);
+      if (result.granted) grants.push(result);
+      return result;
+    },
+    renew: async (fence, leaseMs) => {
+      const held = await real.renew(fence, leaseMs);
+      renewals.push({ held, leaseUntil: await storedLeaseUntil() });
+      return held;
+    },
+    park: (fence) => real.park(fence),
+    rememberSession: (fence, sessionId) => real.rememberSession(fence, sessionId),
+    forgetSession: (fence) => real.forgetSession(fence),
+    release: (jobId) => real.release(jobId),
+  };
+  return lock;
+}
+
 describe("unit executor on real components", () => {
   it("plans units per account x 31-day window, runs the chain on one login and stores exact records", async () => {
     const { job, plan } = await newJob();
     const h = harness();
-    const before = await logins();
     h.queued.push(plan);
     await h.drain();
-    expect(await logins()).toBe(before + 1);
+    expect(h.logins()).toBe(1);
     const row = await jobRow(job.id);
     const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
     expect(row).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
@@ -78,10 +99,9 @@ describe("unit executor on real components", () => {
   it("carries a job's units on inline in one delivery while the budget lasts", async () => {
     const { job, plan } = await newJob();
     const h = harness({ inlineBudgetMs: 60_000 });
-    const before = await logins();
     expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
     expect(h.queued).toEqual([]);
-    expect(await logins()).toBe(before + 1);
+    expect(h.logins()).toBe(1);
     const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
     expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, record_count: truth.length });
   });
@@ -206,27 +226,44 @@ describe("unit executor on real components", () => {
     expect(JSON.parse((await jobRow(job.id))!.error)).toMatchObject({ code: "LOGIN_FAILED", category: "CREDENTIAL", retryable: false });
   });
 
-  it("keeps the lease through a delivery that outlasts the lease term, renewing it while units run", async () => {
-    const { job, plan } = await newJob();
+  it("keeps the lease through a unit that outlasts the lease term, renewing it while the unit runs", async () => {
+    const { job, plan, credentialId } = await newJob();
     const leaseMs = 1000;
-    const h = harness({ leaseMs, inlineBudgetMs: 60_000 });
-    const started = Date.now();
+    const base = harness().deps;
+    const lock = recordingLock(base.lockFor(credentialId), credentialId);
+    const real = base.scraperFor(findProvider("sandbox.bank")!);
+    let slowUnits = 1;
+    // The first unit takes half as long again as the lease term: only renewals while it runs keep the lease.
+    const slowFirstUnit: ScraperPort = {
+      openSession: (...a) => real.openSession(...a),
+      targets: (...a) => real.targets(...a),
+      closeSession: (...a) => real.closeSession(...a),
+      collect: async (sessionId, unit) => {
+        if (slowUnits-- > 0) await new Promise((r) => setTimeout(r, 1.5 * leaseMs));
+        return real.collect(sessionId, unit);
+      },
+    };
+    const h = harness({ leaseMs, inlineBudgetMs: 60_000, lockFor: () => lock, scraperFor: () => slowFirstUnit });
     expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
-    expect(Date.now() - started).toBeGreaterThan(2 * leaseMs);
     expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, error: null });
+    // The object's own clock and state, not the test's wall time: every renewal found the lease held, and one
+    // renewed it after the term its grant gave had run out, which only earlier renewals make possible.
+    const term = lock.grants[0]!.leaseUntil;
+    expect(lock.renewals.length).toBeGreaterThan(2);
+    expect(lock.renewals.every((r) => r.held)).toBe(true);
+    expect(lock.renewals.some((r) => r.leaseUntil - leaseMs > term)).toBe(true);
   });
 
   it("logs in once when the plan message is delivered twice at the same time", async () => {
     const { job, plan } = await newJob();
     const h = harness();
-    const before = await logins();
     const outcomes = await Promise.all([executeMessage(h.deps, plan), executeMessage(h.deps, plan)]);
     // One delivery plans; the other finds the job's lease taken by a delivery of the same job and waits for it.
     expect(outcomes).toContainEqual({ kind: "ack" });
     expect(outcomes.find((o) => o.kind === "retry")).toMatchObject({ kind: "retry" });
     expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
     await h.drain();
-    expect(await logins()).toBe(before + 1);
+    expect(h.logins()).toBe(1);
     expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6 });
   });
 

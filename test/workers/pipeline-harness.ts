@@ -9,16 +9,34 @@ import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
 export const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };
 
-/** Real D1, R2, lock DO and scraper; only the queue hand-off is captured so each step is explicit. */
+/**
+ * Real D1, R2, lock DO and scraper; only the queue hand-off is captured so each step is explicit.
+ * `logins()` counts the sessions this harness's executor opened: the scraper serves test files running side by
+ * side, so its own count would include theirs.
+ */
 export function harness(overrides: Partial<PipelineDeps> = {}) {
   const queue = withCapturedQueue();
   const queued = queue.sent;
+  let logins = 0;
   const deps: PipelineDeps = {
     ...pipelineDeps(queue.env),
     retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 2 },
     // Every unit through the queue, so each step is visible; inline continuation has its own tests.
     inlineBudgetMs: 0,
     ...overrides,
+  };
+  const scraperFor = deps.scraperFor;
+  deps.scraperFor = (provider) => {
+    const scraper = scraperFor(provider);
+    return {
+      openSession: (...args) => {
+        logins++;
+        return scraper.openSession(...args);
+      },
+      targets: (...args) => scraper.targets(...args),
+      collect: (...args) => scraper.collect(...args),
+      closeSession: (...args) => scraper.closeSession(...args),
+    };
   };
   const drain = async () => {
     const outcomes: Outcome[] = [];
@@ -30,7 +48,7 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
     }
     return outcomes;
   };
-  return { deps, queued, drain };
+  return { deps, queued, drain, logins: () => logins };
 }
 
 export async function newJob(params: Record<string, unknown> = RANGE, schema = "bank.transactions.cb.v1", login?: { loginId: string; password: string }) {

@@ -9,7 +9,7 @@ import { ApiError } from "../errors/api-error";
 import { createJob } from "../jobs/create";
 import { listJobs } from "../jobs/store";
 import { workspaceJob } from "../routes/data-jobs/load-job";
-import { jobView } from "../jobs/views";
+import { jobView, pollIntervalMs } from "../jobs/views";
 import { JobStatusCell } from "./job-status";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
@@ -115,5 +115,5 @@ export async function refreshJob(c: Context<AppEnv>): Promise<Response> {
 
 /** The job's API view, for the pages' live progress. */
 export async function jobStatusJson(c: Context<AppEnv>): Promise<Response> {
-  return c.json(jobView(await workspaceJob(c.env, c.req.param("workspaceId")!, c.req.param("jobId")!)));
+  return c.json(jobView(await workspaceJob(c.env, c.req.param("workspaceId")!, c.req.param("jobId")!), pollIntervalMs(c.env)));
 }

@@ -1,9 +1,10 @@
-import { jobView } from "./views";
+import { jobView, pollIntervalMs } from "./views";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import type { JobRow } from "./store";
+import type { Bindings } from "../env";
 
 /** Announces a job that reached SUCCEEDED or FAILED to the workspace's webhook endpoints; every transition into a final status calls it once. */
-export async function jobEnded(env: EventsEnv, row: JobRow): Promise<void> {
+export async function jobEnded(env: EventsEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS">, row: JobRow): Promise<void> {
   if (row.status !== "SUCCEEDED" && row.status !== "FAILED") return;
-  await emitEvent(env, { type: row.status === "SUCCEEDED" ? "data_job.succeeded" : "data_job.failed", workspaceId: row.workspaceId, billingWorkspaceId: row.billingWorkspaceId ?? undefined, object: jobView(row) });
+  await emitEvent(env, { type: row.status === "SUCCEEDED" ? "data_job.succeeded" : "data_job.failed", workspaceId: row.workspaceId, billingWorkspaceId: row.billingWorkspaceId ?? undefined, object: jobView(row, pollIntervalMs(env)) });
 }

@@ -1,7 +1,15 @@
 import type { JobRow } from "./store";
 import type { JobError } from "../../collectors/job-failures";
+import type { Bindings } from "../env";
 
+/** The spec's polling interval. */
 export const SUGGESTED_POLL_INTERVAL_MS = 5000;
+
+/** The interval a deployment suggests: the spec's, unless SUGGESTED_POLL_INTERVAL_MS names a whole number of milliseconds. */
+export function pollIntervalMs(env: Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS">): number {
+  const configured = Number(env.SUGGESTED_POLL_INTERVAL_MS);
+  return Number.isInteger(configured) && configured > 0 ? configured : SUGGESTED_POLL_INTERVAL_MS;
+}
 
 interface Common {
   id: string;
@@ -32,12 +40,12 @@ export function jobKind(row: Pick<JobRow, "status">): JobKind {
 }
 
 /** The spec's `kind` variant of a stored job. */
-export function jobView(row: JobRow): DataJobView {
+export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_INTERVAL_MS): DataJobView {
   const common: Common = {
     id: row.id,
     providerCode: row.providerCode,
     schema: row.schema,
-    suggestedPollIntervalMs: SUGGESTED_POLL_INTERVAL_MS,
+    suggestedPollIntervalMs,
     maxWaitSeconds: maxWaitSeconds(row),
   };
   switch (row.status) {

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { createJob } from "../../jobs/create";
-import { jobView } from "../../jobs/views";
+import { jobView, pollIntervalMs } from "../../jobs/views";
 import { CreateDataJobBodySchema, DataJobSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
@@ -36,5 +36,5 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const row = await createJob(c.env, workspaceId, c.req.valid("json"), c.req.valid("header")["Idempotency-Key"]);
-  return c.json(jobView(row), 201);
+  return c.json(jobView(row, pollIntervalMs(c.env)), 201);
 };

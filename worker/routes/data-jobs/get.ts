@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { jobView } from "../../jobs/views";
+import { jobView, pollIntervalMs } from "../../jobs/views";
 import { DataJobSchema, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";
@@ -19,4 +19,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(jobView(await loadJob(c, c.req.valid("param").id)), 200);
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(jobView(await loadJob(c, c.req.valid("param").id), pollIntervalMs(c.env)), 200);
