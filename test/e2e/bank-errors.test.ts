@@ -1,25 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../../scripts/demo-seed";
 import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
 import { jobError } from "../../collectors/job-failures";
-import { client, type LocalStack, startStack } from "./stack";
+import { client, type Stack, startStack } from "./stack";
 
-let stack: LocalStack;
+let stack: Stack;
 const keys = new Map<string, string>();
 
 beforeAll(async () => {
   // A short page timeout so the hanging-site case settles quickly, yet long enough that thirteen logins at once on
   // two loaded cores never reach it (2 s turned a slow error_PROVIDER_ERROR page into TIMEOUT).
-  stack = await startStack("bank-errors", { pageTimeoutMs: 6000 });
+  stack = await startStack();
   const seeds = SANDBOX_BANK_ERROR_CODES.map((code) => {
     const apiKey = newApiKey();
     keys.set(code, apiKey);
     return { workspaceId: crypto.randomUUID(), name: `error ${code}`, apiKey, login: { loginId: "user_good", password: `error_${code}` } };
   });
   await stack.seedWorkspaces(seeds);
-});
-afterAll(async () => {
-  await stack?.stop();
 });
 
 describe("institution failures through the real stack", () => {

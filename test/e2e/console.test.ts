@@ -4,18 +4,18 @@ import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../../scripts/demo-seed";
 import { launchChromium } from "../node/chromium";
-import { client, type LocalStack, startStack } from "./stack";
+import { client, type Stack, startStack } from "./stack";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-04-30" };
 const LOGIN_FAILED_USER = { email: "failing@collect-edge.co.kr", password: "wrong-bank-password-1" };
 
-let stack: LocalStack;
+let stack: Stack;
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack("console");
+  stack = await startStack();
   // A workspace whose stored bank login the sandbox bank refuses, so its jobs fail with LOGIN_FAILED.
   await stack.seedWorkspaces([
     { workspaceId: crypto.randomUUID(), name: "실패하는 회사", apiKey: newApiKey(), user: LOGIN_FAILED_USER, login: { loginId: "user_good", password: "error_LOGIN_FAILED" } },
@@ -24,7 +24,6 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 /** A phone-sized page in a browser context of its own (no cookies shared between tests). */

@@ -4,26 +4,25 @@ import path from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../node/chromium";
-import { client, type LocalStack, startStack } from "./stack";
+import { client, type Stack, startStack } from "./stack";
 
 type Json = Record<string, any>;
 
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
 
-let stack: LocalStack;
+let stack: Stack;
 let api: ReturnType<typeof client>;
 let browser: Browser;
 let downloads: string;
 
 beforeAll(async () => {
   downloads = mkdtempSync(path.join(tmpdir(), "collect-e2e-downloads-"));
-  stack = await startStack("download-links");
+  stack = await startStack();
   api = client(stack);
   browser = await launchChromium();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
   rmSync(downloads, { recursive: true, force: true });
 });
 

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { client, type LocalStack, startStack } from "./stack";
+import { client, type Stack, startStack } from "./stack";
 
 type Json = Record<string, any>;
 
-let stack: LocalStack;
+let stack: Stack;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  // The sweep runs every second with thresholds of seconds, so lost work comes back within a test's time;
-  // a short lease lets a delivery that died free the credential soon, and more attempts outlast a restart.
-  stack = await startStack("faults", {
-    sweepEveryMs: 1000,
-    vars: { PLAN_RESEND_SECONDS: "3", STALL_SECONDS: "8", LOCK_LEASE_SECONDS: "6", RETRY_MAX_ATTEMPTS: "10" },
-  });
+  stack = await startStack("worker-restarts");
   api = client(stack);
-});
-afterAll(async () => {
-  await stack?.stop();
 });
 
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" };

@@ -11,7 +11,7 @@ import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { newApiKey } from "../../scripts/demo-seed";
 import { launchChromium } from "../node/chromium";
-import { type LocalStack, startStack } from "./stack";
+import { type Stack, startStack } from "./stack";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
@@ -19,19 +19,18 @@ const GOOD_LOGIN = { loginId: "user_good", password: "pass_good" };
 // The sandbox bank refuses this password as a wrong login (LOGIN_FAILED, category CREDENTIAL).
 const REFUSED_LOGIN = { loginId: "user_good", password: "error_LOGIN_FAILED" };
 
-let stack: LocalStack;
+let stack: Stack;
 let browser: Browser;
 let refusedKey: string;
 
 beforeAll(async () => {
-  stack = await startStack("partner-tools");
+  stack = await startStack();
   refusedKey = newApiKey();
   await stack.seedWorkspaces([{ workspaceId: crypto.randomUUID(), name: "거절되는 자격 증명", apiKey: refusedKey, login: REFUSED_LOGIN }]);
   browser = await launchChromium();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
-  await stack?.stop();
 });
 
 /** A workspace of its own (with the sandbox bank login), so a test counts only its own jobs. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
@@ -8,20 +8,16 @@ import { ID_MEMBERS } from "../../sandbox/taxportal/members";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { parseCsv } from "../support/parse-csv";
 import { specViolations } from "../support/spec-field-tables";
-import { client, type LocalStack, startStack } from "./stack";
+import { client, type Stack, startStack } from "./stack";
 
 type Json = Record<string, any>;
 
-let stack: LocalStack;
+let stack: Stack;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  // Enough attempts to outlast the scraper restart of the killed-scraper test on a loaded machine (a crash costs an attempt while it is down).
-  stack = await startStack("pipeline", { vars: { RETRY_MAX_ATTEMPTS: "10" } });
+  stack = await startStack("scraper-restarts");
   api = client(stack);
-});
-afterAll(async () => {
-  await stack?.stop();
 });
 
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-04-30" };

@@ -11,12 +11,12 @@ import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { documentsOf } from "../../sandbox/taxportal/documents";
 import { launchChromium } from "../node/chromium";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { client, type LocalStack, startStack } from "./stack";
+import { client, type Stack, startStack } from "./stack";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
 const PASSWORD = "pass_good";
 
-let stack: LocalStack;
+let stack: Stack;
 let partner: { url: string; close(): Promise<void> };
 let otherSite: { url: string; close(): Promise<void> };
 let browser: Browser;
@@ -35,7 +35,7 @@ async function startOtherSite(): Promise<{ url: string; close(): Promise<void> }
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack("registration");
+  stack = await startStack();
   apiKey = newApiKey();
   popupApiKey = newApiKey();
   // Workspaces without credentials: the end-user registers the bank login through the UI (one in an iframe, one in a popup).
@@ -51,7 +51,6 @@ afterAll(async () => {
   await browser?.close();
   await otherSite?.close();
   await partner?.close();
-  await stack?.stop();
 });
 
 /** Each test in its own browser context, so no frame, cookie or cache of another test can answer. */

@@ -1,32 +1,41 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { freePort } from "../../scripts/free-port";
-import { type LocalStack, startLocalStack } from "../../scripts/local-stack";
+import { inject } from "vitest";
+import type { WorkspaceSeed } from "../../scripts/demo-seed";
+import type { Claim } from "./global-setup";
+import type { ProfileName } from "./profiles";
 
-export type { LocalStack };
+/** A file's view of a local stack shared through the global setup: its own workspace, and the stack's controls. */
+export interface Stack extends Claim {
+  /** Adds workspaces (key, console user, sandbox credentials) to the stack's D1. */
+  seedWorkspaces(seeds: WorkspaceSeed[]): Promise<void>;
+  /** Kills the scraper processes, as a crash would (profiles of their own only: other files' jobs would die too). */
+  killScraper(): Promise<void>;
+  startScraper(): Promise<void>;
+  /** Kills `wrangler dev` with workerd beneath it; D1, R2 and Durable Object state stay on disk. */
+  killWorker(): Promise<void>;
+  startWorker(): Promise<void>;
+}
 
-/**
- * A private local stack for one test file: fresh state, free ports, fast
- * automatic resumption so transient failures settle within a test's time,
- * and a rate limit above what close polling needs (the limit itself is
- * tested in test/workers).
- */
-export async function startStack(name: string, options: { pageTimeoutMs?: number; sweepEveryMs?: number; vars?: Record<string, string> } = {}): Promise<LocalStack> {
-  return startLocalStack({
-    ...options,
-    port: await freePort(),
-    sandboxPort: await freePort(),
-    scraperPort: await freePort(),
-    persistTo: mkdtempSync(path.join(tmpdir(), `collect-e2e-${name}-`)),
-    logDir: path.resolve(import.meta.dirname, "../../test-artifacts/e2e", name),
-    vars: { RETRY_BASE_SECONDS: "1", RETRY_MAX_SECONDS: "2", RETRY_MAX_ATTEMPTS: "3", RATE_LIMIT_PER_MINUTE: "100000", RATE_LIMIT_PER_HOUR: "1000000", ...options.vars },
-  });
+/** The profile's stack (test/e2e/profiles.ts), started by the first file that asks, with a workspace of this file's own. */
+export async function startStack(profile: ProfileName = "shared"): Promise<Stack> {
+  const control = async (action: string, payload: Record<string, unknown> = {}) => {
+    const response = await fetch(`${inject("e2eControl")}/${action}`, { method: "POST", body: JSON.stringify({ profile, ...payload }) });
+    if (!response.ok) throw new Error(`stack ${profile} ${action}: ${await response.text()}`);
+    return response.json();
+  };
+  const claim = (await control("claim")) as Claim;
+  return {
+    ...claim,
+    seedWorkspaces: async (seeds) => void (await control("seed", { seeds })),
+    killScraper: async () => void (await control("kill-scraper")),
+    startScraper: async () => void (await control("start-scraper")),
+    killWorker: async () => void (await control("kill-worker")),
+    startWorker: async () => void (await control("start-worker")),
+  };
 }
 
 type Json = Record<string, any>;
 
-export function client(stack: LocalStack, apiKey = stack.apiKey) {
+export function client(stack: Claim, apiKey = stack.apiKey) {
   const request = async (method: string, urlPath: string, body?: unknown) => {
     const response = await fetch(`${stack.baseUrl}${urlPath}`, {
       method,

@@ -1,21 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyWebhook, type WebhookEvent } from "../../client/src/webhooks";
 import { type ReceivedWebhook, startWebhookReceiver } from "../support/webhook-receiver";
-import { client, type LocalStack, startStack } from "./stack";
+import { client, type Stack, startStack } from "./stack";
 
 type Json = Record<string, any>;
 
-let stack: LocalStack;
+let stack: Stack;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
-  // Retries a second or two apart instead of production's minute, so the test sees several within its time.
-  stack = await startStack("webhooks", { vars: { WEBHOOK_RETRY_BASE_SECONDS: "1", WEBHOOK_RETRY_MAX_SECONDS: "2" } });
+  stack = await startStack();
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await receiver?.close();
-  await stack?.stop();
 });
 
 async function receivedAtLeast(name: string, count: number, timeoutMs = 60_000): Promise<ReceivedWebhook[]> {

@@ -227,7 +227,7 @@ describe("CSV download links", () => {
   it("are counted against the caller's address, keyless as they are", async () => {
     const { ws, jobId } = await succeededJob();
     const url = await linkOf(ws.apiKey, jobId);
-    const address = { "CF-Connecting-IP": "198.18.0.7" };
+    const address = { "CF-Connecting-IP": "198.18.200.7" };
     await awayFromMinuteEdge();
     const statuses = await Promise.all(
       Array.from({ length: 105 }, (_, i) => open(i % 2 ? url : `${LINK_PREFIX}forged`, { headers: address }).then(async (r) => (await r.arrayBuffer(), r.status))),
@@ -237,7 +237,7 @@ describe("CSV download links", () => {
     expect(limited.status).toBe(429);
     expect((await limited.json<Json>()).code).toBe("API_RATE_LIMITED");
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
-    const elsewhere = await open(url, { headers: { "CF-Connecting-IP": "198.18.0.8" } });
+    const elsewhere = await open(url, { headers: { "CF-Connecting-IP": "198.18.200.8" } });
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers.get("X-RateLimit-Remaining")).toBe("99");
   });

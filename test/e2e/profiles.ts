@@ -1,0 +1,46 @@
+import type { StackOptions } from "../../scripts/local-stack";
+
+/**
+ * The local stacks the end-to-end files run against, started once per run by the global setup
+ * (test/e2e/global-setup.ts) when a file first asks for one. Files share a stack unless they break it on
+ * purpose: a file that kills the scraper or the worker gets a stack of its own, so no other file's job dies.
+ * Every file claims a workspace of its own (its key, console user and sandbox credentials) from the stack.
+ */
+export interface Profile extends Pick<StackOptions, "pageTimeoutMs" | "sweepEveryMs" | "scraperMaxSessions" | "vars"> {
+  /** Workspaces seeded for files to claim, one each. */
+  workspaces: number;
+}
+
+/**
+ * Fast automatic resumption so transient failures settle within a test's time, a rate limit above what close
+ * polling needs (the limit itself is tested in test/workers), and a short suggested poll interval for clients
+ * that poll as told.
+ */
+const TEST_VARS = {
+  RETRY_BASE_SECONDS: "1",
+  RETRY_MAX_SECONDS: "2",
+  RETRY_MAX_ATTEMPTS: "3",
+  RATE_LIMIT_PER_MINUTE: "100000",
+  RATE_LIMIT_PER_HOUR: "1000000",
+  SUGGESTED_POLL_INTERVAL_MS: "250",
+  // Webhook retries a second or two apart, so a test sees several.
+  WEBHOOK_RETRY_BASE_SECONDS: "1",
+  WEBHOOK_RETRY_MAX_SECONDS: "2",
+};
+
+export const PROFILES = {
+  // Two files run at once, each with a browser session or two open: room for all of them. Pages time out after
+  // 6 s, so the sandbox's TIMEOUT cases (bank-errors) end within a test's time.
+  shared: { workspaces: 8, scraperMaxSessions: 16, pageTimeoutMs: 6000, vars: TEST_VARS },
+  // pipeline.test.ts kills the scraper mid-job: enough attempts to outlast the restart on a loaded machine.
+  "scraper-restarts": { workspaces: 1, vars: { ...TEST_VARS, RETRY_MAX_ATTEMPTS: "10" } },
+  // faults.test.ts kills the worker: the sweep runs every second with thresholds of seconds, so lost work comes
+  // back within a test's time; a short lease lets a delivery that died free the credential soon.
+  "worker-restarts": {
+    workspaces: 1,
+    sweepEveryMs: 1000,
+    vars: { ...TEST_VARS, PLAN_RESEND_SECONDS: "3", STALL_SECONDS: "8", LOCK_LEASE_SECONDS: "6", RETRY_MAX_ATTEMPTS: "10" },
+  },
+} satisfies Record<string, Profile>;
+
+export type ProfileName = keyof typeof PROFILES;
