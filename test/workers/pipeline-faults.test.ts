@@ -85,8 +85,8 @@ describe("pipeline faults on real components: every job ends with exactly the gr
       return object;
     });
     const h = harness({ results, leaseMs });
-    await executeMessage(h.deps, plan);
-    for (let unit = 0; unit < 3; unit++) await executeMessage(h.deps, h.queued.shift()!);
+    await h.settle(plan);
+    for (let unit = 0; unit < 3; unit++) await h.settle(h.queued.shift()!);
     const unit3 = h.queued.shift()!;
     expect(unit3).toMatchObject({ type: "unit", unitIndex: 3 });
 
@@ -131,8 +131,8 @@ describe("pipeline faults on real components: every job ends with exactly the gr
       return (await env.RESULTS.put(key, "not a record\n"))!;
     });
     const h = harness({ results, leaseMs: 1000 });
-    await executeMessage(h.deps, plan);
-    for (let unit = 0; unit < 3; unit++) await executeMessage(h.deps, h.queued.shift()!);
+    await h.settle(plan);
+    for (let unit = 0; unit < 3; unit++) await h.settle(h.queued.shift()!);
     const unit3 = h.queued.shift()!;
     const staleDelivery = executeMessage(h.deps, unit3);
     await pausedBeforeWrite;

@@ -3,6 +3,7 @@ import { createJob } from "../../worker/jobs/create";
 import { finishedUnits } from "../../worker/jobs/store";
 import { recordLineBatches } from "../../worker/results/record-lines";
 import { pipelineDeps } from "../../worker/pipeline/deps";
+import type { PipelineMessage } from "../../worker/jobs/messages";
 import { executeMessage } from "../../worker/pipeline/executor";
 import type { Outcome, PipelineDeps } from "../../worker/pipeline/ports";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
@@ -48,7 +49,19 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
     }
     return outcomes;
   };
-  return { deps, queued, drain, logins: () => logins };
+  /**
+   * Runs one message until the executor acknowledges it, as the queue would redeliver it. A short test lease can
+   * lapse on a loaded machine between two renewals; the redelivery then finds the unit where the lapse left it.
+   */
+  const settle = async (message: PipelineMessage) => {
+    let outcome = await executeMessage(deps, message);
+    while (outcome.kind === "retry") {
+      const delayMs = outcome.delaySeconds * 1000;
+      await new Promise((r) => setTimeout(r, delayMs));
+      outcome = await executeMessage(deps, message);
+    }
+  };
+  return { deps, queued, drain, settle, logins: () => logins };
 }
 
 export async function newJob(params: Record<string, unknown> = RANGE, schema = "bank.transactions.cb.v1", login?: { loginId: string; password: string }) {
