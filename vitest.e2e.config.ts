@@ -3,14 +3,14 @@ import { defineConfig } from "vitest/config";
 /**
  * End-to-end tests against the real local stack (wrangler dev, scraper, sandbox). The global setup starts
  * each stack profile once for the whole run (test/e2e/profiles.ts) and every file claims a workspace of its
- * own, so two files run side by side.
+ * own, so three files run side by side.
  */
 export default defineConfig({
   test: {
     include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     globalSetup: ["./test/e2e/global-setup.ts"],
-    maxWorkers: 2,
+    maxWorkers: 3,
     testTimeout: 180_000,
     hookTimeout: 180_000,
   },

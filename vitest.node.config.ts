@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/node/**/*.test.ts"],
     environment: "node",
+    // Two files at once: most of a file's time is spent waiting on Chromium and local servers.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -33,6 +33,8 @@ export interface StackOptions {
   scraperMaxSessions?: number;
   /** Every sandbox page answers this much later, as real institutions do (0 when absent). */
   sandboxPageLatencyMs?: number;
+  /** Workspaces seeded with the demo workspace, before the worker starts. */
+  seeds?: WorkspaceSeed[];
 }
 
 export interface LocalStack {
@@ -235,7 +237,6 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const scraperReady = startScraper();
 
     const wrangler = (args: string[]) => run(path.join(BIN, "wrangler"), [...args, "--local", "--persist-to", options.persistTo], { ...env, CI: "1" });
-    await wrangler(["d1", "migrations", "apply", "collect"]);
     const seedWorkspaces = async (seeds: WorkspaceSeed[]) => {
       const statements = await Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)));
       const seedFile = path.join(options.persistTo, `seed-${Date.now()}.sql`);
@@ -245,17 +246,20 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const apiKey = options.apiKey ?? newApiKey();
     mkdirSync(options.persistTo, { recursive: true });
     const demoUser = { email: DEMO_USER_EMAIL, password: options.demoPassword ?? newDemoPassword() };
-    await seedWorkspaces([demoWorkspace(apiKey, demoUser)]);
+    // Served from a bundle built once, not from the sources: `wrangler dev` on the sources rebuilds and reloads
+    // the runtime whenever a directory its bundler listed changes (a new entry in node_modules or beside the
+    // checkout), which drops every delivery in flight and the local queue's messages (docs/pipeline.md).
+    // Built while D1 is migrated and seeded, as neither needs the other.
+    const bundleDir = path.join(options.persistTo, "worker-bundle");
+    await Promise.all([
+      run(path.join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdir", bundleDir], { ...env, CI: "1" }),
+      wrangler(["d1", "migrations", "apply", "collect"]).then(() => seedWorkspaces([demoWorkspace(apiKey, demoUser), ...(options.seeds ?? [])])),
+    ]);
 
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
     const vars = { SCRAPER_URL: scraperUrls.join(","), SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-    // Served from a bundle built once, not from the sources: `wrangler dev` on the sources rebuilds and reloads
-    // the runtime whenever a directory its bundler listed changes (a new entry in node_modules or beside the
-    // checkout), which drops every delivery in flight and the local queue's messages (docs/pipeline.md).
-    const bundleDir = path.join(options.persistTo, "worker-bundle");
-    await run(path.join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdir", bundleDir], { ...env, CI: "1" });
     let worker: ChildProcess;
     const startWorker = async () => {
       worker = spawnLogged(

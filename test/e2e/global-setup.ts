@@ -59,16 +59,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const { workspaces, ...options } = PROFILES[name];
     const persistTo = mkdtempSync(path.join(tmpdir(), `collect-e2e-${name}-`));
     persistDirs.push(persistTo);
+    const seeds = twins(workspaces - 1);
     const stack = await startLocalStack({
       ...options,
+      seeds,
       port: await freePort(),
       sandboxPort: await freePort(),
       scraperPort: await freePort(),
       persistTo,
       logDir: path.join(ROOT, "test-artifacts/e2e", name),
     });
-    const seeds = twins(workspaces - 1);
-    if (seeds.length) await stack.seedWorkspaces(seeds);
     return {
       stack,
       workspaces: [{ apiKey: stack.apiKey, demoUser: stack.demoUser }, ...seeds.map((seed) => ({ apiKey: seed.apiKey, demoUser: seed.user! }))],

@@ -29,9 +29,9 @@ const TEST_VARS = {
 };
 
 export const PROFILES = {
-  // Two files run at once, each with a browser session or two open: room for all of them. Pages time out after
+  // Three files run at once, each with a browser session or two open: room for all of them. Pages time out after
   // 6 s, so the sandbox's TIMEOUT cases (bank-errors) end within a test's time.
-  shared: { workspaces: 8, scraperMaxSessions: 16, pageTimeoutMs: 6000, vars: TEST_VARS },
+  shared: { workspaces: 10, scraperMaxSessions: 16, pageTimeoutMs: 6000, vars: TEST_VARS },
   // pipeline.test.ts kills the scraper mid-job: enough attempts to outlast the restart on a loaded machine.
   "scraper-restarts": { workspaces: 1, vars: { ...TEST_VARS, RETRY_MAX_ATTEMPTS: "10" } },
   // faults.test.ts kills the worker: the sweep runs every second with thresholds of seconds, so lost work comes

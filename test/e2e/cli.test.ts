@@ -1,0 +1,168 @@
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CollectClient } from "../../client/src/index";
+import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { newApiKey } from "../../scripts/demo-seed";
+import { launchChromium } from "../node/chromium";
+import { cli, finished, freshWorkspace, GOOD_LOGIN, runNode } from "./partner-programs";
+import { type Stack, startStack } from "./stack";
+
+// The sandbox bank refuses this password as a wrong login (LOGIN_FAILED, category CREDENTIAL).
+const REFUSED_LOGIN = { loginId: "user_good", password: "error_LOGIN_FAILED" };
+
+let stack: Stack;
+let browser: Browser;
+let refusedKey: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  refusedKey = newApiKey();
+  await stack.seedWorkspaces([{ workspaceId: crypto.randomUUID(), name: "거절되는 자격 증명", apiKey: refusedKey, login: REFUSED_LOGIN }]);
+  browser = await launchChromium();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("collect check-credential", () => {
+  it("exits 1 and prints the category CREDENTIAL when the institution refuses the stored login", async () => {
+    const run = await cli(["check-credential", "sandbox.bank", "--base-url", stack.baseUrl], { COLLECT_API_KEY: refusedKey });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toMatch(/category\s+CREDENTIAL/);
+    expect(run.stdout).toMatch(/code\s+LOGIN_FAILED/);
+
+    // The service now knows the credential is refused: the next check fails before logging in, still in category CREDENTIAL.
+    const json = await cli(["check-credential", "sandbox.bank", "--json"], { COLLECT_API_KEY: refusedKey, COLLECT_BASE_URL: stack.baseUrl });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "REFUSED", category: "CREDENTIAL", code: "NO_VALID_CREDENTIAL" });
+  }, 180_000);
+
+  it("exits 0 with verdict VALID for a login the institution accepts", async () => {
+    const run = await cli(["check-credential", "sandbox.bank", "--json", "--base-url", stack.baseUrl], { COLLECT_API_KEY: stack.apiKey });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "VALID", category: null });
+  }, 180_000);
+});
+
+describe("collect jobs and results", () => {
+  it("creates and follows a job with plain progress lines off a terminal, shows it, and writes the service's CSV bytes unchanged", async () => {
+    const apiKey = await freshWorkspace(stack);
+    const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack.baseUrl };
+    const created = await cli(["jobs", "create", "--provider", "sandbox.bank", "--schema", "bank.accounts.cb.v1", "--wait", "--json"], env);
+    expect(created.code, created.stderr).toBe(0);
+    const job = JSON.parse(created.stdout) as { id: string; kind: string; recordCount: number };
+    expect(job).toMatchObject({ kind: "Succeeded", recordCount: bankGroundTruth(GOOD_LOGIN.loginId).accounts.length });
+    expect(created.stderr).toMatch(/^progress \d+\/(\d+|\?) units (PENDING|RUNNING)$/m);
+    expect(created.stderr).not.toContain("\r");
+
+    const shown = await cli(["jobs", "show", job.id], env);
+    expect(shown.stdout).toMatch(/kind\s+Succeeded/);
+    expect(shown.stdout).toMatch(new RegExp(`records\\s+${job.recordCount}`));
+
+    const csv = await new Promise<Buffer>((resolve) => {
+      const child = runNode(["cli/bin.mjs", "results", job.id, "--csv"], env);
+      const chunks: Buffer[] = [];
+      child.stdout!.on("data", (d: Buffer) => chunks.push(d));
+      child.on("close", () => resolve(Buffer.concat(chunks)));
+    });
+    const served = Buffer.from(await (await fetch(`${stack.baseUrl}/api/v1/data-jobs/${job.id}/results.csv`, { headers: { Authorization: `Bearer ${apiKey}` } })).arrayBuffer());
+    expect(csv.equals(served)).toBe(true);
+    expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+
+    // A download link hands the same bytes to someone without the key, for the time asked.
+    const link = await cli(["links", "create", job.id, "--expires-in", "600", "--json"], env);
+    expect(link.code, link.stderr).toBe(0);
+    const { url, expiresAt } = JSON.parse(link.stdout) as { url: string; expiresAt: string };
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(500_000);
+    const linked = await fetch(url);
+    expect(linked.headers.get("Content-Disposition")).toContain(`bank.accounts.cb.v1-${job.id}.csv`);
+    expect(Buffer.from(await linked.arrayBuffer()).equals(served)).toBe(true);
+    expect((await cli(["links", "create", job.id, "--expires-in", "10"], env)).code).toBe(3);
+
+    const missing = await cli(["jobs", "show", crypto.randomUUID()], env);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/^error DATA_JOB_NOT_FOUND \(404, request \S+\)/);
+    expect((await cli(["jobs", "list", "--limit", "many"], env)).code).toBe(2);
+  }, 120_000);
+});
+
+describe("collect webhooks listen", () => {
+  it("prints each signed event of a real job as it arrives and deletes its endpoint on Ctrl-C", async () => {
+    const apiKey = await freshWorkspace(stack);
+    const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack.baseUrl };
+    const child = runNode(["cli/bin.mjs", "webhooks", "listen", "--events", "data_job.succeeded,data_job.failed"], env);
+    const done = finished(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
+    const until = async (check: () => boolean, what: string) => {
+      for (const started = Date.now(); !check(); await new Promise((r) => setTimeout(r, 200))) {
+        if (Date.now() - started > 90_000) throw new Error(`no ${what}; stdout: ${stdout}; stderr: ${stderr}`);
+      }
+    };
+    await until(() => stderr.includes("Listening on"), "listening line");
+
+    const client = new CollectClient({ baseUrl: stack.baseUrl, apiKey });
+    const job = await client.runJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+    expect(job.kind).toBe("Succeeded");
+    await until(() => stdout.includes(job.id), "event line");
+    expect(stdout).toMatch(new RegExp(`data_job\\.succeeded\\s+evt_\\S+\\s+${job.id} Succeeded`));
+    expect(stderr).not.toContain("refused a delivery");
+
+    child.kill("SIGINT");
+    const exit = await done;
+    expect(exit.code, exit.stderr).toBe(0);
+    const left = (await (await fetch(`${stack.baseUrl}/api/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { items: unknown[] };
+    expect(left.items).toEqual([]);
+  }, 150_000);
+});
+
+describe("collect login", () => {
+  it("signs in through the console's device approval, stores the key with mode 0600, and later commands use it", async () => {
+    const configHome = mkdtempSync(path.join(tmpdir(), "collect-config-"));
+    const child = runNode(["cli/bin.mjs", "login", "--base-url", stack.baseUrl], { XDG_CONFIG_HOME: configHome });
+    const done = finished(child);
+    const prompt = await new Promise<{ url: string; userCode: string }>((resolve, reject) => {
+      let seen = "";
+      child.stdout!.on("data", (d) => {
+        seen += d;
+        const url = /Open (\S+)/.exec(seen)?.[1];
+        const userCode = /approve the code (\S+)/.exec(seen)?.[1];
+        if (url && userCode) resolve({ url, userCode });
+      });
+      child.on("close", () => reject(new Error(`login exited before printing a code: ${seen}`)));
+    });
+    expect(prompt.url).toBe(`${stack.baseUrl}/console/device?user_code=${encodeURIComponent(prompt.userCode)}`);
+
+    // The person opens the printed link, signs in as the demo user and approves the code shown.
+    const page = await (await browser.createBrowserContext()).newPage();
+    await page.goto(prompt.url);
+    await page.type("#email", stack.demoUser.email);
+    await page.type("#password", stack.demoUser.password);
+    await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
+    expect(await page.$eval("#user_code", (el) => (el as HTMLInputElement).value)).toBe(prompt.userCode);
+    await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
+    expect(await page.$eval("#device-approved", (el) => el.textContent)).toContain("collect CLI");
+
+    const login = await done;
+    expect(login.code, login.stderr).toBe(0);
+    const file = path.join(configHome, "collect-edge", "config.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+
+    // No flag or key in the environment: the stored login alone.
+    const list = await cli(["jobs", "list", "--json"], { XDG_CONFIG_HOME: configHome });
+    expect(list.code, list.stderr).toBe(0);
+    const jobs = JSON.parse(list.stdout) as { id: string; kind: string }[];
+    expect(Array.isArray(jobs)).toBe(true);
+    for (const job of jobs) expect(job).toMatchObject({ id: expect.any(String), kind: expect.stringMatching(/^(InProgress|Succeeded|Failed)$/) });
+
+    const logout = await cli(["logout"], { XDG_CONFIG_HOME: configHome });
+    expect(logout.code).toBe(0);
+    expect((await cli(["jobs", "list"], { XDG_CONFIG_HOME: configHome })).code).toBe(4);
+  }, 120_000);
+});
