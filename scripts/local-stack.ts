@@ -241,7 +241,15 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       const statements = await Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)));
       const seedFile = path.join(options.persistTo, `seed-${Date.now()}.sql`);
       writeFileSync(seedFile, statements.join("\n"));
-      await wrangler(["d1", "execute", "collect", "--file", seedFile]);
+      // The running worker writes to the same SQLite file; wrangler's D1 does not wait for its lock, so this does.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await wrangler(["d1", "execute", "collect", "--file", seedFile]);
+        } catch (err) {
+          if (attempt === 5 || !String(err).includes("SQLITE_BUSY")) throw err;
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+        }
+      }
     };
     const apiKey = options.apiKey ?? newApiKey();
     mkdirSync(options.persistTo, { recursive: true });
