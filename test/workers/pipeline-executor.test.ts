@@ -228,8 +228,8 @@ describe("unit executor on real components", () => {
 
   it("keeps the lease through a unit that outlasts the lease term, renewing it while the unit runs", async () => {
     const { job, plan, credentialId } = await newJob();
-    // Renewals every two thirds of a second: a loaded machine may delay one, never three in a row.
-    const leaseMs = 2000;
+    // Renewals a second apart, with two more before the term ends: room for a commit on a loaded machine.
+    const leaseMs = 3000;
     const base = harness().deps;
     const lock = recordingLock(base.lockFor(credentialId), credentialId);
     const real = base.scraperFor(findProvider("sandbox.bank")!);

@@ -56,14 +56,12 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   let ctx: JobContext | null = null;
   // A unit reached inline, past the message's own: it has no message to redeliver if it fails.
   let inlineUnit: number | null = null;
-  let stopRenewing = () => {};
   try {
     if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
     if (message.type === "plan") await credentialOf(delivery);
     const taken = await takeLease(delivery, message.type === "plan" ? "LOCK_CONTENTION" : "LOCK_LEASE_LOST");
     if ("retry" in taken) return taken.retry;
     ctx = taken.ctx;
-    stopRenewing = renewWhileHeld(ctx);
     const started = deps.now();
     let next = message.type === "plan" ? await plan(ctx) : await runUnit(ctx, message.unitIndex);
     while (next !== null) {
@@ -88,8 +86,6 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
       return ACK;
     }
     return outcome;
-  } finally {
-    stopRenewing();
   }
 }
 
@@ -119,14 +115,15 @@ async function takeLease(delivery: Delivery, refusedCode: JobErrorCode): Promise
   return { ctx: { ...delivery, lease: result } };
 }
 
-/**
- * Renews the lease for as long as the delivery holds it, commits and hand-offs included, so work slower than
- * the lease term keeps it; returns what stops the renewals.
- */
-function renewWhileHeld(ctx: JobContext): () => void {
+/** Runs `work` while renewing the lease, so a unit slower than the lease term keeps it. */
+async function underLease<T>(ctx: JobContext, work: () => Promise<T>): Promise<T> {
   const { deps, lock, lease } = ctx;
   const timer = setInterval(() => void lock.renew(lease.fence, deps.leaseMs).catch(() => false), Math.max(deps.leaseMs / 3, MIN_RENEW_INTERVAL_MS));
-  return () => clearInterval(timer);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** Renews the lease once more before acting on what was collected; a lapsed lease acts on nothing. */
@@ -147,13 +144,15 @@ async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Prom
     ctx.lease = { ...ctx.lease, scraperSessionId: sessionId };
     return sessionId;
   };
-  const sessionId = ctx.lease.scraperSessionId ?? (await login());
-  try {
-    return await work(sessionId);
-  } catch (err) {
-    if (!(err instanceof SessionGone)) throw err;
-    return work(await login());
-  }
+  return underLease(ctx, async () => {
+    const sessionId = ctx.lease.scraperSessionId ?? (await login());
+    try {
+      return await work(sessionId);
+    } catch (err) {
+      if (!(err instanceof SessionGone)) throw err;
+      return work(await login());
+    }
+  });
 }
 
 const digits = (s: string) => s.replace(/\D/g, "");
