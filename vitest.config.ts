@@ -75,7 +75,7 @@ export default defineConfig(async () => {
   });
   return {
     test: {
-      maxWorkers: 2,
+      maxWorkers: 3,
       projects: [project("workers", ["test/workers/**/*.test.ts"], ownStorage, false), project("workers-own-storage", ownStorage, [], true)],
     },
   };
