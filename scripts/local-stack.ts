@@ -68,7 +68,10 @@ export interface LocalStack {
   /** Starts `wrangler dev` again on the same port and state. */
   startWorker(): Promise<void>;
   killScraper(): Promise<void>;
-  /** Adds workspaces (key + sandbox credentials) to the running stack's D1. */
+  /**
+   * Adds workspaces (key + sandbox credentials) to the running stack's D1, from a second process writing its
+   * SQLite file: only while the worker is idle, since a write of the worker's meeting this one fails SQLITE_BUSY.
+   */
   seedWorkspaces(seeds: WorkspaceSeed[]): Promise<void>;
   startScraper(): Promise<void>;
   stop(): Promise<void>;
@@ -241,15 +244,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       const statements = await Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)));
       const seedFile = path.join(options.persistTo, `seed-${Date.now()}.sql`);
       writeFileSync(seedFile, statements.join("\n"));
-      // The running worker writes to the same SQLite file; wrangler's D1 does not wait for its lock, so this does.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await wrangler(["d1", "execute", "collect", "--file", seedFile]);
-        } catch (err) {
-          if (attempt === 5 || !String(err).includes("SQLITE_BUSY")) throw err;
-          await new Promise((r) => setTimeout(r, 500 * attempt));
-        }
-      }
+      await wrangler(["d1", "execute", "collect", "--file", seedFile]);
     };
     const apiKey = options.apiKey ?? newApiKey();
     mkdirSync(options.persistTo, { recursive: true });

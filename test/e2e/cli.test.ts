@@ -5,22 +5,16 @@ import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { newApiKey } from "../../scripts/demo-seed";
 import { launchChromium } from "../node/chromium";
-import { cli, finished, freshWorkspace, GOOD_LOGIN, runNode } from "./partner-programs";
+import { cli, finished, runNode } from "./partner-programs";
 import { type Stack, startStack } from "./stack";
-
-// The sandbox bank refuses this password as a wrong login (LOGIN_FAILED, category CREDENTIAL).
-const REFUSED_LOGIN = { loginId: "user_good", password: "error_LOGIN_FAILED" };
+import { GOOD_LOGIN } from "./workspaces";
 
 let stack: Stack;
 let browser: Browser;
-let refusedKey: string;
 
 beforeAll(async () => {
   stack = await startStack();
-  refusedKey = newApiKey();
-  await stack.seedWorkspaces([{ workspaceId: crypto.randomUUID(), name: "거절되는 자격 증명", apiKey: refusedKey, login: REFUSED_LOGIN }]);
   browser = await launchChromium();
 }, 180_000);
 afterAll(async () => {
@@ -29,13 +23,13 @@ afterAll(async () => {
 
 describe("collect check-credential", () => {
   it("exits 1 and prints the category CREDENTIAL when the institution refuses the stored login", async () => {
-    const run = await cli(["check-credential", "sandbox.bank", "--base-url", stack.baseUrl], { COLLECT_API_KEY: refusedKey });
+    const run = await cli(["check-credential", "sandbox.bank", "--base-url", stack.baseUrl], { COLLECT_API_KEY: stack.named["cli/refused"].apiKey });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/category\s+CREDENTIAL/);
     expect(run.stdout).toMatch(/code\s+LOGIN_FAILED/);
 
     // The service now knows the credential is refused: the next check fails before logging in, still in category CREDENTIAL.
-    const json = await cli(["check-credential", "sandbox.bank", "--json"], { COLLECT_API_KEY: refusedKey, COLLECT_BASE_URL: stack.baseUrl });
+    const json = await cli(["check-credential", "sandbox.bank", "--json"], { COLLECT_API_KEY: stack.named["cli/refused"].apiKey, COLLECT_BASE_URL: stack.baseUrl });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "REFUSED", category: "CREDENTIAL", code: "NO_VALID_CREDENTIAL" });
   }, 180_000);
@@ -49,7 +43,7 @@ describe("collect check-credential", () => {
 
 describe("collect jobs and results", () => {
   it("creates and follows a job with plain progress lines off a terminal, shows it, and writes the service's CSV bytes unchanged", async () => {
-    const apiKey = await freshWorkspace(stack);
+    const apiKey = stack.named["cli/jobs"].apiKey;
     const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack.baseUrl };
     const created = await cli(["jobs", "create", "--provider", "sandbox.bank", "--schema", "bank.accounts.cb.v1", "--wait", "--json"], env);
     expect(created.code, created.stderr).toBe(0);
@@ -91,7 +85,7 @@ describe("collect jobs and results", () => {
 
 describe("collect webhooks listen", () => {
   it("prints each signed event of a real job as it arrives and deletes its endpoint on Ctrl-C", async () => {
-    const apiKey = await freshWorkspace(stack);
+    const apiKey = stack.named["cli/webhooks"].apiKey;
     const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack.baseUrl };
     const child = runNode(["cli/bin.mjs", "webhooks", "listen", "--events", "data_job.succeeded,data_job.failed"], env);
     const done = finished(child);

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { launchChromium } from "../node/chromium";
-import { freshWorkspace, GOOD_LOGIN, RANGE, ROOT } from "./partner-programs";
+import { RANGE, ROOT } from "./partner-programs";
 import { type Stack, startStack } from "./stack";
+import { GOOD_LOGIN } from "./workspaces";
 
 let stack: Stack;
 let browser: Browser;
@@ -55,7 +56,7 @@ async function lossyHop(target: string): Promise<{ url: string; creationKeys: st
 
 describe("the typed client against the local stack", () => {
   it("retries a creation whose answer was lost with the same Idempotency-Key, so the service records one job, and follows it to Succeeded", async () => {
-    const apiKey = await freshWorkspace(stack);
+    const apiKey = stack.named["client/lossy-hop"].apiKey;
     const hop = await lossyHop(stack.baseUrl);
     try {
       const client = new CollectClient({ baseUrl: hop.url, apiKey, retry: { baseDelayMs: 50 } });
@@ -88,8 +89,8 @@ describe("the typed client against the local stack", () => {
   }, 180_000);
 
   it("makes a new job after a failure whose retryable is true, as many times as asked, and then returns the failure", async () => {
-    // The sandbox bank answers this login with a passing fault every time: the service resumes it, then fails it as TRANSIENT.
-    const apiKey = await freshWorkspace(stack, { loginId: "user_good", password: "error_LOGIN_TRANSIENT" });
+    // The sandbox bank answers this workspace's login with a passing fault every time: the service resumes it, then fails it as TRANSIENT.
+    const apiKey = stack.named["client/transient"].apiKey;
     const client = new CollectClient({ baseUrl: stack.baseUrl, apiKey });
     const failed = await client.runJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }, { jobRetries: 1 });
     expect(failed).toMatchObject({ kind: "Failed", error: { category: "TRANSIENT", retryable: true } });
@@ -100,7 +101,7 @@ describe("the typed client against the local stack", () => {
   }, 180_000);
 
   it("runs in a browser: bundled for the web (no Node built-ins), it creates a job and reads every page of the list from a page", async () => {
-    const apiKey = await freshWorkspace(stack);
+    const apiKey = stack.named["client/browser"].apiKey;
     const bundle = await build({ entryPoints: [path.join(ROOT, "client/src/index.ts")], bundle: true, format: "iife", globalName: "Collect", platform: "browser", target: "es2022", write: false });
     const page = await (await browser.createBrowserContext()).newPage();
     await page.goto(`${stack.baseUrl}/api/v1/docs`);

@@ -2,13 +2,12 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newApiKey } from "../../scripts/demo-seed";
 import { launchChromium } from "../node/chromium";
 import { client, type Stack, startStack } from "./stack";
+import { NAMED_WORKSPACES } from "./workspaces";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-04-30" };
-const LOGIN_FAILED_USER = { email: "failing@collect-edge.co.kr", password: "wrong-bank-password-1" };
 
 let stack: Stack;
 let browser: Browser;
@@ -16,10 +15,6 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   stack = await startStack();
-  // A workspace whose stored bank login the sandbox bank refuses, so its jobs fail with LOGIN_FAILED.
-  await stack.seedWorkspaces([
-    { workspaceId: crypto.randomUUID(), name: "실패하는 회사", apiKey: newApiKey(), user: LOGIN_FAILED_USER, login: { loginId: "user_good", password: "error_LOGIN_FAILED" } },
-  ]);
   browser = await launchChromium();
 }, 180_000);
 afterAll(async () => {
@@ -149,7 +144,9 @@ describe("the console in Chromium against the local stack", () => {
 
   it("shows a failed job's Korean message and next action, and downloads its (empty) CSV", async () => {
     const page = await phonePage();
-    await signIn(page, LOGIN_FAILED_USER.email, LOGIN_FAILED_USER.password);
+    // A workspace whose stored bank login the sandbox bank refuses, so its jobs fail with LOGIN_FAILED.
+    const { user } = NAMED_WORKSPACES["console/login-failed"];
+    await signIn(page, user.email, user.password);
     await refresh(page, "sandbox.bank|bank.accounts.cb.v1");
     await page.waitForSelector("#job-status [data-kind=Failed]", { timeout: 150_000 });
     expect(await page.$eval("section[role=alert]", (el) => el.getAttribute("data-code"))).toBe("LOGIN_FAILED");

@@ -7,6 +7,7 @@ import { demoWorkspace, newApiKey, newDemoPassword, type WorkspaceSeed } from ".
 import { freePort } from "../../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../../scripts/local-stack";
 import { PROFILES, type ProfileName } from "./profiles";
+import { NAMED_WORKSPACES, type WorkspaceName } from "./workspaces";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,18 +16,18 @@ declare module "vitest" {
   }
 }
 
-/** What a file gets: a stack's addresses and a workspace no other file uses. */
+/** What a file gets: a stack's addresses, a workspace no other file uses, and the keys of the named workspaces. */
 export interface Claim {
   baseUrl: string;
   apiKey: string;
   demoUser: { email: string; password: string };
+  named: Record<WorkspaceName, { apiKey: string }>;
 }
 
 interface Running {
   stack: LocalStack;
-  workspaces: Omit<Claim, "baseUrl">[];
-  /** wrangler's local D1 takes one writer at a time: seeds of files running side by side wait their turn. */
-  seeding: Promise<unknown>;
+  workspaces: Pick<Claim, "apiKey" | "demoUser">[];
+  named: Claim["named"];
 }
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -48,7 +49,7 @@ async function body(request: IncomingMessage): Promise<Record<string, any>> {
 
 /**
  * Starts each profile's local stack once, when a file first claims it, and serves the files over HTTP on this
- * machine (they run in worker processes; the stacks' processes are this one's children): claims, seeds, and the
+ * machine (they run in worker processes; the stacks' processes are this one's children): claims and the
  * kills and restarts of fault tests. Stops every stack and removes its state at the end of the run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -60,9 +61,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const persistTo = mkdtempSync(path.join(tmpdir(), `collect-e2e-${name}-`));
     persistDirs.push(persistTo);
     const seeds = twins(workspaces - 1);
+    const named = Object.entries(NAMED_WORKSPACES).map(([workspace, spec]) => ({
+      workspace,
+      seed: { ...spec, workspaceId: crypto.randomUUID(), name: workspace, apiKey: newApiKey() },
+    }));
     const stack = await startLocalStack({
       ...options,
-      seeds,
+      seeds: [...seeds, ...named.map((n) => n.seed)],
       port: await freePort(),
       sandboxPort: await freePort(),
       scraperPort: await freePort(),
@@ -72,7 +77,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return {
       stack,
       workspaces: [{ apiKey: stack.apiKey, demoUser: stack.demoUser }, ...seeds.map((seed) => ({ apiKey: seed.apiKey, demoUser: seed.user! }))],
-      seeding: Promise.resolve(),
+      named: Object.fromEntries(named.map((n) => [n.workspace, { apiKey: n.seed.apiKey }])) as Claim["named"],
     };
   };
   const stackOf = (name: ProfileName) => {
@@ -82,12 +87,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 
   const actions: Record<string, (profile: Running, request: Record<string, any>) => Promise<unknown>> = {
-    claim: async ({ stack, workspaces }) => {
+    claim: async ({ stack, workspaces, named }) => {
       const workspace = workspaces.shift();
       if (!workspace) throw new Error("every seeded workspace of this profile is claimed: raise its `workspaces` in test/e2e/profiles.ts");
-      return { baseUrl: stack.baseUrl, ...workspace } satisfies Claim;
+      return { baseUrl: stack.baseUrl, ...workspace, named } satisfies Claim;
     },
-    seed: (profile, request) => (profile.seeding = profile.seeding.then(() => profile.stack.seedWorkspaces(request.seeds))),
     "kill-scraper": ({ stack }) => stack.killScraper(),
     "start-scraper": ({ stack }) => stack.startScraper(),
     "kill-worker": ({ stack }) => stack.killWorker(),

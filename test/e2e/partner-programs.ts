@@ -1,20 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { newApiKey } from "../../scripts/demo-seed";
-import type { Stack } from "./stack";
 
 /** The partner-side programs of the repo (the CLI, the examples) as the end-to-end files run them. */
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
-export const GOOD_LOGIN = { loginId: "user_good", password: "pass_good" };
-
-/** A workspace of its own (with the sandbox bank login), so a test counts only its own jobs. */
-export async function freshWorkspace(stack: Stack, login = GOOD_LOGIN): Promise<string> {
-  const apiKey = newApiKey();
-  await stack.seedWorkspaces([{ workspaceId: crypto.randomUUID(), name: "클라이언트 테스트", apiKey, login }]);
-  return apiKey;
-}
 
 export interface Finished {
   code: number | null;

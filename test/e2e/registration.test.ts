@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Browser, Frame, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
-import { DEMO_BUSINESS_NUMBER, newApiKey } from "../../scripts/demo-seed";
+import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { freePort } from "../../scripts/free-port";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { documentsOf } from "../../sandbox/taxportal/documents";
@@ -36,13 +36,9 @@ async function startOtherSite(): Promise<{ url: string; close(): Promise<void> }
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   stack = await startStack();
-  apiKey = newApiKey();
-  popupApiKey = newApiKey();
   // Workspaces without credentials: the end-user registers the bank login through the UI (one in an iframe, one in a popup).
-  await stack.seedWorkspaces([
-    { workspaceId: crypto.randomUUID(), name: "파트너 예시", apiKey },
-    { workspaceId: crypto.randomUUID(), name: "파트너 예시 (팝업)", apiKey: popupApiKey },
-  ]);
+  apiKey = stack.named["registration/iframe"].apiKey;
+  popupApiKey = stack.named["registration/popup"].apiKey;
   partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey });
   otherSite = await startOtherSite();
   browser = await launchChromium();

@@ -4,8 +4,9 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { finished, freshWorkspace, GOOD_LOGIN, RANGE, runNode } from "./partner-programs";
+import { finished, RANGE, runNode } from "./partner-programs";
 import { type Stack, startStack } from "./stack";
+import { GOOD_LOGIN } from "./workspaces";
 
 let stack: Stack;
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
 
 describe("the scheduled-load example", () => {
   it("loads a job's records into SQLite and, run again, adds no duplicates", async () => {
-    const apiKey = await freshWorkspace(stack);
+    const apiKey = stack.named["scheduled-load"].apiKey;
     const db = path.join(mkdtempSync(path.join(tmpdir(), "scheduled-load-")), "ledger.sqlite");
     const load = () =>
       finished(

@@ -1,12 +1,9 @@
 import { inject } from "vitest";
-import type { WorkspaceSeed } from "../../scripts/demo-seed";
 import type { Claim } from "./global-setup";
 import type { ProfileName } from "./profiles";
 
-/** A file's view of a local stack shared through the global setup: its own workspace, and the stack's controls. */
+/** A file's view of a local stack shared through the global setup: its own workspace, the named ones, and the stack's controls. */
 export interface Stack extends Claim {
-  /** Adds workspaces (key, console user, sandbox credentials) to the stack's D1. */
-  seedWorkspaces(seeds: WorkspaceSeed[]): Promise<void>;
   /** Kills the scraper processes, as a crash would (profiles of their own only: other files' jobs would die too). */
   killScraper(): Promise<void>;
   startScraper(): Promise<void>;
@@ -25,7 +22,6 @@ export async function startStack(profile: ProfileName = "shared"): Promise<Stack
   const claim = (await control("claim")) as Claim;
   return {
     ...claim,
-    seedWorkspaces: async (seeds) => void (await control("seed", { seeds })),
     killScraper: async () => void (await control("kill-scraper")),
     startScraper: async () => void (await control("start-scraper")),
     killWorker: async () => void (await control("kill-worker")),

@@ -1,0 +1,33 @@
+import type { WorkspaceSeed } from "../../scripts/demo-seed";
+import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
+
+export type WorkspaceSpec = Pick<WorkspaceSeed, "login" | "user">;
+
+export const GOOD_LOGIN = { loginId: "user_good", password: "pass_good" };
+// The sandbox bank refuses this password as a wrong login (LOGIN_FAILED, category CREDENTIAL).
+export const REFUSED_LOGIN = { loginId: "user_good", password: "error_LOGIN_FAILED" };
+
+/**
+ * Every workspace an end-to-end file uses besides the one it claims, by name, each used by one test only, so a
+ * test counts only its own jobs. The global setup seeds them all with the shared stack, before its worker starts:
+ * wrangler's local D1 is one SQLite file, and a second process writing it while the worker runs fails the worker's
+ * own writes with SQLITE_BUSY (a delivery died that way, and its job never ended).
+ */
+export const NAMED_WORKSPACES = {
+  // Bank logins the end-user registers through the UI, in an iframe and in a popup.
+  "registration/iframe": {},
+  "registration/popup": {},
+  // Its jobs fail LOGIN_FAILED; its console user signs in to see them.
+  "console/login-failed": { user: { email: "failing@collect-edge.co.kr", password: "wrong-bank-password-1" }, login: REFUSED_LOGIN },
+  "cli/refused": { login: REFUSED_LOGIN },
+  "cli/jobs": { login: GOOD_LOGIN },
+  "cli/webhooks": { login: GOOD_LOGIN },
+  "client/lossy-hop": { login: GOOD_LOGIN },
+  // The sandbox bank answers this login with a passing fault every time: the service resumes it, then fails it as TRANSIENT.
+  "client/transient": { login: { loginId: "user_good", password: "error_LOGIN_TRANSIENT" } },
+  "client/browser": { login: GOOD_LOGIN },
+  "scheduled-load": { login: GOOD_LOGIN },
+  ...Object.fromEntries(SANDBOX_BANK_ERROR_CODES.map((code) => [`bank-errors/${code}`, { login: { loginId: "user_good", password: `error_${code}` } }])),
+} satisfies Record<string, WorkspaceSpec>;
+
+export type WorkspaceName = keyof typeof NAMED_WORKSPACES | `bank-errors/${string}`;
