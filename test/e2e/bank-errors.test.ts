@@ -15,7 +15,7 @@ describe("institution failures through the real stack", () => {
   it("ends each error_<CODE> job Failed with that code, its category and retryable flag", async () => {
     const outcomes = await Promise.all(
       SANDBOX_BANK_ERROR_CODES.map(async (code) => {
-        const api = client(stack, stack.named[`bank-errors/${code}`].apiKey);
+        const api = client(stack, stack.named[`bank-errors/${code}`]!.apiKey);
         const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } });
         return { code, done: await api.waitForJob(job.id) };
       }),
