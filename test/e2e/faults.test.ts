@@ -8,7 +8,7 @@ let stack: Stack;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  stack = await startStack("worker-restarts");
+  stack = await startStack("restarts");
   api = client(stack);
 });
 
@@ -50,5 +50,24 @@ describe("faults on the real local stack: work is never lost", () => {
     expect(killedAt!.completedTaskCount).toBeLessThan(9);
     expect(done).toMatchObject({ kind: "Succeeded", recordCount: TRUTH.length });
     await expectExactResults(job.id);
+  });
+
+  it("narrows to one account and keeps exact results when the scraper process is killed mid-job", async () => {
+    const account = bankGroundTruth("user_good").accounts[0]!.accountNumber;
+    const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { ...RANGE, accountNumber: [account] } });
+    let killed = false;
+    const done = await api.waitForJob(job.id, async (snapshot) => {
+      if (!killed && snapshot.completedTaskCount >= 1) {
+        killed = true;
+        await stack.killScraper();
+        await new Promise((r) => setTimeout(r, 1500));
+        await stack.startScraper();
+      }
+    });
+    expect(killed).toBe(true);
+    const truth = TRUTH.filter((t) => t.accountNumber === account);
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    const { body } = await api.json("GET", `/api/v1/data-jobs/${job.id}/results`);
+    expect([...body.data].sort(byIdentifier)).toEqual([...truth].sort(byIdentifier));
   });
 });

@@ -31,12 +31,11 @@ const TEST_VARS = {
 export const PROFILES = {
   // Three files run at once, each with a browser session or two open: room for all of them. Pages time out after
   // 6 s, so the sandbox's TIMEOUT cases (bank-errors) end within a test's time.
-  shared: { workspaces: 10, scraperMaxSessions: 16, pageTimeoutMs: 6000, vars: TEST_VARS },
-  // pipeline.test.ts kills the scraper mid-job: enough attempts to outlast the restart on a loaded machine.
-  "scraper-restarts": { workspaces: 1, vars: { ...TEST_VARS, RETRY_MAX_ATTEMPTS: "10" } },
-  // faults.test.ts kills the worker: the sweep runs every second with thresholds of seconds, so lost work comes
-  // back within a test's time; a short lease lets a delivery that died free the credential soon.
-  "worker-restarts": {
+  shared: { workspaces: 12, scraperMaxSessions: 16, pageTimeoutMs: 6000, vars: TEST_VARS },
+  // faults.test.ts kills the worker and the scraper: the sweep runs every second with thresholds of seconds, so
+  // lost work comes back within a test's time; a short lease lets a delivery that died free the credential soon;
+  // enough attempts to outlast a restart on a loaded machine.
+  restarts: {
     workspaces: 1,
     sweepEveryMs: 1000,
     vars: { ...TEST_VARS, PLAN_RESEND_SECONDS: "3", STALL_SECONDS: "8", LOCK_LEASE_SECONDS: "6", RETRY_MAX_ATTEMPTS: "10" },

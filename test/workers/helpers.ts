@@ -71,9 +71,9 @@ export async function callJson<T = Record<string, unknown>>(path: string, init: 
 }
 
 /** Fixed windows reset on the minute; starting a burst just before that would split it across two windows. */
-export async function awayFromMinuteEdge(): Promise<void> {
+export async function awayFromMinuteEdge(neededMs = 5_000): Promise<void> {
   const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
+  if (intoMinute > 60_000 - neededMs) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
 }
 
 /** A well-formed token nobody issued. */
