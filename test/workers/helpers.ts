@@ -70,8 +70,11 @@ export async function callJson<T = Record<string, unknown>>(path: string, init: 
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }
 
-/** Fixed windows reset on the minute; starting a burst just before that would split it across two windows. */
-export async function awayFromMinuteEdge(neededMs = 5_000): Promise<void> {
+/**
+ * Fixed windows reset on the minute; starting a burst just before that would split it across two windows. A burst
+ * of a hundred calls takes seconds on a loaded machine, so by default it starts only with 15 s of the minute left.
+ */
+export async function awayFromMinuteEdge(neededMs = 15_000): Promise<void> {
   const intoMinute = Date.now() % 60_000;
   if (intoMinute > 60_000 - neededMs) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
 }

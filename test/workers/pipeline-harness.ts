@@ -19,8 +19,9 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
   const queue = withCapturedQueue();
   const queued = queue.sent;
   let logins = 0;
+  const defaults = pipelineDeps(queue.env);
   const deps: PipelineDeps = {
-    ...pipelineDeps(queue.env),
+    ...defaults,
     retry: { baseSeconds: 0, maxSeconds: 0, maxAttempts: 2 },
     // Every unit through the queue, so each step is visible; inline continuation has its own tests.
     inlineBudgetMs: 0,
@@ -50,15 +51,16 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
     return outcomes;
   };
   /**
-   * Runs one message until the executor acknowledges it, as the queue would redeliver it. A short test lease can
-   * lapse on a loaded machine between two renewals; the redelivery then finds the unit where the lapse left it.
+   * Runs one message until the executor acknowledges it, as the queue would redeliver it, under the default lease
+   * term: the steps before the one under test need no short lease, which could lapse on a loaded machine.
    */
   const settle = async (message: PipelineMessage) => {
-    let outcome = await executeMessage(deps, message);
+    const unhurried = { ...deps, leaseMs: defaults.leaseMs };
+    let outcome = await executeMessage(unhurried, message);
     while (outcome.kind === "retry") {
       const delayMs = outcome.delaySeconds * 1000;
       await new Promise((r) => setTimeout(r, delayMs));
-      outcome = await executeMessage(deps, message);
+      outcome = await executeMessage(unhurried, message);
     }
   };
   return { deps, queued, drain, settle, logins: () => logins };
