@@ -98,6 +98,8 @@ export interface Variables {
   /** Why authentication failed, raised after rate limiting so failures are limited too. */
   authFailure: "INVALID_TOKEN" | "TOKEN_EXPIRED" | undefined;
   consoleUser: ConsoleUser | undefined;
+  /** The console response's script nonce (console/page-headers.ts). */
+  cspNonce: string;
 }
 
 export interface AppEnv {

@@ -11,6 +11,7 @@ import { expireSessions } from "./registration/expiry";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./webhooks/messages";
 import { resendStalledDeliveries } from "./webhooks/sweep";
+import { purgeExpired } from "./retention";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
@@ -37,5 +38,6 @@ export default {
     await sweep(used.DB, pipelineDeps(used));
     await expireSessions(used);
     await resendStalledDeliveries(used);
+    await purgeExpired(used.DB);
   },
 } satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage>;

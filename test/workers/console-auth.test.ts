@@ -164,15 +164,29 @@ describe("sign-in", () => {
 });
 
 describe("page headers", () => {
-  it("forbids framing and caching of console pages", async () => {
+  it("forbids framing and caching of console pages, runs only their own nonce's scripts, and keeps to https", async () => {
     const browser = new ConsoleBrowser();
-    await browser.signUp();
-    for (const path of ["/console/sign-in", "/console/device"]) {
-      const { response } = await browser.open(path);
-      expect(response.headers.get("Content-Security-Policy"), path).toBe("frame-ancestors 'none'");
+    const { workspaceId } = await browser.signUp();
+    const nonces = new Set<string>();
+    for (const path of ["/console/sign-in", "/console/device", `/console/w/${workspaceId}/jobs`]) {
+      const { response, html } = await browser.open(path);
+      const policy = response.headers.get("Content-Security-Policy")!;
+      expect(policy, path).toContain("frame-ancestors 'none'");
+      expect(policy, path).toContain("object-src 'none'");
+      const nonce = /script-src 'nonce-([A-Za-z0-9_-]{20,})'/.exec(policy)?.[1];
+      expect(nonce, path).toBeDefined();
+      nonces.add(nonce!);
+      // Every script the page carries has this response's nonce, and no other.
+      expect([...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]), path).toEqual([...html.matchAll(/<script/g)].map(() => ` nonce="${nonce}"`));
       expect(response.headers.get("X-Frame-Options"), path).toBe("DENY");
       expect(response.headers.get("Cache-Control"), path).toBe("no-store");
+      expect(response.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+      expect(response.headers.get("Referrer-Policy"), path).toBe("same-origin");
+      expect(response.headers.get("Strict-Transport-Security"), path).toBe("max-age=31536000; includeSubDomains");
     }
+    expect(nonces.size).toBe(3);
+    const local = new ConsoleBrowser(undefined, "http://localhost:8787");
+    expect((await local.open("/console/sign-in")).response.headers.get("Strict-Transport-Security")).toBeNull();
   });
 });
 

@@ -14,14 +14,14 @@ async function runJob(workspaceId: string, h = harness()) {
 }
 
 describe("a credential the institution refused", () => {
-  it("is marked invalid after LOGIN_FAILED, and later jobs fail NO_VALID_CREDENTIAL without logging in", async () => {
+  it("is marked invalid after LOGIN_FAILED with its secret erased, and later jobs fail NO_VALID_CREDENTIAL without logging in", async () => {
     const ws = await createWorkspace();
     const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "wrong_password" });
     const first = await runJob(ws.workspaceId);
     expect(first!.status).toBe("FAILED");
     expect(JSON.parse(first!.error).code).toBe("LOGIN_FAILED");
-    const marked = await env.DB.prepare("SELECT invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string }>();
-    expect(marked!.invalid_reason).toBe("LOGIN_FAILED");
+    const marked = await env.DB.prepare("SELECT invalid_reason, sealed FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string; sealed: unknown }>();
+    expect(marked).toEqual({ invalid_reason: "LOGIN_FAILED", sealed: null });
     const shown = await callJson(`/api/v1/credentials/${credentialId}`, { key: ws.apiKey });
     expect(shown.body).toMatchObject({ status: "ACTIVE", refusal: { code: "LOGIN_FAILED", at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) } });
 
@@ -37,8 +37,8 @@ describe("a credential the institution refused", () => {
     const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "error_LOGIN_LOCKED" });
     const first = await runJob(ws.workspaceId);
     expect(JSON.parse(first!.error).code).toBe("LOGIN_LOCKED");
-    const marked = await env.DB.prepare("SELECT invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string }>();
-    expect(marked!.invalid_reason).toBe("LOGIN_LOCKED");
+    const marked = await env.DB.prepare("SELECT invalid_reason, sealed FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string; sealed: unknown }>();
+    expect(marked).toEqual({ invalid_reason: "LOGIN_LOCKED", sealed: null });
     expect(JSON.parse((await runJob(ws.workspaceId))!.error).code).toBe("NO_VALID_CREDENTIAL");
   });
 

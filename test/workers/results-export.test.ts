@@ -16,7 +16,7 @@ describe("results export", () => {
   });
 
   it("writes CSV with BOM, Korean headers, RFC 4180 quoting and neutralised formulas", async () => {
-    const nasty = ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "\tlead", "\rcr", 'say "hi", ok', "line\nbreak", "평범한 적요"];
+    const nasty = ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "\tlead", "\rcr", 'say "hi", ok', "line\nbreak", "평범한 적요", "＝1+1", "＋1", "－2", "＠SUM(A1)"];
     const { ws, jobId } = await jobWithUnits([nasty.map((d, i) => tx(`id${i}`, d, -1000 - i))], [0]);
     const response = await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey });
     expect(response.headers.get("Content-Type")).toBe("text/csv;charset=UTF-8");
@@ -26,7 +26,7 @@ describe("results export", () => {
     expect(text.endsWith("\r\n")).toBe(true);
     const rows = parseCsv(text);
     expect(rows[0]).toEqual(["스키마", "계좌번호", "계좌번호(표시형식)", "계좌유형", "거래금액", "거래후잔액", "통화", "적요", "거래식별자", "거래일시"]);
-    expect(rows.slice(1).map((r) => r[7])).toEqual(["'=HYPERLINK(\"x\")", "'+1", "'-2", "'@SUM(A1)", "'\tlead", "'\rcr", 'say "hi", ok', "line\nbreak", "평범한 적요"]);
+    expect(rows.slice(1).map((r) => r[7])).toEqual(["'=HYPERLINK(\"x\")", "'+1", "'-2", "'@SUM(A1)", "'\tlead", "'\rcr", 'say "hi", ok', "line\nbreak", "평범한 적요", "'＝1+1", "'＋1", "'－2", "'＠SUM(A1)"]);
     // Numbers stay numbers: a negative amount is data, not a formula.
     expect(rows[1]![4]).toBe("-1000");
     expect(rows.length - 1).toBe(nasty.length);

@@ -5,40 +5,46 @@ export const LOGIN_WINDOW_MS = 15 * 60_000;
 export const ATTEMPTS_PER_EMAIL = 5;
 export const ATTEMPTS_PER_ADDRESS = 20;
 
-const subjects = (email: string, address: string) => [
-  { subject: `email:${email}`, limit: ATTEMPTS_PER_EMAIL },
-  { subject: `ip:${address}`, limit: ATTEMPTS_PER_ADDRESS },
-];
+/** One atomic upsert of a subject's count in the current window, so concurrent guesses cannot slip past a limit. */
+async function counted(d1: D1Database, subject: string, now: number): Promise<{ attempts: number; windowStartedAt: number }> {
+  return (await d1
+    .prepare(
+      `INSERT INTO login_attempts (subject, window_started_at, attempts) VALUES (?1, ?2, 1)
+       ON CONFLICT(subject) DO UPDATE SET
+         attempts = CASE WHEN window_started_at <= ?3 THEN 1 ELSE attempts + 1 END,
+         window_started_at = CASE WHEN window_started_at <= ?3 THEN ?2 ELSE window_started_at END
+       RETURNING attempts, window_started_at AS windowStartedAt`,
+    )
+    .bind(subject, now, now - LOGIN_WINDOW_MS)
+    .first<{ attempts: number; windowStartedAt: number }>())!;
+}
+
+function refuse(windowStartedAt: number, now: number): never {
+  const retryAfter = Math.max(1, Math.ceil((windowStartedAt + LOGIN_WINDOW_MS - now) / 1000));
+  throw new ApiError("TOO_MANY_LOGIN_ATTEMPTS", { headers: { "Retry-After": String(retryAfter) } });
+}
 
 /**
- * Counts a sign-in attempt against the e-mail and the client address before
- * the password is checked, each in one atomic upsert, so concurrent guesses
- * cannot slip past the limit between a check and an increment. Throws
- * TOO_MANY_LOGIN_ATTEMPTS (with Retry-After) once either is over its limit.
+ * Counts a sign-in attempt against the client address, then against the
+ * e-mail, before the password is checked. Throws TOO_MANY_LOGIN_ATTEMPTS
+ * (with Retry-After) once either is over its limit. An address over its
+ * limit adds no row for the e-mail it tried: one address can make at most
+ * ATTEMPTS_PER_ADDRESS e-mail rows a window, however many e-mails it invents.
  */
 export async function countLoginAttempt(d1: D1Database, email: string, address: string, now: number = Date.now()): Promise<void> {
-  const windowStart = now - LOGIN_WINDOW_MS;
-  const counted = await d1.batch(
-    subjects(email, address).map(({ subject }) =>
-      d1
-        .prepare(
-          `INSERT INTO login_attempts (subject, window_started_at, attempts) VALUES (?1, ?2, 1)
-           ON CONFLICT(subject) DO UPDATE SET
-             attempts = CASE WHEN window_started_at <= ?3 THEN 1 ELSE attempts + 1 END,
-             window_started_at = CASE WHEN window_started_at <= ?3 THEN ?2 ELSE window_started_at END
-           RETURNING attempts, window_started_at AS windowStartedAt`,
-        )
-        .bind(subject, now, windowStart),
-    ),
-  );
-  const limits = subjects(email, address);
-  const over = counted
-    .map((result, i) => ({ row: (result.results as { attempts: number; windowStartedAt: number }[])[0]!, limit: limits[i]!.limit }))
-    .filter(({ row, limit }) => row.attempts > limit);
-  if (over.length === 0) return;
-  const resetAt = Math.max(...over.map(({ row }) => row.windowStartedAt + LOGIN_WINDOW_MS));
-  const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
-  throw new ApiError("TOO_MANY_LOGIN_ATTEMPTS", { headers: { "Retry-After": String(retryAfter) } });
+  const byAddress = await counted(d1, `ip:${address}`, now);
+  if (byAddress.attempts > ATTEMPTS_PER_ADDRESS) refuse(byAddress.windowStartedAt, now);
+  const byEmail = await counted(d1, `email:${email}`, now);
+  if (byEmail.attempts > ATTEMPTS_PER_EMAIL) refuse(byEmail.windowStartedAt, now);
+}
+
+/** Rows whose window has closed count nothing: removed in batches of `limit` (the retention cron, worker/retention.ts). */
+export async function purgeClosedLoginWindows(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  const { meta } = await d1
+    .prepare("DELETE FROM login_attempts WHERE rowid IN (SELECT rowid FROM login_attempts WHERE window_started_at <= ? LIMIT ?)")
+    .bind(now - LOGIN_WINDOW_MS, limit)
+    .run();
+  return meta.changes;
 }
 
 /** A successful sign-in: the e-mail's failures are forgiven, and the address is not charged for it. */

@@ -34,3 +34,9 @@ export async function findSession(d1: D1Database, token: string, now: number = D
 export async function closeSession(d1: D1Database, tokenHash: string): Promise<void> {
   await database(d1).delete(consoleSessions).where(eq(consoleSessions.tokenHash, tokenHash));
 }
+
+/** Expired sessions let no one in: removed in batches of `limit` (the retention cron, worker/retention.ts). */
+export async function purgeExpiredSessions(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  const { meta } = await d1.prepare("DELETE FROM console_sessions WHERE rowid IN (SELECT rowid FROM console_sessions WHERE expires_at <= ? LIMIT ?)").bind(now, limit).run();
+  return meta.changes;
+}

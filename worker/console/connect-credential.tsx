@@ -62,7 +62,7 @@ export async function connectCredential(c: Context<AppEnv>): Promise<Response> {
         data-done={`/console/w/${workspaceId}/credentials`}
         style="width:100%;max-width:32rem;height:40rem;border:1px solid #555;border-radius:4px"
       />
-      <script>{raw(ANSWER_HANDSHAKE_SCRIPT)}</script>
+      <script nonce={c.get("cspNonce")}>{raw(ANSWER_HANDSHAKE_SCRIPT)}</script>
     </Page>,
     201,
   );

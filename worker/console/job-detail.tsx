@@ -94,7 +94,7 @@ export async function showJob(c: Context<AppEnv>): Promise<Response> {
           </table>
         </div>
       )}
-      <script>{raw(LIVE_PROGRESS_SCRIPT)}</script>
+      <script nonce={c.get("cspNonce")}>{raw(LIVE_PROGRESS_SCRIPT)}</script>
     </Page>,
   );
 }

@@ -90,7 +90,7 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
         </table>
       </div>
       {rows.length === 0 && <p>작업이 없습니다.</p>}
-      <script>{raw(LIVE_PROGRESS_SCRIPT)}</script>
+      <script nonce={c.get("cspNonce")}>{raw(LIVE_PROGRESS_SCRIPT)}</script>
     </Page>,
     (error?.status ?? 200) as 200,
   );

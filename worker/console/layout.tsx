@@ -45,8 +45,17 @@ export const CsrfField = (props: { token: string }) => <input type="hidden" name
 export function ErrorAlert(props: { error?: ApiError }) {
   if (!props.error) return null;
   return (
-    <p class="alert" role="alert" data-code={props.error.code}>
-      {props.error.message}
-    </p>
+    <div class="alert" role="alert" data-code={props.error.code}>
+      <p>{props.error.message}</p>
+      {props.error.fieldErrors && (
+        <ul>
+          {props.error.fieldErrors.map((f) => (
+            <li data-field={f.field} data-code={f.code}>
+              {f.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

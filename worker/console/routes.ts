@@ -6,6 +6,7 @@ import { showCredentials } from "./credentials";
 import { approveDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "./device-page-path";
 import { downloadJobCsv, showJob } from "./job-detail";
+import { consolePageHeaders } from "./page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
 import { showSignIn, signOut, submitSignIn } from "./sign-in";
@@ -15,14 +16,7 @@ import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
 export function consoleRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use(async (c, next) => {
-    await next();
-    // No other site may frame a console page (a framed approve button is a clickjacking target), and pages that show
-    // a new key or a session's CSRF token are kept out of caches.
-    c.header("Content-Security-Policy", "frame-ancestors 'none'");
-    c.header("X-Frame-Options", "DENY");
-    c.header("Cache-Control", "no-store");
-  });
+  app.use(consolePageHeaders);
   app.get("/sign-up", showSignUp);
   app.post("/sign-up", submitSignUp);
   app.get("/sign-in", showSignIn);

@@ -9,6 +9,7 @@ import { clientAddress } from "../http/client-address";
 import { normalizeEmail } from "../users/email";
 import { UNMATCHABLE_HASH, verifyPassword } from "../users/password";
 import { findUserByEmail } from "../users/store";
+import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { consoleUserOf, SIGN_IN_PATH } from "./signed-in";
 import { landingPath, startSession } from "./start-session";
@@ -22,9 +23,9 @@ async function form(c: Context<AppEnv>, values: { email?: string; next?: string 
         <CsrfField token={csrf} />
         <input type="hidden" name="next" value={values.next ?? ""} />
         <label for="email">이메일</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value={values.email ?? ""} />
+        <input id="email" name="email" type="email" autocomplete="username" maxlength={FORM_FIELD_BOUNDS.email.max} required value={values.email ?? ""} />
         <label for="password">비밀번호</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <input id="password" name="password" type="password" autocomplete="current-password" maxlength={FORM_FIELD_BOUNDS.password.max} required />
         <button type="submit">로그인</button>
       </form>
       <p>
@@ -40,6 +41,11 @@ export const showSignIn = (c: Context<AppEnv>) => form(c, { next: c.req.query("n
 
 export async function submitSignIn(c: Context<AppEnv>): Promise<Response> {
   const fields = await verifiedForm(c, null);
+  try {
+    assertBounded(fields, ["email", "password", "next"]);
+  } catch (err) {
+    return form(c, {}, err as ApiError);
+  }
   const email = normalizeEmail(fields.email ?? "");
   const values = { email, next: fields.next };
   try {

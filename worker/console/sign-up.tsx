@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
 import { isPersonalEmail } from "../users/email";
 import { signUp } from "../users/store";
+import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { startSession } from "./start-session";
 
@@ -18,11 +19,11 @@ async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?
       <form method="post" action="/console/sign-up">
         <CsrfField token={csrf} />
         <label for="email">회사 이메일</label>
-        <input id="email" name="email" type="email" autocomplete="email" required value={values.email ?? ""} />
+        <input id="email" name="email" type="email" autocomplete="email" maxlength={FORM_FIELD_BOUNDS.email.max} required value={values.email ?? ""} />
         <label for="password">비밀번호 ({MIN_PASSWORD_LENGTH}자 이상)</label>
-        <input id="password" name="password" type="password" autocomplete="new-password" minlength={MIN_PASSWORD_LENGTH} required />
+        <input id="password" name="password" type="password" autocomplete="new-password" minlength={MIN_PASSWORD_LENGTH} maxlength={FORM_FIELD_BOUNDS.password.max} required />
         <label for="workspaceName">워크스페이스 이름 (회사 이름)</label>
-        <input id="workspaceName" name="workspaceName" maxlength={100} required value={values.workspaceName ?? ""} />
+        <input id="workspaceName" name="workspaceName" maxlength={FORM_FIELD_BOUNDS.workspaceName.max} required value={values.workspaceName ?? ""} />
         <button type="submit">가입하기</button>
       </form>
       <p>
@@ -39,7 +40,6 @@ function refusal(fields: Record<string, string>): ApiError | null {
   if (!email || !fields.password || !fields.workspaceName?.trim()) return new ApiError("MISSING_REQUIRED_PARAM", { message: "이메일, 비밀번호, 워크스페이스 이름을 모두 입력해 주세요." });
   if (!EMAIL.test(email)) return new ApiError("INVALID_PARAM_FORMAT", { message: "이메일 형식이 올바르지 않습니다." });
   if (fields.password.length < MIN_PASSWORD_LENGTH) return new ApiError("INVALID_PARAM_FORMAT", { message: `비밀번호는 ${MIN_PASSWORD_LENGTH}자 이상이어야 합니다.` });
-  if (fields.workspaceName.trim().length > 100) return new ApiError("INVALID_PARAM_FORMAT", { message: "워크스페이스 이름은 100자 이하로 입력해 주세요." });
   if (isPersonalEmail(email)) return new ApiError("PERSONAL_EMAIL_NOT_ALLOWED");
   return null;
 }
@@ -48,6 +48,11 @@ export const showSignUp = (c: Context<AppEnv>) => form(c);
 
 export async function submitSignUp(c: Context<AppEnv>): Promise<Response> {
   const fields = await verifiedForm(c, null);
+  try {
+    assertBounded(fields, ["email", "password", "workspaceName"]);
+  } catch (err) {
+    return form(c, {}, err as ApiError);
+  }
   const values = { email: fields.email, workspaceName: fields.workspaceName };
   const refused = refusal(fields);
   if (refused) return form(c, values, refused);

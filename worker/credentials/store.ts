@@ -116,17 +116,21 @@ export async function openActiveCredential(d1: D1Database, masterKey: string, id
  */
 export async function openJobCredential(d1: D1Database, masterKey: string, id: string): Promise<JobCredential> {
   const row = await database(d1).select().from(credentials).where(eq(credentials.id, id)).get();
-  if (!row || row.status === "DELETED" || row.sealed === null) return { kind: "gone" };
+  if (!row || row.status === "DELETED") return { kind: "gone" };
   if (row.invalidReason !== null) return { kind: "invalid" };
+  if (row.sealed === null) return { kind: "gone" };
   const login = await openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
   return { kind: "usable", login };
 }
 
-/** Marks a credential the institution refused (LOGIN_FAILED, LOGIN_LOCKED); it stays so until registered again. */
+/**
+ * Marks a credential the institution refused (LOGIN_FAILED, LOGIN_LOCKED); it stays so until registered again, so
+ * its secret can never serve another login: it is erased with the mark.
+ */
 export async function invalidateCredential(d1: D1Database, id: string, reason: string, now: number): Promise<void> {
   await database(d1)
     .update(credentials)
-    .set({ invalidReason: reason, invalidatedAt: now })
+    .set({ invalidReason: reason, invalidatedAt: now, sealed: null })
     .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason)));
 }
 

@@ -94,3 +94,9 @@ export async function approveUserCode(d1: D1Database, input: { userCode: string;
   if (!approved) throw new ApiError("USER_CODE_INVALID");
   return approved;
 }
+
+/** Expired device codes can be neither approved nor redeemed: removed in batches of `limit` (worker/retention.ts). */
+export async function purgeExpiredDeviceCodes(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  const { meta } = await d1.prepare("DELETE FROM device_codes WHERE rowid IN (SELECT rowid FROM device_codes WHERE expires_at <= ? LIMIT ?)").bind(now, limit).run();
+  return meta.changes;
+}

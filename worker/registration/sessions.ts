@@ -147,3 +147,15 @@ export async function sessionTokenIssued(d1: D1Database, tokenHash: string): Pro
   const row = await database(d1).select({ id: registrationSessions.id }).from(registrationSessions).where(eq(registrationSessions.tokenHash, tokenHash)).get();
   return row !== undefined;
 }
+
+/** How long a finished session (used, cancelled, expired or locked) can still be read by its partner. */
+export const FINISHED_SESSION_RETENTION_MS = 30 * 24 * 3_600_000;
+
+/** Finished sessions past their retention: removed in batches of `limit` (worker/retention.ts); they then read as not found. */
+export async function purgeFinishedSessions(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  const { meta } = await d1
+    .prepare("DELETE FROM registration_sessions WHERE rowid IN (SELECT rowid FROM registration_sessions WHERE finished_at IS NOT NULL AND finished_at <= ? LIMIT ?)")
+    .bind(now - FINISHED_SESSION_RETENTION_MS, limit)
+    .run();
+  return meta.changes;
+}

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 
-// Spreadsheets run a cell starting with these as a formula.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Spreadsheets run a cell starting with these as a formula; Korean spreadsheet software takes the full-width
+// forms (U+FF1D, U+FF0B, U+FF0D, U+FF20) as the same operators.
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
 export interface CsvColumn {

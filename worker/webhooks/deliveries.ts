@@ -119,3 +119,15 @@ export async function markResent(d1: D1Database, id: string, attemptCount: numbe
     .run();
   return result.meta.changes > 0;
 }
+
+/** How long the delivery log keeps a delivery that is done (delivered, or given up). */
+export const FINISHED_DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
+
+/** Done deliveries past their retention, payload and attempts with them: removed in batches of `limit` (worker/retention.ts). */
+export async function purgeFinishedDeliveries(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  const { meta } = await d1
+    .prepare("DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries WHERE status != 'PENDING' AND updated_at <= ? LIMIT ?)")
+    .bind(now - FINISHED_DELIVERY_RETENTION_MS, limit)
+    .run();
+  return meta.changes;
+}
