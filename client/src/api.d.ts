@@ -380,7 +380,7 @@ export interface paths {
         put?: never;
         /**
          * 사업자 연결
-         * @description 파트너 워크스페이스가 한 사업자를 대신해 일하도록 연결합니다. 이후 그 사업자의 작업, 자격 증명, 등록 세션은 X-SVC-Business 헤더로 사업자를 골라 호출합니다. 이미 연결된 사업자면 그 연결을 200으로 돌려줍니다.
+         * @description 파트너 워크스페이스가 한 사업자를 대신해 일하도록 연결합니다. 이후 그 사업자의 작업, 자격 증명, 등록 세션은 X-SVC-Business 헤더로 사업자를 골라 호출합니다. 이미 연결된 사업자면 그 연결을 200으로 돌려줍니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         post: operations["createConnection"];
         delete?: never;
@@ -401,7 +401,7 @@ export interface paths {
         post?: never;
         /**
          * 연결 해지
-         * @description 해지하면 그 사업자의 자격 증명은 곧바로 삭제되어(비밀 값은 지워집니다) 쓸 수 없게 되고, 입력을 기다리던 등록 세션은 취소되며(410 REGISTRATION_SESSION_ALREADY_CANCELLED), 끝나지 않은 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. 그 사업자를 고른 요청은 409 CONNECTION_REVOKED가 됩니다. 다시 연결하면 새 연결이 만들어집니다.
+         * @description 해지하면 그 사업자의 자격 증명은 곧바로 삭제되어(비밀 값은 지워집니다) 쓸 수 없게 되고, 입력을 기다리던 등록 세션은 취소되며(410 REGISTRATION_SESSION_ALREADY_CANCELLED), 끝나지 않은 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. 그 사업자를 고른 요청은 409 CONNECTION_REVOKED가 됩니다. 다시 연결하면 새 연결이 만들어집니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         delete: operations["revokeConnection"];
         options?: never;
@@ -424,7 +424,7 @@ export interface paths {
         put?: never;
         /**
          * 웹훅 엔드포인트 등록
-         * @description 고른 이벤트가 생길 때마다 url로 서명된 POST를 보냅니다(X-SVC-Signature: t=…,v1=…). 응답의 secret은 이때만 보여 주니 보관해 두세요. 파트너의 엔드포인트는 연결된 사업자들의 이벤트도 받습니다. 자세한 내용은 docs/webhooks.md.
+         * @description 고른 이벤트가 생길 때마다 url로 서명된 POST를 보냅니다(X-SVC-Signature: t=…,v1=…). 응답의 secret은 이때만 보여 주니 보관해 두세요. 파트너의 엔드포인트는 연결된 사업자들의 이벤트도 받습니다. 자세한 내용은 docs/webhooks.md. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -449,14 +449,14 @@ export interface paths {
         post?: never;
         /**
          * 웹훅 엔드포인트 삭제
-         * @description 엔드포인트와 전송 기록을 지웁니다. 재시도를 기다리던 전송도 더 보내지 않습니다.
+         * @description 엔드포인트와 전송 기록을 지웁니다. 재시도를 기다리던 전송도 더 보내지 않습니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         /**
          * 웹훅 엔드포인트 수정
-         * @description url, events, description 중 보낸 것만 바꿉니다. 이미 만든 전송은 바꾼 url로 보냅니다.
+         * @description url, events, description 중 보낸 것만 바꿉니다. 이미 만든 전송은 바꾼 url로 보냅니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -472,7 +472,7 @@ export interface paths {
         put?: never;
         /**
          * 웹훅 서명 비밀 값 교체
-         * @description 새 비밀 값을 돌려줍니다(이때만 보여 줍니다). 24시간 동안은 이전 비밀 값으로도 서명해 X-SVC-Signature에 v1=이 둘 들어가므로, 그 사이에 수신기를 새 값으로 바꾸면 됩니다.
+         * @description 새 비밀 값을 돌려줍니다(이때만 보여 줍니다). 24시간 동안은 이전 비밀 값으로도 서명해 X-SVC-Signature에 v1=이 둘 들어가므로, 그 사이에 수신기를 새 값으로 바꾸면 됩니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -512,7 +512,7 @@ export interface paths {
         put?: never;
         /**
          * 웹훅 다시 보내기
-         * @description 같은 본문(같은 이벤트 id)을 새 시도로 곧바로 다시 보내고, 실패하면 다시 24시간 동안 재시도합니다. 수신기는 이벤트 id로 중복을 거르세요.
+         * @description 같은 본문(같은 이벤트 id)을 새 시도로 곧바로 다시 보내고, 실패하면 다시 24시간 동안 재시도합니다. 수신기는 이벤트 id로 중복을 거르세요. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -3236,6 +3236,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
@@ -3296,6 +3305,15 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3461,6 +3479,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
@@ -3575,6 +3602,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
@@ -3665,6 +3701,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
@@ -3725,6 +3770,15 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3856,6 +3910,15 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

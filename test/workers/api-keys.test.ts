@@ -36,6 +36,36 @@ describe("the right to manage keys", () => {
     expect(list.body.items.every((k: Json) => k.revokedAt === null)).toBe(true);
   });
 
+  it("refuses a key without it managing partner connections and webhook endpoints, changing nothing", async () => {
+    const partner = await createWorkspace({ isPartner: true });
+    const connection = await callJson<Json>("/api/v1/connections", { method: "POST", key: partner.apiKey, json: { businessNumber: "1208800767" } });
+    expect(connection.status).toBe(201);
+    const endpoint = await callJson<Json>("/api/v1/webhook-endpoints", { method: "POST", key: partner.apiKey, json: { url: "https://hooks.partner.example/collect", events: ["data_job.succeeded"] } });
+    expect(endpoint.status).toBe(201);
+    const plain = (await createKey(partner.apiKey, { name: "수집 전용" })).body.secret as string;
+    const endpointPath = `/api/v1/webhook-endpoints/${endpoint.body.id}`;
+    const attempts: [string, Parameters<typeof callJson>[1]][] = [
+      ["/api/v1/connections", { method: "POST", json: { businessNumber: "2208162517" } }],
+      [`/api/v1/connections/${connection.body.id}`, { method: "DELETE" }],
+      ["/api/v1/webhook-endpoints", { method: "POST", json: { url: "https://attacker.example/steal", events: ["data_job.succeeded"] } }],
+      [endpointPath, { method: "PATCH", json: { url: "https://attacker.example/steal" } }],
+      [endpointPath, { method: "DELETE" }],
+      [`${endpointPath}/rotate-secret`, { method: "POST" }],
+      [`${endpointPath}/deliveries/${crypto.randomUUID()}/replay`, { method: "POST" }],
+    ];
+    for (const [path, init] of attempts) {
+      const res = await callJson<Json>(path, { ...init, key: plain });
+      expect(res.status, `${init!.method} ${path}`).toBe(403);
+      expect(res.body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+    }
+    // What a data key may do it still does: read the connections and the endpoint, unchanged.
+    const connections = await callJson<Json>("/api/v1/connections", { key: plain });
+    expect(connections.body.items.map((c: Json) => [c.id, c.status])).toEqual([[connection.body.id, "ACTIVE"]]);
+    const shown = await callJson<Json>(endpointPath, { key: plain });
+    expect(shown.body).toMatchObject({ url: "https://hooks.partner.example/collect" });
+    expect((await callJson<Json>("/api/v1/webhook-endpoints", { key: partner.apiKey })).body.items).toHaveLength(1);
+  });
+
   it("passes the right on only when asked, from a key that has it", async () => {
     const ws = await createWorkspace();
     const manager = await createKey(ws.apiKey, { name: "관리", canManageKeys: true });
