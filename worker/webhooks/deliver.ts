@@ -8,7 +8,7 @@ import type { WebhookMessage } from "./messages";
 const MAX_ERROR_LENGTH = 300;
 
 /** What a POST to the receiver came to: its status, or the network error / timeout that kept it from answering. */
-export type PostOutcome = { status: number; bodyStart: string } | { error: string };
+export type PostOutcome = { status: number } | { error: string };
 
 /** Everything delivery touches, so the function itself is pure (worker/webhooks/deps.ts wires the bindings). */
 export interface DeliveryDeps {
@@ -16,6 +16,8 @@ export interface DeliveryDeps {
   random(): number;
   retry: { baseSeconds: number; maxSeconds: number };
   claim(deliveryId: string, attemptCount: number, now: number): Promise<DeliveryRow | null>;
+  /** Whether the URL passes the registration rules now (deployment's WEBHOOK_ALLOW_LOCAL_URLS): null, or why not. */
+  urlRefusal(url: string): string | null;
   /** The endpoint's URL and its signing secrets as of now; null once the endpoint is deleted. */
   target(endpointId: string, now: number): Promise<{ url: string; secrets: string[] } | null>;
   /** POSTs with a timeout (deps.ts: 10 s), not following redirects. */
@@ -37,6 +39,8 @@ async function send(deps: DeliveryDeps, delivery: DeliveryRow, now: number): Pro
   try {
     target = await deps.target(delivery.endpointId, now);
     if (!target) return null;
+    const refused = deps.urlRefusal(target.url);
+    if (refused) return { error: refused };
     signature = await signWebhook(delivery.payload, target.secrets, now / 1000);
   } catch (err) {
     return { error: `could not sign the delivery: ${String(err)}` };
@@ -71,7 +75,7 @@ export async function deliverWebhook(deps: DeliveryDeps, message: WebhookMessage
     at: startedAt,
     responseStatus: "status" in outcome ? outcome.status : null,
     durationMs: finishedAt - startedAt,
-    error: ok ? null : truncate("error" in outcome ? outcome.error : `HTTP ${outcome.status}${outcome.bodyStart ? `: ${outcome.bodyStart}` : ""}`),
+    error: ok ? null : truncate("error" in outcome ? outcome.error : `HTTP ${outcome.status}`),
   };
   if (ok) {
     await deps.record(delivery.id, attempt, { status: "SUCCEEDED", nextAttemptAt: null });

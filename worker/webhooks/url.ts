@@ -11,6 +11,8 @@ import { ApiError, fieldError } from "../errors/api-error";
  */
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
+/** `URL.port` is empty for https' default, 443. */
+const PUBLIC_PORTS = new Set(["", "8443"]);
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** Names that never resolve on the public internet. */
 const PRIVATE_SUFFIXES = [".localhost", ".local", ".internal", ".intranet", ".lan", ".home.arpa"];
@@ -98,9 +100,25 @@ export function checkWebhookUrl(raw: string, allowLocal: boolean, field = "body.
   const local = allowLocal && LOCAL_HOSTS.has(url.hostname) && (url.protocol === "http:" || url.protocol === "https:");
   if (local) return url.href;
   if (url.protocol !== "https:") throw refuse("https URL만 받습니다.", field);
+  // Other ports are where internal services listen (databases, admin consoles), not webhook receivers.
+  if (!PUBLIC_PORTS.has(url.port)) throw refuse("포트는 443(기본)이나 8443만 쓸 수 있습니다.", field);
   const problem = hostProblem(url.hostname);
   if (problem) throw refuse(problem, field);
   return url.href;
+}
+
+/**
+ * Why a stored URL may no longer be sent to, or null: checked again before every attempt, so an endpoint stored
+ * before a rule existed (or written around the API) gets nothing.
+ */
+export function deliveryUrlRefusal(url: string, allowLocal: boolean): string | null {
+  try {
+    checkWebhookUrl(url, allowLocal);
+    return null;
+  } catch (err) {
+    if (err instanceof ApiError) return `refused: ${err.message}`;
+    throw err;
+  }
 }
 
 /** Whether this deployment lets webhooks reach the local machine (never set in production). */
