@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from "../../worker/console-sessions/login-attempts";
+import { findSession, openSession, SESSION_IDLE_MS, SESSION_TTL_MS } from "../../worker/console-sessions/store";
 import { sha256Hex } from "../../worker/lib/crypto";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/users/password";
 import { callJson } from "./helpers";
@@ -160,6 +161,41 @@ describe("sign-in", () => {
     const res = await replay.open(`/console/w/${workspaceId}/keys`);
     expect(res.status).toBe(303);
     expect(res.response.headers.get("Location")).toBe(`/console/sign-in?next=${encodeURIComponent(`/console/w/${workspaceId}/keys`)}`);
+  });
+});
+
+describe("sessions", () => {
+  it("end after 30 idle minutes, and a session in use lasts no longer than its 12 hours", async () => {
+    const t0 = Date.now();
+    const minute = 60_000;
+    const { token } = await openSession(env.DB, "idle-user", t0);
+    expect(await findSession(env.DB, token, t0 + 29 * minute)).not.toBeNull();
+    expect(await findSession(env.DB, token, t0 + 58 * minute)).not.toBeNull();
+    // 30 minutes and a second after its last use.
+    expect(await findSession(env.DB, token, t0 + 58 * minute + SESSION_IDLE_MS + 1000)).toBeNull();
+
+    const busy = await openSession(env.DB, "busy-user", t0);
+    for (let at = t0 + 20 * minute; at < t0 + SESSION_TTL_MS; at += 20 * minute) expect(await findSession(env.DB, busy.token, at), String(at - t0)).not.toBeNull();
+    expect(await findSession(env.DB, busy.token, t0 + SESSION_TTL_MS + 1000)).toBeNull();
+  });
+
+  it("are all closed by signing out everywhere, in every browser the user signed in with", async () => {
+    const laptop = new ConsoleBrowser();
+    const { email, password, workspaceId } = await laptop.signUp();
+    const phone = new ConsoleBrowser();
+    expect((await phone.signIn(email, password)).status).toBe(303);
+    const keys = `/console/w/${workspaceId}/keys`;
+    expect((await phone.open(keys)).status).toBe(200);
+    const out = await laptop.post("/console/sign-out-everywhere", {});
+    expect(out.status).toBe(303);
+    expect(out.location).toBe("/console/sign-in");
+    for (const browser of [laptop, phone]) {
+      const page = await browser.open(keys);
+      expect(page.status).toBe(303);
+      expect(page.response.headers.get("Location")).toMatch(/^\/console\/sign-in\?next=/);
+    }
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM console_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = ?").bind(email).first<{ n: number }>();
+    expect(left!.n).toBe(0);
   });
 });
 

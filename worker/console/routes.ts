@@ -9,7 +9,7 @@ import { downloadJobCsv, showJob } from "./job-detail";
 import { consolePageHeaders } from "./page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
-import { showSignIn, signOut, submitSignIn } from "./sign-in";
+import { showSignIn, signOut, signOutEverywhere, submitSignIn } from "./sign-in";
 import { showSignUp, submitSignUp } from "./sign-up";
 import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
 
@@ -22,6 +22,7 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.get("/sign-in", showSignIn);
   app.post("/sign-in", submitSignIn);
   app.post("/sign-out", signedIn, signOut);
+  app.post("/sign-out-everywhere", signedIn, signOutEverywhere);
   app.get(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, showDevice);
   app.post(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, approveDevice);
   app.get("/", signedIn, async (c) => {

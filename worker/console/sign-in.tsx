@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { clearSessionCookie } from "../console-sessions/cookies";
 import { csrfToken, verifiedForm } from "../console-sessions/csrf";
 import { countLoginAttempt, forgiveLoginAttempt } from "../console-sessions/login-attempts";
-import { closeSession } from "../console-sessions/store";
+import { closeSession, closeUserSessions } from "../console-sessions/store";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
 import { clientAddress } from "../http/client-address";
@@ -67,6 +67,14 @@ export async function signOut(c: Context<AppEnv>): Promise<Response> {
   const user = consoleUserOf(c);
   await verifiedForm(c, user.sessionToken);
   await closeSession(c.env.DB, user.tokenHash);
+  clearSessionCookie(c);
+  return c.redirect(SIGN_IN_PATH, 303);
+}
+
+export async function signOutEverywhere(c: Context<AppEnv>): Promise<Response> {
+  const user = consoleUserOf(c);
+  await verifiedForm(c, user.sessionToken);
+  await closeUserSessions(c.env.DB, user.userId);
   clearSessionCookie(c);
   return c.redirect(SIGN_IN_PATH, 303);
 }

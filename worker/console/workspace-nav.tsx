@@ -15,6 +15,10 @@ export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser }) 
         <CsrfField token={props.user.csrf} />
         <button type="submit" style="margin:0;padding:.25rem .5rem">로그아웃</button>
       </form>
+      <form method="post" action="/console/sign-out-everywhere" style="display:inline">
+        <CsrfField token={props.user.csrf} />
+        <button type="submit" style="margin:0;padding:.25rem .5rem">모든 기기에서 로그아웃</button>
+      </form>
     </nav>
   );
 }
