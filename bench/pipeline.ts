@@ -22,11 +22,11 @@ import { startLocalStack } from "../scripts/local-stack";
 import { startBenchWorker } from "./bench-worker";
 import { peakRssMb } from "./process-memory";
 import { writeSyntheticUnit } from "./synthetic-results";
+import { CHROMIUM_ARGS } from "../scraper-container/browser-pool";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RANGE = { start: "2025-01-01", end: "2025-12-31" };
 const RECORDS_PER_OBJECT = 100_000;
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 const stack = await startLocalStack({
   port: await freePort(),

@@ -1,7 +1,22 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
 import type { SiteFence } from "./site-fence";
 
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+/**
+ * WebRTC may use UDP only through a proxy, which the site fence's proxy never offers, so a page cannot send UDP
+ * around the fence. Chromium's own sandbox stays on where it can: it refuses to start as root with it, so only a
+ * root process (a developer's machine, CI) turns it off; the container image runs as the `node` user.
+ */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  ...(process.getuid?.() === 0 ? ["--no-sandbox"] : []),
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+];
 
 /** One Chromium for the process, relaunched if it dies; each login gets its own incognito context, fenced to its site. */
 export class BrowserPool {
