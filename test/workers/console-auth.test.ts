@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL } from "../../worker/console-sessions/login-attempts";
+import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL, SIGN_UPS_PER_ADDRESS } from "../../worker/console-sessions/login-attempts";
 import { findSession, openSession, SESSION_IDLE_MS, SESSION_TTL_MS } from "../../worker/console-sessions/store";
 import { sha256Hex } from "../../worker/lib/crypto";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/users/password";
@@ -72,6 +72,27 @@ describe("sign-up", () => {
     expect(alertCode(again.html)).toBe("DUPLICATE_EMAIL");
     const count = await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?").bind(email).first<{ n: number }>();
     expect(count!.n).toBe(1);
+  });
+});
+
+describe("sign-up throttling", () => {
+  it("refuses an address's sign-ups past its limit with API_RATE_LIMITED and Retry-After, taken e-mail or not", async () => {
+    const browser = new ConsoleBrowser();
+    const taken = (await new ConsoleBrowser().signUp()).email;
+    for (let i = 0; i < SIGN_UPS_PER_ADDRESS; i++) {
+      await browser.open("/console/sign-up");
+      const res = await browser.post("/console/sign-up", { email: taken, password: "correct horse battery", workspaceName: "가나다" });
+      expect(alertCode(res.html)).toBe("DUPLICATE_EMAIL");
+    }
+    for (const email of [taken, `new-${crypto.randomUUID()}@example.co.kr`]) {
+      await browser.open("/console/sign-up");
+      const res = await browser.post("/console/sign-up", { email, password: "correct horse battery", workspaceName: "가나다" });
+      expect(res.status).toBe(429);
+      expect(alertCode(res.html)).toBe("API_RATE_LIMITED");
+      expect(Number(res.response.headers.get("Retry-After"))).toBeGreaterThan(0);
+    }
+    // Another address signs up as usual.
+    expect((await new ConsoleBrowser().signUp()).workspaceId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 

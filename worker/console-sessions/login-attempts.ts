@@ -4,6 +4,8 @@ import { ApiError } from "../errors/api-error";
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 export const ATTEMPTS_PER_EMAIL = 5;
 export const ATTEMPTS_PER_ADDRESS = 20;
+/** Sign-ups per address per window: a company signs up once; a script testing which e-mails are taken signs up many times. */
+export const SIGN_UPS_PER_ADDRESS = 10;
 
 /** One atomic upsert of a subject's count in the current window, so concurrent guesses cannot slip past a limit. */
 async function counted(d1: D1Database, subject: string, now: number): Promise<{ attempts: number; windowStartedAt: number }> {
@@ -19,9 +21,19 @@ async function counted(d1: D1Database, subject: string, now: number): Promise<{ 
     .first<{ attempts: number; windowStartedAt: number }>())!;
 }
 
-function refuse(windowStartedAt: number, now: number): never {
+function refuse(windowStartedAt: number, now: number, code: "TOO_MANY_LOGIN_ATTEMPTS" | "API_RATE_LIMITED" = "TOO_MANY_LOGIN_ATTEMPTS"): never {
   const retryAfter = Math.max(1, Math.ceil((windowStartedAt + LOGIN_WINDOW_MS - now) / 1000));
-  throw new ApiError("TOO_MANY_LOGIN_ATTEMPTS", { headers: { "Retry-After": String(retryAfter) } });
+  throw new ApiError(code, { headers: { "Retry-After": String(retryAfter) } });
+}
+
+/**
+ * Counts a sign-up against the client address before the e-mail is looked up: DUPLICATE_EMAIL tells whether an
+ * address has an account, so harvesting the list of taken addresses costs a window per SIGN_UPS_PER_ADDRESS tries.
+ * Over the limit: API_RATE_LIMITED with Retry-After.
+ */
+export async function countSignUpAttempt(d1: D1Database, address: string, now: number = Date.now()): Promise<void> {
+  const byAddress = await counted(d1, `signup-ip:${address}`, now);
+  if (byAddress.attempts > SIGN_UPS_PER_ADDRESS) refuse(byAddress.windowStartedAt, now, "API_RATE_LIMITED");
 }
 
 /**

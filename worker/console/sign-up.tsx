@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import { csrfToken, verifiedForm } from "../console-sessions/csrf";
 import type { AppEnv } from "../env";
+import { countSignUpAttempt } from "../console-sessions/login-attempts";
 import { ApiError } from "../errors/api-error";
+import { clientAddress } from "../http/client-address";
 import { isPersonalEmail } from "../users/email";
 import { signUp } from "../users/store";
 import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
@@ -31,6 +33,7 @@ async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?
       </p>
     </Page>,
     (error?.status ?? 200) as 200,
+    error?.headers,
   );
 }
 
@@ -57,10 +60,11 @@ export async function submitSignUp(c: Context<AppEnv>): Promise<Response> {
   const refused = refusal(fields);
   if (refused) return form(c, values, refused);
   try {
+    await countSignUpAttempt(c.env.DB, clientAddress(c));
     const { user, workspaceId } = await signUp(c.env.DB, { email: fields.email!, password: fields.password!, workspaceName: fields.workspaceName!.trim() });
     return await startSession(c, user.id, `/console/w/${workspaceId}/keys`);
   } catch (err) {
-    if (err instanceof ApiError && err.code === "DUPLICATE_EMAIL") return form(c, values, err);
+    if (err instanceof ApiError && (err.code === "DUPLICATE_EMAIL" || err.code === "API_RATE_LIMITED")) return form(c, values, err);
     throw err;
   }
 }
