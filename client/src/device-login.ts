@@ -1,5 +1,6 @@
 import createClient from "openapi-fetch";
 import type { paths } from "./api";
+import { CollectApiError } from "./errors";
 import { type RetryPolicy, sleep, withRetries } from "./retry";
 
 export interface DeviceCode {
@@ -52,9 +53,13 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<DeviceLo
   let intervalSeconds = started.interval;
   for (;;) {
     await sleep(intervalSeconds * 1000, options.signal);
-    const { data } = await withRetries(() => api.POST("/oauth/device/token", { body: { device_code: started.device_code }, signal: options.signal }), policy);
-    // An expired or refused code is an error answer, which withRetries has already thrown (DEVICE_CODE_EXPIRED, DEVICE_CODE_INVALID).
-    if (data.status === "approved") return { apiKey: data.access_token, workspaceId: data.workspaceId, apiKeyId: data.apiKey.id };
-    intervalSeconds = Math.max(intervalSeconds, data.interval);
+    try {
+      const { data } = await withRetries(() => api.POST("/oauth/device/token", { body: { device_code: started.device_code }, signal: options.signal }), policy);
+      return { apiKey: data.access_token, workspaceId: data.workspaceId, apiKeyId: data.apiKey.id };
+    } catch (err) {
+      // RFC 8628 3.5: keep polling while pending, 5 s slower after slow_down; an expired or refused code ends the login.
+      if (!(err instanceof CollectApiError) || (err.code !== "DEVICE_AUTHORIZATION_PENDING" && err.code !== "DEVICE_SLOW_DOWN")) throw err;
+      if (err.code === "DEVICE_SLOW_DOWN") intervalSeconds += 5;
+    }
   }
 }

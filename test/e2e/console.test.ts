@@ -167,7 +167,7 @@ describe("the console in Chromium against the local stack", () => {
       const res = await fetch(`${stack.baseUrl}/oauth/device/token`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ device_code: started.device_code }) });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
-    expect((await poll()).body.status).toBe("authorization_pending");
+    expect((await poll()).body.error).toBe("authorization_pending");
 
     const page = await phonePage();
     // Signed out, the verification link goes through sign-in and comes back with the code filled in.

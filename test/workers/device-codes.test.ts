@@ -15,7 +15,7 @@ const age = async (deviceCode: string, ms: number) =>
 describe("device authorization grant (RFC 8628)", () => {
   it("issues a device code, a user code and the console's verification URIs without an API key", async () => {
     const res = await start();
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     expect(res.body.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
     expect(res.body.device_code).toMatch(/^dc_/);
     expect(res.body.verification_uri).toBe("https://api.test/console/device");
@@ -26,10 +26,13 @@ describe("device authorization grant (RFC 8628)", () => {
   it("answers authorization_pending, slow_down when polled too soon, then one API key of the approver's workspace that the keys page lists and revokes", async () => {
     const { body: started } = await start();
     const first = await poll(started.device_code);
-    expect(first.status).toBe(202);
-    expect(first.body).toEqual({ status: "authorization_pending", interval: 5 });
+    expect(first.status).toBe(400);
+    expect(first.body).toMatchObject({ code: "DEVICE_AUTHORIZATION_PENDING", error: "authorization_pending", error_description: first.body.message, requestId: expect.any(String) });
     const tooSoon = await poll(started.device_code);
-    expect(tooSoon.body).toEqual({ status: "slow_down", interval: 10 });
+    expect(tooSoon.body).toMatchObject({ code: "DEVICE_SLOW_DOWN", error: "slow_down" });
+    // The interval grew by 5 s: 5 s after the last poll is still too soon.
+    await age(started.device_code, 5_000);
+    expect((await poll(started.device_code)).body.error).toBe("slow_down");
 
     const browser = new ConsoleBrowser();
     const { workspaceId } = await browser.signUp();
@@ -40,14 +43,15 @@ describe("device authorization grant (RFC 8628)", () => {
     expect(approved.status).toBe(200);
     expect(approved.html).toContain("collect CLI");
 
-    await age(started.device_code, 10_000);
+    await age(started.device_code, 20_000);
     const granted = await poll(started.device_code);
     expect(granted.status).toBe(200);
-    expect(granted.body).toMatchObject({ status: "approved", token_type: "Bearer", workspaceId });
+    expect(granted.headers.get("Cache-Control")).toBe("no-store");
+    expect(granted.body).toMatchObject({ token_type: "Bearer", workspaceId });
     expect((await callJson("/api/v1/schemas", { key: granted.body.access_token })).status).toBe(200);
     const again = await poll(started.device_code);
     expect(again.status).toBe(400);
-    expect(again.body.code).toBe("DEVICE_CODE_INVALID");
+    expect(again.body).toMatchObject({ code: "DEVICE_CODE_INVALID", error: "invalid_grant" });
 
     const keys = await browser.open(`/console/w/${workspaceId}/keys`);
     expect(keys.html).toContain("collect CLI");
@@ -62,11 +66,11 @@ describe("device authorization grant (RFC 8628)", () => {
     await age(started.device_code, 601_000);
     const expired = await poll(started.device_code);
     expect(expired.status).toBe(400);
-    expect(expired.body.code).toBe("DEVICE_CODE_EXPIRED");
+    expect(expired.body).toMatchObject({ code: "DEVICE_CODE_EXPIRED", error: "expired_token" });
     expect(expired.body.message).toMatch(/[가-힣]/);
     const unknown = await poll("dc_made-up");
     expect(unknown.status).toBe(400);
-    expect(unknown.body.code).toBe("DEVICE_CODE_INVALID");
+    expect(unknown.body).toMatchObject({ code: "DEVICE_CODE_INVALID", error: "invalid_grant" });
 
     const browser = new ConsoleBrowser();
     const { workspaceId } = await browser.signUp();
@@ -88,7 +92,7 @@ describe("device authorization grant (RFC 8628)", () => {
     const res = await browser.post("/console/device", { user_code: started.user_code, workspaceId: someoneElses });
     expect(res.status).toBe(403);
     expect(alertCode(res.html)).toBe("WORKSPACE_ACCESS_DENIED");
-    expect((await poll(started.device_code)).status).toBe(202);
+    expect((await poll(started.device_code)).body.error).toBe("authorization_pending");
   });
 
   it("sends a signed-out visitor of the verification link through sign-in and back to it with the code", async () => {

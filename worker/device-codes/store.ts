@@ -62,15 +62,15 @@ export async function pollDeviceCode(d1: D1Database, deviceCode: string, now: nu
   const db = database(d1);
   const hash = await sha256Hex(deviceCode);
   const row = await db.select().from(deviceCodes).where(eq(deviceCodes.deviceCodeHash, hash)).get();
-  if (!row || row.status === "CONSUMED") throw new ApiError("DEVICE_CODE_INVALID");
-  if (row.expiresAt <= now) throw new ApiError("DEVICE_CODE_EXPIRED");
+  if (!row || row.status === "CONSUMED") throw new ApiError("DEVICE_CODE_INVALID", { oauthError: "invalid_grant" });
+  if (row.expiresAt <= now) throw new ApiError("DEVICE_CODE_EXPIRED", { oauthError: "expired_token" });
   if (row.status === "APPROVED") {
     const [spent] = await db
       .update(deviceCodes)
       .set({ status: "CONSUMED", lastPolledAt: now })
       .where(and(eq(deviceCodes.deviceCodeHash, hash), eq(deviceCodes.status, "APPROVED")))
       .returning({ workspaceId: deviceCodes.workspaceId });
-    if (!spent?.workspaceId) throw new ApiError("DEVICE_CODE_INVALID");
+    if (!spent?.workspaceId) throw new ApiError("DEVICE_CODE_INVALID", { oauthError: "invalid_grant" });
     return { outcome: "approved", workspaceId: spent.workspaceId, clientName: row.clientName };
   }
   const tooSoon = row.lastPolledAt !== null && now - row.lastPolledAt < row.intervalSeconds * 1000;

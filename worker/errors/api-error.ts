@@ -14,6 +14,9 @@ export interface ErrorEnvelope {
   message: string;
   requestId: string;
   fieldErrors?: FieldError[];
+  /** RFC 6749 section 5.2's error code, on the OAuth endpoints (the device grant) only, for standard clients. */
+  error?: string;
+  error_description?: string;
 }
 
 interface ApiErrorOptions {
@@ -21,6 +24,8 @@ interface ApiErrorOptions {
   message?: string;
   fieldErrors?: FieldError[];
   headers?: Record<string, string>;
+  /** The OAuth error code this answer is, on the OAuth endpoints (RFC 6749 section 5.2, RFC 8628 section 3.5). */
+  oauthError?: string;
 }
 
 /** Thrown anywhere in a request; the error middleware turns it into the envelope. */
@@ -28,6 +33,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly fieldErrors?: FieldError[];
   readonly headers?: Record<string, string>;
+  readonly oauthError?: string;
 
   constructor(
     readonly code: ApiErrorCode,
@@ -39,11 +45,13 @@ export class ApiError extends Error {
     this.status = entry.status;
     this.fieldErrors = options.fieldErrors;
     this.headers = options.headers;
+    this.oauthError = options.oauthError;
   }
 
   envelope(requestId: string): ErrorEnvelope {
     const body: ErrorEnvelope = { code: this.code, message: this.message, requestId };
     if (this.fieldErrors) body.fieldErrors = this.fieldErrors;
+    if (this.oauthError) Object.assign(body, { error: this.oauthError, error_description: this.message });
     return body;
   }
 }

@@ -4,7 +4,9 @@
  * text. The catalog mirrors the whole spec, so it also holds codes of
  * features not built yet (billing, plans, admin): a code here is not a
  * promise that some route answers it; each route's OpenAPI entry lists
- * the codes it really does.
+ * the codes it really does. Two codes are ours, for the device grant the
+ * spec leaves unshown (docs/api-design.md): DEVICE_AUTHORIZATION_PENDING
+ * and DEVICE_SLOW_DOWN, RFC 8628's authorization_pending and slow_down.
  */
 const CATALOG = {
   400: {
@@ -21,7 +23,9 @@ const CATALOG = {
     DATE_RANGE_INVALID: "조회 시작일이 종료일보다 늦습니다. 기간을 확인해 주세요.",
     DELIVERY_ROUTE_NOT_FOUND: "전달 경로를 찾을 수 없습니다.",
     DEVICE_CODE_EXPIRED: "디바이스 코드가 만료되었습니다. 다시 로그인해 주세요.",
+    DEVICE_AUTHORIZATION_PENDING: "아직 승인되지 않았습니다. interval초 뒤에 다시 폴링해 주세요.",
     DEVICE_CODE_INVALID: "디바이스 코드가 올바르지 않습니다.",
+    DEVICE_SLOW_DOWN: "폴링이 너무 잦습니다. 폴링 간격을 5초 늘려 주세요.",
     INVALID_BUSINESS_REGISTRATION_NUMBER: "사업자등록번호 형식이 올바르지 않습니다. 숫자 10자리를 보내 주세요.",
     INVALID_CREDENTIAL_FORMAT: "자격 증명 값의 형식이 올바르지 않습니다. 기관의 credential-schema 패턴을 확인해 주세요.",
     INVALID_CURSOR: "cursor 값이 올바르지 않습니다. 이전 응답의 nextCursor를 그대로 보내 주세요.",

@@ -67,13 +67,14 @@ export function toFieldErrors(error: z.ZodError, data: unknown, origin: string):
 }
 
 /** The envelope's code is the first field's code, so a client can branch without reading the list. */
-export function validationError(fieldErrors: FieldError[]): ApiError {
-  return new ApiError(fieldErrors[0]!.code, { fieldErrors });
+export function validationError(fieldErrors: FieldError[], oauthError?: string): ApiError {
+  return new ApiError(fieldErrors[0]!.code, { fieldErrors, oauthError });
 }
 
 /** defaultHook of the app: every request validation failure becomes the error envelope. */
-export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
+export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
   if (result.success) return;
   const { error, target, data } = result as unknown as { error: z.ZodError; target: string; data: unknown };
-  throw validationError(toFieldErrors(error, data, PREFIX[target] ?? target));
+  // The OAuth endpoints (RFC 8628) also say it as RFC 6749's invalid_request, for standard clients.
+  throw validationError(toFieldErrors(error, data, PREFIX[target] ?? target), c.req.path.startsWith("/oauth/") ? "invalid_request" : undefined);
 };

@@ -3,7 +3,13 @@ import { DEVICE_CODE_PAGE } from "../../console/device-page-path";
 import { startDeviceAuthorization } from "../../device-codes/store";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
-import { jsonBody } from "../../http/json-body";
+import { oauthBody } from "./oauth-body";
+
+const DeviceAuthorizationRequestSchema = z.object({
+  client_id: z.string().min(1).max(100).optional().meta({ description: "RFC 8628 3.1의 client_id. 등록된 클라이언트가 따로 없으므로 이름으로 씁니다 (client_name이 없을 때)" }),
+  client_name: z.string().min(1).max(100).optional().meta({ description: "승인 화면과 키 목록에 보일 클라이언트 이름" }),
+  clientName: z.string().min(1).max(100).optional().meta({ description: "client_name과 같습니다 (JSON 요청용)" }),
+});
 
 export const route = createRoute({
   method: "post",
@@ -12,12 +18,12 @@ export const route = createRoute({
   tags: ["Device login"],
   summary: "디바이스 코드 발급 (명령줄 로그인 시작)",
   description:
-    "RFC 8628 디바이스 권한 부여의 시작입니다. API 키 없이 부릅니다. 사용자에게 user_code와 verification_uri를 보여 주고, device_code로 POST /oauth/device/token을 interval초 간격으로 폴링합니다. 사용자가 콘솔에서 코드를 승인하면 토큰 응답으로 워크스페이스의 새 API 키를 받습니다.",
+    "RFC 8628 디바이스 권한 부여의 시작입니다. API 키 없이 부르며, 표준 클라이언트처럼 application/x-www-form-urlencoded(client_id)로도, JSON으로도 보낼 수 있습니다. 사용자에게 user_code와 verification_uri를 보여 주고, device_code로 POST /oauth/device/token을 interval초 간격으로 폴링합니다. 사용자가 콘솔에서 코드를 승인하면 토큰 응답으로 워크스페이스의 새 API 키를 받습니다.",
   security: [],
-  request: jsonBody(z.object({ clientName: z.string().min(1).max(100).optional().meta({ description: "승인 화면과 키 목록에 보일 클라이언트 이름 (기본: CLI)" }) })),
+  request: oauthBody(DeviceAuthorizationRequestSchema),
   responses: {
-    201: {
-      description: "발급된 코드",
+    200: {
+      description: "발급된 코드 (RFC 8628 3.2)",
       content: {
         "application/json": {
           schema: z.object({
@@ -31,12 +37,13 @@ export const route = createRoute({
         },
       },
     },
-    ...errorResponses("INVALID_PARAM_FORMAT"),
+    ...errorResponses("INVALID_PARAM_FORMAT", "MALFORMED_REQUEST"),
   },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const started = await startDeviceAuthorization(c.env.DB, c.req.valid("json").clientName ?? "CLI");
+  const body = { ...c.req.valid("form"), ...c.req.valid("json") };
+  const started = await startDeviceAuthorization(c.env.DB, body.clientName ?? body.client_name ?? body.client_id ?? "CLI");
   const page = `${new URL(c.req.url).origin}${DEVICE_CODE_PAGE}`;
   return c.json(
     {
@@ -47,6 +54,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       expires_in: started.expiresIn,
       interval: started.interval,
     },
-    201,
+    200,
   );
 };
