@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createJob } from "../../worker/jobs/create";
 import { executeMessage } from "../../worker/pipeline/executor";
 import { unitResultsKey } from "../../worker/results/keys";
@@ -15,12 +15,13 @@ import { ProviderFailure } from "../../collectors/adapter";
 import { findProvider } from "../../worker/catalog/providers";
 
 /** Whether the scraper still knows a session: a closed one is gone (404). */
-async function sessionAlive(sessionId: string): Promise<boolean> {
+/** What the scraper says of a session: it serves it, it has none by that id, or it failed to answer (a loaded machine). */
+async function sessionState(sessionId: string): Promise<"alive" | "gone" | "unknown"> {
   try {
     await new ContainerScraper(env.SCRAPER_URL!, env.SCRAPER_SHARED_SECRET).targets(sessionId, "bank.accounts.cb.v1");
-    return true;
+    return "alive";
   } catch (err) {
-    return !(err instanceof SessionGone);
+    return err instanceof SessionGone ? "gone" : "unknown";
   }
 }
 
@@ -275,16 +276,24 @@ describe("unit executor on real components", () => {
     await executeMessage(h.deps, first.plan);
     const lock = credentialLock(env, first.credentialId);
     const session = await runInDurableObject(lock, (_o: CredentialLock, state) => state.storage.sql.exec<{ s: string }>("SELECT scraper_session_id AS s FROM lease").one().s);
-    expect(await sessionAlive(session)).toBe(true);
+    expect(await sessionState(session)).toBe("alive");
     await new Promise((r) => setTimeout(r, leaseMs + 50));
 
     const queue = withCapturedQueue();
     const second = await createJob(queue.env, first.ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
     expect(second.credentialId).toBe(first.credentialId);
     // The second job's own lease is long: only the first job's lapse is under test.
-    expect(await executeMessage(harness({ inlineBudgetMs: 60_000 }).deps, queue.sent[0]!)).toEqual({ kind: "ack" });
+    const takeover = harness({ inlineBudgetMs: 60_000 });
+    const closed: string[] = [];
+    const scraperFor = takeover.deps.scraperFor;
+    takeover.deps.scraperFor = (provider) => {
+      const scraper = scraperFor(provider);
+      return { ...scraper, closeSession: (id) => (closed.push(id), scraper.closeSession(id)) };
+    };
+    expect(await executeMessage(takeover.deps, queue.sent[0]!)).toEqual({ kind: "ack" });
     expect((await jobRow(second.id))!.status).toBe("SUCCEEDED");
-    expect(await sessionAlive(session)).toBe(false);
+    expect(closed).toContain(session);
+    expect(await vi.waitUntil(async () => (await sessionState(session)) === "gone", { timeout: 10_000, interval: 200 })).toBe(true);
 
     // The first job carries on with a login of its own.
     await h.drain();
