@@ -63,18 +63,14 @@ export async function submitSignIn(c: Context<AppEnv>): Promise<Response> {
   }
 }
 
-export async function signOut(c: Context<AppEnv>): Promise<Response> {
+/** Signs out this browser, or with `everywhere` every browser of the user. */
+const signOutOf = (everywhere: boolean) => async (c: Context<AppEnv>): Promise<Response> => {
   const user = consoleUserOf(c);
   await verifiedForm(c, user.sessionToken);
-  await closeSession(c.env.DB, user.tokenHash);
+  await (everywhere ? closeUserSessions(c.env.DB, user.userId) : closeSession(c.env.DB, user.tokenHash));
   clearSessionCookie(c);
   return c.redirect(SIGN_IN_PATH, 303);
-}
+};
 
-export async function signOutEverywhere(c: Context<AppEnv>): Promise<Response> {
-  const user = consoleUserOf(c);
-  await verifiedForm(c, user.sessionToken);
-  await closeUserSessions(c.env.DB, user.userId);
-  clearSessionCookie(c);
-  return c.redirect(SIGN_IN_PATH, 303);
-}
+export const signOut = signOutOf(false);
+export const signOutEverywhere = signOutOf(true);
