@@ -271,7 +271,7 @@ describe("unit executor on real components", () => {
 
   it("closes the first job's scraper session when another job takes over its lapsed lease", async () => {
     const first = await newJob({ dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" });
-    const leaseMs = 1000;
+    const leaseMs = 3000;
     const h = harness({ leaseMs });
     await executeMessage(h.deps, first.plan);
     const lock = credentialLock(env, first.credentialId);
@@ -296,7 +296,7 @@ describe("unit executor on real components", () => {
     expect(await vi.waitUntil(async () => (await sessionState(session)) === "gone", { timeout: 10_000, interval: 200 })).toBe(true);
 
     // The first job carries on with a login of its own.
-    await h.drain();
+    await h.settleAll();
     expect(await jobRow(first.job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 3 });
   });
 

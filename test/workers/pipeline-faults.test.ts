@@ -68,7 +68,8 @@ describe("pipeline faults on real components: every job ends with exactly the gr
 
   it("redoes a unit whose delivery died between its R2 write and its D1 commit, and the dead delivery commits nothing when it wakes", async () => {
     const { ws, job, plan } = await newJob();
-    const leaseMs = 1000;
+    // Renewals a second apart while the delivery works: a loaded machine does not make it lapse before its write.
+    const leaseMs = 3000;
     const crashed = unitResultsKey(job.id, 3, "");
     let written!: () => void;
     const wroteBeforeCrash = new Promise<void>((r) => (written = r));
@@ -102,7 +103,7 @@ describe("pipeline faults on real components: every job ends with exactly the gr
       await sleep(redelivery.delaySeconds * 1000);
       redelivery = await executeMessage(h.deps, unit3);
     }
-    await h.drain();
+    await h.settleAll();
     const finished = await jobRow(job.id);
     expect(finished).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, record_count: TRUTH.length });
 
@@ -130,7 +131,7 @@ describe("pipeline faults on real components: every job ends with exactly the gr
       await asleep;
       return (await env.RESULTS.put(key, "not a record\n"))!;
     });
-    const h = harness({ results, leaseMs: 1000 });
+    const h = harness({ results, leaseMs: 3000 });
     await h.settle(plan);
     for (let unit = 0; unit < 3; unit++) await h.settle(h.queued.shift()!);
     const unit3 = h.queued.shift()!;
@@ -142,7 +143,7 @@ describe("pipeline faults on real components: every job ends with exactly the gr
       await sleep(redelivery.delaySeconds * 1000);
       redelivery = await executeMessage(h.deps, unit3);
     }
-    await h.drain();
+    await h.settleAll();
     expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", record_count: TRUTH.length });
 
     wake();

@@ -63,7 +63,11 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
       outcome = await executeMessage(unhurried, message);
     }
   };
-  return { deps, queued, drain, settle, logins: () => logins };
+  /** Settles every queued message in turn, those they enqueue included: the rest of a job after the step under test. */
+  const settleAll = async () => {
+    while (queued.length) await settle(queued.shift()!);
+  };
+  return { deps, queued, drain, settle, settleAll, logins: () => logins };
 }
 
 export async function newJob(params: Record<string, unknown> = RANGE, schema = "bank.transactions.cb.v1", login?: { loginId: string; password: string }) {
