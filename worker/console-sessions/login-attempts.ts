@@ -1,4 +1,5 @@
 import { ApiError } from "../errors/api-error";
+import { deleteBatch } from "../db/delete-batch";
 
 /** Sign-in attempts allowed per window: few per e-mail (guessing one account), more per address (an office behind one address). */
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -52,11 +53,7 @@ export async function countLoginAttempt(d1: D1Database, email: string, address: 
 
 /** Rows whose window has closed count nothing: removed in batches of `limit` (the retention cron, worker/retention.ts). */
 export async function purgeClosedLoginWindows(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
-  const { meta } = await d1
-    .prepare("DELETE FROM login_attempts WHERE rowid IN (SELECT rowid FROM login_attempts WHERE window_started_at <= ? LIMIT ?)")
-    .bind(now - LOGIN_WINDOW_MS, limit)
-    .run();
-  return meta.changes;
+  return deleteBatch(d1, "login_attempts", "window_started_at <= ?", [now - LOGIN_WINDOW_MS], limit);
 }
 
 /** A successful sign-in: the e-mail's failures are forgiven, and the address is not charged for it. */

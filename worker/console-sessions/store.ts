@@ -2,6 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import { database } from "../db/client";
 import { consoleSessions } from "../db/tables";
 import { randomToken, sha256Hex } from "../lib/crypto";
+import { deleteBatch } from "../db/delete-batch";
 
 /** A session lasts at most a working day from sign-in, then the user signs in again. */
 export const SESSION_TTL_MS = 12 * 3_600_000;
@@ -55,6 +56,5 @@ export async function closeUserSessions(d1: D1Database, userId: string): Promise
 
 /** Expired sessions let no one in: removed in batches of `limit` (the retention cron, worker/retention.ts). */
 export async function purgeExpiredSessions(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
-  const { meta } = await d1.prepare("DELETE FROM console_sessions WHERE rowid IN (SELECT rowid FROM console_sessions WHERE expires_at <= ? LIMIT ?)").bind(now, limit).run();
-  return meta.changes;
+  return deleteBatch(d1, "console_sessions", "expires_at <= ?", [now], limit);
 }

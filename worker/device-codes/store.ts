@@ -3,6 +3,7 @@ import { database } from "../db/client";
 import { deviceCodes } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import { randomToken, sha256Hex } from "../lib/crypto";
+import { deleteBatch } from "../db/delete-batch";
 
 export const DEVICE_CODE_TTL_SECONDS = 600;
 export const POLL_INTERVAL_SECONDS = 5;
@@ -97,6 +98,5 @@ export async function approveUserCode(d1: D1Database, input: { userCode: string;
 
 /** Expired device codes can be neither approved nor redeemed: removed in batches of `limit` (worker/retention.ts). */
 export async function purgeExpiredDeviceCodes(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
-  const { meta } = await d1.prepare("DELETE FROM device_codes WHERE rowid IN (SELECT rowid FROM device_codes WHERE expires_at <= ? LIMIT ?)").bind(now, limit).run();
-  return meta.changes;
+  return deleteBatch(d1, "device_codes", "expires_at <= ?", [now], limit);
 }

@@ -6,6 +6,7 @@ import type { ApiErrorCode } from "../errors/codes";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { type SessionEventsEnv, sessionEnded } from "./events";
 import { effectiveStatus, MAX_ATTEMPTS, type SessionRow } from "./status";
+import { deleteBatch } from "../db/delete-batch";
 
 export { effectiveStatus, MAX_ATTEMPTS, type SessionRow };
 export type RegistrationOption = SessionRow["options"][number];
@@ -153,9 +154,5 @@ export const FINISHED_SESSION_RETENTION_MS = 30 * 24 * 3_600_000;
 
 /** Finished sessions past their retention: removed in batches of `limit` (worker/retention.ts); they then read as not found. */
 export async function purgeFinishedSessions(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
-  const { meta } = await d1
-    .prepare("DELETE FROM registration_sessions WHERE rowid IN (SELECT rowid FROM registration_sessions WHERE finished_at IS NOT NULL AND finished_at <= ? LIMIT ?)")
-    .bind(now - FINISHED_SESSION_RETENTION_MS, limit)
-    .run();
-  return meta.changes;
+  return deleteBatch(d1, "registration_sessions", "finished_at IS NOT NULL AND finished_at <= ?", [now - FINISHED_SESSION_RETENTION_MS], limit);
 }

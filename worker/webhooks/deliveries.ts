@@ -3,6 +3,7 @@ import { database } from "../db/client";
 import { type WebhookAttempt, type WebhookDeliveryStatus, webhookDeliveries } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import { type CursorPosition, pastPosition } from "../jobs/cursor";
+import { deleteBatch } from "../db/delete-batch";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
@@ -125,9 +126,5 @@ export const FINISHED_DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
 
 /** Done deliveries past their retention, payload and attempts with them: removed in batches of `limit` (worker/retention.ts). */
 export async function purgeFinishedDeliveries(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
-  const { meta } = await d1
-    .prepare("DELETE FROM webhook_deliveries WHERE rowid IN (SELECT rowid FROM webhook_deliveries WHERE status != 'PENDING' AND updated_at <= ? LIMIT ?)")
-    .bind(now - FINISHED_DELIVERY_RETENTION_MS, limit)
-    .run();
-  return meta.changes;
+  return deleteBatch(d1, "webhook_deliveries", "status != 'PENDING' AND updated_at <= ?", [now - FINISHED_DELIVERY_RETENTION_MS], limit);
 }
