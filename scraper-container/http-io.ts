@@ -46,8 +46,13 @@ export function readJsonBody(req: IncomingMessage): Promise<Record<string, unkno
   });
 }
 
+/**
+ * Every answer closes its connection. A kept-alive connection that the server drops after its idle timeout just as
+ * the worker reuses it fails that call with a reset: a login lost as "scraper unreachable" (ENGINE_CRASHED). A job
+ * makes a handful of calls, so a new connection each costs nothing worth that race.
+ */
 export function send(res: ServerResponse, status: number, payload?: unknown): void {
-  res.writeHead(status, payload === undefined ? {} : { "Content-Type": "application/json" });
+  res.writeHead(status, { Connection: "close", ...(payload === undefined ? {} : { "Content-Type": "application/json" }) });
   res.end(payload === undefined ? undefined : JSON.stringify(payload));
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createServer, request, type Server } from "node:http";
+import { Agent, createServer, request, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scraperAuthorization } from "../../collectors/scraper-protocol";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
@@ -141,6 +141,21 @@ describe("scraper access", () => {
 
   it("answers health checks without the secret", async () => {
     expect(await call("GET", "/healthz", undefined, null)).toEqual({ status: 200, body: { ok: true } });
+  });
+
+  it("closes the connection after every answer, so no caller reuses one the server is about to drop", async () => {
+    const agent = new Agent({ keepAlive: true });
+    const closed = await new Promise<boolean>((resolve, reject) => {
+      const req = request(`${scraper.url}/stats`, { agent, headers: { Authorization: scraperAuthorization(SECRET) } }, (res) => {
+        expect(res.headers.connection).toBe("close");
+        res.resume();
+        res.socket.once("close", () => resolve(true));
+      });
+      req.once("error", reject);
+      req.end();
+    });
+    agent.destroy();
+    expect(closed).toBe(true);
   });
 
   it("refuses to start without a shared secret of at least 32 characters", async () => {
