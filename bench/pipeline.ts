@@ -13,7 +13,7 @@ import path from "node:path";
 import puppeteer from "puppeteer-core";
 import { findProvider } from "../worker/catalog/providers";
 import { splitRange } from "../worker/pipeline/segments";
-import { institutionFor } from "../collectors/registry";
+import { browserInstitutionFor } from "../collectors/registry";
 import { scraperAuthorization } from "../collectors/scraper-protocol";
 import { unitResultsKey } from "../worker/results/keys";
 import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
@@ -60,7 +60,7 @@ async function serviceJob(): Promise<{ ms: number; records: number; units: numbe
 /** The same scrape with the adapter alone: one warm browser, one login, every unit in turn. */
 async function bareAdapter(): Promise<{ ms: number; records: number; units: number }> {
   const provider = findProvider("sandbox.bank")!;
-  const { adapter, baseUrl } = institutionFor(provider.code, stack.sandboxUrl)!;
+  const { adapter, baseUrl } = browserInstitutionFor(provider.code, stack.sandboxUrl)!;
   const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
     const context = await browser.createBrowserContext();

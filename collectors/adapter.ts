@@ -75,11 +75,12 @@ export interface AdapterContext {
 }
 
 /**
- * A provider adapter drives one institution's web site. It knows nothing of
- * queues, D1 or HTTP routing: it gets a page and returns records or throws a
- * ProviderFailure.
+ * An adapter of the browser kind drives one institution's web site. It knows
+ * nothing of queues, D1 or HTTP routing: it gets a page and returns records or
+ * throws a ProviderFailure.
  */
-export interface ProviderAdapter {
+export interface BrowserAdapter {
+  readonly kind: "browser";
   readonly providerCode: string;
   login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void>;
   /** Targets a schema runs over; empty for schemas that need none. Page is logged in. */
@@ -87,3 +88,44 @@ export interface ProviderAdapter {
   /** Records of one unit. Page is logged in. */
   collect(page: BrowserPage, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]>;
 }
+
+/** One answer of an institution, read whole (bounded) so an adapter never holds a stream. */
+export interface InstitutionResponse {
+  /** The real URL that answered, after redirects. */
+  url: string;
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export interface InstitutionRequest {
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * HTTP to an institution's real hosts, as a browser would make it: cookies kept per real host and domain, only
+ * the hosts the adapter declares, through the deployment's egress. A timeout is TIMEOUT and a refused or reset
+ * connection PROVIDER_ERROR, so adapters only read answers.
+ */
+export interface InstitutionHttp {
+  fetch(url: string, request?: InstitutionRequest): Promise<InstitutionResponse>;
+}
+
+/**
+ * An adapter of the protocol kind speaks the institution's own HTTP protocol, no browser. Login returns the
+ * session's state (whatever later calls need: the cookies live in `http`); the same one-login-per-job session,
+ * units and failures as the browser kind.
+ */
+export interface ProtocolAdapter<Session = unknown> {
+  readonly kind: "protocol";
+  readonly providerCode: string;
+  /** The real hosts it calls (`hometax.go.kr`); any other is refused before a byte leaves. */
+  readonly hosts: readonly string[];
+  login(http: InstitutionHttp, credential: LoginCredential, ctx: AdapterContext): Promise<Session>;
+  discoverTargets(session: Session, schema: string, ctx: AdapterContext): Promise<Target[]>;
+  collect(session: Session, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]>;
+}
+
+export type ProviderAdapter = BrowserAdapter | ProtocolAdapter;

@@ -1,23 +1,43 @@
-import type { ProviderAdapter } from "./adapter";
+import type { BrowserAdapter, ProtocolAdapter } from "./adapter";
+import { hometax } from "./hometax";
+import type { InstitutionBaseUrls } from "./protocol/stand-ins";
 import { sandboxBank } from "./sandbox-bank";
 import { sandboxCard } from "./sandbox-card";
 import { sandboxTaxPortal } from "./sandbox-taxportal";
 
-/** An institution a scraper can log in to: its adapter and where its site is in this deployment. */
-export interface Institution {
-  adapter: ProviderAdapter;
+/** A site a browser logs in to, and where it is in this deployment. */
+export interface BrowserInstitution {
+  kind: "browser";
+  adapter: BrowserAdapter;
   /** Root URL of the site, the adapter's `ctx.baseUrl`. */
   baseUrl: string;
   /** The only origins a session's browser may reach. */
   origins: string[];
 }
 
+/** An institution spoken to over its own protocol: its real hosts, and what stands in for them here, if anything. */
+export interface ProtocolInstitution {
+  kind: "protocol";
+  adapter: ProtocolAdapter;
+  /** The institution's main real URL, the adapter's `ctx.baseUrl`. */
+  baseUrl: string;
+  /** Real host to base URL (INSTITUTION_BASE_URLS); absent, the real hosts are called. */
+  standIns?: Readonly<Record<string, string>>;
+}
+
+export type Institution = BrowserInstitution | ProtocolInstitution;
+
+/** Where this deployment finds institutions: the sandbox sites, and stand-ins for real hosts. */
+export interface InstitutionSites {
+  sandboxBaseUrl: string;
+  institutionBaseUrls?: InstitutionBaseUrls;
+}
+
 /**
- * Each adapter with its site, resolved against the deployment's sandbox base
- * URL (an absolute URL would stay as it is). Site addresses live here and in
- * configuration only: a caller names a provider, never a URL.
+ * Each browser adapter with its sandbox site, resolved against the deployment's sandbox base URL. Site
+ * addresses live here and in configuration only: a caller names a provider, never a URL.
  */
-const SITES = new Map<string, { adapter: ProviderAdapter; site: string }>(
+const BROWSER_SITES = new Map<string, { adapter: BrowserAdapter; site: string }>(
   [
     { adapter: sandboxBank, site: "/bank/" },
     { adapter: sandboxTaxPortal, site: "/taxportal/" },
@@ -25,9 +45,18 @@ const SITES = new Map<string, { adapter: ProviderAdapter; site: string }>(
   ].map((entry) => [entry.adapter.providerCode, entry]),
 );
 
-export function institutionFor(providerCode: string, sandboxBaseUrl: string): Institution | undefined {
-  const entry = SITES.get(providerCode);
+const PROTOCOLS = new Map<string, ProtocolAdapter>([[hometax.providerCode, hometax as ProtocolAdapter]]);
+
+/** A browser adapter's site; undefined for a provider of the protocol kind (it needs the scraper, not a remote browser). */
+export function browserInstitutionFor(providerCode: string, sandboxBaseUrl: string): BrowserInstitution | undefined {
+  const entry = BROWSER_SITES.get(providerCode);
   if (!entry) return undefined;
   const baseUrl = new URL(entry.site, sandboxBaseUrl);
-  return { adapter: entry.adapter, baseUrl: baseUrl.toString(), origins: [baseUrl.origin] };
+  return { kind: "browser", adapter: entry.adapter, baseUrl: baseUrl.toString(), origins: [baseUrl.origin] };
+}
+
+export function institutionFor(providerCode: string, sites: InstitutionSites): Institution | undefined {
+  const protocol = PROTOCOLS.get(providerCode);
+  if (protocol) return { kind: "protocol", adapter: protocol, baseUrl: `https://${protocol.hosts[0]}/`, standIns: sites.institutionBaseUrls?.[providerCode] };
+  return browserInstitutionFor(providerCode, sites.sandboxBaseUrl);
 }

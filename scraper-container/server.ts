@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { ProviderFailure, type LoginCredential, type TaskUnit } from "../collectors/adapter";
+import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
 import type { CollectRequest, CollectResponse, OpenSessionResponse, TargetsRequest, TargetsResponse } from "../collectors/scraper-protocol";
 import { BrowserPool } from "./browser-pool";
+import { type EgressOptions, egress } from "./egress";
 import { HttpFailure, readJsonBody, send, sendFailure } from "./http-io";
+import { logIn } from "./log-in";
 import { SessionStore } from "./sessions";
 import { checkSharedSecret, isAuthorized } from "./shared-secret";
 import { startSiteFence } from "./site-fence";
@@ -20,8 +23,11 @@ export interface ScraperOptions {
   chromiumPath?: string;
   maxSessions?: number;
   sessionIdleMs?: number;
-  /** Per-page wait before an adapter gives TIMEOUT. */
+  /** Per-page (or, for the protocol kind, per-request) wait before an adapter gives TIMEOUT. */
   pageTimeoutMs?: number;
+  /** Stand-ins for real institutions' hosts (INSTITUTION_BASE_URLS, parsed). */
+  institutionBaseUrls?: InstitutionBaseUrls;
+  egress?: EgressOptions;
 }
 
 export interface ScraperServer {
@@ -30,13 +36,15 @@ export interface ScraperServer {
 }
 
 /**
- * The scraper service (docs/scraper-runtime.md): logs in with an adapter in
- * a fresh browser context, then runs that session's units one at a time.
- * It answers only the worker, and its browser reaches only the session's institution.
+ * The scraper service (docs/scraper-runtime.md): logs in with an adapter (a browser adapter in a fresh browser
+ * context, a protocol adapter with a cookie jar of its own), then runs that session's units one at a time.
+ * It answers only the worker, and each session reaches only its own institution.
  */
 export async function startScraper(options: ScraperOptions): Promise<ScraperServer> {
   const sharedSecret = checkSharedSecret(options.sharedSecret);
   if (!URL.canParse(options.sandboxBaseUrl)) throw new Error("SANDBOX_BASE_URL must be the absolute URL of the sandbox institutions' sites");
+  const institutionBaseUrls = options.institutionBaseUrls ?? {};
+  const egressFor = egress(options.egress ?? {});
   const fence = await startSiteFence();
   const pool = new BrowserPool(options.chromiumPath ?? "/usr/bin/chromium", fence);
   const sessions = new SessionStore(options.sessionIdleMs ?? 300_000);
@@ -46,22 +54,16 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   let loginsInFlight = 0;
 
   async function openSession(input: Record<string, unknown>): Promise<OpenSessionResponse> {
-    const institution = institutionFor(String(input.providerCode), options.sandboxBaseUrl);
+    const institution = institutionFor(String(input.providerCode), { sandboxBaseUrl: options.sandboxBaseUrl, institutionBaseUrls });
     if (!institution || !input.credential) throw new HttpFailure(400, "PROVIDER_ERROR");
     if (sessions.size + loginsInFlight >= maxSessions) throw new HttpFailure(429, "ENGINE_CONCURRENCY_LIMIT", 10);
     loginsInFlight++;
     logins++;
     try {
-      const { context, page } = await pool.newContext(institution.origins);
       const businessNumber = typeof input.businessNumber === "string" ? input.businessNumber : undefined;
       const ctx = { baseUrl: institution.baseUrl, timeoutMs: options.pageTimeoutMs, businessNumber };
-      try {
-        await institution.adapter.login(page, input.credential as LoginCredential, ctx);
-      } catch (err) {
-        await context.close().catch(() => undefined);
-        throw err;
-      }
-      return { sessionId: sessions.add({ adapter: institution.adapter, context, page, ctx }).id };
+      const loggedIn = await logIn(institution, input.credential as LoginCredential, ctx, { pool, egressFor });
+      return { sessionId: sessions.add({ loggedIn }).id };
     } finally {
       loginsInFlight--;
     }
@@ -88,12 +90,12 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     const input = await readJsonBody(req);
     if (req.method === "POST" && parts[2] === "targets") {
       const { schema } = input as Partial<TargetsRequest>;
-      const answer: TargetsResponse = { targets: await sessions.run(session, () => session.adapter.discoverTargets(session.page, String(schema), session.ctx)) };
+      const answer: TargetsResponse = { targets: await sessions.run(session, () => session.loggedIn.discoverTargets(String(schema))) };
       return send(res, 200, answer);
     }
     if (req.method === "POST" && parts[2] === "collect") {
       const { unit } = input as Partial<CollectRequest>;
-      const answer: CollectResponse = { records: await sessions.run(session, () => session.adapter.collect(session.page, unit as TaskUnit, session.ctx)) };
+      const answer: CollectResponse = { records: await sessions.run(session, () => session.loggedIn.collect(unit as TaskUnit)) };
       return send(res, 200, answer);
     }
     throw new HttpFailure(404, "SESSION_EXPIRED");
@@ -132,6 +134,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     maxSessions: process.env.MAX_SESSIONS ? Number(process.env.MAX_SESSIONS) : undefined,
     sessionIdleMs: process.env.SESSION_IDLE_MS ? Number(process.env.SESSION_IDLE_MS) : undefined,
     pageTimeoutMs: process.env.PAGE_TIMEOUT_MS ? Number(process.env.PAGE_TIMEOUT_MS) : undefined,
+    institutionBaseUrls: parseInstitutionBaseUrls(process.env.INSTITUTION_BASE_URLS),
+    egress: { proxyUrl: process.env.EGRESS_PROXY_URL || undefined, providers: process.env.EGRESS_PROVIDERS?.split(",").map((p) => p.trim()).filter(Boolean) },
   });
   console.log(`scraper on ${scraper.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void scraper.close().then(() => process.exit(0)));

@@ -1,19 +1,22 @@
 import { randomUUID } from "node:crypto";
-import type { BrowserContext, Page } from "puppeteer-core";
-import type { AdapterContext, ProviderAdapter } from "../collectors/adapter";
+import type { RawRecord, Target, TaskUnit } from "../collectors/adapter";
+
+/** A login at an institution, whatever kind of adapter made it (scraper-container/log-in.ts). */
+export interface LoggedIn {
+  discoverTargets(schema: string): Promise<Target[]>;
+  collect(unit: TaskUnit): Promise<RawRecord[]>;
+  close(): Promise<void>;
+}
 
 export interface Session {
   id: string;
-  adapter: ProviderAdapter;
-  context: BrowserContext;
-  page: Page;
-  ctx: AdapterContext;
+  loggedIn: LoggedIn;
   lastUsed: number;
-  /** Units of one session run one after the other on its single page. */
+  /** Units of one session run one after the other, as one browser page or one cookie jar would. */
   tail: Promise<unknown>;
 }
 
-/** Logged-in browser contexts by id, closed when idle. */
+/** Logged-in sessions by id, closed when idle. */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: NodeJS.Timeout;
@@ -51,7 +54,7 @@ export class SessionStore {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
-    await session.context.close().catch(() => undefined);
+    await session.loggedIn.close().catch(() => undefined);
     return true;
   }
 

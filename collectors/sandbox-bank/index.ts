@@ -1,11 +1,12 @@
-import type { ProviderAdapter } from "../adapter";
+import type { BrowserAdapter } from "../adapter";
 import { ProviderFailure } from "../adapter";
 import { accountRecords, accountTargets } from "./accounts";
 import { login } from "./login";
 import { transactionRecords } from "./transactions";
 
 /** The sandbox bank (`sandbox.bank`): accounts and transactions from its internet-banking site. */
-export const sandboxBank: ProviderAdapter = {
+export const sandboxBank: BrowserAdapter = {
+  kind: "browser",
   providerCode: "sandbox.bank",
   login,
   async discoverTargets(page, schema, ctx) {

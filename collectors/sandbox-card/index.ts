@@ -1,11 +1,12 @@
-import type { ProviderAdapter } from "../adapter";
+import type { BrowserAdapter } from "../adapter";
 import { ProviderFailure } from "../adapter";
 import { approvalRecords } from "./approvals";
 import { cardRecords, cardTargets } from "./cards";
 import { login } from "./login";
 
 /** The sandbox card issuer (`sandbox.card`): corporate cards and their approval history. */
-export const sandboxCard: ProviderAdapter = {
+export const sandboxCard: BrowserAdapter = {
+  kind: "browser",
   providerCode: "sandbox.card",
   login,
   async discoverTargets(page, schema, ctx) {

@@ -1,9 +1,10 @@
-import type { ProviderAdapter } from "../adapter";
+import type { BrowserAdapter } from "../adapter";
 import { documentRecords } from "./documents";
 import { login } from "./login";
 
 /** The sandbox tax portal (`sandbox.taxportal`): tax invoices and cash receipts, sales and purchase. */
-export const sandboxTaxPortal: ProviderAdapter = {
+export const sandboxTaxPortal: BrowserAdapter = {
+  kind: "browser",
   providerCode: "sandbox.taxportal",
   login,
   async discoverTargets() {

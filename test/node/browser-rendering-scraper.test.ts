@@ -5,7 +5,7 @@ import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../worker/pipeline/browser-rendering-scraper";
 import { SessionGone } from "../../worker/pipeline/scraper-port";
 import type { BrowserPage } from "../../collectors/adapter";
-import { institutionFor } from "../../collectors/registry";
+import { browserInstitutionFor } from "../../collectors/registry";
 import { launchChromium } from "./chromium";
 
 let sandbox: SandboxServer;
@@ -47,7 +47,7 @@ afterAll(async () => {
 
 describe("Browser Rendering scraper", () => {
   it("runs the adapter across reconnections on one login and returns exact records", async () => {
-    const scraper = new BrowserRenderingScraper(localLauncher, (code) => institutionFor(code, sandbox.url));
+    const scraper = new BrowserRenderingScraper(localLauncher, (code) => browserInstitutionFor(code, sandbox.url));
     const sessionId = await scraper.openSession("sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
     const targets = await scraper.targets(sessionId, "bank.transactions.cb.v1");
     const records = await scraper.collect(sessionId, { jobId: "j", unitIndex: 0, schema: "bank.transactions.cb.v1", target: targets[1]!, segment: { start: "2026-03-01", end: "2026-03-31" }, params: {} });
@@ -59,7 +59,7 @@ describe("Browser Rendering scraper", () => {
   });
 
   it("reports institution failures from login as the adapter's catalog code", async () => {
-    const scraper = new BrowserRenderingScraper(localLauncher, (code) => institutionFor(code, sandbox.url));
+    const scraper = new BrowserRenderingScraper(localLauncher, (code) => browserInstitutionFor(code, sandbox.url));
     await expect(scraper.openSession("sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "error_PROVIDER_TIME_WINDOW" })).rejects.toMatchObject({ code: "PROVIDER_TIME_WINDOW" });
   });
 });

@@ -1,8 +1,8 @@
 import type { BrowserWorker } from "@cloudflare/puppeteer";
-import type { AdapterContext, BrowserPage, LoginCredential, ProviderAdapter, RawRecord, Target, TaskUnit } from "../../collectors/adapter";
+import type { AdapterContext, BrowserAdapter, BrowserPage, LoginCredential, RawRecord, Target, TaskUnit } from "../../collectors/adapter";
 import { ProviderFailure } from "../../collectors/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
-import type { Institution } from "../../collectors/registry";
+import type { BrowserInstitution } from "../../collectors/registry";
 import { type ScraperPort, SessionGone } from "./scraper-port";
 
 /** A remote browser that outlives one request: launched once per job, reconnected for each unit. */
@@ -58,16 +58,16 @@ export class BrowserRenderingScraper implements ScraperPort {
   constructor(
     private readonly launcher: BrowserLauncher,
     /** The provider table resolved against the worker's own configuration (SANDBOX_BASE_URL). */
-    private readonly institutionFor: (providerCode: string) => Institution | undefined,
+    private readonly institutionFor: (providerCode: string) => BrowserInstitution | undefined,
   ) {}
 
-  private institution(code: string): Institution {
+  private institution(code: string): BrowserInstitution {
     const institution = this.institutionFor(code);
     if (!institution) throw new ProviderFailure("PROVIDER_ERROR", `no adapter for ${code}`);
     return institution;
   }
 
-  private async onPage<T>(sessionId: string, work: (page: BrowserPage, adapter: ProviderAdapter, ctx: AdapterContext) => Promise<T>): Promise<T> {
+  private async onPage<T>(sessionId: string, work: (page: BrowserPage, adapter: BrowserAdapter, ctx: AdapterContext) => Promise<T>): Promise<T> {
     const ref = decodeRef(sessionId);
     let browser: RemoteBrowser;
     try {

@@ -1,5 +1,5 @@
 import { workspaceBusinessNumber } from "../workspaces/store";
-import { institutionFor } from "../../collectors/registry";
+import { browserInstitutionFor } from "../../collectors/registry";
 import { invalidateCredential, openJobCredential } from "../credentials/store";
 import { credentialLock } from "../durable-objects/credential-lock";
 import type { Bindings } from "../env";
@@ -20,7 +20,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
   const container = new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET);
   // Without a Browser Rendering binding (local development, tests) the container renders every provider.
   const browserRendering = env.BROWSER
-    ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), (providerCode) => institutionFor(providerCode, env.SANDBOX_BASE_URL))
+    ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), (providerCode) => browserInstitutionFor(providerCode, env.SANDBOX_BASE_URL))
     : null;
   return {
     jobs: new JobLifecycle(env),

@@ -1,0 +1,11 @@
+/** The portal and the two sub-sites the adapter calls, each its own application and session (S1, S2, S3). */
+export const PORTAL = "https://hometax.go.kr";
+export const TEET = "https://teet.hometax.go.kr";
+export const TECR = "https://tecr.hometax.go.kr";
+
+export const HOMETAX_HOSTS = [PORTAL, TEET, TECR].map((origin) => new URL(origin).hostname);
+
+/** `wqAction.do` of a site: every data call is this URL with its action and screen (S1 `action_params`). */
+export function actionUrl(site: string, actionId: string, screenId: string, popup = false): string {
+  return `${site}/wqAction.do?${new URLSearchParams({ actionId, screenId, popupYn: String(popup), realScreenId: "" })}`;
+}

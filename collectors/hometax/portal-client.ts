@@ -1,0 +1,79 @@
+import { type InstitutionHttp, type InstitutionResponse, ProviderFailure } from "../adapter";
+import { malformed } from "../failure-text";
+import { hometaxFailure } from "./failures";
+import { PORTAL, actionUrl } from "./hosts";
+import { type IntegrityKeys, integritySuffix, keysFromScript } from "./integrity";
+import type { HometaxOptions } from "./options";
+
+export type Json = Record<string, unknown>;
+
+const KEY_SCRIPT = `${PORTAL}/js/comm/ui/common_te-min.js`;
+const MAINTENANCE = /서비스 중지 시간|blockPage\.html\?msg=stop/;
+
+/** Second of the minute in Korean time: the suffix carries it. */
+const kstSecond = (now: number) => Math.floor(now / 1000) % 60;
+
+/**
+ * One login's conversation with the portal and its sub-sites: the cookie jar (in `http`), the user id the
+ * integrity suffix is keyed by, and the page script's keys, read once per login as a browser reads them.
+ */
+export class PortalClient {
+  userId = "";
+  private keys: Promise<IntegrityKeys> | null = null;
+
+  constructor(
+    readonly http: InstitutionHttp,
+    readonly options: HometaxOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Any answer: the portal's stop page, a block, or a refusal by HTTP status is a failure before its body is read. */
+  async request(url: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {}): Promise<InstitutionResponse> {
+    const answer = await this.http.fetch(url, init);
+    if (MAINTENANCE.test(answer.text) || MAINTENANCE.test(answer.url)) throw new ProviderFailure("PROVIDER_TIME_WINDOW", "서비스 중지 시간");
+    if (answer.status === 400 && /Request Blocked/.test(answer.text)) throw new ProviderFailure("RATE_LIMITED", "Request Blocked");
+    if (answer.status >= 400) throw hometaxFailure(`HTTP ${answer.status} from ${new URL(answer.url).pathname}: ${answer.text.slice(0, 200)}`);
+    return answer;
+  }
+
+  private integrityKeys(): Promise<IntegrityKeys> {
+    this.keys ??= this.request(KEY_SCRIPT).then((script) => keysFromScript(script.text) ?? Promise.reject(malformed("common_te-min.js no longer holds seven testVal keys")));
+    return this.keys;
+  }
+
+  /** A JSON body as the portal's pages send it: minified, with the integrity suffix when the option is on. */
+  async body(json: Json, withSuffix = this.options.integritySuffix): Promise<string> {
+    const text = JSON.stringify(json);
+    return withSuffix ? text + (await integritySuffix(await this.integrityKeys(), text, this.userId, kstSecond(this.now()))) : text;
+  }
+
+  /** A JSON answer of the portal; anything else (an HTML error page, a truncated body) is malformed. */
+  static json(answer: InstitutionResponse): Json {
+    try {
+      const value = JSON.parse(answer.text) as unknown;
+      if (value && typeof value === "object" && !Array.isArray(value)) return value as Json;
+    } catch {
+      // below
+    }
+    throw malformed(`${new URL(answer.url).pathname} answered without JSON`);
+  }
+
+  /** `resultMsg` says failure (`result` F, or an `errorMsg`/`errorCd`, S1 S3): the portal's message, mapped. */
+  static checkResult(answer: Json): Json {
+    const result = answer.resultMsg as Json | undefined;
+    if (!result || typeof result !== "object") throw malformed("answer without resultMsg");
+    const error = [result.errorCd, result.errorMsg].filter((v) => v !== undefined && v !== null && v !== "");
+    if (result.result === "F" || error.length > 0) throw hometaxFailure([result.code, result.msg, ...error].filter(Boolean).join(" "));
+    return answer;
+  }
+
+  /** `POST wqAction.do` on a site, JSON both ways (S1 S2 S3). */
+  async action(site: string, actionId: string, screenId: string, json: Json, options: { popup?: boolean; suffix?: boolean } = {}): Promise<Json> {
+    const answer = await this.request(actionUrl(site, actionId, screenId, options.popup), {
+      method: "POST",
+      headers: { "Content-Type": "application/json; charset=UTF-8", Accept: "application/json" },
+      body: await this.body(json, options.suffix),
+    });
+    return PortalClient.checkResult(PortalClient.json(answer));
+  }
+}

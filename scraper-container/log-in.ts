@@ -1,0 +1,41 @@
+import type { AdapterContext, LoginCredential } from "../collectors/adapter";
+import { institutionHttp } from "../collectors/protocol/institution-http";
+import type { Institution } from "../collectors/registry";
+import type { BrowserPool } from "./browser-pool";
+import type { LoggedIn } from "./sessions";
+
+export interface LogInDeps {
+  pool: BrowserPool;
+  /** How a protocol adapter's requests leave this process (scraper-container/egress.ts). */
+  egressFor(providerCode: string): typeof fetch;
+}
+
+/**
+ * Logs in with either kind of adapter and hands back the session's calls: a browser adapter in a fresh browser
+ * context fenced to its site, a protocol adapter with a cookie jar of its own and no browser at all.
+ */
+export async function logIn(institution: Institution, credential: LoginCredential, ctx: AdapterContext, deps: LogInDeps): Promise<LoggedIn> {
+  if (institution.kind === "protocol") {
+    const adapter = institution.adapter;
+    const http = institutionHttp({ hosts: adapter.hosts, standIns: institution.standIns, transport: deps.egressFor(adapter.providerCode), timeoutMs: ctx.timeoutMs });
+    const session = await adapter.login(http, credential, ctx);
+    return {
+      discoverTargets: (schema) => adapter.discoverTargets(session, schema, ctx),
+      collect: (unit) => adapter.collect(session, unit, ctx),
+      close: async () => undefined,
+    };
+  }
+  const adapter = institution.adapter;
+  const { context, page } = await deps.pool.newContext(institution.origins);
+  try {
+    await adapter.login(page, credential, ctx);
+  } catch (err) {
+    await context.close().catch(() => undefined);
+    throw err;
+  }
+  return {
+    discoverTargets: (schema) => adapter.discoverTargets(page, schema, ctx),
+    collect: (unit) => adapter.collect(page, unit, ctx),
+    close: () => context.close(),
+  };
+}
