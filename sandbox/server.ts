@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { bankSite } from "./bank/site";
 import { cardSite } from "./card/site";
 import { clockFrom, type SandboxClock } from "./clock";
+import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
 import { taxPortalSite } from "./taxportal/site";
 
 export interface SandboxServer {
@@ -21,15 +22,18 @@ export interface SandboxOptions {
   pageLatencyMs?: number;
   /** The institutions' clock for time-of-day behaviour (sandbox/clock.ts); unset, they keep no hours. */
   clock?: SandboxClock;
+  /** The Hometax replica's failure switches (sandbox/hometax/site.ts); unset, it answers as the portal does on a good day. */
+  hometax?: HometaxReplicaOptions;
 }
 
-/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/. */
+/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/, the Hometax replica under /hometax/<real host>/. */
 export async function startSandbox(options: SandboxOptions): Promise<SandboxServer> {
   const latencyMs = options.pageLatencyMs ?? 0;
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
     bank: bankSite({ hangMs: options.hangMs ?? 20_000 }),
     taxportal: taxPortalSite({ clock: options.clock }),
     card: cardSite(),
+    hometax: hometaxReplica(options.hometax),
   };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://sandbox.local");
@@ -49,7 +53,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
       return;
     }
     res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
-    res.end("샌드박스 기관: /bank/, /taxportal/, /card/");
+    res.end("샌드박스 기관: /bank/, /taxportal/, /card/, /hometax/");
   });
   await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

@@ -32,6 +32,8 @@ export class PortalClient {
     const answer = await this.http.fetch(url, init);
     if (MAINTENANCE.test(answer.text) || MAINTENANCE.test(answer.url)) throw new ProviderFailure("PROVIDER_TIME_WINDOW", "서비스 중지 시간");
     if (answer.status === 400 && /Request Blocked/.test(answer.text)) throw new ProviderFailure("RATE_LIMITED", "Request Blocked");
+    // No source shows how Hometax refuses a foreign address; a refusal of the portal's front door is read as that.
+    if (answer.status === 403) throw new ProviderFailure("OVERSEAS_IP_BLOCKED", `HTTP 403 from ${new URL(answer.url).pathname}`);
     if (answer.status >= 400) throw hometaxFailure(`HTTP ${answer.status} from ${new URL(answer.url).pathname}: ${answer.text.slice(0, 200)}`);
     return answer;
   }

@@ -1,0 +1,333 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { readCertificateFile } from "../../collectors/certificates/certificate-file";
+import { type IntegrityKeys, splitSuffix, suffixIsValid } from "../../collectors/hometax/integrity";
+import type { SerialForm } from "../../collectors/hometax/signed-challenge";
+import { base64Decode } from "../../collectors/lib/base64url";
+import { checkCertificateLogin, MESSAGES } from "../certificates/signed-login";
+import { cookie } from "../http-kit";
+import type { DocumentType } from "../taxportal/documents";
+import { hometaxDocuments } from "./ground-truth";
+import { type HometaxMember, HOMETAX_MEMBERS, memberOf } from "./members";
+import { cashReceiptPurchaseRow, cashReceiptSalesRow, INVOICE_KINDS, invoiceDetail, invoiceRow } from "./wire-rows";
+
+export interface HometaxReplicaOptions {
+  /** Every request refused with 403, as an institution refusing foreign addresses might (no source shows Hometax's answer). */
+  overseasBlocked?: boolean;
+  /** The portal's service stop: every answer is its stop notice (S1). */
+  stopped?: boolean;
+  /** Accept only this serial form in `logSgnt`; unset, either (the real portal's rule is unknown). */
+  serialForm?: SerialForm;
+  /** Refuse `wqAction.do` bodies without the integrity suffix (the sources disagree on whether the portal does). */
+  requireSuffix?: boolean;
+  /** The `testVal` keys its page script serves; a test swaps them to play a changed script. */
+  keys?: IntegrityKeys;
+  /** The script served at common_te-min.js, replacing the keys', to play a portal that changed its script's shape. */
+  script?: string;
+}
+
+/** The replica's own seven keys: the real ones rotate and are the portal's (S1, S2), not ours to copy. */
+export const REPLICA_KEYS: IntegrityKeys = Array.from({ length: 7 }, (_, i) => `ReplicaKey${i}${"x".repeat(24)}Sandbox${i}`);
+
+const COOKIE_DOMAIN = "Domain=.hometax.go.kr; Path=/";
+const OK = { detailMsg: "", msg: "", code: "", result: "S" };
+const STOP_NOTICE = "요청하신 서비스는 현재 서비스 중지 시간 입니다.";
+/** Texts the sources quote (docs/institutions/hometax.md, "Error answers"). */
+const TEXTS = {
+  notRegistered: "홈택스에 등록된 인증서가 아닙니다.",
+  revoked: "폐지된 인증서입니다.",
+  noSession: "세션정보가 존재하지 않습니다. 다시 로그인 해주세요.",
+  badSuffix: "비정상적인 요청이 감지되었습니다.",
+  throttled: "반복적인 호출은 시스템에 부하를 줄 수 있습니다.",
+  sixMonths: "6개월이상은 조회할 수 없습니다. \n 조회에 실패 실패하였습니다.",
+  // No source quotes these two; the replica's own wording.
+  wrongPassword: "아이디 또는 비밀번호가 일치하지 않습니다.",
+  wrongResident: "주민등록번호가 일치하지 않습니다.",
+} as const;
+const PAGE_SIZES = new Set([10, 20, 30, 50]);
+const CHALLENGE_TTL_MS = 60_000;
+
+interface PortalSession {
+  member?: HometaxMember;
+  challenge?: { value: string; at: number };
+  /** Rotated ID-login values of R07, to the login they stand for. */
+  idValues?: { id: string; pswd: string; loginId: string; password: string };
+  secondFactorAsked?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const kstSecond = () => Math.floor(Date.now() / 1000) % 60;
+
+function send(res: ServerResponse, status: number, body: string, type: string, cookies: string[] = []): void {
+  res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store", ...(cookies.length ? { "Set-Cookie": cookies } : {}) });
+  res.end(body);
+}
+const sendJson = (res: ServerResponse, body: Json, cookies: string[] = []) => send(res, 200, JSON.stringify(body), "application/json; charset=UTF-8", cookies);
+const failure = (msg: string, code = "") => ({ resultMsg: { detailMsg: "", msg, code, result: "F", exceptType: "APPLICATION", serviceTxId: `PTEET_${Date.now()}`, detailLogYn: "N" } });
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).byteLength;
+    if (size > 1024 * 1024) break;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJson(text: string): Json | null {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Json) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The login answer script (S2 fixtures' exact shape). */
+function loginCallback(fields: { code: "S" | "F"; errMsg?: string; lgnRsltCd?: string; pswdErrNbcnt?: string; tin?: string; sq2LgnCertYn?: string }): string {
+  const quote = (v: string | undefined) => (v === undefined ? "null" : `'${v}'`);
+  const errMsg = encodeURIComponent(fields.errMsg ?? "").replace(/%20/g, "+");
+  return `nts_loginSystemCallback('TXPP', { 'code' : '${fields.code}', 'errCode' : null, 'errMsg' : decodeURIComponent('${errMsg}').replace(/\\+/g,' ').replace(/\\\\n/g,'\\n'), 'lgnRsltCd' : ${quote(fields.lgnRsltCd)}, 'pswdErrNbcnt' : ${quote(fields.pswdErrNbcnt ?? "0")}, 'tin' : ${quote(fields.tin)}, 'secCardId' : null, 'sq2LgnCertYn' : ${quote(fields.sq2LgnCertYn)}});`;
+}
+
+function sessionMap(member: HometaxMember, system: string): Json {
+  return {
+    userId: member.userId,
+    userNm: member.name,
+    tin: member.tin,
+    cnvrTin: member.tin,
+    pubcUserNo: member.tin,
+    txprDscmNo: member.businessNumber,
+    tnmNm: member.name,
+    lgnUserClCd: "01",
+    userClsfCd: "02",
+    txprClsfCd: "02",
+    lgnCertCd: "01",
+    mpbNo: "0",
+    systemCode: system,
+  };
+}
+
+const pemToBase64 = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, "");
+
+/** Days between two YYYYMMDD dates, and whether the second is more than six months after the first. */
+function overSixMonths(start: string, end: string): boolean {
+  const from = new Date(`${start.slice(0, 4)}-${start.slice(4, 6)}-${start.slice(6, 8)}T00:00:00Z`);
+  const limit = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 6, from.getUTCDate()));
+  return new Date(`${end.slice(0, 4)}-${end.slice(4, 6)}-${end.slice(6, 8)}T00:00:00Z`) >= limit;
+}
+const isoOf = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
+
+/**
+ * The Hometax replica: the portal (hometax.go.kr) and the tax-invoice (teet) and cash-receipt (tecr) sites under
+ * /hometax/<real host>/, speaking the real protocol with the real field names (docs/institutions/hometax.md), over
+ * the sandbox portal's ground truth (ground-truth.ts). Where no source shows an answer, the replica says so in a comment.
+ */
+export function hometaxReplica(options: HometaxReplicaOptions = {}) {
+  const keys = options.keys ?? REPLICA_KEYS;
+  const portalSessions = new Map<string, PortalSession>();
+  const siteSessions = new Map<string, { member: HometaxMember; system: string; calls: number }>();
+  const tokens = new Map<string, { member: HometaxMember; at: number }>();
+  const expiredOnce = new Set<string>();
+
+  function newPortalSession(state: PortalSession): string {
+    const id = `${randomBytes(24).toString("base64url")}.tupiwsp18_servlet_TXPP06`;
+    portalSessions.set(id, state);
+    return id;
+  }
+
+  async function checkSuffix(sent: string, userId: string): Promise<{ json: Json | null; refused: boolean }> {
+    const { body, suffix } = splitSuffix(sent);
+    if (suffix === null) return { json: parseJson(body), refused: options.requireSuffix === true };
+    return { json: parseJson(body), refused: !(await suffixIsValid(keys, body, userId, suffix, kstSecond())) };
+  }
+
+  async function certificateLogin(form: URLSearchParams, session: PortalSession): Promise<string> {
+    const parts = (Buffer.from(form.get("logSgnt") ?? "", "base64").toString("utf8")).split("$");
+    const [challenge, serial, , signature] = parts;
+    const issued = session.challenge;
+    session.challenge = undefined;
+    const certificate = pemToBase64(form.get("cert") ?? "");
+    const der = base64Decode(certificate);
+    const facts = der && readCertificateFile(der);
+    // No source quotes the portal's refusal of a bad signature or a stale challenge; the replica's own words.
+    const refuse = (message: string) => loginCallback({ code: "F", errMsg: message });
+    if (parts.length !== 4 || !issued || issued.value !== challenge || Date.now() - issued.at > CHALLENGE_TTL_MS || !facts) return refuse("전자서명 검증에 실패하였습니다.");
+    const forms: Record<SerialForm, string> = { bytes: facts.serialNumber, prefixed: `0${BigInt(`0x${facts.serialNumber}`).toString(16)}` };
+    const accepted = options.serialForm ? [forms[options.serialForm]] : Object.values(forms);
+    if (!accepted.includes(serial ?? "")) return refuse("전자서명 검증에 실패하였습니다.");
+    const result = await checkCertificateLogin({ certificate, challenge: challenge!, signature: signature ?? "", randomNum: form.get("randomEnc") ?? "" }, { businessNumbers: HOMETAX_MEMBERS.map((m) => m.businessNumber), siteName: "홈택스" });
+    if (!result.ok) return refuse(result.message === MESSAGES.revoked ? TEXTS.revoked : result.message.startsWith("등록되지 않은") ? TEXTS.notRegistered : result.message);
+    session.member = memberOf(result.businessNumber);
+    return loginCallback({ code: "S", lgnRsltCd: "01", tin: session.member!.tin, sq2LgnCertYn: "N" });
+  }
+
+  function idLogin(form: URLSearchParams, session: PortalSession): string {
+    const decode = (v: string | null) => Buffer.from(v ?? "", "base64").toString("utf8");
+    const values = session.idValues;
+    if (!values || decode(form.get("id")) !== values.id || decode(form.get("pswd")) !== values.pswd) return loginCallback({ code: "F", errMsg: TEXTS.wrongPassword, pswdErrNbcnt: "1" });
+    const found = HOMETAX_MEMBERS.find((m) => m.idLogin?.loginId === values.loginId);
+    if (!found || found.idLogin!.password !== values.password) return loginCallback({ code: "F", errMsg: TEXTS.wrongPassword, pswdErrNbcnt: "1" });
+    if (form.get("sq2LgnYn") !== "Y") {
+      session.secondFactorAsked = true;
+      return loginCallback({ code: "S", lgnRsltCd: "30", sq2LgnCertYn: "N" });
+    }
+    if (!session.secondFactorAsked || decode(form.get("txprDscmNo")) !== found.idLogin!.residentPrefix) return loginCallback({ code: "F", errMsg: TEXTS.wrongResident, pswdErrNbcnt: "1" });
+    session.member = found;
+    return loginCallback({ code: "S", lgnRsltCd: "01", tin: found.tin, sq2LgnCertYn: "N" });
+  }
+
+  async function portal(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
+    const id = cookie(req, "TXPPsessionID");
+    let session = id ? portalSessions.get(id) : undefined;
+    if (req.method === "GET" && path === "/") {
+      const fresh = newPortalSession({});
+      return send(res, 200, `<!doctype html><html lang="ko"><head><script src="/js/comm/ui/common_te-min.js"></script></head><body>국세청 홈택스</body></html>`, "text/html; charset=UTF-8", [
+        `WMONID=${randomBytes(8).toString("hex")}; ${COOKIE_DOMAIN}`,
+        `TXPPsessionID=${fresh}; ${COOKIE_DOMAIN}`,
+      ]);
+    }
+    if (req.method === "GET" && path === "/js/comm/ui/common_te-min.js") {
+      return send(res, 200, options.script ?? `var nts_ui=nts_ui||{};var testVal=[${keys.map((k) => `"${k}"`).join(",")}];nts_ui.ready=true;`, "text/javascript; charset=UTF-8");
+    }
+    if (!session) session = portalSessions.get(newPortalSession({}))!;
+    const sent = await readBody(req);
+    if (path === "/wqAction.do") {
+      const actionId = url.searchParams.get("actionId");
+      const { json, refused } = await checkSuffix(sent, session.member?.userId ?? "");
+      if (refused) return sendJson(res, failure(TEXTS.badSuffix));
+      if (!json) return sendJson(res, failure("서비스 실행 중 오류가 발생하였습니다."));
+      if (actionId === "ATXPPZXA001R01") {
+        const value = randomBytes(32).toString("base64");
+        session.challenge = { value, at: Date.now() };
+        return sendJson(res, { pkcEncSsn: value, logSgnt: null, cert: null, randomEnc: null, resultMsg: OK });
+      }
+      if (actionId === "ATXPPABA001R07") {
+        const loginId = Buffer.from(String(json.id ?? ""), "base64").toString("utf8").split(",").join("");
+        const password = Buffer.from(String(json.pswd ?? ""), "base64").toString("utf8");
+        session.idValues = { id: randomBytes(16).toString("hex"), pswd: randomBytes(32).toString("hex"), loginId, password };
+        return sendJson(res, { id: session.idValues.id, pswd: session.idValues.pswd, pkcEncSsn: null, resultMsg: OK });
+      }
+      return sendJson(res, failure("권한이 없는 화면입니다."));
+    }
+    if (path === "/pubcLogin.do" && req.method === "POST") {
+      const form = new URLSearchParams(sent);
+      const answer = form.has("logSgnt") ? await certificateLogin(form, session) : idLogin(form, session);
+      // A login rotates the portal session cookie (S2, S4).
+      const cookies = session.member ? [`TXPPsessionID=${newPortalSession(session)}; ${COOKIE_DOMAIN}`, `NTS_LOGIN_SYSTEM_CODE_P=TXPP; ${COOKIE_DOMAIN}`] : [];
+      if (session.member && id) portalSessions.delete(id);
+      return send(res, 200, answer, "text/javascript; charset=UTF-8", cookies);
+    }
+    if (path === "/permission.do") {
+      if (url.searchParams.get("screenId") === "UTXPPABC12") return sendJson(res, { resultMsg: OK });
+      return sendJson(res, { resultMsg: session.member ? { ...OK, sessionMap: sessionMap(session.member, "TXPP") } : OK });
+    }
+    if (path === "/token.do") {
+      if (!session.member) return sendJson(res, { ssoToken: null, userClCd: null, txaaAdmNo: null });
+      const token = randomBytes(24).toString("base64url");
+      tokens.set(token, { member: session.member, at: Date.now() });
+      return sendJson(res, { ssoToken: token, userClCd: "02", txaaAdmNo: "" });
+    }
+    return send(res, 404, "Not Found", "text/plain");
+  }
+
+  function list(member: HometaxMember, schema: DocumentType, start: string, end: string, filter: (doc: Json) => boolean, row: (doc: Json) => Json, key: string, pageInfo: Json): Json {
+    const pageNum = Number(pageInfo.pageNum);
+    const pageSize = Number(pageInfo.pageSize);
+    if (!PAGE_SIZES.has(pageSize) || !Number.isInteger(pageNum) || pageNum < 1) return failure("조회에 실패하였습니다.");
+    const all = hometaxDocuments(member.businessNumber, schema, { start: isoOf(start), end: isoOf(end) }).filter(filter);
+    const rows = all.slice((pageNum - 1) * pageSize, pageNum * pageSize).map(row);
+    // A portal that changed its answer: the rows under a name the adapter does not know.
+    const listKey = member.behaviour === "changed-answer" ? `${key}New` : key;
+    return { resultMsg: OK, pageInfoVO: { pageNum, pageSize, totalCount: all.length }, [listKey]: rows };
+  }
+
+  function teet(actionId: string | null, json: Json, member: HometaxMember): Json {
+    const filter = (json.etxivIsnBrkdTermDVOPrmt ?? {}) as Json;
+    if (actionId === "ATEETBDA001R01") {
+      const start = String(filter.inqrDtStrt ?? "");
+      const end = String(filter.inqrDtEnd ?? "");
+      if (!/^\d{8}$/.test(start) || !/^\d{8}$/.test(end) || end < start) return failure("조회에 실패하였습니다.");
+      if (overSixMonths(start, end)) return failure(TEXTS.sixMonths, "ETICMZ0008");
+      const sales = filter.prhSlsClCd === "01";
+      if ((sales ? filter.splrTin : filter.dmnrTin) !== member.tin) return failure("권한이 없는 화면입니다.");
+      // Blank filters answer nothing rather than everything (S3's "false zero").
+      if (filter.etxivClsfCd !== "all" || filter.etxivKndCd !== "all" || filter.isnTypeCd !== "all") return { resultMsg: OK, pageInfoVO: { ...(json.pageInfoVO as Json), totalCount: 0 }, etxivIsnBrkdTermDVOList: [] };
+      const schema = sales ? "taxportal.tax-invoices.sales.v1" : "taxportal.tax-invoices.purchase.v1";
+      return list(member, schema, start, end, (doc) => INVOICE_KINDS[String(doc.invoiceKind)] === filter.etxivClCd, invoiceRow, "etxivIsnBrkdTermDVOList", (json.pageInfoVO ?? {}) as Json);
+    }
+    if (actionId === "ATEETBDA001R02") {
+      const etan = String(filter.etan ?? "");
+      const schema = filter.slsPrhClCd === "01" ? "taxportal.tax-invoices.sales.v1" : "taxportal.tax-invoices.purchase.v1";
+      const day = isoOf(etan.slice(0, 8));
+      const doc = /^\d{8}/.test(etan) && filter.etxivTin === member.tin ? hometaxDocuments(member.businessNumber, schema, { start: day, end: day }).find((d) => d.ntsTransactionId === etan) : undefined;
+      return doc ? { resultMsg: OK, ...invoiceDetail(doc) } : failure("조회에 실패하였습니다.");
+    }
+    return failure("권한이 없는 화면입니다.");
+  }
+
+  function tecr(actionId: string | null, json: Json, member: HometaxMember): Json {
+    const start = String(json.trsDtRngStrt ?? "");
+    const end = String(json.trsDtRngEnd ?? "");
+    if (!/^\d{8}$/.test(start) || !/^\d{8}$/.test(end) || end < start || json.tin !== member.tin) return failure("조회에 실패하였습니다.");
+    if (actionId === "ATECRCBA001R03") return list(member, "taxportal.cash-receipts.sales.v1", start, end, () => true, cashReceiptSalesRow, "cshTrsBrkdInqrDVOList", (json.pageInfoVO ?? {}) as Json);
+    if (actionId === "ATECRCBA001R02") return list(member, "taxportal.cash-receipts.purchase.v1", start, end, () => true, cashReceiptPurchaseRow, "cshTrsBrkdInqrDVOList", (json.pageInfoVO ?? {}) as Json);
+    return failure("권한이 없는 화면입니다.");
+  }
+
+  async function subSite(req: IncomingMessage, res: ServerResponse, system: "TEET" | "TECR", path: string, url: URL): Promise<void> {
+    const cookieName = `${system}sessionID`;
+    const id = cookie(req, cookieName);
+    const sent = await readBody(req);
+    if (path === "/permission.do") {
+      const json = parseJson(sent) ?? {};
+      const token = typeof json.ssoToken === "string" ? tokens.get(json.ssoToken) : undefined;
+      if (token) tokens.delete(json.ssoToken as string);
+      if (!token || Date.now() - token.at > CHALLENGE_TTL_MS) {
+        const existing = id ? siteSessions.get(id) : undefined;
+        return sendJson(res, { resultMsg: existing ? { ...OK, sessionMap: sessionMap(existing.member, system) } : OK });
+      }
+      const fresh = randomBytes(24).toString("base64url");
+      siteSessions.set(fresh, { member: token.member, system, calls: 0 });
+      return sendJson(res, { resultMsg: { ...OK, sessionMap: sessionMap(token.member, system) } }, [`${cookieName}=${fresh}; ${COOKIE_DOMAIN}`]);
+    }
+    if (path !== "/wqAction.do") return send(res, 404, "Not Found", "text/plain");
+    const session = id ? siteSessions.get(id) : undefined;
+    if (!session || session.system !== system) return sendJson(res, failure(TEXTS.noSession));
+    const { member } = session;
+    const { json, refused } = await checkSuffix(sent, member.userId);
+    if (refused) return sendJson(res, failure(TEXTS.badSuffix));
+    if (!json) return sendJson(res, failure("서비스 실행 중 오류가 발생하였습니다."));
+    session.calls++;
+    if (member.behaviour === "duplicate-login") return sendJson(res, { resultMsg: { ...failure("-9402").resultMsg, errorCd: "-9402" } });
+    if (member.behaviour === "throttled") return sendJson(res, failure(TEXTS.throttled));
+    // The first sub-site session of this member ends after its first answer, as a session the portal timed out would.
+    if (member.behaviour === "session-expires" && session.calls > 1 && !expiredOnce.has(member.businessNumber)) {
+      expiredOnce.add(member.businessNumber);
+      siteSessions.delete(id!);
+      return sendJson(res, failure(TEXTS.noSession));
+    }
+    const actionId = url.searchParams.get("actionId");
+    return sendJson(res, system === "TEET" ? teet(actionId, json, member) : tecr(actionId, json, member));
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const [, , host = "", ...rest] = url.pathname.split("/");
+    const path = `/${rest.join("/")}`;
+    if (options.overseasBlocked) return send(res, 403, "<html><body>Forbidden</body></html>", "text/html");
+    if (options.stopped) return send(res, 200, `<html><body>${STOP_NOTICE}</body></html>`, "text/html; charset=UTF-8");
+    if (host === "hometax.go.kr") return portal(req, res, path, url);
+    if (host === "teet.hometax.go.kr") return subSite(req, res, "TEET", path, url);
+    if (host === "tecr.hometax.go.kr") return subSite(req, res, "TECR", path, url);
+    return send(res, 404, "Not Found", "text/plain");
+  };
+}
+
+/** The stand-ins of a replica served at `sandboxUrl` (INSTITUTION_BASE_URLS' `hometax` entry). */
+export function hometaxStandIns(sandboxUrl: string): Record<string, string> {
+  return Object.fromEntries(["hometax.go.kr", "teet.hometax.go.kr", "tecr.hometax.go.kr"].map((host) => [host, `${sandboxUrl.replace(/\/+$/, "")}/hometax/${host}`]));
+}
+
