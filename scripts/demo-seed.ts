@@ -27,9 +27,9 @@ export interface WorkspaceSeed {
   workspaceId: string;
   name: string;
   apiKey: string;
-  /** The ID login stored for every sandbox provider that takes one; none when absent. */
+  /** The ID login stored for every provider whose first way in is an ID login; none when absent. */
   login?: { loginId: string; password: string };
-  /** Store a joint certificate from the sandbox CA (of the seeded business number) for every sandbox provider that takes certificates. */
+  /** Store a joint certificate from the sandbox CA (of the seeded business number) for every provider whose first way in is a certificate. */
   certificate?: boolean;
   monthlyJobCap?: number | null;
   /** A console user who owns the workspace, with exactly this password. */
@@ -38,7 +38,7 @@ export interface WorkspaceSeed {
 
 /**
  * SQL that makes a workspace exist with exactly this API key and a credential
- * for every sandbox provider that takes an ID login. Re-running it replaces
+ * for every provider, sandbox institutions and the replicas a local stack points real ones at. Re-running it replaces
  * the key and credentials instead of piling them up.
  */
 export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: string): Promise<string> {
@@ -58,8 +58,8 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
     );
   }
   const credentials: { provider: string; credential: LoginCredential; label: string; certificate: CertificateFace | null }[] = [];
-  for (const provider of allProviders().filter((p) => p.sandbox)) {
-    // A provider's first accepted method the seed has material for: the tax portal's certificate, the bank's and the card issuer's ID login.
+  for (const provider of allProviders()) {
+    // A provider's first accepted method the seed has material for: the tax portals' certificate, the bank's and the card issuer's ID login.
     const method = provider.acceptedAuthMethods.find((m) => (m === "PROVIDER_LOGIN" ? seed.login : seed.certificate));
     if (seed.login && method === "PROVIDER_LOGIN") {
       credentials.push({ provider: provider.code, credential: { authMethod: "PROVIDER_LOGIN", ...seed.login }, label: seed.login.loginId, certificate: null });

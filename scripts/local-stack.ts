@@ -3,6 +3,7 @@ import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync,
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
+import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
 import { freePort } from "./free-port";
 import { newRegistrationKeyring } from "./registration-keys";
 
@@ -199,6 +200,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
           SCRAPER_PORT: String(port),
           SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
           SANDBOX_BASE_URL: sandboxUrl,
+          // Real institutions answer from their replicas in the sandbox: nothing local reaches the internet.
+          INSTITUTION_BASE_URLS: JSON.stringify({ hometax: hometaxStandIns(sandboxUrl) }),
           ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
           ...(options.scraperMaxSessions ? { MAX_SESSIONS: String(options.scraperMaxSessions) } : {}),
         });

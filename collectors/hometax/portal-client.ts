@@ -27,6 +27,13 @@ export class PortalClient {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The same login asked another way (the live check's variants): the same cookies and user, its own options. */
+  withOptions(options: HometaxOptions): PortalClient {
+    const client = new PortalClient(this.http, options, this.now);
+    client.userId = this.userId;
+    return client;
+  }
+
   /** Any answer: the portal's stop page, a block, or a refusal by HTTP status is a failure before its body is read. */
   async request(url: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {}): Promise<InstitutionResponse> {
     const answer = await this.http.fetch(url, init);

@@ -325,9 +325,3 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     return send(res, 404, "Not Found", "text/plain");
   };
 }
-
-/** The stand-ins of a replica served at `sandboxUrl` (INSTITUTION_BASE_URLS' `hometax` entry). */
-export function hometaxStandIns(sandboxUrl: string): Record<string, string> {
-  return Object.fromEntries(["hometax.go.kr", "teet.hometax.go.kr", "tecr.hometax.go.kr"].map((host) => [host, `${sandboxUrl.replace(/\/+$/, "")}/hometax/${host}`]));
-}
-

@@ -7,8 +7,10 @@ import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRe
 import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { HOMETAX_MEMBERS, NOT_REGISTERED } from "../../sandbox/hometax/members";
-import { type HometaxReplicaOptions, hometaxStandIns } from "../../sandbox/hometax/site";
+import type { HometaxReplicaOptions } from "../../sandbox/hometax/site";
+import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import { checkHometax } from "../../scripts/live-check/hometax";
 
 const SCHEMAS = {
   "taxportal.tax-invoices.sales.v1": { record: TaxInvoiceSalesRecord, key: "ntsTransactionId" },
@@ -159,5 +161,16 @@ describe("Hometax adapter against the replica", () => {
     expect(both.sent.filter((u) => u.includes("pubcLogin.do"))).toHaveLength(2);
     const bytesOnly = connect(prefixedOnly, { serialForms: ["bytes"] });
     expect(await failureOf(bytesOnly.adapter.login(bytesOnly.http, credential, ctx))).toBe("UNKNOWN");
+  });
+
+  it("runs the live check's steps against the replica: the accepted serial form, then counts with and without the suffix", async () => {
+    const prefixedOnly = await replicaWith({ serialForm: "prefixed" });
+    const steps = await checkHometax(() => connect(prefixedOnly).http, await certificateOf(SANDBOX_BUSINESS_NUMBER), SANDBOX_BUSINESS_NUMBER, { start: "2024-05-01", end: "2024-05-31" });
+    const count = (schema: Schema) => `${hometaxDocuments(SANDBOX_BUSINESS_NUMBER, schema, { start: "2024-05-01", end: "2024-05-31" }).length} records`;
+    expect(steps.map((s) => [s.ok, s.step.split(",")[0], s.detail.replace(/^tin .*/, "tin")])).toEqual([
+      [false, 'login', expect.stringMatching(/^UNKNOWN/)],
+      [true, 'login', "tin"],
+      ...[true, false].flatMap(() => (Object.keys(SCHEMAS) as Schema[]).map((schema) => [true, `${schema} 2024-05-01..2024-05-31`, count(schema)])),
+    ]);
   });
 });

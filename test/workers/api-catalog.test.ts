@@ -61,6 +61,10 @@ describe("catalog routes", () => {
     const taxPortal = await callJson<Json>("/api/v1/providers/sandbox.taxportal/credential-schema", { key: ws.apiKey });
     expect(taxPortal.body.acceptedAuthMethods).toEqual(["CERTIFICATE", "PROVIDER_LOGIN"]);
     expect(taxPortal.body.fields.filter((f: Json) => f.authMethod === "PROVIDER_LOGIN").map((f: Json) => [f.name, f.required, f.secret])).toEqual([["loginId", true, false], ["password", true, true], ["secondFactor", false, true]]);
+    // Hometax is a real institution, verified against its replica until a live check is recorded.
+    const hometax = await callJson<Json>("/api/v1/providers/hometax", { key: ws.apiKey });
+    expect(hometax.body).toMatchObject({ kind: "TAX_PORTAL", sandbox: false, verification: "replica", acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"] });
+    expect(bank.body.verification).toBe("sandbox");
     const listed = list.body.items.find((p: Json) => p.code === "sandbox.taxportal");
     expect(listed.acceptedAuthMethods).toEqual(["CERTIFICATE", "PROVIDER_LOGIN"]);
     for (const path of ["/api/v1/providers/nope", "/api/v1/providers/nope/credential-schema"]) {

@@ -19,11 +19,19 @@ export interface CredentialField {
  */
 export type ScraperRuntime = "container" | "browser-rendering";
 
+/**
+ * How far the provider is known to work: `sandbox` institutions are our own; a real institution is `replica`
+ * (its adapter passes against a replica of its protocol) until a live check has passed and is recorded, with its
+ * date, in docs/institutions/<provider>.md; then `live`.
+ */
+export type Verification = "sandbox" | "replica" | "live";
+
 export interface ProviderDefinition {
   code: string;
   name: string;
   kind: "BANK" | "TAX_PORTAL" | "CARD";
   sandbox: boolean;
+  verification: Verification;
   schemas: string[];
   /** The first is the provider's main way in, the one the demo workspace holds (scripts/demo-seed.ts). */
   acceptedAuthMethods: AuthMethod[];
@@ -62,6 +70,7 @@ const PROVIDERS: ProviderDefinition[] = [
     name: "샌드박스은행",
     kind: "BANK",
     sandbox: true,
+    verification: "sandbox",
     schemas: ["bank.accounts.cb.v1", "bank.transactions.cb.v1"],
     acceptedAuthMethods: ["PROVIDER_LOGIN"],
     credentialFields: LOGIN_FIELDS,
@@ -74,6 +83,7 @@ const PROVIDERS: ProviderDefinition[] = [
     name: "샌드박스국세포털",
     kind: "TAX_PORTAL",
     sandbox: true,
+    verification: "sandbox",
     schemas: ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"],
     // The portal's ID login asks for the resident-number prefix too (LOGIN_SECOND_FACTOR_REQUIRED without it).
     acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"],
@@ -87,6 +97,7 @@ const PROVIDERS: ProviderDefinition[] = [
     name: "샌드박스카드",
     kind: "CARD",
     sandbox: true,
+    verification: "sandbox",
     schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"],
     // The issuer's ID login and its business-certificate login (sandbox/card/certificate-customers.ts).
     acceptedAuthMethods: ["PROVIDER_LOGIN", "CERTIFICATE"],
@@ -94,6 +105,23 @@ const PROVIDERS: ProviderDefinition[] = [
     maxRangeDays: 366,
     // The issuer's approval history answers at most 90 days per search (sandbox/card/site.ts MAX_INQUIRY_DAYS).
     pageWindowDays: 90,
+    runtime: "container",
+  },
+  {
+    code: "hometax",
+    name: "국세청 홈택스",
+    kind: "TAX_PORTAL",
+    sandbox: false,
+    // No live check has been recorded yet (docs/institutions/hometax.md, "Live check").
+    verification: "replica",
+    schemas: ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"],
+    // A business's joint certificate is the way in every source shows; the ID login's second factor is the resident-number prefix.
+    acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"],
+    credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS],
+    maxRangeDays: 366,
+    // Whole quarters at most per unit; the adapter splits a unit further by its query window (collectors/hometax/options.ts).
+    pageWindowDays: 92,
+    // The protocol kind runs in the scraper (container or a runner in Korea), never on Browser Rendering.
     runtime: "container",
   },
 ];

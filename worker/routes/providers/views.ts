@@ -9,6 +9,9 @@ export const ProviderSchema = z
     name: z.string(),
     kind: z.enum(["BANK", "TAX_PORTAL", "CARD"]),
     sandbox: z.boolean(),
+    verification: z.enum(["sandbox", "replica", "live"]).meta({
+      description: "sandbox: 샌드박스 기관. replica: 실제 기관의 프로토콜 복제본으로 검증됨(실기관 확인 전). live: 실제 기관에서 확인되어 문서에 날짜와 함께 기록됨",
+    }),
     schemas: z.array(z.string()),
     acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)),
     maxDateRangeDays: z.number().int().meta({ description: "한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED" }),
@@ -39,6 +42,7 @@ export function providerView(p: ProviderDefinition) {
     name: p.name,
     kind: p.kind,
     sandbox: p.sandbox,
+    verification: p.verification,
     schemas: p.schemas,
     acceptedAuthMethods: p.acceptedAuthMethods,
     maxDateRangeDays: p.maxRangeDays,

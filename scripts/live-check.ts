@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import type { LoginCredential } from "../collectors/adapter";
+import { HOMETAX_HOSTS } from "../collectors/hometax/hosts";
+import { institutionHttp } from "../collectors/protocol/institution-http";
+import { parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
+import { egress } from "../scraper-container/egress";
+import { checkHometax } from "./live-check/hometax";
+
+/**
+ * `npm run live:check -- --provider hometax --cert-dir <dir>`: one small query against the real institution with a
+ * real certificate, by a person in Korea (docs/institutions/hometax.md, "Live check"). Never run in CI. Counts
+ * only; nothing is stored and no record is printed. The certificate's password is asked on the terminal (or
+ * LIVE_CHECK_PASSWORD); EGRESS_PROXY_URL and INSTITUTION_BASE_URLS apply as in the scraper.
+ */
+const { values } = parseArgs({
+  options: {
+    provider: { type: "string" },
+    "cert-dir": { type: "string" },
+    "login-id": { type: "string" },
+    "business-number": { type: "string" },
+    month: { type: "string" },
+  },
+});
+
+function usage(message: string): never {
+  console.error(`${message}\n사용법: npm run live:check -- --provider hometax (--cert-dir <signCert.der와 signPri.key가 있는 폴더> | --login-id <아이디>) [--business-number 1234567890] [--month 2026-10]`);
+  process.exit(2);
+}
+
+async function secret(prompt: string, envName: string): Promise<string> {
+  if (process.env[envName]) return process.env[envName];
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  // Echo nothing of what is typed.
+  (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => undefined;
+  process.stdout.write(prompt);
+  const answer = await new Promise<string>((resolve) => rl.question("", resolve));
+  rl.close();
+  process.stdout.write("\n");
+  return answer;
+}
+
+function lastMonth(): { start: string; end: string } {
+  const now = new Date();
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 0));
+  return { start: start.toISOString().slice(0, 10), end: end.toISOString().slice(0, 10) };
+}
+
+function monthOf(value: string): { start: string; end: string } {
+  if (!/^\d{4}-\d{2}$/.test(value)) usage("--month는 YYYY-MM 형식이어야 합니다.");
+  const [y, m] = value.split("-").map(Number);
+  return { start: `${value}-01`, end: new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10) };
+}
+
+if (values.provider !== "hometax") usage("지금 실기관 확인을 할 수 있는 기관은 hometax뿐입니다.");
+let credential: LoginCredential;
+if (values["cert-dir"]) {
+  const read = (name: string) => readFileSync(path.join(values["cert-dir"]!, name)).toString("base64");
+  credential = { authMethod: "CERTIFICATE", certificate: read("signCert.der"), privateKey: read("signPri.key"), password: await secret("인증서 비밀번호: ", "LIVE_CHECK_PASSWORD") };
+} else if (values["login-id"]) {
+  const password = await secret("비밀번호: ", "LIVE_CHECK_PASSWORD");
+  const secondFactor = await secret("주민등록번호 앞 7자리 (없으면 Enter): ", "LIVE_CHECK_SECOND_FACTOR");
+  credential = { authMethod: "PROVIDER_LOGIN", loginId: values["login-id"], password, ...(secondFactor ? { secondFactor } : {}) };
+} else usage("--cert-dir 또는 --login-id가 필요합니다.");
+
+const standIns = parseInstitutionBaseUrls(process.env.INSTITUTION_BASE_URLS).hometax;
+const transport = egress({ proxyUrl: process.env.EGRESS_PROXY_URL || undefined })("hometax");
+const month = values.month ? monthOf(values.month) : lastMonth();
+console.log(`홈택스 실기관 확인: ${standIns ? "대역(INSTITUTION_BASE_URLS)" : "https://hometax.go.kr"}, ${month.start}..${month.end}, 건수만 확인하고 아무것도 저장하지 않습니다.`);
+const steps = await checkHometax(() => institutionHttp({ hosts: HOMETAX_HOSTS, standIns, transport }), credential, values["business-number"], month);
+for (const { step, ok, detail } of steps) console.log(`${ok ? "✓" : "✗"} ${step}: ${detail}`);
+console.log(`\n${new Date().toISOString().slice(0, 10)} 결과를 docs/institutions/hometax.md의 "Live check" 표에 날짜와 함께 기록해 주세요.`);
+process.exit(steps.some((s) => !s.ok) ? 1 : 0);

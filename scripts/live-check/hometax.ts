@@ -1,0 +1,58 @@
+import type { InstitutionHttp, LoginCredential } from "../../collectors/adapter";
+import { hometaxAdapter } from "../../collectors/hometax";
+import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/options";
+import type { HometaxSession } from "../../collectors/hometax/session";
+import type { SerialForm } from "../../collectors/hometax/signed-challenge";
+
+/** One step of the check: what was tried, and what the portal did. */
+export interface Step {
+  step: string;
+  ok: boolean;
+  detail: string;
+}
+
+const failed = (err: unknown) => {
+  const { code, message } = err as { code?: string; message?: string };
+  return `${code ?? "ERROR"}: ${message ?? String(err)}`;
+};
+
+/**
+ * The live check of Hometax (docs/institutions/hometax.md, "Live check"): one login per serial form until the
+ * portal takes one, then one month of each list, counted, with and without the integrity suffix. Counts only:
+ * no record leaves this function, nothing is stored.
+ */
+export async function checkHometax(newHttp: () => InstitutionHttp, credential: LoginCredential, businessNumber: string | undefined, month: { start: string; end: string }): Promise<Step[]> {
+  const steps: Step[] = [];
+  const ctx = { baseUrl: "https://hometax.go.kr/", businessNumber };
+  let session: HometaxSession | null = null;
+  let accepted: SerialForm | null = null;
+  const forms: readonly SerialForm[] = credential.authMethod === "CERTIFICATE" ? DEFAULT_OPTIONS.serialForms : [DEFAULT_OPTIONS.serialForms[0]!];
+  for (const serialForm of forms) {
+    const adapter = hometaxAdapter({ ...DEFAULT_OPTIONS, serialForms: [serialForm] });
+    try {
+      session = await adapter.login(newHttp(), credential, ctx);
+      accepted = serialForm;
+      steps.push({ step: credential.authMethod === "CERTIFICATE" ? `login, serial form "${serialForm}"` : "ID login", ok: true, detail: `tin ${String(session.portal.tin ?? "").replace(/\d(?=\d{4})/g, "*")}` });
+      break;
+    } catch (err) {
+      steps.push({ step: credential.authMethod === "CERTIFICATE" ? `login, serial form "${serialForm}"` : "ID login", ok: false, detail: failed(err) });
+    }
+  }
+  if (!session || !accepted) return steps;
+  for (const integritySuffix of [true, false]) {
+    const options: HometaxOptions = { ...DEFAULT_OPTIONS, integritySuffix, serialForms: [accepted] };
+    const adapter = hometaxAdapter(options);
+    // The same login, asked with or without the suffix: the portal's cookies stay in the session's HTTP.
+    const asked: HometaxSession = { ...session, client: session.client.withOptions(options), sites: integritySuffix ? session.sites : new Map() };
+    for (const schema of ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"]) {
+      const step = `${schema} ${month.start}..${month.end}, ${integritySuffix ? "with" : "without"} the integrity suffix`;
+      try {
+        const records = await adapter.collect(asked, { jobId: "live-check", unitIndex: 0, schema, target: null, segment: month, params: {} }, ctx);
+        steps.push({ step, ok: true, detail: `${records.length} records` });
+      } catch (err) {
+        steps.push({ step, ok: false, detail: failed(err) });
+      }
+    }
+  }
+  return steps;
+}

@@ -1,0 +1,45 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
+import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
+import { parseCsv } from "../support/parse-csv";
+import { specViolations } from "../support/spec-field-tables";
+import { client, type Stack, startStack } from "./stack";
+
+type Json = Record<string, any>;
+
+let stack: Stack;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  // The workspace holds the demo's certificate for hometax too; the stack points hometax at the sandbox's replica.
+  stack = await startStack();
+  api = client(stack);
+});
+
+const RANGE = { dateRangeStart: "2025-10-01", dateRangeEnd: "2026-02-28" };
+const byKey = (key: string) => (a: Json, b: Json) => String(a[key]).localeCompare(String(b[key]));
+
+async function csvRows(id: string): Promise<string[][]> {
+  const response = await api.request("GET", `/api/v1/data-jobs/${id}/results.csv`);
+  expect(response.headers.get("Content-Type")).toBe("text/csv;charset=UTF-8");
+  return parseCsv(new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(3)));
+}
+
+describe("hometax through the public API, against its replica", () => {
+  it.each([
+    ["taxportal.tax-invoices.sales.v1", "ntsTransactionId", "승인번호"],
+    ["taxportal.cash-receipts.purchase.v1", "approvalNumber", "승인번호"],
+  ] as const)("collects %s over several units exactly, in JSON and CSV", async (schema, key, header) => {
+    const job = await api.createJob({ providerCode: "hometax", schema, params: RANGE });
+    const done = await api.waitForJob(job.id);
+    const truth = hometaxDocuments(DEMO_BUSINESS_NUMBER, schema, { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    const { data } = (await api.json("GET", `/api/v1/data-jobs/${job.id}/results`)).body;
+    expect([...data].sort(byKey(key))).toEqual([...truth].sort(byKey(key)));
+    expect(data.flatMap(specViolations)).toEqual([]);
+    const rows = await csvRows(job.id);
+    const column = rows[0]!.indexOf(header);
+    expect(rows.length - 1).toBe(truth.length);
+    expect(rows.slice(1).map((r) => r[column]).sort()).toEqual(truth.map((d) => String(d[key])).sort());
+  });
+});
