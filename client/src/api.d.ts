@@ -1198,6 +1198,11 @@ export interface components {
             /** @enum {string} */
             kind: "BANK" | "TAX_PORTAL" | "CARD";
             sandbox: boolean;
+            /**
+             * @description sandbox: 샌드박스 기관. replica: 실제 기관의 프로토콜 복제본으로 검증됨(실기관 확인 전). live: 실제 기관에서 확인되어 문서에 날짜와 함께 기록됨
+             * @enum {string}
+             */
+            verification: "sandbox" | "replica" | "live";
             schemas: string[];
             acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE")[];
             /** @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED */
