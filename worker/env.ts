@@ -27,6 +27,10 @@ export interface Bindings {
   SCRAPER_SHARED_SECRET: string;
   /** Base URL of the sandbox institutions' web sites, for adapters the worker runs on Browser Rendering. */
   SANDBOX_BASE_URL: string;
+  /** Secret, optional: an HTTPS proxy in Korea that real institutions' traffic leaves through (docs/deploying.md, "Egress"). */
+  EGRESS_PROXY_URL?: string;
+  /** Providers whose traffic takes the egress proxy, comma-separated; unset, every provider of the protocol kind. */
+  EGRESS_PROVIDERS?: string;
   /** HMAC key that makes list cursors tamper-proof. */
   CURSOR_SECRET: string;
   /** Base64 AES-256 key that wraps credential data keys (the vault's key-encryption key). */

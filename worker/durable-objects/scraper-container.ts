@@ -19,8 +19,13 @@ export class ScraperContainer extends Container<Bindings> {
 
   constructor(ctx: Container["ctx"], env: Bindings) {
     super(ctx, env);
-    // The container gets the worker's secret from the worker's own secrets; the service refuses to start without it.
-    this.envVars = { SCRAPER_SHARED_SECRET: env.SCRAPER_SHARED_SECRET, SANDBOX_BASE_URL: env.SANDBOX_BASE_URL };
+    // The container gets the worker's secrets from the worker's own; the service refuses to start without the shared one.
+    this.envVars = {
+      SCRAPER_SHARED_SECRET: env.SCRAPER_SHARED_SECRET,
+      SANDBOX_BASE_URL: env.SANDBOX_BASE_URL,
+      ...(env.EGRESS_PROXY_URL ? { EGRESS_PROXY_URL: env.EGRESS_PROXY_URL } : {}),
+      ...(env.EGRESS_PROVIDERS ? { EGRESS_PROVIDERS: env.EGRESS_PROVIDERS } : {}),
+    };
   }
 }
 
