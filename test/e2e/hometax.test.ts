@@ -1,29 +1,22 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
-import { parseCsv } from "../support/parse-csv";
 import { specViolations } from "../support/spec-field-tables";
-import { client, type Stack, startStack } from "./stack";
+import { csvRows } from "./result-csv";
+import { client, startStack } from "./stack";
 
 type Json = Record<string, any>;
 
-let stack: Stack;
 let api: ReturnType<typeof client>;
 
+// The workspace holds the demo's certificate for hometax too; the stack points hometax at the sandbox's replica.
 beforeAll(async () => {
-  // The workspace holds the demo's certificate for hometax too; the stack points hometax at the sandbox's replica.
-  stack = await startStack();
-  api = client(stack);
+  api = client(await startStack());
 });
 
 const RANGE = { dateRangeStart: "2025-10-01", dateRangeEnd: "2026-02-28" };
 const byKey = (key: string) => (a: Json, b: Json) => String(a[key]).localeCompare(String(b[key]));
 
-async function csvRows(id: string): Promise<string[][]> {
-  const response = await api.request("GET", `/api/v1/data-jobs/${id}/results.csv`);
-  expect(response.headers.get("Content-Type")).toBe("text/csv;charset=UTF-8");
-  return parseCsv(new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(3)));
-}
 
 describe("hometax through the public API, against its replica", () => {
   it.each([
@@ -37,7 +30,7 @@ describe("hometax through the public API, against its replica", () => {
     const { data } = (await api.json("GET", `/api/v1/data-jobs/${job.id}/results`)).body;
     expect([...data].sort(byKey(key))).toEqual([...truth].sort(byKey(key)));
     expect(data.flatMap(specViolations)).toEqual([]);
-    const rows = await csvRows(job.id);
+    const rows = await csvRows(api, job.id);
     const column = rows[0]!.indexOf(header);
     expect(rows.length - 1).toBe(truth.length);
     expect(rows.slice(1).map((r) => r[column]).sort()).toEqual(truth.map((d) => String(d[key])).sort());

@@ -6,8 +6,8 @@ import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { documentsOf } from "../../sandbox/taxportal/documents";
 import { ID_MEMBERS } from "../../sandbox/taxportal/members";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
-import { parseCsv } from "../support/parse-csv";
 import { specViolations } from "../support/spec-field-tables";
+import { csvRows as csvRowsOf } from "./result-csv";
 import { client, type Stack, startStack } from "./stack";
 
 type Json = Record<string, any>;
@@ -27,13 +27,7 @@ async function results(id: string) {
   return (await api.json("GET", `/api/v1/data-jobs/${id}/results`)).body;
 }
 
-async function csvRows(id: string): Promise<string[][]> {
-  const response = await api.request("GET", `/api/v1/data-jobs/${id}/results.csv`);
-  expect(response.headers.get("Content-Type")).toBe("text/csv;charset=UTF-8");
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  return parseCsv(new TextDecoder().decode(bytes.slice(3)));
-}
+const csvRows = (id: string) => csvRowsOf(api, id);
 
 describe("bank jobs through the real stack", () => {
   it("collects the account list exactly", async () => {
