@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { specViolations } from "../support/spec-field-tables";
@@ -34,5 +35,18 @@ describe("hometax through the public API, against its replica", () => {
     const column = rows[0]!.indexOf(header);
     expect(rows.length - 1).toBe(truth.length);
     expect(rows.slice(1).map((r) => r[column]).sort()).toEqual(truth.map((d) => String(d[key])).sort());
+  });
+
+  it("collects with a real-format certificate registered through the API in place of the seeded one", async () => {
+    const seeded = (await api.json("GET", "/api/v1/credentials")).body.items.find((c: Json) => c.providerCode === "hometax");
+    expect((await api.request("DELETE", `/api/v1/credentials/${seeded.id}`)).status).toBe(204);
+    const { certificate, privateKey, password } = await issueJointCertificate({ idn: DEMO_BUSINESS_NUMBER });
+    const registered = await api.json("POST", "/api/v1/credentials", { providerCode: "hometax", authMethod: "CERTIFICATE", fields: { certificate, privateKey, password } });
+    expect(registered).toMatchObject({ status: 201, body: { authMethod: "CERTIFICATE", status: "ACTIVE" } });
+    const range = { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" };
+    const job = await api.createJob({ providerCode: "hometax", schema: "taxportal.cash-receipts.sales.v1", params: range });
+    const truth = hometaxDocuments(DEMO_BUSINESS_NUMBER, "taxportal.cash-receipts.sales.v1", { start: range.dateRangeStart, end: range.dateRangeEnd });
+    expect(await api.waitForJob(job.id)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    expect((await api.json("GET", `/api/v1/data-jobs/${job.id}/results`)).body.data).toEqual(truth);
   });
 });
