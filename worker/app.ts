@@ -18,6 +18,8 @@ import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
 import { BUSINESS_SELECTION } from "./middleware/select-business";
+import { managersOnly } from "./routes/managers-only";
+import type { Action } from "./workspaces/roles";
 import * as connectKeys from "./routes/connect/keys";
 import * as connectSession from "./routes/connect/session";
 import * as connectSubmit from "./routes/connect/submit";
@@ -68,6 +70,12 @@ const API_KEY_CHECK: RouteFront = { errors: ["INVALID_TOKEN", "TOKEN_EXPIRED"] }
 const keyed = <R extends RouteConfig>(route: R) => behind(route, API_KEY_CHECK);
 /** Data of one business (jobs, credentials, registration sessions): a partner selects the business with X-SVC-Business. */
 const businessScoped = <R extends RouteConfig>(route: R) => behind(route, API_KEY_CHECK, BUSINESS_SELECTION);
+/**
+ * Routes that manage the workspace: the key must act with a role that may do `action` (workspaces/roles.ts, the one
+ * table of who may do what; the console's pages check the same), refused before the business is selected.
+ */
+const managing = <R extends RouteConfig>(action: Action, route: R) => behind(route, API_KEY_CHECK, managersOnly(action));
+const managingBusiness = <R extends RouteConfig>(action: Action, route: R) => behind(route, API_KEY_CHECK, managersOnly(action), BUSINESS_SELECTION);
 
 /** The authenticated /api/v1 routes; later features register theirs on the same app. */
 function registerRoutes(api: Api): void {
@@ -84,28 +92,28 @@ function registerRoutes(api: Api): void {
   api.openapi(keyed(listProviders.route), listProviders.handler);
   api.openapi(keyed(getProvider.route), getProvider.handler);
   api.openapi(keyed(getCredentialSchema.route), getCredentialSchema.handler);
-  api.openapi(keyed(createApiKey.route), createApiKey.handler);
-  api.openapi(keyed(listApiKeys.route), listApiKeys.handler);
-  api.openapi(keyed(revokeApiKey.route), revokeApiKey.handler);
-  api.openapi(businessScoped(createCredential.route), createCredential.handler);
+  api.openapi(managing("keys.manage", createApiKey.route), createApiKey.handler);
+  api.openapi(managing("keys.manage", listApiKeys.route), listApiKeys.handler);
+  api.openapi(managing("keys.manage", revokeApiKey.route), revokeApiKey.handler);
+  api.openapi(managingBusiness("credentials.manage", createCredential.route), createCredential.handler);
   api.openapi(businessScoped(listCredentials.route), listCredentials.handler);
   api.openapi(businessScoped(getCredential.route), getCredential.handler);
-  api.openapi(businessScoped(deleteCredential.route), deleteCredential.handler);
-  api.openapi(businessScoped(createRegistrationSession.route), createRegistrationSession.handler, createRegistrationSession.hook);
+  api.openapi(managingBusiness("credentials.manage", deleteCredential.route), deleteCredential.handler);
+  api.openapi(managingBusiness("credentials.manage", createRegistrationSession.route), createRegistrationSession.handler, createRegistrationSession.hook);
   api.openapi(businessScoped(getRegistrationSession.route), getRegistrationSession.handler);
-  api.openapi(businessScoped(cancelRegistrationSession.route), cancelRegistrationSession.handler);
-  api.openapi(keyed(createConnection.route), createConnection.handler);
+  api.openapi(managingBusiness("credentials.manage", cancelRegistrationSession.route), cancelRegistrationSession.handler);
+  api.openapi(managing("connections.manage", createConnection.route), createConnection.handler);
   api.openapi(keyed(listConnections.route), listConnections.handler);
-  api.openapi(keyed(revokeConnection.route), revokeConnection.handler);
+  api.openapi(managing("connections.manage", revokeConnection.route), revokeConnection.handler);
   // Webhook endpoints belong to the key's own workspace; a partner's hear of its businesses' events too (webhooks/emit.ts).
-  api.openapi(keyed(createWebhookEndpoint.route), createWebhookEndpoint.handler);
+  api.openapi(managing("webhooks.manage", createWebhookEndpoint.route), createWebhookEndpoint.handler);
   api.openapi(keyed(listWebhookEndpoints.route), listWebhookEndpoints.handler);
   api.openapi(keyed(getWebhookEndpoint.route), getWebhookEndpoint.handler);
-  api.openapi(keyed(updateWebhookEndpoint.route), updateWebhookEndpoint.handler);
-  api.openapi(keyed(deleteWebhookEndpoint.route), deleteWebhookEndpoint.handler);
-  api.openapi(keyed(rotateWebhookEndpointSecret.route), rotateWebhookEndpointSecret.handler);
+  api.openapi(managing("webhooks.manage", updateWebhookEndpoint.route), updateWebhookEndpoint.handler);
+  api.openapi(managing("webhooks.manage", deleteWebhookEndpoint.route), deleteWebhookEndpoint.handler);
+  api.openapi(managing("webhooks.manage", rotateWebhookEndpointSecret.route), rotateWebhookEndpointSecret.handler);
   api.openapi(keyed(listWebhookDeliveries.route), listWebhookDeliveries.handler);
-  api.openapi(keyed(replayWebhookDelivery.route), replayWebhookDelivery.handler);
+  api.openapi(managing("webhooks.manage", replayWebhookDelivery.route), replayWebhookDelivery.handler);
 }
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */

@@ -11,6 +11,7 @@ export const login: Command = {
     const result = await deviceLogin({
       baseUrl: ctx.baseUrl,
       clientName: (values.name as string | undefined) ?? "collect CLI",
+      platform: `${process.platform} ${process.arch}, Node ${process.versions.node}`,
       signal: ctx.signal,
       onCode: (code) => {
         // With --json, stdout carries only the result; the person still reads the code on stderr.

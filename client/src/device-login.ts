@@ -16,6 +16,8 @@ export interface DeviceLoginOptions {
   baseUrl: string;
   /** Shown on the console's approval page and as the new key's name. */
   clientName?: string;
+  /** Where the client runs (`linux x64, Node 22.1.0`), shown on the approval page so the approver knows what asks. */
+  platform?: string;
   /** Told the code to show the user before polling starts. */
   onCode: (code: DeviceCode) => void | Promise<void>;
   fetch?: typeof globalThis.fetch;
@@ -41,7 +43,7 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<DeviceLo
   const api = createClient<paths>({ baseUrl, fetch });
   const policy = { ...options.retry, signal: options.signal };
   const { data: started } = await withRetries(
-    () => api.POST("/oauth/device_authorization", { body: { clientName: options.clientName ?? "collect CLI" }, signal: options.signal }),
+    () => api.POST("/oauth/device_authorization", { body: { clientName: options.clientName ?? "collect CLI", ...(options.platform ? { platform: options.platform } : {}) }, signal: options.signal }),
     policy,
   );
   await options.onCode({

@@ -138,9 +138,9 @@ describe("collect login", () => {
     await page.type("#email", stack.demoUser.email);
     await page.type("#password", stack.demoUser.password);
     await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
-    expect(await page.$eval("#user_code", (el) => (el as HTMLInputElement).value)).toBe(prompt.userCode);
-    await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
-    expect(await page.$eval("#device-approved", (el) => el.textContent)).toContain("collect CLI");
+    expect(await page.$eval("#device-platform", (el) => el.textContent)).toMatch(/^linux x64, Node \d/);
+    await Promise.all([page.waitForNavigation(), page.click("button[value=approve]")]);
+    expect(await page.$eval("#device-decided", (el) => el.textContent)).toContain("collect CLI");
 
     const login = await done;
     expect(login.code, login.stderr).toBe(0);

@@ -162,7 +162,7 @@ describe("the console in Chromium against the local stack", () => {
   }, 200_000);
 
   it("approves a command-line client's device code, whose next poll receives a working key", async () => {
-    const started = (await (await fetch(`${stack.baseUrl}/oauth/device_authorization`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientName: "collect CLI" }) })).json()) as Record<string, any>;
+    const started = (await (await fetch(`${stack.baseUrl}/oauth/device_authorization`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientName: "collect CLI", platform: "linux x64, Node 22" }) })).json()) as Record<string, any>;
     const poll = async () => {
       const res = await fetch(`${stack.baseUrl}/oauth/device/token`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ device_code: started.device_code }) });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
@@ -176,10 +176,13 @@ describe("the console in Chromium against the local stack", () => {
     await page.type("#email", stack.demoUser.email);
     await page.type("#password", stack.demoUser.password);
     await submit(page);
-    expect(await page.$eval("#user_code", (el) => (el as HTMLInputElement).value)).toBe(started.user_code);
+    // The page shows what asks before anyone approves it.
+    expect(await page.$eval("#device-client", (el) => el.textContent)).toBe("collect CLI");
+    expect(await page.$eval("#device-platform", (el) => el.textContent)).toBe("linux x64, Node 22");
+    expect(await page.$eval("#device-rights", (el) => el.textContent)).toContain("90일 뒤 만료");
     await shot(page, "8-device-approval");
-    await submit(page);
-    expect(await page.$eval("#device-approved", (el) => el.textContent)).toContain("collect CLI");
+    await Promise.all([page.waitForNavigation(), page.click("button[value=approve]")]);
+    expect(await page.$eval("#device-decided", (el) => el.textContent)).toContain("collect CLI");
     await shot(page, "9-device-approved");
 
     await new Promise((r) => setTimeout(r, started.interval * 1000));

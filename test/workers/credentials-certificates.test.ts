@@ -248,6 +248,8 @@ describe("certificate credentials, registered through a session", () => {
     expect(session.options).toEqual([
       expect.objectContaining({ kind: "CERTIFICATE", providerCode: "sandbox.taxportal", fields: certificateFields }),
       expect.objectContaining({ kind: "CERTIFICATE", providerCode: "sandbox.card", fields: certificateFields }),
+      // The first real institution takes the same certificate.
+      expect.objectContaining({ kind: "CERTIFICATE", providerCode: "hometax", fields: certificateFields }),
     ]);
   });
 
@@ -263,6 +265,7 @@ describe("certificate credentials, registered through a session", () => {
       ["PROVIDER_LOGIN", "sandbox.bank", "text,text,text"],
       ["CERTIFICATE", "sandbox.taxportal", "file,file,text"],
       ["CERTIFICATE", "sandbox.card", "file,file,text"],
+      ["CERTIFICATE", "hometax", "file,file,text"],
     ]);
   });
 

@@ -6,7 +6,7 @@ import { alertCode, ConsoleBrowser } from "./console-browser";
 
 type Json = Record<string, any>;
 
-const start = () => callJson<Json>("/oauth/device_authorization", { method: "POST", json: { clientName: "collect CLI" } });
+const start = () => callJson<Json>("/oauth/device_authorization", { method: "POST", json: { clientName: "collect CLI", platform: "linux x64, Node 22.12.0" } });
 const poll = (deviceCode: string) => callJson<Json>("/oauth/device/token", { method: "POST", json: { device_code: deviceCode } });
 /** Moves a code's clock: as if its last poll (and its expiry) were `ms` earlier. */
 const age = async (deviceCode: string, ms: number) =>
@@ -39,7 +39,7 @@ describe("device authorization grant (RFC 8628)", () => {
     const page = await browser.open(`/console/device?user_code=${started.user_code}`);
     expect(page.html).toContain(`value="${started.user_code}"`);
     // Typed in lower case without the dash, as people do.
-    const approved = await browser.post("/console/device", { user_code: started.user_code.replace("-", "").toLowerCase(), workspaceId });
+    const approved = await browser.post("/console/device", { user_code: started.user_code.replace("-", "").toLowerCase(), workspaceId, decision: "approve" });
     expect(approved.status).toBe(200);
     expect(approved.html).toContain("collect CLI");
 
@@ -74,11 +74,13 @@ describe("device authorization grant (RFC 8628)", () => {
 
     const browser = new ConsoleBrowser();
     const { workspaceId } = await browser.signUp();
-    await browser.open("/console/device");
-    const late = await browser.post("/console/device", { user_code: started.user_code, workspaceId });
+    // Any signed-in page carries the session's form token.
+    await browser.open(`/console/w/${workspaceId}/keys`);
+    const late = await browser.post("/console/device", { user_code: started.user_code, workspaceId, decision: "approve" });
     expect(late.status).toBe(410);
     expect(alertCode(late.html)).toBe("USER_CODE_EXPIRED");
-    const wrong = await browser.post("/console/device", { user_code: "BBBB-BBBB", workspaceId });
+    await browser.open(`/console/w/${workspaceId}/keys`);
+    const wrong = await browser.post("/console/device", { user_code: "BBBB-BBBB", workspaceId, decision: "approve" });
     expect(wrong.status).toBe(404);
     expect(alertCode(wrong.html)).toBe("USER_CODE_INVALID");
   });
@@ -87,9 +89,9 @@ describe("device authorization grant (RFC 8628)", () => {
     const { body: started } = await start();
     const { workspaceId: someoneElses } = await new ConsoleBrowser().signUp();
     const browser = new ConsoleBrowser();
-    await browser.signUp();
-    await browser.open("/console/device");
-    const res = await browser.post("/console/device", { user_code: started.user_code, workspaceId: someoneElses });
+    const { workspaceId: own } = await browser.signUp();
+    await browser.open(`/console/w/${own}/keys`);
+    const res = await browser.post("/console/device", { user_code: started.user_code, workspaceId: someoneElses, decision: "approve" });
     expect(res.status).toBe(403);
     expect(alertCode(res.html)).toBe("WORKSPACE_ACCESS_DENIED");
     expect((await poll(started.device_code)).body.error).toBe("authorization_pending");
@@ -105,5 +107,61 @@ describe("device authorization grant (RFC 8628)", () => {
     await browser.open(signIn);
     const signedIn = await browser.post("/console/sign-in", { email, password, next: new URL(signIn, "https://x").searchParams.get("next")! });
     expect(signedIn.location).toBe(`/console/device?user_code=${started.user_code}`);
+  });
+
+  it("shows what asks before approval: the client's name and platform, when it asked, and the key's rights and lifetime", async () => {
+    const { body: started } = await start();
+    const browser = new ConsoleBrowser();
+    await browser.signUp();
+    const page = await browser.open(`/console/device?user_code=${started.user_code}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toMatch(/id="device-client">collect CLI</);
+    expect(page.html).toMatch(/id="device-platform">linux x64, Node 22\.12\.0</);
+    expect(page.html).toMatch(/id="device-asked-at">\d{4}\. \d{1,2}\. \d{1,2}\./);
+    expect(page.html).toContain("90일 뒤 만료");
+    expect(page.html).toContain('value="deny"');
+  });
+
+  it("answers the polling client access_denied after the user denies, and issues no key", async () => {
+    const { body: started } = await start();
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    // Any signed-in page carries the session's form token.
+    await browser.open(`/console/w/${workspaceId}/keys`);
+    const denied = await browser.post("/console/device", { user_code: started.user_code, workspaceId, decision: "deny" });
+    expect(denied.status).toBe(200);
+    expect(denied.html).toContain('data-approved="false"');
+    await age(started.device_code, 20_000);
+    const res = await poll(started.device_code);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "DEVICE_ACCESS_DENIED", error: "access_denied" });
+    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND device_issued = 1").bind(workspaceId).first<{ n: number }>();
+    expect(keys!.n).toBe(0);
+    // A decided code cannot be decided again.
+    await browser.open(`/console/w/${workspaceId}/keys`);
+    expect((await browser.post("/console/device", { user_code: started.user_code, workspaceId, decision: "approve" })).status).toBe(404);
+  });
+
+  it("issues a device key that expires in 90 days and is marked device-issued, and none if the approver left the workspace before the poll", async () => {
+    const { body: started } = await start();
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    // Any signed-in page carries the session's form token.
+    await browser.open(`/console/w/${workspaceId}/keys`);
+    await browser.post("/console/device", { user_code: started.user_code, workspaceId, decision: "approve" });
+    await age(started.device_code, 20_000);
+    const granted = await poll(started.device_code);
+    expect(granted.body.apiKey).toMatchObject({ deviceIssued: true, canManageKeys: false });
+    const lifetime = Date.parse(granted.body.apiKey.expiresAt) - Date.parse(granted.body.apiKey.createdAt);
+    expect(Math.round(lifetime / 86_400_000)).toBe(90);
+    expect((await browser.open(`/console/w/${workspaceId}/keys`)).html).toContain("명령줄 로그인으로 발급");
+
+    const { body: second } = await start();
+    await browser.post("/console/device", { user_code: second.user_code, workspaceId, decision: "approve" });
+    await env.DB.prepare("DELETE FROM workspace_members WHERE workspace_id = ?").bind(workspaceId).run();
+    await age(second.device_code, 20_000);
+    expect((await poll(second.device_code)).body).toMatchObject({ code: "DEVICE_ACCESS_DENIED", error: "access_denied" });
+    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND device_issued = 1").bind(workspaceId).first<{ n: number }>();
+    expect(keys!.n).toBe(1);
   });
 });

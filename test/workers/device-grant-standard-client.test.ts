@@ -31,7 +31,7 @@ describe("the device grant driven by a standard client library (oauth4webapi, RF
     const browser = new ConsoleBrowser();
     const { workspaceId } = await browser.signUp();
     await browser.open(started.verification_uri_complete!.replace("https://api.test", ""));
-    const approved = await browser.post("/console/device", { user_code: started.user_code, workspaceId });
+    const approved = await browser.post("/console/device", { user_code: started.user_code, workspaceId, decision: "approve" });
     // The approval page names the client as its request did.
     expect(approved.html).toContain("standard-cli");
 

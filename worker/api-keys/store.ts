@@ -16,7 +16,7 @@ export interface IssuedKey {
 
 export async function issueApiKey(
   d1: D1Database,
-  input: { workspaceId: string; name: string; expiresAt?: number | null; canManageKeys?: boolean; secret?: string },
+  input: { workspaceId: string; name: string; expiresAt?: number | null; canManageKeys?: boolean; deviceIssued?: boolean; secret?: string },
 ): Promise<IssuedKey> {
   const secret = input.secret ?? `${KEY_PREFIX}${randomToken(32)}`;
   const row: ApiKeyRow = {
@@ -29,6 +29,7 @@ export async function issueApiKey(
     expiresAt: input.expiresAt ?? null,
     revokedAt: null,
     canManageKeys: input.canManageKeys ?? false,
+    deviceIssued: input.deviceIssued ?? false,
   };
   await database(d1).insert(apiKeys).values(row);
   return { row, secret };

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
 import { isoTime } from "../lib/iso-time";
 import { CsrfField, ErrorAlert, Page } from "./layout";
-import { consoleUserOf } from "./signed-in";
+import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const kst = (ms: number) => new Date(ms).toLocaleString("ko-KR", { timeZone: "Asia/Seoul" });
@@ -17,7 +17,7 @@ async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?:
   const keys = await listApiKeys(c.env.DB, workspaceId);
   const base = `/console/w/${workspaceId}/keys`;
   return c.html(
-    <Page title="API 키" nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+    <Page title="API 키" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <ErrorAlert error={shown.error} />
       {shown.issued && (
         <div class="notice" role="status">
@@ -58,7 +58,10 @@ async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?:
           <tbody>
             {keys.map((key) => (
               <tr data-key-id={key.id}>
-                <td>{key.name}</td>
+                <td>
+                  {key.name}
+                  {key.deviceIssued ? " (명령줄 로그인으로 발급)" : ""}
+                </td>
                 <td>
                   <code>{key.prefix}…</code>
                 </td>

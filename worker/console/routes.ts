@@ -3,7 +3,7 @@ import type { AppEnv } from "../env";
 import { memberships } from "../users/store";
 import { connectCredential } from "./connect-credential";
 import { showCredentials } from "./credentials";
-import { approveDevice, showDevice } from "./device";
+import { decideDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "./device-page-path";
 import { downloadJobCsv, showJob } from "./job-detail";
 import { consolePageHeaders } from "./page-headers";
@@ -11,6 +11,7 @@ import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
 import { showSignIn, signOut, signOutEverywhere, submitSignIn } from "./sign-in";
 import { showSignUp, submitSignUp } from "./sign-up";
+import { consoleMay } from "./role-gate";
 import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
 
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
@@ -24,22 +25,23 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.post("/sign-out", signedIn, signOut);
   app.post("/sign-out-everywhere", signedIn, signOutEverywhere);
   app.get(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, showDevice);
-  app.post(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, approveDevice);
+  app.post(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, decideDevice);
   app.get("/", signedIn, async (c) => {
     const [first] = await memberships(c.env.DB, consoleUserOf(c).userId);
     return first ? c.redirect(`/console/w/${first.workspaceId}/jobs`, 303) : c.redirect("/console/sign-up", 303);
   });
 
+  // Each page and form names its action; workspaces/roles.ts says which roles may do it (owners manage, members run and read).
   app.use("/w/:workspaceId/*", signedIn, workspaceMember);
-  app.get("/w/:workspaceId/jobs", showJobs);
-  app.post("/w/:workspaceId/jobs", refreshJob);
-  app.get("/w/:workspaceId/jobs/:jobId", showJob);
-  app.get("/w/:workspaceId/jobs/:jobId/status.json", jobStatusJson);
-  app.get("/w/:workspaceId/jobs/:jobId/results.csv", downloadJobCsv);
-  app.get("/w/:workspaceId/credentials", showCredentials);
-  app.post("/w/:workspaceId/credentials/connect", connectCredential);
-  app.get("/w/:workspaceId/keys", showKeys);
-  app.post("/w/:workspaceId/keys", createKey);
-  app.post("/w/:workspaceId/keys/:keyId/revoke", revokeKeyForm);
+  app.get("/w/:workspaceId/jobs", consoleMay("jobs.read"), showJobs);
+  app.post("/w/:workspaceId/jobs", consoleMay("jobs.run"), refreshJob);
+  app.get("/w/:workspaceId/jobs/:jobId", consoleMay("jobs.read"), showJob);
+  app.get("/w/:workspaceId/jobs/:jobId/status.json", consoleMay("jobs.read"), jobStatusJson);
+  app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), downloadJobCsv);
+  app.get("/w/:workspaceId/credentials", consoleMay("credentials.read"), showCredentials);
+  app.post("/w/:workspaceId/credentials/connect", consoleMay("credentials.manage"), connectCredential);
+  app.get("/w/:workspaceId/keys", consoleMay("keys.manage"), showKeys);
+  app.post("/w/:workspaceId/keys", consoleMay("keys.manage"), createKey);
+  app.post("/w/:workspaceId/keys/:keyId/revoke", consoleMay("keys.manage"), revokeKeyForm);
   return app;
 }

@@ -35,6 +35,8 @@ export const apiKeys = sqliteTable(
     revokedAt: integer("revoked_at"),
     /** May list, issue and revoke the workspace's keys. */
     canManageKeys: integer("can_manage_keys", { mode: "boolean" }).notNull().default(false),
+    /** Issued to a command-line client through the device grant (it expires; the console marks it). */
+    deviceIssued: integer("device_issued", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
 );
@@ -259,7 +261,7 @@ export const loginAttempts = sqliteTable("login_attempts", {
   attempts: integer("attempts").notNull(),
 });
 
-export const DEVICE_CODE_STATUSES = ["PENDING", "APPROVED", "CONSUMED"] as const;
+export const DEVICE_CODE_STATUSES = ["PENDING", "APPROVED", "DENIED", "CONSUMED"] as const;
 
 /** An RFC 8628 device authorization: a command-line client waits on it until a signed-in user approves it. */
 export const deviceCodes = sqliteTable(
@@ -270,6 +272,8 @@ export const deviceCodes = sqliteTable(
     /** SHA-256 of the normalized user code (letters only, upper case) the user types into the console. */
     userCodeHash: text("user_code_hash").notNull(),
     clientName: text("client_name").notNull(),
+    /** The platform the client says it runs on (RFC 8628 has no field for it; ours), shown on the approval page. */
+    platform: text("platform"),
     status: text("status", { enum: DEVICE_CODE_STATUSES }).notNull().default("PENDING"),
     /** Seconds the client must wait between polls; raised by 5 on every slow_down. */
     intervalSeconds: integer("interval_seconds").notNull(),

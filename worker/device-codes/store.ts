@@ -34,7 +34,10 @@ export interface DeviceAuthorization {
   interval: number;
 }
 
-export async function startDeviceAuthorization(d1: D1Database, clientName: string, now: number = Date.now()): Promise<DeviceAuthorization> {
+/** How long a key issued through the device grant lives unless revoked sooner (shown in the console's key list). */
+export const DEVICE_KEY_TTL_DAYS = 90;
+
+export async function startDeviceAuthorization(d1: D1Database, client: { name: string; platform: string | null }, now: number = Date.now()): Promise<DeviceAuthorization> {
   const deviceCode = `dc_${randomToken(32)}`;
   const userCode = newUserCode();
   await database(d1)
@@ -42,7 +45,8 @@ export async function startDeviceAuthorization(d1: D1Database, clientName: strin
     .values({
       deviceCodeHash: await sha256Hex(deviceCode),
       userCodeHash: await sha256Hex(normalizeUserCode(userCode)),
-      clientName,
+      clientName: client.name,
+      platform: client.platform,
       intervalSeconds: POLL_INTERVAL_SECONDS,
       createdAt: now,
       expiresAt: now + DEVICE_CODE_TTL_SECONDS * 1000,
@@ -52,7 +56,7 @@ export async function startDeviceAuthorization(d1: D1Database, clientName: strin
 
 export type PollOutcome =
   | { outcome: "authorization_pending" | "slow_down"; interval: number }
-  | { outcome: "approved"; workspaceId: string; clientName: string };
+  | { outcome: "approved"; workspaceId: string; clientName: string; approvedBy: string };
 
 /**
  * One poll of the client. Too soon after the last one answers slow_down and
@@ -65,14 +69,15 @@ export async function pollDeviceCode(d1: D1Database, deviceCode: string, now: nu
   const row = await db.select().from(deviceCodes).where(eq(deviceCodes.deviceCodeHash, hash)).get();
   if (!row || row.status === "CONSUMED") throw new ApiError("DEVICE_CODE_INVALID", { oauthError: "invalid_grant" });
   if (row.expiresAt <= now) throw new ApiError("DEVICE_CODE_EXPIRED", { oauthError: "expired_token" });
+  if (row.status === "DENIED") throw new ApiError("DEVICE_ACCESS_DENIED", { oauthError: "access_denied" });
   if (row.status === "APPROVED") {
     const [spent] = await db
       .update(deviceCodes)
       .set({ status: "CONSUMED", lastPolledAt: now })
       .where(and(eq(deviceCodes.deviceCodeHash, hash), eq(deviceCodes.status, "APPROVED")))
-      .returning({ workspaceId: deviceCodes.workspaceId });
-    if (!spent?.workspaceId) throw new ApiError("DEVICE_CODE_INVALID", { oauthError: "invalid_grant" });
-    return { outcome: "approved", workspaceId: spent.workspaceId, clientName: row.clientName };
+      .returning({ workspaceId: deviceCodes.workspaceId, approvedBy: deviceCodes.approvedBy });
+    if (!spent?.workspaceId || !spent.approvedBy) throw new ApiError("DEVICE_CODE_INVALID", { oauthError: "invalid_grant" });
+    return { outcome: "approved", workspaceId: spent.workspaceId, clientName: row.clientName, approvedBy: spent.approvedBy };
   }
   const tooSoon = row.lastPolledAt !== null && now - row.lastPolledAt < row.intervalSeconds * 1000;
   const interval = tooSoon ? row.intervalSeconds + SLOW_DOWN_STEP_SECONDS : row.intervalSeconds;
@@ -80,20 +85,43 @@ export async function pollDeviceCode(d1: D1Database, deviceCode: string, now: nu
   return { outcome: tooSoon ? "slow_down" : "authorization_pending", interval };
 }
 
-/** A signed-in user approves the code the client shows, for one of their workspaces (membership checked by the caller). */
-export async function approveUserCode(d1: D1Database, input: { userCode: string; userId: string; workspaceId: string }, now: number = Date.now()): Promise<{ clientName: string }> {
-  const db = database(d1);
-  const userCodeHash = await sha256Hex(normalizeUserCode(input.userCode));
-  const row = await db.select().from(deviceCodes).where(eq(deviceCodes.userCodeHash, userCodeHash)).get();
-  if (!row) throw new ApiError("USER_CODE_INVALID");
+/** What the approval page shows of a pending request: who asks, from what, and since when. */
+export interface PendingDevice {
+  clientName: string;
+  platform: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+async function pendingRow(d1: D1Database, userCode: string, now: number) {
+  const row = await database(d1).select().from(deviceCodes).where(eq(deviceCodes.userCodeHash, await sha256Hex(normalizeUserCode(userCode)))).get();
+  if (!row || row.status !== "PENDING") throw new ApiError("USER_CODE_INVALID");
   if (row.expiresAt <= now) throw new ApiError("USER_CODE_EXPIRED");
-  const [approved] = await db
+  return row;
+}
+
+export async function pendingDevice(d1: D1Database, userCode: string, now: number = Date.now()): Promise<PendingDevice> {
+  const { clientName, platform, createdAt, expiresAt } = await pendingRow(d1, userCode, now);
+  return { clientName, platform, createdAt, expiresAt };
+}
+
+/**
+ * A signed-in user decides on the code the client shows: approved for one of their workspaces (membership checked
+ * by the caller), or denied (the client's next poll gets access_denied). A code is decided once.
+ */
+export async function decideUserCode(
+  d1: D1Database,
+  input: { userCode: string; userId: string; decision: { approve: true; workspaceId: string } | { approve: false } },
+  now: number = Date.now(),
+): Promise<{ clientName: string }> {
+  const row = await pendingRow(d1, input.userCode, now);
+  const [decided] = await database(d1)
     .update(deviceCodes)
-    .set({ status: "APPROVED", workspaceId: input.workspaceId, approvedBy: input.userId })
-    .where(and(eq(deviceCodes.userCodeHash, userCodeHash), eq(deviceCodes.status, "PENDING")))
+    .set(input.decision.approve ? { status: "APPROVED", workspaceId: input.decision.workspaceId, approvedBy: input.userId } : { status: "DENIED", approvedBy: input.userId })
+    .where(and(eq(deviceCodes.userCodeHash, row.userCodeHash), eq(deviceCodes.status, "PENDING")))
     .returning({ clientName: deviceCodes.clientName });
-  if (!approved) throw new ApiError("USER_CODE_INVALID");
-  return approved;
+  if (!decided) throw new ApiError("USER_CODE_INVALID");
+  return decided;
 }
 
 /** Expired device codes can be neither approved nor redeemed: removed in batches of `limit` (worker/retention.ts). */

@@ -4,9 +4,10 @@
  * text. The catalog mirrors the whole spec, so it also holds codes of
  * features not built yet (billing, plans, admin): a code here is not a
  * promise that some route answers it; each route's OpenAPI entry lists
- * the codes it really does. Two codes are ours, for the device grant the
- * spec leaves unshown (docs/api-design.md): DEVICE_AUTHORIZATION_PENDING
- * and DEVICE_SLOW_DOWN, RFC 8628's authorization_pending and slow_down.
+ * the codes it really does. Three codes are ours, for the device grant the
+ * spec leaves unshown (docs/api-design.md): DEVICE_AUTHORIZATION_PENDING,
+ * DEVICE_SLOW_DOWN and DEVICE_ACCESS_DENIED, RFC 8628's authorization_pending,
+ * slow_down and access_denied.
  */
 const CATALOG = {
   400: {
@@ -22,6 +23,7 @@ const CATALOG = {
     DATE_RANGE_EXCEEDED: "조회 기간이 기관의 최대 조회 기간을 넘었습니다. 더 짧은 기간으로 나누어 요청해 주세요.",
     DATE_RANGE_INVALID: "조회 시작일이 종료일보다 늦습니다. 기간을 확인해 주세요.",
     DELIVERY_ROUTE_NOT_FOUND: "전달 경로를 찾을 수 없습니다.",
+    DEVICE_ACCESS_DENIED: "사용자가 이 명령줄 로그인을 거부했거나, 승인한 사용자가 워크스페이스에 더 이상 속하지 않습니다. 다시 로그인해 주세요.",
     DEVICE_CODE_EXPIRED: "디바이스 코드가 만료되었습니다. 다시 로그인해 주세요.",
     DEVICE_AUTHORIZATION_PENDING: "아직 승인되지 않았습니다. interval초 뒤에 다시 폴링해 주세요.",
     DEVICE_CODE_INVALID: "디바이스 코드가 올바르지 않습니다.",

@@ -9,6 +9,7 @@ export const ApiKeySchema = z
     expiresAt: z.iso.datetime().nullable(),
     revokedAt: z.iso.datetime().nullable(),
     canManageKeys: z.boolean().meta({ description: "키를 조회, 발급, 폐기할 수 있는지" }),
+    deviceIssued: z.boolean().meta({ description: "명령줄 로그인(디바이스 승인)으로 발급된 키인지. 이런 키는 90일 뒤 만료됩니다" }),
   })
   .openapi("ApiKey");
 

@@ -1,6 +1,6 @@
 import { isoTime, isoTimeOrNull } from "../../lib/iso-time";
 
-export function apiKeyView(row: { id: string; name: string; prefix: string; createdAt: number; expiresAt: number | null; revokedAt: number | null; canManageKeys: boolean }) {
+export function apiKeyView(row: { id: string; name: string; prefix: string; createdAt: number; expiresAt: number | null; revokedAt: number | null; canManageKeys: boolean; deviceIssued: boolean }) {
   return {
     id: row.id,
     name: row.name,
@@ -9,5 +9,6 @@ export function apiKeyView(row: { id: string; name: string; prefix: string; crea
     expiresAt: isoTimeOrNull(row.expiresAt),
     revokedAt: isoTimeOrNull(row.revokedAt),
     canManageKeys: row.canManageKeys,
+    deviceIssued: row.deviceIssued,
   };
 }

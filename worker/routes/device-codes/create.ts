@@ -9,6 +9,7 @@ const DeviceAuthorizationRequestSchema = z.object({
   client_id: z.string().min(1).max(100).optional().meta({ description: "RFC 8628 3.1의 client_id. 등록된 클라이언트가 따로 없으므로 이름으로 씁니다 (client_name이 없을 때)" }),
   client_name: z.string().min(1).max(100).optional().meta({ description: "승인 화면과 키 목록에 보일 클라이언트 이름" }),
   clientName: z.string().min(1).max(100).optional().meta({ description: "client_name과 같습니다 (JSON 요청용)" }),
+  platform: z.string().min(1).max(100).optional().meta({ description: "클라이언트가 도는 환경(예: linux x64, Node 22). 승인 화면에 보입니다 (RFC 8628에는 없는, 이 서비스의 필드)" }),
 });
 
 export const route = createRoute({
@@ -43,7 +44,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = { ...c.req.valid("form"), ...c.req.valid("json") };
-  const started = await startDeviceAuthorization(c.env.DB, body.clientName ?? body.client_name ?? body.client_id ?? "CLI");
+  const started = await startDeviceAuthorization(c.env.DB, { name: body.clientName ?? body.client_name ?? body.client_id ?? "CLI", platform: body.platform ?? null });
   const page = `${new URL(c.req.url).origin}${DEVICE_CODE_PAGE}`;
   return c.json(
     {
