@@ -1,4 +1,5 @@
 import type { KeyRights } from "./api-keys/rights";
+import type { MemberRole } from "./db/tables";
 import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
 import type { RequestGate } from "./durable-objects/request-gate";
@@ -102,6 +103,8 @@ export interface Variables {
   /** Why authentication failed, raised after rate limiting so failures are limited too. */
   authFailure: "INVALID_TOKEN" | "TOKEN_EXPIRED" | undefined;
   consoleUser: ConsoleUser | undefined;
+  /** The console user's role in the path's workspace, set with the membership check (console/signed-in.ts). */
+  workspaceRole: MemberRole | undefined;
   /** The console response's script nonce (console/page-headers.ts). */
   cspNonce: string;
 }

@@ -2631,6 +2631,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND */
             404: {
                 headers: {
@@ -2814,6 +2823,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND, CREDENTIAL_NOT_FOUND */
             404: {
                 headers: {
@@ -2907,6 +2925,15 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3074,6 +3101,15 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

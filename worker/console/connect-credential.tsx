@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { issueSession, type RegistrationOption } from "../registration/sessions";
 import { workspaceBusinessNumber } from "../workspaces/store";
 import { Page } from "./layout";
-import { consoleUserOf } from "./signed-in";
+import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 /**
@@ -51,7 +51,7 @@ export async function connectCredential(c: Context<AppEnv>): Promise<Response> {
     clientReferenceId: `console:${user.userId}`,
   });
   return c.html(
-    <Page title="기관 계정 연결" nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+    <Page title="기관 계정 연결" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <p>아래 등록 화면은 서비스가 직접 보여 주는 화면입니다. 입력한 비밀번호와 인증서는 암호화되어 서비스로만 갑니다.</p>
       <p id="outcome" role="status"></p>
       <iframe

@@ -2,8 +2,9 @@ import type { Context } from "hono";
 import { findProvider } from "../catalog/providers";
 import { listCredentials } from "../credentials/store";
 import type { AppEnv } from "../env";
+import { roleMay } from "../workspaces/roles";
 import { CsrfField, Page } from "./layout";
-import { consoleUserOf } from "./signed-in";
+import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
@@ -14,19 +15,26 @@ const kst = (ms: number) => new Date(ms).toLocaleString("ko-KR", { timeZone: "As
 export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
   const user = consoleUserOf(c);
   const workspaceId = c.req.param("workspaceId")!;
+  const role = workspaceRoleOf(c);
   const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
   return c.html(
-    <Page title="자격 증명" nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+    <Page title="자격 증명" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
       {c.req.query("added") !== undefined && (
         <p class="notice" role="status">
           자격 증명을 등록했습니다. 같은 기관에 이전 자격 증명이 있었다면 교체됨으로 바뀌고, 새 자격 증명으로 확인 작업이 실행됩니다 (작업 목록에서 볼 수 있습니다).
         </p>
       )}
-      <p>기관 계정은 파트너와 같은 등록 화면(등록 세션)으로 추가합니다. 비밀번호와 인증서는 이 콘솔을 거치지 않습니다.</p>
-      <form method="post" action={`/console/w/${workspaceId}/credentials/connect`}>
-        <CsrfField token={user.csrf} />
-        <button type="submit">기관 계정 연결</button>
-      </form>
+      {roleMay(role, "credentials.manage") ? (
+        <>
+          <p>기관 계정은 파트너와 같은 등록 화면(등록 세션)으로 추가합니다. 비밀번호와 인증서는 이 콘솔을 거치지 않습니다.</p>
+          <form method="post" action={`/console/w/${workspaceId}/credentials/connect`}>
+            <CsrfField token={user.csrf} />
+            <button type="submit">기관 계정 연결</button>
+          </form>
+        </>
+      ) : (
+        <p id="owner-only">기관 계정 연결과 교체는 워크스페이스 소유자만 할 수 있습니다. 등록된 자격 증명으로 수집 작업은 실행할 수 있습니다.</p>
+      )}
       <div class="table">
         <table>
           <thead>

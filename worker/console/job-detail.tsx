@@ -12,7 +12,7 @@ import { jobView } from "../jobs/views";
 import { JobStatusCell } from "./job-status";
 import { CsrfField, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
-import { consoleUserOf } from "./signed-in";
+import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const PREVIEW_RECORDS = 10;
@@ -38,7 +38,7 @@ export async function showJob(c: Context<AppEnv>): Promise<Response> {
   const preview = await firstRecords(c.env.RESULTS, job.id, units.units, PREVIEW_RECORDS);
   const columns = csvColumns(schema.record);
   return c.html(
-    <Page title={`작업 ${job.id.slice(0, 8)}`} nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+    <Page title={`작업 ${job.id.slice(0, 8)}`} nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <p>
         <a href={base}>← 작업 목록</a>
       </p>

@@ -13,7 +13,7 @@ import { jobView, pollIntervalMs } from "../jobs/views";
 import { JobStatusCell } from "./job-status";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
-import { consoleUserOf } from "./signed-in";
+import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const STATUS_LABELS: Record<JobStatus, string> = { PENDING: "대기", RUNNING: "수집 중", SUCCEEDED: "완료", FAILED: "실패" };
@@ -33,7 +33,7 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
   const base = `/console/w/${workspaceId}/jobs`;
   const today = Date.now();
   return c.html(
-    <Page title="수집 작업" nav={<WorkspaceNav workspaceId={workspaceId} user={user} />}>
+    <Page title="수집 작업" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <ErrorAlert error={error} />
       <h2>새로 수집하기</h2>
       <form method="post" action={base}>

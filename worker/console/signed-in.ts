@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { readSessionCookie } from "../console-sessions/cookies";
 import { csrfToken } from "../console-sessions/csrf";
 import { findSession } from "../console-sessions/store";
+import type { MemberRole } from "../db/tables";
 import type { AppEnv, ConsoleUser } from "../env";
 import { findUser, requireMembership } from "../users/store";
 
@@ -29,10 +30,16 @@ export const signedIn = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** Pages of one workspace (`:workspaceId`): its members only, WORKSPACE_ACCESS_DENIED for everyone else. */
+/**
+ * Pages of one workspace (`:workspaceId`): its members only, WORKSPACE_ACCESS_DENIED for everyone else. Keeps the
+ * member's role for the page's own check (console/role-gate.tsx) and for hiding what the role may not use.
+ */
 export const workspaceMember = createMiddleware<AppEnv>(async (c, next) => {
-  await requireMembership(c.env.DB, c.get("consoleUser")!.userId, c.req.param("workspaceId") ?? "");
+  c.set("workspaceRole", await requireMembership(c.env.DB, c.get("consoleUser")!.userId, c.req.param("workspaceId") ?? ""));
   await next();
 });
 
 export const consoleUserOf = (c: Context<AppEnv>): ConsoleUser => c.get("consoleUser")!;
+
+/** The signed-in user's role in the path's workspace; pages under /w/:workspaceId run behind workspaceMember, which sets it. */
+export const workspaceRoleOf = (c: Context<AppEnv>): MemberRole => c.get("workspaceRole")!;

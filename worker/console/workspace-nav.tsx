@@ -1,14 +1,16 @@
+import type { MemberRole } from "../db/tables";
 import type { ConsoleUser } from "../env";
+import { roleMay } from "../workspaces/roles";
 import { CsrfField } from "./layout";
 
-/** The signed-in header: the workspace's pages and sign-out. */
-export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser }) {
+/** The signed-in header: the workspace's pages the user's role may open, and sign-out. */
+export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser; role: MemberRole }) {
   const base = `/console/w/${props.workspaceId}`;
   return (
     <nav aria-label="콘솔 메뉴">
       <a href={`${base}/jobs`}>수집 작업</a>
       <a href={`${base}/credentials`}>자격 증명</a>
-      <a href={`${base}/keys`}>API 키</a>
+      {roleMay(props.role, "keys.manage") && <a href={`${base}/keys`}>API 키</a>}
       <a href="/console/device">명령줄 승인</a>
       <span>{props.user.email}</span>
       <form method="post" action="/console/sign-out" style="display:inline">

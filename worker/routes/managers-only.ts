@@ -1,19 +1,26 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors/api-error";
+import type { RouteFront } from "../http/route-fronts";
+import { type Action, requireKeyRight } from "../workspaces/roles";
 import { principalOf } from "./principal";
 
 /**
- * Managing the workspace (its keys, its partner connections, its webhook
- * endpoints) is for keys given the right (canManageKeys): a leaked key that
- * only collects data can neither mint itself successors, revoke the owner's
- * keys, end a connection (which erases its credentials) nor point or replay
- * webhooks somewhere else. Runs before the request is validated, so a key
- * without the right learns nothing from its answers but this refusal.
+ * What a managing route is registered behind (app.ts): the calling key must
+ * act with a role that may do `action` (workspaces/roles.ts, where a key with
+ * canManageKeys acts as the owner and any other as a member), else 403
+ * ADMIN_ACTION_FORBIDDEN. So a leaked key that only collects data can neither
+ * mint itself successors, revoke the owner's keys, register over or delete
+ * credentials, end a connection (which erases its credentials) nor point or
+ * replay webhooks somewhere else. Runs before the business selection and the
+ * request's validation, so a key without the right learns nothing from its
+ * answers but this refusal; the route's document lists the code.
  */
-export const managersOnly = createMiddleware<AppEnv>(async (c, next) => {
-  if (!principalOf(c).rights.canManageKeys) {
-    throw new ApiError("ADMIN_ACTION_FORBIDDEN", { message: "이 API 키에는 관리 권한(canManageKeys)이 없습니다. 관리 권한이 있는 키로 요청해 주세요." });
-  }
-  await next();
-});
+export function managersOnly(action: Action): RouteFront {
+  return {
+    middleware: createMiddleware<AppEnv>(async (c, next) => {
+      requireKeyRight(principalOf(c).rights, action);
+      await next();
+    }),
+    errors: ["ADMIN_ACTION_FORBIDDEN"],
+  };
+}

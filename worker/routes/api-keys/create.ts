@@ -5,7 +5,6 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
-import { managersOnly } from "../managers-only";
 import { ApiKeySchema } from "./shapes";
 import { apiKeyView } from "./views";
 
@@ -17,7 +16,6 @@ export const route = createRoute({
   summary: "API 키 발급",
   description:
     "호출한 키의 워크스페이스에 새 키를 발급합니다. 키 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다. 새 키는 발급하는 키보다 오래 유효할 수 없습니다: 더 늦은 expiresAt은 400 INVALID_PARAM_FORMAT(body.expiresAt)이고, expiresAt을 빼면 발급하는 키의 만료 시각(없으면 만료 없음)을 물려받습니다. 키 값(secret)은 이 응답에서 한 번만 볼 수 있으며 서버에는 해시만 남습니다.",
-  middleware: [managersOnly] as const,
   request: jsonBody(z.object({
     name: z.string().min(1).max(100),
     expiresAt: z.iso.datetime().optional().meta({ description: "만료 시각. 지나면 401 TOKEN_EXPIRED. 발급하는 키의 만료 시각 이후일 수 없습니다" }),

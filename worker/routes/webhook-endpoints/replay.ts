@@ -7,7 +7,6 @@ import { deliveryMessage } from "../../webhooks/messages";
 import { principalOf } from "../principal";
 import { DeliveryIdParamSchema, WebhookDeliverySchema } from "./shapes";
 import { deliveryView } from "./views";
-import { managersOnly } from "../managers-only";
 
 export const route = createRoute({
   method: "post",
@@ -17,7 +16,6 @@ export const route = createRoute({
   summary: "웹훅 다시 보내기",
   description:
     "같은 본문(같은 이벤트 id)을 새 시도로 곧바로 다시 보내고, 실패하면 다시 24시간 동안 재시도합니다. 수신기는 이벤트 id로 중복을 거르세요. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
-  middleware: [managersOnly] as const,
   request: { params: DeliveryIdParamSchema },
   responses: {
     202: { description: "다시 보내도록 대기열에 넣은 전송", content: { "application/json": { schema: WebhookDeliverySchema } } },

