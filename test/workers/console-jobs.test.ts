@@ -70,7 +70,7 @@ describe("credentials in the console", () => {
   it("lists the workspace's credentials with method, masked login or certificate label and status, and no secret", async () => {
     const browser = new ConsoleBrowser();
     const { workspaceId } = await browser.signUp();
-    const key = await issueApiKey(env.DB, { workspaceId, name: "test" });
+    const key = await issueApiKey(env.DB, { workspaceId, name: "test", canManageKeys: true });
     const created = await callJson<Json>("/api/v1/credentials", { method: "POST", key: key.secret, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } } });
     expect(created.status).toBe(201);
     const page = await browser.open(`/console/w/${workspaceId}/credentials`);
