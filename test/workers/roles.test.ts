@@ -50,7 +50,7 @@ describe("roles in the console", () => {
   type Row = { does: string; page: string; form?: (w: string) => Promise<[string, Record<string, string>]> | [string, Record<string, string>]; owner: number; member: number };
   const rows: Row[] = [
     { does: "lists jobs", page: "/jobs", owner: 200, member: 200 },
-    { does: "starts a job", page: "/jobs", form: (w) => [`/console/w/${w}/jobs`, { target: "sandbox.bank|bank.accounts.cb.v1" }], owner: 303, member: 303 },
+    { does: "starts a job", page: "/jobs", form: (w) => [`/console/w/${w}/jobs`, { target: "sandbox.card|card.cards.corp.v1" }], owner: 303, member: 303 },
     { does: "opens a job", page: "/jobs/:job", owner: 200, member: 200 },
     { does: "follows a job's progress", page: "/jobs/:job/status.json", owner: 200, member: 200 },
     { does: "downloads a job's CSV", page: "/jobs/:job/results.csv", owner: 200, member: 200 },
@@ -101,6 +101,19 @@ describe("roles in the console", () => {
     const refused = await member.open(`/console/w/${workspaceId}/keys`);
     expect(refused.html).not.toContain(`action="/console/w/${workspaceId}/keys`);
     expect(refused.html).not.toContain(`href="/console/w/${workspaceId}/keys"`);
+  });
+
+  it("issues data keys in the console, and a managing key only when the owner asks for one, which then manages through the API", async () => {
+    await owner.open(`/console/w/${workspaceId}/keys`);
+    const data = /id="issued-secret">([^<]+)</.exec((await owner.post(`/console/w/${workspaceId}/keys`, { name: "수집 서버" })).html)![1]!;
+    await owner.open(`/console/w/${workspaceId}/keys`);
+    const managing = await owner.post(`/console/w/${workspaceId}/keys`, { name: "관리 서버", canManageKeys: "1" });
+    expect(managing.html).toContain("(관리 권한)");
+    const manager = /id="issued-secret">([^<]+)</.exec(managing.html)![1]!;
+    expect((await callJson<Json>("/api/v1/api-keys", { key: data })).body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+    const listed = await callJson<Json>("/api/v1/api-keys", { key: manager });
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.filter((k: Json) => k.canManageKeys).map((k: Json) => k.name)).toEqual(["관리 서버"]);
   });
 
   it("goes by the role in the workspace at hand: a member here still manages the workspace they own", async () => {
@@ -195,7 +208,7 @@ describe("roles through the API", () => {
     const f = await fixture(false);
     const jobId = await jobInWorkspace(f.workspaceId, [[bankTransaction("t1", "급여", 1000)]], [0]);
     const reads: Request[] = [
-      ["POST", "/api/v1/data-jobs", { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }],
+      ["POST", "/api/v1/data-jobs", { providerCode: "sandbox.card", schema: "card.cards.corp.v1" }],
       ["GET", "/api/v1/data-jobs"],
       ["GET", `/api/v1/data-jobs/${jobId}`],
       ["GET", `/api/v1/data-jobs/${jobId}/results`],

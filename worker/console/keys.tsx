@@ -3,6 +3,7 @@ import { revokeKey } from "../api-keys/revoke";
 import { type IssuedKey, issueApiKey, listApiKeys } from "../api-keys/store";
 import { verifiedForm } from "../console-sessions/csrf";
 import type { AppEnv } from "../env";
+import { roleMay } from "../workspaces/roles";
 import { ApiError } from "../errors/api-error";
 import { isoTime } from "../lib/iso-time";
 import { CsrfField, ErrorAlert, Page } from "./layout";
@@ -39,6 +40,9 @@ async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?:
         <CsrfField token={user.csrf} />
         <label for="name">키 이름</label>
         <input id="name" name="name" maxlength={100} required placeholder="예: 운영 서버" />
+        <label for="canManageKeys" style="font-weight:normal">
+          <input id="canManageKeys" name="canManageKeys" type="checkbox" value="1" style="width:auto" /> 관리 권한 부여: 이 키로 API 키, 자격 증명, 파트너 연결, 웹훅을 관리합니다 (소유자와 같은 권한). 데이터 수집만 하는 서버에는 주지 마세요.
+        </label>
         <button type="submit">발급</button>
       </form>
       <h2>발급된 키</h2>
@@ -61,6 +65,7 @@ async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?:
                 <td>
                   {key.name}
                   {key.deviceIssued ? " (명령줄 로그인으로 발급)" : ""}
+                  {key.canManageKeys ? " (관리 권한)" : ""}
                 </td>
                 <td>
                   <code>{key.prefix}…</code>
@@ -98,14 +103,17 @@ async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?:
 export const showKeys = (c: Context<AppEnv>) => keysPage(c);
 
 /**
- * Keys issued here are data keys (no key-management right): people manage
- * keys in the console, so a leaked key cannot mint successors.
+ * Keys issued here are data keys (a member's rights, workspaces/roles.ts)
+ * unless the owner ticks the managing right: only owners reach this form, so
+ * a managing key is always an owner's delegation, and a leaked data key
+ * cannot mint successors.
  */
 export async function createKey(c: Context<AppEnv>): Promise<Response> {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   const name = fields.name?.trim() ?? "";
   if (!name || name.length > 100) return keysPage(c, { error: new ApiError("INVALID_PARAM_FORMAT", { message: "키 이름을 1-100자로 입력해 주세요." }) });
-  const issued = await issueApiKey(c.env.DB, { workspaceId: c.req.param("workspaceId")!, name });
+  const canManageKeys = fields.canManageKeys === "1" && roleMay(workspaceRoleOf(c), "keys.manage");
+  const issued = await issueApiKey(c.env.DB, { workspaceId: c.req.param("workspaceId")!, name, canManageKeys });
   return keysPage(c, { issued });
 }
 
