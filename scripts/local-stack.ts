@@ -264,7 +264,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
 
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
-    const vars = { SCRAPER_URL: scraperUrls.join(","), SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", ...options.vars };
+    const vars = { SCRAPER_URL: scraperUrls.join(","), SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     let worker: ChildProcess;
     const startWorker = async () => {

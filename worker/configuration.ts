@@ -30,6 +30,7 @@ export function configurationProblems(env: Partial<Bindings>): string[] {
   if (linkKeys) problems.push(`secret DOWNLOAD_LINK_KEYS ${linkKeys}`);
   if (!scraperInstances(env)) problems.push("no scraper: neither the SCRAPER container binding nor SCRAPER_URL");
   if (!isAbsoluteUrl(env.SANDBOX_BASE_URL)) problems.push("SANDBOX_BASE_URL is not an absolute URL");
+  if (env.MAIL_OUTBOX_ONLY !== "1" && (!env.MAIL || !env.MAIL_FROM)) problems.push("no mail: the MAIL send_email binding and MAIL_FROM");
   return problems;
 }
 

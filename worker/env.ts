@@ -68,6 +68,14 @@ export interface Bindings {
   RATE_LIMIT_PER_HOUR?: string;
   /** Local development and tests only (scripts/local-stack.ts, vitest.config.ts; never production): "1" lets webhook endpoints be http(s)://localhost, 127.0.0.1 or [::1]. */
   WEBHOOK_ALLOW_LOCAL_URLS?: string;
+  /** Production: the send_email binding that mails users (worker/mail/outbox.ts) and the address it sends from. */
+  MAIL?: SendEmail;
+  MAIL_FROM?: string;
+  /**
+   * Local development and tests only (scripts/local-stack.ts, vitest.config.ts; never production): "1" keeps mail in the
+   * outbox and prints it to the log instead of sending it; without it a deployment needs MAIL and MAIL_FROM.
+   */
+  MAIL_OUTBOX_ONLY?: string;
   /** Webhook retry tuning (seconds); unset means the production schedule in webhooks/deps.ts. */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
   WEBHOOK_RETRY_MAX_SECONDS?: string;

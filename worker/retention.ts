@@ -1,7 +1,9 @@
 import { purgeClosedLoginWindows } from "./console-sessions/login-attempts";
 import { purgeExpiredSessions } from "./console-sessions/store";
 import { purgeExpiredDeviceCodes } from "./device-codes/store";
+import { purgeOldMail } from "./mail/outbox";
 import { purgeFinishedSessions } from "./registration/sessions";
+import { purgeExpiredAccountLinks } from "./users/account-links";
 import { purgeFinishedDeliveries } from "./webhooks/deliveries";
 
 /** Rows one delete removes; several deletes a run, so one cron invocation stays well inside its limits. */
@@ -15,6 +17,8 @@ const PURGES: Record<string, (d1: D1Database, limit: number, now: number) => Pro
   device_codes: purgeExpiredDeviceCodes,
   registration_sessions: purgeFinishedSessions,
   webhook_deliveries: purgeFinishedDeliveries,
+  mail_outbox: purgeOldMail,
+  account_links: purgeExpiredAccountLinks,
 };
 
 /**

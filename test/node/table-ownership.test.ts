@@ -23,6 +23,8 @@ const OWNERS: Record<string, string> = {
   device_codes: "worker/device-codes",
   webhook_endpoints: "worker/webhooks",
   webhook_deliveries: "worker/webhooks",
+  mail_outbox: "worker/mail",
+  account_links: "worker/users",
 };
 
 function sourceFiles(dir: string): string[] {

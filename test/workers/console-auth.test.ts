@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ATTEMPTS_PER_ADDRESS, ATTEMPTS_PER_EMAIL, SIGN_UPS_PER_ADDRESS } from "../../worker/console-sessions/login-attempts";
+import { ATTEMPTS_PER_ADDRESS, FREE_GUESSES, guessWaitMs, SIGN_UPS_PER_ADDRESS, UNLOCK_MAIL_AFTER } from "../../worker/console-sessions/login-attempts";
 import { findSession, openSession, SESSION_IDLE_MS, SESSION_TTL_MS } from "../../worker/console-sessions/store";
 import { sha256Hex } from "../../worker/lib/crypto";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/users/password";
@@ -146,20 +146,49 @@ describe("sign-in", () => {
     expect((await browser.open(`/console/w/${workspaceId}/keys`)).status).toBe(200);
   });
 
-  it("locks an e-mail out with TOO_MANY_LOGIN_ATTEMPTS after repeated failures, even for the right password, whatever the address", async () => {
+  it("keeps the right password working from an address that has not been guessing, while a guessing address waits longer after each failure", async () => {
     const { email, password } = await new ConsoleBrowser().signUp();
-    for (let i = 0; i < ATTEMPTS_PER_EMAIL; i++) expect((await new ConsoleBrowser().signIn(email, `wrong ${i}`)).status).toBe(401);
-    const locked = await new ConsoleBrowser().signIn(email, password);
-    expect(locked.status).toBe(429);
-    expect(alertCode(locked.html)).toBe("TOO_MANY_LOGIN_ATTEMPTS");
-    expect(Number(locked.response.headers.get("Retry-After"))).toBeGreaterThan(800);
+    const guesser = new ConsoleBrowser();
+    for (let i = 0; i < FREE_GUESSES; i++) expect((await guesser.signIn(email, `wrong ${i}`)).status).toBe(401);
+    const held = await guesser.signIn(email, password);
+    expect(held.status).toBe(429);
+    expect(alertCode(held.html)).toBe("TOO_MANY_LOGIN_ATTEMPTS");
+    expect(Number(held.response.headers.get("Retry-After"))).toBe(guessWaitMs(FREE_GUESSES) / 1000);
+    // Others' guesses do not lock the owner out.
+    expect((await new ConsoleBrowser().signIn(email, password)).status).toBe(303);
+    // After the wait the guesser may try again; a further failure doubles its wait.
+    await env.DB.prepare("UPDATE login_attempts SET last_attempt_at = last_attempt_at - ? WHERE subject LIKE 'guess:%'").bind(guessWaitMs(FREE_GUESSES)).run();
+    expect((await guesser.signIn(email, "wrong again")).status).toBe(401);
+    expect(Number((await guesser.signIn(email, password)).response.headers.get("Retry-After"))).toBe(guessWaitMs(FREE_GUESSES + 1) / 1000);
+    expect(guessWaitMs(FREE_GUESSES + 1)).toBe(2 * guessWaitMs(FREE_GUESSES));
   });
 
-  it("forgives an e-mail's failures once the right password signs in", async () => {
+  it("mails the owner a one-time unlock link once the account has been guessed at, which lets a held-back address in at once", async () => {
     const { email, password } = await new ConsoleBrowser().signUp();
+    const own = new ConsoleBrowser();
+    for (let i = 0; i < FREE_GUESSES; i++) await own.signIn(email, `typo ${i}`);
+    for (let i = FREE_GUESSES; i < UNLOCK_MAIL_AFTER; i++) expect((await new ConsoleBrowser().signIn(email, `guess ${i}`)).status).toBe(401);
+    const mail = await env.DB.prepare("SELECT subject, body FROM mail_outbox WHERE recipient = ?").bind(email).all<{ subject: string; body: string }>();
+    expect(mail.results).toHaveLength(1);
+    const link = /https?:\/\/\S+\/console\/unlock\?token=\S+/.exec(mail.results[0]!.body)![0];
+    expect((await own.signIn(email, password)).status).toBe(429);
+    const page = await own.open(new URL(link).pathname + new URL(link).search);
+    expect(page.status).toBe(200);
+    const token = new URL(link).searchParams.get("token")!;
+    const unlocked = await own.post("/console/unlock", { token });
+    expect(unlocked.html).toContain('id="unlocked"');
+    expect((await own.signIn(email, password)).status).toBe(303);
+    // The link works once.
+    await own.open(new URL(link).pathname + new URL(link).search);
+    expect(alertCode((await own.post("/console/unlock", { token })).html)).toBe("INVALID_TOKEN");
+  });
+
+  it("forgives an address's failures on the account once the right password signs in from it", async () => {
+    const { email, password } = await new ConsoleBrowser().signUp();
+    const browser = new ConsoleBrowser();
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < ATTEMPTS_PER_EMAIL - 1; i++) expect((await new ConsoleBrowser().signIn(email, "wrong")).status).toBe(401);
-      expect((await new ConsoleBrowser().signIn(email, password)).status).toBe(303);
+      for (let i = 0; i < FREE_GUESSES - 1; i++) expect((await browser.signIn(email, "wrong")).status).toBe(401);
+      expect((await browser.signIn(email, password)).status).toBe(303);
     }
   });
 

@@ -11,6 +11,7 @@ import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
 import { showSignIn, signOut, signOutEverywhere, submitSignIn } from "./sign-in";
 import { showSignUp, submitSignUp } from "./sign-up";
+import { showUnlock, submitUnlock, UNLOCK_PATH } from "./unlock";
 import { consoleMay } from "./role-gate";
 import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
 
@@ -24,6 +25,8 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.post("/sign-in", submitSignIn);
   app.post("/sign-out", signedIn, signOut);
   app.post("/sign-out-everywhere", signedIn, signOutEverywhere);
+  app.get(UNLOCK_PATH.replace("/console", ""), showUnlock);
+  app.post(UNLOCK_PATH.replace("/console", ""), submitUnlock);
   app.get(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, showDevice);
   app.post(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, decideDevice);
   app.get("/", signedIn, async (c) => {

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { clearSessionCookie } from "../console-sessions/cookies";
 import { csrfToken, verifiedForm } from "../console-sessions/csrf";
-import { countLoginAttempt, forgiveLoginAttempt } from "../console-sessions/login-attempts";
+import { admitLoginAttempt, forgiveLoginAttempt, recordFailedLogin, UNLOCK_MAIL_AFTER } from "../console-sessions/login-attempts";
 import { closeSession, closeUserSessions } from "../console-sessions/store";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
@@ -13,6 +13,7 @@ import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { consoleUserOf, SIGN_IN_PATH } from "./signed-in";
 import { landingPath, startSession } from "./start-session";
+import { mailUnlockLink } from "./unlock";
 
 async function form(c: Context<AppEnv>, values: { email?: string; next?: string } = {}, error?: ApiError) {
   const csrf = await csrfToken(c, null);
@@ -50,11 +51,15 @@ export async function submitSignIn(c: Context<AppEnv>): Promise<Response> {
   const values = { email, next: fields.next };
   try {
     if (!email || !fields.password) throw new ApiError("INVALID_CREDENTIALS");
-    await countLoginAttempt(c.env.DB, email, clientAddress(c));
+    await admitLoginAttempt(c.env.DB, email, clientAddress(c));
     const user = await findUserByEmail(c.env.DB, email);
     // An unknown e-mail costs the same hash as a known one, so timing does not tell which addresses have accounts.
     const matches = await verifyPassword(fields.password, user?.passwordHash ?? UNMATCHABLE_HASH);
-    if (!user || !matches) throw new ApiError("INVALID_CREDENTIALS");
+    if (!user || !matches) {
+      const failures = await recordFailedLogin(c.env.DB, email, clientAddress(c));
+      if (user && failures === UNLOCK_MAIL_AFTER) await mailUnlockLink(c, user, failures);
+      throw new ApiError("INVALID_CREDENTIALS");
+    }
     await forgiveLoginAttempt(c.env.DB, email, clientAddress(c));
     return await startSession(c, user.id, landingPath(fields.next));
   } catch (err) {

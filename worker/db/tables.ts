@@ -255,10 +255,34 @@ export const consoleSessions = sqliteTable(
 
 /** Sign-in attempts in the current window per e-mail address and per client address (console-sessions/login-attempts.ts). */
 export const loginAttempts = sqliteTable("login_attempts", {
-  /** `email:<address>` or `ip:<address>`. */
+  /** `ip:<address>` (every attempt), `email:<e-mail>` (failures on the account), `guess:<e-mail>|<address>` (one address's failures on it). */
   subject: text("subject").primaryKey(),
   windowStartedAt: integer("window_started_at").notNull(),
   attempts: integer("attempts").notNull(),
+  lastAttemptAt: integer("last_attempt_at"),
+});
+
+/** Every e-mail the service sends, as sent: the local stack's outbox, and the record of what production sent (worker/mail/). */
+export const mailOutbox = sqliteTable("mail_outbox", {
+  id: text("id").primaryKey(),
+  recipient: text("recipient").notNull(),
+  subject: text("subject").notNull(),
+  body: text("body").notNull(),
+  createdAt: integer("created_at").notNull(),
+  /** When the mail binding took it; null where none is configured (locally) or it failed. */
+  sentAt: integer("sent_at"),
+});
+
+export const ACCOUNT_LINK_PURPOSES = ["UNLOCK"] as const;
+
+/** One-time links mailed to a user (worker/users/account-links.ts): only the token's SHA-256 is kept. */
+export const accountLinks = sqliteTable("account_links", {
+  tokenHash: text("token_hash").primaryKey(),
+  userId: text("user_id").notNull(),
+  purpose: text("purpose", { enum: ACCOUNT_LINK_PURPOSES }).notNull(),
+  createdAt: integer("created_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+  usedAt: integer("used_at"),
 });
 
 export const DEVICE_CODE_STATUSES = ["PENDING", "APPROVED", "DENIED", "CONSUMED"] as const;
