@@ -9,6 +9,7 @@ import type { AppEnv } from "./env";
 import { ApiError } from "./errors/api-error";
 import { errorResponse, onError, onNotFound } from "./http/error-handler";
 import { behind, type RouteFront } from "./http/route-fronts";
+import { registerRateHeaders } from "./http/rate-headers";
 import { validationHook } from "./http/validation-hook";
 import { requireAuth } from "./middleware/authenticate";
 import { rateLimit } from "./middleware/rate-limit";
@@ -21,6 +22,7 @@ import { BUSINESS_SELECTION } from "./middleware/select-business";
 import { managersOnly } from "./routes/managers-only";
 import type { Action } from "./workspaces/roles";
 import * as connectKeys from "./routes/connect/keys";
+import { REGISTRATION_SESSION_TOKEN } from "./routes/connect/token";
 import * as connectSession from "./routes/connect/session";
 import * as connectSubmit from "./routes/connect/submit";
 import * as createConnection from "./routes/connections/create";
@@ -62,6 +64,12 @@ const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs"]);
 const isKeyless = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_LINK_PATH);
 
 export type Api = OpenAPIHono<AppEnv>;
+
+/** The document's server is the deployment that served it: a local stack, or a deployed one (sandbox or production). */
+function serverDescription(url: URL): string {
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  return local ? "이 문서를 돌려준 서버: local (로컬 스택)" : "이 문서를 돌려준 서버: 배포된 환경 (sandbox 또는 production)";
+}
 
 /** requireAuth, mounted on /api/v1/*, answers these for a missing, unknown, revoked or expired API key. */
 const API_KEY_CHECK: RouteFront = { errors: ["INVALID_TOKEN", "TOKEN_EXPIRED"] };
@@ -150,11 +158,17 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.openapi(behind(pollDeviceCode.route), pollDeviceCode.handler);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "워크스페이스 API 키" });
+  app.openAPIRegistry.registerComponent("securitySchemes", REGISTRATION_SESSION_TOKEN, {
+    type: "http",
+    scheme: "bearer",
+    description: "등록 세션의 sessionToken (POST /api/v1/registration-sessions가 한 번 돌려준 값). 호스팅 등록 화면만 씁니다",
+  });
+  registerRateHeaders(app);
   // The origin the document was fetched from: paths are absolute (/api/v1/..., /connect/api/...), so a client or generator
   // reading a saved copy still knows the host, and each deployment (sandbox, local, production) names itself.
   app.doc31("/api/v1/openapi.json", (c) => ({
     openapi: "3.1.0",
-    servers: [{ url: new URL(c.req.url).origin, description: "이 문서를 돌려준 서버" }],
+    servers: [{ url: new URL(c.req.url).origin, description: serverDescription(new URL(c.req.url)), "x-internal": false }],
     info: {
       title: "데이터 수집 API",
       version: "v1",

@@ -612,7 +612,7 @@ export interface paths {
         put?: never;
         /**
          * 디바이스 코드 폴링 (API 키 받기)
-         * @description RFC 8628 3.4–3.5의 토큰 요청입니다. 승인 전에는 400 DEVICE_AUTHORIZATION_PENDING(error: authorization_pending)을, interval보다 빨리 폴링하면 400 DEVICE_SLOW_DOWN(error: slow_down)을 돌려주며 이후 간격을 5초 늘려 주세요. 승인되면 200으로 승인한 사용자의 워크스페이스에 발급된 새 API 키(access_token)를 한 번만 돌려주며, 이 키는 콘솔의 API 키 화면에서 폐기할 수 있습니다. 만료된 코드는 400 DEVICE_CODE_EXPIRED(expired_token), 모르거나 이미 쓴 코드는 400 DEVICE_CODE_INVALID(invalid_grant), 다른 grant_type은 400 INVALID_PARAM_FORMAT(unsupported_grant_type)입니다. 오류 응답에는 spec의 code, message, requestId 옆에 RFC 6749 5.2의 error와 error_description이 함께 옵니다.
+         * @description RFC 8628 3.4–3.5의 토큰 요청입니다. 승인 전에는 400 DEVICE_AUTHORIZATION_PENDING(error: authorization_pending)을, interval보다 빨리 폴링하면 400 DEVICE_SLOW_DOWN(error: slow_down)을 돌려주며 이후 간격을 5초 늘려 주세요. 승인되면 200으로 승인한 사용자의 워크스페이스에 발급된 새 API 키(access_token)를 한 번만 돌려주며, 이 키는 콘솔의 API 키 화면에서 폐기할 수 있습니다. 사용자가 거부했거나 승인한 사용자가 그사이 워크스페이스에서 빠졌으면 400 DEVICE_ACCESS_DENIED(access_denied)이며 키는 발급되지 않습니다. 발급된 키는 90일 뒤 만료되고 기기 발급(deviceIssued)으로 표시됩니다. 만료된 코드는 400 DEVICE_CODE_EXPIRED(expired_token), 모르거나 이미 쓴 코드는 400 DEVICE_CODE_INVALID(invalid_grant), 다른 grant_type은 400 INVALID_PARAM_FORMAT(unsupported_grant_type)입니다. 오류 응답에는 spec의 code, message, requestId 옆에 RFC 6749 5.2의 error와 error_description이 함께 옵니다.
          */
         post: operations["pollDeviceCode"];
         delete?: never;
@@ -636,14 +636,24 @@ export interface components {
             id: string;
             providerCode: string;
             schema: string;
-            /** @description 권장 폴링 간격(ms), 기본 5000 */
+            /**
+             * Format: int64
+             * @description 권장 폴링 간격(ms), 기본 5000
+             */
             suggestedPollIntervalMs: number;
-            /** @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초) */
+            /**
+             * Format: int64
+             * @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초)
+             */
             maxWaitSeconds: number;
             /** @enum {string} */
             phase: "PENDING" | "RUNNING";
+            /** Format: int64 */
             completedTaskCount: number;
-            /** @description 대상이 정해지기 전에는 0 */
+            /**
+             * Format: int64
+             * @description 대상이 정해지기 전에는 0
+             */
             totalTaskCount: number;
         };
         SucceededDataJob: {
@@ -656,10 +666,17 @@ export interface components {
             id: string;
             providerCode: string;
             schema: string;
-            /** @description 권장 폴링 간격(ms), 기본 5000 */
+            /**
+             * Format: int64
+             * @description 권장 폴링 간격(ms), 기본 5000
+             */
             suggestedPollIntervalMs: number;
-            /** @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초) */
+            /**
+             * Format: int64
+             * @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초)
+             */
             maxWaitSeconds: number;
+            /** Format: int64 */
             recordCount: number;
         };
         FailedDataJob: {
@@ -672,9 +689,15 @@ export interface components {
             id: string;
             providerCode: string;
             schema: string;
-            /** @description 권장 폴링 간격(ms), 기본 5000 */
+            /**
+             * Format: int64
+             * @description 권장 폴링 간격(ms), 기본 5000
+             */
             suggestedPollIntervalMs: number;
-            /** @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초) */
+            /**
+             * Format: int64
+             * @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초)
+             */
             maxWaitSeconds: number;
             error: components["schemas"]["JobError"];
         };
@@ -690,12 +713,15 @@ export interface components {
             message: string;
             /** @description true면 같은 요청을 안전하게 다시 보낼 수 있습니다 */
             retryable: boolean;
-            /** @description LOCK_CONTENTION이면 항상 120 */
+            /**
+             * Format: int64
+             * @description LOCK_CONTENTION이면 항상 120
+             */
             retryAfterSeconds?: number | null;
         };
         Error: {
             /** @enum {string} */
-            code: "ACTION_NOT_SUPPORTED" | "ALREADY_FREE_NO_OP" | "API_KEY_ALREADY_REVOKED" | "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE" | "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER" | "CONNECTION_REQUIRED_FOR_PARTNER" | "CREDENTIAL_ID_NOT_ALLOWED" | "CREDENTIAL_ID_NOT_ALLOWED_FOR_NON_PARTNER" | "CREDENTIAL_RECOVERY_VALIDATION_FAILED" | "DATE_RANGE_EXCEEDED" | "DATE_RANGE_INVALID" | "DELIVERY_ROUTE_NOT_FOUND" | "DEVICE_CODE_EXPIRED" | "DEVICE_AUTHORIZATION_PENDING" | "DEVICE_CODE_INVALID" | "DEVICE_SLOW_DOWN" | "INVALID_BUSINESS_REGISTRATION_NUMBER" | "INVALID_CREDENTIAL_FORMAT" | "INVALID_CURSOR" | "INVALID_DATA_JOB_PARAMS" | "INVALID_PARAM_FORMAT" | "INVALID_PROVIDER_CODE" | "INVALID_USAGE_CREDIT" | "MALFORMED_REQUEST" | "MISSING_CREDENTIAL_FIELD" | "MISSING_PARAMETER" | "MISSING_REQUIRED_PARAM" | "NO_PENDING_PLAN_CHANGE" | "PARTNER_BUSINESS_SELECTOR_REQUIRED" | "PARTNER_NAME_INVALID" | "PARTNER_WEBHOOK_URL_INVALID" | "PAYMENT_METHOD_REQUIRED" | "PERSONAL_EMAIL_NOT_ALLOWED" | "PROVIDER_CODE_MISMATCH" | "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT" | "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" | "REGISTRATION_E2E_DECRYPT_FAILED" | "REGISTRATION_E2E_UNKNOWN_KEY_ID" | "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID" | "REGISTRATION_SESSION_INVALID_ORIGIN" | "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS" | "SAME_PLAN_CHANGE" | "SUBSCRIPTION_NOT_PAST_DUE" | "UNSUPPORTED_AUTH_METHOD" | "USAGE_CREDIT_EXPIRES_IN_PAST" | "USAGE_CREDIT_NOT_APPLICABLE" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "REGISTRATION_SESSION_TOKEN_INVALID" | "TOKEN_EXPIRED" | "WEBHOOK_SIGNATURE_INVALID" | "CARD_DECLINED" | "CARD_LIMIT_EXCEEDED" | "INSUFFICIENT_FUNDS" | "MERCHANT_LIMIT_EXCEEDED" | "PAYMENT_FAILED" | "SUBSCRIPTION_PAST_DUE" | "ADMIN_ACTION_FORBIDDEN" | "ADMIN_FORBIDDEN" | "INTERNAL_PLAN_NOT_MUTABLE" | "INTERNAL_PLAN_NOT_PURCHASABLE" | "REGISTRATION_SESSION_BUSINESS_MISMATCH" | "REGISTRATION_SESSION_OPTION_NOT_ALLOWED" | "WORKSPACE_ACCESS_DENIED" | "ACCOUNT_NOT_FOUND" | "ACTION_NOT_FOUND" | "AGENT_BUG_REPORT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CONNECTION_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "DATA_JOB_NOT_FOUND" | "INVOICE_NOT_FOUND" | "PARTNER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "REGISTRATION_SESSION_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "SCHEMA_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USER_CODE_INVALID" | "WORKSPACE_MEMBER_NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONNECTION_REVOKED" | "CREDENTIAL_ALREADY_EXISTS" | "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_HAS_ACTIVE_CONNECTIONS" | "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS" | "CREDENTIAL_PROVIDER_DUPLICATED" | "CREDENTIAL_RECOVERY_IN_PROGRESS" | "CREDENTIAL_RECOVERY_NOT_ALLOWED" | "CREDENTIAL_REVOKED" | "CREDENTIAL_SUPERSEDED" | "DUPLICATE_EMAIL" | "IDEMPOTENCY_KEY_CONFLICT" | "PAYMENT_METHOD_IN_USE" | "PARTNER_CREDENTIAL_API_UNSUPPORTED" | "REGISTRATION_SESSION_ALREADY_CANCELLED" | "REGISTRATION_SESSION_ALREADY_CONSUMED" | "REGISTRATION_SESSION_EXPIRED" | "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED" | "REGISTRATION_SESSION_NOT_USABLE" | "USER_CODE_EXPIRED" | "UNSUPPORTED_MEDIA_TYPE" | "CERT_BIZNO_MISMATCH" | "CERT_ENCRYPTION_UNSUPPORTED" | "CERT_EXPIRED" | "CERT_INVALID" | "CERT_KEY_PAIR_MISMATCH" | "CERT_KEY_USAGE_INVALID" | "CERT_R_VALUE_NOT_FOUND" | "CERT_TYPE_UNSUPPORTED" | "CERT_WRONG_PASSWORD" | "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER" | "CREDENTIAL_PROBE_FAILED" | "CREDENTIAL_SCOPE_NOT_SUPPORTED" | "API_RATE_LIMITED" | "FREE_PLAN_JOB_CAP_REACHED" | "FREE_PLAN_TASK_CAP_REACHED" | "TOO_MANY_CONCURRENT_WORKERS" | "TOO_MANY_LOGIN_ATTEMPTS" | "ADMIN_ACTION_NOT_MARKED" | "CONNECTION_CREDENTIAL_UNREADABLE" | "INTERNAL_ERROR" | "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED" | "CERT_CRYPTO_UNAVAILABLE" | "SCRAPING_ENGINE_UNAVAILABLE";
+            code: "ACTION_NOT_SUPPORTED" | "ALREADY_FREE_NO_OP" | "API_KEY_ALREADY_REVOKED" | "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE" | "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER" | "CONNECTION_REQUIRED_FOR_PARTNER" | "CREDENTIAL_ID_NOT_ALLOWED" | "CREDENTIAL_ID_NOT_ALLOWED_FOR_NON_PARTNER" | "CREDENTIAL_RECOVERY_VALIDATION_FAILED" | "DATE_RANGE_EXCEEDED" | "DATE_RANGE_INVALID" | "DELIVERY_ROUTE_NOT_FOUND" | "DEVICE_ACCESS_DENIED" | "DEVICE_CODE_EXPIRED" | "DEVICE_AUTHORIZATION_PENDING" | "DEVICE_CODE_INVALID" | "DEVICE_SLOW_DOWN" | "INVALID_BUSINESS_REGISTRATION_NUMBER" | "INVALID_CREDENTIAL_FORMAT" | "INVALID_CURSOR" | "INVALID_DATA_JOB_PARAMS" | "INVALID_PARAM_FORMAT" | "INVALID_PROVIDER_CODE" | "INVALID_USAGE_CREDIT" | "MALFORMED_REQUEST" | "MISSING_CREDENTIAL_FIELD" | "MISSING_PARAMETER" | "MISSING_REQUIRED_PARAM" | "NO_PENDING_PLAN_CHANGE" | "PARTNER_BUSINESS_SELECTOR_REQUIRED" | "PARTNER_NAME_INVALID" | "PARTNER_WEBHOOK_URL_INVALID" | "PAYMENT_METHOD_REQUIRED" | "PERSONAL_EMAIL_NOT_ALLOWED" | "PROVIDER_CODE_MISMATCH" | "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT" | "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" | "REGISTRATION_E2E_DECRYPT_FAILED" | "REGISTRATION_E2E_UNKNOWN_KEY_ID" | "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID" | "REGISTRATION_SESSION_INVALID_ORIGIN" | "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS" | "SAME_PLAN_CHANGE" | "SUBSCRIPTION_NOT_PAST_DUE" | "UNSUPPORTED_AUTH_METHOD" | "USAGE_CREDIT_EXPIRES_IN_PAST" | "USAGE_CREDIT_NOT_APPLICABLE" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "REGISTRATION_SESSION_TOKEN_INVALID" | "TOKEN_EXPIRED" | "WEBHOOK_SIGNATURE_INVALID" | "CARD_DECLINED" | "CARD_LIMIT_EXCEEDED" | "INSUFFICIENT_FUNDS" | "MERCHANT_LIMIT_EXCEEDED" | "PAYMENT_FAILED" | "SUBSCRIPTION_PAST_DUE" | "ADMIN_ACTION_FORBIDDEN" | "ADMIN_FORBIDDEN" | "INTERNAL_PLAN_NOT_MUTABLE" | "INTERNAL_PLAN_NOT_PURCHASABLE" | "REGISTRATION_SESSION_BUSINESS_MISMATCH" | "REGISTRATION_SESSION_OPTION_NOT_ALLOWED" | "WORKSPACE_ACCESS_DENIED" | "ACCOUNT_NOT_FOUND" | "ACTION_NOT_FOUND" | "AGENT_BUG_REPORT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CONNECTION_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "DATA_JOB_NOT_FOUND" | "INVOICE_NOT_FOUND" | "PARTNER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "REGISTRATION_SESSION_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "SCHEMA_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USER_CODE_INVALID" | "WORKSPACE_MEMBER_NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONNECTION_REVOKED" | "CREDENTIAL_ALREADY_EXISTS" | "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_HAS_ACTIVE_CONNECTIONS" | "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS" | "CREDENTIAL_PROVIDER_DUPLICATED" | "CREDENTIAL_RECOVERY_IN_PROGRESS" | "CREDENTIAL_RECOVERY_NOT_ALLOWED" | "CREDENTIAL_REVOKED" | "CREDENTIAL_SUPERSEDED" | "DUPLICATE_EMAIL" | "IDEMPOTENCY_KEY_CONFLICT" | "PAYMENT_METHOD_IN_USE" | "PARTNER_CREDENTIAL_API_UNSUPPORTED" | "REGISTRATION_SESSION_ALREADY_CANCELLED" | "REGISTRATION_SESSION_ALREADY_CONSUMED" | "REGISTRATION_SESSION_EXPIRED" | "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED" | "REGISTRATION_SESSION_NOT_USABLE" | "USER_CODE_EXPIRED" | "UNSUPPORTED_MEDIA_TYPE" | "CERT_BIZNO_MISMATCH" | "CERT_ENCRYPTION_UNSUPPORTED" | "CERT_EXPIRED" | "CERT_INVALID" | "CERT_KEY_PAIR_MISMATCH" | "CERT_KEY_USAGE_INVALID" | "CERT_R_VALUE_NOT_FOUND" | "CERT_TYPE_UNSUPPORTED" | "CERT_WRONG_PASSWORD" | "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER" | "CREDENTIAL_PROBE_FAILED" | "CREDENTIAL_SCOPE_NOT_SUPPORTED" | "API_RATE_LIMITED" | "FREE_PLAN_JOB_CAP_REACHED" | "FREE_PLAN_TASK_CAP_REACHED" | "TOO_MANY_CONCURRENT_WORKERS" | "TOO_MANY_LOGIN_ATTEMPTS" | "ADMIN_ACTION_NOT_MARKED" | "CONNECTION_CREDENTIAL_UNREADABLE" | "INTERNAL_ERROR" | "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED" | "CERT_CRYPTO_UNAVAILABLE" | "SCRAPING_ENGINE_UNAVAILABLE";
             /** @description 한국어 안내 문구 */
             message: string;
             /** @description X-Request-Id 헤더와 같은 값 */
@@ -710,7 +736,7 @@ export interface components {
              * @description 이 필드만으로 생긴 오류 코드
              * @enum {string}
              */
-            code: "ACTION_NOT_SUPPORTED" | "ALREADY_FREE_NO_OP" | "API_KEY_ALREADY_REVOKED" | "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE" | "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER" | "CONNECTION_REQUIRED_FOR_PARTNER" | "CREDENTIAL_ID_NOT_ALLOWED" | "CREDENTIAL_ID_NOT_ALLOWED_FOR_NON_PARTNER" | "CREDENTIAL_RECOVERY_VALIDATION_FAILED" | "DATE_RANGE_EXCEEDED" | "DATE_RANGE_INVALID" | "DELIVERY_ROUTE_NOT_FOUND" | "DEVICE_CODE_EXPIRED" | "DEVICE_AUTHORIZATION_PENDING" | "DEVICE_CODE_INVALID" | "DEVICE_SLOW_DOWN" | "INVALID_BUSINESS_REGISTRATION_NUMBER" | "INVALID_CREDENTIAL_FORMAT" | "INVALID_CURSOR" | "INVALID_DATA_JOB_PARAMS" | "INVALID_PARAM_FORMAT" | "INVALID_PROVIDER_CODE" | "INVALID_USAGE_CREDIT" | "MALFORMED_REQUEST" | "MISSING_CREDENTIAL_FIELD" | "MISSING_PARAMETER" | "MISSING_REQUIRED_PARAM" | "NO_PENDING_PLAN_CHANGE" | "PARTNER_BUSINESS_SELECTOR_REQUIRED" | "PARTNER_NAME_INVALID" | "PARTNER_WEBHOOK_URL_INVALID" | "PAYMENT_METHOD_REQUIRED" | "PERSONAL_EMAIL_NOT_ALLOWED" | "PROVIDER_CODE_MISMATCH" | "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT" | "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" | "REGISTRATION_E2E_DECRYPT_FAILED" | "REGISTRATION_E2E_UNKNOWN_KEY_ID" | "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID" | "REGISTRATION_SESSION_INVALID_ORIGIN" | "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS" | "SAME_PLAN_CHANGE" | "SUBSCRIPTION_NOT_PAST_DUE" | "UNSUPPORTED_AUTH_METHOD" | "USAGE_CREDIT_EXPIRES_IN_PAST" | "USAGE_CREDIT_NOT_APPLICABLE" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "REGISTRATION_SESSION_TOKEN_INVALID" | "TOKEN_EXPIRED" | "WEBHOOK_SIGNATURE_INVALID" | "CARD_DECLINED" | "CARD_LIMIT_EXCEEDED" | "INSUFFICIENT_FUNDS" | "MERCHANT_LIMIT_EXCEEDED" | "PAYMENT_FAILED" | "SUBSCRIPTION_PAST_DUE" | "ADMIN_ACTION_FORBIDDEN" | "ADMIN_FORBIDDEN" | "INTERNAL_PLAN_NOT_MUTABLE" | "INTERNAL_PLAN_NOT_PURCHASABLE" | "REGISTRATION_SESSION_BUSINESS_MISMATCH" | "REGISTRATION_SESSION_OPTION_NOT_ALLOWED" | "WORKSPACE_ACCESS_DENIED" | "ACCOUNT_NOT_FOUND" | "ACTION_NOT_FOUND" | "AGENT_BUG_REPORT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CONNECTION_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "DATA_JOB_NOT_FOUND" | "INVOICE_NOT_FOUND" | "PARTNER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "REGISTRATION_SESSION_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "SCHEMA_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USER_CODE_INVALID" | "WORKSPACE_MEMBER_NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONNECTION_REVOKED" | "CREDENTIAL_ALREADY_EXISTS" | "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_HAS_ACTIVE_CONNECTIONS" | "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS" | "CREDENTIAL_PROVIDER_DUPLICATED" | "CREDENTIAL_RECOVERY_IN_PROGRESS" | "CREDENTIAL_RECOVERY_NOT_ALLOWED" | "CREDENTIAL_REVOKED" | "CREDENTIAL_SUPERSEDED" | "DUPLICATE_EMAIL" | "IDEMPOTENCY_KEY_CONFLICT" | "PAYMENT_METHOD_IN_USE" | "PARTNER_CREDENTIAL_API_UNSUPPORTED" | "REGISTRATION_SESSION_ALREADY_CANCELLED" | "REGISTRATION_SESSION_ALREADY_CONSUMED" | "REGISTRATION_SESSION_EXPIRED" | "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED" | "REGISTRATION_SESSION_NOT_USABLE" | "USER_CODE_EXPIRED" | "UNSUPPORTED_MEDIA_TYPE" | "CERT_BIZNO_MISMATCH" | "CERT_ENCRYPTION_UNSUPPORTED" | "CERT_EXPIRED" | "CERT_INVALID" | "CERT_KEY_PAIR_MISMATCH" | "CERT_KEY_USAGE_INVALID" | "CERT_R_VALUE_NOT_FOUND" | "CERT_TYPE_UNSUPPORTED" | "CERT_WRONG_PASSWORD" | "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER" | "CREDENTIAL_PROBE_FAILED" | "CREDENTIAL_SCOPE_NOT_SUPPORTED" | "API_RATE_LIMITED" | "FREE_PLAN_JOB_CAP_REACHED" | "FREE_PLAN_TASK_CAP_REACHED" | "TOO_MANY_CONCURRENT_WORKERS" | "TOO_MANY_LOGIN_ATTEMPTS" | "ADMIN_ACTION_NOT_MARKED" | "CONNECTION_CREDENTIAL_UNREADABLE" | "INTERNAL_ERROR" | "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED" | "CERT_CRYPTO_UNAVAILABLE" | "SCRAPING_ENGINE_UNAVAILABLE";
+            code: "ACTION_NOT_SUPPORTED" | "ALREADY_FREE_NO_OP" | "API_KEY_ALREADY_REVOKED" | "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE" | "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER" | "CONNECTION_REQUIRED_FOR_PARTNER" | "CREDENTIAL_ID_NOT_ALLOWED" | "CREDENTIAL_ID_NOT_ALLOWED_FOR_NON_PARTNER" | "CREDENTIAL_RECOVERY_VALIDATION_FAILED" | "DATE_RANGE_EXCEEDED" | "DATE_RANGE_INVALID" | "DELIVERY_ROUTE_NOT_FOUND" | "DEVICE_ACCESS_DENIED" | "DEVICE_CODE_EXPIRED" | "DEVICE_AUTHORIZATION_PENDING" | "DEVICE_CODE_INVALID" | "DEVICE_SLOW_DOWN" | "INVALID_BUSINESS_REGISTRATION_NUMBER" | "INVALID_CREDENTIAL_FORMAT" | "INVALID_CURSOR" | "INVALID_DATA_JOB_PARAMS" | "INVALID_PARAM_FORMAT" | "INVALID_PROVIDER_CODE" | "INVALID_USAGE_CREDIT" | "MALFORMED_REQUEST" | "MISSING_CREDENTIAL_FIELD" | "MISSING_PARAMETER" | "MISSING_REQUIRED_PARAM" | "NO_PENDING_PLAN_CHANGE" | "PARTNER_BUSINESS_SELECTOR_REQUIRED" | "PARTNER_NAME_INVALID" | "PARTNER_WEBHOOK_URL_INVALID" | "PAYMENT_METHOD_REQUIRED" | "PERSONAL_EMAIL_NOT_ALLOWED" | "PROVIDER_CODE_MISMATCH" | "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT" | "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" | "REGISTRATION_E2E_DECRYPT_FAILED" | "REGISTRATION_E2E_UNKNOWN_KEY_ID" | "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID" | "REGISTRATION_SESSION_INVALID_ORIGIN" | "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS" | "SAME_PLAN_CHANGE" | "SUBSCRIPTION_NOT_PAST_DUE" | "UNSUPPORTED_AUTH_METHOD" | "USAGE_CREDIT_EXPIRES_IN_PAST" | "USAGE_CREDIT_NOT_APPLICABLE" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "REGISTRATION_SESSION_TOKEN_INVALID" | "TOKEN_EXPIRED" | "WEBHOOK_SIGNATURE_INVALID" | "CARD_DECLINED" | "CARD_LIMIT_EXCEEDED" | "INSUFFICIENT_FUNDS" | "MERCHANT_LIMIT_EXCEEDED" | "PAYMENT_FAILED" | "SUBSCRIPTION_PAST_DUE" | "ADMIN_ACTION_FORBIDDEN" | "ADMIN_FORBIDDEN" | "INTERNAL_PLAN_NOT_MUTABLE" | "INTERNAL_PLAN_NOT_PURCHASABLE" | "REGISTRATION_SESSION_BUSINESS_MISMATCH" | "REGISTRATION_SESSION_OPTION_NOT_ALLOWED" | "WORKSPACE_ACCESS_DENIED" | "ACCOUNT_NOT_FOUND" | "ACTION_NOT_FOUND" | "AGENT_BUG_REPORT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CONNECTION_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "DATA_JOB_NOT_FOUND" | "INVOICE_NOT_FOUND" | "PARTNER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "REGISTRATION_SESSION_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "SCHEMA_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USER_CODE_INVALID" | "WORKSPACE_MEMBER_NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONNECTION_REVOKED" | "CREDENTIAL_ALREADY_EXISTS" | "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_HAS_ACTIVE_CONNECTIONS" | "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS" | "CREDENTIAL_PROVIDER_DUPLICATED" | "CREDENTIAL_RECOVERY_IN_PROGRESS" | "CREDENTIAL_RECOVERY_NOT_ALLOWED" | "CREDENTIAL_REVOKED" | "CREDENTIAL_SUPERSEDED" | "DUPLICATE_EMAIL" | "IDEMPOTENCY_KEY_CONFLICT" | "PAYMENT_METHOD_IN_USE" | "PARTNER_CREDENTIAL_API_UNSUPPORTED" | "REGISTRATION_SESSION_ALREADY_CANCELLED" | "REGISTRATION_SESSION_ALREADY_CONSUMED" | "REGISTRATION_SESSION_EXPIRED" | "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED" | "REGISTRATION_SESSION_NOT_USABLE" | "USER_CODE_EXPIRED" | "UNSUPPORTED_MEDIA_TYPE" | "CERT_BIZNO_MISMATCH" | "CERT_ENCRYPTION_UNSUPPORTED" | "CERT_EXPIRED" | "CERT_INVALID" | "CERT_KEY_PAIR_MISMATCH" | "CERT_KEY_USAGE_INVALID" | "CERT_R_VALUE_NOT_FOUND" | "CERT_TYPE_UNSUPPORTED" | "CERT_WRONG_PASSWORD" | "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER" | "CREDENTIAL_PROBE_FAILED" | "CREDENTIAL_SCOPE_NOT_SUPPORTED" | "API_RATE_LIMITED" | "FREE_PLAN_JOB_CAP_REACHED" | "FREE_PLAN_TASK_CAP_REACHED" | "TOO_MANY_CONCURRENT_WORKERS" | "TOO_MANY_LOGIN_ATTEMPTS" | "ADMIN_ACTION_NOT_MARKED" | "CONNECTION_CREDENTIAL_UNREADABLE" | "INTERNAL_ERROR" | "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED" | "CERT_CRYPTO_UNAVAILABLE" | "SCRAPING_ENGINE_UNAVAILABLE";
             message: string;
         };
         CreateDataJobRequest: {
@@ -763,7 +789,10 @@ export interface components {
             /** Format: uuid */
             jobId: string;
             schema: string;
-            /** @description 지금까지 수집된 레코드 수 */
+            /**
+             * Format: int64
+             * @description 지금까지 수집된 레코드 수
+             */
             totalCount: number;
         };
         BankAccountRecord: {
@@ -1111,7 +1140,10 @@ export interface components {
             approvedAt: string;
             /** @description 카드번호 */
             cardNumberMasked: string;
-            /** @description 할부개월 */
+            /**
+             * Format: int32
+             * @description 할부개월
+             */
             installmentMonths: number | null;
             /**
              * @description 처리단계
@@ -1171,6 +1203,7 @@ export interface components {
         };
         CreateDownloadLinkRequest: {
             /**
+             * Format: int32
              * @description 링크가 유효한 시간(초). 60초부터 7일(604800초)까지, 기본 1시간. 링크를 만든 API 키의 만료 시각을 넘지 않습니다
              * @default 3600
              * @example 86400
@@ -1205,7 +1238,10 @@ export interface components {
             verification: "sandbox" | "replica" | "live";
             schemas: string[];
             acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE")[];
-            /** @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED */
+            /**
+             * Format: int32
+             * @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED
+             */
             maxDateRangeDays: number;
         };
         CredentialSchema: {
@@ -1242,6 +1278,8 @@ export interface components {
             revokedAt: string | null;
             /** @description 키를 조회, 발급, 폐기할 수 있는지 */
             canManageKeys: boolean;
+            /** @description 명령줄 로그인(디바이스 승인)으로 발급된 키인지. 이런 키는 90일 뒤 만료됩니다 */
+            deviceIssued: boolean;
         };
         Credential: {
             /** Format: uuid */
@@ -1316,7 +1354,9 @@ export interface components {
             clientReferenceId: string | null;
             registrationOptions: components["schemas"]["RegistrationOption"][];
             originAllowlist: string[];
+            /** Format: int32 */
             attempts: number;
+            /** Format: int32 */
             maxAttempts: number;
             /**
              * Format: uuid
@@ -1380,6 +1420,7 @@ export interface components {
              * @enum {string}
              */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /** Format: int64 */
             attemptCount: number;
             /** Format: date-time */
             nextAttemptAt: string | null;
@@ -1398,8 +1439,12 @@ export interface components {
         WebhookDeliveryAttempt: {
             /** Format: date-time */
             at: string;
-            /** @description 수신기의 HTTP 상태. 응답이 없었으면(네트워크 오류, 10초 초과) null */
+            /**
+             * Format: int32
+             * @description 수신기의 HTTP 상태. 응답이 없었으면(네트워크 오류, 10초 초과) null
+             */
             responseStatus: number | null;
+            /** Format: int64 */
             durationMs: number;
             /** @description 실패 이유(잘림). 성공이면 null */
             error: string | null;
@@ -1413,7 +1458,16 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description 요청 한도: 1분에 보낼 수 있는 요청 수 */
+        XRateLimitLimitMinute: number;
+        /** @description 요청 한도: 1시간에 보낼 수 있는 요청 수 */
+        XRateLimitLimitHour: number;
+        /** @description 지금 창에서 남은 요청 수 (분, 시간 중 적은 쪽) */
+        XRateLimitRemaining: number;
+        /** @description 다시 보내기 전에 기다릴 시간(초) */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1425,10 +1479,10 @@ export interface operations {
                 cursor?: string;
                 /** @description 1-100, 기본 20 */
                 limit?: number;
-                /** @description 상태 필터. PENDING(대기), RUNNING(수집 중), SUCCEEDED, FAILED 중 하나 이상, 쉼표로 구분하거나 반복 */
+                /** @description 상태 필터. PENDING(대기), RUNNING(수집 중), SUCCEEDED, FAILED 중 하나 이상, 쉼표로 구분하거나 반복 (모두 합쳐 4개까지) */
                 status?: string;
                 /** @description 작업의 스키마 식별자(액션) 필터. 예: bank.transactions.cb.v1 */
-                actionCodes?: unknown[];
+                actionCodes?: string[];
             };
             header?: {
                 /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
@@ -1442,15 +1496,21 @@ export interface operations {
             /** @description 작업 한 페이지 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DataJobPage"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_CURSOR, INVALID_PARAM_FORMAT */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1460,6 +1520,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1469,6 +1532,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1478,6 +1544,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1487,6 +1556,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1496,6 +1569,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1525,15 +1601,21 @@ export interface operations {
             /** @description 작업이 기록되었습니다 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DataJob"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, MISSING_REQUIRED_PARAM, INVALID_PARAM_FORMAT, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_INVALID, DATE_RANGE_EXCEEDED */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_INVALID, DATE_RANGE_EXCEEDED */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1543,6 +1625,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1552,6 +1637,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, SCHEMA_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1561,6 +1649,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED, IDEMPOTENCY_KEY_CONFLICT */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1570,6 +1661,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1579,6 +1673,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED, FREE_PLAN_JOB_CAP_REACHED, FREE_PLAN_TASK_CAP_REACHED, TOO_MANY_CONCURRENT_WORKERS */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1588,6 +1686,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1614,15 +1715,21 @@ export interface operations {
             /** @description 작업의 현재 상태 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DataJob"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1632,6 +1739,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1641,6 +1751,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1650,6 +1763,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1659,6 +1775,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1668,6 +1788,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1694,15 +1817,21 @@ export interface operations {
             /** @description 레코드 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DataJobResults"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1712,6 +1841,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1721,6 +1853,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,6 +1865,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1739,6 +1877,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1748,6 +1890,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1780,15 +1925,21 @@ export interface operations {
                     "X-Total-Count": string;
                     /** @description 내려받을 파일 이름 `<schema>-<작업 id>.csv` */
                     "Content-Disposition": string;
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/csv;charset=UTF-8": string;
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1798,6 +1949,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1807,6 +1961,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1816,6 +1973,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1825,6 +1985,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1834,6 +1998,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1864,6 +2031,9 @@ export interface operations {
             /** @description 만든 링크 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,6 +2043,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1882,6 +2055,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,6 +2067,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +2079,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,6 +2091,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1918,6 +2103,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,6 +2116,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,15 +2148,33 @@ export interface operations {
                     "X-Total-Count": string;
                     /** @description 내려받을 파일 이름 `<schema>-<작업 id>.csv` */
                     "Content-Disposition": string;
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/csv;charset=UTF-8": string;
                 };
             };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1974,6 +2184,9 @@ export interface operations {
             /** @description 오류: DATA_JOB_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1983,6 +2196,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1992,6 +2209,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2012,6 +2232,9 @@ export interface operations {
             /** @description 사용 가능한 스키마 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2023,6 +2246,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2032,6 +2258,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2041,6 +2271,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2063,15 +2296,33 @@ export interface operations {
             /** @description 스키마 정의 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SchemaDetail"];
                 };
             };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2081,6 +2332,9 @@ export interface operations {
             /** @description 오류: SCHEMA_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2090,6 +2344,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2099,6 +2357,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2119,6 +2380,9 @@ export interface operations {
             /** @description 사용 가능한 기관 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2130,6 +2394,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2139,6 +2406,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2148,6 +2419,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2170,15 +2444,21 @@ export interface operations {
             /** @description 기관 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Provider"];
                 };
             };
-            /** @description 오류: INVALID_PROVIDER_CODE */
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_PROVIDER_CODE */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2188,6 +2468,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2197,6 +2480,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2206,6 +2493,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2228,15 +2518,21 @@ export interface operations {
             /** @description 필드 정의 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CredentialSchema"];
                 };
             };
-            /** @description 오류: INVALID_PROVIDER_CODE */
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_PROVIDER_CODE */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2246,6 +2542,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2255,6 +2554,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,6 +2567,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2284,6 +2590,9 @@ export interface operations {
             /** @description 워크스페이스의 키 (폐기된 키 포함) */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2295,6 +2604,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2304,6 +2616,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2313,6 +2628,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2322,6 +2641,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2355,6 +2677,9 @@ export interface operations {
             /** @description 발급된 키 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2363,9 +2688,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, MISSING_REQUIRED_PARAM, INVALID_PARAM_FORMAT */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2703,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,6 +2715,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2393,6 +2727,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2402,6 +2739,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2411,6 +2752,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2433,13 +2777,19 @@ export interface operations {
             /** @description 폐기되었습니다 */
             204: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description 오류: API_KEY_ALREADY_REVOKED */
+            /** @description 오류: INVALID_PARAM_FORMAT, API_KEY_ALREADY_REVOKED */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2449,6 +2799,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2458,6 +2811,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,6 +2823,9 @@ export interface operations {
             /** @description 오류: API_KEY_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2476,6 +2835,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2485,6 +2848,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2508,6 +2874,9 @@ export interface operations {
             /** @description 워크스페이스의 자격 증명 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2516,9 +2885,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2528,6 +2900,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2537,6 +2912,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,6 +2924,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,6 +2936,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2564,6 +2949,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2607,15 +2995,21 @@ export interface operations {
             /** @description 등록된 자격 증명 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Credential"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, MISSING_REQUIRED_PARAM, INVALID_PARAM_FORMAT, INVALID_PROVIDER_CODE, UNSUPPORTED_AUTH_METHOD, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_PROVIDER_CODE, UNSUPPORTED_AUTH_METHOD, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,6 +3019,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2634,6 +3031,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2643,6 +3043,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2652,6 +3055,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2661,6 +3067,9 @@ export interface operations {
             /** @description 오류: PARTNER_CREDENTIAL_API_UNSUPPORTED */
             410: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2670,6 +3079,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2679,6 +3091,9 @@ export interface operations {
             /** @description 오류: CERT_INVALID, CERT_ENCRYPTION_UNSUPPORTED, CERT_WRONG_PASSWORD, CERT_KEY_PAIR_MISMATCH, CERT_EXPIRED, CERT_KEY_USAGE_INVALID, CERT_TYPE_UNSUPPORTED, CERT_R_VALUE_NOT_FOUND, CERT_BIZNO_MISMATCH */
             422: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2688,6 +3103,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2697,6 +3116,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2722,15 +3144,21 @@ export interface operations {
             /** @description 자격 증명 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Credential"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2740,6 +3168,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2749,6 +3180,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, CREDENTIAL_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2758,6 +3192,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED, CREDENTIAL_SUPERSEDED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2767,6 +3204,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2776,6 +3217,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2801,13 +3245,19 @@ export interface operations {
             /** @description 삭제되었습니다 */
             204: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,6 +3267,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2826,6 +3279,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2835,6 +3291,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, CREDENTIAL_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2844,6 +3303,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED, CREDENTIAL_SUPERSEDED, CREDENTIAL_HAS_ACTIVE_CONNECTIONS */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2853,6 +3315,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2862,6 +3328,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2900,6 +3369,9 @@ export interface operations {
             /** @description 발급된 세션 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,6 +3389,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS, REGISTRATION_SESSION_INVALID_ORIGIN, REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,6 +3401,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2935,6 +3413,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2944,6 +3425,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2953,6 +3437,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2962,6 +3449,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2971,6 +3461,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2980,6 +3474,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3005,15 +3502,21 @@ export interface operations {
             /** @description 세션 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RegistrationSession"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3023,6 +3526,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3032,6 +3538,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, REGISTRATION_SESSION_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3041,6 +3550,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3050,6 +3562,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3059,6 +3575,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3084,15 +3603,21 @@ export interface operations {
             /** @description 취소된 세션 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RegistrationSession"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3102,6 +3627,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3111,6 +3639,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3120,6 +3651,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND, REGISTRATION_SESSION_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3129,6 +3663,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3138,6 +3675,9 @@ export interface operations {
             /** @description 오류: REGISTRATION_SESSION_ALREADY_CANCELLED, REGISTRATION_SESSION_ALREADY_CONSUMED, REGISTRATION_SESSION_EXPIRED, REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED */
             410: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,6 +3687,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,6 +3700,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3176,6 +3723,9 @@ export interface operations {
             /** @description 파트너의 연결 (해지된 것 포함) */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3187,6 +3737,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3196,6 +3749,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3205,6 +3761,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3214,6 +3774,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3244,6 +3807,9 @@ export interface operations {
             /** @description 이미 있는 연결 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3253,15 +3819,21 @@ export interface operations {
             /** @description 새 연결 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, MISSING_REQUIRED_PARAM, INVALID_PARAM_FORMAT, INVALID_BUSINESS_REGISTRATION_NUMBER, CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_BUSINESS_REGISTRATION_NUMBER, CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,6 +3843,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3280,6 +3855,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,6 +3867,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3298,6 +3879,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3307,6 +3892,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3329,15 +3917,21 @@ export interface operations {
             /** @description 해지된 연결 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER */
+            /** @description 오류: INVALID_PARAM_FORMAT, CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +3941,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3356,6 +3953,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,6 +3965,9 @@ export interface operations {
             /** @description 오류: CONNECTION_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3374,6 +3977,9 @@ export interface operations {
             /** @description 오류: CONNECTION_REVOKED */
             409: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,6 +3989,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3392,6 +4002,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3417,15 +4030,21 @@ export interface operations {
             /** @description 엔드포인트 한 페이지 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointPage"];
                 };
             };
-            /** @description 오류: INVALID_CURSOR, INVALID_PARAM_FORMAT */
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3435,6 +4054,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3444,6 +4066,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3453,6 +4079,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3496,15 +4125,21 @@ export interface operations {
             /** @description 등록된 엔드포인트와 서명 비밀 값 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, PARTNER_WEBHOOK_URL_INVALID, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, PARTNER_WEBHOOK_URL_INVALID, MISSING_REQUIRED_PARAM */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3514,6 +4149,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,6 +4161,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3532,6 +4173,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3541,6 +4185,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3550,6 +4198,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3572,15 +4223,33 @@ export interface operations {
             /** @description 엔드포인트 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3590,6 +4259,9 @@ export interface operations {
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3599,6 +4271,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3608,6 +4284,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3630,13 +4309,31 @@ export interface operations {
             /** @description 삭제되었습니다 */
             204: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3646,6 +4343,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3655,6 +4355,9 @@ export interface operations {
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3664,6 +4367,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3673,6 +4380,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3718,15 +4428,21 @@ export interface operations {
             /** @description 수정된 엔드포인트 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, PARTNER_WEBHOOK_URL_INVALID, INVALID_PARAM_FORMAT */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, PARTNER_WEBHOOK_URL_INVALID */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3736,6 +4452,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,6 +4464,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3754,6 +4476,9 @@ export interface operations {
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3763,6 +4488,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3772,6 +4500,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3781,6 +4513,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3803,15 +4538,33 @@ export interface operations {
             /** @description 새 비밀 값과 엔드포인트 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3821,6 +4574,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3830,6 +4586,9 @@ export interface operations {
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3839,6 +4598,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3848,6 +4611,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3875,15 +4641,21 @@ export interface operations {
             /** @description 전송 기록 한 페이지 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
-            /** @description 오류: INVALID_CURSOR, INVALID_PARAM_FORMAT */
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3893,6 +4665,9 @@ export interface operations {
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3902,6 +4677,9 @@ export interface operations {
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3911,6 +4689,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3920,6 +4702,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,15 +4728,33 @@ export interface operations {
             /** @description 다시 보내도록 대기열에 넣은 전송 */
             202: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3961,6 +4764,9 @@ export interface operations {
             /** @description 오류: ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3970,6 +4776,9 @@ export interface operations {
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3979,6 +4788,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3988,6 +4801,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4008,6 +4824,9 @@ export interface operations {
             /** @description 현재 키 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,6 +4843,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4033,6 +4856,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4056,6 +4882,9 @@ export interface operations {
             /** @description 세션 */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4088,9 +4917,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description 오류: REGISTRATION_SESSION_INVALID_ORIGIN */
+            /** @description 오류: INVALID_PARAM_FORMAT, REGISTRATION_SESSION_INVALID_ORIGIN */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4100,6 +4932,9 @@ export interface operations {
             /** @description 오류: REGISTRATION_SESSION_TOKEN_INVALID */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4109,6 +4944,9 @@ export interface operations {
             /** @description 오류: REGISTRATION_SESSION_ALREADY_CONSUMED, REGISTRATION_SESSION_ALREADY_CANCELLED, REGISTRATION_SESSION_EXPIRED, REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED */
             410: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4118,6 +4956,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4127,6 +4969,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4169,6 +5014,9 @@ export interface operations {
             /** @description 등록되었습니다 */
             201: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4180,9 +5028,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, MISSING_REQUIRED_PARAM, INVALID_PARAM_FORMAT, REGISTRATION_SESSION_INVALID_ORIGIN, REGISTRATION_E2E_UNKNOWN_KEY_ID, REGISTRATION_E2E_DECRYPT_FAILED, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT, INVALID_PROVIDER_CODE, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, REGISTRATION_SESSION_INVALID_ORIGIN, REGISTRATION_E2E_UNKNOWN_KEY_ID, REGISTRATION_E2E_DECRYPT_FAILED, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT, INVALID_PROVIDER_CODE, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4192,6 +5043,9 @@ export interface operations {
             /** @description 오류: REGISTRATION_SESSION_TOKEN_INVALID */
             401: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4201,6 +5055,9 @@ export interface operations {
             /** @description 오류: REGISTRATION_SESSION_OPTION_NOT_ALLOWED, REGISTRATION_SESSION_BUSINESS_MISMATCH */
             403: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4210,6 +5067,9 @@ export interface operations {
             /** @description 오류: REGISTRATION_SESSION_ALREADY_CONSUMED, REGISTRATION_SESSION_ALREADY_CANCELLED, REGISTRATION_SESSION_EXPIRED, REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED, REGISTRATION_SESSION_NOT_USABLE */
             410: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4219,6 +5079,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4228,6 +5091,9 @@ export interface operations {
             /** @description 오류: CERT_INVALID, CERT_ENCRYPTION_UNSUPPORTED, CERT_WRONG_PASSWORD, CERT_KEY_PAIR_MISMATCH, CERT_EXPIRED, CERT_KEY_USAGE_INVALID, CERT_TYPE_UNSUPPORTED, CERT_R_VALUE_NOT_FOUND, CERT_BIZNO_MISMATCH */
             422: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4237,6 +5103,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4246,6 +5116,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4270,6 +5143,8 @@ export interface operations {
                     client_name?: string;
                     /** @description client_name과 같습니다 (JSON 요청용) */
                     clientName?: string;
+                    /** @description 클라이언트가 도는 환경(예: linux x64, Node 22). 승인 화면에 보입니다 (RFC 8628에는 없는, 이 서비스의 필드) */
+                    platform?: string;
                 };
                 "application/json": {
                     /** @description RFC 8628 3.1의 client_id. 등록된 클라이언트가 따로 없으므로 이름으로 씁니다 (client_name이 없을 때) */
@@ -4278,6 +5153,8 @@ export interface operations {
                     client_name?: string;
                     /** @description client_name과 같습니다 (JSON 요청용) */
                     clientName?: string;
+                    /** @description 클라이언트가 도는 환경(예: linux x64, Node 22). 승인 화면에 보입니다 (RFC 8628에는 없는, 이 서비스의 필드) */
+                    platform?: string;
                 };
             };
         };
@@ -4285,6 +5162,9 @@ export interface operations {
             /** @description 발급된 코드 (RFC 8628 3.2) */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4310,6 +5190,9 @@ export interface operations {
             /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4319,6 +5202,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4328,6 +5214,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4337,6 +5227,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4372,6 +5265,9 @@ export interface operations {
             /** @description 승인됨: 새 API 키 (RFC 6749 5.1) */
             200: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4386,9 +5282,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, MISSING_REQUIRED_PARAM, INVALID_PARAM_FORMAT, DEVICE_AUTHORIZATION_PENDING, DEVICE_SLOW_DOWN, DEVICE_CODE_INVALID, DEVICE_CODE_EXPIRED */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, DEVICE_AUTHORIZATION_PENDING, DEVICE_SLOW_DOWN, DEVICE_ACCESS_DENIED, DEVICE_CODE_INVALID, DEVICE_CODE_EXPIRED */
             400: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4398,6 +5297,9 @@ export interface operations {
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4407,6 +5309,10 @@ export interface operations {
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4416,6 +5322,9 @@ export interface operations {
             /** @description 오류: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {

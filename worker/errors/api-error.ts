@@ -28,6 +28,13 @@ interface ApiErrorOptions {
   oauthError?: string;
 }
 
+/** The envelope's bounds, as the document states them (http/error-responses.ts): at most this many fieldErrors ... */
+export const MAX_FIELD_ERRORS = 100;
+/** ... and messages and field paths of at most this many characters (a path or message naming a request's keys is cut). */
+export const MAX_ERROR_TEXT = 1000;
+
+const clip = (text: string) => (text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT - 1)}…` : text);
+
 /** Thrown anywhere in a request; the error middleware turns it into the envelope. */
 export class ApiError extends Error {
   readonly status: number;
@@ -49,8 +56,8 @@ export class ApiError extends Error {
   }
 
   envelope(requestId: string): ErrorEnvelope {
-    const body: ErrorEnvelope = { code: this.code, message: this.message, requestId };
-    if (this.fieldErrors) body.fieldErrors = this.fieldErrors;
+    const body: ErrorEnvelope = { code: this.code, message: clip(this.message), requestId };
+    if (this.fieldErrors) body.fieldErrors = this.fieldErrors.slice(0, MAX_FIELD_ERRORS).map((f) => ({ ...f, field: clip(f.field), message: clip(f.message) }));
     if (this.oauthError) Object.assign(body, { error: this.oauthError, error_description: this.message });
     return body;
   }

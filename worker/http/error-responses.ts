@@ -1,20 +1,22 @@
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../errors/codes";
+import { MAX_ERROR_TEXT, MAX_FIELD_ERRORS } from "../errors/api-error";
+import { MAX } from "./bounds";
 
 export const FieldErrorSchema = z
   .object({
-    field: z.string().meta({ description: "요청 안의 위치. `body.params.dateRangeStart`, `query.limit`, `header.Idempotency-Key`처럼 출처와 경로를 점으로 잇습니다." }),
+    field: z.string().max(MAX_ERROR_TEXT).meta({ description: "요청 안의 위치. `body.params.dateRangeStart`, `query.limit`, `header.Idempotency-Key`처럼 출처와 경로를 점으로 잇습니다." }),
     code: z.enum(API_ERROR_CODES).meta({ description: "이 필드만으로 생긴 오류 코드" }),
-    message: z.string(),
+    message: z.string().max(MAX_ERROR_TEXT),
   })
   .openapi("FieldError");
 
 export const ErrorEnvelopeSchema = z
   .object({
     code: z.enum(API_ERROR_CODES),
-    message: z.string().meta({ description: "한국어 안내 문구" }),
-    requestId: z.string().meta({ description: "X-Request-Id 헤더와 같은 값" }),
-    fieldErrors: z.array(FieldErrorSchema).optional().meta({ description: "검증 실패일 때만. 첫 항목의 code가 봉투의 code입니다." }),
+    message: z.string().max(MAX_ERROR_TEXT).meta({ description: "한국어 안내 문구" }),
+    requestId: z.string().max(MAX.id).meta({ description: "X-Request-Id 헤더와 같은 값" }),
+    fieldErrors: z.array(FieldErrorSchema).max(MAX_FIELD_ERRORS).optional().meta({ description: "검증 실패일 때만. 첫 항목의 code가 봉투의 code입니다." }),
   })
   .openapi("Error");
 

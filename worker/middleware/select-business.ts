@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError, fieldError } from "../errors/api-error";
 import type { RouteFront } from "../http/route-fronts";
-import { parseBusinessNumber } from "../partners/business-number";
+import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../partners/business-number";
 import { connectionFor } from "../partners/connections";
 
 export const BUSINESS_HEADER = "X-SVC-Business";
@@ -35,7 +35,7 @@ const selectBusiness = createMiddleware<AppEnv>(async (c, next) => {
 export const BUSINESS_SELECTION: RouteFront = {
   middleware: selectBusiness,
   headers: {
-    [BUSINESS_HEADER]: z.string().optional().meta({
+    [BUSINESS_HEADER]: z.string().max(BUSINESS_NUMBER_INPUT_MAX).optional().meta({
       description: "파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다.",
       example: "120-88-00767",
     }),

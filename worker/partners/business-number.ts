@@ -2,6 +2,9 @@ import { ApiError, fieldError } from "../errors/api-error";
 
 const WEIGHTS = [1, 3, 7, 1, 3, 7, 1, 3, 5];
 
+/** The longest business number a request may send: `123-45-67890` is 12 characters, with room for surrounding spaces. */
+export const BUSINESS_NUMBER_INPUT_MAX = 32;
+
 /** The check digit rule of Korean business registration numbers (사업자등록번호). */
 export function isValidBusinessNumber(digits: string): boolean {
   if (!/^\d{10}$/.test(digits)) return false;

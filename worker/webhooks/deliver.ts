@@ -5,7 +5,7 @@ import type { DeliveryRow } from "./deliveries";
 import type { WebhookMessage } from "./messages";
 
 /** The error text kept per attempt. */
-const MAX_ERROR_LENGTH = 300;
+export const MAX_DELIVERY_ERROR_LENGTH = 300;
 
 /** What a POST to the receiver came to: its status, or the network error / timeout that kept it from answering. */
 export type PostOutcome = { status: number } | { error: string };
@@ -54,7 +54,7 @@ async function send(deps: DeliveryDeps, delivery: DeliveryRow, now: number): Pro
   });
 }
 
-const truncate = (text: string) => (text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text);
+const truncate = (text: string) => (text.length > MAX_DELIVERY_ERROR_LENGTH ? `${text.slice(0, MAX_DELIVERY_ERROR_LENGTH - 1)}…` : text);
 
 /**
  * One attempt at a delivery: signs the stored body with the endpoint's

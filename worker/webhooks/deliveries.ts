@@ -10,7 +10,7 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 /** Retries stop this long after the event (or after a replay). */
 const RETRY_WINDOW_MS = 24 * 60 * 60_000;
 /** The delivery log keeps this many latest attempts of a delivery. */
-const MAX_LOGGED_ATTEMPTS = 50;
+export const MAX_LOGGED_ATTEMPTS = 50;
 /** A PENDING delivery whose next attempt is this far overdue lost its queue message: the sweep sends it again. */
 const STALLED_AFTER_MS = 15 * 60_000;
 

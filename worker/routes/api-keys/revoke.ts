@@ -3,6 +3,7 @@ import { revokeKey } from "../../api-keys/revoke";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
 import { errorResponses } from "../../http/error-responses";
+import { pathId } from "../../http/bounds";
 import { principalOf } from "../principal";
 
 export const route = createRoute({
@@ -13,7 +14,7 @@ export const route = createRoute({
   summary: "API 키 폐기",
   description:
     "폐기된 키는 곧바로 401 INVALID_TOKEN이 됩니다. 이미 폐기된 키를 다시 폐기하면 400 API_KEY_ALREADY_REVOKED입니다. 키 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
-  request: { params: z.object({ id: z.string().meta({ param: { name: "id", in: "path" } }) }) },
+  request: { params: z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) }) },
   responses: {
     204: { description: "폐기되었습니다" },
     ...errorResponses("API_KEY_NOT_FOUND", "API_KEY_ALREADY_REVOKED", "ADMIN_ACTION_FORBIDDEN"),

@@ -1,6 +1,10 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { currentPublicKey } from "../../registration/e2e-keys";
+import { code } from "../../http/bounds";
+
+/** The current key, and the previous one while a rotation lets pages opened before it finish. */
+const MAX_KEYS = 2;
 
 export const route = createRoute({
   method: "get",
@@ -13,7 +17,7 @@ export const route = createRoute({
   responses: {
     200: {
       description: "현재 키",
-      content: { "application/json": { schema: z.object({ keys: z.array(z.object({ kid: z.string(), jwk: z.record(z.string(), z.unknown()) })) }) } },
+      content: { "application/json": { schema: z.object({ keys: z.array(z.object({ kid: code(), jwk: z.record(code(), z.unknown()) })).max(MAX_KEYS) }) } },
     },
   },
 });

@@ -4,11 +4,12 @@ import type { AppEnv } from "../../env";
 import { currentPublicKey } from "../../registration/e2e-keys";
 import { usableSessionForPage } from "../../registration/sessions";
 import { errorResponses } from "../../http/error-responses";
+import { code, MAX, timestamp, uuid } from "../../http/bounds";
 import { isoTime } from "../../lib/iso-time";
 import { PAGE_ORIGINS_HEADER, PageOriginsHeaderSchema, pageOrigins } from "./page-origins";
-import { registrationToken } from "./token";
+import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
 
-const Field = z.object({ name: z.string(), label: z.string(), pattern: z.string(), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
+const Field = z.object({ name: code(), label: z.string().max(MAX.name), pattern: z.string().max(MAX.text), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
 
 export const route = createRoute({
   method: "get",
@@ -17,7 +18,7 @@ export const route = createRoute({
   tags: ["Hosted registration UI"],
   summary: "등록 UI용 세션 정보",
   description: `Authorization: Bearer <sessionToken>, ${PAGE_ORIGINS_HEADER}: <등록 화면을 연 페이지의 출처> [<프레임 조상 출처> …] (공백으로 구분). 출처가 모두 세션의 originAllowlist에 있을 때만 선택지별 입력 필드와 암호화 키를 돌려줍니다.`,
-  security: [],
+  security: [{ [REGISTRATION_SESSION_TOKEN]: [] }],
   request: { headers: PageOriginsHeaderSchema },
   responses: {
     200: {
@@ -25,10 +26,12 @@ export const route = createRoute({
       content: {
         "application/json": {
           schema: z.object({
-            sessionId: z.uuid(),
-            expiresAt: z.iso.datetime(),
-            options: z.array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: z.string(), providerName: z.string(), fields: z.array(Field) })),
-            encryptionKey: z.object({ kid: z.string(), jwk: z.record(z.string(), z.unknown()) }),
+            sessionId: uuid(),
+            expiresAt: timestamp(),
+            options: z
+              .array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: code(), providerName: z.string().max(MAX.name), fields: z.array(Field).max(MAX.items) }))
+              .max(MAX.items),
+            encryptionKey: z.object({ kid: code(), jwk: z.record(code(), z.unknown()) }),
           }),
         },
       },

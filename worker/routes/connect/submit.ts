@@ -4,8 +4,14 @@ import { submitRegistration } from "../../registration/submit";
 import { CERTIFICATE_ERRORS } from "../../certificates/errors";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
+import { code, uuid } from "../../http/bounds";
+
+/** 12 bytes in base64url are 16 characters; some room for padding a client may add. */
+const MAX_IV_LENGTH = 64;
+/** The ciphertext is the credential fields, certificate files included: no longer than the request body may be. */
+const MAX_BODY_CHARS = 256 * 1024;
 import { PAGE_ORIGINS_HEADER, PageOriginsHeaderSchema, pageOrigins } from "./page-origins";
-import { registrationToken } from "./token";
+import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
 
 export const route = createRoute({
   method: "post",
@@ -15,19 +21,19 @@ export const route = createRoute({
   summary: "자격 증명 제출 (종단간 암호화)",
   description:
     `Authorization: Bearer <sessionToken>, ${PAGE_ORIGINS_HEADER}: GET /connect/api/session과 같은 출처 목록(모두 세션의 originAllowlist에 있어야 합니다). 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = \"collect-registration-v1:\" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.`,
-  security: [],
+  security: [{ [REGISTRATION_SESSION_TOKEN]: [] }],
   request: { headers: PageOriginsHeaderSchema, ...jsonBody(z.object({
     kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]),
-    providerCode: z.string().min(1).optional(),
+    providerCode: code().min(1).optional(),
     envelope: z.object({
-      kid: z.string().min(1),
-      epk: z.record(z.string(), z.unknown()).meta({ description: "브라우저의 임시 ECDH 공개 키 (JWK)" }),
-      iv: z.string().min(1).meta({ description: "12바이트, base64url" }),
-      ct: z.string().min(1).meta({ description: "암호문 + GCM 태그, base64url" }),
+      kid: code().min(1),
+      epk: z.record(code(), z.unknown()).meta({ description: "브라우저의 임시 ECDH 공개 키 (JWK)" }),
+      iv: z.string().min(1).max(MAX_IV_LENGTH).meta({ description: "12바이트, base64url" }),
+      ct: z.string().min(1).max(MAX_BODY_CHARS).meta({ description: "암호문 + GCM 태그, base64url" }),
     }),
   })) },
   responses: {
-    201: { description: "등록되었습니다", content: { "application/json": { schema: z.object({ sessionId: z.uuid(), status: z.literal("CONSUMED") }) } } },
+    201: { description: "등록되었습니다", content: { "application/json": { schema: z.object({ sessionId: uuid(), status: z.literal("CONSUMED") }) } } },
     ...errorResponses(
       "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_INVALID_ORIGIN", "REGISTRATION_SESSION_OPTION_NOT_ALLOWED", "REGISTRATION_SESSION_BUSINESS_MISMATCH",
       "REGISTRATION_E2E_UNKNOWN_KEY_ID", "REGISTRATION_E2E_DECRYPT_FAILED", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT",

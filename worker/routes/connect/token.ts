@@ -12,3 +12,6 @@ export function registrationToken(c: Context<AppEnv>): string {
   if (!token) throw new ApiError("REGISTRATION_SESSION_TOKEN_INVALID");
   return token;
 }
+
+/** The document's security scheme for the hosted UI's calls: the session token as a bearer token. */
+export const REGISTRATION_SESSION_TOKEN = "registrationSessionToken";

@@ -5,6 +5,7 @@ import { pipelineDeps } from "../../pipeline/deps";
 import { releaseJobLeases } from "../../pipeline/released-leases";
 import { connectionView } from "./views";
 import { errorResponses } from "../../http/error-responses";
+import { pathId } from "../../http/bounds";
 import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 
 export const route = createRoute({
@@ -15,7 +16,7 @@ export const route = createRoute({
   summary: "연결 해지",
   description:
     "해지하면 그 사업자의 자격 증명은 곧바로 삭제되어(비밀 값은 지워집니다) 쓸 수 없게 되고, 입력을 기다리던 등록 세션은 취소되며(410 REGISTRATION_SESSION_ALREADY_CANCELLED), 끝나지 않은 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. 그 사업자를 고른 요청은 409 CONNECTION_REVOKED가 됩니다. 다시 연결하면 새 연결이 만들어집니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
-  request: { params: z.object({ id: z.string().meta({ param: { name: "id", in: "path" } }) }) },
+  request: { params: z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) }) },
   responses: {
     200: { description: "해지된 연결", content: { "application/json": { schema: ConnectionSchema } } },
     ...errorResponses("CONNECTION_NOT_FOUND", "CONNECTION_REVOKED", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "ADMIN_ACTION_FORBIDDEN"),

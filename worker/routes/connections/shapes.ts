@@ -1,16 +1,17 @@
 import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
+import { timestamp, uuid } from "../../http/bounds";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
 import { principalOf } from "../principal";
 
 export const ConnectionSchema = z
   .object({
-    id: z.uuid(),
-    businessNumber: z.string().meta({ description: "사업자등록번호 10자리" }),
+    id: uuid(),
+    businessNumber: z.string().max(10).meta({ description: "사업자등록번호 10자리" }),
     status: z.enum(["ACTIVE", "REVOKED"]),
-    createdAt: z.iso.datetime(),
-    revokedAt: z.iso.datetime().nullable(),
+    createdAt: timestamp(),
+    revokedAt: timestamp().nullable(),
   })
   .openapi("Connection");
 

@@ -1,4 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { code } from "../../http/bounds";
 import { createMiddleware } from "hono/factory";
 import { checkCredential } from "../../credentials/check";
 import { workspaceBusinessNumber } from "../../workspaces/store";
@@ -39,8 +40,8 @@ export const route = createRoute({
     "워크스페이스가 자기 자격 증명을 직접 등록합니다. 최종 사용자의 자격 증명은 등록 세션(브라우저 SDK)으로 받으세요. 파트너 워크스페이스는 이 경로를 쓸 수 없습니다(410 PARTNER_CREDENTIAL_API_UNSUPPORTED): 사업자의 자격 증명은 등록 세션으로만 등록됩니다. fields는 GET /providers/{code}/credential-schema의 필드와 pattern으로 검증되며, 기관마다 하나만 등록할 수 있습니다. 인증서(CERTIFICATE)는 파일 내용을 확인해 422 CERT_* 코드로 답합니다 (docs/certificates.md).",
   middleware: [notForPartners] as const,
   request: jsonBody(z.object({
-    providerCode: z.string().min(1),
-    authMethod: z.string().meta({ description: "PROVIDER_LOGIN 또는 CERTIFICATE", example: "PROVIDER_LOGIN" }),
+    providerCode: code().min(1),
+    authMethod: code().meta({ description: "PROVIDER_LOGIN 또는 CERTIFICATE", example: "PROVIDER_LOGIN" }),
     fields: z.record(z.string(), z.unknown()).meta({ example: { loginId: "user_good", password: "pass_good" } }),
   })),
   responses: {

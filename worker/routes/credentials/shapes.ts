@@ -1,35 +1,36 @@
 import { CREDENTIAL_STATUSES } from "../../db/tables";
 import { z } from "@hono/zod-openapi";
+import { code, MAX, pathId, text, timestamp, uuid } from "../../http/bounds";
 import { AUTH_METHODS } from "../../credentials/fields";
 
 const CertificateSummarySchema = z
   .object({
-    subject: z.string().meta({ description: "주체 DN (RFC 4514)", example: "CN=(주)샌드박스상사()0012345678901234,OU=corporation4EC,O=SandboxSign,C=KR" }),
-    issuer: z.string().meta({ description: "발급자 DN (RFC 4514)", example: "CN=SandboxSign Class 1,OU=AccreditedCA,O=SandboxSign,C=KR" }),
-    serialNumber: z.string().meta({ description: "일련번호 (16진수 소문자)", example: "1f3c9a0b7d2e4f60a1b2c3d4e5f60718" }),
-    notAfter: z.iso.datetime().meta({ description: "유효기간 끝" }),
+    subject: text().meta({ description: "주체 DN (RFC 4514)", example: "CN=(주)샌드박스상사()0012345678901234,OU=corporation4EC,O=SandboxSign,C=KR" }),
+    issuer: text().meta({ description: "발급자 DN (RFC 4514)", example: "CN=SandboxSign Class 1,OU=AccreditedCA,O=SandboxSign,C=KR" }),
+    serialNumber: z.string().max(MAX.code).meta({ description: "일련번호 (16진수 소문자)", example: "1f3c9a0b7d2e4f60a1b2c3d4e5f60718" }),
+    notAfter: timestamp().meta({ description: "유효기간 끝" }),
     expiresSoon: z.boolean().meta({ description: "유효기간이 30일 안에 끝나거나 이미 끝났으면 true. 작업이 실패하기 전에 인증서 갱신을 요청하세요" }),
   })
   .openapi("CredentialCertificate");
 
 export const CredentialSchema = z
   .object({
-    id: z.uuid(),
-    providerCode: z.string(),
+    id: uuid(),
+    providerCode: code(),
     authMethod: z.enum(AUTH_METHODS),
     status: z.enum(CREDENTIAL_STATUSES),
-    label: z.string().nullable().meta({ description: "가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
+    label: text().nullable().meta({ description: "가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
     certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
     refusal: z
       .object({
-        code: z.string().meta({ description: "기관이 로그인을 거절한 작업의 실패 코드 (LOGIN_FAILED, LOGIN_LOCKED)", example: "LOGIN_FAILED" }),
-        at: z.iso.datetime(),
+        code: code().meta({ description: "기관이 로그인을 거절한 작업의 실패 코드 (LOGIN_FAILED, LOGIN_LOCKED)", example: "LOGIN_FAILED" }),
+        at: timestamp(),
       })
       .nullable()
       .meta({ description: "기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null" }),
-    createdAt: z.iso.datetime(),
-    deletedAt: z.iso.datetime().nullable(),
+    createdAt: timestamp(),
+    deletedAt: timestamp().nullable(),
   })
   .openapi("Credential");
 
-export const CredentialIdParamSchema = z.object({ id: z.string().meta({ param: { name: "id", in: "path" } }) });
+export const CredentialIdParamSchema = z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) });

@@ -7,11 +7,15 @@ import { listJobs } from "../../jobs/store";
 import { jobListItem } from "../../jobs/views";
 import { DataJobPageSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
+import { cursor, MAX } from "../../http/bounds";
 import { principalOf } from "../principal";
 
-/** Repeated (`?a=x&a=y`) and comma-separated (`?a=x,y`) forms both work. */
-const listParam = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (v === undefined ? undefined : [v].flat().flatMap((s) => String(s).split(",")).filter(Boolean)), z.array(item).optional());
+/** Repeated (`?a=x&a=y`) and comma-separated (`?a=x,y`) forms both work; at most `max` values in all. */
+const listParam = <T extends z.ZodType>(item: T, max: number) =>
+  z.preprocess((v) => (v === undefined ? undefined : [v].flat().flatMap((s) => String(s).split(",")).filter(Boolean)), z.array(item).max(max).optional());
+
+/** Every status once, comma-separated, is the longest sensible `status`. */
+const MAX_STATUS_LENGTH = JOB_STATUSES.length * (Math.max(...JOB_STATUSES.map((s) => s.length)) + 1);
 
 export const route = createRoute({
   method: "get",
@@ -22,15 +26,18 @@ export const route = createRoute({
   description: "최신 작업부터 돌려줍니다. 다음 페이지는 nextCursor를 그대로 cursor로 보내 받습니다. 커서는 발급 당시의 필터에 묶여 있습니다.",
   request: {
     query: z.object({
-      cursor: z.string().optional().meta({ description: "이전 응답의 nextCursor" }),
-      limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: "1-100, 기본 20" }),
-      status: listParam(z.enum(JOB_STATUSES)).meta({
-        description: "상태 필터. PENDING(대기), RUNNING(수집 중), SUCCEEDED, FAILED 중 하나 이상, 쉼표로 구분하거나 반복",
+      cursor: cursor().optional().meta({ description: "이전 응답의 nextCursor" }),
+      limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: "1-100, 기본 20", format: "int32" }),
+      status: listParam(z.enum(JOB_STATUSES), JOB_STATUSES.length).meta({
+        description: `상태 필터. PENDING(대기), RUNNING(수집 중), SUCCEEDED, FAILED 중 하나 이상, 쉼표로 구분하거나 반복 (모두 합쳐 ${JOB_STATUSES.length}개까지)`,
         type: "string",
+        maxLength: MAX_STATUS_LENGTH,
       }),
-      actionCodes: listParam(z.enum(SCHEMA_IDS as [string, ...string[]])).meta({
+      actionCodes: listParam(z.enum(SCHEMA_IDS as [string, ...string[]]), SCHEMA_IDS.length).meta({
         description: "작업의 스키마 식별자(액션) 필터. 예: bank.transactions.cb.v1",
         type: "array",
+        items: { type: "string", maxLength: MAX.code },
+        maxItems: SCHEMA_IDS.length,
       }),
     }),
   },

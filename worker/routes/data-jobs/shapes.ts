@@ -2,23 +2,24 @@ import { z } from "@hono/zod-openapi";
 import { allSchemas } from "../../catalog/schemas";
 import { JOB_KIND_HEADER } from "../../results/csv-download";
 import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../collectors/job-failures";
+import { code, count, cursor, MAX, text, uuid } from "../../http/bounds";
 
 export const JobErrorSchema = z
   .object({
     category: z.enum(JOB_ERROR_CATEGORIES),
     code: z.enum(JOB_ERROR_CODES).meta({ description: "카탈로그의 안정적인 식별자. 매핑되지 않은 값은 UNKNOWN" }),
-    message: z.string().meta({ description: "다음 조치를 포함한 한국어 안내" }),
+    message: text().meta({ description: "다음 조치를 포함한 한국어 안내" }),
     retryable: z.boolean().meta({ description: "true면 같은 요청을 안전하게 다시 보낼 수 있습니다" }),
-    retryAfterSeconds: z.number().int().nullable().optional().meta({ description: "LOCK_CONTENTION이면 항상 120" }),
+    retryAfterSeconds: count().nullable().optional().meta({ description: "LOCK_CONTENTION이면 항상 120" }),
   })
   .openapi("JobError");
 
 const common = {
-  id: z.uuid(),
-  providerCode: z.string(),
-  schema: z.string(),
-  suggestedPollIntervalMs: z.number().int().meta({ description: "권장 폴링 간격(ms), 기본 5000" }),
-  maxWaitSeconds: z.number().int().meta({ description: "자동 재개를 포함해 종료 상태까지 기다릴 상한(초)" }),
+  id: uuid(),
+  providerCode: code(),
+  schema: code(),
+  suggestedPollIntervalMs: count().meta({ description: "권장 폴링 간격(ms), 기본 5000" }),
+  maxWaitSeconds: count().meta({ description: "자동 재개를 포함해 종료 상태까지 기다릴 상한(초)" }),
 };
 
 export const InProgressJobSchema = z
@@ -26,13 +27,13 @@ export const InProgressJobSchema = z
     kind: z.literal("InProgress"),
     ...common,
     phase: z.enum(["PENDING", "RUNNING"]),
-    completedTaskCount: z.number().int(),
-    totalTaskCount: z.number().int().meta({ description: "대상이 정해지기 전에는 0" }),
+    completedTaskCount: count(),
+    totalTaskCount: count().meta({ description: "대상이 정해지기 전에는 0" }),
   })
   .openapi("InProgressDataJob");
 
 export const SucceededJobSchema = z
-  .object({ kind: z.literal("Succeeded"), ...common, recordCount: z.number().int() })
+  .object({ kind: z.literal("Succeeded"), ...common, recordCount: count() })
   .openapi("SucceededDataJob");
 
 export const FailedJobSchema = z.object({ kind: z.literal("Failed"), ...common, error: JobErrorSchema }).openapi("FailedDataJob");
@@ -41,7 +42,7 @@ export const DataJobSchema = z
   .discriminatedUnion("kind", [InProgressJobSchema, SucceededJobSchema, FailedJobSchema])
   .openapi("DataJob");
 
-const listCommon = { id: z.uuid(), providerCode: z.string(), schema: z.string() };
+const listCommon = { id: uuid(), providerCode: code(), schema: code() };
 
 export const DataJobListItemSchema = z
   .discriminatedUnion("kind", [
@@ -53,15 +54,15 @@ export const DataJobListItemSchema = z
 
 export const DataJobPageSchema = z
   .object({
-    items: z.array(DataJobListItemSchema),
-    nextCursor: z.string().nullable().meta({ description: "다음 페이지 커서. 마지막 페이지면 null" }),
+    items: z.array(DataJobListItemSchema).max(100),
+    nextCursor: cursor().nullable().meta({ description: "다음 페이지 커서. 마지막 페이지면 null" }),
   })
   .openapi("DataJobPage");
 
 export const CreateDataJobBodySchema = z
   .object({
-    providerCode: z.string().min(1).meta({ example: "sandbox.bank" }),
-    schema: z.string().min(1).meta({ example: "bank.transactions.cb.v1" }),
+    providerCode: code().min(1).meta({ example: "sandbox.bank" }),
+    schema: code().min(1).meta({ example: "bank.transactions.cb.v1" }),
     params: z
       .record(z.string(), z.unknown())
       .optional()
@@ -70,15 +71,15 @@ export const CreateDataJobBodySchema = z
   .openapi("CreateDataJobRequest");
 
 export const JobIdParamSchema = z.object({
-  id: z.string().meta({ param: { name: "id", in: "path" }, description: "작업 id (uuid)" }),
+  id: z.string().max(MAX.id).meta({ param: { name: "id", in: "path" }, description: "작업 id (uuid)" }),
 });
 
 export const ResultsSchema = z
   .object({
     data: z.array(z.union(allSchemas().map((d) => d.record))).meta({ description: "schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다" }),
-    jobId: z.uuid(),
-    schema: z.string(),
-    totalCount: z.number().int().meta({ description: "지금까지 수집된 레코드 수" }),
+    jobId: uuid(),
+    schema: code(),
+    totalCount: count().meta({ description: "지금까지 수집된 레코드 수" }),
   })
   .openapi("DataJobResults");
 
@@ -86,10 +87,23 @@ export const ResultsSchema = z
 export const CSV_RESULTS_RESPONSE = {
   description:
     "UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다.",
-  headers: z.object({
-    [JOB_KIND_HEADER]: z.enum(["InProgress", "Succeeded", "Failed"]).meta({ description: "작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다" }),
-    "X-Total-Count": z.string().meta({ description: "CSV에 담긴 레코드 수 (10진수)", example: "42" }),
-    "Content-Disposition": z.string().meta({ description: "내려받을 파일 이름 `<schema>-<작업 id>.csv`", example: 'attachment; filename="bank.transactions.cb.v1-0b5d7a1e-3f7c-4a51-9a43-2f1e8c9d6b70.csv"' }),
-  }),
+  // Header objects rather than a zod object, so the rate headers join them (http/rate-headers.ts).
+  headers: {
+    [JOB_KIND_HEADER]: {
+      description: "작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다",
+      required: true,
+      schema: { type: "string" as const, enum: ["InProgress", "Succeeded", "Failed"] },
+    },
+    "X-Total-Count": {
+      description: "CSV에 담긴 레코드 수 (10진수)",
+      required: true,
+      schema: { type: "string" as const, pattern: "^[0-9]{1,16}$", maxLength: 16, example: "42" },
+    },
+    "Content-Disposition": {
+      description: "내려받을 파일 이름 `<schema>-<작업 id>.csv`",
+      required: true,
+      schema: { type: "string" as const, maxLength: MAX.code + 64, example: 'attachment; filename="bank.transactions.cb.v1-0b5d7a1e-3f7c-4a51-9a43-2f1e8c9d6b70.csv"' },
+    },
+  },
   content: { "text/csv;charset=UTF-8": { schema: z.string() } },
 };

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { code } from "../../http/bounds";
 import { findProvider, type ProviderDefinition } from "../../catalog/providers";
 import { ApiError } from "../../errors/api-error";
 
 export const ProviderCodeParamSchema = z.object({
-  code: z.string().meta({ param: { name: "code", in: "path" }, example: "sandbox.bank" }),
+  code: code().meta({ param: { name: "code", in: "path" }, example: "sandbox.bank" }),
 });
 
 export function providerOrThrow(code: string): ProviderDefinition {

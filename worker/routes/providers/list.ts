@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { allProviders } from "../../catalog/providers";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
+import { MAX } from "../../http/bounds";
 import { ProviderSchema, providerView } from "./views";
 
 export const route = createRoute({
@@ -11,7 +12,7 @@ export const route = createRoute({
   tags: ["Catalog"],
   summary: "기관 목록",
   responses: {
-    200: { description: "사용 가능한 기관", content: { "application/json": { schema: z.object({ items: z.array(ProviderSchema) }) } } },
+    200: { description: "사용 가능한 기관", content: { "application/json": { schema: z.object({ items: z.array(ProviderSchema).max(MAX.items) }) } } },
     ...errorResponses(),
   },
 });

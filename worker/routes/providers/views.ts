@@ -1,38 +1,43 @@
 import { z } from "@hono/zod-openapi";
 import type { ProviderDefinition } from "../../catalog/providers";
+import { code, int32, MAX } from "../../http/bounds";
+
+/** A provider offers a handful of schemas and asks for a handful of credential fields. */
+const MAX_SCHEMAS = 50;
+const MAX_FIELDS = 50;
 
 const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
 
 export const ProviderSchema = z
   .object({
-    code: z.string(),
-    name: z.string(),
+    code: code(),
+    name: z.string().max(MAX.name),
     kind: z.enum(["BANK", "TAX_PORTAL", "CARD"]),
     sandbox: z.boolean(),
     verification: z.enum(["sandbox", "replica", "live"]).meta({
       description: "sandbox: 샌드박스 기관. replica: 실제 기관의 프로토콜 복제본으로 검증됨(실기관 확인 전). live: 실제 기관에서 확인되어 문서에 날짜와 함께 기록됨",
     }),
-    schemas: z.array(z.string()),
-    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)),
-    maxDateRangeDays: z.number().int().meta({ description: "한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED" }),
+    schemas: z.array(code()).max(MAX_SCHEMAS),
+    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length),
+    maxDateRangeDays: int32(1, 3660).meta({ description: "한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED" }),
   })
   .openapi("Provider");
 
 export const CredentialSchemaSchema = z
   .object({
-    providerCode: z.string(),
-    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)),
+    providerCode: code(),
+    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length),
     fields: z.array(
       z.object({
-        name: z.string(),
-        label: z.string(),
+        name: code(),
+        label: z.string().max(MAX.name),
         authMethod: z.enum(AUTH_METHODS),
         required: z.boolean(),
         secret: z.boolean().meta({ description: "비밀 값. 화면에서 가리고 어디에도 기록하지 않습니다" }),
-        pattern: z.string().meta({ description: "값 전체가 맞아야 하는 ECMAScript 정규식" }),
+        pattern: z.string().max(MAX.text).meta({ description: "값 전체가 맞아야 하는 ECMAScript 정규식" }),
         input: z.enum(["text", "file"]).meta({ description: "file: 사용자가 고른 파일의 바이트를 표준 base64(패딩 포함)로 보냅니다 (인증서 파일 signCert.der, signPri.key)" }),
       }),
-    ),
+    ).max(MAX_FIELDS),
   })
   .openapi("CredentialSchema");
 

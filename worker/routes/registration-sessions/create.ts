@@ -10,7 +10,8 @@ import { sessionView } from "./views";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
-import { RegistrationOptionSchema } from "./shapes";
+import { MAX_CLIENT_REFERENCE_ID, MAX_LIST, MAX_ORIGIN_LENGTH, RegistrationOptionSchema } from "./shapes";
+import { MAX, timestamp, uuid } from "../../http/bounds";
 
 /**
  * `scheme://host[:port]` and nothing else: no path, query, fragment or trailing slash. Case is spelled out rather
@@ -19,9 +20,9 @@ import { RegistrationOptionSchema } from "./shapes";
 const ORIGIN = /^[hH][tT][tT][pP][sS]?:\/\/(?:[a-zA-Z0-9-]+\.)*[a-zA-Z0-9-]+(?::\d{1,5})?$/;
 
 const Body = z.object({
-  registrationOptions: z.array(RegistrationOptionSchema).min(1).max(10),
-  originAllowlist: z.array(z.string().regex(ORIGIN)).min(1).max(10).meta({ description: "SDK를 여는 페이지의 출처. 각 항목은 scheme://host[:port]", example: ["https://partner.example"] }),
-  clientReferenceId: z.string().max(128).optional().meta({ description: "파트너가 붙이는 참조 값, 최대 128자" }),
+  registrationOptions: z.array(RegistrationOptionSchema).min(1).max(MAX_LIST),
+  originAllowlist: z.array(z.string().max(MAX_ORIGIN_LENGTH).regex(ORIGIN)).min(1).max(MAX_LIST).meta({ description: "SDK를 여는 페이지의 출처. 각 항목은 scheme://host[:port]", example: ["https://partner.example"] }),
+  clientReferenceId: z.string().max(MAX_CLIENT_REFERENCE_ID).optional().meta({ description: "파트너가 붙이는 참조 값, 최대 128자" }),
 });
 
 export const route = createRoute({
@@ -36,7 +37,7 @@ export const route = createRoute({
   responses: {
     201: {
       description: "발급된 세션",
-      content: { "application/json": { schema: z.object({ sessionId: z.uuid(), sessionToken: z.string(), expiresAt: z.iso.datetime(), status: z.literal("PENDING") }) } },
+      content: { "application/json": { schema: z.object({ sessionId: uuid(), sessionToken: z.string().max(MAX.secret), expiresAt: timestamp(), status: z.literal("PENDING") }) } },
     },
     ...errorResponses(
       "INVALID_PARAM_FORMAT", "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "REGISTRATION_SESSION_INVALID_ORIGIN",

@@ -3,6 +3,7 @@ import { findSchema } from "../../catalog/schemas";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
 import { errorResponses } from "../../http/error-responses";
+import { code } from "../../http/bounds";
 import { SchemaDetailSchema, schemaDetail } from "./views";
 
 export const route = createRoute({
@@ -12,7 +13,7 @@ export const route = createRoute({
   tags: ["Catalog"],
   summary: "스키마 상세",
   description: "요청 필드(params)와 레코드 필드의 JSON Schema",
-  request: { params: z.object({ schema: z.string().meta({ param: { name: "schema", in: "path" }, example: "bank.transactions.cb.v1" }) }) },
+  request: { params: z.object({ schema: code().meta({ param: { name: "schema", in: "path" }, example: "bank.transactions.cb.v1" }) }) },
   responses: {
     200: { description: "스키마 정의", content: { "application/json": { schema: SchemaDetailSchema } } },
     ...errorResponses("SCHEMA_NOT_FOUND"),

@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { allSchemas } from "../../catalog/schemas";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
+import { MAX } from "../../http/bounds";
 import { SchemaSummarySchema, schemaSummary } from "./views";
 
 export const route = createRoute({
@@ -11,7 +12,7 @@ export const route = createRoute({
   tags: ["Catalog"],
   summary: "스키마 목록",
   responses: {
-    200: { description: "사용 가능한 스키마", content: { "application/json": { schema: z.object({ items: z.array(SchemaSummarySchema) }) } } },
+    200: { description: "사용 가능한 스키마", content: { "application/json": { schema: z.object({ items: z.array(SchemaSummarySchema).max(MAX.items) }) } } },
     ...errorResponses(),
   },
 });

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { allProviders } from "../../catalog/providers";
 import type { SchemaDefinition } from "../../catalog/schemas";
+import { code, MAX } from "../../http/bounds";
 
 export const SchemaSummarySchema = z
-  .object({ id: z.string(), title: z.string(), providerCodes: z.array(z.string()) })
+  .object({ id: code(), title: z.string().max(MAX.name), providerCodes: z.array(code()).max(MAX.items) })
   .openapi("SchemaSummary");
 
 export const SchemaDetailSchema = SchemaSummarySchema.extend({
