@@ -3028,7 +3028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN, WORKSPACE_ACCESS_DENIED */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -5052,7 +5052,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: REGISTRATION_SESSION_OPTION_NOT_ALLOWED, REGISTRATION_SESSION_BUSINESS_MISMATCH */
+            /** @description 오류: REGISTRATION_SESSION_OPTION_NOT_ALLOWED, REGISTRATION_SESSION_BUSINESS_MISMATCH, WORKSPACE_ACCESS_DENIED */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

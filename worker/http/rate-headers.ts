@@ -27,7 +27,8 @@ const HEADER_OBJECTS = {
   ...Object.fromEntries(
     Object.entries(RATE_LIMIT_HEADERS).map(([name, description]) => [
       name,
-      { description, required: true, schema: { type: "integer", format: "int32", minimum: 0, maximum: INT32_MAX } },
+      // Not `required`: a failure of the rate gate itself (500) goes without them (docs/security.md, "Rate headers everywhere").
+      { description, schema: { type: "integer", format: "int32", minimum: 0, maximum: INT32_MAX } },
     ]),
   ),
   [RETRY_AFTER]: {
