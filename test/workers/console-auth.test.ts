@@ -168,7 +168,7 @@ describe("sign-in", () => {
     const own = new ConsoleBrowser();
     for (let i = 0; i < FREE_GUESSES; i++) await own.signIn(email, `typo ${i}`);
     for (let i = FREE_GUESSES; i < UNLOCK_MAIL_AFTER; i++) expect((await new ConsoleBrowser().signIn(email, `guess ${i}`)).status).toBe(401);
-    const mail = await env.DB.prepare("SELECT subject, body FROM mail_outbox WHERE recipient = ?").bind(email).all<{ subject: string; body: string }>();
+    const mail = await env.DB.prepare("SELECT subject, body FROM mail_outbox WHERE recipient = ? AND body LIKE '%/console/unlock?%'").bind(email).all<{ subject: string; body: string }>();
     expect(mail.results).toHaveLength(1);
     const link = /https?:\/\/\S+\/console\/unlock\?token=\S+/.exec(mail.results[0]!.body)![0];
     expect((await own.signIn(email, password)).status).toBe(429);
@@ -176,7 +176,7 @@ describe("sign-in", () => {
     expect(page.status).toBe(200);
     const token = new URL(link).searchParams.get("token")!;
     const unlocked = await own.post("/console/unlock", { token });
-    expect(unlocked.html).toContain('id="unlocked"');
+    expect(unlocked.html).toContain('id="link-done"');
     expect((await own.signIn(email, password)).status).toBe(303);
     // The link works once.
     await own.open(new URL(link).pathname + new URL(link).search);

@@ -3,13 +3,14 @@ import { findProvider } from "../catalog/providers";
 import { listCredentials } from "../credentials/store";
 import type { AppEnv } from "../env";
 import { roleMay } from "../workspaces/roles";
+import { isSandboxOnly } from "../workspaces/store";
+import { kst } from "./kst";
 import { CsrfField, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
 const AUTH_METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서" } as const;
-const kst = (ms: number) => new Date(ms).toLocaleString("ko-KR", { timeZone: "Asia/Seoul" });
 
 /** The workspace's credentials: live ones first; a certificate's label carries its expiry (credentials/fields.ts maskedLabel). */
 export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
@@ -17,8 +18,14 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
   const workspaceId = c.req.param("workspaceId")!;
   const role = workspaceRoleOf(c);
   const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
+  const sandboxOnly = await isSandboxOnly(c.env.DB, workspaceId);
   return c.html(
     <Page title="자격 증명" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
+      {sandboxOnly && (
+        <p class="notice" role="status" id="sandbox-only">
+          이메일 주소를 확인하기 전에는 샌드박스 기관만 쓸 수 있습니다. 가입할 때 받은 메일의 링크를 눌러 주세요.
+        </p>
+      )}
       {c.req.query("added") !== undefined && (
         <p class="notice" role="status">
           자격 증명을 등록했습니다. 같은 기관에 이전 자격 증명이 있었다면 교체됨으로 바뀌고, 새 자격 증명으로 확인 작업이 실행됩니다 (작업 목록에서 볼 수 있습니다).

@@ -6,11 +6,10 @@ import type { AppEnv } from "../env";
 import { roleMay } from "../workspaces/roles";
 import { ApiError } from "../errors/api-error";
 import { isoTime } from "../lib/iso-time";
+import { kst } from "./kst";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
-
-const kst = (ms: number) => new Date(ms).toLocaleString("ko-KR", { timeZone: "Asia/Seoul" });
 
 async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?: ApiError; revoked?: boolean } = {}) {
   const user = consoleUserOf(c);

@@ -11,7 +11,8 @@ import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
 import { showSignIn, signOut, signOutEverywhere, submitSignIn } from "./sign-in";
 import { showSignUp, submitSignUp } from "./sign-up";
-import { showUnlock, submitUnlock, UNLOCK_PATH } from "./unlock";
+import { UNLOCK_LINK, unlockPages } from "./unlock";
+import { VERIFY_EMAIL_LINK, verifyEmailPages } from "./verify-email";
 import { consoleMay } from "./role-gate";
 import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
 
@@ -25,8 +26,13 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.post("/sign-in", submitSignIn);
   app.post("/sign-out", signedIn, signOut);
   app.post("/sign-out-everywhere", signedIn, signOutEverywhere);
-  app.get(UNLOCK_PATH.replace("/console", ""), showUnlock);
-  app.post(UNLOCK_PATH.replace("/console", ""), submitUnlock);
+  for (const [link, pages] of [
+    [UNLOCK_LINK, unlockPages],
+    [VERIFY_EMAIL_LINK, verifyEmailPages],
+  ] as const) {
+    app.get(link.path.replace("/console", ""), pages.show);
+    app.post(link.path.replace("/console", ""), pages.submit);
+  }
   app.get(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, showDevice);
   app.post(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, decideDevice);
   app.get("/", signedIn, async (c) => {

@@ -6,6 +6,7 @@ import { ApiError } from "../errors/api-error";
 import { clientAddress } from "../http/client-address";
 import { isPersonalEmail } from "../users/email";
 import { signUp } from "../users/store";
+import { mailVerificationLink } from "./verify-email";
 import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { startSession } from "./start-session";
@@ -62,6 +63,7 @@ export async function submitSignUp(c: Context<AppEnv>): Promise<Response> {
   try {
     await countSignUpAttempt(c.env.DB, clientAddress(c));
     const { user, workspaceId } = await signUp(c.env.DB, { email: fields.email!, password: fields.password!, workspaceName: fields.workspaceName!.trim() });
+    await mailVerificationLink(c, user);
     return await startSession(c, user.id, `/console/w/${workspaceId}/keys`);
   } catch (err) {
     if (err instanceof ApiError && (err.code === "DUPLICATE_EMAIL" || err.code === "API_RATE_LIMITED")) return form(c, values, err);

@@ -17,6 +17,8 @@ export const workspaces = sqliteTable("workspaces", {
    * partner, so a partner's cap covers all its businesses. Null: itself.
    */
   billingWorkspaceId: text("billing_workspace_id"),
+  /** A self-serve workspace whose owner has not confirmed their e-mail yet: sandbox providers only (workspaces/sandbox-only.ts). */
+  sandboxOnly: integer("sandbox_only", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
 });
 
@@ -221,6 +223,8 @@ export const users = sqliteTable(
     email: text("email").notNull(),
     /** `pbkdf2-sha256$<iterations>$<salt>$<hash>` (users/password.ts): the parameters travel with the hash, so they can be raised later. */
     passwordHash: text("password_hash").notNull(),
+    /** When the user followed the link mailed at sign-up; null until then. */
+    emailVerifiedAt: integer("email_verified_at"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("users_email").on(t.email)],
@@ -273,7 +277,7 @@ export const mailOutbox = sqliteTable("mail_outbox", {
   sentAt: integer("sent_at"),
 });
 
-export const ACCOUNT_LINK_PURPOSES = ["UNLOCK"] as const;
+export const ACCOUNT_LINK_PURPOSES = ["UNLOCK", "VERIFY_EMAIL"] as const;
 
 /** One-time links mailed to a user (worker/users/account-links.ts): only the token's SHA-256 is kept. */
 export const accountLinks = sqliteTable("account_links", {

@@ -8,17 +8,17 @@ import { randomToken, sha256Hex } from "../lib/crypto";
 /** A mailed link is good for an hour, once. */
 export const LINK_TTL_MS = 60 * 60_000;
 
-type Purpose = (typeof accountLinks.$inferSelect)["purpose"];
+export type AccountLinkPurpose = (typeof accountLinks.$inferSelect)["purpose"];
 
 /** A new one-time link token for a user; only its hash is kept. */
-export async function issueAccountLink(d1: D1Database, userId: string, purpose: Purpose, now: number = Date.now()): Promise<string> {
+export async function issueAccountLink(d1: D1Database, userId: string, purpose: AccountLinkPurpose, now: number = Date.now()): Promise<string> {
   const token = randomToken(32);
   await database(d1).insert(accountLinks).values({ tokenHash: await sha256Hex(token), userId, purpose, createdAt: now, expiresAt: now + LINK_TTL_MS });
   return token;
 }
 
 /** Spends a link: the user it was for, once; an unknown, used or expired token is INVALID_TOKEN. */
-export async function useAccountLink(d1: D1Database, token: string, purpose: Purpose, now: number = Date.now()): Promise<string> {
+export async function useAccountLink(d1: D1Database, token: string, purpose: AccountLinkPurpose, now: number = Date.now()): Promise<string> {
   const [used] = await database(d1)
     .update(accountLinks)
     .set({ usedAt: now })

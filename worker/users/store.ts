@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { database } from "../db/client";
 import { type MemberRole, users, workspaceMembers } from "../db/tables";
 import { ApiError } from "../errors/api-error";
-import { insertOwnWorkspace } from "../workspaces/store";
+import { insertOwnWorkspace, openToRealInstitutions } from "../workspaces/store";
 import { normalizeEmail } from "./email";
 import { hashPassword } from "./password";
 
@@ -15,7 +15,7 @@ export type UserRow = typeof users.$inferSelect;
 export async function signUp(d1: D1Database, input: { email: string; password: string; workspaceName: string }): Promise<{ user: UserRow; workspaceId: string }> {
   const db = database(d1);
   const now = Date.now();
-  const user: UserRow = { id: crypto.randomUUID(), email: normalizeEmail(input.email), passwordHash: await hashPassword(input.password), createdAt: now };
+  const user: UserRow = { id: crypto.randomUUID(), email: normalizeEmail(input.email), passwordHash: await hashPassword(input.password), emailVerifiedAt: null, createdAt: now };
   const workspaceId = crypto.randomUUID();
   try {
     await db.batch([
@@ -59,4 +59,12 @@ export async function requireMembership(d1: D1Database, userId: string, workspac
     .get();
   if (!row) throw new ApiError("WORKSPACE_ACCESS_DENIED");
   return row.role;
+}
+
+/** The user followed the link mailed at sign-up: their e-mail is confirmed, and the workspaces they own may use real institutions. */
+export async function confirmEmail(d1: D1Database, userId: string, now: number = Date.now()): Promise<void> {
+  const db = database(d1);
+  await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, userId));
+  const owned = await db.select({ workspaceId: workspaceMembers.workspaceId }).from(workspaceMembers).where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, "owner"))).all();
+  await openToRealInstitutions(d1, owned.map((m) => m.workspaceId));
 }

@@ -2,6 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { database } from "../db/client";
 import { workspaces } from "../db/tables";
+import { ApiError } from "../errors/api-error";
 import { type Plan, PLAN_LIMITS } from "./plans";
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -71,8 +72,26 @@ export function insertConnectionWorkspace(db: Database, input: { id: string; bus
 }
 
 /** A workspace someone signed up for, to batch with its owner's membership. */
+/** A self-serve workspace: sandbox providers only until its owner confirms their e-mail (openToRealInstitutions). */
 export function insertOwnWorkspace(db: Database, input: { id: string; name: string; createdAt: number }) {
-  return db.insert(workspaces).values({ id: input.id, name: input.name, createdAt: input.createdAt });
+  return db.insert(workspaces).values({ id: input.id, name: input.name, createdAt: input.createdAt, sandboxOnly: true });
+}
+
+export async function openToRealInstitutions(d1: D1Database, workspaceIds: string[]): Promise<void> {
+  if (workspaceIds.length > 0) await database(d1).update(workspaces).set({ sandboxOnly: false }).where(inArray(workspaces.id, workspaceIds));
+}
+
+export async function isSandboxOnly(d1: D1Database, workspaceId: string): Promise<boolean> {
+  return (await database(d1).select({ sandboxOnly: workspaces.sandboxOnly }).from(workspaces).where(eq(workspaces.id, workspaceId)).get())?.sandboxOnly ?? false;
+}
+
+/**
+ * A workspace whose owner has not confirmed their e-mail keeps no credential of a real institution: nobody has
+ * shown they can be reached at the address that signed up. 403 WORKSPACE_ACCESS_DENIED, saying what to do.
+ */
+export async function assertMayHoldCredential(d1: D1Database, workspaceId: string, provider: { sandbox: boolean }): Promise<void> {
+  if (provider.sandbox || !(await isSandboxOnly(d1, workspaceId))) return;
+  throw new ApiError("WORKSPACE_ACCESS_DENIED", { message: "이메일 주소를 확인하기 전에는 샌드박스 기관만 쓸 수 있습니다. 가입할 때 받은 메일의 링크를 눌러 주세요." });
 }
 
 export async function workspaceNames(d1: D1Database, ids: string[]): Promise<Map<string, string>> {
