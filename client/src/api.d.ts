@@ -5180,9 +5180,15 @@ export interface operations {
                          * @description user_code가 채워진 승인 페이지
                          */
                         verification_uri_complete: string;
-                        /** @description 초 */
+                        /**
+                         * Format: int32
+                         * @description 초
+                         */
                         expires_in: number;
-                        /** @description 최소 폴링 간격(초) */
+                        /**
+                         * Format: int32
+                         * @description 최소 폴링 간격(초)
+                         */
                         interval: number;
                     };
                 };

@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { DEVICE_CODE_PAGE } from "../../console/device-page-path";
 import { startDeviceAuthorization } from "../../device-codes/store";
 import type { AppEnv } from "../../env";
+import { int32, MAX } from "../../http/bounds";
 import { errorResponses } from "../../http/error-responses";
 import { oauthBody } from "./oauth-body";
 
@@ -28,12 +29,12 @@ export const route = createRoute({
       content: {
         "application/json": {
           schema: z.object({
-            device_code: z.string().meta({ description: "클라이언트만 아는 폴링용 코드" }),
-            user_code: z.string().meta({ description: "사용자가 콘솔에 입력할 코드, 예: BCDF-GHJK" }),
-            verification_uri: z.url(),
-            verification_uri_complete: z.url().meta({ description: "user_code가 채워진 승인 페이지" }),
-            expires_in: z.number().int().meta({ description: "초" }),
-            interval: z.number().int().meta({ description: "최소 폴링 간격(초)" }),
+            device_code: z.string().max(MAX.secret).meta({ description: "클라이언트만 아는 폴링용 코드" }),
+            user_code: z.string().max(9).meta({ description: "사용자가 콘솔에 입력할 코드, 예: BCDF-GHJK" }),
+            verification_uri: z.url().max(MAX.url),
+            verification_uri_complete: z.url().max(MAX.url).meta({ description: "user_code가 채워진 승인 페이지" }),
+            expires_in: int32(1, 3600).meta({ description: "초" }),
+            interval: int32(1, 3600).meta({ description: "최소 폴링 간격(초)" }),
           }),
         },
       },

@@ -3,6 +3,7 @@ import { issueApiKey } from "../../api-keys/store";
 import { DEVICE_KEY_TTL_DAYS, pollDeviceCode } from "../../device-codes/store";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
+import { MAX, uuid } from "../../http/bounds";
 import { errorResponses } from "../../http/error-responses";
 import { ApiKeySchema } from "../api-keys/shapes";
 import { apiKeyView } from "../api-keys/views";
@@ -33,9 +34,9 @@ export const route = createRoute({
       content: {
         "application/json": {
           schema: z.object({
-            access_token: z.string().meta({ description: "API 키. Authorization: Bearer <access_token>" }),
+            access_token: z.string().max(MAX.secret).meta({ description: "API 키. Authorization: Bearer <access_token>" }),
             token_type: z.literal("Bearer"),
-            workspaceId: z.uuid(),
+            workspaceId: uuid(),
             apiKey: ApiKeySchema,
           }),
         },
