@@ -58,6 +58,7 @@ describe("the console in Chromium against the local stack", () => {
     await page.type("#email", email);
     await page.type("#password", password);
     await page.type("#workspaceName", "콘솔 테스트 회사");
+    await page.type("#businessNumber", "120-88-00767");
     await shot(page, "1-sign-up");
     await submit(page);
     expect(page.url()).toMatch(/\/console\/w\/[0-9a-f-]+\/keys$/);
@@ -88,6 +89,7 @@ describe("the console in Chromium against the local stack", () => {
     await page.type("#email", `adder-${Date.now()}@example.co.kr`);
     await page.type("#password", "a long enough password");
     await page.type("#workspaceName", "등록 테스트 회사");
+    await page.type("#businessNumber", "120-88-00767");
     await submit(page);
     await page.goto(page.url().replace(/\/keys$/, "/credentials"));
     expect(await page.$$("tbody tr")).toHaveLength(0);

@@ -34,7 +34,7 @@ describe("sign-up", () => {
   it("signs the browser in with an HttpOnly, Secure, SameSite=Lax __Host- cookie whose token is stored only hashed", async () => {
     const browser = new ConsoleBrowser();
     await browser.open("/console/sign-up");
-    const res = await browser.post("/console/sign-up", { email: `a-${crypto.randomUUID()}@example.co.kr`, password: "correct horse battery", workspaceName: "가나다" });
+    const res = await browser.post("/console/sign-up", { email: `a-${crypto.randomUUID()}@example.co.kr`, password: "correct horse battery", workspaceName: "가나다", businessNumber: "1208800767" });
     expect(res.status).toBe(303);
     expect(res.location).toMatch(/^\/console\/w\/[0-9a-f-]{36}\/keys$/);
     const line = browser.lastSetCookies.find((l) => l.startsWith("__Host-console_session="))!;
@@ -61,17 +61,32 @@ describe("sign-up", () => {
   it("refuses a personal e-mail with PERSONAL_EMAIL_NOT_ALLOWED and a taken one with DUPLICATE_EMAIL", async () => {
     const browser = new ConsoleBrowser();
     await browser.open("/console/sign-up");
-    const personal = await browser.post("/console/sign-up", { email: "someone@naver.com", password: "correct horse battery", workspaceName: "개인" });
+    const personal = await browser.post("/console/sign-up", { email: "someone@naver.com", password: "correct horse battery", workspaceName: "개인", businessNumber: "1208800767" });
     expect(personal.status).toBe(400);
     expect(alertCode(personal.html)).toBe("PERSONAL_EMAIL_NOT_ALLOWED");
     expect(personal.html).toContain("회사 이메일");
 
     const { email } = await new ConsoleBrowser().signUp();
-    const again = await browser.post("/console/sign-up", { email: email.toUpperCase(), password: "another password", workspaceName: "둘째" });
+    const again = await browser.post("/console/sign-up", { email: email.toUpperCase(), password: "another password", workspaceName: "둘째", businessNumber: "1208800767" });
     expect(again.status).toBe(409);
     expect(alertCode(again.html)).toBe("DUPLICATE_EMAIL");
     const count = await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?").bind(email).first<{ n: number }>();
     expect(count!.n).toBe(1);
+  });
+
+  it("asks for the business number and refuses one that fails its check digit, making no user", async () => {
+    const browser = new ConsoleBrowser();
+    expect((await browser.open("/console/sign-up")).html).toContain('name="businessNumber"');
+    const email = `bn-${crypto.randomUUID()}@example.co.kr`;
+    const wrong = await browser.post("/console/sign-up", { email, password: "correct horse battery", workspaceName: "가나다", businessNumber: "120-88-00768" });
+    expect(wrong.status).toBe(400);
+    expect(alertCode(wrong.html)).toBe("INVALID_BUSINESS_REGISTRATION_NUMBER");
+    const missing = await browser.post("/console/sign-up", { email, password: "correct horse battery", workspaceName: "가나다" });
+    expect(alertCode(missing.html)).toBe("MISSING_REQUIRED_PARAM");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?").bind(email).first<{ n: number }>()).toEqual({ n: 0 });
+    const right = await browser.post("/console/sign-up", { email, password: "correct horse battery", workspaceName: "가나다", businessNumber: "120-88-00767" });
+    const workspaceId = /\/console\/w\/([0-9a-f-]+)\//.exec(right.location ?? "")![1]!;
+    expect(await env.DB.prepare("SELECT business_number AS bn FROM workspaces WHERE id = ?").bind(workspaceId).first()).toEqual({ bn: "1208800767" });
   });
 });
 
@@ -81,12 +96,12 @@ describe("sign-up throttling", () => {
     const taken = (await new ConsoleBrowser().signUp()).email;
     for (let i = 0; i < SIGN_UPS_PER_ADDRESS; i++) {
       await browser.open("/console/sign-up");
-      const res = await browser.post("/console/sign-up", { email: taken, password: "correct horse battery", workspaceName: "가나다" });
+      const res = await browser.post("/console/sign-up", { email: taken, password: "correct horse battery", workspaceName: "가나다", businessNumber: "1208800767" });
       expect(alertCode(res.html)).toBe("DUPLICATE_EMAIL");
     }
     for (const email of [taken, `new-${crypto.randomUUID()}@example.co.kr`]) {
       await browser.open("/console/sign-up");
-      const res = await browser.post("/console/sign-up", { email, password: "correct horse battery", workspaceName: "가나다" });
+      const res = await browser.post("/console/sign-up", { email, password: "correct horse battery", workspaceName: "가나다", businessNumber: "1208800767" });
       expect(res.status).toBe(429);
       expect(alertCode(res.html)).toBe("API_RATE_LIMITED");
       expect(Number(res.response.headers.get("Retry-After"))).toBeGreaterThan(0);
@@ -100,7 +115,7 @@ describe("CSRF protection", () => {
   it("refuses a sign-up or sign-in form without the token the page gave, or posted from another origin", async () => {
     const browser = new ConsoleBrowser();
     await browser.open("/console/sign-up");
-    const form = { email: `c-${crypto.randomUUID()}@example.co.kr`, password: "correct horse battery", workspaceName: "가" };
+    const form = { email: `c-${crypto.randomUUID()}@example.co.kr`, password: "correct horse battery", workspaceName: "가", businessNumber: "1208800767" };
     for (const res of [
       await browser.post("/console/sign-up", { ...form, _csrf: "" }),
       await browser.post("/console/sign-up", { ...form, _csrf: "forged-token-of-the-same-length-0" }),

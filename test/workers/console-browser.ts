@@ -61,7 +61,7 @@ export class ConsoleBrowser {
   /** Signs up with a fresh company address; lands on the new workspace's keys page. */
   async signUp(email = `user-${crypto.randomUUID()}@example.co.kr`, password = "correct horse battery"): Promise<{ email: string; password: string; workspaceId: string }> {
     await this.open("/console/sign-up");
-    const res = await this.post("/console/sign-up", { email, password, workspaceName: "테스트 회사" });
+    const res = await this.post("/console/sign-up", { email, password, workspaceName: "테스트 회사", businessNumber: "120-88-00767" });
     if (res.status !== 303) throw new Error(`sign-up failed: ${res.status} ${res.html.slice(0, 300)}`);
     const workspaceId = /\/console\/w\/([0-9a-f-]+)\//.exec(res.location ?? "")![1]!;
     await this.open(res.location!);

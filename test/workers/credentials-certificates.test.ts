@@ -80,9 +80,15 @@ describe("certificate credentials, created directly", () => {
     }
   });
 
-  it("accepts a business certificate in a workspace without a business number", async () => {
-    const { res } = await createCert(await certFields({ idn: "2208162517" }), null);
-    expect(res.status).toBe(201);
+  it("refuses a certificate, or a tax portal's ID login, in a workspace without a business number to check it against, storing nothing", async () => {
+    const { res, ws } = await createCert(await certFields({ idn: "2208162517" }), null);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("INVALID_BUSINESS_REGISTRATION_NUMBER");
+    expect(res.body.message).toContain("사업자등록번호가 없어");
+    const login = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal", authMethod: "PROVIDER_LOGIN", fields: { loginId: "tax_user", password: "pass_good" } } });
+    expect(login.body.code).toBe("INVALID_BUSINESS_REGISTRATION_NUMBER");
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
   });
 
   const otherKey = async () => {

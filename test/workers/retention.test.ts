@@ -42,7 +42,7 @@ describe("console forms are bounded before anything is written", () => {
     expect(await attemptRows()).toBe(before + 3);
   });
 
-  it("refuses an over-long e-mail, password or workspace name at sign-up, naming each, and makes no user", async () => {
+  it("refuses an over-long e-mail, password, workspace name or business number at sign-up, naming each, and makes no user", async () => {
     const users = await count("SELECT count(*) AS n FROM users");
     const browser = new ConsoleBrowser(freshAddress());
     await browser.open("/console/sign-up");
@@ -50,9 +50,10 @@ describe("console forms are bounded before anything is written", () => {
       email: longEmail(1),
       password: "p".repeat(FORM_FIELD_BOUNDS.password.max + 1),
       workspaceName: "가".repeat(FORM_FIELD_BOUNDS.workspaceName.max + 1),
+      businessNumber: "1".repeat(FORM_FIELD_BOUNDS.businessNumber.max + 1),
     });
     expect(res.status).toBe(400);
-    expect(fieldsOf(res.html)).toEqual(["body.email", "body.password", "body.workspaceName"]);
+    expect(fieldsOf(res.html)).toEqual(["body.email", "body.password", "body.workspaceName", "body.businessNumber"]);
     expect(res.html).toMatch(/워크스페이스 이름은\(는\) 100자 이하/);
     expect(await count("SELECT count(*) AS n FROM users")).toBe(users);
   });

@@ -8,6 +8,7 @@ export const FORM_FIELD_BOUNDS = {
   email: { max: 254, label: "이메일" },
   password: { max: 1024, label: "비밀번호" },
   workspaceName: { max: 100, label: "워크스페이스 이름" },
+  businessNumber: { max: 12, label: "사업자등록번호" },
   next: { max: 2048, label: "이동할 주소" },
 } as const;
 

@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { countSignUpAttempt } from "../console-sessions/login-attempts";
 import { ApiError } from "../errors/api-error";
 import { clientAddress } from "../http/client-address";
+import { isValidBusinessNumber } from "../partners/business-number";
 import { isPersonalEmail } from "../users/email";
 import { signUp } from "../users/store";
 import { mailVerificationLink } from "./verify-email";
@@ -12,9 +13,10 @@ import { CsrfField, ErrorAlert, Page } from "./layout";
 import { startSession } from "./start-session";
 
 export const MIN_PASSWORD_LENGTH = 10;
+const businessDigits = (value: string) => value.replace(/[\s-]/g, "");
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
-async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?: string } = {}, error?: ApiError) {
+async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?: string; businessNumber?: string } = {}, error?: ApiError) {
   const csrf = await csrfToken(c, null);
   return c.html(
     <Page title="회원가입">
@@ -27,6 +29,9 @@ async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?
         <input id="password" name="password" type="password" autocomplete="new-password" minlength={MIN_PASSWORD_LENGTH} maxlength={FORM_FIELD_BOUNDS.password.max} required />
         <label for="workspaceName">워크스페이스 이름 (회사 이름)</label>
         <input id="workspaceName" name="workspaceName" maxlength={FORM_FIELD_BOUNDS.workspaceName.max} required value={values.workspaceName ?? ""} />
+        <label for="businessNumber">사업자등록번호</label>
+        <input id="businessNumber" name="businessNumber" inputmode="numeric" placeholder="123-45-67890" maxlength={FORM_FIELD_BOUNDS.businessNumber.max} required value={values.businessNumber ?? ""} />
+        <p>인증서와 국세청 자료는 이 사업자의 것만 등록하고 수집합니다.</p>
         <button type="submit">가입하기</button>
       </form>
       <p>
@@ -41,7 +46,10 @@ async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?
 /** Why the posted sign-up cannot be accepted, or null. */
 function refusal(fields: Record<string, string>): ApiError | null {
   const email = fields.email?.trim() ?? "";
-  if (!email || !fields.password || !fields.workspaceName?.trim()) return new ApiError("MISSING_REQUIRED_PARAM", { message: "이메일, 비밀번호, 워크스페이스 이름을 모두 입력해 주세요." });
+  if (!email || !fields.password || !fields.workspaceName?.trim() || !fields.businessNumber?.trim()) {
+    return new ApiError("MISSING_REQUIRED_PARAM", { message: "이메일, 비밀번호, 워크스페이스 이름, 사업자등록번호를 모두 입력해 주세요." });
+  }
+  if (!isValidBusinessNumber(businessDigits(fields.businessNumber))) return new ApiError("INVALID_BUSINESS_REGISTRATION_NUMBER");
   if (!EMAIL.test(email)) return new ApiError("INVALID_PARAM_FORMAT", { message: "이메일 형식이 올바르지 않습니다." });
   if (fields.password.length < MIN_PASSWORD_LENGTH) return new ApiError("INVALID_PARAM_FORMAT", { message: `비밀번호는 ${MIN_PASSWORD_LENGTH}자 이상이어야 합니다.` });
   if (isPersonalEmail(email)) return new ApiError("PERSONAL_EMAIL_NOT_ALLOWED");
@@ -53,16 +61,21 @@ export const showSignUp = (c: Context<AppEnv>) => form(c);
 export async function submitSignUp(c: Context<AppEnv>): Promise<Response> {
   const fields = await verifiedForm(c, null);
   try {
-    assertBounded(fields, ["email", "password", "workspaceName"]);
+    assertBounded(fields, ["email", "password", "workspaceName", "businessNumber"]);
   } catch (err) {
     return form(c, {}, err as ApiError);
   }
-  const values = { email: fields.email, workspaceName: fields.workspaceName };
+  const values = { email: fields.email, workspaceName: fields.workspaceName, businessNumber: fields.businessNumber };
   const refused = refusal(fields);
   if (refused) return form(c, values, refused);
   try {
     await countSignUpAttempt(c.env.DB, clientAddress(c));
-    const { user, workspaceId } = await signUp(c.env.DB, { email: fields.email!, password: fields.password!, workspaceName: fields.workspaceName!.trim() });
+    const { user, workspaceId } = await signUp(c.env.DB, {
+      email: fields.email!,
+      password: fields.password!,
+      workspaceName: fields.workspaceName!.trim(),
+      businessNumber: businessDigits(fields.businessNumber!),
+    });
     await mailVerificationLink(c, user);
     return await startSession(c, user.id, `/console/w/${workspaceId}/keys`);
   } catch (err) {

@@ -1,5 +1,5 @@
 import { checkCredential } from "../credentials/check";
-import { assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
+import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
 import { replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
 import { credentialReplaced } from "../credentials/replace";
@@ -43,6 +43,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const provider = providerForCredential(submission.providerCode, "body.providerCode");
   checkAuthMethod(provider, submission.kind, "body.kind");
   await assertMayHoldCredential(env.DB, session.workspaceId, provider);
+  assertBusinessFor(session.businessNumber, provider, submission.kind);
   const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
   const credential = credentialFromFields(provider, submission.kind, fields, "fields");
   const certificate = await checkCredential(credential, session.businessNumber);

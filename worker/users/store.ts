@@ -12,7 +12,7 @@ export type UserRow = typeof users.$inferSelect;
  * A new user with a workspace of their own, which they own: one transaction,
  * so a duplicate e-mail leaves no orphan workspace behind.
  */
-export async function signUp(d1: D1Database, input: { email: string; password: string; workspaceName: string }): Promise<{ user: UserRow; workspaceId: string }> {
+export async function signUp(d1: D1Database, input: { email: string; password: string; workspaceName: string; businessNumber: string }): Promise<{ user: UserRow; workspaceId: string }> {
   const db = database(d1);
   const now = Date.now();
   const user: UserRow = { id: crypto.randomUUID(), email: normalizeEmail(input.email), passwordHash: await hashPassword(input.password), emailVerifiedAt: null, createdAt: now };
@@ -20,7 +20,7 @@ export async function signUp(d1: D1Database, input: { email: string; password: s
   try {
     await db.batch([
       db.insert(users).values(user),
-      insertOwnWorkspace(db, { id: workspaceId, name: input.workspaceName, createdAt: now }),
+      insertOwnWorkspace(db, { id: workspaceId, name: input.workspaceName, businessNumber: input.businessNumber, createdAt: now }),
       db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role: "owner", createdAt: now }),
     ]);
   } catch (err) {

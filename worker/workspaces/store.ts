@@ -73,8 +73,8 @@ export function insertConnectionWorkspace(db: Database, input: { id: string; bus
 
 /** A workspace someone signed up for, to batch with its owner's membership. */
 /** A self-serve workspace: sandbox providers only until its owner confirms their e-mail (openToRealInstitutions). */
-export function insertOwnWorkspace(db: Database, input: { id: string; name: string; createdAt: number }) {
-  return db.insert(workspaces).values({ id: input.id, name: input.name, createdAt: input.createdAt, sandboxOnly: true });
+export function insertOwnWorkspace(db: Database, input: { id: string; name: string; businessNumber: string; createdAt: number }) {
+  return db.insert(workspaces).values({ id: input.id, name: input.name, businessNumber: input.businessNumber, createdAt: input.createdAt, sandboxOnly: true });
 }
 
 export async function openToRealInstitutions(d1: D1Database, workspaceIds: string[]): Promise<void> {
@@ -92,6 +92,18 @@ export async function isSandboxOnly(d1: D1Database, workspaceId: string): Promis
 export async function assertMayHoldCredential(d1: D1Database, workspaceId: string, provider: { sandbox: boolean }): Promise<void> {
   if (provider.sandbox || !(await isSandboxOnly(d1, workspaceId))) return;
   throw new ApiError("WORKSPACE_ACCESS_DENIED", { message: "이메일 주소를 확인하기 전에는 샌드박스 기관만 쓸 수 있습니다. 가입할 때 받은 메일의 링크를 눌러 주세요." });
+}
+
+/**
+ * A certificate, or any credential of a tax portal, is checked against the business it is for (the certificate's
+ * virtual ID, the portal account's business): a workspace without a business number cannot register one, rather
+ * than skip the check. 400 INVALID_BUSINESS_REGISTRATION_NUMBER, saying so.
+ */
+export function assertBusinessFor(businessNumber: string | null, provider: { kind: string }, authMethod: string): void {
+  if (businessNumber || (provider.kind !== "TAX_PORTAL" && authMethod !== "CERTIFICATE")) return;
+  throw new ApiError("INVALID_BUSINESS_REGISTRATION_NUMBER", {
+    message: "워크스페이스에 사업자등록번호가 없어 인증서나 국세 포털 자격 증명을 등록할 수 없습니다. 사업자등록번호가 있는 워크스페이스에서 등록해 주세요.",
+  });
 }
 
 export async function workspaceNames(d1: D1Database, ids: string[]): Promise<Map<string, string>> {

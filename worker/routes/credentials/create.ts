@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { code } from "../../http/bounds";
 import { createMiddleware } from "hono/factory";
 import { checkCredential } from "../../credentials/check";
-import { assertMayHoldCredential, workspaceBusinessNumber } from "../../workspaces/store";
+import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../../credentials/fields";
 import { sealedCredentialRow } from "../../credentials/store";
 import { registerCredential } from "../../credentials/replace";
@@ -47,7 +47,7 @@ export const route = createRoute({
   responses: {
     201: { description: "등록된 자격 증명", content: { "application/json": { schema: CredentialSchema } } },
     ...errorResponses(
-      "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_PROVIDER_CODE", "UNSUPPORTED_AUTH_METHOD",
+      "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_PROVIDER_CODE", "UNSUPPORTED_AUTH_METHOD", "INVALID_BUSINESS_REGISTRATION_NUMBER",
       "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT",
       "PARTNER_CREDENTIAL_API_UNSUPPORTED", "WORKSPACE_ACCESS_DENIED",
       ...CERTIFICATE_ERRORS,
@@ -62,7 +62,9 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const credential = credentialFromFields(provider, body.authMethod, body.fields);
   const { workspaceId } = principalOf(c);
   await assertMayHoldCredential(c.env.DB, workspaceId, provider);
-  const certificate = await checkCredential(credential, await workspaceBusinessNumber(c.env.DB, workspaceId));
+  const businessNumber = await workspaceBusinessNumber(c.env.DB, workspaceId);
+  assertBusinessFor(businessNumber, provider, body.authMethod);
+  const certificate = await checkCredential(credential, businessNumber);
   const row = await registerCredential(c.env, await sealedCredentialRow(c.env.VAULT_MASTER_KEY, workspaceId, provider.code, credential, certificate));
   return c.json(credentialView(row), 201);
 };
