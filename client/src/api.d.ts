@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * 등록 UI용 세션 정보
-         * @description Authorization: Bearer <sessionToken>, X-SVC-Page-Origins: <등록 화면을 연 페이지의 출처> [<프레임 조상 출처> …] (공백으로 구분). 출처가 모두 세션의 originAllowlist에 있을 때만 선택지별 입력 필드와 암호화 키를 돌려줍니다.
+         * @description Authorization: Bearer <sessionToken>. 선택지별 입력 필드, 암호화 키와 세션의 originAllowlist를 돌려줍니다. 등록 화면은 브라우저가 알려 준 여는 창의 출처와 프레임 조상 출처가 모두 이 목록에 있을 때만 입력 화면을 보여 줍니다: 허용 출처는 세션에서만 나오며, 요청 헤더로 받지 않습니다.
          */
         get: operations["getHostedRegistrationSession"];
         put?: never;
@@ -572,7 +572,7 @@ export interface paths {
         put?: never;
         /**
          * 자격 증명 제출 (종단간 암호화)
-         * @description Authorization: Bearer <sessionToken>, X-SVC-Page-Origins: GET /connect/api/session과 같은 출처 목록(모두 세션의 originAllowlist에 있어야 합니다). 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = "collect-registration-v1:" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.
+         * @description Authorization: Bearer <sessionToken>. 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = "collect-registration-v1:" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.
          */
         post: operations["submitHostedRegistration"];
         delete?: never;
@@ -4870,10 +4870,7 @@ export interface operations {
     getHostedRegistrationSession: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description 등록 화면을 연 페이지의 출처, 이어서 프레임 조상 출처들 (공백으로 구분). 모두 세션의 originAllowlist에 있어야 합니다. 없으면 출처가 없는 것으로 봅니다. */
-                "X-SVC-Page-Origins"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4914,19 +4911,9 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         };
+                        /** @description 등록 화면을 열 수 있는 출처들 (세션 발급 때 정한 것) */
+                        originAllowlist: string[];
                     };
-                };
-            };
-            /** @description 오류: INVALID_PARAM_FORMAT, REGISTRATION_SESSION_INVALID_ORIGIN */
-            400: {
-                headers: {
-                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
-                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description 오류: REGISTRATION_SESSION_TOKEN_INVALID */
@@ -4983,10 +4970,7 @@ export interface operations {
     submitHostedRegistration: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description 등록 화면을 연 페이지의 출처, 이어서 프레임 조상 출처들 (공백으로 구분). 모두 세션의 originAllowlist에 있어야 합니다. 없으면 출처가 없는 것으로 봅니다. */
-                "X-SVC-Page-Origins"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5028,7 +5012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_BUSINESS_REGISTRATION_NUMBER, REGISTRATION_SESSION_INVALID_ORIGIN, REGISTRATION_E2E_UNKNOWN_KEY_ID, REGISTRATION_E2E_DECRYPT_FAILED, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT, INVALID_PROVIDER_CODE, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_BUSINESS_REGISTRATION_NUMBER, REGISTRATION_E2E_UNKNOWN_KEY_ID, REGISTRATION_E2E_DECRYPT_FAILED, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT, INVALID_PROVIDER_CODE, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

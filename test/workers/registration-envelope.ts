@@ -1,5 +1,4 @@
 import { base64UrlEncode } from "../../collectors/lib/base64url";
-import { PAGE_ORIGINS_HEADER } from "../../worker/routes/connect/page-origins";
 import { sessionKey } from "../../worker/registration/e2e-keys";
 
 /** What the hosted UI does in the browser, for tests that play the browser's part. */
@@ -14,7 +13,7 @@ export async function encryptForService(key: { kid: string; jwk: JsonWebKey }, s
   return { kid: key.kid, epk: { kty, crv, x, y }, iv: base64UrlEncode(iv), ct: base64UrlEncode(new Uint8Array(ct)) };
 }
 
-/** What the hosted UI sends with every call after its handshake: the token and the origins it verified (by default the test sessions' allowlisted one). */
-export function hostedUiHeaders(token: string, pageOrigins = "https://partner.example"): Record<string, string> {
-  return { Authorization: `Bearer ${token}`, [PAGE_ORIGINS_HEADER]: pageOrigins };
+/** What the hosted UI sends with every call: the session's token, nothing more (the allowlist is the session's). */
+export function hostedUiHeaders(token: string): Record<string, string> {
+  return { Authorization: `Bearer ${token}` };
 }

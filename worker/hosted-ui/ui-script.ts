@@ -1,11 +1,13 @@
-import { PAGE_ORIGINS_HEADER } from "../routes/connect/page-origins";
+/** What the page says where it may not be used: the same words the SDK's partner sees with the error code. */
+const ORIGIN_NOT_ALLOWED = "이 사이트에서는 등록 화면을 열 수 없습니다. 등록 화면을 연 페이지의 출처가 등록 세션의 originAllowlist에 없습니다.";
 
 /**
  * The hosted registration UI's browser script, served inline with the page.
  * Nothing in the URL is trusted: the page asks the window that opened or
  * embeds it for the one-time token with a postMessage handshake, and the
- * origin the browser reports for that reply is what the service checks
- * against the session's allowlist before any form is shown. What the
+ * origin the browser reports for that reply, with the frame ancestors it
+ * reports, must all be on the session's allowlist, which comes from the
+ * service with the session, before any form is shown. What the
  * end-user types is encrypted to the service's public key. Plain JS on
  * purpose: it runs in the end-user's browser as is.
  */
@@ -15,11 +17,9 @@ history.replaceState(null, "", location.pathname);
 const peer = window.opener || (window.parent !== window ? window.parent : null);
 const HANDSHAKE_TIMEOUT_MS = 10000;
 const $ = (id) => document.getElementById(id);
-// Set by the handshake: the token, the origin the browser reported for the reply (the only place messages go),
-// and the origins the service checks: that one, then the frame ancestors the browser reports, if it does.
+// Set by the handshake: the token, and the origin the browser reported for the reply (the only place messages go).
 let token = "";
 let peerOrigin = null;
-let pageOrigins = "";
 
 function post(message) {
   if (peer && peerOrigin) peer.postMessage(message, peerOrigin);
@@ -35,7 +35,7 @@ function fail(text, code) {
   if (code) post({ type: "collect:error", code });
 }
 function apiHeaders(extra) {
-  return { Authorization: "Bearer " + token, "${PAGE_ORIGINS_HEADER}": pageOrigins, ...extra };
+  return { Authorization: "Bearer " + token, ...extra };
 }
 const b64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\\+/g, "-").replace(/\\//g, "_").replace(/=+$/, "");
 // A picked file travels as its bytes in standard base64 (certificate files are binary DER), built in chunks
@@ -127,14 +127,15 @@ async function main() {
   }
   token = answer.token;
   peerOrigin = answer.origin;
-  // Opaque ancestors ("null") name no origin to check; browsers without ancestorOrigins report none.
-  const ancestors = location.ancestorOrigins ? Array.from(location.ancestorOrigins).filter((origin) => origin !== "null") : [];
-  pageOrigins = [...new Set([peerOrigin, ...ancestors])].join(" ");
-  // The service, not this script, decides whether these origins may use the session.
   const res = await fetch("/connect/api/session", { headers: apiHeaders() });
   const body = await res.json();
   if (!res.ok) return fail(body.message, body.code);
   const session = body;
+  // The opener or parent, and every frame ancestor the browser reports (opaque "null" ones name no origin; browsers
+  // without ancestorOrigins report none), must be on the session's allowlist: the browser says where the page is, the
+  // session says where it may be, and nothing the requests carry decides it.
+  const ancestors = location.ancestorOrigins ? Array.from(location.ancestorOrigins).filter((origin) => origin !== "null") : [];
+  if (![peerOrigin, ...ancestors].every((origin) => session.originAllowlist.includes(origin))) return fail(${JSON.stringify(ORIGIN_NOT_ALLOWED)}, "REGISTRATION_SESSION_INVALID_ORIGIN");
   const select = $("option");
   const optionLabel = (option) => option.providerName + (option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)");
   session.options.forEach((option, i) => select.append(new Option(optionLabel(option), String(i))));

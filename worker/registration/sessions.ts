@@ -59,24 +59,17 @@ export async function findSession(d1: D1Database, workspaceId: string, id: strin
   return row;
 }
 
-const ORIGIN_NOT_ALLOWED_MESSAGE = "이 사이트에서는 등록 화면을 열 수 없습니다. 등록 화면을 연 페이지의 출처가 등록 세션의 originAllowlist에 없습니다.";
-
 /**
- * The session a token opens for the hosted UI, if it still takes input and
- * every origin the page presents (the one the browser reported for the
- * opener's handshake reply, then its frame ancestors) is on the session's
- * allowlist. A used, cancelled, expired or locked token is dead for good.
- * The origins are checked before the status, so a page that is not allowed
- * learns nothing about the session.
+ * The session a token opens for the hosted UI, if it still takes input. A used, cancelled, expired or locked token
+ * is dead for good. Which pages may use it is the session's allowlist, handed to the page with the session
+ * (routes/connect/session.ts), never taken from the request: the page shows its form only where the browser reports
+ * an allowlisted opener and frame ancestors (hosted-ui/ui-script.ts).
  */
-export async function usableSessionForPage(d1: D1Database, token: string, pageOrigins: readonly string[]): Promise<SessionRow> {
+export async function usableSessionForPage(d1: D1Database, token: string): Promise<SessionRow> {
   const row = token.startsWith(TOKEN_PREFIX)
     ? await database(d1).select().from(registrationSessions).where(eq(registrationSessions.tokenHash, await sha256Hex(token))).get()
     : undefined;
   if (!row) throw new ApiError("REGISTRATION_SESSION_TOKEN_INVALID");
-  if (pageOrigins.length === 0 || !pageOrigins.every((origin) => row.originAllowlist.includes(origin))) {
-    throw new ApiError("REGISTRATION_SESSION_INVALID_ORIGIN", { message: ORIGIN_NOT_ALLOWED_MESSAGE });
-  }
   assertPending(row);
   return row;
 }

@@ -18,12 +18,10 @@ export interface Submission {
 /**
  * Registers the credential an end-user entered in the hosted UI: only
  * within the options, business number and lifetime fixed at issue, only
- * from a page on the session's origin allowlist, and only once. A rejected
- * submission counts against the session's attempts (a refused origin does
- * not: the end-user never saw a form).
+ * and only once. A rejected submission counts against the session's attempts.
  */
-export async function submitRegistration(env: Bindings, token: string, pageOrigins: readonly string[], submission: Submission): Promise<SessionRow> {
-  const session = await usableSessionForPage(env.DB, token, pageOrigins);
+export async function submitRegistration(env: Bindings, token: string, submission: Submission): Promise<SessionRow> {
+  const session = await usableSessionForPage(env.DB, token);
   try {
     return await register(env, session, submission);
   } catch (err) {

@@ -6,7 +6,6 @@ import { usableSessionForPage } from "../../registration/sessions";
 import { errorResponses } from "../../http/error-responses";
 import { code, MAX, timestamp, uuid } from "../../http/bounds";
 import { isoTime } from "../../lib/iso-time";
-import { PAGE_ORIGINS_HEADER, PageOriginsHeaderSchema, pageOrigins } from "./page-origins";
 import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
 
 const Field = z.object({ name: code(), label: z.string().max(MAX.name), pattern: z.string().max(MAX.text), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
@@ -17,9 +16,9 @@ export const route = createRoute({
   operationId: "getHostedRegistrationSession",
   tags: ["Hosted registration UI"],
   summary: "등록 UI용 세션 정보",
-  description: `Authorization: Bearer <sessionToken>, ${PAGE_ORIGINS_HEADER}: <등록 화면을 연 페이지의 출처> [<프레임 조상 출처> …] (공백으로 구분). 출처가 모두 세션의 originAllowlist에 있을 때만 선택지별 입력 필드와 암호화 키를 돌려줍니다.`,
+  description:
+    "Authorization: Bearer <sessionToken>. 선택지별 입력 필드, 암호화 키와 세션의 originAllowlist를 돌려줍니다. 등록 화면은 브라우저가 알려 준 여는 창의 출처와 프레임 조상 출처가 모두 이 목록에 있을 때만 입력 화면을 보여 줍니다: 허용 출처는 세션에서만 나오며, 요청 헤더로 받지 않습니다.",
   security: [{ [REGISTRATION_SESSION_TOKEN]: [] }],
-  request: { headers: PageOriginsHeaderSchema },
   responses: {
     200: {
       description: "세션",
@@ -32,19 +31,20 @@ export const route = createRoute({
               .array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: code(), providerName: z.string().max(MAX.name), fields: z.array(Field).max(MAX.items) }))
               .max(MAX.items),
             encryptionKey: z.object({ kid: code(), jwk: z.record(code(), z.unknown()) }),
+            originAllowlist: z.array(z.string().max(MAX.url)).max(10).meta({ description: "등록 화면을 열 수 있는 출처들 (세션 발급 때 정한 것)" }),
           }),
         },
       },
     },
     ...errorResponses(
-      "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_INVALID_ORIGIN", "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED",
+      "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED",
       "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
     ),
   },
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const session = await usableSessionForPage(c.env.DB, registrationToken(c), pageOrigins(c));
+  const session = await usableSessionForPage(c.env.DB, registrationToken(c));
   // A certificate option offers every provider that takes certificates; a login option its one provider.
   const options = session.options.flatMap((option) => {
     const providers = option.kind === "PROVIDER_LOGIN" ? [findProvider(option.providerCode)!] : allProviders().filter((p) => p.acceptedAuthMethods.includes("CERTIFICATE"));
@@ -61,6 +61,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       expiresAt: isoTime(session.expiresAt),
       options,
       encryptionKey: currentPublicKey(c.env.REGISTRATION_E2E_KEYS),
+      originAllowlist: session.originAllowlist,
     },
     200,
   );

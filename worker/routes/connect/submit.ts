@@ -10,7 +10,6 @@ import { code, uuid } from "../../http/bounds";
 const MAX_IV_LENGTH = 64;
 /** The ciphertext is the credential fields, certificate files included: no longer than the request body may be. */
 const MAX_BODY_CHARS = 256 * 1024;
-import { PAGE_ORIGINS_HEADER, PageOriginsHeaderSchema, pageOrigins } from "./page-origins";
 import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
 
 export const route = createRoute({
@@ -20,9 +19,9 @@ export const route = createRoute({
   tags: ["Hosted registration UI"],
   summary: "자격 증명 제출 (종단간 암호화)",
   description:
-    `Authorization: Bearer <sessionToken>, ${PAGE_ORIGINS_HEADER}: GET /connect/api/session과 같은 출처 목록(모두 세션의 originAllowlist에 있어야 합니다). 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = \"collect-registration-v1:\" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.`,
+    `Authorization: Bearer <sessionToken>. 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = \"collect-registration-v1:\" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.`,
   security: [{ [REGISTRATION_SESSION_TOKEN]: [] }],
-  request: { headers: PageOriginsHeaderSchema, ...jsonBody(z.object({
+  request: { ...jsonBody(z.object({
     kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]),
     providerCode: code().min(1).optional(),
     envelope: z.object({
@@ -35,7 +34,7 @@ export const route = createRoute({
   responses: {
     201: { description: "등록되었습니다", content: { "application/json": { schema: z.object({ sessionId: uuid(), status: z.literal("CONSUMED") }) } } },
     ...errorResponses(
-      "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_INVALID_ORIGIN", "REGISTRATION_SESSION_OPTION_NOT_ALLOWED", "REGISTRATION_SESSION_BUSINESS_MISMATCH",
+      "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_OPTION_NOT_ALLOWED", "REGISTRATION_SESSION_BUSINESS_MISMATCH",
       "REGISTRATION_E2E_UNKNOWN_KEY_ID", "REGISTRATION_E2E_DECRYPT_FAILED", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT",
       "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED", "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
       "REGISTRATION_SESSION_NOT_USABLE", "INVALID_PROVIDER_CODE", "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "WORKSPACE_ACCESS_DENIED", ...CERTIFICATE_ERRORS,
@@ -45,7 +44,7 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const session = await submitRegistration(c.env, registrationToken(c), pageOrigins(c), {
+  const session = await submitRegistration(c.env, registrationToken(c), {
     kind: body.kind,
     providerCode: body.providerCode,
     envelope: { kid: body.envelope.kid, epk: body.envelope.epk as unknown as JsonWebKey, iv: body.envelope.iv, ct: body.envelope.ct },
