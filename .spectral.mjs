@@ -16,9 +16,6 @@ const DOWNLOAD_LINK = operation("/api/v1/download-links/{token}", "get");
 const RESULTS_CSV = operation("/api/v1/data-jobs/{id}/results.csv", "get");
 const ENCRYPTION_KEYS = operation("/connect/api/keys", "get");
 const RESULTS_DATA = "#/components/schemas/DataJobResults/properties/data";
-const LIST_API_KEYS = operation("/api/v1/api-keys", "get");
-const LIST_CREDENTIALS = operation("/api/v1/credentials", "get");
-const LIST_CONNECTIONS = operation("/api/v1/connections", "get");
 
 /** Overrides match the document by file name: the test lints `openapi.json`, and so does anyone linting a saved copy. */
 const at = (...pointers) => pointers.map((pointer) => `openapi.json${pointer}`);
@@ -63,12 +60,6 @@ export default {
       // The hosted UI's public encryption key is public by design: the browser encrypts to it before it has anything else.
       files: at(ENCRYPTION_KEYS),
       rules: { "owasp:api2:2023-read-restricted": "off" },
-    },
-    {
-      // Not paged yet: these lists answer every key, credential (deleted ones too) and connection of the workspace, so
-      // no bound can be promised until they take a cursor like GET /data-jobs. Left for that change.
-      files: at(...[LIST_API_KEYS, LIST_CREDENTIALS, LIST_CONNECTIONS].map((list) => `${list}/responses/200`)),
-      rules: { "owasp:api4:2023-array-limit": "off" },
     },
     {
       // A job's results are every record the institution holds for the job's period, streamed: the size is the data's,

@@ -272,7 +272,7 @@ export interface paths {
         };
         /**
          * 자격 증명 목록
-         * @description 삭제된 자격 증명도 상태와 함께 보입니다.
+         * @description 최신 자격 증명부터 돌려주며, 삭제된 자격 증명도 상태와 함께 보입니다. 다음 페이지는 nextCursor를 cursor로 보내 받습니다.
          */
         get: operations["listCredentials"];
         put?: never;
@@ -375,7 +375,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 연결 목록 */
+        /**
+         * 연결 목록
+         * @description 최신 연결부터 돌려줍니다. 다음 페이지는 nextCursor를 cursor로 보내 받습니다.
+         */
         get: operations["listConnections"];
         put?: never;
         /**
@@ -1281,6 +1284,11 @@ export interface components {
             /** @description 명령줄 로그인(디바이스 승인)으로 발급된 키인지. 이런 키는 90일 뒤 만료됩니다 */
             deviceIssued: boolean;
         };
+        ApiKeyPage: {
+            items: components["schemas"]["ApiKey"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
         Credential: {
             /** Format: uuid */
             id: string;
@@ -1332,6 +1340,11 @@ export interface components {
             /** @description 유효기간이 30일 안에 끝나거나 이미 끝났으면 true. 작업이 실패하기 전에 인증서 갱신을 요청하세요 */
             expiresSoon: boolean;
         } | null;
+        CredentialPage: {
+            items: components["schemas"]["Credential"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
         /** @description PROVIDER_LOGIN에는 providerCode가 있어야 하고, CERTIFICATE에는 없어야 합니다 */
         RegistrationOption: {
             /** @enum {string} */
@@ -1375,6 +1388,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             revokedAt: string | null;
+        };
+        ConnectionPage: {
+            items: components["schemas"]["Connection"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
         };
         WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
             /** @description 서명 비밀 값(whsec_…). 만들 때와 교체할 때만 보여 줍니다. 안전한 곳에 보관하세요. */
@@ -2580,14 +2598,19 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description 워크스페이스의 키 (폐기된 키 포함) */
+            /** @description 워크스페이스의 키 한 페이지 (폐기된 키 포함), 최신 키부터 */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -2596,9 +2619,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["ApiKey"][];
-                    };
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
@@ -2861,7 +2894,12 @@ export interface operations {
     };
     listCredentials: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
             header?: {
                 /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
                 "X-SVC-Business"?: string;
@@ -2871,7 +2909,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description 워크스페이스의 자격 증명 */
+            /** @description 워크스페이스의 자격 증명 한 페이지 */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -2880,12 +2918,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Credential"][];
-                    };
+                    "application/json": components["schemas"]["CredentialPage"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT, INVALID_CURSOR */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3713,14 +3749,19 @@ export interface operations {
     };
     listConnections: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description 파트너의 연결 (해지된 것 포함) */
+            /** @description 파트너의 연결 한 페이지 (해지된 것 포함) */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3729,12 +3770,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Connection"][];
-                    };
+                    "application/json": components["schemas"]["ConnectionPage"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER */
+            /** @description 오류: INVALID_PARAM_FORMAT, CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, INVALID_CURSOR */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

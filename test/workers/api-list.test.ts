@@ -92,3 +92,29 @@ describe("GET /data-jobs", () => {
     expect(bad.body.fieldErrors[0].field).toMatch(/^query\.status/);
   });
 });
+
+describe("GET /api-keys and GET /credentials", () => {
+  it("page newest first with limit and an opaque cursor bound to the workspace, like the job list", async () => {
+    const ws = await createWorkspace();
+    const other = await createWorkspace();
+    for (let i = 0; i < 4; i++) await callJson<Json>("/api/v1/api-keys", { method: "POST", key: ws.apiKey, json: { name: `키 ${i}` } });
+    // One live credential per provider.
+    for (const provider of ["sandbox.bank", "sandbox.card", "sandbox.taxportal"]) await addCredential(ws.workspaceId, provider);
+    for (const [path, total] of [["/api/v1/api-keys", 5], ["/api/v1/credentials", 3]] as const) {
+      const seen: Json[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { status: number; body: Json } = await callJson<Json>(`${path}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { key: ws.apiKey });
+        expect(page.status, path).toBe(200);
+        expect(page.body.items.length).toBeLessThanOrEqual(2);
+        seen.push(...page.body.items);
+        cursor = page.body.nextCursor;
+        if (cursor) expect((await callJson<Json>(`${path}?cursor=${encodeURIComponent(cursor)}`, { key: other.apiKey })).body.code, path).toBe("INVALID_CURSOR");
+      } while (cursor);
+      expect(seen.map((item) => item.id), path).toHaveLength(total);
+      expect(new Set(seen.map((item) => item.id)).size).toBe(total);
+      expect(seen.map((item) => item.createdAt)).toEqual([...seen.map((item) => item.createdAt)].sort().reverse());
+      expect((await callJson<Json>(`${path}?limit=101`, { key: ws.apiKey })).body.code).toBe("INVALID_PARAM_FORMAT");
+    }
+  });
+});

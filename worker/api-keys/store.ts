@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
+import { type ListPage, pastPosition } from "../jobs/cursor";
 import { database } from "../db/client";
 import { apiKeys } from "../db/tables";
 import { randomToken, sha256Hex } from "../lib/crypto";
@@ -44,8 +45,14 @@ export async function findKeyById(d1: D1Database, id: string): Promise<ApiKeyRow
   return (await database(d1).select().from(apiKeys).where(eq(apiKeys.id, id)).get()) ?? null;
 }
 
-export function listApiKeys(d1: D1Database, workspaceId: string): Promise<ApiKeyRow[]> {
-  return database(d1).select().from(apiKeys).where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt)).all();
+/** The workspace's keys, newest first: all of them, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */
+export function listApiKeys(d1: D1Database, workspaceId: string, page?: ListPage): Promise<ApiKeyRow[]> {
+  const query = database(d1)
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.workspaceId, workspaceId), pastPosition(apiKeys.createdAt, apiKeys.id, page?.after)))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return page ? query.limit(page.limit + 1).all() : query.all();
 }
 
 /** The hash names the key's request gate, which the caller tells (again, for an already revoked key). */

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { type ListPage, pastPosition } from "../jobs/cursor";
 import { type Database, database } from "../db/client";
 import { credentials } from "../db/tables";
 import { hasActiveJob } from "../jobs/store";
@@ -96,8 +97,14 @@ export function retireWorkspaceCredentials(db: Database, workspaceId: string, no
     .where(and(eq(credentials.workspaceId, workspaceId), inArray(credentials.status, ["ACTIVE", "SUPERSEDED"])));
 }
 
-export function listCredentials(d1: D1Database, workspaceId: string): Promise<CredentialRow[]> {
-  return database(d1).select().from(credentials).where(eq(credentials.workspaceId, workspaceId)).orderBy(desc(credentials.createdAt)).all();
+/** The workspace's credentials (deleted ones too), newest first: all of them, or one page (routes/paging.ts). */
+export function listCredentials(d1: D1Database, workspaceId: string, page?: ListPage): Promise<CredentialRow[]> {
+  const query = database(d1)
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.workspaceId, workspaceId), pastPosition(credentials.createdAt, credentials.id, page?.after)))
+    .orderBy(desc(credentials.createdAt), desc(credentials.id));
+  return page ? query.limit(page.limit + 1).all() : query.all();
 }
 
 /** What a job finds of its credential: the login to use, a login the institution refused, or nothing (deleted, never existed). */

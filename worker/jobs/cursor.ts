@@ -10,6 +10,12 @@ export interface CursorPosition {
   id: string;
 }
 
+/** One page of a list: at most `limit` rows past `after` (the previous page's last). */
+export interface ListPage {
+  limit: number;
+  after: CursorPosition | undefined;
+}
+
 /** The rows past a page's last item in (createdAt, id) descending order; no condition for the first page. */
 export function pastPosition(createdAt: SQLiteColumn, id: SQLiteColumn, after: CursorPosition | undefined): SQL | undefined {
   return after ? or(lt(createdAt, after.createdAt), and(eq(createdAt, after.createdAt), lt(id, after.id))) : undefined;

@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import { type ListPage, pastPosition } from "../jobs/cursor";
 import { jobError } from "../../collectors/job-failures";
 import { database } from "../db/client";
 import { connections } from "../db/tables";
@@ -63,8 +64,15 @@ export async function connect(d1: D1Database, partnerWorkspaceId: string, busine
   return { row, created: true };
 }
 
-export function listConnections(d1: D1Database, partnerWorkspaceId: string): Promise<ConnectionRow[]> {
-  return database(d1).select().from(connections).where(eq(connections.partnerWorkspaceId, partnerWorkspaceId)).orderBy(desc(connections.createdAt)).all();
+/** The partner's connections, newest first, one page at a time (routes/paging.ts). */
+export function listConnections(d1: D1Database, partnerWorkspaceId: string, page: ListPage): Promise<ConnectionRow[]> {
+  return database(d1)
+    .select()
+    .from(connections)
+    .where(and(eq(connections.partnerWorkspaceId, partnerWorkspaceId), pastPosition(connections.createdAt, connections.id, page.after)))
+    .orderBy(desc(connections.createdAt), desc(connections.id))
+    .limit(page.limit + 1)
+    .all();
 }
 
 /**

@@ -1,9 +1,10 @@
-import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listCredentials } from "../../credentials/store";
 import { credentialView } from "./views";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
+import { paged, PageQuerySchema, pageSchema } from "../paging";
 import { CredentialSchema } from "./shapes";
 
 export const route = createRoute({
@@ -12,12 +13,17 @@ export const route = createRoute({
   operationId: "listCredentials",
   tags: ["Credentials"],
   summary: "자격 증명 목록",
-  description: "삭제된 자격 증명도 상태와 함께 보입니다.",
+  description: "최신 자격 증명부터 돌려주며, 삭제된 자격 증명도 상태와 함께 보입니다. 다음 페이지는 nextCursor를 cursor로 보내 받습니다.",
+  request: { query: PageQuerySchema },
   responses: {
-    200: { description: "워크스페이스의 자격 증명", content: { "application/json": { schema: z.object({ items: z.array(CredentialSchema) }) } } },
-    ...errorResponses(),
+    200: { description: "워크스페이스의 자격 증명 한 페이지", content: { "application/json": { schema: pageSchema(CredentialSchema, "CredentialPage") } } },
+    ...errorResponses("INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
-  c.json({ items: (await listCredentials(c.env.DB, principalOf(c).workspaceId)).map(credentialView) }, 200);
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const { workspaceId } = principalOf(c);
+  const query = c.req.valid("query");
+  const page = await paged(c.env.CURSOR_SECRET, JSON.stringify(["credentials", workspaceId]), query, (after) => listCredentials(c.env.DB, workspaceId, { limit: query.limit, after }), credentialView);
+  return c.json(page, 200);
+};

@@ -2,12 +2,12 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { SCHEMA_IDS } from "../../catalog/schemas";
 import { JOB_STATUSES } from "../../db/tables";
 import type { AppEnv } from "../../env";
-import { decodeCursor, encodeCursor } from "../../jobs/cursor";
 import { listJobs } from "../../jobs/store";
 import { jobListItem } from "../../jobs/views";
 import { DataJobPageSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { cursor, MAX } from "../../http/bounds";
+import { paged } from "../paging";
 import { principalOf } from "../principal";
 
 /** Repeated (`?a=x&a=y`) and comma-separated (`?a=x,y`) forms both work; at most `max` values in all. */
@@ -51,10 +51,12 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   const scope = JSON.stringify([workspaceId, query.status ?? [], query.actionCodes ?? []]);
-  const after = query.cursor === undefined ? undefined : await decodeCursor(c.env.CURSOR_SECRET, scope, query.cursor);
-  const rows = await listJobs(c.env.DB, { workspaceId, limit: query.limit, after, statuses: query.status, schemas: query.actionCodes });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  const nextCursor = rows.length > query.limit && last ? await encodeCursor(c.env.CURSOR_SECRET, scope, last) : null;
-  return c.json({ items: page.map(jobListItem), nextCursor }, 200);
+  const page = await paged(
+    c.env.CURSOR_SECRET,
+    scope,
+    query,
+    (after) => listJobs(c.env.DB, { workspaceId, limit: query.limit, after, statuses: query.status, schemas: query.actionCodes }),
+    jobListItem,
+  );
+  return c.json(page, 200);
 };

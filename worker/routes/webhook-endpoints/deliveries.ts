@@ -4,8 +4,8 @@ import { errorResponses } from "../../http/error-responses";
 import { listDeliveries } from "../../webhooks/deliveries";
 import { findEndpoint } from "../../webhooks/endpoints";
 import { principalOf } from "../principal";
-import { paged } from "./page";
-import { EndpointIdParamSchema, PageQuerySchema, WebhookDeliveryPageSchema } from "./shapes";
+import { paged, PageQuerySchema } from "../paging";
+import { EndpointIdParamSchema, WebhookDeliveryPageSchema } from "./shapes";
 import { deliveryView } from "./views";
 
 export const route = createRoute({

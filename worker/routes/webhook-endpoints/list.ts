@@ -3,8 +3,8 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { listEndpoints } from "../../webhooks/endpoints";
 import { principalOf } from "../principal";
-import { paged } from "./page";
-import { PageQuerySchema, WebhookEndpointPageSchema } from "./shapes";
+import { paged, PageQuerySchema } from "../paging";
+import { WebhookEndpointPageSchema } from "./shapes";
 import { endpointView } from "./views";
 
 export const route = createRoute({

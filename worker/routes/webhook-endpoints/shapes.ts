@@ -2,12 +2,12 @@ import { z } from "@hono/zod-openapi";
 import { WEBHOOK_EVENT_TYPES } from "../../../client/src/webhooks";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../db/tables";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../webhooks/url";
-import { count, cursor, int32, MAX, pathId, timestamp, uuid } from "../../http/bounds";
+import { count, int32, MAX, pathId, timestamp, uuid } from "../../http/bounds";
 import { MAX_DELIVERY_ERROR_LENGTH } from "../../webhooks/deliver";
+import { pageSchema } from "../paging";
 import { MAX_LOGGED_ATTEMPTS } from "../../webhooks/deliveries";
 
 /** A page of endpoints or deliveries holds at most this many items (the `limit` query's maximum). */
-const MAX_PAGE = 100;
 const MAX_DESCRIPTION = 256;
 /** An event's body is a few hundred bytes: ids, a type and times, never records. */
 const MAX_PAYLOAD_LENGTH = 65_536;
@@ -48,9 +48,7 @@ export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({
   secret: z.string().max(MAX.secret).meta({ description: "서명 비밀 값(whsec_…). 만들 때와 교체할 때만 보여 줍니다. 안전한 곳에 보관하세요." }),
 }).openapi("WebhookEndpointWithSecret");
 
-export const WebhookEndpointPageSchema = z
-  .object({ items: z.array(WebhookEndpointSchema).max(MAX_PAGE), nextCursor: cursor().nullable().meta({ description: "다음 페이지 커서. 마지막 페이지면 null" }) })
-  .openapi("WebhookEndpointPage");
+export const WebhookEndpointPageSchema = pageSchema(WebhookEndpointSchema, "WebhookEndpointPage");
 
 const AttemptSchema = z
   .object({
@@ -77,14 +75,8 @@ export const WebhookDeliverySchema = z
   })
   .openapi("WebhookDelivery");
 
-export const WebhookDeliveryPageSchema = z
-  .object({ items: z.array(WebhookDeliverySchema).max(MAX_PAGE), nextCursor: cursor().nullable().meta({ description: "다음 페이지 커서. 마지막 페이지면 null" }) })
-  .openapi("WebhookDeliveryPage");
+export const WebhookDeliveryPageSchema = pageSchema(WebhookDeliverySchema, "WebhookDeliveryPage");
 
 export const EndpointIdParamSchema = z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) });
 export const DeliveryIdParamSchema = EndpointIdParamSchema.extend({ deliveryId: pathId().meta({ param: { name: "deliveryId", in: "path" } }) });
 
-export const PageQuerySchema = z.object({
-  cursor: cursor().optional().meta({ description: "이전 응답의 nextCursor" }),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20).meta({ description: "1-100, 기본 20", format: "int32" }),
-});
