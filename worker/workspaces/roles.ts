@@ -12,8 +12,8 @@ import { ApiError } from "../errors/api-error";
  *
  * API keys act for no person, so a key's role is its right: a key holding
  * `canManageKeys` acts as an owner, any other key as a member. Only an owner
- * reaches a key with that right: the console issues none (owners issue data
- * keys there; members cannot issue keys at all), the device grant issues none
+ * reaches a key with that right: the console issues it only to an owner who
+ * asks for it (members cannot issue keys at all), the device grant issues none
  * (a member's command-line key stays a member's), and the API issues it only
  * from a key that already holds it (api-keys/rights.ts `issuedRights`).
  */
