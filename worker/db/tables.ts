@@ -323,7 +323,7 @@ export const webhookEndpoints = sqliteTable(
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     url: text("url").notNull(),
     description: text("description"),
-    /** The event types it subscribed to (client/src/webhooks.ts WEBHOOK_EVENT_TYPES). */
+    /** The event types it subscribed to (contracts/webhooks.ts WEBHOOK_EVENT_TYPES). */
     events: text("events", { mode: "json" }).$type<string[]>().notNull(),
     /** The signing secret, sealed by the vault; shown to the workspace only when created or rotated. */
     sealedSecret: text("sealed_secret").notNull(),

@@ -1,4 +1,4 @@
-import type { WebhookEventType } from "../../client/src/webhooks";
+import type { WebhookEventType } from "../../contracts/webhooks";
 import { sessionView } from "../routes/registration-sessions/views";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import type { SessionRow } from "./status";

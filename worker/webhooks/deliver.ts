@@ -1,4 +1,4 @@
-import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhook } from "../../client/src/webhooks";
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhook } from "../../contracts/webhooks";
 import type { WebhookAttempt, WebhookDeliveryStatus } from "../db/tables";
 import { backoffSeconds } from "../pipeline/backoff";
 import type { DeliveryRow } from "./deliveries";

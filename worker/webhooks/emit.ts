@@ -1,4 +1,4 @@
-import type { WebhookEvent, WebhookEventType } from "../../client/src/webhooks";
+import type { WebhookEvent, WebhookEventType } from "../../contracts/webhooks";
 import type { Bindings } from "../env";
 import { isoTime } from "../lib/iso-time";
 import { eventRecipients, recipientsOf } from "../workspaces/store";

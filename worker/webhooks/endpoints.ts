@@ -3,7 +3,7 @@ import { database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import { type CursorPosition, pastPosition } from "../jobs/cursor";
-import type { WebhookEventType } from "../../client/src/webhooks";
+import type { WebhookEventType } from "../../contracts/webhooks";
 import { newSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;

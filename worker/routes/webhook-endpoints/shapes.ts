@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { WEBHOOK_EVENT_TYPES } from "../../../client/src/webhooks";
+import { WEBHOOK_EVENT_TYPES } from "../../../contracts/webhooks";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../db/tables";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../webhooks/url";
 import { count, int32, MAX, pathId, timestamp, uuid } from "../../http/bounds";

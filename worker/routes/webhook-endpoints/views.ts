@@ -1,5 +1,5 @@
 import { isoTime, isoTimeOrNull } from "../../lib/iso-time";
-import type { WebhookEventType } from "../../../client/src/webhooks";
+import type { WebhookEventType } from "../../../contracts/webhooks";
 import type { DeliveryRow } from "../../webhooks/deliveries";
 import type { EndpointRow } from "../../webhooks/endpoints";
 

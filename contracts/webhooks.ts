@@ -1,0 +1,109 @@
+/**
+ * The webhook contract shared by the service, the typed client and the CLI (a module of its own, so the server
+ * depends on nothing client-side): event types, headers, and signatures for both ends. The service signs every
+ * delivery with `signWebhook`, a receiver checks it with `verifyWebhook`. Pure WebCrypto,
+ * so the same file runs in Node 22, browsers and Workers.
+ *
+ * Header `X-SVC-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`; during a
+ * secret rotation's overlap it carries one `v1=` per valid secret, and a receiver accepts any of them.
+ */
+
+export const WEBHOOK_EVENT_TYPES = [
+  "data_job.succeeded",
+  "data_job.failed",
+  "registration_session.consumed",
+  "registration_session.cancelled",
+  "registration_session.expired",
+  "registration_session.locked",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A delivery's body: `data.object` is the resource as its GET endpoint returns it. */
+export interface WebhookEvent<O = Record<string, unknown>> {
+  id: string;
+  type: WebhookEventType;
+  createdAt: string;
+  data: { object: O };
+}
+
+export const SIGNATURE_HEADER = "X-SVC-Signature";
+export const EVENT_ID_HEADER = "X-SVC-Event-Id";
+export const EVENT_TYPE_HEADER = "X-SVC-Event-Type";
+
+/** How far a signature's timestamp may be from the receiver's clock, by default: replayed old deliveries fail. */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** What verifyWebhook throws for a missing or bad signature, or a timestamp outside tolerance. */
+export class WebhookSignatureError extends Error {
+  readonly code = "WEBHOOK_SIGNATURE_INVALID" as const;
+
+  constructor(message: string) {
+    super(message);
+    this.name = "WebhookSignatureError";
+  }
+}
+
+const encoder = new TextEncoder();
+
+async function hmacHex(secret: string, payload: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(payload)));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Constant time for equal lengths: where two signatures differ must not show in how long the comparison takes. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * The signature header for `body` sent at `timestampSeconds`. Several
+ * secrets (a rotation's new and old one) give one `v1=` each, newest first.
+ */
+export async function signWebhook(body: string, secret: string | readonly string[], timestampSeconds: number): Promise<string> {
+  const t = Math.floor(timestampSeconds);
+  const secrets = typeof secret === "string" ? [secret] : secret;
+  const signatures = await Promise.all(secrets.map((s) => hmacHex(s, `${t}.${body}`)));
+  return [`t=${t}`, ...signatures.map((v) => `v1=${v}`)].join(",");
+}
+
+function parseHeader(header: string): { t: number; v1: string[] } {
+  let t = Number.NaN;
+  const v1: string[] = [];
+  for (const part of header.split(",")) {
+    const [key, value] = part.trim().split("=", 2);
+    if (key === "t" && value && /^\d+$/.test(value)) t = Number(value);
+    else if (key === "v1" && value) v1.push(value);
+  }
+  return { t, v1 };
+}
+
+/**
+ * The event `body` carries, once its signature header proves it came from
+ * the service with `secret` (the exact body as received, before any JSON
+ * parsing) and its timestamp is within `toleranceSeconds` of `now`.
+ */
+export async function verifyWebhook<T = WebhookEvent>(
+  body: string,
+  header: string | null | undefined,
+  secret: string,
+  options: { toleranceSeconds?: number; now?: number } = {},
+): Promise<T> {
+  if (!header) throw new WebhookSignatureError(`${SIGNATURE_HEADER} header is missing`);
+  const { t, v1 } = parseHeader(header);
+  if (!Number.isFinite(t) || v1.length === 0) throw new WebhookSignatureError(`${SIGNATURE_HEADER} header is malformed`);
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const nowSeconds = (options.now ?? Date.now()) / 1000;
+  if (Math.abs(nowSeconds - t) > tolerance) throw new WebhookSignatureError(`signature timestamp is more than ${tolerance} seconds away from now`);
+  const expected = await hmacHex(secret, `${t}.${body}`);
+  if (!v1.some((candidate) => sameText(candidate, expected))) throw new WebhookSignatureError("no signature matches the body and secret");
+  try {
+    return JSON.parse(body) as T;
+  } catch {
+    throw new WebhookSignatureError("signed body is not JSON");
+  }
+}
