@@ -52,3 +52,21 @@ export interface CollectResponse {
 export interface FailureResponse {
   failure: { code: string; message: string; retryAfterSeconds?: number; detail?: string };
 }
+
+/**
+ * A scraper call carried over a runner's WebSocket (worker/durable-objects/runner-hub.ts to scraper-container/runner.ts),
+ * and its answer, matched by `id`.
+ */
+export interface RunnerRequest {
+  id: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string | null;
+}
+export interface RunnerResponse {
+  id: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}

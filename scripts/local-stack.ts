@@ -3,6 +3,7 @@ import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync,
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
+import { scraperAuthorization } from "../collectors/scraper-protocol";
 import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
 import { freePort } from "./free-port";
 import { newRegistrationKeyring } from "./registration-keys";
@@ -36,6 +37,8 @@ export interface StackOptions {
   sandboxPageLatencyMs?: number;
   /** Workspaces seeded with the demo workspace, before the worker starts. */
   seeds?: WorkspaceSeed[];
+  /** Run the scrapers as runners that connect out to the worker (scraper-container/runner.ts), as on a host in Korea. */
+  runners?: boolean;
 }
 
 export interface LocalStack {
@@ -127,12 +130,12 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
 }
 
 /** Resolves once `url` answers 2xx; fails early if the process serving it exits. */
-export async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
+export async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000, init: RequestInit = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process for ${url} exited with ${child.exitCode}`);
     try {
-      const response = await fetch(url);
+      const response = await fetch(url, init);
       await response.arrayBuffer();
       if (response.ok) return;
     } catch {
@@ -193,23 +196,33 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const scrapers: (ChildProcess | null)[] = scraperPorts.map(() => null);
 
+  const scraperEnv = {
+    SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
+    SANDBOX_BASE_URL: sandboxUrl,
+    // Real institutions answer from their replicas in the sandbox: nothing local reaches the internet.
+    INSTITUTION_BASE_URLS: JSON.stringify({ hometax: hometaxStandIns(sandboxUrl) }),
+    ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
+    ...(options.scraperMaxSessions ? { MAX_SESSIONS: String(options.scraperMaxSessions) } : {}),
+  };
   const startScraper = async () => {
     await Promise.all(
       scraperPorts.map(async (port, instance) => {
-        const scraper = spawnLogged(instance === 0 ? "scraper" : `scraper-${instance}`, ...node("scraper-container/server.ts"), {
-          SCRAPER_PORT: String(port),
-          SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
-          SANDBOX_BASE_URL: sandboxUrl,
-          // Real institutions answer from their replicas in the sandbox: nothing local reaches the internet.
-          INSTITUTION_BASE_URLS: JSON.stringify({ hometax: hometaxStandIns(sandboxUrl) }),
-          ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
-          ...(options.scraperMaxSessions ? { MAX_SESSIONS: String(options.scraperMaxSessions) } : {}),
-        });
+        const name = instance === 0 ? "scraper" : `scraper-${instance}`;
+        if (options.runners) {
+          // A runner has no address to wait on: it is ready once the worker says its slot is held (runnerReady).
+          scrapers[instance] = spawnLogged(name, ...node("scraper-container/runner.ts"), { ...scraperEnv, RUNNER_WORKER_URL: baseUrl, RUNNER_SLOT: String(instance) });
+          return;
+        }
+        const scraper = spawnLogged(name, ...node("scraper-container/server.ts"), { ...scraperEnv, SCRAPER_PORT: String(port) });
         scrapers[instance] = scraper;
         await waitFor(`${scraperUrls[instance]}/healthz`, scraper);
       }),
     );
   };
+  const runnerReady = () =>
+    Promise.all(
+      scrapers.map((runner, slot) => waitFor(`${baseUrl}/runner/status/${slot}`, runner!, 90_000, { headers: { Authorization: scraperAuthorization(secrets.SCRAPER_SHARED_SECRET!) } })),
+    );
   const killScraper = async () => {
     await Promise.all(
       scrapers.map(async (current) => {
@@ -264,7 +277,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
 
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
-    const vars = { SCRAPER_URL: scraperUrls.join(","), SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
+    const scraperVars = options.runners ? { SCRAPER_RUNNERS: String(scraperUrls.length) } : { SCRAPER_URL: scraperUrls.join(",") };
+    const vars = { ...scraperVars, SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     let worker: ChildProcess;
     const startWorker = async () => {
@@ -288,6 +302,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       await waitUntilClosed(baseUrl);
     };
     await Promise.all([sandboxReady, scraperReady, startWorker()]);
+    if (options.runners) await runnerReady();
 
     if (options.sweepEveryMs) {
       sweepTimer = setInterval(() => {

@@ -4,6 +4,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { consoleRoutes } from "./console/routes";
 import { DOWNLOAD_LINK_PATH } from "./download-links/links";
 import { REFERENCE_PAGE } from "./docs-site/reference-page";
+import { connectRunner, RUNNER_CONNECT_PATH, RUNNER_STATUS_ROUTE, runnerStatus } from "./pipeline/runner-connect";
 import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "./hosted-ui/page";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors/api-error";
@@ -152,6 +153,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerRoutes(api);
   app.route("/api/v1", api);
   registerConnect(app);
+  app.get(RUNNER_CONNECT_PATH, connectRunner);
+  app.get(RUNNER_STATUS_ROUTE, runnerStatus);
   app.route("/console", consoleRoutes());
   // Device-code login (RFC 8628): a command-line client has no API key yet, so these live outside /api/v1.
   app.openapi(behind(createDeviceCode.route), createDeviceCode.handler);

@@ -3,6 +3,7 @@ import type { MemberRole } from "./db/tables";
 import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
 import type { RequestGate } from "./durable-objects/request-gate";
+import type { RunnerHub } from "./durable-objects/runner-hub";
 import type { ScraperContainer } from "./durable-objects/scraper-container";
 import type { DetachedDeliveries } from "./pipeline/detached-delivery";
 import type { PipelineMessage } from "./jobs/messages";
@@ -24,6 +25,10 @@ export interface Bindings {
   SCRAPER_INSTANCES?: string;
   /** Local development and tests: base URLs of the scraper processes, comma-separated, one per instance. */
   SCRAPER_URL?: string;
+  /** Runner slots, one per scraper running where the institutions are and connected out to the worker (docs/deploying.md). */
+  RUNNER_HUB?: DurableObjectNamespace<RunnerHub>;
+  /** How many runner slots sessions spread over; set, runners are the scraper (before the container and SCRAPER_URL). */
+  SCRAPER_RUNNERS?: string;
   /** Secret the worker shows the scraper container on every call; the container holds the same one (docs/scraper-runtime.md). */
   SCRAPER_SHARED_SECRET: string;
   /** Base URL of the sandbox institutions' web sites, for adapters the worker runs on Browser Rendering. */

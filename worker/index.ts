@@ -16,6 +16,7 @@ import { purgeExpired } from "./retention";
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
 export { RequestGate } from "./durable-objects/request-gate";
+export { RunnerHub } from "./durable-objects/runner-hub";
 export { ScraperContainer } from "./durable-objects/scraper-container";
 export { DetachedDeliveries } from "./pipeline/detached-delivery";
 

@@ -6,7 +6,7 @@ import type { StackOptions } from "../../scripts/local-stack";
  * purpose: a file that kills the scraper or the worker gets a stack of its own, so no other file's job dies.
  * Every file claims a workspace of its own (its key, console user and sandbox credentials) from the stack.
  */
-export interface Profile extends Pick<StackOptions, "pageTimeoutMs" | "sweepEveryMs" | "scraperMaxSessions" | "vars"> {
+export interface Profile extends Pick<StackOptions, "pageTimeoutMs" | "sweepEveryMs" | "scraperMaxSessions" | "vars" | "runners"> {
   /** Workspaces seeded for files to claim, one each. */
   workspaces: number;
 }
@@ -30,8 +30,10 @@ const TEST_VARS = {
 
 export const PROFILES = {
   // Three files run at once, each with a browser session or two open: room for all of them. Pages time out after
-  // 6 s, so the sandbox's TIMEOUT cases (bank-errors) end within a test's time.
-  shared: { workspaces: 12, scraperMaxSessions: 16, pageTimeoutMs: 6000, vars: TEST_VARS },
+  // 6 s, so the sandbox's TIMEOUT cases (bank-errors) end within a test's time. Its scraper is a runner that connects
+  // out to the worker, as on a host in Korea (scraper-container/runner.ts): every job of these files goes through it;
+  // the restarts profile keeps the scraper reached at its own address.
+  shared: { workspaces: 12, scraperMaxSessions: 16, pageTimeoutMs: 6000, vars: TEST_VARS, runners: true },
   // faults.test.ts kills the worker and the scraper: the sweep runs every second with thresholds of seconds, so
   // lost work comes back within a test's time; a short lease lets a delivery that died free the credential soon;
   // enough attempts to outlast a restart on a loaded machine.
