@@ -1,8 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { WebSocket } from "undici";
 import { type RunnerRequest, type RunnerResponse, scraperAuthorization } from "../collectors/scraper-protocol";
-import { parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
-import { type ScraperServer, startScraper } from "./server";
+import { type ScraperServer, scraperOptionsFromEnv, startScraper } from "./server";
 
 export interface RunnerOptions {
   /** The worker's base URL (RUNNER_WORKER_URL): the runner connects out to it, and needs no inbound address of its own. */
@@ -74,20 +73,12 @@ export function startRunner(options: RunnerOptions): Runner {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const sharedSecret = process.env.SCRAPER_SHARED_SECRET ?? "";
-  const scraper = await startScraper({
-    port: 0,
-    sharedSecret,
-    sandboxBaseUrl: process.env.SANDBOX_BASE_URL ?? "",
-    chromiumPath: process.env.CHROMIUM_PATH,
-    maxSessions: process.env.MAX_SESSIONS ? Number(process.env.MAX_SESSIONS) : undefined,
-    pageTimeoutMs: process.env.PAGE_TIMEOUT_MS ? Number(process.env.PAGE_TIMEOUT_MS) : undefined,
-    institutionBaseUrls: parseInstitutionBaseUrls(process.env.INSTITUTION_BASE_URLS),
-    egress: { proxyUrl: process.env.EGRESS_PROXY_URL || undefined, providers: process.env.EGRESS_PROVIDERS?.split(",").map((p) => p.trim()).filter(Boolean) },
-  });
+  // The scraper listens on this host's loopback only, on any free port: the runner is its one caller.
+  const options = { ...scraperOptionsFromEnv(), port: 0, host: "127.0.0.1" };
+  const scraper = await startScraper(options);
   const workerUrl = process.env.RUNNER_WORKER_URL ?? "";
   if (!URL.canParse(workerUrl)) throw new Error("RUNNER_WORKER_URL must be the worker's absolute URL");
-  const runner = startRunner({ workerUrl, slot: Number(process.env.RUNNER_SLOT ?? 0), sharedSecret, scraper });
+  const runner = startRunner({ workerUrl, slot: Number(process.env.RUNNER_SLOT ?? 0), sharedSecret: options.sharedSecret, scraper });
   console.log(`scraper runner for ${workerUrl} (slot ${process.env.RUNNER_SLOT ?? 0})`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

@@ -124,19 +124,24 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   };
 }
 
+/** The service's options from its environment (the container's, a runner's, the local stack's processes'). */
+export function scraperOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ScraperOptions {
+  return {
+    port: Number(env.SCRAPER_PORT ?? 8791),
+    host: env.SCRAPER_HOST,
+    sharedSecret: env.SCRAPER_SHARED_SECRET ?? "",
+    sandboxBaseUrl: env.SANDBOX_BASE_URL ?? "",
+    chromiumPath: env.CHROMIUM_PATH,
+    maxSessions: env.MAX_SESSIONS ? Number(env.MAX_SESSIONS) : undefined,
+    sessionIdleMs: env.SESSION_IDLE_MS ? Number(env.SESSION_IDLE_MS) : undefined,
+    pageTimeoutMs: env.PAGE_TIMEOUT_MS ? Number(env.PAGE_TIMEOUT_MS) : undefined,
+    institutionBaseUrls: parseInstitutionBaseUrls(env.INSTITUTION_BASE_URLS),
+    egress: { proxyUrl: env.EGRESS_PROXY_URL || undefined, providers: env.EGRESS_PROVIDERS?.split(",").map((p) => p.trim()).filter(Boolean) },
+  };
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const scraper = await startScraper({
-    port: Number(process.env.SCRAPER_PORT ?? 8791),
-    host: process.env.SCRAPER_HOST,
-    sharedSecret: process.env.SCRAPER_SHARED_SECRET ?? "",
-    sandboxBaseUrl: process.env.SANDBOX_BASE_URL ?? "",
-    chromiumPath: process.env.CHROMIUM_PATH,
-    maxSessions: process.env.MAX_SESSIONS ? Number(process.env.MAX_SESSIONS) : undefined,
-    sessionIdleMs: process.env.SESSION_IDLE_MS ? Number(process.env.SESSION_IDLE_MS) : undefined,
-    pageTimeoutMs: process.env.PAGE_TIMEOUT_MS ? Number(process.env.PAGE_TIMEOUT_MS) : undefined,
-    institutionBaseUrls: parseInstitutionBaseUrls(process.env.INSTITUTION_BASE_URLS),
-    egress: { proxyUrl: process.env.EGRESS_PROXY_URL || undefined, providers: process.env.EGRESS_PROVIDERS?.split(",").map((p) => p.trim()).filter(Boolean) },
-  });
+  const scraper = await startScraper(scraperOptionsFromEnv());
   console.log(`scraper on ${scraper.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void scraper.close().then(() => process.exit(0)));
 }
