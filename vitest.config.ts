@@ -58,9 +58,9 @@ export default defineConfig(async () => {
     });
   // Both projects run in one workerd per vitest worker. Most files share it, storage included (`isolate: false`):
   // migrations are applied once per worker instead of once per file, and every test makes its own workspaces, keys,
-  // credentials and addresses. The sweep's and the webhook dispatcher's tests act on every job or delivery in storage,
-  // so they keep storage of their own (`isolate: true`), as all files did before.
-  const ownStorage = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts"];
+  // credentials and addresses. The sweep's, the webhook dispatcher's, the retention cron's and the vault rotation's tests
+  // act on every row in storage, so they keep storage of their own (`isolate: true`), as all files did before.
+  const ownStorage = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts", "test/workers/vault-rotation.test.ts"];
   const project = (name: string, include: string[], exclude: string[], isolate: boolean) => ({
     plugins: [runtime()],
     test: {

@@ -81,7 +81,7 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
-function readDevVars(file: string): Record<string, string> {
+export function readDevVars(file: string): Record<string, string> {
   if (!existsSync(file)) return {};
   return Object.fromEntries(
     readFileSync(file, "utf8")

@@ -12,6 +12,7 @@ import { consumeWebhookBatch } from "./webhooks/consumer";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./webhooks/messages";
 import { resendStalledDeliveries } from "./webhooks/sweep";
 import { purgeExpired } from "./retention";
+import { rewrapStep } from "./vault/rotation";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
@@ -40,5 +41,7 @@ export default {
     await expireSessions(used);
     await resendStalledDeliveries(used);
     await purgeExpired(used.DB);
+    const rotation = await rewrapStep(used.DB, used.VAULT_MASTER_KEY);
+    if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) console.log(JSON.stringify({ event: "vault-rewrap", ...rotation }));
   },
 } satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage>;

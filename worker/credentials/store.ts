@@ -5,7 +5,7 @@ import { credentials } from "../db/tables";
 import { hasActiveJob } from "../jobs/store";
 import { ApiError } from "../errors/api-error";
 import type { LoginCredential } from "../../collectors/adapter";
-import { openCredential, sealCredential } from "../vault/envelope";
+import { latestKeyVersion, openCredential, rewrapCredential, sealCredential } from "../vault/envelope";
 import { maskedLabel } from "./fields";
 import type { CertificateFace } from "../certificates/verify";
 
@@ -158,4 +158,24 @@ export async function deleteCredential(d1: D1Database, workspaceId: string, id: 
   await findCredential(d1, workspaceId, id);
   if (await hasActiveJob(d1, id)) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
   await database(d1).update(credentials).set(retired(Date.now())).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")));
+}
+
+/**
+ * Moves up to `limit` sealed secrets still wrapped by an older master key than the keyring's newest onto the newest
+ * (vault/rotation.ts). Each row is written only if its blob is still the one read, so a credential erased or
+ * replaced meanwhile keeps what it has. A blob the keyring cannot open is left as it is and counted apart.
+ * Returns how many rows were looked at and how many could not be opened.
+ */
+export async function rewrapCredentials(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+  const rows = await d1
+    .prepare("SELECT id, workspace_id AS workspaceId, provider_code AS providerCode, sealed FROM credentials WHERE sealed IS NOT NULL AND json_extract(sealed, '$.kv') < ? LIMIT ?")
+    .bind(latestKeyVersion(masterSecret), limit)
+    .all<{ id: string; workspaceId: string; providerCode: string; sealed: string }>();
+  let unreadable = 0;
+  for (const row of rows.results) {
+    const next = await rewrapCredential(masterSecret, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed).catch(() => undefined);
+    if (next === undefined) unreadable++;
+    if (next) await database(d1).update(credentials).set({ sealed: next }).where(and(eq(credentials.id, row.id), eq(credentials.sealed, row.sealed)));
+  }
+  return { seen: rows.results.length, unreadable };
 }

@@ -1,5 +1,6 @@
 import type { LoginCredential } from "../../collectors/adapter";
 import { base64Decode, base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
+import { keyringEntries } from "./keyring";
 
 /**
  * Envelope encryption: each credential gets its own AES-256-GCM data key,
@@ -33,20 +34,16 @@ function boundData(v: SealedSecret["v"], context: SealContext): string {
   return v === 1 ? context.credentialId : JSON.stringify([context.credentialId, context.workspaceId, context.providerCode]);
 }
 
-/** The master keyring: `VAULT_MASTER_KEY` is `v1:<base64url 32 bytes>[,v2:...]`, or a bare key meaning v1. */
+/** The master key of `version` in the keyring (vault/keyring.ts). */
 function masterKeyBytes(secret: string, version: number): Uint8Array<ArrayBuffer> {
-  const entries = secret.split(",").map((entry) => {
-    const match = /^v(\d+):(.+)$/.exec(entry.trim());
-    return match ? { version: Number(match[1]), key: match[2]! } : { version: 1, key: entry.trim() };
-  });
-  const entry = entries.find((e) => e.version === version);
+  const entry = keyringEntries(secret).find((e) => e.version === version);
   const bytes = entry ? base64Decode(entry.key) : null;
   if (!bytes || bytes.byteLength !== 32) throw new Error(`vault master key v${version} missing or not 32 bytes`);
   return bytes;
 }
 
 export function latestKeyVersion(secret: string): number {
-  return Math.max(...secret.split(",").map((e) => Number(/^v(\d+):/.exec(e.trim())?.[1] ?? 1)));
+  return Math.max(...keyringEntries(secret).map((e) => e.version));
 }
 
 async function aesKey(raw: Uint8Array<ArrayBuffer>, usages: ("encrypt" | "decrypt")[]): Promise<CryptoKey> {
@@ -91,6 +88,30 @@ async function openBound(masterSecret: string, sealed: SealedSecret, bound: stri
   const plain = await decrypt(await aesKey(dataKey, ["decrypt"]), sealed.ct, `ct:${bound}`);
   dataKey.fill(0);
   return new TextDecoder().decode(plain);
+}
+
+/**
+ * The same secret with its data key wrapped by the keyring's newest master key, or null when it already is: the
+ * payload is not touched (it stays under its data key), so a re-wrap never holds the secret in clear. A blob the
+ * keyring cannot open throws, and is left as it was.
+ */
+async function rewrapBound(masterSecret: string, sealedJson: string, bound: (sealed: SealedSecret) => string): Promise<string | null> {
+  const sealed = JSON.parse(sealedJson) as SealedSecret;
+  const kv = latestKeyVersion(masterSecret);
+  if (sealed.kv === kv) return null;
+  const aad = `dk:${bound(sealed)}`;
+  const dataKey = await decrypt(await aesKey(masterKeyBytes(masterSecret, sealed.kv), ["decrypt"]), sealed.dk, aad);
+  const dk = await encrypt(await aesKey(masterKeyBytes(masterSecret, kv), ["encrypt"]), dataKey, aad);
+  dataKey.fill(0);
+  return JSON.stringify({ ...sealed, kv, dk } satisfies SealedSecret);
+}
+
+export function rewrapCredential(masterSecret: string, context: SealContext, sealedJson: string): Promise<string | null> {
+  return rewrapBound(masterSecret, sealedJson, (sealed) => boundData(sealed.v, context));
+}
+
+export function rewrapText(masterSecret: string, boundTo: readonly string[], sealedJson: string): Promise<string | null> {
+  return rewrapBound(masterSecret, sealedJson, () => JSON.stringify(boundTo));
 }
 
 /**

@@ -4,7 +4,8 @@ import { webhookDeliveries, webhookEndpoints } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import { type CursorPosition, pastPosition } from "../jobs/cursor";
 import type { WebhookEventType } from "../../contracts/webhooks";
-import { newSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
+import { latestKeyVersion } from "../vault/envelope";
+import { newSigningSecret, rewrapSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -111,4 +112,29 @@ export function subscribedEndpoints(d1: D1Database, workspaceIds: string[], type
     .from(webhookEndpoints)
     .where(and(inArray(webhookEndpoints.workspaceId, workspaceIds), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${type})`))
     .all();
+}
+
+/** As credentials/store.ts `rewrapCredentials`, for endpoints' signing secrets (the current one and a rotation's previous one). */
+export async function rewrapEndpointSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+  const rows = await d1
+    .prepare(
+      `SELECT id, workspace_id AS workspaceId, sealed_secret AS sealedSecret, previous_sealed_secret AS previousSealedSecret FROM webhook_endpoints
+       WHERE json_extract(sealed_secret, '$.kv') < ?1 OR json_extract(previous_sealed_secret, '$.kv') < ?1 LIMIT ?2`,
+    )
+    .bind(latestKeyVersion(masterSecret), limit)
+    .all<{ id: string; workspaceId: string; sealedSecret: string; previousSealedSecret: string | null }>();
+  let unreadable = 0;
+  for (const row of rows.results) {
+    const rewrap = (sealed: string | null) => (sealed ? rewrapSigningSecret(masterSecret, row, sealed).catch(() => undefined) : Promise.resolve(null));
+    const [current, previous] = await Promise.all([rewrap(row.sealedSecret), rewrap(row.previousSealedSecret)]);
+    if (current === undefined || previous === undefined) {
+      unreadable++;
+      continue;
+    }
+    await d1
+      .prepare("UPDATE webhook_endpoints SET sealed_secret = ?1, previous_sealed_secret = ?2 WHERE id = ?3 AND sealed_secret = ?4 AND previous_sealed_secret IS ?5")
+      .bind(current ?? row.sealedSecret, previous ?? row.previousSealedSecret, row.id, row.sealedSecret, row.previousSealedSecret)
+      .run();
+  }
+  return { seen: rows.results.length, unreadable };
 }

@@ -1,5 +1,5 @@
 import { randomToken } from "../lib/crypto";
-import { openText, sealText } from "../vault/envelope";
+import { openText, rewrapText, sealText } from "../vault/envelope";
 
 /** After a rotation the old secret keeps signing (a second v1=) this long, so receivers can switch without losing events. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
@@ -17,6 +17,9 @@ interface EndpointRef {
 const boundTo = (endpoint: EndpointRef) => ["webhook-endpoint", endpoint.id, endpoint.workspaceId];
 
 export const sealSigningSecret = (masterKey: string, endpoint: EndpointRef, secret: string): Promise<string> => sealText(masterKey, boundTo(endpoint), secret);
+
+/** The sealed secret under the keyring's newest master key, or null when it already is (vault/rotation.ts). */
+export const rewrapSigningSecret = (masterKey: string, endpoint: EndpointRef, sealed: string): Promise<string | null> => rewrapText(masterKey, boundTo(endpoint), sealed);
 
 /** The secrets a delivery is signed with now: the current one, and during a rotation's overlap the one it replaced. */
 export async function signingSecrets(

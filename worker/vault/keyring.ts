@@ -1,0 +1,34 @@
+/**
+ * The vault's master keyring as text: `v1:<base64url 32 bytes>,v2:<…>` (a bare key is v1). Envelope sealing uses the
+ * newest version and opens with any (vault/envelope.ts); these edit it for a rotation (scripts/vault-rotate.ts).
+ */
+export interface KeyringEntry {
+  version: number;
+  key: string;
+}
+
+export function keyringEntries(keyring: string): KeyringEntry[] {
+  return keyring
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const match = /^v(\d+):(.+)$/.exec(entry);
+      return match ? { version: Number(match[1]), key: match[2]! } : { version: 1, key: entry };
+    });
+}
+
+const text = (entries: KeyringEntry[]) => entries.map((e) => `v${e.version}:${e.key}`).join(",");
+
+/** The keyring with a new newest version holding `key` (32 random bytes, base64url). */
+export function withNewVersion(keyring: string, key: string): string {
+  const entries = keyringEntries(keyring);
+  return text([...entries, { version: Math.max(0, ...entries.map((e) => e.version)) + 1, key }]);
+}
+
+/** The keyring without the versions no sealed secret uses any more; the newest always stays. */
+export function withoutUnused(keyring: string, inUse: ReadonlySet<number>): string {
+  const entries = keyringEntries(keyring);
+  const newest = Math.max(...entries.map((e) => e.version));
+  return text(entries.filter((e) => e.version === newest || inUse.has(e.version)));
+}
