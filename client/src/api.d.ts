@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * 수집 작업 생성
-         * @description 작업을 기록하고 201로 현재 상태를 돌려줍니다. 워크스페이스에 이 기관의 자격 증명이 없으면 작업은 곧바로 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. 같은 Idempotency-Key와 같은 본문은 같은 작업을 돌려주며, 그 작업이 아직 대기(PENDING) 중이면 실행을 다시 요청합니다.
+         * @description 작업을 기록하고 201로 현재 상태를 돌려줍니다. 워크스페이스에 이 기관의 자격 증명이 없으면 작업은 곧바로 Failed(CREDENTIAL_NOT_FOUND)로 끝나고, 자격 증명이 유효기간이 지난 인증서이면 아무것도 기록하지 않고 409 CREDENTIAL_EXPIRED입니다. 같은 Idempotency-Key와 같은 본문은 같은 작업을 돌려주며, 그 작업이 아직 대기(PENDING) 중이면 실행을 다시 요청합니다.
          */
         post: operations["createDataJob"];
         delete?: never;
@@ -1664,7 +1664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CONNECTION_REVOKED, IDEMPOTENCY_KEY_CONFLICT */
+            /** @description 오류: CONNECTION_REVOKED, IDEMPOTENCY_KEY_CONFLICT, CREDENTIAL_EXPIRED */
             409: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

@@ -61,3 +61,19 @@ describe("a credential the institution refused", () => {
     expect((await runJob(ws.workspaceId))!.status).toBe("SUCCEEDED");
   });
 });
+
+describe("a certificate past its validity", () => {
+  it("refuses a new job with 409 CREDENTIAL_EXPIRED and stores nothing, while a live certificate's job is created", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const credentialId = await addCredential(ws.workspaceId, "sandbox.taxportal");
+    const face = (notAfter: string) => JSON.stringify({ subject: "CN=x", issuer: "CN=ca", serialNumber: "01", notBefore: "2024-01-01T00:00:00.000Z", notAfter, commonName: "x" });
+    const create = () => callJson<Record<string, any>>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal", schema: "taxportal.cash-receipts.sales.v1", params: RANGE } });
+    await env.DB.prepare("UPDATE credentials SET certificate = ? WHERE id = ?").bind(face(new Date(Date.now() - 60_000).toISOString()), credentialId).run();
+    const refused = await create();
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: "CREDENTIAL_EXPIRED", message: expect.stringContaining("유효기간") });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?").bind(ws.workspaceId).first()).toEqual({ n: 0 });
+    await env.DB.prepare("UPDATE credentials SET certificate = ? WHERE id = ?").bind(face(new Date(Date.now() + 86_400_000).toISOString()), credentialId).run();
+    expect((await create()).status).toBe(201);
+  });
+});

@@ -142,8 +142,11 @@ export async function invalidateCredential(d1: D1Database, id: string, reason: s
 }
 
 /** The id of a workspace's live credential for a provider, which its jobs use implicitly: a statement for the caller to batch. */
+/** The live credential a job for the provider takes: its id and, for a certificate, when the certificate ends (ISO time). */
 export function activeCredentialIdStatement(d1: D1Database, workspaceId: string, providerCode: string): D1PreparedStatement {
-  return d1.prepare("SELECT id FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' LIMIT 1").bind(workspaceId, providerCode);
+  return d1
+    .prepare("SELECT id, json_extract(certificate, '$.notAfter') AS notAfter FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' LIMIT 1")
+    .bind(workspaceId, providerCode);
 }
 
 export async function findCredential(d1: D1Database, workspaceId: string, id: string): Promise<CredentialRow> {

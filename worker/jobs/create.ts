@@ -67,7 +67,10 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     activeCredentialIdStatement(env.DB, workspaceId, request.provider.code),
   ]);
   const billing = jobBillingOf(billingRows?.results[0] as JobBillingRow | undefined, workspaceId);
-  const credentialId = (credentialRows?.results[0] as { id: string } | undefined)?.id ?? null;
+  const credential = credentialRows?.results[0] as { id: string; notAfter: string | null } | undefined;
+  // An expired certificate cannot log in anywhere: refused before anything is stored, so the partner re-registers first.
+  if (credential?.notAfter && Date.parse(credential.notAfter) <= now) throw new ApiError("CREDENTIAL_EXPIRED", { message: "인증서의 유효기간이 지난 자격 증명입니다. 새 인증서로 다시 등록해 주세요." });
+  const credentialId = credential?.id ?? null;
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
   if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
   const idem = idempotencyKey

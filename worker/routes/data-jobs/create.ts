@@ -14,7 +14,7 @@ export const route = createRoute({
   tags: ["Data jobs"],
   summary: "수집 작업 생성",
   description:
-    "작업을 기록하고 201로 현재 상태를 돌려줍니다. 워크스페이스에 이 기관의 자격 증명이 없으면 작업은 곧바로 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. 같은 Idempotency-Key와 같은 본문은 같은 작업을 돌려주며, 그 작업이 아직 대기(PENDING) 중이면 실행을 다시 요청합니다.",
+    "작업을 기록하고 201로 현재 상태를 돌려줍니다. 워크스페이스에 이 기관의 자격 증명이 없으면 작업은 곧바로 Failed(CREDENTIAL_NOT_FOUND)로 끝나고, 자격 증명이 유효기간이 지난 인증서이면 아무것도 기록하지 않고 409 CREDENTIAL_EXPIRED입니다. 같은 Idempotency-Key와 같은 본문은 같은 작업을 돌려주며, 그 작업이 아직 대기(PENDING) 중이면 실행을 다시 요청합니다.",
   request: {
     headers: z.object({
       "Idempotency-Key": z.string().min(1).max(128).optional().meta({ description: "1-128자. 키는 워크스페이스별로 24시간 이상 유지됩니다." }),
@@ -28,6 +28,7 @@ export const route = createRoute({
       "ACTION_NOT_SUPPORTED", "DATE_RANGE_INVALID", "DATE_RANGE_EXCEEDED", "SCHEMA_NOT_FOUND", "IDEMPOTENCY_KEY_CONFLICT",
       "FREE_PLAN_JOB_CAP_REACHED",
       "FREE_PLAN_TASK_CAP_REACHED",
+      "CREDENTIAL_EXPIRED",
       "TOO_MANY_CONCURRENT_WORKERS",
     ),
   },
