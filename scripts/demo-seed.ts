@@ -4,6 +4,7 @@ import type { LoginCredential } from "../collectors/adapter";
 import { sealCredential } from "../worker/vault/envelope";
 import { type CertificateFace, verifyCertificate } from "../worker/certificates/verify";
 import { maskedLabel } from "../worker/credentials/fields";
+import { credentialIdentity } from "../worker/credentials/identity";
 import { issueJointCertificate } from "../sandbox/certificates/issue";
 import { hashPassword } from "../worker/users/password";
 
@@ -76,7 +77,7 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
     const sealed = await sealCredential(vaultMasterKey, { credentialId: id, workspaceId: seed.workspaceId, providerCode: provider }, credential);
     statements.push(
       `UPDATE credentials SET status = 'DELETED', sealed = NULL, deleted_at = ${now} WHERE workspace_id = ${ws} AND provider_code = ${quote(provider)} AND status = 'ACTIVE';`,
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, certificate, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider)}, ${quote(credential.authMethod)}, 'ACTIVE', ${quote(sealed)}, ${quote(label)}, ${quote(certificate && JSON.stringify(certificate))}, ${now});`,
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, status, sealed, label, certificate, created_at) VALUES (${quote(id)}, ${ws}, ${quote(provider)}, ${quote(credential.authMethod)}, ${quote(await credentialIdentity(provider, credential, certificate))}, 1, ${quote(DEMO_BUSINESS_NUMBER)}, 'ACTIVE', ${quote(sealed)}, ${quote(label)}, ${quote(certificate && JSON.stringify(certificate))}, ${now});`,
     );
   }
   return statements.join("\n");

@@ -19,7 +19,7 @@ import { requireConfiguration } from "./middleware/require-configuration";
 import * as createApiKey from "./routes/api-keys/create";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
-import { BUSINESS_SELECTION } from "./middleware/select-business";
+import { BUSINESS_SELECTION, BUSINESS_SELECTION_OR_BODY } from "./middleware/select-business";
 import { managersOnly } from "./routes/managers-only";
 import type { Action } from "./workspaces/roles";
 import * as connectKeys from "./routes/connect/keys";
@@ -31,6 +31,7 @@ import * as listConnections from "./routes/connections/list";
 import * as revokeConnection from "./routes/connections/revoke";
 import * as createCredential from "./routes/credentials/create";
 import * as deleteCredential from "./routes/credentials/delete";
+import * as updateCredential from "./routes/credentials/update";
 import * as getCredential from "./routes/credentials/get";
 import * as listCredentials from "./routes/credentials/list";
 import * as createDataJob from "./routes/data-jobs/create";
@@ -88,7 +89,7 @@ const managingBusiness = <R extends RouteConfig>(action: Action, route: R) => be
 
 /** The authenticated /api/v1 routes; later features register theirs on the same app. */
 function registerRoutes(api: Api): void {
-  api.openapi(businessScoped(createDataJob.route), createDataJob.handler);
+  api.openapi(behind(createDataJob.route, API_KEY_CHECK, BUSINESS_SELECTION_OR_BODY), createDataJob.handler);
   api.openapi(businessScoped(listDataJobs.route), listDataJobs.handler);
   api.openapi(businessScoped(getDataJob.route), getDataJob.handler);
   api.openapi(businessScoped(getResults.route), getResults.handler);
@@ -108,6 +109,7 @@ function registerRoutes(api: Api): void {
   api.openapi(businessScoped(listCredentials.route), listCredentials.handler);
   api.openapi(businessScoped(getCredential.route), getCredential.handler);
   api.openapi(managingBusiness("credentials.manage", deleteCredential.route), deleteCredential.handler);
+  api.openapi(managingBusiness("credentials.manage", updateCredential.route), updateCredential.handler);
   api.openapi(managingBusiness("credentials.manage", createRegistrationSession.route), createRegistrationSession.handler, createRegistrationSession.hook);
   api.openapi(businessScoped(getRegistrationSession.route), getRegistrationSession.handler);
   api.openapi(managingBusiness("credentials.manage", cancelRegistrationSession.route), cancelRegistrationSession.handler);

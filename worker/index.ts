@@ -13,6 +13,7 @@ import { WEBHOOK_QUEUE, type WebhookMessage } from "./webhooks/messages";
 import { resendStalledDeliveries } from "./webhooks/sweep";
 import { purgeExpired } from "./retention";
 import { rewrapStep } from "./vault/rotation";
+import { backfillIdentities } from "./credentials/identity-backfill";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
@@ -41,6 +42,7 @@ export default {
     await expireSessions(used);
     await resendStalledDeliveries(used);
     await purgeExpired(used.DB);
+    await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
     const rotation = await rewrapStep(used.DB, used.VAULT_MASTER_KEY);
     if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) console.log(JSON.stringify({ event: "vault-rewrap", ...rotation }));
   },

@@ -89,6 +89,10 @@ describe("credentials API", () => {
       workspace_id: ws.workspaceId,
       provider_code: "sandbox.bank",
       auth_method: "PROVIDER_LOGIN",
+      // Neither the login id's hash nor the default role outlive the credential; its business stays for audit.
+      identity: null,
+      is_default: 0,
+      business_number: null,
       status: "DELETED",
       sealed: null,
       label: "us*****od",

@@ -9,6 +9,7 @@ import type { LoginCredential } from "../../collectors/adapter";
 import type { RequestGate } from "../../worker/durable-objects/request-gate";
 import type { Bindings } from "../../worker/env";
 import type { PipelineMessage } from "../../worker/jobs/messages";
+import { credentialIdentity } from "../../worker/credentials/identity";
 import { sealCredential } from "../../worker/vault/envelope";
 import { createJob } from "../../worker/jobs/create";
 import { JobLifecycle } from "../../worker/jobs/lifecycle";
@@ -90,18 +91,25 @@ export function gateStorage(gate: DurableObjectStub<RequestGate>): Promise<{ tab
   }));
 }
 
-/** Stores a sealed credential for a workspace, as registration would. */
+/**
+ * Stores a sealed credential for a workspace as registration would, without the certificate checks: its own
+ * identity, the provider's default when it has none yet.
+ */
 export async function addCredential(
   workspaceId: string,
   providerCode = "sandbox.bank",
   credential: LoginCredential = { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" },
 ): Promise<string> {
   const id = crypto.randomUUID();
+  const hasDefault = await env.DB.prepare("SELECT 1 FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1").bind(workspaceId, providerCode).first();
   await database(env.DB).insert(credentials).values({
     id,
     workspaceId,
     providerCode,
     authMethod: credential.authMethod,
+    identity: credential.authMethod === "PROVIDER_LOGIN" ? await credentialIdentity(providerCode, credential, null) : `certificate:test#${id}`,
+    isDefault: !hasDefault,
+    businessNumber: (await env.DB.prepare("SELECT business_number AS n FROM workspaces WHERE id = ?").bind(workspaceId).first<{ n: string | null }>())?.n ?? null,
     sealed: await sealCredential(env.VAULT_MASTER_KEY, { credentialId: id, workspaceId, providerCode }, credential),
     createdAt: Date.now(),
   });

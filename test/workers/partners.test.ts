@@ -6,6 +6,7 @@ import { createJob } from "../../worker/jobs/create";
 import { isValidBusinessNumber } from "../../worker/partners/business-number";
 import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
+import { asPartner, connectBusinesses, connectionTo, partnerWithConnection } from "./partner-helpers";
 
 type Json = Record<string, any>;
 const BIZ_A = "1208800767";
@@ -13,29 +14,6 @@ const BIZ_B = "2208162517";
 const LOGIN = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } };
 
 const SESSION = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"] };
-
-const asPartner = (key: string, business?: string) => ({ key, headers: business === undefined ? new Headers() : new Headers({ "X-SVC-Business": business }) });
-
-async function connectBusinesses(partner: TestWorkspace, ...businesses: string[]) {
-  for (const businessNumber of businesses) {
-    const res = await callJson<Json>("/api/v1/connections", { method: "POST", key: partner.apiKey, json: { businessNumber } });
-    expect(res.status).toBe(201);
-  }
-}
-
-async function partnerWithConnection(...businesses: string[]) {
-  const partner = await createWorkspace({ isPartner: true });
-  await connectBusinesses(partner, ...businesses);
-  return partner;
-}
-
-/** The partner's active connection to a business, with the workspace it keeps the business's data in (which the API never shows). */
-async function connectionTo(partner: TestWorkspace, businessNumber: string): Promise<{ id: string; workspaceId: string }> {
-  const { items } = (await callJson<Json>("/api/v1/connections", { key: partner.apiKey })).body;
-  const { id } = items.find((c: Json) => c.businessNumber === businessNumber && c.status === "ACTIVE");
-  const row = await env.DB.prepare("SELECT workspace_id FROM connections WHERE id = ?").bind(id).first<{ workspace_id: string }>();
-  return { id, workspaceId: row!.workspace_id };
-}
 
 const revoke = (partner: TestWorkspace, connectionId: string) => callJson<Json>(`/api/v1/connections/${connectionId}`, { method: "DELETE", key: partner.apiKey });
 

@@ -229,8 +229,9 @@ describe("unit executor on real components", () => {
 
   it("keeps the lease through a unit that outlasts the lease term, renewing it while the unit runs", async () => {
     const { job, plan, credentialId } = await newJob();
-    // Renewals a second apart, with two more before the term ends: room for a commit on a loaded machine.
-    const leaseMs = 3000;
+    // Renewals every 1.7 s, with two more before the term ends: a 2-core machine running the other lanes
+    // stalled this worker past a 3 s term once (fresh-clone run c28), so the term leaves room for that.
+    const leaseMs = 5000;
     const base = harness().deps;
     const lock = recordingLock(base.lockFor(credentialId), credentialId);
     const real = base.scraperFor(findProvider("sandbox.bank")!);

@@ -58,7 +58,7 @@ const LOGIN_FIELDS: CredentialField[] = [
 // checked by worker/certificates, which answers the CERT_* codes: a file that is not a certificate is
 // CERT_INVALID, not a format error.
 const FILE_BASE64 = "^(?:[A-Za-z0-9+/]{4}){1,5461}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$";
-const CERTIFICATE_FIELDS: CredentialField[] = [
+export const CERTIFICATE_FIELDS: CredentialField[] = [
   { name: "certificate", label: "인증서 파일 (signCert.der)", pattern: FILE_BASE64, secret: false, required: true, authMethod: "CERTIFICATE", input: "file" },
   { name: "privateKey", label: "개인키 파일 (signPri.key)", pattern: FILE_BASE64, secret: true, required: true, authMethod: "CERTIFICATE", input: "file" },
   { name: "password", label: "인증서 비밀번호", pattern: "^[\\x20-\\x7E]{4,64}$", secret: true, required: true, authMethod: "CERTIFICATE", input: "text" },

@@ -71,6 +71,10 @@ export async function verifyCertificate(material: CertificateMaterial, businessN
   // Without R nobody can tell whose certificate it is: institutions ask for it at login.
   const randomNum = key.randomNum ?? fail("CERT_R_VALUE_NOT_FOUND");
   if (businessNumber !== null && !(await identifies(certificate.identity, businessNumber, randomNum))) fail("CERT_BIZNO_MISMATCH");
+  return faceOf(certificate);
+}
+
+function faceOf(certificate: CertificateFile): CertificateFace {
   return {
     subject: certificate.subject,
     issuer: certificate.issuer,
@@ -79,4 +83,11 @@ export async function verifyCertificate(material: CertificateMaterial, businessN
     notAfter: certificate.notAfter.toISOString(),
     commonName: certificate.commonName,
   };
+}
+
+/** The face of a certificate file (base64 DER) already sealed as a credential, read without checking it again; null if unreadable. */
+export function storedCertificateFace(certificateBase64: string): CertificateFace | null {
+  const der = base64Decode(certificateBase64);
+  const certificate = der && readCertificateFile(der);
+  return certificate ? faceOf(certificate) : null;
 }

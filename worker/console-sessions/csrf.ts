@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { ApiError } from "../errors/api-error";
-import { randomToken, sha256Hex, timingSafeEqualHex } from "../lib/crypto";
+import { randomToken, sha256Hex } from "../lib/crypto";
+import { timingSafeEqualHex } from "../lib/timing-safe-equal";
 import { readPreSessionCsrfCookie, setPreSessionCsrfCookie } from "./cookies";
 
 export const CSRF_FIELD = "_csrf";

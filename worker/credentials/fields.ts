@@ -1,4 +1,5 @@
-import { findProvider, type ProviderDefinition } from "../catalog/providers";
+import { CERTIFICATE_FIELDS, findProvider, type ProviderDefinition } from "../catalog/providers";
+import { GLOBAL_PROVIDER } from "./identity";
 import { ApiError, type FieldError, fieldError } from "../errors/api-error";
 import type { LoginCredential } from "../../collectors/adapter";
 import type { CertificateFace } from "../certificates/verify";
@@ -11,8 +12,30 @@ export function providerForCredential(code: string, field = "body.providerCode")
   return provider;
 }
 
+/** What a credential is registered for: one provider, or every provider that takes certificates. */
+export type CredentialScope = Pick<ProviderDefinition, "code" | "acceptedAuthMethods" | "credentialFields" | "sandbox"> & { kind: string };
+
+/**
+ * A certificate registered without a provider serves every provider that takes certificates: its fields are the
+ * certificate fields they share, and it is held like a real provider's (not in a sandbox-only workspace).
+ */
+const GLOBAL_CERTIFICATE: CredentialScope = {
+  code: GLOBAL_PROVIDER,
+  kind: "CERTIFICATE",
+  sandbox: false,
+  acceptedAuthMethods: ["CERTIFICATE"],
+  credentialFields: CERTIFICATE_FIELDS,
+};
+
+/** The scope a registration names: its provider, or for a certificate without one, every provider taking certificates. */
+export function credentialScope(providerCode: string | undefined, authMethod: string): CredentialScope {
+  if (providerCode !== undefined) return providerForCredential(providerCode);
+  if (authMethod === "CERTIFICATE") return GLOBAL_CERTIFICATE;
+  throw new ApiError("MISSING_PARAMETER", { message: "아이디 로그인(PROVIDER_LOGIN)에는 providerCode가 필요합니다.", fieldErrors: [fieldError("body.providerCode", "MISSING_PARAMETER", "아이디 로그인(PROVIDER_LOGIN)에는 providerCode가 필요합니다.")] });
+}
+
 /** The auth method must be one we know and one the provider takes. */
-export function checkAuthMethod(provider: ProviderDefinition, authMethod: unknown, field = "body.authMethod"): asserts authMethod is "PROVIDER_LOGIN" | "CERTIFICATE" {
+export function checkAuthMethod(provider: CredentialScope, authMethod: unknown, field = "body.authMethod"): asserts authMethod is "PROVIDER_LOGIN" | "CERTIFICATE" {
   if (authMethod !== "PROVIDER_LOGIN" && authMethod !== "CERTIFICATE") {
     throw new ApiError("UNSUPPORTED_AUTH_METHOD", { fieldErrors: [fieldError(field, "UNSUPPORTED_AUTH_METHOD")] });
   }
@@ -27,7 +50,7 @@ export function checkAuthMethod(provider: ProviderDefinition, authMethod: unknow
  * same patterns `/providers/{code}/credential-schema` publishes). Messages
  * name the field, never its value.
  */
-export function credentialFromFields(provider: ProviderDefinition, authMethod: "PROVIDER_LOGIN" | "CERTIFICATE", fields: unknown, prefix = "body.fields"): LoginCredential {
+export function credentialFromFields(provider: CredentialScope, authMethod: "PROVIDER_LOGIN" | "CERTIFICATE", fields: unknown, prefix = "body.fields"): LoginCredential {
   const values = fields && typeof fields === "object" && !Array.isArray(fields) ? (fields as Record<string, unknown>) : {};
   const expected = provider.credentialFields.filter((f) => f.authMethod === authMethod);
   const errors: FieldError[] = [];

@@ -7,21 +7,39 @@ import { ApiError } from "../errors/api-error";
 import type { LoginCredential } from "../../collectors/adapter";
 import { latestKeyVersion, openCredential, rewrapCredential, sealCredential } from "../vault/envelope";
 import { maskedLabel } from "./fields";
+import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
 import type { CertificateFace } from "../certificates/verify";
 
 export type CredentialRow = typeof credentials.$inferSelect;
 
+/** What a registration says of the credential besides its secret. */
+export interface CredentialRegistration {
+  /** The provider it logs in at, or GLOBAL_PROVIDER (identity.ts) for a certificate serving every provider taking one. */
+  providerCode: string;
+  credential: LoginCredential;
+  certificate: CertificateFace | null;
+  businessNumber: string | null;
+  /** The owner's name for it; without one, a masked hint. */
+  label?: string;
+  /** Make it the provider's default; a first credential for a provider, or one replacing the default, becomes it anyway. */
+  makeDefault?: boolean;
+}
+
 /** A new credential row, its secret sealed under a data key of its own; a certificate's checked face beside it, in the clear. */
-export async function sealedCredentialRow(masterKey: string, workspaceId: string, providerCode: string, credential: LoginCredential, certificate: CertificateFace | null = null): Promise<CredentialRow> {
+export async function sealedCredentialRow(masterKey: string, workspaceId: string, registration: CredentialRegistration): Promise<CredentialRow> {
+  const { providerCode, credential, certificate } = registration;
   const id = crypto.randomUUID();
   return {
     id,
     workspaceId,
     providerCode,
     authMethod: credential.authMethod,
+    identity: await credentialIdentity(providerCode, credential, certificate),
+    isDefault: registration.makeDefault ?? false,
+    businessNumber: registration.businessNumber,
     status: "ACTIVE",
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
-    label: maskedLabel(credential, certificate),
+    label: registration.label ?? maskedLabel(credential, certificate),
     certificate,
     invalidReason: null,
     invalidatedAt: null,
@@ -41,20 +59,44 @@ export interface WriteCondition {
 const ALWAYS: WriteCondition = { condition: "1", binds: [] };
 
 /**
- * Registering a credential: the workspace's live one for the provider (if
- * any) becomes SUPERSEDED by the new row, which goes in; both only while
- * `onlyIf` holds, for a caller that batches them with a write of its own in
- * one transaction. The first statement returns the ids it superseded, for
- * `credentialReplaced`.
+ * Registering a credential: the workspace's live one with the same identity (the same login, the same
+ * certificate) for the same provider becomes SUPERSEDED by the new row, which goes in; all only while
+ * `onlyIf` holds, for a caller that batches them with a write of its own in one transaction. The new row is
+ * its provider's default when asked, or when the provider has no default left (its first credential, or the
+ * default it replaces). The same certificate live for another provider (or globally) makes the insert fail
+ * on the one-live-identity index: see `isIdentityConflict`. The first statement returns the ids it
+ * superseded, for `credentialReplaced`.
  */
-export function replaceCredentialStatements(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition = ALWAYS): [D1PreparedStatement, D1PreparedStatement] {
+export function replaceCredentialStatements(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition = ALWAYS): D1PreparedStatement[] {
   const supersede = d1
     .prepare(
-      `UPDATE credentials SET status = 'SUPERSEDED', superseded_by = ?, superseded_at = ?
-       WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND ${onlyIf.condition} RETURNING id`,
+      `UPDATE credentials SET status = 'SUPERSEDED', superseded_by = ?, superseded_at = ?, is_default = 0
+       WHERE workspace_id = ? AND provider_code = ? AND identity = ? AND status = 'ACTIVE' AND ${onlyIf.condition} RETURNING id`,
     )
-    .bind(row.id, row.createdAt, row.workspaceId, row.providerCode, ...onlyIf.binds);
-  return [supersede, insertCredentialIf(d1, row, onlyIf)];
+    .bind(row.id, row.createdAt, row.workspaceId, row.providerCode, row.identity, ...onlyIf.binds);
+  const statements = [supersede];
+  if (row.isDefault) statements.push(clearDefaultStatement(d1, row.workspaceId, row.providerCode, onlyIf));
+  statements.push(insertCredentialIf(d1, row, onlyIf));
+  return statements;
+}
+
+/** Whether a registration's batch failed because the same certificate is live under another provider code. */
+export function isIdentityConflict(err: unknown): boolean {
+  return String(err).includes("credentials.identity");
+}
+
+/** The 409 a registration gets when its certificate is already live for another provider (or for all of them). */
+export function alreadyExists(): ApiError {
+  return new ApiError("CREDENTIAL_ALREADY_EXISTS", {
+    message: "이 인증서는 이미 다른 기관용(또는 전체 기관용)으로 등록되어 있습니다. 한 인증서는 한 번만 등록합니다. 여러 기관에 쓰려면 기존 것을 삭제하고 기관 코드 없이(전체 기관용) 등록해 주세요.",
+  });
+}
+
+/** Ends the default of a provider's live credential, to batch before another becomes it. */
+function clearDefaultStatement(d1: D1Database, workspaceId: string, providerCode: string, onlyIf: WriteCondition = ALWAYS): D1PreparedStatement {
+  return d1
+    .prepare(`UPDATE credentials SET is_default = 0 WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1 AND ${onlyIf.condition}`)
+    .bind(workspaceId, providerCode, ...onlyIf.binds);
 }
 
 /** The ids the first statement of `replaceCredentialStatements` superseded, from its batch result. */
@@ -72,22 +114,29 @@ export async function eraseSupersededSecret(d1: D1Database, id: string): Promise
   await database(d1).update(credentials).set({ sealed: null }).where(and(eq(credentials.id, id), eq(credentials.status, "SUPERSEDED")));
 }
 
-/** The insert of a sealed row that takes effect only while `onlyIf` holds. */
+/** The insert of a sealed row that takes effect only while `onlyIf` holds; it becomes the default where the provider has none. */
 function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition): D1PreparedStatement {
   return d1
     .prepare(
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, label, certificate, created_at)
-       SELECT ?, ?, ?, ?, 'ACTIVE', ?, ?, ?, ? WHERE ${onlyIf.condition}`,
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, status, sealed, label, certificate, created_at)
+       SELECT ?, ?, ?, ?, ?,
+         NOT EXISTS (SELECT 1 FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1),
+         ?, 'ACTIVE', ?, ?, ?, ? WHERE ${onlyIf.condition}`,
     )
-    .bind(row.id, row.workspaceId, row.providerCode, row.authMethod, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.createdAt, ...onlyIf.binds);
+    .bind(
+      row.id, row.workspaceId, row.providerCode, row.authMethod, row.identity,
+      row.workspaceId, row.providerCode,
+      row.businessNumber, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.createdAt, ...onlyIf.binds,
+    );
 }
 
 /**
  * What deletion leaves of a credential: what an audit needs (id, workspace,
  * provider, auth method, label, times), never its secret, so a deleted
- * password or private key cannot be decrypted by anyone afterwards.
+ * password or private key cannot be decrypted by anyone afterwards, nor
+ * its identity (a login id's hash could be guessed back).
  */
-const retired = (now: number) => ({ status: "DELETED" as const, sealed: null, deletedAt: now });
+const retired = (now: number) => ({ status: "DELETED" as const, sealed: null, identity: null, isDefault: false, deletedAt: now });
 
 /** Retires every live or superseded credential of a workspace (its connection was revoked), to batch with that revocation. */
 export function retireWorkspaceCredentials(db: Database, workspaceId: string, now: number) {
@@ -97,18 +146,24 @@ export function retireWorkspaceCredentials(db: Database, workspaceId: string, no
     .where(and(eq(credentials.workspaceId, workspaceId), inArray(credentials.status, ["ACTIVE", "SUPERSEDED"])));
 }
 
-/** The workspace's credentials (deleted ones too), newest first: all of them, or one page (routes/paging.ts). */
-export function listCredentials(d1: D1Database, workspaceId: string, page?: ListPage): Promise<CredentialRow[]> {
+/** The workspace's credentials (deleted ones too), newest first, of one provider code if named: all of them, or one page (routes/paging.ts). */
+export function listCredentials(d1: D1Database, workspaceId: string, page?: ListPage, providerCode?: string): Promise<CredentialRow[]> {
   const query = database(d1)
     .select()
     .from(credentials)
-    .where(and(eq(credentials.workspaceId, workspaceId), pastPosition(credentials.createdAt, credentials.id, page?.after)))
+    .where(
+      and(
+        eq(credentials.workspaceId, workspaceId),
+        providerCode === undefined ? undefined : eq(credentials.providerCode, providerCode),
+        pastPosition(credentials.createdAt, credentials.id, page?.after),
+      ),
+    )
     .orderBy(desc(credentials.createdAt), desc(credentials.id));
   return page ? query.limit(page.limit + 1).all() : query.all();
 }
 
 /** What a job finds of its credential: the login to use, a login the institution refused, or nothing (deleted, never existed). */
-export type JobCredential = { kind: "usable"; login: LoginCredential } | { kind: "invalid" } | { kind: "gone" };
+export type JobCredential = { kind: "usable"; login: LoginCredential; businessNumber: string | null } | { kind: "invalid" } | { kind: "gone" };
 
 /** The decrypted login of a credential that can still log in, or null when it was deleted or never existed. */
 export async function openActiveCredential(d1: D1Database, masterKey: string, id: string): Promise<LoginCredential | null> {
@@ -127,7 +182,7 @@ export async function openJobCredential(d1: D1Database, masterKey: string, id: s
   if (row.invalidReason !== null) return { kind: "invalid" };
   if (row.sealed === null) return { kind: "gone" };
   const login = await openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
-  return { kind: "usable", login };
+  return { kind: "usable", login, businessNumber: row.businessNumber };
 }
 
 /**
@@ -141,12 +196,54 @@ export async function invalidateCredential(d1: D1Database, id: string, reason: s
     .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason)));
 }
 
-/** The id of a workspace's live credential for a provider, which its jobs use implicitly: a statement for the caller to batch. */
-/** The live credential a job for the provider takes: its id and, for a certificate, when the certificate ends (ISO time). */
-export function activeCredentialIdStatement(d1: D1Database, workspaceId: string, providerCode: string): D1PreparedStatement {
+/** What choosing a job's credential reads of each candidate (credentials/choose.ts). */
+export interface CredentialCandidate {
+  id: string;
+  providerCode: string;
+  status: CredentialRow["status"];
+  isDefault: number;
+  /** A certificate's end of validity (ISO time), null for a login. */
+  notAfter: string | null;
+}
+
+const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter";
+
+/**
+ * The credentials a job for the provider may take, as a statement for the caller to batch: the one it names
+ * (whatever its state, so the answer can say why not), or the workspace's live ones for the provider and, where
+ * the provider takes certificates, its global certificates.
+ */
+export function jobCredentialCandidatesStatement(d1: D1Database, workspaceId: string, providerCode: string, takesCertificates: boolean, credentialId?: string): D1PreparedStatement {
+  if (credentialId) return d1.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM credentials WHERE id = ? AND workspace_id = ?`).bind(credentialId, workspaceId);
   return d1
-    .prepare("SELECT id, json_extract(certificate, '$.notAfter') AS notAfter FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' LIMIT 1")
-    .bind(workspaceId, providerCode);
+    .prepare(`SELECT ${CANDIDATE_COLUMNS} FROM credentials WHERE workspace_id = ? AND status = 'ACTIVE' AND (provider_code = ? OR (provider_code = ? AND ?))`)
+    .bind(workspaceId, providerCode, GLOBAL_PROVIDER, takesCertificates ? 1 : 0);
+}
+
+/**
+ * A registration adds to the workspace only once every live credential's identity is known, or it could not tell
+ * a re-registration from a new one: 409 CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS while the backfill
+ * (identity-backfill.ts) still reads some, with the minute the cron takes to come round.
+ */
+export async function assertIdentitiesKnown(d1: D1Database, workspaceId: string): Promise<void> {
+  const unknown = await d1.prepare("SELECT 1 FROM credentials WHERE workspace_id = ? AND status = 'ACTIVE' AND identity IS NULL LIMIT 1").bind(workspaceId).first();
+  if (!unknown) return;
+  throw new ApiError("CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS", {
+    message: "이전에 등록된 자격 증명의 인증서 일련번호와 아이디를 확인하는 중입니다. 1분 뒤 다시 등록해 주세요.",
+    headers: { "Retry-After": "60" },
+  });
+}
+
+/** Renames a live credential and makes it its provider's default or not; the previous default, if any, stops being it. */
+export async function updateCredential(d1: D1Database, workspaceId: string, id: string, change: { label?: string; isDefault?: boolean }): Promise<CredentialRow> {
+  const row = await findCredential(d1, workspaceId, id);
+  const statements: D1PreparedStatement[] = [];
+  if (change.isDefault === true && !row.isDefault) statements.push(clearDefaultStatement(d1, workspaceId, row.providerCode));
+  const isDefault = change.isDefault ?? row.isDefault;
+  const label = change.label ?? row.label;
+  statements.push(d1.prepare("UPDATE credentials SET label = ?, is_default = ? WHERE id = ? AND status = 'ACTIVE'").bind(label, isDefault ? 1 : 0, id));
+  await d1.batch(statements);
+  return { ...row, label, isDefault };
 }
 
 export async function findCredential(d1: D1Database, workspaceId: string, id: string): Promise<CredentialRow> {

@@ -120,8 +120,8 @@ export const taskUnits = sqliteTable(
   (t) => [primaryKey({ columns: [t.jobId, t.unitIndex] })],
 );
 
-// SUPERSEDED: a newer credential for the same provider replaced it (registering again); its secret is erased
-// once no unfinished job still runs on it, since jobs finish on the credential they started with.
+// SUPERSEDED: the same login or certificate was registered again; its secret is erased once no unfinished job
+// still runs on it, since jobs finish on the credential they started with.
 export const CREDENTIAL_STATUSES = ["ACTIVE", "SUPERSEDED", "DELETED"] as const;
 
 export const credentials = sqliteTable(
@@ -129,12 +129,23 @@ export const credentials = sqliteTable(
   {
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** The provider it logs in at, or GLOBAL_PROVIDER for a certificate that serves every provider taking certificates. */
     providerCode: text("provider_code").notNull(),
     authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE"] }).notNull(),
+    /**
+     * What makes two registrations the same credential (credentials/identity.ts): the certificate's issuer and
+     * serial, or a hash of the provider and login id. Null only on rows older than identities, until the
+     * identity backfill (credentials/identity-backfill.ts) reads it from their secret.
+     */
+    identity: text("identity"),
+    /** The credential jobs for its provider take when they name none (at most one live per provider). */
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    /** The business it logs in for: the workspace's own unless registered for another (an accounting firm's clients). */
+    businessNumber: text("business_number"),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
     /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted, or superseded and no longer used by a job. */
     sealed: text("sealed"),
-    /** Non-secret hint shown in listings, e.g. a masked login id. */
+    /** The name its owner gave it, else a non-secret hint (a masked login id, the certificate's holder). */
     label: text("label"),
     /** A certificate credential's face (subject, issuer, serial, validity): public, shown with the credential. */
     certificate: text("certificate", { mode: "json" }).$type<CertificateFace>(),
@@ -152,8 +163,10 @@ export const credentials = sqliteTable(
     deletedAt: integer("deleted_at"),
   },
   (t) => [
-    // One live credential per provider and workspace; deleted ones may pile up.
-    uniqueIndex("credentials_one_per_provider").on(t.workspaceId, t.providerCode).where(sql`status = 'ACTIVE'`),
+    // One live credential per login or certificate, and one default per provider; the rest may pile up.
+    uniqueIndex("credentials_one_live_identity").on(t.workspaceId, t.identity).where(sql`status = 'ACTIVE'`),
+    uniqueIndex("credentials_one_default").on(t.workspaceId, t.providerCode).where(sql`status = 'ACTIVE' AND is_default = 1`),
+    index("credentials_workspace_provider").on(t.workspaceId, t.providerCode, t.status),
   ],
 );
 

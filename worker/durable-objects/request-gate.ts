@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { KeyRights } from "../api-keys/rights";
 import { type ApiKeyRow, findKeyByHash } from "../api-keys/store";
 import type { Bindings } from "../env";
-import { timingSafeEqualHex } from "../lib/crypto";
+import { timingSafeEqualHex } from "../lib/timing-safe-equal";
 import { sessionTokenIssued } from "../registration/sessions";
 import { findWorkspace } from "../workspaces/store";
 

@@ -1,4 +1,5 @@
-import { activeCredentialIdStatement } from "../credentials/store";
+import { chooseJobCredential } from "../credentials/choose";
+import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/store";
 import { ApiError } from "../errors/api-error";
 import { jobError } from "../../collectors/job-failures";
 import { sha256Hex } from "../lib/crypto";
@@ -17,6 +18,8 @@ export interface CreateJobInput {
   providerCode: string;
   schema: string;
   params?: Record<string, unknown>;
+  /** The credential to log in with; without it, the provider's only or default one (credentials/choose.ts). */
+  credentialId?: string;
 }
 
 // A job usually finishes within minutes: a slot is worth asking for again soon.
@@ -30,6 +33,12 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+/** What an Idempotency-Key is bound to; a request naming no credential hashes as it did before credentialId existed. */
+function idempotentRequest(input: CreateJobInput) {
+  const request = { providerCode: input.providerCode, schema: input.schema, params: input.params ?? {} };
+  return input.credentialId ? { ...request, credentialId: input.credentialId } : request;
 }
 
 /**
@@ -64,17 +73,14 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
   // One round trip for both reads: D1 answers a batch in one request.
   const [billingRows, credentialRows] = await env.DB.batch([
     jobBillingStatement(env.DB, workspaceId),
-    activeCredentialIdStatement(env.DB, workspaceId, request.provider.code),
+    jobCredentialCandidatesStatement(env.DB, workspaceId, request.provider.code, request.provider.acceptedAuthMethods.includes("CERTIFICATE"), input.credentialId),
   ]);
   const billing = jobBillingOf(billingRows?.results[0] as JobBillingRow | undefined, workspaceId);
-  const credential = credentialRows?.results[0] as { id: string; notAfter: string | null } | undefined;
-  // An expired certificate cannot log in anywhere: refused before anything is stored, so the partner re-registers first.
-  if (credential?.notAfter && Date.parse(credential.notAfter) <= now) throw new ApiError("CREDENTIAL_EXPIRED", { message: "인증서의 유효기간이 지난 자격 증명입니다. 새 인증서로 다시 등록해 주세요." });
-  const credentialId = credential?.id ?? null;
+  const credentialId = chooseJobCredential(credentialRows!.results as CredentialCandidate[], request.provider, input.credentialId, now)?.id ?? null;
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
   if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
   const idem = idempotencyKey
-    ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson({ providerCode: input.providerCode, schema: input.schema, params: input.params ?? {} })) }
+    ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson(idempotentRequest(input))) }
     : undefined;
   const outcome = await insertJob(
     env.DB,

@@ -2,7 +2,8 @@ import { and, eq, lt, or, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { ApiError } from "../errors/api-error";
 import { base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
-import { hmacKey, timingSafeEqualHex, toHex } from "../lib/crypto";
+import { hmacKey, toHex } from "../lib/crypto";
+import { timingSafeEqualHex } from "../lib/timing-safe-equal";
 
 /** Position after the last item of a page, in the list's (createdAt, id) descending order. */
 export interface CursorPosition {

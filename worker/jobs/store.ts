@@ -240,6 +240,7 @@ export interface ListQuery {
   after?: CursorPosition;
   statuses?: JobStatus[];
   schemas?: string[];
+  credentialId?: string;
 }
 
 /** Newest first; (createdAt, id) is unique, so pages neither repeat nor skip rows. */
@@ -247,6 +248,7 @@ export async function listJobs(d1: D1Database, query: ListQuery): Promise<JobRow
   const conditions = [eq(jobs.workspaceId, query.workspaceId), pastPosition(jobs.createdAt, jobs.id, query.after)];
   if (query.statuses?.length) conditions.push(inArray(jobs.status, query.statuses));
   if (query.schemas?.length) conditions.push(inArray(jobs.schema, query.schemas));
+  if (query.credentialId) conditions.push(eq(jobs.credentialId, query.credentialId));
   return database(d1)
     .select()
     .from(jobs)

@@ -15,6 +15,7 @@ interface Common {
   id: string;
   providerCode: string;
   schema: string;
+  credentialId: string | null;
   suggestedPollIntervalMs: number;
   maxWaitSeconds: number;
 }
@@ -24,9 +25,9 @@ export type DataJobView =
   | (Common & { kind: "Succeeded"; recordCount: number })
   | (Common & { kind: "Failed"; error: JobError });
 
-export type DataJobListItem =
-  | { kind: "InProgress" | "Succeeded"; id: string; providerCode: string; schema: string }
-  | { kind: "Failed"; id: string; providerCode: string; schema: string; error: JobError };
+type ListCommon = Pick<Common, "id" | "providerCode" | "schema" | "credentialId">;
+
+export type DataJobListItem = (ListCommon & { kind: "InProgress" | "Succeeded" }) | (ListCommon & { kind: "Failed"; error: JobError });
 
 export function maxWaitSeconds(row: Pick<JobRow, "createdAt" | "deadlineAt">): number {
   return Math.ceil((row.deadlineAt - row.createdAt) / 1000);
@@ -45,6 +46,7 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
     id: row.id,
     providerCode: row.providerCode,
     schema: row.schema,
+    credentialId: row.credentialId,
     suggestedPollIntervalMs,
     maxWaitSeconds: maxWaitSeconds(row),
   };
@@ -65,7 +67,7 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
 }
 
 export function jobListItem(row: JobRow): DataJobListItem {
-  const base = { id: row.id, providerCode: row.providerCode, schema: row.schema };
+  const base = { id: row.id, providerCode: row.providerCode, schema: row.schema, credentialId: row.credentialId };
   if (row.status === "FAILED") return { kind: "Failed", ...base, error: row.error! };
   return { kind: row.status === "SUCCEEDED" ? "Succeeded" : "InProgress", ...base };
 }

@@ -16,14 +16,6 @@ export function randomToken(bytes: number): string {
   return base64UrlEncode(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
-/** Compares two equal-purpose secrets without leaking where they differ. */
-export function timingSafeEqualHex(a: string, b: string): boolean {
-  const left = encoder.encode(a);
-  const right = encoder.encode(b);
-  if (left.byteLength !== right.byteLength) return false;
-  return crypto.subtle.timingSafeEqual(left, right);
-}
-
 export async function hmacKey(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }

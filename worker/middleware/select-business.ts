@@ -11,9 +11,11 @@ export const BUSINESS_HEADER = "X-SVC-Business";
 /**
  * On business-scoped routes a partner names the business it acts for; the
  * request then runs in that connection's workspace. Other workspaces act
- * for themselves and must not send the header.
+ * for themselves and must not send the header. Where the body may name the
+ * connection instead (`headerRequired` false), a partner without the header
+ * goes on as itself and the route resolves the body's connectionId.
  */
-const selectBusiness = createMiddleware<AppEnv>(async (c, next) => {
+const selectBusiness = (headerRequired: boolean) => createMiddleware<AppEnv>(async (c, next) => {
   const principal = c.get("principal")!;
   const header = c.req.header(BUSINESS_HEADER);
   if (!principal.isPartner) {
@@ -24,21 +26,30 @@ const selectBusiness = createMiddleware<AppEnv>(async (c, next) => {
       });
     }
   } else {
-    if (!header) throw new ApiError("PARTNER_BUSINESS_SELECTOR_REQUIRED", { fieldErrors: [fieldError(`header.${BUSINESS_HEADER}`, "PARTNER_BUSINESS_SELECTOR_REQUIRED")] });
-    const connection = await connectionFor(c.env.DB, principal.workspaceId, parseBusinessNumber(header, `header.${BUSINESS_HEADER}`));
-    c.set("principal", { ...principal, workspaceId: connection.workspaceId });
+    if (header) {
+      const connection = await connectionFor(c.env.DB, principal.workspaceId, parseBusinessNumber(header, `header.${BUSINESS_HEADER}`));
+      c.set("principal", { ...principal, workspaceId: connection.workspaceId, connectionId: connection.id });
+    } else if (headerRequired) {
+      throw new ApiError("PARTNER_BUSINESS_SELECTOR_REQUIRED", { fieldErrors: [fieldError(`header.${BUSINESS_HEADER}`, "PARTNER_BUSINESS_SELECTOR_REQUIRED")] });
+    }
   }
   await next();
 });
 
+const businessHeader = (description: string) => ({
+  [BUSINESS_HEADER]: z.string().max(BUSINESS_NUMBER_INPUT_MAX).optional().meta({ description, example: "120-88-00767" }),
+});
+
 /** What a business-scoped route is registered behind: the selection runs first and its header and codes are in the route's document. */
 export const BUSINESS_SELECTION: RouteFront = {
-  middleware: selectBusiness,
-  headers: {
-    [BUSINESS_HEADER]: z.string().max(BUSINESS_NUMBER_INPUT_MAX).optional().meta({
-      description: "파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다.",
-      example: "120-88-00767",
-    }),
-  },
+  middleware: selectBusiness(true),
+  headers: businessHeader("파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다."),
   errors: ["CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "PARTNER_BUSINESS_SELECTOR_REQUIRED", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_FOUND", "CONNECTION_REVOKED"],
+};
+
+/** Job creation: a partner names the business by this header or by the body's connectionId (jobs/acting-for.ts). */
+export const BUSINESS_SELECTION_OR_BODY: RouteFront = {
+  middleware: selectBusiness(false),
+  headers: businessHeader("파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 이 헤더나 본문의 connectionId 중 하나로 사업자를 고릅니다. 다른 워크스페이스는 보내지 않습니다."),
+  errors: ["CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_FOUND", "CONNECTION_REVOKED"],
 };

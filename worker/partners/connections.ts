@@ -8,7 +8,7 @@ import { type JobsEnv, JobLifecycle } from "../jobs/lifecycle";
 import type { JobRow } from "../jobs/store";
 import { cancelWorkspaceSessions, workspaceSessionsCancelled } from "../registration/sessions";
 import { insertConnectionWorkspace } from "../workspaces/store";
-import { ApiError } from "../errors/api-error";
+import { ApiError, fieldError } from "../errors/api-error";
 
 export type ConnectionRow = typeof connections.$inferSelect;
 
@@ -23,6 +23,14 @@ export async function connectionFor(d1: D1Database, partnerWorkspaceId: string, 
   const active = rows.find((r) => r.status === "ACTIVE");
   if (active) return active;
   throw new ApiError(rows.length ? "CONNECTION_REVOKED" : "CONNECTION_NOT_FOUND");
+}
+
+/** One of the partner's connections by id, while it is active: CONNECTION_NOT_FOUND (not the partner's either) or CONNECTION_REVOKED. */
+export async function activeConnectionById(d1: D1Database, partnerWorkspaceId: string, id: string): Promise<ConnectionRow> {
+  const row = await database(d1).select().from(connections).where(and(eq(connections.id, id), eq(connections.partnerWorkspaceId, partnerWorkspaceId))).get();
+  if (!row) throw new ApiError("CONNECTION_NOT_FOUND", { fieldErrors: [fieldError("body.connectionId", "CONNECTION_NOT_FOUND")] });
+  if (row.status !== "ACTIVE") throw new ApiError("CONNECTION_REVOKED", { fieldErrors: [fieldError("body.connectionId", "CONNECTION_REVOKED")] });
+  return row;
 }
 
 /** Whether a partner still acts for the business whose workspace this is: a revoked connection ends what the partner made there. */

@@ -1,4 +1,3 @@
-import { workspaceBusinessNumber } from "../workspaces/store";
 import { browserInstitutionFor } from "../../collectors/registry";
 import { invalidateCredential, openJobCredential } from "../credentials/store";
 import { credentialLock } from "../durable-objects/credential-lock";
@@ -29,7 +28,6 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     lockFor: (credentialId) => credentialLock(env, credentialId),
     loadCredential: (credentialId) => openJobCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
     invalidateCredential: (credentialId, reason) => invalidateCredential(env.DB, credentialId, reason, Date.now()),
-    businessNumberOf: (workspaceId) => workspaceBusinessNumber(env.DB, workspaceId),
     now: () => Date.now(),
     random: Math.random,
     retry: {

@@ -89,11 +89,11 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   }
 }
 
-async function credentialOf(delivery: Delivery): Promise<LoginCredential> {
+async function credentialOf(delivery: Delivery): Promise<{ login: LoginCredential; businessNumber: string | null }> {
   const found = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : { kind: "gone" as const };
   if (found.kind === "invalid") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the institution refused this credential before");
   if (found.kind === "gone") throw new ProviderFailure("CREDENTIAL_NOT_FOUND");
-  return found.login;
+  return found;
 }
 
 /**
@@ -135,7 +135,7 @@ async function stillLeased(ctx: JobContext): Promise<void> {
 async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Promise<T>): Promise<T> {
   const scraper = ctx.deps.scraperFor(ctx.provider);
   const login = async () => {
-    const [credential, businessNumber] = await Promise.all([credentialOf(ctx), ctx.deps.businessNumberOf(ctx.job.workspaceId)]);
+    const { login: credential, businessNumber } = await credentialOf(ctx);
     const sessionId = await scraper.openSession(ctx.provider.code, credential, businessNumber ?? undefined);
     if (!(await ctx.lock.rememberSession(ctx.lease.fence, sessionId))) {
       await scraper.closeSession(sessionId);

@@ -33,8 +33,6 @@ export interface PipelineDeps {
   loadCredential(credentialId: string): Promise<JobCredential>;
   /** Tells the credentials' owner that the institution refused this login, so no later job tries it again. */
   invalidateCredential(credentialId: string, reason: JobErrorCode): Promise<void>;
-  /** The business the job's workspace is for: the login must be that business's (BUSINESS_NUMBER_MISMATCH otherwise). */
-  businessNumberOf(workspaceId: string): Promise<string | null>;
   now(): number;
   random(): number;
   retry: RetryPolicy;

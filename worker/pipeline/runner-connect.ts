@@ -3,7 +3,8 @@ import { scraperAuthorization } from "../../collectors/scraper-protocol";
 import { RUNNER_STATUS_PATH, runnerSlotName } from "../durable-objects/runner-hub";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
-import { sha256Hex, timingSafeEqualHex } from "../lib/crypto";
+import { sha256Hex } from "../lib/crypto";
+import { timingSafeEqualHex } from "../lib/timing-safe-equal";
 
 /** Where a runner connects (`GET /runner/connect/<slot>`, a WebSocket) and where operators see whether it is (`GET /runner/status/<slot>`). */
 export const RUNNER_CONNECT_PATH = "/runner/connect/:slot";

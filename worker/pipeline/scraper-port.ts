@@ -8,7 +8,7 @@ import { type LoginCredential, ProviderFailure, type RawRecord, type Target, typ
 export interface ScraperPort {
   /**
    * Logs in to the provider's site (the runtime knows where it is) and returns a session that later calls reuse.
-   * `businessNumber`: the workspace's, so a site that shows whose account it is can refuse another business's.
+   * `businessNumber`: the credential's business (the workspace's unless registered for another), so a site that shows whose account it is can refuse another business's.
    */
   openSession(providerCode: string, credential: LoginCredential, businessNumber?: string): Promise<string>;
   targets(sessionId: string, schema: string): Promise<Target[]>;

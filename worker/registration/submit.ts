@@ -1,7 +1,7 @@
 import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
-import { replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { alreadyExists, assertIdentitiesKnown, isIdentityConflict, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
 import { credentialReplaced } from "../credentials/replace";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
@@ -45,14 +45,17 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
   const credential = credentialFromFields(provider, submission.kind, fields, "fields");
   const certificate = await checkCredential(credential, session.businessNumber);
-  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, provider.code, credential, certificate);
+  await assertIdentitiesKnown(env.DB, session.workspaceId);
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber });
   const now = Date.now();
   // The credential goes in (superseding the one it replaces) only while the session is still usable,
   // and in the same transaction that consumes it.
   const [supersede] = await env.DB.batch([
     ...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)),
     consumeStatement(env.DB, session.id, row.id, now),
-  ]);
+  ]).catch((err: unknown) => {
+    throw isIdentityConflict(err) ? alreadyExists() : err;
+  });
   const after = await findSession(env.DB, session.workspaceId, session.id);
   if (after.credentialId === row.id) {
     await credentialReplaced(env, row, supersededIds(supersede!));

@@ -16,10 +16,12 @@ const CertificateSummarySchema = z
 export const CredentialSchema = z
   .object({
     id: uuid(),
-    providerCode: code(),
+    providerCode: code().nullable().meta({ description: "로그인하는 기관. 전체 기관용 인증서(인증서를 받는 모든 기관에 씀)면 null" }),
     authMethod: z.enum(AUTH_METHODS),
+    isDefault: z.boolean().meta({ description: "이 기관의 기본 자격 증명이면 true: credentialId 없이 만든 작업이 씁니다 (기관마다 하나, 전체 기관용 인증서끼리도 하나)" }),
+    businessNumber: z.string().max(10).nullable().meta({ description: "자격 증명이 속한 사업자 (숫자 10자리). 사업자등록번호 없이 등록한 아이디 로그인이면 null", example: "1208800767" }),
     status: z.enum(CREDENTIAL_STATUSES),
-    label: text().nullable().meta({ description: "가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
+    label: text().nullable().meta({ description: "등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
     certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
     refusal: z
       .object({

@@ -1,6 +1,7 @@
 import type { CredentialRow } from "../../credentials/store";
 import type { CertificateFace } from "../../certificates/verify";
 import { isoTime, isoTimeOrNull } from "../../lib/iso-time";
+import { GLOBAL_PROVIDER } from "../../credentials/identity";
 
 /** How long before notAfter a certificate is flagged, so a partner can ask the business to renew before jobs fail. */
 export const RENEWAL_WINDOW_MS = 30 * 86_400_000;
@@ -19,8 +20,10 @@ function certificateView(face: CertificateFace) {
 export function credentialView(row: CredentialRow) {
   return {
     id: row.id,
-    providerCode: row.providerCode,
+    providerCode: row.providerCode === GLOBAL_PROVIDER ? null : row.providerCode,
     authMethod: row.authMethod,
+    isDefault: row.isDefault,
+    businessNumber: row.businessNumber,
     status: row.status,
     label: row.label,
     certificate: row.certificate ? certificateView(row.certificate) : null,

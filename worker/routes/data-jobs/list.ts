@@ -6,7 +6,7 @@ import { listJobs } from "../../jobs/store";
 import { jobListItem } from "../../jobs/views";
 import { DataJobPageSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
-import { cursor, MAX } from "../../http/bounds";
+import { cursor, MAX, uuid } from "../../http/bounds";
 import { paged } from "../paging";
 import { principalOf } from "../principal";
 
@@ -39,6 +39,7 @@ export const route = createRoute({
         items: { type: "string", maxLength: MAX.code },
         maxItems: SCHEMA_IDS.length,
       }),
+      credentialId: uuid().optional().meta({ description: "이 자격 증명으로 로그인하는(한) 작업만" }),
     }),
   },
   responses: {
@@ -50,12 +51,12 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
-  const scope = JSON.stringify([workspaceId, query.status ?? [], query.actionCodes ?? []]);
+  const scope = JSON.stringify([workspaceId, query.status ?? [], query.actionCodes ?? [], query.credentialId ?? null]);
   const page = await paged(
     c.env.CURSOR_SECRET,
     scope,
     query,
-    (after) => listJobs(c.env.DB, { workspaceId, limit: query.limit, after, statuses: query.status, schemas: query.actionCodes }),
+    (after) => listJobs(c.env.DB, { workspaceId, limit: query.limit, after, statuses: query.status, schemas: query.actionCodes, credentialId: query.credentialId }),
     jobListItem,
   );
   return c.json(page, 200);

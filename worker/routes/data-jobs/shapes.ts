@@ -14,10 +14,13 @@ export const JobErrorSchema = z
   })
   .openapi("JobError");
 
+const credentialIdField = uuid().nullable().meta({ description: "작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null" });
+
 const common = {
   id: uuid(),
   providerCode: code(),
   schema: code(),
+  credentialId: credentialIdField,
   suggestedPollIntervalMs: count().meta({ description: "권장 폴링 간격(ms), 기본 5000" }),
   maxWaitSeconds: count().meta({ description: "자동 재개를 포함해 종료 상태까지 기다릴 상한(초)" }),
 };
@@ -42,7 +45,7 @@ export const DataJobSchema = z
   .discriminatedUnion("kind", [InProgressJobSchema, SucceededJobSchema, FailedJobSchema])
   .openapi("DataJob");
 
-const listCommon = { id: uuid(), providerCode: code(), schema: code() };
+const listCommon = { id: uuid(), providerCode: code(), schema: code(), credentialId: credentialIdField };
 
 export const DataJobListItemSchema = z
   .discriminatedUnion("kind", [
@@ -67,6 +70,13 @@ export const CreateDataJobBodySchema = z
       .record(z.string(), z.unknown())
       .optional()
       .meta({ description: "스키마의 요청 필드. GET /api/v1/schemas/{schema} 참고", example: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" } }),
+    credentialId: uuid().optional().meta({
+      description:
+        "로그인에 쓸 자격 증명. 없으면 이 기관의 자격 증명이 하나일 때 그것, 여럿이면 기본 자격 증명(없으면 409 CREDENTIAL_PROVIDER_DUPLICATED). 다른 기관의 것이면 400 PROVIDER_CODE_MISMATCH, 전체 기관용 인증서를 인증서를 받지 않는 기관에 쓰면 422 CREDENTIAL_INSUFFICIENT_FOR_PROVIDER. connectionId와 함께 보낼 수 없습니다",
+    }),
+    connectionId: uuid().optional().meta({
+      description: "파트너가 대신 일할 사업자의 연결 (X-SVC-Business 헤더 대신). 그 사업자의 기본 자격 증명을 씁니다. 파트너가 아닌 워크스페이스는 보낼 수 없습니다(400 CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER)",
+    }),
   })
   .openapi("CreateDataJobRequest");
 

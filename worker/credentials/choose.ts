@@ -1,0 +1,48 @@
+import type { ProviderDefinition } from "../catalog/providers";
+import { ApiError, fieldError } from "../errors/api-error";
+import type { ApiErrorCode } from "../errors/codes";
+import { GLOBAL_PROVIDER } from "./identity";
+import type { CredentialCandidate } from "./store";
+
+const onCredentialId = (code: ApiErrorCode) => ({ fieldErrors: [fieldError("body.credentialId", code)] });
+
+/** The credential a job names must be live, and one that logs in at the job's provider. */
+function named(row: CredentialCandidate | undefined, provider: ProviderDefinition): CredentialCandidate {
+  if (!row) throw new ApiError("CREDENTIAL_NOT_FOUND", onCredentialId("CREDENTIAL_NOT_FOUND"));
+  if (row.status === "DELETED") throw new ApiError("CREDENTIAL_REVOKED", onCredentialId("CREDENTIAL_REVOKED"));
+  if (row.status === "SUPERSEDED") throw new ApiError("CREDENTIAL_SUPERSEDED", onCredentialId("CREDENTIAL_SUPERSEDED"));
+  if (row.providerCode === GLOBAL_PROVIDER) {
+    if (!provider.acceptedAuthMethods.includes("CERTIFICATE")) throw new ApiError("CREDENTIAL_INSUFFICIENT_FOR_PROVIDER", onCredentialId("CREDENTIAL_INSUFFICIENT_FOR_PROVIDER"));
+    return row;
+  }
+  if (row.providerCode !== provider.code) throw new ApiError("PROVIDER_CODE_MISMATCH", onCredentialId("PROVIDER_CODE_MISMATCH"));
+  return row;
+}
+
+/**
+ * Without a credentialId: the provider's own credentials first, global certificates only where it has none;
+ * the only one, else the default, else the caller must choose.
+ */
+function byDefault(candidates: CredentialCandidate[], provider: ProviderDefinition): CredentialCandidate | null {
+  const own = candidates.filter((c) => c.providerCode === provider.code);
+  const pool = own.length > 0 ? own : candidates;
+  if (pool.length <= 1) return pool[0] ?? null;
+  const chosen = pool.find((c) => c.isDefault);
+  if (chosen) return chosen;
+  throw new ApiError("CREDENTIAL_PROVIDER_DUPLICATED", {
+    message: `이 기관(${provider.code})의 자격 증명이 ${pool.length}개이고 기본 자격 증명이 없습니다. credentialId로 하나를 고르거나 PATCH /api/v1/credentials/{id}로 기본 자격 증명을 정해 주세요.`,
+  });
+}
+
+/**
+ * The credential a new job takes (jobs/create.ts), from what `jobCredentialCandidatesStatement` read; null when
+ * the workspace holds none for the provider (the job is then born Failed, CREDENTIAL_NOT_FOUND). An expired
+ * certificate cannot log in anywhere: refused before anything is stored, so the owner registers a new one first.
+ */
+export function chooseJobCredential(candidates: CredentialCandidate[], provider: ProviderDefinition, credentialId: string | undefined, now: number): CredentialCandidate | null {
+  const chosen = credentialId ? named(candidates[0], provider) : byDefault(candidates, provider);
+  if (chosen?.notAfter && Date.parse(chosen.notAfter) <= now) {
+    throw new ApiError("CREDENTIAL_EXPIRED", { message: "인증서의 유효기간이 지난 자격 증명입니다. 새 인증서로 다시 등록해 주세요." });
+  }
+  return chosen;
+}
