@@ -25,13 +25,15 @@ function paramsOf(pairs: string[], jsonText: string | undefined): Record<string,
 }
 
 export const jobsCreate: Command = {
-  usage: "jobs create --provider CODE --schema ID [--param NAME=VALUE ...] [--params JSON] [--idempotency-key KEY] [--wait]",
+  usage: "jobs create --provider CODE --schema ID [--param NAME=VALUE ...] [--params JSON] [--credential ID | --connection ID] [--idempotency-key KEY] [--wait]",
   summary: "create a collection job (and with --wait, follow it to the end)",
   options: {
     provider: { type: "string" },
     schema: { type: "string" },
     param: { type: "string", multiple: true },
     params: { type: "string" },
+    credential: { type: "string" },
+    connection: { type: "string" },
     "idempotency-key": { type: "string" },
     wait: { type: "boolean" },
   },
@@ -42,6 +44,8 @@ export const jobsCreate: Command = {
       providerCode: values.provider as string,
       schema: values.schema as string,
       params: paramsOf((values.param as string[] | undefined) ?? [], values.params as string | undefined),
+      credentialId: values.credential as string | undefined,
+      connectionId: values.connection as string | undefined,
     };
     const client = ctx.client();
     const job = await client.createJob(request, { idempotencyKey: values["idempotency-key"] as string | undefined, signal: ctx.signal });
@@ -56,9 +60,9 @@ export const jobsCreate: Command = {
 };
 
 export const jobsList: Command = {
-  usage: "jobs list [--status PENDING,RUNNING,SUCCEEDED,FAILED] [--schema ID ...] [--limit N | --all]",
+  usage: "jobs list [--status PENDING,RUNNING,SUCCEEDED,FAILED] [--schema ID ...] [--credential ID] [--limit N | --all]",
   summary: "list jobs, newest first",
-  options: { status: { type: "string", multiple: true }, schema: { type: "string", multiple: true }, limit: { type: "string" }, all: { type: "boolean" } },
+  options: { status: { type: "string", multiple: true }, schema: { type: "string", multiple: true }, credential: { type: "string" }, limit: { type: "string" }, all: { type: "boolean" } },
   async run(ctx, { values, args }) {
     noArgs(args);
     const statuses = ((values.status as string[] | undefined) ?? []).flatMap((s) => s.split(",")).filter(Boolean);
@@ -69,6 +73,7 @@ export const jobsList: Command = {
     const filter: ListJobsFilter = {
       status: statuses.length ? (statuses as ListJobsFilter["status"]) : undefined,
       schemas: values.schema as string[] | undefined,
+      credentialId: values.credential as string | undefined,
       pageSize: Math.min(100, limit),
     };
     const jobs: DataJobListItem[] = [];

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * 수집 작업 생성
-         * @description 작업을 기록하고 201로 현재 상태를 돌려줍니다. 워크스페이스에 이 기관의 자격 증명이 없으면 작업은 곧바로 Failed(CREDENTIAL_NOT_FOUND)로 끝나고, 자격 증명이 유효기간이 지난 인증서이면 아무것도 기록하지 않고 409 CREDENTIAL_EXPIRED입니다. 같은 Idempotency-Key와 같은 본문은 같은 작업을 돌려주며, 그 작업이 아직 대기(PENDING) 중이면 실행을 다시 요청합니다.
+         * @description 작업을 기록하고 201로 현재 상태를 돌려줍니다. 로그인할 자격 증명은 credentialId로 고르거나, 없으면 이 기관의 유일한(여럿이면 기본) 자격 증명입니다 (docs/credentials.md). 워크스페이스에 이 기관의 자격 증명이 없으면 작업은 곧바로 Failed(CREDENTIAL_NOT_FOUND)로 끝나고, 자격 증명이 유효기간이 지난 인증서이면 아무것도 기록하지 않고 409 CREDENTIAL_EXPIRED입니다. 파트너는 사업자를 connectionId나 X-SVC-Business 헤더로 고릅니다. 같은 Idempotency-Key와 같은 본문은 같은 작업을 돌려주며, 그 작업이 아직 대기(PENDING) 중이면 실행을 다시 요청합니다.
          */
         post: operations["createDataJob"];
         delete?: never;
@@ -272,13 +272,13 @@ export interface paths {
         };
         /**
          * 자격 증명 목록
-         * @description 최신 자격 증명부터 돌려주며, 삭제된 자격 증명도 상태와 함께 보입니다. 다음 페이지는 nextCursor를 cursor로 보내 받습니다.
+         * @description 최신 자격 증명부터 돌려주며, 삭제된 자격 증명도 상태와 함께 보입니다. providerCode를 주면 그 기관의 자격 증명만 봅니다(전체 기관용 인증서는 빠집니다). 다음 페이지는 nextCursor를 cursor로 보내 받습니다.
          */
         get: operations["listCredentials"];
         put?: never;
         /**
          * 자격 증명 직접 등록
-         * @description 워크스페이스가 자기 자격 증명을 직접 등록합니다. 최종 사용자의 자격 증명은 등록 세션(브라우저 SDK)으로 받으세요. 파트너 워크스페이스는 이 경로를 쓸 수 없습니다(410 PARTNER_CREDENTIAL_API_UNSUPPORTED): 사업자의 자격 증명은 등록 세션으로만 등록됩니다. fields는 GET /providers/{code}/credential-schema의 필드와 pattern으로 검증되며, 기관마다 하나만 등록할 수 있습니다. 인증서(CERTIFICATE)는 파일 내용을 확인해 422 CERT_* 코드로 답합니다 (docs/certificates.md).
+         * @description 워크스페이스가 자기 자격 증명을 직접 등록합니다. 최종 사용자의 자격 증명은 등록 세션(브라우저 SDK)으로 받으세요. 파트너 워크스페이스는 이 경로를 쓸 수 없습니다(410 PARTNER_CREDENTIAL_API_UNSUPPORTED): 사업자의 자격 증명은 등록 세션으로만 등록됩니다. fields는 GET /providers/{code}/credential-schema의 필드와 pattern으로 검증됩니다. 한 기관에 자격 증명을 여럿 둘 수 있고, 같은 아이디나 같은 인증서를 다시 등록하면 새 것이 옛 것을 대체합니다(SUPERSEDED). 인증서를 providerCode 없이 등록하면 인증서를 받는 모든 기관에 쓰는 전체 기관용이 되며, 같은 인증서가 다른 범위로 이미 있으면 409 CREDENTIAL_ALREADY_EXISTS입니다. 인증서(CERTIFICATE)는 파일 내용을 확인해 422 CERT_* 코드로 답합니다 (docs/certificates.md, docs/credentials.md).
          */
         post: operations["createCredential"];
         delete?: never;
@@ -305,7 +305,11 @@ export interface paths {
         delete: operations["deleteCredential"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * 자격 증명 이름과 기본 지정 변경
+         * @description 살아 있는 자격 증명의 이름(label)을 바꾸거나 기관의 기본 자격 증명으로 정합니다(isDefault). 기본이 되면 그 기관의 이전 기본은 기본이 아니게 됩니다. isDefault: false로 기본을 풀면 이 기관에 자격 증명이 여럿일 때 credentialId 없는 작업은 409 CREDENTIAL_PROVIDER_DUPLICATED입니다. 비밀 값은 바꿀 수 없습니다: 같은 아이디나 인증서로 다시 등록하세요.
+         */
+        patch: operations["updateCredential"];
         trace?: never;
     };
     "/api/v1/registration-sessions": {
@@ -640,6 +644,11 @@ export interface components {
             providerCode: string;
             schema: string;
             /**
+             * Format: uuid
+             * @description 작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null
+             */
+            credentialId: string | null;
+            /**
              * Format: int64
              * @description 권장 폴링 간격(ms), 기본 5000
              */
@@ -670,6 +679,11 @@ export interface components {
             providerCode: string;
             schema: string;
             /**
+             * Format: uuid
+             * @description 작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null
+             */
+            credentialId: string | null;
+            /**
              * Format: int64
              * @description 권장 폴링 간격(ms), 기본 5000
              */
@@ -692,6 +706,11 @@ export interface components {
             id: string;
             providerCode: string;
             schema: string;
+            /**
+             * Format: uuid
+             * @description 작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null
+             */
+            credentialId: string | null;
             /**
              * Format: int64
              * @description 권장 폴링 간격(ms), 기본 5000
@@ -757,6 +776,16 @@ export interface components {
             params?: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: uuid
+             * @description 로그인에 쓸 자격 증명. 없으면 이 기관의 자격 증명이 하나일 때 그것, 여럿이면 기본 자격 증명(없으면 409 CREDENTIAL_PROVIDER_DUPLICATED). 다른 기관의 것이면 400 PROVIDER_CODE_MISMATCH, 전체 기관용 인증서를 인증서를 받지 않는 기관에 쓰면 422 CREDENTIAL_INSUFFICIENT_FOR_PROVIDER. connectionId와 함께 보낼 수 없습니다
+             */
+            credentialId?: string;
+            /**
+             * Format: uuid
+             * @description 파트너가 대신 일할 사업자의 연결 (X-SVC-Business 헤더 대신). 그 사업자의 기본 자격 증명을 씁니다. 파트너가 아닌 워크스페이스는 보낼 수 없습니다(400 CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER)
+             */
+            connectionId?: string;
         };
         DataJobPage: {
             items: components["schemas"]["DataJobListItem"][];
@@ -770,6 +799,11 @@ export interface components {
             id: string;
             providerCode: string;
             schema: string;
+            /**
+             * Format: uuid
+             * @description 작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null
+             */
+            credentialId: string | null;
         } | {
             /** @enum {string} */
             kind: "Succeeded";
@@ -777,6 +811,11 @@ export interface components {
             id: string;
             providerCode: string;
             schema: string;
+            /**
+             * Format: uuid
+             * @description 작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null
+             */
+            credentialId: string | null;
         } | {
             /** @enum {string} */
             kind: "Failed";
@@ -784,6 +823,11 @@ export interface components {
             id: string;
             providerCode: string;
             schema: string;
+            /**
+             * Format: uuid
+             * @description 작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null
+             */
+            credentialId: string | null;
             error: components["schemas"]["JobError"];
         };
         DataJobResults: {
@@ -1292,12 +1336,20 @@ export interface components {
         Credential: {
             /** Format: uuid */
             id: string;
-            providerCode: string;
+            /** @description 로그인하는 기관. 전체 기관용 인증서(인증서를 받는 모든 기관에 씀)면 null */
+            providerCode: string | null;
             /** @enum {string} */
             authMethod: "PROVIDER_LOGIN" | "CERTIFICATE";
+            /** @description 이 기관의 기본 자격 증명이면 true: credentialId 없이 만든 작업이 씁니다 (기관마다 하나, 전체 기관용 인증서끼리도 하나) */
+            isDefault: boolean;
+            /**
+             * @description 자격 증명이 속한 사업자 (숫자 10자리). 사업자등록번호 없이 등록한 아이디 로그인이면 null
+             * @example 1208800767
+             */
+            businessNumber: string | null;
             /** @enum {string} */
             status: "ACTIVE" | "SUPERSEDED" | "DELETED";
-            /** @description 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다 */
+            /** @description 등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다 */
             label: string | null;
             certificate: components["schemas"]["CredentialCertificate"];
             /** @description 기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null */
@@ -1501,6 +1553,8 @@ export interface operations {
                 status?: string;
                 /** @description 작업의 스키마 식별자(액션) 필터. 예: bank.transactions.cb.v1 */
                 actionCodes?: string[];
+                /** @description 이 자격 증명으로 로그인하는(한) 작업만 */
+                credentialId?: string;
             };
             header?: {
                 /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
@@ -1604,7 +1658,7 @@ export interface operations {
             header?: {
                 /** @description 1-128자. 키는 워크스페이스별로 24시간 이상 유지됩니다. */
                 "Idempotency-Key"?: string;
-                /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
+                /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 이 헤더나 본문의 connectionId 중 하나로 사업자를 고릅니다. 다른 워크스페이스는 보내지 않습니다. */
                 "X-SVC-Business"?: string;
             };
             path?: never;
@@ -1628,7 +1682,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataJob"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_INVALID, DATE_RANGE_EXCEEDED */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_INVALID, DATE_RANGE_EXCEEDED, PROVIDER_CODE_MISMATCH, CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE, CONNECTION_REQUIRED_FOR_PARTNER, CREDENTIAL_ID_NOT_ALLOWED */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -1652,7 +1706,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_FOUND, SCHEMA_NOT_FOUND */
+            /** @description 오류: CONNECTION_NOT_FOUND, SCHEMA_NOT_FOUND, CREDENTIAL_NOT_FOUND */
             404: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -1664,7 +1718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CONNECTION_REVOKED, IDEMPOTENCY_KEY_CONFLICT, CREDENTIAL_EXPIRED */
+            /** @description 오류: CONNECTION_REVOKED, IDEMPOTENCY_KEY_CONFLICT, CREDENTIAL_EXPIRED, CREDENTIAL_REVOKED, CREDENTIAL_SUPERSEDED, CREDENTIAL_PROVIDER_DUPLICATED */
             409: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -1678,6 +1732,18 @@ export interface operations {
             };
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CREDENTIAL_INSUFFICIENT_FOR_PROVIDER */
+            422: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -2899,6 +2965,8 @@ export interface operations {
                 cursor?: string;
                 /** @description 1-100, 기본 20 */
                 limit?: number;
+                /** @description 이 기관의 자격 증명만 */
+                providerCode?: string;
             };
             header?: {
                 /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
@@ -3009,7 +3077,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    providerCode: string;
+                    /**
+                     * @description 로그인할 기관. 인증서(CERTIFICATE)만 생략할 수 있고, 생략하면 전체 기관용 인증서입니다
+                     * @example sandbox.bank
+                     */
+                    providerCode?: string;
                     /**
                      * @description PROVIDER_LOGIN 또는 CERTIFICATE
                      * @example PROVIDER_LOGIN
@@ -3024,6 +3096,18 @@ export interface operations {
                     fields: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @description 자격 증명을 알아볼 이름 (1-100자). 없으면 가려진 아이디나 인증서 소유자
+                     * @example 본점 계좌
+                     */
+                    label?: string;
+                    /** @description true면 이 기관의 기본 자격 증명이 됩니다(credentialId 없는 작업이 씀). 기관의 첫 자격 증명은 늘 기본입니다 */
+                    isDefault?: boolean;
+                    /**
+                     * @description 자격 증명이 속한 사업자 (세무 대리인이 고객사 인증서를 맡을 때). 없으면 워크스페이스의 사업자등록번호. 인증서는 이 번호로 발급된 것이어야 합니다(422 CERT_BIZNO_MISMATCH)
+                     * @example 120-88-00767
+                     */
+                    businessNumber?: string;
                 };
             };
         };
@@ -3040,7 +3124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Credential"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_PROVIDER_CODE, UNSUPPORTED_AUTH_METHOD, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, MISSING_PARAMETER, INVALID_PROVIDER_CODE, UNSUPPORTED_AUTH_METHOD, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3088,7 +3172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CONNECTION_REVOKED */
+            /** @description 오류: CONNECTION_REVOKED, CREDENTIAL_ALREADY_EXISTS, CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS */
             409: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3338,6 +3422,143 @@ export interface operations {
             };
             /** @description 오류: CONNECTION_REVOKED, CREDENTIAL_SUPERSEDED, CREDENTIAL_HAS_ACTIVE_CONNECTIONS */
             409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
+                "X-SVC-Business"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 새 이름 (1-100자)
+                     * @example 본점 계좌
+                     */
+                    label?: string;
+                    /** @description true면 이 기관의 기본 자격 증명, false면 기본 해제 */
+                    isDefault?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description 바뀐 자격 증명 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_FOUND, CREDENTIAL_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_REVOKED, CREDENTIAL_SUPERSEDED */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -5077,6 +5298,18 @@ export interface operations {
             };
             /** @description 오류: REGISTRATION_SESSION_OPTION_NOT_ALLOWED, REGISTRATION_SESSION_BUSINESS_MISMATCH, WORKSPACE_ACCESS_DENIED */
             403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CREDENTIAL_ALREADY_EXISTS, CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS */
+            409: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];

@@ -59,6 +59,8 @@ export interface ListJobsFilter {
   status?: ("PENDING" | "RUNNING" | "SUCCEEDED" | "FAILED")[];
   /** Schema identifiers. */
   schemas?: string[];
+  /** Only jobs logging in (or that logged in) with this credential. */
+  credentialId?: string;
   /** Page size, 1-100. */
   pageSize?: number;
 }
@@ -149,6 +151,7 @@ export class CollectClient {
         limit: filter.pageSize,
         status: filter.status?.join(","),
         actionCodes: filter.schemas,
+        credentialId: filter.credentialId,
       };
       const { data } = await this.send(() => this.api.GET("/api/v1/data-jobs", { params: { query }, signal: options.signal }), options.signal);
       return data;

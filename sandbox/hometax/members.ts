@@ -1,3 +1,4 @@
+import { isValidBusinessNumber } from "../../contracts/business-number";
 import { SANDBOX_BUSINESS_NUMBER } from "../certificates/issue";
 
 /**
@@ -26,6 +27,17 @@ const member = (businessNumber: string, userId: string, name: string, extra: Par
   ...extra,
 });
 
+/** The first valid business number from nine leading digits: the check digit that the rule accepts. */
+function withCheckDigit(nine: string): string {
+  return [..."0123456789"].map((d) => nine + d).find(isValidBusinessNumber)!;
+}
+
+/**
+ * An accounting firm's forty clients (세무 대리 고객사), each a member with a certificate registered at the
+ * portal: the firm holds all their certificates in one workspace (test/e2e/accounting-firm.test.ts).
+ */
+export const ACCOUNTING_FIRM_CLIENTS: readonly string[] = Array.from({ length: 40 }, (_, i) => withCheckDigit(`31481${String(11 + i * 7).padStart(4, "0")}`));
+
 export const HOMETAX_MEMBERS: readonly HometaxMember[] = [
   member(SANDBOX_BUSINESS_NUMBER, "sandboxcorp", "(주)샌드박스상사", { idLogin: { loginId: "hometax_user", password: "pass_good", residentPrefix: "8001011" } }),
   member("2208162517", "sandboxtwo", "샌드박스물산"),
@@ -33,6 +45,7 @@ export const HOMETAX_MEMBERS: readonly HometaxMember[] = [
   member("1058100018", "expiring", "세션만료상사", { behaviour: "session-expires" }),
   member("1058100022", "busyuser", "과부하상사", { behaviour: "throttled" }),
   member("1058100037", "changed", "화면변경상사", { behaviour: "changed-answer" }),
+  ...ACCOUNTING_FIRM_CLIENTS.map((businessNumber, i) => member(businessNumber, `client${String(i + 1).padStart(2, "0")}`, `세무고객${String(i + 1).padStart(2, "0")}상사`)),
 ];
 
 /** A valid business number with no Hometax account: its certificate is not registered at the portal. */

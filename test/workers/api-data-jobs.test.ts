@@ -77,7 +77,7 @@ describe("POST /data-jobs outcomes", () => {
     const res = await create(ws.apiKey, TX_JOB);
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(
-      ["completedTaskCount", "id", "kind", "maxWaitSeconds", "phase", "providerCode", "schema", "suggestedPollIntervalMs", "totalTaskCount"].sort(),
+      ["completedTaskCount", "credentialId", "id", "kind", "maxWaitSeconds", "phase", "providerCode", "schema", "suggestedPollIntervalMs", "totalTaskCount"].sort(),
     );
     expect(res.body).toMatchObject({ kind: "InProgress", phase: "PENDING", completedTaskCount: 0, totalTaskCount: 0 });
   });

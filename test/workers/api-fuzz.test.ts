@@ -189,7 +189,9 @@ describe("fuzzing every operation of the OpenAPI document", () => {
       const codes = documentedErrors(op.operation).flatMap((e) => e.codes);
       if (businessScoped.test(op.path)) {
         expect(header, operationName(op)).toMatchObject({ required: false, schema: { type: "string" } });
-        expect(codes, operationName(op)).toEqual(expect.arrayContaining(selection));
+        // Job creation also takes the business as a body connectionId, so a partner without the header is told so in the body's terms.
+        const answers = op.operation.operationId === "createDataJob" ? selection.map((c) => (c === "PARTNER_BUSINESS_SELECTOR_REQUIRED" ? "CONNECTION_REQUIRED_FOR_PARTNER" : c)) : selection;
+        expect(codes, operationName(op)).toEqual(expect.arrayContaining(answers));
       } else {
         expect(header, operationName(op)).toBeUndefined();
         expect(codes, operationName(op)).not.toContain("PARTNER_BUSINESS_SELECTOR_REQUIRED");

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { credentialLock } from "../../worker/durable-objects/credential-lock";
 import { readJob } from "../../worker/jobs/board";
 import { createJob } from "../../worker/jobs/create";
-import { isValidBusinessNumber } from "../../worker/partners/business-number";
+import { isValidBusinessNumber } from "../../contracts/business-number";
 import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
 import { asPartner, connectBusinesses, connectionTo, partnerWithConnection } from "./partner-helpers";

@@ -4,7 +4,7 @@ import type { AppEnv } from "../env";
 import { countSignUpAttempt } from "../console-sessions/login-attempts";
 import { ApiError } from "../errors/api-error";
 import { clientAddress } from "../http/client-address";
-import { isValidBusinessNumber } from "../partners/business-number";
+import { isValidBusinessNumber } from "../../contracts/business-number";
 import { isPersonalEmail } from "../users/email";
 import { signUp } from "../users/store";
 import { mailVerificationLink } from "./verify-email";
