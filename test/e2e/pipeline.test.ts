@@ -78,10 +78,17 @@ describe("bank jobs through the real stack", () => {
     expect(rows.slice(1).map((r) => r[8]).sort()).toEqual(body.data.map((r: Json) => r.identifier).sort());
   });
 
-  it("fails with INVALID_ACCOUNT_FOR_SERVICE for an account the bank does not show", async () => {
-    const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { ...RANGE, accountNumber: ["999-999-999999"] } });
-    const done = await api.waitForJob(job.id);
-    expect(done).toMatchObject({ kind: "Failed", error: { code: "INVALID_ACCOUNT_FOR_SERVICE", category: "INVALID_INPUT", retryable: false } });
+  it("fails INVALID_ACCOUNT_FOR_SERVICE for an account the bank does not show, listing those it shows; then refuses it at creation", async () => {
+    // A login of its own, so no earlier job of this file has shown its accounts yet.
+    const fresh = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_accounts", password: "pass_good" } });
+    const request = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { ...RANGE, accountNumber: ["999-999-999999"] }, credentialId: fresh.body.id };
+    const done = await api.waitForJob((await api.createJob(request)).id);
+    const shown = bankGroundTruth("user_accounts").accounts.map((a) => a.accountNumber);
+    expect(done).toMatchObject({ kind: "Failed", credentialId: fresh.body.id, error: { code: "INVALID_ACCOUNT_FOR_SERVICE", category: "INVALID_INPUT", retryable: false } });
+    for (const account of shown) expect(done.error.message).toContain(account);
+    const refused = await api.json("POST", "/api/v1/data-jobs", request);
+    expect(refused).toMatchObject({ status: 404, body: { code: "ACCOUNT_NOT_FOUND", fieldErrors: [{ field: "body.params.accountNumber[0]" }] } });
+    for (const account of shown) expect(refused.body.message).toContain(account);
   });
 
   it.each(["taxportal.tax-invoices.purchase.v1", "taxportal.tax-invoices.sales.v1", "taxportal.cash-receipts.purchase.v1"] as const)(
@@ -162,6 +169,7 @@ describe("card jobs through the real stack", () => {
     const job = await api.createJob({ providerCode: "sandbox.card", schema: "card.approvals.corp.v1", params: { ...CARD_RANGE, cardNumberMasked: ["1234-56**-****-7890"] } });
     const done = await api.waitForJob(job.id);
     expect(done).toMatchObject({ kind: "Failed", error: { code: "INVALID_CARD_FOR_SERVICE", category: "INVALID_INPUT", retryable: false } });
+    for (const card of cardGroundTruth("user_good").cards) expect(done.error.message).toContain(card.cardNumberMasked);
   });
 });
 

@@ -93,6 +93,7 @@ describe("credentials API", () => {
       identity: null,
       is_default: 0,
       business_number: null,
+      known_targets: null,
       status: "DELETED",
       sealed: null,
       label: "us*****od",

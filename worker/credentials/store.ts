@@ -9,6 +9,7 @@ import { latestKeyVersion, openCredential, rewrapCredential, sealCredential } fr
 import { maskedLabel } from "./fields";
 import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
 import type { CertificateFace } from "../certificates/verify";
+import type { KnownTargets } from "./targets";
 
 export type CredentialRow = typeof credentials.$inferSelect;
 
@@ -37,6 +38,7 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     identity: await credentialIdentity(providerCode, credential, certificate),
     isDefault: registration.makeDefault ?? false,
     businessNumber: registration.businessNumber,
+    knownTargets: null,
     status: "ACTIVE",
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
     label: registration.label ?? maskedLabel(credential, certificate),
@@ -204,9 +206,11 @@ export interface CredentialCandidate {
   isDefault: number;
   /** A certificate's end of validity (ISO time), null for a login. */
   notAfter: string | null;
+  /** KnownTargets as JSON text, or null. */
+  knownTargets: string | null;
 }
 
-const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter";
+const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter, known_targets AS knownTargets";
 
 /**
  * The credentials a job for the provider may take, as a statement for the caller to batch: the one it names
@@ -232,6 +236,14 @@ export async function assertIdentitiesKnown(d1: D1Database, workspaceId: string)
     message: "이전에 등록된 자격 증명의 인증서 일련번호와 아이디를 확인하는 중입니다. 1분 뒤 다시 등록해 주세요.",
     headers: { "Retry-After": "60" },
   });
+}
+
+/** Keeps what the institution showed of one kind of target (accounts, cards) for a credential, for later jobs' checks. */
+export async function rememberTargets(d1: D1Database, id: string, kind: keyof KnownTargets, ids: string[], now: number): Promise<void> {
+  await d1
+    .prepare("UPDATE credentials SET known_targets = json_set(coalesce(known_targets, '{}'), ?, json(?)) WHERE id = ?")
+    .bind(`$.${kind}`, JSON.stringify({ ids, seenAt: now }), id)
+    .run();
 }
 
 /** Renames a live credential and makes it its provider's default or not; the previous default, if any, stops being it. */

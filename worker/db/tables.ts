@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CertificateFace } from "../certificates/verify";
+import type { KnownTargets } from "../credentials/targets";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
@@ -142,6 +143,11 @@ export const credentials = sqliteTable(
     isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
     /** The business it logs in for: the workspace's own unless registered for another (an accounting firm's clients). */
     businessNumber: text("business_number"),
+    /**
+     * The accounts and cards the institution showed the last job on this credential that looked (their ids as
+     * shown, and when): a job naming another is refused at creation (credentials/targets.ts).
+     */
+    knownTargets: text("known_targets", { mode: "json" }).$type<KnownTargets>(),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
     /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted, or superseded and no longer used by a job. */
     sealed: text("sealed"),

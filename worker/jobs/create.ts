@@ -1,4 +1,5 @@
 import { chooseJobCredential } from "../credentials/choose";
+import { assertAccountsShown } from "../credentials/targets";
 import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/store";
 import { ApiError } from "../errors/api-error";
 import { jobError } from "../../collectors/job-failures";
@@ -76,7 +77,9 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     jobCredentialCandidatesStatement(env.DB, workspaceId, request.provider.code, request.provider.acceptedAuthMethods.includes("CERTIFICATE"), input.credentialId),
   ]);
   const billing = jobBillingOf(billingRows?.results[0] as JobBillingRow | undefined, workspaceId);
-  const credentialId = chooseJobCredential(credentialRows!.results as CredentialCandidate[], request.provider, input.credentialId, now)?.id ?? null;
+  const chosen = chooseJobCredential(credentialRows!.results as CredentialCandidate[], request.provider, input.credentialId, now);
+  assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);
+  const credentialId = chosen?.id ?? null;
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
   if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
   const idem = idempotencyKey

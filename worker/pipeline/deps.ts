@@ -1,5 +1,5 @@
 import { browserInstitutionFor } from "../../collectors/registry";
-import { invalidateCredential, openJobCredential } from "../credentials/store";
+import { invalidateCredential, openJobCredential, rememberTargets } from "../credentials/store";
 import { credentialLock } from "../durable-objects/credential-lock";
 import type { Bindings } from "../env";
 import { JobLifecycle } from "../jobs/lifecycle";
@@ -28,6 +28,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     lockFor: (credentialId) => credentialLock(env, credentialId),
     loadCredential: (credentialId) => openJobCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
     invalidateCredential: (credentialId, reason) => invalidateCredential(env.DB, credentialId, reason, Date.now()),
+    rememberTargets: (credentialId, kind, ids) => rememberTargets(env.DB, credentialId, kind, ids, Date.now()),
     now: () => Date.now(),
     random: Math.random,
     retry: {

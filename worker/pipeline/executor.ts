@@ -11,6 +11,7 @@ import { backoffSeconds } from "./backoff";
 import type { LockPort, Outcome, PipelineDeps } from "./ports";
 import { SessionGone } from "./scraper-port";
 import { splitRange } from "./segments";
+import { isSameTarget, notShown, shownList } from "../credentials/targets";
 
 const ACK: Outcome = { kind: "ack" };
 
@@ -155,7 +156,16 @@ async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Prom
   });
 }
 
-const digits = (s: string) => s.replace(/\D/g, "");
+/** A target the job named that the institution does not show: its error lists what the institution does show. */
+class TargetNotShown extends ProviderFailure {
+  constructor(
+    code: "INVALID_ACCOUNT_FOR_SERVICE" | "INVALID_CARD_FOR_SERVICE",
+    missing: string[],
+    readonly shown: string[],
+  ) {
+    super(code, `not found: ${missing.join(", ")}`);
+  }
+}
 
 /** Applies the job's target params; asking for a target the institution does not show is an input error. */
 function narrowTargets(ctx: JobContext, discovered: Target[]): Target[] {
@@ -165,9 +175,10 @@ function narrowTargets(ctx: JobContext, discovered: Target[]): Target[] {
   const wanted = filterParam ? (ctx.job.params[filterParam] as string[] | undefined) : undefined;
   let targets = discovered;
   if (wanted) {
-    const missing = wanted.filter((w) => !discovered.some((t) => digits(t.id) === digits(w) || t.id === w));
-    if (missing.length > 0) throw new ProviderFailure(ctx.schema.targets === "cards" ? "INVALID_CARD_FOR_SERVICE" : "INVALID_ACCOUNT_FOR_SERVICE", `not found: ${missing.join(", ")}`);
-    targets = discovered.filter((t) => wanted.some((w) => digits(t.id) === digits(w) || t.id === w));
+    const shown = discovered.map((t) => t.id);
+    const missing = notShown(wanted, shown);
+    if (missing.length > 0) throw new TargetNotShown(ctx.schema.targets === "cards" ? "INVALID_CARD_FOR_SERVICE" : "INVALID_ACCOUNT_FOR_SERVICE", missing, shown);
+    targets = discovered.filter((t) => wanted.some((w) => isSameTarget(t.id, w)));
   }
   const currency = ctx.job.params.currencyCode as string | undefined;
   return currency ? targets.filter((t) => t.attributes.currencyCode === currency) : targets;
@@ -189,9 +200,13 @@ async function carryOn(ctx: JobContext, continuation: Continuation): Promise<num
 
 /** Fixes the job's units; returns the first unit to run, or null when there is nothing (more) to do. */
 async function plan(ctx: JobContext): Promise<number | null> {
-  const targets = await withSession(ctx, async (sessionId) =>
-    ctx.schema.targets ? narrowTargets(ctx, await ctx.deps.scraperFor(ctx.provider).targets(sessionId, ctx.schema.id)) : null,
-  );
+  const targets = await withSession(ctx, async (sessionId) => {
+    const kind = ctx.schema.targets;
+    if (!kind) return null;
+    const discovered = await ctx.deps.scraperFor(ctx.provider).targets(sessionId, ctx.schema.id);
+    if (ctx.job.credentialId) await ctx.deps.rememberTargets(ctx.job.credentialId, kind, discovered.map((t) => t.id));
+    return narrowTargets(ctx, discovered);
+  });
   await stillLeased(ctx);
   return carryOn(ctx, await ctx.deps.jobs.planned(ctx.job, planUnits(ctx, targets), ctx.lease.fence, ctx.deps.now()));
 }
@@ -245,6 +260,7 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
   if (!(err instanceof ProviderFailure)) console.error(JSON.stringify({ jobId: delivery.job.id, error: String(err), stack: (err as Error)?.stack }));
   const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
   const error = jobError(failure.code, failure.retryAfterSeconds);
+  if (failure instanceof TargetNotShown) error.message = `${error.message} 기관이 보여 주는 ${failure.code === "INVALID_CARD_FOR_SERVICE" ? "카드" : "계좌"}: ${shownList(failure.shown)}`;
   const { deps, job } = delivery;
   // What the institution said, for operators to teach the adapter; the partner sees only the catalog's message.
   if (error.code === "UNKNOWN") console.warn(JSON.stringify({ jobId: job.id, event: "unknown-institution-message", text: failure.message }));

@@ -33,6 +33,8 @@ export interface PipelineDeps {
   loadCredential(credentialId: string): Promise<JobCredential>;
   /** Tells the credentials' owner that the institution refused this login, so no later job tries it again. */
   invalidateCredential(credentialId: string, reason: JobErrorCode): Promise<void>;
+  /** Tells the credentials' owner which accounts or cards the institution showed, so later jobs naming others are refused at once. */
+  rememberTargets(credentialId: string, kind: "accounts" | "cards", ids: string[]): Promise<void>;
   now(): number;
   random(): number;
   retry: RetryPolicy;

@@ -1,0 +1,1 @@
+ALTER TABLE `credentials` ADD `known_targets` text;
