@@ -32,6 +32,7 @@ import * as revokeConnection from "./routes/connections/revoke";
 import * as createCredential from "./routes/credentials/create";
 import * as deleteCredential from "./routes/credentials/delete";
 import * as updateCredential from "./routes/credentials/update";
+import * as checkCredential from "./routes/credentials/check";
 import * as getCredential from "./routes/credentials/get";
 import * as listCredentials from "./routes/credentials/list";
 import * as createDataJob from "./routes/data-jobs/create";
@@ -110,6 +111,7 @@ function registerRoutes(api: Api): void {
   api.openapi(businessScoped(getCredential.route), getCredential.handler);
   api.openapi(managingBusiness("credentials.manage", deleteCredential.route), deleteCredential.handler);
   api.openapi(managingBusiness("credentials.manage", updateCredential.route), updateCredential.handler);
+  api.openapi(businessScoped(checkCredential.route), checkCredential.handler);
   api.openapi(managingBusiness("credentials.manage", createRegistrationSession.route), createRegistrationSession.handler, createRegistrationSession.hook);
   api.openapi(businessScoped(getRegistrationSession.route), getRegistrationSession.handler);
   api.openapi(managingBusiness("credentials.manage", cancelRegistrationSession.route), cancelRegistrationSession.handler);

@@ -312,6 +312,26 @@ export interface paths {
         patch: operations["updateCredential"];
         trace?: never;
     };
+    "/api/v1/credentials/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 자격 증명 다시 확인
+         * @description 기관에 한 번 로그인해 보고 결과를 자격 증명의 check에 남깁니다 (202, state CHECKING; 끝나면 VALID, INVALID, UNKNOWN). 등록할 때는 저절로 확인합니다. 전체 기관용 인증서는 확인할 기관을 providerCode로 알려 주세요(없으면 400 PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT). 기관이 거절해 비밀 값이 지워진 자격 증명은 확인할 수 없습니다(422 CREDENTIAL_PROBE_FAILED): 다시 등록하세요.
+         */
+        post: operations["checkCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/registration-sessions": {
         parameters: {
             query?: never;
@@ -341,7 +361,7 @@ export interface paths {
         };
         /**
          * 등록 세션 조회
-         * @description SDK의 onSuccess를 받은 뒤 서버에서 결과를 확인합니다. CONSUMED이면 credentialId가 있습니다.
+         * @description SDK의 onSuccess를 받은 뒤 서버에서 결과를 확인합니다. CONSUMED이면 credentialId와, 등록된 자격 증명으로 기관에 로그인해 본 결과(credentialCheck)가 있습니다.
          */
         get: operations["getRegistrationSession"];
         put?: never;
@@ -1352,6 +1372,7 @@ export interface components {
             /** @description 등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다 */
             label: string | null;
             certificate: components["schemas"]["CredentialCertificate"];
+            check: components["schemas"]["CredentialCheck"];
             /** @description 기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null */
             refusal: {
                 /**
@@ -1392,6 +1413,20 @@ export interface components {
             /** @description 유효기간이 30일 안에 끝나거나 이미 끝났으면 true. 작업이 실패하기 전에 인증서 갱신을 요청하세요 */
             expiresSoon: boolean;
         } | null;
+        /** @description 등록하거나 다시 확인할 때 기관에 한 번 로그인해 본 결과 (docs/credentials.md). 확인한 적 없으면 null (전체 기관용 인증서는 확인을 요청할 때까지) */
+        CredentialCheck: {
+            /**
+             * @description CHECKING: 기관에 로그인해 보는 중. VALID: 로그인됨. INVALID: 기관이나 사용자 환경이 거절함(error). UNKNOWN: 기관이 응답하지 않는 등 확인하지 못함(error), POST /credentials/{id}/check로 다시 확인
+             * @enum {string}
+             */
+            state: "CHECKING" | "VALID" | "INVALID" | "UNKNOWN";
+            error: components["schemas"]["JobError"] & (Record<string, never> | null);
+            /**
+             * Format: date-time
+             * @description 확인이 끝난 시각. CHECKING이면 null
+             */
+            checkedAt: string | null;
+        } | null;
         CredentialPage: {
             items: components["schemas"]["Credential"][];
             /** @description 다음 페이지 커서. 마지막 페이지면 null */
@@ -1428,6 +1463,7 @@ export interface components {
              * @description CONSUMED일 때 등록된 자격 증명 id
              */
             credentialId: string | null;
+            credentialCheck: components["schemas"]["CredentialCheck"] & unknown;
         };
         Connection: {
             /** Format: uuid */
@@ -3559,6 +3595,141 @@ export interface operations {
             };
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkCredential: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
+                "X-SVC-Business"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 전체 기관용 인증서를 확인할 기관. 다른 자격 증명은 빈 본문 {}
+                     * @example hometax
+                     */
+                    providerCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 확인을 시작했습니다 */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, INVALID_PROVIDER_CODE, PROVIDER_CODE_MISMATCH */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_FOUND, CREDENTIAL_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_REVOKED, CREDENTIAL_SUPERSEDED */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CREDENTIAL_INSUFFICIENT_FOR_PROVIDER, CREDENTIAL_PROBE_FAILED */
+            422: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];

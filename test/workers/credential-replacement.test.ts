@@ -10,8 +10,6 @@ const GOOD = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", field
 
 const register = (key: string) => callJson<Json>("/api/v1/credentials", { method: "POST", key, json: GOOD });
 const sealedOf = async (id: string) => (await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(id).first<{ sealed: string | null }>())!.sealed;
-const jobsOf = async (workspaceId: string) =>
-  (await env.DB.prepare("SELECT credential_id, schema, params FROM jobs WHERE workspace_id = ? ORDER BY created_at").bind(workspaceId).all<Json>()).results;
 
 describe("registering a credential again", () => {
   it("supersedes the old one: its secret is erased and its operations answer 409 CREDENTIAL_SUPERSEDED", async () => {
@@ -27,14 +25,6 @@ describe("registering a credential again", () => {
       expect(res.body.message).toMatch(/새 자격 증명/);
     }
     expect((await callJson<Json>(`/api/v1/credentials/${fresh.body.id}`, { key: ws.apiKey })).body.status).toBe("ACTIVE");
-  });
-
-  it("runs the credential check, one small job on the new credential, after a change but not on a first registration", async () => {
-    const ws = await createWorkspace();
-    await register(ws.apiKey);
-    expect(await jobsOf(ws.workspaceId)).toEqual([]);
-    const fresh = await register(ws.apiKey);
-    expect(await jobsOf(ws.workspaceId)).toEqual([{ credential_id: fresh.body.id, schema: "bank.accounts.cb.v1", params: "{}" }]);
   });
 
   it("lets a running job finish on the credential it started with, and erases that secret when it ends", async () => {

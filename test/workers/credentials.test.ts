@@ -94,6 +94,11 @@ describe("credentials API", () => {
       is_default: 0,
       business_number: null,
       known_targets: null,
+      // The check its registration started stays on record (settled, or still CHECKING if deleted first).
+      check_state: expect.any(String),
+      check_id: expect.any(String),
+      check_error: null,
+      checked_at: expect.toBeOneOf([null, expect.any(Number)]),
       status: "DELETED",
       sealed: null,
       label: "us*****od",

@@ -158,7 +158,7 @@ describe("pipeline faults on real components: every job ends with exactly the gr
     const queue: { message: PipelineMessage; copies: number }[] = [{ message: plan, copies: 2 }];
     while (queue.length) {
       const { message, copies } = queue.shift()!;
-      const name = message.type === "plan" ? "plan" : `unit ${message.unitIndex}`;
+      const name = message.type === "unit" ? `unit ${message.unitIndex}` : message.type;
       deliveries.set(name, (deliveries.get(name) ?? 0) + copies);
       const outcomes: Outcome[] = await Promise.all(Array.from({ length: copies }, () => executeMessage(h.deps, message)));
       // A copy turned away while the other worked comes back once that one is done, as the queue's retry would.

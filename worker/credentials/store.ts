@@ -10,6 +10,7 @@ import { maskedLabel } from "./fields";
 import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
 import type { CertificateFace } from "../certificates/verify";
 import type { KnownTargets } from "./targets";
+import type { JobError } from "../../collectors/job-failures";
 
 export type CredentialRow = typeof credentials.$inferSelect;
 
@@ -39,6 +40,11 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     isDefault: registration.makeDefault ?? false,
     businessNumber: registration.businessNumber,
     knownTargets: null,
+    // A global certificate names no provider to log in at: it is checked when asked, at the provider named then.
+    checkState: providerCode === GLOBAL_PROVIDER ? null : "CHECKING",
+    checkId: providerCode === GLOBAL_PROVIDER ? null : crypto.randomUUID(),
+    checkError: null,
+    checkedAt: null,
     status: "ACTIVE",
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
     label: registration.label ?? maskedLabel(credential, certificate),
@@ -67,7 +73,7 @@ const ALWAYS: WriteCondition = { condition: "1", binds: [] };
  * its provider's default when asked, or when the provider has no default left (its first credential, or the
  * default it replaces). The same certificate live for another provider (or globally) makes the insert fail
  * on the one-live-identity index: see `isIdentityConflict`. The first statement returns the ids it
- * superseded, for `credentialReplaced`.
+ * superseded, for `credentialRegistered`.
  */
 export function replaceCredentialStatements(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition = ALWAYS): D1PreparedStatement[] {
   const supersede = d1
@@ -120,15 +126,15 @@ export async function eraseSupersededSecret(d1: D1Database, id: string): Promise
 function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition): D1PreparedStatement {
   return d1
     .prepare(
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, status, sealed, label, certificate, created_at)
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, created_at)
        SELECT ?, ?, ?, ?, ?,
          NOT EXISTS (SELECT 1 FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1),
-         ?, 'ACTIVE', ?, ?, ?, ? WHERE ${onlyIf.condition}`,
+         ?, ?, ?, 'ACTIVE', ?, ?, ?, ? WHERE ${onlyIf.condition}`,
     )
     .bind(
       row.id, row.workspaceId, row.providerCode, row.authMethod, row.identity,
       row.workspaceId, row.providerCode,
-      row.businessNumber, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.createdAt, ...onlyIf.binds,
+      row.businessNumber, row.checkState, row.checkId, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.createdAt, ...onlyIf.binds,
     );
 }
 
@@ -243,6 +249,39 @@ export async function rememberTargets(d1: D1Database, id: string, kind: keyof Kn
   await d1
     .prepare("UPDATE credentials SET known_targets = json_set(coalesce(known_targets, '{}'), ?, json(?)) WHERE id = ?")
     .bind(`$.${kind}`, JSON.stringify({ ids, seenAt: now }), id)
+    .run();
+}
+
+/** A credential's login check, whatever its status since (a registration session shows the one it registered). */
+export function credentialCheckOf(d1: D1Database, workspaceId: string, id: string) {
+  return database(d1)
+    .select({ checkState: credentials.checkState, checkError: credentials.checkError, checkedAt: credentials.checkedAt })
+    .from(credentials)
+    .where(and(eq(credentials.id, id), eq(credentials.workspaceId, workspaceId)))
+    .get();
+}
+
+/** What a credential's check settles to. */
+export type CheckOutcome = { state: "VALID" } | { state: "INVALID" | "UNKNOWN"; error: JobError };
+
+/**
+ * Starts a new check of a live credential whose secret is still kept: CHECKING under a new check id, which the
+ * probe carries, so only the newest probe settles it. Returns the id, or null when there is nothing to log in with.
+ */
+export async function startCheck(d1: D1Database, id: string): Promise<string | null> {
+  const checkId = crypto.randomUUID();
+  const row = await d1
+    .prepare("UPDATE credentials SET check_state = 'CHECKING', check_id = ?, check_error = NULL WHERE id = ? AND status = 'ACTIVE' AND sealed IS NOT NULL RETURNING id")
+    .bind(checkId, id)
+    .first();
+  return row ? checkId : null;
+}
+
+/** Records what the probe `checkId` found, unless a newer check started meanwhile. */
+export async function settleCheck(d1: D1Database, id: string, checkId: string, outcome: CheckOutcome, now: number): Promise<void> {
+  await d1
+    .prepare("UPDATE credentials SET check_state = ?, check_error = ?, checked_at = ? WHERE id = ? AND check_id = ?")
+    .bind(outcome.state, outcome.state === "VALID" ? null : JSON.stringify(outcome.error), now, id, checkId)
     .run();
 }
 

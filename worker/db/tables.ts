@@ -124,6 +124,7 @@ export const taskUnits = sqliteTable(
 // SUPERSEDED: the same login or certificate was registered again; its secret is erased once no unfinished job
 // still runs on it, since jobs finish on the credential they started with.
 export const CREDENTIAL_STATUSES = ["ACTIVE", "SUPERSEDED", "DELETED"] as const;
+export const CHECK_STATES = ["CHECKING", "VALID", "INVALID", "UNKNOWN"] as const;
 
 export const credentials = sqliteTable(
   "credentials",
@@ -148,6 +149,15 @@ export const credentials = sqliteTable(
      * shown, and when): a job naming another is refused at creation (credentials/targets.ts).
      */
     knownTargets: text("known_targets", { mode: "json" }).$type<KnownTargets>(),
+    /**
+     * The login check run when it is registered or on request (pipeline/probe.ts): CHECKING until the probe
+     * `check_id` names settles it VALID, INVALID (the institution or the user's side refused: `check_error`) or
+     * UNKNOWN (the probe could not tell). Null: never checked (older rows, global certificates until asked).
+     */
+    checkState: text("check_state", { enum: CHECK_STATES }),
+    checkId: text("check_id"),
+    checkError: text("check_error", { mode: "json" }).$type<import("../../collectors/job-failures").JobError>(),
+    checkedAt: integer("checked_at"),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
     /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted, or superseded and no longer used by a job. */
     sealed: text("sealed"),

@@ -1,5 +1,5 @@
 import { browserInstitutionFor } from "../../collectors/registry";
-import { invalidateCredential, openJobCredential, rememberTargets } from "../credentials/store";
+import { invalidateCredential, openJobCredential, rememberTargets, settleCheck } from "../credentials/store";
 import { credentialLock } from "../durable-objects/credential-lock";
 import type { Bindings } from "../env";
 import { JobLifecycle } from "../jobs/lifecycle";
@@ -29,6 +29,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     loadCredential: (credentialId) => openJobCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
     invalidateCredential: (credentialId, reason) => invalidateCredential(env.DB, credentialId, reason, Date.now()),
     rememberTargets: (credentialId, kind, ids) => rememberTargets(env.DB, credentialId, kind, ids, Date.now()),
+    checkSettled: (credentialId, checkId, outcome) => settleCheck(env.DB, credentialId, checkId, outcome, Date.now()),
     now: () => Date.now(),
     random: Math.random,
     retry: {

@@ -12,19 +12,17 @@ import type { LockPort, Outcome, PipelineDeps } from "./ports";
 import { SessionGone } from "./scraper-port";
 import { splitRange } from "./segments";
 import { isSameTarget, notShown, shownList } from "../credentials/targets";
+import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
+import { executeProbe, isProbeHolder } from "./probe";
 
 const ACK: Outcome = { kind: "ack" };
+
+// A probe holds a credential for one login: a job finding it there asks again this soon.
+const PROBE_WAIT_SECONDS = 3;
 
 // Transient, but retrying cannot help: another job owns the credential, or the budget is spent.
 const NOT_RESUMED: ReadonlySet<JobErrorCode> = new Set(["LOCK_CONTENTION", "JOB_TIMEOUT", "PENDING_ORPHAN"]);
 
-// The institution refused the login itself: trying it again would only bring the account closer to (or keep it in) its lock.
-const INVALIDATES_CREDENTIAL: ReadonlySet<JobErrorCode> = new Set(["LOGIN_FAILED", "LOGIN_LOCKED"]);
-
-// Our own engine being full says nothing about the institution or the credential: the job waits
-// for capacity until its deadline without spending an attempt, so a busy hour never ends a job
-// that one more login would finish.
-const WAITS_FOR_CAPACITY: ReadonlySet<JobErrorCode> = new Set(["ENGINE_CONCURRENCY_LIMIT"]);
 
 /** Renewals keep a lease alive while a unit runs: several per term, but never a flood for very short terms. */
 const MIN_RENEW_INTERVAL_MS = 100;
@@ -50,6 +48,7 @@ type Delivery = Omit<JobContext, "lease">;
  * fence, so a crash anywhere loses at most the unit in flight.
  */
 export async function executeMessage(deps: PipelineDeps, message: PipelineMessage): Promise<Outcome> {
+  if (message.type === "probe") return executeProbe(deps, message);
   const job = await deps.jobs.job(message.jobId);
   if (!job || job.status === "SUCCEEDED" || job.status === "FAILED") return ACK;
   if (message.type === "plan" && job.status !== "PENDING") return ACK;
@@ -107,6 +106,8 @@ async function takeLease(delivery: Delivery, refusedCode: JobErrorCode): Promise
   const { deps, job, lock } = delivery;
   const result = await lock.acquire(job.id, deps.leaseMs);
   if (!result.granted) {
+    // A probe logs in once and lets go: waiting a few seconds for it beats failing a job created right after a registration.
+    if (isProbeHolder(result.heldBy)) return { retry: { kind: "retry", delaySeconds: PROBE_WAIT_SECONDS } };
     if (result.busy) return { retry: { kind: "retry", delaySeconds: Math.max(1, Math.ceil((result.leaseUntil - deps.now()) / 1000)) } };
     throw new ProviderFailure(refusedCode, `credential leased by ${result.heldBy}`);
   }

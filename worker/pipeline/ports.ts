@@ -1,5 +1,5 @@
 import type { JobErrorCode } from "../../collectors/job-failures";
-import type { JobCredential } from "../credentials/store";
+import type { CheckOutcome, JobCredential } from "../credentials/store";
 import type { ProviderDefinition } from "../catalog/providers";
 import type { AcquireResult } from "../durable-objects/credential-lock";
 import type { JobLifecycle } from "../jobs/lifecycle";
@@ -35,6 +35,8 @@ export interface PipelineDeps {
   invalidateCredential(credentialId: string, reason: JobErrorCode): Promise<void>;
   /** Tells the credentials' owner which accounts or cards the institution showed, so later jobs naming others are refused at once. */
   rememberTargets(credentialId: string, kind: "accounts" | "cards", ids: string[]): Promise<void>;
+  /** Tells the credentials' owner what a probe found of the login, under the check it was sent for. */
+  checkSettled(credentialId: string, checkId: string, outcome: CheckOutcome): Promise<void>;
   now(): number;
   random(): number;
   retry: RetryPolicy;

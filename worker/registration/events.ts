@@ -1,5 +1,5 @@
 import type { WebhookEventType } from "../../contracts/webhooks";
-import { sessionView } from "../routes/registration-sessions/views";
+import { shownSession } from "../routes/registration-sessions/views";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import type { SessionRow } from "./status";
 
@@ -15,5 +15,5 @@ const EVENT_OF: Partial<Record<SessionRow["status"], WebhookEventType>> = {
 /** Announces a session's move to a final status, to the workspace's webhook endpoints; each transition calls it once, after committing. */
 export async function sessionEnded(env: SessionEventsEnv, row: SessionRow): Promise<void> {
   const type = EVENT_OF[row.status];
-  if (type) await emitEvent(env, { type, workspaceId: row.workspaceId, object: sessionView(row) });
+  if (type) await emitEvent(env, { type, workspaceId: row.workspaceId, object: await shownSession(env.DB, row) });
 }

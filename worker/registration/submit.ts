@@ -2,7 +2,7 @@ import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
 import { alreadyExists, assertIdentitiesKnown, isIdentityConflict, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
-import { credentialReplaced } from "../credentials/replace";
+import { credentialRegistered } from "../credentials/replace";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { sessionEnded } from "./events";
@@ -58,7 +58,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   });
   const after = await findSession(env.DB, session.workspaceId, session.id);
   if (after.credentialId === row.id) {
-    await credentialReplaced(env, row, supersededIds(supersede!));
+    await credentialRegistered(env, row, supersededIds(supersede!));
     await sessionEnded(env, after);
     return after;
   }

@@ -1,4 +1,5 @@
-import { CREDENTIAL_STATUSES } from "../../db/tables";
+import { CHECK_STATES, CREDENTIAL_STATUSES } from "../../db/tables";
+import { JobErrorSchema } from "../data-jobs/shapes";
 import { z } from "@hono/zod-openapi";
 import { code, MAX, pathId, text, timestamp, uuid } from "../../http/bounds";
 import { AUTH_METHODS } from "../../credentials/fields";
@@ -13,6 +14,20 @@ const CertificateSummarySchema = z
   })
   .openapi("CredentialCertificate");
 
+export const CredentialCheckSchema = z
+  .object({
+    state: z.enum(CHECK_STATES).meta({
+      description: "CHECKING: 기관에 로그인해 보는 중. VALID: 로그인됨. INVALID: 기관이나 사용자 환경이 거절함(error). UNKNOWN: 기관이 응답하지 않는 등 확인하지 못함(error), POST /credentials/{id}/check로 다시 확인",
+    }),
+    error: JobErrorSchema.nullable().meta({ description: "INVALID, UNKNOWN일 때 작업 오류와 같은 형식의 이유" }),
+    checkedAt: timestamp().nullable().meta({ description: "확인이 끝난 시각. CHECKING이면 null" }),
+  })
+  .openapi("CredentialCheck");
+
+/** Where a credential's check is shown: null until it was ever checked. */
+export const nullableCheck = () =>
+  CredentialCheckSchema.nullable().meta({ description: "등록하거나 다시 확인할 때 기관에 한 번 로그인해 본 결과 (docs/credentials.md). 확인한 적 없으면 null (전체 기관용 인증서는 확인을 요청할 때까지)" });
+
 export const CredentialSchema = z
   .object({
     id: uuid(),
@@ -23,6 +38,7 @@ export const CredentialSchema = z
     status: z.enum(CREDENTIAL_STATUSES),
     label: text().nullable().meta({ description: "등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
     certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
+    check: nullableCheck(),
     refusal: z
       .object({
         code: code().meta({ description: "기관이 로그인을 거절한 작업의 실패 코드 (LOGIN_FAILED, LOGIN_LOCKED)", example: "LOGIN_FAILED" }),

@@ -16,6 +16,11 @@ function certificateView(face: CertificateFace) {
   };
 }
 
+/** A credential's login check as the API shows it, on the credential and on the registration session that made it. */
+export function checkView(row: Pick<CredentialRow, "checkState" | "checkError" | "checkedAt">) {
+  return row.checkState ? { state: row.checkState, error: row.checkError, checkedAt: isoTimeOrNull(row.checkedAt) } : null;
+}
+
 /** What the API shows of a credential: never the sealed secret. */
 export function credentialView(row: CredentialRow) {
   return {
@@ -27,6 +32,7 @@ export function credentialView(row: CredentialRow) {
     status: row.status,
     label: row.label,
     certificate: row.certificate ? certificateView(row.certificate) : null,
+    check: checkView(row),
     refusal: row.invalidReason && row.invalidatedAt !== null ? { code: row.invalidReason, at: isoTime(row.invalidatedAt) } : null,
     createdAt: isoTime(row.createdAt),
     deletedAt: isoTimeOrNull(row.deletedAt),

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { findSession } from "../../registration/sessions";
-import { sessionView } from "./views";
+import { shownSession } from "./views";
 import { errorResponses } from "../../http/error-responses";
 import { principalOf } from "../principal";
 import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";
@@ -12,7 +12,7 @@ export const route = createRoute({
   operationId: "getRegistrationSession",
   tags: ["Registration sessions"],
   summary: "등록 세션 조회",
-  description: "SDK의 onSuccess를 받은 뒤 서버에서 결과를 확인합니다. CONSUMED이면 credentialId가 있습니다.",
+  description: "SDK의 onSuccess를 받은 뒤 서버에서 결과를 확인합니다. CONSUMED이면 credentialId와, 등록된 자격 증명으로 기관에 로그인해 본 결과(credentialCheck)가 있습니다.",
   request: { params: SessionIdParamSchema },
   responses: {
     200: { description: "세션", content: { "application/json": { schema: RegistrationSessionSchema } } },
@@ -21,4 +21,4 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
-  c.json(sessionView(await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);
+  c.json(await shownSession(c.env.DB, await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

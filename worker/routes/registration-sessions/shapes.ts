@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { nullableCheck } from "../credentials/shapes";
 import { code, int32, pathId, timestamp, uuid } from "../../http/bounds";
 import { MAX_ATTEMPTS } from "../../registration/status";
 
@@ -31,6 +32,7 @@ export const RegistrationSessionSchema = z
     attempts: int32(0, MAX_ATTEMPTS),
     maxAttempts: int32(0, MAX_ATTEMPTS),
     credentialId: uuid().nullable().meta({ description: "CONSUMED일 때 등록된 자격 증명 id" }),
+    credentialCheck: nullableCheck().meta({ description: "CONSUMED일 때 등록된 자격 증명의 로그인 확인 (CHECKING → VALID, INVALID, UNKNOWN). 그 밖에는 null" }),
   })
   .openapi("RegistrationSession");
 

@@ -1,0 +1,91 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { ProbeMessage } from "../../worker/jobs/messages";
+import { registerCredential, recheckCredential } from "../../worker/credentials/replace";
+import { findCredential, sealedCredentialRow } from "../../worker/credentials/store";
+import { issueJointCertificate } from "../../sandbox/certificates/issue";
+import { callJson, createWorkspace, withCapturedQueue } from "./helpers";
+import { harness } from "./pipeline-harness";
+
+type Json = Record<string, any>;
+const BIZNO = "1208800767";
+
+/** Registers a bank login as the API does, with the probe message captured rather than consumed. */
+async function registered(password: string) {
+  const ws = await createWorkspace();
+  const queue = withCapturedQueue();
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, ws.workspaceId, {
+    providerCode: "sandbox.bank",
+    credential: { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password },
+    certificate: null,
+    businessNumber: null,
+  });
+  await registerCredential(queue.env, row);
+  return { ws, row, queue, probe: queue.sent[0] as ProbeMessage };
+}
+
+const checkOf = async (ws: { workspaceId: string }, id: string) => (await findCredential(env.DB, ws.workspaceId, id));
+
+describe("checking a credential when it is registered", () => {
+  it("logs in once at the institution and shows the credential VALID, creating no job", async () => {
+    const { ws, row, probe } = await registered("pass_good");
+    expect(probe).toMatchObject({ type: "probe", credentialId: row.id, providerCode: "sandbox.bank" });
+    expect((await checkOf(ws, row.id)).checkState).toBe("CHECKING");
+    const h = harness();
+    await h.settle(probe);
+    expect(h.logins()).toBe(1);
+    const view = (await callJson<Json>(`/api/v1/credentials/${row.id}`, { key: ws.apiKey })).body;
+    expect(view.check).toEqual({ state: "VALID", error: null, checkedAt: expect.any(String) });
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>())!.n).toBe(0);
+  });
+
+  it("shows a login the institution refuses INVALID with the job error, and marks it refused so no job tries it", async () => {
+    const { ws, row, probe } = await registered("wrong_password");
+    await harness().settle(probe);
+    const view = (await callJson<Json>(`/api/v1/credentials/${row.id}`, { key: ws.apiKey })).body;
+    expect(view.check).toMatchObject({ state: "INVALID", error: { category: "CREDENTIAL", code: "LOGIN_FAILED", retryable: false } });
+    expect(view.refusal).toMatchObject({ code: "LOGIN_FAILED" });
+    // Nothing is left to log in with: checking again is refused until it is registered again.
+    const again = await callJson<Json>(`/api/v1/credentials/${row.id}/check`, { method: "POST", key: ws.apiKey, json: {} });
+    expect([again.status, again.body.code]).toEqual([422, "CREDENTIAL_PROBE_FAILED"]);
+  });
+
+  it("settles only under the newest check: a probe overtaken by a new check changes nothing", async () => {
+    const { ws, row, probe } = await registered("pass_good");
+    const queue = withCapturedQueue();
+    expect(await recheckCredential(queue.env, row, "sandbox.bank")).toBe(true);
+    const newer = queue.sent[0] as ProbeMessage;
+    expect(newer.checkId).not.toBe(probe.checkId);
+    await harness().settle(probe);
+    expect((await checkOf(ws, row.id)).checkState).toBe("CHECKING");
+    await harness().settle(newer);
+    expect((await checkOf(ws, row.id)).checkState).toBe("VALID");
+  });
+});
+
+describe("checking a credential again", () => {
+  it("starts a check through the API and says what a global certificate must name", async () => {
+    const ws = await createWorkspace({ businessNumber: BIZNO });
+    const login = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } } });
+    expect(login.body.check).toEqual({ state: "CHECKING", error: null, checkedAt: null });
+    const again = await callJson<Json>(`/api/v1/credentials/${login.body.id}/check`, { method: "POST", key: ws.apiKey, json: {} });
+    expect([again.status, again.body.check.state]).toEqual([202, "CHECKING"]);
+    const elsewhere = await callJson<Json>(`/api/v1/credentials/${login.body.id}/check`, { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.card" } });
+    expect([elsewhere.status, elsewhere.body.code]).toEqual([400, "PROVIDER_CODE_MISMATCH"]);
+
+    const { certificate, privateKey, password } = await issueJointCertificate({ idn: BIZNO });
+    const global = (await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { authMethod: "CERTIFICATE", fields: { certificate, privateKey, password } } })).body;
+    expect(global.check).toBeNull();
+    const cases: [Json, number, string][] = [
+      [{}, 400, "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT"],
+      [{ providerCode: "sandbox.bank" }, 422, "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER"],
+      [{ providerCode: "nope" }, 400, "INVALID_PROVIDER_CODE"],
+    ];
+    for (const [json, status, code] of cases) {
+      const res = await callJson<Json>(`/api/v1/credentials/${global.id}/check`, { method: "POST", key: ws.apiKey, json });
+      expect([json, res.status, res.body.code]).toEqual([json, status, code]);
+    }
+    const atTaxPortal = await callJson<Json>(`/api/v1/credentials/${global.id}/check`, { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal" } });
+    expect([atTaxPortal.status, atTaxPortal.body.check.state]).toEqual([202, "CHECKING"]);
+  });
+});
