@@ -49,6 +49,8 @@ export default defineConfig(async () => {
           TEST_WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}`,
           WEBHOOK_ALLOW_LOCAL_URLS: "1",
           MAIL_OUTBOX_ONLY: "1",
+          // Registrations here do not log in beside the tests' own jobs; credential-check.test.ts turns checks on for its own.
+          CREDENTIAL_CHECKS: "off",
           WEBHOOK_RETRY_BASE_SECONDS: "1",
           WEBHOOK_RETRY_MAX_SECONDS: "2",
           // Clients that poll as told (the typed client's waitForJob) see a job end within a fraction of the spec's 5 s.

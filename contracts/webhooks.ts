@@ -15,6 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "registration_session.cancelled",
   "registration_session.expired",
   "registration_session.locked",
+  "credential.expiring",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

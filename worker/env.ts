@@ -81,6 +81,12 @@ export interface Bindings {
    * outbox and prints it to the log instead of sending it; without it a deployment needs MAIL and MAIL_FROM.
    */
   MAIL_OUTBOX_ONLY?: string;
+  /**
+   * "off": registering a credential does not check it with a login (docs/credentials.md); POST /credentials/{id}/check
+   * still does. For a deployment whose institutions alert their customers on every login, and for the Workers tests,
+   * whose many registrations would each log in beside the test's own jobs. Unset: checked.
+   */
+  CREDENTIAL_CHECKS?: string;
   /** Webhook retry tuning (seconds); unset means the production schedule in webhooks/deps.ts. */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
   WEBHOOK_RETRY_MAX_SECONDS?: string;

@@ -14,6 +14,7 @@ import { resendStalledDeliveries } from "./webhooks/sweep";
 import { purgeExpired } from "./retention";
 import { rewrapStep } from "./vault/rotation";
 import { backfillIdentities } from "./credentials/identity-backfill";
+import { warnExpiringCertificates } from "./credentials/expiry-warnings";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
@@ -43,6 +44,7 @@ export default {
     await resendStalledDeliveries(used);
     await purgeExpired(used.DB);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
+    await warnExpiringCertificates(used, Date.now());
     const rotation = await rewrapStep(used.DB, used.VAULT_MASTER_KEY);
     if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) console.log(JSON.stringify({ event: "vault-rewrap", ...rotation }));
   },

@@ -1491,7 +1491,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked")[];
+            events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring")[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1517,10 +1517,10 @@ export interface components {
             id: string;
             eventId: string;
             /**
-             * @description data_job.succeeded, data_job.failed, registration_session.consumed, .cancelled, .expired, .locked
+             * @description data_job.succeeded, data_job.failed, registration_session.consumed, .cancelled, .expired, .locked, credential.expiring (인증서 만료 30, 7, 1일 전)
              * @enum {string}
              */
-            eventType: "data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked";
+            eventType: "data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring";
             /**
              * @description PENDING(보내는 중, 재시도 대기 포함) → SUCCEEDED(2xx 응답) | FAILED(24시간 재시도 끝)
              * @enum {string}
@@ -4543,7 +4543,7 @@ export interface operations {
                      *       "data_job.failed"
                      *     ]
                      */
-                    events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked")[];
+                    events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring")[];
                     /**
                      * @description 알아보기 위한 설명, 최대 256자
                      * @example 운영 수신기
@@ -4846,7 +4846,7 @@ export interface operations {
                      *       "data_job.failed"
                      *     ]
                      */
-                    events?: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked")[];
+                    events?: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring")[];
                     /**
                      * @description 알아보기 위한 설명, 최대 256자
                      * @example 운영 수신기

@@ -3,6 +3,9 @@ import { invalidateCredential } from "../../worker/credentials/store";
 import { describe, expect, it } from "vitest";
 import { issueApiKey } from "../../worker/api-keys/store";
 import { callJson } from "./helpers";
+import { issueJointCertificate } from "../../sandbox/certificates/issue";
+
+const DAY = 86_400_000;
 import { alertCode, ConsoleBrowser } from "./console-browser";
 
 type Json = Record<string, any>;
@@ -81,6 +84,22 @@ describe("credentials in the console", () => {
     expect(page.html).not.toContain("pass_good");
     expect(page.html).not.toContain("user_good");
     expect(page.html).not.toContain("다시 등록 필요");
+    // Its provider's first credential is the default, and its login check, once asked for, shows beside it.
+    expect(page.html).toContain('data-badge="default"');
+    expect(page.html).toContain('data-check=""');
+    expect((await callJson<Json>(`/api/v1/credentials/${created.body.id}/check`, { method: "POST", key: key.secret, json: {} })).status).toBe(202);
+    expect((await browser.open(`/console/w/${workspaceId}/credentials`)).html).toMatch(/data-check="(CHECKING|VALID)"/);
+
+    // A certificate ending within 30 days carries the days left.
+    const ending = await issueJointCertificate({ idn: "1208800767", notAfter: new Date(Date.now() + 20 * DAY + 3_600_000) });
+    const certificate = await callJson<Json>("/api/v1/credentials", {
+      method: "POST",
+      key: key.secret,
+      json: { providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", fields: { certificate: ending.certificate, privateKey: ending.privateKey, password: ending.password } },
+    });
+    expect(certificate.status).toBe(201);
+    const withCertificate = (await browser.open(`/console/w/${workspaceId}/credentials`)).html;
+    expect(withCertificate).toMatch(/data-badge="expiring">\s*만료 21일 전/);
 
     // The institution refused it: the page tells the member to register it again.
     await invalidateCredential(env.DB, created.body.id, "LOGIN_FAILED", Date.now());

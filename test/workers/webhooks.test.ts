@@ -7,6 +7,10 @@ import type { ReceivedWebhook } from "../support/webhook-receiver";
 import { createJob } from "../../worker/jobs/create";
 import { addCredential, call, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
+import { warnExpiringCertificates } from "../../worker/credentials/expiry-warnings";
+import { issueJointCertificate } from "../../sandbox/certificates/issue";
+
+const DAY = 86_400_000;
 
 type Json = Record<string, any>;
 
@@ -279,9 +283,26 @@ describe("events", () => {
     expect(bySession[locked.sessionId]).toMatchObject({ type: "registration_session.locked", data: { object: { status: "LOCKED", attempts: 5 } } });
     expect(bySession[expired.sessionId]).toMatchObject({ type: "registration_session.expired", data: { object: { status: "EXPIRED" } } });
     const shown = await callJson<Json>(`/api/v1/registration-sessions/${consumed.sessionId}`, { key: ws.apiKey });
-    // The event shows the session as GET does, its credential's check as it stood when the session ended.
-    expect(bySession[consumed.sessionId]!.data.object.credentialCheck).toMatchObject({ state: "CHECKING" });
-    expect({ ...bySession[consumed.sessionId]!.data.object, credentialCheck: shown.body.credentialCheck }).toEqual(shown.body);
+    expect(bySession[consumed.sessionId]!.data.object).toEqual(shown.body);
+  });
+
+  it("warns of a certificate's end 30, 7 and 1 days ahead, each warning once, as credential.expiring", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const hook = receiverHook();
+    const { secret } = await createEndpoint(ws, { url: hook.url, events: ["credential.expiring"] });
+    const files = await issueJointCertificate({ idn: "1208800767", notAfter: new Date(Date.now() + 40 * DAY) });
+    const credential = (await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", fields: { certificate: files.certificate, privateKey: files.privateKey, password: files.password } } })).body;
+    const before = (days: number) => Date.parse(credential.certificate.notAfter) - days * DAY;
+    const warnedAt: number[] = [];
+    for (const [days, expected] of [[31, 0], [29, 1], [28, 0], [6.5, 1], [6, 0], [0.5, 1], [-2, 0]] as const) {
+      expect([days, await warnExpiringCertificates(env, before(days))]).toEqual([days, expected]);
+      if (expected) warnedAt.push(days);
+    }
+    const got = await receivedAtLeast(hook, 3);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await hook.received()).length).toBe(got.length);
+    const events = await Promise.all(got.map((r) => verifyWebhook<WebhookEvent<Json>>(r.body, r.headers["x-svc-signature"], secret)));
+    expect(events.map((e) => [e.type, e.data.object.id, e.data.object.certificate.notAfter])).toEqual(warnedAt.map(() => ["credential.expiring", credential.id, credential.certificate.notAfter]));
   });
 
   it("sends only the events an endpoint subscribed to, and none to other workspaces", async () => {

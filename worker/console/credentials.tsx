@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import { findProvider } from "../catalog/providers";
-import { listCredentials } from "../credentials/store";
+import { type CredentialRow, listCredentials } from "../credentials/store";
+import { GLOBAL_PROVIDER } from "../credentials/identity";
+import { EXPIRY_WARNING_DAYS } from "../credentials/expiry-warnings";
 import type { AppEnv } from "../env";
 import { roleMay } from "../workspaces/roles";
 import { isSandboxOnly } from "../workspaces/store";
@@ -11,6 +13,15 @@ import { WorkspaceNav } from "./workspace-nav";
 
 const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
 const AUTH_METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서" } as const;
+const CHECK = { CHECKING: "확인 중", VALID: "로그인됨", INVALID: "거절됨", UNKNOWN: "확인 못 함" } as const;
+const DAY_MS = 86_400_000;
+
+/** Days until a certificate's validity ends (rounded up), shown as a badge from 30 days ahead; null when not soon. */
+function daysLeft(row: CredentialRow, now: number): number | null {
+  if (!row.certificate || row.status !== "ACTIVE") return null;
+  const left = Math.ceil((Date.parse(row.certificate.notAfter) - now) / DAY_MS);
+  return left <= EXPIRY_WARNING_DAYS[0] ? left : null;
+}
 
 /** The workspace's credentials: live ones first; a certificate's label carries its expiry (credentials/fields.ts maskedLabel). */
 export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
@@ -19,6 +30,7 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
   const role = workspaceRoleOf(c);
   const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
   const sandboxOnly = await isSandboxOnly(c.env.DB, workspaceId);
+  const now = Date.now();
   return c.html(
     <Page title="자격 증명" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
       {sandboxOnly && (
@@ -28,7 +40,7 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
       )}
       {c.req.query("added") !== undefined && (
         <p class="notice" role="status">
-          자격 증명을 등록했습니다. 같은 기관에 이전 자격 증명이 있었다면 교체됨으로 바뀌고, 새 자격 증명으로 확인 작업이 실행됩니다 (작업 목록에서 볼 수 있습니다).
+          자격 증명을 등록했습니다. 기관에 한 번 로그인해 확인하며, 결과는 아래 확인 열에 나옵니다. 같은 계정이나 인증서를 다시 등록했다면 이전 것은 교체됨으로 바뀝니다.
         </p>
       )}
       {roleMay(role, "credentials.manage") ? (
@@ -48,7 +60,8 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
             <tr>
               <th scope="col">기관</th>
               <th scope="col">방식</th>
-              <th scope="col">계정 · 인증서 (만료일)</th>
+              <th scope="col">이름 · 계정 · 인증서 (만료일)</th>
+              <th scope="col">확인</th>
               <th scope="col">상태</th>
               <th scope="col">등록</th>
             </tr>
@@ -56,9 +69,19 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
           <tbody>
             {rows.map((row) => (
               <tr data-credential-id={row.id}>
-                <td>{findProvider(row.providerCode)?.name ?? row.providerCode}</td>
+                <td>{row.providerCode === GLOBAL_PROVIDER ? "인증서를 받는 모든 기관" : (findProvider(row.providerCode)?.name ?? row.providerCode)}</td>
                 <td>{AUTH_METHOD[row.authMethod]}</td>
-                <td>{row.label ?? ""}</td>
+                <td>
+                  {row.label ?? ""}
+                  {row.isDefault && <span class="badge" data-badge="default"> 기본</span>}
+                  {daysLeft(row, now) !== null && (
+                    <span class="badge warning" data-badge="expiring">
+                      {" "}
+                      {daysLeft(row, now)! > 0 ? `만료 ${daysLeft(row, now)}일 전` : "만료됨"}
+                    </span>
+                  )}
+                </td>
+                <td data-check={row.checkState ?? ""}>{row.checkState ? CHECK[row.checkState] : "-"}</td>
                 {/* The institution refused it (credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
                 <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : STATUS[row.status]}</td>
                 <td>{kst(row.createdAt)}</td>

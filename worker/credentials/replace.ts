@@ -5,6 +5,9 @@ import { alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersed
 
 type RegistrationEnv = Pick<Bindings, "DB" | "TASKS">;
 
+/** Whether a registration is checked with a login at once (CREDENTIAL_CHECKS, env.ts). */
+export const checksOnRegistration = (env: Pick<Bindings, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS !== "off";
+
 /**
  * Sends a credential's login check to the pipeline (pipeline/probe.ts). The check is recorded before the send, so
  * a send that fails must not leave it CHECKING for ever: it is settled UNKNOWN, for the owner to check again.

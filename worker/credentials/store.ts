@@ -25,12 +25,15 @@ export interface CredentialRegistration {
   label?: string;
   /** Make it the provider's default; a first credential for a provider, or one replacing the default, becomes it anyway. */
   makeDefault?: boolean;
+  /** Check it with a login once it is in (credentials/replace.ts checksOnRegistration). */
+  check: boolean;
 }
 
 /** A new credential row, its secret sealed under a data key of its own; a certificate's checked face beside it, in the clear. */
 export async function sealedCredentialRow(masterKey: string, workspaceId: string, registration: CredentialRegistration): Promise<CredentialRow> {
   const { providerCode, credential, certificate } = registration;
   const id = crypto.randomUUID();
+  const checked = registration.check && providerCode !== GLOBAL_PROVIDER;
   return {
     id,
     workspaceId,
@@ -41,10 +44,11 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     businessNumber: registration.businessNumber,
     knownTargets: null,
     // A global certificate names no provider to log in at: it is checked when asked, at the provider named then.
-    checkState: providerCode === GLOBAL_PROVIDER ? null : "CHECKING",
-    checkId: providerCode === GLOBAL_PROVIDER ? null : crypto.randomUUID(),
+    checkState: checked ? "CHECKING" : null,
+    checkId: checked ? crypto.randomUUID() : null,
     checkError: null,
     checkedAt: null,
+    expiryWarnedDays: null,
     status: "ACTIVE",
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
     label: registration.label ?? maskedLabel(credential, certificate),

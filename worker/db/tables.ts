@@ -158,6 +158,8 @@ export const credentials = sqliteTable(
     checkId: text("check_id"),
     checkError: text("check_error", { mode: "json" }).$type<import("../../collectors/job-failures").JobError>(),
     checkedAt: integer("checked_at"),
+    /** The nearest warning of its certificate's expiry already sent (30, 7, 1 days ahead: credentials/expiry-warnings.ts). */
+    expiryWarnedDays: integer("expiry_warned_days"),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
     /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted, or superseded and no longer used by a job. */
     sealed: text("sealed"),

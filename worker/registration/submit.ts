@@ -2,7 +2,7 @@ import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
 import { alreadyExists, assertIdentitiesKnown, isIdentityConflict, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
-import { credentialRegistered } from "../credentials/replace";
+import { checksOnRegistration, credentialRegistered } from "../credentials/replace";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { sessionEnded } from "./events";
@@ -46,7 +46,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const credential = credentialFromFields(provider, submission.kind, fields, "fields");
   const certificate = await checkCredential(credential, session.businessNumber);
   await assertIdentitiesKnown(env.DB, session.workspaceId);
-  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber });
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: checksOnRegistration(env) });
   const now = Date.now();
   // The credential goes in (superseding the one it replaces) only while the session is still usable,
   // and in the same transaction that consumes it.

@@ -6,7 +6,7 @@ import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } f
 import { checkAuthMethod, credentialFromFields, credentialScope } from "../../credentials/fields";
 import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../../partners/business-number";
 import { sealedCredentialRow } from "../../credentials/store";
-import { registerCredential } from "../../credentials/replace";
+import { checksOnRegistration, registerCredential } from "../../credentials/replace";
 import { credentialView } from "./views";
 import type { AppEnv } from "../../env";
 import { CERTIFICATE_ERRORS } from "../../certificates/errors";
@@ -72,7 +72,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const businessNumber = body.businessNumber ? parseBusinessNumber(body.businessNumber, "body.businessNumber") : await workspaceBusinessNumber(c.env.DB, workspaceId);
   assertBusinessFor(businessNumber, scope, body.authMethod);
   const certificate = await checkCredential(credential, businessNumber);
-  const registration = { providerCode: scope.code, credential, certificate, businessNumber, label: body.label, makeDefault: body.isDefault };
+  const registration = { providerCode: scope.code, credential, certificate, businessNumber, label: body.label, makeDefault: body.isDefault, check: checksOnRegistration(c.env) };
   const row = await registerCredential(c.env, await sealedCredentialRow(c.env.VAULT_MASTER_KEY, workspaceId, registration));
   return c.json(credentialView(row), 201);
 };

@@ -1,0 +1,1 @@
+ALTER TABLE `credentials` ADD `expiry_warned_days` integer;
