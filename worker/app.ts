@@ -29,6 +29,11 @@ import * as connectSubmit from "./routes/connect/submit";
 import * as createConnection from "./routes/connections/create";
 import * as listConnections from "./routes/connections/list";
 import * as revokeConnection from "./routes/connections/revoke";
+import * as listActingPartners from "./routes/partners/list";
+import * as getActingPartner from "./routes/partners/get";
+import * as revokeActingPartner from "./routes/partners/revoke";
+import * as getPartnerProfile from "./routes/partner-profile/get";
+import * as updatePartnerProfile from "./routes/partner-profile/update";
 import * as createCredential from "./routes/credentials/create";
 import * as deleteCredential from "./routes/credentials/delete";
 import * as updateCredential from "./routes/credentials/update";
@@ -118,6 +123,11 @@ function registerRoutes(api: Api): void {
   api.openapi(managing("connections.manage", createConnection.route), createConnection.handler);
   api.openapi(keyed(listConnections.route), listConnections.handler);
   api.openapi(managing("connections.manage", revokeConnection.route), revokeConnection.handler);
+  api.openapi(keyed(getPartnerProfile.route), getPartnerProfile.handler);
+  api.openapi(managing("connections.manage", updatePartnerProfile.route), updatePartnerProfile.handler);
+  api.openapi(keyed(listActingPartners.route), listActingPartners.handler);
+  api.openapi(keyed(getActingPartner.route), getActingPartner.handler);
+  api.openapi(managing("connections.manage", revokeActingPartner.route), revokeActingPartner.handler);
   // Webhook endpoints belong to the key's own workspace; a partner's hear of its businesses' events too (webhooks/emit.ts).
   api.openapi(managing("webhooks.manage", createWebhookEndpoint.route), createWebhookEndpoint.handler);
   api.openapi(keyed(listWebhookEndpoints.route), listWebhookEndpoints.handler);

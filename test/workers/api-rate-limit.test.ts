@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../worker/lib/crypto";
-import { keyGate } from "../../worker/durable-objects/request-gate";
+import { keyGate, type RequestGate } from "../../worker/durable-objects/request-gate";
+import { runInDurableObject } from "cloudflare:test";
 import { awayFromMinuteEdge, call, callJson, createWorkspace, gateStorage, madeUpToken } from "./helpers";
 
 describe("rate limiting per API key", () => {
@@ -40,11 +41,15 @@ describe("rate limiting per API key", () => {
     const limiter = keyGate(env, await sha256Hex(ws.apiKey));
     const hour = 3_600_000;
     const start = Math.floor(Date.now() / hour) * hour;
-    for (let minute = 0; minute < 50; minute++) {
-      const at = start + minute * 60_000;
-      const decisions = await Promise.all(Array.from({ length: 100 }, () => limiter.hit(at)));
-      expect(decisions.every((d) => d.allowed)).toBe(true);
-    }
+    // 5,000 hits inside the object itself (its real storage and code): as RPCs they took a minute on a loaded machine.
+    const refusedBefore = await runInDurableObject(limiter, (gate: RequestGate) => {
+      let refused = 0;
+      for (let minute = 0; minute < 50; minute++) {
+        for (let i = 0; i < 100; i++) if (!gate.hit(start + minute * 60_000).allowed) refused++;
+      }
+      return refused;
+    });
+    expect(refusedBefore).toBe(0);
     const over = await limiter.hit(start + 50 * 60_000);
     expect(over.allowed).toBe(false);
     expect(over.retryAfterSeconds).toBe(10 * 60);

@@ -6,12 +6,19 @@ import { createJob } from "../../worker/jobs/create";
 import { isValidBusinessNumber } from "../../contracts/business-number";
 import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
+import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { asPartner, connectBusinesses, connectionTo, partnerWithConnection } from "./partner-helpers";
 
 type Json = Record<string, any>;
 const BIZ_A = "1208800767";
 const BIZ_B = "2208162517";
 const LOGIN = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } };
+
+/** A valid business number nobody else in the database uses. */
+function freshBusinessNumber(): string {
+  const nine = String(Math.floor(Math.random() * 1e9)).padStart(9, "0");
+  return [..."0123456789"].map((d) => nine + d).find(isValidBusinessNumber)!;
+}
 
 const SESSION = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"] };
 
@@ -171,4 +178,65 @@ describe("non-partner workspaces", () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("INVALID_BUSINESS_REGISTRATION_NUMBER");
   });
+
 });
+
+describe("partners naming themselves and finding their connections", () => {
+  it("names itself within the rules, and businesses see that name on the registration page", async () => {
+    const partner = await partnerWithConnection(BIZ_A);
+    const profile = (json: Json) => callJson<Json>("/api/v1/partner-profile", { method: "PATCH", key: partner.apiKey, json });
+    for (const name of ["x", "a".repeat(51), "12345", "경리나라 www.evil.kr", "https://evil", "이름<script>"]) {
+      const res = await profile({ name });
+      expect([name, res.status, res.body.code, res.body.fieldErrors?.[0]?.field]).toEqual([name, 400, "PARTNER_NAME_INVALID", "body.name"]);
+    }
+    expect((await profile({ name: "  (주)경리나라   세무  " })).body).toEqual({ id: partner.workspaceId, name: "(주)경리나라 세무" });
+    expect((await callJson<Json>("/api/v1/partner-profile", { key: partner.apiKey })).body.name).toBe("(주)경리나라 세무");
+    const own = await createWorkspace();
+    expect((await callJson<Json>("/api/v1/partner-profile", { key: own.apiKey })).body.code).toBe("CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER");
+
+    const session = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", json: SESSION, ...asPartner(partner.apiKey, BIZ_A) });
+    const page = await callJson<Json>("/connect/api/session", { headers: new Headers(hostedUiHeaders(session.body.sessionToken)) });
+    expect(page.body.partnerName).toBe("(주)경리나라 세무");
+  });
+
+  it("looks its connections up by business", async () => {
+    const partner = await partnerWithConnection(BIZ_A, BIZ_B);
+    const found = await callJson<Json>("/api/v1/connections?businessNumber=220-81-62517", { key: partner.apiKey });
+    expect(found.body.items.map((c: Json) => c.businessNumber)).toEqual([BIZ_B]);
+    expect((await callJson<Json>("/api/v1/connections?businessNumber=1208800768", { key: partner.apiKey })).body.code).toBe("INVALID_BUSINESS_REGISTRATION_NUMBER");
+  });
+});
+
+describe("a business and the partners acting for it", () => {
+  it("sees them once it proves it is the business with its certificate, and cuts one off", async () => {
+    // A business of its own: other tests' partners act for BIZ_A in the same database.
+    const bizno = freshBusinessNumber();
+    const partner = await partnerWithConnection(bizno);
+    await callJson("/api/v1/partner-profile", { method: "PATCH", key: partner.apiKey, json: { name: "경리나라" } });
+    const other = await partnerWithConnection(BIZ_B);
+    const business = await createWorkspace({ businessNumber: bizno });
+    const list = () => callJson<Json>("/api/v1/partners", { key: business.apiKey });
+    // A business number typed at sign-up proves nothing.
+    expect([(await list()).status, (await list()).body.code]).toEqual([403, "WORKSPACE_ACCESS_DENIED"]);
+    const files = await issueJointCertificate({ idn: bizno });
+    const cert = await callJson<Json>("/api/v1/credentials", { method: "POST", key: business.apiKey, json: { providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", fields: { certificate: files.certificate, privateKey: files.privateKey, password: files.password } } });
+    expect(cert.status).toBe(201);
+
+    const connection = await connectionTo(partner, bizno);
+    expect((await list()).body.items).toEqual([{ id: partner.workspaceId, name: "경리나라", connectionId: connection.id, connectedAt: expect.any(String) }]);
+    expect((await callJson<Json>(`/api/v1/partners/${partner.workspaceId}`, { key: business.apiKey })).body.connectionId).toBe(connection.id);
+    for (const id of [other.workspaceId, crypto.randomUUID()]) {
+      const res = await callJson<Json>(`/api/v1/partners/${id}`, { key: business.apiKey });
+      expect([res.status, res.body.code]).toEqual([404, "PARTNER_NOT_FOUND"]);
+    }
+
+    await addCredential(connection.workspaceId);
+    expect((await callJson(`/api/v1/partners/${partner.workspaceId}`, { method: "DELETE", key: business.apiKey })).status).toBe(204);
+    expect((await callJson<Json>("/api/v1/data-jobs", asPartner(partner.apiKey, bizno))).body.code).toBe("CONNECTION_REVOKED");
+    expect((await list()).body.items).toEqual([]);
+    expect((await callJson<Json>(`/api/v1/partners/${partner.workspaceId}`, { method: "DELETE", key: business.apiKey })).body.code).toBe("PARTNER_NOT_FOUND");
+    // The business's own certificate is its own: only what the partner held for it is gone.
+    expect((await callJson<Json>(`/api/v1/credentials/${cert.body.id}`, { key: business.apiKey })).body.status).toBe("ACTIVE");
+  });
+});
+

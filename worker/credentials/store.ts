@@ -265,6 +265,15 @@ export function credentialCheckOf(d1: D1Database, workspaceId: string, id: strin
     .get();
 }
 
+/** Whether a workspace holds a live certificate issued for a business number: the proof that it is that business. */
+export async function holdsCertificateOf(d1: D1Database, workspaceId: string, businessNumber: string): Promise<boolean> {
+  const row = await d1
+    .prepare("SELECT 1 FROM credentials WHERE workspace_id = ? AND business_number = ? AND status = 'ACTIVE' AND certificate IS NOT NULL LIMIT 1")
+    .bind(workspaceId, businessNumber)
+    .first();
+  return row !== null;
+}
+
 /** What a credential's check settles to. */
 export type CheckOutcome = { state: "VALID" } | { state: "INVALID" | "UNKNOWN"; error: JobError };
 

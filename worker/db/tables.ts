@@ -13,6 +13,8 @@ export const workspaces = sqliteTable("workspaces", {
   /** Monthly job cap agreed for this workspace; null means its plan's (worker/workspaces/plans.ts). */
   monthlyJobCap: integer("monthly_job_cap"),
   isPartner: integer("is_partner", { mode: "boolean" }).notNull().default(false),
+  /** The name a partner shows the businesses it acts for (partners/name.ts); null until it names itself. */
+  partnerName: text("partner_name"),
   /**
    * The workspace whose plan caps this one's jobs: a connection workspace's
    * partner, so a partner's cap covers all its businesses. Null: itself.

@@ -38,6 +38,7 @@ export const REGISTRATION_PAGE = `<!doctype html>
 <body>
 <button id="close" type="button" aria-label="닫기">닫기 ✕</button>
 <h1>기관 계정 연결</h1>
+<p id="requester" class="provider" hidden></p>
 <p class="lead">입력한 아이디·비밀번호와 인증서 파일은 이 화면에서 암호화되어 데이터 수집 서비스에만 전달됩니다.</p>
 <p id="loading" role="status">불러오는 중…</p>
 <p id="fatal" class="error" role="alert" hidden></p>

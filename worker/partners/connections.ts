@@ -72,12 +72,18 @@ export async function connect(d1: D1Database, partnerWorkspaceId: string, busine
   return { row, created: true };
 }
 
-/** The partner's connections, newest first, one page at a time (routes/paging.ts). */
-export function listConnections(d1: D1Database, partnerWorkspaceId: string, page: ListPage): Promise<ConnectionRow[]> {
+/** The partner's connections (to one business, if named), newest first, one page at a time (routes/paging.ts). */
+export function listConnections(d1: D1Database, partnerWorkspaceId: string, page: ListPage, businessNumber?: string): Promise<ConnectionRow[]> {
   return database(d1)
     .select()
     .from(connections)
-    .where(and(eq(connections.partnerWorkspaceId, partnerWorkspaceId), pastPosition(connections.createdAt, connections.id, page.after)))
+    .where(
+      and(
+        eq(connections.partnerWorkspaceId, partnerWorkspaceId),
+        businessNumber === undefined ? undefined : eq(connections.businessNumber, businessNumber),
+        pastPosition(connections.createdAt, connections.id, page.after),
+      ),
+    )
     .orderBy(desc(connections.createdAt), desc(connections.id))
     .limit(page.limit + 1)
     .all();
@@ -103,4 +109,37 @@ export async function revokeConnection(env: JobsEnv, partnerWorkspaceId: string,
   ]);
   await workspaceSessionsCancelled(env, row.workspaceId, now);
   return { connection: { ...row, status: "REVOKED", revokedAt: now }, endedJobs };
+}
+
+/** A partner acting for a business now, as the business sees it. */
+export interface ActingPartner {
+  id: string;
+  name: string | null;
+  connectionId: string;
+  connectedAt: number;
+}
+
+const ACTING_PARTNERS = `SELECT c.partner_workspace_id AS id, w.partner_name AS name, c.id AS connectionId, c.created_at AS connectedAt
+  FROM connections c JOIN workspaces w ON w.id = c.partner_workspace_id
+  WHERE c.business_number = ? AND c.status = 'ACTIVE'`;
+
+/** The partners acting for a business (an active connection to its number each), newest first. */
+export async function partnersActingFor(d1: D1Database, businessNumber: string): Promise<ActingPartner[]> {
+  return (await d1.prepare(`${ACTING_PARTNERS} ORDER BY c.created_at DESC`).bind(businessNumber).all<ActingPartner>()).results;
+}
+
+/** One partner acting for a business, or 404 PARTNER_NOT_FOUND (no such partner, or none acting for this business). */
+export async function partnerActingFor(d1: D1Database, businessNumber: string, partnerId: string): Promise<ActingPartner> {
+  const row = await d1.prepare(`${ACTING_PARTNERS} AND c.partner_workspace_id = ?`).bind(businessNumber, partnerId).first<ActingPartner>();
+  if (!row) throw new ApiError("PARTNER_NOT_FOUND", { message: "이 사업자를 대신해 일하는 파트너 가운데 그런 파트너가 없습니다." });
+  return row;
+}
+
+/** The public name of the partner a connection workspace acts for, shown on its registration page; null when none. */
+export async function requestingPartnerName(d1: D1Database, workspaceId: string): Promise<string | null> {
+  const row = await d1
+    .prepare("SELECT w.partner_name AS name FROM connections c JOIN workspaces w ON w.id = c.partner_workspace_id WHERE c.workspace_id = ? AND c.status = 'ACTIVE'")
+    .bind(workspaceId)
+    .first<{ name: string | null }>();
+  return row?.name ?? null;
 }

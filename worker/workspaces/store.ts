@@ -122,3 +122,13 @@ export async function eventRecipients(d1: D1Database, workspaceId: string): Prom
   const row = await d1.prepare("SELECT billing_workspace_id AS partner FROM workspaces WHERE id = ?").bind(workspaceId).first<{ partner: string | null }>();
   return recipientsOf(workspaceId, row?.partner);
 }
+
+/** A partner's public name, what businesses see of it. */
+export async function partnerNameOf(d1: D1Database, workspaceId: string): Promise<string | null> {
+  const row = await database(d1).select({ name: workspaces.partnerName }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+  return row?.name ?? null;
+}
+
+export async function setPartnerName(d1: D1Database, workspaceId: string, name: string): Promise<void> {
+  await database(d1).update(workspaces).set({ partnerName: name }).where(eq(workspaces.id, workspaceId));
+}

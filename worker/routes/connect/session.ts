@@ -7,6 +7,7 @@ import { errorResponses } from "../../http/error-responses";
 import { code, MAX, timestamp, uuid } from "../../http/bounds";
 import { isoTime } from "../../lib/iso-time";
 import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
+import { requestingPartnerName } from "../../partners/connections";
 
 const Field = z.object({ name: code(), label: z.string().max(MAX.name), pattern: z.string().max(MAX.text), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
 
@@ -32,6 +33,7 @@ export const route = createRoute({
               .max(MAX.items),
             encryptionKey: z.object({ kid: code(), jwk: z.record(code(), z.unknown()) }),
             originAllowlist: z.array(z.string().max(MAX.url)).max(10).meta({ description: "등록 화면을 열 수 있는 출처들 (세션 발급 때 정한 것)" }),
+            partnerName: z.string().max(50).nullable().meta({ description: "이 등록을 요청한 파트너가 밝힌 이름. 파트너 세션이 아니거나 이름을 밝히지 않았으면 null" }),
           }),
         },
       },
@@ -62,6 +64,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       options,
       encryptionKey: currentPublicKey(c.env.REGISTRATION_E2E_KEYS),
       originAllowlist: session.originAllowlist,
+      partnerName: await requestingPartnerName(c.env.DB, session.workspaceId),
     },
     200,
   );
