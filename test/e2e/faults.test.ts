@@ -33,7 +33,7 @@ describe("faults on the real local stack: work is never lost", () => {
     await stack.startScraper();
 
     const done = await api.waitForJob(job.id);
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: TRUTH.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: TRUTH.length });
     await expectExactResults(job.id);
   });
 
@@ -48,7 +48,7 @@ describe("faults on the real local stack: work is never lost", () => {
     });
     expect(killedAt).toMatchObject({ phase: "RUNNING", totalTaskCount: 9 });
     expect(killedAt!.completedTaskCount).toBeLessThan(9);
-    expect(done).toMatchObject({ kind: "Succeeded", recordCount: TRUTH.length });
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: TRUTH.length });
     await expectExactResults(job.id);
   });
 

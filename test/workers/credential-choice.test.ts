@@ -97,6 +97,24 @@ describe("choosing the credential a job logs in with", () => {
   });
 });
 
+describe("credentials whose secret this worker cannot open", () => {
+  it("waits for a rollout sealing under a newer master key, and reports a secret whose key left the keyring", async () => {
+    const ws = await createWorkspace();
+    const credential = (await register(ws, login("user_good"))).body;
+    const sealedUnder = (version: number) => env.DB.prepare("UPDATE credentials SET sealed = json_set(sealed, '$.kv', ?) WHERE id = ?").bind(version, credential.id).run();
+    await sealedUnder(2);
+    const rollout = await createJob(ws, ACCOUNTS);
+    expect([rollout.status, rollout.body.code, rollout.headers.get("Retry-After")]).toEqual([409, "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS", "60"]);
+    await sealedUnder(0);
+    const lost = await createJob(ws, ACCOUNTS);
+    expect([lost.status, lost.body.code]).toEqual([500, "CONNECTION_CREDENTIAL_UNREADABLE"]);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>())!.n).toBe(0);
+    // Registering the same login again replaces the secret nobody can open.
+    expect((await register(ws, login("user_good"))).status).toBe(201);
+    expect((await createJob(ws, ACCOUNTS)).status).toBe(201);
+  });
+});
+
 describe("registering the same login or certificate", () => {
   it("supersedes only the credential with the same login, keeping its default role", async () => {
     const ws = await createWorkspace();

@@ -2,6 +2,7 @@ import type { ProviderDefinition } from "../catalog/providers";
 import { ApiError, fieldError } from "../errors/api-error";
 import type { ApiErrorCode } from "../errors/codes";
 import { GLOBAL_PROVIDER } from "./identity";
+import { keyVersionState } from "../vault/keyring";
 import type { CredentialCandidate } from "./store";
 
 const onCredentialId = (code: ApiErrorCode) => ({ fieldErrors: [fieldError("body.credentialId", code)] });
@@ -39,10 +40,32 @@ function byDefault(candidates: CredentialCandidate[], provider: ProviderDefiniti
  * the workspace holds none for the provider (the job is then born Failed, CREDENTIAL_NOT_FOUND). An expired
  * certificate cannot log in anywhere: refused before anything is stored, so the owner registers a new one first.
  */
-export function chooseJobCredential(candidates: CredentialCandidate[], provider: ProviderDefinition, credentialId: string | undefined, now: number): CredentialCandidate | null {
+export function chooseJobCredential(candidates: CredentialCandidate[], provider: ProviderDefinition, credentialId: string | undefined, now: number, keyring: string): CredentialCandidate | null {
   const chosen = credentialId ? named(candidates[0], provider) : byDefault(candidates, provider);
   if (chosen?.notAfter && Date.parse(chosen.notAfter) <= now) {
     throw new ApiError("CREDENTIAL_EXPIRED", { message: "인증서의 유효기간이 지난 자격 증명입니다. 새 인증서로 다시 등록해 주세요." });
   }
+  if (chosen?.keyVersion != null) assertOpenable(chosen, keyring);
   return chosen;
+}
+
+/**
+ * A job must be able to open its secret: one sealed under a newer master key than this worker knows waits for the
+ * rollout (409 CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS, a minute); one whose key left the keyring can never be opened
+ * (500 CONNECTION_CREDENTIAL_UNREADABLE, flagged for operators: a key was retired too early or lost).
+ */
+function assertOpenable(chosen: CredentialCandidate, keyring: string): void {
+  const state = keyVersionState(keyring, chosen.keyVersion!);
+  if (state === "newer") {
+    throw new ApiError("CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS", {
+      message: "자격 증명을 새 암호화 키로 옮기는 배포가 진행 중입니다. 1분 뒤 다시 요청해 주세요.",
+      headers: { "Retry-After": "60" },
+    });
+  }
+  if (state === "missing") {
+    console.error(JSON.stringify({ event: "credential-unreadable", credentialId: chosen.id, keyVersion: chosen.keyVersion }));
+    throw new ApiError("CONNECTION_CREDENTIAL_UNREADABLE", {
+      message: "이 자격 증명의 비밀 값을 열 수 있는 키가 없습니다. 운영팀에 알렸습니다. 같은 계정이나 인증서로 다시 등록하면 바로 쓸 수 있습니다.",
+    });
+  }
 }

@@ -218,9 +218,11 @@ export interface CredentialCandidate {
   notAfter: string | null;
   /** KnownTargets as JSON text, or null. */
   knownTargets: string | null;
+  /** The master key version its secret is sealed under; null when no secret is kept. */
+  keyVersion: number | null;
 }
 
-const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter, known_targets AS knownTargets";
+const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter, known_targets AS knownTargets, json_extract(sealed, '$.kv') AS keyVersion";
 
 /**
  * The credentials a job for the provider may take, as a statement for the caller to batch: the one it names

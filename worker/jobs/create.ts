@@ -77,7 +77,7 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
     jobCredentialCandidatesStatement(env.DB, workspaceId, request.provider.code, request.provider.acceptedAuthMethods.includes("CERTIFICATE"), input.credentialId),
   ]);
   const billing = jobBillingOf(billingRows?.results[0] as JobBillingRow | undefined, workspaceId);
-  const chosen = chooseJobCredential(credentialRows!.results as CredentialCandidate[], request.provider, input.credentialId, now);
+  const chosen = chooseJobCredential(credentialRows!.results as CredentialCandidate[], request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);
   assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);
   const credentialId = chosen?.id ?? null;
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);

@@ -7,7 +7,7 @@ import { retireWorkspaceCredentials } from "../credentials/store";
 import { type JobsEnv, JobLifecycle } from "../jobs/lifecycle";
 import type { JobRow } from "../jobs/store";
 import { cancelWorkspaceSessions, workspaceSessionsCancelled } from "../registration/sessions";
-import { insertConnectionWorkspace } from "../workspaces/store";
+import { insertConnectionWorkspace, partnerNameOf, partnerNames } from "../workspaces/store";
 import { ApiError, fieldError } from "../errors/api-error";
 
 export type ConnectionRow = typeof connections.$inferSelect;
@@ -119,27 +119,33 @@ export interface ActingPartner {
   connectedAt: number;
 }
 
-const ACTING_PARTNERS = `SELECT c.partner_workspace_id AS id, w.partner_name AS name, c.id AS connectionId, c.created_at AS connectedAt
-  FROM connections c JOIN workspaces w ON w.id = c.partner_workspace_id
-  WHERE c.business_number = ? AND c.status = 'ACTIVE'`;
+/** The business's active connections, with their partners' public names (from the workspaces' owner). */
+async function withPartnerNames(d1: D1Database, rows: ConnectionRow[]): Promise<ActingPartner[]> {
+  const names = await partnerNames(d1, rows.map((r) => r.partnerWorkspaceId));
+  return rows.map((r) => ({ id: r.partnerWorkspaceId, name: names.get(r.partnerWorkspaceId) ?? null, connectionId: r.id, connectedAt: r.createdAt }));
+}
+
+const activeToBusiness = (businessNumber: string) => and(eq(connections.businessNumber, businessNumber), eq(connections.status, "ACTIVE"));
 
 /** The partners acting for a business (an active connection to its number each), newest first. */
 export async function partnersActingFor(d1: D1Database, businessNumber: string): Promise<ActingPartner[]> {
-  return (await d1.prepare(`${ACTING_PARTNERS} ORDER BY c.created_at DESC`).bind(businessNumber).all<ActingPartner>()).results;
+  const rows = await database(d1).select().from(connections).where(activeToBusiness(businessNumber)).orderBy(desc(connections.createdAt)).all();
+  return withPartnerNames(d1, rows);
 }
 
 /** One partner acting for a business, or 404 PARTNER_NOT_FOUND (no such partner, or none acting for this business). */
 export async function partnerActingFor(d1: D1Database, businessNumber: string, partnerId: string): Promise<ActingPartner> {
-  const row = await d1.prepare(`${ACTING_PARTNERS} AND c.partner_workspace_id = ?`).bind(businessNumber, partnerId).first<ActingPartner>();
+  const row = await database(d1).select().from(connections).where(and(activeToBusiness(businessNumber), eq(connections.partnerWorkspaceId, partnerId))).get();
   if (!row) throw new ApiError("PARTNER_NOT_FOUND", { message: "이 사업자를 대신해 일하는 파트너 가운데 그런 파트너가 없습니다." });
-  return row;
+  return (await withPartnerNames(d1, [row]))[0]!;
 }
 
 /** The public name of the partner a connection workspace acts for, shown on its registration page; null when none. */
 export async function requestingPartnerName(d1: D1Database, workspaceId: string): Promise<string | null> {
-  const row = await d1
-    .prepare("SELECT w.partner_name AS name FROM connections c JOIN workspaces w ON w.id = c.partner_workspace_id WHERE c.workspace_id = ? AND c.status = 'ACTIVE'")
-    .bind(workspaceId)
-    .first<{ name: string | null }>();
-  return row?.name ?? null;
+  const row = await database(d1)
+    .select({ partner: connections.partnerWorkspaceId })
+    .from(connections)
+    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.status, "ACTIVE")))
+    .get();
+  return row ? partnerNameOf(d1, row.partner) : null;
 }

@@ -32,3 +32,14 @@ export function withoutUnused(keyring: string, inUse: ReadonlySet<number>): stri
   const newest = Math.max(...entries.map((e) => e.version));
   return text(entries.filter((e) => e.version === newest || inUse.has(e.version)));
 }
+
+/**
+ * What a keyring can do with a secret sealed under `version`: open it; not yet, because a deployment with a newer
+ * keyring sealed it (a rollout under way: this worker learns the version with it); or never, its version having
+ * left the keyring (retired too early, or a lost key).
+ */
+export function keyVersionState(keyring: string, version: number): "open" | "newer" | "missing" {
+  const versions = keyringEntries(keyring).map((e) => e.version);
+  if (versions.includes(version)) return "open";
+  return version > Math.max(...versions) ? "newer" : "missing";
+}

@@ -129,6 +129,13 @@ export async function partnerNameOf(d1: D1Database, workspaceId: string): Promis
   return row?.name ?? null;
 }
 
+/** Partners' public names by workspace id (those that named themselves). */
+export async function partnerNames(d1: D1Database, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database(d1).select({ id: workspaces.id, name: workspaces.partnerName }).from(workspaces).where(inArray(workspaces.id, ids)).all();
+  return new Map(rows.flatMap((r) => (r.name ? [[r.id, r.name] as const] : [])));
+}
+
 export async function setPartnerName(d1: D1Database, workspaceId: string, name: string): Promise<void> {
   await database(d1).update(workspaces).set({ partnerName: name }).where(eq(workspaces.id, workspaceId));
 }
