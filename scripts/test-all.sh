@@ -3,7 +3,7 @@
 # browsers, local servers and the Workers runtime rather than on the CPU (docs/testing.md has the measurements):
 #   workers: the Workers runtime tests
 #   e2e:     the SDK build, then the end-to-end tests against the real local stack
-#   checks:  typecheck and deploy:check, beside the sandbox, adapters in Chromium, the scraper service, the OpenAPI lint
+#   checks:  typecheck, deploy:check, then the sandbox, adapters in Chromium, the scraper service, the OpenAPI lint
 # The checks lane finishes well before the others, so it runs at a lower priority: the two long lanes get the
 # CPU first when all three want it.
 # Each lane's output goes to test-artifacts/reports/<lane>.log and is printed when the lane ends; vitest's JSON
@@ -30,18 +30,9 @@ lane() {
 }
 workers() { vitest vitest.config.ts workers; }
 e2e() { npm run -s build:sdk && vitest vitest.e2e.config.ts e2e; }
-# The static checks run beside the node tests rather than before them: one after the other, the node tests started
-# three minutes late and were the last thing running while the other lanes' cores sat idle (run c32).
 checks() {
   renice -n 10 "$BASHPID" >/dev/null
-  (npm run -s typecheck && npm run -s deploy:check) >"$REPORTS/static.log" 2>&1 &
-  local static=$!
-  vitest vitest.node.config.ts node
-  local tests=$?
-  wait "$static"
-  local checked=$?
-  cat "$REPORTS/static.log"
-  return $((tests || checked))
+  npm run -s typecheck && npm run -s deploy:check && vitest vitest.node.config.ts node
 }
 
 lane workers workers &
