@@ -1844,7 +1844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_FOUND, SCHEMA_NOT_FOUND, CREDENTIAL_NOT_FOUND */
+            /** @description 오류: CONNECTION_NOT_FOUND, SCHEMA_NOT_FOUND, CREDENTIAL_NOT_FOUND, ACCOUNT_NOT_FOUND */
             404: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -1856,7 +1856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CONNECTION_REVOKED, IDEMPOTENCY_KEY_CONFLICT, CREDENTIAL_EXPIRED, CREDENTIAL_REVOKED, CREDENTIAL_SUPERSEDED, CREDENTIAL_PROVIDER_DUPLICATED */
+            /** @description 오류: CONNECTION_REVOKED, IDEMPOTENCY_KEY_CONFLICT, CREDENTIAL_EXPIRED, CREDENTIAL_REVOKED, CREDENTIAL_SUPERSEDED, CREDENTIAL_PROVIDER_DUPLICATED, CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS */
             409: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -1905,7 +1905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: INTERNAL_ERROR */
+            /** @description 오류: INTERNAL_ERROR, CONNECTION_CREDENTIAL_UNREADABLE */
             500: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3892,6 +3892,11 @@ export interface operations {
                     originAllowlist: string[];
                     /** @description 파트너가 붙이는 참조 값, 최대 128자 */
                     clientReferenceId?: string;
+                    /**
+                     * Format: uuid
+                     * @description 비밀 값을 잃은 자격 증명(기관이 거절해 지워졌거나 열 키가 없는 것)을 되살리는 세션: 최종 사용자가 같은 아이디나 인증서의 비밀 값만 다시 입력하고, 자격 증명은 id를 그대로 지닙니다. registrationOptions는 그 자격 증명의 방식과 기관 하나여야 합니다 (docs/credentials.md)
+                     */
+                    recoverCredentialId?: string;
                 };
             };
         };
@@ -3952,7 +3957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_FOUND */
+            /** @description 오류: CONNECTION_NOT_FOUND, CREDENTIAL_NOT_FOUND */
             404: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3964,7 +3969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CONNECTION_REVOKED */
+            /** @description 오류: CONNECTION_REVOKED, CREDENTIAL_SUPERSEDED, CREDENTIAL_RECOVERY_NOT_ALLOWED, CREDENTIAL_RECOVERY_IN_PROGRESS */
             409: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -5990,7 +5995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_BUSINESS_REGISTRATION_NUMBER, REGISTRATION_E2E_UNKNOWN_KEY_ID, REGISTRATION_E2E_DECRYPT_FAILED, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT, INVALID_PROVIDER_CODE, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_BUSINESS_REGISTRATION_NUMBER, REGISTRATION_E2E_UNKNOWN_KEY_ID, REGISTRATION_E2E_DECRYPT_FAILED, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT, INVALID_PROVIDER_CODE, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, CREDENTIAL_RECOVERY_VALIDATION_FAILED, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

@@ -26,6 +26,10 @@ const TEST_VARS = {
   // Webhook retries a second or two apart, so a test sees several.
   WEBHOOK_RETRY_BASE_SECONDS: "1",
   WEBHOOK_RETRY_MAX_SECONDS: "2",
+  // Registrations here are not checked with a login: each check logged in beside the tests' own jobs, which then
+  // waited behind it, and cost the suite a minute (runs c30-c33). The check runs against the real scraper and
+  // sandbox in test/workers/credential-check.test.ts.
+  CREDENTIAL_CHECKS: "off",
 };
 
 export const PROFILES = {

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ProbeMessage } from "../../worker/jobs/messages";
 import { registerCredential, recheckCredential } from "../../worker/credentials/replace";
-import { findCredential, sealedCredentialRow } from "../../worker/credentials/store";
+import { findCredential, invalidateCredential, openActiveCredential, sealedCredentialRow } from "../../worker/credentials/store";
+import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { harness } from "./pipeline-harness";
@@ -89,5 +90,40 @@ describe("checking a credential again", () => {
     }
     const atTaxPortal = await callJson<Json>(`/api/v1/credentials/${global.id}/check`, { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal" } });
     expect([atTaxPortal.status, atTaxPortal.body.check.state]).toEqual([202, "CHECKING"]);
+  });
+});
+
+describe("recovering a credential whose secret is lost", () => {
+  const ORIGINS = ["https://partner.example"];
+  const BANK_OPTION = [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }];
+  const recoverySession = (ws: { apiKey: string }, credentialId: string, registrationOptions: Json[] = BANK_OPTION) =>
+    callJson<Json>("/api/v1/registration-sessions", { method: "POST", key: ws.apiKey, json: { registrationOptions, originAllowlist: ORIGINS, recoverCredentialId: credentialId } });
+  async function submit(token: string, loginId: string) {
+    const session = (await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(token) })).body;
+    const envelope = await encryptForService(session.encryptionKey, session.sessionId, { loginId, password: "pass_good" });
+    return callJson<Json>("/connect/api/registrations", { method: "POST", headers: hostedUiHeaders(token), json: { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", envelope } });
+  }
+
+  it("lets the end-user re-enter only the secret, keeping the credential's id; another login or a second session is refused", async () => {
+    const ws = await createWorkspace();
+    const credential = (await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" }, label: "본점" } })).body;
+    // Its secret is fine: nothing to recover.
+    expect((await recoverySession(ws, credential.id)).body.code).toBe("CREDENTIAL_RECOVERY_NOT_ALLOWED");
+    // The institution refused it: its secret is erased.
+    await invalidateCredential(env.DB, credential.id, "LOGIN_FAILED", Date.now());
+    expect((await recoverySession(ws, credential.id, [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.card" }])).body.code).toBe("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS");
+    const session = await recoverySession(ws, credential.id);
+    expect(session.status).toBe(201);
+    expect((await recoverySession(ws, credential.id)).body.code).toBe("CREDENTIAL_RECOVERY_IN_PROGRESS");
+
+    const another = await submit(session.body.sessionToken, "user_other");
+    expect([another.status, another.body.code]).toEqual([400, "CREDENTIAL_RECOVERY_VALIDATION_FAILED"]);
+    const restored = await submit(session.body.sessionToken, "user_good");
+    expect(restored.status).toBe(201);
+    const result = (await callJson<Json>(`/api/v1/registration-sessions/${session.body.sessionId}`, { key: ws.apiKey })).body;
+    expect(result).toMatchObject({ status: "CONSUMED", credentialId: credential.id });
+    const shown = (await callJson<Json>(`/api/v1/credentials/${credential.id}`, { key: ws.apiKey })).body;
+    expect(shown).toMatchObject({ id: credential.id, status: "ACTIVE", label: "본점", isDefault: true, refusal: null });
+    expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, credential.id)).toMatchObject({ loginId: "user_good", password: "pass_good" });
   });
 });

@@ -30,7 +30,7 @@ export function assertPending(row: SessionRow): void {
 
 export async function issueSession(
   d1: D1Database,
-  input: { workspaceId: string; businessNumber: string | null; options: RegistrationOption[]; originAllowlist: string[]; clientReferenceId: string | null },
+  input: { workspaceId: string; businessNumber: string | null; options: RegistrationOption[]; originAllowlist: string[]; clientReferenceId: string | null; recoversCredentialId?: string },
 ): Promise<{ row: SessionRow; token: string }> {
   const token = `${TOKEN_PREFIX}${randomToken(32)}`;
   const now = Date.now();
@@ -45,12 +45,25 @@ export async function issueSession(
     businessNumber: input.businessNumber,
     attempts: 0,
     credentialId: null,
+    recoversCredentialId: input.recoversCredentialId ?? null,
     createdAt: now,
     expiresAt: now + SESSION_TTL_MS,
     finishedAt: null,
   };
-  await database(d1).insert(registrationSessions).values(row);
+  await database(d1)
+    .insert(registrationSessions)
+    .values(row)
+    .catch((err: unknown) => {
+      if (String(err).includes("recovers_credential_id")) throw recoveryInProgress();
+      throw err;
+    });
   return { row, token };
+}
+
+function recoveryInProgress(): ApiError {
+  return new ApiError("CREDENTIAL_RECOVERY_IN_PROGRESS", {
+    message: "이 자격 증명을 되살리는 등록 세션이 이미 입력을 기다리고 있습니다. 그 세션을 쓰거나 취소한 뒤(만료까지 최대 30분) 다시 발급해 주세요.",
+  });
 }
 
 export async function findSession(d1: D1Database, workspaceId: string, id: string): Promise<SessionRow> {

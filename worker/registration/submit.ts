@@ -1,8 +1,10 @@
 import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
-import { checkAuthMethod, credentialFromFields, providerForCredential } from "../credentials/fields";
-import { alreadyExists, assertIdentitiesKnown, isIdentityConflict, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
-import { checksOnRegistration, credentialRegistered } from "../credentials/replace";
+import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
+import { alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
+import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
+import { GLOBAL_PROVIDER } from "../credentials/identity";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { sessionEnded } from "./events";
@@ -30,7 +32,37 @@ export async function submitRegistration(env: Bindings, token: string, submissio
   }
 }
 
+/**
+ * A recovery session's submission: the same login or certificate as the credential it restores (its own method
+ * and provider, whatever the page sent), checked as a registration is, then sealed back under the credential's id
+ * in the transaction that consumes the session.
+ */
+async function recover(env: Bindings, session: SessionRow, credentialId: string, submission: Submission): Promise<SessionRow> {
+  const row = await findCredential(env.DB, session.workspaceId, credentialId);
+  if (submission.kind !== row.authMethod) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
+  const scope = credentialScope(recoveryProviderCode(row), row.authMethod);
+  const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
+  const credential = credentialFromFields(scope, row.authMethod, fields, "fields");
+  const certificate = await checkCredential(credential, row.businessNumber);
+  await assertSameIdentity(row, credential, certificate);
+  const checkId = checksOnRegistration(env) && row.providerCode !== GLOBAL_PROVIDER ? crypto.randomUUID() : null;
+  const now = Date.now();
+  await env.DB.batch([
+    await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, credential, checkId, sessionStillPending(session.id, now)),
+    consumeStatement(env.DB, session.id, row.id, now),
+  ]);
+  const after = await findSession(env.DB, session.workspaceId, session.id);
+  if (after.credentialId !== row.id) {
+    assertPending(after);
+    throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
+  }
+  if (checkId) await sendProbe(env, row, row.providerCode, checkId);
+  await sessionEnded(env, after);
+  return after;
+}
+
 async function register(env: Bindings, session: SessionRow, submission: Submission): Promise<SessionRow> {
+  if (session.recoversCredentialId) return recover(env, session, session.recoversCredentialId, submission);
   const allowed = session.options.some((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
   if (!allowed) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
   if ((await workspaceBusinessNumber(env.DB, session.workspaceId)) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");

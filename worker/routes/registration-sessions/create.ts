@@ -6,6 +6,8 @@ import { ApiError, fieldError } from "../../errors/api-error";
 import type { ApiErrorCode } from "../../errors/codes";
 import { toFieldErrors } from "../../http/validation-hook";
 import { issueSession } from "../../registration/sessions";
+import { findCredential } from "../../credentials/store";
+import { assertRecoverable, recoveryOption } from "../../credentials/recovery";
 import { sessionView } from "./views";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
@@ -23,6 +25,10 @@ const Body = z.object({
   registrationOptions: z.array(RegistrationOptionSchema).min(1).max(MAX_LIST),
   originAllowlist: z.array(z.string().max(MAX_ORIGIN_LENGTH).regex(ORIGIN)).min(1).max(MAX_LIST).meta({ description: "SDK를 여는 페이지의 출처. 각 항목은 scheme://host[:port]", example: ["https://partner.example"] }),
   clientReferenceId: z.string().max(MAX_CLIENT_REFERENCE_ID).optional().meta({ description: "파트너가 붙이는 참조 값, 최대 128자" }),
+  recoverCredentialId: uuid().optional().meta({
+    description:
+      "비밀 값을 잃은 자격 증명(기관이 거절해 지워졌거나 열 키가 없는 것)을 되살리는 세션: 최종 사용자가 같은 아이디나 인증서의 비밀 값만 다시 입력하고, 자격 증명은 id를 그대로 지닙니다. registrationOptions는 그 자격 증명의 방식과 기관 하나여야 합니다 (docs/credentials.md)",
+  }),
 });
 
 export const route = createRoute({
@@ -41,7 +47,7 @@ export const route = createRoute({
     },
     ...errorResponses(
       "INVALID_PARAM_FORMAT", "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "REGISTRATION_SESSION_INVALID_ORIGIN",
-      "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID",
+      "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID", "CREDENTIAL_NOT_FOUND", "CREDENTIAL_SUPERSEDED", "CREDENTIAL_RECOVERY_NOT_ALLOWED", "CREDENTIAL_RECOVERY_IN_PROGRESS",
     ),
   },
 });
@@ -82,16 +88,33 @@ function checkProviders(options: z.infer<typeof Body>["registrationOptions"]): v
   });
 }
 
+/** A recovery session offers exactly the credential's own way in, so the end-user cannot register another. */
+async function checkRecovery(c: Parameters<RouteHandler<typeof route, AppEnv>>[0], workspaceId: string, body: z.infer<typeof Body>): Promise<void> {
+  if (!body.recoverCredentialId) return;
+  const credential = await findCredential(c.env.DB, workspaceId, body.recoverCredentialId);
+  assertRecoverable(credential, c.env.VAULT_MASTER_KEY);
+  const expected = recoveryOption(credential);
+  const [only, ...more] = body.registrationOptions;
+  const matches = more.length === 0 && only!.kind === expected.kind && (expected.kind === "CERTIFICATE" || (only as { providerCode?: string }).providerCode === expected.providerCode);
+  if (!matches) {
+    throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
+      fieldErrors: [fieldError("body.registrationOptions", "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "되살리는 세션의 선택지는 그 자격 증명의 방식과 기관 하나여야 합니다.")],
+    });
+  }
+}
+
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
   checkProviders(body.registrationOptions);
   const { workspaceId } = principalOf(c);
+  await checkRecovery(c, workspaceId, body);
   const { row, token } = await issueSession(c.env.DB, {
     workspaceId,
     businessNumber: await workspaceBusinessNumber(c.env.DB, workspaceId),
     options: body.registrationOptions,
     originAllowlist: body.originAllowlist.map((o) => o.toLowerCase()),
     clientReferenceId: body.clientReferenceId ?? null,
+    recoversCredentialId: body.recoverCredentialId,
   });
   return c.json({ sessionId: row.id, sessionToken: token, expiresAt: sessionView(row).expiresAt, status: "PENDING" as const }, 201);
 };

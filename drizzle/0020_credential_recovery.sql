@@ -1,0 +1,2 @@
+ALTER TABLE `registration_sessions` ADD `recovers_credential_id` text;--> statement-breakpoint
+CREATE UNIQUE INDEX `registration_sessions_one_recovery` ON `registration_sessions` (`recovers_credential_id`) WHERE status = 'PENDING';
