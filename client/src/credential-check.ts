@@ -8,7 +8,8 @@ const DAY_MS = 86_400_000;
 /**
  * The spec's credential check after a credential is registered or changed:
  * the provider's smallest job (a schema without a period if it has one, else
- * yesterday in KST), the same choice the service makes after a replacement.
+ * yesterday in KST). The service also checks each registration with one login
+ * of its own (the credential's `check`, docs/credentials.md).
  */
 export async function credentialCheckRequest(client: CollectClient, providerCode: string, now = Date.now()): Promise<CreateDataJobRequest> {
   const provider = await client.getProvider(providerCode);
