@@ -48,6 +48,24 @@ describe("jobs in the console", () => {
     expect(alertCode(res.html)).toBe("DATE_RANGE_INVALID");
   });
 
+  it("refreshes with the credential picked on the form, and says so when it is another provider's", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const key = await issueApiKey(env.DB, { workspaceId, name: "test", canManageKeys: true });
+    const register = async (loginId: string) =>
+      (await callJson<Json>("/api/v1/credentials", { method: "POST", key: key.secret, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" }, label: loginId } })).body;
+    await register("user_good");
+    const second = await register("user_second");
+    const page = await browser.open(`/console/w/${workspaceId}/jobs`);
+    expect(page.html).toContain(`<option value="${second.id}">user_second`);
+    const created = await browser.post(`/console/w/${workspaceId}/jobs`, { target: "sandbox.bank|bank.accounts.cb.v1", credentialId: second.id });
+    expect(created.status).toBe(303);
+    const jobId = created.location!.split("/").at(-1)!;
+    expect((await env.DB.prepare("SELECT credential_id AS c FROM jobs WHERE id = ?").bind(jobId).first<{ c: string }>())!.c).toBe(second.id);
+    const elsewhere = await browser.post(`/console/w/${workspaceId}/jobs`, { target: "sandbox.card|card.cards.corp.v1", credentialId: second.id });
+    expect([elsewhere.status, alertCode(elsewhere.html)]).toEqual([400, "PROVIDER_CODE_MISMATCH"]);
+  });
+
   it("keeps one workspace's jobs from another's members", async () => {
     const owner = new ConsoleBrowser();
     const { workspaceId } = await owner.signUp();

@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import { raw } from "hono/html";
-import { allProviders } from "../catalog/providers";
+import { allProviders, findProvider } from "../catalog/providers";
+import { GLOBAL_PROVIDER } from "../credentials/identity";
+import { listCredentials } from "../credentials/store";
 import { findSchema } from "../catalog/schemas";
 import { verifiedForm } from "../console-sessions/csrf";
 import { JOB_STATUSES, type JobStatus } from "../db/tables";
@@ -32,6 +34,7 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
   const rows = (await listJobs(c.env.DB, { workspaceId, limit: PAGE_SIZE, statuses: status ? [status] : undefined })).slice(0, PAGE_SIZE);
   const base = `/console/w/${workspaceId}/jobs`;
   const today = Date.now();
+  const live = (await listCredentials(c.env.DB, workspaceId)).filter((row) => row.status === "ACTIVE");
   return c.html(
     <Page title="수집 작업" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <ErrorAlert error={error} />
@@ -42,6 +45,15 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
         <select id="target" name="target" required>
           {refreshChoices().map((choice) => (
             <option value={choice.value}>{choice.label}</option>
+          ))}
+        </select>
+        <label for="credentialId">로그인할 자격 증명</label>
+        <select id="credentialId" name="credentialId">
+          <option value="">기관의 기본 자격 증명</option>
+          {live.map((row) => (
+            <option value={row.id}>
+              {row.label ?? row.id.slice(0, 8)} · {row.providerCode === GLOBAL_PROVIDER ? "인증서를 받는 모든 기관" : (findProvider(row.providerCode)?.name ?? row.providerCode)}
+            </option>
           ))}
         </select>
         <label for="dateRangeStart">조회 시작일 (기간이 있는 데이터만)</label>
@@ -105,7 +117,7 @@ export async function refreshJob(c: Context<AppEnv>): Promise<Response> {
   const [providerCode = "", schema = ""] = (fields.target ?? "").split("|");
   const params = findSchema(schema)?.datedRange ? { dateRangeStart: fields.dateRangeStart, dateRangeEnd: fields.dateRangeEnd } : {};
   try {
-    const job = await createJob(c.env, workspaceId, { providerCode, schema, params });
+    const job = await createJob(c.env, workspaceId, { providerCode, schema, params, credentialId: fields.credentialId || undefined });
     return c.redirect(`/console/w/${workspaceId}/jobs/${job.id}`, 303);
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) return jobsPage(c, err);
