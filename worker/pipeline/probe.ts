@@ -30,10 +30,12 @@ export async function executeProbe(deps: PipelineDeps, message: ProbeMessage): P
   const lease = await lock.acquire(holder, deps.leaseMs);
   // A job logs in on the credential now: the probe asks again once that lease could have ended.
   if (!lease.granted) return { kind: "retry", delaySeconds: Math.max(WAIT_SECONDS, Math.ceil((lease.leaseUntil - deps.now()) / 1000)) };
+  const scraper = deps.scraperFor(provider);
   try {
+    // A job parked its login on this lease before: the probe logs in afresh, so that session goes, as a job's would.
+    if (lease.supersededSessionId) await scraper.closeSession(lease.supersededSessionId);
     const found = await deps.loadCredential(message.credentialId);
     if (found.kind !== "usable") return { kind: "ack" };
-    const scraper = deps.scraperFor(provider);
     await scraper.closeSession(await scraper.openSession(provider.code, found.login, found.businessNumber ?? undefined));
     await deps.checkSettled(message.credentialId, message.checkId, { state: "VALID" });
   } catch (err) {
