@@ -8,3 +8,8 @@ export function isValidBusinessNumber(digits: string): boolean {
   sum += Math.floor((d[8]! * 5) / 10);
   return (10 - (sum % 10)) % 10 === d[9];
 }
+
+/** The valid business number that nine leading digits make: the one check digit the rule accepts. */
+export function withCheckDigit(nine: string): string {
+  return [..."0123456789"].map((d) => nine + d).find(isValidBusinessNumber)!;
+}

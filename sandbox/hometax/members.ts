@@ -1,4 +1,4 @@
-import { isValidBusinessNumber } from "../../contracts/business-number";
+import { withCheckDigit } from "../../contracts/business-number";
 import { SANDBOX_BUSINESS_NUMBER } from "../certificates/issue";
 
 /**
@@ -26,11 +26,6 @@ const member = (businessNumber: string, userId: string, name: string, extra: Par
   name,
   ...extra,
 });
-
-/** The first valid business number from nine leading digits: the check digit that the rule accepts. */
-function withCheckDigit(nine: string): string {
-  return [..."0123456789"].map((d) => nine + d).find(isValidBusinessNumber)!;
-}
 
 /**
  * An accounting firm's forty clients (세무 대리 고객사), each a member with a certificate registered at the

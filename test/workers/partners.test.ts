@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { credentialLock } from "../../worker/durable-objects/credential-lock";
 import { readJob } from "../../worker/jobs/board";
 import { createJob } from "../../worker/jobs/create";
-import { isValidBusinessNumber } from "../../contracts/business-number";
+import { isValidBusinessNumber, withCheckDigit } from "../../contracts/business-number";
 import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
@@ -16,8 +16,7 @@ const LOGIN = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fiel
 
 /** A valid business number nobody else in the database uses. */
 function freshBusinessNumber(): string {
-  const nine = String(Math.floor(Math.random() * 1e9)).padStart(9, "0");
-  return [..."0123456789"].map((d) => nine + d).find(isValidBusinessNumber)!;
+  return withCheckDigit(String(Math.floor(Math.random() * 1e9)).padStart(9, "0"));
 }
 
 const SESSION = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"] };
