@@ -5,18 +5,28 @@ import { GLOBAL_PROVIDER } from "./identity";
 import { keyVersionState } from "../vault/keyring";
 import type { CredentialCandidate } from "./store";
 
-const onCredentialId = (code: ApiErrorCode) => ({ fieldErrors: [fieldError("body.credentialId", code)] });
+const on = (field: string, code: ApiErrorCode) => ({ fieldErrors: [fieldError(field, code)] });
+
+/**
+ * A credential logs in at its own provider, a global certificate at any provider taking certificates: else
+ * 400 PROVIDER_CODE_MISMATCH or 422 CREDENTIAL_INSUFFICIENT_FOR_PROVIDER, on `field` (a job's credentialId, a
+ * check's providerCode).
+ */
+export function assertLogsInAt(credentialProviderCode: string, provider: ProviderDefinition, field: string): void {
+  if (credentialProviderCode === GLOBAL_PROVIDER) {
+    if (!provider.acceptedAuthMethods.includes("CERTIFICATE")) throw new ApiError("CREDENTIAL_INSUFFICIENT_FOR_PROVIDER", on(field, "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER"));
+  } else if (credentialProviderCode !== provider.code) {
+    throw new ApiError("PROVIDER_CODE_MISMATCH", on(field, "PROVIDER_CODE_MISMATCH"));
+  }
+}
 
 /** The credential a job names must be live, and one that logs in at the job's provider. */
 function named(row: CredentialCandidate | undefined, provider: ProviderDefinition): CredentialCandidate {
-  if (!row) throw new ApiError("CREDENTIAL_NOT_FOUND", onCredentialId("CREDENTIAL_NOT_FOUND"));
-  if (row.status === "DELETED") throw new ApiError("CREDENTIAL_REVOKED", onCredentialId("CREDENTIAL_REVOKED"));
-  if (row.status === "SUPERSEDED") throw new ApiError("CREDENTIAL_SUPERSEDED", onCredentialId("CREDENTIAL_SUPERSEDED"));
-  if (row.providerCode === GLOBAL_PROVIDER) {
-    if (!provider.acceptedAuthMethods.includes("CERTIFICATE")) throw new ApiError("CREDENTIAL_INSUFFICIENT_FOR_PROVIDER", onCredentialId("CREDENTIAL_INSUFFICIENT_FOR_PROVIDER"));
-    return row;
-  }
-  if (row.providerCode !== provider.code) throw new ApiError("PROVIDER_CODE_MISMATCH", onCredentialId("PROVIDER_CODE_MISMATCH"));
+  const field = "body.credentialId";
+  if (!row) throw new ApiError("CREDENTIAL_NOT_FOUND", on(field, "CREDENTIAL_NOT_FOUND"));
+  if (row.status === "DELETED") throw new ApiError("CREDENTIAL_REVOKED", on(field, "CREDENTIAL_REVOKED"));
+  if (row.status === "SUPERSEDED") throw new ApiError("CREDENTIAL_SUPERSEDED", on(field, "CREDENTIAL_SUPERSEDED"));
+  assertLogsInAt(row.providerCode, provider, field);
   return row;
 }
 

@@ -1,11 +1,11 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { findProvider } from "../../catalog/providers";
 import { recheckCredential } from "../../credentials/replace";
+import { assertLogsInAt } from "../../credentials/choose";
+import { providerForCredential } from "../../credentials/fields";
 import { GLOBAL_PROVIDER } from "../../credentials/identity";
 import { findCredential } from "../../credentials/store";
 import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../errors/api-error";
-import type { ApiErrorCode } from "../../errors/codes";
 import { code } from "../../http/bounds";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
@@ -34,17 +34,16 @@ export const route = createRoute({
   },
 });
 
-/** The provider a check logs in at: the credential's own, or for a global certificate the one named. */
+/** The provider a check logs in at: the credential's own (naming another is a mismatch), or the one a global certificate must name. */
 function providerToCheck(providerCode: string, named: string | undefined): string {
-  const onField = (c: ApiErrorCode) => ({ fieldErrors: [fieldError("body.providerCode", c)] });
+  const field = "body.providerCode";
   if (providerCode !== GLOBAL_PROVIDER) {
-    if (named !== undefined && named !== providerCode) throw new ApiError("PROVIDER_CODE_MISMATCH", onField("PROVIDER_CODE_MISMATCH"));
+    if (named !== undefined && named !== providerCode) throw new ApiError("PROVIDER_CODE_MISMATCH", { fieldErrors: [fieldError(field, "PROVIDER_CODE_MISMATCH")] });
     return providerCode;
   }
-  if (named === undefined) throw new ApiError("PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", onField("PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT"));
-  const provider = findProvider(named);
-  if (!provider) throw new ApiError("INVALID_PROVIDER_CODE", onField("INVALID_PROVIDER_CODE"));
-  if (!provider.acceptedAuthMethods.includes("CERTIFICATE")) throw new ApiError("CREDENTIAL_INSUFFICIENT_FOR_PROVIDER", onField("CREDENTIAL_INSUFFICIENT_FOR_PROVIDER"));
+  if (named === undefined) throw new ApiError("PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", { fieldErrors: [fieldError(field, "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT")] });
+  const provider = providerForCredential(named, field);
+  assertLogsInAt(providerCode, provider, field);
   return provider.code;
 }
 
