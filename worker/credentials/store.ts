@@ -29,11 +29,19 @@ export interface CredentialRegistration {
   check: boolean;
 }
 
+/**
+ * The id of the check a credential's new secret starts with, or null when it is not checked: when checks are off,
+ * and for a global certificate, which names no provider to log in at (it is checked when asked, at the one named).
+ */
+export function newCheckId(check: boolean, providerCode: string): string | null {
+  return check && providerCode !== GLOBAL_PROVIDER ? crypto.randomUUID() : null;
+}
+
 /** A new credential row, its secret sealed under a data key of its own; a certificate's checked face beside it, in the clear. */
 export async function sealedCredentialRow(masterKey: string, workspaceId: string, registration: CredentialRegistration): Promise<CredentialRow> {
   const { providerCode, credential, certificate } = registration;
   const id = crypto.randomUUID();
-  const checked = registration.check && providerCode !== GLOBAL_PROVIDER;
+  const checkId = newCheckId(registration.check, providerCode);
   return {
     id,
     workspaceId,
@@ -43,9 +51,8 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     isDefault: registration.makeDefault ?? false,
     businessNumber: registration.businessNumber,
     knownTargets: null,
-    // A global certificate names no provider to log in at: it is checked when asked, at the provider named then.
-    checkState: checked ? "CHECKING" : null,
-    checkId: checked ? crypto.randomUUID() : null,
+    checkState: checkId ? "CHECKING" : null,
+    checkId,
     checkError: null,
     checkedAt: null,
     expiryWarnedDays: null,

@@ -1,10 +1,9 @@
 import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
-import { alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
 import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
 import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
-import { GLOBAL_PROVIDER } from "../credentials/identity";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
 import { sessionEnded } from "./events";
@@ -45,17 +44,13 @@ async function recover(env: Bindings, session: SessionRow, credentialId: string,
   const credential = credentialFromFields(scope, row.authMethod, fields, "fields");
   const certificate = await checkCredential(credential, row.businessNumber);
   await assertSameIdentity(row, credential, certificate);
-  const checkId = checksOnRegistration(env) && row.providerCode !== GLOBAL_PROVIDER ? crypto.randomUUID() : null;
+  const checkId = newCheckId(checksOnRegistration(env), row.providerCode);
   const now = Date.now();
   await env.DB.batch([
     await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, credential, checkId, sessionStillPending(session.id, now)),
     consumeStatement(env.DB, session.id, row.id, now),
   ]);
-  const after = await findSession(env.DB, session.workspaceId, session.id);
-  if (after.credentialId !== row.id) {
-    assertPending(after);
-    throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
-  }
+  const after = await consumedFor(env, session, row.id);
   if (checkId) await sendProbe(env, row, row.providerCode, checkId);
   await sessionEnded(env, after);
   return after;
@@ -88,12 +83,16 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   ]).catch((err: unknown) => {
     throw isIdentityConflict(err) ? alreadyExists() : err;
   });
+  const after = await consumedFor(env, session, row.id);
+  await credentialRegistered(env, row, supersededIds(supersede!));
+  await sessionEnded(env, after);
+  return after;
+}
+
+/** The session after the batch that consumes it for `credentialId`, or why that batch changed nothing. */
+async function consumedFor(env: Bindings, session: SessionRow, credentialId: string): Promise<SessionRow> {
   const after = await findSession(env.DB, session.workspaceId, session.id);
-  if (after.credentialId === row.id) {
-    await credentialRegistered(env, row, supersededIds(supersede!));
-    await sessionEnded(env, after);
-    return after;
-  }
+  if (after.credentialId === credentialId) return after;
   // Another submission, a cancellation or the clock got there first.
   assertPending(after);
   throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
