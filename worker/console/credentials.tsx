@@ -1,7 +1,6 @@
 import type { Context } from "hono";
-import { findProvider } from "../catalog/providers";
 import { type CredentialRow, listCredentials } from "../credentials/store";
-import { GLOBAL_PROVIDER } from "../credentials/identity";
+import { providerName } from "./provider-name";
 import { EXPIRY_WARNING_DAYS } from "../credentials/expiry-warnings";
 import type { AppEnv } from "../env";
 import { roleMay } from "../workspaces/roles";
@@ -69,7 +68,7 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
           <tbody>
             {rows.map((row) => (
               <tr data-credential-id={row.id}>
-                <td>{row.providerCode === GLOBAL_PROVIDER ? "인증서를 받는 모든 기관" : (findProvider(row.providerCode)?.name ?? row.providerCode)}</td>
+                <td>{providerName(row.providerCode)}</td>
                 <td>{AUTH_METHOD[row.authMethod]}</td>
                 <td>
                   {row.label ?? ""}

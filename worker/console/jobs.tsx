@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { raw } from "hono/html";
-import { allProviders, findProvider } from "../catalog/providers";
-import { GLOBAL_PROVIDER } from "../credentials/identity";
+import { allProviders } from "../catalog/providers";
+import { providerName } from "./provider-name";
 import { listCredentials } from "../credentials/store";
 import { findSchema } from "../catalog/schemas";
 import { verifiedForm } from "../console-sessions/csrf";
@@ -52,7 +52,7 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
           <option value="">기관의 기본 자격 증명</option>
           {live.map((row) => (
             <option value={row.id}>
-              {row.label ?? row.id.slice(0, 8)} · {row.providerCode === GLOBAL_PROVIDER ? "인증서를 받는 모든 기관" : (findProvider(row.providerCode)?.name ?? row.providerCode)}
+              {row.label ?? row.id.slice(0, 8)} · {providerName(row.providerCode)}
             </option>
           ))}
         </select>
