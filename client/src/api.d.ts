@@ -1440,6 +1440,8 @@ export interface components {
             /** @description 등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다 */
             label: string | null;
             certificate: components["schemas"]["CredentialCertificate"];
+            /** @description 소유자가 수집에 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. null이면 이 자격 증명이 수집할 수 있는 모든 스키마 */
+            schemas: string[] | null;
             check: components["schemas"]["CredentialCheck"];
             /** @description 기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null */
             refusal: {
@@ -1500,14 +1502,28 @@ export interface components {
             /** @description 다음 페이지 커서. 마지막 페이지면 null */
             nextCursor: string | null;
         };
-        /** @description PROVIDER_LOGIN에는 providerCode가 있어야 하고, CERTIFICATE에는 없어야 합니다 */
+        /** @description PROVIDER_LOGIN에는 providerCode가 있어야 하고, CERTIFICATE에는 없어야 합니다. schemas는 최종 사용자에게 동의를 받을 수집 범위입니다(등록 화면에 보이고, 등록된 자격 증명의 schemas가 됩니다) */
         RegistrationOption: {
             /** @enum {string} */
             kind: "CERTIFICATE";
+            /**
+             * @description 자격 증명으로 수집해도 된다고 소유자가 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. 없으면 자격 증명이 수집할 수 있는 모든 스키마
+             * @example [
+             *       "bank.transactions.cb.v1"
+             *     ]
+             */
+            schemas?: string[];
         } | {
             /** @enum {string} */
             kind: "PROVIDER_LOGIN";
             providerCode: string;
+            /**
+             * @description 자격 증명으로 수집해도 된다고 소유자가 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. 없으면 자격 증명이 수집할 수 있는 모든 스키마
+             * @example [
+             *       "bank.transactions.cb.v1"
+             *     ]
+             */
+            schemas?: string[];
         };
         RegistrationSession: {
             /** Format: uuid */
@@ -1880,7 +1896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CREDENTIAL_INSUFFICIENT_FOR_PROVIDER */
+            /** @description 오류: CREDENTIAL_INSUFFICIENT_FOR_PROVIDER, CREDENTIAL_SCOPE_NOT_SUPPORTED */
             422: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3241,6 +3257,13 @@ export interface operations {
                     label?: string;
                     /** @description true면 이 기관의 기본 자격 증명이 됩니다(credentialId 없는 작업이 씀). 기관의 첫 자격 증명은 늘 기본입니다 */
                     isDefault?: boolean;
+                    /**
+                     * @description 자격 증명으로 수집해도 된다고 소유자가 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. 없으면 자격 증명이 수집할 수 있는 모든 스키마
+                     * @example [
+                     *       "bank.transactions.cb.v1"
+                     *     ]
+                     */
+                    schemas?: string[];
                     /**
                      * @description 자격 증명이 속한 사업자 (세무 대리인이 고객사 인증서를 맡을 때). 없으면 워크스페이스의 사업자등록번호. 인증서는 이 번호로 발급된 것이어야 합니다(422 CERT_BIZNO_MISMATCH)
                      * @example 120-88-00767
@@ -5884,6 +5907,11 @@ export interface operations {
                                 required: boolean;
                                 /** @enum {string} */
                                 input: "text" | "file";
+                            }[];
+                            /** @description 이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위 */
+                            schemas: {
+                                id: string;
+                                title: string;
                             }[];
                         }[];
                         encryptionKey: {

@@ -84,6 +84,30 @@ describe("choosing the credential a job logs in with", () => {
     expect(await jobCount()).toBe(jobsBefore);
   });
 
+  it("collects only the schemas the credential's holder consented to, whichever way the credential was chosen", async () => {
+    const ws = await createWorkspace({ businessNumber: BIZNO });
+    const unknown = await register(ws, login("user_good", { schemas: ["bank.transactions.cb.v1", "card.cards.corp.v1"] }));
+    expect([unknown.status, unknown.body.code, unknown.body.fieldErrors?.[0]?.field]).toEqual([400, "INVALID_PARAM_FORMAT", "body.schemas.1"]);
+    const consented = await register(ws, login("user_good", { schemas: ["bank.transactions.cb.v1", "bank.transactions.cb.v1"] }));
+    expect(consented.body.schemas).toEqual(["bank.transactions.cb.v1"]);
+
+    for (const body of [ACCOUNTS, { ...ACCOUNTS, credentialId: consented.body.id }]) {
+      const refused = await createJob(ws, body);
+      expect([refused.status, refused.body.code, refused.body.fieldErrors?.[0]?.field]).toEqual([422, "CREDENTIAL_SCOPE_NOT_SUPPORTED", "body.schema"]);
+      expect(refused.body.message).toContain("bank.transactions.cb.v1");
+    }
+    const transactions = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } };
+    const taken = await createJob(ws, transactions);
+    expect([taken.status, taken.body.credentialId]).toEqual([201, consented.body.id]);
+
+    // A global certificate's consent may name any schema of the providers taking certificates.
+    const certificate = await register(ws, { authMethod: "CERTIFICATE", fields: await certificateFields(), schemas: ["taxportal.tax-invoices.sales.v1"] });
+    expect(certificate.body).toMatchObject({ providerCode: null, schemas: ["taxportal.tax-invoices.sales.v1"] });
+    expect((await createJob(ws, { providerCode: "sandbox.taxportal", ...INVOICES })).status).toBe(201);
+    const card = await createJob(ws, { providerCode: "sandbox.card", schema: "card.cards.corp.v1", params: {}, credentialId: certificate.body.id });
+    expect([card.status, card.body.code]).toEqual([422, "CREDENTIAL_SCOPE_NOT_SUPPORTED"]);
+  });
+
   it("binds an Idempotency-Key to the credential named: another credential under the same key is a conflict", async () => {
     const ws = await createWorkspace();
     const first = (await register(ws, login("user_good"))).body;

@@ -103,6 +103,7 @@ describe("credentials API", () => {
       status: "DELETED",
       sealed: null,
       label: "us*****od",
+      schemas: null,
       // A login has no certificate; a certificate's face (subject, issuer, serial, validity) is public and stays for audit.
       certificate: null,
       invalid_reason: null,

@@ -45,6 +45,7 @@ describe("POST /registration-sessions", () => {
     ["an unknown kind", { ...VALID, registrationOptions: [{ kind: "SMS" }] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
     ["no options", { ...VALID, registrationOptions: [] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
     ["an unknown provider", { ...VALID, registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "nope" }] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
+    ["consent to a schema the provider does not serve", { ...VALID, registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", schemas: ["card.cards.corp.v1"] }] }, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS"],
     ["an origin with a path", { ...VALID, originAllowlist: ["https://partner.example/app"] }, "REGISTRATION_SESSION_INVALID_ORIGIN"],
     ["an origin with a trailing slash", { ...VALID, originAllowlist: ["https://partner.example/"] }, "REGISTRATION_SESSION_INVALID_ORIGIN"],
     ["an origin without scheme", { ...VALID, originAllowlist: ["partner.example"] }, "REGISTRATION_SESSION_INVALID_ORIGIN"],
@@ -80,6 +81,19 @@ describe("registration through the hosted UI's API", () => {
       if (again) expect(again.status).toBe(410);
     }
     expect((await connect(token)).body.code).toBe("REGISTRATION_SESSION_ALREADY_CONSUMED");
+  });
+
+  it("shows the end-user the schemas the session asks consent for, and the credential collects only those", async () => {
+    const consent = [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", schemas: ["bank.transactions.cb.v1", "bank.transactions.cb.v1"] }];
+    const { ws, res } = await issue({ ...VALID, registrationOptions: consent });
+    const polled = async () => (await callJson<Json>(`/api/v1/registration-sessions/${res.body.sessionId}`, { key: ws.apiKey })).body;
+    expect((await polled()).registrationOptions).toEqual([{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank", schemas: ["bank.transactions.cb.v1"] }]);
+    expect((await connect(res.body.sessionToken)).body.options[0].schemas).toEqual([{ id: "bank.transactions.cb.v1", title: "은행 거래내역" }]);
+    expect((await submit(res.body.sessionToken, LOGIN)).status).toBe(201);
+    const credential = await callJson<Json>(`/api/v1/credentials/${(await polled()).credentialId}`, { key: ws.apiKey });
+    expect(credential.body.schemas).toEqual(["bank.transactions.cb.v1"]);
+    const accounts = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", params: {} } });
+    expect([accounts.status, accounts.body.code]).toEqual([422, "CREDENTIAL_SCOPE_NOT_SUPPORTED"]);
   });
 
   it("answers unknown tokens 401 and cancelled or expired sessions 410", async () => {

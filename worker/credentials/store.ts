@@ -27,6 +27,8 @@ export interface CredentialRegistration {
   makeDefault?: boolean;
   /** Check it with a login once it is in (credentials/replace.ts checksOnRegistration). */
   check: boolean;
+  /** The schemas its holder consented to (consent.ts consentedSchemas); null for every one it serves. */
+  schemas?: string[] | null;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
     label: registration.label ?? maskedLabel(credential, certificate),
     certificate,
+    schemas: registration.schemas ?? null,
     invalidReason: null,
     invalidatedAt: null,
     supersededBy: null,
@@ -137,15 +140,15 @@ export async function eraseSupersededSecret(d1: D1Database, id: string): Promise
 function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition): D1PreparedStatement {
   return d1
     .prepare(
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, created_at)
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, schemas, created_at)
        SELECT ?, ?, ?, ?, ?,
          NOT EXISTS (SELECT 1 FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1),
-         ?, ?, ?, 'ACTIVE', ?, ?, ?, ? WHERE ${onlyIf.condition}`,
+         ?, ?, ?, 'ACTIVE', ?, ?, ?, ?, ? WHERE ${onlyIf.condition}`,
     )
     .bind(
       row.id, row.workspaceId, row.providerCode, row.authMethod, row.identity,
       row.workspaceId, row.providerCode,
-      row.businessNumber, row.checkState, row.checkId, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.createdAt, ...onlyIf.binds,
+      row.businessNumber, row.checkState, row.checkId, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.schemas && JSON.stringify(row.schemas), row.createdAt, ...onlyIf.binds,
     );
 }
 
@@ -227,9 +230,11 @@ export interface CredentialCandidate {
   knownTargets: string | null;
   /** The master key version its secret is sealed under; null when no secret is kept. */
   keyVersion: number | null;
+  /** The consented schemas as JSON text, or null for every one (consent.ts). */
+  schemas: string | null;
 }
 
-const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter, known_targets AS knownTargets, json_extract(sealed, '$.kv') AS keyVersion";
+const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter, known_targets AS knownTargets, json_extract(sealed, '$.kv') AS keyVersion, schemas";
 
 /**
  * The credentials a job for the provider may take, as a statement for the caller to batch: the one it names

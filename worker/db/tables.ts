@@ -169,6 +169,8 @@ export const credentials = sqliteTable(
     label: text("label"),
     /** A certificate credential's face (subject, issuer, serial, validity): public, shown with the credential. */
     certificate: text("certificate", { mode: "json" }).$type<CertificateFace>(),
+    /** The schemas its holder consented to have collected with it (credentials/consent.ts); null: every schema it can serve. */
+    schemas: text("schemas", { mode: "json" }).$type<string[]>(),
     /**
      * The job failure (LOGIN_FAILED, LOGIN_LOCKED) that showed the institution refuses this login, and when;
      * null while it is believed good. Jobs on an invalid credential fail NO_VALID_CREDENTIAL without logging in,
@@ -203,7 +205,7 @@ export const registrationSessions = sqliteTable(
     tokenHash: text("token_hash").notNull(),
     status: text("status", { enum: REGISTRATION_SESSION_STATUSES }).notNull().default("PENDING"),
     /** The registrationOptions fixed at issue: what the end-user may register. */
-    options: text("options", { mode: "json" }).$type<({ kind: "CERTIFICATE" } | { kind: "PROVIDER_LOGIN"; providerCode: string })[]>().notNull(),
+    options: text("options", { mode: "json" }).$type<(({ kind: "CERTIFICATE" } | { kind: "PROVIDER_LOGIN"; providerCode: string }) & { schemas?: string[] })[]>().notNull(),
     originAllowlist: text("origin_allowlist", { mode: "json" }).$type<string[]>().notNull(),
     clientReferenceId: text("client_reference_id"),
     /** The workspace's business number at issue. */

@@ -45,6 +45,7 @@ export const REGISTRATION_PAGE = `<!doctype html>
 <form id="form" hidden novalidate>
   <p id="optionName" class="provider" hidden></p>
   <div class="field" id="optionRow"><label for="option">기관과 로그인 방식</label><select id="option"></select></div>
+  <p id="consent" class="provider"></p>
   <div id="fields"></div>
   <p id="formError" class="error" role="alert" aria-live="assertive"></p>
   <button id="submit" type="submit">연결하기</button>

@@ -66,6 +66,8 @@ function renderFields(option) {
   const box = $("fields");
   box.textContent = "";
   checks = [];
+  // What the login will be used to collect: the consent the session asks of the user.
+  $("consent").textContent = "수집할 자료: " + option.schemas.map((s) => s.title).join(", ");
   for (const field of option.fields) {
     const id = "f_" + field.name;
     const wrap = document.createElement("div");

@@ -1,4 +1,5 @@
 import { chooseJobCredential } from "../credentials/choose";
+import { assertConsentCovers } from "../credentials/consent";
 import { assertAccountsShown } from "../credentials/targets";
 import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/store";
 import { ApiError } from "../errors/api-error";
@@ -78,6 +79,7 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
   ]);
   const billing = jobBillingOf(billingRows?.results[0] as JobBillingRow | undefined, workspaceId);
   const chosen = chooseJobCredential(credentialRows!.results as CredentialCandidate[], request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);
+  if (chosen) assertConsentCovers(chosen.schemas === null ? null : JSON.parse(chosen.schemas), request.schema.id);
   assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);
   const credentialId = chosen?.id ?? null;
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);

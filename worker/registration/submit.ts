@@ -58,8 +58,8 @@ async function recover(env: Bindings, session: SessionRow, credentialId: string,
 
 async function register(env: Bindings, session: SessionRow, submission: Submission): Promise<SessionRow> {
   if (session.recoversCredentialId) return recover(env, session, session.recoversCredentialId, submission);
-  const allowed = session.options.some((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
-  if (!allowed) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
+  const option = session.options.find((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
+  if (!option) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
   if ((await workspaceBusinessNumber(env.DB, session.workspaceId)) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
 
   // A certificate option names no provider at issue: the end-user picks one that takes certificates.
@@ -73,7 +73,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const credential = credentialFromFields(provider, submission.kind, fields, "fields");
   const certificate = await checkCredential(credential, session.businessNumber);
   await assertIdentitiesKnown(env.DB, session.workspaceId);
-  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: checksOnRegistration(env) });
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas });
   const now = Date.now();
   // The credential goes in (superseding the one it replaces) only while the session is still usable,
   // and in the same transaction that consumes it.

@@ -1,4 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { findSchema } from "../../catalog/schemas";
 import { allProviders, findProvider } from "../../catalog/providers";
 import type { AppEnv } from "../../env";
 import { currentPublicKey } from "../../registration/e2e-keys";
@@ -29,7 +30,9 @@ export const route = createRoute({
             sessionId: uuid(),
             expiresAt: timestamp(),
             options: z
-              .array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: code(), providerName: z.string().max(MAX.name), fields: z.array(Field).max(MAX.items) }))
+              .array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: code(), providerName: z.string().max(MAX.name),
+                  fields: z.array(Field).max(MAX.items),
+                  schemas: z.array(z.object({ id: code(), title: z.string().max(MAX.name) })).max(MAX.items).meta({ description: "이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위" }) }))
               .max(MAX.items),
             encryptionKey: z.object({ kid: code(), jwk: z.record(code(), z.unknown()) }),
             originAllowlist: z.array(z.string().max(MAX.url)).max(10).meta({ description: "등록 화면을 열 수 있는 출처들 (세션 발급 때 정한 것)" }),
@@ -55,6 +58,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       providerCode: provider.code,
       providerName: provider.name,
       fields: provider.credentialFields.filter((f) => f.authMethod === option.kind).map(({ name, label, pattern, secret, required, input }) => ({ name, label, pattern, secret, required, input })),
+      schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),
     }));
   });
   return c.json(

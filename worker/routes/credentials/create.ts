@@ -14,7 +14,8 @@ import { ApiError } from "../../errors/api-error";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
-import { CredentialSchema } from "./shapes";
+import { consentSchemasField, CredentialSchema } from "./shapes";
+import { consentedSchemas } from "../../credentials/consent";
 
 /**
  * End-users' secrets must never pass through a partner's servers (the
@@ -46,6 +47,7 @@ export const route = createRoute({
     fields: z.record(z.string(), z.unknown()).meta({ example: { loginId: "user_good", password: "pass_good" } }),
     label: z.string().trim().min(1).max(MAX.name).optional().meta({ description: "자격 증명을 알아볼 이름 (1-100자). 없으면 가려진 아이디나 인증서 소유자", example: "본점 계좌" }),
     isDefault: z.boolean().optional().meta({ description: "true면 이 기관의 기본 자격 증명이 됩니다(credentialId 없는 작업이 씀). 기관의 첫 자격 증명은 늘 기본입니다" }),
+    schemas: consentSchemasField(),
     businessNumber: z.string().max(BUSINESS_NUMBER_INPUT_MAX).optional().meta({
       description: "자격 증명이 속한 사업자 (세무 대리인이 고객사 인증서를 맡을 때). 없으면 워크스페이스의 사업자등록번호. 인증서는 이 번호로 발급된 것이어야 합니다(422 CERT_BIZNO_MISMATCH)",
       example: "120-88-00767",
@@ -72,7 +74,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const businessNumber = body.businessNumber ? parseBusinessNumber(body.businessNumber, "body.businessNumber") : await workspaceBusinessNumber(c.env.DB, workspaceId);
   assertBusinessFor(businessNumber, scope, body.authMethod);
   const certificate = await checkCredential(credential, businessNumber);
-  const registration = { providerCode: scope.code, credential, certificate, businessNumber, label: body.label, makeDefault: body.isDefault, check: checksOnRegistration(c.env) };
+  const registration = { providerCode: scope.code, credential, certificate, businessNumber, label: body.label, makeDefault: body.isDefault, check: checksOnRegistration(c.env), schemas: consentedSchemas(scope.code, body.schemas, "body.schemas") };
   const row = await registerCredential(c.env, await sealedCredentialRow(c.env.VAULT_MASTER_KEY, workspaceId, registration));
   return c.json(credentialView(row), 201);
 };

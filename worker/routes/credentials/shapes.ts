@@ -3,6 +3,14 @@ import { JobErrorSchema } from "../data-jobs/shapes";
 import { z } from "@hono/zod-openapi";
 import { code, MAX, pathId, text, timestamp, uuid } from "../../http/bounds";
 import { AUTH_METHODS } from "../../credentials/fields";
+import { MAX_CONSENTED_SCHEMAS } from "../../credentials/consent";
+
+/** The schemas a registration asks its holder's consent for (credentials/consent.ts). */
+export const consentSchemasField = () =>
+  z.array(code().min(1)).min(1).max(MAX_CONSENTED_SCHEMAS).optional().meta({
+    description: "자격 증명으로 수집해도 된다고 소유자가 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. 없으면 자격 증명이 수집할 수 있는 모든 스키마",
+    example: ["bank.transactions.cb.v1"],
+  });
 
 const CertificateSummarySchema = z
   .object({
@@ -38,6 +46,7 @@ export const CredentialSchema = z
     status: z.enum(CREDENTIAL_STATUSES),
     label: text().nullable().meta({ description: "등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
     certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
+    schemas: z.array(code()).max(MAX_CONSENTED_SCHEMAS).nullable().meta({ description: "소유자가 수집에 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. null이면 이 자격 증명이 수집할 수 있는 모든 스키마" }),
     check: nullableCheck(),
     refusal: z
       .object({

@@ -32,6 +32,7 @@ export function credentialView(row: CredentialRow) {
     status: row.status,
     label: row.label,
     certificate: row.certificate ? certificateView(row.certificate) : null,
+    schemas: row.schemas,
     check: checkView(row),
     refusal: row.invalidReason && row.invalidatedAt !== null ? { code: row.invalidReason, at: isoTime(row.invalidatedAt) } : null,
     createdAt: isoTime(row.createdAt),

@@ -5,7 +5,9 @@ import type { AppEnv } from "../../env";
 import { ApiError, fieldError } from "../../errors/api-error";
 import type { ApiErrorCode } from "../../errors/codes";
 import { toFieldErrors } from "../../http/validation-hook";
-import { issueSession } from "../../registration/sessions";
+import { issueSession, type RegistrationOption } from "../../registration/sessions";
+import { consentedSchemas } from "../../credentials/consent";
+import { GLOBAL_PROVIDER } from "../../credentials/identity";
 import { findCredential } from "../../credentials/store";
 import { assertRecoverable, recoveryOption } from "../../credentials/recovery";
 import { sessionView } from "./views";
@@ -69,23 +71,30 @@ export const hook: Hook<unknown, AppEnv, string, undefined> = (result) => {
   throw new ApiError(fieldErrors[0]!.code, { fieldErrors });
 };
 
-function checkProviders(options: z.infer<typeof Body>["registrationOptions"]): void {
-  options.forEach((option, index) => {
+/** Each option must be one a provider can complete, and ask consent only for schemas it can serve: the options as issued, their schemas in order. */
+function checkedOptions(options: z.infer<typeof Body>["registrationOptions"]): RegistrationOption[] {
+  return options.map((option, index) => {
     const field = `body.registrationOptions.${index}`;
-    if (option.kind === "CERTIFICATE") {
-      // The end-user picks the provider in the UI; a session no provider could complete is refused now.
-      if (allProviders().some((p) => p.acceptedAuthMethods.includes("CERTIFICATE"))) return;
-      throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
-        fieldErrors: [fieldError(field, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "인증서 등록을 받는 기관이 없습니다.")],
-      });
-    }
-    const provider = findProvider(option.providerCode);
-    if (!provider || !provider.acceptedAuthMethods.includes("PROVIDER_LOGIN")) {
-      throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
-        fieldErrors: [fieldError(`${field}.providerCode`, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "아이디 로그인을 받지 않거나 알 수 없는 기관입니다.")],
-      });
-    }
+    checkProvider(option, field);
+    const schemas = consentedSchemas(option.kind === "CERTIFICATE" ? GLOBAL_PROVIDER : option.providerCode, option.schemas, `${field}.schemas`, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS");
+    return schemas ? { ...option, schemas } : option;
   });
+}
+
+function checkProvider(option: z.infer<typeof RegistrationOptionSchema>, field: string): void {
+  if (option.kind === "CERTIFICATE") {
+    // The end-user picks the provider in the UI; a session no provider could complete is refused now.
+    if (allProviders().some((p) => p.acceptedAuthMethods.includes("CERTIFICATE"))) return;
+    throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
+      fieldErrors: [fieldError(field, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "인증서 등록을 받는 기관이 없습니다.")],
+    });
+  }
+  const provider = findProvider(option.providerCode);
+  if (!provider || !provider.acceptedAuthMethods.includes("PROVIDER_LOGIN")) {
+    throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
+      fieldErrors: [fieldError(`${field}.providerCode`, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "아이디 로그인을 받지 않거나 알 수 없는 기관입니다.")],
+    });
+  }
 }
 
 /** A recovery session offers exactly the credential's own way in, so the end-user cannot register another. */
@@ -95,7 +104,8 @@ async function checkRecovery(c: Parameters<RouteHandler<typeof route, AppEnv>>[0
   assertRecoverable(credential, c.env.VAULT_MASTER_KEY);
   const expected = recoveryOption(credential);
   const [only, ...more] = body.registrationOptions;
-  const matches = more.length === 0 && only!.kind === expected.kind && (expected.kind === "CERTIFICATE" || (only as { providerCode?: string }).providerCode === expected.providerCode);
+  // It keeps the consent it was registered with, so a recovery option asks for none.
+  const matches = more.length === 0 && only!.kind === expected.kind && (expected.kind === "CERTIFICATE" || (only as { providerCode?: string }).providerCode === expected.providerCode) && !only!.schemas;
   if (!matches) {
     throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
       fieldErrors: [fieldError("body.registrationOptions", "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "되살리는 세션의 선택지는 그 자격 증명의 방식과 기관 하나여야 합니다.")],
@@ -105,13 +115,13 @@ async function checkRecovery(c: Parameters<RouteHandler<typeof route, AppEnv>>[0
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  checkProviders(body.registrationOptions);
+  const options = checkedOptions(body.registrationOptions);
   const { workspaceId } = principalOf(c);
   await checkRecovery(c, workspaceId, body);
   const { row, token } = await issueSession(c.env.DB, {
     workspaceId,
     businessNumber: await workspaceBusinessNumber(c.env.DB, workspaceId),
-    options: body.registrationOptions,
+    options,
     originAllowlist: body.originAllowlist.map((o) => o.toLowerCase()),
     clientReferenceId: body.clientReferenceId ?? null,
     recoversCredentialId: body.recoverCredentialId,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { nullableCheck } from "../credentials/shapes";
+import { consentSchemasField, nullableCheck } from "../credentials/shapes";
 import { code, int32, pathId, timestamp, uuid } from "../../http/bounds";
 import { MAX_ATTEMPTS } from "../../registration/status";
 
@@ -13,10 +13,10 @@ import { REGISTRATION_SESSION_STATUSES } from "../../db/tables";
 
 export const RegistrationOptionSchema = z
   .discriminatedUnion("kind", [
-    z.strictObject({ kind: z.literal("CERTIFICATE") }),
-    z.strictObject({ kind: z.literal("PROVIDER_LOGIN"), providerCode: code().min(1) }),
+    z.strictObject({ kind: z.literal("CERTIFICATE"), schemas: consentSchemasField() }),
+    z.strictObject({ kind: z.literal("PROVIDER_LOGIN"), providerCode: code().min(1), schemas: consentSchemasField() }),
   ])
-  .meta({ description: "PROVIDER_LOGIN에는 providerCode가 있어야 하고, CERTIFICATE에는 없어야 합니다" })
+  .meta({ description: "PROVIDER_LOGIN에는 providerCode가 있어야 하고, CERTIFICATE에는 없어야 합니다. schemas는 최종 사용자에게 동의를 받을 수집 범위입니다(등록 화면에 보이고, 등록된 자격 증명의 schemas가 됩니다)" })
   .openapi("RegistrationOption");
 
 export const RegistrationSessionSchema = z
