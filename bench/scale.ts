@@ -16,9 +16,8 @@
  * 4-process level used 1.6 cores (121 CPU seconds in 76 s) and a job there
  * took 76 s against 52 s with 4 at a time (docs/benchmarks.md).
  *
- * Each workspace runs its jobs one after another (a second job on a busy
- * credential fails LOCK_CONTENTION by design: docs/pipeline.md); the
- * workspaces run side by side.
+ * Each workspace runs its jobs one after another (jobs on one credential
+ * run one at a time: docs/scheduling.md); the workspaces run side by side.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

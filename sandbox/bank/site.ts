@@ -89,6 +89,8 @@ const formatSigned = showAmount;
 /** The sandbox bank: an internet-banking site with script-driven login, account list and paged transaction inquiry. */
 export function bankSite(options: BankSiteOptions) {
   const sessions = new Map<string, Session>();
+  // Ground truth of the service's behaviour, not of the bank's data: how often each login signed in.
+  const logins = new Map<string, number>();
   const sessionOf = (req: IncomingMessage) => sessions.get(cookie(req, SESSION_COOKIE) ?? "");
 
   async function login(req: IncomingMessage, res: ServerResponse) {
@@ -104,6 +106,7 @@ export function bankSite(options: BankSiteOptions) {
     if (behaviour?.notice) return sendJson(res, 200, { ok: false, next: `notice?type=${behaviour.notice}` });
     const sid = randomBytes(16).toString("hex");
     sessions.set(sid, { loginId, fault: code });
+    logins.set(loginId, (logins.get(loginId) ?? 0) + 1);
     sendJson(res, 200, { ok: true, next: "accounts" }, { "Set-Cookie": `${SESSION_COOKIE}=${sid}; Path=/bank; HttpOnly; SameSite=Lax` });
   }
 
@@ -171,6 +174,10 @@ export function bankSite(options: BankSiteOptions) {
 <button id="btnLogin" type="button">로그인</button></form><p id="loginError" class="error" role="alert"></p>`, LOGIN_SCRIPT));
       case "api/login":
         return login(req, res);
+      case "sandbox/logins": {
+        const loginId = url.searchParams.get("loginId") ?? "";
+        return sendJson(res, 200, { loginId, logins: logins.get(loginId) ?? 0 });
+      }
       case "notice": {
         const type = url.searchParams.get("type") ?? "";
         const notice = type === "session" ? { title: "세션 만료", text: "세션이 만료되었습니다. 보안을 위해 다시 로그인해 주십시오." } : NOTICES[type as LoginNotice];

@@ -19,6 +19,8 @@ declare module "vitest" {
 /** What a file gets: a stack's addresses, a workspace no other file uses, and the keys of the named workspaces. */
 export interface Claim {
   baseUrl: string;
+  /** The stack's sandbox institutions, for their ground truth. */
+  sandboxUrl: string;
   apiKey: string;
   demoUser: { email: string; password: string };
   named: Record<WorkspaceName, { apiKey: string }>;
@@ -90,7 +92,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     claim: async ({ stack, workspaces, named }) => {
       const workspace = workspaces.shift();
       if (!workspace) throw new Error("every seeded workspace of this profile is claimed: raise its `workspaces` in test/e2e/profiles.ts");
-      return { baseUrl: stack.baseUrl, ...workspace, named } satisfies Claim;
+      return { baseUrl: stack.baseUrl, sandboxUrl: stack.sandboxUrl, ...workspace, named } satisfies Claim;
     },
     "kill-scraper": ({ stack }) => stack.killScraper(),
     "start-scraper": ({ stack }) => stack.startScraper(),

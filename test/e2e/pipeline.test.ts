@@ -78,6 +78,24 @@ describe("bank jobs through the real stack", () => {
     expect(rows.slice(1).map((r) => r[8]).sort()).toEqual(body.data.map((r: Json) => r.identifier).sort());
   });
 
+  it("runs three jobs created at once on one credential one after the other, on one login", async () => {
+    const loginId = `line_${crypto.randomUUID().slice(0, 8)}`;
+    const credential = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" } });
+    expect(credential.status).toBe(201);
+    const months = [["2026-01-01", "2026-01-31"], ["2026-02-01", "2026-02-28"], ["2026-03-01", "2026-03-31"]];
+    const jobs = await Promise.all(months.map(([dateRangeStart, dateRangeEnd]) =>
+      api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart, dateRangeEnd }, credentialId: credential.body.id })));
+    const done = await Promise.all(jobs.map((job) => api.waitForJob(job.id)));
+    done.forEach((job, i) => {
+      const truth = bankGroundTruth(loginId, { start: months[i]![0]!, end: months[i]![1]! }).transactions;
+      expect(job, JSON.stringify(job.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    });
+    const logins = await (await fetch(`${stack.sandboxUrl}/bank/sandbox/logins?loginId=${loginId}`)).json();
+    expect(logins.logins).toBeLessThanOrEqual(months.length);
+    expect(logins.logins).toBeGreaterThan(0);
+    expect((await api.json("DELETE", `/api/v1/credentials/${credential.body.id}`)).status).toBe(204);
+  });
+
   it("fails INVALID_ACCOUNT_FOR_SERVICE for an account the bank does not show, listing those it shows; then refuses it at creation", async () => {
     // A login of its own, so no earlier job of this file has shown its accounts yet.
     const fresh = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_accounts", password: "pass_good" } });

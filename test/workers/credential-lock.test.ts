@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { credentialLock, type LeaseGrant } from "../../worker/durable-objects/credential-lock";
+import { credentialLock, type LeaseGrant, type LineTicket } from "../../worker/durable-objects/credential-lock";
 
 const stub = () => credentialLock(env, crypto.randomUUID());
 
@@ -17,8 +17,8 @@ describe("CredentialLock", () => {
     expect(second.fence).toBeGreaterThan(first.fence);
     expect(await lock.forgetSession(second.fence)).toBe("s-1");
     expect(await lock.holds("job-a")).toBe(true);
-    expect(await lock.release("job-b")).toBeNull();
-    expect(await lock.release("job-a")).toBeNull();
+    expect(await lock.release("job-b", 60_000)).toEqual({ closeSessionId: null, handedTo: null, waiting: [] });
+    expect(await lock.release("job-a", 60_000)).toEqual({ closeSessionId: null, handedTo: null, waiting: [] });
     expect(await lock.acquire("job-b", 60_000)).toMatchObject({ granted: true });
   });
 
@@ -54,8 +54,55 @@ describe("CredentialLock", () => {
   it("keeps increasing fences after a lease is released", async () => {
     const lock = stub();
     const a = (await lock.acquire("job-a", 60_000)) as LeaseGrant;
-    await lock.release("job-a");
+    await lock.release("job-a", 60_000);
     const b = (await lock.acquire("job-b", 60_000)) as LeaseGrant;
     expect(b.fence).toBe(a.fence + 1);
+  });
+});
+
+describe("the line of jobs waiting for a credential", () => {
+  const ticket = (requestKey: string, deadlineAt = Date.now() + 3_600_000): LineTicket => ({ requestKey, deadlineAt });
+
+  it("queues jobs in arrival order and hands the lease, with its logged-in session, from each to the next", async () => {
+    const lock = stub();
+    const a = (await lock.acquireOrQueue("job-a", 60_000, ticket("a"))) as LeaseGrant;
+    await lock.rememberSession(a.fence, "s-1");
+    expect(await lock.acquireOrQueue("job-b", 60_000, ticket("b"))).toMatchObject({ granted: false, line: "waiting", position: 1 });
+    expect(await lock.acquireOrQueue("job-c", 60_000, ticket("c"))).toMatchObject({ granted: false, line: "waiting", position: 2 });
+    // Asking again keeps a job's place.
+    expect(await lock.acquireOrQueue("job-b", 60_000, ticket("b"))).toMatchObject({ line: "waiting", position: 1 });
+
+    expect(await lock.release("job-a", 60_000)).toEqual({ closeSessionId: null, handedTo: "job-b", waiting: ["job-c"] });
+    expect(await lock.acquireOrQueue("job-c", 60_000, ticket("c"))).toMatchObject({ granted: false, heldBy: "job-b", line: "waiting", position: 1 });
+    const b = (await lock.acquireOrQueue("job-b", 60_000, ticket("b"))) as LeaseGrant;
+    expect(b).toMatchObject({ granted: true, scraperSessionId: "s-1", supersededSessionId: null });
+    expect(await lock.release("job-b", 60_000)).toEqual({ closeSessionId: null, handedTo: "job-c", waiting: [] });
+    expect(await lock.acquireOrQueue("job-c", 60_000, ticket("c"))).toMatchObject({ granted: true, scraperSessionId: "s-1" });
+    expect(await lock.release("job-c", 60_000)).toEqual({ closeSessionId: "s-1", handedTo: null, waiting: [] });
+  });
+
+  it("refuses the same collection twice, and a place the jobs ahead would leave no time to use", async () => {
+    const lock = stub();
+    const now = Date.now();
+    await lock.acquireOrQueue("job-a", 60_000, ticket("same"), now);
+    expect(await lock.acquireOrQueue("job-b", 60_000, ticket("same"), now)).toMatchObject({ granted: false, heldBy: "job-a", line: "identical" });
+    // One job has held it 10 s, so a job behind one other needs about 20 s before its deadline.
+    await lock.release("job-a", 60_000, now + 10_000);
+    await lock.acquireOrQueue("job-c", 60_000, ticket("c"), now + 10_000);
+    expect(await lock.acquireOrQueue("job-d", 60_000, ticket("d", now + 25_000), now + 10_000)).toMatchObject({ line: "overBudget" });
+    expect(await lock.acquireOrQueue("job-e", 60_000, ticket("e", now + 35_000), now + 10_000)).toMatchObject({ line: "waiting", position: 1 });
+    // The refused job holds no place: the next one is handed the lease.
+    expect(await lock.release("job-c", 60_000, now + 11_000)).toMatchObject({ handedTo: "job-e", waiting: [] });
+  });
+
+  it("gives 20 jobs asking at once on one credential each its own place, and 20 on 20 credentials each the lease", async () => {
+    const one = stub();
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => one.acquireOrQueue(`job-${i}`, 60_000, ticket(`r-${i}`))));
+    expect(results.filter((r) => r.granted)).toHaveLength(1);
+    const places = results.flatMap((r) => (!r.granted && r.line === "waiting" ? [r.position] : []));
+    expect(places.sort((a, b) => a - b)).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
+
+    const many = await Promise.all(Array.from({ length: 20 }, (_, i) => stub().acquireOrQueue(`job-${i}`, 60_000, ticket("same"))));
+    expect(many.every((r) => r.granted)).toBe(true);
   });
 });

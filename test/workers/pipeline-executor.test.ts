@@ -7,7 +7,7 @@ import { unitResultsKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type CredentialLock, type LeaseGrant, credentialLock } from "../../worker/durable-objects/credential-lock";
 import type { LockPort } from "../../worker/pipeline/ports";
-import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
+import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { committedRecords, harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 import { ContainerScraper } from "../../worker/pipeline/container-scraper";
 import { type ScraperPort, SessionGone } from "../../worker/pipeline/scraper-port";
@@ -59,7 +59,12 @@ function recordingLock(real: LockPort, credentialId: string) {
     park: (fence) => real.park(fence),
     rememberSession: (fence, sessionId) => real.rememberSession(fence, sessionId),
     forgetSession: (fence) => real.forgetSession(fence),
-    release: (jobId) => real.release(jobId),
+    acquireOrQueue: async (jobId, leaseMs, ticket) => {
+      const result = await real.acquireOrQueue(jobId, leaseMs, ticket);
+      if (result.granted) grants.push(result);
+      return result;
+    },
+    release: (jobId, leaseMs) => real.release(jobId, leaseMs),
   };
   return lock;
 }
@@ -123,16 +128,45 @@ describe("unit executor on real components", () => {
     expect((await jobRow(job.id))!.status).toBe("RUNNING");
   });
 
-  it("fails a second job on a leased credential with LOCK_CONTENTION and retryAfterSeconds 120", async () => {
-    const { job, plan, credentialId } = await newJob();
-    const lock = credentialLock(env, credentialId);
-    expect((await lock.acquire("another-job", 60_000)).granted).toBe(true);
-    const outcome = await executeMessage(harness().deps, plan);
-    expect(outcome).toEqual({ kind: "ack" });
-    const row = await jobRow(job.id);
+  it("lines up jobs on a busy credential in arrival order, shows their places, and hands the login from each to the next", async () => {
+    const { ws, credentialId, job: first, plan } = await newJob({ dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-10" });
+    const queue = withCapturedQueue();
+    const later = [];
+    for (const dateRangeEnd of ["2026-03-11", "2026-03-12"]) {
+      later.push(await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-03-01", dateRangeEnd } }));
+    }
+    const h = harness();
+    const order: string[] = [];
+    const jobs = h.deps.jobs;
+    const succeeded = jobs.succeeded.bind(jobs);
+    jobs.succeeded = async (jobId, now) => (order.push(jobId), succeeded(jobId, now));
+    // The first job plans and parks its lease, its units queued; the others ask meanwhile and wait, each shown its place.
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    for (const message of queue.sent) expect((await executeMessage(h.deps, message)).kind).toBe("retry");
+    const places = await env.DB.prepare("SELECT id, queue_position AS p FROM jobs WHERE workspace_id = ? AND status = 'PENDING' ORDER BY created_at").bind(ws.workspaceId).all();
+    expect(places.results).toEqual(later.map((j, i) => ({ id: j.id, p: i + 1 })));
+    const view = await callJson<Record<string, any>>(`/api/v1/data-jobs/${later[1]!.id}`, { key: ws.apiKey });
+    expect(view.body).toMatchObject({ kind: "InProgress", phase: "PENDING", queuePosition: 2 });
+
+    // Each job's end wakes the next (its plan enqueued at once), which runs on the session the first one opened.
+    await h.drain();
+    expect(order).toEqual([first.id, ...later.map((j) => j.id)]);
+    expect(h.logins()).toBe(1);
+    for (const job of [first, ...later]) expect((await jobRow(job.id))!.status).toBe("SUCCEEDED");
+    expect(await credentialLock(env, credentialId).holds(later[1]!.id)).toBe(false);
+  });
+
+  it("fails the same collection asked again while it runs with LOCK_CONTENTION and retryAfterSeconds 120", async () => {
+    const { ws, job, plan } = await newJob();
+    const queue = withCapturedQueue();
+    const twin = await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeEnd: RANGE.dateRangeEnd, dateRangeStart: RANGE.dateRangeStart } });
+    const h = harness();
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    expect(await executeMessage(h.deps, queue.sent[0]!)).toEqual({ kind: "ack" });
+    const row = await jobRow(twin.id);
     expect(row!.status).toBe("FAILED");
     expect(JSON.parse(row!.error)).toMatchObject({ code: "LOCK_CONTENTION", category: "TRANSIENT", retryable: true, retryAfterSeconds: 120 });
-    expect(await lock.holds("another-job")).toBe(true);
+    expect((await jobRow(job.id))!.status).toBe("RUNNING");
   });
 
   it("gives LOCK_LEASE_LOST when the lease runs out under a running unit and commits nothing", async () => {

@@ -72,6 +72,8 @@ export const jobs = sqliteTable(
     leaseFence: integer("lease_fence").notNull().default(0),
     /** When the sweep sent the plan of a job still PENDING again (its first plan message may be lost); it does so once. */
     planResentAt: integer("plan_resent_at"),
+    /** While the job waits for its credential behind others: how many are ahead of it (durable-objects/credential-lock.ts); null otherwise. */
+    queuePosition: integer("queue_position"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     /** createdAt + maxWaitSeconds: past it the sweep fails the job with JOB_TIMEOUT. */

@@ -1,5 +1,6 @@
 import { chooseJobCredential } from "../credentials/choose";
 import { assertConsentCovers } from "../credentials/consent";
+import { canonicalJson } from "../lib/canonical-json";
 import { assertAccountsShown } from "../credentials/targets";
 import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/store";
 import { ApiError } from "../errors/api-error";
@@ -26,16 +27,6 @@ export interface CreateJobInput {
 
 // A job usually finishes within minutes: a slot is worth asking for again soon.
 const CONCURRENCY_RETRY_SECONDS = 60;
-
-/** Key order must not make two equal requests look different to the idempotency check. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** What an Idempotency-Key is bound to; a request naming no credential hashes as it did before credentialId existed. */
 function idempotentRequest(input: CreateJobInput) {

@@ -62,7 +62,30 @@ export class JobLifecycle {
 
   /** Records the fence of a lease granted to the job, before anything is done under it. */
   async leaseGranted(jobId: string, fence: number): Promise<void> {
-    await this.env.DB.prepare("UPDATE jobs SET lease_fence = ?1 WHERE id = ?2 AND lease_fence < ?1").bind(fence, jobId).run();
+    await this.env.DB.prepare("UPDATE jobs SET lease_fence = ?1, queue_position = NULL WHERE id = ?2 AND lease_fence < ?1").bind(fence, jobId).run();
+  }
+
+  /** A job waits for its credential behind `position` others: pollers see its place. */
+  async waiting(jobId: string, position: number): Promise<void> {
+    const [row] = await this.placed(jobId, position).returning();
+    if (row) await publishJob(this.env, row);
+  }
+
+  private placed(jobId: string, position: number) {
+    return database(this.env.DB).update(jobs).set({ queuePosition: position }).where(and(eq(jobs.id, jobId), eq(jobs.status, "PENDING")));
+  }
+
+  /**
+   * The credential's line moved on: the job handed the lease is woken (its plan sent now, not at its own
+   * re-check), and the jobs behind it are shown their new places.
+   */
+  async lineMoved(handedTo: string | null, waiting: string[]): Promise<void> {
+    const places: [string, number][] = [...(handedTo ? [[handedTo, 0] as [string, number]] : []), ...waiting.map((id, i): [string, number] => [id, i + 1])];
+    const [first, ...rest] = places.map(([id, position]) => this.placed(id, position).returning());
+    if (!first) return;
+    const moved = (await database(this.env.DB).batch([first, ...rest])).map(([row]) => row);
+    if (handedTo && moved[0]) await this.send(planMessage(moved[0]));
+    await Promise.all(moved.map((row) => row && publishJob(this.env, row)));
   }
 
   /**

@@ -68,6 +68,7 @@ function insertedRow(job: NewJob): JobRow {
     recordCount: 0,
     attempt: 0,
     leaseFence: 0,
+    queuePosition: null,
     planResentAt: null,
     updatedAt: job.createdAt,
     finishedAt: job.status === "FAILED" ? job.createdAt : null,
@@ -166,11 +167,13 @@ function sweptJobs(d1: D1Database, where: SQL): Promise<SweptJob[]> {
 export const overdueJobs = (d1: D1Database, now: number) => sweptJobs(d1, and(inArray(jobs.status, ["PENDING", "RUNNING"]), lte(jobs.deadlineAt, now))!);
 
 /** Jobs still waiting for planning since before `createdBefore`. */
-export const orphanedJobs = (d1: D1Database, createdBefore: number) => sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore))!);
+// A job waiting in its credential's line is accounted for there (its re-check is queued, its deadline bounds it).
+export const orphanedJobs = (d1: D1Database, createdBefore: number) =>
+  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.queuePosition))!);
 
 /** Jobs still waiting for planning since before `createdBefore` whose plan was not sent again yet. */
 export const unplannedJobs = (d1: D1Database, createdBefore: number) =>
-  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.planResentAt))!);
+  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.planResentAt), isNull(jobs.queuePosition))!);
 
 /** Running jobs with no progress since `updatedBefore`. */
 export const stalledJobs = (d1: D1Database, updatedBefore: number) => sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore))!);

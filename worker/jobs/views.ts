@@ -21,7 +21,7 @@ interface Common {
 }
 
 export type DataJobView =
-  | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number })
+  | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number; queuePosition?: number })
   | (Common & { kind: "Succeeded"; recordCount: number })
   | (Common & { kind: "Failed"; error: JobError });
 
@@ -62,6 +62,7 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
         phase: row.status,
         completedTaskCount: row.completedTaskCount,
         totalTaskCount: row.totalTaskCount,
+        ...(row.status === "PENDING" && row.queuePosition !== null ? { queuePosition: row.queuePosition } : {}),
       };
   }
 }

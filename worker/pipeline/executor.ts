@@ -14,6 +14,8 @@ import { splitRange } from "./segments";
 import { isSameTarget, notShown, shownList } from "../credentials/targets";
 import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
 import { executeProbe, isProbeHolder } from "./probe";
+import { endLease } from "./released-leases";
+import { canonicalJson } from "../lib/canonical-json";
 
 const ACK: Outcome = { kind: "ack" };
 
@@ -59,7 +61,7 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   try {
     if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
     if (message.type === "plan") await credentialOf(delivery);
-    const taken = await takeLease(delivery, message.type === "plan" ? "LOCK_CONTENTION" : "LOCK_LEASE_LOST");
+    const taken = message.type === "plan" ? await takeTurn(delivery) : await takeLease(delivery);
     if ("retry" in taken) return taken.retry;
     ctx = taken.ctx;
     const started = deps.now();
@@ -97,20 +99,38 @@ async function credentialOf(delivery: Delivery): Promise<{ login: LoginCredentia
 }
 
 /**
- * Takes the credential's lease for this delivery and records its fence with
- * the job. Another job holding it is `refusedCode`; another delivery of this
- * job holding it (a duplicate, or one that died before parking) means this
- * message waits until that lease could have run out.
+ * A job starting: the credential's lease, or its place in the credential's line, shown on the job, until the jobs
+ * ahead hand the lease on (`endLease` wakes it) or its re-check comes. LOCK_CONTENTION only for the same
+ * collection already running or waiting, or a place its deadline could not wait for.
  */
-async function takeLease(delivery: Delivery, refusedCode: JobErrorCode): Promise<{ ctx: JobContext } | { retry: Outcome }> {
+async function takeTurn(delivery: Delivery): Promise<{ ctx: JobContext } | { retry: Outcome }> {
+  const { deps, job, lock } = delivery;
+  const result = await lock.acquireOrQueue(job.id, deps.leaseMs, { requestKey: canonicalJson([job.schema, job.params]), deadlineAt: job.deadlineAt });
+  if (result.granted) return granted(delivery, result);
+  if (isProbeHolder(result.heldBy)) return { retry: { kind: "retry", delaySeconds: PROBE_WAIT_SECONDS } };
+  if (result.line !== "waiting") throw new ProviderFailure("LOCK_CONTENTION", `credential leased by ${result.heldBy} (${result.line})`);
+  if (!result.busy) await deps.jobs.waiting(job.id, result.position);
+  return { retry: { kind: "retry", delaySeconds: Math.ceil(result.askAgainMs / 1000) } };
+}
+
+/**
+ * Takes the credential's lease for a delivery of a job already under way. Another job holding it means this job's
+ * lease ran out (LOCK_LEASE_LOST); another delivery of this job holding it (a duplicate, or one that died before
+ * parking) means this message waits until that lease could have run out.
+ */
+async function takeLease(delivery: Delivery): Promise<{ ctx: JobContext } | { retry: Outcome }> {
   const { deps, job, lock } = delivery;
   const result = await lock.acquire(job.id, deps.leaseMs);
-  if (!result.granted) {
-    // A probe logs in once and lets go: waiting a few seconds for it beats failing a job created right after a registration.
-    if (isProbeHolder(result.heldBy)) return { retry: { kind: "retry", delaySeconds: PROBE_WAIT_SECONDS } };
-    if (result.busy) return { retry: { kind: "retry", delaySeconds: Math.max(1, Math.ceil((result.leaseUntil - deps.now()) / 1000)) } };
-    throw new ProviderFailure(refusedCode, `credential leased by ${result.heldBy}`);
-  }
+  if (result.granted) return granted(delivery, result);
+  // A probe logs in once and lets go: waiting a few seconds for it beats failing a job.
+  if (isProbeHolder(result.heldBy)) return { retry: { kind: "retry", delaySeconds: PROBE_WAIT_SECONDS } };
+  if (result.busy) return { retry: { kind: "retry", delaySeconds: Math.max(1, Math.ceil((result.leaseUntil - deps.now()) / 1000)) } };
+  throw new ProviderFailure("LOCK_LEASE_LOST", `credential leased by ${result.heldBy}`);
+}
+
+/** Records a granted lease's fence with the job before anything is done under it. */
+async function granted(delivery: Delivery, result: LeaseGrant): Promise<{ ctx: JobContext }> {
+  const { deps, job } = delivery;
   await deps.jobs.leaseGranted(job.id, result.fence);
   // The job that held the credential before lost its lease: its login is being replaced, so its browser session goes.
   await closeSession(delivery, result.supersededSessionId);
@@ -252,9 +272,9 @@ async function closeSession(delivery: Delivery, sessionId: string | null): Promi
   if (sessionId) await delivery.deps.scraperFor(delivery.provider).closeSession(sessionId);
 }
 
-/** The job is over: its lease ends and its login with it. */
+/** The job is over: its lease ends, and its login with it or with the lease to the next job waiting. */
 async function closeJobSession(delivery: Delivery): Promise<void> {
-  await closeSession(delivery, await delivery.lock.release(delivery.job.id));
+  await endLease(delivery.deps, delivery.lock, delivery.job.id, delivery.provider);
 }
 
 async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: unknown): Promise<Outcome> {

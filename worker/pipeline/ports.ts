@@ -1,7 +1,7 @@
 import type { JobErrorCode } from "../../collectors/job-failures";
 import type { CheckOutcome, JobCredential } from "../credentials/store";
 import type { ProviderDefinition } from "../catalog/providers";
-import type { AcquireResult } from "../durable-objects/credential-lock";
+import type { AcquireResult, LeaseGrant, LineRefusal, LineTicket, Released } from "../durable-objects/credential-lock";
 import type { JobLifecycle } from "../jobs/lifecycle";
 import type { ScraperPort } from "./scraper-port";
 import type { SweepPolicy } from "./sweep";
@@ -9,11 +9,12 @@ import type { SweepPolicy } from "./sweep";
 /** The per-credential lease, as the executor sees it (the CredentialLock Durable Object in production). */
 export interface LockPort {
   acquire(jobId: string, leaseMs: number): Promise<AcquireResult>;
+  acquireOrQueue(jobId: string, leaseMs: number, ticket: LineTicket): Promise<LeaseGrant | LineRefusal>;
   renew(fence: number, leaseMs: number): Promise<boolean>;
   park(fence: number): Promise<void>;
   rememberSession(fence: number, scraperSessionId: string): Promise<boolean>;
   forgetSession(fence: number): Promise<string | null>;
-  release(jobId: string): Promise<string | null>;
+  release(jobId: string, leaseMs: number): Promise<Released>;
 }
 
 export interface RetryPolicy {

@@ -4,6 +4,7 @@ import { findProvider } from "../catalog/providers";
 import type { ProbeMessage } from "../jobs/messages";
 import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
 import type { Outcome, PipelineDeps } from "./ports";
+import { endLease } from "./released-leases";
 
 // The engine is full, or a job holds the credential: the probe asks again, at the soonest this soon.
 const WAIT_SECONDS = 5;
@@ -47,7 +48,7 @@ export async function executeProbe(deps: PipelineDeps, message: ProbeMessage): P
     const refused = error.category === "CREDENTIAL" || error.category === "USER_ENVIRONMENT";
     await deps.checkSettled(message.credentialId, message.checkId, { state: refused ? "INVALID" : "UNKNOWN", error });
   } finally {
-    await lock.release(holder);
+    await endLease(deps, lock, holder, provider);
   }
   return { kind: "ack" };
 }

@@ -32,6 +32,11 @@ export const InProgressJobSchema = z
     phase: z.enum(["PENDING", "RUNNING"]),
     completedTaskCount: count(),
     totalTaskCount: count().meta({ description: "대상이 정해지기 전에는 0" }),
+    queuePosition: count().optional().meta({
+      description:
+        "확장 필드. 같은 자격 증명의 다른 작업이 끝나기를 기다리는 동안(PENDING) 앞선 작업 수: 0이면 다음 차례로 곧 시작합니다. 기다리지 않으면 없습니다. 같은 자격 증명의 작업은 도착 순서대로 하나씩 돌고, 앞선 작업들 때문에 maxWaitSeconds 안에 끝날 수 없으면 LOCK_CONTENTION으로 실패합니다 (docs/scheduling.md)",
+      example: 2,
+    }),
   })
   .openapi("InProgressDataJob");
 
