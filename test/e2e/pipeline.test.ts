@@ -93,7 +93,7 @@ describe("bank jobs through the real stack", () => {
     const logins = await (await fetch(`${stack.sandboxUrl}/bank/sandbox/logins?loginId=${loginId}`)).json();
     expect(logins.logins).toBeLessThanOrEqual(months.length);
     expect(logins.logins).toBeGreaterThan(0);
-    expect((await api.json("DELETE", `/api/v1/credentials/${credential.body.id}`)).status).toBe(204);
+    expect((await api.request("DELETE", `/api/v1/credentials/${credential.body.id}`)).status).toBe(204);
   });
 
   it("fails INVALID_ACCOUNT_FOR_SERVICE for an account the bank does not show, listing those it shows; then refuses it at creation", async () => {
