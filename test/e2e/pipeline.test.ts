@@ -30,16 +30,6 @@ async function results(id: string) {
 const csvRows = (id: string) => csvRowsOf(api, id);
 
 describe("bank jobs through the real stack", () => {
-  it("collects the account list exactly", async () => {
-    const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
-    const done = await api.waitForJob(job.id);
-    const truth = bankGroundTruth("user_good").accounts;
-    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
-    const { data } = await results(job.id);
-    expect(data).toEqual(truth);
-    expect(data.flatMap(specViolations)).toEqual([]);
-  });
-
   it("collects a multi-account, multi-month range exactly, with progress and partial results", async () => {
     const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: RANGE });
     expect(job).toMatchObject({ kind: "InProgress", phase: "PENDING", totalTaskCount: 0, completedTaskCount: 0 });
@@ -78,20 +68,28 @@ describe("bank jobs through the real stack", () => {
     expect(rows.slice(1).map((r) => r[8]).sort()).toEqual(body.data.map((r: Json) => r.identifier).sort());
   });
 
-  it("runs three jobs created at once on one credential one after the other, on one login", async () => {
+  it("runs three jobs created at once on one credential one after the other, on one login, each exactly", async () => {
     const loginId = `line_${crypto.randomUUID().slice(0, 8)}`;
     const credential = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" } });
     expect(credential.status).toBe(201);
-    const months = [["2026-01-01", "2026-01-31"], ["2026-02-01", "2026-02-28"], ["2026-03-01", "2026-03-31"]];
-    const jobs = await Promise.all(months.map(([dateRangeStart, dateRangeEnd]) =>
-      api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart, dateRangeEnd }, credentialId: credential.body.id })));
-    const done = await Promise.all(jobs.map((job) => api.waitForJob(job.id)));
-    done.forEach((job, i) => {
-      const truth = bankGroundTruth(loginId, { start: months[i]![0]!, end: months[i]![1]! }).transactions;
-      expect(job, JSON.stringify(job.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    const months = [["2026-01-01", "2026-01-31"], ["2026-02-01", "2026-02-28"]] as const;
+    const requests = [
+      { schema: "bank.accounts.cb.v1" },
+      ...months.map(([dateRangeStart, dateRangeEnd]) => ({ schema: "bank.transactions.cb.v1", params: { dateRangeStart, dateRangeEnd } })),
+    ];
+    const jobs = await Promise.all(requests.map((r) => api.createJob({ providerCode: "sandbox.bank", credentialId: credential.body.id, ...r })));
+    const [accounts, ...transactions] = await Promise.all(jobs.map((job) => api.waitForJob(job.id)));
+    const truth = bankGroundTruth(loginId).accounts;
+    expect(accounts, JSON.stringify(accounts!.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    const { data } = await results(accounts!.id);
+    expect(data).toEqual(truth);
+    expect(data.flatMap(specViolations)).toEqual([]);
+    transactions.forEach((job, i) => {
+      const expected = bankGroundTruth(loginId, { start: months[i]![0], end: months[i]![1] }).transactions;
+      expect(job, JSON.stringify(job.error)).toMatchObject({ kind: "Succeeded", recordCount: expected.length });
     });
     const logins = await (await fetch(`${stack.sandboxUrl}/bank/sandbox/logins?loginId=${loginId}`)).json();
-    expect(logins.logins).toBeLessThanOrEqual(months.length);
+    expect(logins.logins).toBeLessThanOrEqual(jobs.length);
     expect(logins.logins).toBeGreaterThan(0);
     expect((await api.request("DELETE", `/api/v1/credentials/${credential.body.id}`)).status).toBe(204);
   });

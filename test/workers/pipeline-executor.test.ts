@@ -5,6 +5,7 @@ import { createJob } from "../../worker/jobs/create";
 import { executeMessage } from "../../worker/pipeline/executor";
 import { unitResultsKey } from "../../worker/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { accountsOf } from "../../sandbox/bank/ledger";
 import { type CredentialLock, type LeaseGrant, credentialLock } from "../../worker/durable-objects/credential-lock";
 import type { LockPort } from "../../worker/pipeline/ports";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
@@ -129,11 +130,13 @@ describe("unit executor on real components", () => {
   });
 
   it("lines up jobs on a busy credential in arrival order, shows their places, and hands the login from each to the next", async () => {
-    const { ws, credentialId, job: first, plan } = await newJob({ dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-10" });
+    // One account each, so a job is one unit.
+    const accountNumber = [accountsOf("user_good")[0]!.accountNumber];
+    const { ws, credentialId, job: first, plan } = await newJob({ dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-10", accountNumber });
     const queue = withCapturedQueue();
     const later = [];
     for (const dateRangeEnd of ["2026-03-11", "2026-03-12"]) {
-      later.push(await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-03-01", dateRangeEnd } }));
+      later.push(await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-03-01", dateRangeEnd, accountNumber } }));
     }
     const h = harness();
     const order: string[] = [];
