@@ -6,6 +6,12 @@
  */
 export type SandboxClock = () => number;
 
+/**
+ * The clock a process beside the sandbox shares (the local stack hands the sandbox and the worker one offset, so the
+ * service's maintenance calendar keeps the sandbox's hours to the millisecond).
+ */
+export const clockWithOffset = (offsetMs: number): SandboxClock => () => Date.now() + offsetMs;
+
 export function clockFrom(startIso: string): SandboxClock {
   const start = Date.parse(startIso);
   if (Number.isNaN(start)) throw new Error(`SANDBOX_CLOCK is not a date-time: ${startIso}`);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { pathToFileURL } from "node:url";
 import { bankSite } from "./bank/site";
 import { cardSite } from "./card/site";
-import { clockFrom, type SandboxClock } from "./clock";
+import { clockFrom, clockWithOffset, type SandboxClock } from "./clock";
 import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
 import { taxPortalSite } from "./taxportal/site";
 
@@ -30,9 +30,9 @@ export interface SandboxOptions {
 export async function startSandbox(options: SandboxOptions): Promise<SandboxServer> {
   const latencyMs = options.pageLatencyMs ?? 0;
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
-    bank: bankSite({ hangMs: options.hangMs ?? 20_000 }),
+    bank: bankSite({ hangMs: options.hangMs ?? 20_000, clock: options.clock }),
     taxportal: taxPortalSite({ clock: options.clock }),
-    card: cardSite(),
+    card: cardSite({ clock: options.clock }),
     hometax: hometaxReplica(options.hometax),
   };
   const server = createServer((req, res) => {
@@ -68,7 +68,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     port: Number(process.env.SANDBOX_PORT ?? 8790),
     hangMs: Number(process.env.SANDBOX_HANG_MS ?? 20_000),
     pageLatencyMs: Number(process.env.SANDBOX_PAGE_LATENCY_MS ?? 0),
-    clock: process.env.SANDBOX_CLOCK ? clockFrom(process.env.SANDBOX_CLOCK) : undefined,
+    clock: process.env.SANDBOX_CLOCK_OFFSET_MS
+      ? clockWithOffset(Number(process.env.SANDBOX_CLOCK_OFFSET_MS))
+      : process.env.SANDBOX_CLOCK
+        ? clockFrom(process.env.SANDBOX_CLOCK)
+        : undefined,
   });
   console.log(`sandbox institutions on ${sandbox.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

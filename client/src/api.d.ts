@@ -761,6 +761,11 @@ export interface components {
              * @example 2
              */
             queuePosition?: number;
+            /**
+             * Format: date-time
+             * @description 확장 필드. 기관의 점검 시간(GET /providers/{code}의 maintenance)을 기다리는 동안 작업이 다시 진행되는 시각. 점검이 끝난 뒤 maxWaitSeconds 안에 끝날 수 없으면 기다리지 않고 PROVIDER_TIME_WINDOW로 실패합니다 (docs/scheduling.md)
+             */
+            maintenanceUntil?: string;
         };
         SucceededDataJob: {
             /**
@@ -1384,6 +1389,14 @@ export interface components {
              * @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED
              */
             maxDateRangeDays: number;
+            /** @description 확장 필드. 다가오는 기관 점검 시간(기관이 공지한 것). 이 시간에 걸리는 작업은 점검이 끝날 때까지 기다렸다가 진행하고(maintenanceUntil), 기다리면 maxWaitSeconds를 넘기면 PROVIDER_TIME_WINDOW로 실패합니다. 공지된 점검이 없으면 빈 배열 (docs/scheduling.md) */
+            maintenance: {
+                /** Format: date-time */
+                startsAt: string;
+                /** Format: date-time */
+                endsAt: string;
+                note: string;
+            }[];
         };
         CredentialSchema: {
             providerCode: string;

@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { showAmount } from "../amounts";
 import { todayKst, toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
-import { INQUIRY_BEHAVIOURS, LOGIN_BEHAVIOURS, NOTICES, type LoginNotice } from "./behaviours";
+import { INQUIRY_BEHAVIOURS, LOGIN_BEHAVIOURS, MAINTENANCE_HOURS, NOTICES, type LoginNotice } from "./behaviours";
+import type { SandboxClock } from "../clock";
+import { closedNow } from "../hours";
 import { type Account, accountsOf, currentBalance, LEDGER_ORIGIN, ledgerOf } from "./ledger";
 
 /** The most days one inquiry may span, as on real Korean bank sites. */
@@ -22,6 +24,8 @@ const TYPE_LABELS: Record<Account["accountType"], string> = { CHECKING: "입출�
 export interface BankSiteOptions {
   /** How long a "hanging" inquiry takes before the server gives up. */
   hangMs: number;
+  /** The sandbox's clock: with one, the bank closes for its daily maintenance (MAINTENANCE_HOURS). */
+  clock?: SandboxClock;
 }
 
 const LOGIN_SCRIPT = `
@@ -164,6 +168,7 @@ export function bankSite(options: BankSiteOptions) {
   return async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.replace(/^\/bank\/?/, "");
     const session = sessionOf(req);
+    if (path === "api/login" && closedNow(options.clock, MAINTENANCE_HOURS)) return sendJson(res, 200, { ok: false, next: "notice?type=maintenance" });
     switch (path) {
       case "":
         return redirect(res, "/bank/login");

@@ -5,7 +5,9 @@ import { cookie, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { challengeBook, serveSecurityModule } from "../certificates/signed-login";
 import { approvalsOf, byApprovalTime } from "./approvals";
 import { CERTIFICATE_CUSTOMERS } from "./certificate-customers";
-import { CARD_BEHAVIOURS, type CardBehaviour, POPUP_NOTICE, WRONG_PASSWORD } from "./behaviours";
+import { CARD_BEHAVIOURS, type CardBehaviour, MAINTENANCE_HOURS, POPUP_NOTICE, WRONG_PASSWORD } from "./behaviours";
+import type { SandboxClock } from "../clock";
+import { closedNow } from "../hours";
 import { APPROVALS_ORIGIN, cardsOf } from "./cards";
 import { shownApproval, shownCard } from "./display";
 import { approvalsPage, loginPage, mainPage, noticePage, passwordChangePage, passwordReminderPage, securityPage } from "./pages";
@@ -34,7 +36,8 @@ const isDate = (s: string) => /^\d{8}$/.test(s);
 const isoDate = (s: string) => `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6)}`;
 
 /** The sandbox card issuer: ID or business-certificate login, the pages after it, a card list and a script-driven approval history. */
-export function cardSite() {
+/** The sandbox's clock: with one, the issuer closes for its daily maintenance (MAINTENANCE_HOURS). */
+export function cardSite(options: { clock?: SandboxClock } = {}) {
   const sessions = new Map<string, Session>();
   const certificates = challengeBook({ businessNumbers: Object.keys(CERTIFICATE_CUSTOMERS), siteName: "법인카드 홈페이지" });
 
@@ -118,6 +121,7 @@ export function cardSite() {
     const path = url.pathname.replace(/^\/card\/?/, "");
     const sid = cookie(req, SESSION_COOKIE) ?? "";
     const session = sessions.get(sid);
+    if ((path === "api/login" || path === "api/cert-login") && closedNow(options.clock, MAINTENANCE_HOURS)) return sendJson(res, 200, { next: "notice?type=maintenance" });
     switch (path) {
       case "":
         return redirect(res, "/card/login");

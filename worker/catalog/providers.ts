@@ -1,3 +1,5 @@
+import type { DailyWindow } from "./maintenance";
+
 export type AuthMethod = "PROVIDER_LOGIN" | "CERTIFICATE";
 
 export interface CredentialField {
@@ -41,6 +43,8 @@ export interface ProviderDefinition {
   /** Longest range the site answers in one inquiry: the task-unit segment length. */
   pageWindowDays: number;
   runtime: ScraperRuntime;
+  /** The windows the institution closes every day (maintenance.ts), as it publishes them; none where no source says. */
+  maintenance: DailyWindow[];
 }
 
 const ID_LOGIN_FIELDS: CredentialField[] = [
@@ -77,6 +81,8 @@ const PROVIDERS: ProviderDefinition[] = [
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
+    // The bank's maintenance notice (sandbox/bank/behaviours.ts NOTICES.maintenance), kept while the sandbox keeps hours.
+    maintenance: [{ from: "00:00", to: "00:30", note: "인터넷뱅킹 정기점검 (매일 00:00~00:30)" }],
   },
   {
     code: "sandbox.taxportal",
@@ -91,6 +97,8 @@ const PROVIDERS: ProviderDefinition[] = [
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
+    // The portal's notice (sandbox/taxportal/id-login.ts MAINTENANCE_HOURS).
+    maintenance: [{ from: "00:00", to: "06:00", note: "시스템 점검 (매일 00:00~06:00)" }],
   },
   {
     code: "sandbox.card",
@@ -106,6 +114,8 @@ const PROVIDERS: ProviderDefinition[] = [
     // The issuer's approval history answers at most 90 days per search (sandbox/card/site.ts MAX_INQUIRY_DAYS).
     pageWindowDays: 90,
     runtime: "container",
+    // The issuer's notice (sandbox/card/behaviours.ts NOTICES.maintenance).
+    maintenance: [{ from: "23:50", to: "00:10", note: "법인카드 시스템 정기점검 (매일 23:50~00:10)" }],
   },
   {
     code: "hometax",
@@ -123,6 +133,9 @@ const PROVIDERS: ProviderDefinition[] = [
     pageWindowDays: 92,
     // The protocol kind runs in the scraper (container or a runner in Korea), never on Browser Rendering.
     runtime: "container",
+    // No public source gives the portal's hours (docs/institutions/hometax.md, "Open questions"): its stop page is
+    // met as PROVIDER_TIME_WINDOW when it comes.
+    maintenance: [],
   },
 ];
 

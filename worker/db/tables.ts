@@ -74,6 +74,8 @@ export const jobs = sqliteTable(
     planResentAt: integer("plan_resent_at"),
     /** While the job waits for its credential behind others: how many are ahead of it (durable-objects/credential-lock.ts); null otherwise. */
     queuePosition: integer("queue_position"),
+    /** While the job waits out its provider's maintenance window (pipeline/executor.ts): when it goes on; null otherwise. */
+    resumesAt: integer("resumes_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     /** createdAt + maxWaitSeconds: past it the sweep fails the job with JOB_TIMEOUT. */

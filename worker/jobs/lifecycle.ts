@@ -62,7 +62,17 @@ export class JobLifecycle {
 
   /** Records the fence of a lease granted to the job, before anything is done under it. */
   async leaseGranted(jobId: string, fence: number): Promise<void> {
-    await this.env.DB.prepare("UPDATE jobs SET lease_fence = ?1, queue_position = NULL WHERE id = ?2 AND lease_fence < ?1").bind(fence, jobId).run();
+    await this.env.DB.prepare("UPDATE jobs SET lease_fence = ?1, queue_position = NULL, resumes_at = NULL WHERE id = ?2 AND lease_fence < ?1").bind(fence, jobId).run();
+  }
+
+  /** A job waits out its provider's maintenance window: pollers see until when. */
+  async maintenanceWait(jobId: string, resumesAt: number): Promise<void> {
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ resumesAt })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+      .returning();
+    if (row) await publishJob(this.env, row);
   }
 
   /** A job waits for its credential behind `position` others: pollers see its place. */

@@ -69,6 +69,7 @@ function insertedRow(job: NewJob): JobRow {
     attempt: 0,
     leaseFence: 0,
     queuePosition: null,
+    resumesAt: null,
     planResentAt: null,
     updatedAt: job.createdAt,
     finishedAt: job.status === "FAILED" ? job.createdAt : null,
@@ -167,16 +168,19 @@ function sweptJobs(d1: D1Database, where: SQL): Promise<SweptJob[]> {
 export const overdueJobs = (d1: D1Database, now: number) => sweptJobs(d1, and(inArray(jobs.status, ["PENDING", "RUNNING"]), lte(jobs.deadlineAt, now))!);
 
 /** Jobs still waiting for planning since before `createdBefore`. */
-// A job waiting in its credential's line is accounted for there (its re-check is queued, its deadline bounds it).
+// A job waiting in its credential's line or for its provider's maintenance to end has its next delivery queued, and
+// its deadline bounds it: the sweep leaves it alone.
+const notWaiting = () => and(isNull(jobs.queuePosition), isNull(jobs.resumesAt));
+
 export const orphanedJobs = (d1: D1Database, createdBefore: number) =>
-  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.queuePosition))!);
+  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), notWaiting())!);
 
 /** Jobs still waiting for planning since before `createdBefore` whose plan was not sent again yet. */
 export const unplannedJobs = (d1: D1Database, createdBefore: number) =>
-  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.planResentAt), isNull(jobs.queuePosition))!);
+  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.planResentAt), notWaiting())!);
 
 /** Running jobs with no progress since `updatedBefore`. */
-export const stalledJobs = (d1: D1Database, updatedBefore: number) => sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore))!);
+export const stalledJobs = (d1: D1Database, updatedBefore: number) => sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore), isNull(jobs.resumesAt))!);
 
 async function findByKey(d1: D1Database, workspaceId: string, key: string, now: number) {
   return d1

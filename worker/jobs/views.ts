@@ -21,7 +21,7 @@ interface Common {
 }
 
 export type DataJobView =
-  | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number; queuePosition?: number })
+  | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number; queuePosition?: number; maintenanceUntil?: string })
   | (Common & { kind: "Succeeded"; recordCount: number })
   | (Common & { kind: "Failed"; error: JobError });
 
@@ -63,6 +63,7 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
         completedTaskCount: row.completedTaskCount,
         totalTaskCount: row.totalTaskCount,
         ...(row.status === "PENDING" && row.queuePosition !== null ? { queuePosition: row.queuePosition } : {}),
+        ...(row.resumesAt !== null ? { maintenanceUntil: new Date(row.resumesAt).toISOString() } : {}),
       };
   }
 }

@@ -3,6 +3,7 @@ import { type JobErrorCode, jobError } from "../../collectors/job-failures";
 import { findProvider, type ProviderDefinition } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";
 import type { LeaseGrant } from "../durable-objects/credential-lock";
+import type { MaintenanceWindow } from "../catalog/maintenance";
 import type { Continuation, PlannedUnit } from "../jobs/lifecycle";
 import type { PipelineMessage } from "../jobs/messages";
 import type { JobRow } from "../jobs/store";
@@ -25,6 +26,11 @@ const PROBE_WAIT_SECONDS = 3;
 // Transient, but retrying cannot help: another job owns the credential, or the budget is spent.
 const NOT_RESUMED: ReadonlySet<JobErrorCode> = new Set(["LOCK_CONTENTION", "JOB_TIMEOUT", "PENDING_ORPHAN"]);
 
+
+/** A job starting this close before a maintenance window would be cut by it: it waits for the window's end instead. */
+const RUN_ESTIMATE_MS = 60_000;
+// An institution takes a moment to open again after its window.
+const AFTER_WINDOW_MS = 5_000;
 
 /** Renewals keep a lease alive while a unit runs: several per term, but never a flood for very short terms. */
 const MIN_RENEW_INTERVAL_MS = 100;
@@ -60,7 +66,11 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   let inlineUnit: number | null = null;
   try {
     if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
-    if (message.type === "plan") await credentialOf(delivery);
+    if (message.type === "plan") {
+      await credentialOf(delivery);
+      const ahead = deps.maintenanceMet(delivery.provider, deps.now(), RUN_ESTIMATE_MS);
+      if (ahead) throw new MaintenanceMet(ahead);
+    }
     const taken = message.type === "plan" ? await takeTurn(delivery) : await takeLease(delivery);
     if ("retry" in taken) return taken.retry;
     ctx = taken.ctx;
@@ -178,6 +188,13 @@ async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Prom
 }
 
 /** A target the job named that the institution does not show: its error lists what the institution does show. */
+/** The provider's calendar says it is closed now, or closes before a job starting now would be done. */
+class MaintenanceMet extends ProviderFailure {
+  constructor(readonly window: MaintenanceWindow) {
+    super("PROVIDER_TIME_WINDOW", `maintenance until ${new Date(window.endsAt).toISOString()}`);
+  }
+}
+
 class TargetNotShown extends ProviderFailure {
   constructor(
     code: "INVALID_ACCOUNT_FOR_SERVICE" | "INVALID_CARD_FOR_SERVICE",
@@ -285,7 +302,15 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
   const { deps, job } = delivery;
   // What the institution said, for operators to teach the adapter; the partner sees only the catalog's message.
   if (error.code === "UNKNOWN") console.warn(JSON.stringify({ jobId: job.id, event: "unknown-institution-message", text: failure.message }));
-  if (WAITS_FOR_CAPACITY.has(error.code)) {
+  const window = failure instanceof MaintenanceMet ? failure.window : error.code === "PROVIDER_TIME_WINDOW" ? deps.maintenanceMet(delivery.provider, deps.now(), 0) : null;
+  if (window) {
+    // A window the calendar knows: the job waits for its end where its deadline allows, else it ends now, not after retries that cannot help.
+    const resumeAt = window.endsAt + AFTER_WINDOW_MS;
+    if (resumeAt + RUN_ESTIMATE_MS <= job.deadlineAt) {
+      await deps.jobs.maintenanceWait(job.id, resumeAt);
+      return { kind: "retry", delaySeconds: Math.ceil((resumeAt - deps.now()) / 1000) };
+    }
+  } else if (WAITS_FOR_CAPACITY.has(error.code)) {
     const delaySeconds = Math.max(1, failure.retryAfterSeconds ?? 0) + Math.floor(deps.random() * 3);
     if (deps.now() + delaySeconds * 1000 < job.deadlineAt) return { kind: "retry", delaySeconds };
   } else if (error.retryable && !NOT_RESUMED.has(error.code)) {

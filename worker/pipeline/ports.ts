@@ -1,6 +1,7 @@
 import type { JobErrorCode } from "../../collectors/job-failures";
 import type { CheckOutcome, JobCredential } from "../credentials/store";
 import type { ProviderDefinition } from "../catalog/providers";
+import type { MaintenanceWindow } from "../catalog/maintenance";
 import type { AcquireResult, LeaseGrant, LineRefusal, LineTicket, Released } from "../durable-objects/credential-lock";
 import type { JobLifecycle } from "../jobs/lifecycle";
 import type { ScraperPort } from "./scraper-port";
@@ -38,6 +39,8 @@ export interface PipelineDeps {
   rememberTargets(credentialId: string, kind: "accounts" | "cards", ids: string[]): Promise<void>;
   /** Tells the credentials' owner what a probe found of the login, under the check it was sent for. */
   checkSettled(credentialId: string, checkId: string, outcome: CheckOutcome): Promise<void>;
+  /** The provider's maintenance a run from `now` lasting `runMs` would meet (catalog/provider-hours.ts), in our time. */
+  maintenanceMet(provider: ProviderDefinition, now: number, runMs: number): MaintenanceWindow | null;
   now(): number;
   random(): number;
   retry: RetryPolicy;

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { allSchemas } from "../../catalog/schemas";
 import { JOB_KIND_HEADER } from "../../results/csv-download";
 import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../collectors/job-failures";
-import { code, count, cursor, MAX, text, uuid } from "../../http/bounds";
+import { code, count, cursor, MAX, text, timestamp, uuid } from "../../http/bounds";
 
 export const JobErrorSchema = z
   .object({
@@ -36,6 +36,10 @@ export const InProgressJobSchema = z
       description:
         "확장 필드. 같은 자격 증명의 다른 작업이 끝나기를 기다리는 동안(PENDING) 앞선 작업 수: 0이면 다음 차례로 곧 시작합니다. 기다리지 않으면 없습니다. 같은 자격 증명의 작업은 도착 순서대로 하나씩 돌고, 앞선 작업들 때문에 maxWaitSeconds 안에 끝날 수 없으면 LOCK_CONTENTION으로 실패합니다 (docs/scheduling.md)",
       example: 2,
+    }),
+    maintenanceUntil: timestamp().optional().meta({
+      description:
+        "확장 필드. 기관의 점검 시간(GET /providers/{code}의 maintenance)을 기다리는 동안 작업이 다시 진행되는 시각. 점검이 끝난 뒤 maxWaitSeconds 안에 끝날 수 없으면 기다리지 않고 PROVIDER_TIME_WINDOW로 실패합니다 (docs/scheduling.md)",
     }),
   })
   .openapi("InProgressDataJob");

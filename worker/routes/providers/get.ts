@@ -17,4 +17,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json(providerView(providerOrThrow(c.req.valid("param").code)), 200);
+export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json(providerView(c.env, providerOrThrow(c.req.valid("param").code)), 200);

@@ -17,4 +17,4 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ items: allProviders().map(providerView) }, 200);
+export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ items: allProviders().map((p) => providerView(c.env, p)) }, 200);

@@ -1,12 +1,19 @@
 import { z } from "@hono/zod-openapi";
 import type { ProviderDefinition } from "../../catalog/providers";
-import { code, int32, MAX } from "../../http/bounds";
+import { code, int32, MAX, timestamp } from "../../http/bounds";
+import type { Bindings } from "../../env";
+import { upcomingMaintenance } from "../../catalog/provider-hours";
+import { isoTime } from "../../lib/iso-time";
 
 /** A provider offers a handful of schemas and asks for a handful of credential fields. */
 const MAX_SCHEMAS = 50;
 const MAX_FIELDS = 50;
 
 const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
+
+/** How many of a provider's next windows it shows: today's and tomorrow's for a daily window. */
+const UPCOMING_WINDOWS = 3;
+
 
 export const ProviderSchema = z
   .object({
@@ -20,6 +27,13 @@ export const ProviderSchema = z
     schemas: z.array(code()).max(MAX_SCHEMAS),
     acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length),
     maxDateRangeDays: int32(1, 3660).meta({ description: "한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED" }),
+    maintenance: z
+      .array(z.object({ startsAt: timestamp(), endsAt: timestamp(), note: z.string().max(MAX.name) }))
+      .max(UPCOMING_WINDOWS)
+      .meta({
+        description:
+          "확장 필드. 다가오는 기관 점검 시간(기관이 공지한 것). 이 시간에 걸리는 작업은 점검이 끝날 때까지 기다렸다가 진행하고(maintenanceUntil), 기다리면 maxWaitSeconds를 넘기면 PROVIDER_TIME_WINDOW로 실패합니다. 공지된 점검이 없으면 빈 배열 (docs/scheduling.md)",
+      }),
   })
   .openapi("Provider");
 
@@ -41,7 +55,7 @@ export const CredentialSchemaSchema = z
   })
   .openapi("CredentialSchema");
 
-export function providerView(p: ProviderDefinition) {
+export function providerView(env: Pick<Bindings, "SANDBOX_CLOCK_OFFSET_MS">, p: ProviderDefinition, now = Date.now()) {
   return {
     code: p.code,
     name: p.name,
@@ -51,6 +65,7 @@ export function providerView(p: ProviderDefinition) {
     schemas: p.schemas,
     acceptedAuthMethods: p.acceptedAuthMethods,
     maxDateRangeDays: p.maxRangeDays,
+    maintenance: upcomingMaintenance(env, p, now, UPCOMING_WINDOWS).map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
   };
 }
 

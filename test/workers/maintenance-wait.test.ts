@@ -1,0 +1,61 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { maintenanceMet } from "../../worker/catalog/provider-hours";
+import { executeMessage } from "../../worker/pipeline/executor";
+import { accountsOf } from "../../sandbox/bank/ledger";
+import { todayKst } from "../../sandbox/dates";
+import { callJson } from "./helpers";
+import { harness, jobRow, newJob } from "./pipeline-harness";
+
+type Json = Record<string, any>;
+
+/** The shared sandbox clock that puts the sandbox at `hhmmss` Korean time today. */
+const hoursAt = (hhmmss: string) => ({ SANDBOX_CLOCK_OFFSET_MS: String(Date.parse(`${todayKst()}T${hhmmss}+09:00`) - Date.now()) });
+const ONE_ACCOUNT = { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-05", accountNumber: [accountsOf("user_good")[0]!.accountNumber] };
+
+describe("jobs meeting their provider's maintenance", () => {
+  it("wait out a window the calendar knows, say until when, and collect after it", async () => {
+    const { ws, job, plan } = await newJob(ONE_ACCOUNT);
+    // The sandbox bank closes 00:00-00:30: ten seconds of it are left.
+    const hours = hoursAt("00:29:50");
+    const windowEnd = Date.now() + 10_000;
+    const during = harness({ maintenanceMet: (p, now, run) => maintenanceMet(hours, p, now, run) });
+    const waited = await executeMessage(during.deps, plan);
+    expect(waited.kind).toBe("retry");
+    expect((waited as { delaySeconds: number }).delaySeconds).toBeGreaterThanOrEqual(13);
+    expect((waited as { delaySeconds: number }).delaySeconds).toBeLessThanOrEqual(16);
+    const view = (await callJson<Json>(`/api/v1/data-jobs/${job.id}`, { key: ws.apiKey })).body;
+    expect(view).toMatchObject({ kind: "InProgress", phase: "PENDING" });
+    expect(Math.abs(Date.parse(view.maintenanceUntil) - (windowEnd + 5_000))).toBeLessThan(1_500);
+    expect(during.logins()).toBe(0);
+
+    // The redelivery comes once the window is over: the job runs, and no longer says it waits.
+    const after = harness({ maintenanceMet: (p, now, run) => maintenanceMet(hours, p, now, run), now: () => Date.now() + 16_000 });
+    await executeMessage(after.deps, plan);
+    await after.drain();
+    expect((await jobRow(job.id))!.status).toBe("SUCCEEDED");
+    expect((await callJson<Json>(`/api/v1/data-jobs/${job.id}`, { key: ws.apiKey })).body.maintenanceUntil).toBeUndefined();
+  });
+
+  it("fail PROVIDER_TIME_WINDOW at once when the window outlasts their deadline", async () => {
+    const { job, plan } = await newJob(ONE_ACCOUNT);
+    const hours = hoursAt("00:01:00");
+    const h = harness({ maintenanceMet: (p, now, run) => maintenanceMet(hours, p, now, run) });
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    const row = await jobRow(job.id);
+    expect(row!.status).toBe("FAILED");
+    expect(JSON.parse(row!.error)).toMatchObject({ code: "PROVIDER_TIME_WINDOW", category: "TRANSIENT" });
+    expect(h.logins()).toBe(0);
+  });
+
+  it("are shown the provider's next windows, and none while the sandbox keeps no hours", async () => {
+    const ws = await newJob(ONE_ACCOUNT).then((j) => j.ws);
+    const shown = await callJson<Json>("/api/v1/providers/sandbox.bank", { key: ws.apiKey, env: { ...env, ...hoursAt("12:00:00") } });
+    expect(shown.body.maintenance).toHaveLength(3);
+    const [next] = shown.body.maintenance;
+    expect(Date.parse(next.endsAt) - Date.parse(next.startsAt)).toBe(30 * 60_000);
+    expect(Date.parse(next.startsAt)).toBeGreaterThan(Date.now());
+    expect(next.note).toContain("00:00~00:30");
+    expect((await callJson<Json>("/api/v1/providers/sandbox.bank", { key: ws.apiKey })).body.maintenance).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+const KST_OFFSET_MS = 9 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * A window the institution closes every day, in Korean time: `from` to `to` ("HH:MM"); a `to` before `from`
+ * runs past midnight (23:50 to 00:10).
+ */
+export interface DailyWindow {
+  from: string;
+  to: string;
+  /** Where the window is published: the institution's own notice. */
+  note: string;
+}
+
+export interface MaintenanceWindow {
+  startsAt: number;
+  endsAt: number;
+  note: string;
+}
+
+const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** The day's occurrence of each window, for the Korean days around `at`, in time order. */
+function occurrences(windows: readonly DailyWindow[], at: number, days: number): MaintenanceWindow[] {
+  const kstMidnight = Math.floor((at + KST_OFFSET_MS) / DAY_MS) * DAY_MS - KST_OFFSET_MS;
+  const found: MaintenanceWindow[] = [];
+  for (let day = -1; day <= days; day++) {
+    for (const w of windows) {
+      const startsAt = kstMidnight + day * DAY_MS + minutes(w.from) * 60_000;
+      const length = (minutes(w.to) - minutes(w.from) + 24 * 60) % (24 * 60);
+      found.push({ startsAt, endsAt: startsAt + length * 60_000, note: w.note });
+    }
+  }
+  return found.sort((a, b) => a.startsAt - b.startsAt);
+}
+
+/** The windows still to end after `at`, the next `count` of them. */
+export function nextWindows(windows: readonly DailyWindow[], at: number, count: number): MaintenanceWindow[] {
+  if (windows.length === 0) return [];
+  return occurrences(windows, at, Math.ceil(count / windows.length) + 1).filter((w) => w.endsAt > at).slice(0, count);
+}
+
+/**
+ * The window a run from `at` lasting `runMs` would meet (one open at `at`, or one opening before the run would
+ * end), with any window it runs straight into after that; null when the run fits before the next one.
+ */
+export function windowMet(windows: readonly DailyWindow[], at: number, runMs: number): MaintenanceWindow | null {
+  const ahead = nextWindows(windows, at, 2 * windows.length);
+  const first = ahead.find((w) => w.startsAt < at + runMs);
+  if (!first) return null;
+  // Back-to-back windows are one closure.
+  let endsAt = first.endsAt;
+  for (const w of ahead) if (w.startsAt <= endsAt && w.endsAt > endsAt) endsAt = w.endsAt;
+  return { ...first, endsAt };
+}
