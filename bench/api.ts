@@ -3,6 +3,8 @@
  * local worker and a bare Hono route in the same runtime, for a fixed request
  * count, and prints throughput and p50/p99 with their ratios.
  * Target: job detail p50 within 2x of the bare route's.
+ * Every answer that is not 2xx is counted by route, status and error code and printed; any at all fails the run
+ * (exit code 1): rate limits are lifted, so each one is a defect to explain, never noise to average away.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,8 +27,26 @@ interface Measured {
   non2xx: number;
 }
 
-async function measure(name: string, options: autocannon.Options): Promise<Measured> {
-  const result = await autocannon({ connections: CONNECTIONS, amount: REQUESTS, ...options });
+/** Answers outside 2xx, by "route status code". */
+const refusals = new Map<string, number>();
+
+/** The spec's error code of a refusal's body, or what stands in for one when it has none (a proxy's page). */
+function codeOf(body: string): string {
+  try {
+    return String((JSON.parse(body) as { code?: unknown }).code ?? "no code");
+  } catch {
+    return `not JSON: ${body.slice(0, 60).replace(/\s+/g, " ")}`;
+  }
+}
+
+async function measure(name: string, options: { url: string; method?: "GET" | "POST"; headers?: Record<string, string>; body?: string; amount?: number }): Promise<Measured> {
+  const { url, amount = REQUESTS, ...request } = options;
+  const onResponse = (status: number, body: string) => {
+    if (status >= 200 && status < 300) return;
+    const key = `${name} ${status} ${codeOf(body)}`;
+    refusals.set(key, (refusals.get(key) ?? 0) + 1);
+  };
+  const result = await autocannon({ url, connections: CONNECTIONS, amount, requests: [{ ...request, onResponse }] });
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
@@ -67,6 +87,11 @@ try {
   console.log(`job detail throughput / bare: ${ratio(detail.rps, bareGet.rps)}x`);
   console.log(`job create p50 / bare POST p50: ${ratio(create.p50, barePost.p50)}x`);
   console.log(`job create throughput / bare POST: ${ratio(create.rps, barePost.rps)}x`);
+  if (refusals.size > 0) {
+    console.log("\nnon-2xx answers (route, status, code): each fails the benchmark");
+    console.table([...refusals].map(([answer, count]) => ({ answer, count })));
+    process.exitCode = 1;
+  } else console.log("non-2xx answers: none");
 } finally {
   bare.child.kill("SIGTERM");
   await stack.stop();
