@@ -6,7 +6,11 @@ import { fields, json, progressReporter, table } from "../output";
 /** A job as label/value lines for people. */
 function jobFields(job: DataJob): Record<string, unknown> {
   const base = { id: job.id, kind: job.kind, provider: job.providerCode, schema: job.schema, credential: job.credentialId ?? "-" };
-  if (job.kind === "InProgress") return { ...base, phase: job.phase, progress: `${job.completedTaskCount}/${job.totalTaskCount}` };
+  if (job.kind === "InProgress") {
+    // Why a job that has not started yet waits: its turn on the credential, or the institution's maintenance.
+    const waiting = { ...(job.queuePosition !== undefined && { "jobs ahead": job.queuePosition }), ...(job.maintenanceUntil && { "maintenance until": job.maintenanceUntil }) };
+    return { ...base, phase: job.phase, progress: `${job.completedTaskCount}/${job.totalTaskCount}`, ...waiting };
+  }
   if (job.kind === "Succeeded") return { ...base, records: job.recordCount };
   return { ...base, category: job.error.category, code: job.error.code, retryable: job.error.retryable, message: job.error.message };
 }

@@ -5,6 +5,7 @@ import { executeMessage } from "../../worker/pipeline/executor";
 import { accountsOf } from "../../sandbox/bank/ledger";
 import { todayKst } from "../../sandbox/dates";
 import { callJson } from "./helpers";
+import { progressText } from "../../worker/console/job-status";
 import { harness, jobRow, newJob } from "./pipeline-harness";
 
 type Json = Record<string, any>;
@@ -27,6 +28,7 @@ describe("jobs meeting their provider's maintenance", () => {
     const view = (await callJson<Json>(`/api/v1/data-jobs/${job.id}`, { key: ws.apiKey })).body;
     expect(view).toMatchObject({ kind: "InProgress", phase: "PENDING" });
     expect(Math.abs(Date.parse(view.maintenanceUntil) - (windowEnd + 5_000))).toBeLessThan(1_500);
+    expect(progressText(view as Parameters<typeof progressText>[0])).toMatch(/^기관 점검 대기 · .+까지$/);
     expect(during.logins()).toBe(0);
 
     // The redelivery comes once the window is over: the job runs, and no longer says it waits.

@@ -14,6 +14,7 @@ import { ContainerScraper } from "../../worker/pipeline/container-scraper";
 import { type ScraperPort, SessionGone } from "../../worker/pipeline/scraper-port";
 import { ProviderFailure } from "../../collectors/adapter";
 import { findProvider } from "../../worker/catalog/providers";
+import { progressText } from "../../worker/console/job-status";
 
 /** Whether the scraper still knows a session: a closed one is gone (404). */
 /** What the scraper says of a session: it serves it, it has none by that id, or it failed to answer (a loaded machine). */
@@ -150,6 +151,7 @@ describe("unit executor on real components", () => {
     expect(places.results).toEqual(later.map((j, i) => ({ id: j.id, p: i + 1 })));
     const view = await callJson<Record<string, any>>(`/api/v1/data-jobs/${later[1]!.id}`, { key: ws.apiKey });
     expect(view.body).toMatchObject({ kind: "InProgress", phase: "PENDING", queuePosition: 2 });
+    expect(progressText(view.body as Parameters<typeof progressText>[0])).toBe("차례 대기 · 앞에 2건");
 
     // Each job's end wakes the next (its plan enqueued at once), which runs on the session the first one opened.
     await h.drain();

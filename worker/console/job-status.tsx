@@ -1,7 +1,16 @@
 import type { JobRow } from "../jobs/store";
 import { jobView } from "../jobs/views";
 
-const PHASE = { PENDING: "대기 중", RUNNING: "수집 중" } as const;
+/**
+ * What an unfinished job is doing, in words: the institution's maintenance, its turn on the credential, or its
+ * progress. The page's poller runs this very function on the job's JSON (live-progress.ts), so it refers to nothing
+ * outside itself.
+ */
+export function progressText(job: { phase: string; completedTaskCount: number; totalTaskCount: number; queuePosition?: number; maintenanceUntil?: string }): string {
+  if (job.maintenanceUntil) return "기관 점검 대기 · " + new Date(job.maintenanceUntil).toLocaleString("ko-KR", { timeZone: "Asia/Seoul" }) + "까지";
+  if (job.queuePosition !== undefined) return job.queuePosition === 0 ? "차례가 와 곧 시작" : "차례 대기 · 앞에 " + job.queuePosition + "건";
+  return (job.phase === "PENDING" ? "대기 중" : "수집 중") + " " + job.completedTaskCount + "/" + job.totalTaskCount;
+}
 
 /** A job's state for people: a live progress bar while it runs, else its outcome. */
 export function JobStatusCell(props: { job: JobRow; pollUrl: string }) {
@@ -12,7 +21,7 @@ export function JobStatusCell(props: { job: JobRow; pollUrl: string }) {
     <span data-kind="InProgress" data-poll={props.pollUrl}>
       <progress max={Math.max(view.totalTaskCount, 1)} value={view.completedTaskCount} aria-label="진행률" />{" "}
       <span data-progress-text aria-live="polite">
-        {PHASE[view.phase]} {view.completedTaskCount}/{view.totalTaskCount}
+        {progressText(view)}
       </span>
     </span>
   );

@@ -1,3 +1,5 @@
+import { progressText } from "./job-status";
+
 /**
  * Inline script of the jobs pages: every element with `data-poll` (a job
  * still in progress) polls its job's JSON at the job's suggestedPollIntervalMs,
@@ -5,6 +7,7 @@
  * server renders the outcome (records preview, error and next action).
  */
 export const LIVE_PROGRESS_SCRIPT = `
+const progressText = (${progressText.toString()});
 for (const el of document.querySelectorAll("[data-poll]")) {
   const poll = async () => {
     let job;
@@ -13,7 +16,7 @@ for (const el of document.querySelectorAll("[data-poll]")) {
     if (job && job.kind === "InProgress") {
       const bar = el.querySelector("progress"), text = el.querySelector("[data-progress-text]");
       if (bar) { bar.max = Math.max(job.totalTaskCount, 1); bar.value = job.completedTaskCount; }
-      if (text) text.textContent = (job.phase === "PENDING" ? "대기 중" : "수집 중") + " " + job.completedTaskCount + "/" + job.totalTaskCount;
+      if (text) text.textContent = progressText(job);
     }
     setTimeout(poll, (job && job.suggestedPollIntervalMs) || 5000);
   };
