@@ -67,11 +67,13 @@ interface Lease {
 
 /**
  * One per credential: the lease that keeps two jobs, or two deliveries of
- * one job, from driving the same institution login at once. A job keeps the
- * lease parked between its deliveries, with its scraper session, until the
- * term runs out. An expired lease row stays until the next grant, which
- * hands its session over for closing; with the fence counter that is all
- * the storage an object keeps, so no alarm clears it.
+ * one job, from driving the same institution login at once, and the line of
+ * jobs waiting for it (docs/scheduling.md). A job keeps the lease parked
+ * between its deliveries, with its scraper session, until the term runs out.
+ * An expired lease row stays until the next grant, which hands its session
+ * over for closing; a line entry past its job's deadline goes at the next
+ * call. With the fence counter and the hold estimate that is all the storage
+ * an object keeps, each bounded, so no alarm clears it.
  */
 export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
   constructor(ctx: DurableObjectState, env: Pick<Bindings, never>) {
