@@ -26,7 +26,6 @@ const PROBE_WAIT_SECONDS = 3;
 // Transient, but retrying cannot help: another job owns the credential, or the budget is spent.
 const NOT_RESUMED: ReadonlySet<JobErrorCode> = new Set(["LOCK_CONTENTION", "JOB_TIMEOUT", "PENDING_ORPHAN"]);
 
-
 /** A job starting this close before a maintenance window would be cut by it: it waits for the window's end instead. */
 const RUN_ESTIMATE_MS = 60_000;
 // An institution takes a moment to open again after its window.
@@ -187,7 +186,6 @@ async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Prom
   });
 }
 
-/** A target the job named that the institution does not show: its error lists what the institution does show. */
 /** The provider's calendar says it is closed now, or closes before a job starting now would be done. */
 class MaintenanceMet extends ProviderFailure {
   constructor(readonly window: MaintenanceWindow) {
@@ -195,6 +193,7 @@ class MaintenanceMet extends ProviderFailure {
   }
 }
 
+/** A target the job named that the institution does not show: its error lists what the institution does show. */
 class TargetNotShown extends ProviderFailure {
   constructor(
     code: "INVALID_ACCOUNT_FOR_SERVICE" | "INVALID_CARD_FOR_SERVICE",
