@@ -1,18 +1,24 @@
 /**
- * The sandbox institutions' clock, for what they do by the time of day (the
- * tax portal's maintenance window). Unset, the sandbox keeps no hours: a
- * partner's tests must not fail for the hour they happen to run at. Set
- * (`SANDBOX_CLOCK`, or `clock` in tests), it runs from the given moment at real speed.
+ * The sandbox institutions' clock, for what they do by the time of day (their
+ * maintenance windows). Unset, the sandbox keeps no hours: a partner's tests
+ * must not fail for the hour they happen to run at. Set (`SANDBOX_CLOCK`,
+ * `PUT /sandbox/clock`, or `clock` in tests), it runs from the given moment at
+ * real speed. A clock answers undefined while it keeps no hours.
  */
-export type SandboxClock = () => number;
+export type SandboxClock = () => number | undefined;
 
-/**
- * The clock a process beside the sandbox shares (the local stack hands the sandbox and the worker one offset, so the
- * service's maintenance calendar keeps the sandbox's hours to the millisecond).
- */
-export const clockWithOffset = (offsetMs: number): SandboxClock => () => Date.now() + offsetMs;
+/** The sandbox's clock while it runs: set and cleared through `/sandbox/clock` (sandbox/server.ts). */
+export class SandboxTime {
+  constructor(private clock?: SandboxClock) {}
 
-export function clockFrom(startIso: string): SandboxClock {
+  readonly now: SandboxClock = () => this.clock?.();
+
+  set(clock: SandboxClock | undefined): void {
+    this.clock = clock;
+  }
+}
+
+export function clockFrom(startIso: string): () => number {
   const start = Date.parse(startIso);
   if (Number.isNaN(start)) throw new Error(`SANDBOX_CLOCK is not a date-time: ${startIso}`);
   const bootedAt = Date.now();

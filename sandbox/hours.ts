@@ -11,8 +11,9 @@ export interface DailyHours {
 
 /** Whether the site is closed by the sandbox's clock; without a clock the sandbox keeps no hours. */
 export function closedNow(clock: SandboxClock | undefined, hours: DailyHours): boolean {
-  if (!clock) return false;
-  const kst = new Date(clock() + KST_MS);
+  const at = clock?.();
+  if (at === undefined) return false;
+  const kst = new Date(at + KST_MS);
   const now = kst.getUTCHours() * 60 + kst.getUTCMinutes();
   const from = minutes(hours.from);
   const to = minutes(hours.to);

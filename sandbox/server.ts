@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { pathToFileURL } from "node:url";
 import { bankSite } from "./bank/site";
 import { cardSite } from "./card/site";
-import { clockFrom, clockWithOffset, type SandboxClock } from "./clock";
+import { clockFrom, type SandboxClock, SandboxTime } from "./clock";
 import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
 import { taxPortalSite } from "./taxportal/site";
+import { readJson, sendJson } from "./http-kit";
 
 export interface SandboxServer {
   url: string;
@@ -26,13 +27,29 @@ export interface SandboxOptions {
   hometax?: HometaxReplicaOptions;
 }
 
+/**
+ * The sandbox's clock, for partners' tests and for the service's maintenance calendar, which reads the sandbox's
+ * hours here: GET answers the sandbox's time and its offset from the real one (null while it keeps no hours), PUT
+ * `{"at": "<date-time>"}` sets it running from that moment, DELETE stops it keeping hours.
+ */
+async function answerClock(time: SandboxTime, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method === "PUT") {
+    const at = String((await readJson(req)).at ?? "");
+    if (Number.isNaN(Date.parse(at))) return sendJson(res, 400, { message: "at은 날짜와 시각(ISO 8601)이어야 합니다." });
+    time.set(clockFrom(at));
+  } else if (req.method === "DELETE") time.set(undefined);
+  const now = time.now();
+  sendJson(res, 200, { now: now === undefined ? null : new Date(now).toISOString(), offsetMs: now === undefined ? null : now - Date.now() });
+}
+
 /** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/, the Hometax replica under /hometax/<real host>/. */
 export async function startSandbox(options: SandboxOptions): Promise<SandboxServer> {
   const latencyMs = options.pageLatencyMs ?? 0;
+  const time = new SandboxTime(options.clock);
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
-    bank: bankSite({ hangMs: options.hangMs ?? 20_000, clock: options.clock }),
-    taxportal: taxPortalSite({ clock: options.clock }),
-    card: cardSite({ clock: options.clock }),
+    bank: bankSite({ hangMs: options.hangMs ?? 20_000, clock: time.now }),
+    taxportal: taxPortalSite({ clock: time.now }),
+    card: cardSite({ clock: time.now }),
     hometax: hometaxReplica(options.hometax),
   };
   const server = createServer((req, res) => {
@@ -42,6 +59,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
       res.end('{"ok":true}');
       return;
     }
+    if (url.pathname === "/sandbox/clock") return void answerClock(time, req, res);
     const site = sites[url.pathname.split("/")[1] ?? ""];
     if (site) {
       const answered = latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)).then(() => site(req, res, url)) : site(req, res, url);
@@ -68,11 +86,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     port: Number(process.env.SANDBOX_PORT ?? 8790),
     hangMs: Number(process.env.SANDBOX_HANG_MS ?? 20_000),
     pageLatencyMs: Number(process.env.SANDBOX_PAGE_LATENCY_MS ?? 0),
-    clock: process.env.SANDBOX_CLOCK_OFFSET_MS
-      ? clockWithOffset(Number(process.env.SANDBOX_CLOCK_OFFSET_MS))
-      : process.env.SANDBOX_CLOCK
-        ? clockFrom(process.env.SANDBOX_CLOCK)
-        : undefined,
+    clock: process.env.SANDBOX_CLOCK ? clockFrom(process.env.SANDBOX_CLOCK) : undefined,
   });
   console.log(`sandbox institutions on ${sandbox.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

@@ -190,8 +190,6 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   };
 
   const sandboxUrl = `http://127.0.0.1:${options.sandboxPort}`;
-  // A sandbox that keeps hours (SANDBOX_CLOCK) and the worker's maintenance calendar share one clock.
-  const clockVars: Record<string, string> = process.env.SANDBOX_CLOCK ? { SANDBOX_CLOCK_OFFSET_MS: String(Date.parse(process.env.SANDBOX_CLOCK) - Date.now()) } : {};
   const scraperPorts = [options.scraperPort];
   while (scraperPorts.length < (options.scrapers ?? 1)) scraperPorts.push(await freePort());
   const scraperUrls = scraperPorts.map((port) => `http://127.0.0.1:${port}`);
@@ -253,7 +251,6 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const sandbox = spawnLogged("sandbox", ...node("sandbox/server.ts"), {
       SANDBOX_PORT: String(options.sandboxPort),
       SANDBOX_PAGE_LATENCY_MS: String(options.sandboxPageLatencyMs ?? 0),
-      ...clockVars,
     });
     const sandboxReady = waitFor(`${sandboxUrl}/healthz`, sandbox);
     const scraperReady = startScraper();
@@ -281,7 +278,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
     const scraperVars = options.runners ? { SCRAPER_RUNNERS: String(scraperUrls.length) } : { SCRAPER_URL: scraperUrls.join(",") };
-    const vars = { ...scraperVars, ...clockVars, SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
+    const vars = { ...scraperVars, SANDBOX_BASE_URL: sandboxUrl, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     let worker: ChildProcess;
     const startWorker = async () => {

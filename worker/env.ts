@@ -68,12 +68,6 @@ export interface Bindings {
    * test profile shorten it, so a client that polls as told sees a job end without waiting seconds for it.
    */
   SUGGESTED_POLL_INTERVAL_MS?: string;
-  /**
-   * How far the sandbox institutions' clock runs from ours, in milliseconds (the local stack sets it with the
-   * sandbox's own when SANDBOX_CLOCK is given). Unset, the sandbox keeps no hours, so sandbox providers have no
-   * maintenance windows (catalog/provider-hours.ts).
-   */
-  SANDBOX_CLOCK_OFFSET_MS?: string;
   /** Rate limit overrides for local load benchmarks; unset means the spec's 100/minute and 5000/hour. */
   RATE_LIMIT_PER_MINUTE?: string;
   RATE_LIMIT_PER_HOUR?: string;

@@ -6,7 +6,8 @@ import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-ki
 import { shownBusinessNumber } from "../business-number";
 import type { SandboxClock } from "../clock";
 import { challengeBook, type LoginResult, SIGNED_CERTIFICATE_SCRIPT, serveSecurityModule } from "../certificates/signed-login";
-import { checkIdLogin, ID_LOGIN_MESSAGES, inMaintenance } from "./id-login";
+import { checkIdLogin, ID_LOGIN_MESSAGES, MAINTENANCE_HOURS } from "./id-login";
+import { closedNow } from "../hours";
 import { PORTAL_MEMBERS } from "./members";
 import { DOCUMENT_TYPES, DOCUMENTS_ORIGIN, type DocumentType, documentsOf } from "./documents";
 
@@ -83,7 +84,7 @@ export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
 
   async function login(req: IncomingMessage, res: ServerResponse) {
     const body = await readJson(req);
-    const result: LoginResult = inMaintenance(options.clock)
+    const result: LoginResult = closedNow(options.clock, MAINTENANCE_HOURS)
       ? { ok: false, message: ID_LOGIN_MESSAGES.maintenance }
       : body.method === "ID"
         ? checkIdLogin({ loginId: String(body.loginId ?? ""), password: String(body.password ?? ""), residentPrefix: String(body.residentPrefix ?? "") })
@@ -118,7 +119,7 @@ export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
         return redirect(res, "/taxportal/login");
       case "login":
         // During maintenance the portal shows its notice instead of the login forms.
-        if (inMaintenance(options.clock)) return sendHtml(res, 200, page("시스템 점검 안내", `<div id="notice" class="notice"><h1>시스템 점검 안내</h1><p>${ID_LOGIN_MESSAGES.maintenance}</p></div>`, "", SITE));
+        if (closedNow(options.clock, MAINTENANCE_HOURS)) return sendHtml(res, 200, page("시스템 점검 안내", `<div id="notice" class="notice"><h1>시스템 점검 안내</h1><p>${ID_LOGIN_MESSAGES.maintenance}</p></div>`, "", SITE));
         return sendHtml(res, 200, page("국세포털 로그인", `<h1>아이디 로그인</h1>
 <form onsubmit="return false"><label>아이디 <input id="userId" autocomplete="username"></label>
 <label>비밀번호 <input id="userPw" type="password" autocomplete="current-password"></label>

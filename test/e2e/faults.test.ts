@@ -71,3 +71,26 @@ describe("faults on the real local stack: work is never lost", () => {
     expect([...body.data].sort(byIdentifier)).toEqual([...truth].sort(byIdentifier));
   });
 });
+
+describe("an institution's maintenance on the real local stack", () => {
+  it("holds a job created inside the bank's window until it ends, saying so, then collects the account list exactly", async () => {
+    const clock = `${stack.sandboxUrl}/sandbox/clock`;
+    // Ten seconds before the end of the sandbox bank's 00:00-00:30 window, by the sandbox's own clock.
+    const day = new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 10);
+    await fetch(clock, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at: `${day}T00:29:50+09:00` }) });
+    try {
+      const provider = (await api.json("GET", "/api/v1/providers/sandbox.bank")).body;
+      expect(Date.parse(provider.maintenance[0].startsAt)).toBeLessThan(Date.now());
+      const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
+      const waits: string[] = [];
+      const done = await api.waitForJob(job.id, (snapshot) => void (snapshot.maintenanceUntil && waits.push(snapshot.maintenanceUntil)));
+      const truth = bankGroundTruth("user_good").accounts;
+      expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+      expect(waits.length).toBeGreaterThan(0);
+      expect(Date.parse(waits[0]!)).toBeGreaterThan(Date.parse(provider.maintenance[0].endsAt));
+      expect((await api.json("GET", `/api/v1/data-jobs/${job.id}/results`)).body.data).toEqual(truth);
+    } finally {
+      await fetch(clock, { method: "DELETE" });
+    }
+  });
+});

@@ -1,14 +1,11 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { clockWithOffset } from "../../sandbox/clock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { todayKst } from "../../sandbox/dates";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { findProvider } from "../../worker/catalog/providers";
 import { nextWindows, windowMet } from "../../worker/catalog/maintenance";
-import { maintenanceMet, upcomingMaintenance } from "../../worker/catalog/provider-hours";
+import { maintenanceAt, providerClocks, upcomingMaintenance } from "../../worker/catalog/provider-hours";
 
 const MINUTE = 60_000;
-/** The offset that puts the sandbox's clock at `hhmm` Korean time today. */
-const offsetTo = (hhmm: string) => Date.parse(`${todayKst()}T${hhmm}:00+09:00`) - Date.now();
 const at = (hhmm: string, day = todayKst()) => Date.parse(`${day}T${hhmm}:00+09:00`);
 
 describe("a provider's maintenance calendar", () => {
@@ -30,32 +27,41 @@ describe("a provider's maintenance calendar", () => {
     expect(windowMet(split, at("01:30"), 0)).toMatchObject({ endsAt: at("03:00") });
   });
 
-  it("keeps no hours for the sandbox without the shared clock, and our time for a real institution", () => {
-    const bank = findProvider("sandbox.bank")!;
-    expect(upcomingMaintenance({}, bank, Date.now(), 3)).toEqual([]);
-    expect(maintenanceMet({}, bank, Date.now(), 0)).toBeNull();
-    expect(findProvider("hometax")!.maintenance).toEqual([]);
-    const offset = offsetTo("00:29");
-    const met = maintenanceMet({ SANDBOX_CLOCK_OFFSET_MS: String(offset) }, bank, Date.now(), 0);
-    expect(met!.endsAt + offset).toBe(at("00:30"));
+  it("keeps our time for a real institution, which publishes no hours here", async () => {
+    const hometax = findProvider("hometax")!;
+    expect(await providerClocks({ SANDBOX_BASE_URL: "http://127.0.0.1:9" })(hometax)).toBe(0);
+    expect(upcomingMaintenance(hometax, Date.now(), 3, 0)).toEqual([]);
   });
 });
 
 describe("the sandbox's hours and the service's calendar", () => {
-  const sandboxes: SandboxServer[] = [];
-  afterAll(() => Promise.all(sandboxes.map((s) => s.close())));
+  let sandbox: SandboxServer;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0 });
+  });
+  afterAll(() => sandbox.close());
 
-  /** Each sandbox site's login answer at a Korean time, beside what the service's calendar says of that time. */
-  async function both(providerCode: string, hhmm: string) {
-    const offset = offsetTo(hhmm);
-    const sandbox = await startSandbox({ port: 0, clock: clockWithOffset(offset) });
-    sandboxes.push(sandbox);
+  const setClock = (hhmm: string) =>
+    fetch(`${sandbox.url}/sandbox/clock`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at: `${todayKst()}T${hhmm}:00+09:00` }) });
+
+  /** A sandbox site's login answer now, beside what the service's calendar, reading the sandbox's clock over HTTP, says of now. */
+  async function both(providerCode: string) {
     const site = providerCode === "sandbox.bank" ? { path: "bank/api/login", body: { userId: "user_good", userPw: "pass_good" } } : { path: "card/api/login", body: { custId: "user_good", custPw: "pass_good" } };
     const answer = await (await fetch(`${sandbox.url}/${site.path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(site.body) })).json();
-    const closed = answer.next === "notice?type=maintenance";
-    const calendar = maintenanceMet({ SANDBOX_CLOCK_OFFSET_MS: String(offset) }, findProvider(providerCode)!, Date.now(), 0) !== null;
-    return { closed, calendar };
+    const provider = findProvider(providerCode)!;
+    const offset = await providerClocks({ SANDBOX_BASE_URL: sandbox.url })(provider);
+    return { closed: answer.next === "notice?type=maintenance", calendar: maintenanceAt(provider, Date.now(), 0, offset) !== null };
   }
+
+  it("keeps no hours until its clock is set, and none once it is cleared", async () => {
+    const bank = findProvider("sandbox.bank")!;
+    expect(await providerClocks({ SANDBOX_BASE_URL: sandbox.url })(bank)).toBeNull();
+    expect(upcomingMaintenance(bank, Date.now(), 3, null)).toEqual([]);
+    await setClock("00:10");
+    expect(await both("sandbox.bank")).toEqual({ closed: true, calendar: true });
+    await fetch(`${sandbox.url}/sandbox/clock`, { method: "DELETE" });
+    expect(await both("sandbox.bank")).toEqual({ closed: false, calendar: false });
+  });
 
   it.each([
     ["sandbox.bank", "00:10", true],
@@ -64,6 +70,7 @@ describe("the sandbox's hours and the service's calendar", () => {
     ["sandbox.card", "00:05", true],
     ["sandbox.card", "00:11", false],
   ])("%s at %s KST: closed %s, by its site and by the calendar alike", async (providerCode, hhmm, closed) => {
-    expect(await both(providerCode, hhmm)).toEqual({ closed, calendar: closed });
+    await setClock(hhmm);
+    expect(await both(providerCode)).toEqual({ closed, calendar: closed });
   });
 });

@@ -1,30 +1,40 @@
 import { type MaintenanceWindow, nextWindows, windowMet } from "./maintenance";
 import type { ProviderDefinition } from "./providers";
 
-/** The one setting the calendar reads (worker/env.ts SANDBOX_CLOCK_OFFSET_MS), not the bindings: the node tests hold the calendar against the sandbox outside the Workers runtime. */
-type HoursEnv = { SANDBOX_CLOCK_OFFSET_MS?: string };
+/** The one setting the calendar reads (worker/env.ts), not the bindings: the node tests run it outside the Workers runtime. */
+type HoursEnv = { SANDBOX_BASE_URL: string };
 
 /**
- * How far the provider's clock runs from ours: a real institution keeps our time; the sandbox keeps the local
- * stack's shared clock, and without one it keeps no hours at all (null), as its sites do.
+ * How far the sandbox's clock runs from ours, as the sandbox says (`GET /sandbox/clock`, sandbox/server.ts); null
+ * while it keeps no hours, or cannot be asked: a job then goes ahead, and meets a closed site as PROVIDER_TIME_WINDOW.
  */
-function offsetOf(env: HoursEnv, provider: ProviderDefinition): number | null {
-  if (!provider.sandbox) return 0;
-  const offset = Number(env.SANDBOX_CLOCK_OFFSET_MS);
-  return env.SANDBOX_CLOCK_OFFSET_MS && Number.isFinite(offset) ? offset : null;
+async function sandboxOffset(env: HoursEnv): Promise<number | null> {
+  try {
+    const answer = await fetch(new URL("/sandbox/clock", env.SANDBOX_BASE_URL));
+    return answer.ok ? ((await answer.json()) as { offsetMs: number | null }).offsetMs : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How far each provider's clock runs from ours, for one request: a real institution keeps our time, the sandbox its
+ * own or none, asked once however many of its providers the request looks at.
+ */
+export function providerClocks(env: HoursEnv): (provider: ProviderDefinition) => Promise<number | null> {
+  let sandbox: Promise<number | null> | undefined;
+  return (provider) => (provider.sandbox ? (sandbox ??= sandboxOffset(env)) : Promise.resolve(0));
 }
 
 const shifted = (w: MaintenanceWindow, offset: number): MaintenanceWindow => ({ ...w, startsAt: w.startsAt - offset, endsAt: w.endsAt - offset });
 
-/** The provider's next maintenance windows, in our time. */
-export function upcomingMaintenance(env: HoursEnv, provider: ProviderDefinition, now: number, count: number): MaintenanceWindow[] {
-  const offset = offsetOf(env, provider);
+/** The provider's next maintenance windows, in our time, its clock running `offset` from ours (null: it keeps no hours). */
+export function upcomingMaintenance(provider: ProviderDefinition, now: number, count: number, offset: number | null): MaintenanceWindow[] {
   return offset === null ? [] : nextWindows(provider.maintenance, now + offset, count).map((w) => shifted(w, offset));
 }
 
 /** The maintenance a run from `now` lasting `runMs` would meet at the provider, in our time; null when none. */
-export function maintenanceMet(env: HoursEnv, provider: ProviderDefinition, now: number, runMs: number): MaintenanceWindow | null {
-  const offset = offsetOf(env, provider);
+export function maintenanceAt(provider: ProviderDefinition, now: number, runMs: number, offset: number | null): MaintenanceWindow | null {
   const met = offset === null ? null : windowMet(provider.maintenance, now + offset, runMs);
   return met && shifted(met, offset!);
 }

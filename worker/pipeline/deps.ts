@@ -7,7 +7,7 @@ import { BrowserRenderingScraper, browserRenderingLauncher } from "./browser-ren
 import { ContainerScraper } from "./container-scraper";
 import { scraperInstances } from "./scraper-binding";
 import type { PipelineDeps } from "./ports";
-import { maintenanceMet } from "../catalog/provider-hours";
+import { maintenanceAt, providerClocks } from "../catalog/provider-hours";
 import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS } from "./sweep";
 
 const number = (value: string | undefined, fallback: number) => (value === undefined || value === "" ? fallback : Number(value));
@@ -31,7 +31,8 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     invalidateCredential: (credentialId, reason) => invalidateCredential(env.DB, credentialId, reason, Date.now()),
     rememberTargets: (credentialId, kind, ids) => rememberTargets(env.DB, credentialId, kind, ids, Date.now()),
     checkSettled: (credentialId, checkId, outcome) => settleCheck(env.DB, credentialId, checkId, outcome, Date.now()),
-    maintenanceMet: (provider, now, runMs) => maintenanceMet(env, provider, now, runMs),
+    // Only providers with published hours cost a look at their clock.
+    maintenanceMet: async (provider, now, runMs) => (provider.maintenance.length === 0 ? null : maintenanceAt(provider, now, runMs, await providerClocks(env)(provider))),
     now: () => Date.now(),
     random: Math.random,
     retry: {

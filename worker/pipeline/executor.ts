@@ -67,7 +67,7 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
     if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
     if (message.type === "plan") {
       await credentialOf(delivery);
-      const ahead = deps.maintenanceMet(delivery.provider, deps.now(), RUN_ESTIMATE_MS);
+      const ahead = await deps.maintenanceMet(delivery.provider, deps.now(), RUN_ESTIMATE_MS);
       if (ahead) throw new MaintenanceMet(ahead);
     }
     const taken = message.type === "plan" ? await takeTurn(delivery) : await takeLease(delivery);
@@ -301,7 +301,7 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
   const { deps, job } = delivery;
   // What the institution said, for operators to teach the adapter; the partner sees only the catalog's message.
   if (error.code === "UNKNOWN") console.warn(JSON.stringify({ jobId: job.id, event: "unknown-institution-message", text: failure.message }));
-  const window = failure instanceof MaintenanceMet ? failure.window : error.code === "PROVIDER_TIME_WINDOW" ? deps.maintenanceMet(delivery.provider, deps.now(), 0) : null;
+  const window = failure instanceof MaintenanceMet ? failure.window : error.code === "PROVIDER_TIME_WINDOW" ? await deps.maintenanceMet(delivery.provider, deps.now(), 0) : null;
   if (window) {
     // A window the calendar knows: the job waits for its end where its deadline allows, else it ends now, not after retries that cannot help.
     const resumeAt = window.endsAt + AFTER_WINDOW_MS;

@@ -40,7 +40,7 @@ export interface PipelineDeps {
   /** Tells the credentials' owner what a probe found of the login, under the check it was sent for. */
   checkSettled(credentialId: string, checkId: string, outcome: CheckOutcome): Promise<void>;
   /** The provider's maintenance a run from `now` lasting `runMs` would meet (catalog/provider-hours.ts), in our time. */
-  maintenanceMet(provider: ProviderDefinition, now: number, runMs: number): MaintenanceWindow | null;
+  maintenanceMet(provider: ProviderDefinition, now: number, runMs: number): Promise<MaintenanceWindow | null>;
   now(): number;
   random(): number;
   retry: RetryPolicy;

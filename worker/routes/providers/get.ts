@@ -3,6 +3,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "./code-param";
 import { ProviderSchema, providerView } from "./views";
+import { providerClocks } from "../../catalog/provider-hours";
 
 export const route = createRoute({
   method: "get",
@@ -17,4 +18,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json(providerView(c.env, providerOrThrow(c.req.valid("param").code)), 200);
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const provider = providerOrThrow(c.req.valid("param").code);
+  return c.json(providerView(provider, await providerClocks(c.env)(provider)), 200);
+};

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { MAX } from "../../http/bounds";
 import { ProviderSchema, providerView } from "./views";
+import { providerClocks } from "../../catalog/provider-hours";
 
 export const route = createRoute({
   method: "get",
@@ -17,4 +18,7 @@ export const route = createRoute({
   },
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ items: allProviders().map((p) => providerView(c.env, p)) }, 200);
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const clockOf = providerClocks(c.env);
+  return c.json({ items: await Promise.all(allProviders().map(async (p) => providerView(p, await clockOf(p)))) }, 200);
+};

@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ProviderDefinition } from "../../catalog/providers";
 import { code, int32, MAX, timestamp } from "../../http/bounds";
-import type { Bindings } from "../../env";
 import { upcomingMaintenance } from "../../catalog/provider-hours";
 import { isoTime } from "../../lib/iso-time";
 
@@ -55,7 +54,8 @@ export const CredentialSchemaSchema = z
   })
   .openapi("CredentialSchema");
 
-export function providerView(env: Pick<Bindings, "SANDBOX_CLOCK_OFFSET_MS">, p: ProviderDefinition, now = Date.now()) {
+/** A provider as the catalog shows it; `clockOffset` is how far its clock runs from ours (catalog/provider-hours.ts providerClocks). */
+export function providerView(p: ProviderDefinition, clockOffset: number | null, now = Date.now()) {
   return {
     code: p.code,
     name: p.name,
@@ -65,7 +65,7 @@ export function providerView(env: Pick<Bindings, "SANDBOX_CLOCK_OFFSET_MS">, p: 
     schemas: p.schemas,
     acceptedAuthMethods: p.acceptedAuthMethods,
     maxDateRangeDays: p.maxRangeDays,
-    maintenance: upcomingMaintenance(env, p, now, UPCOMING_WINDOWS).map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
+    maintenance: upcomingMaintenance(p, now, UPCOMING_WINDOWS, clockOffset).map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
   };
 }
 
