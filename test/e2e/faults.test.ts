@@ -75,9 +75,9 @@ describe("faults on the real local stack: work is never lost", () => {
 describe("an institution's maintenance on the real local stack", () => {
   it("holds a job created inside the bank's window until it ends, saying so, then collects the account list exactly", async () => {
     const clock = `${stack.sandboxUrl}/sandbox/clock`;
-    // Ten seconds before the end of the sandbox bank's 00:00-00:30 window, by the sandbox's own clock.
+    // Six seconds before the end of the sandbox bank's 00:00-00:30 window, by the sandbox's own clock: time to create the job.
     const day = new Date(Date.now() + 9 * 3_600_000).toISOString().slice(0, 10);
-    await fetch(clock, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at: `${day}T00:29:50+09:00` }) });
+    await fetch(clock, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at: `${day}T00:29:54+09:00` }) });
     try {
       const provider = (await api.json("GET", "/api/v1/providers/sandbox.bank")).body;
       expect(Date.parse(provider.maintenance[0].startsAt)).toBeLessThan(Date.now());
