@@ -75,9 +75,13 @@ export class JobLifecycle {
     if (row) await publishJob(this.env, row);
   }
 
-  /** A job waits for its credential behind `position` others: pollers see its place. */
+  /** A job waits for its credential behind `position` others: pollers see its place (written only when it moved). */
   async waiting(jobId: string, position: number): Promise<void> {
-    const [row] = await this.placed(jobId, position).returning();
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ queuePosition: position })
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, "PENDING"), sql`${jobs.queuePosition} IS NOT ${position}`))
+      .returning();
     if (row) await publishJob(this.env, row);
   }
 
