@@ -96,6 +96,12 @@ describe("registration through the hosted UI's API", () => {
     expect([accounts.status, accounts.body.code]).toEqual([422, "CREDENTIAL_SCOPE_NOT_SUPPORTED"]);
   });
 
+  it("offers a certificate only at the providers serving a schema its session asks consent for", async () => {
+    const { res } = await issue({ ...VALID, registrationOptions: [{ kind: "CERTIFICATE", schemas: ["card.approvals.corp.v1"] }] });
+    const offered = (await connect(res.body.sessionToken)).body.options;
+    expect(offered.map((o: Json) => [o.providerCode, o.schemas.map((s: Json) => s.id)])).toEqual([["sandbox.card", ["card.approvals.corp.v1"]]]);
+  });
+
   it("answers unknown tokens 401 and cancelled or expired sessions 410", async () => {
     expect((await connect("rst_nope")).body.code).toBe("REGISTRATION_SESSION_TOKEN_INVALID");
     expect((await callJson<Json>("/connect/api/session")).status).toBe(401);

@@ -50,7 +50,8 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const session = await usableSessionForPage(c.env.DB, registrationToken(c));
-  // A certificate option offers every provider that takes certificates; a login option its one provider.
+  // A certificate option offers every provider that takes certificates and serves a schema it asks consent for; a
+  // login option its one provider.
   const options = session.options.flatMap((option) => {
     const providers = option.kind === "PROVIDER_LOGIN" ? [findProvider(option.providerCode)!] : allProviders().filter((p) => p.acceptedAuthMethods.includes("CERTIFICATE"));
     return providers.map((provider) => ({
@@ -60,7 +61,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
       fields: provider.credentialFields.filter((f) => f.authMethod === option.kind).map(({ name, label, pattern, secret, required, input }) => ({ name, label, pattern, secret, required, input })),
       schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),
     }));
-  });
+  }).filter((option) => option.schemas.length > 0);
   return c.json(
     {
       sessionId: session.id,
