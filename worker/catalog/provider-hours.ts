@@ -4,13 +4,16 @@ import type { ProviderDefinition } from "./providers";
 /** The one setting the calendar reads (worker/env.ts), not the bindings: the node tests run it outside the Workers runtime. */
 type HoursEnv = { SANDBOX_BASE_URL: string };
 
+// A sandbox slow to say its time must not hold a job's delivery: past this it is taken to keep no hours.
+const CLOCK_WAIT_MS = 2_000;
+
 /**
  * How far the sandbox's clock runs from ours, as the sandbox says (`GET /sandbox/clock`, sandbox/server.ts); null
  * while it keeps no hours, or cannot be asked: a job then goes ahead, and meets a closed site as PROVIDER_TIME_WINDOW.
  */
 async function sandboxOffset(env: HoursEnv): Promise<number | null> {
   try {
-    const answer = await fetch(new URL("/sandbox/clock", env.SANDBOX_BASE_URL));
+    const answer = await fetch(new URL("/sandbox/clock", env.SANDBOX_BASE_URL), { signal: AbortSignal.timeout(CLOCK_WAIT_MS) });
     return answer.ok ? ((await answer.json()) as { offsetMs: number | null }).offsetMs : null;
   } catch {
     return null;
