@@ -72,10 +72,12 @@ describe("bank jobs through the real stack", () => {
     const loginId = `line_${crypto.randomUUID().slice(0, 8)}`;
     const credential = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" } });
     expect(credential.status).toBe(201);
-    const months = [["2026-01-01", "2026-01-31"], ["2026-02-01", "2026-02-28"]] as const;
+    // Each transactions job narrowed to one account, so a job is one unit.
+    const [first, second] = bankGroundTruth(loginId).accounts.map((a) => a.accountNumber);
+    const months = [["2026-01-01", "2026-01-31", first!], ["2026-02-01", "2026-02-28", second!]] as const;
     const requests = [
       { schema: "bank.accounts.cb.v1" },
-      ...months.map(([dateRangeStart, dateRangeEnd]) => ({ schema: "bank.transactions.cb.v1", params: { dateRangeStart, dateRangeEnd } })),
+      ...months.map(([dateRangeStart, dateRangeEnd, account]) => ({ schema: "bank.transactions.cb.v1", params: { dateRangeStart, dateRangeEnd, accountNumber: [account] } })),
     ];
     const jobs = await Promise.all(requests.map((r) => api.createJob({ providerCode: "sandbox.bank", credentialId: credential.body.id, ...r })));
     const [accounts, ...transactions] = await Promise.all(jobs.map((job) => api.waitForJob(job.id)));
@@ -85,7 +87,7 @@ describe("bank jobs through the real stack", () => {
     expect(data).toEqual(truth);
     expect(data.flatMap(specViolations)).toEqual([]);
     transactions.forEach((job, i) => {
-      const expected = bankGroundTruth(loginId, { start: months[i]![0], end: months[i]![1] }).transactions;
+      const expected = bankGroundTruth(loginId, { start: months[i]![0], end: months[i]![1] }).transactions.filter((t) => t.accountNumber === months[i]![2]);
       expect(job, JSON.stringify(job.error)).toMatchObject({ kind: "Succeeded", recordCount: expected.length });
     });
     const logins = await (await fetch(`${stack.sandboxUrl}/bank/sandbox/logins?loginId=${loginId}`)).json();
