@@ -1,6 +1,6 @@
 import type { SandboxClock } from "./clock";
+import { KST_MS } from "./dates";
 
-const KST_MS = 9 * 3_600_000;
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /** A window a site closes every day, in Korean time ("HH:MM"; a `to` before `from` runs past midnight). */
