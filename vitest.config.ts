@@ -72,8 +72,8 @@ export default defineConfig(async () => {
       isolate,
       setupFiles: ["./test/workers/apply-migrations.ts"],
       globalSetup: ["./test/support/workers-global-setup.ts", "./test/support/openssl-certificate-setup.ts"],
-      testTimeout: 60_000,
-      hookTimeout: 60_000,
+      testTimeout: 240_000,
+      hookTimeout: 240_000,
     },
   });
   return {

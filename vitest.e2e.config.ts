@@ -11,7 +11,7 @@ export default defineConfig({
     environment: "node",
     globalSetup: ["./test/e2e/global-setup.ts"],
     maxWorkers: 3,
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
   },
 });

@@ -7,7 +7,7 @@ export default defineConfig({
     environment: "node",
     // Two files at once: most of a file's time is spent waiting on Chromium and local servers.
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
   },
 });

@@ -130,7 +130,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
 }
 
 /** Resolves once `url` answers 2xx; fails early if the process serving it exits. */
-export async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000, init: RequestInit = {}): Promise<void> {
+export async function waitFor(url: string, child: ChildProcess, timeoutMs = 300_000, init: RequestInit = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`process for ${url} exited with ${child.exitCode}`);
@@ -147,7 +147,7 @@ export async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_0
 }
 
 /** Resolves once nothing answers on `url` any more, so a restarted server can take its port. */
-async function waitUntilClosed(url: string, timeoutMs = 10_000): Promise<void> {
+async function waitUntilClosed(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

@@ -16,7 +16,7 @@ let browser: Browser;
 beforeAll(async () => {
   stack = await startStack();
   browser = await launchChromium();
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
 });
@@ -32,13 +32,13 @@ describe("collect check-credential", () => {
     const json = await cli(["check-credential", "sandbox.bank", "--json"], { COLLECT_API_KEY: stack.named["cli/refused"].apiKey, COLLECT_BASE_URL: stack.baseUrl });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "REFUSED", category: "CREDENTIAL", code: "NO_VALID_CREDENTIAL" });
-  }, 180_000);
+  });
 
   it("exits 0 with verdict VALID for a login the institution accepts", async () => {
     const run = await cli(["check-credential", "sandbox.bank", "--json", "--base-url", stack.baseUrl], { COLLECT_API_KEY: stack.apiKey });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "VALID", category: null });
-  }, 180_000);
+  });
 });
 
 describe("collect jobs and results", () => {
@@ -80,7 +80,7 @@ describe("collect jobs and results", () => {
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/^error DATA_JOB_NOT_FOUND \(404, request \S+\)/);
     expect((await cli(["jobs", "list", "--limit", "many"], env)).code).toBe(2);
-  }, 120_000);
+  });
 });
 
 describe("collect webhooks listen", () => {
@@ -112,7 +112,7 @@ describe("collect webhooks listen", () => {
     expect(exit.code, exit.stderr).toBe(0);
     const left = (await (await fetch(`${stack.baseUrl}/api/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { items: unknown[] };
     expect(left.items).toEqual([]);
-  }, 150_000);
+  });
 });
 
 describe("collect login", () => {
@@ -158,5 +158,5 @@ describe("collect login", () => {
     const logout = await cli(["logout"], { XDG_CONFIG_HOME: configHome });
     expect(logout.code).toBe(0);
     expect((await cli(["jobs", "list"], { XDG_CONFIG_HOME: configHome })).code).toBe(4);
-  }, 120_000);
+  });
 });

@@ -16,7 +16,7 @@ let browser: Browser;
 beforeAll(async () => {
   stack = await startStack();
   browser = await launchChromium();
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
 });
@@ -86,7 +86,7 @@ describe("the typed client against the local stack", () => {
     } finally {
       await hop.close();
     }
-  }, 180_000);
+  });
 
   it("makes a new job after a failure whose retryable is true, as many times as asked, and then returns the failure", async () => {
     // The sandbox bank answers this workspace's login with a passing fault every time: the service resumes it, then fails it as TRANSIENT.
@@ -98,7 +98,7 @@ describe("the typed client against the local stack", () => {
     for await (const item of client.listJobs()) jobs.push(item.id);
     expect(jobs).toHaveLength(2);
     expect(jobs[0]).toBe(failed.id);
-  }, 180_000);
+  });
 
   it("runs in a browser: bundled for the web (no Node built-ins), it creates a job and reads every page of the list from a page", async () => {
     const apiKey = stack.named["client/browser"].apiKey;
@@ -117,6 +117,6 @@ describe("the typed client against the local stack", () => {
     }, apiKey);
     expect(seen.ids).toEqual([seen.job]);
     expect(seen.missing).toBe("DATA_JOB_NOT_FOUND");
-  }, 60_000);
+  });
 });
 

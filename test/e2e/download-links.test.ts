@@ -20,7 +20,7 @@ beforeAll(async () => {
   stack = await startStack();
   api = client(stack);
   browser = await launchChromium();
-}, 180_000);
+});
 afterAll(async () => {
   await browser?.close();
   rmSync(downloads, { recursive: true, force: true });
@@ -40,7 +40,7 @@ async function downloadInChromium(url: string, dir: string): Promise<{ fileName:
   const page = await downloadingPage(dir);
   // A response that is an attachment ends the navigation (net::ERR_ABORTED) and becomes a download instead.
   await page.goto(url).catch((err: Error) => expect(err.message).toMatch(/ERR_ABORTED/));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   while (savedFiles(dir).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const [fileName, ...more] = savedFiles(dir);
   expect(more).toEqual([]);

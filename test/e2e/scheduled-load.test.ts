@@ -12,7 +12,7 @@ let stack: Stack;
 
 beforeAll(async () => {
   stack = await startStack();
-}, 180_000);
+});
 
 describe("the scheduled-load example", () => {
   it("loads a job's records into SQLite and, run again, adds no duplicates", async () => {
@@ -41,5 +41,5 @@ describe("the scheduled-load example", () => {
     expect(second!.storedCount).toBe(truth.length);
     expect(new Set(rows.map((r) => (JSON.parse(r.record) as { identifier: string }).identifier))).toEqual(new Set(truth.map((t) => t.identifier)));
     expect(loads.map((l) => l.job_id)).toEqual([first!.jobId, second!.jobId]);
-  }, 240_000);
+  });
 });

@@ -53,7 +53,7 @@ export function client(stack: Claim, apiKey = stack.apiKey) {
       return res.body;
     },
     /** Polls until the job is terminal, handing each InProgress snapshot to `onProgress`. */
-    waitForJob: async (id: string, onProgress?: (job: Json) => Promise<void> | void, timeoutMs = 150_000): Promise<Json> => {
+    waitForJob: async (id: string, onProgress?: (job: Json) => Promise<void> | void, timeoutMs = 480_000): Promise<Json> => {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const { body } = await json("GET", `/api/v1/data-jobs/${id}`);

@@ -43,7 +43,7 @@ beforeAll(async () => {
   } finally {
     await worker.dispose();
   }
-}, 120_000);
+});
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -66,7 +66,7 @@ describe("the served OpenAPI document", () => {
     const found = report.problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
     expect(found).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-  }, 120_000);
+  });
 
   it("passes Spectral's `oas` and OWASP API Security rulesets (.spectral.mjs) without an error", async () => {
     // Named openapi.json, as the ruleset's per-operation overrides expect.
@@ -89,5 +89,5 @@ describe("the served OpenAPI document", () => {
     const warnings = Object.entries(byRule(WARNING)).map(([rule, found]) => `${rule}: ${found.length}`);
     if (warnings.length) console.info(`Spectral warnings by rule: ${warnings.join(", ")}`);
     expect(byRule(ERROR)).toEqual({});
-  }, 120_000);
+  });
 });

@@ -31,7 +31,7 @@ beforeEach(async () => {
   page = (await context.newPage()) as unknown as BrowserPage;
 });
 
-const login = (password: string) => sandboxBank.login(page, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password }, { ...ctx, timeoutMs: 10_000 });
+const login = (password: string) => sandboxBank.login(page, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password }, { ...ctx, timeoutMs: 30_000 });
 const withSchema = (schema: string, records: Record<string, unknown>[]) => records.map((r) => ({ schema, ...r }));
 
 describe("sandbox bank adapter in Chromium", () => {
@@ -46,13 +46,13 @@ describe("sandbox bank adapter in Chromium", () => {
   it("reads four months of every account over 31-day windows and all result pages, exactly", async () => {
     await login("pass_good");
     const range = { start: "2026-01-01", end: "2026-04-30" };
-    const targets = await sandboxBank.discoverTargets(page, "bank.transactions.cb.v1", { ...ctx, timeoutMs: 10_000 });
+    const targets = await sandboxBank.discoverTargets(page, "bank.transactions.cb.v1", { ...ctx, timeoutMs: 30_000 });
     expect(targets.map((t) => t.id)).toEqual(bankGroundTruth("user_good").accounts.map((a) => a.accountNumber));
     const collected: Record<string, unknown>[] = [];
     let unitIndex = 0;
     for (const target of targets) {
       for (const segment of splitRange(range.start, range.end, 31)) {
-        collected.push(...(await sandboxBank.collect(page, { jobId: "t", unitIndex: unitIndex++, schema: "bank.transactions.cb.v1", target, segment, params: {} }, { ...ctx, timeoutMs: 10_000 })));
+        collected.push(...(await sandboxBank.collect(page, { jobId: "t", unitIndex: unitIndex++, schema: "bank.transactions.cb.v1", target, segment, params: {} }, { ...ctx, timeoutMs: 30_000 })));
       }
     }
     const records = withSchema("bank.transactions.cb.v1", collected);

@@ -19,7 +19,7 @@ let ctx: AdapterContext;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   browser = await launchChromium();
-  ctx = { baseUrl: `${sandbox.url}/taxportal/`, timeoutMs: 10_000 };
+  ctx = { baseUrl: `${sandbox.url}/taxportal/`, timeoutMs: 30_000 };
 });
 afterAll(async () => {
   await browser?.close();

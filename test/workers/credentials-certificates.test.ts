@@ -207,7 +207,7 @@ describe("certificate credentials at login, through a real job", () => {
         const job = await callJson<Json>(`/api/v1/data-jobs/${created.body.id}`, { key: ws.apiKey });
         return job.body.kind === "InProgress" ? null : job.body;
       },
-      { timeout: 45_000, interval: 200 },
+      { timeout: 180_000, interval: 200 },
     );
   }
 

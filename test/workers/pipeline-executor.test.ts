@@ -335,7 +335,7 @@ describe("unit executor on real components", () => {
     expect(await executeMessage(takeover.deps, queue.sent[0]!)).toEqual({ kind: "ack" });
     expect((await jobRow(second.id))!.status).toBe("SUCCEEDED");
     expect(closed).toContain(session);
-    expect(await vi.waitUntil(async () => (await sessionState(session)) === "gone", { timeout: 10_000, interval: 200 })).toBe(true);
+    expect(await vi.waitUntil(async () => (await sessionState(session)) === "gone", { timeout: 40_000, interval: 200 })).toBe(true);
 
     // The first job carries on with a login of its own.
     await h.settleAll();

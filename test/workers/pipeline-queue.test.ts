@@ -14,7 +14,7 @@ describe("queue consumer", () => {
         const job = await callJson<Json>(`/api/v1/data-jobs/${created.body.id}`, { key: ws.apiKey });
         return job.body.kind === "InProgress" ? null : job.body;
       },
-      { timeout: 45_000, interval: 200 },
+      { timeout: 180_000, interval: 200 },
     );
     expect(done).toMatchObject({ kind: "Succeeded", recordCount: 3 });
     const results = await callJson<Json>(`/api/v1/data-jobs/${created.body.id}/results`, { key: ws.apiKey });

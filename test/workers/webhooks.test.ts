@@ -64,7 +64,7 @@ function logWhen(ws: TestWorkspace, endpointId: string, ready: (log: Json[]) => 
       const log = await deliveries(ws, endpointId);
       return ready(log) ? log : null;
     },
-    { timeout: 20_000, interval: 100 },
+    { timeout: 80_000, interval: 100 },
   );
 }
 
@@ -80,7 +80,7 @@ async function waitForJob(ws: TestWorkspace, id: string): Promise<Json> {
       const job = await callJson<Json>(`/api/v1/data-jobs/${id}`, { key: ws.apiKey });
       return job.body.kind === "InProgress" ? null : job.body;
     },
-    { timeout: 45_000, interval: 200 },
+    { timeout: 180_000, interval: 200 },
   );
 }
 
