@@ -794,6 +794,8 @@ export interface components {
             maxWaitSeconds: number;
             /** Format: int64 */
             recordCount: number;
+            /** @description 확장 필드. 기간이 있는 schema의 작업에만 있습니다: 다음 작업의 params.since로 주면 이 작업 이후 바뀐 레코드만 수집합니다 (docs/scheduling.md) */
+            since?: string;
         };
         FailedDataJob: {
             /**
@@ -930,7 +932,7 @@ export interface components {
             error: components["schemas"]["JobError"];
         };
         DataJobResults: {
-            /** @description schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다 */
+            /** @description schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다. 증분 작업(params.since)은 끝난 뒤 바뀐 레코드만 돌려주며, 각 레코드에 확장 필드 change(added, modified, removed)가 마지막 필드로 더해집니다 (CSV에서는 마지막 열 '변경') */
             data: (components["schemas"]["BankAccountRecord"] | components["schemas"]["BankTransactionRecord"] | components["schemas"]["TaxInvoiceSalesRecord"] | components["schemas"]["TaxInvoicePurchaseRecord"] | components["schemas"]["CashReceiptSalesRecord"] | components["schemas"]["CashReceiptPurchaseRecord"] | components["schemas"]["CorporateCardRecord"] | components["schemas"]["CardApprovalRecord"])[];
             /** Format: uuid */
             jobId: string;
@@ -1855,7 +1857,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataJob"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_INVALID, DATE_RANGE_EXCEEDED, PROVIDER_CODE_MISMATCH, CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE, CONNECTION_REQUIRED_FOR_PARTNER, CREDENTIAL_ID_NOT_ALLOWED */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_INVALID, DATE_RANGE_EXCEEDED, INVALID_CURSOR, PROVIDER_CODE_MISMATCH, CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE, CONNECTION_REQUIRED_FOR_PARTNER, CREDENTIAL_ID_NOT_ALLOWED */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

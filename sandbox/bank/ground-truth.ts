@@ -8,13 +8,14 @@ export interface DateRange {
 /**
  * What the sandbox bank holds for a login, in exactly the record shapes the
  * service returns (`bank.accounts.cb.v1`, `bank.transactions.cb.v1`), so
- * tests can compare collected records with it field for field.
+ * tests can compare collected records with it field for field; `revision` is
+ * the login's history after that many moves (POST /bank/sandbox/history).
  */
-export function bankGroundTruth(loginId: string, range?: DateRange) {
+export function bankGroundTruth(loginId: string, range?: DateRange, revision = 0) {
   const accounts = accountsOf(loginId);
   return {
     accounts: accounts.map((a) => {
-      const balance = currentBalance(a);
+      const balance = currentBalance(a, undefined, revision);
       return {
         schema: "bank.accounts.cb.v1" as const,
         accountNumber: a.accountNumber,
@@ -28,7 +29,7 @@ export function bankGroundTruth(loginId: string, range?: DateRange) {
       };
     }),
     transactions: accounts.flatMap((a) =>
-      ledgerOf(a)
+      ledgerOf(a, undefined, revision)
         .filter((e) => !range || (e.date >= range.start && e.date <= range.end))
         .map((e) => ({
           schema: "bank.transactions.cb.v1" as const,

@@ -68,11 +68,32 @@ function amountFor(random: () => number, account: Account, deposit: boolean): nu
 
 const cache = new Map<string, LedgerEntry[]>();
 
-/** Every entry of an account from the origin up to today, with running balances. */
-export function ledgerOf(account: Account, today = todayKst()): LedgerEntry[] {
-  const key = `${account.accountNumber}:${today}`;
+const clock = (second: number) => [Math.floor(second / 3600), Math.floor(second / 60) % 60, second % 60].map((n) => String(n).padStart(2, "0")).join(":");
+
+/**
+ * What each revision of a login's history changes (POST /bank/sandbox/history): revision r posts late, r + 1 days
+ * before today, a transfer the bank had not shown, and takes back (a cancelled posting) the first entry on or after
+ * 2r + 4 days before today. Balances after either move, as at a bank.
+ */
+function amendments(today: string, revision: number) {
+  const late = new Map<string, number>();
+  const cancelFrom: number[] = [];
+  for (let r = 1; r <= revision; r++) {
+    late.set(fromDay(toDay(today) - r - 1), r);
+    cancelFrom.push(toDay(today) - 2 * r - 4);
+  }
+  return { late, cancelFrom };
+}
+
+/**
+ * Every entry of an account from the origin up to today, with running balances, as the login's history stands at
+ * `revision` (0: as first shown).
+ */
+export function ledgerOf(account: Account, today = todayKst(), revision = 0): LedgerEntry[] {
+  const key = `${account.accountNumber}:${today}:${revision}`;
   const cached = cache.get(key);
   if (cached) return cached;
+  const { late, cancelFrom } = amendments(today, revision);
   const entries: LedgerEntry[] = [];
   let balance = account.openingBalance;
   for (let day = toDay(LEDGER_ORIGIN); day <= toDay(today); day++) {
@@ -88,22 +109,25 @@ export function ledgerOf(account: Account, today = todayKst()): LedgerEntry[] {
         deposit = true;
         amount = -amount;
       }
+      const description = pick(random, deposit ? DEPOSITS : WITHDRAWALS);
+      const branch = pick(random, BRANCHES);
+      // Drawn as before whether cancelled or not, so every other entry stays as it was.
+      const cancelled = cancelFrom.findIndex((from) => day >= from);
+      if (cancelled >= 0) return void cancelFrom.splice(cancelled, 1);
       balance = Math.round((balance + amount) * 100) / 100;
-      entries.push({
-        identifier: `${account.accountNumber}-${date.replace(/-/g, "")}-${String(seq + 1).padStart(2, "0")}`,
-        date,
-        time: [Math.floor(second / 3600), Math.floor(second / 60) % 60, second % 60].map((n) => String(n).padStart(2, "0")).join(":"),
-        description: pick(random, deposit ? DEPOSITS : WITHDRAWALS),
-        amount,
-        balance,
-        branch: pick(random, BRANCHES),
-      });
+      entries.push({ identifier: `${account.accountNumber}-${date.replace(/-/g, "")}-${String(seq + 1).padStart(2, "0")}`, date, time: clock(second), description, amount, balance, branch });
     });
+    const r = late.get(date);
+    if (r !== undefined) {
+      const amount = account.currencyCode === "USD" ? 10 * r : 10_000 * r;
+      balance = Math.round((balance + amount) * 100) / 100;
+      entries.push({ identifier: `${account.accountNumber}-${date.replace(/-/g, "")}-L${r}`, date, time: "23:59:59", description: "타행이체 입금(지연반영)", amount, balance, branch: "인터넷뱅킹" });
+    }
   }
   cache.set(key, entries);
   return entries;
 }
 
-export function currentBalance(account: Account, today = todayKst()): number {
-  return ledgerOf(account, today).at(-1)?.balance ?? account.openingBalance;
+export function currentBalance(account: Account, today = todayKst(), revision = 0): number {
+  return ledgerOf(account, today, revision).at(-1)?.balance ?? account.openingBalance;
 }

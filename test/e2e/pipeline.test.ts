@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
+import { fromDay, toDay, todayKst } from "../../sandbox/dates";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { documentsOf } from "../../sandbox/taxportal/documents";
 import { ID_MEMBERS } from "../../sandbox/taxportal/members";
@@ -94,6 +95,33 @@ describe("bank jobs through the real stack", () => {
     expect(logins.logins).toBeLessThanOrEqual(jobs.length);
     expect(logins.logins).toBeGreaterThan(0);
     expect((await api.request("DELETE", `/api/v1/credentials/${credential.body.id}`)).status).toBe(204);
+  });
+
+  it("collects only what changed since an earlier job, each record marked as the bank's history moved, in JSON and CSV", async () => {
+    const loginId = `since_${crypto.randomUUID().slice(0, 8)}`;
+    const credential = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" } });
+    const [account] = bankGroundTruth(loginId).accounts.map((a) => a.accountNumber);
+    // The last two weeks, where the bank's next revision posts late and takes a posting back (sandbox/bank/ledger.ts).
+    const range = { start: fromDay(toDay(todayKst()) - 14), end: todayKst() };
+    const params = { dateRangeStart: range.start, dateRangeEnd: range.end, accountNumber: [account] };
+    const request = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", credentialId: credential.body.id };
+    const first = await api.waitForJob((await api.createJob({ ...request, params })).id);
+    expect(first, JSON.stringify(first.error)).toMatchObject({ kind: "Succeeded", since: expect.any(String) });
+    expect((await fetch(`${stack.sandboxUrl}/bank/sandbox/history?loginId=${loginId}`, { method: "POST" })).status).toBe(200);
+    const second = await api.waitForJob((await api.createJob({ ...request, params: { ...params, since: first.since } })).id);
+
+    const truth = (revision: number) => new Map(bankGroundTruth(loginId, range, revision).transactions.filter((t) => t.accountNumber === account).map((t) => [t.identifier, t]));
+    const [before, after] = [truth(0), truth(1)];
+    const expected = [
+      ...[...after.values()].filter((t) => JSON.stringify(t) !== JSON.stringify(before.get(t.identifier))).map((t) => ({ ...t, change: before.has(t.identifier) ? "modified" : "added" })),
+      ...[...before.values()].filter((t) => !after.has(t.identifier)).map((t) => ({ ...t, change: "removed" })),
+    ];
+    expect(new Set(expected.map((t) => t.change))).toEqual(new Set(["added", "modified", "removed"]));
+    expect(second).toMatchObject({ kind: "Succeeded", recordCount: expected.length, since: expect.any(String) });
+    expect((await results(second.id)).data).toEqual(expected);
+    const rows = await csvRows(second.id);
+    expect(rows[0]!.at(-1)).toBe("변경");
+    expect(rows.slice(1).map((row) => [row[8], row.at(-1)])).toEqual(expected.map((t) => [t.identifier, t.change]));
   });
 
   it("fails INVALID_ACCOUNT_FOR_SERVICE for an account the bank does not show, listing those it shows; then refuses it at creation", async () => {

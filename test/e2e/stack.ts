@@ -1,3 +1,4 @@
+import { Agent, fetch as undiciFetch } from "undici";
 import { inject } from "vitest";
 import type { Claim } from "./global-setup";
 import type { ProfileName } from "./profiles";
@@ -12,10 +13,14 @@ export interface Stack extends Claim {
   startWorker(): Promise<void>;
 }
 
+// A claim answers once the profile's stack is up, which on a loaded machine took past fetch's default 300 s wait
+// for headers (c2); the file's hook timeout bounds it instead.
+const CONTROL = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+
 /** The profile's stack (test/e2e/profiles.ts), started by the first file that asks, with a workspace of this file's own. */
 export async function startStack(profile: ProfileName = "shared"): Promise<Stack> {
   const control = async (action: string, payload: Record<string, unknown> = {}) => {
-    const response = await fetch(`${inject("e2eControl")}/${action}`, { method: "POST", body: JSON.stringify({ profile, ...payload }) });
+    const response = await undiciFetch(`${inject("e2eControl")}/${action}`, { method: "POST", body: JSON.stringify({ profile, ...payload }), dispatcher: CONTROL });
     if (!response.ok) throw new Error(`stack ${profile} ${action}: ${await response.text()}`);
     return response.json();
   };

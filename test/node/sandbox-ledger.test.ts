@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { accountsOf, ledgerOf } from "../../sandbox/bank/ledger";
 import { BankAccountRecord, BankTransactionRecord } from "../../collectors/records/bank";
+import { fromDay, toDay } from "../../sandbox/dates";
 
 describe("sandbox bank ledger", () => {
   it("is deterministic per login and different across logins", () => {
@@ -28,5 +29,23 @@ describe("sandbox bank ledger", () => {
     expect(new Set(truth.transactions.map((t) => t.identifier)).size).toBe(truth.transactions.length);
     expect(truth.transactions.length).toBeGreaterThan(1000);
     expect(truth.transactions.every((t) => t.transactionAt >= "2025-01-01" && t.transactionAt < "2026-01-01")).toBe(true);
+  });
+
+  it("moves a login's history on per revision: a late posting, a cancelled one, later balances after them, the past before untouched", () => {
+    const today = "2026-06-30";
+    const day = (daysBefore: number) => fromDay(toDay(today) - daysBefore);
+    for (const account of accountsOf("user_good")) {
+      const [before, after] = [ledgerOf(account, today, 0), ledgerOf(account, today, 1)];
+      const ids = (entries: typeof before) => new Set(entries.map((e) => e.identifier));
+      const added = after.filter((e) => !ids(before).has(e.identifier));
+      const removed = before.filter((e) => !ids(after).has(e.identifier));
+      expect(added).toMatchObject([{ identifier: `${account.accountNumber}-${day(2).replace(/-/g, "")}-L1`, date: day(2) }]);
+      expect(removed).toHaveLength(1);
+      expect(removed[0]!.date >= day(6)).toBe(true);
+      const untouched = (e: (typeof before)[number]) => e.date < removed[0]!.date;
+      expect(after.filter(untouched)).toEqual(before.filter(untouched));
+      let balance = account.openingBalance;
+      for (const entry of after) expect(entry.balance).toBe((balance = Math.round((balance + entry.amount) * 100) / 100));
+    }
   });
 });

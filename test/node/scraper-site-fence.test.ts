@@ -62,7 +62,7 @@ beforeAll(async () => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(req.url === "/bank/login" ? hostilePage(other.port, udp.address().port) : "");
   });
-  scraper = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: `http://127.0.0.1:${institution.port}`, pageTimeoutMs: 3000 });
+  scraper = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: `http://127.0.0.1:${institution.port}`, pageTimeoutMs: 10_000 });
 });
 afterAll(async () => {
   await scraper?.close();

@@ -160,14 +160,14 @@ export const bankTransaction = (identifier: string, description: string | null, 
  * A job of the workspace with some units finished, taken through the pipeline's own transitions (under the job's first
  * fence): running, or succeeded once every unit finished. The workspace gets a bank credential for it unless it has one.
  */
-export async function jobInWorkspace(workspaceId: string, units: Record<string, unknown>[][], finished: number[]): Promise<string> {
+export async function jobInWorkspace(workspaceId: string, units: Record<string, unknown>[][], finished: number[], params: Record<string, unknown> = TX_JOB.params): Promise<string> {
   const credential = await env.DB.prepare("SELECT id FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE'")
     .bind(workspaceId, TX_JOB.providerCode)
     .first();
   if (!credential) await addCredential(workspaceId);
   // Its planning message is captured, not run: the units below are all there is.
   const queued = withCapturedQueue().env;
-  const job = await createJob(queued, workspaceId, TX_JOB);
+  const job = await createJob(queued, workspaceId, { ...TX_JOB, params });
   const jobs = new JobLifecycle(queued);
   await jobs.planned(job, units.map(() => ({ target: null, segment: null })), job.leaseFence, Date.now());
   for (const index of finished) {

@@ -143,7 +143,7 @@ describe("unit executor on real components", () => {
     const order: string[] = [];
     const jobs = h.deps.jobs;
     const succeeded = jobs.succeeded.bind(jobs);
-    jobs.succeeded = async (jobId, now) => (order.push(jobId), succeeded(jobId, now));
+    jobs.succeeded = async (job, now) => (order.push(job.id), succeeded(job, now));
     // The first job plans and parks its lease, its units queued; the others ask meanwhile and wait, each shown its place.
     expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
     for (const message of queue.sent) expect((await executeMessage(h.deps, message)).kind).toBe("retry");

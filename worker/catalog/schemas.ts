@@ -10,13 +10,43 @@ import {
 
 const isoDate = z.iso.date().meta({ description: "YYYY-MM-DD" });
 
+/** The longest `since` token we issue is far shorter; a longer value is not one of ours. */
+const MAX_SINCE_LENGTH = 512;
+
 const dateRange = {
   dateRangeStart: isoDate.meta({ title: "조회 시작일", description: "YYYY-MM-DD, 포함" }),
   dateRangeEnd: isoDate.meta({ title: "조회 종료일", description: "YYYY-MM-DD, 포함" }),
+  since: z
+    .string()
+    .min(1)
+    .max(MAX_SINCE_LENGTH)
+    .optional()
+    .meta({
+      title: "증분 기준",
+      description:
+        "같은 자격증명·schema로 성공한 작업의 since 값. 주면 그 작업 이후 바뀐 레코드만 change(added, modified, removed)와 함께 돌려줍니다 (확장 기능, docs/scheduling.md)",
+    }),
 };
 
 const noParams = z.strictObject({});
 const datedParams = z.strictObject(dateRange);
+
+/**
+ * How an incremental job matches records with the base job's (docs/scheduling.md): records with one key are one
+ * document (a tax invoice's item lines share its approval number), compared whole; `day` (YYYY-MM-DD) places a
+ * record in a job's date range, so only days both jobs collected are compared.
+ */
+export interface RecordIdentity {
+  key: (record: Record<string, unknown>) => string;
+  day: (record: Record<string, unknown>) => string;
+}
+
+// A record without its key (a tax invoice the portal gave no approval number) is matched only by all its fields:
+// a change to it shows as the old one removed and the new one added.
+const byFields = (keyField: string, dayField: string): RecordIdentity => ({
+  key: (record) => (record[keyField] == null ? `record:${JSON.stringify(record)}` : `key:${String(record[keyField])}`),
+  day: (record) => String(record[dayField]).slice(0, 10),
+});
 
 /**
  * What a schema collects: its params, its record type, and what a job fans
@@ -32,7 +62,13 @@ export interface SchemaDefinition {
   /** The param that narrows targets, if any. */
   targetFilterParam?: "accountNumber" | "cardNumberMasked";
   datedRange: boolean;
+  /** Dated schemas only: what makes a record the same record in a later collection. */
+  identity?: RecordIdentity;
 }
+
+// An invoice's item lines share its approval number; the portal files documents by the day they were written.
+const taxInvoices = { targets: null, datedRange: true, identity: byFields("ntsTransactionId", "writeDate") } as const;
+const cashReceipts = { targets: null, datedRange: true, identity: byFields("approvalNumber", "transactionAt") } as const;
 
 const DEFINITIONS: SchemaDefinition[] = [
   { id: "bank.accounts.cb.v1", title: "은행 계좌 목록", params: noParams, record: BankAccountRecord, targets: null, datedRange: false },
@@ -48,11 +84,12 @@ const DEFINITIONS: SchemaDefinition[] = [
     targets: "accounts",
     targetFilterParam: "accountNumber",
     datedRange: true,
+    identity: byFields("identifier", "transactionAt"),
   },
-  { id: "taxportal.tax-invoices.sales.v1", title: "매출 세금계산서", params: datedParams, record: TaxInvoiceSalesRecord, targets: null, datedRange: true },
-  { id: "taxportal.tax-invoices.purchase.v1", title: "매입 세금계산서", params: datedParams, record: TaxInvoicePurchaseRecord, targets: null, datedRange: true },
-  { id: "taxportal.cash-receipts.sales.v1", title: "매출 현금영수증", params: datedParams, record: CashReceiptSalesRecord, targets: null, datedRange: true },
-  { id: "taxportal.cash-receipts.purchase.v1", title: "매입 현금영수증", params: datedParams, record: CashReceiptPurchaseRecord, targets: null, datedRange: true },
+  { id: "taxportal.tax-invoices.sales.v1", title: "매출 세금계산서", params: datedParams, record: TaxInvoiceSalesRecord, ...taxInvoices },
+  { id: "taxportal.tax-invoices.purchase.v1", title: "매입 세금계산서", params: datedParams, record: TaxInvoicePurchaseRecord, ...taxInvoices },
+  { id: "taxportal.cash-receipts.sales.v1", title: "매출 현금영수증", params: datedParams, record: CashReceiptSalesRecord, ...cashReceipts },
+  { id: "taxportal.cash-receipts.purchase.v1", title: "매입 현금영수증", params: datedParams, record: CashReceiptPurchaseRecord, ...cashReceipts },
   { id: "card.cards.corp.v1", title: "법인카드 목록", params: noParams, record: CorporateCardRecord, targets: null, datedRange: false },
   {
     id: "card.approvals.corp.v1",
@@ -65,6 +102,7 @@ const DEFINITIONS: SchemaDefinition[] = [
     targets: "cards",
     targetFilterParam: "cardNumberMasked",
     datedRange: true,
+    identity: byFields("transactionIdentifier", "approvedAt"),
   },
 ];
 

@@ -3,7 +3,7 @@ import { raw } from "hono/html";
 import type { JobErrorCategory } from "../../collectors/job-failures";
 import { findSchema } from "../catalog/schemas";
 import type { AppEnv } from "../env";
-import { finishedUnits } from "../jobs/store";
+import { resultRecord, resultUnits } from "../results/changes";
 import { csvDownload } from "../results/csv-download";
 import { csvColumns } from "../results/csv-format";
 import { firstRecords } from "../results/record-lines";
@@ -34,9 +34,9 @@ export async function showJob(c: Context<AppEnv>): Promise<Response> {
   const view = jobView(job);
   const schema = findSchema(job.schema)!;
   const base = `/console/w/${workspaceId}/jobs`;
-  const units = await finishedUnits(c.env.DB, job.id);
+  const units = await resultUnits(c.env.DB, job);
   const preview = await firstRecords(c.env.RESULTS, job.id, units.units, PREVIEW_RECORDS);
-  const columns = csvColumns(schema.record);
+  const columns = csvColumns(resultRecord(job));
   return c.html(
     <Page title={`작업 ${job.id.slice(0, 8)}`} nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <p>

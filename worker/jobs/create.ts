@@ -12,6 +12,7 @@ import { validateJobRequest } from "./request";
 import { jobEnded } from "./events";
 import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
+import { sinceBase } from "./since";
 import { insertJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
 import { type JobBillingRow, jobBillingOf, jobBillingStatement } from "../workspaces/store";
@@ -73,6 +74,7 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
   if (chosen) assertConsentCovers(chosen.schemas === null ? null : JSON.parse(chosen.schemas), request.schema.id);
   assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);
   const credentialId = chosen?.id ?? null;
+  const base = await sinceBase(env.DB, workspaceId, request.schema, request.params, credentialId);
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
   if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
   const idem = idempotencyKey
@@ -88,6 +90,7 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
       schema: request.schema.id,
       params: request.params,
       credentialId,
+      sinceJobId: base?.id ?? null,
       status: credentialId ? "PENDING" : "FAILED",
       error: credentialId ? null : jobError("CREDENTIAL_NOT_FOUND"),
       createdAt: now,

@@ -38,7 +38,14 @@ export async function encodeCursor(secret: string, scope: string, position: Curs
   return base64UrlEncode(new TextEncoder().encode(signed));
 }
 
-const invalid = () => new ApiError("INVALID_CURSOR", { fieldErrors: [{ field: "query.cursor", code: "INVALID_CURSOR", message: "cursor 값이 올바르지 않습니다." }] });
+/** INVALID_CURSOR on the field that carried the token; a message replaces the catalog's, which speaks of list pages. */
+export const invalidCursor = (field: string, message?: string) =>
+  new ApiError("INVALID_CURSOR", {
+    ...(message ? { message } : {}),
+    fieldErrors: [{ field, code: "INVALID_CURSOR", message: message ?? "cursor 값이 올바르지 않습니다." }],
+  });
+
+const invalid = () => invalidCursor("query.cursor");
 
 export async function decodeCursor(secret: string, scope: string, cursor: string): Promise<CursorPosition> {
   const bytes = base64UrlDecode(cursor);

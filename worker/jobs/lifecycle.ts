@@ -6,6 +6,7 @@ import { eraseSupersededSecret } from "../credentials/store";
 import { database } from "../db/client";
 import { jobs, taskUnits } from "../db/tables";
 import type { Bindings } from "../env";
+import { storeChanges } from "../results/changes";
 import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
 import { jobEnded } from "./events";
@@ -13,7 +14,7 @@ import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
 import { findJobById, findUnit, type JobRow, nextQueuedUnit, type StoredUnit, type UnitRow } from "./store";
 
-export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY">;
+export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS">;
 
 export interface PlannedUnit {
   target: Target | null;
@@ -139,7 +140,7 @@ export class JobLifecycle {
     }
     await publishJob(this.env, planned);
     if (units.length === 0) {
-      await this.succeeded(job.id, now);
+      await this.succeeded(planned, now);
       return FINISHED;
     }
     return { next: 0, finished: false };
@@ -188,7 +189,7 @@ export class JobLifecycle {
     }
     await publishJob(this.env, after.job);
     if (after.job.completedTaskCount >= after.job.totalTaskCount) {
-      await this.succeeded(job.id, now);
+      await this.succeeded(after.job, now);
       return FINISHED;
     }
     return { next: after.next, finished: false };
@@ -218,12 +219,21 @@ export class JobLifecycle {
     if (row.credentialId) await eraseSupersededSecret(this.env.DB, row.credentialId);
   }
 
-  /** Finishes a job whose units are all done; returns it, or null if it was already final. */
-  async succeeded(jobId: string, now: number): Promise<JobRow | null> {
+  /**
+   * Finishes a job whose units are all done; returns it, or null if it was already final. An incremental job stores
+   * its changes first, so whoever sees it Succeeded reads them; a second finisher stores them again, unreferenced.
+   */
+  async succeeded(job: JobRow, now: number): Promise<JobRow | null> {
+    const changes = job.sinceJobId ? await storeChanges(this.env, job, await findJobById(this.env.DB, job.sinceJobId)) : null;
     const [row] = await database(this.env.DB)
       .update(jobs)
-      .set({ status: "SUCCEEDED", finishedAt: now, updatedAt: now })
-      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"]), sql`${jobs.completedTaskCount} = ${jobs.totalTaskCount}`))
+      .set({
+        status: "SUCCEEDED",
+        finishedAt: now,
+        updatedAt: now,
+        ...(changes ? { recordCount: changes.recordCount, changesResultId: changes.resultId, changesCsvOffset: changes.csvOffset } : {}),
+      })
+      .where(and(eq(jobs.id, job.id), inArray(jobs.status, ["PENDING", "RUNNING"]), sql`${jobs.completedTaskCount} = ${jobs.totalTaskCount}`))
       .returning();
     if (row) await this.ended(row);
     return row ?? null;

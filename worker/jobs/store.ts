@@ -19,6 +19,8 @@ export interface NewJob {
   schema: string;
   params: Record<string, unknown>;
   credentialId: string | null;
+  /** The base of an incremental job (params.since), or null. */
+  sinceJobId: string | null;
   /** Failed at birth (no credential) or waiting for planning. */
   status: "PENDING" | "FAILED";
   error: JobError | null;
@@ -49,8 +51,8 @@ export type InsertOutcome =
   | { kind: "TOO_MANY_UNFINISHED" };
 
 const INSERT_JOB = `
-INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at)
-SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11
+INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id)
+SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16
 WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12)
   AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)`;
 
@@ -71,6 +73,8 @@ function insertedRow(job: NewJob): JobRow {
     queuePosition: null,
     resumesAt: null,
     planResentAt: null,
+    changesResultId: null,
+    changesCsvOffset: null,
     updatedAt: job.createdAt,
     finishedAt: job.status === "FAILED" ? job.createdAt : null,
   };
@@ -221,7 +225,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
     .bind(
       job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
       job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
-      cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs,
+      cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId,
     );
   try {
     const statements = [insertJobStatement];

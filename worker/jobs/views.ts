@@ -1,3 +1,5 @@
+import { findSchema } from "../catalog/schemas";
+import { sinceOf } from "./since";
 import type { JobRow } from "./store";
 import type { JobError } from "../../collectors/job-failures";
 import type { Bindings } from "../env";
@@ -22,7 +24,7 @@ interface Common {
 
 export type DataJobView =
   | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number; queuePosition?: number; maintenanceUntil?: string })
-  | (Common & { kind: "Succeeded"; recordCount: number })
+  | (Common & { kind: "Succeeded"; recordCount: number; since?: string })
   | (Common & { kind: "Failed"; error: JobError });
 
 type ListCommon = Pick<Common, "id" | "providerCode" | "schema" | "credentialId">;
@@ -52,7 +54,7 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
   };
   switch (row.status) {
     case "SUCCEEDED":
-      return { kind: "Succeeded", ...common, recordCount: row.recordCount };
+      return { kind: "Succeeded", ...common, recordCount: row.recordCount, ...(findSchema(row.schema)?.identity ? { since: sinceOf(row) } : {}) };
     case "FAILED":
       return { kind: "Failed", ...common, error: row.error! };
     default:

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
-import { findSchema } from "../catalog/schemas";
-import { finishedUnits, type JobRow } from "../jobs/store";
+import type { JobRow } from "../jobs/store";
 import { jobKind } from "../jobs/views";
+import { resultRecord, resultUnits } from "./changes";
 import { csvResults } from "./csv-export";
 
 /** Says what a CSV holds: `InProgress` means the finished units so far (the spec's `kind` of the job). */
@@ -14,8 +14,8 @@ export const JOB_KIND_HEADER = "X-Data-Job-Kind";
  * `filename` parameter is all any client needs.
  */
 export async function csvDownload(c: Context, env: { DB: D1Database; RESULTS: R2Bucket }, job: JobRow): Promise<Response> {
-  const units = await finishedUnits(env.DB, job.id);
-  const body = csvResults(env.RESULTS, job.id, findSchema(job.schema)!.record, units.units);
+  const units = await resultUnits(env.DB, job);
+  const body = csvResults(env.RESULTS, job.id, resultRecord(job), units.units);
   return c.body(body, 200, {
     "Content-Type": "text/csv;charset=UTF-8",
     "Content-Disposition": `attachment; filename="${job.schema}-${job.id}.csv"`,

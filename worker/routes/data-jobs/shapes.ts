@@ -45,7 +45,19 @@ export const InProgressJobSchema = z
   .openapi("InProgressDataJob");
 
 export const SucceededJobSchema = z
-  .object({ kind: z.literal("Succeeded"), ...common, recordCount: count() })
+  .object({
+    kind: z.literal("Succeeded"),
+    ...common,
+    recordCount: count(),
+    since: z
+      .string()
+      .max(512)
+      .optional()
+      .meta({
+        description:
+          "확장 필드. 기간이 있는 schema의 작업에만 있습니다: 다음 작업의 params.since로 주면 이 작업 이후 바뀐 레코드만 수집합니다 (docs/scheduling.md)",
+      }),
+  })
   .openapi("SucceededDataJob");
 
 export const FailedJobSchema = z.object({ kind: z.literal("Failed"), ...common, error: JobErrorSchema }).openapi("FailedDataJob");
@@ -95,7 +107,10 @@ export const JobIdParamSchema = z.object({
 
 export const ResultsSchema = z
   .object({
-    data: z.array(z.union(allSchemas().map((d) => d.record))).meta({ description: "schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다" }),
+    data: z.array(z.union(allSchemas().map((d) => d.record))).meta({
+      description:
+        "schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다. 증분 작업(params.since)은 끝난 뒤 바뀐 레코드만 돌려주며, 각 레코드에 확장 필드 change(added, modified, removed)가 마지막 필드로 더해집니다 (CSV에서는 마지막 열 '변경')",
+    }),
     jobId: uuid(),
     schema: code(),
     totalCount: count().meta({ description: "지금까지 수집된 레코드 수" }),

@@ -1,0 +1,58 @@
+import { z } from "@hono/zod-openapi";
+import { findSchema } from "../catalog/schemas";
+import { type FinishedUnit, type FinishedUnits, finishedUnits, type JobRow, type StoredUnit } from "../jobs/store";
+import { CHANGES, changesBetween } from "./record-changes";
+import { recordLineBatches } from "./record-lines";
+import { storeUnitResults } from "./unit-results";
+
+/**
+ * The unit index an incremental job's changes are stored under: past any unit a job plans, so the object sits under
+ * the job's results prefix like the units' (and goes with them) without ever taking a unit's key.
+ */
+export const CHANGES_UNIT_INDEX = 999_999;
+
+/** The record of an incremental job: its schema's record and the extension field `change`, last in JSON and CSV. */
+export function changedRecord(record: z.ZodObject): z.ZodObject {
+  return record.extend({ change: z.enum(CHANGES).meta({ title: "변경" }) });
+}
+
+/** The record shape a job's results carry. */
+export function resultRecord(job: Pick<JobRow, "schema" | "sinceJobId">): z.ZodObject {
+  const { record } = findSchema(job.schema)!;
+  return job.sinceJobId ? changedRecord(record) : record;
+}
+
+async function recordsOf(bucket: R2Bucket, jobId: string, units: FinishedUnit[]): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  for await (const lines of recordLineBatches(bucket, jobId, units)) for (const line of lines) records.push(JSON.parse(line) as Record<string, unknown>);
+  return records;
+}
+
+/**
+ * Computes and stores an incremental job's changes against its base's collected records (a base that was itself
+ * incremental collected in full too), as one object shaped like a unit's.
+ */
+export async function storeChanges(env: { DB: D1Database; RESULTS: R2Bucket }, job: JobRow, base: JobRow | null): Promise<StoredUnit> {
+  const schema = findSchema(job.schema)!;
+  const collected = async (of: JobRow) => ({
+    range: { start: of.params.dateRangeStart as string, end: of.params.dateRangeEnd as string },
+    records: await recordsOf(env.RESULTS, of.id, (await finishedUnits(env.DB, of.id)).units),
+  });
+  // A base no longer stored (its workspace's data erased) leaves nothing to compare with: every record is added.
+  const before = base ? await collected(base) : { range: { start: "", end: "" }, records: [] };
+  const changes = changesBetween(schema.identity!, before, await collected(job));
+  return storeUnitResults(env.RESULTS, job.id, CHANGES_UNIT_INDEX, changedRecord(schema.record), changes);
+}
+
+/**
+ * What a job's results serve: its finished units, or, for an incremental job, its stored changes once it succeeded
+ * and nothing before (they are known only then).
+ */
+export async function resultUnits(d1: D1Database, job: JobRow): Promise<FinishedUnits> {
+  if (!job.sinceJobId) return finishedUnits(d1, job.id);
+  if (job.status !== "SUCCEEDED") return { units: [], recordCount: 0 };
+  return {
+    units: [{ unitIndex: CHANGES_UNIT_INDEX, recordCount: job.recordCount, resultId: job.changesResultId, csvOffset: job.changesCsvOffset ?? 0 }],
+    recordCount: job.recordCount,
+  };
+}
