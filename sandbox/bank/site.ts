@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { LoginHistories } from "../history";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { showAmount } from "../amounts";
 import { todayKst, toDay } from "../dates";
@@ -95,9 +96,7 @@ export function bankSite(options: BankSiteOptions) {
   const sessions = new Map<string, Session>();
   // Ground truth of the service's behaviour, not of the bank's data: how often each login signed in.
   const logins = new Map<string, number>();
-  // How far each login's history moved on since first shown (ledger.ts: late postings, cancellations).
-  const revisions = new Map<string, number>();
-  const revisionOf = (loginId: string) => revisions.get(loginId) ?? 0;
+  const histories = new LoginHistories();
   const sessionOf = (req: IncomingMessage) => sessions.get(cookie(req, SESSION_COOKIE) ?? "");
 
   async function login(req: IncomingMessage, res: ServerResponse) {
@@ -119,7 +118,7 @@ export function bankSite(options: BankSiteOptions) {
 
   function accountsApi(session: Session, res: ServerResponse) {
     const accounts = accountsOf(session.loginId).map((a) => {
-      const balance = currentBalance(a, todayKst(), revisionOf(session.loginId));
+      const balance = currentBalance(a, todayKst(), histories.revisionOf(session.loginId));
       return { number: a.accountNumber, formatted: a.accountNumberFormatted, typeLabel: TYPE_LABELS[a.accountType], product: a.productName, alias: a.displayName, currency: a.currencyCode, balanceText: formatSigned(balance, a.currencyCode), availableText: formatSigned(balance, a.currencyCode) };
     });
     sendJson(res, 200, { accounts });
@@ -145,7 +144,7 @@ export function bankSite(options: BankSiteOptions) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end) || start > end) return sendJson(res, 400, { message: "조회기간을 올바르게 입력해 주십시오." });
     if (start < LEDGER_ORIGIN) return sendJson(res, 400, { message: `조회 가능 기간은 ${LEDGER_ORIGIN.replace(/-/g, ".")} 이후입니다.` });
     if (toDay(end) - toDay(start) + 1 > MAX_INQUIRY_DAYS) return sendJson(res, 400, { message: `조회기간은 최대 ${MAX_INQUIRY_DAYS}일까지 가능합니다.` });
-    const entries = ledgerOf(account, todayKst(), revisionOf(session.loginId)).filter((e) => e.date >= start && e.date <= end);
+    const entries = ledgerOf(account, todayKst(), histories.revisionOf(session.loginId)).filter((e) => e.date >= start && e.date <= end);
     const totalPages = Math.ceil(entries.length / ROWS_PER_PAGE);
     const pageNo = Math.min(Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1), Math.max(1, totalPages));
     const rows = entries.slice((pageNo - 1) * ROWS_PER_PAGE, pageNo * ROWS_PER_PAGE).map((e) => ({
@@ -186,14 +185,8 @@ export function bankSite(options: BankSiteOptions) {
         const loginId = url.searchParams.get("loginId") ?? "";
         return sendJson(res, 200, { loginId, logins: logins.get(loginId) ?? 0 });
       }
-      case "sandbox/history": {
-        // Moves a login's history on by one revision, as days at a bank do: tests of incremental collection.
-        if (req.method !== "POST") return sendJson(res, 405, { message: "POST only" });
-        const loginId = url.searchParams.get("loginId") ?? "";
-        if (!loginId) return sendJson(res, 400, { message: "loginId is required" });
-        revisions.set(loginId, revisionOf(loginId) + 1);
-        return sendJson(res, 200, { loginId, revision: revisionOf(loginId) });
-      }
+      case "sandbox/history":
+        return histories.moveOn(req, res, url);
       case "notice": {
         const type = url.searchParams.get("type") ?? "";
         const notice = type === "session" ? { title: "세션 만료", text: "세션이 만료되었습니다. 보안을 위해 다시 로그인해 주십시오." } : NOTICES[type as LoginNotice];

@@ -142,6 +142,17 @@ export function approvalsOf(card: Card, range?: DateSegment, today = todayKst())
     .sort(byApprovalTime);
 }
 
+/** Days the issuer's view moves on per revision of a login's history (POST /card/sandbox/history). */
+export const DAYS_PER_REVISION = 7;
+
+/**
+ * The day whose view a login's history shows at `revision`: today, or that many weeks on, when approvals made by
+ * today have been captured or cancelled since (and later ones, past any range ending today, were made).
+ */
+export function viewDay(revision: number, today = todayKst()): string {
+  return fromDay(toDay(today) + revision * DAYS_PER_REVISION);
+}
+
 /** Oldest first; lines of the same second in the order they were made. */
 export function byApprovalTime(a: ApprovalLine, b: ApprovalLine): number {
   return a.approvedAt < b.approvedAt ? -1 : a.approvedAt > b.approvedAt ? 1 : a.transactionIdentifier < b.transactionIdentifier ? -1 : 1;

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { LoginHistories } from "../history";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { todayKst, toDay } from "../dates";
 import { cookie, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { challengeBook, serveSecurityModule } from "../certificates/signed-login";
-import { approvalsOf, byApprovalTime } from "./approvals";
+import { approvalsOf, byApprovalTime, viewDay } from "./approvals";
 import { CERTIFICATE_CUSTOMERS } from "./certificate-customers";
 import { CARD_BEHAVIOURS, type CardBehaviour, MAINTENANCE_HOURS, POPUP_NOTICE, WRONG_PASSWORD } from "./behaviours";
 import type { SandboxClock } from "../clock";
@@ -39,6 +40,7 @@ const isoDate = (s: string) => `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6)}`
 /** The sandbox's clock: with one, the issuer closes for its daily maintenance (MAINTENANCE_HOURS). */
 export function cardSite(options: { clock?: SandboxClock } = {}) {
   const sessions = new Map<string, Session>();
+  const histories = new LoginHistories();
   const certificates = challengeBook({ businessNumbers: Object.keys(CERTIFICATE_CUSTOMERS), siteName: "법인카드 홈페이지" });
 
   async function login(req: IncomingMessage, res: ServerResponse) {
@@ -102,7 +104,7 @@ export function cardSite(options: { clock?: SandboxClock } = {}) {
     if (toDay(range.end) - toDay(range.start) + 1 > MAX_INQUIRY_DAYS) return sendJson(res, 400, { message: `조회기간은 최대 ${MAX_INQUIRY_DAYS}일까지 가능합니다.` });
     const area = q("area");
     const lines = chosen
-      .flatMap((c) => approvalsOf(c, range))
+      .flatMap((c) => approvalsOf(c, range, viewDay(histories.revisionOf(session.loginId))))
       .filter((line) => area === "ALL" || line.overseas === (area === "OVERSEAS"))
       // Newest first, as issuers list them.
       .sort((a, b) => byApprovalTime(b, a));
@@ -125,6 +127,8 @@ export function cardSite(options: { clock?: SandboxClock } = {}) {
     switch (path) {
       case "":
         return redirect(res, "/card/login");
+      case "sandbox/history":
+        return histories.moveOn(req, res, url);
       case "login":
         return sendHtml(res, 200, loginPage());
       case "api/login":

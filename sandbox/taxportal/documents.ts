@@ -92,16 +92,62 @@ function document(type: DocumentType, owner: string, date: string, seq: number, 
   return out;
 }
 
-/** Every document of a type for a business, deterministic from its business number, from the origin up to today. */
-export function documentsOf(businessNumber: string, type: DocumentType, range?: { start: string; end: string }): Record<string, unknown>[] {
+/** A business's documents of a type written on one day, deterministic from its business number. */
+function documentsOn(businessNumber: string, type: DocumentType, date: string): Record<string, unknown>[] {
+  const random = seededRandom(`${businessNumber}:${type}:${date}`);
+  const count = Math.floor(random() * 3);
+  return Array.from({ length: count }, (_, index) => document(type, businessNumber, date, index + 1, random));
+}
+
+const AMOUNT_FIELDS = ["supplyAmount", "taxAmount", "totalAmount", "tip", "itemSupplyAmount", "itemTaxAmount", "itemUnitPrice"];
+const DATE_FIELDS = ["issueDate", "writeDate", "sendDate", "itemSupplyDate"];
+
+/**
+ * The document that takes an earlier one back on `date`: a corrected tax invoice (수정세금계산서) or a cancelled cash
+ * receipt (취소거래), with the original's amounts negated and numbers of its own, as the portal lists them.
+ */
+function correction(original: Record<string, unknown>, date: string, revision: number): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...original };
+  for (const field of AMOUNT_FIELDS) if (typeof out[field] === "number") out[field] = -(out[field] as number);
+  for (const field of DATE_FIELDS) if (field in out) out[field] = date;
+  if (typeof out.transactionAt === "string") out.transactionAt = `${date}${(out.transactionAt as string).slice(10)}`;
+  const compact = date.replace(/-/g, "");
+  if ("approvalNumber" in out) out.approvalNumber = `${compact}9${revision}${String(original.approvalNumber ?? "").slice(-6).padStart(6, "0")}`;
+  if ("ntsTransactionId" in out) out.ntsTransactionId = `${compact}42${String(revision).padStart(2, "0")}${String(original.ntsTransactionId ?? "").slice(-10).padStart(10, "0")}`;
+  if ("invoiceClassification" in out) out.invoiceClassification = "수정";
+  if ("transactionType" in out) out.transactionType = "취소거래";
+  return out;
+}
+
+/**
+ * What revision r of a business's history adds (POST /taxportal/sandbox/history?loginId=<business number>): on the
+ * day r days before today, the correction of its first document written on or after 3r + 3 days before today.
+ */
+function correctionsOn(businessNumber: string, type: DocumentType, date: string, revision: number, today: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let r = 1; r <= revision; r++) {
+    if (fromDay(toDay(today) - r) !== date) continue;
+    for (let day = toDay(today) - 3 * r - 3; day < toDay(date); day++) {
+      const [original] = documentsOn(businessNumber, type, fromDay(day));
+      if (!original) continue;
+      out.push(correction(original, date, r));
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Every document of a type for a business, deterministic from its business number, from the origin up to today, as
+ * its history stands at `revision` (0: as first shown).
+ */
+export function documentsOf(businessNumber: string, type: DocumentType, range?: { start: string; end: string }, revision = 0, today = todayKst()): Record<string, unknown>[] {
   const first = Math.max(toDay(DOCUMENTS_ORIGIN), range ? toDay(range.start) : 0);
-  const last = Math.min(toDay(todayKst()), range ? toDay(range.end) : Number.MAX_SAFE_INTEGER);
+  const last = Math.min(toDay(today), range ? toDay(range.end) : Number.MAX_SAFE_INTEGER);
   const documents: Record<string, unknown>[] = [];
   for (let day = first; day <= last; day++) {
     const date = fromDay(day);
-    const random = seededRandom(`${businessNumber}:${type}:${date}`);
-    const count = Math.floor(random() * 3);
-    for (let seq = 1; seq <= count; seq++) documents.push(document(type, businessNumber, date, seq, random));
+    documents.push(...documentsOn(businessNumber, type, date), ...correctionsOn(businessNumber, type, date, revision, today));
   }
   return documents;
 }

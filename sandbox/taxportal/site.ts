@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { LoginHistories } from "../history";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fieldInfos } from "../../collectors/records/field-kinds";
 import { toDay } from "../dates";
@@ -80,6 +81,8 @@ function display(value: unknown, kind: string): string {
 /** The sandbox tax portal: ID and certificate login and a paged inquiry of tax invoices and cash receipts. */
 export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
   const sessions = new Map<string, { businessNumber: string }>();
+  // Keyed by business number: a member's ID login and its certificates see one history.
+  const histories = new LoginHistories();
   const certificates = challengeBook({ businessNumbers: PORTAL_MEMBERS, siteName: "국세포털" });
 
   async function login(req: IncomingMessage, res: ServerResponse) {
@@ -104,7 +107,7 @@ export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
     if (start < DOCUMENTS_ORIGIN) return sendJson(res, 400, { message: `조회 가능 기간은 ${DOCUMENTS_ORIGIN} 이후입니다.` });
     if (toDay(end) - toDay(start) + 1 > MAX_INQUIRY_DAYS) return sendJson(res, 400, { message: `조회기간은 최대 ${MAX_INQUIRY_DAYS}일까지 가능합니다.` });
     const fields = fieldInfos(DOCUMENT_TYPES[type].record).filter((f) => f.name !== "schema");
-    const documents = documentsOf(session.businessNumber, type, { start, end });
+    const documents = documentsOf(session.businessNumber, type, { start, end }, histories.revisionOf(session.businessNumber));
     const totalPages = Math.ceil(documents.length / ROWS_PER_PAGE);
     const pageNo = Math.min(Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1), Math.max(1, totalPages));
     const rows = documents.slice((pageNo - 1) * ROWS_PER_PAGE, pageNo * ROWS_PER_PAGE).map((d) => fields.map((f) => display(d[f.name], f.kind)));
@@ -117,6 +120,8 @@ export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
     switch (path) {
       case "":
         return redirect(res, "/taxportal/login");
+      case "sandbox/history":
+        return histories.moveOn(req, res, url);
       case "login":
         // During maintenance the portal shows its notice instead of the login forms.
         if (closedNow(options.clock, MAINTENANCE_HOURS)) return sendHtml(res, 200, page("시스템 점검 안내", `<div id="notice" class="notice"><h1>시스템 점검 안내</h1><p>${ID_LOGIN_MESSAGES.maintenance}</p></div>`, "", SITE));

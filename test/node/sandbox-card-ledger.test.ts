@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { approvalsOf } from "../../sandbox/card/approvals";
 import { cardsOf } from "../../sandbox/card/cards";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
-import { toDay, todayKst } from "../../sandbox/dates";
+import { fromDay, toDay, todayKst } from "../../sandbox/dates";
+import { findSchema } from "../../worker/catalog/schemas";
+import { changesBetween } from "../../worker/results/record-changes";
 import { CardApprovalRecord, CorporateCardRecord } from "../../collectors/records/card";
 import { specViolations } from "../support/spec-field-tables";
 
@@ -106,4 +108,17 @@ describe("sandbox card issuer's data", () => {
     }
     expect(approvals.some((a) => a.lifecycleStage === "AUTHORIZED" && today - toDay(a.approvedAt.slice(0, 10)) <= 2)).toBe(true);
   });
+
+  it("moves a login's history on a week per revision: approvals made by then are captured or cancelled since, and match by identifier", () => {
+    const range = { start: fromDay(toDay(todayKst()) - 30), end: todayKst() };
+    const [before, after] = [cardGroundTruth("user_good", range, 0).approvals, cardGroundTruth("user_good", range, 1).approvals];
+    const changes = changesBetween(findSchema("card.approvals.corp.v1")!.identity!, { range, records: before }, { range, records: after });
+    expect(changes.length).toBeGreaterThan(0);
+    for (const { change, ...line } of changes) {
+      expect(change).toBe("modified");
+      const was = before.find((a) => a.transactionIdentifier === line.transactionIdentifier)!;
+      expect({ ...line, status: was.status, lifecycleStage: was.lifecycleStage }).toEqual(was);
+    }
+  });
 });
+
