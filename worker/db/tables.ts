@@ -76,7 +76,7 @@ export const jobs = sqliteTable(
     queuePosition: integer("queue_position"),
     /** While the job waits out its provider's maintenance window (pipeline/executor.ts): when it goes on; null otherwise. */
     resumesAt: integer("resumes_at"),
-    /** An incremental job's base (params.since): its results are the changes since that job's (jobs/changes.ts). */
+    /** An incremental job's base (params.since): its results are the changes since that job's collection (results/changes.ts). */
     sinceJobId: text("since_job_id"),
     /** Set when an incremental job succeeds: the R2 object of its changes and where their CSV rows start. */
     changesResultId: text("changes_result_id"),

@@ -38,7 +38,7 @@ export async function storeChanges(env: { DB: D1Database; RESULTS: R2Bucket }, j
     range: { start: of.params.dateRangeStart as string, end: of.params.dateRangeEnd as string },
     records: await recordsOf(env.RESULTS, of.id, (await finishedUnits(env.DB, of.id)).units),
   });
-  // A base no longer stored (its workspace's data erased) leaves nothing to compare with: every record is added.
+  // A base that is gone leaves nothing to compare with: every record is added.
   const before = base ? await collected(base) : { range: { start: "", end: "" }, records: [] };
   const changes = changesBetween(schema.identity!, before, await collected(job));
   return storeUnitResults(env.RESULTS, job.id, CHANGES_UNIT_INDEX, changedRecord(schema.record), changes);

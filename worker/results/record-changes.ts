@@ -20,8 +20,8 @@ function byKey(identity: RecordIdentity, records: Record<string, unknown>[]): Ma
   return groups;
 }
 
-const sameGroup = (a: Record<string, unknown>[], b: Record<string, unknown>[]) =>
-  a.length === b.length && JSON.stringify(a.map((r) => JSON.stringify(r)).sort()) === JSON.stringify(b.map((r) => JSON.stringify(r)).sort());
+// Lines in any order: a portal may list a document's lines differently from one inquiry to the next.
+const contents = (records: Record<string, unknown>[]) => records.map((r) => JSON.stringify(r)).sort().join("\n");
 
 const within = (day: string, range: { start: string; end: string }) => day >= range.start && day <= range.end;
 
@@ -37,7 +37,7 @@ export function changesBetween(identity: RecordIdentity, base: Collected, curren
   const changes: Record<string, unknown>[] = [];
   for (const [key, records] of now) {
     const old = before.get(key);
-    if (old && sameGroup(old, records)) continue;
+    if (old && contents(old) === contents(records)) continue;
     const change: Change = old ? "modified" : "added";
     for (const record of records) changes.push({ ...record, change });
   }
