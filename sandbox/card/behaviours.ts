@@ -28,12 +28,13 @@ export const SANDBOX_CARD_ERROR_CODES = Object.keys(CARD_BEHAVIOURS) as (keyof t
 
 export const WRONG_PASSWORD = "아이디 또는 비밀번호가 일치하지 않습니다. (비밀번호 오류 1회 / 5회)";
 
-/** The issuer's daily maintenance, as its notice gives it (kept while the sandbox keeps hours). */
+/** The issuer's daily maintenance and its month-end settlement batch, as its notice gives them (kept while the sandbox keeps hours). */
 export const MAINTENANCE_HOURS = { from: "23:50", to: "00:10" } as const;
+export const MONTH_END_HOURS = { from: "23:00", to: "01:00", on: "monthEnd" } as const;
 
 export const NOTICES: Record<CardNotice, { title: string; text: string }> = {
   locked: { title: "이용 정지 안내", text: "비밀번호 5회 연속 오류로 법인카드 홈페이지 이용이 정지되었습니다. 본인 확인 후 비밀번호를 재설정해 주십시오. (고객센터 1588-0000)" },
-  maintenance: { title: "시스템 점검 안내", text: `법인카드 시스템 정기점검 중입니다. 점검시간: 매일 ${MAINTENANCE_HOURS.from} ~ ${MAINTENANCE_HOURS.to}. 점검시간에는 조회 서비스를 이용하실 수 없습니다.` },
+  maintenance: { title: "시스템 점검 안내", text: `법인카드 시스템 정기점검 중입니다. 점검시간: 매일 ${MAINTENANCE_HOURS.from} ~ ${MAINTENANCE_HOURS.to}, 매월 말일 ${MONTH_END_HOURS.from} ~ 익일 ${MONTH_END_HOURS.to} (월말 정산). 점검시간에는 조회 서비스를 이용하실 수 없습니다.` },
   session: { title: "로그인 시간 만료", text: "로그인 후 10분 동안 이용이 없어 로그인 시간이 만료되었습니다. 다시 로그인해 주십시오." },
 };
 

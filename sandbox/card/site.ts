@@ -6,7 +6,7 @@ import { cookie, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { challengeBook, serveSecurityModule } from "../certificates/signed-login";
 import { approvalsOf, byApprovalTime, viewDay } from "./approvals";
 import { CERTIFICATE_CUSTOMERS } from "./certificate-customers";
-import { CARD_BEHAVIOURS, type CardBehaviour, MAINTENANCE_HOURS, POPUP_NOTICE, WRONG_PASSWORD } from "./behaviours";
+import { CARD_BEHAVIOURS, type CardBehaviour, MAINTENANCE_HOURS, MONTH_END_HOURS, POPUP_NOTICE, WRONG_PASSWORD } from "./behaviours";
 import type { SandboxClock } from "../clock";
 import { closedNow } from "../hours";
 import { APPROVALS_ORIGIN, cardsOf } from "./cards";
@@ -37,7 +37,7 @@ const isDate = (s: string) => /^\d{8}$/.test(s);
 const isoDate = (s: string) => `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6)}`;
 
 /** The sandbox card issuer: ID or business-certificate login, the pages after it, a card list and a script-driven approval history. */
-/** The sandbox's clock: with one, the issuer closes for its daily maintenance (MAINTENANCE_HOURS). */
+/** The sandbox's clock: with one, the issuer closes for its daily maintenance and its month-end batch (behaviours.ts). */
 export function cardSite(options: { clock?: SandboxClock } = {}) {
   const sessions = new Map<string, Session>();
   const histories = new LoginHistories();
@@ -123,7 +123,7 @@ export function cardSite(options: { clock?: SandboxClock } = {}) {
     const path = url.pathname.replace(/^\/card\/?/, "");
     const sid = cookie(req, SESSION_COOKIE) ?? "";
     const session = sessions.get(sid);
-    if ((path === "api/login" || path === "api/cert-login") && closedNow(options.clock, MAINTENANCE_HOURS)) return sendJson(res, 200, { next: "notice?type=maintenance" });
+    if ((path === "api/login" || path === "api/cert-login") && (closedNow(options.clock, MAINTENANCE_HOURS) || closedNow(options.clock, MONTH_END_HOURS))) return sendJson(res, 200, { next: "notice?type=maintenance" });
     switch (path) {
       case "":
         return redirect(res, "/card/login");

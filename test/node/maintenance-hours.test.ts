@@ -27,6 +27,15 @@ describe("a provider's maintenance calendar", () => {
     expect(windowMet(split, at("01:30"), 0)).toMatchObject({ endsAt: at("03:00") });
   });
 
+  it("opens a month-end window on the last day of a month only, past midnight into the 1st", () => {
+    const batch = [{ from: "23:00", to: "01:00", on: "monthEnd" as const, note: "batch" }];
+    expect(windowMet(batch, at("23:30", "2026-01-30"), 0)).toBeNull();
+    expect(windowMet(batch, at("23:30", "2026-01-31"), 0)).toMatchObject({ startsAt: at("23:00", "2026-01-31"), endsAt: at("01:00", "2026-02-01") });
+    expect(windowMet(batch, at("00:30", "2026-02-01"), 0)).toMatchObject({ endsAt: at("01:00", "2026-02-01") });
+    expect(windowMet(batch, at("00:30", "2026-02-02"), 0)).toBeNull();
+    expect(nextWindows(batch, at("12:00", "2026-02-27"), 1)).toEqual([{ startsAt: at("23:00", "2026-02-28"), endsAt: at("01:00", "2026-03-01"), note: "batch" }]);
+  });
+
   it("keeps our time for a real institution, which publishes no hours here", async () => {
     const hometax = findProvider("hometax")!;
     expect(await providerClocks({ SANDBOX_BASE_URL: "http://127.0.0.1:9" })(hometax)).toBe(0);
@@ -41,8 +50,8 @@ describe("the sandbox's hours and the service's calendar", () => {
   });
   afterAll(() => sandbox.close());
 
-  const setClock = (hhmm: string) =>
-    fetch(`${sandbox.url}/sandbox/clock`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at: `${todayKst()}T${hhmm}:00+09:00` }) });
+  const setClock = (hhmm: string, day = todayKst()) =>
+    fetch(`${sandbox.url}/sandbox/clock`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at: `${day}T${hhmm}:00+09:00` }) });
 
   /** A sandbox site's login answer now, beside what the service's calendar, reading the sandbox's clock over HTTP, says of now. */
   async function both(providerCode: string) {
@@ -64,13 +73,18 @@ describe("the sandbox's hours and the service's calendar", () => {
   });
 
   it.each([
-    ["sandbox.bank", "00:10", true],
-    ["sandbox.bank", "00:31", false],
-    ["sandbox.card", "23:55", true],
-    ["sandbox.card", "00:05", true],
-    ["sandbox.card", "00:11", false],
-  ])("%s at %s KST: closed %s, by its site and by the calendar alike", async (providerCode, hhmm, closed) => {
-    await setClock(hhmm);
+    ["sandbox.bank", "00:10", "2026-03-10", true],
+    ["sandbox.bank", "00:31", "2026-03-10", false],
+    ["sandbox.card", "23:55", "2026-03-10", true],
+    ["sandbox.card", "00:05", "2026-03-10", true],
+    ["sandbox.card", "00:11", "2026-03-10", false],
+    // The issuer's month-end batch: the last day's evening and the 1st's first hour, and no other day's.
+    ["sandbox.card", "23:30", "2026-03-30", false],
+    ["sandbox.card", "23:30", "2026-03-31", true],
+    ["sandbox.card", "00:30", "2026-04-01", true],
+    ["sandbox.card", "01:01", "2026-04-01", false],
+  ])("%s at %s KST on %s: closed %s, by its site and by the calendar alike", async (providerCode, hhmm, day, closed) => {
+    await setClock(hhmm, day);
     expect(await both(providerCode)).toEqual({ closed, calendar: closed });
   });
 });

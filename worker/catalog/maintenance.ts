@@ -3,11 +3,13 @@ const DAY_MS = 86_400_000;
 
 /**
  * A window the institution closes every day, in Korean time: `from` to `to` ("HH:MM"); a `to` before `from`
- * runs past midnight (23:50 to 00:10).
+ * runs past midnight (23:50 to 00:10). `on: "monthEnd"` opens it only on the last day of each month (a month-end
+ * batch), past midnight into the 1st.
  */
 export interface DailyWindow {
   from: string;
   to: string;
+  on?: "monthEnd";
   /** Where the window is published: the institution's own notice. */
   note: string;
 }
@@ -25,8 +27,11 @@ function occurrences(windows: readonly DailyWindow[], at: number, days: number):
   const kstMidnight = Math.floor((at + KST_OFFSET_MS) / DAY_MS) * DAY_MS - KST_OFFSET_MS;
   const found: MaintenanceWindow[] = [];
   for (let day = -1; day <= days; day++) {
+    const dayStart = kstMidnight + day * DAY_MS;
+    const monthEnd = new Date(dayStart + KST_OFFSET_MS + DAY_MS).getUTCDate() === 1;
     for (const w of windows) {
-      const startsAt = kstMidnight + day * DAY_MS + minutes(w.from) * 60_000;
+      if (w.on === "monthEnd" && !monthEnd) continue;
+      const startsAt = dayStart + minutes(w.from) * 60_000;
       const length = (minutes(w.to) - minutes(w.from) + 24 * 60) % (24 * 60);
       found.push({ startsAt, endsAt: startsAt + length * 60_000, note: w.note });
     }

@@ -115,7 +115,10 @@ const PROVIDERS: ProviderDefinition[] = [
     pageWindowDays: 90,
     runtime: "container",
     // The issuer's notice (sandbox/card/behaviours.ts NOTICES.maintenance).
-    maintenance: [{ from: "23:50", to: "00:10", note: "법인카드 시스템 정기점검 (매일 23:50~00:10)" }],
+    maintenance: [
+      { from: "23:50", to: "00:10", note: "법인카드 시스템 정기점검 (매일 23:50~00:10)" },
+      { from: "23:00", to: "01:00", on: "monthEnd", note: "월말 정산 배치 (매월 말일 23:00~익일 01:00)" },
+    ],
   },
   {
     code: "hometax",
