@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "registration_session.expired",
   "registration_session.locked",
   "credential.expiring",
+  "schedule.paused",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -62,6 +62,13 @@ import * as deleteWebhookEndpoint from "./routes/webhook-endpoints/delete";
 import * as listWebhookDeliveries from "./routes/webhook-endpoints/deliveries";
 import * as getWebhookEndpoint from "./routes/webhook-endpoints/get";
 import * as listWebhookEndpoints from "./routes/webhook-endpoints/list";
+import * as createSchedule from "./routes/schedules/create";
+import * as deleteSchedule from "./routes/schedules/delete";
+import * as getSchedule from "./routes/schedules/get";
+import * as listSchedules from "./routes/schedules/list";
+import * as pauseSchedule from "./routes/schedules/pause";
+import * as resumeSchedule from "./routes/schedules/resume";
+import * as listScheduleRuns from "./routes/schedules/runs";
 import * as replayWebhookDelivery from "./routes/webhook-endpoints/replay";
 import * as rotateWebhookEndpointSecret from "./routes/webhook-endpoints/rotate-secret";
 import * as updateWebhookEndpoint from "./routes/webhook-endpoints/update";
@@ -101,6 +108,14 @@ function registerRoutes(api: Api): void {
   api.openapi(businessScoped(getResults.route), getResults.handler);
   api.openapi(businessScoped(getResultsCsv.route), getResultsCsv.handler);
   api.openapi(businessScoped(createDownloadLink.route), createDownloadLink.handler);
+  // Schedules are a business's like its jobs: a partner names the business as it does for jobs.
+  api.openapi(businessScoped(createSchedule.route), createSchedule.handler);
+  api.openapi(businessScoped(listSchedules.route), listSchedules.handler);
+  api.openapi(businessScoped(getSchedule.route), getSchedule.handler);
+  api.openapi(businessScoped(pauseSchedule.route), pauseSchedule.handler);
+  api.openapi(businessScoped(resumeSchedule.route), resumeSchedule.handler);
+  api.openapi(businessScoped(deleteSchedule.route), deleteSchedule.handler);
+  api.openapi(businessScoped(listScheduleRuns.route), listScheduleRuns.handler);
   // The link's token stands in for the API key: whoever holds the link may download, so no key check and no business selection.
   api.openapi(behind(downloadJobCsv.route), downloadJobCsv.handler);
   api.openapi(keyed(listSchemas.route), listSchemas.handler);

@@ -4,6 +4,7 @@ import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
 import type { RequestGate } from "./durable-objects/request-gate";
 import type { RunnerHub } from "./durable-objects/runner-hub";
+import type { ScheduleAlarm } from "./durable-objects/schedule-alarm";
 import type { ScraperContainer } from "./durable-objects/scraper-container";
 import type { DetachedDeliveries } from "./pipeline/detached-delivery";
 import type { PipelineMessage } from "./jobs/messages";
@@ -19,6 +20,7 @@ export interface Bindings {
   REQUEST_GATES: DurableObjectNamespace<RequestGate>;
   CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
   JOB_BOARD: DurableObjectNamespace<JobBoard>;
+  SCHEDULE_ALARMS: DurableObjectNamespace<ScheduleAlarm>;
   /** Production: the scraper's Cloudflare Container instances (docs/deploying.md); when bound, SCRAPER_URL is not used. */
   SCRAPER?: DurableObjectNamespace<ScraperContainer>;
   /** How many container instances sessions spread over; unset means the `max_instances` default in pipeline/scraper-instances.ts. */

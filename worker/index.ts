@@ -15,11 +15,13 @@ import { purgeExpired } from "./retention";
 import { rewrapStep } from "./vault/rotation";
 import { backfillIdentities } from "./credentials/identity-backfill";
 import { warnExpiringCertificates } from "./credentials/expiry-warnings";
+import { runMissedSchedules } from "./schedules/catch-up";
 
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
 export { RequestGate } from "./durable-objects/request-gate";
 export { RunnerHub } from "./durable-objects/runner-hub";
+export { ScheduleAlarm } from "./durable-objects/schedule-alarm";
 export { ScraperContainer } from "./durable-objects/scraper-container";
 export { DetachedDeliveries } from "./pipeline/detached-delivery";
 
@@ -40,6 +42,7 @@ export default {
     assertConfigured(env);
     const used = invocationBindings(env);
     await sweep(used.DB, pipelineDeps(used));
+    await runMissedSchedules(used);
     await expireSessions(used);
     await resendStalledDeliveries(used);
     await purgeExpired(used.DB);

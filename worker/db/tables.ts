@@ -81,6 +81,9 @@ export const jobs = sqliteTable(
     /** Set when an incremental job succeeds: the R2 object of its changes and where their CSV rows start. */
     changesResultId: text("changes_result_id"),
     changesCsvOffset: integer("changes_csv_offset"),
+    /** A schedule's run (schedules/run.ts): the schedule and the occurrence it ran for, one job per occurrence. */
+    scheduleId: text("schedule_id"),
+    scheduledFor: integer("scheduled_for"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     /** createdAt + maxWaitSeconds: past it the sweep fails the job with JOB_TIMEOUT. */
@@ -92,6 +95,7 @@ export const jobs = sqliteTable(
     index("jobs_status_deadline").on(t.status, t.deadlineAt),
     index("jobs_credential_fence").on(t.credentialId, t.leaseFence),
     index("jobs_billing_created").on(t.billingWorkspaceId, t.createdAt),
+    uniqueIndex("jobs_schedule_occurrence").on(t.scheduleId, t.scheduledFor).where(sql`schedule_id IS NOT NULL`),
   ],
 );
 
@@ -422,4 +426,38 @@ export const webhookDeliveries = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [index("webhook_deliveries_endpoint").on(t.endpointId, t.createdAt, t.id), index("webhook_deliveries_pending").on(t.status, t.nextAttemptAt)],
+);
+
+export const SCHEDULE_STATUSES = ["ACTIVE", "PAUSED"] as const;
+export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
+
+/** Recurring collections the service runs itself (worker/schedules/): each occurrence a normal job. */
+export const schedules = sqliteTable(
+  "schedules",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    providerCode: text("provider_code").notNull(),
+    schema: text("schema").notNull(),
+    /** The credential each run logs in with; null: the provider's only or default one at each run. */
+    credentialId: text("credential_id"),
+    /** Five-field cron, in Korean time (schedules/cron.ts). */
+    cron: text("cron").notNull(),
+    /** The schema's params other than the date range (accounts, cards, currency). */
+    params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** Dated schemas: each run collects the `lastDays` days ending on its own day (KST). */
+    lastDays: integer("last_days"),
+    /** Dated schemas: runs after the first succeeded one pass its `since`, collecting only what changed. */
+    incremental: integer("incremental", { mode: "boolean" }).notNull().default(false),
+    status: text("status", { enum: SCHEDULE_STATUSES }).notNull(),
+    /** Why the service paused it (repeated non-retryable failures), in Korean; null when a person paused it or it runs. */
+    pausedReason: text("paused_reason"),
+    /** The next occurrence to run (ms); null while paused. */
+    nextRunAt: integer("next_run_at"),
+    /** Runs that ended Failed and not retryable, in a row: at SCHEDULE_FAILURE_LIMIT the schedule pauses itself. */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("schedules_workspace").on(t.workspaceId, t.createdAt, t.id), index("schedules_due").on(t.status, t.nextRunAt)],
 );

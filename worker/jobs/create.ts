@@ -61,7 +61,13 @@ async function enqueuePlan(env: JobsEnv, row: JobRow): Promise<void> {
  * was lost; planning twice is harmless, since the executor ignores a plan
  * once the job left PENDING and the credential lease turns a concurrent one away.
  */
-export async function createJob(env: JobsEnv, workspaceId: string, input: CreateJobInput, idempotencyKey?: string): Promise<JobRow> {
+export async function createJob(
+  env: JobsEnv,
+  workspaceId: string,
+  input: CreateJobInput,
+  idempotencyKey?: string,
+  run: { scheduleId: string; scheduledFor: number } | null = null,
+): Promise<JobRow> {
   const request = validateJobRequest(input);
   const now = Date.now();
   // One round trip for both reads: D1 answers a batch in one request.
@@ -91,6 +97,8 @@ export async function createJob(env: JobsEnv, workspaceId: string, input: Create
       params: request.params,
       credentialId,
       sinceJobId: base?.id ?? null,
+      scheduleId: run?.scheduleId ?? null,
+      scheduledFor: run?.scheduledFor ?? null,
       status: credentialId ? "PENDING" : "FAILED",
       error: credentialId ? null : jobError("CREDENTIAL_NOT_FOUND"),
       createdAt: now,

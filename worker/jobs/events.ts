@@ -1,10 +1,15 @@
 import { jobView, pollIntervalMs } from "./views";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
+import { type OutcomesEnv, scheduleRunEnded } from "../schedules/outcomes";
 import type { JobRow } from "./store";
 import type { Bindings } from "../env";
 
-/** Announces a job that reached SUCCEEDED or FAILED to the workspace's webhook endpoints; every transition into a final status calls it once. */
-export async function jobEnded(env: EventsEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS">, row: JobRow): Promise<void> {
+/**
+ * Announces a job that reached SUCCEEDED or FAILED to the workspace's webhook endpoints, and counts a schedule's run
+ * toward its pause; every transition into a final status calls it once.
+ */
+export async function jobEnded(env: EventsEnv & OutcomesEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS">, row: JobRow): Promise<void> {
   if (row.status !== "SUCCEEDED" && row.status !== "FAILED") return;
+  await scheduleRunEnded(env, row);
   await emitEvent(env, { type: row.status === "SUCCEEDED" ? "data_job.succeeded" : "data_job.failed", workspaceId: row.workspaceId, billingWorkspaceId: row.billingWorkspaceId ?? undefined, object: jobView(row, pollIntervalMs(env)) });
 }

@@ -21,6 +21,9 @@ export interface NewJob {
   credentialId: string | null;
   /** The base of an incremental job (params.since), or null. */
   sinceJobId: string | null;
+  /** A schedule's run: the schedule and its occurrence (one job each, by a unique index); null otherwise. */
+  scheduleId: string | null;
+  scheduledFor: number | null;
   /** Failed at birth (no credential) or waiting for planning. */
   status: "PENDING" | "FAILED";
   error: JobError | null;
@@ -51,8 +54,8 @@ export type InsertOutcome =
   | { kind: "TOO_MANY_UNFINISHED" };
 
 const INSERT_JOB = `
-INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id)
-SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16
+INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id, schedule_id, scheduled_for)
+SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18
 WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12)
   AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)`;
 
@@ -225,7 +228,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
     .bind(
       job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
       job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
-      cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId,
+      cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId, job.scheduleId, job.scheduledFor,
     );
   try {
     const statements = [insertJobStatement];
@@ -267,4 +270,27 @@ export async function listJobs(d1: D1Database, query: ListQuery): Promise<JobRow
     .orderBy(desc(jobs.createdAt), desc(jobs.id))
     .limit(query.limit + 1)
     .all();
+}
+
+/** A schedule's runs, newest occurrence first. */
+export function scheduleRuns(d1: D1Database, scheduleId: string, limit: number): Promise<JobRow[]> {
+  return database(d1).select().from(jobs).where(eq(jobs.scheduleId, scheduleId)).orderBy(desc(jobs.scheduledFor)).limit(limit).all();
+}
+
+/** The run of an occurrence, if it was made. */
+export async function occurrenceRun(d1: D1Database, scheduleId: string, scheduledFor: number): Promise<JobRow | null> {
+  return (await database(d1).select().from(jobs).where(and(eq(jobs.scheduleId, scheduleId), eq(jobs.scheduledFor, scheduledFor))).get()) ?? null;
+}
+
+/** The newest succeeded run: an incremental schedule's next base. */
+export async function lastSucceededRun(d1: D1Database, scheduleId: string): Promise<JobRow | null> {
+  return (
+    (await database(d1)
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.scheduleId, scheduleId), eq(jobs.status, "SUCCEEDED")))
+      .orderBy(desc(jobs.scheduledFor))
+      .limit(1)
+      .get()) ?? null
+  );
 }

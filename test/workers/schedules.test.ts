@@ -1,0 +1,138 @@
+import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import type { Bindings } from "../../worker/env";
+import { sinceOf } from "../../worker/jobs/since";
+import { runMissedSchedules } from "../../worker/schedules/catch-up";
+import { runDue } from "../../worker/schedules/run";
+import { addCredential, callJson, createWorkspace, jobInWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
+
+type Json = Record<string, any>;
+
+const MINUTE = 60_000;
+const kstDay = (at: number) => new Date(at + 9 * 3_600_000).toISOString().slice(0, 10);
+const TRANSACTIONS = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1" };
+
+async function create(ws: TestWorkspace, body: Json) {
+  return callJson<Json>("/api/v1/schedules", { method: "POST", key: ws.apiKey, json: body });
+}
+
+async function created(ws: TestWorkspace, body: Json): Promise<Json> {
+  const res = await create(ws, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+/** Makes the schedule's stored next occurrence `at` (a past one is due now). */
+const dueAt = (id: string, at: number) => env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?").bind(at, id).run();
+const runsOf = async (id: string) => (await env.DB.prepare("SELECT id, params, scheduled_for AS scheduledFor, since_job_id AS sinceJobId FROM jobs WHERE schedule_id = ? ORDER BY scheduled_for").bind(id).all<Json>()).results;
+// Runs here are only made, not collected: their plan messages are captured.
+const quiet = () => withCapturedQueue().env as Bindings;
+
+describe("schedules", () => {
+  it("runs each due occurrence once as a normal job over its rolling range, from its alarm, the minute's cron or both", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const schedule = await created(ws, { ...TRANSACTIONS, cron: "*/5 * * * *", lastDays: 3 });
+    expect(schedule).toMatchObject({ status: "ACTIVE", timeZone: "Asia/Seoul", lastDays: 3, consecutiveFailures: 0 });
+    const next = Date.parse(schedule.nextRunAt);
+    expect(next).toBeGreaterThan(Date.now());
+    expect(new Date(next).getUTCMinutes() % 5).toBe(0);
+
+    // The alarm fires at its time: here the occurrence is made due and the object's alarm run.
+    const occurrence = Date.now() - 1000;
+    await dueAt(schedule.id, occurrence);
+    const alarm = env.SCHEDULE_ALARMS.get(env.SCHEDULE_ALARMS.idFromName(schedule.id));
+    expect(await runDurableObjectAlarm(alarm)).toBe(true);
+    // A late catch-up of the same occurrence and a second alarm make nothing more.
+    await Promise.all([runDue(quiet(), schedule.id, occurrence + MINUTE), runDue(quiet(), schedule.id, occurrence + MINUTE)]);
+    const runs = await runsOf(schedule.id);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ scheduledFor: occurrence, sinceJobId: null });
+    expect(JSON.parse(runs[0]!.params)).toEqual({ dateRangeStart: kstDay(occurrence - 2 * 86_400_000), dateRangeEnd: kstDay(occurrence) });
+    const after = (await callJson<Json>(`/api/v1/schedules/${schedule.id}`, { key: ws.apiKey })).body;
+    expect(Date.parse(after.nextRunAt)).toBeGreaterThan(Date.now());
+    // The alarm's run is a normal job: it is collected and succeeds.
+    const job = async () => (await callJson<Json>(`/api/v1/data-jobs/${runs[0]!.id}`, { key: ws.apiKey })).body;
+    await vi.waitUntil(async () => (await job()).kind !== "InProgress", { timeout: 180_000, interval: 200 });
+    expect(await job()).toMatchObject({ kind: "Succeeded" });
+    const listed = (await callJson<Json>(`/api/v1/schedules/${schedule.id}/runs`, { key: ws.apiKey })).body;
+    expect(listed.items).toEqual([expect.objectContaining({ id: runs[0]!.id, schema: TRANSACTIONS.schema, kind: "Succeeded" })]);
+
+    // An occurrence whose alarm was lost runs from the minute's cron, once, and its alarm is set again.
+    await dueAt(schedule.id, Date.now() - 2 * MINUTE);
+    expect(await runMissedSchedules(quiet())).toBeGreaterThanOrEqual(1);
+    expect(await runsOf(schedule.id)).toHaveLength(2);
+    expect(await runDurableObjectAlarm(alarm)).toBe(true);
+    expect(await runsOf(schedule.id)).toHaveLength(2);
+    expect((await callJson<Json>(`/api/v1/schedules/${schedule.id}`, { method: "DELETE", key: ws.apiKey })).status).toBe(204);
+    expect(await runDurableObjectAlarm(alarm)).toBe(false);
+  });
+
+  it("passes an incremental schedule's runs the since of its last succeeded run", async () => {
+    const ws = await createWorkspace();
+    const schedule = await created(ws, { ...TRANSACTIONS, cron: "0 3 * * *", lastDays: 1, incremental: true });
+    const base = await jobInWorkspace(ws.workspaceId, [[]], [0]);
+    await env.DB.prepare("UPDATE jobs SET schedule_id = ?, scheduled_for = 1 WHERE id = ?").bind(schedule.id, base).run();
+    const occurrence = Date.now() - 1000;
+    await dueAt(schedule.id, occurrence);
+    await runDue(quiet(), schedule.id, occurrence);
+    const run = (await runsOf(schedule.id)).find((r) => r.scheduledFor === occurrence)!;
+    expect(run.sinceJobId).toBe(base);
+    expect(JSON.parse(run.params).since).toBe(sinceOf({ id: base }));
+    await callJson(`/api/v1/schedules/${schedule.id}`, { method: "DELETE", key: ws.apiKey });
+  });
+
+  it("pauses itself after three runs that cannot succeed, saying why in a schedule.paused event; resumed, it counts anew", async () => {
+    const ws = await createWorkspace();
+    const endpoint = (await callJson<Json>("/api/v1/webhook-endpoints", { method: "POST", key: ws.apiKey, json: { url: `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${crypto.randomUUID()}`, events: ["schedule.paused"] } })).body;
+    // No credential: every run is born Failed with CREDENTIAL_NOT_FOUND, which no retry mends.
+    const schedule = await created(ws, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "* * * * *" });
+    for (let i = 3; i >= 1; i--) {
+      const occurrence = Date.now() - i * MINUTE;
+      await dueAt(schedule.id, occurrence);
+      await runDue(quiet(), schedule.id, occurrence);
+    }
+    const paused = (await callJson<Json>(`/api/v1/schedules/${schedule.id}`, { key: ws.apiKey })).body;
+    expect(paused).toMatchObject({ status: "PAUSED", nextRunAt: null, consecutiveFailures: 3 });
+    expect(paused.pausedReason).toContain("연속 3회 실패");
+    expect(paused.pausedReason).toContain("자격 증명");
+    const deliveries = (await callJson<Json>(`/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key: ws.apiKey })).body.items;
+    expect(deliveries.map((d: Json) => [d.eventType, JSON.parse(d.payload).data.object])).toEqual([["schedule.paused", paused]]);
+    // Paused, a due occurrence makes nothing.
+    expect(await runDue(quiet(), schedule.id, Date.now())).toBeNull();
+    expect(await runsOf(schedule.id)).toHaveLength(3);
+
+    const resumed = (await callJson<Json>(`/api/v1/schedules/${schedule.id}/resume`, { method: "POST", key: ws.apiKey })).body;
+    expect(resumed).toMatchObject({ status: "ACTIVE", pausedReason: null, consecutiveFailures: 0 });
+    expect(Date.parse(resumed.nextRunAt)).toBeGreaterThan(Date.now());
+    await callJson(`/api/v1/schedules/${schedule.id}`, { method: "DELETE", key: ws.apiKey });
+  });
+
+  it("refuses a schedule that could never run, and keeps each workspace's schedules its own", async () => {
+    const ws = await createWorkspace();
+    const refusals: [Json, number, string, string][] = [
+      [{ ...TRANSACTIONS, cron: "every night", lastDays: 1 }, 400, "INVALID_PARAM_FORMAT", "body.cron"],
+      [{ ...TRANSACTIONS, cron: "0 0 3 * * *", lastDays: 1 }, 400, "INVALID_PARAM_FORMAT", "body.cron"],
+      [{ ...TRANSACTIONS, cron: "0 3 * * *" }, 400, "MISSING_REQUIRED_PARAM", "body.lastDays"],
+      [{ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "0 3 * * *", lastDays: 2 }, 400, "INVALID_DATA_JOB_PARAMS", "body.lastDays"],
+      [{ ...TRANSACTIONS, cron: "0 3 * * *", lastDays: 1, params: { currencyCode: "won" } }, 400, "INVALID_PARAM_FORMAT", "body.params.currencyCode"],
+      [{ providerCode: "nowhere", schema: "bank.accounts.cb.v1", cron: "0 3 * * *" }, 400, "INVALID_PROVIDER_CODE", "body.providerCode"],
+    ];
+    for (const [body, status, code, field] of refusals) {
+      const res = await create(ws, body);
+      expect([res.status, res.body.code, res.body.fieldErrors?.[0]?.field], JSON.stringify(body)).toEqual([status, code, field]);
+      expect(res.body.message).toMatch(/[가-힣]/);
+    }
+    expect((await callJson<Json>("/api/v1/schedules", { key: ws.apiKey })).body).toEqual({ items: [], nextCursor: null });
+
+    const mine = await created(ws, { ...TRANSACTIONS, cron: "0 3 * * *", lastDays: 7 });
+    const other = await createWorkspace();
+    for (const path of [`/api/v1/schedules/${mine.id}`, `/api/v1/schedules/${mine.id}/runs`]) expect((await callJson<Json>(path, { key: other.apiKey })).status).toBe(404);
+    expect((await callJson<Json>(`/api/v1/schedules/${mine.id}/pause`, { method: "POST", key: other.apiKey })).status).toBe(404);
+    const paused = (await callJson<Json>(`/api/v1/schedules/${mine.id}/pause`, { method: "POST", key: ws.apiKey })).body;
+    expect(paused).toMatchObject({ status: "PAUSED", nextRunAt: null, pausedReason: null });
+    expect((await callJson<Json>(`/api/v1/schedules/${mine.id}`, { method: "DELETE", key: ws.apiKey })).status).toBe(204);
+    expect((await callJson<Json>(`/api/v1/schedules/${mine.id}`, { key: ws.apiKey })).status).toBe(404);
+  });
+});

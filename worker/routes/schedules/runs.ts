@@ -1,0 +1,27 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../http/error-responses";
+import { scheduleRuns } from "../../jobs/store";
+import { jobListItem } from "../../jobs/views";
+import { ownSchedule } from "../../schedules/manage";
+import { principalOf } from "../principal";
+import { ScheduleIdParamSchema, ScheduleRunsQuerySchema, ScheduleRunsSchema } from "./shapes";
+
+export const route = createRoute({
+  method: "get",
+  path: "/schedules/{id}/runs",
+  operationId: "listScheduleRuns",
+  tags: ["Schedules"],
+  summary: "일정의 실행 목록",
+  description: "최근 실행(작업)부터 limit개. 각 작업은 GET /data-jobs/{id}로 자세히 봅니다.",
+  request: { params: ScheduleIdParamSchema, query: ScheduleRunsQuerySchema },
+  responses: {
+    200: { description: "실행 목록", content: { "application/json": { schema: ScheduleRunsSchema } } },
+    ...errorResponses("RESOURCE_NOT_FOUND", "INVALID_PARAM_FORMAT"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const schedule = await ownSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id);
+  return c.json({ items: (await scheduleRuns(c.env.DB, schedule.id, c.req.valid("query").limit)).map(jobListItem) }, 200);
+};

@@ -1,0 +1,62 @@
+import { findSchema } from "../catalog/schemas";
+import { ApiError } from "../errors/api-error";
+import { createJob } from "../jobs/create";
+import type { JobsEnv } from "../jobs/lifecycle";
+import { sinceOf } from "../jobs/since";
+import { lastSucceededRun, occurrenceRun } from "../jobs/store";
+import { nextOccurrence } from "./cron";
+import { pauseForFailures } from "./outcomes";
+import { advanceSchedule, findScheduleById, type ScheduleRow } from "./store";
+
+const DAY_MS = 86_400_000;
+const KST_MS = 9 * 3_600_000;
+const kstDate = (at: number) => new Date(at + KST_MS).toISOString().slice(0, 10);
+
+/** The params of an occurrence's job: the schedule's own, its rolling range ending on the occurrence's day, and the last run's `since`. */
+async function runParams(d1: D1Database, schedule: ScheduleRow, occurrence: number): Promise<Record<string, unknown>> {
+  if (!findSchema(schedule.schema)?.datedRange || schedule.lastDays === null) return schedule.params;
+  const range = { dateRangeStart: kstDate(occurrence - (schedule.lastDays - 1) * DAY_MS), dateRangeEnd: kstDate(occurrence) };
+  const base = schedule.incremental ? await lastSucceededRun(d1, schedule.id) : null;
+  return { ...schedule.params, ...range, ...(base ? { since: sinceOf(base) } : {}) };
+}
+
+/**
+ * The occurrence's job, made once: a second run of the same occurrence (an alarm retried after a crash, the cron's
+ * catch-up beside a late alarm) finds it, by the jobs table's unique (schedule, occurrence).
+ */
+async function runJob(env: JobsEnv, schedule: ScheduleRow, occurrence: number) {
+  const made = await occurrenceRun(env.DB, schedule.id, occurrence);
+  if (made) return made;
+  const input = { providerCode: schedule.providerCode, schema: schedule.schema, params: await runParams(env.DB, schedule, occurrence), ...(schedule.credentialId ? { credentialId: schedule.credentialId } : {}) };
+  try {
+    return await createJob(env, schedule.workspaceId, input, undefined, { scheduleId: schedule.id, scheduledFor: occurrence });
+  } catch (err) {
+    const raced = await occurrenceRun(env.DB, schedule.id, occurrence);
+    if (raced) return raced;
+    throw err;
+  }
+}
+
+/**
+ * Runs a schedule's due occurrence, if it has one by `now`, and moves it to its next; returns when it is next due,
+ * or null when it is not ACTIVE (paused, deleted). Occurrences missed while the service was down are not made up
+ * one by one: the latest due runs once, then the schedule goes on from now. A run the service refuses outright (the
+ * credential gone, a cap reached) counts as a failed run, as a job born Failed does.
+ */
+export async function runDue(env: JobsEnv, scheduleId: string, now: number): Promise<number | null> {
+  const schedule = await findScheduleById(env.DB, scheduleId);
+  if (!schedule || schedule.status !== "ACTIVE" || schedule.nextRunAt === null) return null;
+  const occurrence = schedule.nextRunAt;
+  if (occurrence > now) return occurrence;
+  let refused: ApiError | null = null;
+  try {
+    await runJob(env, schedule, occurrence);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    refused = err;
+  }
+  const next = nextOccurrence(schedule.cron, Math.max(occurrence, now));
+  const moved = await advanceSchedule(env.DB, schedule.id, occurrence, next, now);
+  if (refused && moved) await pauseForFailures(env, moved, refused.message, now);
+  return moved?.nextRunAt ?? (await findScheduleById(env.DB, scheduleId))?.nextRunAt ?? null;
+}
