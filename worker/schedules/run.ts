@@ -37,17 +37,31 @@ async function runJob(env: JobsEnv, schedule: ScheduleRow, occurrence: number) {
   }
 }
 
+// Bounds the walk to the latest due occurrence: a year of a schedule running every minute.
+const MAX_SKIPPED = 527_040;
+
+/** The latest occurrence at or before `now`, from the stored one on: what a schedule that was down for a while runs. */
+function latestDue(cron: string, stored: number, now: number): number {
+  let occurrence = stored;
+  for (let skipped = 0; skipped < MAX_SKIPPED; skipped++) {
+    const next = nextOccurrence(cron, occurrence);
+    if (next > now) break;
+    occurrence = next;
+  }
+  return occurrence;
+}
+
 /**
  * Runs a schedule's due occurrence, if it has one by `now`, and moves it to its next; returns when it is next due,
  * or null when it is not ACTIVE (paused, deleted). Occurrences missed while the service was down are not made up
- * one by one: the latest due runs once, then the schedule goes on from now. A run the service refuses outright (the
+ * one by one: the latest of them runs once, then the schedule goes on. A run the service refuses outright (the
  * credential gone, a cap reached) counts as a failed run, as a job born Failed does.
  */
 export async function runDue(env: JobsEnv, scheduleId: string, now: number): Promise<number | null> {
   const schedule = await findScheduleById(env.DB, scheduleId);
   if (!schedule || schedule.status !== "ACTIVE" || schedule.nextRunAt === null) return null;
-  const occurrence = schedule.nextRunAt;
-  if (occurrence > now) return occurrence;
+  if (schedule.nextRunAt > now) return schedule.nextRunAt;
+  const occurrence = latestDue(schedule.cron, schedule.nextRunAt, now);
   let refused: ApiError | null = null;
   try {
     await runJob(env, schedule, occurrence);
@@ -55,8 +69,7 @@ export async function runDue(env: JobsEnv, scheduleId: string, now: number): Pro
     if (!(err instanceof ApiError)) throw err;
     refused = err;
   }
-  const next = nextOccurrence(schedule.cron, Math.max(occurrence, now));
-  const moved = await advanceSchedule(env.DB, schedule.id, occurrence, next, now);
+  const moved = await advanceSchedule(env.DB, schedule.id, schedule.nextRunAt, nextOccurrence(schedule.cron, occurrence), now);
   if (refused && moved) await pauseForFailures(env, moved, refused.message, now);
   return moved?.nextRunAt ?? (await findScheduleById(env.DB, scheduleId))?.nextRunAt ?? null;
 }

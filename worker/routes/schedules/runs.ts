@@ -23,5 +23,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const schedule = await ownSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id);
-  return c.json({ items: (await scheduleRuns(c.env.DB, schedule.id, c.req.valid("query").limit)).map(jobListItem) }, 200);
+  const runs = await scheduleRuns(c.env.DB, schedule.id, c.req.valid("query").limit);
+  return c.json({ items: runs.map((job) => ({ ...jobListItem(job), scheduledFor: new Date(job.scheduledFor!).toISOString() })) }, 200);
 };

@@ -53,6 +53,10 @@ export const ScheduleRunsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20).meta({ description: "1-100, 기본 20", format: "int32" }),
 });
 
+const ScheduleRunSchema = z
+  .intersection(DataJobListItemSchema, z.object({ scheduledFor: timestamp().meta({ description: "이 작업이 맡은 실행 시각 (한 시각에 작업 하나)" }) }))
+  .openapi("ScheduleRun");
+
 export const ScheduleRunsSchema = z
-  .object({ items: z.array(DataJobListItemSchema).max(MAX_PAGE).meta({ description: "최근 실행부터. 각 실행은 보통의 작업입니다" }) })
+  .object({ items: z.array(ScheduleRunSchema).max(MAX_PAGE).meta({ description: "최근 실행부터. 각 실행은 보통의 작업입니다" }) })
   .openapi("ScheduleRuns");
