@@ -181,7 +181,7 @@ describe("fuzzing every operation of the OpenAPI document", () => {
   });
 
   it("documents X-SVC-Business and what its check answers on exactly the operations of one business's data", () => {
-    const businessScoped = /^\/api\/v1\/(data-jobs|credentials|registration-sessions)(\/|$)/;
+    const businessScoped = /^\/api\/v1\/(data-jobs|credentials|registration-sessions|schedules)(\/|$)/;
     const selection = ["CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "PARTNER_BUSINESS_SELECTOR_REQUIRED", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_FOUND", "CONNECTION_REVOKED"];
     expect(OPERATIONS.filter((op) => businessScoped.test(op.path)).length).toBeGreaterThanOrEqual(12);
     for (const op of OPERATIONS) {
