@@ -117,6 +117,7 @@ describe("schedules", () => {
       [{ ...TRANSACTIONS, cron: "0 3 * * *" }, 400, "MISSING_REQUIRED_PARAM", "body.lastDays"],
       [{ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "0 3 * * *", lastDays: 2 }, 400, "INVALID_DATA_JOB_PARAMS", "body.lastDays"],
       [{ ...TRANSACTIONS, cron: "0 3 * * *", lastDays: 1, params: { currencyCode: "won" } }, 400, "INVALID_PARAM_FORMAT", "body.params.currencyCode"],
+      [{ ...TRANSACTIONS, cron: "0 3 * * *", lastDays: 1, params: { since: "x" } }, 400, "INVALID_DATA_JOB_PARAMS", "body.params.since"],
       [{ providerCode: "nowhere", schema: "bank.accounts.cb.v1", cron: "0 3 * * *" }, 400, "INVALID_PROVIDER_CODE", "body.providerCode"],
     ];
     for (const [body, status, code, field] of refusals) {

@@ -4,6 +4,7 @@ import { ApiError, fieldError } from "../errors/api-error";
 import { validateJobRequest } from "../jobs/request";
 import { armSchedule } from "./alarm";
 import { nextOccurrence, parseCron } from "./cron";
+import { rollingRange } from "./rolling-range";
 import { deleteSchedule, findSchedule, insertSchedule, MAX_SCHEDULES_PER_WORKSPACE, type ScheduleRow, setScheduleStatus } from "./store";
 
 type ManageEnv = Pick<Bindings, "DB" | "SCHEDULE_ALARMS">;
@@ -33,9 +34,11 @@ function checkInput(input: ScheduleInput, now: number): void {
   if (!dated && (input.lastDays !== undefined || input.incremental)) {
     throw new ApiError("INVALID_DATA_JOB_PARAMS", { fieldErrors: [fieldError("body.lastDays", "INVALID_DATA_JOB_PARAMS", "lastDays와 incremental은 기간이 있는 schema에만 씁니다.")] });
   }
-  const today = new Date(now + 9 * 3_600_000).toISOString().slice(0, 10);
-  const start = new Date(now + 9 * 3_600_000 - ((input.lastDays ?? 1) - 1) * 86_400_000).toISOString().slice(0, 10);
-  validateJobRequest({ providerCode: input.providerCode, schema: input.schema, params: { ...input.params, ...(dated ? { dateRangeStart: start, dateRangeEnd: today } : {}) } });
+  const ruled = ["dateRangeStart", "dateRangeEnd", "since"].find((name) => input.params && name in input.params);
+  if (ruled) {
+    throw new ApiError("INVALID_DATA_JOB_PARAMS", { fieldErrors: [fieldError(`body.params.${ruled}`, "INVALID_DATA_JOB_PARAMS", "일정의 params에는 기간과 since를 넣지 않습니다. lastDays와 incremental로 정해 주세요.")] });
+  }
+  validateJobRequest({ providerCode: input.providerCode, schema: input.schema, params: { ...input.params, ...(dated ? rollingRange(input.lastDays!, now) : {}) } });
 }
 
 /** A new ACTIVE schedule, its alarm set at its first occurrence. */

@@ -6,16 +6,13 @@ import { sinceOf } from "../jobs/since";
 import { lastSucceededRun, occurrenceRun } from "../jobs/store";
 import { nextOccurrence } from "./cron";
 import { pauseForFailures } from "./outcomes";
+import { rollingRange } from "./rolling-range";
 import { advanceSchedule, findScheduleById, type ScheduleRow } from "./store";
-
-const DAY_MS = 86_400_000;
-const KST_MS = 9 * 3_600_000;
-const kstDate = (at: number) => new Date(at + KST_MS).toISOString().slice(0, 10);
 
 /** The params of an occurrence's job: the schedule's own, its rolling range ending on the occurrence's day, and the last run's `since`. */
 async function runParams(d1: D1Database, schedule: ScheduleRow, occurrence: number): Promise<Record<string, unknown>> {
   if (!findSchema(schedule.schema)?.datedRange || schedule.lastDays === null) return schedule.params;
-  const range = { dateRangeStart: kstDate(occurrence - (schedule.lastDays - 1) * DAY_MS), dateRangeEnd: kstDate(occurrence) };
+  const range = rollingRange(schedule.lastDays, occurrence);
   const base = schedule.incremental ? await lastSucceededRun(d1, schedule.id) : null;
   return { ...schedule.params, ...range, ...(base ? { since: sinceOf(base) } : {}) };
 }
