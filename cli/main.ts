@@ -5,6 +5,7 @@ import { jobsCreate, jobsList, jobsShow, jobsWait } from "./commands/jobs";
 import { linksCreate } from "./commands/links";
 import { login, logout } from "./commands/login";
 import { results } from "./commands/results";
+import { schedulesCreate, schedulesDelete, schedulesList, schedulesPause, schedulesResume, schedulesRuns, schedulesShow } from "./commands/schedules";
 import { webhooksListen } from "./commands/webhooks";
 import { type Command, createContext } from "./context";
 import { EXIT, type ExitCode, NotLoggedInError, UsageError } from "./exit-codes";
@@ -27,6 +28,13 @@ const COMMANDS: Record<string, Command> = {
   "jobs wait": jobsWait,
   results,
   "links create": linksCreate,
+  "schedules create": schedulesCreate,
+  "schedules list": schedulesList,
+  "schedules show": schedulesShow,
+  "schedules pause": schedulesPause,
+  "schedules resume": schedulesResume,
+  "schedules runs": schedulesRuns,
+  "schedules delete": schedulesDelete,
   "check-credential": checkCredentialCommand,
   "webhooks listen": webhooksListen,
 };

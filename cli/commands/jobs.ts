@@ -7,7 +7,7 @@ import { exitFor, printJob, printJobList, waitShowingProgress } from "./job-outp
 const JOB_STATUSES = ["PENDING", "RUNNING", "SUCCEEDED", "FAILED"] as const;
 
 /** `--param dateRangeStart=2026-01-01` (repeatable) and/or `--params '{"...": ...}'`. */
-function paramsOf(pairs: string[], jsonText: string | undefined): Record<string, unknown> {
+export function paramsOf(pairs: string[], jsonText: string | undefined): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   if (jsonText !== undefined) {
     try {

@@ -13,6 +13,8 @@ import {
   isTerminal,
   type Provider,
   type Records,
+  type CreateScheduleRequest,
+  type Schedule,
   type SchemaDetail,
   type SchemaId,
   type TerminalDataJob,
@@ -213,5 +215,44 @@ export class CollectClient {
 
   async deleteWebhookEndpoint(id: string, options: CallOptions = {}): Promise<void> {
     await this.send(() => this.api.DELETE("/api/v1/webhook-endpoints/{id}", { params: { path: { id } }, signal: options.signal }), options.signal);
+  }
+
+  /** A schedule the service runs itself (cron in Korean time); see docs/scheduling.md. A create is not repeated after a dropped connection. */
+  async createSchedule(schedule: CreateScheduleRequest, options: CallOptions = {}): Promise<Schedule> {
+    const { data } = await this.send(() => this.api.POST("/api/v1/schedules", { body: schedule, signal: options.signal }), options.signal, "only-refused");
+    return data;
+  }
+
+  /** Every schedule of the workspace, newest first, across all pages. */
+  listSchedules(options: CallOptions = {}): AsyncGenerator<Schedule, void, undefined> {
+    return everyItem(async (cursor) => {
+      const { data } = await this.send(() => this.api.GET("/api/v1/schedules", { params: { query: { cursor, limit: 100 } }, signal: options.signal }), options.signal);
+      return data;
+    });
+  }
+
+  async getSchedule(id: string, options: CallOptions = {}): Promise<Schedule> {
+    const { data } = await this.send(() => this.api.GET("/api/v1/schedules/{id}", { params: { path: { id } }, signal: options.signal }), options.signal);
+    return data;
+  }
+
+  async pauseSchedule(id: string, options: CallOptions = {}): Promise<Schedule> {
+    const { data } = await this.send(() => this.api.POST("/api/v1/schedules/{id}/pause", { params: { path: { id } }, signal: options.signal }), options.signal);
+    return data;
+  }
+
+  async resumeSchedule(id: string, options: CallOptions = {}): Promise<Schedule> {
+    const { data } = await this.send(() => this.api.POST("/api/v1/schedules/{id}/resume", { params: { path: { id } }, signal: options.signal }), options.signal);
+    return data;
+  }
+
+  async deleteSchedule(id: string, options: CallOptions = {}): Promise<void> {
+    await this.send(() => this.api.DELETE("/api/v1/schedules/{id}", { params: { path: { id } }, signal: options.signal }), options.signal);
+  }
+
+  /** A schedule's latest runs (jobs), newest first, each with its `scheduledFor`. */
+  async listScheduleRuns(id: string, options: CallOptions & { limit?: number } = {}) {
+    const { data } = await this.send(() => this.api.GET("/api/v1/schedules/{id}/runs", { params: { path: { id }, query: { limit: options.limit ?? 20 } }, signal: options.signal }), options.signal);
+    return data.items;
   }
 }

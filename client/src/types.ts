@@ -12,6 +12,8 @@ export type CreateDataJobRequest = Schemas["CreateDataJobRequest"];
 export type DataJobResults = Schemas["DataJobResults"];
 export type Provider = Schemas["Provider"];
 export type SchemaDetail = Schemas["SchemaDetail"];
+export type Schedule = Schemas["Schedule"];
+export type CreateScheduleRequest = Schemas["CreateScheduleRequest"];
 
 /** Any record of any schema; each carries its schema identifier in `schema`. */
 export type AnyRecord = DataJobResults["data"][number];

@@ -41,6 +41,35 @@ describe("collect check-credential", () => {
   });
 });
 
+describe("collect schedules", () => {
+  it("creates a schedule, lists, pauses and shows it as the service holds it, then deletes it", async () => {
+    const env = { COLLECT_API_KEY: stack.apiKey, COLLECT_BASE_URL: stack.baseUrl };
+    const made = await cli(["schedules", "create", "--provider", "sandbox.bank", "--schema", "bank.transactions.cb.v1", "--cron", "0 3 * * *", "--last-days", "7", "--incremental", "--json"], env);
+    expect(made.code, made.stderr).toBe(0);
+    const schedule = JSON.parse(made.stdout);
+    const client = new CollectClient({ baseUrl: stack.baseUrl, apiKey: stack.apiKey });
+    expect(schedule).toEqual(await client.getSchedule(schedule.id));
+    expect(schedule).toMatchObject({ cron: "0 3 * * *", timeZone: "Asia/Seoul", lastDays: 7, incremental: true, status: "ACTIVE" });
+
+    const listed = await cli(["schedules", "list"], env);
+    expect(listed.stdout).toMatch(new RegExp(`${schedule.id}\\s+bank.transactions.cb.v1\\s+0 3 \\* \\* \\*\\s+ACTIVE`));
+    expect((await cli(["schedules", "pause", schedule.id], env)).stdout).toMatch(/status\s+PAUSED/);
+    expect(JSON.parse((await cli(["schedules", "show", schedule.id, "--json"], env)).stdout)).toMatchObject({ status: "PAUSED", nextRunAt: null });
+    expect((await cli(["schedules", "runs", schedule.id, "--json"], env)).stdout.trim()).toBe("[]");
+    expect((await cli(["schedules", "delete", schedule.id], env)).code).toBe(0);
+    const gone = await cli(["schedules", "show", schedule.id], env);
+    expect(gone.code).toBe(3);
+    expect(gone.stderr).toContain("RESOURCE_NOT_FOUND");
+  });
+
+  it("refuses a cron that is not five fields with the service's code and Korean message", async () => {
+    const run = await cli(["schedules", "create", "--provider", "sandbox.bank", "--schema", "bank.accounts.cb.v1", "--cron", "@daily"], { COLLECT_API_KEY: stack.apiKey, COLLECT_BASE_URL: stack.baseUrl });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("INVALID_PARAM_FORMAT");
+    expect(run.stderr).toMatch(/다섯 필드/);
+  });
+});
+
 describe("collect jobs and results", () => {
   it("creates and follows a job with plain progress lines off a terminal, shows it, and writes the service's CSV bytes unchanged", async () => {
     const apiKey = stack.named["cli/jobs"].apiKey;

@@ -25,6 +25,7 @@ const OWNERS: Record<string, string> = {
   webhook_deliveries: "worker/webhooks",
   mail_outbox: "worker/mail",
   account_links: "worker/users",
+  schedules: "worker/schedules",
 };
 
 function sourceFiles(dir: string): string[] {
