@@ -93,42 +93,4 @@ describe("an institution's maintenance on the real local stack", () => {
       await fetch(clock, { method: "DELETE" });
     }
   });
-
-  it("runs a schedule every minute exactly once a minute, across a restart of the worker", async () => {
-    const created = await api.json("POST", "/api/v1/schedules", { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "* * * * *" });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const path = `/api/v1/schedules/${created.body.id}`;
-    const runs = async (): Promise<Json[]> => (await api.json("GET", `${path}/runs?limit=100`)).body.items;
-    const until = async (done: (items: Json[]) => boolean) => {
-      for (const deadline = Date.now() + 300_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 1000))) {
-        const items = await runs();
-        if (done(items)) return items;
-      }
-      throw new Error(`schedule runs: ${JSON.stringify(await runs())}`);
-    };
-    await until((items) => items.length >= 1);
-    const down = Date.now();
-    await stack.killWorker();
-    await stack.startWorker();
-    const up = Date.now();
-    // Runs after the restart: the schedule went on by itself, from the object's alarm on disk.
-    const items = await until((all) => all.filter((run) => Date.parse(run.scheduledFor) > up).length >= 1);
-    expect((await api.request("POST", `${path}/pause`)).status).toBe(200);
-
-    const occurrences = items.map((run) => Date.parse(run.scheduledFor)).sort((a, b) => a - b);
-    expect(new Set(occurrences).size).toBe(occurrences.length);
-    for (const at of occurrences) expect(at % 60_000).toBe(0);
-    // One a minute; only minutes that began while the worker was down may be missing, for the latest of them runs late.
-    for (let i = 1; i < occurrences.length; i++) {
-      const gap = occurrences[i]! - occurrences[i - 1]!;
-      if (gap > 60_000) expect([occurrences[i - 1]! + 60_000 > down - 60_000, occurrences[i]! - 60_000 < up]).toEqual([true, true]);
-      else expect(gap).toBe(60_000);
-    }
-    const truth = bankGroundTruth("user_good").accounts;
-    for (const run of items) {
-      const done = await api.waitForJob(run.id);
-      expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
-    }
-  });
 });
-

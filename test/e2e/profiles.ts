@@ -19,8 +19,7 @@ export interface Profile extends Pick<StackOptions, "pageTimeoutMs" | "sweepEver
 const TEST_VARS = {
   RETRY_BASE_SECONDS: "1",
   RETRY_MAX_SECONDS: "2",
-  // Five: on a loaded machine a login can outlast the scraper call bound (ENGINE_CRASHED) more than twice in a row (c4).
-  RETRY_MAX_ATTEMPTS: "5",
+  RETRY_MAX_ATTEMPTS: "3",
   RATE_LIMIT_PER_MINUTE: "100000",
   RATE_LIMIT_PER_HOUR: "1000000",
   SUGGESTED_POLL_INTERVAL_MS: "250",
