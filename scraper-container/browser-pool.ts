@@ -40,7 +40,13 @@ export class BrowserPool {
   /** A context whose every request stays on `origins`. */
   async newContext(origins: readonly string[]): Promise<{ context: BrowserContext; page: Page }> {
     const context = await (await this.current()).createBrowserContext(this.fence.contextOptions(origins));
-    return { context, page: await context.newPage() };
+    try {
+      return { context, page: await context.newPage() };
+    } catch (err) {
+      // A page that never came (an overloaded browser) must not leave its context counted against the engine.
+      await context.close().catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Incognito contexts open in the browser: one per session or login in flight. */

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
-import { ProviderFailure, type LoginCredential, type TaskUnit } from "../collectors/adapter";
+import type { LoginCredential, TaskUnit } from "../collectors/adapter";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
 import type { CollectRequest, CollectResponse, OpenSessionResponse, TargetsRequest, TargetsResponse } from "../collectors/scraper-protocol";
 import { BrowserPool } from "./browser-pool";
 import { type EgressOptions, egress } from "./egress";
+import { failureAnswer } from "./failure-answer";
 import { HttpFailure, readJsonBody, send, sendFailure } from "./http-io";
 import { logIn } from "./log-in";
 import { SessionStore } from "./sessions";
@@ -103,11 +104,9 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
 
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
-      if (err instanceof HttpFailure) return sendFailure(res, err.status, err.code, err.retryAfterSeconds);
-      if (err instanceof ProviderFailure) return sendFailure(res, 422, err.code, err.retryAfterSeconds, err.message);
-      // Anything else is the browser or this process failing, not the institution.
-      console.error(err);
-      sendFailure(res, 500, "ENGINE_CRASHED");
+      const answer = failureAnswer(err);
+      if (answer.status === 500) console.error(err);
+      sendFailure(res, answer.status, answer.code, answer.retryAfterSeconds, answer.detail);
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port, options.host ?? "127.0.0.1", resolve));

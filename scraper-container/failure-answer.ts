@@ -1,0 +1,27 @@
+import { TimeoutError } from "puppeteer-core";
+import { ProviderFailure } from "../collectors/adapter";
+import { HttpFailure } from "./http-io";
+
+export interface FailureAnswer {
+  status: number;
+  code: string;
+  retryAfterSeconds?: number;
+  detail?: string;
+}
+
+/** How soon a caller turned away because the browser is overloaded may ask again. */
+const BUSY_BROWSER_RETRY_SECONDS = 10;
+
+/**
+ * The failure envelope for whatever a request threw. Adapters bound every wait on the institution themselves
+ * (TIMEOUT); a puppeteer TimeoutError that reaches here lapsed at puppeteer's own bound on a browser step no
+ * institution is part of (a new page's target, a page's script context), which only an overloaded browser misses:
+ * the engine is congested, so the job waits for capacity instead of spending its attempts on ENGINE_CRASHED.
+ */
+export function failureAnswer(err: unknown): FailureAnswer {
+  if (err instanceof HttpFailure) return { status: err.status, code: err.code, retryAfterSeconds: err.retryAfterSeconds };
+  if (err instanceof ProviderFailure) return { status: 422, code: err.code, retryAfterSeconds: err.retryAfterSeconds, detail: err.message };
+  if (err instanceof TimeoutError) return { status: 429, code: "ENGINE_CONCURRENCY_LIMIT", retryAfterSeconds: BUSY_BROWSER_RETRY_SECONDS, detail: err.message };
+  // Anything else is the browser or this process failing, not the institution.
+  return { status: 500, code: "ENGINE_CRASHED" };
+}
