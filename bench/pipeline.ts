@@ -22,7 +22,7 @@ import { startLocalStack } from "../scripts/local-stack";
 import { startBenchWorker } from "./bench-worker";
 import { peakRssMb } from "./process-memory";
 import { writeSyntheticUnit } from "./synthetic-results";
-import { CHROMIUM_ARGS } from "../scraper-container/browser-pool";
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "../scraper-container/browser-pool";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RANGE = { start: "2025-01-01", end: "2025-12-31" };
@@ -61,7 +61,7 @@ async function serviceJob(): Promise<{ ms: number; records: number; units: numbe
 async function bareAdapter(): Promise<{ ms: number; records: number; units: number }> {
   const provider = findProvider("sandbox.bank")!;
   const { adapter, baseUrl } = browserInstitutionFor(provider.code, stack.sandboxUrl)!;
-  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: "shell" });
   try {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();

@@ -4,7 +4,7 @@ import type { LoginCredential, TaskUnit } from "../collectors/adapter";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
 import type { CollectRequest, CollectResponse, OpenSessionResponse, TargetsRequest, TargetsResponse } from "../collectors/scraper-protocol";
-import { BrowserPool } from "./browser-pool";
+import { BrowserPool, DEFAULT_CHROMIUM_PATH } from "./browser-pool";
 import { type EgressOptions, egress } from "./egress";
 import { failureAnswer } from "./failure-answer";
 import { HttpFailure, readJsonBody, send, sendFailure } from "./http-io";
@@ -47,7 +47,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   const institutionBaseUrls = options.institutionBaseUrls ?? {};
   const egressFor = egress(options.egress ?? {});
   const fence = await startSiteFence();
-  const pool = new BrowserPool(options.chromiumPath ?? "/usr/bin/chromium", fence);
+  const pool = new BrowserPool(options.chromiumPath ?? DEFAULT_CHROMIUM_PATH, fence);
   const sessions = new SessionStore(options.sessionIdleMs ?? 300_000);
   const maxSessions = options.maxSessions ?? 8;
   let logins = 0;
@@ -130,7 +130,7 @@ export function scraperOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Scr
     host: env.SCRAPER_HOST,
     sharedSecret: env.SCRAPER_SHARED_SECRET ?? "",
     sandboxBaseUrl: env.SANDBOX_BASE_URL ?? "",
-    chromiumPath: env.CHROMIUM_PATH,
+    chromiumPath: env.CHROMIUM_PATH || undefined,
     maxSessions: env.MAX_SESSIONS ? Number(env.MAX_SESSIONS) : undefined,
     sessionIdleMs: env.SESSION_IDLE_MS ? Number(env.SESSION_IDLE_MS) : undefined,
     pageTimeoutMs: env.PAGE_TIMEOUT_MS ? Number(env.PAGE_TIMEOUT_MS) : undefined,

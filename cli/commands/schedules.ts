@@ -8,7 +8,7 @@ import { paramsOf } from "./jobs";
 const row = (s: Schedule) => ({ id: s.id, schema: s.schema, cron: s.cron, status: s.status, nextRunAt: s.nextRunAt ?? "-" });
 
 function print(ctx: Parameters<Command["run"]>[0], schedule: Schedule): typeof EXIT.OK {
-  ctx.out.write(ctx.json ? json(schedule) : fields({ ...row(schedule), lastDays: schedule.lastDays ?? "-", incremental: schedule.incremental, pausedReason: schedule.pausedReason ?? "-" }));
+  ctx.out.write(ctx.json ? json(schedule) : fields({ ...row(schedule), lastDays: schedule.lastDays ?? "-", incremental: schedule.incremental, skippedRuns: schedule.skippedRuns, pausedReason: schedule.pausedReason ?? "-" }));
   return EXIT.OK;
 }
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
 import { jobError } from "../../collectors/job-failures";
 import { client, type Stack, startStack } from "./stack";
+import { BANK_ERRORS_END_TO_END } from "./workspaces";
 
 let stack: Stack;
 
@@ -12,9 +12,9 @@ beforeAll(async () => {
 });
 
 describe("institution failures through the real stack", () => {
-  it("ends each error_<CODE> job Failed with that code, its category and retryable flag", async () => {
+  it("ends an error_<CODE> job of each kind of failure Failed with that code, its category and retryable flag", async () => {
     const outcomes = await Promise.all(
-      SANDBOX_BANK_ERROR_CODES.map(async (code) => {
+      BANK_ERRORS_END_TO_END.map(async (code) => {
         const api = client(stack, stack.named[`bank-errors/${code}`]!.apiKey);
         const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } });
         return { code, done: await api.waitForJob(job.id) };

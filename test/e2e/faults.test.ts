@@ -94,3 +94,41 @@ describe("an institution's maintenance on the real local stack", () => {
     }
   });
 });
+
+describe("schedules on the real local stack", () => {
+  it("runs a schedule every minute across a restart of the worker, each occurrence at most once and every run succeeding", async () => {
+    const created = await api.json("POST", "/api/v1/schedules", { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "* * * * *" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const path = `/api/v1/schedules/${created.body.id}`;
+    const runs = async (): Promise<Json[]> => (await api.json("GET", `${path}/runs?limit=100`)).body.items;
+    const until = async (done: (items: Json[]) => boolean) => {
+      for (const deadline = Date.now() + 300_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 1000))) {
+        const items = await runs();
+        if (done(items)) return items;
+      }
+      throw new Error(`schedule runs: ${JSON.stringify(await runs())}`);
+    };
+    await until((items) => items.length >= 1);
+    const down = Date.now();
+    await stack.killWorker();
+    await stack.startWorker();
+    const up = Date.now();
+    // Runs after the restart: the schedule went on by itself, from the object's alarm on disk.
+    const items = await until((all) => all.filter((run) => Date.parse(run.scheduledFor) > up).length >= 1);
+    const schedule = (await api.json("POST", `${path}/pause`)).body;
+
+    const occurrences = items.map((run) => Date.parse(run.scheduledFor)).sort((a, b) => a - b);
+    expect(new Set(occurrences).size).toBe(occurrences.length);
+    for (const at of occurrences) expect(at % 60_000).toBe(0);
+    // Every minute between the first run and the last ran, but for minutes skipped while a run was still going
+    // (counted on the schedule) and minutes that began while the worker was down (the latest of those runs late).
+    const minutes = (occurrences.at(-1)! - occurrences[0]!) / 60_000 + 1;
+    const downMinutes = Math.ceil((up - down) / 60_000) + 1;
+    expect(minutes - occurrences.length).toBeLessThanOrEqual(schedule.skippedRuns + downMinutes);
+    const truth = bankGroundTruth("user_good").accounts;
+    for (const run of items) {
+      const done = await api.waitForJob(run.id);
+      expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    }
+  });
+});

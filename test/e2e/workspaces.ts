@@ -1,7 +1,14 @@
 import type { WorkspaceSeed } from "../../scripts/demo-seed";
-import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
 
 export type WorkspaceSpec = Pick<WorkspaceSeed, "login" | "user">;
+
+/**
+ * The sandbox bank's error codes bank-errors.test.ts takes through the whole stack: one of each way the service
+ * meets a failure (a refused login, a notice at login, maintenance, a session lost after login, a page that never
+ * answers, text no rule knows). Every code's recognition is tested in Chromium (test/node/sandbox-bank-adapter.test.ts)
+ * and its envelope comes from the one catalog; LOGIN_TRANSIENT goes through the stack in client.test.ts.
+ */
+export const BANK_ERRORS_END_TO_END = ["LOGIN_FAILED", "LOGIN_LOCKED", "PROVIDER_TIME_WINDOW", "SESSION_EXPIRED", "TIMEOUT", "UNKNOWN"] as const;
 
 export const GOOD_LOGIN = { loginId: "user_good", password: "pass_good" };
 // The sandbox bank refuses this password as a wrong login (LOGIN_FAILED, category CREDENTIAL).
@@ -27,7 +34,7 @@ export const NAMED_WORKSPACES = {
   "client/transient": { login: { loginId: "user_good", password: "error_LOGIN_TRANSIENT" } },
   "client/browser": { login: GOOD_LOGIN },
   "scheduled-load": { login: GOOD_LOGIN },
-  ...Object.fromEntries(SANDBOX_BANK_ERROR_CODES.map((code) => [`bank-errors/${code}`, { login: { loginId: "user_good", password: `error_${code}` } }])),
+  ...Object.fromEntries(BANK_ERRORS_END_TO_END.map((code) => [`bank-errors/${code}`, { login: { loginId: "user_good", password: `error_${code}` } }])),
 } satisfies Record<string, WorkspaceSpec>;
 
 export type WorkspaceName = keyof typeof NAMED_WORKSPACES | `bank-errors/${string}`;

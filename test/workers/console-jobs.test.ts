@@ -87,6 +87,54 @@ describe("jobs in the console", () => {
   });
 });
 
+describe("schedules in the console", () => {
+  it("makes, pauses, resumes and deletes a schedule, refusing a bad one with the API's codes", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const base = `/console/w/${workspaceId}/schedules`;
+    const page = await browser.open(base);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("일정이 없습니다");
+    expect((await browser.open(`/console/w/${workspaceId}/jobs`)).html).toContain(`href="${base}"`);
+
+    const badCron = await browser.post(base, { target: "sandbox.bank|bank.transactions.cb.v1", cron: "every night", lastDays: "7" });
+    expect([badCron.status, alertCode(badCron.html)]).toEqual([400, "INVALID_PARAM_FORMAT"]);
+    expect(badCron.html).toContain('data-field="body.cron"');
+    const tooLong = await browser.post(base, { target: "sandbox.bank|bank.transactions.cb.v1", cron: "0 3 * * *", lastDays: "9999" });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.html).toContain('data-field="body.lastDays"');
+    const noRange = await browser.post(base, { target: "sandbox.bank|bank.transactions.cb.v1", cron: "0 3 * * *" });
+    expect([noRange.status, alertCode(noRange.html)]).toEqual([400, "MISSING_REQUIRED_PARAM"]);
+
+    const created = await browser.post(base, { target: "sandbox.bank|bank.transactions.cb.v1", cron: "0 3 * * *", lastDays: "7", incremental: "1" });
+    expect(created.status).toBe(201);
+    expect(created.html).toContain("일정을 만들었습니다");
+    const row = (await env.DB.prepare("SELECT id, last_days AS lastDays, incremental FROM schedules WHERE workspace_id = ?").bind(workspaceId).first<Json>())!;
+    expect(row).toMatchObject({ lastDays: 7, incremental: 1 });
+    expect(created.html).toContain(`data-schedule-id="${row.id}"`);
+    expect(created.html).toContain('data-status="ACTIVE"');
+
+    const paused = await browser.post(`${base}/${row.id}/pause`, {});
+    expect([paused.status, paused.html.includes('data-status="PAUSED"')]).toEqual([200, true]);
+    const resumed = await browser.post(`${base}/${row.id}/resume`, {});
+    expect([resumed.status, resumed.html.includes('data-status="ACTIVE"')]).toEqual([200, true]);
+    const deleted = await browser.post(`${base}/${row.id}/delete`, {});
+    expect(deleted.status).toBe(200);
+    expect(deleted.html).not.toContain(`data-schedule-id="${row.id}"`);
+
+    // Another workspace's member reaches neither the page nor the schedule's actions.
+    const kept = await browser.post(base, { target: "sandbox.bank|bank.accounts.cb.v1", cron: "0 3 * * *" });
+    const keptId = /data-schedule-id="([0-9a-f-]{36})"/.exec(kept.html)![1]!;
+    const stranger = new ConsoleBrowser();
+    const own = await stranger.signUp();
+    expect((await stranger.open(base)).status).toBe(403);
+    await stranger.open(`/console/w/${own.workspaceId}/schedules`);
+    const elsewhere = await stranger.post(`/console/w/${own.workspaceId}/schedules/${keptId}/delete`, {});
+    expect([elsewhere.status, alertCode(elsewhere.html)]).toEqual([404, "RESOURCE_NOT_FOUND"]);
+    expect((await browser.open(base)).html).toContain(`data-schedule-id="${keptId}"`);
+  });
+});
+
 describe("credentials in the console", () => {
   it("lists the workspace's credentials with method, masked login or certificate label and status, and no secret", async () => {
     const browser = new ConsoleBrowser();

@@ -61,17 +61,14 @@ describe("console forms are bounded before anything is written", () => {
   it("keeps the login-attempt table bounded through a storm of sign-in attempts with distinct e-mails", async () => {
     const before = await attemptRows();
     // Long e-mails from as many addresses: refused at the bound, none counted.
-    for (let wave = 0; wave < 10; wave++) {
-      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => signInFrom(freshAddress(), longEmail(wave * 100 + i))));
-      expect(answers.every((a) => a.status === 400)).toBe(true);
-    }
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => signInFrom(freshAddress(), longEmail(i))));
+    expect(answers.every((a) => a.status === 400)).toBe(true);
     expect(await attemptRows()).toBe(before);
     // E-mails within the bound from one address: once it is over its limit, no e-mail it invents gets a row. Until then
     // each failure makes two (the account, the address on the account): at most 1 + 2 x ATTEMPTS_PER_ADDRESS an address.
     const address = freshAddress();
-    for (let i = 0; i < ATTEMPTS_PER_ADDRESS + 30; i++) await signInFrom(address, `guess-${i}-${crypto.randomUUID()}@example.co.kr`);
+    for (let i = 0; i < ATTEMPTS_PER_ADDRESS + 10; i++) await signInFrom(address, `guess-${i}-${crypto.randomUUID()}@example.co.kr`);
     expect(await attemptRows()).toBe(before + 1 + 2 * ATTEMPTS_PER_ADDRESS);
-    // About 30 s alone on two cores: room for a loaded machine.
   });
 });
 

@@ -83,6 +83,33 @@ describe("schedules", () => {
     await callJson(`/api/v1/schedules/${schedule.id}`, { method: "DELETE", key: ws.apiKey });
   });
 
+  it("skips an occurrence while its previous run is still under way, counting the skip, and runs the next one after it ended", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const schedule = await created(ws, { ...TRANSACTIONS, cron: "* * * * *", lastDays: 1 });
+    expect(schedule).toMatchObject({ skippedRuns: 0, lastSkippedFor: null });
+    const runAt = async (occurrence: number) => {
+      await dueAt(schedule.id, occurrence);
+      await runDue(quiet(), schedule.id, occurrence);
+    };
+    // The first run's plan is only captured: it stays PENDING, as a run waiting behind a slow institution does.
+    const first = Date.now() - 3 * MINUTE;
+    await runAt(first);
+    const second = Date.now() - 2 * MINUTE;
+    await runAt(second);
+    expect((await runsOf(schedule.id)).map((r) => r.scheduledFor)).toEqual([first]);
+    const view = (await callJson<Json>(`/api/v1/schedules/${schedule.id}`, { key: ws.apiKey })).body;
+    expect(view).toMatchObject({ status: "ACTIVE", skippedRuns: 1, lastSkippedFor: new Date(second).toISOString(), consecutiveFailures: 0 });
+    expect(Date.parse(view.nextRunAt)).toBeGreaterThan(second);
+
+    await env.DB.prepare("UPDATE jobs SET status = 'SUCCEEDED' WHERE schedule_id = ?").bind(schedule.id).run();
+    const third = Date.now() - MINUTE;
+    await runAt(third);
+    expect((await runsOf(schedule.id)).map((r) => r.scheduledFor)).toEqual([first, third]);
+    expect((await callJson<Json>(`/api/v1/schedules/${schedule.id}`, { key: ws.apiKey })).body).toMatchObject({ skippedRuns: 1 });
+    await callJson(`/api/v1/schedules/${schedule.id}`, { method: "DELETE", key: ws.apiKey });
+  });
+
   it("pauses itself after three runs that cannot succeed, saying why in a schedule.paused event; resumed, it counts anew", async () => {
     const ws = await createWorkspace();
     const endpoint = (await callJson<Json>("/api/v1/webhook-endpoints", { method: "POST", key: ws.apiKey, json: { url: `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${crypto.randomUUID()}`, events: ["schedule.paused"] } })).body;

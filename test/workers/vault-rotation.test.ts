@@ -15,6 +15,7 @@ const ROTATING = `${OLD},${NEW_KEY}`;
 /** The keyring once the old key is retired: only what the rotation moved opens with it. */
 const RETIRED = NEW_KEY;
 const PROVIDERS = ["sandbox.bank", "sandbox.card", "sandbox.taxportal", "hometax"];
+const CRASH_AFTER = 300;
 
 /** A D1 that fails every write after `writes` of them, as a crash or a deploy would cut a cron run short. */
 function crashingAfter(writes: number): D1Database {
@@ -43,13 +44,18 @@ function crashingAfter(writes: number): D1Database {
 }
 
 describe("rotating the vault's master key", () => {
-  it("moves thousands of sealed secrets onto the new key in bounded cron steps, survives a crash half-way, and loses none", async () => {
-    // 2,400 credentials over 600 workspaces (one per provider each) and a webhook endpoint with a rotation's two secrets.
+  it("moves over a thousand sealed secrets onto the new key in bounded cron steps, survives a crash half-way, and loses none", async () => {
+    // 1,400 credentials over 140 workspaces (several per provider each) and a webhook endpoint with a rotation's two
+    // secrets: more than a crashed run and one bounded run move together.
     const credentials: { id: string; workspaceId: string; providerCode: string; credential: LoginCredential }[] = [];
-    const workspaces = await Promise.all(Array.from({ length: 600 }, () => createWorkspace()));
+    const workspaces = await Promise.all(Array.from({ length: 140 }, () => createWorkspace()));
     for (const { workspaceId } of workspaces) {
-      for (const providerCode of PROVIDERS) credentials.push({ id: crypto.randomUUID(), workspaceId, providerCode, credential: { authMethod: "PROVIDER_LOGIN", loginId: `u${credentials.length}`, password: `p${credentials.length}` } });
+      for (let i = 0; i < 10; i++) {
+        const providerCode = PROVIDERS[i % PROVIDERS.length]!;
+        credentials.push({ id: crypto.randomUUID(), workspaceId, providerCode, credential: { authMethod: "PROVIDER_LOGIN", loginId: `u${credentials.length}`, password: `p${credentials.length}` } });
+      }
     }
+    expect(credentials.length).toBeGreaterThan(CRASH_AFTER + 5 * REWRAP_BATCH);
     const now = Date.now();
     const sealed = await Promise.all(credentials.map((c) => sealCredential(OLD, { credentialId: c.id, workspaceId: c.workspaceId, providerCode: c.providerCode }, c.credential)));
     for (let i = 0; i < credentials.length; i += 100) {
@@ -63,10 +69,10 @@ describe("rotating the vault's master key", () => {
     const previous = (await env.DB.prepare("SELECT sealed_secret AS s FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<{ s: string }>())!.s;
     await env.DB.prepare("UPDATE webhook_endpoints SET previous_sealed_secret = ?, previous_secret_expires_at = ? WHERE id = ?").bind(previous, now + 3_600_000, endpoint.id).run();
 
-    // The first run dies after 700 rows: each row it wrote is whole, the rest untouched.
-    await expect(rewrapStep(crashingAfter(700), ROTATING)).rejects.toMatchObject({ cause: { message: "worker killed mid-run" } });
+    // The first run dies after CRASH_AFTER rows: each row it wrote is whole, the rest untouched.
+    await expect(rewrapStep(crashingAfter(CRASH_AFTER), ROTATING)).rejects.toMatchObject({ cause: { message: "worker killed mid-run" } });
     const moved = await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE json_extract(sealed, '$.kv') = 2").first<{ n: number }>();
-    expect(moved!.n).toBe(700);
+    expect(moved!.n).toBe(CRASH_AFTER);
     // Later runs carry on where the rows say, each bounded.
     let runs = 0;
     for (;;) {
@@ -76,7 +82,8 @@ describe("rotating the vault's master key", () => {
       expect(report.unreadable).toEqual({ credentials: 0, webhook_endpoints: 0 });
       if (report.rewrapped.credentials === 0 && report.rewrapped.webhook_endpoints === 0) break;
     }
-    expect(runs).toBeGreaterThan(1);
+    // One run moved at most its bound, so the rest took another.
+    expect(runs).toBeGreaterThan(2);
     const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE json_extract(sealed, '$.kv') < 2").first<{ n: number }>();
     expect(left!.n).toBe(0);
 

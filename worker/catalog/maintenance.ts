@@ -1,5 +1,4 @@
-const KST_OFFSET_MS = 9 * 3_600_000;
-const DAY_MS = 86_400_000;
+import { DAY_MS, KST_OFFSET_MS } from "../lib/korean-time";
 
 /**
  * A window the institution closes every day, in Korean time: `from` to `to` ("HH:MM"); a `to` before `from`

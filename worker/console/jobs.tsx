@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { raw } from "hono/html";
-import { allProviders } from "../catalog/providers";
 import { providerName } from "./provider-name";
 import { listCredentials } from "../credentials/store";
 import { findSchema } from "../catalog/schemas";
@@ -16,16 +15,12 @@ import { JobStatusCell } from "./job-status";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
+import { parseTarget, targetChoices } from "./target-choices";
 import { WorkspaceNav } from "./workspace-nav";
+import { kstDate } from "../lib/korean-time";
 
 const STATUS_LABELS: Record<JobStatus, string> = { PENDING: "대기", RUNNING: "수집 중", SUCCEEDED: "완료", FAILED: "실패" };
 const PAGE_SIZE = 50;
-
-/** Every provider and schema pair a refresh can ask for. */
-const refreshChoices = () =>
-  allProviders().flatMap((p) => p.schemas.map((schema) => ({ value: `${p.code}|${schema}`, label: `${p.name} · ${findSchema(schema)?.title ?? schema}` })));
-
-const kstDate = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(0, 10);
 
 async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
   const user = consoleUserOf(c);
@@ -43,7 +38,7 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
         <CsrfField token={user.csrf} />
         <label for="target">기관과 데이터</label>
         <select id="target" name="target" required>
-          {refreshChoices().map((choice) => (
+          {targetChoices().map((choice) => (
             <option value={choice.value}>{choice.label}</option>
           ))}
         </select>
@@ -114,7 +109,7 @@ export const showJobs = (c: Context<AppEnv>) => jobsPage(c);
 export async function refreshJob(c: Context<AppEnv>): Promise<Response> {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   const workspaceId = c.req.param("workspaceId")!;
-  const [providerCode = "", schema = ""] = (fields.target ?? "").split("|");
+  const { providerCode, schema } = parseTarget(fields.target);
   const params = findSchema(schema)?.datedRange ? { dateRangeStart: fields.dateRangeStart, dateRangeEnd: fields.dateRangeEnd } : {};
   try {
     const job = await createJob(c.env, workspaceId, { providerCode, schema, params, credentialId: fields.credentialId || undefined });

@@ -9,6 +9,7 @@ import { downloadJobCsv, showJob } from "./job-detail";
 import { consolePageHeaders } from "./page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
+import { createScheduleForm, scheduleActionForm, showSchedules } from "./schedules";
 import { showSignIn, signOut, signOutEverywhere, submitSignIn } from "./sign-in";
 import { showSignUp, submitSignUp } from "./sign-up";
 import { UNLOCK_LINK, unlockPages } from "./unlock";
@@ -47,6 +48,9 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.get("/w/:workspaceId/jobs/:jobId", consoleMay("jobs.read"), showJob);
   app.get("/w/:workspaceId/jobs/:jobId/status.json", consoleMay("jobs.read"), jobStatusJson);
   app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), downloadJobCsv);
+  app.get("/w/:workspaceId/schedules", consoleMay("jobs.read"), showSchedules);
+  app.post("/w/:workspaceId/schedules", consoleMay("jobs.run"), createScheduleForm);
+  app.post("/w/:workspaceId/schedules/:scheduleId/:action", consoleMay("jobs.run"), scheduleActionForm);
   app.get("/w/:workspaceId/credentials", consoleMay("credentials.read"), showCredentials);
   app.post("/w/:workspaceId/credentials/connect", consoleMay("credentials.manage"), connectCredential);
   app.get("/w/:workspaceId/keys", consoleMay("keys.manage"), showKeys);

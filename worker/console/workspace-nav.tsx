@@ -9,6 +9,7 @@ export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser; ro
   return (
     <nav aria-label="콘솔 메뉴">
       <a href={`${base}/jobs`}>수집 작업</a>
+      <a href={`${base}/schedules`}>수집 일정</a>
       <a href={`${base}/credentials`}>자격 증명</a>
       {roleMay(props.role, "keys.manage") && <a href={`${base}/keys`}>API 키</a>}
       <a href="/console/device">명령줄 승인</a>

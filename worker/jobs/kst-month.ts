@@ -1,4 +1,4 @@
-const KST_OFFSET_MS = 9 * 3_600_000;
+import { KST_OFFSET_MS } from "../lib/korean-time";
 
 /** Plan months follow the Korean calendar: a month starts at 00:00 KST on the 1st. */
 export function kstMonthBounds(now: number): { start: number; end: number } {

@@ -282,6 +282,11 @@ export async function occurrenceRun(d1: D1Database, scheduleId: string, schedule
   return (await database(d1).select().from(jobs).where(and(eq(jobs.scheduleId, scheduleId), eq(jobs.scheduledFor, scheduledFor))).get()) ?? null;
 }
 
+/** A run of the schedule not yet ended (waiting, queued or collecting), if any. */
+export async function unfinishedRun(d1: D1Database, scheduleId: string): Promise<JobRow | null> {
+  return (await database(d1).select().from(jobs).where(and(eq(jobs.scheduleId, scheduleId), inArray(jobs.status, ["PENDING", "RUNNING"]))).get()) ?? null;
+}
+
 /** The newest succeeded run: an incremental schedule's next base. */
 export async function lastSucceededRun(d1: D1Database, scheduleId: string): Promise<JobRow | null> {
   return (

@@ -146,14 +146,21 @@ async function granted(delivery: Delivery, result: LeaseGrant): Promise<{ ctx: J
   return { ctx: { ...delivery, lease: result } };
 }
 
-/** Runs `work` while renewing the lease, so a unit slower than the lease term keeps it. */
+/**
+ * Runs `work` while renewing the lease, so a unit slower than the lease term keeps it. A renewal still on its way when
+ * the work ends is waited for, so none reaches the lock after the delivery parked or handed on the lease.
+ */
 async function underLease<T>(ctx: JobContext, work: () => Promise<T>): Promise<T> {
   const { deps, lock, lease } = ctx;
-  const timer = setInterval(() => void lock.renew(lease.fence, deps.leaseMs).catch(() => false), Math.max(deps.leaseMs / 3, MIN_RENEW_INTERVAL_MS));
+  let renewing: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = lock.renew(lease.fence, deps.leaseMs).catch(() => false);
+  }, Math.max(deps.leaseMs / 3, MIN_RENEW_INTERVAL_MS));
   try {
     return await work();
   } finally {
     clearInterval(timer);
+    await renewing;
   }
 }
 

@@ -3,7 +3,7 @@ import { ApiError } from "../errors/api-error";
 import { createJob } from "../jobs/create";
 import type { JobsEnv } from "../jobs/lifecycle";
 import { sinceOf } from "../jobs/since";
-import { lastSucceededRun, occurrenceRun } from "../jobs/store";
+import { lastSucceededRun, occurrenceRun, unfinishedRun } from "../jobs/store";
 import { nextOccurrence } from "./cron";
 import { pauseForFailures } from "./outcomes";
 import { rollingRange } from "./rolling-range";
@@ -17,13 +17,20 @@ async function runParams(d1: D1Database, schedule: ScheduleRow, occurrence: numb
   return { ...schedule.params, ...range, ...(base ? { since: sinceOf(base) } : {}) };
 }
 
+// The occurrence was not run: the schedule's previous run is still under way.
+const SKIPPED = "skipped";
+
 /**
- * The occurrence's job, made once: a second run of the same occurrence (an alarm retried after a crash, the cron's
- * catch-up beside a late alarm) finds it, by the jobs table's unique (schedule, occurrence).
+ * The occurrence's job, made once, or SKIPPED while an earlier run has not ended: a second run of the same collection
+ * would only wait behind it for the credential and cover what it covers (an incremental one then starts from the same
+ * base anyway), so runs of a slow institution never pile up. A second run of the same occurrence (an alarm retried
+ * after a crash, the cron's catch-up beside a late alarm) finds its job, by the jobs table's unique (schedule,
+ * occurrence).
  */
 async function runJob(env: JobsEnv, schedule: ScheduleRow, occurrence: number) {
   const made = await occurrenceRun(env.DB, schedule.id, occurrence);
   if (made) return made;
+  if (await unfinishedRun(env.DB, schedule.id)) return SKIPPED;
   const input = { providerCode: schedule.providerCode, schema: schedule.schema, params: await runParams(env.DB, schedule, occurrence), ...(schedule.credentialId ? { credentialId: schedule.credentialId } : {}) };
   try {
     return await createJob(env, schedule.workspaceId, input, undefined, { scheduleId: schedule.id, scheduledFor: occurrence });
@@ -35,12 +42,12 @@ async function runJob(env: JobsEnv, schedule: ScheduleRow, occurrence: number) {
 }
 
 // Bounds the walk to the latest due occurrence: a year of a schedule running every minute.
-const MAX_SKIPPED = 527_040;
+const MAX_WALK = 527_040;
 
 /** The latest occurrence at or before `now`, from the stored one on: what a schedule that was down for a while runs. */
 function latestDue(cron: string, stored: number, now: number): number {
   let occurrence = stored;
-  for (let skipped = 0; skipped < MAX_SKIPPED; skipped++) {
+  for (let step = 0; step < MAX_WALK; step++) {
     const next = nextOccurrence(cron, occurrence);
     if (next > now) break;
     occurrence = next;
@@ -60,13 +67,14 @@ export async function runDue(env: JobsEnv, scheduleId: string, now: number): Pro
   if (schedule.nextRunAt > now) return schedule.nextRunAt;
   const occurrence = latestDue(schedule.cron, schedule.nextRunAt, now);
   let refused: ApiError | null = null;
+  let skipped = false;
   try {
-    await runJob(env, schedule, occurrence);
+    skipped = (await runJob(env, schedule, occurrence)) === SKIPPED;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     refused = err;
   }
-  const moved = await advanceSchedule(env.DB, schedule.id, schedule.nextRunAt, nextOccurrence(schedule.cron, occurrence), now);
+  const moved = await advanceSchedule(env.DB, schedule.id, schedule.nextRunAt, nextOccurrence(schedule.cron, occurrence), now, skipped ? occurrence : undefined);
   if (refused && moved) await pauseForFailures(env, moved, refused.message, now);
   return moved?.nextRunAt ?? (await findScheduleById(env.DB, scheduleId))?.nextRunAt ?? null;
 }

@@ -24,7 +24,7 @@ export async function insertSchedule(d1: D1Database, row: NewSchedule, now: numb
     .bind(row.id, row.workspaceId, row.providerCode, row.schema, row.credentialId, row.cron, JSON.stringify(row.params), row.lastDays, row.incremental ? 1 : 0, row.nextRunAt, now, MAX_SCHEDULES_PER_WORKSPACE)
     .run();
   if (!result.meta.changes) return null;
-  return { ...row, status: "ACTIVE", pausedReason: null, consecutiveFailures: 0, createdAt: now, updatedAt: now };
+  return { ...row, status: "ACTIVE", pausedReason: null, consecutiveFailures: 0, skippedRuns: 0, lastSkippedFor: null, createdAt: now, updatedAt: now };
 }
 
 export async function findSchedule(d1: D1Database, workspaceId: string, id: string): Promise<ScheduleRow | null> {
@@ -57,12 +57,15 @@ export function dueSchedules(d1: D1Database, before: number, limit: number): Pro
     .all();
 }
 
-/** Moves an ACTIVE schedule from the occurrence it ran to the next; null when another run moved it first. */
-export async function advanceSchedule(d1: D1Database, id: string, ran: number, next: number, now: number): Promise<ScheduleRow | null> {
+/**
+ * Moves an ACTIVE schedule from its stored occurrence `from` to `next`, counting `skipped` (an occurrence not run) when
+ * given; null when another run moved it first.
+ */
+export async function advanceSchedule(d1: D1Database, id: string, from: number, next: number, now: number, skipped?: number): Promise<ScheduleRow | null> {
   const [row] = await database(d1)
     .update(schedules)
-    .set({ nextRunAt: next, updatedAt: now })
-    .where(and(eq(schedules.id, id), eq(schedules.status, "ACTIVE"), eq(schedules.nextRunAt, ran)))
+    .set({ nextRunAt: next, updatedAt: now, ...(skipped === undefined ? {} : { skippedRuns: sql`${schedules.skippedRuns} + 1`, lastSkippedFor: skipped }) })
+    .where(and(eq(schedules.id, id), eq(schedules.status, "ACTIVE"), eq(schedules.nextRunAt, from)))
     .returning();
   return row ?? null;
 }

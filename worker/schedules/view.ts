@@ -18,6 +18,8 @@ export function scheduleView(row: ScheduleRow) {
     pausedReason: row.pausedReason,
     nextRunAt: iso(row.nextRunAt),
     consecutiveFailures: row.consecutiveFailures,
+    skippedRuns: row.skippedRuns,
+    lastSkippedFor: iso(row.lastSkippedFor),
     createdAt: iso(row.createdAt)!,
   };
 }

@@ -41,6 +41,8 @@ export const ScheduleSchema = z
     pausedReason: z.string().max(MAX_REASON).nullable().meta({ description: "서비스가 일시 중지한 이유. 사람이 멈췄거나 실행 중이면 null" }),
     nextRunAt: timestamp().nullable().meta({ description: "다음 실행 시각. 일시 중지 중이면 null" }),
     consecutiveFailures: count().meta({ description: "재시도로 고칠 수 없는 실패가 연속된 횟수. 3이 되면 일시 중지하고 schedule.paused 이벤트를 보냅니다" }),
+    skippedRuns: count().meta({ description: "앞선 실행이 아직 끝나지 않아 건너뛴 실행 시각의 수. 같은 수집을 겹쳐 실행하지 않습니다" }),
+    lastSkippedFor: timestamp().nullable().meta({ description: "마지막으로 건너뛴 실행 시각. 건너뛴 적이 없으면 null" }),
     createdAt: timestamp(),
   })
   .openapi("Schedule");

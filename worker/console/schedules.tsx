@@ -1,0 +1,185 @@
+import type { Context } from "hono";
+import { findSchema } from "../catalog/schemas";
+import { verifiedForm } from "../console-sessions/csrf";
+import { listCredentials } from "../credentials/store";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors/api-error";
+import { toFieldErrors, validationError } from "../http/validation-hook";
+import { CreateScheduleBodySchema } from "../routes/schedules/shapes";
+import { createSchedule, pauseSchedule, removeSchedule, resumeSchedule } from "../schedules/manage";
+import { listSchedules, MAX_SCHEDULES_PER_WORKSPACE } from "../schedules/store";
+import { roleMay } from "../workspaces/roles";
+import { kst } from "./kst";
+import { CsrfField, ErrorAlert, Page } from "./layout";
+import { providerName } from "./provider-name";
+import { consoleUserOf, workspaceRoleOf } from "./signed-in";
+import { parseTarget, targetChoices } from "./target-choices";
+import { WorkspaceNav } from "./workspace-nav";
+
+const STATUS = { ACTIVE: "실행 중", PAUSED: "일시 중지" } as const;
+
+type Shown = { error?: ApiError; done?: string; status?: 200 | 201 };
+
+async function schedulesPage(c: Context<AppEnv>, shown: Shown = {}) {
+  const user = consoleUserOf(c);
+  const role = workspaceRoleOf(c);
+  const workspaceId = c.req.param("workspaceId")!;
+  const base = `/console/w/${workspaceId}/schedules`;
+  const rows = (await listSchedules(c.env.DB, workspaceId, MAX_SCHEDULES_PER_WORKSPACE)).slice(0, MAX_SCHEDULES_PER_WORKSPACE);
+  const live = (await listCredentials(c.env.DB, workspaceId)).filter((row) => row.status === "ACTIVE");
+  const mayRun = roleMay(role, "jobs.run");
+  return c.html(
+    <Page title="수집 일정" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
+      <ErrorAlert error={shown.error} />
+      {shown.done && (
+        <p class="notice" role="status">
+          {shown.done}
+        </p>
+      )}
+      <p>일정마다 정한 시각(한국 시간)에 수집 작업을 하나씩 만듭니다. 앞선 실행이 끝나지 않았으면 그 시각은 건너뛰고, 고칠 수 없는 실패가 3번 이어지면 일시 중지합니다.</p>
+      {mayRun && (
+        <>
+          <h2>새 일정</h2>
+          <form method="post" action={base}>
+            <CsrfField token={user.csrf} />
+            <label for="target">기관과 데이터</label>
+            <select id="target" name="target" required>
+              {targetChoices().map((choice) => (
+                <option value={choice.value}>{choice.label}</option>
+              ))}
+            </select>
+            <label for="credentialId">로그인할 자격 증명</label>
+            <select id="credentialId" name="credentialId">
+              <option value="">실행할 때의 기본 자격 증명</option>
+              {live.map((row) => (
+                <option value={row.id}>
+                  {row.label ?? row.id.slice(0, 8)} · {providerName(row.providerCode)}
+                </option>
+              ))}
+            </select>
+            <label for="cron">실행 시각 (cron 다섯 필드: 분 시 일 월 요일, 한국 시간)</label>
+            <input id="cron" name="cron" required maxlength={100} placeholder="0 3 * * * (매일 03:00)" />
+            <label for="lastDays">수집 기간: 실행일까지 며칠 (기간이 있는 데이터만)</label>
+            <input id="lastDays" name="lastDays" type="number" min={1} max={366} />
+            <label for="incremental" style="font-weight:normal">
+              <input id="incremental" name="incremental" type="checkbox" value="1" style="width:auto" /> 바뀐 것만: 성공한 실행 다음부터는 그 뒤로 바뀐 레코드만 받습니다
+            </label>
+            <button type="submit">일정 만들기</button>
+          </form>
+        </>
+      )}
+      <h2>일정 목록</h2>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">기관 · 데이터</th>
+              <th scope="col">실행 시각</th>
+              <th scope="col">상태</th>
+              <th scope="col">다음 실행</th>
+              <th scope="col">연속 실패 · 건너뜀</th>
+              {mayRun && (
+                <th scope="col">
+                  <span class="sr-only">관리</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr data-schedule-id={row.id}>
+                <td>
+                  {providerName(row.providerCode)} · {findSchema(row.schema)?.title ?? row.schema}
+                  {row.lastDays !== null && ` (${row.lastDays}일${row.incremental ? ", 바뀐 것만" : ""})`}
+                </td>
+                <td>
+                  <code>{row.cron}</code>
+                </td>
+                <td data-status={row.status}>
+                  {STATUS[row.status]}
+                  {row.pausedReason && <p data-paused-reason>{row.pausedReason}</p>}
+                </td>
+                <td>{row.nextRunAt === null ? "-" : kst(row.nextRunAt)}</td>
+                <td>
+                  {row.consecutiveFailures} · {row.skippedRuns}
+                  {row.lastSkippedFor !== null && ` (마지막 ${kst(row.lastSkippedFor)})`}
+                </td>
+                {mayRun && (
+                  <td>
+                    <form method="post" action={`${base}/${row.id}/${row.status === "ACTIVE" ? "pause" : "resume"}`}>
+                      <CsrfField token={user.csrf} />
+                      <button type="submit">{row.status === "ACTIVE" ? "일시 중지" : "다시 실행"}</button>
+                    </form>
+                    <form method="post" action={`${base}/${row.id}/delete`}>
+                      <CsrfField token={user.csrf} />
+                      <button type="submit" class="danger" aria-label={`${row.cron} 일정 삭제`}>
+                        삭제
+                      </button>
+                    </form>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length === 0 && <p>일정이 없습니다.</p>}
+    </Page>,
+    shown.error ? (shown.error.status as 400) : (shown.status ?? 200),
+  );
+}
+
+export const showSchedules = (c: Context<AppEnv>) => schedulesPage(c);
+
+/** The form read as the API's create request and checked by the same schema, so both refuse alike. */
+function scheduleRequest(fields: Record<string, string>) {
+  const body = {
+    ...parseTarget(fields.target),
+    cron: fields.cron ?? "",
+    ...(fields.credentialId ? { credentialId: fields.credentialId } : {}),
+    ...(fields.lastDays ? { lastDays: Number(fields.lastDays) } : {}),
+    ...(fields.incremental === "1" ? { incremental: true } : {}),
+  };
+  const parsed = CreateScheduleBodySchema.safeParse(body);
+  if (!parsed.success) throw validationError(toFieldErrors(parsed.error, body, "body"));
+  return parsed.data;
+}
+
+/** A refusal the page shows with its code; anything else is the service failing, left to the app's handler. */
+async function onPage(c: Context<AppEnv>, act: () => Promise<string>, status?: 201): Promise<Response> {
+  try {
+    return await schedulesPage(c, { done: await act(), status });
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return schedulesPage(c, { error: err });
+    throw err;
+  }
+}
+
+export async function createScheduleForm(c: Context<AppEnv>): Promise<Response> {
+  const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
+  return onPage(
+    c,
+    async () => {
+      const row = await createSchedule(c.env, c.req.param("workspaceId")!, scheduleRequest(fields));
+      return `일정을 만들었습니다. 첫 실행: ${kst(row.nextRunAt!)}`;
+    },
+    201,
+  );
+}
+
+const ACTIONS = {
+  pause: { act: pauseSchedule, done: "일정을 일시 중지했습니다. 이미 만든 작업은 계속됩니다." },
+  resume: { act: resumeSchedule, done: "일정을 다시 실행합니다. 멈춘 동안의 실행 시각은 건너뜁니다." },
+  delete: { act: removeSchedule, done: "일정을 지웠습니다. 이 일정이 만든 작업은 남습니다." },
+} as const;
+
+/** Pause, resume or delete one of the workspace's schedules. */
+export async function scheduleActionForm(c: Context<AppEnv>): Promise<Response> {
+  await verifiedForm(c, consoleUserOf(c).sessionToken);
+  const action = ACTIONS[c.req.param("action") as keyof typeof ACTIONS];
+  if (!action) return c.notFound();
+  return onPage(c, async () => {
+    await action.act(c.env, c.req.param("workspaceId")!, c.req.param("scheduleId")!);
+    return action.done;
+  });
+}
