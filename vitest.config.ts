@@ -4,6 +4,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { newRegistrationKeyring } from "./scripts/registration-keys";
 import { freePort } from "./scripts/free-port";
+import { slowFirst } from "./test/support/slow-first";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
 export default defineConfig(async () => {
@@ -79,6 +80,7 @@ export default defineConfig(async () => {
   return {
     test: {
       maxWorkers: 3,
+      sequence: { sequencer: slowFirst(["api-fuzz.test.ts", "pipeline-faults.test.ts", "pipeline-executor.test.ts", "client-in-workers.test.ts", "vault-rotation.test.ts", "webhooks.test.ts"]) },
       projects: [project("workers", ["test/workers/**/*.test.ts"], ownStorage, false), project("workers-own-storage", ownStorage, [], true)],
     },
   };

@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { slowFirst } from "./test/support/slow-first";
 
 /**
  * End-to-end tests against the real local stack (wrangler dev, scraper, sandbox). The global setup starts
@@ -11,6 +12,7 @@ export default defineConfig({
     environment: "node",
     globalSetup: ["./test/e2e/global-setup.ts"],
     maxWorkers: 3,
+    sequence: { sequencer: slowFirst(["faults.test.ts", "pipeline.test.ts", "cli.test.ts", "console.test.ts", "bank-errors.test.ts", "accounting-firm.test.ts"]) },
     testTimeout: 600_000,
     hookTimeout: 600_000,
   },

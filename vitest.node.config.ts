@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { slowFirst } from "./test/support/slow-first";
 
 /** Node tests: the sandbox institutions, adapters in real Chromium, the scraper service over HTTP. */
 export default defineConfig({
@@ -7,6 +8,7 @@ export default defineConfig({
     environment: "node",
     // Two files at once: most of a file's time is spent waiting on Chromium and local servers.
     maxWorkers: 2,
+    sequence: { sequencer: slowFirst(["sandbox-card-adapter.test.ts", "hometax-adapter.test.ts", "sandbox-taxportal-adapter.test.ts", "sandbox-bank-adapter.test.ts", "container-scraper.test.ts", "scraper-protocol.test.ts"]) },
     testTimeout: 240_000,
     hookTimeout: 240_000,
   },

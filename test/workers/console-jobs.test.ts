@@ -2,7 +2,9 @@ import { env } from "cloudflare:workers";
 import { invalidateCredential } from "../../worker/credentials/store";
 import { describe, expect, it } from "vitest";
 import { issueApiKey } from "../../worker/api-keys/store";
-import { callJson } from "./helpers";
+import type { Bindings } from "../../worker/env";
+import { runDue } from "../../worker/schedules/run";
+import { callJson, withCapturedQueue } from "./helpers";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 
 const DAY = 86_400_000;
@@ -88,7 +90,7 @@ describe("jobs in the console", () => {
 });
 
 describe("schedules in the console", () => {
-  it("makes, pauses, resumes and deletes a schedule, refusing a bad one with the API's codes", async () => {
+  it("makes, pauses, resumes and deletes a schedule and lists its runs, refusing a bad one with the API's codes", async () => {
     const browser = new ConsoleBrowser();
     const { workspaceId } = await browser.signUp();
     const base = `/console/w/${workspaceId}/schedules`;
@@ -113,6 +115,16 @@ describe("schedules in the console", () => {
     expect(row).toMatchObject({ lastDays: 7, incremental: 1 });
     expect(created.html).toContain(`data-schedule-id="${row.id}"`);
     expect(created.html).toContain('data-status="ACTIVE"');
+
+    // Its page lists its runs, each a job with its outcome: here one born Failed, as the workspace has no credential.
+    expect((await browser.open(`${base}/${row.id}`)).html).toContain("아직 실행이 없습니다");
+    const occurrence = Date.now() - 60_000;
+    await env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?").bind(occurrence, row.id).run();
+    await runDue(withCapturedQueue().env as Bindings, row.id, occurrence);
+    const runs = await browser.open(`${base}/${row.id}`);
+    const run = (await env.DB.prepare("SELECT id FROM jobs WHERE schedule_id = ?").bind(row.id).first<Json>())!;
+    expect(runs.html).toContain(`data-job-id="${run.id}"`);
+    expect(runs.html).toContain("실패 · CREDENTIAL_NOT_FOUND");
 
     const paused = await browser.post(`${base}/${row.id}/pause`, {});
     expect([paused.status, paused.html.includes('data-status="PAUSED"')]).toEqual([200, true]);

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { raw } from "hono/html";
-import { providerName } from "./provider-name";
 import { listCredentials } from "../credentials/store";
 import { findSchema } from "../catalog/schemas";
 import { verifiedForm } from "../console-sessions/csrf";
@@ -15,7 +14,7 @@ import { JobStatusCell } from "./job-status";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
-import { parseTarget, targetChoices } from "./target-choices";
+import { parseTarget, TargetFields } from "./target-fields";
 import { WorkspaceNav } from "./workspace-nav";
 import { kstDate } from "../lib/korean-time";
 
@@ -36,21 +35,7 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
       <h2>새로 수집하기</h2>
       <form method="post" action={base}>
         <CsrfField token={user.csrf} />
-        <label for="target">기관과 데이터</label>
-        <select id="target" name="target" required>
-          {targetChoices().map((choice) => (
-            <option value={choice.value}>{choice.label}</option>
-          ))}
-        </select>
-        <label for="credentialId">로그인할 자격 증명</label>
-        <select id="credentialId" name="credentialId">
-          <option value="">기관의 기본 자격 증명</option>
-          {live.map((row) => (
-            <option value={row.id}>
-              {row.label ?? row.id.slice(0, 8)} · {providerName(row.providerCode)}
-            </option>
-          ))}
-        </select>
+        <TargetFields credentials={live} defaultCredential="기관의 기본 자격 증명" />
         <label for="dateRangeStart">조회 시작일 (기간이 있는 데이터만)</label>
         <input id="dateRangeStart" name="dateRangeStart" type="date" value={kstDate(today - 29 * 86_400_000)} />
         <label for="dateRangeEnd">조회 종료일</label>

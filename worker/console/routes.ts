@@ -9,7 +9,7 @@ import { downloadJobCsv, showJob } from "./job-detail";
 import { consolePageHeaders } from "./page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
-import { createScheduleForm, scheduleActionForm, showSchedules } from "./schedules";
+import { createScheduleForm, scheduleActionForm, showScheduleRuns, showSchedules } from "./schedules";
 import { showSignIn, signOut, signOutEverywhere, submitSignIn } from "./sign-in";
 import { showSignUp, submitSignUp } from "./sign-up";
 import { UNLOCK_LINK, unlockPages } from "./unlock";
@@ -50,6 +50,7 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), downloadJobCsv);
   app.get("/w/:workspaceId/schedules", consoleMay("jobs.read"), showSchedules);
   app.post("/w/:workspaceId/schedules", consoleMay("jobs.run"), createScheduleForm);
+  app.get("/w/:workspaceId/schedules/:scheduleId", consoleMay("jobs.read"), showScheduleRuns);
   app.post("/w/:workspaceId/schedules/:scheduleId/:action", consoleMay("jobs.run"), scheduleActionForm);
   app.get("/w/:workspaceId/credentials", consoleMay("credentials.read"), showCredentials);
   app.post("/w/:workspaceId/credentials/connect", consoleMay("credentials.manage"), connectCredential);

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { raw } from "hono/html";
 import { findSchema } from "../catalog/schemas";
 import { verifiedForm } from "../console-sessions/csrf";
 import { listCredentials } from "../credentials/store";
@@ -6,17 +7,21 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
 import { toFieldErrors, validationError } from "../http/validation-hook";
 import { CreateScheduleBodySchema } from "../routes/schedules/shapes";
-import { createSchedule, pauseSchedule, removeSchedule, resumeSchedule } from "../schedules/manage";
+import { createSchedule, ownSchedule, pauseSchedule, removeSchedule, resumeSchedule } from "../schedules/manage";
 import { listSchedules, MAX_SCHEDULES_PER_WORKSPACE } from "../schedules/store";
 import { roleMay } from "../workspaces/roles";
+import { scheduleRuns } from "../jobs/store";
+import { JobStatusCell } from "./job-status";
 import { kst } from "./kst";
+import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { providerName } from "./provider-name";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
-import { parseTarget, targetChoices } from "./target-choices";
+import { parseTarget, TargetFields } from "./target-fields";
 import { WorkspaceNav } from "./workspace-nav";
 
 const STATUS = { ACTIVE: "실행 중", PAUSED: "일시 중지" } as const;
+const RUNS_SHOWN = 50;
 
 type Shown = { error?: ApiError; done?: string; status?: 200 | 201 };
 
@@ -42,21 +47,7 @@ async function schedulesPage(c: Context<AppEnv>, shown: Shown = {}) {
           <h2>새 일정</h2>
           <form method="post" action={base}>
             <CsrfField token={user.csrf} />
-            <label for="target">기관과 데이터</label>
-            <select id="target" name="target" required>
-              {targetChoices().map((choice) => (
-                <option value={choice.value}>{choice.label}</option>
-              ))}
-            </select>
-            <label for="credentialId">로그인할 자격 증명</label>
-            <select id="credentialId" name="credentialId">
-              <option value="">실행할 때의 기본 자격 증명</option>
-              {live.map((row) => (
-                <option value={row.id}>
-                  {row.label ?? row.id.slice(0, 8)} · {providerName(row.providerCode)}
-                </option>
-              ))}
-            </select>
+            <TargetFields credentials={live} defaultCredential="실행할 때의 기본 자격 증명" />
             <label for="cron">실행 시각 (cron 다섯 필드: 분 시 일 월 요일, 한국 시간)</label>
             <input id="cron" name="cron" required maxlength={100} placeholder="0 3 * * * (매일 03:00)" />
             <label for="lastDays">수집 기간: 실행일까지 며칠 (기간이 있는 데이터만)</label>
@@ -89,7 +80,9 @@ async function schedulesPage(c: Context<AppEnv>, shown: Shown = {}) {
             {rows.map((row) => (
               <tr data-schedule-id={row.id}>
                 <td>
-                  {providerName(row.providerCode)} · {findSchema(row.schema)?.title ?? row.schema}
+                  <a href={`${base}/${row.id}`}>
+                    {providerName(row.providerCode)} · {findSchema(row.schema)?.title ?? row.schema}
+                  </a>
                   {row.lastDays !== null && ` (${row.lastDays}일${row.incremental ? ", 바뀐 것만" : ""})`}
                 </td>
                 <td>
@@ -130,6 +123,52 @@ async function schedulesPage(c: Context<AppEnv>, shown: Shown = {}) {
 }
 
 export const showSchedules = (c: Context<AppEnv>) => schedulesPage(c);
+
+/** One schedule and its latest runs, each a job with its own page. */
+export async function showScheduleRuns(c: Context<AppEnv>): Promise<Response> {
+  const user = consoleUserOf(c);
+  const workspaceId = c.req.param("workspaceId")!;
+  const schedule = await ownSchedule(c.env, workspaceId, c.req.param("scheduleId")!);
+  const runs = await scheduleRuns(c.env.DB, schedule.id, RUNS_SHOWN);
+  const jobs = `/console/w/${workspaceId}/jobs`;
+  return c.html(
+    <Page title="일정 실행 기록" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
+      <p>
+        {providerName(schedule.providerCode)} · {findSchema(schedule.schema)?.title ?? schedule.schema} · <code>{schedule.cron}</code> (한국 시간) ·{" "}
+        <span data-status={schedule.status}>{STATUS[schedule.status]}</span>
+      </p>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">실행 시각</th>
+              <th scope="col">작업</th>
+              <th scope="col">상태</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((job) => (
+              <tr data-job-id={job.id}>
+                <td>{kst(job.scheduledFor!)}</td>
+                <td>
+                  <a href={`${jobs}/${job.id}`}>{job.id.slice(0, 8)}</a>
+                </td>
+                <td>
+                  <JobStatusCell job={job} pollUrl={`${jobs}/${job.id}/status.json`} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {runs.length === 0 && <p>아직 실행이 없습니다. 다음 실행: {schedule.nextRunAt === null ? "-" : kst(schedule.nextRunAt)}</p>}
+      <p>
+        <a href={`/console/w/${workspaceId}/schedules`}>일정 목록으로</a>
+      </p>
+      <script nonce={c.get("cspNonce")}>{raw(LIVE_PROGRESS_SCRIPT)}</script>
+    </Page>,
+  );
+}
 
 /** The form read as the API's create request and checked by the same schema, so both refuse alike. */
 function scheduleRequest(fields: Record<string, string>) {
