@@ -6,6 +6,12 @@
  *
  * Header `X-SVC-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`; during a
  * secret rotation's overlap it carries one `v1=` per valid secret, and a receiver accepts any of them.
+ *
+ * Every delivery is also signed the Standard Webhooks way (https://www.standardwebhooks.com), so a partner in any
+ * language verifies it with a maintained library of that standard: `webhook-id` (the event's id, the same on every
+ * retry), `webhook-timestamp` (unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256(key,
+ * "<id>.<timestamp>.<body>")>`, one per valid secret, space-separated), the key being the bytes the `whsec_`
+ * secret's base64 encodes.
  */
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -30,6 +36,7 @@ export interface WebhookEvent<O = Record<string, unknown>> {
 }
 
 export const SIGNATURE_HEADER = "X-SVC-Signature";
+export const STANDARD_WEBHOOK_HEADERS = { id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" } as const;
 export const EVENT_ID_HEADER = "X-SVC-Event-Id";
 export const EVENT_TYPE_HEADER = "X-SVC-Event-Type";
 
@@ -71,6 +78,30 @@ export async function signWebhook(body: string, secret: string | readonly string
   const secrets = typeof secret === "string" ? [secret] : secret;
   const signatures = await Promise.all(secrets.map((s) => hmacHex(s, `${t}.${body}`)));
   return [`t=${t}`, ...signatures.map((v) => `v1=${v}`)].join(",");
+}
+
+const SECRET_PREFIX = "whsec_";
+
+/** The key a `whsec_` secret stands for: the bytes its base64 encodes (secrets made before 2026-11-26 use base64url). */
+function standardKey(secret: string): Uint8Array<ArrayBuffer> {
+  const text = (secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret).replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(text.padEnd(Math.ceil(text.length / 4) * 4, "=")), (c) => c.charCodeAt(0));
+}
+
+async function hmacBase64(key: Uint8Array<ArrayBuffer>, payload: string): Promise<string> {
+  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.sign("HMAC", hmac, encoder.encode(payload)))));
+}
+
+/** The Standard Webhooks headers for event `id`'s `body` sent at `timestampSeconds`, one signature per secret. */
+export async function standardWebhookHeaders(id: string, body: string, secrets: readonly string[], timestampSeconds: number): Promise<Record<string, string>> {
+  const t = Math.floor(timestampSeconds);
+  const signatures = await Promise.all(secrets.map((secret) => hmacBase64(standardKey(secret), `${id}.${t}.${body}`)));
+  return {
+    [STANDARD_WEBHOOK_HEADERS.id]: id,
+    [STANDARD_WEBHOOK_HEADERS.timestamp]: String(t),
+    [STANDARD_WEBHOOK_HEADERS.signature]: signatures.map((v) => `v1,${v}`).join(" "),
+  };
 }
 
 function parseHeader(header: string): { t: number; v1: string[] } {

@@ -627,7 +627,7 @@ export interface paths {
         put?: never;
         /**
          * 웹훅 엔드포인트 등록
-         * @description 고른 이벤트가 생길 때마다 url로 서명된 POST를 보냅니다(X-SVC-Signature: t=…,v1=…). 응답의 secret은 이때만 보여 주니 보관해 두세요. 파트너의 엔드포인트는 연결된 사업자들의 이벤트도 받습니다. 자세한 내용은 docs/webhooks.md. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
+         * @description 고른 이벤트가 생길 때마다 url로 서명된 POST를 보냅니다(X-SVC-Signature: t=…,v1=…, 그리고 Standard Webhooks의 webhook-id, webhook-timestamp, webhook-signature: 그 표준의 라이브러리로 검증할 수 있습니다). 응답의 secret은 이때만 보여 주니 보관해 두세요. 파트너의 엔드포인트는 연결된 사업자들의 이벤트도 받습니다. 자세한 내용은 docs/webhooks.md. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * 웹훅 서명 비밀 값 교체
-         * @description 새 비밀 값을 돌려줍니다(이때만 보여 줍니다). 24시간 동안은 이전 비밀 값으로도 서명해 X-SVC-Signature에 v1=이 둘 들어가므로, 그 사이에 수신기를 새 값으로 바꾸면 됩니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
+         * @description 새 비밀 값을 돌려줍니다(이때만 보여 줍니다). 24시간 동안은 이전 비밀 값으로도 서명해 X-SVC-Signature에 v1=이, webhook-signature에 v1,이 둘씩 들어가므로, 그 사이에 수신기를 새 값으로 바꾸면 됩니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { verifyWebhook, type WebhookEvent } from "../../client/src/webhooks";
 import { type ReceivedWebhook, startWebhookReceiver } from "../support/webhook-receiver";
 import { client, type Stack, startStack } from "./stack";
@@ -27,7 +28,7 @@ async function receivedAtLeast(name: string, count: number, timeoutMs = 240_000)
 }
 
 describe("webhooks on the local stack", () => {
-  it("delivers data_job.succeeded for a real sandbox job with a valid signature, retrying a receiver that answers 500", async () => {
+  it("delivers data_job.succeeded for a real sandbox job with valid signatures, ours and Standard Webhooks', retrying a receiver that answers 500", async () => {
     const api = client(stack);
     const register = async (path: string) => {
       const created = await api.json("POST", "/api/v1/webhook-endpoints", { url: `${receiver.url}${path}`, events: ["data_job.succeeded"], description: "e2e" });
@@ -47,13 +48,19 @@ describe("webhooks on the local stack", () => {
     expect(delivered!.headers["x-svc-event-type"]).toBe("data_job.succeeded");
     await expect(verifyWebhook(delivered!.body, delivered!.headers["x-svc-signature"], flaky.secret)).rejects.toMatchObject({ code: "WEBHOOK_SIGNATURE_INVALID" });
 
+    // The Standard Webhooks library verifies the same delivery from its own headers, and refuses another endpoint's secret.
+    expect(new Webhook(steady.secret).verify(delivered!.body, delivered!.headers)).toEqual(event);
+    expect(() => new Webhook(flaky.secret).verify(delivered!.body, delivered!.headers)).toThrow(WebhookVerificationError);
+
     const attempts = await receivedAtLeast("flaky", 3);
     expect(attempts.map((a) => a.answered)).toEqual([500, 500, 200]);
     for (const attempt of attempts) {
       const retried = await verifyWebhook<WebhookEvent>(attempt.body, attempt.headers["x-svc-signature"], flaky.secret);
       expect(retried).toMatchObject({ type: "data_job.succeeded", data: { object: { id: job.id, kind: "Succeeded" } } });
+      expect(new Webhook(flaky.secret).verify(attempt.body, attempt.headers)).toEqual(retried);
     }
     expect(new Set(attempts.map((a) => a.headers["x-svc-event-id"])).size).toBe(1);
+    expect(new Set(attempts.map((a) => a.headers["webhook-id"]))).toEqual(new Set([attempts[0]!.headers["x-svc-event-id"]]));
 
     const deadline = Date.now() + 40_000;
     let log: Json[] = [];

@@ -9,6 +9,7 @@ import { addCredential, call, callJson, createWorkspace, type TestWorkspace, TX_
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 import { warnExpiringCertificates } from "../../worker/credentials/expiry-warnings";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
 
 const DAY = 86_400_000;
 
@@ -94,7 +95,7 @@ describe("webhook endpoints API", () => {
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ url: "https://hooks.partner.example/collect", events: ["data_job.succeeded"], description: "운영", previousSecretExpiresAt: null });
-    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const stored = await env.DB.prepare("SELECT * FROM webhook_endpoints WHERE id = ?").bind(created.body.id).first<Json>();
     expect(JSON.stringify(stored)).not.toContain(created.body.secret);
 
@@ -382,6 +383,18 @@ describe("signatures", () => {
     await expect(verifyWebhook(request!.body, header, secret, { now: request!.at + 3_000_000, toleranceSeconds: 3600 })).resolves.toBeTruthy();
   });
 
+  it("signs every delivery the Standard Webhooks way too, which that standard's own library verifies", async () => {
+    const { ws, hook, secret } = await listening();
+    await cancelSession(ws, (await issueSession(ws)).sessionId);
+    const [request] = await receivedAtLeast(hook, 1);
+    expect(request!.headers["webhook-id"]).toBe(request!.headers["x-svc-event-id"]);
+    expect(request!.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(new Webhook(secret).verify(request!.body, request!.headers)).toMatchObject({ type: "registration_session.cancelled" });
+    expect(() => new Webhook(secret).verify(request!.body.replace("CANCELLED", "CONSUMED"), request!.headers)).toThrow(WebhookVerificationError);
+    const stranger = `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+    expect(() => new Webhook(stranger).verify(request!.body, request!.headers)).toThrow(WebhookVerificationError);
+  });
+
   it("never signs with a sealed secret copied from another endpoint: the attempt fails and is logged, nothing is sent", async () => {
     const { ws, hook, endpoint } = await listening();
     const other = await createEndpoint(ws, { url: "https://hooks.partner.example/other", events: ["data_job.failed"] });
@@ -414,6 +427,8 @@ describe("signatures", () => {
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     await expect(verifyWebhook(request!.body, header, rotated.body.secret)).resolves.toBeTruthy();
     await expect(verifyWebhook(request!.body, header, oldSecret)).resolves.toBeTruthy();
+    expect(request!.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    for (const secret of [rotated.body.secret, oldSecret]) expect(new Webhook(secret).verify(request!.body, request!.headers)).toBeTruthy();
 
     // Once the overlap is over, only the new secret signs.
     await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?").bind(Date.now() - 1, endpoint.id).run();
@@ -421,6 +436,7 @@ describe("signatures", () => {
     const later = (await receivedAtLeast(hook, 2))[1]!;
     expect(later.headers["x-svc-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     await expect(verifyWebhook(later.body, later.headers["x-svc-signature"], oldSecret)).rejects.toBeInstanceOf(WebhookSignatureError);
+    expect(() => new Webhook(oldSecret).verify(later.body, later.headers)).toThrow(WebhookVerificationError);
     await expect(verifyWebhook(later.body, later.headers["x-svc-signature"], rotated.body.secret)).resolves.toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhook } from "../../contracts/webhooks";
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from "../../contracts/webhooks";
 import type { WebhookAttempt, WebhookDeliveryStatus } from "../db/tables";
 import { backoffSeconds } from "../pipeline/backoff";
 import type { DeliveryRow } from "./deliveries";
@@ -35,20 +35,23 @@ export type DeliveryResult = "SENT" | "RETRYING" | "FAILED" | "STALE";
  */
 async function send(deps: DeliveryDeps, delivery: DeliveryRow, now: number): Promise<PostOutcome | null> {
   let target: { url: string; secrets: string[] } | null;
-  let signature: string;
+  let signatures: Record<string, string>;
   try {
     target = await deps.target(delivery.endpointId, now);
     if (!target) return null;
     const refused = deps.urlRefusal(target.url);
     if (refused) return { error: refused };
-    signature = await signWebhook(delivery.payload, target.secrets, now / 1000);
+    signatures = {
+      [SIGNATURE_HEADER]: await signWebhook(delivery.payload, target.secrets, now / 1000),
+      ...(await standardWebhookHeaders(delivery.eventId, delivery.payload, target.secrets, now / 1000)),
+    };
   } catch (err) {
     return { error: `could not sign the delivery: ${String(err)}` };
   }
   return deps.post(target.url, delivery.payload, {
     "Content-Type": "application/json",
     "User-Agent": "collect-edge-webhooks/1",
-    [SIGNATURE_HEADER]: signature,
+    ...signatures,
     [EVENT_ID_HEADER]: delivery.eventId,
     [EVENT_TYPE_HEADER]: delivery.eventType,
   });

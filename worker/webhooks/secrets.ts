@@ -1,4 +1,3 @@
-import { randomToken } from "../lib/crypto";
 import { openText, rewrapText, sealText } from "../vault/envelope";
 
 /** After a rotation the old secret keeps signing (a second v1=) this long, so receivers can switch without losing events. */
@@ -6,7 +5,8 @@ export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
 
 const SECRET_PREFIX = "whsec_";
 
-export const newSigningSecret = (): string => `${SECRET_PREFIX}${randomToken(32)}`;
+/** 32 random bytes in standard base64 after the prefix, the form Standard Webhooks libraries decode (contracts/webhooks.ts). */
+export const newSigningSecret = (): string => `${SECRET_PREFIX}${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 
 interface EndpointRef {
   id: string;

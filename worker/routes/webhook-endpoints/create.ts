@@ -15,7 +15,7 @@ export const route = createRoute({
   tags: ["Webhooks"],
   summary: "웹훅 엔드포인트 등록",
   description:
-    "고른 이벤트가 생길 때마다 url로 서명된 POST를 보냅니다(X-SVC-Signature: t=…,v1=…). 응답의 secret은 이때만 보여 주니 보관해 두세요. 파트너의 엔드포인트는 연결된 사업자들의 이벤트도 받습니다. 자세한 내용은 docs/webhooks.md. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
+    "고른 이벤트가 생길 때마다 url로 서명된 POST를 보냅니다(X-SVC-Signature: t=…,v1=…, 그리고 Standard Webhooks의 webhook-id, webhook-timestamp, webhook-signature: 그 표준의 라이브러리로 검증할 수 있습니다). 응답의 secret은 이때만 보여 주니 보관해 두세요. 파트너의 엔드포인트는 연결된 사업자들의 이벤트도 받습니다. 자세한 내용은 docs/webhooks.md. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다.",
   request: jsonBody(CreateEndpointBodySchema),
   responses: {
     201: { description: "등록된 엔드포인트와 서명 비밀 값", content: { "application/json": { schema: WebhookEndpointWithSecretSchema } } },
