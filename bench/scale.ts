@@ -9,8 +9,8 @@
  * throughput ratios. Targets: >= 1.7x from 1 to 2 processes, >= 3x from 1 to
  * 4, one login per job, no failed jobs.
  *
- * Each process holds 3 sessions here (production's instances hold 8): Chromium
- * spends 7 to 10 CPU seconds on a job, and with more sessions a process, four
+ * Each process holds 3 sessions here (production's instances hold 8): the full
+ * browser spent 7 to 10 CPU seconds on a job (the headless shell about 6), and with more sessions a process, four
  * processes' worth of concurrent jobs need most of this machine's two cores,
  * so the benchmark would measure the cores, not the scale-out. With 4, the
  * 4-process level used 1.6 cores (121 CPU seconds in 76 s) and a job there

@@ -7,6 +7,8 @@ export interface FailureAnswer {
   code: string;
   retryAfterSeconds?: number;
   detail?: string;
+  /** Neither the request's fault nor the institution's: the scraper's log keeps the error for whoever looks into it. */
+  logged?: true;
 }
 
 /** How soon a caller turned away because the browser is overloaded may ask again. */
@@ -21,7 +23,7 @@ const BUSY_BROWSER_RETRY_SECONDS = 10;
 export function failureAnswer(err: unknown): FailureAnswer {
   if (err instanceof HttpFailure) return { status: err.status, code: err.code, retryAfterSeconds: err.retryAfterSeconds };
   if (err instanceof ProviderFailure) return { status: 422, code: err.code, retryAfterSeconds: err.retryAfterSeconds, detail: err.message };
-  if (err instanceof TimeoutError) return { status: 429, code: "ENGINE_CONCURRENCY_LIMIT", retryAfterSeconds: BUSY_BROWSER_RETRY_SECONDS, detail: err.message };
+  if (err instanceof TimeoutError) return { status: 429, code: "ENGINE_CONCURRENCY_LIMIT", retryAfterSeconds: BUSY_BROWSER_RETRY_SECONDS, detail: err.message, logged: true };
   // Anything else is the browser or this process failing, not the institution.
-  return { status: 500, code: "ENGINE_CRASHED" };
+  return { status: 500, code: "ENGINE_CRASHED", logged: true };
 }

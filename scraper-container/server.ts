@@ -105,7 +105,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
       const answer = failureAnswer(err);
-      if (answer.status === 500) console.error(err);
+      if (answer.logged) console.error(err);
       sendFailure(res, answer.status, answer.code, answer.retryAfterSeconds, answer.detail);
     });
   });

@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { consoleRoutes } from "./console/routes";
 import { DOWNLOAD_LINK_PATH } from "./download-links/links";
-import { REFERENCE_PAGE } from "./docs-site/reference-page";
+import { REDOC_SCRIPT, REDOC_SCRIPT_PATH, REFERENCE_PAGE, REFERENCE_PAGE_CSP } from "./docs-site/reference-page";
 import { connectRunner, RUNNER_CONNECT_PATH, RUNNER_STATUS_ROUTE, runnerStatus } from "./pipeline/runner-connect";
 import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "./hosted-ui/page";
 import type { AppEnv } from "./env";
@@ -74,7 +74,7 @@ import * as rotateWebhookEndpointSecret from "./routes/webhook-endpoints/rotate-
 import * as updateWebhookEndpoint from "./routes/webhook-endpoints/update";
 
 export const MAX_BODY_BYTES = 256 * 1024;
-const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs"]);
+const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs", REDOC_SCRIPT_PATH]);
 /** /api/v1 paths served without an API key: the document, and download links, which carry their own signature. */
 const isKeyless = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_LINK_PATH);
 
@@ -209,7 +209,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
     },
     security: [{ bearerAuth: [] }],
   }));
-  app.get("/api/v1/docs", (c) => c.html(REFERENCE_PAGE));
+  app.get("/api/v1/docs", (c) => c.html(REFERENCE_PAGE, 200, { "Content-Security-Policy": REFERENCE_PAGE_CSP }));
+  app.get(REDOC_SCRIPT_PATH, (c) => c.body(REDOC_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
   app.get("/", (c) => c.redirect("/api/v1/docs"));
 
   app.onError(onError);

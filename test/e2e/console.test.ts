@@ -193,3 +193,23 @@ describe("the console in Chromium against the local stack", () => {
     expect((await client(stack, granted.body.access_token).json("GET", "/api/v1/schemas")).status).toBe(200);
   });
 });
+
+describe("the API reference page", () => {
+  it("renders the OpenAPI document with Redoc, every $ref resolved into its schema's fields, nothing arriving from elsewhere", async () => {
+    const page = await (await browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    // Redoc's footer asks for Redocly's logo from their CDN; the page's policy refuses it (and Redoc then shows none),
+    // so nothing from elsewhere ever arrives.
+    const elsewhere: string[] = [];
+    page.on("requestfinished", (request) => void (/^https?:/.test(request.url()) && new URL(request.url()).origin !== stack.baseUrl && elsewhere.push(request.url())));
+    await page.goto(`${stack.baseUrl}/api/v1/docs`);
+    // The job creation's request body, a $ref in the document, shown as its fields.
+    await page.waitForFunction(`document.querySelector("redoc")?.innerText.includes("데이터 수집 API") && document.body.innerText.includes("dateRangeStart")`, { timeout: 60_000 });
+    const text = await page.evaluate(`document.body.innerText`);
+    expect(text).toContain("providerCode");
+    expect(text).not.toContain("$ref");
+    expect(text).not.toContain("#/components/schemas");
+    expect(elsewhere).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, "api-reference.png") });
+  });
+});

@@ -12,12 +12,13 @@ describe("scraper failure answers", () => {
       code: "ENGINE_CONCURRENCY_LIMIT",
       retryAfterSeconds: 10,
       detail: "Timed out after waiting 30000ms",
+      logged: true,
     });
   });
 
   it("keeps the institution's own failures, the request's refusals and every other crash apart", () => {
     expect(failureAnswer(new ProviderFailure("TIMEOUT", "page did not settle"))).toEqual({ status: 422, code: "TIMEOUT", detail: "page did not settle", retryAfterSeconds: undefined });
     expect(failureAnswer(new HttpFailure(404, "SESSION_EXPIRED"))).toEqual({ status: 404, code: "SESSION_EXPIRED", retryAfterSeconds: undefined });
-    expect(failureAnswer(new Error("Protocol error: Target closed"))).toEqual({ status: 500, code: "ENGINE_CRASHED" });
+    expect(failureAnswer(new Error("Protocol error: Target closed"))).toEqual({ status: 500, code: "ENGINE_CRASHED", logged: true });
   });
 });

@@ -128,7 +128,14 @@ describe("authentication", () => {
     expect(doc.body.openapi).toBe("3.1.0");
     const page = await call("/api/v1/docs");
     expect(page.headers.get("Content-Type")).toContain("text/html");
-    expect(await page.text()).toContain("/api/v1/openapi.json");
+    const html = await page.text();
+    expect(html).toContain('spec-url="/api/v1/openapi.json"');
+    // Redoc comes from the worker itself: the page's policy allows scripts from this origin only.
+    const script = /<script src="([^"]+)"/.exec(html)![1]!;
+    expect(page.headers.get("Content-Security-Policy")).toContain("script-src 'self';");
+    const redoc = await call(script);
+    expect([redoc.status, redoc.headers.get("Content-Type")]).toEqual([200, "text/javascript; charset=utf-8"]);
+    expect(await redoc.text()).toContain("Redoc");
   });
 });
 

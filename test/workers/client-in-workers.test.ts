@@ -67,7 +67,7 @@ describe("the typed client in the Workers runtime", () => {
     const ws = await createWorkspace();
     await addCredential(ws.workspaceId);
     const client = clientFor(ws.apiKey);
-    const job = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" } });
+    const job = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
     expect(job.maxWaitSeconds).toBeGreaterThan(1);
     // A budget far below the job's own maxWaitSeconds: a browser login alone takes longer.
     const timedOut = await client.waitForJob(job, { maxWaitSeconds: 0.05 }).catch((e: unknown) => e);
