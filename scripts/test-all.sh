@@ -4,8 +4,6 @@
 #   workers: the Workers runtime tests
 #   e2e:     the SDK build, then the end-to-end tests against the real local stack
 #   checks:  typecheck, deploy:check, then the sandbox, adapters in Chromium, the scraper service, the OpenAPI lint
-# The checks lane finishes well before the others, so it runs at a lower priority: the two long lanes get the
-# CPU first when all three want it.
 # Each lane's output goes to test-artifacts/reports/<lane>.log and is printed when the lane ends; vitest's JSON
 # reports beside it give the summary's counts. The exit status is non-zero when any lane failed.
 set -uo pipefail
@@ -31,7 +29,6 @@ lane() {
 workers() { vitest vitest.config.ts workers; }
 e2e() { npm run -s build:sdk && vitest vitest.e2e.config.ts e2e; }
 checks() {
-  renice -n 10 "$BASHPID" >/dev/null
   npm run -s typecheck && npm run -s deploy:check && vitest vitest.node.config.ts node
 }
 
