@@ -55,10 +55,14 @@ export class WebhookSignatureError extends Error {
 
 const encoder = new TextEncoder();
 
+/** HMAC-SHA256 of `payload` (UTF-8) under `key`: our signature keys with the secret's text, Standard Webhooks with its bytes. */
+async function hmacSha256(key: BufferSource, payload: string): Promise<Uint8Array> {
+  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", hmac, encoder.encode(payload)));
+}
+
 async function hmacHex(secret: string, payload: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(payload)));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(await hmacSha256(encoder.encode(secret), payload), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Constant time for equal lengths: where two signatures differ must not show in how long the comparison takes. */
@@ -80,27 +84,23 @@ export async function signWebhook(body: string, secret: string | readonly string
   return [`t=${t}`, ...signatures.map((v) => `v1=${v}`)].join(",");
 }
 
-const SECRET_PREFIX = "whsec_";
+/** How every signing secret begins (Standard Webhooks' convention); standard base64 of its bytes follows. */
+export const SIGNING_SECRET_PREFIX = "whsec_";
 
 /** The key a `whsec_` secret stands for: the bytes its base64 encodes (secrets made before 2026-11-26 use base64url). */
 function standardKey(secret: string): Uint8Array<ArrayBuffer> {
-  const text = (secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret).replace(/-/g, "+").replace(/_/g, "/");
+  const text = (secret.startsWith(SIGNING_SECRET_PREFIX) ? secret.slice(SIGNING_SECRET_PREFIX.length) : secret).replace(/-/g, "+").replace(/_/g, "/");
   return Uint8Array.from(atob(text.padEnd(Math.ceil(text.length / 4) * 4, "=")), (c) => c.charCodeAt(0));
-}
-
-async function hmacBase64(key: Uint8Array<ArrayBuffer>, payload: string): Promise<string> {
-  const hmac = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.sign("HMAC", hmac, encoder.encode(payload)))));
 }
 
 /** The Standard Webhooks headers for event `id`'s `body` sent at `timestampSeconds`, one signature per secret. */
 export async function standardWebhookHeaders(id: string, body: string, secrets: readonly string[], timestampSeconds: number): Promise<Record<string, string>> {
   const t = Math.floor(timestampSeconds);
-  const signatures = await Promise.all(secrets.map((secret) => hmacBase64(standardKey(secret), `${id}.${t}.${body}`)));
+  const signatures = await Promise.all(secrets.map((secret) => hmacSha256(standardKey(secret), `${id}.${t}.${body}`)));
   return {
     [STANDARD_WEBHOOK_HEADERS.id]: id,
     [STANDARD_WEBHOOK_HEADERS.timestamp]: String(t),
-    [STANDARD_WEBHOOK_HEADERS.signature]: signatures.map((v) => `v1,${v}`).join(" "),
+    [STANDARD_WEBHOOK_HEADERS.signature]: signatures.map((mac) => `v1,${btoa(String.fromCharCode(...mac))}`).join(" "),
   };
 }
 

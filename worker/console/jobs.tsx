@@ -16,7 +16,7 @@ import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { parseTarget, TargetFields } from "./target-fields";
 import { WorkspaceNav } from "./workspace-nav";
-import { kstDate } from "../lib/korean-time";
+import { DAY_MS, kstDate } from "../lib/korean-time";
 
 const STATUS_LABELS: Record<JobStatus, string> = { PENDING: "대기", RUNNING: "수집 중", SUCCEEDED: "완료", FAILED: "실패" };
 const PAGE_SIZE = 50;
@@ -37,7 +37,7 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
         <CsrfField token={user.csrf} />
         <TargetFields credentials={live} defaultCredential="기관의 기본 자격 증명" />
         <label for="dateRangeStart">조회 시작일 (기간이 있는 데이터만)</label>
-        <input id="dateRangeStart" name="dateRangeStart" type="date" value={kstDate(today - 29 * 86_400_000)} />
+        <input id="dateRangeStart" name="dateRangeStart" type="date" value={kstDate(today - 29 * DAY_MS)} />
         <label for="dateRangeEnd">조회 종료일</label>
         <input id="dateRangeEnd" name="dateRangeEnd" type="date" value={kstDate(today)} />
         <button type="submit">수집 시작</button>

@@ -20,7 +20,7 @@ export const REFERENCE_PAGE = `<!doctype html>
 <style>body { margin: 0; }</style>
 </head>
 <body>
-<redoc spec-url="/api/v1/openapi.json" hide-download-button="false" path-in-middle-panel="true"></redoc>
+<redoc spec-url="/api/v1/openapi.json" path-in-middle-panel="true"></redoc>
 <script src="${REDOC_SCRIPT_PATH}"></script>
 </body>
 </html>`;

@@ -1,12 +1,11 @@
+import { SIGNING_SECRET_PREFIX } from "../../contracts/webhooks";
 import { openText, rewrapText, sealText } from "../vault/envelope";
 
 /** After a rotation the old secret keeps signing (a second v1=) this long, so receivers can switch without losing events. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
 
-const SECRET_PREFIX = "whsec_";
-
 /** 32 random bytes in standard base64 after the prefix, the form Standard Webhooks libraries decode (contracts/webhooks.ts). */
-export const newSigningSecret = (): string => `${SECRET_PREFIX}${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+export const newSigningSecret = (): string => `${SIGNING_SECRET_PREFIX}${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 
 interface EndpointRef {
   id: string;
