@@ -69,6 +69,21 @@ describe("schedules", () => {
     expect(await runDurableObjectAlarm(alarm)).toBe(false);
   });
 
+  it("runs only the latest occurrence missed while the service was down, once, then goes on from the next", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const schedule = await created(ws, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "*/5 * * * *" });
+    // A day of missed occurrences, the stored one on the cron's grid as the service leaves it.
+    const now = Date.now();
+    const latest = now - (now % (5 * MINUTE));
+    await dueAt(schedule.id, latest - 24 * 60 * MINUTE);
+    await runDue(quiet(), schedule.id, now);
+    expect((await runsOf(schedule.id)).map((r) => r.scheduledFor)).toEqual([latest]);
+    const after = (await callJson<Json>(`/api/v1/schedules/${schedule.id}`, { key: ws.apiKey })).body;
+    expect(Date.parse(after.nextRunAt)).toBe(latest + 5 * MINUTE);
+    await callJson(`/api/v1/schedules/${schedule.id}`, { method: "DELETE", key: ws.apiKey });
+  });
+
   it("passes an incremental schedule's runs the since of its last succeeded run", async () => {
     const ws = await createWorkspace();
     const schedule = await created(ws, { ...TRANSACTIONS, cron: "0 3 * * *", lastDays: 1, incremental: true });

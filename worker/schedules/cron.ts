@@ -21,3 +21,9 @@ export function parseCron(expression: string): Cron | null {
 export function nextOccurrence(expression: string, after: number): number {
   return parseCron(expression)!.nextRun(new Date(after))!.getTime();
 }
+
+/** The latest occurrence at or before `at` (ms), or null when the expression has none before it. */
+export function latestOccurrence(expression: string, at: number): number | null {
+  // croner counts a run earlier in the reference's own second as before it: a millisecond on takes one at `at` itself.
+  return parseCron(expression)!.previousRuns(1, new Date(at + 1))[0]?.getTime() ?? null;
+}

@@ -4,7 +4,7 @@ import { createJob } from "../jobs/create";
 import type { JobsEnv } from "../jobs/lifecycle";
 import { sinceOf } from "../jobs/since";
 import { lastSucceededRun, occurrenceRun, unfinishedRun } from "../jobs/store";
-import { nextOccurrence } from "./cron";
+import { latestOccurrence, nextOccurrence } from "./cron";
 import { pauseForFailures } from "./outcomes";
 import { rollingRange } from "./rolling-range";
 import { advanceSchedule, findScheduleById, type ScheduleRow } from "./store";
@@ -41,18 +41,9 @@ async function runJob(env: JobsEnv, schedule: ScheduleRow, occurrence: number) {
   }
 }
 
-// Bounds the walk to the latest due occurrence: a year of a schedule running every minute.
-const MAX_WALK = 527_040;
-
-/** The latest occurrence at or before `now`, from the stored one on: what a schedule that was down for a while runs. */
+/** The latest occurrence at or before `now`, the stored one at the earliest: what a schedule that was down for a while runs. */
 function latestDue(cron: string, stored: number, now: number): number {
-  let occurrence = stored;
-  for (let step = 0; step < MAX_WALK; step++) {
-    const next = nextOccurrence(cron, occurrence);
-    if (next > now) break;
-    occurrence = next;
-  }
-  return occurrence;
+  return Math.max(stored, latestOccurrence(cron, now) ?? stored);
 }
 
 /**
