@@ -1,6 +1,7 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { ADMIN_API_PATH, adminApi } from "./admin/app";
 import { consoleRoutes } from "./console/routes";
 import { DOWNLOAD_LINK_PATH } from "./download-links/links";
 import { REDOC_SCRIPT, REDOC_SCRIPT_PATH, REFERENCE_PAGE, REFERENCE_PAGE_CSP } from "./docs-site/reference-page";
@@ -86,8 +87,8 @@ function serverDescription(url: URL): string {
   return local ? "이 문서를 돌려준 서버: local (로컬 스택)" : "이 문서를 돌려준 서버: 배포된 환경 (sandbox 또는 production)";
 }
 
-/** requireAuth, mounted on /api/v1/*, answers these for a missing, unknown, revoked or expired API key. */
-const API_KEY_CHECK: RouteFront = { errors: ["INVALID_TOKEN", "TOKEN_EXPIRED"] };
+/** requireAuth, mounted on /api/v1/*, answers these for a missing, unknown, revoked or expired API key, or one of a suspended workspace. */
+const API_KEY_CHECK: RouteFront = { errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "WORKSPACE_ACCESS_DENIED"] };
 
 /** Every /api/v1 operation is behind the API key check. */
 const keyed = <R extends RouteConfig>(route: R) => behind(route, API_KEY_CHECK);
@@ -185,6 +186,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.get(RUNNER_CONNECT_PATH, connectRunner);
   app.get(RUNNER_STATUS_ROUTE, runnerStatus);
   app.route("/console", consoleRoutes());
+  app.route(ADMIN_API_PATH, adminApi());
   // Device-code login (RFC 8628): a command-line client has no API key yet, so these live outside /api/v1.
   app.openapi(behind(createDeviceCode.route), createDeviceCode.handler);
   app.openapi(behind(pollDeviceCode.route), pollDeviceCode.handler);

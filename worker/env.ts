@@ -2,12 +2,13 @@ import type { KeyRights } from "./api-keys/rights";
 import type { MemberRole } from "./db/tables";
 import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
-import type { RequestGate } from "./durable-objects/request-gate";
+import type { KeyFailure, RequestGate } from "./durable-objects/request-gate";
 import type { RunnerHub } from "./durable-objects/runner-hub";
 import type { ScheduleAlarm } from "./durable-objects/schedule-alarm";
 import type { ScraperContainer } from "./durable-objects/scraper-container";
 import type { DetachedDeliveries } from "./pipeline/detached-delivery";
 import type { PipelineMessage } from "./jobs/messages";
+import type { Operator } from "./operators/store";
 import type { WebhookMessage } from "./webhooks/messages";
 
 /** Worker bindings, declared once for the app, the queue consumer and the cron. */
@@ -124,8 +125,10 @@ export interface Variables {
   /** Set by the auth middleware when the bearer key is valid. */
   principal: Principal | undefined;
   /** Why authentication failed, raised after rate limiting so failures are limited too. */
-  authFailure: "INVALID_TOKEN" | "TOKEN_EXPIRED" | undefined;
+  authFailure: KeyFailure | undefined;
   consoleUser: ConsoleUser | undefined;
+  /** The signed-in operator of an /admin/api request (operators/authenticate.ts). */
+  operator: Operator | undefined;
   /** The console user's role in the path's workspace, set with the membership check (console/signed-in.ts). */
   workspaceRole: MemberRole | undefined;
   /** The console response's script nonce (console/page-headers.ts). */

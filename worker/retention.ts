@@ -2,6 +2,7 @@ import { purgeClosedLoginWindows } from "./console-sessions/login-attempts";
 import { purgeExpiredSessions } from "./console-sessions/store";
 import { purgeExpiredDeviceCodes } from "./device-codes/store";
 import { purgeOldMail } from "./mail/outbox";
+import { purgeExpiredOperatorSessions } from "./operators/store";
 import { purgeFinishedSessions } from "./registration/sessions";
 import { purgeExpiredAccountLinks } from "./users/account-links";
 import { purgeFinishedDeliveries } from "./webhooks/deliveries";
@@ -19,6 +20,7 @@ const PURGES: Record<string, (d1: D1Database, limit: number, now: number) => Pro
   webhook_deliveries: purgeFinishedDeliveries,
   mail_outbox: purgeOldMail,
   account_links: purgeExpiredAccountLinks,
+  operator_sessions: purgeExpiredOperatorSessions,
 };
 
 /**

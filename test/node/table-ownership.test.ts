@@ -26,6 +26,10 @@ const OWNERS: Record<string, string> = {
   mail_outbox: "worker/mail",
   account_links: "worker/users",
   schedules: "worker/schedules",
+  operators: "worker/operators",
+  operator_sessions: "worker/operators",
+  operator_audit: "worker/operators",
+  provider_outages: "worker/catalog",
 };
 
 function sourceFiles(dir: string): string[] {

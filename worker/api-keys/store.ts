@@ -70,3 +70,9 @@ export async function revokeApiKey(d1: D1Database, workspaceId: string, id: stri
   return existing ? { outcome: "ALREADY_REVOKED", hash: existing.hash } : { outcome: "NOT_FOUND" };
 }
 
+
+/** The hashes of a workspace's live keys: each names the key's request gate (durable-objects/request-gate.ts). */
+export async function liveKeyHashes(d1: D1Database, workspaceId: string): Promise<string[]> {
+  const rows = await database(d1).select({ hash: apiKeys.hash }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt))).all();
+  return rows.map((r) => r.hash);
+}

@@ -49,8 +49,12 @@ export function nextWindows(windows: readonly DailyWindow[], at: number, count: 
  * end), with any window it runs straight into after that; null when the run fits before the next one.
  */
 export function windowMet(windows: readonly DailyWindow[], at: number, runMs: number): MaintenanceWindow | null {
-  const ahead = nextWindows(windows, at, 2 * windows.length);
-  const first = ahead.find((w) => w.startsAt < at + runMs);
+  return firstMet(nextWindows(windows, at, 2 * windows.length), at, runMs);
+}
+
+/** windowMet over windows already laid out in time order (daily ones and announced outages together). */
+export function firstMet(ahead: readonly MaintenanceWindow[], at: number, runMs: number): MaintenanceWindow | null {
+  const first = ahead.find((w) => w.endsAt > at && w.startsAt < at + runMs);
   if (!first) return null;
   // Back-to-back windows are one closure.
   let endsAt = first.endsAt;

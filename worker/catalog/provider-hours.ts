@@ -1,4 +1,4 @@
-import { type MaintenanceWindow, nextWindows, windowMet } from "./maintenance";
+import { firstMet, type MaintenanceWindow, nextWindows } from "./maintenance";
 import type { ProviderDefinition } from "./providers";
 
 /** The one setting the calendar reads (worker/env.ts), not the bindings: the node tests run it outside the Workers runtime. */
@@ -31,13 +31,23 @@ export function providerClocks(env: HoursEnv): (provider: ProviderDefinition) =>
 
 const shifted = (w: MaintenanceWindow, offset: number): MaintenanceWindow => ({ ...w, startsAt: w.startsAt - offset, endsAt: w.endsAt - offset });
 
-/** The provider's next maintenance windows, in our time, its clock running `offset` from ours (null: it keeps no hours). */
-export function upcomingMaintenance(provider: ProviderDefinition, now: number, count: number, offset: number | null): MaintenanceWindow[] {
-  return offset === null ? [] : nextWindows(provider.maintenance, now + offset, count).map((w) => shifted(w, offset));
+const byStart = (a: MaintenanceWindow, b: MaintenanceWindow) => a.startsAt - b.startsAt;
+
+/**
+ * The provider's published windows (its clock running `offset` from ours; null: it keeps no hours) and the outages
+ * operators announced for it (catalog/outages.ts, in our time), in time order, from those open at `now` on.
+ */
+function calendar(provider: ProviderDefinition, now: number, count: number, offset: number | null, outages: readonly MaintenanceWindow[]): MaintenanceWindow[] {
+  const daily = offset === null ? [] : nextWindows(provider.maintenance, now + offset, count).map((w) => shifted(w, offset));
+  return [...daily, ...outages.filter((w) => w.endsAt > now)].sort(byStart);
 }
 
-/** The maintenance a run from `now` lasting `runMs` would meet at the provider, in our time; null when none. */
-export function maintenanceAt(provider: ProviderDefinition, now: number, runMs: number, offset: number | null): MaintenanceWindow | null {
-  const met = offset === null ? null : windowMet(provider.maintenance, now + offset, runMs);
-  return met && shifted(met, offset!);
+/** The provider's next maintenance windows and announced outages, in our time. */
+export function upcomingMaintenance(provider: ProviderDefinition, now: number, count: number, offset: number | null, outages: readonly MaintenanceWindow[] = []): MaintenanceWindow[] {
+  return calendar(provider, now, count, offset, outages).slice(0, count);
+}
+
+/** The maintenance or announced outage a run from `now` lasting `runMs` would meet at the provider, in our time; null when none. */
+export function maintenanceAt(provider: ProviderDefinition, now: number, runMs: number, offset: number | null, outages: readonly MaintenanceWindow[] = []): MaintenanceWindow | null {
+  return firstMet(calendar(provider, now, 2 * Math.max(1, provider.maintenance.length), offset, outages), now, runMs);
 }

@@ -357,3 +357,8 @@ export async function rewrapCredentials(d1: D1Database, masterSecret: string, li
   }
   return { seen: rows.results.length, unreadable };
 }
+
+/** Which workspace a credential is of, for the operator console's search: its id, nothing of its secret. */
+export async function credentialWorkspace(d1: D1Database, id: string): Promise<string | null> {
+  return (await database(d1).select({ workspaceId: credentials.workspaceId }).from(credentials).where(eq(credentials.id, id)).get())?.workspaceId ?? null;
+}

@@ -5,11 +5,13 @@ import type { KnownTargets } from "../credentials/targets";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
-export const workspaces = sqliteTable("workspaces", {
+export const workspaces = sqliteTable(
+  "workspaces",
+  {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   businessNumber: text("business_number"),
-  plan: text("plan", { enum: ["FREE", "PRO"] }).notNull().default("FREE"),
+  plan: text("plan", { enum: ["FREE", "PRO", "INTERNAL"] }).notNull().default("FREE"),
   /** Monthly job cap agreed for this workspace; null means its plan's (worker/workspaces/plans.ts). */
   monthlyJobCap: integer("monthly_job_cap"),
   isPartner: integer("is_partner", { mode: "boolean" }).notNull().default(false),
@@ -22,8 +24,13 @@ export const workspaces = sqliteTable("workspaces", {
   billingWorkspaceId: text("billing_workspace_id"),
   /** A self-serve workspace whose owner has not confirmed their e-mail yet: sandbox providers only (workspaces/sandbox-only.ts). */
   sandboxOnly: integer("sandbox_only", { mode: "boolean" }).notNull().default(false),
+  /** When an operator suspended it (worker/operators/workspace-actions.ts): its keys, its businesses' jobs and its console are refused; null while open. */
+  suspendedAt: integer("suspended_at"),
   createdAt: integer("created_at").notNull(),
-});
+},
+  // The operator console finds workspaces by business number (workspaces/store.ts workspacesMatching).
+  (t) => [index("workspaces_business_number").on(t.businessNumber)],
+);
 
 export const apiKeys = sqliteTable(
   "api_keys",
@@ -464,4 +471,80 @@ export const schedules = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [index("schedules_workspace").on(t.workspaceId, t.createdAt, t.id), index("schedules_due").on(t.status, t.nextRunAt)],
+);
+
+export const OPERATOR_ROLES = ["viewer", "support", "admin"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** A person who runs the service (worker/operators/): an account of its own, never a console user's, signing in with a second factor. */
+export const operators = sqliteTable(
+  "operators",
+  {
+    id: text("id").primaryKey(),
+    /** Lower-cased. */
+    email: text("email").notNull(),
+    /** As users' (users/password.ts). */
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: OPERATOR_ROLES }).notNull(),
+    /** The RFC 6238 secret, sealed by the vault and bound to the operator (operators/second-factor.ts). */
+    totpSealed: text("totp_sealed").notNull(),
+    /** The time step of the last code accepted: a code opens one session, never a second (RFC 6238 section 5.2). */
+    totpLastStep: integer("totp_last_step").notNull().default(0),
+    disabledAt: integer("disabled_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("operators_email").on(t.email)],
+);
+
+/** A signed-in operator: the bearer token of /admin/api and the /admin cookie, stored only as its hash. */
+export const operatorSessions = sqliteTable(
+  "operator_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    operatorId: text("operator_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("operator_sessions_operator").on(t.operatorId)],
+);
+
+/**
+ * What operators did and looked at, written before it takes effect (operators/audit.ts). Append-only: triggers in
+ * its migration refuse every UPDATE and DELETE, so not even a bug in our own code can rewrite it.
+ */
+export const operatorAudit = sqliteTable(
+  "operator_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    operatorId: text("operator_id").notNull(),
+    /** Kept beside the id: the log reads on its own, whatever later becomes of the account. */
+    operatorEmail: text("operator_email").notNull(),
+    action: text("action").notNull(),
+    targetKind: text("target_kind").notNull(),
+    targetId: text("target_id").notNull(),
+    /** The operator's words; required for every action that changes something, null for looking. */
+    reason: text("reason"),
+    /** What the action was given (a new plan, an outage's times), JSON; never a secret. */
+    detail: text("detail", { mode: "json" }).$type<Record<string, unknown>>(),
+    requestId: text("request_id").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("operator_audit_target").on(t.targetKind, t.targetId, t.id), index("operator_audit_operator").on(t.operatorId, t.id)],
+);
+
+/** An institution's outage announced by an operator: part of its maintenance calendar (catalog/outages.ts) until it ends or is withdrawn. */
+export const providerOutages = sqliteTable(
+  "provider_outages",
+  {
+    id: text("id").primaryKey(),
+    providerCode: text("provider_code").notNull(),
+    startsAt: integer("starts_at").notNull(),
+    endsAt: integer("ends_at").notNull(),
+    /** Shown to partners with the window, in Korean. */
+    note: text("note").notNull(),
+    announcedBy: text("announced_by").notNull(),
+    withdrawnAt: integer("withdrawn_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("provider_outages_provider").on(t.providerCode, t.endsAt)],
 );

@@ -24,14 +24,17 @@ const HOUR = 3_600_000;
 /** How long a resolved key or session token is trusted without asking D1 again; a key revocation does not wait for it (see `revoke()`). */
 const KEY_CACHE_MS = 60_000;
 
-type KeyRecord = Pick<ApiKeyRow, "id" | "workspaceId" | "hash" | "expiresAt" | "revokedAt" | "canManageKeys"> & { isPartner: boolean };
+type KeyRecord = Pick<ApiKeyRow, "id" | "workspaceId" | "hash" | "expiresAt" | "revokedAt" | "canManageKeys"> & { isPartner: boolean; suspended: boolean };
 
 export type KeyAdmission =
   | { key: { id: string; workspaceId: string; isPartner: boolean; rights: KeyRights }; decision: RateDecision }
   /** The decision is the caller's address's: a request without a usable key is counted there. */
-  | { failure: "INVALID_TOKEN" | "TOKEN_EXPIRED"; decision: RateDecision }
+  | { failure: KeyFailure; decision: RateDecision }
   /** The caller's address was over its limit before the key was looked up. */
   | { unresolved: true; decision: RateDecision };
+
+/** Why a key is not admitted: unknown or revoked, past its expiry, or its workspace suspended by an operator. */
+export type KeyFailure = "INVALID_TOKEN" | "TOKEN_EXPIRED" | "WORKSPACE_SUSPENDED";
 
 type GateEnv = Pick<Bindings, "DB" | "REQUEST_GATES" | "RATE_LIMIT_PER_MINUTE" | "RATE_LIMIT_PER_HOUR">;
 
@@ -54,6 +57,8 @@ export class RequestGate extends DurableObject<GateEnv> {
   /** The key lookup under way, shared by the requests that arrive meanwhile; resolves to what the caller's address was charged for it. */
   private keyLookup: Promise<RateDecision | null> | null = null;
   private session: { issued: boolean; loadedAt: number } | null = null;
+  /** Counts `forget()` calls, so a D1 read begun before one is not trusted after it. */
+  private generation = 0;
 
   constructor(ctx: DurableObjectState, env: GateEnv) {
     super(ctx, env);
@@ -84,10 +89,11 @@ export class RequestGate extends DurableObject<GateEnv> {
       if (charged && !charged.allowed) return { unresolved: true, decision: charged };
     }
     const record = this.key.record;
-    const refuse = async (failure: "INVALID_TOKEN" | "TOKEN_EXPIRED") => ({ failure, decision: charged ?? (await addressGate(this.env, address).hit(now)) });
+    const refuse = async (failure: KeyFailure) => ({ failure, decision: charged ?? (await addressGate(this.env, address).hit(now)) });
     // Checked after the load: a revocation that arrived while D1 was being read wins over what the read saw.
     if (this.revoked || !record || record.revokedAt !== null || !timingSafeEqualHex(record.hash, hash)) return refuse("INVALID_TOKEN");
     if (record.expiresAt !== null && record.expiresAt <= now) return refuse("TOKEN_EXPIRED");
+    if (record.suspended) return refuse("WORKSPACE_SUSPENDED");
     const rights = { canManageKeys: record.canManageKeys, expiresAt: record.expiresAt };
     return { key: { id: record.id, workspaceId: record.workspaceId, isPartner: record.isPartner, rights }, decision: this.hit(now) };
   }
@@ -96,9 +102,11 @@ export class RequestGate extends DurableObject<GateEnv> {
   private async lookUpKey(hash: string, address: string, now: number): Promise<RateDecision | null> {
     const charged = this.hasCounted() ? null : await addressGate(this.env, address).hit(now);
     if (charged && !charged.allowed) return charged;
+    const generation = this.generation;
     const key = await findKeyByHash(this.env.DB, hash);
     const workspace = key ? await findWorkspace(this.env.DB, key.workspaceId) : null;
-    this.key = { record: key && workspace ? { ...key, isPartner: workspace.isPartner } : null, loadedAt: now };
+    if (generation !== this.generation) return charged;
+    this.key = { record: key && workspace ? { ...key, isPartner: workspace.isPartner, suspended: workspace.suspendedAt !== null } : null, loadedAt: now };
     return charged;
   }
 
@@ -112,6 +120,12 @@ export class RequestGate extends DurableObject<GateEnv> {
     this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS revocation (id INTEGER PRIMARY KEY CHECK (id = 1), revoked_at INTEGER NOT NULL)");
     this.ctx.storage.sql.exec("INSERT OR IGNORE INTO revocation (id, revoked_at) VALUES (1, ?)", now);
     this.revoked = true;
+  }
+
+  /** The key's workspace changed (suspended, restored): the next admission reads it again instead of trusting the cache. */
+  forget(): void {
+    this.key = null;
+    this.generation++;
   }
 
   /**

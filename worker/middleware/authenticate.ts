@@ -5,6 +5,7 @@ import { addressGate, keyGate, type RateDecision } from "../durable-objects/requ
 import { ApiError } from "../errors/api-error";
 import { clientAddress } from "../http/client-address";
 import { sha256Hex } from "../lib/crypto";
+import { suspended } from "../workspaces/store";
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
 
@@ -29,6 +30,7 @@ export async function authenticate(c: Context<AppEnv>): Promise<RateDecision> {
 
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const failure = c.get("authFailure");
+  if (failure === "WORKSPACE_SUSPENDED") throw suspended();
   if (failure || !c.get("principal")) throw new ApiError(failure ?? "INVALID_TOKEN");
   await next();
 });

@@ -149,3 +149,8 @@ export async function requestingPartnerName(d1: D1Database, workspaceId: string)
     .get();
   return row ? partnerNameOf(d1, row.partner) : null;
 }
+
+/** A connection by id, whichever partner's, for the operator console's search. */
+export async function connectionById(d1: D1Database, id: string): Promise<ConnectionRow | null> {
+  return (await database(d1).select().from(connections).where(eq(connections.id, id)).get()) ?? null;
+}

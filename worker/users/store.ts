@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { database } from "../db/client";
 import { type MemberRole, users, workspaceMembers } from "../db/tables";
 import { ApiError } from "../errors/api-error";
-import { insertOwnWorkspace, openToRealInstitutions } from "../workspaces/store";
+import { findWorkspace, insertOwnWorkspace, openToRealInstitutions, suspended } from "../workspaces/store";
 import { normalizeEmail } from "./email";
 import { hashPassword } from "./password";
 
@@ -58,6 +58,7 @@ export async function requireMembership(d1: D1Database, userId: string, workspac
     .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.workspaceId, workspaceId)))
     .get();
   if (!row) throw new ApiError("WORKSPACE_ACCESS_DENIED");
+  if ((await findWorkspace(d1, workspaceId))?.suspendedAt) throw suspended();
   return row.role;
 }
 

@@ -10,4 +10,6 @@ export type Plan = WorkspaceRow["plan"];
 export const PLAN_LIMITS: Record<Plan, { monthlyJobs: number | null; monthlyTaskSteps: number | null; concurrentJobs: number | null }> = {
   FREE: { monthlyJobs: 300, monthlyTaskSteps: 500, concurrentJobs: 10 },
   PRO: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null },
+  // Our own and our partners' test workspaces, given by an operator (operators/workspace-actions.ts), never bought.
+  INTERNAL: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null },
 };

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { desc, eq, inArray, or } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { database } from "../db/client";
 import { workspaces } from "../db/tables";
@@ -7,10 +7,10 @@ import { type Plan, PLAN_LIMITS } from "./plans";
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 
-/** What other modules read of a workspace: its business and whether it is a partner (its job cap: see jobBilling). */
-export async function findWorkspace(d1: D1Database, workspaceId: string): Promise<Pick<WorkspaceRow, "businessNumber" | "isPartner"> | null> {
+/** What other modules read of a workspace: its business, whether it is a partner and whether an operator suspended it (its job cap: see jobBilling). */
+export async function findWorkspace(d1: D1Database, workspaceId: string): Promise<Pick<WorkspaceRow, "businessNumber" | "isPartner" | "suspendedAt"> | null> {
   const row = await database(d1)
-    .select({ businessNumber: workspaces.businessNumber, isPartner: workspaces.isPartner })
+    .select({ businessNumber: workspaces.businessNumber, isPartner: workspaces.isPartner, suspendedAt: workspaces.suspendedAt })
     .from(workspaces)
     .where(eq(workspaces.id, workspaceId))
     .get();
@@ -29,19 +29,24 @@ export interface JobBilling {
   concurrentJobs: number | null;
 }
 
+export const suspended = () =>
+  new ApiError("WORKSPACE_ACCESS_DENIED", { message: "운영자가 이 워크스페이스의 이용을 정지했습니다. 고객 지원에 문의해 주세요." });
+
 /** The workspace's billing row, for a caller to batch with its own reads; `jobBillingOf` reads the result. */
 export function jobBillingStatement(d1: D1Database, workspaceId: string): D1PreparedStatement {
   return d1
     .prepare(
-      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan
+      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan, coalesce(w.suspended_at, b.suspended_at) AS suspendedAt
        FROM workspaces w JOIN workspaces b ON b.id = coalesce(w.billing_workspace_id, w.id) WHERE w.id = ?`,
     )
     .bind(workspaceId);
 }
 
-export type JobBillingRow = { billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan };
+export type JobBillingRow = { billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan; suspendedAt: number | null };
 
+/** A suspended workspace, or a business whose partner is suspended, starts no job: WORKSPACE_ACCESS_DENIED. */
 export function jobBillingOf(row: JobBillingRow | undefined | null, workspaceId: string): JobBilling {
+  if (row?.suspendedAt) throw suspended();
   const limits = PLAN_LIMITS[row?.plan ?? "FREE"];
   return {
     billingWorkspaceId: row?.billingWorkspaceId ?? workspaceId,
@@ -138,4 +143,26 @@ export async function partnerNames(d1: D1Database, ids: string[]): Promise<Map<s
 
 export async function setPartnerName(d1: D1Database, workspaceId: string, name: string): Promise<void> {
   await database(d1).update(workspaces).set({ partnerName: name }).where(eq(workspaces.id, workspaceId));
+}
+
+/** Suspends (`at`) or restores (null) a workspace; false when there is no such workspace. */
+export async function setSuspended(d1: D1Database, workspaceId: string, at: number | null): Promise<boolean> {
+  const done = await database(d1).update(workspaces).set({ suspendedAt: at }).where(eq(workspaces.id, workspaceId)).returning({ id: workspaces.id });
+  return done.length === 1;
+}
+
+/** Moves a workspace to another plan; false when there is no such workspace. */
+export async function setPlan(d1: D1Database, workspaceId: string, plan: Plan): Promise<boolean> {
+  const done = await database(d1).update(workspaces).set({ plan }).where(eq(workspaces.id, workspaceId)).returning({ id: workspaces.id });
+  return done.length === 1;
+}
+
+/** Workspaces an operator's search names: by id, or every workspace of a business number (its own and partners' connection ones). */
+export function workspacesMatching(d1: D1Database, term: string, limit: number): Promise<WorkspaceRow[]> {
+  return database(d1).select().from(workspaces).where(or(eq(workspaces.id, term), eq(workspaces.businessNumber, term))).orderBy(desc(workspaces.createdAt)).limit(limit).all();
+}
+
+/** One workspace whole, for the operator console (which shows no secret: the row holds none). */
+export async function workspaceRow(d1: D1Database, workspaceId: string): Promise<WorkspaceRow | null> {
+  return (await database(d1).select().from(workspaces).where(eq(workspaces.id, workspaceId)).get()) ?? null;
 }

@@ -3,6 +3,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "./code-param";
 import { ProviderSchema, providerView } from "./views";
+import { upcomingOutages } from "../../catalog/outages";
 import { providerClocks } from "../../catalog/provider-hours";
 
 export const route = createRoute({
@@ -20,5 +21,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);
-  return c.json(providerView(provider, await providerClocks(c.env)(provider)), 200);
+  const [offset, outages] = await Promise.all([providerClocks(c.env)(provider), upcomingOutages(c.env.DB, Date.now(), provider.code)]);
+  return c.json(providerView(provider, offset, outages.get(provider.code)), 200);
 };

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { MAX } from "../../http/bounds";
 import { ProviderSchema, providerView } from "./views";
+import { upcomingOutages } from "../../catalog/outages";
 import { providerClocks } from "../../catalog/provider-hours";
 
 export const route = createRoute({
@@ -20,5 +21,6 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const clockOf = providerClocks(c.env);
-  return c.json({ items: await Promise.all(allProviders().map(async (p) => providerView(p, await clockOf(p)))) }, 200);
+  const outages = await upcomingOutages(c.env.DB, Date.now());
+  return c.json({ items: await Promise.all(allProviders().map(async (p) => providerView(p, await clockOf(p), outages.get(p.code)))) }, 200);
 };

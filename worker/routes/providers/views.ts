@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ProviderDefinition } from "../../catalog/providers";
 import { code, int32, MAX, timestamp } from "../../http/bounds";
+import type { MaintenanceWindow } from "../../catalog/maintenance";
 import { upcomingMaintenance } from "../../catalog/provider-hours";
 import { isoTime } from "../../lib/iso-time";
 
@@ -31,7 +32,7 @@ export const ProviderSchema = z
       .max(UPCOMING_WINDOWS)
       .meta({
         description:
-          "확장 필드. 다가오는 기관 점검 시간(기관이 공지한 것). 이 시간에 걸리는 작업은 점검이 끝날 때까지 기다렸다가 진행하고(maintenanceUntil), 기다리면 maxWaitSeconds를 넘기면 PROVIDER_TIME_WINDOW로 실패합니다. 공지된 점검이 없으면 빈 배열 (docs/scheduling.md)",
+          "확장 필드. 다가오는 기관 점검 시간(기관이 정기적으로 공지한 것과 운영자가 등록한 임시 장애·점검). 이 시간에 걸리는 작업은 점검이 끝날 때까지 기다렸다가 진행하고(maintenanceUntil), 기다리면 maxWaitSeconds를 넘기면 PROVIDER_TIME_WINDOW로 실패합니다. 공지된 점검이 없으면 빈 배열 (docs/scheduling.md)",
       }),
   })
   .openapi("Provider");
@@ -55,7 +56,7 @@ export const CredentialSchemaSchema = z
   .openapi("CredentialSchema");
 
 /** A provider as the catalog shows it; `clockOffset` is how far its clock runs from ours (catalog/provider-hours.ts providerClocks). */
-export function providerView(p: ProviderDefinition, clockOffset: number | null, now = Date.now()) {
+export function providerView(p: ProviderDefinition, clockOffset: number | null, outages: readonly MaintenanceWindow[] = [], now = Date.now()) {
   return {
     code: p.code,
     name: p.name,
@@ -65,7 +66,7 @@ export function providerView(p: ProviderDefinition, clockOffset: number | null, 
     schemas: p.schemas,
     acceptedAuthMethods: p.acceptedAuthMethods,
     maxDateRangeDays: p.maxRangeDays,
-    maintenance: upcomingMaintenance(p, now, UPCOMING_WINDOWS, clockOffset).map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
+    maintenance: upcomingMaintenance(p, now, UPCOMING_WINDOWS, clockOffset, outages).map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
   };
 }
 

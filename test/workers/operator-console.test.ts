@@ -1,0 +1,230 @@
+import { env } from "cloudflare:workers";
+import { Secret, TOTP } from "otpauth";
+import { describe, expect, it } from "vitest";
+import { findProvider } from "../../worker/catalog/providers";
+import { database } from "../../worker/db/client";
+import { type OperatorRole, operators } from "../../worker/db/tables";
+import { createJob } from "../../worker/jobs/create";
+import { operatorRecord } from "../../worker/operators/enrol";
+import { pipelineDeps } from "../../worker/pipeline/deps";
+import { addCredential, call, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
+
+type Json = Record<string, any>;
+
+/** A fresh operator and the authenticator app a person would have enrolled with its secret: otpauth, not our code. */
+async function newOperator(role: OperatorRole) {
+  const email = `ops-${crypto.randomUUID().slice(0, 8)}@collect-edge.co.kr`;
+  const password = `pw-${crypto.randomUUID()}`;
+  const { row, totpSecret } = await operatorRecord(env.VAULT_MASTER_KEY, { email, password, role });
+  await database(env.DB).insert(operators).values(row);
+  const app = new TOTP({ issuer: "collect-edge", label: email, secret: Secret.fromBase32(totpSecret) });
+  return { id: row.id, email, password, app };
+}
+
+async function signedIn(role: OperatorRole): Promise<{ id: string; email: string; token: string }> {
+  const operator = await newOperator(role);
+  const answer = await callJson<Json>("/admin/api/sessions", { method: "POST", json: { email: operator.email, password: operator.password, code: operator.app.generate() } });
+  expect(answer.status).toBe(201);
+  return { id: operator.id, email: operator.email, token: answer.body.token };
+}
+
+const act = (token: string, path: string, json?: unknown) => callJson<Json>(`/admin/api${path}`, { method: json === undefined ? "GET" : "POST", key: token, json });
+const auditOf = async (token: string, targetId: string) => (await act(token, `/audit?targetId=${encodeURIComponent(targetId)}`)).body.items as Json[];
+
+describe("operators sign in with a second factor", () => {
+  it("open a session with password and the authenticator's current code, a code only once, and learn nothing from a refusal", async () => {
+    const operator = await newOperator("viewer");
+    const code = operator.app.generate();
+    const first = await callJson<Json>("/admin/api/sessions", { method: "POST", json: { email: operator.email.toUpperCase(), password: operator.password, code } });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ token: expect.stringMatching(/^ops_/), operator: { id: operator.id, email: operator.email, role: "viewer" } });
+
+    const replayed = await callJson<Json>("/admin/api/sessions", { method: "POST", json: { email: operator.email, password: operator.password, code } });
+    const wrongCode = await callJson<Json>("/admin/api/sessions", { method: "POST", json: { email: operator.email, password: operator.password, code: code === "000000" ? "111111" : "000000" } });
+    const wrongPassword = await callJson<Json>("/admin/api/sessions", { method: "POST", json: { email: operator.email, password: "not it", code: operator.app.generate() } });
+    for (const refused of [replayed, wrongCode, wrongPassword]) {
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ code: "INVALID_CREDENTIALS", message: "이메일, 비밀번호 또는 인증 코드가 올바르지 않습니다." });
+    }
+
+    expect((await act(first.body.token, "/search?q=nothing")).status).toBe(200);
+    expect((await call("/admin/api/sessions/current", { method: "DELETE", key: first.body.token })).status).toBe(204);
+    expect((await act(first.body.token, "/search?q=nothing")).body.code).toBe("ADMIN_FORBIDDEN");
+  });
+
+  it("refuse everyone else ADMIN_FORBIDDEN, API keys and made-up tokens included, and keep the operators' API out of the partners' document", async () => {
+    const ws = await createWorkspace();
+    for (const key of [undefined, ws.apiKey, `ops_${crypto.randomUUID().replaceAll("-", "")}`]) {
+      for (const path of ["/admin/api/search?q=x", "/admin/api/openapi.json"]) {
+        const refused = await callJson<Json>(path, { key });
+        expect(refused.status).toBe(403);
+        expect(refused.body).toMatchObject({ code: "ADMIN_FORBIDDEN", message: "관리자 권한이 필요합니다.", requestId: expect.any(String) });
+      }
+    }
+    const operator = await signedIn("viewer");
+    const document = (await callJson<Json>("/admin/api/openapi.json", { key: operator.token })).body;
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(["/sessions", "/workspaces/{id}/suspend", "/audit"]));
+    const partners = (await callJson<Json>("/api/v1/openapi.json")).body;
+    expect(JSON.stringify(Object.keys(partners.paths))).not.toContain("admin");
+  });
+});
+
+describe("operator actions", () => {
+  it("suspend a workspace for its very next request, its jobs and its console too, restore it, and log both with their reasons", async () => {
+    const ws = await createWorkspace();
+    // The key's gate has read the workspace and caches it: the suspension must not wait for that cache.
+    expect((await callJson("/api/v1/data-jobs", { key: ws.apiKey })).status).toBe(200);
+    const operator = await signedIn("support");
+
+    const suspended = await act(operator.token, `/workspaces/${ws.workspaceId}/suspend`, { reason: "결제 분쟁 확인 중 (티켓 4411)" });
+    expect(suspended.status).toBe(200);
+    expect(suspended.body.suspendedAt).toEqual(expect.any(String));
+    const refused = await callJson<Json>("/api/v1/data-jobs", { key: ws.apiKey });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: "WORKSPACE_ACCESS_DENIED", message: expect.stringContaining("정지") });
+    await expect(createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB)).rejects.toMatchObject({ code: "WORKSPACE_ACCESS_DENIED" });
+
+    const restored = await act(operator.token, `/workspaces/${ws.workspaceId}/restore`, { reason: "결제 확인됨 (티켓 4411)" });
+    expect(restored.body.suspendedAt).toBeNull();
+    expect((await callJson("/api/v1/data-jobs", { key: ws.apiKey })).status).toBe(200);
+
+    const lines = await auditOf(operator.token, ws.workspaceId);
+    expect(lines.map((l) => [l.action, l.reason, l.operatorEmail])).toEqual([
+      ["workspace.restore", "결제 확인됨 (티켓 4411)", operator.email],
+      ["workspace.suspend", "결제 분쟁 확인 중 (티켓 4411)", operator.email],
+    ]);
+  });
+
+  it("are refused ADMIN_ACTION_FORBIDDEN beyond the role, and a change without a reason is refused before anything is written", async () => {
+    const ws = await createWorkspace();
+    const viewer = await signedIn("viewer");
+    const support = await signedIn("support");
+    const forbidden = await act(viewer.token, `/workspaces/${ws.workspaceId}/suspend`, { reason: "보기만 하는 역할의 시도" });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+    const plan = await callJson<Json>(`/admin/api/workspaces/${ws.workspaceId}/plan`, { method: "PUT", key: support.token, json: { plan: "INTERNAL", reason: "내부 시험용" } });
+    expect(plan.body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+    const noReason = await act(support.token, `/workspaces/${ws.workspaceId}/suspend`, { reason: " " });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.fieldErrors).toEqual([expect.objectContaining({ field: "body.reason" })]);
+
+    const detail = await act(support.token, `/workspaces/${ws.workspaceId}`);
+    expect(detail.body.workspace).toMatchObject({ plan: "FREE", suspendedAt: null });
+    expect((await auditOf(support.token, ws.workspaceId)).map((l) => l.action)).toEqual(["workspace.view"]);
+  });
+
+  it("do not happen when their audit line cannot be written: ADMIN_ACTION_NOT_MARKED", async () => {
+    const ws = await createWorkspace();
+    const operator = await signedIn("support");
+    // A real failing write, as a full or read-only database gives one: the insert itself is refused.
+    await env.DB.exec("CREATE TRIGGER audit_write_fails BEFORE INSERT ON operator_audit BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+    try {
+      const failed = await act(operator.token, `/workspaces/${ws.workspaceId}/suspend`, { reason: "감사 기록이 실패하는 경우" });
+      expect(failed.status).toBe(500);
+      expect(failed.body.code).toBe("ADMIN_ACTION_NOT_MARKED");
+      expect((await act(operator.token, `/workspaces/${ws.workspaceId}`)).body.code).toBe("ADMIN_ACTION_NOT_MARKED");
+    } finally {
+      await env.DB.exec("DROP TRIGGER audit_write_fails");
+    }
+    expect((await callJson("/api/v1/data-jobs", { key: ws.apiKey })).status).toBe(200);
+    expect((await act(operator.token, `/workspaces/${ws.workspaceId}`)).body.workspace.suspendedAt).toBeNull();
+  });
+
+  it("leave lines nobody can rewrite or remove, not even our own SQL", async () => {
+    const operator = await signedIn("viewer");
+    await act(operator.token, "/search?q=anything");
+    await expect(env.DB.prepare("UPDATE operator_audit SET reason = 'rewritten' WHERE operator_id = ?").bind(operator.id).run()).rejects.toThrow(/append-only/);
+    await expect(env.DB.prepare("DELETE FROM operator_audit WHERE operator_id = ?").bind(operator.id).run()).rejects.toThrow(/append-only/);
+    expect(await auditOf(operator.token, "anything")).toEqual([expect.objectContaining({ action: "search", operatorId: operator.id, reason: null })]);
+  });
+
+  it("find a workspace by business number and a job or credential by id, show no secret, and log who looked", async () => {
+    const businessNumber = String(3_000_000_000 + Math.floor(Math.random() * 999_999_999));
+    const ws = await createWorkspace({ businessNumber });
+    const credentialId = await addCredential(ws.workspaceId);
+    const job = await createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB);
+    const operator = await signedIn("viewer");
+
+    const byNumber = await act(operator.token, `/search?q=${businessNumber.slice(0, 3)}-${businessNumber.slice(3, 5)}-${businessNumber.slice(5)}`);
+    expect(byNumber.body.items).toEqual([expect.objectContaining({ kind: "workspace", id: ws.workspaceId })]);
+    for (const [kind, id] of [["job", job.id], ["credential", credentialId]]) {
+      const found = await act(operator.token, `/search?q=${id}`);
+      expect(found.body.items).toEqual([{ kind, id, workspace: expect.objectContaining({ id: ws.workspaceId, businessNumber }) }]);
+    }
+
+    const detail = await act(operator.token, `/workspaces/${ws.workspaceId}`);
+    expect(detail.body.credentials).toEqual([expect.objectContaining({ id: credentialId, providerCode: "sandbox.bank", status: "ACTIVE" })]);
+    expect(detail.body.recentJobs).toEqual([expect.objectContaining({ id: job.id, status: "PENDING" })]);
+    const shown = JSON.stringify(detail.body);
+    for (const secret of [ws.apiKey, "pass_good", "sealed", "hash"]) expect(shown).not.toContain(secret);
+    expect((await auditOf(operator.token, ws.workspaceId)).map((l) => [l.action, l.operatorId])).toEqual([["workspace.view", operator.id]]);
+  });
+
+  it("re-run a failed job as a new job of the same request, and only a failed one", async () => {
+    const ws = await createWorkspace();
+    // No credential yet: the job is born Failed (CREDENTIAL_NOT_FOUND); the partner then registers one.
+    const failed = await createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB);
+    expect(failed.status).toBe("FAILED");
+    await addCredential(ws.workspaceId);
+    const operator = await signedIn("support");
+
+    const rerun = await act(operator.token, `/jobs/${failed.id}/rerun`, { reason: "인증정보 등록 뒤 다시 실행" });
+    expect(rerun.status).toBe(201);
+    expect(rerun.body.rerunOf).toMatchObject({ id: failed.id, status: "FAILED", errorCode: "CREDENTIAL_NOT_FOUND" });
+    expect(rerun.body.job).toMatchObject({ workspaceId: ws.workspaceId, providerCode: TX_JOB.providerCode, schema: TX_JOB.schema, status: "PENDING" });
+    const fresh = await env.DB.prepare("SELECT params, credential_id AS credentialId FROM jobs WHERE id = ?").bind(rerun.body.job.id).first<{ params: string; credentialId: string }>();
+    expect(JSON.parse(fresh!.params)).toMatchObject(TX_JOB.params);
+    expect(fresh!.credentialId).toEqual(expect.any(String));
+
+    const again = await act(operator.token, `/jobs/${rerun.body.job.id}/rerun`, { reason: "실패하지 않은 작업" });
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ code: "ACTION_NOT_SUPPORTED", message: "실패(Failed)한 작업만 다시 실행할 수 있습니다." });
+    expect((await auditOf(operator.token, failed.id)).map((l) => l.action)).toEqual(["job.rerun"]);
+  });
+
+  it("move a workspace to the internal plan (admins only), recording from and to", async () => {
+    const ws = await createWorkspace();
+    const admin = await signedIn("admin");
+    const moved = await callJson<Json>(`/admin/api/workspaces/${ws.workspaceId}/plan`, { method: "PUT", key: admin.token, json: { plan: "INTERNAL", reason: "파트너 시험 워크스페이스" } });
+    expect(moved.body).toMatchObject({ id: ws.workspaceId, plan: "INTERNAL" });
+    expect((await auditOf(admin.token, ws.workspaceId))[0]).toMatchObject({ action: "workspace.plan", detail: { from: "FREE", to: "INTERNAL" } });
+  });
+});
+
+describe("outages announced by an operator", () => {
+  it("join the provider's maintenance calendar for partners and jobs at once, and leave it when withdrawn", async () => {
+    const ws = await createWorkspace();
+    const admin = await signedIn("admin");
+    // Two days ahead, on the card issuer: the test files sharing this database run their jobs now, and the bank's calendar is another file's subject.
+    const startsAt = Date.now() + 2 * 86_400_000;
+    const endsAt = startsAt + 3_600_000;
+    const announced = await act(admin.token, "/providers/sandbox.card/outages", {
+      startsAt: new Date(startsAt).toISOString(),
+      endsAt: new Date(endsAt).toISOString(),
+      note: "카드사 전산 장애 (운영자 공지)",
+      reason: "카드사 고객센터 공지 확인",
+    });
+    expect(announced.status).toBe(201);
+    const card = findProvider("sandbox.card")!;
+    const calendar = pipelineDeps(withCapturedQueue().env).maintenanceMet;
+    try {
+      const shown = (await callJson<Json>("/api/v1/providers/sandbox.card", { key: ws.apiKey })).body.maintenance;
+      expect(shown).toContainEqual({ startsAt: new Date(startsAt).toISOString(), endsAt: new Date(endsAt).toISOString(), note: "카드사 전산 장애 (운영자 공지)" });
+      expect(await calendar(card, startsAt + 60_000, 0)).toEqual({ startsAt, endsAt, note: "카드사 전산 장애 (운영자 공지)" });
+      // A run that would still be going when it begins waits for it too.
+      expect(await calendar(card, startsAt - 60_000, 120_000)).toMatchObject({ startsAt, endsAt });
+      expect(await calendar(card, startsAt - 120_000, 60_000)).toBeNull();
+
+      const wrongWay = await act(admin.token, "/providers/sandbox.card/outages", { startsAt: new Date(endsAt).toISOString(), endsAt: new Date(startsAt).toISOString(), note: "거꾸로", reason: "잘못된 입력 확인" });
+      expect(wrongWay.body).toMatchObject({ code: "DATE_RANGE_INVALID", fieldErrors: [expect.objectContaining({ field: "body.endsAt" })] });
+      const support = await signedIn("support");
+      expect((await act(support.token, "/providers/sandbox.card/outages", { startsAt: new Date(startsAt).toISOString(), endsAt: new Date(endsAt).toISOString(), note: "x", reason: "지원 역할의 시도" })).body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+    } finally {
+      const withdrawn = await act(admin.token, `/providers/sandbox.card/outages/${announced.body.id}/withdraw`, { reason: "카드사 복구 공지" });
+      expect(withdrawn.body.withdrawnAt).toEqual(expect.any(String));
+    }
+    expect(await calendar(card, startsAt + 60_000, 0)).toBeNull();
+    expect((await callJson<Json>("/api/v1/providers/sandbox.card", { key: ws.apiKey })).body.maintenance).not.toContainEqual(expect.objectContaining({ note: "카드사 전산 장애 (운영자 공지)" }));
+    expect((await act(admin.token, `/providers/sandbox.card/outages/${announced.body.id}/withdraw`, { reason: "두 번째 철회" })).body.code).toBe("RESOURCE_NOT_FOUND");
+  });
+});

@@ -1,0 +1,56 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { announceOutage } from "../../../catalog/outages";
+import type { AppEnv } from "../../../env";
+import { ApiError, fieldError } from "../../../errors/api-error";
+import { errorResponses } from "../../../http/error-responses";
+import { jsonBody } from "../../../http/json-body";
+import { timestamp } from "../../../http/bounds";
+import { markAction } from "../../../operators/audit";
+import { operatorOf } from "../../../operators/authenticate";
+import { ProviderCodeParamSchema, providerOrThrow } from "../../../routes/providers/code-param";
+import { ReasonSchema } from "../../shapes";
+import { OutageSchema } from "./shapes";
+import { outageView } from "./views";
+
+/** An announced outage is a notice of days, not a standing closure: longer ones are the institution's calendar. */
+const MAX_OUTAGE_MS = 7 * 24 * 3_600_000;
+
+export const route = createRoute({
+  method: "post",
+  path: "/providers/{code}/outages",
+  operationId: "announceProviderOutage",
+  tags: ["Providers"],
+  summary: "기관 장애·임시 점검 등록",
+  description:
+    "기관이 공지한 임시 점검이나 알려진 장애를 기관의 점검 달력에 더합니다. 곧바로 GET /api/v1/providers/{code}의 maintenance에 보이고, 이 시간에 걸리는 작업은 정기 점검처럼 끝날 때까지 기다리거나(maxWaitSeconds 안에서) PROVIDER_TIME_WINDOW로 실패합니다. 끝이 시작보다 뒤이고 아직 지나지 않아야 하며, 길이는 7일까지입니다 (400 DATE_RANGE_INVALID).",
+  request: {
+    params: ProviderCodeParamSchema,
+    ...jsonBody(
+      z
+        .object({
+          startsAt: timestamp(),
+          endsAt: timestamp(),
+          note: z.string().trim().min(1).max(200).meta({ description: "파트너에게 보이는 안내 (한국어)" }),
+          reason: ReasonSchema,
+        })
+        .openapi("OutageAnnouncement"),
+    ),
+  },
+  responses: {
+    201: { description: "등록한 장애·점검", content: { "application/json": { schema: OutageSchema } } },
+    ...errorResponses("INVALID_PROVIDER_CODE", "DATE_RANGE_INVALID"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const provider = providerOrThrow(c.req.valid("param").code);
+  const body = c.req.valid("json");
+  const startsAt = Date.parse(body.startsAt);
+  const endsAt = Date.parse(body.endsAt);
+  if (!(endsAt > startsAt && endsAt > Date.now() && endsAt - startsAt <= MAX_OUTAGE_MS)) {
+    throw new ApiError("DATE_RANGE_INVALID", { fieldErrors: [fieldError("body.endsAt", "DATE_RANGE_INVALID", "끝은 시작보다 뒤이고 아직 지나지 않았으며 시작부터 7일 안이어야 합니다.")] });
+  }
+  const operator = operatorOf(c);
+  await markAction(c.env.DB, operator, c.get("requestId"), { action: "outage.announce", targetKind: "provider", targetId: provider.code, reason: body.reason, detail: { startsAt: body.startsAt, endsAt: body.endsAt, note: body.note } });
+  return c.json(outageView(await announceOutage(c.env.DB, { providerCode: provider.code, startsAt, endsAt, note: body.note, announcedBy: operator.id })), 201);
+};

@@ -1,0 +1,61 @@
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { database } from "../db/client";
+import { type OperatorRole, operatorSessions, operators } from "../db/tables";
+import { randomToken, sha256Hex } from "../lib/crypto";
+import { deleteBatch } from "../db/delete-batch";
+
+export type OperatorRow = typeof operators.$inferSelect;
+
+/** The signed-in operator of an /admin request (operators/authenticate.ts). */
+export interface Operator {
+  id: string;
+  email: string;
+  role: OperatorRole;
+  tokenHash: string;
+}
+
+/** An operator's session lasts one shift at most: past it, password and a fresh code again. */
+export const OPERATOR_SESSION_TTL_MS = 8 * 3_600_000;
+
+export async function findOperatorByEmail(d1: D1Database, email: string): Promise<OperatorRow | null> {
+  return (await database(d1).select().from(operators).where(and(eq(operators.email, email), isNull(operators.disabledAt))).get()) ?? null;
+}
+
+/** Records `step` as the operator's last accepted code, only if it is later than the last: false when another sign-in used it first. */
+export async function useTotpStep(d1: D1Database, operatorId: string, step: number): Promise<boolean> {
+  const done = await database(d1)
+    .update(operators)
+    .set({ totpLastStep: step })
+    .where(and(eq(operators.id, operatorId), lt(operators.totpLastStep, step)))
+    .returning({ id: operators.id });
+  return done.length === 1;
+}
+
+/** Opens a session; the token goes to the operator once, and only its hash is kept. */
+export async function openOperatorSession(d1: D1Database, operatorId: string, now: number = Date.now()): Promise<{ token: string; expiresAt: number }> {
+  const token = `ops_${randomToken(32)}`;
+  const expiresAt = now + OPERATOR_SESSION_TTL_MS;
+  await database(d1).insert(operatorSessions).values({ tokenHash: await sha256Hex(token), operatorId, createdAt: now, expiresAt });
+  return { token, expiresAt };
+}
+
+/** The live session's operator, or null: unknown token, ended session, or an account disabled since. */
+export async function findOperatorSession(d1: D1Database, token: string, now: number = Date.now()): Promise<Operator | null> {
+  const tokenHash = await sha256Hex(token);
+  const row = await database(d1)
+    .select({ id: operators.id, email: operators.email, role: operators.role })
+    .from(operatorSessions)
+    .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
+    .where(and(eq(operatorSessions.tokenHash, tokenHash), gt(operatorSessions.expiresAt, now), isNull(operators.disabledAt)))
+    .get();
+  return row ? { ...row, tokenHash } : null;
+}
+
+export async function closeOperatorSession(d1: D1Database, tokenHash: string): Promise<void> {
+  await database(d1).delete(operatorSessions).where(eq(operatorSessions.tokenHash, tokenHash));
+}
+
+/** Ended sessions let no one in: removed in batches by the retention cron. */
+export function purgeExpiredOperatorSessions(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  return deleteBatch(d1, "operator_sessions", "expires_at <= ?", [now], limit);
+}
