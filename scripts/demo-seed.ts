@@ -7,6 +7,8 @@ import { maskedLabel } from "../worker/credentials/fields";
 import { credentialIdentity } from "../worker/credentials/identity";
 import { issueJointCertificate } from "../sandbox/certificates/issue";
 import { hashPassword } from "../worker/users/password";
+import type { OperatorRole } from "../worker/db/tables";
+import { operatorRecord } from "../worker/operators/enrol";
 
 export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-00000000d3e0";
 export const DEMO_BUSINESS_NUMBER = "1208800767";
@@ -81,6 +83,29 @@ export async function workspaceSeedSql(seed: WorkspaceSeed, vaultMasterKey: stri
     );
   }
   return statements.join("\n");
+}
+
+/** The local stack's operator (the /admin console and /admin/api), an admin. */
+export const DEMO_OPERATOR_EMAIL = "ops@collect-edge.co.kr";
+
+export interface OperatorSeed {
+  email: string;
+  password: string;
+  role: OperatorRole;
+  totpSecret?: string;
+}
+
+/** SQL that makes an operator exist with exactly this password and TOTP secret; re-running it replaces the account. */
+export async function operatorSeedSql(seed: OperatorSeed, vaultMasterKey: string): Promise<{ sql: string; totpSecret: string }> {
+  const { row, totpSecret } = await operatorRecord(vaultMasterKey, seed);
+  const values = [row.id, row.email, row.passwordHash, row.role, row.totpSealed, row.totpLastStep, row.disabledAt, row.createdAt].map(quote).join(", ");
+  return {
+    sql: [
+      `DELETE FROM operators WHERE email = ${quote(row.email)};`,
+      `INSERT INTO operators (id, email, password_hash, role, totp_sealed, totp_last_step, disabled_at, created_at) VALUES (${values});`,
+    ].join("\n"),
+    totpSecret,
+  };
 }
 
 export function demoWorkspace(apiKey: string, user?: WorkspaceSeed["user"]): WorkspaceSeed {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
+import { DEMO_OPERATOR_EMAIL, DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, operatorSeedSql, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
 import { scraperAuthorization } from "../collectors/scraper-protocol";
 import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
 import { freePort } from "./free-port";
@@ -21,6 +21,8 @@ export interface StackOptions {
   apiKey?: string;
   /** The demo console user's password to seed; a new random one when absent. */
   demoPassword?: string;
+  /** The demo operator's password and TOTP secret to seed; new random ones when absent. */
+  demoOperator?: { password: string; totpSecret: string };
   /** Extra worker vars (retry tuning in tests). */
   vars?: Record<string, string>;
   /** Where child process output goes; inherited when absent. */
@@ -61,6 +63,8 @@ export interface LocalStack {
   apiKey: string;
   /** The console user who owns the demo workspace. */
   demoUser: { email: string; password: string };
+  /** The operator (an admin) of the /admin console and API, with the TOTP secret their authenticator app takes. */
+  demoOperator: { email: string; password: string; totpSecret: string };
   /** Kills the scraper processes (as a crash would) and starts new ones on the same ports. */
   restartScraper(): Promise<void>;
   /**
@@ -256,8 +260,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const scraperReady = startScraper();
 
     const wrangler = (args: string[]) => run(path.join(BIN, "wrangler"), [...args, "--local", "--persist-to", options.persistTo], { ...env, CI: "1" });
-    const seedWorkspaces = async (seeds: WorkspaceSeed[]) => {
-      const statements = await Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)));
+    const operatorSeed = { email: DEMO_OPERATOR_EMAIL, role: "admin" as const, password: options.demoOperator?.password ?? newDemoPassword(), totpSecret: options.demoOperator?.totpSecret };
+    const demoOperator = await operatorSeedSql(operatorSeed, secrets.VAULT_MASTER_KEY!);
+    const seedWorkspaces = async (seeds: WorkspaceSeed[], extra: string[] = []) => {
+      const statements = [...(await Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)))), ...extra];
       const seedFile = path.join(options.persistTo, `seed-${Date.now()}.sql`);
       writeFileSync(seedFile, statements.join("\n"));
       await wrangler(["d1", "execute", "collect", "--file", seedFile]);
@@ -272,7 +278,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const bundleDir = path.join(options.persistTo, "worker-bundle");
     await Promise.all([
       run(path.join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdir", bundleDir], { ...env, CI: "1" }),
-      wrangler(["d1", "migrations", "apply", "collect"]).then(() => seedWorkspaces([demoWorkspace(apiKey, demoUser), ...(options.seeds ?? [])])),
+      wrangler(["d1", "migrations", "apply", "collect"]).then(() => seedWorkspaces([demoWorkspace(apiKey, demoUser), ...(options.seeds ?? [])], [demoOperator.sql])),
     ]);
 
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
@@ -326,6 +332,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       scraperSecret: secrets.SCRAPER_SHARED_SECRET!,
       apiKey,
       demoUser,
+      demoOperator: { email: DEMO_OPERATOR_EMAIL, password: operatorSeed.password, totpSecret: demoOperator.totpSecret },
       restartScraper: async () => {
         await killScraper();
         await startScraper();

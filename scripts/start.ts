@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { newApiKey, newDemoPassword } from "./demo-seed";
+import { newTotpSecret, totpUri } from "../worker/operators/second-factor";
 import { startLocalStack } from "./local-stack";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -23,6 +24,10 @@ const stack = await startLocalStack({
   persistTo: path.join(ROOT, ".wrangler", "state"),
   apiKey: remembered("DEMO_API_KEY", "demo-api-key", newApiKey),
   demoPassword: remembered("DEMO_PASSWORD", "demo-password", newDemoPassword),
+  demoOperator: {
+    password: remembered("DEMO_OPERATOR_PASSWORD", "demo-operator-password", newDemoPassword),
+    totpSecret: remembered("DEMO_OPERATOR_TOTP_SECRET", "demo-operator-totp-secret", newTotpSecret),
+  },
   sweepEveryMs: 60_000,
 });
 
@@ -32,6 +37,10 @@ console.log(`
   API 레퍼런스     ${stack.baseUrl}/api/v1/docs
   콘솔             ${stack.baseUrl}/console
   콘솔 로그인      ${stack.demoUser.email} / ${stack.demoUser.password}
+  운영자 콘솔      ${stack.baseUrl}/admin
+  운영자 로그인    ${stack.demoOperator.email} / ${stack.demoOperator.password}
+  운영자 TOTP      ${totpUri(stack.demoOperator.email, stack.demoOperator.totpSecret)}
+                  (인증 앱에 이 주소나 비밀 ${stack.demoOperator.totpSecret}을 등록하고 6자리 코드로 로그인합니다)
   샌드박스 기관    ${stack.sandboxUrl}/bank/
   데모 API 키      ${stack.apiKey}
 

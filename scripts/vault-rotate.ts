@@ -23,6 +23,7 @@ async function versionsInUse(): Promise<Map<number, number>> {
     SELECT json_extract(sealed, '$.kv') AS kv, COUNT(*) AS n FROM credentials WHERE sealed IS NOT NULL GROUP BY 1
     UNION ALL SELECT json_extract(sealed_secret, '$.kv'), COUNT(*) FROM webhook_endpoints GROUP BY 1
     UNION ALL SELECT json_extract(previous_sealed_secret, '$.kv'), COUNT(*) FROM webhook_endpoints WHERE previous_sealed_secret IS NOT NULL GROUP BY 1
+    UNION ALL SELECT json_extract(totp_sealed, '$.kv'), COUNT(*) FROM operators GROUP BY 1
   ) GROUP BY kv`;
   let out: string;
   try {

@@ -4,7 +4,10 @@ import type { LoginCredential } from "../../collectors/adapter";
 import { openActiveCredential } from "../../worker/credentials/store";
 import { createEndpoint, endpointById } from "../../worker/webhooks/endpoints";
 import { signingSecrets } from "../../worker/webhooks/secrets";
-import { sealCredential } from "../../worker/vault/envelope";
+import { database } from "../../worker/db/client";
+import { operators } from "../../worker/db/tables";
+import { operatorRecord, totpBinding } from "../../worker/operators/enrol";
+import { openText, sealCredential } from "../../worker/vault/envelope";
 import { keyringEntries, withNewVersion, withoutUnused } from "../../worker/vault/keyring";
 import { REWRAP_BATCH, rewrapStep } from "../../worker/vault/rotation";
 import { createWorkspace } from "./helpers";
@@ -68,6 +71,8 @@ describe("rotating the vault's master key", () => {
     const { row: endpoint, secret } = await createEndpoint(env.DB, OLD, workspaces[0]!.workspaceId, { url: "https://example.com/hook", events: ["data_job.succeeded"], description: null });
     const previous = (await env.DB.prepare("SELECT sealed_secret AS s FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<{ s: string }>())!.s;
     await env.DB.prepare("UPDATE webhook_endpoints SET previous_sealed_secret = ?, previous_secret_expires_at = ? WHERE id = ?").bind(previous, now + 3_600_000, endpoint.id).run();
+    const operator = await operatorRecord(OLD, { email: "rotation@collect-edge.co.kr", password: "operator password", role: "viewer" });
+    await database(env.DB).insert(operators).values(operator.row);
 
     // The first run dies after CRASH_AFTER rows: each row it wrote is whole, the rest untouched.
     await expect(rewrapStep(crashingAfter(CRASH_AFTER), ROTATING)).rejects.toMatchObject({ cause: { message: "worker killed mid-run" } });
@@ -79,8 +84,8 @@ describe("rotating the vault's master key", () => {
       const report = await rewrapStep(env.DB, ROTATING);
       runs++;
       expect(report.rewrapped.credentials).toBeLessThanOrEqual(5 * REWRAP_BATCH);
-      expect(report.unreadable).toEqual({ credentials: 0, webhook_endpoints: 0 });
-      if (report.rewrapped.credentials === 0 && report.rewrapped.webhook_endpoints === 0) break;
+      expect(report.unreadable).toEqual({ credentials: 0, webhook_endpoints: 0, operators: 0 });
+      if (Object.values(report.rewrapped).every((n) => n === 0)) break;
     }
     // One run moved at most its bound, so the rest took another.
     expect(runs).toBeGreaterThan(2);
@@ -90,6 +95,8 @@ describe("rotating the vault's master key", () => {
     // With the old key gone from the keyring, every secret still opens, as it was.
     for (const c of credentials) expect(await openActiveCredential(env.DB, RETIRED, c.id)).toEqual(c.credential);
     expect(await signingSecrets(RETIRED, (await endpointById(env.DB, endpoint.id))!, now)).toEqual([secret, secret]);
+    const totpSealed = (await env.DB.prepare("SELECT totp_sealed AS s FROM operators WHERE id = ?").bind(operator.row.id).first<{ s: string }>())!.s;
+    expect(await openText(RETIRED, totpBinding(operator.row.id), totpSealed)).toBe(operator.totpSecret);
   });
 
   it("adds a newest version to the keyring for npm run vault:rotate, and retires only versions nothing uses", () => {

@@ -3,6 +3,8 @@ import { database } from "../db/client";
 import { type OperatorRole, operatorSessions, operators } from "../db/tables";
 import { randomToken, sha256Hex } from "../lib/crypto";
 import { deleteBatch } from "../db/delete-batch";
+import { latestKeyVersion, rewrapText } from "../vault/envelope";
+import { totpBinding } from "./enrol";
 
 export type OperatorRow = typeof operators.$inferSelect;
 
@@ -58,4 +60,19 @@ export async function closeOperatorSession(d1: D1Database, tokenHash: string): P
 /** Ended sessions let no one in: removed in batches by the retention cron. */
 export function purgeExpiredOperatorSessions(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
   return deleteBatch(d1, "operator_sessions", "expires_at <= ?", [now], limit);
+}
+
+/** A rotation step over operators' TOTP secrets (vault/rotation.ts): `limit` rows still sealed under an older master key version. */
+export async function rewrapOperatorSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+  const rows = await d1
+    .prepare("SELECT id, totp_sealed AS sealed FROM operators WHERE json_extract(totp_sealed, '$.kv') < ? LIMIT ?")
+    .bind(latestKeyVersion(masterSecret), limit)
+    .all<{ id: string; sealed: string }>();
+  let unreadable = 0;
+  for (const row of rows.results) {
+    const rewrapped = await rewrapText(masterSecret, totpBinding(row.id), row.sealed).catch(() => undefined);
+    if (rewrapped === undefined) unreadable++;
+    else if (rewrapped) await d1.prepare("UPDATE operators SET totp_sealed = ? WHERE id = ? AND totp_sealed = ?").bind(rewrapped, row.id, row.sealed).run();
+  }
+  return { seen: rows.results.length, unreadable };
 }

@@ -1,4 +1,5 @@
 import { rewrapCredentials } from "../credentials/store";
+import { rewrapOperatorSecrets } from "../operators/store";
 import { rewrapEndpointSecrets } from "../webhooks/endpoints";
 
 /** Rows one batch re-wraps; a few batches a cron run, so a run stays small and a backlog drains over the next minutes. */
@@ -6,7 +7,7 @@ export const REWRAP_BATCH = 200;
 export const REWRAP_BATCHES_PER_RUN = 5;
 
 /** Each store of sealed secrets, by its owning module. */
-const STORES = { credentials: rewrapCredentials, webhook_endpoints: rewrapEndpointSecrets };
+const STORES = { credentials: rewrapCredentials, webhook_endpoints: rewrapEndpointSecrets, operators: rewrapOperatorSecrets };
 
 export interface RewrapReport {
   /** Rows moved onto the newest master key this run, per store. */
