@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
 import type { RouteFront } from "../http/route-fronts";
+import type { Actor } from "./actions";
 import { assertOperatorMay, type OperatorAction } from "./permissions";
 import { findOperatorSession, type Operator } from "./store";
 
@@ -37,3 +38,6 @@ export function operatorsMay(action: OperatorAction): RouteFront {
 export const AUDITED: RouteFront = { errors: ["ADMIN_ACTION_NOT_MARKED"] };
 
 export const operatorOf = (c: Context<AppEnv>): Operator => c.get("operator")!;
+
+/** Who acts in this request, for operators/actions.ts. */
+export const actorOf = (c: Context<AppEnv>): Actor => ({ operator: operatorOf(c), requestId: c.get("requestId") });

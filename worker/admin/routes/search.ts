@@ -1,17 +1,11 @@
+import { actorOf } from "../../operators/authenticate";
+import { MAX_MATCHES, searchTargets } from "../../operators/actions";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { credentialWorkspace } from "../../credentials/store";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { MAX, pathId } from "../../http/bounds";
-import { findJobById } from "../../jobs/store";
-import { markAction } from "../../operators/audit";
-import { operatorOf } from "../../operators/authenticate";
-import { connectionById } from "../../partners/connections";
-import { workspaceRow, workspacesMatching } from "../../workspaces/store";
 import { workspaceView } from "../views";
 import { WorkspaceSchema } from "../shapes";
-
-const MAX_MATCHES = 20;
 
 const MatchSchema = z
   .object({
@@ -37,26 +31,6 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const asked = c.req.valid("query").q;
-  // A business number as people write it (123-45-67890) is found as stored, digits only.
-  const term = /^\d{3}-\d{2}-\d{5}$/.test(asked) ? asked.replaceAll("-", "") : asked;
-  await markAction(c.env.DB, operatorOf(c), c.get("requestId"), { action: "search", targetKind: "query", targetId: term, reason: null });
-  const [workspaces, job, credentialOf, connection] = await Promise.all([
-    workspacesMatching(c.env.DB, term, MAX_MATCHES),
-    findJobById(c.env.DB, term),
-    credentialWorkspace(c.env.DB, term),
-    connectionById(c.env.DB, term),
-  ]);
-  const owners = new Map(workspaces.map((w) => [w.id, w]));
-  const ownerOf = async (workspaceId: string) => {
-    const found = owners.get(workspaceId) ?? (await workspaceRow(c.env.DB, workspaceId));
-    return found ? workspaceView(found) : null;
-  };
-  const items = [
-    ...workspaces.map((w) => ({ kind: "workspace" as const, id: w.id, workspace: workspaceView(w) })),
-    ...(job ? [{ kind: "job" as const, id: job.id, workspace: await ownerOf(job.workspaceId) }] : []),
-    ...(credentialOf ? [{ kind: "credential" as const, id: term, workspace: await ownerOf(credentialOf) }] : []),
-    ...(connection ? [{ kind: "connection" as const, id: connection.id, workspace: await ownerOf(connection.workspaceId) }] : []),
-  ];
-  return c.json({ items: items.slice(0, MAX_MATCHES) }, 200);
+  const matches = await searchTargets(c.env, actorOf(c), c.req.valid("query").q);
+  return c.json({ items: matches.map((m) => ({ ...m, workspace: m.workspace && workspaceView(m.workspace) })) }, 200);
 };

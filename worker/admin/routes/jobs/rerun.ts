@@ -1,12 +1,9 @@
+import { rerunFailedJob } from "../../../operators/actions";
+import { actorOf } from "../../../operators/authenticate";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../env";
-import { ApiError } from "../../../errors/api-error";
 import { errorResponses } from "../../../http/error-responses";
 import { jsonBody } from "../../../http/json-body";
-import { createJob } from "../../../jobs/create";
-import { findJobById } from "../../../jobs/store";
-import { markAction } from "../../../operators/audit";
-import { operatorOf } from "../../../operators/authenticate";
 import { IdParamSchema, JobSummarySchema, ReasonBodySchema } from "../../shapes";
 import { jobSummaryView } from "../../views";
 
@@ -26,12 +23,6 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid("param");
-  const failed = await findJobById(c.env.DB, id);
-  if (!failed) throw new ApiError("DATA_JOB_NOT_FOUND");
-  if (failed.status !== "FAILED") throw new ApiError("ACTION_NOT_SUPPORTED", { message: "실패(Failed)한 작업만 다시 실행할 수 있습니다." });
-  await markAction(c.env.DB, operatorOf(c), c.get("requestId"), { action: "job.rerun", targetKind: "job", targetId: id, reason: c.req.valid("json").reason });
-  const request = { providerCode: failed.providerCode, schema: failed.schema, params: failed.params, ...(failed.credentialId ? { credentialId: failed.credentialId } : {}) };
-  const job = await createJob(c.env, failed.workspaceId, request);
+  const { failed, job } = await rerunFailedJob(c.env, actorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
   return c.json({ rerunOf: jobSummaryView(failed), job: jobSummaryView(job) }, 201);
 };

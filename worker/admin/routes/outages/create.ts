@@ -1,19 +1,14 @@
+import { announceProviderOutage } from "../../../operators/actions";
+import { actorOf } from "../../../operators/authenticate";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { announceOutage } from "../../../catalog/outages";
 import type { AppEnv } from "../../../env";
-import { ApiError, fieldError } from "../../../errors/api-error";
 import { errorResponses } from "../../../http/error-responses";
 import { jsonBody } from "../../../http/json-body";
 import { timestamp } from "../../../http/bounds";
-import { markAction } from "../../../operators/audit";
-import { operatorOf } from "../../../operators/authenticate";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../../routes/providers/code-param";
 import { ReasonSchema } from "../../shapes";
 import { OutageSchema } from "./shapes";
 import { outageView } from "./views";
-
-/** An announced outage is a notice of days, not a standing closure: longer ones are the institution's calendar. */
-const MAX_OUTAGE_MS = 7 * 24 * 3_600_000;
 
 export const route = createRoute({
   method: "post",
@@ -44,13 +39,5 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);
-  const body = c.req.valid("json");
-  const startsAt = Date.parse(body.startsAt);
-  const endsAt = Date.parse(body.endsAt);
-  if (!(endsAt > startsAt && endsAt > Date.now() && endsAt - startsAt <= MAX_OUTAGE_MS)) {
-    throw new ApiError("DATE_RANGE_INVALID", { fieldErrors: [fieldError("body.endsAt", "DATE_RANGE_INVALID", "끝은 시작보다 뒤이고 아직 지나지 않았으며 시작부터 7일 안이어야 합니다.")] });
-  }
-  const operator = operatorOf(c);
-  await markAction(c.env.DB, operator, c.get("requestId"), { action: "outage.announce", targetKind: "provider", targetId: provider.code, reason: body.reason, detail: { startsAt: body.startsAt, endsAt: body.endsAt, note: body.note } });
-  return c.json(outageView(await announceOutage(c.env.DB, { providerCode: provider.code, startsAt, endsAt, note: body.note, announcedBy: operator.id })), 201);
+  return c.json(outageView(await announceProviderOutage(c.env, actorOf(c), provider, c.req.valid("json"))), 201);
 };

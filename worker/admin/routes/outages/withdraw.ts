@@ -1,12 +1,10 @@
+import { withdrawProviderOutage } from "../../../operators/actions";
+import { actorOf } from "../../../operators/authenticate";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { withdrawOutage } from "../../../catalog/outages";
 import type { AppEnv } from "../../../env";
-import { ApiError } from "../../../errors/api-error";
 import { errorResponses } from "../../../http/error-responses";
 import { jsonBody } from "../../../http/json-body";
 import { code, pathId } from "../../../http/bounds";
-import { markAction } from "../../../operators/audit";
-import { operatorOf } from "../../../operators/authenticate";
 import { ReasonBodySchema } from "../../shapes";
 import { OutageSchema } from "./shapes";
 import { outageView } from "./views";
@@ -30,8 +28,5 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { code: providerCode, id } = c.req.valid("param");
-  await markAction(c.env.DB, operatorOf(c), c.get("requestId"), { action: "outage.withdraw", targetKind: "outage", targetId: id, reason: c.req.valid("json").reason, detail: { providerCode } });
-  const withdrawn = await withdrawOutage(c.env.DB, providerCode, id);
-  if (!withdrawn) throw new ApiError("RESOURCE_NOT_FOUND", { message: "철회할 장애·점검 등록을 찾을 수 없습니다." });
-  return c.json(outageView(withdrawn), 200);
+  return c.json(outageView(await withdrawProviderOutage(c.env, actorOf(c), providerCode, id, c.req.valid("json").reason)), 200);
 };

@@ -1,20 +1,12 @@
+import { actorOf } from "../../../operators/authenticate";
+import { inspectWorkspace, LISTED, RECENT_JOBS } from "../../../operators/actions";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { listApiKeys } from "../../../api-keys/store";
-import { listCredentials } from "../../../credentials/store";
 import type { AppEnv } from "../../../env";
-import { ApiError } from "../../../errors/api-error";
 import { errorResponses } from "../../../http/error-responses";
 import { code, MAX, pathId, timestamp } from "../../../http/bounds";
-import { listJobs } from "../../../jobs/store";
 import { isoTime, isoTimeOrNull } from "../../../lib/iso-time";
-import { markAction } from "../../../operators/audit";
-import { operatorOf } from "../../../operators/authenticate";
-import { workspaceRow } from "../../../workspaces/store";
 import { IdParamSchema, JobSummarySchema, WorkspaceSchema } from "../../shapes";
 import { jobSummaryView, workspaceView } from "../../views";
-
-const RECENT_JOBS = 20;
-const LISTED = 100;
 
 export const route = createRoute({
   method: "get",
@@ -46,21 +38,13 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid("param");
-  const workspace = await workspaceRow(c.env.DB, id);
-  if (!workspace) throw new ApiError("WORKSPACE_NOT_FOUND");
-  await markAction(c.env.DB, operatorOf(c), c.get("requestId"), { action: "workspace.view", targetKind: "workspace", targetId: id, reason: null });
-  const [keys, credentials, jobs] = await Promise.all([
-    listApiKeys(c.env.DB, id, { limit: LISTED, after: undefined }),
-    listCredentials(c.env.DB, id, { limit: LISTED, after: undefined }),
-    listJobs(c.env.DB, { workspaceId: id, limit: RECENT_JOBS }),
-  ]);
+  const { workspace, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.valid("param").id);
   return c.json(
     {
       workspace: workspaceView(workspace),
-      apiKeys: keys.slice(0, LISTED).map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, createdAt: isoTime(k.createdAt), revokedAt: isoTimeOrNull(k.revokedAt) })),
-      credentials: credentials.slice(0, LISTED).map((r) => ({ id: r.id, providerCode: r.providerCode, authMethod: r.authMethod, status: r.status, label: r.label, createdAt: isoTime(r.createdAt) })),
-      recentJobs: jobs.slice(0, RECENT_JOBS).map(jobSummaryView),
+      apiKeys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, createdAt: isoTime(k.createdAt), revokedAt: isoTimeOrNull(k.revokedAt) })),
+      credentials: credentials.map((r) => ({ id: r.id, providerCode: r.providerCode, authMethod: r.authMethod, status: r.status, label: r.label, createdAt: isoTime(r.createdAt) })),
+      recentJobs: jobs.map(jobSummaryView),
     },
     200,
   );

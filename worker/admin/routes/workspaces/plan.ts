@@ -1,11 +1,9 @@
+import { changeWorkspacePlan } from "../../../operators/actions";
+import { actorOf } from "../../../operators/authenticate";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../env";
-import { ApiError } from "../../../errors/api-error";
 import { errorResponses } from "../../../http/error-responses";
 import { jsonBody } from "../../../http/json-body";
-import { markAction } from "../../../operators/audit";
-import { operatorOf } from "../../../operators/authenticate";
-import { setPlan, workspaceRow } from "../../../workspaces/store";
 import { IdParamSchema, ReasonSchema, WorkspaceSchema } from "../../shapes";
 import { workspaceView } from "../../views";
 
@@ -25,11 +23,6 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { id } = c.req.valid("param");
   const { plan, reason } = c.req.valid("json");
-  const before = await workspaceRow(c.env.DB, id);
-  if (!before) throw new ApiError("WORKSPACE_NOT_FOUND");
-  await markAction(c.env.DB, operatorOf(c), c.get("requestId"), { action: "workspace.plan", targetKind: "workspace", targetId: id, reason, detail: { from: before.plan, to: plan } });
-  await setPlan(c.env.DB, id, plan);
-  return c.json(workspaceView((await workspaceRow(c.env.DB, id))!), 200);
+  return c.json(workspaceView(await changeWorkspacePlan(c.env, actorOf(c), c.req.valid("param").id, plan, reason)), 200);
 };

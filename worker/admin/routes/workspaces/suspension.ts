@@ -1,12 +1,9 @@
+import { changeWorkspaceSuspension } from "../../../operators/actions";
+import { actorOf } from "../../../operators/authenticate";
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../env";
-import { ApiError } from "../../../errors/api-error";
 import { errorResponses } from "../../../http/error-responses";
 import { jsonBody } from "../../../http/json-body";
-import { markAction } from "../../../operators/audit";
-import { operatorOf } from "../../../operators/authenticate";
-import { changeSuspension } from "../../../workspaces/suspension";
-import { workspaceRow } from "../../../workspaces/store";
 import { IdParamSchema, ReasonBodySchema, WorkspaceSchema } from "../../shapes";
 import { workspaceView } from "../../views";
 
@@ -28,15 +25,8 @@ function suspensionRoute(direction: "suspend" | "restore") {
       ...errorResponses("WORKSPACE_NOT_FOUND"),
     },
   });
-  const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-    const { id } = c.req.valid("param");
-    const before = await workspaceRow(c.env.DB, id);
-    if (!before) throw new ApiError("WORKSPACE_NOT_FOUND");
-    await markAction(c.env.DB, operatorOf(c), c.get("requestId"), { action: `workspace.${direction}`, targetKind: "workspace", targetId: id, reason: c.req.valid("json").reason });
-    // A second suspension keeps the first one's time: when it began is what support asks.
-    if (direction === "restore" || before.suspendedAt === null) await changeSuspension(c.env, id, direction === "suspend" ? Date.now() : null);
-    return c.json(workspaceView((await workspaceRow(c.env.DB, id))!), 200);
-  };
+  const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+    c.json(workspaceView(await changeWorkspaceSuspension(c.env, actorOf(c), c.req.valid("param").id, direction, c.req.valid("json").reason)), 200);
   return { route, handler };
 }
 
