@@ -2,6 +2,7 @@ import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { ADMIN_API_PATH, adminApi } from "./admin/app";
+import { adminConsole } from "./admin/console/routes";
 import { consoleRoutes } from "./console/routes";
 import { DOWNLOAD_LINK_PATH } from "./download-links/links";
 import { REDOC_SCRIPT, REDOC_SCRIPT_PATH, REFERENCE_PAGE, REFERENCE_PAGE_CSP } from "./docs-site/reference-page";
@@ -187,6 +188,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.get(RUNNER_STATUS_ROUTE, runnerStatus);
   app.route("/console", consoleRoutes());
   app.route(ADMIN_API_PATH, adminApi());
+  app.route("/admin", adminConsole());
   // Device-code login (RFC 8628): a command-line client has no API key yet, so these live outside /api/v1.
   app.openapi(behind(createDeviceCode.route), createDeviceCode.handler);
   app.openapi(behind(pollDeviceCode.route), pollDeviceCode.handler);

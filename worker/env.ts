@@ -129,6 +129,9 @@ export interface Variables {
   consoleUser: ConsoleUser | undefined;
   /** The signed-in operator of an /admin/api request (operators/authenticate.ts). */
   operator: Operator | undefined;
+  /** The /admin console's session token and the form token derived from it (admin/console/session.ts). */
+  operatorToken: string | undefined;
+  operatorCsrf: string | undefined;
   /** The console user's role in the path's workspace, set with the membership check (console/signed-in.ts). */
   workspaceRole: MemberRole | undefined;
   /** The console response's script nonce (console/page-headers.ts). */

@@ -7,6 +7,7 @@ import { type OperatorRole, operators } from "../../worker/db/tables";
 import { createJob } from "../../worker/jobs/create";
 import { operatorRecord } from "../../worker/operators/enrol";
 import { pipelineDeps } from "../../worker/pipeline/deps";
+import { alertCode, ConsoleBrowser } from "./console-browser";
 import { addCredential, call, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 type Json = Record<string, any>;
@@ -226,5 +227,64 @@ describe("outages announced by an operator", () => {
     expect(await calendar(card, startsAt + 60_000, 0)).toBeNull();
     expect((await callJson<Json>("/api/v1/providers/sandbox.card", { key: ws.apiKey })).body.maintenance).not.toContainEqual(expect.objectContaining({ note: "카드사 전산 장애 (운영자 공지)" }));
     expect((await act(admin.token, `/providers/sandbox.card/outages/${announced.body.id}/withdraw`, { reason: "두 번째 철회" })).body.code).toBe("RESOURCE_NOT_FOUND");
+  });
+});
+
+describe("the /admin console", () => {
+  it("signs an operator in with the authenticator's code, finds a workspace by business number, suspends it with a reason and shows the line in the audit log", async () => {
+    const businessNumber = String(4_000_000_000 + Math.floor(Math.random() * 999_999_999));
+    const ws = await createWorkspace({ businessNumber });
+    const operator = await newOperator("support");
+    const browser = new ConsoleBrowser();
+    expect((await browser.open("/admin")).response.headers.get("Location")).toBe("/admin/sign-in");
+
+    await browser.open("/admin/sign-in");
+    const wrong = await browser.post("/admin/sign-in", { email: operator.email, password: operator.password, code: "12345x" });
+    expect(alertCode(wrong.html)).toBe("INVALID_CREDENTIALS");
+    const signedIn = await browser.post("/admin/sign-in", { email: operator.email, password: operator.password, code: operator.app.generate() });
+    expect(signedIn.status).toBe(303);
+    expect(browser.lastSetCookies.join()).toMatch(/admin_session=ops_.*Path=\/admin.*HttpOnly.*SameSite=Strict/);
+
+    const found = await browser.open(`/admin?q=${businessNumber}`);
+    expect(found.html).toContain(`href="/admin/workspaces/${ws.workspaceId}"`);
+    const page = await browser.open(`/admin/workspaces/${ws.workspaceId}`);
+    expect(page.html).toContain("이용 정지");
+    expect(page.html).not.toContain("요금제 바꾸기");
+
+    const short = await browser.post(`/admin/workspaces/${ws.workspaceId}/suspend`, { reason: "짧음" });
+    expect(short.status).toBe(400);
+    expect(alertCode(short.html)).toBe("INVALID_PARAM_FORMAT");
+    await browser.open(`/admin/workspaces/${ws.workspaceId}`);
+    const suspended = await browser.post(`/admin/workspaces/${ws.workspaceId}/suspend`, { reason: "스팸 신고 확인 중 (티켓 77)" });
+    expect(suspended.location).toBe(`/admin/workspaces/${ws.workspaceId}`);
+    expect((await browser.open(suspended.location!)).html).toMatch(/data-field="status">정지/);
+    expect((await callJson<Json>("/api/v1/data-jobs", { key: ws.apiKey })).body.code).toBe("WORKSPACE_ACCESS_DENIED");
+
+    const audit = await browser.open(`/admin/audit?targetId=${ws.workspaceId}`);
+    expect(audit.html).toContain("스팸 신고 확인 중 (티켓 77)");
+    expect(audit.html).toContain(operator.email);
+    expect([...audit.html.matchAll(/data-action="([a-z.-]+)"/g)].map((m) => m[1])).toEqual(["workspace.view", "workspace.suspend", "workspace.view", "workspace.view"]);
+
+    await browser.post("/admin/sign-out", {});
+    expect((await browser.open("/admin")).response.headers.get("Location")).toBe("/admin/sign-in");
+  });
+
+  it("announces an outage from Korean local times and withdraws it, for admins only", async () => {
+    const admin = await newOperator("admin");
+    const browser = new ConsoleBrowser();
+    await browser.open("/admin/sign-in");
+    await browser.post("/admin/sign-in", { email: admin.email, password: admin.password, code: admin.app.generate() });
+    await browser.open("/admin/outages");
+    // Three days ahead, on the card issuer, as the API test's outage: no job of the files sharing this database meets it.
+    const day = new Date(Date.now() + 3 * 86_400_000 + 9 * 3_600_000).toISOString().slice(0, 10);
+    const announced = await browser.post("/admin/outages", { providerCode: "sandbox.card", startsAt: `${day}T01:00`, endsAt: `${day}T02:30`, note: "콘솔에서 등록한 점검", reason: "카드사 공지 확인" });
+    expect(announced.location).toBe("/admin/outages");
+    const listed = await browser.open("/admin/outages");
+    const id = /data-outage="([0-9a-f-]+)"[^>]*>[^<]*콘솔에서 등록한 점검/.exec(listed.html)?.[1];
+    expect(id).toBeDefined();
+    const row = await env.DB.prepare("SELECT starts_at AS s, ends_at AS e FROM provider_outages WHERE id = ?").bind(id).first<{ s: number; e: number }>();
+    expect(row).toEqual({ s: Date.parse(`${day}T01:00:00+09:00`), e: Date.parse(`${day}T02:30:00+09:00`) });
+    await browser.post(`/admin/outages/sandbox.card/${id}/withdraw`, { reason: "카드사 공지 철회" });
+    expect((await browser.open("/admin/outages")).html).not.toContain("콘솔에서 등록한 점검");
   });
 });

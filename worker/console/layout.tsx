@@ -16,18 +16,20 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;bo
 .table{overflow-x:auto}.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}code{word-break:break-all}
 `;
 
-export function Page(props: { title: string; nav?: Child; children: Child }) {
+/** `product` names the console in the header and title: the partners' console by default, or the operators'. */
+export function Page(props: { title: string; nav?: Child; product?: string; children: Child }) {
+  const product = props.product ?? "데이터 수집 콘솔";
   return (
     <html lang="ko">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} · 데이터 수집 콘솔`}</title>
+        <title>{`${props.title} · ${product}`}</title>
         <style>{STYLE}</style>
       </head>
       <body>
         <header>
-          <strong>데이터 수집 콘솔</strong>
+          <strong>{product}</strong>
           {props.nav}
         </header>
         <main>
