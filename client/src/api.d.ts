@@ -1605,7 +1605,7 @@ export interface components {
              * @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED
              */
             maxDateRangeDays: number;
-            /** @description 확장 필드. 다가오는 기관 점검 시간(기관이 공지한 것). 이 시간에 걸리는 작업은 점검이 끝날 때까지 기다렸다가 진행하고(maintenanceUntil), 기다리면 maxWaitSeconds를 넘기면 PROVIDER_TIME_WINDOW로 실패합니다. 공지된 점검이 없으면 빈 배열 (docs/scheduling.md) */
+            /** @description 확장 필드. 다가오는 기관 점검 시간(기관이 정기적으로 공지한 것과 운영자가 등록한 임시 장애·점검). 이 시간에 걸리는 작업은 점검이 끝날 때까지 기다렸다가 진행하고(maintenanceUntil), 기다리면 maxWaitSeconds를 넘기면 PROVIDER_TIME_WINDOW로 실패합니다. 공지된 점검이 없으면 빈 배열 (docs/scheduling.md) */
             maintenance: {
                 /** Format: date-time */
                 startsAt: string;
@@ -1990,6 +1990,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND */
             404: {
                 headers: {
@@ -2085,6 +2097,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -2221,6 +2245,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
             404: {
                 headers: {
@@ -2313,6 +2349,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -2431,6 +2479,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
             404: {
                 headers: {
@@ -2527,6 +2587,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -2653,6 +2725,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND */
             404: {
                 headers: {
@@ -2746,6 +2830,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -2870,6 +2966,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND, RESOURCE_NOT_FOUND */
             404: {
                 headers: {
@@ -2960,6 +3068,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -3072,6 +3192,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND, RESOURCE_NOT_FOUND */
             404: {
                 headers: {
@@ -3164,6 +3296,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -3269,6 +3413,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -3458,6 +3614,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
@@ -3522,6 +3690,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -3606,6 +3786,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
@@ -3680,6 +3872,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
@@ -3744,6 +3948,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -3831,7 +4047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3930,7 +4146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -4026,7 +4242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -4122,6 +4338,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -4274,7 +4502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN, WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -4423,6 +4651,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND, CREDENTIAL_NOT_FOUND */
             404: {
                 headers: {
@@ -4522,7 +4762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -4647,7 +4887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -4772,6 +5012,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -4933,7 +5185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -5058,6 +5310,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: CONNECTION_NOT_FOUND, REGISTRATION_SESSION_NOT_FOUND */
             404: {
                 headers: {
@@ -5159,7 +5423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -5286,6 +5550,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
@@ -5380,7 +5656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -5478,7 +5754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -5586,6 +5862,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
@@ -5665,7 +5953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -5931,7 +6219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN, WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -6022,6 +6310,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -6127,7 +6427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -6225,6 +6525,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
@@ -6309,7 +6621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -6430,7 +6742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -6540,7 +6852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -6643,6 +6955,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: RESOURCE_NOT_FOUND */
             404: {
                 headers: {
@@ -6730,7 +7054,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: ADMIN_ACTION_FORBIDDEN */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
