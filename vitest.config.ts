@@ -16,6 +16,7 @@ export default defineConfig(async () => {
   process.env.TEST_WEBHOOK_PORT ??= String(await freePort());
   const scraperSecret = process.env.TEST_SCRAPER_SECRET;
   const registrationKeys = await newRegistrationKeyring("test-key");
+  const OPERATOR_ALERT_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
   const downloadLinkKeys = `k2:${randomBytes(32).toString("base64url")},k1:${randomBytes(32).toString("base64url")}`;
   const runtime = () =>
     cloudflareTest({
@@ -49,6 +50,10 @@ export default defineConfig(async () => {
           // or two apart so a test sees several.
           TEST_WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}`,
           WEBHOOK_ALLOW_LOCAL_URLS: "1",
+          // Operators' alert channels: the same receiver, under a name of their own, and the mail outbox.
+          OPERATOR_ALERT_WEBHOOK_URL: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}/hooks/operator-alerts`,
+          OPERATOR_ALERT_WEBHOOK_SECRET: OPERATOR_ALERT_SECRET,
+          OPERATOR_ALERT_EMAIL: "alerts@collect-edge.co.kr",
           MAIL_OUTBOX_ONLY: "1",
           // Registrations here do not log in beside the tests' own jobs; credential-check.test.ts turns checks on for its own.
           CREDENTIAL_CHECKS: "off",

@@ -1,5 +1,6 @@
 import type { KeyRights } from "./api-keys/rights";
 import type { MemberRole } from "./db/tables";
+import type { AlertDesk } from "./durable-objects/alert-desk";
 import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
 import type { KeyFailure, RequestGate } from "./durable-objects/request-gate";
@@ -22,6 +23,12 @@ export interface Bindings {
   CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
   JOB_BOARD: DurableObjectNamespace<JobBoard>;
   SCHEDULE_ALARMS: DurableObjectNamespace<ScheduleAlarm>;
+  /** One per flagged code and provider (worker/durable-objects/alert-desk.ts). */
+  ALERT_DESKS: DurableObjectNamespace<AlertDesk>;
+  /** Operators' channels for alerts (docs/operations.md): a chat tool's incoming webhook, its Standard Webhooks secret (whsec_…), an e-mail address. Each optional. */
+  OPERATOR_ALERT_WEBHOOK_URL?: string;
+  OPERATOR_ALERT_WEBHOOK_SECRET?: string;
+  OPERATOR_ALERT_EMAIL?: string;
   /** Production: the scraper's Cloudflare Container instances (docs/deploying.md); when bound, SCRAPER_URL is not used. */
   SCRAPER?: DurableObjectNamespace<ScraperContainer>;
   /** How many container instances sessions spread over; unset means the `max_instances` default in pipeline/scraper-instances.ts. */

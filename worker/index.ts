@@ -17,6 +17,7 @@ import { backfillIdentities } from "./credentials/identity-backfill";
 import { warnExpiringCertificates } from "./credentials/expiry-warnings";
 import { runMissedSchedules } from "./schedules/catch-up";
 
+export { AlertDesk } from "./durable-objects/alert-desk";
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
 export { RequestGate } from "./durable-objects/request-gate";

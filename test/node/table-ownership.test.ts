@@ -30,6 +30,7 @@ const OWNERS: Record<string, string> = {
   operator_sessions: "worker/operators",
   operator_audit: "worker/operators",
   provider_outages: "worker/catalog",
+  operator_alerts: "worker/alerts",
 };
 
 function sourceFiles(dir: string): string[] {

@@ -129,6 +129,10 @@ describe("operator actions", () => {
     }
     expect((await callJson("/api/v1/data-jobs", { key: ws.apiKey })).status).toBe(200);
     expect((await act(operator.token, `/workspaces/${ws.workspaceId}`)).body.workspace.suspendedAt).toBeNull();
+    // The code is flagged for operators (one occurrence opens its alert): the answer counted toward it after it left.
+    await expect.poll(async () => (await act(operator.token, "/alerts")).body.items, { timeout: 10_000 }).toContainEqual(
+      expect.objectContaining({ code: "ADMIN_ACTION_NOT_MARKED", providerCode: "-", resolvedAt: null, example: expect.stringMatching(/^req_/) }),
+    );
   });
 
   it("leave lines nobody can rewrite or remove, not even our own SQL", async () => {

@@ -5,6 +5,7 @@ import { behind } from "../http/route-fronts";
 import { validationHook } from "../http/validation-hook";
 import { AUDITED, OPERATOR_SESSION, operatorsMay } from "../operators/authenticate";
 import type { OperatorAction } from "../operators/permissions";
+import * as listAlerts from "./routes/alerts";
 import * as listAudit from "./routes/audit";
 import * as rerunJob from "./routes/jobs/rerun";
 import * as announceOutage from "./routes/outages/create";
@@ -41,6 +42,7 @@ export function adminApi(): Hono<AppEnv> {
   api.openapi(operating("outages.manage", announceOutage.route), announceOutage.handler);
   api.openapi(operating("outages.manage", withdrawOutage.route), withdrawOutage.handler);
   api.openapi(behind(listAudit.route, OPERATOR_SESSION, operatorsMay("audit.read")), listAudit.handler);
+  api.openapi(behind(listAlerts.route, OPERATOR_SESSION, operatorsMay("alerts.read")), listAlerts.handler);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", { type: "http", scheme: "bearer", description: "POST /admin/api/sessions가 준 운영자 세션 토큰 (ops_...)" });
   api.use("/openapi.json", OPERATOR_SESSION.middleware!);

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
 import { ALERTED_CODES } from "../errors/codes";
+import { NO_PROVIDER, noteFlagged } from "../alerts/raise";
 
 /** Framework exceptions (body parsing, content type, size) mapped onto catalog codes. */
 function fromHttpException(err: HTTPException): ApiError {
@@ -22,8 +23,20 @@ function fromHttpException(err: HTTPException): ApiError {
   }
 }
 
+/** Work that outlives the answer: the runtime's waitUntil where there is one (an app run by hand in a test has none). */
+function afterAnswer(c: Context<AppEnv>, work: Promise<void>): void {
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    void work;
+  }
+}
+
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
-  if (ALERTED_CODES.has(error.code)) console.error(JSON.stringify({ alert: error.code, requestId: c.get("requestId") }));
+  if (ALERTED_CODES.has(error.code)) {
+    console.error(JSON.stringify({ alert: error.code, requestId: c.get("requestId") }));
+    afterAnswer(c, noteFlagged(c.env, error.code, NO_PROVIDER, c.get("requestId")));
+  }
   return c.json(error.envelope(c.get("requestId")), error.status as 400, error.headers);
 }
 

@@ -3,13 +3,16 @@ import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import { type OutcomesEnv, scheduleRunEnded } from "../schedules/outcomes";
 import type { JobRow } from "./store";
 import type { Bindings } from "../env";
+import { noteFlagged } from "../alerts/raise";
 
 /**
- * Announces a job that reached SUCCEEDED or FAILED to the workspace's webhook endpoints, and counts a schedule's run
- * toward its pause; every transition into a final status calls it once.
+ * Announces a job that reached SUCCEEDED or FAILED to the workspace's webhook endpoints, counts a schedule's run
+ * toward its pause, and a flagged failure code toward its operators' alert; every transition into a final status
+ * calls it once.
  */
-export async function jobEnded(env: EventsEnv & OutcomesEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS">, row: JobRow): Promise<void> {
+export async function jobEnded(env: EventsEnv & OutcomesEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS" | "ALERT_DESKS">, row: JobRow): Promise<void> {
   if (row.status !== "SUCCEEDED" && row.status !== "FAILED") return;
   await scheduleRunEnded(env, row);
+  if (row.error) await noteFlagged(env, row.error.code, row.providerCode, `job ${row.id}`);
   await emitEvent(env, { type: row.status === "SUCCEEDED" ? "data_job.succeeded" : "data_job.failed", workspaceId: row.workspaceId, billingWorkspaceId: row.billingWorkspaceId ?? undefined, object: jobView(row, pollIntervalMs(env)) });
 }

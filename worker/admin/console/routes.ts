@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { consolePageHeaders } from "../../console/page-headers";
+import { showAlerts } from "./alerts";
 import { showAudit } from "./audit";
 import { showSearch } from "./home";
 import { announceForm, showOutages, withdrawForm } from "./outages";
@@ -25,5 +26,6 @@ export function adminConsole(): Hono<AppEnv> {
   app.post("/outages", operatorSignedIn, announceForm);
   app.post("/outages/:code/:id/withdraw", operatorSignedIn, withdrawForm);
   app.get("/audit", operatorSignedIn, showAudit);
+  app.get("/alerts", operatorSignedIn, showAlerts);
   return app;
 }

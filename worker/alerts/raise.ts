@@ -1,0 +1,19 @@
+import { alertDesk } from "../durable-objects/alert-desk";
+import type { Bindings } from "../env";
+import { ALERTED_CODES, type ApiErrorCode } from "../errors/codes";
+
+/** What an answer or a job has of no provider: an API request's error. */
+export const NO_PROVIDER = "-";
+
+/**
+ * Counts an occurrence of a flagged code (the spec's *) toward its alert (durable-objects/alert-desk.ts); any other
+ * code is ignored. Never throws: counting must not turn the answer it watches into another error.
+ */
+export async function noteFlagged(env: Pick<Bindings, "ALERT_DESKS">, code: string, providerCode: string, example: string): Promise<void> {
+  if (!ALERTED_CODES.has(code as ApiErrorCode)) return;
+  try {
+    await alertDesk(env, code as ApiErrorCode, providerCode).record(code as ApiErrorCode, providerCode, example);
+  } catch (err) {
+    console.error(JSON.stringify({ event: "operator-alert-count-failed", code, providerCode, error: String(err) }));
+  }
+}
