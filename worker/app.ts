@@ -4,6 +4,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { ADMIN_API_PATH, adminApi } from "./admin/app";
 import { adminConsole } from "./admin/console/routes";
 import { consoleRoutes } from "./console/routes";
+import { showStatusPage, STATUS_PAGE_PATH } from "./status-page/page";
 import { DOWNLOAD_LINK_PATH } from "./download-links/links";
 import { REDOC_SCRIPT, REDOC_SCRIPT_PATH, REFERENCE_PAGE, REFERENCE_PAGE_CSP } from "./docs-site/reference-page";
 import { connectRunner, RUNNER_CONNECT_PATH, RUNNER_STATUS_ROUTE, runnerStatus } from "./pipeline/runner-connect";
@@ -215,6 +216,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   }));
   app.get("/api/v1/docs", (c) => c.html(REFERENCE_PAGE, 200, { "Content-Security-Policy": REFERENCE_PAGE_CSP }));
   app.get(REDOC_SCRIPT_PATH, (c) => c.body(REDOC_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
+  app.get(STATUS_PAGE_PATH, showStatusPage);
   app.get("/", (c) => c.redirect("/api/v1/docs"));
 
   app.onError(onError);

@@ -3,6 +3,7 @@ import type { MemberRole } from "./db/tables";
 import type { AlertDesk } from "./durable-objects/alert-desk";
 import type { CredentialLock } from "./durable-objects/credential-lock";
 import type { JobBoard } from "./durable-objects/job-board";
+import type { ProviderPulse } from "./durable-objects/provider-pulse";
 import type { KeyFailure, RequestGate } from "./durable-objects/request-gate";
 import type { RunnerHub } from "./durable-objects/runner-hub";
 import type { ScheduleAlarm } from "./durable-objects/schedule-alarm";
@@ -25,6 +26,8 @@ export interface Bindings {
   SCHEDULE_ALARMS: DurableObjectNamespace<ScheduleAlarm>;
   /** One per flagged code and provider (worker/durable-objects/alert-desk.ts). */
   ALERT_DESKS: DurableObjectNamespace<AlertDesk>;
+  /** One per provider: how its jobs ended lately, for its status (worker/durable-objects/provider-pulse.ts). */
+  PROVIDER_PULSES: DurableObjectNamespace<ProviderPulse>;
   /** Operators' channels for alerts (docs/operations.md): a chat tool's incoming webhook, its Standard Webhooks secret (whsec_…), an e-mail address. Each optional. */
   OPERATOR_ALERT_WEBHOOK_URL?: string;
   OPERATOR_ALERT_WEBHOOK_SECRET?: string;

@@ -20,6 +20,7 @@ import { runMissedSchedules } from "./schedules/catch-up";
 export { AlertDesk } from "./durable-objects/alert-desk";
 export { CredentialLock } from "./durable-objects/credential-lock";
 export { JobBoard } from "./durable-objects/job-board";
+export { ProviderPulse } from "./durable-objects/provider-pulse";
 export { RequestGate } from "./durable-objects/request-gate";
 export { RunnerHub } from "./durable-objects/runner-hub";
 export { ScheduleAlarm } from "./durable-objects/schedule-alarm";

@@ -1605,6 +1605,39 @@ export interface components {
              * @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED
              */
             maxDateRangeDays: number;
+            /** @description 확장 필드. 작업 결과로 본 기관 상태: 점검 중이면 MAINTENANCE, 아니면 최근 1시간(작업이 5개 미만이면 24시간) 성공률이 50% 미만이면 DOWN, 90% 미만이면 DEGRADED, 그 밖에는 OPERATIONAL. 비밀번호 오류처럼 사용자 쪽 원인의 실패는 성공률에 넣지 않습니다 (docs/operations.md) */
+            status: {
+                /** @enum {string} */
+                state: "OPERATIONAL" | "DEGRADED" | "DOWN" | "MAINTENANCE";
+                lastHour: {
+                    /**
+                     * Format: int64
+                     * @description 끝난 작업 수 (사용자 쪽 원인의 실패 포함)
+                     */
+                    jobs: number;
+                    /** @description 기관이나 서비스 쪽 원인으로 끝난 작업 중 성공 비율. 그런 작업이 없으면 null */
+                    successRate: number | null;
+                    /**
+                     * Format: int64
+                     * @description 성공한 작업의 생성부터 끝까지 걸린 시간의 중앙값 (구간 상한, ms). 성공이 없으면 null
+                     */
+                    medianDurationMs: number | null;
+                };
+                lastDay: {
+                    /**
+                     * Format: int64
+                     * @description 끝난 작업 수 (사용자 쪽 원인의 실패 포함)
+                     */
+                    jobs: number;
+                    /** @description 기관이나 서비스 쪽 원인으로 끝난 작업 중 성공 비율. 그런 작업이 없으면 null */
+                    successRate: number | null;
+                    /**
+                     * Format: int64
+                     * @description 성공한 작업의 생성부터 끝까지 걸린 시간의 중앙값 (구간 상한, ms). 성공이 없으면 null
+                     */
+                    medianDurationMs: number | null;
+                };
+            };
             /** @description 확장 필드. 다가오는 기관 점검 시간(기관이 정기적으로 공지한 것과 운영자가 등록한 임시 장애·점검). 이 시간에 걸리는 작업은 점검이 끝날 때까지 기다렸다가 진행하고(maintenanceUntil), 기다리면 maxWaitSeconds를 넘기면 PROVIDER_TIME_WINDOW로 실패합니다. 공지된 점검이 없으면 빈 배열 (docs/scheduling.md) */
             maintenance: {
                 /** Format: date-time */

@@ -3,6 +3,7 @@ import { upcomingOutageRows } from "../../catalog/outages";
 import { allProviders, findProvider } from "../../catalog/providers";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../errors/api-error";
+import { MAX } from "../../http/bounds";
 import { announceProviderOutage, withdrawProviderOutage } from "../../operators/actions";
 import { actorOf } from "../../operators/authenticate";
 import { operatorMay } from "../../operators/permissions";
@@ -54,7 +55,7 @@ export async function showOutages(c: Context<AppEnv>): Promise<Response> {
             <label for="endsAt">끝 (한국 시간)</label>
             <input id="endsAt" name="endsAt" type="datetime-local" required />
             <label for="note">파트너에게 보일 안내</label>
-            <input id="note" name="note" maxlength={200} required />
+            <input id="note" name="note" maxlength={MAX.name} required />
             <ReasonField id="announce-reason" />
             <button type="submit">등록</button>
           </form>
@@ -70,7 +71,7 @@ export const announceForm = (c: Context<AppEnv>) =>
     const provider = findProvider(fields.providerCode ?? "");
     if (!provider) throw new ApiError("INVALID_PROVIDER_CODE");
     const note = (fields.note ?? "").trim();
-    if (!note || note.length > 200) throw new ApiError("INVALID_PARAM_FORMAT", { message: "안내는 1자 이상 200자 이하로 적어 주세요." });
+    if (!note || note.length > MAX.name) throw new ApiError("INVALID_PARAM_FORMAT", { message: `안내는 1자 이상 ${MAX.name}자 이하로 적어 주세요.` });
     await announceProviderOutage(c.env, actorOf(c), provider, { startsAt: kstIso(fields.startsAt), endsAt: kstIso(fields.endsAt), note, reason });
   });
 

@@ -3,8 +3,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "./code-param";
 import { ProviderSchema, providerView } from "./views";
-import { upcomingOutages } from "../../catalog/outages";
-import { providerClocks } from "../../catalog/provider-hours";
+import { liveProviders } from "../../catalog/live";
 
 export const route = createRoute({
   method: "get",
@@ -21,6 +20,5 @@ export const route = createRoute({
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);
-  const [offset, outages] = await Promise.all([providerClocks(c.env)(provider), upcomingOutages(c.env.DB, Date.now(), provider.code)]);
-  return c.json(providerView(provider, offset, outages.get(provider.code)), 200);
+  return c.json(providerView(provider, (await liveProviders(c.env, [provider])).get(provider.code)!), 200);
 };

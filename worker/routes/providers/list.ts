@@ -4,8 +4,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { MAX } from "../../http/bounds";
 import { ProviderSchema, providerView } from "./views";
-import { upcomingOutages } from "../../catalog/outages";
-import { providerClocks } from "../../catalog/provider-hours";
+import { liveProviders } from "../../catalog/live";
 
 export const route = createRoute({
   method: "get",
@@ -20,7 +19,6 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const clockOf = providerClocks(c.env);
-  const outages = await upcomingOutages(c.env.DB, Date.now());
-  return c.json({ items: await Promise.all(allProviders().map(async (p) => providerView(p, await clockOf(p), outages.get(p.code)))) }, 200);
+  const live = await liveProviders(c.env, allProviders());
+  return c.json({ items: allProviders().map((p) => providerView(p, live.get(p.code)!)) }, 200);
 };

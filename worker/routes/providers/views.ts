@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ProviderDefinition } from "../../catalog/providers";
-import { code, int32, MAX, timestamp } from "../../http/bounds";
-import type { MaintenanceWindow } from "../../catalog/maintenance";
-import { upcomingMaintenance } from "../../catalog/provider-hours";
+import { code, count, int32, MAX, timestamp } from "../../http/bounds";
+import { type LiveProvider, UPCOMING_WINDOWS } from "../../catalog/live";
 import { isoTime } from "../../lib/iso-time";
 
 /** A provider offers a handful of schemas and asks for a handful of credential fields. */
@@ -11,8 +10,11 @@ const MAX_FIELDS = 50;
 
 const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
 
-/** How many of a provider's next windows it shows: today's and tomorrow's for a daily window. */
-const UPCOMING_WINDOWS = 3;
+const PulseWindowSchema = z.object({
+  jobs: count().meta({ description: "끝난 작업 수 (사용자 쪽 원인의 실패 포함)" }),
+  successRate: z.number().min(0).max(1).nullable().meta({ description: "기관이나 서비스 쪽 원인으로 끝난 작업 중 성공 비율. 그런 작업이 없으면 null" }),
+  medianDurationMs: count().nullable().meta({ description: "성공한 작업의 생성부터 끝까지 걸린 시간의 중앙값 (구간 상한, ms). 성공이 없으면 null" }),
+});
 
 
 export const ProviderSchema = z
@@ -27,6 +29,16 @@ export const ProviderSchema = z
     schemas: z.array(code()).max(MAX_SCHEMAS),
     acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length),
     maxDateRangeDays: int32(1, 3660).meta({ description: "한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED" }),
+    status: z
+      .object({
+        state: z.enum(["OPERATIONAL", "DEGRADED", "DOWN", "MAINTENANCE"]),
+        lastHour: PulseWindowSchema,
+        lastDay: PulseWindowSchema,
+      })
+      .meta({
+        description:
+          "확장 필드. 작업 결과로 본 기관 상태: 점검 중이면 MAINTENANCE, 아니면 최근 1시간(작업이 5개 미만이면 24시간) 성공률이 50% 미만이면 DOWN, 90% 미만이면 DEGRADED, 그 밖에는 OPERATIONAL. 비밀번호 오류처럼 사용자 쪽 원인의 실패는 성공률에 넣지 않습니다 (docs/operations.md)",
+      }),
     maintenance: z
       .array(z.object({ startsAt: timestamp(), endsAt: timestamp(), note: z.string().max(MAX.name) }))
       .max(UPCOMING_WINDOWS)
@@ -55,8 +67,8 @@ export const CredentialSchemaSchema = z
   })
   .openapi("CredentialSchema");
 
-/** A provider as the catalog shows it; `clockOffset` is how far its clock runs from ours (catalog/provider-hours.ts providerClocks). */
-export function providerView(p: ProviderDefinition, clockOffset: number | null, outages: readonly MaintenanceWindow[] = [], now = Date.now()) {
+/** A provider as the catalog shows it, with its live side (catalog/live.ts). */
+export function providerView(p: ProviderDefinition, live: LiveProvider) {
   return {
     code: p.code,
     name: p.name,
@@ -66,7 +78,8 @@ export function providerView(p: ProviderDefinition, clockOffset: number | null, 
     schemas: p.schemas,
     acceptedAuthMethods: p.acceptedAuthMethods,
     maxDateRangeDays: p.maxRangeDays,
-    maintenance: upcomingMaintenance(p, now, UPCOMING_WINDOWS, clockOffset, outages).map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
+    status: live.status,
+    maintenance: live.maintenance.map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
   };
 }
 

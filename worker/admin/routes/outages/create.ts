@@ -4,7 +4,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../http/error-responses";
 import { jsonBody } from "../../../http/json-body";
-import { timestamp } from "../../../http/bounds";
+import { MAX, timestamp } from "../../../http/bounds";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../../routes/providers/code-param";
 import { ReasonSchema } from "../../shapes";
 import { OutageSchema } from "./shapes";
@@ -25,7 +25,7 @@ export const route = createRoute({
         .object({
           startsAt: timestamp(),
           endsAt: timestamp(),
-          note: z.string().trim().min(1).max(200).meta({ description: "파트너에게 보이는 안내 (한국어)" }),
+          note: z.string().trim().min(1).max(MAX.name).meta({ description: "파트너에게 보이는 안내 (한국어, 100자까지)" }),
           reason: ReasonSchema,
         })
         .openapi("OutageAnnouncement"),

@@ -1,0 +1,54 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { providerState } from "../../worker/catalog/status";
+import { providerPulse } from "../../worker/durable-objects/provider-pulse";
+import { call, callJson, createWorkspace } from "./helpers";
+import { harness, newJob } from "./pipeline-harness";
+
+type Json = Record<string, any>;
+const HOUR = 3_600_000;
+
+describe("a provider's status from its jobs", () => {
+  it("counts the last hour and day apart, leaves the user's side's failures out of the success rate, and reads the median to a bucket", async () => {
+    // A pulse of this test's own name: the catalog's providers' pulses count the other tests' jobs too.
+    const pulse = providerPulse(env, `test.${crypto.randomUUID().slice(0, 8)}`);
+    const now = Date.now();
+    for (const durationMs of [1_500, 4_000, 4_500, 9_000]) await pulse.record({ ok: true, durationMs, at: now - 60_000 });
+    await pulse.record({ ok: false, durationMs: 30_000, at: now - 60_000 });
+    // A wrong password twice: it ended, but says nothing of the institution.
+    for (let i = 0; i < 2; i++) await pulse.record({ ok: null, durationMs: 3_000, at: now - 120_000 });
+    // Two hours ago: the day's, not the hour's.
+    for (let i = 0; i < 5; i++) await pulse.record({ ok: false, durationMs: 60_000, at: now - 2 * HOUR });
+
+    const summary = await pulse.summary(now);
+    expect(summary.lastHour).toEqual({ jobs: 7, successRate: 0.8, medianDurationMs: 5_000 });
+    expect(summary.lastDay).toEqual({ jobs: 12, successRate: 0.4, medianDurationMs: 5_000 });
+    expect(providerState(summary, false)).toBe("DEGRADED");
+    expect(providerState(summary, true)).toBe("MAINTENANCE");
+    // Under five jobs in the hour, the day decides.
+    expect(providerState({ ...summary, lastHour: { jobs: 4, successRate: 1, medianDurationMs: 2_000 } }, false)).toBe("DOWN");
+    expect(providerState({ lastHour: { jobs: 0, successRate: null, medianDurationMs: null }, lastDay: { jobs: 0, successRate: null, medianDurationMs: null } }, false)).toBe("OPERATIONAL");
+  });
+
+  it("is fed by every job's end, shown by GET /providers/{code} and on the public status page", async () => {
+    const before = await providerPulse(env, "sandbox.bank").summary();
+    const { ws, plan } = await newJob();
+    const h = harness();
+    h.queued.push(plan);
+    await h.drain();
+    const after = await providerPulse(env, "sandbox.bank").summary();
+    expect(after.lastHour.jobs).toBe(before.lastHour.jobs + 1);
+    expect(after.lastHour.medianDurationMs).toEqual(expect.any(Number));
+
+    const shown = (await callJson<Json>("/api/v1/providers/sandbox.bank", { key: ws.apiKey })).body.status;
+    expect(shown).toEqual({ state: expect.stringMatching(/^(OPERATIONAL|DEGRADED|DOWN|MAINTENANCE)$/), lastHour: after.lastHour, lastDay: after.lastDay });
+    const listed = (await callJson<Json>("/api/v1/providers", { key: (await createWorkspace()).apiKey })).body.items as Json[];
+    expect(listed.every((p) => typeof p.status.state === "string")).toBe(true);
+
+    const page = await call("/status");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Cache-Control")).toBe("public, max-age=60");
+    const html = await page.text();
+    for (const p of listed) expect(html).toContain(`data-provider="${p.code}" data-state="${p.status.state}"`);
+  });
+});
