@@ -17,6 +17,8 @@ export interface BrowserPage {
   // functions in helpers that do not exist inside the page.
   waitForFunction(expression: string, options?: { timeout?: number }): Promise<unknown>;
   evaluate(expression: string): Promise<unknown>;
+  /** For failure reports only (scraper-container/evidence.ts): the visible page, after its personal data was redacted in place. */
+  screenshot(options: { encoding: "base64"; type: "jpeg"; quality: number }): Promise<string | Uint8Array>;
 }
 
 /** Decrypted login material, handed to an adapter only inside the scraper. */
@@ -50,6 +52,13 @@ export interface TaskUnit {
 /** A collected record, before the worker validates it against the schema's zod type. */
 export type RawRecord = Record<string, unknown>;
 
+/**
+ * How a page can surprise an adapter (docs/operations.md, "Scraper failure reports"): a page it has never seen
+ * (`SCRAPING_PARSER_NOT_FOUND`), or a page it knows with content it cannot read (`SCRAPING_RESPONSE_MALFORMED`).
+ * Both are codes the spec flags for operators; the job fails with the spec's PROVIDER_RESPONSE_MALFORMED.
+ */
+export type PageSurprise = "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED";
+
 /** A failure an adapter recognised on the institution's site, as a catalog code. */
 export class ProviderFailure extends Error {
   constructor(
@@ -60,6 +69,27 @@ export class ProviderFailure extends Error {
     super(detail ?? code);
     this.name = "ProviderFailure";
   }
+}
+
+/** The institution's page was not what the adapter knows: the scraper files a report of it (scraper-container/evidence.ts). */
+export class UnreadablePage extends ProviderFailure {
+  constructor(
+    readonly surprise: PageSurprise,
+    detail: string,
+  ) {
+    super("PROVIDER_RESPONSE_MALFORMED", detail);
+    this.name = "UnreadablePage";
+  }
+}
+
+/**
+ * What personal data looks like on an institution's pages, to be replaced before a failure report keeps a page:
+ * each match's digits become `#` and its Hangul `○` (amounts and numbers keep only their shape), or, with
+ * `replacement`, that text. Applied to the page's text, input values and attributes (collectors/redaction.ts).
+ */
+export interface RedactionRule {
+  pattern: RegExp;
+  replacement?: string;
 }
 
 export interface AdapterContext {
@@ -82,6 +112,10 @@ export interface AdapterContext {
 export interface BrowserAdapter {
   readonly kind: "browser";
   readonly providerCode: string;
+  /** Named in failure reports, so a report leads to the adapter's code as it was; changed with every change of the adapter. */
+  readonly version: string;
+  /** The institution's own personal data shapes, beside the common ones (collectors/redaction.ts). */
+  readonly redaction?: readonly RedactionRule[];
   login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void>;
   /** Targets a schema runs over; empty for schemas that need none. Page is logged in. */
   discoverTargets(page: BrowserPage, schema: string, ctx: AdapterContext): Promise<Target[]>;

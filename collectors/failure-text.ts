@@ -1,5 +1,5 @@
 import type { JobErrorCode } from "./job-failures";
-import { ProviderFailure } from "./adapter";
+import { ProviderFailure, UnreadablePage } from "./adapter";
 
 export type FailureRules = readonly (readonly [RegExp, JobErrorCode])[];
 
@@ -15,7 +15,7 @@ export function failureFromRules(rules: FailureRules): (text: string) => Provide
   };
 }
 
-/** The page is not what the adapter knows: the site changed or answered garbage. */
+/** A page the adapter knows, with content it cannot read: the site changed or answered garbage. */
 export function malformed(detail: string): ProviderFailure {
-  return new ProviderFailure("PROVIDER_RESPONSE_MALFORMED", detail);
+  return new UnreadablePage("SCRAPING_RESPONSE_MALFORMED", detail);
 }

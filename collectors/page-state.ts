@@ -1,4 +1,4 @@
-import { type AdapterContext, type BrowserPage, ProviderFailure } from "./adapter";
+import { type AdapterContext, type BrowserPage, ProviderFailure, UnreadablePage } from "./adapter";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -11,13 +11,16 @@ const PROBLEM = `(document.querySelector("#notice")?.innerText ?? "").trim() || 
  * (`#loginError`, `#inquiryError`) instead; the site's adapter turns that
  * text into the matching catalog failure.
  */
-export async function settle(page: BrowserPage, readyExpression: string, ctx: AdapterContext, failureFromText: (text: string) => ProviderFailure): Promise<void> {
+export async function settle(page: BrowserPage, readyExpression: string, ctx: AdapterContext, failureFromText: (text: string) => ProviderFailure, knownPages?: RegExp): Promise<void> {
+  // With the site's known pages named, a page outside them ends the wait at once: no state of it will ever be ready.
+  const unknownPage = knownPages ? `!${knownPages}.test(location.pathname)` : "false";
   try {
-    await page.waitForFunction(`(${readyExpression}) || !!(${PROBLEM})`, { timeout: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    await page.waitForFunction(`(${readyExpression}) || !!(${PROBLEM}) || (${unknownPage})`, { timeout: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS });
   } catch (err) {
     if ((err as Error).name === "TimeoutError") throw new ProviderFailure("TIMEOUT", `page did not settle: ${readyExpression}`);
     throw err;
   }
+  if (knownPages && !knownPages.test(new URL(page.url()).pathname)) throw new UnreadablePage("SCRAPING_PARSER_NOT_FOUND", `unknown page ${new URL(page.url()).pathname}`);
   const problem = (await page.evaluate(`(${readyExpression}) ? "" : (${PROBLEM})`)) as string;
   if (problem) throw failureFromText(problem);
 }

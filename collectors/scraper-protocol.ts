@@ -1,4 +1,4 @@
-import type { LoginCredential, RawRecord, Target, TaskUnit } from "./adapter";
+import type { LoginCredential, PageSurprise, RawRecord, Target, TaskUnit } from "./adapter";
 
 /**
  * The scraper container's HTTP protocol (docs/scraper-runtime.md), shared by
@@ -51,6 +51,27 @@ export interface CollectResponse {
  */
 export interface FailureResponse {
   failure: { code: string; message: string; retryAfterSeconds?: number; detail?: string };
+  /** A page the adapter could not read, as the scraper kept it for operators (worker/reports/). */
+  report?: PageReport;
+}
+
+/** The most of a page's HTML a report keeps: enough for any institution's page, bounded for the answer and R2. */
+export const MAX_REPORT_HTML_CHARS = 512 * 1024;
+
+/**
+ * What a failure report holds (docs/operations.md, "Scraper failure reports"): where the adapter was, which version
+ * of it, and the page as it was with personal data redacted in place (HTML and a JPEG screenshot, base64), or null
+ * for an adapter with no page (the protocol kind).
+ */
+export interface PageReport {
+  surprise: PageSurprise;
+  /** `login`, `targets <schema>` or `collect <schema>`. */
+  step: string;
+  adapterVersion: string;
+  detail: string;
+  url: string | null;
+  html: string | null;
+  screenshot: string | null;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { TimeoutError } from "puppeteer-core";
 import { ProviderFailure } from "../collectors/adapter";
+import type { PageReport } from "../collectors/scraper-protocol";
+import { ReportedFailure } from "./evidence";
 import { HttpFailure } from "./http-io";
 
 export interface FailureAnswer {
@@ -9,6 +11,7 @@ export interface FailureAnswer {
   detail?: string;
   /** Neither the request's fault nor the institution's: the scraper's log keeps the error for whoever looks into it. */
   logged?: true;
+  report?: PageReport;
 }
 
 /** How soon a caller turned away because the browser is overloaded may ask again. */
@@ -22,6 +25,7 @@ const BUSY_BROWSER_RETRY_SECONDS = 10;
  */
 export function failureAnswer(err: unknown): FailureAnswer {
   if (err instanceof HttpFailure) return { status: err.status, code: err.code, retryAfterSeconds: err.retryAfterSeconds };
+  if (err instanceof ReportedFailure) return { status: 422, code: err.failure.code, detail: err.failure.message, report: err.report };
   if (err instanceof ProviderFailure) return { status: 422, code: err.code, retryAfterSeconds: err.retryAfterSeconds, detail: err.message };
   if (err instanceof TimeoutError) return { status: 429, code: "ENGINE_CONCURRENCY_LIMIT", retryAfterSeconds: BUSY_BROWSER_RETRY_SECONDS, detail: err.message, logged: true };
   // Anything else is the browser or this process failing, not the institution.

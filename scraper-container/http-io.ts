@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { jobError } from "../collectors/job-failures";
-import { type FailureResponse, MAX_SCRAPER_BODY_BYTES } from "../collectors/scraper-protocol";
+import { type FailureResponse, MAX_SCRAPER_BODY_BYTES, type PageReport } from "../collectors/scraper-protocol";
 
 /** A request the scraper answers with a failure envelope before any adapter runs. */
 export class HttpFailure extends Error {
@@ -56,10 +56,11 @@ export function send(res: ServerResponse, status: number, payload?: unknown): vo
   res.end(payload === undefined ? undefined : JSON.stringify(payload));
 }
 
-export function sendFailure(res: ServerResponse, status: number, code: string, retryAfterSeconds?: number, detail?: string): void {
+export function sendFailure(res: ServerResponse, status: number, code: string, retryAfterSeconds?: number, detail?: string, report?: PageReport): void {
   const error = jobError(code, retryAfterSeconds);
   const payload: FailureResponse = {
     failure: { code: error.code, message: error.message, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }), ...(detail === undefined ? {} : { detail }) },
+    ...(report ? { report } : {}),
   };
   if (!res.req.complete) lingeringClose(res);
   send(res, status, payload);

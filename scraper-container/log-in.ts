@@ -2,6 +2,7 @@ import type { AdapterContext, LoginCredential } from "../collectors/adapter";
 import { institutionHttp } from "../collectors/protocol/institution-http";
 import type { Institution } from "../collectors/registry";
 import type { BrowserPool } from "./browser-pool";
+import { reportingUnreadable } from "./evidence";
 import type { LoggedIn } from "./sessions";
 
 export interface LogInDeps {
@@ -28,14 +29,14 @@ export async function logIn(institution: Institution, credential: LoginCredentia
   const adapter = institution.adapter;
   const { context, page } = await deps.pool.newContext(institution.origins);
   try {
-    await adapter.login(page, credential, ctx);
+    await reportingUnreadable(adapter, page, "login", () => adapter.login(page, credential, ctx));
   } catch (err) {
     await context.close().catch(() => undefined);
     throw err;
   }
   return {
-    discoverTargets: (schema) => adapter.discoverTargets(page, schema, ctx),
-    collect: (unit) => adapter.collect(page, unit, ctx),
+    discoverTargets: (schema) => reportingUnreadable(adapter, page, `targets ${schema}`, () => adapter.discoverTargets(page, schema, ctx)),
+    collect: (unit) => reportingUnreadable(adapter, page, `collect ${unit.schema}`, () => adapter.collect(page, unit, ctx)),
     close: () => context.close(),
   };
 }

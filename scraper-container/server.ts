@@ -106,7 +106,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     route(req, res).catch((err: unknown) => {
       const answer = failureAnswer(err);
       if (answer.logged) console.error(err);
-      sendFailure(res, answer.status, answer.code, answer.retryAfterSeconds, answer.detail);
+      sendFailure(res, answer.status, answer.code, answer.retryAfterSeconds, answer.detail, answer.report);
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port, options.host ?? "127.0.0.1", resolve));

@@ -11,7 +11,8 @@ import { expireSessions } from "./registration/expiry";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./webhooks/messages";
 import { resendStalledDeliveries } from "./webhooks/sweep";
-import { purgeExpired } from "./retention";
+import { PURGE_BATCH, purgeExpired } from "./retention";
+import { purgeExpiredReports } from "./reports/store";
 import { rewrapStep } from "./vault/rotation";
 import { backfillIdentities } from "./credentials/identity-backfill";
 import { warnExpiringCertificates } from "./credentials/expiry-warnings";
@@ -48,6 +49,7 @@ export default {
     await expireSessions(used);
     await resendStalledDeliveries(used);
     await purgeExpired(used.DB);
+    await purgeExpiredReports(used, PURGE_BATCH);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
     await warnExpiringCertificates(used, Date.now());
     const rotation = await rewrapStep(used.DB, used.VAULT_MASTER_KEY);

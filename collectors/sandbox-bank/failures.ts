@@ -18,3 +18,6 @@ const RULES: FailureRules = [
 ];
 
 export const failureFromText = failureFromRules(RULES);
+
+/** The pages of the bank's site the adapter knows; any other is SCRAPING_PARSER_NOT_FOUND (page-state.ts settle). */
+export const BANK_PAGES = /^\/bank\/(login|accounts|transactions|notice)$/;

@@ -8,6 +8,9 @@ import { transactionRecords } from "./transactions";
 export const sandboxBank: BrowserAdapter = {
   kind: "browser",
   providerCode: "sandbox.bank",
+  version: "sandbox-bank/2026-11-26",
+  // The bank greets its customers by name ("김하늘 고객님").
+  redaction: [{ pattern: /[가-힣]{2,4}(?=\s*고객님)/g, replacement: "○○○" }],
   login,
   async discoverTargets(page, schema, ctx) {
     return schema === "bank.transactions.cb.v1" ? accountTargets(page, ctx) : [];

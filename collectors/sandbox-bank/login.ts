@@ -1,7 +1,7 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { ProviderFailure } from "../adapter";
 import { open, settle } from "../page-state";
-import { failureFromText } from "./failures";
+import { BANK_PAGES, failureFromText } from "./failures";
 
 export async function login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
   if (credential.authMethod !== "PROVIDER_LOGIN") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the bank takes ID login only");
@@ -10,5 +10,5 @@ export async function login(page: BrowserPage, credential: LoginCredential, ctx:
   await page.type("#userId", credential.loginId);
   await page.type("#userPw", credential.password);
   await page.click("#btnLogin");
-  await settle(page, `location.pathname.endsWith("/accounts") && document.querySelector("#accountList")?.dataset.state === "done"`, ctx, failureFromText);
+  await settle(page, `location.pathname.endsWith("/accounts") && document.querySelector("#accountList")?.dataset.state === "done"`, ctx, failureFromText, BANK_PAGES);
 }

@@ -8,6 +8,7 @@ import { login } from "./login";
 export const sandboxCard: BrowserAdapter = {
   kind: "browser",
   providerCode: "sandbox.card",
+  version: "sandbox-card/2026-11-26",
   login,
   async discoverTargets(page, schema, ctx) {
     return schema === "card.approvals.corp.v1" ? cardTargets(page, ctx) : [];

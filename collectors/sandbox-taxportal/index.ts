@@ -6,6 +6,7 @@ import { login } from "./login";
 export const sandboxTaxPortal: BrowserAdapter = {
   kind: "browser",
   providerCode: "sandbox.taxportal",
+  version: "sandbox-taxportal/2026-11-26",
   login,
   async discoverTargets() {
     return [];

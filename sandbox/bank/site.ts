@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { LoginHistories } from "../history";
+import { PageChanges } from "../page-changes";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { showAmount } from "../amounts";
 import { todayKst, toDay } from "../dates";
@@ -56,7 +57,19 @@ const ACCOUNTS_SCRIPT = `
   document.getElementById("accountList").dataset.state = "done";
 })();`;
 
-const TRANSACTIONS_SCRIPT = `
+/**
+ * The bank's page changes (sandbox/page-changes.ts): `transactions-redesign` renders the transaction table's cells
+ * under new class names (a known page with content the adapter cannot read); `login-interstitial` sends a login to a
+ * security notice page the adapter has never seen, instead of the accounts.
+ */
+export const BANK_PAGE_CHANGES = ["transactions-redesign", "login-interstitial"] as const;
+type BankPageChange = (typeof BANK_PAGE_CHANGES)[number];
+
+const CELL_CLASSES = ["at", "desc", "out num", "in num", "balance num", "branch", "ref"];
+const REDESIGNED_CELL_CLASSES = ["tx-date", "tx-memo", "tx-debit amt", "tx-credit amt", "tx-balance amt", "tx-branch", "tx-no"];
+
+const transactionsScript = (cellClasses: readonly string[]) => `
+const CELLS = ${JSON.stringify(cellClasses)};
 const state = { page: 1 };
 async function inquire(pageNo) {
   const result = document.getElementById("txResult");
@@ -72,7 +85,7 @@ async function inquire(pageNo) {
   tbody.textContent = "";
   for (const r of body.rows) {
     const tr = document.createElement("tr");
-    for (const [cls, text] of [["at", r.at], ["desc", r.desc], ["out num", r.out], ["in num", r.in], ["balance num", r.balance], ["branch", r.branch], ["ref", r.ref]]) {
+    for (const [cls, text] of [[CELLS[0], r.at], [CELLS[1], r.desc], [CELLS[2], r.out], [CELLS[3], r.in], [CELLS[4], r.balance], [CELLS[5], r.branch], [CELLS[6], r.ref]]) {
       if (text === undefined) continue;
       const td = document.createElement("td"); td.className = cls; td.textContent = text; tr.append(td);
     }
@@ -97,6 +110,7 @@ export function bankSite(options: BankSiteOptions) {
   // Ground truth of the service's behaviour, not of the bank's data: how often each login signed in.
   const logins = new Map<string, number>();
   const histories = new LoginHistories();
+  const pageChanges = new PageChanges<BankPageChange>(BANK_PAGE_CHANGES);
   const sessionOf = (req: IncomingMessage) => sessions.get(cookie(req, SESSION_COOKIE) ?? "");
 
   async function login(req: IncomingMessage, res: ServerResponse) {
@@ -113,7 +127,7 @@ export function bankSite(options: BankSiteOptions) {
     const sid = randomBytes(16).toString("hex");
     sessions.set(sid, { loginId, fault: code });
     logins.set(loginId, (logins.get(loginId) ?? 0) + 1);
-    sendJson(res, 200, { ok: true, next: "accounts" }, { "Set-Cookie": `${SESSION_COOKIE}=${sid}; Path=/bank; HttpOnly; SameSite=Lax` });
+    sendJson(res, 200, { ok: true, next: pageChanges.has(loginId, "login-interstitial") ? "security-notice" : "accounts" }, { "Set-Cookie": `${SESSION_COOKIE}=${sid}; Path=/bank; HttpOnly; SameSite=Lax` });
   }
 
   function accountsApi(session: Session, res: ServerResponse) {
@@ -187,6 +201,8 @@ export function bankSite(options: BankSiteOptions) {
       }
       case "sandbox/history":
         return histories.moveOn(req, res, url);
+      case "sandbox/page-changes":
+        return pageChanges.answer(req, res, url);
       case "notice": {
         const type = url.searchParams.get("type") ?? "";
         const notice = type === "session" ? { title: "세션 만료", text: "세션이 만료되었습니다. 보안을 위해 다시 로그인해 주십시오." } : NOTICES[type as LoginNotice];
@@ -198,6 +214,14 @@ export function bankSite(options: BankSiteOptions) {
       return redirect(res, "/bank/notice?type=session");
     }
     switch (path) {
+      case "security-notice": {
+        // A page of the kind banks put between login and the accounts: it names the customer and an account.
+        const [first] = accountsOf(session.loginId);
+        return sendHtml(res, 200, page("보안 안내", `<h1>보안카드 재발급 안내</h1>
+<p class="greeting">김하늘 고객님, 고객님의 계좌 ${first?.accountNumberFormatted ?? ""}에 연결된 보안카드의 유효기간이 지났습니다.</p>
+<p>최근 거래 금액 1,250,000원 이상의 이체에는 OTP가 필요합니다. 연락처 010-2345-6789로 안내 문자를 보냈습니다.</p>
+<p><a href="accounts">확인 후 계속</a></p>`));
+      }
       case "accounts":
         return sendHtml(res, 200, page("계좌 조회", `<h1>전체계좌조회</h1><table id="accountList"><thead><tr><th>구분</th><th>상품명</th><th>별칭</th><th>계좌번호</th><th>통화</th><th>잔액</th><th>출금가능금액</th></tr></thead><tbody></tbody></table>
 <p><a href="transactions">거래내역조회</a></p>`, ACCOUNTS_SCRIPT));
@@ -211,7 +235,7 @@ export function bankSite(options: BankSiteOptions) {
 <p id="inquiryError" class="error" role="alert"></p>
 <div id="txResult" data-state="idle"><p>총 <span id="txCount">0</span>건 · <span id="pageInfo"></span></p>
 <table id="txTable"><thead><tr><th>거래일시</th><th>적요</th><th>찾으신금액</th><th>맡기신금액</th><th>거래후잔액</th><th>거래점</th><th>거래번호</th></tr></thead><tbody></tbody></table>
-<button id="btnNext" type="button" disabled>다음</button></div>`, TRANSACTIONS_SCRIPT));
+<button id="btnNext" type="button" disabled>다음</button></div>`, transactionsScript(pageChanges.has(session.loginId, "transactions-redesign") ? REDESIGNED_CELL_CLASSES : CELL_CLASSES)));
       case "api/transactions":
         return transactionsApi(session, url, req, res);
       case "logout":

@@ -31,6 +31,7 @@ const OWNERS: Record<string, string> = {
   operator_audit: "worker/operators",
   provider_outages: "worker/catalog",
   operator_alerts: "worker/alerts",
+  failure_reports: "worker/reports",
 };
 
 function sourceFiles(dir: string): string[] {

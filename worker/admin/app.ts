@@ -11,6 +11,9 @@ import * as rerunJob from "./routes/jobs/rerun";
 import * as announceOutage from "./routes/outages/create";
 import * as listOutages from "./routes/outages/list";
 import * as withdrawOutage from "./routes/outages/withdraw";
+import * as closeReport from "./routes/reports/close";
+import * as getReport from "./routes/reports/get";
+import * as listReports from "./routes/reports/list";
 import * as search from "./routes/search";
 import * as signIn from "./routes/sessions/create";
 import * as signOut from "./routes/sessions/delete";
@@ -43,6 +46,9 @@ export function adminApi(): Hono<AppEnv> {
   api.openapi(operating("outages.manage", withdrawOutage.route), withdrawOutage.handler);
   api.openapi(behind(listAudit.route, OPERATOR_SESSION, operatorsMay("audit.read")), listAudit.handler);
   api.openapi(behind(listAlerts.route, OPERATOR_SESSION, operatorsMay("alerts.read")), listAlerts.handler);
+  api.openapi(behind(listReports.route, OPERATOR_SESSION, operatorsMay("reports.read")), listReports.handler);
+  api.openapi(operating("reports.read", getReport.route), getReport.handler);
+  api.openapi(operating("reports.close", closeReport.route), closeReport.handler);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", { type: "http", scheme: "bearer", description: "POST /admin/api/sessions가 준 운영자 세션 토큰 (ops_...)" });
   api.use("/openapi.json", OPERATOR_SESSION.middleware!);

@@ -569,3 +569,39 @@ export const operatorAlerts = sqliteTable(
   },
   (t) => [index("operator_alerts_opened").on(t.openedAt)],
 );
+
+/**
+ * Pages the scrapers could not read (worker/reports/): one open report per provider, kind, step and adapter version,
+ * however often it recurs; the page itself, redacted and sealed, is an R2 object kept until `expires_at`.
+ */
+export const failureReports = sqliteTable(
+  "failure_reports",
+  {
+    id: text("id").primaryKey(),
+    providerCode: text("provider_code").notNull(),
+    /** SCRAPING_PARSER_NOT_FOUND or SCRAPING_RESPONSE_MALFORMED. */
+    surprise: text("surprise").notNull(),
+    step: text("step").notNull(),
+    adapterVersion: text("adapter_version").notNull(),
+    detail: text("detail").notNull(),
+    /** The page's address, as redacted as the page. */
+    url: text("url"),
+    /** The first job that met it. */
+    jobId: text("job_id").notNull(),
+    occurrences: integer("occurrences").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    /** The R2 object holding the sealed page (HTML and screenshot); null when the scraper had no page to keep. */
+    pageKey: text("page_key"),
+    expiresAt: integer("expires_at").notNull(),
+    closedAt: integer("closed_at"),
+    closedBy: text("closed_by"),
+    /** The adapter change that fixed it: a commit, a pull request. */
+    fixRef: text("fix_ref"),
+  },
+  (t) => [
+    uniqueIndex("failure_reports_one_open").on(t.providerCode, t.surprise, t.step, t.adapterVersion).where(sql`closed_at IS NULL`),
+    index("failure_reports_created").on(t.createdAt),
+    index("failure_reports_expires").on(t.expiresAt),
+  ],
+);

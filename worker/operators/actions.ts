@@ -10,6 +10,7 @@ import { connectionById } from "../partners/connections";
 import type { Plan } from "../workspaces/plans";
 import { setPlan, type WorkspaceRow, workspaceRow, workspacesMatching } from "../workspaces/store";
 import { changeSuspension } from "../workspaces/suspension";
+import { closeReport, findReport, type ReportRow, reportPage } from "../reports/store";
 import { type AuditEntry, markAction } from "./audit";
 import { assertOperatorMay, type OperatorAction } from "./permissions";
 import type { Operator } from "./store";
@@ -127,4 +128,26 @@ export async function withdrawProviderOutage(env: ActionsEnv, actor: Actor, prov
   const withdrawn = await withdrawOutage(env.DB, providerCode, id);
   if (!withdrawn) throw new ApiError("RESOURCE_NOT_FOUND", { message: "철회할 장애·점검 등록을 찾을 수 없습니다." });
   return withdrawn;
+}
+
+async function existingReport(env: ActionsEnv, id: string): Promise<ReportRow> {
+  const report = await findReport(env.DB, id);
+  if (!report) throw new ApiError("AGENT_BUG_REPORT_NOT_FOUND");
+  return report;
+}
+
+/** A failure report with its page (redacted when kept): looking at it is an audit line, as the page came from a customer's session. */
+export async function readFailureReport(env: ActionsEnv, actor: Actor, id: string): Promise<{ report: ReportRow; page: { html: string | null; screenshot: string | null } | null }> {
+  const report = await existingReport(env, id);
+  await mark(env, actor, "reports.read", { action: "report.view", targetKind: "report", targetId: id, reason: null });
+  return { report, page: await reportPage(env, report) };
+}
+
+/** Closes a report with the adapter change that fixed it (a commit or pull request). */
+export async function closeFailureReport(env: ActionsEnv, actor: Actor, id: string, fixRef: string, reason: string): Promise<ReportRow> {
+  await existingReport(env, id);
+  await mark(env, actor, "reports.close", { action: "report.close", targetKind: "report", targetId: id, reason, detail: { fixRef } });
+  const closed = await closeReport(env.DB, id, actor.operator.id, fixRef);
+  if (!closed) throw new ApiError("AGENT_BUG_REPORT_NOT_FOUND", { message: "열려 있는 실패 보고서가 아닙니다. 이미 닫혔을 수 있습니다." });
+  return closed;
 }

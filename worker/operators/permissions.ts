@@ -9,13 +9,15 @@ const MAY: Record<OperatorAction, readonly OperatorRole[]> = {
   "workspaces.read": ["viewer", "support", "admin"],
   "audit.read": ["viewer", "support", "admin"],
   "alerts.read": ["viewer", "support", "admin"],
+  "reports.read": ["viewer", "support", "admin"],
+  "reports.close": ["support", "admin"],
   "workspaces.suspend": ["support", "admin"],
   "jobs.rerun": ["support", "admin"],
   "workspaces.plan": ["admin"],
   "outages.manage": ["admin"],
 };
 
-export type OperatorAction = "workspaces.read" | "audit.read" | "alerts.read" | "workspaces.suspend" | "jobs.rerun" | "workspaces.plan" | "outages.manage";
+export type OperatorAction = "workspaces.read" | "audit.read" | "alerts.read" | "reports.read" | "reports.close" | "workspaces.suspend" | "jobs.rerun" | "workspaces.plan" | "outages.manage";
 
 export const operatorMay = (role: OperatorRole, action: OperatorAction): boolean => MAY[action].includes(role);
 

@@ -11,7 +11,7 @@ import {
   type TargetsResponse,
 } from "../../collectors/scraper-protocol";
 import { processInstances, type ScraperInstances } from "./scraper-instances";
-import { type ScraperPort, SessionGone } from "./scraper-port";
+import { ReportedPageFailure, type ScraperPort, SessionGone } from "./scraper-port";
 
 /**
  * How long the worker waits for each kind of call. The adapters' own page
@@ -92,6 +92,7 @@ export class ContainerScraper implements ScraperPort {
     }
     if (response.status === 404) throw new SessionGone();
     const code = parsed.failure?.code ?? (response.status === 429 ? "ENGINE_CONCURRENCY_LIMIT" : "ENGINE_CRASHED");
+    if (parsed.report) throw new ReportedPageFailure(code as ProviderFailure["code"], parsed.failure?.detail, parsed.report);
     throw new ProviderFailure(code as ProviderFailure["code"], parsed.failure?.detail ?? parsed.failure?.message, parsed.failure?.retryAfterSeconds);
   }
 

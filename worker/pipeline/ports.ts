@@ -1,3 +1,4 @@
+import type { PageReport } from "../../collectors/scraper-protocol";
 import type { JobErrorCode } from "../../collectors/job-failures";
 import type { CheckOutcome, JobCredential } from "../credentials/store";
 import type { ProviderDefinition } from "../catalog/providers";
@@ -39,6 +40,8 @@ export interface PipelineDeps {
   rememberTargets(credentialId: string, kind: "accounts" | "cards", ids: string[]): Promise<void>;
   /** Tells the credentials' owner what a probe found of the login, under the check it was sent for. */
   checkSettled(credentialId: string, checkId: string, outcome: CheckOutcome): Promise<void>;
+  /** Keeps what the scraper kept of a page it could not read, for operators (worker/reports/store.ts). */
+  fileReport(providerCode: string, jobId: string, report: PageReport): Promise<unknown>;
   /** The provider's maintenance a run from `now` lasting `runMs` would meet (catalog/provider-hours.ts), in our time. */
   maintenanceMet(provider: ProviderDefinition, now: number, runMs: number): Promise<MaintenanceWindow | null>;
   now(): number;

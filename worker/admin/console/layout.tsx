@@ -19,6 +19,7 @@ export function AdminPage(props: { c: Context<AppEnv>; title: string; error?: Ap
           <a href="/admin">찾기</a>
           <a href="/admin/outages">기관 장애·점검</a>
           <a href="/admin/alerts">운영 알림</a>
+          <a href="/admin/reports">실패 보고서</a>
           <a href="/admin/audit">감사 기록</a>
           <span>
             {operator.email} ({operator.role})

@@ -3,6 +3,7 @@ import type { AppEnv } from "../../env";
 import { consolePageHeaders } from "../../console/page-headers";
 import { showAlerts } from "./alerts";
 import { showAudit } from "./audit";
+import { closeReportForm, showReport, showReports } from "./reports";
 import { showSearch } from "./home";
 import { announceForm, showOutages, withdrawForm } from "./outages";
 import { operatorSignedIn } from "./session";
@@ -27,5 +28,8 @@ export function adminConsole(): Hono<AppEnv> {
   app.post("/outages/:code/:id/withdraw", operatorSignedIn, withdrawForm);
   app.get("/audit", operatorSignedIn, showAudit);
   app.get("/alerts", operatorSignedIn, showAlerts);
+  app.get("/reports", operatorSignedIn, showReports);
+  app.get("/reports/:id", operatorSignedIn, showReport);
+  app.post("/reports/:id/close", operatorSignedIn, closeReportForm);
   return app;
 }
