@@ -1,36 +1,13 @@
 import { env } from "cloudflare:workers";
-import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { findProvider } from "../../worker/catalog/providers";
-import { database } from "../../worker/db/client";
-import { type OperatorRole, operators } from "../../worker/db/tables";
 import { createJob } from "../../worker/jobs/create";
-import { operatorRecord } from "../../worker/operators/enrol";
 import { pipelineDeps } from "../../worker/pipeline/deps";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { addCredential, call, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
+import { act, auditOf, newOperator, signedIn } from "./operator-helpers";
 
 type Json = Record<string, any>;
-
-/** A fresh operator and the authenticator app a person would have enrolled with its secret: otpauth, not our code. */
-async function newOperator(role: OperatorRole) {
-  const email = `ops-${crypto.randomUUID().slice(0, 8)}@collect-edge.co.kr`;
-  const password = `pw-${crypto.randomUUID()}`;
-  const { row, totpSecret } = await operatorRecord(env.VAULT_MASTER_KEY, { email, password, role });
-  await database(env.DB).insert(operators).values(row);
-  const app = new TOTP({ issuer: "collect-edge", label: email, secret: Secret.fromBase32(totpSecret) });
-  return { id: row.id, email, password, app };
-}
-
-async function signedIn(role: OperatorRole): Promise<{ id: string; email: string; token: string }> {
-  const operator = await newOperator(role);
-  const answer = await callJson<Json>("/admin/api/sessions", { method: "POST", json: { email: operator.email, password: operator.password, code: operator.app.generate() } });
-  expect(answer.status).toBe(201);
-  return { id: operator.id, email: operator.email, token: answer.body.token };
-}
-
-const act = (token: string, path: string, json?: unknown) => callJson<Json>(`/admin/api${path}`, { method: json === undefined ? "GET" : "POST", key: token, json });
-const auditOf = async (token: string, targetId: string) => (await act(token, `/audit?targetId=${encodeURIComponent(targetId)}`)).body.items as Json[];
 
 describe("operators sign in with a second factor", () => {
   it("open a session with password and the authenticator's current code, a code only once, and learn nothing from a refusal", async () => {

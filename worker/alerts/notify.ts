@@ -1,6 +1,7 @@
 import { standardWebhookHeaders } from "../../contracts/webhooks";
 import type { Bindings } from "../env";
 import { sendMail } from "../mail/outbox";
+import { NO_PROVIDER } from "./rules";
 
 export type AlertNoticeEnv = Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY" | "OPERATOR_ALERT_WEBHOOK_URL" | "OPERATOR_ALERT_WEBHOOK_SECRET" | "OPERATOR_ALERT_EMAIL">;
 
@@ -14,10 +15,12 @@ export interface AlertNotice {
 // A chat tool that does not answer in this long is down: the notice is tried again by the desk's alarm.
 const SEND_TIMEOUT_MS = 10_000;
 
-const summary = (n: AlertNotice) =>
-  n.type === "operator_alert.opened"
-    ? `[운영 알림] ${n.alert.providerCode} ${n.alert.code}: ${n.alert.windowSeconds / 60}분 안에 ${n.alert.threshold}회 이상 (예: ${n.alert.example})`
-    : `[해소] ${n.alert.providerCode} ${n.alert.code}: 발생이 기준 아래로 줄었습니다 (모두 ${n.alert.occurrences}회)`;
+function summary(n: AlertNotice): string {
+  const what = n.alert.providerCode === NO_PROVIDER ? n.alert.code : `${n.alert.providerCode} ${n.alert.code}`;
+  return n.type === "operator_alert.opened"
+    ? `[운영 알림] ${what}: ${n.alert.windowSeconds / 60}분 안에 ${n.alert.threshold}회 이상 (예: ${n.alert.example})`
+    : `[해소] ${what}: 발생이 기준 아래로 줄었습니다 (모두 ${n.alert.occurrences}회)`;
+}
 
 /**
  * Tells the operators' channels (docs/operations.md, "Alerts"): a chat tool's incoming webhook, signed as Standard

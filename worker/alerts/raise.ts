@@ -2,9 +2,6 @@ import { alertDesk } from "../durable-objects/alert-desk";
 import type { Bindings } from "../env";
 import { ALERTED_CODES, type ApiErrorCode } from "../errors/codes";
 
-/** What an answer or a job has of no provider: an API request's error. */
-export const NO_PROVIDER = "-";
-
 /**
  * Counts an occurrence of a flagged code (the spec's *) toward its alert (durable-objects/alert-desk.ts); any other
  * code is ignored. Never throws: counting must not turn the answer it watches into another error.

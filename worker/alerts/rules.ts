@@ -9,6 +9,9 @@ export interface AlertRule {
   windowMs: number;
 }
 
+/** The provider of an occurrence that has none: an API request's error. */
+export const NO_PROVIDER = "-";
+
 const MINUTE = 60_000;
 const DEFAULT_RULE: AlertRule = { threshold: 5, windowMs: 10 * MINUTE };
 

@@ -3,7 +3,8 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
 import { ALERTED_CODES } from "../errors/codes";
-import { NO_PROVIDER, noteFlagged } from "../alerts/raise";
+import { noteFlagged } from "../alerts/raise";
+import { NO_PROVIDER } from "../alerts/rules";
 
 /** Framework exceptions (body parsing, content type, size) mapped onto catalog codes. */
 function fromHttpException(err: HTTPException): ApiError {

@@ -1,0 +1,32 @@
+import { env } from "cloudflare:workers";
+import { Secret, TOTP } from "otpauth";
+import { expect } from "vitest";
+import { database } from "../../worker/db/client";
+import { type OperatorRole, operators } from "../../worker/db/tables";
+import { operatorRecord } from "../../worker/operators/enrol";
+import { callJson } from "./helpers";
+
+type Json = Record<string, any>;
+
+/** A fresh operator and the authenticator app a person would have enrolled with its secret: otpauth, not our code. */
+export async function newOperator(role: OperatorRole) {
+  const email = `ops-${crypto.randomUUID().slice(0, 8)}@collect-edge.co.kr`;
+  const password = `pw-${crypto.randomUUID()}`;
+  const { row, totpSecret } = await operatorRecord(env.VAULT_MASTER_KEY, { email, password, role });
+  await database(env.DB).insert(operators).values(row);
+  const app = new TOTP({ issuer: "collect-edge", label: email, secret: Secret.fromBase32(totpSecret) });
+  return { id: row.id, email, password, app };
+}
+
+/** An operator signed in through the operator API, with their session's bearer token. */
+export async function signedIn(role: OperatorRole): Promise<{ id: string; email: string; token: string }> {
+  const operator = await newOperator(role);
+  const answer = await callJson<Json>("/admin/api/sessions", { method: "POST", json: { email: operator.email, password: operator.password, code: operator.app.generate() } });
+  expect(answer.status).toBe(201);
+  return { id: operator.id, email: operator.email, token: answer.body.token };
+}
+
+/** A call of the operator API: GET without a body, POST with one. */
+export const act = (token: string, path: string, json?: unknown) => callJson<Json>(`/admin/api${path}`, { method: json === undefined ? "GET" : "POST", key: token, json });
+
+export const auditOf = async (token: string, targetId: string) => (await act(token, `/audit?targetId=${encodeURIComponent(targetId)}`)).body.items as Json[];
