@@ -24,6 +24,8 @@ export interface Claim {
   apiKey: string;
   demoUser: { email: string; password: string };
   named: Record<WorkspaceName, { apiKey: string }>;
+  /** The stack's operator (an admin): one for the stack, so one file signs in as it (a TOTP code opens one session). */
+  demoOperator: { email: string; password: string; totpSecret: string };
 }
 
 interface Running {
@@ -92,7 +94,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     claim: async ({ stack, workspaces, named }) => {
       const workspace = workspaces.shift();
       if (!workspace) throw new Error("every seeded workspace of this profile is claimed: raise its `workspaces` in test/e2e/profiles.ts");
-      return { baseUrl: stack.baseUrl, sandboxUrl: stack.sandboxUrl, ...workspace, named } satisfies Claim;
+      return { baseUrl: stack.baseUrl, sandboxUrl: stack.sandboxUrl, ...workspace, named, demoOperator: stack.demoOperator } satisfies Claim;
     },
     "kill-scraper": ({ stack }) => stack.killScraper(),
     "start-scraper": ({ stack }) => stack.startScraper(),
