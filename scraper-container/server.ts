@@ -12,6 +12,7 @@ import { logIn } from "./log-in";
 import { SessionStore } from "./sessions";
 import { checkSharedSecret, isAuthorized } from "./shared-secret";
 import { startSiteFence } from "./site-fence";
+import { scraperTracing } from "./tracing";
 
 export interface ScraperOptions {
   port: number;
@@ -29,6 +30,8 @@ export interface ScraperOptions {
   /** Stand-ins for real institutions' hosts (INSTITUTION_BASE_URLS, parsed). */
   institutionBaseUrls?: InstitutionBaseUrls;
   egress?: EgressOptions;
+  /** An OTLP/HTTP collector's base URL for the scraper's spans (OTEL_EXPORTER_OTLP_ENDPOINT); unset, none are sent. */
+  otlpEndpoint?: string;
 }
 
 export interface ScraperServer {
@@ -49,6 +52,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   const fence = await startSiteFence();
   const pool = new BrowserPool(options.chromiumPath ?? DEFAULT_CHROMIUM_PATH, fence);
   const sessions = new SessionStore(options.sessionIdleMs ?? 300_000);
+  const tracing = scraperTracing(options.otlpEndpoint);
   const maxSessions = options.maxSessions ?? 8;
   let logins = 0;
   // Logins still running hold their slot: the cap counts them with the open sessions, or a burst would pass it.
@@ -80,7 +84,10 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     if (req.method === "GET" && url.pathname === "/healthz") return send(res, 200, { ok: true });
     if (!isAuthorized(req.headers.authorization, sharedSecret)) throw new HttpFailure(401, "INTERNAL_ERROR");
     if (req.method === "GET" && url.pathname === "/stats") return send(res, 200, await stats());
-    if (req.method === "POST" && url.pathname === "/sessions") return send(res, 201, await openSession(await readJsonBody(req)));
+    if (req.method === "POST" && url.pathname === "/sessions") {
+      const input = await readJsonBody(req);
+      return send(res, 201, await tracing.inSpan("scraper login", req.headers, { "provider.code": String(input.providerCode) }, () => openSession(input)));
+    }
     if (parts[0] !== "sessions" || !parts[1]) throw new HttpFailure(404, "SESSION_EXPIRED");
     if (req.method === "DELETE" && parts.length === 2) {
       await sessions.close(parts[1]);
@@ -91,12 +98,14 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     const input = await readJsonBody(req);
     if (req.method === "POST" && parts[2] === "targets") {
       const { schema } = input as Partial<TargetsRequest>;
-      const answer: TargetsResponse = { targets: await sessions.run(session, () => session.loggedIn.discoverTargets(String(schema))) };
+      const targets = () => sessions.run(session, () => session.loggedIn.discoverTargets(String(schema)));
+      const answer: TargetsResponse = { targets: await tracing.inSpan("scraper targets", req.headers, { schema: String(schema) }, targets) };
       return send(res, 200, answer);
     }
     if (req.method === "POST" && parts[2] === "collect") {
       const { unit } = input as Partial<CollectRequest>;
-      const answer: CollectResponse = { records: await sessions.run(session, () => session.loggedIn.collect(unit as TaskUnit)) };
+      const collect = () => sessions.run(session, () => session.loggedIn.collect(unit as TaskUnit));
+      const answer: CollectResponse = { records: await tracing.inSpan("scraper collect", req.headers, { schema: String(unit?.schema), "unit.index": String(unit?.unitIndex) }, collect) };
       return send(res, 200, answer);
     }
     throw new HttpFailure(404, "SESSION_EXPIRED");
@@ -105,7 +114,8 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
       const answer = failureAnswer(err);
-      if (answer.logged) console.error(err);
+      // One JSON line, naming the trace: the job's id (worker/observability/trace-context.ts), so a job's lines are found on both sides.
+      if (answer.logged) console.error(JSON.stringify({ level: "error", event: "scraper-error", traceId: tracing.traceIdOf(req.headers), error: String(err), stack: (err as Error)?.stack }));
       sendFailure(res, answer.status, answer.code, answer.retryAfterSeconds, answer.detail, answer.report);
     });
   });
@@ -119,6 +129,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
       await sessions.closeAll();
       await pool.close();
       await fence.close();
+      await tracing.shutdown();
     },
   };
 }
@@ -136,6 +147,7 @@ export function scraperOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Scr
     pageTimeoutMs: env.PAGE_TIMEOUT_MS ? Number(env.PAGE_TIMEOUT_MS) : undefined,
     institutionBaseUrls: parseInstitutionBaseUrls(env.INSTITUTION_BASE_URLS),
     egress: { proxyUrl: env.EGRESS_PROXY_URL || undefined, providers: env.EGRESS_PROVIDERS?.split(",").map((p) => p.trim()).filter(Boolean) },
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
   };
 }
 

@@ -32,6 +32,8 @@ export interface Bindings {
   OPERATOR_ALERT_WEBHOOK_URL?: string;
   OPERATOR_ALERT_WEBHOOK_SECRET?: string;
   OPERATOR_ALERT_EMAIL?: string;
+  /** An OTLP/HTTP collector's base URL: spans go to its /v1/traces (docs/operations.md, "Logs and traces"); unset, none are sent. */
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   /** Production: the scraper's Cloudflare Container instances (docs/deploying.md); when bound, SCRAPER_URL is not used. */
   SCRAPER?: DurableObjectNamespace<ScraperContainer>;
   /** How many container instances sessions spread over; unset means the `max_instances` default in pipeline/scraper-instances.ts. */

@@ -17,6 +17,7 @@ import { rewrapStep } from "./vault/rotation";
 import { backfillIdentities } from "./credentials/identity-backfill";
 import { warnExpiringCertificates } from "./credentials/expiry-warnings";
 import { runMissedSchedules } from "./schedules/catch-up";
+import { log } from "./observability/telemetry";
 
 export { AlertDesk } from "./durable-objects/alert-desk";
 export { CredentialLock } from "./durable-objects/credential-lock";
@@ -53,6 +54,6 @@ export default {
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
     await warnExpiringCertificates(used, Date.now());
     const rotation = await rewrapStep(used.DB, used.VAULT_MASTER_KEY);
-    if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) console.log(JSON.stringify({ event: "vault-rewrap", ...rotation }));
+    if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });
   },
 } satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage>;

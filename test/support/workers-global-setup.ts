@@ -33,6 +33,9 @@ async function startServices(): Promise<() => Promise<void>> {
     SANDBOX_BASE_URL: `http://127.0.0.1:${TEST_SANDBOX_PORT}`,
     // Test files run side by side and many end with a session the scraper closes only when idle: room for all of them, so no test waits for a slot.
     MAX_SESSIONS: "64",
+    // The scraper's spans go to the receiver (as a collector would take them) for requests that carry a sampled trace:
+    // only test/workers/telemetry.test.ts sends one.
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${TEST_WEBHOOK_PORT}/hooks/otlp-scraper`,
   });
   // Webhook deliveries from the worker under test reach a real receiver over HTTP (test/workers/webhooks.test.ts).
   const receiver = await startWebhookReceiver(Number(TEST_WEBHOOK_PORT));

@@ -49,7 +49,7 @@ describe("an institution message the adapter does not know", () => {
     expect(row.status).toBe("FAILED");
     expect(JSON.parse(row.error)).toMatchObject({ code: "UNKNOWN", category: "OTHER", retryable: false });
     const entries = logged.map((line) => JSON.parse(line)).filter((e) => e.event === "unknown-institution-message");
-    expect(entries).toEqual([{ jobId: job.id, event: "unknown-institution-message", text: expect.stringContaining("[X7731]") }]);
+    expect(entries).toEqual([{ level: "warn", event: "unknown-institution-message", jobId: job.id, text: expect.stringContaining("[X7731]") }]);
     const partner = await callJson(`/api/v1/data-jobs/${job.id}`, { key: ws.apiKey });
     expect(partner.status).toBe(200);
     expect(JSON.stringify(partner.body)).toContain("UNKNOWN");

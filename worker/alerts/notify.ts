@@ -2,6 +2,7 @@ import { standardWebhookHeaders } from "../../contracts/webhooks";
 import type { Bindings } from "../env";
 import { sendMail } from "../mail/outbox";
 import { NO_PROVIDER } from "./rules";
+import { log } from "../observability/telemetry";
 
 export type AlertNoticeEnv = Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY" | "OPERATOR_ALERT_WEBHOOK_URL" | "OPERATOR_ALERT_WEBHOOK_SECRET" | "OPERATOR_ALERT_EMAIL">;
 
@@ -38,7 +39,7 @@ export async function notifyOperators(env: AlertNoticeEnv, notice: AlertNotice):
     await answer.body?.cancel();
     return answer.ok;
   } catch (err) {
-    console.error(JSON.stringify({ event: "operator-alert-send-failed", notice: notice.id, error: String(err) }));
+    log("error", "operator-alert-send-failed", { notice: notice.id, error: String(err) });
     return false;
   }
 }

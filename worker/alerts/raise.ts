@@ -1,6 +1,7 @@
 import { alertDesk } from "../durable-objects/alert-desk";
 import type { Bindings } from "../env";
 import { ALERTED_CODES, type ApiErrorCode } from "../errors/codes";
+import { log } from "../observability/telemetry";
 
 /**
  * Counts an occurrence of a flagged code (the spec's *) toward its alert (durable-objects/alert-desk.ts); any other
@@ -11,6 +12,6 @@ export async function noteFlagged(env: Pick<Bindings, "ALERT_DESKS">, code: stri
   try {
     await alertDesk(env, code as ApiErrorCode, providerCode).record(code as ApiErrorCode, providerCode, example);
   } catch (err) {
-    console.error(JSON.stringify({ event: "operator-alert-count-failed", code, providerCode, error: String(err) }));
+    log("error", "operator-alert-count-failed", { code, providerCode, error: String(err) });
   }
 }

@@ -1,6 +1,7 @@
 import { type PulseWindow, providerPulse } from "../durable-objects/provider-pulse";
 import type { Bindings } from "../env";
 import type { JobRow } from "../jobs/store";
+import { log } from "../observability/telemetry";
 
 /**
  * A provider's state as partners see it (GET /providers/{code} `status`, the public status page; docs/operations.md):
@@ -27,6 +28,6 @@ export async function notePulse(env: Pick<Bindings, "PROVIDER_PULSES">, row: Job
   try {
     await providerPulse(env, row.providerCode).record({ ok, durationMs: (row.finishedAt ?? now) - row.createdAt, at: now });
   } catch (err) {
-    console.error(JSON.stringify({ event: "provider-pulse-failed", jobId: row.id, error: String(err) }));
+    log("error", "provider-pulse-failed", { jobId: row.id, error: String(err) });
   }
 }

@@ -4,6 +4,7 @@ import type { ApiErrorCode } from "../errors/codes";
 import { GLOBAL_PROVIDER } from "./identity";
 import { keyVersionState } from "../vault/keyring";
 import type { CredentialCandidate } from "./store";
+import { log } from "../observability/telemetry";
 
 const on = (field: string, code: ApiErrorCode) => ({ fieldErrors: [fieldError(field, code)] });
 
@@ -73,7 +74,7 @@ function assertOpenable(chosen: CredentialCandidate, keyring: string): void {
     });
   }
   if (state === "missing") {
-    console.error(JSON.stringify({ event: "credential-unreadable", credentialId: chosen.id, keyVersion: chosen.keyVersion }));
+    log("error", "credential-unreadable", { credentialId: chosen.id, keyVersion: chosen.keyVersion });
     throw new ApiError("CONNECTION_CREDENTIAL_UNREADABLE", {
       message: "이 자격 증명의 비밀 값을 열 수 있는 키가 없습니다. 운영팀에 알렸습니다. 같은 계정이나 인증서로 다시 등록하면 바로 쓸 수 있습니다.",
     });

@@ -2,6 +2,7 @@ import { jobError } from "../../collectors/job-failures";
 import type { Bindings } from "../env";
 import type { ProbeMessage } from "../jobs/messages";
 import { alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersededSecret, findCredential, isIdentityConflict, replaceCredentialStatements, settleCheck, startCheck, supersededIds } from "./store";
+import { log } from "../observability/telemetry";
 
 type RegistrationEnv = Pick<Bindings, "DB" | "TASKS">;
 
@@ -18,7 +19,7 @@ export async function sendProbe(env: RegistrationEnv, credential: Pick<Credentia
     await env.TASKS.send(message);
     return true;
   } catch (err) {
-    console.error(JSON.stringify({ credentialId: credential.id, event: "probe-send-failed", error: String(err) }));
+    log("error", "probe-send-failed", { credentialId: credential.id, error: String(err) });
     await settleCheck(env.DB, credential.id, checkId, { state: "UNKNOWN", error: jobError("INTERNAL_ERROR") }, Date.now());
     return false;
   }

@@ -5,6 +5,7 @@ import { countAlert, openAlert, resolveAlert } from "../alerts/store";
 import type { Bindings } from "../env";
 import type { ApiErrorCode } from "../errors/codes";
 import { isoTime } from "../lib/iso-time";
+import { log } from "../observability/telemetry";
 
 /** While an alert is open the desk looks at the rate this often, to resolve it and keep its count in D1 current. */
 const CHECK_MS = 60_000;
@@ -97,7 +98,7 @@ export class AlertDesk extends DurableObject<Bindings> {
     for (const row of sql.exec<{ id: string; body: string; attempts: number }>("SELECT id, body, attempts FROM notices WHERE next_at <= ?", now).toArray()) {
       const sent = await notifyOperators(this.env, JSON.parse(row.body) as AlertNotice);
       if (sent || row.attempts + 1 >= NOTICE_ATTEMPTS) {
-        if (!sent) console.error(JSON.stringify({ event: "operator-alert-notice-dropped", notice: row.id }));
+        if (!sent) log("error", "operator-alert-notice-dropped", { notice: row.id });
         sql.exec("DELETE FROM notices WHERE id = ?", row.id);
       } else sql.exec("UPDATE notices SET attempts = ?, next_at = ? WHERE id = ?", row.attempts + 1, now + NOTICE_RETRY_MS * 2 ** row.attempts, row.id);
     }

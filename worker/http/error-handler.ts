@@ -5,6 +5,8 @@ import { ApiError } from "../errors/api-error";
 import { ALERTED_CODES } from "../errors/codes";
 import { noteFlagged } from "../alerts/raise";
 import { NO_PROVIDER } from "../alerts/rules";
+import { afterAnswer } from "./after-answer";
+import { log } from "../observability/telemetry";
 
 /** Framework exceptions (body parsing, content type, size) mapped onto catalog codes. */
 function fromHttpException(err: HTTPException): ApiError {
@@ -24,18 +26,9 @@ function fromHttpException(err: HTTPException): ApiError {
   }
 }
 
-/** Work that outlives the answer: the runtime's waitUntil where there is one (an app run by hand in a test has none). */
-function afterAnswer(c: Context<AppEnv>, work: Promise<void>): void {
-  try {
-    c.executionCtx.waitUntil(work);
-  } catch {
-    void work;
-  }
-}
-
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
   if (ALERTED_CODES.has(error.code)) {
-    console.error(JSON.stringify({ alert: error.code, requestId: c.get("requestId") }));
+    log("error", "flagged-code", { code: error.code });
     afterAnswer(c, noteFlagged(c.env, error.code, NO_PROVIDER, c.get("requestId")));
   }
   return c.json(error.envelope(c.get("requestId")), error.status as 400, error.headers);
@@ -44,7 +37,7 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
   if (err instanceof HTTPException) return errorResponse(c, fromHttpException(err));
-  console.error(JSON.stringify({ requestId: c.get("requestId"), error: String(err), stack: err.stack }));
+  log("error", "unhandled-error", { error: String(err), stack: err.stack });
   return errorResponse(c, new ApiError("INTERNAL_ERROR"));
 };
 

@@ -17,6 +17,7 @@ import { insertJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
 import { type JobBillingRow, jobBillingOf, jobBillingStatement } from "../workspaces/store";
 import type { JobRow } from "./store";
+import { log } from "../observability/telemetry";
 
 export interface CreateJobInput {
   providerCode: string;
@@ -46,7 +47,7 @@ async function enqueuePlan(env: JobsEnv, row: JobRow): Promise<void> {
   try {
     await env.TASKS.send(planMessage(row));
   } catch (err) {
-    console.error(JSON.stringify({ jobId: row.id, event: "plan-send-failed", error: String(err) }));
+    log("error", "plan-send-failed", { jobId: row.id, error: String(err) });
   }
 }
 

@@ -3,6 +3,7 @@ import { database } from "../db/client";
 import { deleteBatch } from "../db/delete-batch";
 import { mailOutbox } from "../db/tables";
 import type { Bindings } from "../env";
+import { log } from "../observability/telemetry";
 
 export interface Mail {
   to: string;
@@ -22,14 +23,14 @@ export async function sendMail(env: Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" |
   const id = crypto.randomUUID();
   await database(env.DB).insert(mailOutbox).values({ id, recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: now });
   if (env.MAIL_OUTBOX_ONLY === "1" || !env.MAIL || !env.MAIL_FROM) {
-    console.log(JSON.stringify({ event: "mail-outbox", to: mail.to, subject: mail.subject, text: mail.text }));
+    log("info", "mail-outbox", { to: mail.to, subject: mail.subject, text: mail.text });
     return;
   }
   try {
     await env.MAIL.send({ from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
     await database(env.DB).update(mailOutbox).set({ sentAt: Date.now() }).where(eq(mailOutbox.id, id));
   } catch (err) {
-    console.error(JSON.stringify({ event: "mail-send-failed", id, error: String(err) }));
+    log("error", "mail-send-failed", { id, error: String(err) });
   }
 }
 

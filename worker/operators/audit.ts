@@ -4,6 +4,7 @@ import { operatorAudit } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import type { CursorPosition } from "../jobs/cursor";
 import type { Operator } from "./store";
+import { log } from "../observability/telemetry";
 
 export type AuditRow = typeof operatorAudit.$inferSelect;
 
@@ -26,7 +27,7 @@ export async function markAction(d1: D1Database, operator: Pick<Operator, "id" |
       .insert(operatorAudit)
       .values({ operatorId: operator.id, operatorEmail: operator.email, requestId, at: now, ...entry, detail: entry.detail ?? null });
   } catch (err) {
-    console.error(JSON.stringify({ event: "operator-audit-write-failed", requestId, action: entry.action, error: String(err) }));
+    log("error", "operator-audit-write-failed", { requestId, action: entry.action, error: String(err) });
     throw new ApiError("ADMIN_ACTION_NOT_MARKED", { message: "감사 기록을 남기지 못해 관리 작업을 수행하지 않았습니다. 잠시 후 다시 시도해 주세요." });
   }
 }

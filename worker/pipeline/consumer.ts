@@ -1,6 +1,6 @@
 import type { Bindings } from "../env";
 import { pipelineDeps } from "./deps";
-import { executeMessage } from "./executor";
+import { tracedDelivery } from "./traced-delivery";
 import type { PipelineMessage } from "../jobs/messages";
 
 /** The queue handler: a thin loop handing each message to the executor and acting on its outcome. */
@@ -8,7 +8,7 @@ export async function consumeBatch(batch: MessageBatch<PipelineMessage>, env: Bi
   const deps = pipelineDeps(env);
   await Promise.all(
     batch.messages.map(async (message) => {
-      const outcome = await executeMessage(deps, message.body);
+      const outcome = await tracedDelivery(deps, env, message.body);
       if (outcome.kind === "retry") message.retry({ delaySeconds: outcome.delaySeconds });
       else message.ack();
     }),

@@ -12,6 +12,8 @@ import {
 } from "../../collectors/scraper-protocol";
 import { processInstances, type ScraperInstances } from "./scraper-instances";
 import { ReportedPageFailure, type ScraperPort, SessionGone } from "./scraper-port";
+import { currentSpan, withSpan } from "../observability/telemetry";
+import { formatTraceparent } from "../observability/trace-context";
 
 /**
  * How long the worker waits for each kind of call. The adapters' own page
@@ -67,13 +69,26 @@ export class ContainerScraper implements ScraperPort {
     this.instances = typeof instances === "string" ? processInstances([instances]) : instances;
   }
 
-  private async call<T>(instance: number, method: string, path: string, timeoutMs: number, body?: unknown): Promise<T> {
+  /** A call to the scraper, a client span of the work it serves when there is one, the trace carried on in `traceparent`. */
+  private call<T>(instance: number, method: string, path: string, timeoutMs: number, body?: unknown): Promise<T> {
+    const parent = currentSpan();
+    if (!parent) return this.send<T>(instance, method, path, timeoutMs, body);
+    const route = path.replace(/^\/sessions\/[^/]+/, "/sessions/{id}");
+    return withSpan(`scraper ${method} ${route}`, { parent, kind: "client", attributes: { "scraper.instance": instance } }, () => this.send<T>(instance, method, path, timeoutMs, body));
+  }
+
+  private async send<T>(instance: number, method: string, path: string, timeoutMs: number, body?: unknown): Promise<T> {
     let response: Response;
     let text: string;
+    const span = currentSpan();
     try {
       response = await this.instances.fetch(instance, path, {
         method,
-        headers: { Authorization: scraperAuthorization(this.sharedSecret), ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        headers: {
+          Authorization: scraperAuthorization(this.sharedSecret),
+          ...(span ? { traceparent: formatTraceparent(span) } : {}),
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -3,7 +3,7 @@ import type { Bindings } from "../env";
 import type { PipelineMessage } from "../jobs/messages";
 import { meteredEnv, meteringOn } from "../metering";
 import { pipelineDeps } from "./deps";
-import { executeMessage } from "./executor";
+import { tracedDelivery } from "./traced-delivery";
 
 /**
  * Local development only (CONCURRENT_DELIVERIES): production runs up to
@@ -33,7 +33,7 @@ export class DetachedDeliveries extends DurableObject<Bindings> {
     if (!message) return;
     // Each delivery stands for the consumer invocation that would run it in production.
     const env = invocationBindings(this.env);
-    const outcome = await executeMessage(pipelineDeps(env), message);
+    const outcome = await tracedDelivery(pipelineDeps(env), env, message);
     if (outcome.kind === "retry") await env.TASKS.send(message, { delaySeconds: outcome.delaySeconds });
   }
 }

@@ -17,6 +17,7 @@ import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
 import { executeProbe, isProbeHolder } from "./probe";
 import { endLease } from "./released-leases";
 import { canonicalJson } from "../lib/canonical-json";
+import { log } from "../observability/telemetry";
 
 const ACK: Outcome = { kind: "ack" };
 
@@ -301,7 +302,7 @@ async function closeJobSession(delivery: Delivery): Promise<void> {
 }
 
 async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: unknown): Promise<Outcome> {
-  if (!(err instanceof ProviderFailure)) console.error(JSON.stringify({ jobId: delivery.job.id, error: String(err), stack: (err as Error)?.stack }));
+  if (!(err instanceof ProviderFailure)) log("error", "unhandled-error", { jobId: delivery.job.id, error: String(err), stack: (err as Error)?.stack });
   const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
   const error = jobError(failure.code, failure.retryAfterSeconds);
   if (failure instanceof TargetNotShown) error.message = `${error.message} 기관이 보여 주는 ${failure.code === "INVALID_CARD_FOR_SERVICE" ? "카드" : "계좌"}: ${shownList(failure.shown)}`;
@@ -309,7 +310,7 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
   // A page the adapter could not read: operators get the page, each time, before the job's own outcome is decided.
   if (failure instanceof ReportedPageFailure) await deps.fileReport(delivery.provider.code, job.id, failure.report);
   // What the institution said, for operators to teach the adapter; the partner sees only the catalog's message.
-  if (error.code === "UNKNOWN") console.warn(JSON.stringify({ jobId: job.id, event: "unknown-institution-message", text: failure.message }));
+  if (error.code === "UNKNOWN") log("warn", "unknown-institution-message", { jobId: job.id, text: failure.message });
   const window = failure instanceof MaintenanceMet ? failure.window : error.code === "PROVIDER_TIME_WINDOW" ? await deps.maintenanceMet(delivery.provider, deps.now(), 0) : null;
   if (window) {
     // A window the calendar knows: the job waits for its end where its deadline allows, else it ends now, not after retries that cannot help.

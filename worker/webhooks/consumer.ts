@@ -1,6 +1,7 @@
 import { deliverWebhook } from "./deliver";
 import { deliveryDeps, type WebhooksEnv } from "./deps";
 import type { WebhookMessage } from "./messages";
+import { log } from "../observability/telemetry";
 
 /**
  * The WEBHOOKS queue handler: a thin loop making one attempt per message.
@@ -17,7 +18,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
         await deliverWebhook(deps, message.body);
         message.ack();
       } catch (err) {
-        console.error(JSON.stringify({ event: "webhook-delivery-error", deliveryId: message.body.deliveryId, error: String(err) }));
+        log("error", "webhook-delivery-error", { deliveryId: message.body.deliveryId, error: String(err) });
         message.retry();
       }
     }),

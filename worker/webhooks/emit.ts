@@ -5,6 +5,7 @@ import { eventRecipients, recipientsOf } from "../workspaces/store";
 import { insertDeliveries } from "./deliveries";
 import { subscribedEndpoints } from "./endpoints";
 import { deliveryMessage } from "./messages";
+import { log } from "../observability/telemetry";
 
 export type EventsEnv = Pick<Bindings, "DB" | "WEBHOOKS">;
 
@@ -38,6 +39,6 @@ export async function emitEvent(env: EventsEnv, event: ResourceEvent, now = Date
     );
     await env.WEBHOOKS.sendBatch(rows.map((row) => ({ body: deliveryMessage(row) })));
   } catch (err) {
-    console.error(JSON.stringify({ event: "webhook-emit-failed", type: event.type, workspaceId: event.workspaceId, error: String(err) }));
+    log("error", "webhook-emit-failed", { type: event.type, workspaceId: event.workspaceId, error: String(err) });
   }
 }
