@@ -155,6 +155,8 @@ export interface InstitutionHttp {
 export interface ProtocolAdapter<Session = unknown> {
   readonly kind: "protocol";
   readonly providerCode: string;
+  /** As the browser kind's: named in failure reports. */
+  readonly version: string;
   /** The real hosts it calls (`hometax.go.kr`); any other is refused before a byte leaves. */
   readonly hosts: readonly string[];
   login(http: InstitutionHttp, credential: LoginCredential, ctx: AdapterContext): Promise<Session>;

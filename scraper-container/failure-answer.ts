@@ -1,7 +1,7 @@
 import { TimeoutError } from "puppeteer-core";
 import { ProviderFailure } from "../collectors/adapter";
 import type { PageReport } from "../collectors/scraper-protocol";
-import { ReportedFailure } from "./evidence";
+import { ReportedFailure } from "../collectors/page-report";
 import { HttpFailure } from "./http-io";
 
 export interface FailureAnswer {

@@ -2,7 +2,7 @@ import type { AdapterContext, LoginCredential } from "../collectors/adapter";
 import { institutionHttp } from "../collectors/protocol/institution-http";
 import type { Institution } from "../collectors/registry";
 import type { BrowserPool } from "./browser-pool";
-import { reportingUnreadable } from "./evidence";
+import { reportingUnreadable } from "../collectors/page-report";
 import type { LoggedIn } from "./sessions";
 
 export interface LogInDeps {
@@ -19,10 +19,10 @@ export async function logIn(institution: Institution, credential: LoginCredentia
   if (institution.kind === "protocol") {
     const adapter = institution.adapter;
     const http = institutionHttp({ hosts: adapter.hosts, standIns: institution.standIns, transport: deps.egressFor(adapter.providerCode), timeoutMs: ctx.timeoutMs });
-    const session = await adapter.login(http, credential, ctx);
+    const session = await reportingUnreadable(adapter, null, "login", () => adapter.login(http, credential, ctx));
     return {
-      discoverTargets: (schema) => adapter.discoverTargets(session, schema, ctx),
-      collect: (unit) => adapter.collect(session, unit, ctx),
+      discoverTargets: (schema) => reportingUnreadable(adapter, null, `targets ${schema}`, () => adapter.discoverTargets(session, schema, ctx)),
+      collect: (unit) => reportingUnreadable(adapter, null, `collect ${unit.schema}`, () => adapter.collect(session, unit, ctx)),
       close: async () => undefined,
     };
   }

@@ -13,6 +13,7 @@ export function hometaxAdapter(options: HometaxOptions = DEFAULT_OPTIONS): Proto
   return {
     kind: "protocol",
     providerCode: "hometax",
+    version: "hometax/2026-11-26",
     hosts: HOMETAX_HOSTS,
     login: (http, credential, ctx) => logIn(http, credential, ctx, options),
     async discoverTargets() {

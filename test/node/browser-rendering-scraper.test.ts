@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../worker/pipeline/browser-rendering-scraper";
-import { SessionGone } from "../../worker/pipeline/scraper-port";
+import { ReportedPageFailure, SessionGone } from "../../worker/pipeline/scraper-port";
 import type { BrowserPage } from "../../collectors/adapter";
 import { browserInstitutionFor } from "../../collectors/registry";
 import { launchChromium } from "./chromium";
@@ -61,5 +61,18 @@ describe("Browser Rendering scraper", () => {
   it("reports institution failures from login as the adapter's catalog code", async () => {
     const scraper = new BrowserRenderingScraper(localLauncher, (code) => browserInstitutionFor(code, sandbox.url));
     await expect(scraper.openSession("sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "error_PROVIDER_TIME_WINDOW" })).rejects.toMatchObject({ code: "PROVIDER_TIME_WINDOW" });
+  });
+
+  it("keeps a report of a page the adapter has never seen, redacted, as the container's scraper does", async () => {
+    const scraper = new BrowserRenderingScraper(localLauncher, (code) => browserInstitutionFor(code, sandbox.url));
+    const loginId = `rendering_${Date.now()}`;
+    await fetch(`${sandbox.url}/bank/sandbox/page-changes?loginId=${loginId}`, { method: "PUT", body: JSON.stringify({ change: "login-interstitial" }) });
+    const failure = await scraper.openSession("sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId, password: "pass_good" }).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(ReportedPageFailure);
+    const { report } = failure as ReportedPageFailure;
+    expect(report).toMatchObject({ surprise: "SCRAPING_PARSER_NOT_FOUND", step: "login", url: expect.stringMatching(/\/bank\/security-notice$/) });
+    expect(report.html).toContain("○○○ 고객님");
+    expect(report.html).not.toContain("010-2345-6789");
+    expect(report.screenshot).toMatch(/^\/9j\//);
   });
 });

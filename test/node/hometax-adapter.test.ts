@@ -1,6 +1,7 @@
+import { ReportedFailure, reportingUnreadable } from "../../collectors/page-report";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoginCredential, TaskUnit } from "../../collectors/adapter";
-import { hometaxAdapter } from "../../collectors/hometax";
+import { hometax, hometaxAdapter } from "../../collectors/hometax";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/options";
 import { institutionHttp } from "../../collectors/protocol/institution-http";
 import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../collectors/records/taxportal";
@@ -150,6 +151,10 @@ describe("Hometax adapter against the replica", () => {
     expect(await run(strict, {})).toHaveLength(hometaxDocuments(SANDBOX_BUSINESS_NUMBER, "taxportal.cash-receipts.purchase.v1", { start: "2024-02-01", end: "2024-02-29" }).length);
     expect(await failureOf(run(strict, { integritySuffix: false }))).toBe("PROVIDER_RESPONSE_MALFORMED");
     expect(await failureOf(run(changed, {}))).toBe("PROVIDER_RESPONSE_MALFORMED");
+    // The scraper's wrapper (scraper-container/log-in.ts) makes it an operators' report: the protocol kind has no page to keep.
+    const reported = await reportingUnreadable(hometax, null, "collect taxportal.cash-receipts.purchase.v1", () => run(changed, {})).catch((err: unknown) => err);
+    expect(reported).toBeInstanceOf(ReportedFailure);
+    expect((reported as ReportedFailure).report).toMatchObject({ surprise: "SCRAPING_RESPONSE_MALFORMED", adapterVersion: "hometax/2026-11-26", url: null, html: null, screenshot: null });
   });
 
   it("tries the serial forms in order until the portal takes the signature", async () => {

@@ -3,7 +3,8 @@ import type { AdapterContext, BrowserAdapter, BrowserPage, LoginCredential, RawR
 import { ProviderFailure } from "../../collectors/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
 import type { BrowserInstitution } from "../../collectors/registry";
-import { type ScraperPort, SessionGone } from "./scraper-port";
+import { ReportedPageFailure, type ScraperPort, SessionGone } from "./scraper-port";
+import { ReportedFailure, reportingUnreadable } from "../../collectors/page-report";
 
 /** A remote browser that outlives one request: launched once per job, reconnected for each unit. */
 export interface RemoteBrowser {
@@ -54,6 +55,9 @@ function decodeRef(sessionId: string): SessionRef {
  * what a later invocation needs to find the logged-in page again, since
  * nothing survives in memory between queue deliveries.
  */
+/** A report made in the worker goes to the executor as the container scraper's answer would (pipeline/scraper-port.ts). */
+const asPageFailure = (err: unknown) => (err instanceof ReportedFailure ? new ReportedPageFailure(err.failure.code, err.failure.message, err.report) : err);
+
 export class BrowserRenderingScraper implements ScraperPort {
   constructor(
     private readonly launcher: BrowserLauncher,
@@ -80,6 +84,8 @@ export class BrowserRenderingScraper implements ScraperPort {
       if (!page) throw new SessionGone();
       const { adapter, baseUrl } = this.institution(ref.p);
       return await work(page, adapter, { baseUrl });
+    } catch (err) {
+      throw asPageFailure(err);
     } finally {
       await browser.disconnect();
     }
@@ -94,10 +100,11 @@ export class BrowserRenderingScraper implements ScraperPort {
       throw new ProviderFailure("ENGINE_CONCURRENCY_LIMIT", "no browser available");
     }
     try {
-      await adapter.login(await browser.newPage(), credential, { baseUrl, businessNumber });
+      const page = await browser.newPage();
+      await reportingUnreadable(adapter, page, "login", () => adapter.login(page, credential, { baseUrl, businessNumber }));
     } catch (err) {
       await browser.close();
-      throw err;
+      throw asPageFailure(err);
     }
     const sessionId = encodeRef({ b: browser.sessionId(), p: providerCode });
     await browser.disconnect();
@@ -105,11 +112,11 @@ export class BrowserRenderingScraper implements ScraperPort {
   }
 
   targets(sessionId: string, schema: string): Promise<Target[]> {
-    return this.onPage(sessionId, (page, adapter, ctx) => adapter.discoverTargets(page, schema, ctx));
+    return this.onPage(sessionId, (page, adapter, ctx) => reportingUnreadable(adapter, page, `targets ${schema}`, () => adapter.discoverTargets(page, schema, ctx)));
   }
 
   collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]> {
-    return this.onPage(sessionId, (page, adapter, ctx) => adapter.collect(page, unit, ctx));
+    return this.onPage(sessionId, (page, adapter, ctx) => reportingUnreadable(adapter, page, `collect ${unit.schema}`, () => adapter.collect(page, unit, ctx)));
   }
 
   async closeSession(sessionId: string): Promise<void> {
