@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 import { newRegistrationKeyring } from "./scripts/registration-keys";
 import { freePort } from "./scripts/free-port";
 import { slowFirst } from "./test/support/slow-first";
+import ssh2 from "ssh2";
+import { hostKeyFingerprint } from "./test/support/sftp-server";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
 export default defineConfig(async () => {
@@ -14,6 +16,12 @@ export default defineConfig(async () => {
   process.env.TEST_SCRAPER_PORT ??= String(await freePort());
   process.env.TEST_SCRAPER_SECRET ??= randomBytes(32).toString("base64url");
   process.env.TEST_WEBHOOK_PORT ??= String(await freePort());
+  process.env.TEST_S3_PORT ??= String(await freePort());
+  process.env.TEST_SFTP_PORT ??= String(await freePort());
+  process.env.TEST_SFTP_HTTP_PORT ??= String(await freePort());
+  // The SFTP server's host key and password, made here so the global setup (this process) and the tests agree on them.
+  process.env.TEST_SFTP_HOST_KEY ??= ssh2.utils.generateKeyPairSync("ed25519").private;
+  process.env.TEST_SFTP_PASSWORD ??= randomBytes(18).toString("base64url");
   const scraperSecret = process.env.TEST_SCRAPER_SECRET;
   const registrationKeys = await newRegistrationKeyring("test-key");
   const OPERATOR_ALERT_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
@@ -23,7 +31,7 @@ export default defineConfig(async () => {
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         compatibilityFlags: ["service_binding_extra_handlers"],
-        queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 } },
+        queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 }, "collect-deliveries": { maxBatchTimeout: 0.05 } },
         // Container instances reached through a Durable Object binding, as in production, with the scraper process behind them.
         durableObjects: { SCRAPER_STAND_IN: { className: "ScraperInstanceStandIn", scriptName: "scraper-stand-in" } },
         workers: [
@@ -58,6 +66,12 @@ export default defineConfig(async () => {
           // Registrations here do not log in beside the tests' own jobs; credential-check.test.ts turns checks on for its own.
           CREDENTIAL_CHECKS: "off",
           WEBHOOK_RETRY_BASE_SECONDS: "1",
+          DELIVERY_RETRY_BASE_SECONDS: "1",
+          TEST_S3_URL: `http://127.0.0.1:${process.env.TEST_S3_PORT}`,
+          TEST_SFTP_PORT: process.env.TEST_SFTP_PORT!,
+          TEST_SFTP_FILES_URL: `http://127.0.0.1:${process.env.TEST_SFTP_HTTP_PORT}/files`,
+          TEST_SFTP_HOST_KEY_SHA256: hostKeyFingerprint(process.env.TEST_SFTP_HOST_KEY!),
+          TEST_SFTP_PASSWORD: process.env.TEST_SFTP_PASSWORD!,
           WEBHOOK_RETRY_MAX_SECONDS: "2",
           // Clients that poll as told (the typed client's waitForJob) see a job end within a fraction of the spec's 5 s.
           SUGGESTED_POLL_INTERVAL_MS: "200",

@@ -9,7 +9,31 @@ export const scraperPaths = {
   session: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}`,
   targets: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/targets`,
   collect: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/collect`,
+  sftpUploads: "/deliveries/sftp",
 };
+
+/**
+ * One file of a route delivery to a partner's SFTP server (worker/deliveries/), uploaded by the scraper, which speaks
+ * SSH where the worker cannot: the file is the request's body, where to put it this header's base64url JSON.
+ */
+export const SFTP_UPLOAD_HEADER = "X-Sftp-Upload";
+
+export interface SftpUpload {
+  host: string;
+  port: number;
+  username: string;
+  /** A password, or a private key in OpenSSH or PEM form. */
+  secret: string;
+  /** The server's host key's SHA-256 fingerprint, base64: any other key is refused before anything is sent. */
+  hostKeySha256: string;
+  /** The directory the file lands in (made when missing) and its name. */
+  directory: string;
+  name: string;
+}
+
+export interface SftpUploadResponse {
+  bytes: number;
+}
 
 /** Every request but `GET /healthz` carries the secret the worker and the scraper share (SCRAPER_SHARED_SECRET). */
 export const scraperAuthorization = (sharedSecret: string) => `Bearer ${sharedSecret}`;

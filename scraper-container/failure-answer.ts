@@ -24,7 +24,7 @@ const BUSY_BROWSER_RETRY_SECONDS = 10;
  * the engine is congested, so the job waits for capacity instead of spending its attempts on ENGINE_CRASHED.
  */
 export function failureAnswer(err: unknown): FailureAnswer {
-  if (err instanceof HttpFailure) return { status: err.status, code: err.code, retryAfterSeconds: err.retryAfterSeconds };
+  if (err instanceof HttpFailure) return { status: err.status, code: err.code, retryAfterSeconds: err.retryAfterSeconds, detail: err.detail };
   if (err instanceof ReportedFailure) return { status: 422, code: err.failure.code, detail: err.failure.message, report: err.report };
   if (err instanceof ProviderFailure) return { status: 422, code: err.code, retryAfterSeconds: err.retryAfterSeconds, detail: err.message };
   if (err instanceof TimeoutError) return { status: 429, code: "ENGINE_CONCURRENCY_LIMIT", retryAfterSeconds: BUSY_BROWSER_RETRY_SECONDS, detail: err.message, logged: true };

@@ -8,6 +8,8 @@ export class HttpFailure extends Error {
     readonly status: number,
     readonly code: string,
     readonly retryAfterSeconds?: number,
+    /** What went wrong, for the worker's log (an SFTP server's refusal); never shown to partners as such. */
+    readonly detail?: string,
   ) {
     super(code);
   }

@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { LoginCredential, TaskUnit } from "../collectors/adapter";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
-import type { CollectRequest, CollectResponse, OpenSessionResponse, TargetsRequest, TargetsResponse } from "../collectors/scraper-protocol";
+import { type CollectRequest, type CollectResponse, type OpenSessionResponse, scraperPaths, type TargetsRequest, type TargetsResponse } from "../collectors/scraper-protocol";
 import { BrowserPool, DEFAULT_CHROMIUM_PATH } from "./browser-pool";
 import { type EgressOptions, egress } from "./egress";
 import { failureAnswer } from "./failure-answer";
@@ -13,6 +13,7 @@ import { SessionStore } from "./sessions";
 import { checkSharedSecret, isAuthorized } from "./shared-secret";
 import { startSiteFence } from "./site-fence";
 import { scraperTracing } from "./tracing";
+import { uploadSftp } from "./sftp-upload";
 
 export interface ScraperOptions {
   port: number;
@@ -84,6 +85,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     if (req.method === "GET" && url.pathname === "/healthz") return send(res, 200, { ok: true });
     if (!isAuthorized(req.headers.authorization, sharedSecret)) throw new HttpFailure(401, "INTERNAL_ERROR");
     if (req.method === "GET" && url.pathname === "/stats") return send(res, 200, await stats());
+    if (req.method === "POST" && url.pathname === scraperPaths.sftpUploads) return send(res, 200, await uploadSftp(req));
     if (req.method === "POST" && url.pathname === "/sessions") {
       const input = await readJsonBody(req);
       return send(res, 201, await tracing.inSpan("scraper login", req.headers, { "provider.code": String(input.providerCode) }, () => openSession(input)));

@@ -20,6 +20,10 @@ import { rateLimit } from "./middleware/rate-limit";
 import { requestId } from "./middleware/request-id";
 import { requireConfiguration } from "./middleware/require-configuration";
 import * as createApiKey from "./routes/api-keys/create";
+import * as createDeliveryRoute from "./routes/delivery-routes/create";
+import * as deleteDeliveryRoute from "./routes/delivery-routes/delete";
+import * as listRouteDeliveries from "./routes/delivery-routes/deliveries";
+import * as listDeliveryRoutes from "./routes/delivery-routes/list";
 import * as listApiKeys from "./routes/api-keys/list";
 import * as revokeApiKey from "./routes/api-keys/revoke";
 import { BUSINESS_SELECTION, BUSINESS_SELECTION_OR_BODY } from "./middleware/select-business";
@@ -155,6 +159,11 @@ function registerRoutes(api: Api): void {
   api.openapi(managing("webhooks.manage", rotateWebhookEndpointSecret.route), rotateWebhookEndpointSecret.handler);
   api.openapi(keyed(listWebhookDeliveries.route), listWebhookDeliveries.handler);
   api.openapi(managing("webhooks.manage", replayWebhookDelivery.route), replayWebhookDelivery.handler);
+  // Delivery routes belong to the key's own workspace; a partner's serve the jobs it makes for its businesses too.
+  api.openapi(managing("deliveries.manage", createDeliveryRoute.route), createDeliveryRoute.handler);
+  api.openapi(keyed(listDeliveryRoutes.route), listDeliveryRoutes.handler);
+  api.openapi(managing("deliveries.manage", deleteDeliveryRoute.route), deleteDeliveryRoute.handler);
+  api.openapi(keyed(listRouteDeliveries.route), listRouteDeliveries.handler);
 }
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */

@@ -12,12 +12,17 @@ import type { DetachedDeliveries } from "./pipeline/detached-delivery";
 import type { PipelineMessage } from "./jobs/messages";
 import type { Operator } from "./operators/store";
 import type { WebhookMessage } from "./webhooks/messages";
+import type { RouteDeliveryMessage } from "./deliveries/consumer";
 
 /** Worker bindings, declared once for the app, the queue consumer and the cron. */
 export interface Bindings {
   DB: D1Database;
   RESULTS: R2Bucket;
   TASKS: Queue<PipelineMessage>;
+  /** Route deliveries of succeeded jobs' results (worker/deliveries/). */
+  DELIVERIES: Queue<RouteDeliveryMessage>;
+  /** The first retry's delay of a failed route delivery, doubling after; 30 s when unset (tests shorten it). */
+  DELIVERY_RETRY_BASE_SECONDS?: string;
   /** Webhook delivery attempts (worker/webhooks/). */
   WEBHOOKS: Queue<WebhookMessage>;
   REQUEST_GATES: DurableObjectNamespace<RequestGate>;

@@ -10,6 +10,7 @@ import { sweep } from "./pipeline/sweep";
 import { expireSessions } from "./registration/expiry";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./webhooks/messages";
+import { consumeDeliveryBatch, DELIVERY_QUEUE, type RouteDeliveryMessage } from "./deliveries/consumer";
 import { resendStalledDeliveries } from "./webhooks/sweep";
 import { PURGE_BATCH, purgeExpired } from "./retention";
 import { purgeExpiredReports } from "./reports/store";
@@ -40,6 +41,7 @@ export default {
     assertConfigured(env);
     // One handler serves both queues: the batch names the one it came from.
     if (batch.queue === WEBHOOK_QUEUE) await consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, invocationBindings(env));
+    else if (batch.queue === DELIVERY_QUEUE) await consumeDeliveryBatch(batch as MessageBatch<RouteDeliveryMessage>, invocationBindings(env));
     else await consumeBatch(batch as MessageBatch<PipelineMessage>, invocationBindings(env));
   },
   async scheduled(_controller, env) {

@@ -724,6 +724,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/delivery-routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 결과 전달 경로 목록 */
+        get: operations["listDeliveryRoutes"];
+        put?: never;
+        /**
+         * 결과 전달 경로 등록
+         * @description 확장 API. 성공한 작업의 결과(results.csv, results.json, 마지막에 manifest.json)를 보낼 S3 호환 버킷(R2 포함) 또는 SFTP 서버를 등록합니다. 작업이나 일정을 만들 때 deliveryRouteId로 붙입니다. 비밀은 봉인해 다시 보여 주지 않습니다. 관리 권한이 있는 키만 부를 수 있습니다 (docs/operations.md).
+         */
+        post: operations["createDeliveryRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/delivery-routes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * 결과 전달 경로 삭제
+         * @description 이후 이 경로를 이름 붙인 작업과 일정 생성은 400 DELIVERY_ROUTE_NOT_FOUND, 보내지 못한 전달은 FAILED로 끝납니다. 전달 기록은 남습니다.
+         */
+        delete: operations["deleteDeliveryRoute"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/delivery-routes/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 결과 전달 기록
+         * @description 이 경로로 보낸(보내는) 작업 결과, 최신 것부터: 상태, 시도 수, 마지막 오류, 도착한 파일과 크기.
+         */
+        get: operations["listRouteDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connect/api/keys": {
         parameters: {
             query?: never;
@@ -990,6 +1051,11 @@ export interface components {
              * @description 로그인에 쓸 자격 증명. 없으면 이 기관의 자격 증명이 하나일 때 그것, 여럿이면 기본 자격 증명(없으면 409 CREDENTIAL_PROVIDER_DUPLICATED). 다른 기관의 것이면 400 PROVIDER_CODE_MISMATCH, 전체 기관용 인증서를 인증서를 받지 않는 기관에 쓰면 422 CREDENTIAL_INSUFFICIENT_FOR_PROVIDER. connectionId와 함께 보낼 수 없습니다
              */
             credentialId?: string;
+            /**
+             * Format: uuid
+             * @description 확장 필드. 작업이 성공하면 결과(CSV, JSON, manifest)를 보낼 전달 경로 (POST /api/v1/delivery-routes). 없거나 지워진 경로는 400 DELIVERY_ROUTE_NOT_FOUND (docs/operations.md)
+             */
+            deliveryRouteId?: string;
             /**
              * Format: uuid
              * @description 파트너가 대신 일할 사업자의 연결 (X-SVC-Business 헤더 대신). 그 사업자의 기본 자격 증명을 씁니다. 파트너가 아닌 워크스페이스는 보낼 수 없습니다(400 CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER)
@@ -1474,6 +1540,11 @@ export interface components {
             /** Format: uuid */
             credentialId: string | null;
             /**
+             * Format: uuid
+             * @description 확장 필드. 실행마다 성공한 결과를 보낼 전달 경로 (docs/operations.md)
+             */
+            deliveryRouteId: string | null;
+            /**
              * @description 다섯 필드(분 시 일 월 요일) cron, 한국 시간(Asia/Seoul). 예: 0 3 * * * (매일 03:00)
              * @example 0 3 * * *
              */
@@ -1530,6 +1601,11 @@ export interface components {
             providerCode: string;
             /** @example bank.transactions.cb.v1 */
             schema: string;
+            /**
+             * Format: uuid
+             * @description 확장 필드. 실행마다 성공한 결과를 보낼 전달 경로. 없는 경로는 400 DELIVERY_ROUTE_NOT_FOUND
+             */
+            deliveryRouteId?: string;
             /**
              * Format: uuid
              * @description 로그인에 쓸 자격 증명. 없으면 실행마다 이 기관의 자격 증명이 하나일 때 그것, 여럿이면 기본 자격 증명
@@ -1946,6 +2022,119 @@ export interface components {
              */
             nextAttemptAt: string | null;
         };
+        DeliveryRoute: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "S3" | "SFTP";
+            s3?: {
+                /**
+                 * Format: uri
+                 * @description S3 호환 저장소의 주소 (예: https://<account>.r2.cloudflarestorage.com, https://s3.ap-northeast-2.amazonaws.com)
+                 */
+                endpoint: string;
+                bucket: string;
+                /** @default auto */
+                region: string;
+                accessKeyId: string;
+                /**
+                 * @description 객체 키 앞에 붙일 경로 (예: collect/). 작업마다 <prefix><job id>/ 아래에 놓입니다
+                 * @default
+                 */
+                prefix: string;
+            };
+            sftp?: {
+                host: string;
+                /** @default 22 */
+                port: number;
+                username: string;
+                /**
+                 * @description 올릴 디렉터리. 작업마다 <directory>/<job id>/ 아래에 놓입니다
+                 * @default
+                 */
+                directory: string;
+                /** @description 서버 호스트 키의 SHA-256 지문 (base64, ssh-keygen -l -E sha256의 SHA256: 뒤). 다르면 올리지 않습니다 */
+                hostKeySha256: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreateDeliveryRouteRequest: {
+            /** @enum {string} */
+            kind: "S3";
+            name: string;
+            s3: {
+                /**
+                 * Format: uri
+                 * @description S3 호환 저장소의 주소 (예: https://<account>.r2.cloudflarestorage.com, https://s3.ap-northeast-2.amazonaws.com)
+                 */
+                endpoint: string;
+                bucket: string;
+                /** @default auto */
+                region: string;
+                accessKeyId: string;
+                /**
+                 * @description 객체 키 앞에 붙일 경로 (예: collect/). 작업마다 <prefix><job id>/ 아래에 놓입니다
+                 * @default
+                 */
+                prefix: string;
+            };
+            /** @description 한 번만 받고 봉인해 다시 보여 주지 않습니다 */
+            secretAccessKey: string;
+        } | {
+            /** @enum {string} */
+            kind: "SFTP";
+            name: string;
+            sftp: {
+                host: string;
+                /** @default 22 */
+                port: number;
+                username: string;
+                /**
+                 * @description 올릴 디렉터리. 작업마다 <directory>/<job id>/ 아래에 놓입니다
+                 * @default
+                 */
+                directory: string;
+                /** @description 서버 호스트 키의 SHA-256 지문 (base64, ssh-keygen -l -E sha256의 SHA256: 뒤). 다르면 올리지 않습니다 */
+                hostKeySha256: string;
+            };
+            /** @description 비밀번호, 또는 개인 키 (OpenSSH나 PEM). 한 번만 받고 봉인해 다시 보여 주지 않습니다 */
+            secret: string;
+        };
+        DeliveryRoutePage: {
+            items: components["schemas"]["DeliveryRoute"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
+        RouteDeliveryPage: {
+            items: components["schemas"]["RouteDelivery"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
+        RouteDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            jobId: string;
+            /**
+             * @description PENDING: 보내는 중(실패하면 다시 시도), SENT: 모두 도착, FAILED: 시도를 다 썼거나 경로가 지워짐
+             * @enum {string}
+             */
+            status: "PENDING" | "SENT" | "FAILED";
+            /** Format: int64 */
+            attempts: number;
+            lastError: string | null;
+            files: {
+                name: string;
+                /** Format: int64 */
+                bytes: number;
+            }[] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2116,7 +2305,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataJob"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_INVALID, DATE_RANGE_EXCEEDED, INVALID_CURSOR, PROVIDER_CODE_MISMATCH, CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE, CONNECTION_REQUIRED_FOR_PARTNER, CREDENTIAL_ID_NOT_ALLOWED */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_INVALID, DATE_RANGE_EXCEEDED, INVALID_CURSOR, PROVIDER_CODE_MISMATCH, CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE, CONNECTION_REQUIRED_FOR_PARTNER, CREDENTIAL_ID_NOT_ALLOWED, DELIVERY_ROUTE_NOT_FOUND */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -2849,7 +3038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_EXCEEDED */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_DATA_JOB_PARAMS, INVALID_PROVIDER_CODE, ACTION_NOT_SUPPORTED, DATE_RANGE_EXCEEDED, DELIVERY_ROUTE_NOT_FOUND */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -7088,6 +7277,394 @@ export interface operations {
                 };
             };
             /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDeliveryRoutes: {
+        parameters: {
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 경로 한 페이지, 최신 것부터 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRoutePage"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createDeliveryRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDeliveryRouteRequest"];
+            };
+        };
+        responses: {
+            /** @description 등록한 경로 */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRoute"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteDeliveryRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 삭제되었습니다 */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRouteDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 전달 한 페이지 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteDeliveryPage"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

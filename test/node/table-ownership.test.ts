@@ -32,6 +32,8 @@ const OWNERS: Record<string, string> = {
   provider_outages: "worker/catalog",
   operator_alerts: "worker/alerts",
   failure_reports: "worker/reports",
+  delivery_routes: "worker/deliveries",
+  route_deliveries: "worker/deliveries",
 };
 
 function sourceFiles(dir: string): string[] {

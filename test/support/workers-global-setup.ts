@@ -2,6 +2,10 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { waitFor } from "../../scripts/local-stack";
 import { startWebhookReceiver } from "./webhook-receiver";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import S3rver from "s3rver";
+import { startSftpServer } from "./sftp-server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -23,7 +27,7 @@ export default async function setup(): Promise<() => Promise<void>> {
 }
 
 async function startServices(): Promise<() => Promise<void>> {
-  const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT, TEST_SCRAPER_SECRET, TEST_WEBHOOK_PORT } = process.env;
+  const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT, TEST_SCRAPER_SECRET, TEST_WEBHOOK_PORT, TEST_S3_PORT, TEST_SFTP_PORT, TEST_SFTP_HTTP_PORT, TEST_SFTP_HOST_KEY, TEST_SFTP_PASSWORD } = process.env;
   const start = (script: string, env: Record<string, string>) =>
     spawn(path.join(ROOT, "node_modules/.bin/node"), ["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
   const sandbox = start("sandbox/server.ts", { SANDBOX_PORT: String(TEST_SANDBOX_PORT) });
@@ -39,12 +43,16 @@ async function startServices(): Promise<() => Promise<void>> {
   });
   // Webhook deliveries from the worker under test reach a real receiver over HTTP (test/workers/webhooks.test.ts).
   const receiver = await startWebhookReceiver(Number(TEST_WEBHOOK_PORT));
+  // Route deliveries (test/workers/delivery-routes.test.ts) land on real servers: an S3-compatible one and an SFTP one.
+  const s3 = new S3rver({ port: Number(TEST_S3_PORT), address: "127.0.0.1", silent: true, directory: mkdtempSync(path.join(tmpdir(), "s3rver-")), configureBuckets: [{ name: "partner-bucket", configs: [] }] });
+  await s3.run();
+  const sftp = await startSftpServer({ port: Number(TEST_SFTP_PORT), httpPort: Number(TEST_SFTP_HTTP_PORT), hostKey: TEST_SFTP_HOST_KEY!, username: "partner", password: TEST_SFTP_PASSWORD! });
   await Promise.all([
     waitFor(`http://127.0.0.1:${TEST_SANDBOX_PORT}/healthz`, sandbox),
     waitFor(`http://127.0.0.1:${TEST_SCRAPER_PORT}/healthz`, scraper),
   ]);
   return async () => {
     for (const child of [sandbox, scraper]) child.kill("SIGTERM");
-    await receiver.close();
+    await Promise.all([receiver.close(), s3.close(), sftp.close()]);
   };
 }

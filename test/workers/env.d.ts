@@ -14,6 +14,13 @@ declare global {
       SCRAPER_STAND_IN: DurableObjectNamespace;
       /** The global setup's webhook receiver (test/support/webhook-receiver.ts). */
       TEST_WEBHOOK_RECEIVER_URL: string;
+      /** The global setup's S3-compatible server (s3rver) with its bucket `partner-bucket`, keys S3RVER/S3RVER. */
+      TEST_S3_URL: string;
+      /** The global setup's SFTP server (test/support/sftp-server.ts): its port, its files over HTTP, its host key's fingerprint, its user's password. */
+      TEST_SFTP_PORT: string;
+      TEST_SFTP_FILES_URL: string;
+      TEST_SFTP_HOST_KEY_SHA256: string;
+      TEST_SFTP_PASSWORD: string;
     }
   }
 }

@@ -88,6 +88,8 @@ export const jobs = sqliteTable(
     /** Set when an incremental job succeeds: the R2 object of its changes and where their CSV rows start. */
     changesResultId: text("changes_result_id"),
     changesCsvOffset: integer("changes_csv_offset"),
+    /** Where its results go once it succeeds (worker/deliveries/); null: nowhere but the API. */
+    deliveryRouteId: text("delivery_route_id"),
     /** A schedule's run (schedules/run.ts): the schedule and the occurrence it ran for, one job per occurrence. */
     scheduleId: text("schedule_id"),
     scheduledFor: integer("scheduled_for"),
@@ -454,6 +456,8 @@ export const schedules = sqliteTable(
     params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     /** Dated schemas: each run collects the `lastDays` days ending on its own day (KST). */
     lastDays: integer("last_days"),
+    /** Where each run's results go (worker/deliveries/); null: nowhere but the API. */
+    deliveryRouteId: text("delivery_route_id"),
     /** Dated schemas: runs after the first succeeded one pass its `since`, collecting only what changed. */
     incremental: integer("incremental", { mode: "boolean" }).notNull().default(false),
     status: text("status", { enum: SCHEDULE_STATUSES }).notNull(),
@@ -604,4 +608,46 @@ export const failureReports = sqliteTable(
     index("failure_reports_created").on(t.createdAt),
     index("failure_reports_expires").on(t.expiresAt),
   ],
+);
+
+export const DELIVERY_ROUTE_KINDS = ["S3", "SFTP"] as const;
+export type DeliveryRouteKind = (typeof DELIVERY_ROUTE_KINDS)[number];
+
+/** Where a workspace's succeeded jobs' results are delivered (worker/deliveries/): an S3-compatible bucket or an SFTP server. */
+export const deliveryRoutes = sqliteTable(
+  "delivery_routes",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: DELIVERY_ROUTE_KINDS }).notNull(),
+    /** Where and as whom, without the secret (deliveries/config.ts). */
+    config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    /** The S3 secret access key or the SFTP password or private key, sealed by the vault and bound to the route. */
+    sealedSecret: text("sealed_secret").notNull(),
+    createdAt: integer("created_at").notNull(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [index("delivery_routes_workspace").on(t.workspaceId, t.createdAt, t.id)],
+);
+
+export const ROUTE_DELIVERY_STATUSES = ["PENDING", "SENT", "FAILED"] as const;
+
+/** One job's results to one route, with its tries: the route's delivery log. */
+export const routeDeliveries = sqliteTable(
+  "route_deliveries",
+  {
+    id: text("id").primaryKey(),
+    routeId: text("route_id").notNull(),
+    jobId: text("job_id").notNull(),
+    status: text("status", { enum: ROUTE_DELIVERY_STATUSES }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    /** Why the last try failed, truncated; null once sent. */
+    lastError: text("last_error"),
+    /** What landed: each file's name and size in bytes, once sent. */
+    files: text("files", { mode: "json" }).$type<{ name: string; bytes: number }[]>(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("route_deliveries_one_per_job").on(t.routeId, t.jobId), index("route_deliveries_route").on(t.routeId, t.createdAt, t.id)],
 );

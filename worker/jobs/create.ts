@@ -15,7 +15,8 @@ import { planMessage } from "./messages";
 import { sinceBase } from "./since";
 import { insertJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
-import { type JobBillingRow, jobBillingOf, jobBillingStatement } from "../workspaces/store";
+import { type JobBillingRow, jobBillingOf, jobBillingStatement, recipientsOf } from "../workspaces/store";
+import { usableRoute } from "../deliveries/store";
 import type { JobRow } from "./store";
 import { log } from "../observability/telemetry";
 
@@ -25,6 +26,8 @@ export interface CreateJobInput {
   params?: Record<string, unknown>;
   /** The credential to log in with; without it, the provider's only or default one (credentials/choose.ts). */
   credentialId?: string;
+  /** Where its results go once it succeeds: a route of the workspace or of the partner acting for it (worker/deliveries/). */
+  deliveryRouteId?: string;
 }
 
 // A job usually finishes within minutes: a slot is worth asking for again soon.
@@ -33,7 +36,7 @@ const CONCURRENCY_RETRY_SECONDS = 60;
 /** What an Idempotency-Key is bound to; a request naming no credential hashes as it did before credentialId existed. */
 function idempotentRequest(input: CreateJobInput) {
   const request = { providerCode: input.providerCode, schema: input.schema, params: input.params ?? {} };
-  return input.credentialId ? { ...request, credentialId: input.credentialId } : request;
+  return { ...request, ...(input.credentialId ? { credentialId: input.credentialId } : {}), ...(input.deliveryRouteId ? { deliveryRouteId: input.deliveryRouteId } : {}) };
 }
 
 /**
@@ -82,6 +85,7 @@ export async function createJob(
   assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);
   const credentialId = chosen?.id ?? null;
   const base = await sinceBase(env.DB, workspaceId, request.schema, request.params, credentialId);
+  const route = input.deliveryRouteId ? await usableRoute(env.DB, input.deliveryRouteId, recipientsOf(workspaceId, billing.billingWorkspaceId)) : null;
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
   if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
   const idem = idempotencyKey
@@ -100,6 +104,7 @@ export async function createJob(
       sinceJobId: base?.id ?? null,
       scheduleId: run?.scheduleId ?? null,
       scheduledFor: run?.scheduledFor ?? null,
+      deliveryRouteId: route?.id ?? null,
       status: credentialId ? "PENDING" : "FAILED",
       error: credentialId ? null : jobError("CREDENTIAL_NOT_FOUND"),
       createdAt: now,

@@ -5,16 +5,18 @@ import type { JobRow } from "./store";
 import type { Bindings } from "../env";
 import { noteFlagged } from "../alerts/raise";
 import { notePulse } from "../catalog/status";
+import { queueRouteDelivery } from "../deliveries/consumer";
 
 /**
  * Announces a job that reached SUCCEEDED or FAILED to the workspace's webhook endpoints, counts a schedule's run
  * toward its pause, the job toward its provider's status, and a flagged failure code toward its operators' alert;
  * every transition into a final status calls it once.
  */
-export async function jobEnded(env: EventsEnv & OutcomesEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS" | "ALERT_DESKS" | "PROVIDER_PULSES">, row: JobRow): Promise<void> {
+export async function jobEnded(env: EventsEnv & OutcomesEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES">, row: JobRow): Promise<void> {
   if (row.status !== "SUCCEEDED" && row.status !== "FAILED") return;
   await scheduleRunEnded(env, row);
   await notePulse(env, row);
+  await queueRouteDelivery(env, row);
   if (row.error) await noteFlagged(env, row.error.code, row.providerCode, `job ${row.id}`);
   await emitEvent(env, { type: row.status === "SUCCEEDED" ? "data_job.succeeded" : "data_job.failed", workspaceId: row.workspaceId, billingWorkspaceId: row.billingWorkspaceId ?? undefined, object: jobView(row, pollIntervalMs(env)) });
 }

@@ -24,6 +24,8 @@ export interface NewJob {
   /** A schedule's run: the schedule and its occurrence (one job each, by a unique index); null otherwise. */
   scheduleId: string | null;
   scheduledFor: number | null;
+  /** Where its results go once it succeeds (worker/deliveries/), or null. */
+  deliveryRouteId: string | null;
   /** Failed at birth (no credential) or waiting for planning. */
   status: "PENDING" | "FAILED";
   error: JobError | null;
@@ -54,8 +56,8 @@ export type InsertOutcome =
   | { kind: "TOO_MANY_UNFINISHED" };
 
 const INSERT_JOB = `
-INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id, schedule_id, scheduled_for)
-SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18
+INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id, schedule_id, scheduled_for, delivery_route_id)
+SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18, ?19
 WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12)
   AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)`;
 
@@ -228,7 +230,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
     .bind(
       job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
       job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
-      cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId, job.scheduleId, job.scheduledFor,
+      cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId, job.scheduleId, job.scheduledFor, job.deliveryRouteId,
     );
   try {
     const statements = [insertJobStatement];

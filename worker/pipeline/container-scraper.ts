@@ -7,13 +7,20 @@ import {
   type OpenSessionResponse,
   scraperAuthorization,
   scraperPaths,
+  SFTP_UPLOAD_HEADER,
+  type SftpUpload,
+  type SftpUploadResponse,
   type TargetsRequest,
   type TargetsResponse,
 } from "../../collectors/scraper-protocol";
+import { base64UrlEncode } from "../../collectors/lib/base64url";
 import { processInstances, type ScraperInstances } from "./scraper-instances";
 import { ReportedPageFailure, type ScraperPort, SessionGone } from "./scraper-port";
 import { currentSpan, withSpan } from "../observability/telemetry";
 import { formatTraceparent } from "../observability/trace-context";
+
+/** An SFTP upload may carry a large file to a slow server: bounded, but by minutes. */
+const SFTP_UPLOAD_MS = 10 * 60_000;
 
 /**
  * How long the worker waits for each kind of call. The adapters' own page
@@ -147,6 +154,27 @@ export class ContainerScraper implements ScraperPort {
     const { instance, id } = pinned(sessionId, this.instances.count);
     const request: CollectRequest = { unit };
     return (await this.call<CollectResponse>(instance, "POST", scraperPaths.collect(id), this.bounds.collectMs, request)).records;
+  }
+
+  /**
+   * One file of a route delivery to a partner's SFTP server, through any instance (collectors/scraper-protocol.ts
+   * SftpUpload): the body streams through. Answers the bytes written; a refusal or an unreachable server throws.
+   */
+  async uploadSftp(upload: SftpUpload, body: ReadableStream<Uint8Array>): Promise<number> {
+    const instance = Math.floor(this.random() * this.instances.count);
+    const response = await this.instances.fetch(instance, scraperPaths.sftpUploads, {
+      method: "POST",
+      headers: {
+        Authorization: scraperAuthorization(this.sharedSecret),
+        [SFTP_UPLOAD_HEADER]: base64UrlEncode(new TextEncoder().encode(JSON.stringify(upload))),
+        "Content-Type": "application/octet-stream",
+      },
+      body,
+      signal: AbortSignal.timeout(SFTP_UPLOAD_MS),
+    });
+    const answer = (await response.json()) as Partial<SftpUploadResponse & FailureResponse>;
+    if (!response.ok) throw new Error(answer.failure?.detail ?? `scraper answered ${response.status}`);
+    return answer.bytes ?? 0;
   }
 
   async closeSession(sessionId: string): Promise<void> {

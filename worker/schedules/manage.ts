@@ -5,6 +5,8 @@ import { validateJobRequest } from "../jobs/request";
 import { armSchedule } from "./alarm";
 import { nextOccurrence, parseCron } from "./cron";
 import { rollingRange } from "./rolling-range";
+import { usableRoute } from "../deliveries/store";
+import { eventRecipients } from "../workspaces/store";
 import { deleteSchedule, findSchedule, insertSchedule, MAX_SCHEDULES_PER_WORKSPACE, type ScheduleRow, setScheduleStatus } from "./store";
 
 type ManageEnv = Pick<Bindings, "DB" | "SCHEDULE_ALARMS">;
@@ -17,6 +19,7 @@ export interface ScheduleInput {
   params?: Record<string, unknown>;
   lastDays?: number;
   incremental?: boolean;
+  deliveryRouteId?: string;
 }
 
 const notFound = () => new ApiError("RESOURCE_NOT_FOUND", { message: "일정을 찾을 수 없습니다." });
@@ -44,6 +47,7 @@ function checkInput(input: ScheduleInput, now: number): void {
 /** A new ACTIVE schedule, its alarm set at its first occurrence. */
 export async function createSchedule(env: ManageEnv, workspaceId: string, input: ScheduleInput, now = Date.now()): Promise<ScheduleRow> {
   checkInput(input, now);
+  if (input.deliveryRouteId) await usableRoute(env.DB, input.deliveryRouteId, await eventRecipients(env.DB, workspaceId));
   const row = await insertSchedule(
     env.DB,
     {
@@ -56,6 +60,7 @@ export async function createSchedule(env: ManageEnv, workspaceId: string, input:
       params: input.params ?? {},
       lastDays: input.lastDays ?? null,
       incremental: input.incremental ?? false,
+      deliveryRouteId: input.deliveryRouteId ?? null,
       nextRunAt: nextOccurrence(input.cron, now),
     },
     now,

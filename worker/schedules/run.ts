@@ -31,7 +31,7 @@ async function runJob(env: JobsEnv, schedule: ScheduleRow, occurrence: number) {
   const made = await occurrenceRun(env.DB, schedule.id, occurrence);
   if (made) return made;
   if (await unfinishedRun(env.DB, schedule.id)) return SKIPPED;
-  const input = { providerCode: schedule.providerCode, schema: schedule.schema, params: await runParams(env.DB, schedule, occurrence), ...(schedule.credentialId ? { credentialId: schedule.credentialId } : {}) };
+  const input = { providerCode: schedule.providerCode, schema: schedule.schema, params: await runParams(env.DB, schedule, occurrence), ...(schedule.credentialId ? { credentialId: schedule.credentialId } : {}), ...(schedule.deliveryRouteId ? { deliveryRouteId: schedule.deliveryRouteId } : {}) };
   try {
     return await createJob(env, schedule.workspaceId, input, undefined, { scheduleId: schedule.id, scheduledFor: occurrence });
   } catch (err) {

@@ -4,7 +4,7 @@ import { schedules } from "../db/tables";
 import { type CursorPosition, pastPosition } from "../jobs/cursor";
 
 export type ScheduleRow = typeof schedules.$inferSelect;
-export type NewSchedule = Pick<ScheduleRow, "id" | "workspaceId" | "providerCode" | "schema" | "credentialId" | "cron" | "params" | "lastDays" | "incremental" | "nextRunAt">;
+export type NewSchedule = Pick<ScheduleRow, "id" | "workspaceId" | "providerCode" | "schema" | "credentialId" | "cron" | "params" | "lastDays" | "incremental" | "nextRunAt" | "deliveryRouteId">;
 
 /** How many schedules a workspace may keep: far above a business's loads, far below what would load the service. */
 export const MAX_SCHEDULES_PER_WORKSPACE = 100;
@@ -13,15 +13,15 @@ export const MAX_SCHEDULES_PER_WORKSPACE = 100;
 export const SCHEDULE_FAILURE_LIMIT = 3;
 
 const INSERT = `
-INSERT INTO schedules (id, workspace_id, provider_code, schema, credential_id, cron, params, last_days, incremental, status, next_run_at, consecutive_failures, created_at, updated_at)
-SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'ACTIVE', ?10, 0, ?11, ?11
+INSERT INTO schedules (id, workspace_id, provider_code, schema, credential_id, cron, params, last_days, incremental, status, next_run_at, consecutive_failures, created_at, updated_at, delivery_route_id)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'ACTIVE', ?10, 0, ?11, ?11, ?13
 WHERE (SELECT count(*) FROM schedules WHERE workspace_id = ?2) < ?12`;
 
 /** Stores a new ACTIVE schedule; null when the workspace already keeps the most it may (checked in the insert). */
 export async function insertSchedule(d1: D1Database, row: NewSchedule, now: number): Promise<ScheduleRow | null> {
   const result = await d1
     .prepare(INSERT)
-    .bind(row.id, row.workspaceId, row.providerCode, row.schema, row.credentialId, row.cron, JSON.stringify(row.params), row.lastDays, row.incremental ? 1 : 0, row.nextRunAt, now, MAX_SCHEDULES_PER_WORKSPACE)
+    .bind(row.id, row.workspaceId, row.providerCode, row.schema, row.credentialId, row.cron, JSON.stringify(row.params), row.lastDays, row.incremental ? 1 : 0, row.nextRunAt, now, MAX_SCHEDULES_PER_WORKSPACE, row.deliveryRouteId)
     .run();
   if (!result.meta.changes) return null;
   return { ...row, status: "ACTIVE", pausedReason: null, consecutiveFailures: 0, skippedRuns: 0, lastSkippedFor: null, createdAt: now, updatedAt: now };

@@ -9,6 +9,7 @@ export function scheduleView(row: ScheduleRow) {
     providerCode: row.providerCode,
     schema: row.schema,
     credentialId: row.credentialId,
+    deliveryRouteId: row.deliveryRouteId,
     cron: row.cron,
     timeZone: "Asia/Seoul" as const,
     params: row.params,

@@ -26,6 +26,7 @@ export const ACTIONS = {
   "keys.manage": { roles: ["owner"], label: "API 키 조회·발급·폐기" },
   "connections.manage": { roles: ["owner"], label: "파트너 연결 생성·해지" },
   "webhooks.manage": { roles: ["owner"], label: "웹훅 엔드포인트 변경" },
+  "deliveries.manage": { roles: ["owner"], label: "결과 전달 경로 변경" },
   "members.manage": { roles: ["owner"], label: "구성원 관리" },
   "billing.manage": { roles: ["owner"], label: "결제 관리" },
 } as const satisfies Record<string, { roles: readonly MemberRole[]; label: string }>;

@@ -95,6 +95,9 @@ export const CreateDataJobBodySchema = z
       description:
         "로그인에 쓸 자격 증명. 없으면 이 기관의 자격 증명이 하나일 때 그것, 여럿이면 기본 자격 증명(없으면 409 CREDENTIAL_PROVIDER_DUPLICATED). 다른 기관의 것이면 400 PROVIDER_CODE_MISMATCH, 전체 기관용 인증서를 인증서를 받지 않는 기관에 쓰면 422 CREDENTIAL_INSUFFICIENT_FOR_PROVIDER. connectionId와 함께 보낼 수 없습니다",
     }),
+    deliveryRouteId: uuid().optional().meta({
+      description: "확장 필드. 작업이 성공하면 결과(CSV, JSON, manifest)를 보낼 전달 경로 (POST /api/v1/delivery-routes). 없거나 지워진 경로는 400 DELIVERY_ROUTE_NOT_FOUND (docs/operations.md)",
+    }),
     connectionId: uuid().optional().meta({
       description: "파트너가 대신 일할 사업자의 연결 (X-SVC-Business 헤더 대신). 그 사업자의 기본 자격 증명을 씁니다. 파트너가 아닌 워크스페이스는 보낼 수 없습니다(400 CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER)",
     }),

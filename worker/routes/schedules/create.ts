@@ -18,7 +18,7 @@ export const route = createRoute({
   request: jsonBody(CreateScheduleBodySchema),
   responses: {
     201: { description: "만든 일정", content: { "application/json": { schema: ScheduleSchema } } },
-    ...errorResponses("INVALID_PARAM_FORMAT", "MISSING_REQUIRED_PARAM", "INVALID_DATA_JOB_PARAMS", "INVALID_PROVIDER_CODE", "SCHEMA_NOT_FOUND", "ACTION_NOT_SUPPORTED", "DATE_RANGE_EXCEEDED"),
+    ...errorResponses("INVALID_PARAM_FORMAT", "MISSING_REQUIRED_PARAM", "INVALID_DATA_JOB_PARAMS", "INVALID_PROVIDER_CODE", "SCHEMA_NOT_FOUND", "ACTION_NOT_SUPPORTED", "DATE_RANGE_EXCEEDED", "DELIVERY_ROUTE_NOT_FOUND"),
   },
 });
 

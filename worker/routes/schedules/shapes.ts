@@ -18,6 +18,7 @@ export const CreateScheduleBodySchema = z
   .object({
     providerCode: code().min(1).meta({ example: "sandbox.bank" }),
     schema: code().min(1).meta({ example: "bank.transactions.cb.v1" }),
+    deliveryRouteId: uuid().optional().meta({ description: "확장 필드. 실행마다 성공한 결과를 보낼 전달 경로. 없는 경로는 400 DELIVERY_ROUTE_NOT_FOUND" }),
     credentialId: uuid().optional().meta({ description: "로그인에 쓸 자격 증명. 없으면 실행마다 이 기관의 자격 증명이 하나일 때 그것, 여럿이면 기본 자격 증명" }),
     cron,
     params: params.optional(),
@@ -32,6 +33,7 @@ export const ScheduleSchema = z
     providerCode: code(),
     schema: code(),
     credentialId: uuid().nullable(),
+    deliveryRouteId: uuid().nullable().meta({ description: "확장 필드. 실행마다 성공한 결과를 보낼 전달 경로 (docs/operations.md)" }),
     cron,
     timeZone: z.literal("Asia/Seoul"),
     params,
