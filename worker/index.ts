@@ -10,7 +10,7 @@ import { sweep } from "./pipeline/sweep";
 import { expireSessions } from "./registration/expiry";
 import { consumeWebhookBatch } from "./webhooks/consumer";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./webhooks/messages";
-import { consumeDeliveryBatch, DELIVERY_QUEUE, type RouteDeliveryMessage } from "./deliveries/consumer";
+import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, type RouteDeliveryMessage } from "./deliveries/consumer";
 import { resendStalledDeliveries } from "./webhooks/sweep";
 import { PURGE_BATCH, purgeExpired } from "./retention";
 import { purgeExpiredReports } from "./reports/store";
@@ -51,6 +51,7 @@ export default {
     await runMissedSchedules(used);
     await expireSessions(used);
     await resendStalledDeliveries(used);
+    await resendStalledRouteDeliveries(used);
     await purgeExpired(used.DB);
     await purgeExpiredReports(used, PURGE_BATCH);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);

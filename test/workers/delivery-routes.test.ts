@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { AwsClient } from "aws4fetch";
 import { describe, expect, it } from "vitest";
+import { resendStalledRouteDeliveries } from "../../worker/deliveries/consumer";
 import { createJob } from "../../worker/jobs/create";
 import { addCredential, call, callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow } from "./pipeline-harness";
@@ -63,6 +64,13 @@ describe("results delivered where partners need them", () => {
     const manifest = JSON.parse(await object("manifest.json"));
     expect(manifest).toMatchObject({ jobId, providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", files: delivery.files.slice(0, 2) });
     expect(manifest.recordCount).toBeGreaterThan(0);
+
+    // A delivery whose queue message was lost (pending, untouched for hours) is sent again by the cron's sweep.
+    await s3.fetch(`${env.TEST_S3_URL}/partner-bucket/collect/${jobId}/manifest.json`, { method: "DELETE" });
+    await env.DB.prepare("UPDATE route_deliveries SET status = 'PENDING', updated_at = ? WHERE id = ?").bind(Date.now() - 3 * 3_600_000, delivery.id).run();
+    expect(await resendStalledRouteDeliveries(env)).toBeGreaterThanOrEqual(1);
+    await deliveryOf(ws, route.id, jobId, "SENT");
+    expect(JSON.parse(await object("manifest.json"))).toMatchObject({ jobId });
   });
 
   it("land them on an SFTP server whose host key is the one named, and refuse a server with another key", async () => {

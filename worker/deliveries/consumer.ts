@@ -2,7 +2,7 @@ import type { Bindings } from "../env";
 import type { JobRow } from "../jobs/store";
 import { log } from "../observability/telemetry";
 import { type DeliverEnv, deliverJob, deliveryParts } from "./deliver";
-import { findDelivery, insertDelivery, recordTry } from "./store";
+import { claimStalledDeliveries, findDelivery, insertDelivery, recordTry } from "./store";
 
 export const DELIVERY_QUEUE = "collect-deliveries";
 
@@ -15,6 +15,16 @@ export interface RouteDeliveryMessage {
 export const DELIVERY_TRIES = 8;
 
 const backoffSeconds = (env: Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">, tries: number) => Math.min(Number(env.DELIVERY_RETRY_BASE_SECONDS || 30) * 2 ** (tries - 1), 3600);
+
+/** Longer than the longest backoff (an hour): a pending delivery untouched this long lost its queue message. */
+const STALLED_MS = 2 * 3_600_000;
+
+/** Sends again the deliveries whose queue message was lost; the cron runs it. Returns how many. */
+export async function resendStalledRouteDeliveries(env: Pick<Bindings, "DB" | "DELIVERIES">, now: number = Date.now()): Promise<number> {
+  const ids = await claimStalledDeliveries(env.DB, STALLED_MS, now);
+  for (const deliveryId of ids) await env.DELIVERIES.send({ deliveryId });
+  return ids.length;
+}
 
 /** A succeeded job with a route gets its delivery, once (a second end of the job finds the first), queued. */
 export async function queueRouteDelivery(env: Pick<Bindings, "DB" | "DELIVERIES">, job: JobRow): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { database } from "../db/client";
 import { type DeliveryRouteKind, deliveryRoutes, routeDeliveries } from "../db/tables";
 import { ApiError } from "../errors/api-error";
@@ -90,4 +90,26 @@ export function listDeliveries(d1: D1Database, routeId: string, page: { limit: n
     .where(and(eq(routeDeliveries.routeId, routeId), pastPosition(routeDeliveries.createdAt, routeDeliveries.id, page.after)))
     .orderBy(desc(routeDeliveries.createdAt), desc(routeDeliveries.id))
     .limit(page.limit + 1);
+}
+
+/**
+ * Pending deliveries nobody tried for `idleMs` (longer than any backoff): their queue message was lost. Each is
+ * claimed by moving its `updated_at`, so two sweeps never send one twice. Returns the claimed ids.
+ */
+export async function claimStalledDeliveries(d1: D1Database, idleMs: number, now: number = Date.now(), limit = 100): Promise<string[]> {
+  const stalled = await database(d1)
+    .select({ id: routeDeliveries.id, updatedAt: routeDeliveries.updatedAt })
+    .from(routeDeliveries)
+    .where(and(eq(routeDeliveries.status, "PENDING"), lt(routeDeliveries.updatedAt, now - idleMs)))
+    .limit(limit);
+  const claimed: string[] = [];
+  for (const row of stalled) {
+    const done = await database(d1)
+      .update(routeDeliveries)
+      .set({ updatedAt: now })
+      .where(and(eq(routeDeliveries.id, row.id), eq(routeDeliveries.updatedAt, row.updatedAt)))
+      .returning({ id: routeDeliveries.id });
+    if (done.length) claimed.push(row.id);
+  }
+  return claimed;
 }
