@@ -2046,7 +2046,10 @@ export interface components {
             };
             sftp?: {
                 host: string;
-                /** @default 22 */
+                /**
+                 * Format: int32
+                 * @default 22
+                 */
                 port: number;
                 username: string;
                 /**
@@ -2088,7 +2091,10 @@ export interface components {
             name: string;
             sftp: {
                 host: string;
-                /** @default 22 */
+                /**
+                 * Format: int32
+                 * @default 22
+                 */
                 port: number;
                 username: string;
                 /**

@@ -14,10 +14,10 @@ export const S3ConfigSchema = z.object({
 
 export const SftpConfigSchema = z.object({
   host: z.string().min(1).max(253),
-  port: z.number().int().min(1).max(65535).default(22),
+  port: z.number().int().min(1).max(65535).default(22).meta({ format: "int32" }),
   username: z.string().min(1).max(128),
   directory: z.string().max(512).default("").meta({ description: "올릴 디렉터리. 작업마다 <directory>/<job id>/ 아래에 놓입니다" }),
-  hostKeySha256: z.string().regex(/^[A-Za-z0-9+/]{43}=?$/).meta({ description: "서버 호스트 키의 SHA-256 지문 (base64, ssh-keygen -l -E sha256의 SHA256: 뒤). 다르면 올리지 않습니다" }),
+  hostKeySha256: z.string().max(44).regex(/^[A-Za-z0-9+/]{43}=?$/).meta({ description: "서버 호스트 키의 SHA-256 지문 (base64, ssh-keygen -l -E sha256의 SHA256: 뒤). 다르면 올리지 않습니다" }),
 });
 
 export type S3Config = z.infer<typeof S3ConfigSchema>;
