@@ -7447,7 +7447,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryRoute"];
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT */
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

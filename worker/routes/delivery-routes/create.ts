@@ -18,7 +18,7 @@ export const route = createRoute({
   request: jsonBody(CreateDeliveryRouteBodySchema),
   responses: {
     201: { description: "등록한 경로", content: { "application/json": { schema: DeliveryRouteSchema } } },
-    ...errorResponses("ADMIN_ACTION_FORBIDDEN"),
+    ...errorResponses("ADMIN_ACTION_FORBIDDEN", "MISSING_REQUIRED_PARAM"),
   },
 });
 
