@@ -15,6 +15,7 @@ import { errorResponse, onError, onNotFound } from "./http/error-handler";
 import { behind, type RouteFront } from "./http/route-fronts";
 import { registerRateHeaders } from "./http/rate-headers";
 import { validationHook } from "./http/validation-hook";
+import { serverDescription } from "./http/server-description";
 import { requireAuth } from "./middleware/authenticate";
 import { rateLimit } from "./middleware/rate-limit";
 import { requestId } from "./middleware/request-id";
@@ -86,12 +87,6 @@ const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs", REDOC_SCRI
 const isKeyless = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_LINK_PATH);
 
 export type Api = OpenAPIHono<AppEnv>;
-
-/** The document's server is the deployment that served it: a local stack, or a deployed one (sandbox or production). */
-function serverDescription(url: URL): string {
-  const local = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
-  return local ? "이 문서를 돌려준 서버: local (로컬 스택)" : "이 문서를 돌려준 서버: 배포된 환경 (sandbox 또는 production)";
-}
 
 /** requireAuth, mounted on /api/v1/*, answers these for a missing, unknown, revoked or expired API key, or one of a suspended workspace. */
 const API_KEY_CHECK: RouteFront = { errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "WORKSPACE_ACCESS_DENIED"] };

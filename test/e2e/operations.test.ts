@@ -3,6 +3,7 @@ import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsOf } from "../../sandbox/bank/ledger";
 import { launchChromium } from "../node/chromium";
+import { spectralFindings } from "../support/spectral-lint";
 import { client, type Stack, startStack } from "./stack";
 
 
@@ -65,6 +66,13 @@ describe("an institution's page changed mid-run, on the real local stack", () =>
     for (const account of accountsOf(loginId)) expect(shown.html).not.toContain(account.accountNumberFormatted);
     // The screenshot decodes as an image in a real browser.
     expect(shown.screenshot).toBeGreaterThan(0);
+
+    // The operators' own OpenAPI document, open to the signed-in console, passes the same Spectral rulesets as the partners'.
+    const adminDocument = JSON.parse((await page.evaluate(() => fetch("/admin/api/openapi.json").then((r) => r.text()))) as string);
+    expect(adminDocument.paths).toHaveProperty("/reports/{id}/close");
+    // The local stack serves it over http; a deployment over https, which is what the rulesets judge (as the partners' lint does).
+    adminDocument.servers[0].url = adminDocument.servers[0].url.replace(stack.baseUrl, "https://api.collect-edge.kr");
+    expect((await spectralFindings(JSON.stringify(adminDocument), "admin-openapi.json")).errors).toEqual({});
     await page.browserContext().close();
   });
 });

@@ -4,15 +4,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Document, type ISpectralDiagnostic, Ruleset, Spectral } from "@stoplight/spectral-core";
-import { Json } from "@stoplight/spectral-parsers";
+import { spectralFindings } from "../support/spectral-lint";
 import { unstable_startWorker } from "wrangler";
 import { freshSecrets } from "../../scripts/local-stack";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const REDOCLY = realpathSync(path.join(ROOT, "node_modules/.bin/redocly"));
-/** Spectral's `oas` and OWASP rulesets with this API's exceptions (docs/security.md, "The contract says its limits"). */
-const SPECTRAL_RULESET = path.join(ROOT, ".spectral.mjs");
 /** Where a deployment is reached: the document names the origin it was served from as its server (worker/app.ts). */
 const DEPLOYED = { hostname: "api.collect-edge.kr", secure: true };
 const DEPLOYED_ORIGIN = `https://${DEPLOYED.hostname}`;
@@ -70,24 +67,10 @@ describe("the served OpenAPI document", () => {
 
   it("passes Spectral's `oas` and OWASP API Security rulesets (.spectral.mjs) without an error", async () => {
     // Named openapi.json, as the ruleset's per-operation overrides expect.
-    const file = path.join(dir, "openapi.json");
-    writeFileSync(file, document);
-    const { default: definition } = (await import(SPECTRAL_RULESET)) as { default: ConstructorParameters<typeof Ruleset>[0] };
-    const spectral = new Spectral();
-    spectral.setRuleset(new Ruleset(definition, { source: SPECTRAL_RULESET }));
-    const results = await spectral.run(new Document(document, Json, file));
-    const ERROR = 0;
-    const WARNING = 1;
-    const byRule = (severity: number) =>
-      results
-        .filter((r) => r.severity === severity)
-        .reduce<Record<string, string[]>>((groups, r: ISpectralDiagnostic) => {
-          (groups[String(r.code)] ??= []).push(`${r.path.join(".")}: ${r.message}`);
-          return groups;
-        }, {});
+    const { errors, warnings } = await spectralFindings(document, path.join(dir, "openapi.json"));
     // Warnings stay (docs/security.md lists them); they are printed so a new kind shows up in the run's output.
-    const warnings = Object.entries(byRule(WARNING)).map(([rule, found]) => `${rule}: ${found.length}`);
-    if (warnings.length) console.info(`Spectral warnings by rule: ${warnings.join(", ")}`);
-    expect(byRule(ERROR)).toEqual({});
+    const counted = Object.entries(warnings).map(([rule, found]) => `${rule}: ${found.length}`);
+    if (counted.length) console.info(`Spectral warnings by rule: ${counted.join(", ")}`);
+    expect(errors).toEqual({});
   });
 });

@@ -3,7 +3,9 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { behind } from "../http/route-fronts";
 import { validationHook } from "../http/validation-hook";
-import { AUDITED, OPERATOR_SESSION, operatorsMay } from "../operators/authenticate";
+import { registerRateHeaders } from "../http/rate-headers";
+import { serverDescription } from "../http/server-description";
+import { AUDITED, OPERATOR_SESSION, operatorDocumentAccess, operatorsMay } from "../operators/authenticate";
 import type { OperatorAction } from "../operators/permissions";
 import * as listAlerts from "./routes/alerts";
 import * as listAudit from "./routes/audit";
@@ -51,10 +53,11 @@ export function adminApi(): Hono<AppEnv> {
   api.openapi(operating("reports.close", closeReport.route), closeReport.handler);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", { type: "http", scheme: "bearer", description: "POST /admin/api/sessions가 준 운영자 세션 토큰 (ops_...)" });
-  api.use("/openapi.json", OPERATOR_SESSION.middleware!);
+  registerRateHeaders(api);
+  api.use("/openapi.json", operatorDocumentAccess);
   api.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
-    servers: [{ url: new URL(ADMIN_API_PATH, c.req.url).href }],
+    servers: [{ url: new URL(ADMIN_API_PATH, c.req.url).href, description: `운영자 API (내부용). ${serverDescription(new URL(c.req.url))}`, "x-internal": true }],
     info: { title: "운영자 API", version: "v1", description: "운영자 전용. 모든 오류는 파트너 API와 같은 {code, message, requestId[, fieldErrors]} 형식입니다." },
     security: [{ operatorSession: [] }],
   }));

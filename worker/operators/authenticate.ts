@@ -6,6 +6,7 @@ import type { RouteFront } from "../http/route-fronts";
 import type { Actor } from "./actions";
 import { assertOperatorMay, type OperatorAction } from "./permissions";
 import { findOperatorSession, type Operator } from "./store";
+import { operatorCookie } from "./session-cookie";
 
 const BEARER = /^Bearer (ops_[A-Za-z0-9_-]{16,100})$/;
 
@@ -18,6 +19,16 @@ const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   const operator = token ? await findOperatorSession(c.env.DB, token) : null;
   if (!operator) throw new ApiError("ADMIN_FORBIDDEN");
   c.set("operator", operator);
+  await next();
+});
+
+/**
+ * The operators' document: for an operator's bearer token, or for the /admin console's session cookie (it is a read,
+ * and the cookie is SameSite=Strict), so an operator signed in to the console can open it; anyone else ADMIN_FORBIDDEN.
+ */
+export const operatorDocumentAccess = createMiddleware<AppEnv>(async (c, next) => {
+  const token = BEARER.exec(c.req.header("Authorization") ?? "")?.[1] ?? operatorCookie(c);
+  if (!token || !(await findOperatorSession(c.env.DB, token))) throw new ApiError("ADMIN_FORBIDDEN");
   await next();
 });
 

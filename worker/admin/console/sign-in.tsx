@@ -7,7 +7,8 @@ import { closeOperatorSession } from "../../operators/store";
 import { signInOperator } from "../../operators/sign-in";
 import { assertBounded, FORM_FIELD_BOUNDS } from "../../console/form-bounds";
 import { CsrfField, ErrorAlert } from "../../console/layout";
-import { ADMIN_SIGN_IN_PATH, clearOperatorCookie, setOperatorCookie } from "./session";
+import { clearOperatorCookie, setOperatorCookie } from "../../operators/session-cookie";
+import { ADMIN_SIGN_IN_PATH } from "./session";
 import { SignedOutPage } from "./layout";
 
 async function form(c: Context<AppEnv>, email = "", error?: ApiError) {
