@@ -1,3 +1,4 @@
+import { S3ConfigSchema, SftpConfigSchema } from "../../deliveries/config";
 import type { DeliveryRow, RouteRow } from "../../deliveries/store";
 import { isoTime } from "../../lib/iso-time";
 
@@ -6,7 +7,7 @@ export const routeView = (r: RouteRow) => ({
   id: r.id,
   name: r.name,
   kind: r.kind,
-  ...(r.kind === "S3" ? { s3: r.config as never } : { sftp: r.config as never }),
+  ...(r.kind === "S3" ? { s3: S3ConfigSchema.parse(r.config) } : { sftp: SftpConfigSchema.parse(r.config) }),
   createdAt: isoTime(r.createdAt),
 });
 
