@@ -5,6 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { OPERATOR_ROLES, type OperatorRole } from "../worker/db/tables";
 import { totpUri } from "../worker/operators/second-factor";
+import { normalizeEmail } from "../worker/users/email";
 import { newDemoPassword, operatorSeedSql } from "./demo-seed";
 import { readDevVars } from "./local-stack";
 
@@ -33,7 +34,7 @@ const file = path.join(mkdtempSync(path.join(tmpdir(), "operator-")), "operator.
 writeFileSync(file, sql, { mode: 0o600 });
 const where = values.remote ? ["--remote"] : ["--local", "--persist-to", values["persist-to"] ?? path.join(ROOT, ".wrangler", "state")];
 execFileSync(path.join(ROOT, "node_modules/.bin/wrangler"), ["d1", "execute", "collect", ...where, "--file", file], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
-console.log(`운영자 ${values.email} (${role})
+console.log(`운영자 ${normalizeEmail(values.email)} (${role})
   비밀번호   ${password}
-  TOTP       ${totpUri(values.email, totpSecret)}
+  TOTP       ${totpUri(normalizeEmail(values.email), totpSecret)}
 이 값들은 다시 보여 주지 않습니다. 인증 앱에 TOTP를 등록하게 하고 비밀번호와 함께 안전하게 전하세요.`);
