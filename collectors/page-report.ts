@@ -1,4 +1,5 @@
-import { type BrowserPage, type RedactionRule, UnreadablePage } from "./adapter";
+import { type BrowserPage, ProviderFailure, type RedactionRule, UnreadablePage } from "./adapter";
+import { base64Encode } from "./lib/base64url";
 import { COMMON_REDACTION, redactionScript } from "./redaction";
 import { MAX_REPORT_HTML_CHARS, type PageReport } from "./scraper-protocol";
 
@@ -11,21 +12,20 @@ export interface ReportingAdapter {
   readonly redaction?: readonly RedactionRule[];
 }
 
-/** A failure the adapter met on a page it could not read, with the report kept of it (docs/operations.md, "Scraper failure reports"). */
-export class ReportedFailure extends Error {
+/**
+ * A failure the adapter met on a page it could not read, with the report kept of it (docs/operations.md, "Scraper
+ * failure reports"): made where the page was (the container's scraper, Browser Rendering), and again by the worker's
+ * scraper client from the container's answer, so the executor files one kind of failure whatever the runtime.
+ */
+export class ReportedFailure extends ProviderFailure {
   constructor(
-    readonly failure: UnreadablePage,
+    code: ProviderFailure["code"],
+    detail: string | undefined,
     readonly report: PageReport,
   ) {
-    super(failure.message);
+    super(code, detail);
     this.name = "ReportedFailure";
   }
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
 }
 
 /** The page as it is, after its personal data was rewritten in place by the common and the institution's rules. */
@@ -36,7 +36,7 @@ async function redactedPage(page: BrowserPage, adapter: ReportingAdapter): Promi
   return {
     url: page.url(),
     html: html.length > MAX_REPORT_HTML_CHARS ? `${html.slice(0, MAX_REPORT_HTML_CHARS)}<!-- truncated -->` : html,
-    screenshot: typeof shot === "string" ? shot : base64(shot),
+    screenshot: typeof shot === "string" ? shot : base64Encode(shot),
   };
 }
 
@@ -53,6 +53,6 @@ export async function reportingUnreadable<T>(adapter: ReportingAdapter, page: Br
   } catch (err) {
     if (!(err instanceof UnreadablePage)) throw err;
     const captured = page ? await redactedPage(page, adapter).catch(() => NO_PAGE) : NO_PAGE;
-    throw new ReportedFailure(err, { surprise: err.surprise, step, adapterVersion: adapter.version, detail: err.message, ...captured });
+    throw new ReportedFailure(err.code, err.message, { surprise: err.surprise, step, adapterVersion: adapter.version, detail: err.message, ...captured });
   }
 }

@@ -25,7 +25,7 @@ const BUSY_BROWSER_RETRY_SECONDS = 10;
  */
 export function failureAnswer(err: unknown): FailureAnswer {
   if (err instanceof HttpFailure) return { status: err.status, code: err.code, retryAfterSeconds: err.retryAfterSeconds, detail: err.detail };
-  if (err instanceof ReportedFailure) return { status: 422, code: err.failure.code, detail: err.failure.message, report: err.report };
+  if (err instanceof ReportedFailure) return { status: 422, code: err.code, detail: err.message, report: err.report };
   if (err instanceof ProviderFailure) return { status: 422, code: err.code, retryAfterSeconds: err.retryAfterSeconds, detail: err.message };
   if (err instanceof TimeoutError) return { status: 429, code: "ENGINE_CONCURRENCY_LIMIT", retryAfterSeconds: BUSY_BROWSER_RETRY_SECONDS, detail: err.message, logged: true };
   // Anything else is the browser or this process failing, not the institution.

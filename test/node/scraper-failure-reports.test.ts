@@ -4,7 +4,7 @@ import { accountsOf } from "../../sandbox/bank/ledger";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
 import { ContainerScraper } from "../../worker/pipeline/container-scraper";
-import { ReportedPageFailure } from "../../worker/pipeline/scraper-port";
+import { ReportedFailure } from "../../collectors/page-report";
 
 const SECRET = randomBytes(32).toString("base64url");
 
@@ -28,13 +28,13 @@ async function loginWithChange(change: string) {
   return { authMethod: "PROVIDER_LOGIN", loginId, password: "pass_good" } as const;
 }
 
-async function reportOf(work: Promise<unknown>): Promise<ReportedPageFailure> {
+async function reportOf(work: Promise<unknown>): Promise<ReportedFailure> {
   const failure = await work.then(
     () => null,
     (err: unknown) => err,
   );
-  expect(failure).toBeInstanceOf(ReportedPageFailure);
-  return failure as ReportedPageFailure;
+  expect(failure).toBeInstanceOf(ReportedFailure);
+  return failure as ReportedFailure;
 }
 
 describe("a page the adapter cannot read", () => {

@@ -3,8 +3,8 @@ import type { AdapterContext, BrowserAdapter, BrowserPage, LoginCredential, RawR
 import { ProviderFailure } from "../../collectors/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../../collectors/lib/base64url";
 import type { BrowserInstitution } from "../../collectors/registry";
-import { ReportedPageFailure, type ScraperPort, SessionGone } from "./scraper-port";
-import { ReportedFailure, reportingUnreadable } from "../../collectors/page-report";
+import { type ScraperPort, SessionGone } from "./scraper-port";
+import { reportingUnreadable } from "../../collectors/page-report";
 
 /** A remote browser that outlives one request: launched once per job, reconnected for each unit. */
 export interface RemoteBrowser {
@@ -55,9 +55,6 @@ function decodeRef(sessionId: string): SessionRef {
  * what a later invocation needs to find the logged-in page again, since
  * nothing survives in memory between queue deliveries.
  */
-/** A report made in the worker goes to the executor as the container scraper's answer would (pipeline/scraper-port.ts). */
-const asPageFailure = (err: unknown) => (err instanceof ReportedFailure ? new ReportedPageFailure(err.failure.code, err.failure.message, err.report) : err);
-
 export class BrowserRenderingScraper implements ScraperPort {
   constructor(
     private readonly launcher: BrowserLauncher,
@@ -84,8 +81,6 @@ export class BrowserRenderingScraper implements ScraperPort {
       if (!page) throw new SessionGone();
       const { adapter, baseUrl } = this.institution(ref.p);
       return await work(page, adapter, { baseUrl });
-    } catch (err) {
-      throw asPageFailure(err);
     } finally {
       await browser.disconnect();
     }
@@ -104,7 +99,7 @@ export class BrowserRenderingScraper implements ScraperPort {
       await reportingUnreadable(adapter, page, "login", () => adapter.login(page, credential, { baseUrl, businessNumber }));
     } catch (err) {
       await browser.close();
-      throw asPageFailure(err);
+      throw err;
     }
     const sessionId = encodeRef({ b: browser.sessionId(), p: providerCode });
     await browser.disconnect();

@@ -15,7 +15,8 @@ import {
 } from "../../collectors/scraper-protocol";
 import { base64UrlEncode } from "../../collectors/lib/base64url";
 import { processInstances, type ScraperInstances } from "./scraper-instances";
-import { ReportedPageFailure, type ScraperPort, SessionGone } from "./scraper-port";
+import { type ScraperPort, SessionGone } from "./scraper-port";
+import { ReportedFailure } from "../../collectors/page-report";
 import { currentSpan, withSpan } from "../observability/telemetry";
 import { formatTraceparent } from "../observability/trace-context";
 
@@ -114,7 +115,7 @@ export class ContainerScraper implements ScraperPort {
     }
     if (response.status === 404) throw new SessionGone();
     const code = parsed.failure?.code ?? (response.status === 429 ? "ENGINE_CONCURRENCY_LIMIT" : "ENGINE_CRASHED");
-    if (parsed.report) throw new ReportedPageFailure(code as ProviderFailure["code"], parsed.failure?.detail, parsed.report);
+    if (parsed.report) throw new ReportedFailure(code as ProviderFailure["code"], parsed.failure?.detail, parsed.report);
     throw new ProviderFailure(code as ProviderFailure["code"], parsed.failure?.detail ?? parsed.failure?.message, parsed.failure?.retryAfterSeconds);
   }
 

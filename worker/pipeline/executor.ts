@@ -10,7 +10,8 @@ import type { JobRow } from "../jobs/store";
 import { storeUnitResults } from "../results/unit-results";
 import { backoffSeconds } from "./backoff";
 import type { LockPort, Outcome, PipelineDeps } from "./ports";
-import { ReportedPageFailure, SessionGone } from "./scraper-port";
+import { SessionGone } from "./scraper-port";
+import { ReportedFailure } from "../../collectors/page-report";
 import { splitRange } from "./segments";
 import { isSameTarget, notShown, shownList } from "../credentials/targets";
 import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
@@ -308,7 +309,7 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
   if (failure instanceof TargetNotShown) error.message = `${error.message} 기관이 보여 주는 ${failure.code === "INVALID_CARD_FOR_SERVICE" ? "카드" : "계좌"}: ${shownList(failure.shown)}`;
   const { deps, job } = delivery;
   // A page the adapter could not read: operators get the page, each time, before the job's own outcome is decided.
-  if (failure instanceof ReportedPageFailure) await deps.fileReport(delivery.provider.code, job.id, failure.report);
+  if (failure instanceof ReportedFailure) await deps.fileReport(delivery.provider.code, job.id, failure.report);
   // What the institution said, for operators to teach the adapter; the partner sees only the catalog's message.
   if (error.code === "UNKNOWN") log("warn", "unknown-institution-message", { jobId: job.id, text: failure.message });
   const window = failure instanceof MaintenanceMet ? failure.window : error.code === "PROVIDER_TIME_WINDOW" ? await deps.maintenanceMet(delivery.provider, deps.now(), 0) : null;

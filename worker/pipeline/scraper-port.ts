@@ -1,5 +1,4 @@
 import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../collectors/adapter";
-import type { PageReport } from "../../collectors/scraper-protocol";
 
 /**
  * What the pipeline needs from a scraper runtime, whether the scraper
@@ -15,17 +14,6 @@ export interface ScraperPort {
   targets(sessionId: string, schema: string): Promise<Target[]>;
   collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]>;
   closeSession(sessionId: string): Promise<void>;
-}
-
-/** The scraper could not read the institution's page and kept a report of it (collectors/scraper-protocol.ts PageReport). */
-export class ReportedPageFailure extends ProviderFailure {
-  constructor(
-    code: ProviderFailure["code"],
-    detail: string | undefined,
-    readonly report: PageReport,
-  ) {
-    super(code, detail);
-  }
 }
 
 /** The scraper no longer knows the session (restart, idle close): log in again and carry on. */
