@@ -1,6 +1,7 @@
 import { standardWebhookHeaders } from "../../contracts/webhooks";
 import type { Bindings } from "../env";
 import { sendMail } from "../mail/outbox";
+import { postWebhook } from "../webhooks/post";
 import { NO_PROVIDER } from "./rules";
 import { log } from "../observability/telemetry";
 
@@ -12,9 +13,6 @@ export interface AlertNotice {
   type: "operator_alert.opened" | "operator_alert.resolved";
   alert: { id: string; code: string; providerCode: string; occurrences: number; threshold: number; windowSeconds: number; example: string; openedAt: string; resolvedAt: string | null };
 }
-
-// A chat tool that does not answer in this long is down: the notice is tried again by the desk's alarm.
-const SEND_TIMEOUT_MS = 10_000;
 
 function summary(n: AlertNotice): string {
   const what = n.alert.providerCode === NO_PROVIDER ? n.alert.code : `${n.alert.providerCode} ${n.alert.code}`;
@@ -34,12 +32,7 @@ export async function notifyOperators(env: AlertNoticeEnv, notice: AlertNotice):
   if (!env.OPERATOR_ALERT_WEBHOOK_URL) return true;
   const body = JSON.stringify({ ...notice, text });
   const signed = env.OPERATOR_ALERT_WEBHOOK_SECRET ? await standardWebhookHeaders(notice.id, body, [env.OPERATOR_ALERT_WEBHOOK_SECRET], Math.floor(Date.now() / 1000)) : {};
-  try {
-    const answer = await fetch(env.OPERATOR_ALERT_WEBHOOK_URL, { method: "POST", headers: { "Content-Type": "application/json", ...signed }, body, signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
-    await answer.body?.cancel();
-    return answer.ok;
-  } catch (err) {
-    log("error", "operator-alert-send-failed", { notice: notice.id, error: String(err) });
-    return false;
-  }
+  const sent = await postWebhook(env.OPERATOR_ALERT_WEBHOOK_URL, body, { "Content-Type": "application/json", ...signed });
+  if ("error" in sent) log("error", "operator-alert-send-failed", { notice: notice.id, error: sent.error });
+  return "status" in sent && sent.status >= 200 && sent.status < 300;
 }

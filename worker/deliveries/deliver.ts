@@ -15,10 +15,6 @@ export type DeliverEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | 
 /** Where one file of a delivery goes: it takes the file's bytes and answers how many it wrote. */
 type Sink = (name: string, body: ReadableStream<Uint8Array>, contentType: string) => Promise<number>;
 
-const stringStream = (text: string) => textStream((async function* () {
-  yield text;
-})());
-
 async function sinkFor(env: DeliverEnv, route: RouteRow, jobId: string): Promise<Sink> {
   const secret = await openRouteSecret(env.VAULT_MASTER_KEY, route);
   if (route.kind === "S3") {
@@ -49,7 +45,7 @@ export async function deliverJob(env: DeliverEnv, route: RouteRow, job: JobRow):
     },
   ];
   const manifest = JSON.stringify({ jobId: job.id, providerCode: job.providerCode, schema: job.schema, recordCount: units.recordCount, finishedAt: new Date(job.finishedAt ?? Date.now()).toISOString(), files });
-  files.push({ name: "manifest.json", bytes: await sink("manifest.json", stringStream(manifest), "application/json") });
+  files.push({ name: "manifest.json", bytes: await sink("manifest.json", new Blob([manifest]).stream(), "application/json") });
   return files;
 }
 

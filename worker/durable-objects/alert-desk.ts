@@ -47,7 +47,7 @@ export class AlertDesk extends DurableObject<Bindings> {
       await this.ctx.storage.put("open", { ...open, occurrences: open.occurrences + 1, lastSeenAt: Math.max(open.lastSeenAt, at) });
       return;
     }
-    const inWindow = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM occurrences WHERE at > ?", at - rule.windowMs).one().n;
+    const inWindow = this.occurrencesSince(at - rule.windowMs);
     if (inWindow < rule.threshold) return;
     const opened: OpenAlert = { id: crypto.randomUUID(), code, providerCode, example, openedAt: at, occurrences: inWindow, lastSeenAt: at };
     // Kept before D1 is written: an occurrence arriving while D1 answers (the object takes calls meanwhile) counts toward this alert, not a second.
@@ -62,14 +62,17 @@ export class AlertDesk extends DurableObject<Bindings> {
     const open = await this.ctx.storage.get<OpenAlert>("open");
     if (open) {
       const rule = alertRule(open.code);
-      const inWindow = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM occurrences WHERE at > ?", now - rule.windowMs).one().n;
-      if (inWindow < rule.threshold) {
+      if (this.occurrencesSince(now - rule.windowMs) < rule.threshold) {
         await resolveAlert(this.env.DB, open.id, open.occurrences, now);
         await this.ctx.storage.delete("open");
         this.queueNotice("operator_alert.resolved", open, now);
       } else await countAlert(this.env.DB, open.id, open.occurrences, open.lastSeenAt);
     }
     await this.sendNotices(now);
+  }
+
+  private occurrencesSince(since: number): number {
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM occurrences WHERE at > ?", since).one().n;
   }
 
   private queueNotice(type: AlertNotice["type"], alert: OpenAlert, resolvedAt: number | null): void {

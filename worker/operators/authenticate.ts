@@ -10,27 +10,27 @@ import { operatorCookie } from "./session-cookie";
 
 const BEARER = /^Bearer (ops_[A-Za-z0-9_-]{16,100})$/;
 
+/** A live operator session's bearer token, or with `orCookie` the /admin console's session cookie; anyone else 403 ADMIN_FORBIDDEN. */
+const operatorSession = (orCookie: boolean) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const token = BEARER.exec(c.req.header("Authorization") ?? "")?.[1] ?? (orCookie ? operatorCookie(c) : undefined);
+    const operator = token ? await findOperatorSession(c.env.DB, token) : null;
+    if (!operator) throw new ApiError("ADMIN_FORBIDDEN");
+    c.set("operator", operator);
+    await next();
+  });
+
 /**
  * Every /admin/api call but signing in: the bearer must be a live operator session. Anyone else, API keys and
  * console sessions included, gets 403 ADMIN_FORBIDDEN and learns nothing more.
  */
-const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
-  const token = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
-  const operator = token ? await findOperatorSession(c.env.DB, token) : null;
-  if (!operator) throw new ApiError("ADMIN_FORBIDDEN");
-  c.set("operator", operator);
-  await next();
-});
+const requireOperator = operatorSession(false);
 
 /**
- * The operators' document: for an operator's bearer token, or for the /admin console's session cookie (it is a read,
- * and the cookie is SameSite=Strict), so an operator signed in to the console can open it; anyone else ADMIN_FORBIDDEN.
+ * The operators' document also opens to the /admin console's session cookie (it is a read, and the cookie is
+ * SameSite=Strict), so an operator signed in to the console can open it.
  */
-export const operatorDocumentAccess = createMiddleware<AppEnv>(async (c, next) => {
-  const token = BEARER.exec(c.req.header("Authorization") ?? "")?.[1] ?? operatorCookie(c);
-  if (!token || !(await findOperatorSession(c.env.DB, token))) throw new ApiError("ADMIN_FORBIDDEN");
-  await next();
-});
+export const operatorDocumentAccess = operatorSession(true);
 
 export const OPERATOR_SESSION: RouteFront = { middleware: requireOperator, errors: ["ADMIN_FORBIDDEN"] };
 

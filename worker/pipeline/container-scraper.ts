@@ -77,10 +77,13 @@ export class ContainerScraper implements ScraperPort {
     this.instances = typeof instances === "string" ? processInstances([instances]) : instances;
   }
 
-  /** A call to the scraper, a client span of the work it serves when there is one, the trace carried on in `traceparent`. */
+  /**
+   * A call to the scraper, the trace carried on in `traceparent`: a client span of the work it serves when that is
+   * exported, else just the work's own span id (nothing would be recorded of a span made per call).
+   */
   private call<T>(instance: number, method: string, path: string, timeoutMs: number, body?: unknown): Promise<T> {
     const parent = currentSpan();
-    if (!parent) return this.send<T>(instance, method, path, timeoutMs, body);
+    if (!parent?.sampled) return this.send<T>(instance, method, path, timeoutMs, body);
     const route = path.replace(/^\/sessions\/[^/]+/, "/sessions/{id}");
     return withSpan(`scraper ${method} ${route}`, { parent, kind: "client", attributes: { "scraper.instance": instance } }, () => this.send<T>(instance, method, path, timeoutMs, body));
   }
