@@ -9,6 +9,7 @@ import { actorOf } from "../../operators/authenticate";
 import { operatorMay } from "../../operators/permissions";
 import { CsrfField } from "../../console/layout";
 import { kst } from "../../console/kst";
+import { OutageNoteSchema } from "../routes/outages/shapes";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
 
 const BACK = "/admin/outages";
@@ -70,9 +71,9 @@ export const announceForm = (c: Context<AppEnv>) =>
     const { fields, reason } = await actionForm(c);
     const provider = findProvider(fields.providerCode ?? "");
     if (!provider) throw new ApiError("INVALID_PROVIDER_CODE");
-    const note = (fields.note ?? "").trim();
-    if (!note || note.length > MAX.name) throw new ApiError("INVALID_PARAM_FORMAT", { message: `안내는 1자 이상 ${MAX.name}자 이하로 적어 주세요.` });
-    await announceProviderOutage(c.env, actorOf(c), provider, { startsAt: kstIso(fields.startsAt), endsAt: kstIso(fields.endsAt), note, reason });
+    const note = OutageNoteSchema.safeParse(fields.note ?? "");
+    if (!note.success) throw new ApiError("INVALID_PARAM_FORMAT", { message: `안내는 1자 이상 ${MAX.name}자 이하로 적어 주세요.` });
+    await announceProviderOutage(c.env, actorOf(c), provider, { startsAt: kstIso(fields.startsAt), endsAt: kstIso(fields.endsAt), note: note.data, reason });
   });
 
 export const withdrawForm = (c: Context<AppEnv>) =>

@@ -4,10 +4,10 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../http/error-responses";
 import { jsonBody } from "../../../http/json-body";
-import { MAX, timestamp } from "../../../http/bounds";
+import { timestamp } from "../../../http/bounds";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../../routes/providers/code-param";
 import { ReasonSchema } from "../../shapes";
-import { OutageSchema } from "./shapes";
+import { OutageNoteSchema, OutageSchema } from "./shapes";
 import { outageView } from "./views";
 
 export const route = createRoute({
@@ -25,7 +25,7 @@ export const route = createRoute({
         .object({
           startsAt: timestamp(),
           endsAt: timestamp(),
-          note: z.string().trim().min(1).max(MAX.name).meta({ description: "파트너에게 보이는 안내 (한국어, 100자까지)" }),
+          note: OutageNoteSchema,
           reason: ReasonSchema,
         })
         .openapi("OutageAnnouncement"),
