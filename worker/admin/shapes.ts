@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { OPERATOR_ROLES } from "../db/tables";
+import { OPERATOR_ROLES, PLANS } from "../db/tables";
 import { code, MAX, pathId, timestamp, uuid } from "../http/bounds";
 
 /** Why an operator acts: required of every change and kept in the audit log with it. */
@@ -16,7 +16,7 @@ export const WorkspaceSchema = z
     id: pathId(),
     name: z.string().max(MAX.name),
     businessNumber: z.string().max(10).nullable(),
-    plan: z.enum(["FREE", "PRO", "INTERNAL"]),
+    plan: z.enum(PLANS),
     isPartner: z.boolean(),
     partnerWorkspaceId: pathId().nullable().meta({ description: "파트너의 연결 워크스페이스면 그 파트너의 워크스페이스 id" }),
     suspendedAt: timestamp().nullable(),

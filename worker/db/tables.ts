@@ -5,13 +5,16 @@ import type { KnownTargets } from "../credentials/targets";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
+/** What a workspace pays for (worker/workspaces/plans.ts has each one's limits). */
+export const PLANS = ["FREE", "PRO", "INTERNAL"] as const;
+
 export const workspaces = sqliteTable(
   "workspaces",
   {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   businessNumber: text("business_number"),
-  plan: text("plan", { enum: ["FREE", "PRO", "INTERNAL"] }).notNull().default("FREE"),
+  plan: text("plan", { enum: PLANS }).notNull().default("FREE"),
   /** Monthly job cap agreed for this workspace; null means its plan's (worker/workspaces/plans.ts). */
   monthlyJobCap: integer("monthly_job_cap"),
   isPartner: integer("is_partner", { mode: "boolean" }).notNull().default(false),

@@ -3,14 +3,12 @@ import type { AppEnv } from "../../env";
 import { changeWorkspacePlan, changeWorkspaceSuspension, inspectWorkspace, rerunFailedJob } from "../../operators/actions";
 import { actorOf } from "../../operators/authenticate";
 import { operatorMay } from "../../operators/permissions";
-import { PLAN_LIMITS, type Plan } from "../../workspaces/plans";
+import { PLANS } from "../../db/tables";
 import { ApiError } from "../../errors/api-error";
 import { CsrfField } from "../../console/layout";
 import { kst } from "../../console/kst";
 import { providerName } from "../../console/provider-name";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
-
-const PLANS = Object.keys(PLAN_LIMITS) as Plan[];
 
 /** One workspace: what it is, its keys and credentials without their secrets, its latest jobs; the actions the operator's role allows. */
 export async function showWorkspace(c: Context<AppEnv>): Promise<Response> {

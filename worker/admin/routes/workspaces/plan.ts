@@ -1,3 +1,4 @@
+import { PLANS } from "../../../db/tables";
 import { changeWorkspacePlan } from "../../../operators/actions";
 import { actorOf } from "../../../operators/authenticate";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
@@ -15,7 +16,7 @@ export const route = createRoute({
   summary: "워크스페이스 요금제 바꾸기",
   description:
     "INTERNAL은 우리와 파트너의 시험용 워크스페이스에 운영자만 주는 내부 요금제로, 한도가 없고 살 수 없습니다. 파트너의 연결 워크스페이스는 파트너의 요금제를 따르므로 파트너 워크스페이스에서 바꿉니다. 다음 작업 생성부터 새 한도가 적용됩니다.",
-  request: { params: IdParamSchema, ...jsonBody(z.object({ plan: z.enum(["FREE", "PRO", "INTERNAL"]), reason: ReasonSchema }).openapi("AdminPlanChange")) },
+  request: { params: IdParamSchema, ...jsonBody(z.object({ plan: z.enum(PLANS), reason: ReasonSchema }).openapi("AdminPlanChange")) },
   responses: {
     200: { description: "바뀐 워크스페이스", content: { "application/json": { schema: WorkspaceSchema } } },
     ...errorResponses("WORKSPACE_NOT_FOUND"),
