@@ -18,12 +18,13 @@ import { progressText } from "../../worker/console/job-status";
 
 /** Whether the scraper still knows a session: a closed one is gone (404). */
 /** What the scraper says of a session: it serves it, it has none by that id, or it failed to answer (a loaded machine). */
-async function sessionState(sessionId: string): Promise<"alive" | "gone" | "unknown"> {
+/** "alive", "gone", or what else the scraper answered (so a failure under load says what it met). */
+async function sessionState(sessionId: string): Promise<string> {
   try {
     await new ContainerScraper(env.SCRAPER_URL!, env.SCRAPER_SHARED_SECRET).targets(sessionId, "bank.accounts.cb.v1");
     return "alive";
   } catch (err) {
-    return err instanceof SessionGone ? "gone" : "unknown";
+    return err instanceof SessionGone ? "gone" : `unknown: ${err instanceof ProviderFailure ? err.code : ""} ${(err as Error).message}`;
   }
 }
 
