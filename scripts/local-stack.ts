@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { DEMO_OPERATOR_EMAIL, DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, operatorSeedSql, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
@@ -41,6 +41,8 @@ export interface StackOptions {
   seeds?: WorkspaceSeed[];
   /** Run the scrapers as runners that connect out to the worker (scraper-container/runner.ts), as on a host in Korea. */
   runners?: boolean;
+  /** The worker's bundle, built once for several stacks (`buildWorkerBundle`); built for this stack when absent. */
+  bundleDir?: Promise<string>;
 }
 
 export interface LocalStack {
@@ -121,6 +123,31 @@ export async function localSecrets(): Promise<Record<string, string>> {
     appendFileSync(file, `${name}='${secrets[name]}'\n`);
   }
   return secrets;
+}
+
+/**
+ * Bundles the worker into `outDir` and answers it. Stacks are served from a bundle built once, not from the sources:
+ * `wrangler dev` on the sources rebuilds and reloads the runtime whenever a directory its bundler listed changes (a new
+ * entry in node_modules or beside the checkout), which drops every delivery in flight and the local queue's messages
+ * (docs/pipeline.md).
+ */
+export async function buildWorkerBundle(outDir: string): Promise<string> {
+  await run(path.join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdir", outDir], { ...process.env, CI: "1" });
+  return outDir;
+}
+
+/**
+ * A fresh database's whole schema as one SQL file's text, recorded as `wrangler d1 migrations apply` records it (its
+ * table, a row per file), so later applies add only newer files. One `d1 execute` instead of `migrations apply`, which
+ * spent half a minute of CPU on 30 files (a runtime started per file), twice per end-to-end run.
+ */
+function freshSchemaSql(): string {
+  const dir = path.join(ROOT, "drizzle");
+  const files = readdirSync(dir).filter((name) => name.endsWith(".sql")).sort();
+  return [
+    `CREATE TABLE IF NOT EXISTS "d1_migrations"(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);`,
+    ...files.flatMap((name) => [readFileSync(path.join(dir, name), "utf8"), `INSERT INTO "d1_migrations" (name) VALUES ('${name}');`]),
+  ].join("\n");
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -262,24 +289,22 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const wrangler = (args: string[]) => run(path.join(BIN, "wrangler"), [...args, "--local", "--persist-to", options.persistTo], { ...env, CI: "1" });
     const operatorSeed = { email: DEMO_OPERATOR_EMAIL, role: "admin" as const, password: options.demoOperator?.password ?? newDemoPassword(), totpSecret: options.demoOperator?.totpSecret };
     const demoOperator = await operatorSeedSql(operatorSeed, secrets.VAULT_MASTER_KEY!);
-    const seedWorkspaces = async (seeds: WorkspaceSeed[], extra: string[] = []) => {
-      const statements = [...(await Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)))), ...extra];
-      const seedFile = path.join(options.persistTo, `seed-${Date.now()}.sql`);
-      writeFileSync(seedFile, statements.join("\n"));
-      await wrangler(["d1", "execute", "collect", "--file", seedFile]);
+    const seedSql = async (seeds: WorkspaceSeed[]) => Promise.all(seeds.map((seed) => workspaceSeedSql(seed, secrets.VAULT_MASTER_KEY!)));
+    const execute = async (statements: string[]) => {
+      const file = path.join(options.persistTo, `seed-${Date.now()}.sql`);
+      writeFileSync(file, statements.join("\n"));
+      await wrangler(["d1", "execute", "collect", "--file", file]);
     };
+    const seedWorkspaces = async (seeds: WorkspaceSeed[]) => execute(await seedSql(seeds));
     const apiKey = options.apiKey ?? newApiKey();
+    const fresh = !existsSync(path.join(options.persistTo, "v3", "d1"));
     mkdirSync(options.persistTo, { recursive: true });
     const demoUser = { email: DEMO_USER_EMAIL, password: options.demoPassword ?? newDemoPassword() };
-    // Served from a bundle built once, not from the sources: `wrangler dev` on the sources rebuilds and reloads
-    // the runtime whenever a directory its bundler listed changes (a new entry in node_modules or beside the
-    // checkout), which drops every delivery in flight and the local queue's messages (docs/pipeline.md).
+    const seeds = [...(await seedSql([demoWorkspace(apiKey, demoUser), ...(options.seeds ?? [])])), demoOperator.sql];
+    // A fresh database takes its schema and seeds in one statement file; a kept one (npm start's) applies the newer migrations first.
+    const migrateAndSeed = fresh ? execute([freshSchemaSql(), ...seeds]) : wrangler(["d1", "migrations", "apply", "collect"]).then(() => execute(seeds));
     // Built while D1 is migrated and seeded, as neither needs the other.
-    const bundleDir = path.join(options.persistTo, "worker-bundle");
-    await Promise.all([
-      run(path.join(BIN, "wrangler"), ["deploy", "--dry-run", "--outdir", bundleDir], { ...env, CI: "1" }),
-      wrangler(["d1", "migrations", "apply", "collect"]).then(() => seedWorkspaces([demoWorkspace(apiKey, demoUser), ...(options.seeds ?? [])], [demoOperator.sql])),
-    ]);
+    const [bundleDir] = await Promise.all([options.bundleDir ?? buildWorkerBundle(path.join(options.persistTo, "worker-bundle")), migrateAndSeed]);
 
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { demoWorkspace, newApiKey, newDemoPassword, type WorkspaceSeed } from "../../scripts/demo-seed";
 import { freePort } from "../../scripts/free-port";
-import { type LocalStack, startLocalStack } from "../../scripts/local-stack";
+import { buildWorkerBundle, type LocalStack, startLocalStack } from "../../scripts/local-stack";
 import { PROFILES, type ProfileName } from "./profiles";
 import { NAMED_WORKSPACES, type WorkspaceName } from "./workspaces";
 
@@ -59,6 +59,13 @@ async function body(request: IncomingMessage): Promise<Record<string, any>> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const running = new Map<ProfileName, Promise<Running>>();
   const persistDirs: string[] = [];
+  // Every profile serves the same code: one bundle for all, built when the first profile starts.
+  let bundle: Promise<string> | undefined;
+  const bundleDir = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "collect-e2e-bundle-"));
+    persistDirs.push(dir);
+    return buildWorkerBundle(dir);
+  };
 
   const start = async (name: ProfileName): Promise<Running> => {
     const { workspaces, ...options } = PROFILES[name];
@@ -76,6 +83,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       sandboxPort: await freePort(),
       scraperPort: await freePort(),
       persistTo,
+      bundleDir: (bundle ??= bundleDir()),
       logDir: path.join(ROOT, "test-artifacts/e2e", name),
     });
     return {
