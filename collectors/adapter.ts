@@ -15,7 +15,7 @@ export interface BrowserPage {
   waitForSelector(selector: string, options?: { timeout?: number; visible?: boolean }): Promise<unknown>;
   // Page-side code goes in as source text: bundlers (esbuild's keepNames in wrangler and tsx) wrap
   // functions in helpers that do not exist inside the page.
-  waitForFunction(expression: string, options?: { timeout?: number }): Promise<unknown>;
+  waitForFunction(expression: string, options?: { timeout?: number; polling?: "mutation" | "raf" | number }): Promise<unknown>;
   evaluate(expression: string): Promise<unknown>;
   /** For failure reports only (scraper-container/evidence.ts): the visible page, after its personal data was redacted in place. */
   screenshot(options: { encoding: "base64"; type: "jpeg"; quality: number }): Promise<string | Uint8Array>;

@@ -15,7 +15,9 @@ export async function settle(page: BrowserPage, readyExpression: string, ctx: Ad
   // With the site's known pages named, a page outside them ends the wait at once: no state of it will ever be ready.
   const unknownPage = knownPages ? `!${knownPages}.test(location.pathname)` : "false";
   try {
-    await page.waitForFunction(`(${readyExpression}) || !!(${PROBLEM}) || (${unknownPage})`, { timeout: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    // Checked on each change of the document, not on every animation frame (puppeteer's default), which kept
+    // Chromium drawing frames at 60 a second for as long as a site took to answer.
+    await page.waitForFunction(`(${readyExpression}) || !!(${PROBLEM}) || (${unknownPage})`, { timeout: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS, polling: "mutation" });
   } catch (err) {
     if ((err as Error).name === "TimeoutError") throw new ProviderFailure("TIMEOUT", `page did not settle: ${readyExpression}`);
     throw err;

@@ -204,7 +204,7 @@ describe("the API reference page", () => {
     page.on("requestfinished", (request) => void (/^https?:/.test(request.url()) && new URL(request.url()).origin !== stack.baseUrl && elsewhere.push(request.url())));
     await page.goto(`${stack.baseUrl}/api/v1/docs`);
     // The job creation's request body, a $ref in the document, shown as its fields.
-    await page.waitForFunction(`document.querySelector("redoc")?.innerText.includes("데이터 수집 API") && document.body.innerText.includes("dateRangeStart")`, { timeout: 60_000 });
+    await page.waitForFunction(`document.querySelector("redoc")?.innerText.includes("데이터 수집 API") && document.body.innerText.includes("dateRangeStart")`, { timeout: 60_000, polling: "mutation" });
     const text = await page.evaluate(`document.body.innerText`);
     expect(text).toContain("providerCode");
     expect(text).not.toContain("$ref");

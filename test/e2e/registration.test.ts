@@ -117,7 +117,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await frame.$eval("#f_loginId", (el) => ((el as HTMLInputElement).value = ""));
     await frame.type("#f_loginId", "user_good");
     await frame.click("#submit");
-    await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 80_000 });
+    await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 80_000, polling: "mutation" });
     await page.screenshot({ path: path.join(SHOTS, "4-connected.png") });
 
     const submitted = bodies.find((b) => b.url.endsWith("/connect/api/registrations"));
@@ -144,7 +144,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await client(stack, apiKey).json("POST", `/api/v1/registration-sessions/${issued.sessionId}/cancel`);
     await page.goto(partner.url);
     await openWithSdk(page, issued.sessionToken);
-    await page.waitForFunction(() => document.getElementById("status")?.textContent === "오류: REGISTRATION_SESSION_ALREADY_CANCELLED", { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById("status")?.textContent === "오류: REGISTRATION_SESSION_ALREADY_CANCELLED", { timeout: 60_000, polling: "mutation" });
     const frame = (await (await page.waitForSelector("iframe"))!.contentFrame())!;
     await frame.waitForSelector("#fatal:not([hidden])");
     await page.screenshot({ path: path.join(SHOTS, "5-cancelled-session.png") });
@@ -161,7 +161,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     expect(await frame.$eval("#fatal", (el) => el.textContent)).toContain("열 수 없습니다");
     expect(await frame.$eval("#form", (el) => (el as HTMLElement).hidden)).toBe(true);
     // The partner learns why through onError, so a wrong allowlist is easy to find.
-    await page.waitForFunction(() => document.getElementById("status")?.textContent === "오류: REGISTRATION_SESSION_INVALID_ORIGIN", { timeout: 60_000 });
+    await page.waitForFunction(() => document.getElementById("status")?.textContent === "오류: REGISTRATION_SESSION_INVALID_ORIGIN", { timeout: 60_000, polling: "mutation" });
     await page.browserContext().close();
   });
 
@@ -195,13 +195,13 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await (await frame.$("input#f_privateKey"))!.uploadFile(keyFile);
     await frame.type("#f_password", "wrong-password");
     await frame.click("#submit");
-    await frame.waitForFunction(() => document.getElementById("formError")?.textContent?.includes("비밀번호"), { timeout: 60_000 });
+    await frame.waitForFunction(() => document.getElementById("formError")?.textContent?.includes("비밀번호"), { timeout: 60_000, polling: "mutation" });
     await page.screenshot({ path: path.join(SHOTS, "7-certificate-wrong-password.png") });
 
     await frame.$eval("#f_password", (el) => ((el as HTMLInputElement).value = ""));
     await frame.type("#f_password", cert.password);
     await frame.click("#submit");
-    await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 80_000 });
+    await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 80_000, polling: "mutation" });
     await page.screenshot({ path: path.join(SHOTS, "8-certificate-connected.png") });
 
     const keyBody = cert.privateKey.slice(40, 100);
@@ -243,7 +243,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await popup.type("#f_loginId", "user_good");
     await popup.type("#f_password", PASSWORD);
     await popup.click("#submit");
-    await page.waitForFunction((id) => document.getElementById("status")?.textContent === `연결되었습니다 ${id}`, { timeout: 80_000 }, issued.sessionId);
+    await page.waitForFunction((id) => document.getElementById("status")?.textContent === `연결되었습니다 ${id}`, { timeout: 80_000, polling: "mutation" }, issued.sessionId);
     const session = await client(stack, popupApiKey).json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
     expect(session.body).toMatchObject({ status: "CONSUMED", credentialId: expect.any(String) });
     await page.browserContext().close();

@@ -41,7 +41,7 @@ const unit = (target: Target, segment: { start: string; end: string }) => ({ job
 const withSchema = (schema: string, records: Record<string, unknown>[]) => records.map((r) => ({ schema, ...r }));
 const byTransaction = (a: Record<string, any>, b: Record<string, any>) => (a.transactionIdentifier < b.transactionIdentifier ? -1 : 1);
 const evaluate = <T>(expression: string) => page.evaluate(expression) as Promise<T>;
-const settled = (expression: string) => page.waitForFunction(expression, { timeout: 40_000 });
+const settled = (expression: string) => page.waitForFunction(expression, { timeout: 40_000, polling: "mutation" });
 
 describe("sandbox card adapter in Chromium", () => {
   it("gets past the password reminder, the security program page and the notice pop-up, then reads the card list exactly", async () => {
