@@ -4,14 +4,14 @@ import { slowFirst } from "./test/support/slow-first";
 /**
  * End-to-end tests against the real local stack (wrangler dev, scraper, sandbox). The global setup starts
  * each stack profile once for the whole run (test/e2e/profiles.ts) and every file claims a workspace of its
- * own, so three files run side by side.
+ * own, so four files run side by side (they wait on jobs more than they compute).
  */
 export default defineConfig({
   test: {
     include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     globalSetup: ["./test/e2e/global-setup.ts"],
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: slowFirst(["faults.test.ts", "pipeline.test.ts", "cli.test.ts", "console.test.ts", "bank-errors.test.ts", "accounting-firm.test.ts"]) },
     testTimeout: 600_000,
     hookTimeout: 600_000,

@@ -34,6 +34,8 @@ export const NAMED_WORKSPACES = {
   "client/transient": { login: { loginId: "user_good", password: "error_LOGIN_TRANSIENT" } },
   "client/browser": { login: GOOD_LOGIN },
   "scheduled-load": { login: GOOD_LOGIN },
+  // The faults file's every-minute schedule, on a credential of its own so its runs never wait on the file's jobs' lock.
+  "faults/schedule": { login: GOOD_LOGIN },
   ...Object.fromEntries(BANK_ERRORS_END_TO_END.map((code) => [`bank-errors/${code}`, { login: { loginId: "user_good", password: `error_${code}` } }])),
 } satisfies Record<string, WorkspaceSpec>;
 
