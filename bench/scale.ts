@@ -26,6 +26,7 @@ import { scraperAuthorization } from "../collectors/scraper-protocol";
 import { newApiKey, type WorkspaceSeed } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
+import { percentile, poll, POLL_TIMEOUT_MS, stalls } from "./job-polling";
 import { treeCpuSeconds } from "./process-cpu";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -45,22 +46,6 @@ interface JobOutcome {
   error?: unknown;
 }
 
-/** Polls that got no answer (in time, or a dropped connection) and were sent again, as a client would: printed, since each is a stall to explain. */
-let unansweredPolls = 0;
-const POLL_TIMEOUT_MS = 30_000;
-
-async function poll(url: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
-  for (;;) {
-    try {
-      return (await (await fetch(url, { headers, signal: AbortSignal.timeout(POLL_TIMEOUT_MS) })).json()) as Record<string, unknown>;
-    } catch (err) {
-      // undici says "fetch failed" for a connection the local server closed under the request.
-      if (!(err instanceof Error && (err.name === "TimeoutError" || err.message === "fetch failed"))) throw err;
-      unansweredPolls++;
-    }
-  }
-}
-
 async function runJob(stack: LocalStack, apiKey: string): Promise<JobOutcome> {
   const headers = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
   const started = performance.now();
@@ -78,8 +63,6 @@ async function totalLogins(stack: LocalStack): Promise<number> {
   const stats = await Promise.all(stack.scraperUrls.map(async (url) => ((await (await fetch(`${url}/stats`, { headers })).json()) as { logins: number }).logins));
   return stats.reduce((a, b) => a + b, 0);
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function measure(scrapers: number) {
   const stack = await startLocalStack({
@@ -120,8 +103,8 @@ async function measure(scrapers: number) {
       )
     ).flat();
     const wallMs = performance.now() - started;
-    const stalls = unansweredPolls;
-    unansweredPolls = 0;
+    const unanswered = stalls.unansweredPolls;
+    stalls.unansweredPolls = 0;
     const [logins, cpu] = [(await totalLogins(stack)) - loginsBefore, treeCpuSeconds(pids) - cpuBefore];
     const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
     const failed = outcomes.filter((o) => o.kind !== "Succeeded");
@@ -135,7 +118,7 @@ async function measure(scrapers: number) {
       p95: percentile(times, 95) / 1000,
       loginsPerJob: logins / outcomes.length,
       cpuPerJob: cpu / outcomes.length,
-      unansweredPolls: stalls,
+      unansweredPolls: unanswered,
     };
   } finally {
     await stack.stop();
