@@ -73,6 +73,21 @@ describe("certificate credentials, created directly", () => {
     expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, res.body.id)).toEqual({ authMethod: "CERTIFICATE", ...fields });
   });
 
+  it("answers 503 CERT_CRYPTO_UNAVAILABLE with Retry-After when the runtime's crypto fails, keeps nothing, and takes the same files once it works", async () => {
+    const fields = await certFields();
+    const ws = await createWorkspace({ businessNumber: BIZNO });
+    const create = () => callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", fields } });
+    // Web Crypto refusing an operation as it does when it cannot carry it out (a DOMException), for this one request.
+    const sign = vi.spyOn(crypto.subtle, "sign").mockRejectedValueOnce(new DOMException("crypto unavailable", "OperationError"));
+    const refused = await create().finally(() => sign.mockRestore());
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: "CERT_CRYPTO_UNAVAILABLE", message: expect.stringMatching(/[가-힣]/) });
+    expect(refused.headers.get("Retry-After")).toBe("30");
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
+    expect(stored!.n).toBe(0);
+    expect((await create()).status).toBe(201);
+  });
+
   it("reads the key in each encryption in use: seedCBCWithSHA1, PBES2 with SEED-CBC, PBES2 with AES-CBC", async () => {
     for (const encryption of ["SEED_CBC_WITH_SHA1", "PBES2_SEED_CBC", "PBES2_AES256_CBC"] as const) {
       const { res } = await createCert(await certFields({ encryption }));

@@ -1,6 +1,6 @@
 import type { ApiErrorCode } from "../errors/codes";
 
-/** The 422 codes certificate checks answer, for route definitions. */
+/** The codes certificate checks answer, for route definitions: the 422s of the files, and 503 when the runtime's crypto fails. */
 export const CERTIFICATE_ERRORS = [
   "CERT_INVALID",
   "CERT_ENCRYPTION_UNSUPPORTED",
@@ -11,4 +11,5 @@ export const CERTIFICATE_ERRORS = [
   "CERT_TYPE_UNSUPPORTED",
   "CERT_R_VALUE_NOT_FOUND",
   "CERT_BIZNO_MISMATCH",
+  "CERT_CRYPTO_UNAVAILABLE",
 ] as const satisfies readonly ApiErrorCode[];

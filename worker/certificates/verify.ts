@@ -36,14 +36,28 @@ function fail(code: ApiErrorCode): never {
   throw new ApiError(code);
 }
 
+/** How soon to try again once the runtime's crypto refused an operation: a passing fault of the isolate, not of the files. */
+const CRYPTO_RETRY_SECONDS = 30;
+
+/**
+ * Web Crypto rejects with a DOMException (`OperationError`, `NotSupportedError`) when it cannot carry out an
+ * operation on input that was already read and found well-formed: the runtime's failure, which the user cannot fix,
+ * so 503 with Retry-After, and operators are alerted (worker/alerts/rules.ts). Anything else keeps its own path (a
+ * bug stays a 500).
+ */
+function runtimeCryptoFailure(err: unknown): never {
+  if (err instanceof DOMException) throw new ApiError("CERT_CRYPTO_UNAVAILABLE", { headers: { "Retry-After": String(CRYPTO_RETRY_SECONDS) } });
+  throw err;
+}
+
 /** The key must be the certificate's: a random challenge it signs verifies under the certificate's public key. */
 async function checkKeyPair(certificate: CertificateFile, pkcs8: Uint8Array<ArrayBuffer>): Promise<void> {
   if (certificate.publicKey.algorithm !== OID.rsaEncryption) fail("CERT_INVALID");
   const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, SIGNATURE, false, ["sign"]).catch(() => fail("CERT_INVALID"));
   const publicKey = await crypto.subtle.importKey("spki", certificate.publicKey.spki, SIGNATURE, false, ["verify"]).catch(() => fail("CERT_INVALID"));
   const challenge = crypto.getRandomValues(new Uint8Array(32));
-  const signature = await crypto.subtle.sign(SIGNATURE, privateKey, challenge);
-  if (!(await crypto.subtle.verify(SIGNATURE, publicKey, signature, challenge))) fail("CERT_KEY_PAIR_MISMATCH");
+  const signature = await crypto.subtle.sign(SIGNATURE, privateKey, challenge).catch(runtimeCryptoFailure);
+  if (!(await crypto.subtle.verify(SIGNATURE, publicKey, signature, challenge).catch(runtimeCryptoFailure))) fail("CERT_KEY_PAIR_MISMATCH");
 }
 
 /**
@@ -60,7 +74,7 @@ export async function verifyCertificate(material: CertificateMaterial, businessN
   const certificate = (certificateDer && readCertificateFile(certificateDer)) || fail("CERT_INVALID");
   const key = await openKeyFile(keyDer, material.password).catch((err: unknown) => {
     if (err instanceof KeyFileError) fail(KEY_FILE_CODES[err.problem]);
-    throw err;
+    return runtimeCryptoFailure(err);
   });
   await checkKeyPair(certificate, key.pkcs8);
 
@@ -70,7 +84,7 @@ export async function verifyCertificate(material: CertificateMaterial, businessN
   if (certificateHolder(certificate.policies) !== "BUSINESS") fail("CERT_TYPE_UNSUPPORTED");
   // Without R nobody can tell whose certificate it is: institutions ask for it at login.
   const randomNum = key.randomNum ?? fail("CERT_R_VALUE_NOT_FOUND");
-  if (businessNumber !== null && !(await identifies(certificate.identity, businessNumber, randomNum))) fail("CERT_BIZNO_MISMATCH");
+  if (businessNumber !== null && !(await identifies(certificate.identity, businessNumber, randomNum).catch(runtimeCryptoFailure))) fail("CERT_BIZNO_MISMATCH");
   return faceOf(certificate);
 }
 
