@@ -73,7 +73,7 @@ describe("certificate credentials, created directly", () => {
     expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, res.body.id)).toEqual({ authMethod: "CERTIFICATE", ...fields });
   });
 
-  it("answers 503 CERT_CRYPTO_UNAVAILABLE with Retry-After when the runtime's crypto fails, keeps nothing, and takes the same files once it works", async () => {
+  it("answers 503 CERT_CRYPTO_UNAVAILABLE with Retry-After when the runtime's crypto fails, keeps nothing, alerts operators, and takes the same files once it works", async () => {
     const fields = await certFields();
     const ws = await createWorkspace({ businessNumber: BIZNO });
     const create = () => callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", fields } });
@@ -85,6 +85,9 @@ describe("certificate credentials, created directly", () => {
     expect(refused.headers.get("Retry-After")).toBe("30");
     const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect(stored!.n).toBe(0);
+    // Operators hear of it at the first one (worker/alerts/rules.ts), once the answer has gone out.
+    const openAlert = () => env.DB.prepare("SELECT COUNT(*) AS n FROM operator_alerts WHERE code = 'CERT_CRYPTO_UNAVAILABLE' AND resolved_at IS NULL").first<{ n: number }>();
+    expect(await vi.waitUntil(async () => (await openAlert())!.n > 0, { timeout: 40_000, interval: 100 })).toBe(true);
     expect((await create()).status).toBe(201);
   });
 
