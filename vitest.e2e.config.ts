@@ -12,8 +12,7 @@ export default defineConfig({
     environment: "node",
     globalSetup: ["./test/e2e/global-setup.ts"],
     maxWorkers: 4,
-    // bank-errors mostly waits out its timeout case's page bound: started with the first, its wait overlaps their work.
-    sequence: { sequencer: slowFirst(["faults.test.ts", "bank-errors.test.ts", "pipeline.test.ts", "cli.test.ts", "console.test.ts", "accounting-firm.test.ts"]) },
+    sequence: { sequencer: slowFirst(["faults.test.ts", "pipeline.test.ts", "cli.test.ts", "console.test.ts", "bank-errors.test.ts", "accounting-firm.test.ts"]) },
     testTimeout: 600_000,
     hookTimeout: 600_000,
   },
