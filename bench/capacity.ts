@@ -13,10 +13,10 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
-import { newApiKey, type WorkspaceSeed } from "../scripts/demo-seed";
+import type { WorkspaceSeed } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
-import { percentile, poll, stalls } from "./job-polling";
+import { bankLoginWorkspaces, type JobRun, percentile, runJob, stalls } from "./partner-jobs";
 import { treeCpuSeconds } from "./process-cpu";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -29,33 +29,6 @@ const SESSIONS_PER_PROCESS = Number(process.env.BENCH_SESSIONS_PER_PROCESS ?? 8)
 const KEEPS_UP = 0.8;
 const POLL_MS = 500;
 const JOB = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" };
-
-interface JobTiming {
-  createMs: number;
-  /** From the create's answer to the first poll that saw the job past PENDING: the queue, the lock, the login and planning (for one unit, often all of it). */
-  pendingMs: number;
-  /** From then to the end: the units planning handed on. */
-  runMs: number;
-  endedAt: number;
-  kind: string;
-}
-
-async function runJob(stack: LocalStack, apiKey: string): Promise<JobTiming> {
-  const headers = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
-  const started = performance.now();
-  const created = await fetch(`${stack.baseUrl}/api/v1/data-jobs`, { method: "POST", headers, body: JSON.stringify(JOB) });
-  const answered = performance.now();
-  const body = (await created.json()) as { id?: string; code?: string };
-  if (!body.id) throw new Error(`create answered ${created.status} ${body.code}`);
-  let running: number | null = null;
-  for (;;) {
-    const job = await poll(`${stack.baseUrl}/api/v1/data-jobs/${body.id}`, headers);
-    const now = performance.now();
-    if (running === null && !(job.kind === "InProgress" && job.phase === "PENDING")) running = now;
-    if (job.kind !== "InProgress") return { createMs: answered - started, pendingMs: running! - answered, runMs: now - running!, endedAt: now, kind: String(job.kind) };
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-}
 
 /** Every CPU the machine has, busy seconds so far (user, nice, system, irq, softirq), for the part no tree accounts for. */
 function machineBusySeconds(): number {
@@ -74,12 +47,12 @@ async function level(stack: LocalStack, rate: number, seeds: WorkspaceSeed[]) {
   const timings = await Promise.all(
     mine.map(async (seed, i) => {
       await new Promise((r) => setTimeout(r, (i * 60_000) / rate));
-      return runJob(stack, seed.apiKey);
+      return runJob(stack.baseUrl, seed.apiKey, JOB, POLL_MS);
     }),
   );
   const wallS = (Math.max(...timings.map((t) => t.endedAt)) - started) / 1000;
   const after = cpu();
-  const sorted = (pick: (t: JobTiming) => number) => timings.map(pick).sort((a, b) => a - b);
+  const sorted = (pick: (t: JobRun) => number) => timings.map(pick).sort((a, b) => a - b);
   const [create, pending, run] = [sorted((t) => t.createMs), sorted((t) => t.pendingMs), sorted((t) => t.runMs)];
   const cores = {
     worker: (after.worker - before.worker) / wallS,
@@ -112,15 +85,10 @@ const stack = await startLocalStack({
   vars: { RATE_LIMIT_PER_MINUTE: "10000000", RATE_LIMIT_PER_HOUR: "10000000" },
 });
 try {
-  const seeds: WorkspaceSeed[] = Array.from({ length: workspaces }, (_, i) => ({
-    workspaceId: crypto.randomUUID(),
-    name: `capacity ${i}`,
-    apiKey: newApiKey(),
-    login: { loginId: "user_good", password: "pass_good" },
-  }));
+  const seeds = bankLoginWorkspaces(workspaces, "capacity");
   await stack.seedWorkspaces(seeds);
   // Warm-up: the first compile, and each scraper's browser started.
-  await Promise.all(seeds.splice(0, SCRAPERS).map((seed) => runJob(stack, seed.apiKey)));
+  await Promise.all(seeds.splice(0, SCRAPERS).map((seed) => runJob(stack.baseUrl, seed.apiKey, JOB, POLL_MS)));
 
   const results = [];
   for (const rate of RATES) {

@@ -23,10 +23,9 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { scraperAuthorization } from "../collectors/scraper-protocol";
-import { newApiKey, type WorkspaceSeed } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
-import { percentile, poll, POLL_TIMEOUT_MS, stalls } from "./job-polling";
+import { bankLoginWorkspaces, type JobRun, percentile, POLL_TIMEOUT_MS, runJob, stalls } from "./partner-jobs";
 import { treeCpuSeconds } from "./process-cpu";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -39,24 +38,6 @@ const PAGE_LATENCY_MS = Number(process.env.BENCH_PAGE_LATENCY_MS ?? 3000);
 const POLL_MS = 1000;
 /** One month of three accounts: a login, the account list and three units. */
 const JOB = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" } };
-
-interface JobOutcome {
-  ms: number;
-  kind: string;
-  error?: unknown;
-}
-
-async function runJob(stack: LocalStack, apiKey: string): Promise<JobOutcome> {
-  const headers = { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" };
-  const started = performance.now();
-  const created = await fetch(`${stack.baseUrl}/api/v1/data-jobs`, { method: "POST", headers, body: JSON.stringify(JOB) });
-  const { id } = (await created.json()) as { id: string };
-  for (;;) {
-    const job = await poll(`${stack.baseUrl}/api/v1/data-jobs/${id}`, headers);
-    if (job.kind !== "InProgress") return { ms: performance.now() - started, kind: String(job.kind), error: job.error };
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
-}
 
 async function totalLogins(stack: LocalStack): Promise<number> {
   const headers = { Authorization: scraperAuthorization(stack.scraperSecret) };
@@ -80,15 +61,10 @@ async function measure(scrapers: number) {
     vars: { RATE_LIMIT_PER_MINUTE: "10000000", RATE_LIMIT_PER_HOUR: "10000000" },
   });
   try {
-    const seeds: WorkspaceSeed[] = Array.from({ length: WORKSPACES }, (_, i) => ({
-      workspaceId: crypto.randomUUID(),
-      name: `bench ${i}`,
-      apiKey: newApiKey(),
-      login: { loginId: "user_good", password: "pass_good" },
-    }));
+    const seeds = bankLoginWorkspaces(WORKSPACES, "bench");
     await stack.seedWorkspaces(seeds);
     // Warm-up: first compile, browsers started, one on each process.
-    await Promise.all(seeds.slice(0, scrapers).map((seed) => runJob(stack, seed.apiKey)));
+    await Promise.all(seeds.slice(0, scrapers).map((seed) => runJob(stack.baseUrl, seed.apiKey, JOB, POLL_MS)));
 
     const pids = [stack.workerPid, ...stack.scraperPids()];
     const [loginsBefore, cpuBefore] = [await totalLogins(stack), treeCpuSeconds(pids)];
@@ -96,8 +72,8 @@ async function measure(scrapers: number) {
     const outcomes = (
       await Promise.all(
         seeds.map(async (seed) => {
-          const mine: JobOutcome[] = [];
-          for (let j = 0; j < JOBS_PER_WORKSPACE; j++) mine.push(await runJob(stack, seed.apiKey));
+          const mine: JobRun[] = [];
+          for (let j = 0; j < JOBS_PER_WORKSPACE; j++) mine.push(await runJob(stack.baseUrl, seed.apiKey, JOB, POLL_MS));
           return mine;
         }),
       )
@@ -106,7 +82,7 @@ async function measure(scrapers: number) {
     const unanswered = stalls.unansweredPolls;
     stalls.unansweredPolls = 0;
     const [logins, cpu] = [(await totalLogins(stack)) - loginsBefore, treeCpuSeconds(pids) - cpuBefore];
-    const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+    const times = outcomes.map((o) => o.totalMs).sort((a, b) => a - b);
     const failed = outcomes.filter((o) => o.kind !== "Succeeded");
     return {
       scrapers,
