@@ -1,12 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it, vi } from "vitest";
-import { verifyCertificate } from "../../worker/certificates/verify";
+import { CERTIFICATE_CHECK_VERSION, verifyCertificate } from "../../worker/certificates/verify";
 import { openActiveCredential } from "../../worker/credentials/store";
 import { base64Decode, base64Encode } from "../../collectors/lib/base64url";
 import { sealKeyFile } from "../../collectors/certificates/key-file";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
 import { NOT_A_MEMBER } from "../../sandbox/taxportal/members";
 import { callJson, createWorkspace } from "./helpers";
+import { act, signedIn } from "./operator-helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 
 type Json = Record<string, any>;
@@ -73,10 +74,13 @@ describe("certificate credentials, created directly", () => {
     expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, res.body.id)).toEqual({ authMethod: "CERTIFICATE", ...fields });
   });
 
-  it("answers 503 CERT_CRYPTO_UNAVAILABLE with Retry-After when the runtime's crypto fails, keeps nothing, alerts operators, and takes the same files once it works", async () => {
+  it("answers 503 CERT_CRYPTO_UNAVAILABLE with Retry-After when the runtime's crypto fails, keeps nothing, files a report operators read and are alerted by, and takes the same files once it works", async () => {
     const fields = await certFields();
     const ws = await createWorkspace({ businessNumber: BIZNO });
+    const support = await signedIn("support");
     const create = () => callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal", authMethod: "CERTIFICATE", fields } });
+    const cryptoReports = async () => ((await act(support.token, "/reports")).body.items as Json[]).filter((r) => r.surprise === "CERT_CRYPTO_UNAVAILABLE");
+    expect(await cryptoReports()).toEqual([]);
     // Web Crypto refusing an operation as it does when it cannot carry it out (a DOMException), for this one request.
     const sign = vi.spyOn(crypto.subtle, "sign").mockRejectedValueOnce(new DOMException("crypto unavailable", "OperationError"));
     const refused = await create().finally(() => sign.mockRestore());
@@ -85,9 +89,19 @@ describe("certificate credentials, created directly", () => {
     expect(refused.headers.get("Retry-After")).toBe("30");
     const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE workspace_id = ?").bind(ws.workspaceId).first<{ n: number }>();
     expect(stored!.n).toBe(0);
-    // Operators hear of it at the first one (worker/alerts/rules.ts), once the answer has gone out.
-    const openAlert = () => env.DB.prepare("SELECT COUNT(*) AS n FROM operator_alerts WHERE code = 'CERT_CRYPTO_UNAVAILABLE' AND resolved_at IS NULL").first<{ n: number }>();
-    expect(await vi.waitUntil(async () => (await openAlert())!.n > 0, { timeout: 40_000, interval: 100 })).toBe(true);
+    // Reported as a scraper's unreadable page is, once the answer has gone out: the step, the check's version, the
+    // exception, the request; no page, and nothing of the files.
+    const [report] = await vi.waitUntil(async () => {
+      const found = await cryptoReports();
+      return found.length ? found : undefined;
+    }, { timeout: 40_000, interval: 100 });
+    expect(report).toMatchObject({ providerCode: "-", step: "key pair: sign", adapterVersion: CERTIFICATE_CHECK_VERSION, detail: "OperationError: crypto unavailable", url: null, jobId: null, requestId: refused.body.requestId, occurrences: 1, closedAt: null });
+    const read = await act(support.token, `/reports/${report!.id}`);
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(read.body)).not.toContain(fields.password);
+    // Operators hear of it at the first one (worker/alerts/rules.ts): the report counted toward the code's alert.
+    const alert = await env.DB.prepare("SELECT example FROM operator_alerts WHERE code = 'CERT_CRYPTO_UNAVAILABLE' AND resolved_at IS NULL").first<{ example: string }>();
+    expect(alert).toEqual({ example: `request ${refused.body.requestId}` });
     expect((await create()).status).toBe(201);
   });
 

@@ -39,16 +39,25 @@ function fail(code: ApiErrorCode): never {
 /** How soon to try again once the runtime's crypto refused an operation: a passing fault of the isolate, not of the files. */
 const CRYPTO_RETRY_SECONDS = 30;
 
+/** The certificate check's version, as a failure report names an adapter's: bumped when the check's crypto changes. */
+export const CERTIFICATE_CHECK_VERSION = "certificate-check/1";
+
 /**
  * Web Crypto rejects with a DOMException (`OperationError`, `NotSupportedError`) when it cannot carry out an
  * operation on input that was already read and found well-formed: the runtime's failure, which the user cannot fix,
- * so 503 with Retry-After, and operators are alerted (worker/alerts/rules.ts). Anything else keeps its own path (a
- * bug stays a 500).
+ * so 503 with Retry-After, and operators get a failure report of the step (which alerts them, worker/alerts/rules.ts).
+ * The report keeps the exception's name and message only: Web Crypto's messages never quote a key. Anything else keeps
+ * its own path (a bug stays a 500).
  */
-function runtimeCryptoFailure(err: unknown): never {
-  if (err instanceof DOMException) throw new ApiError("CERT_CRYPTO_UNAVAILABLE", { headers: { "Retry-After": String(CRYPTO_RETRY_SECONDS) } });
-  throw err;
-}
+const runtimeCryptoFailure =
+  (step: string) =>
+  (err: unknown): never => {
+    if (!(err instanceof DOMException)) throw err;
+    throw new ApiError("CERT_CRYPTO_UNAVAILABLE", {
+      headers: { "Retry-After": String(CRYPTO_RETRY_SECONDS) },
+      report: { surprise: "CERT_CRYPTO_UNAVAILABLE", step, adapterVersion: CERTIFICATE_CHECK_VERSION, detail: `${err.name}: ${err.message}`, url: null, html: null, screenshot: null },
+    });
+  };
 
 /** The key must be the certificate's: a random challenge it signs verifies under the certificate's public key. */
 async function checkKeyPair(certificate: CertificateFile, pkcs8: Uint8Array<ArrayBuffer>): Promise<void> {
@@ -56,8 +65,8 @@ async function checkKeyPair(certificate: CertificateFile, pkcs8: Uint8Array<Arra
   const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, SIGNATURE, false, ["sign"]).catch(() => fail("CERT_INVALID"));
   const publicKey = await crypto.subtle.importKey("spki", certificate.publicKey.spki, SIGNATURE, false, ["verify"]).catch(() => fail("CERT_INVALID"));
   const challenge = crypto.getRandomValues(new Uint8Array(32));
-  const signature = await crypto.subtle.sign(SIGNATURE, privateKey, challenge).catch(runtimeCryptoFailure);
-  if (!(await crypto.subtle.verify(SIGNATURE, publicKey, signature, challenge).catch(runtimeCryptoFailure))) fail("CERT_KEY_PAIR_MISMATCH");
+  const signature = await crypto.subtle.sign(SIGNATURE, privateKey, challenge).catch(runtimeCryptoFailure("key pair: sign"));
+  if (!(await crypto.subtle.verify(SIGNATURE, publicKey, signature, challenge).catch(runtimeCryptoFailure("key pair: verify")))) fail("CERT_KEY_PAIR_MISMATCH");
 }
 
 /**
@@ -74,7 +83,7 @@ export async function verifyCertificate(material: CertificateMaterial, businessN
   const certificate = (certificateDer && readCertificateFile(certificateDer)) || fail("CERT_INVALID");
   const key = await openKeyFile(keyDer, material.password).catch((err: unknown) => {
     if (err instanceof KeyFileError) fail(KEY_FILE_CODES[err.problem]);
-    return runtimeCryptoFailure(err);
+    return runtimeCryptoFailure("key file: decrypt")(err);
   });
   await checkKeyPair(certificate, key.pkcs8);
 
@@ -84,7 +93,7 @@ export async function verifyCertificate(material: CertificateMaterial, businessN
   if (certificateHolder(certificate.policies) !== "BUSINESS") fail("CERT_TYPE_UNSUPPORTED");
   // Without R nobody can tell whose certificate it is: institutions ask for it at login.
   const randomNum = key.randomNum ?? fail("CERT_R_VALUE_NOT_FOUND");
-  if (businessNumber !== null && !(await identifies(certificate.identity, businessNumber, randomNum).catch(runtimeCryptoFailure))) fail("CERT_BIZNO_MISMATCH");
+  if (businessNumber !== null && !(await identifies(certificate.identity, businessNumber, randomNum).catch(runtimeCryptoFailure("virtual ID")))) fail("CERT_BIZNO_MISMATCH");
   return faceOf(certificate);
 }
 

@@ -578,23 +578,26 @@ export const operatorAlerts = sqliteTable(
 );
 
 /**
- * Pages the scrapers could not read (worker/reports/): one open report per provider, kind, step and adapter version,
- * however often it recurs; the page itself, redacted and sealed, is an R2 object kept until `expires_at`.
+ * Pages the scrapers could not read, and certificate checks whose crypto could not run (worker/reports/): one open
+ * report per provider, kind, step and adapter version, however often it recurs; the page itself, redacted and sealed,
+ * is an R2 object kept until `expires_at`.
  */
 export const failureReports = sqliteTable(
   "failure_reports",
   {
     id: text("id").primaryKey(),
     providerCode: text("provider_code").notNull(),
-    /** SCRAPING_PARSER_NOT_FOUND or SCRAPING_RESPONSE_MALFORMED. */
+    /** SCRAPING_PARSER_NOT_FOUND or SCRAPING_RESPONSE_MALFORMED from a scraper; CERT_CRYPTO_UNAVAILABLE from a certificate check. */
     surprise: text("surprise").notNull(),
     step: text("step").notNull(),
     adapterVersion: text("adapter_version").notNull(),
     detail: text("detail").notNull(),
     /** The page's address, as redacted as the page. */
     url: text("url"),
-    /** The first job that met it. */
-    jobId: text("job_id").notNull(),
+    /** The first job that met it; null for a failure outside any job (a certificate check at registration). */
+    jobId: text("job_id"),
+    /** The first request that met it, when no job did: the requestId its answer carried. */
+    requestId: text("request_id"),
     occurrences: integer("occurrences").notNull(),
     createdAt: integer("created_at").notNull(),
     lastSeenAt: integer("last_seen_at").notNull(),

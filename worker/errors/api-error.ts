@@ -1,4 +1,5 @@
 import { type ApiErrorCode, catalogEntry } from "./codes";
+import type { FailureReport } from "../reports/failure-report";
 
 /** One entry of `fieldErrors`: where, which rule, and a Korean explanation. */
 export interface FieldError {
@@ -26,6 +27,8 @@ interface ApiErrorOptions {
   headers?: Record<string, string>;
   /** The OAuth error code this answer is, on the OAuth endpoints (RFC 6749 section 5.2, RFC 8628 section 3.5). */
   oauthError?: string;
+  /** A failure for operators to fix, not the caller: filed as a failure report once the answer has gone (http/error-handler.ts). */
+  report?: FailureReport;
 }
 
 /** The envelope's bounds, as the document states them (http/error-responses.ts): at most this many fieldErrors ... */
@@ -41,6 +44,7 @@ export class ApiError extends Error {
   readonly fieldErrors?: FieldError[];
   readonly headers?: Record<string, string>;
   readonly oauthError?: string;
+  readonly report?: FailureReport;
 
   constructor(
     readonly code: ApiErrorCode,
@@ -53,6 +57,7 @@ export class ApiError extends Error {
     this.fieldErrors = options.fieldErrors;
     this.headers = options.headers;
     this.oauthError = options.oauthError;
+    this.report = options.report;
   }
 
   envelope(requestId: string): ErrorEnvelope {

@@ -6,6 +6,7 @@ import { ALERTED_CODES } from "../errors/codes";
 import { noteFlagged } from "../alerts/raise";
 import { NO_PROVIDER } from "../alerts/rules";
 import { afterAnswer } from "./after-answer";
+import { fileReport } from "../reports/store";
 import { log } from "../observability/telemetry";
 
 /** Framework exceptions (body parsing, content type, size) mapped onto catalog codes. */
@@ -27,10 +28,10 @@ function fromHttpException(err: HTTPException): ApiError {
 }
 
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
-  if (ALERTED_CODES.has(error.code)) {
-    log("error", "flagged-code", { code: error.code });
-    afterAnswer(c, noteFlagged(c.env, error.code, NO_PROVIDER, c.get("requestId")));
-  }
+  if (ALERTED_CODES.has(error.code)) log("error", "flagged-code", { code: error.code });
+  // A report counts toward its code's alert itself.
+  if (error.report) afterAnswer(c, fileReport(c.env, NO_PROVIDER, { requestId: c.get("requestId") }, error.report).catch((err) => log("error", "failure-report-not-filed", { code: error.code, error: String(err) })));
+  else if (ALERTED_CODES.has(error.code)) afterAnswer(c, noteFlagged(c.env, error.code, NO_PROVIDER, c.get("requestId")));
   return c.json(error.envelope(c.get("requestId")), error.status as 400, error.headers);
 }
 

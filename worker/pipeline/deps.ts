@@ -33,7 +33,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     invalidateCredential: (credentialId, reason) => invalidateCredential(env.DB, credentialId, reason, Date.now()),
     rememberTargets: (credentialId, kind, ids) => rememberTargets(env.DB, credentialId, kind, ids, Date.now()),
     checkSettled: (credentialId, checkId, outcome) => settleCheck(env.DB, credentialId, checkId, outcome, Date.now()),
-    fileReport: (providerCode, jobId, report) => fileReport(env, providerCode, jobId, report),
+    fileReport: (providerCode, jobId, report) => fileReport(env, providerCode, { jobId }, report),
     // Only providers with published hours cost a look at their clock; any may have an outage announced.
     maintenanceMet: async (provider, now, runMs) => {
       const [offset, outages] = await Promise.all([provider.maintenance.length === 0 ? null : providerClocks(env)(provider), upcomingOutages(env.DB, now, provider.code)]);

@@ -1,12 +1,15 @@
 import { and, asc, desc, eq, isNull, lte, sql } from "drizzle-orm";
-import type { PageReport } from "../../collectors/scraper-protocol";
 import { noteFlagged } from "../alerts/raise";
 import { database } from "../db/client";
 import { failureReports } from "../db/tables";
 import type { Bindings } from "../env";
+import type { FailureReport } from "./failure-report";
 import { openText, sealText } from "../vault/envelope";
 
 export type ReportRow = typeof failureReports.$inferSelect;
+
+/** Who met it first: a job, or, outside any job, a request (its answer's requestId). */
+export type ReportOrigin = { jobId: string } | { requestId: string };
 type ReportsEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "ALERT_DESKS">;
 
 /** A report's page is kept this long, then removed with its row by the cron: long enough to fix the adapter, no longer. */
@@ -15,7 +18,7 @@ const pageBinding = (id: string) => ["failure-report", id];
 const pageKey = (id: string) => `failure-reports/${id}`;
 
 /** A recurrence of an open report: counted on it, nothing new kept. Null when there is no open report of its kind. */
-async function countRecurrence(d1: D1Database, providerCode: string, report: PageReport, now: number): Promise<string | null> {
+async function countRecurrence(d1: D1Database, providerCode: string, report: FailureReport, now: number): Promise<string | null> {
   const [row] = await database(d1)
     .update(failureReports)
     .set({ occurrences: sql`${failureReports.occurrences} + 1`, lastSeenAt: now })
@@ -33,12 +36,15 @@ async function countRecurrence(d1: D1Database, providerCode: string, report: Pag
 }
 
 /**
- * Files what the scraper kept of a page it could not read (docs/operations.md, "Scraper failure reports"): one open
- * report per provider, kind, step and adapter version, however often it recurs (each recurrence counted), its page
- * sealed by the vault into R2 until it expires. Every occurrence also counts toward the operators' alert on its code.
+ * Files what the scraper kept of a page it could not read, or what a certificate check knew of crypto that would not
+ * run (docs/operations.md, "Scraper failure reports"): one open report per provider, kind, step and adapter version,
+ * however often it recurs (each recurrence counted), its page sealed by the vault into R2 until it expires. Every
+ * occurrence also counts toward the operators' alert on its code.
  */
-export async function fileReport(env: ReportsEnv, providerCode: string, jobId: string, report: PageReport, now: number = Date.now()): Promise<string> {
-  await noteFlagged(env, report.surprise, providerCode, `job ${jobId}`);
+export async function fileReport(env: ReportsEnv, providerCode: string, origin: ReportOrigin, report: FailureReport, now: number = Date.now()): Promise<string> {
+  const jobId = "jobId" in origin ? origin.jobId : null;
+  const requestId = "requestId" in origin ? origin.requestId : null;
+  await noteFlagged(env, report.surprise, providerCode, jobId ? `job ${jobId}` : `request ${requestId}`);
   const recurring = await countRecurrence(env.DB, providerCode, report, now);
   if (recurring) return recurring;
   const id = crypto.randomUUID();
@@ -56,6 +62,7 @@ export async function fileReport(env: ReportsEnv, providerCode: string, jobId: s
         detail: report.detail.slice(0, 1000),
         url: report.url,
         jobId,
+        requestId,
         occurrences: 1,
         createdAt: now,
         lastSeenAt: now,

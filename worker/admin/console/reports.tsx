@@ -50,7 +50,7 @@ export async function showReport(c: Context<AppEnv>): Promise<Response> {
         <dd>{r.url ?? "-"}</dd>
         <dt>발생</dt>
         <dd>
-          {r.occurrences}회 (처음 작업 <code>{r.jobId}</code>, 마지막 {kst(r.lastSeenAt)})
+          {r.occurrences}회 (처음 {r.jobId ? "작업" : "요청"} <code>{r.jobId ?? r.requestId}</code>, 마지막 {kst(r.lastSeenAt)})
         </dd>
         <dt>보관</dt>
         <dd>{kst(r.expiresAt)}까지</dd>
