@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CollectApiError, CollectClient, JobWaitTimeoutError } from "../../client/src/index";
-import { addCredential, awayFromMinuteEdge, call, createWorkspace, fileAddress } from "./helpers";
+import { addCredential, call, createWorkspace, fileAddress, onClock } from "./helpers";
 
 function fromFileAddress(request: Request): Request {
   const headers = new Headers(request.headers);
@@ -141,20 +141,21 @@ describe("the typed client in the Workers runtime", () => {
     const ws = await createWorkspace();
     await addCredential(ws.workspaceId);
     const job = await clientFor(ws.apiKey).createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
-    // Spend the rest of this minute's allowance of the key, within one window.
-    await awayFromMinuteEdge();
-    const burst = await Promise.all(Array.from({ length: 100 }, () => call("/api/v1/schemas", { key: ws.apiKey })));
-    await Promise.all(burst.map((r) => r.arrayBuffer()));
-    const limited = await clientFor(ws.apiKey, { maxRetries: 0 }).getJob(job.id).catch((e: unknown) => e as CollectApiError);
-    expect(limited).toMatchObject({ code: "API_RATE_LIMITED", status: 429 });
-    const retryAfter = (limited as CollectApiError).retryAfterSeconds!;
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    // Spend the key's allowance two seconds before a minute's end, on a stopped clock.
+    await onClock(58_000, async (setClock) => {
+      const burst = await Promise.all(Array.from({ length: 100 }, () => call("/api/v1/schemas", { key: ws.apiKey })));
+      await Promise.all(burst.map((r) => r.arrayBuffer()));
+      const limited = await clientFor(ws.apiKey, { maxRetries: 0 }).getJob(job.id).catch((e: unknown) => e as CollectApiError);
+      expect(limited).toMatchObject({ code: "API_RATE_LIMITED", status: 429, retryAfterSeconds: 2 });
 
-    const waiting = flakyClientFor(ws.apiKey);
-    const done = await waiting.client.waitForJob(job.id);
-    expect(done.kind).toBe("Succeeded");
-    // Retry-After reaches the window's reset on the minute: the client waited it out once rather than hammering the limit.
-    expect(waiting.statuses.filter((status) => status === 429).length).toBeLessThanOrEqual(1);
-    expect(waiting.statuses.at(-1)).toBe(200);
+      // The minute ends one real second into the client's wait of two.
+      setTimeout(() => setClock(60_100), 1000);
+      const waiting = flakyClientFor(ws.apiKey);
+      const done = await waiting.client.waitForJob(job.id);
+      expect(done.kind).toBe("Succeeded");
+      // The client waited Retry-After out once rather than hammering the limit.
+      expect(waiting.statuses.filter((status) => status === 429)).toHaveLength(1);
+      expect(waiting.statuses.at(-1)).toBe(200);
+    });
   });
 });

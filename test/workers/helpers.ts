@@ -1,5 +1,5 @@
 import { runInDurableObject } from "cloudflare:test";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { env, exports } from "cloudflare:workers";
 import { issueApiKey } from "../../worker/api-keys/store";
 import { createApp } from "../../worker/app";
@@ -71,13 +71,28 @@ export async function callJson<T = Record<string, unknown>>(path: string, init: 
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }
 
+/** Moves the clock of `onClock` to `msIntoMinute` into its minute (past 60,000: into the next one). */
+export type SetClock = (msIntoMinute: number) => void;
+
 /**
- * Fixed windows reset on the minute; starting a burst just before that would split it across two windows. A burst
- * of a hundred calls takes seconds on a loaded machine, so by default it starts only with 15 s of the minute left.
+ * Rate limits count in fixed windows that reset on the minute. Rather than wait for a real minute's edge (up to a
+ * minute a test), `body` runs on a stopped clock, `msIntoMinute` into the coming minute, which it moves itself; the
+ * request gates run in this isolate and read the same `Date`, so a burst falls in one window however slow the machine.
+ * Only `Date` is faked: timers, and so a client's wait of Retry-After seconds, stay real. The clock is put back after
+ * `body`; a gate that counted ahead of real time starts a new window when next asked (request-gate.ts counts a
+ * window only at its own start).
  */
-export async function awayFromMinuteEdge(neededMs = 15_000): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 60_000 - neededMs) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
+export async function onClock<T>(msIntoMinute: number, body: (set: SetClock) => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const minute = now - (now % 60_000) + 60_000;
+  const set: SetClock = (ms) => vi.setSystemTime(minute + ms);
+  vi.useFakeTimers({ toFake: ["Date"] });
+  set(msIntoMinute);
+  try {
+    return await body(set);
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 /** A well-formed token nobody issued. */
