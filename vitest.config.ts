@@ -99,9 +99,8 @@ export default defineConfig(async () => {
   return {
     test: {
       maxWorkers: 3,
-      // The files that mostly wait out rate-limit minutes start with the slowest, so their waits overlap others' work
-      // instead of making the lane's tail (api-rate-limit began at 141 s of 190 in c29).
-      sequence: { sequencer: slowFirst(["pipeline-executor.test.ts", "client-in-workers.test.ts", "api-rate-limit.test.ts", "pipeline-faults.test.ts", "api-fuzz.test.ts", "webhooks.test.ts", "vault-rotation.test.ts"]) },
+      // The longest files first (the lane alone, 2026-11-26 stop 41), so the lane does not end on one of them.
+      sequence: { sequencer: slowFirst(["pipeline-executor.test.ts", "pipeline-faults.test.ts", "webhooks.test.ts", "credential-validity.test.ts", "api-fuzz.test.ts", "delivery-routes.test.ts", "concurrent-deliveries.test.ts"]) },
       projects: [project("workers", ["test/workers/**/*.test.ts"], ownStorage, false), project("workers-own-storage", ownStorage, [], true)],
     },
   };
