@@ -7,7 +7,8 @@ import { client, type Stack, startStack } from "./stack";
 import { NAMED_WORKSPACES } from "./workspaces";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
-const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-04-30" };
+// One month of three accounts: three units, enough to follow progress to the end.
+const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" };
 
 let stack: Stack;
 let browser: Browser;
