@@ -15,6 +15,15 @@ describe("results export", () => {
     expect(job.body).toMatchObject({ kind: "InProgress", phase: "RUNNING", totalTaskCount: 3 });
   });
 
+  it("streams the JSON document from the stored lines as they are: units read in several chunks, an empty unit, text with newlines and Korean", async () => {
+    const big = Array.from({ length: 4000 }, (_, i) => tx(`big${i}`, `적요 ${i}\n둘째 줄 "따옴표"`, i - 2000));
+    const units = [big, [], [tx("after", "마지막", 1)], [tx("last", null, 2)]];
+    const { ws, jobId } = await jobWithUnits(units, [0, 1, 2, 3]);
+    const response = await call(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey });
+    expect(response.headers.get("Content-Type")).toBe("application/json; charset=UTF-8");
+    expect(JSON.parse(await response.text())).toEqual({ jobId, schema: "bank.transactions.cb.v1", totalCount: 4002, data: units.flat() });
+  });
+
   it("writes CSV with BOM, Korean headers, RFC 4180 quoting and neutralised formulas", async () => {
     const nasty = ["=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "\tlead", "\rcr", 'say "hi", ok', "line\nbreak", "평범한 적요", "＝1+1", "＋1", "－2", "＠SUM(A1)"];
     const { ws, jobId } = await jobWithUnits([nasty.map((d, i) => tx(`id${i}`, d, -1000 - i))], [0]);

@@ -5,7 +5,6 @@ import { scraperInstances } from "../pipeline/scraper-binding";
 import { resultRecord, resultUnits } from "../results/changes";
 import { csvResults } from "../results/csv-export";
 import { jsonResults } from "../results/json-export";
-import { textStream } from "../results/record-lines";
 import { S3ConfigSchema, SftpConfigSchema } from "./config";
 import { putS3Object } from "./s3";
 import { findRouteById, openRouteSecret, type RouteRow } from "./store";
@@ -41,7 +40,7 @@ export async function deliverJob(env: DeliverEnv, route: RouteRow, job: JobRow):
     { name: "results.csv", bytes: await sink("results.csv", csvResults(env.RESULTS, job.id, resultRecord(job), units.units), "text/csv;charset=UTF-8") },
     {
       name: "results.json",
-      bytes: await sink("results.json", textStream(jsonResults(env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.units)), "application/json"),
+      bytes: await sink("results.json", jsonResults(env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.units), "application/json"),
     },
   ];
   const manifest = JSON.stringify({ jobId: job.id, providerCode: job.providerCode, schema: job.schema, recordCount: units.recordCount, finishedAt: new Date(job.finishedAt ?? Date.now()).toISOString(), files });

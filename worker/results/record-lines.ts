@@ -24,32 +24,6 @@ export async function* recordLineBatches(bucket: R2Bucket, jobId: string, units:
   }
 }
 
-const FLUSH_AT = 64 * 1024;
-
-/** A byte stream over string chunks, batched so each enqueue carries a useful amount. */
-export function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const iterator = chunks[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let buffer = "";
-      while (buffer.length < FLUSH_AT) {
-        const { done, value } = await iterator.next();
-        if (done) {
-          if (buffer) controller.enqueue(encoder.encode(buffer));
-          controller.close();
-          return;
-        }
-        buffer += value;
-      }
-      controller.enqueue(encoder.encode(buffer));
-    },
-    async cancel() {
-      await iterator.return?.(undefined);
-    },
-  });
-}
-
 /** The first `count` records of a job's finished units, for a preview; reads no further than it needs. */
 export async function firstRecords(bucket: R2Bucket, jobId: string, units: FinishedUnit[], count: number): Promise<Record<string, unknown>[]> {
   const records: Record<string, unknown>[] = [];

@@ -2,7 +2,6 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { resultUnits } from "../../results/changes";
 import { jsonResults } from "../../results/json-export";
-import { textStream } from "../../results/record-lines";
 import { JobIdParamSchema, ResultsSchema } from "./shapes";
 import { errorResponses } from "../../http/error-responses";
 import { loadJob } from "./load-job";
@@ -24,7 +23,7 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
   const units = await resultUnits(c.env.DB, job);
-  const body = textStream(jsonResults(c.env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.units));
+  const body = jsonResults(c.env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.units);
   // Streamed so memory stays flat; the typed route cannot express a stream, hence the cast.
   return c.body(body, 200, { "Content-Type": "application/json; charset=UTF-8" }) as never;
 };
