@@ -8,10 +8,12 @@ import { addCredential, bankTransaction, call, callJson, createWorkspace, jobInW
 
 type Json = Record<string, any>;
 
+const SFTP_ROUTE_FORM = { kind: "SFTP", name: "정산 서버", host: "sftp.example.co.kr", username: "collect", hostKeySha256: "A".repeat(43), secret: "sftp-password" };
+
 /** Everything a managing action could change in a workspace (and, for a partner, its connections), row by row. */
 async function workspaceState(workspaceId: string): Promise<Json> {
   const state: Json = {};
-  for (const table of ["api_keys", "credentials", "registration_sessions", "webhook_endpoints", "workspace_members"]) {
+  for (const table of ["api_keys", "credentials", "delivery_routes", "registration_sessions", "webhook_endpoints", "workspace_members"]) {
     state[table] = (await env.DB.prepare(`SELECT * FROM ${table} WHERE workspace_id = ? ORDER BY rowid`).bind(workspaceId).all()).results;
   }
   state.connections = (await env.DB.prepare("SELECT * FROM connections WHERE partner_workspace_id = ? ORDER BY rowid").bind(workspaceId).all()).results;
@@ -59,6 +61,8 @@ describe("roles in the console", () => {
     { does: "lists API keys", page: "/keys", owner: 200, member: 403 },
     { does: "issues an API key", page: "/jobs", form: (w) => [`/console/w/${w}/keys`, { name: "배치 서버" }], owner: 201, member: 403 },
     { does: "revokes an API key", page: "/jobs", form: async (w) => [`/console/w/${w}/keys/${await freshKey()}/revoke`, {}], owner: 200, member: 403 },
+    { does: "lists delivery routes", page: "/delivery-routes", owner: 200, member: 403 },
+    { does: "adds a delivery route", page: "/jobs", form: (w) => [`/console/w/${w}/delivery-routes`, SFTP_ROUTE_FORM], owner: 201, member: 403 },
   ];
 
   for (const row of rows) {
@@ -96,6 +100,8 @@ describe("roles in the console", () => {
     for (const page of ["/jobs", `/jobs/${jobId}`, "/credentials"]) {
       expect((await member.open(`/console/w/${workspaceId}${page}`)).html, page).not.toContain(`/console/w/${workspaceId}/keys`);
       expect((await owner.open(`/console/w/${workspaceId}${page}`)).html, page).toContain(`/console/w/${workspaceId}/keys`);
+      expect((await member.open(`/console/w/${workspaceId}${page}`)).html, page).not.toContain(`/console/w/${workspaceId}/delivery-routes`);
+      expect((await owner.open(`/console/w/${workspaceId}${page}`)).html, page).toContain(`/console/w/${workspaceId}/delivery-routes`);
     }
     // The refusal page itself offers nothing the member may not use either.
     const refused = await member.open(`/console/w/${workspaceId}/keys`);

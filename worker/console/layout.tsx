@@ -43,6 +43,16 @@ export function Page(props: { title: string; nav?: Child; product?: string; chil
 
 export const CsrfField = (props: { token: string }) => <input type="hidden" name={CSRF_FIELD} value={props.token} />;
 
+/** A row's delete button: a form of its own carrying the CSRF token, named for screen readers by what it deletes. */
+export const DeleteForm = (props: { action: string; csrf: string; label: string }) => (
+  <form method="post" action={props.action}>
+    <CsrfField token={props.csrf} />
+    <button type="submit" class="danger" aria-label={props.label}>
+      삭제
+    </button>
+  </form>
+);
+
 /** A refused form's catalog code and Korean message, announced to screen readers. */
 export function ErrorAlert(props: { error?: ApiError }) {
   if (!props.error) return null;

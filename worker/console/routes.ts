@@ -5,6 +5,7 @@ import { connectCredential } from "./connect-credential";
 import { showCredentials } from "./credentials";
 import { decideDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "./device-page-path";
+import { createDeliveryRouteForm, deleteDeliveryRouteForm, showDeliveryRoutes, showRouteDeliveries } from "./delivery-routes";
 import { downloadJobCsv, showJob } from "./job-detail";
 import { consolePageHeaders } from "./page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
@@ -57,5 +58,9 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.get("/w/:workspaceId/keys", consoleMay("keys.manage"), showKeys);
   app.post("/w/:workspaceId/keys", consoleMay("keys.manage"), createKey);
   app.post("/w/:workspaceId/keys/:keyId/revoke", consoleMay("keys.manage"), revokeKeyForm);
+  app.get("/w/:workspaceId/delivery-routes", consoleMay("deliveries.manage"), showDeliveryRoutes);
+  app.post("/w/:workspaceId/delivery-routes", consoleMay("deliveries.manage"), createDeliveryRouteForm);
+  app.get("/w/:workspaceId/delivery-routes/:routeId", consoleMay("deliveries.manage"), showRouteDeliveries);
+  app.post("/w/:workspaceId/delivery-routes/:routeId/delete", consoleMay("deliveries.manage"), deleteDeliveryRouteForm);
   return app;
 }

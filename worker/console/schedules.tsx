@@ -4,8 +4,6 @@ import { findSchema } from "../catalog/schemas";
 import { verifiedForm } from "../console-sessions/csrf";
 import { listCredentials } from "../credentials/store";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors/api-error";
-import { toFieldErrors, validationError } from "../http/validation-hook";
 import { CreateScheduleBodySchema } from "../routes/schedules/shapes";
 import { createSchedule, ownSchedule, pauseSchedule, removeSchedule, resumeSchedule } from "../schedules/manage";
 import { listSchedules, MAX_SCHEDULES_PER_WORKSPACE } from "../schedules/store";
@@ -14,7 +12,8 @@ import { scheduleRuns } from "../jobs/store";
 import { JobStatusCell } from "./job-status";
 import { kst } from "./kst";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
+import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { providerName } from "./provider-name";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { parseTarget, TargetFields } from "./target-fields";
@@ -23,9 +22,8 @@ import { WorkspaceNav } from "./workspace-nav";
 const STATUS = { ACTIVE: "실행 중", PAUSED: "일시 중지" } as const;
 const RUNS_SHOWN = 50;
 
-type Shown = { error?: ApiError; done?: string; status?: 200 | 201 };
 
-async function schedulesPage(c: Context<AppEnv>, shown: Shown = {}) {
+async function schedulesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
   const role = workspaceRoleOf(c);
   const workspaceId = c.req.param("workspaceId")!;
@@ -103,12 +101,7 @@ async function schedulesPage(c: Context<AppEnv>, shown: Shown = {}) {
                       <CsrfField token={user.csrf} />
                       <button type="submit">{row.status === "ACTIVE" ? "일시 중지" : "다시 실행"}</button>
                     </form>
-                    <form method="post" action={`${base}/${row.id}/delete`}>
-                      <CsrfField token={user.csrf} />
-                      <button type="submit" class="danger" aria-label={`${row.cron} 일정 삭제`}>
-                        삭제
-                      </button>
-                    </form>
+                    <DeleteForm action={`${base}/${row.id}/delete`} csrf={user.csrf} label={`${row.cron} 일정 삭제`} />
                   </td>
                 )}
               </tr>
@@ -179,25 +172,14 @@ function scheduleRequest(fields: Record<string, string>) {
     ...(fields.lastDays ? { lastDays: Number(fields.lastDays) } : {}),
     ...(fields.incremental === "1" ? { incremental: true } : {}),
   };
-  const parsed = CreateScheduleBodySchema.safeParse(body);
-  if (!parsed.success) throw validationError(toFieldErrors(parsed.error, body, "body"));
-  return parsed.data;
-}
-
-/** A refusal the page shows with its code; anything else is the service failing, left to the app's handler. */
-async function onPage(c: Context<AppEnv>, act: () => Promise<string>, status?: 201): Promise<Response> {
-  try {
-    return await schedulesPage(c, { done: await act(), status });
-  } catch (err) {
-    if (err instanceof ApiError && err.status < 500) return schedulesPage(c, { error: err });
-    throw err;
-  }
+  return asApiBody(CreateScheduleBodySchema, body);
 }
 
 export async function createScheduleForm(c: Context<AppEnv>): Promise<Response> {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   return onPage(
     c,
+    schedulesPage,
     async () => {
       const row = await createSchedule(c.env, c.req.param("workspaceId")!, scheduleRequest(fields));
       return `일정을 만들었습니다. 첫 실행: ${kst(row.nextRunAt!)}`;
@@ -217,7 +199,7 @@ export async function scheduleActionForm(c: Context<AppEnv>): Promise<Response> 
   await verifiedForm(c, consoleUserOf(c).sessionToken);
   const action = ACTIONS[c.req.param("action") as keyof typeof ACTIONS];
   if (!action) return c.notFound();
-  return onPage(c, async () => {
+  return onPage(c, schedulesPage, async () => {
     await action.act(c.env, c.req.param("workspaceId")!, c.req.param("scheduleId")!);
     return action.done;
   });

@@ -12,6 +12,7 @@ export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser; ro
       <a href={`${base}/schedules`}>수집 일정</a>
       <a href={`${base}/credentials`}>자격 증명</a>
       {roleMay(props.role, "keys.manage") && <a href={`${base}/keys`}>API 키</a>}
+      {roleMay(props.role, "deliveries.manage") && <a href={`${base}/delivery-routes`}>결과 전달</a>}
       <a href="/console/device">명령줄 승인</a>
       <span>{props.user.email}</span>
       <form method="post" action="/console/sign-out" style="display:inline">
