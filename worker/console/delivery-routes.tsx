@@ -3,7 +3,7 @@ import { verifiedForm } from "../console-sessions/csrf";
 import { deleteRoute, findRoute, listDeliveries, listRoutes, type RouteRow, createRoute as storeRoute } from "../deliveries/store";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
-import { CreateDeliveryRouteBodySchema } from "../routes/delivery-routes/shapes";
+import { CreateDeliveryRouteBodySchema, routeInput } from "../routes/delivery-routes/shapes";
 import { routeView } from "../routes/delivery-routes/views";
 import { kst } from "./kst";
 import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
@@ -201,10 +201,8 @@ export async function createDeliveryRouteForm(c: Context<AppEnv>): Promise<Respo
     c,
     routesPage,
     async () => {
-      const body = routeRequest(fields);
-      const [config, secret] = body.kind === "S3" ? [body.s3, body.secretAccessKey] : [body.sftp, body.secret];
-      await storeRoute(c.env.DB, c.env.VAULT_MASTER_KEY, { workspaceId: c.req.param("workspaceId")!, name: body.name, kind: body.kind, config, secret });
-      return `경로를 등록했습니다: ${body.name}. 작업이나 일정을 만들 때 deliveryRouteId로 붙이세요.`;
+      const row = await storeRoute(c.env.DB, c.env.VAULT_MASTER_KEY, { workspaceId: c.req.param("workspaceId")!, ...routeInput(routeRequest(fields)) });
+      return `경로를 등록했습니다: ${row.name}. 작업이나 일정을 만들 때 deliveryRouteId로 붙이세요.`;
     },
     201,
   );

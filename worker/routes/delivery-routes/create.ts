@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
 import { jsonBody } from "../../http/json-body";
 import { principalOf } from "../principal";
-import { CreateDeliveryRouteBodySchema, DeliveryRouteSchema } from "./shapes";
+import { CreateDeliveryRouteBodySchema, DeliveryRouteSchema, routeInput } from "./shapes";
 import { routeView } from "./views";
 
 export const route = createRoute({
@@ -23,8 +23,6 @@ export const route = createRoute({
 });
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const [config, secret] = body.kind === "S3" ? [body.s3, body.secretAccessKey] : [body.sftp, body.secret];
-  const row = await storeRoute(c.env.DB, c.env.VAULT_MASTER_KEY, { workspaceId: principalOf(c).workspaceId, name: body.name, kind: body.kind, config, secret });
+  const row = await storeRoute(c.env.DB, c.env.VAULT_MASTER_KEY, { workspaceId: principalOf(c).workspaceId, ...routeInput(c.req.valid("json")) });
   return c.json(routeView(row), 201);
 };

@@ -24,6 +24,12 @@ export const CreateDeliveryRouteBodySchema = z
   ])
   .openapi("CreateDeliveryRouteRequest");
 
+/** A create request as the store keeps it: the destination as the route's config, the secret to be sealed. */
+export function routeInput(body: z.infer<typeof CreateDeliveryRouteBodySchema>) {
+  const [config, secret] = body.kind === "S3" ? [body.s3, body.secretAccessKey] : [body.sftp, body.secret];
+  return { name: body.name, kind: body.kind, config, secret };
+}
+
 export const DeliveryRouteSchema = z
   .object({
     id: uuid(),
