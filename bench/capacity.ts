@@ -10,14 +10,14 @@
  * Each job lists a bank's accounts: a login, one page, one unit. That is the fixed cost every job pays, and the
  * part of a longer job that does not depend on the institution's page latency.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import path from "node:path";
 import type { WorkspaceSeed } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
 import { bankLoginWorkspaces, type JobRun, percentile, runJob, stalls } from "./partner-jobs";
-import { treeCpuSeconds } from "./process-cpu";
+import { machineBusySeconds, treeCpuSeconds } from "./process-cpu";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RATES = (process.env.BENCH_RATES ?? "30,60,120,240").split(",").map(Number);
@@ -29,12 +29,6 @@ const SESSIONS_PER_PROCESS = Number(process.env.BENCH_SESSIONS_PER_PROCESS ?? 8)
 const KEEPS_UP = 0.8;
 const POLL_MS = 500;
 const JOB = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" };
-
-/** Every CPU the machine has, busy seconds so far (user, nice, system, irq, softirq), for the part no tree accounts for. */
-function machineBusySeconds(): number {
-  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number);
-  return (fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!) / 100;
-}
 
 async function level(stack: LocalStack, rate: number, seeds: WorkspaceSeed[]) {
   const count = Math.round((rate * LEVEL_SECONDS) / 60);

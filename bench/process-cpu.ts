@@ -19,3 +19,9 @@ function cpuSecondsOf(pid: number): number {
 export function treeCpuSeconds(rootPids: readonly number[]): number {
   return rootPids.flatMap((pid) => [pid, ...descendants(pid)]).reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
 }
+
+/** Every CPU of the machine, busy seconds so far (user, nice, system, irq, softirq), for the part no tree accounts for. */
+export function machineBusySeconds(): number {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).map(Number);
+  return (fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!) / TICKS_PER_SECOND;
+}
