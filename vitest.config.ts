@@ -5,8 +5,7 @@ import { defineConfig } from "vitest/config";
 import { newRegistrationKeyring } from "./scripts/registration-keys";
 import { freePort } from "./scripts/free-port";
 import { slowFirst } from "./test/support/slow-first";
-import ssh2 from "ssh2";
-import { hostKeyFingerprint } from "./test/support/sftp-server";
+import { hostKeyFingerprint, newHostKey } from "./test/support/sftp-server";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
 export default defineConfig(async () => {
@@ -20,7 +19,7 @@ export default defineConfig(async () => {
   process.env.TEST_SFTP_PORT ??= String(await freePort());
   process.env.TEST_SFTP_HTTP_PORT ??= String(await freePort());
   // The SFTP server's host key and password, made here so the global setup (this process) and the tests agree on them.
-  process.env.TEST_SFTP_HOST_KEY ??= ssh2.utils.generateKeyPairSync("ed25519").private;
+  process.env.TEST_SFTP_HOST_KEY ??= newHostKey();
   process.env.TEST_SFTP_PASSWORD ??= randomBytes(18).toString("base64url");
   const scraperSecret = process.env.TEST_SCRAPER_SECRET;
   const registrationKeys = await newRegistrationKeyring("test-key");

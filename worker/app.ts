@@ -80,6 +80,12 @@ import * as listScheduleRuns from "./routes/schedules/runs";
 import * as replayWebhookDelivery from "./routes/webhook-endpoints/replay";
 import * as rotateWebhookEndpointSecret from "./routes/webhook-endpoints/rotate-secret";
 import * as updateWebhookEndpoint from "./routes/webhook-endpoints/update";
+import * as createWorkspaceInvitation from "./routes/workspace-invitations/create";
+import * as listWorkspaceInvitations from "./routes/workspace-invitations/list";
+import * as revokeWorkspaceInvitation from "./routes/workspace-invitations/revoke";
+import * as listWorkspaceMembers from "./routes/workspace-members/list";
+import * as removeWorkspaceMember from "./routes/workspace-members/remove";
+import * as updateWorkspaceMember from "./routes/workspace-members/update";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs", REDOC_SCRIPT_PATH]);
@@ -159,6 +165,13 @@ function registerRoutes(api: Api): void {
   api.openapi(keyed(listDeliveryRoutes.route), listDeliveryRoutes.handler);
   api.openapi(managing("deliveries.manage", deleteDeliveryRoute.route), deleteDeliveryRoute.handler);
   api.openapi(keyed(listRouteDeliveries.route), listRouteDeliveries.handler);
+  // The people of the key's own workspace: owners' business, as in the console.
+  api.openapi(managing("members.manage", listWorkspaceMembers.route), listWorkspaceMembers.handler);
+  api.openapi(managing("members.manage", updateWorkspaceMember.route), updateWorkspaceMember.handler);
+  api.openapi(managing("members.manage", removeWorkspaceMember.route), removeWorkspaceMember.handler);
+  api.openapi(managing("members.manage", createWorkspaceInvitation.route), createWorkspaceInvitation.handler);
+  api.openapi(managing("members.manage", listWorkspaceInvitations.route), listWorkspaceInvitations.handler);
+  api.openapi(managing("members.manage", revokeWorkspaceInvitation.route), revokeWorkspaceInvitation.handler);
 }
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */

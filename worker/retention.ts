@@ -5,6 +5,7 @@ import { purgeOldMail } from "./mail/outbox";
 import { purgeExpiredOperatorSessions } from "./operators/store";
 import { purgeFinishedSessions } from "./registration/sessions";
 import { purgeExpiredAccountLinks } from "./users/account-links";
+import { purgeOldInvitations } from "./users/invitations";
 import { purgeFinishedDeliveries } from "./webhooks/deliveries";
 
 /** Rows one delete removes; several deletes a run, so one cron invocation stays well inside its limits. */
@@ -20,6 +21,7 @@ const PURGES: Record<string, (d1: D1Database, limit: number, now: number) => Pro
   webhook_deliveries: purgeFinishedDeliveries,
   mail_outbox: purgeOldMail,
   account_links: purgeExpiredAccountLinks,
+  workspace_invitations: purgeOldInvitations,
   operator_sessions: purgeExpiredOperatorSessions,
 };
 

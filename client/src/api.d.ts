@@ -785,6 +785,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspace/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 워크스페이스 구성원 목록
+         * @description 확장 API. 콘솔에 로그인하는 사람들과 각자의 역할입니다. 관리 권한(canManageKeys)이 있는 키만 부를 수 있고, 없으면 403 ADMIN_ACTION_FORBIDDEN입니다 (docs/teams.md).
+         */
+        get: operations["listWorkspaceMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * 구성원 내보내기
+         * @description 확장 API. 그 사람은 곧바로 이 워크스페이스의 콘솔을 쓸 수 없고, 그 사람이 명령줄 로그인으로 받은 키도 함께 폐기됩니다. 워크스페이스의 다른 키는 그대로입니다. 마지막 소유자는 내보낼 수 없어 403 ADMIN_ACTION_FORBIDDEN, 구성원이 아니면 404 WORKSPACE_MEMBER_NOT_FOUND입니다.
+         */
+        delete: operations["removeWorkspaceMember"];
+        options?: never;
+        head?: never;
+        /**
+         * 구성원 역할 변경
+         * @description 확장 API. owner로 올리면 소유권을 나눠 갖고, member로 내리면 관리 권한을 잃습니다. 마지막 소유자는 member가 될 수 없어 403 ADMIN_ACTION_FORBIDDEN입니다 (먼저 다른 사람을 owner로). 구성원이 아닌 userId는 404 WORKSPACE_MEMBER_NOT_FOUND입니다.
+         */
+        patch: operations["updateWorkspaceMember"];
+        trace?: never;
+    };
+    "/api/v1/workspace/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 대기 중인 초대 목록
+         * @description 확장 API. 아직 수락·취소되지 않았고 만료되지 않은 초대입니다.
+         */
+        get: operations["listWorkspaceInvitations"];
+        put?: never;
+        /**
+         * 구성원 초대
+         * @description 확장 API. 그 주소로 한 번만 쓸 수 있는 초대 링크(7일)를 메일로 보냅니다. 받은 사람은 그 주소의 계정으로 로그인하거나 링크에서 바로 계정을 만들어 수락합니다. 같은 주소에 다시 보내면 앞의 링크는 더 쓰이지 않습니다. 이미 구성원인 주소는 409 DUPLICATE_EMAIL, 24시간에 50번을 넘으면 429 API_RATE_LIMITED(Retry-After)입니다.
+         */
+        post: operations["createWorkspaceInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspace/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * 초대 취소
+         * @description 확장 API. 링크는 곧바로 쓰이지 않습니다. 대기 중인 초대가 아니면(없거나, 이미 수락·취소·만료) 404 RESOURCE_NOT_FOUND입니다.
+         */
+        delete: operations["revokeWorkspaceInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connect/api/keys": {
         parameters: {
             query?: never;
@@ -2140,6 +2228,67 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        WorkspaceMemberPage: {
+            items: components["schemas"]["WorkspaceMember"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
+        WorkspaceMember: {
+            /** Format: uuid */
+            userId: string;
+            /** Format: email */
+            email: string;
+            /**
+             * @description owner: 워크스페이스 관리(구성원, 키, 자격 증명, 웹훅, 결제). member: 수집 실행·조회와 결과 내려받기
+             * @enum {string}
+             */
+            role: "owner" | "member";
+            /** Format: date-time */
+            joinedAt: string;
+        };
+        UpdateWorkspaceMemberRequest: {
+            /**
+             * @description owner: 워크스페이스 관리(구성원, 키, 자격 증명, 웹훅, 결제). member: 수집 실행·조회와 결과 내려받기
+             * @enum {string}
+             */
+            role: "owner" | "member";
+        };
+        WorkspaceInvitation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            /**
+             * @description owner: 워크스페이스 관리(구성원, 키, 자격 증명, 웹훅, 결제). member: 수집 실행·조회와 결과 내려받기
+             * @enum {string}
+             */
+            role: "owner" | "member";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description 이때까지 수락하지 않으면 링크가 더는 쓰이지 않습니다 (보낸 뒤 7일)
+             */
+            expiresAt: string;
+        };
+        CreateWorkspaceInvitationRequest: {
+            /**
+             * Format: email
+             * @description 초대할 사람의 이메일. 이 주소의 계정으로만 수락할 수 있습니다
+             */
+            email: string;
+            /**
+             * @description owner: 워크스페이스 관리(구성원, 키, 자격 증명, 웹훅, 결제). member: 수집 실행·조회와 결과 내려받기
+             * @default member
+             * @enum {string}
+             */
+            role: "owner" | "member";
+        };
+        WorkspaceInvitationPage: {
+            items: components["schemas"]["WorkspaceInvitation"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
         };
     };
     responses: never;
@@ -7683,6 +7832,602 @@ export interface operations {
                 };
             };
             /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWorkspaceMembers: {
+        parameters: {
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 구성원 한 페이지, 최근에 들어온 사람부터 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMemberPage"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 내보냈습니다 */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_MEMBER_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWorkspaceMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspaceMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description 바뀐 구성원 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceMember"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_MEMBER_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWorkspaceInvitations: {
+        parameters: {
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 초대 한 페이지, 최근 것부터 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitationPage"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWorkspaceInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspaceInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description 보낸 초대 */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceInvitation"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: DUPLICATE_EMAIL */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeWorkspaceInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 취소했습니다 */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

@@ -18,6 +18,7 @@ const OWNERS: Record<string, string> = {
   connections: "worker/partners",
   users: "worker/users",
   workspace_members: "worker/users",
+  workspace_invitations: "worker/users",
   console_sessions: "worker/console-sessions",
   login_attempts: "worker/console-sessions",
   device_codes: "worker/device-codes",

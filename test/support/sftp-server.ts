@@ -90,6 +90,18 @@ export async function startSftpServer(options: { port: number; httpPort: number;
 }
 
 /** A host key's SHA-256 fingerprint as `ssh-keygen -l -E sha256` prints it after `SHA256:`. */
+/**
+ * A fresh ed25519 host key in OpenSSH form. ssh2's generator strips leading zero bytes of the public key, so about
+ * one key in 256 is one its own parser refuses (mscdex/ssh2#1513, a startup failure seen once here): such a key is
+ * drawn again.
+ */
+export function newHostKey(): string {
+  for (;;) {
+    const pair = utils.generateKeyPairSync("ed25519");
+    if (!(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error)) return pair.private;
+  }
+}
+
 export function hostKeyFingerprint(privateKey: string): string {
   const parsed = utils.parseKey(privateKey);
   if (parsed instanceof Error) throw parsed;

@@ -161,7 +161,7 @@ describe("device authorization grant (RFC 8628)", () => {
     await env.DB.prepare("DELETE FROM workspace_members WHERE workspace_id = ?").bind(workspaceId).run();
     await age(second.device_code, 20_000);
     expect((await poll(second.device_code)).body).toMatchObject({ code: "DEVICE_ACCESS_DENIED", error: "access_denied" });
-    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND device_issued = 1").bind(workspaceId).first<{ n: number }>();
+    const keys = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND device_issued = 1 AND revoked_at IS NULL").bind(workspaceId).first<{ n: number }>();
     expect(keys!.n).toBe(1);
   });
 });

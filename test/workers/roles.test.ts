@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey } from "../../worker/api-keys/store";
-import { addMember, findUserByEmail } from "../../worker/users/store";
+import { addMember } from "../../worker/users/members";
+import { findUserByEmail } from "../../worker/users/store";
 import { ACTIONS } from "../../worker/workspaces/roles";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { addCredential, bankTransaction, call, callJson, createWorkspace, jobInWorkspace } from "./helpers";
@@ -13,7 +14,7 @@ const SFTP_ROUTE_FORM = { kind: "SFTP", name: "정산 서버", host: "sftp.examp
 /** Everything a managing action could change in a workspace (and, for a partner, its connections), row by row. */
 async function workspaceState(workspaceId: string): Promise<Json> {
   const state: Json = {};
-  for (const table of ["api_keys", "credentials", "delivery_routes", "registration_sessions", "webhook_endpoints", "workspace_members"]) {
+  for (const table of ["api_keys", "credentials", "delivery_routes", "registration_sessions", "webhook_endpoints", "workspace_invitations", "workspace_members"]) {
     state[table] = (await env.DB.prepare(`SELECT * FROM ${table} WHERE workspace_id = ? ORDER BY rowid`).bind(workspaceId).all()).results;
   }
   state.connections = (await env.DB.prepare("SELECT * FROM connections WHERE partner_workspace_id = ? ORDER BY rowid").bind(workspaceId).all()).results;
@@ -23,7 +24,7 @@ async function workspaceState(workspaceId: string): Promise<Json> {
 describe("the role table", () => {
   it("lets owners manage and members only run and read jobs, download results and see credentials", () => {
     const byRole = (role: "owner" | "member") => Object.entries(ACTIONS).flatMap(([action, { roles }]) => ((roles as readonly string[]).includes(role) ? [action] : []));
-    expect(byRole("member")).toEqual(["jobs.read", "jobs.run", "results.download", "credentials.read"]);
+    expect(byRole("member")).toEqual(["jobs.read", "jobs.run", "results.download", "credentials.read", "workspace.leave"]);
     expect(byRole("owner")).toEqual(Object.keys(ACTIONS));
   });
 });
@@ -63,6 +64,8 @@ describe("roles in the console", () => {
     { does: "revokes an API key", page: "/jobs", form: async (w) => [`/console/w/${w}/keys/${await freshKey()}/revoke`, {}], owner: 200, member: 403 },
     { does: "lists delivery routes", page: "/delivery-routes", owner: 200, member: 403 },
     { does: "adds a delivery route", page: "/jobs", form: (w) => [`/console/w/${w}/delivery-routes`, SFTP_ROUTE_FORM], owner: 201, member: 403 },
+    { does: "lists members", page: "/members", owner: 200, member: 403 },
+    { does: "invites someone", page: "/jobs", form: (w) => [`/console/w/${w}/members/invite`, { email: `invited-${crypto.randomUUID()}@example.co.kr`, role: "owner" }], owner: 201, member: 403 },
   ];
 
   for (const row of rows) {
@@ -184,6 +187,9 @@ describe("roles through the API", () => {
     { does: "rotates a webhook endpoint's secret", request: (f) => ["POST", `${endpoint(f)}/rotate-secret`], withRight: 201 },
     // Past the rights check, an unknown delivery is simply not found.
     { does: "replays a webhook delivery", request: (f) => ["POST", `${endpoint(f)}/deliveries/${crypto.randomUUID()}/replay`], withRight: 404 },
+    { does: "invites someone to the workspace", request: () => ["POST", "/api/v1/workspace/invitations", { email: "colleague@example.co.kr", role: "owner" }], withRight: 201 },
+    // Past the rights check, someone who is no member is simply not found.
+    { does: "removes a member", request: () => ["DELETE", `/api/v1/workspace/members/${crypto.randomUUID()}`], withRight: 404 },
     { does: "connects a business", partner: true, request: () => ["POST", "/api/v1/connections", { businessNumber: "2208162517" }], withRight: 201 },
     { does: "revokes a business's connection", partner: true, request: (f) => ["DELETE", `/api/v1/connections/${f.connectionId}`], withRight: 200 },
   ];

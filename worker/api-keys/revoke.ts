@@ -1,6 +1,6 @@
 import type { Bindings } from "../env";
 import { keyGate } from "../durable-objects/request-gate";
-import { revokeApiKey } from "./store";
+import { revokeApiKey, revokeKeysIssuedTo } from "./store";
 
 /**
  * Revokes a workspace's key in D1 and then at its request gate, which
@@ -13,4 +13,9 @@ export async function revokeKey(env: Pick<Bindings, "DB" | "REQUEST_GATES">, wor
   if (revoked.outcome === "NOT_FOUND") return "NOT_FOUND";
   await keyGate(env, revoked.hash).revoke();
   return revoked.outcome;
+}
+
+/** Revokes the keys a person's command-line sign-ins got in a workspace, in D1 and at each key's gate: they left it. */
+export async function revokeUserKeys(env: Pick<Bindings, "DB" | "REQUEST_GATES">, workspaceId: string, userId: string): Promise<void> {
+  for (const hash of await revokeKeysIssuedTo(env.DB, workspaceId, userId)) await keyGate(env, hash).revoke();
 }

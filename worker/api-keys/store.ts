@@ -17,7 +17,7 @@ export interface IssuedKey {
 
 export async function issueApiKey(
   d1: D1Database,
-  input: { workspaceId: string; name: string; expiresAt?: number | null; canManageKeys?: boolean; deviceIssued?: boolean; secret?: string },
+  input: { workspaceId: string; name: string; expiresAt?: number | null; canManageKeys?: boolean; issuedToUserId?: string; secret?: string },
 ): Promise<IssuedKey> {
   const secret = input.secret ?? `${KEY_PREFIX}${randomToken(32)}`;
   const row: ApiKeyRow = {
@@ -30,7 +30,8 @@ export async function issueApiKey(
     expiresAt: input.expiresAt ?? null,
     revokedAt: null,
     canManageKeys: input.canManageKeys ?? false,
-    deviceIssued: input.deviceIssued ?? false,
+    deviceIssued: input.issuedToUserId !== undefined,
+    issuedToUserId: input.issuedToUserId ?? null,
   };
   await database(d1).insert(apiKeys).values(row);
   return { row, secret };
@@ -75,4 +76,14 @@ export async function revokeApiKey(d1: D1Database, workspaceId: string, id: stri
 export async function liveKeyHashes(d1: D1Database, workspaceId: string): Promise<string[]> {
   const rows = await database(d1).select({ hash: apiKeys.hash }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt))).all();
   return rows.map((r) => r.hash);
+}
+
+/** Revokes the live keys issued to a person in a workspace; the hashes name their request gates. */
+export async function revokeKeysIssuedTo(d1: D1Database, workspaceId: string, userId: string): Promise<string[]> {
+  const revoked = await database(d1)
+    .update(apiKeys)
+    .set({ revokedAt: Date.now() })
+    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.issuedToUserId, userId), isNull(apiKeys.revokedAt)))
+    .returning({ hash: apiKeys.hash });
+  return revoked.map((r) => r.hash);
 }

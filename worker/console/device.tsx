@@ -3,7 +3,7 @@ import { verifiedForm } from "../console-sessions/csrf";
 import { DEVICE_KEY_TTL_DAYS, decideUserCode, type PendingDevice, pendingDevice } from "../device-codes/store";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors/api-error";
-import { memberships, requireMembership } from "../users/store";
+import { memberships, requireMembership } from "../users/members";
 import { workspaceNames } from "../workspaces/store";
 import { DEVICE_CODE_PAGE } from "./device-page-path";
 import { kst } from "./kst";

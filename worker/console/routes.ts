@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
-import { memberships } from "../users/store";
+import { memberships } from "../users/members";
 import { connectCredential } from "./connect-credential";
 import { showCredentials } from "./credentials";
 import { decideDevice, showDevice } from "./device";
@@ -17,6 +17,10 @@ import { UNLOCK_LINK, unlockPages } from "./unlock";
 import { VERIFY_EMAIL_LINK, verifyEmailPages } from "./verify-email";
 import { consoleMay } from "./role-gate";
 import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
+import { showInvitation, submitInvitation } from "./invitation";
+import { changeRoleForm, handOverForm, inviteForm, removeMemberForm, revokeInvitationForm, showMembers } from "./members";
+import { leaveWorkspaceForm, showWorkspaces, WORKSPACES_PAGE } from "./workspaces";
+import { INVITATION_PAGE } from "../users/send-invitation";
 
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
 export function consoleRoutes(): Hono<AppEnv> {
@@ -37,9 +41,13 @@ export function consoleRoutes(): Hono<AppEnv> {
   }
   app.get(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, showDevice);
   app.post(DEVICE_CODE_PAGE.replace("/console", ""), signedIn, decideDevice);
+  // The invited person may be signed out, or not have an account yet: the token is the proof (console/invitation.tsx).
+  app.get(INVITATION_PAGE.replace("/console", ""), showInvitation);
+  app.post(INVITATION_PAGE.replace("/console", ""), submitInvitation);
+  app.get(WORKSPACES_PAGE.replace("/console", ""), signedIn, showWorkspaces);
   app.get("/", signedIn, async (c) => {
     const [first] = await memberships(c.env.DB, consoleUserOf(c).userId);
-    return first ? c.redirect(`/console/w/${first.workspaceId}/jobs`, 303) : c.redirect("/console/sign-up", 303);
+    return c.redirect(first ? `/console/w/${first.workspaceId}/jobs` : WORKSPACES_PAGE, 303);
   });
 
   // Each page and form names its action; workspaces/roles.ts says which roles may do it (owners manage, members run and read).
@@ -62,5 +70,12 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.post("/w/:workspaceId/delivery-routes", consoleMay("deliveries.manage"), createDeliveryRouteForm);
   app.get("/w/:workspaceId/delivery-routes/:routeId", consoleMay("deliveries.manage"), showRouteDeliveries);
   app.post("/w/:workspaceId/delivery-routes/:routeId/delete", consoleMay("deliveries.manage"), deleteDeliveryRouteForm);
+  app.get("/w/:workspaceId/members", consoleMay("members.manage"), showMembers);
+  app.post("/w/:workspaceId/members/invite", consoleMay("members.manage"), inviteForm);
+  app.post("/w/:workspaceId/members/:userId/role", consoleMay("members.manage"), changeRoleForm);
+  app.post("/w/:workspaceId/members/:userId/hand-over", consoleMay("members.manage"), handOverForm);
+  app.post("/w/:workspaceId/members/:userId/remove", consoleMay("members.manage"), removeMemberForm);
+  app.post("/w/:workspaceId/members/invitations/:invitationId/revoke", consoleMay("members.manage"), revokeInvitationForm);
+  app.post("/w/:workspaceId/leave", consoleMay("workspace.leave"), leaveWorkspaceForm);
   return app;
 }

@@ -43,6 +43,11 @@ async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?
   );
 }
 
+/** A new password shorter than MIN_PASSWORD_LENGTH: 400 INVALID_PARAM_FORMAT, saying so; else null. */
+export function shortPassword(password: string): ApiError | null {
+  return password.length < MIN_PASSWORD_LENGTH ? new ApiError("INVALID_PARAM_FORMAT", { message: `비밀번호는 ${MIN_PASSWORD_LENGTH}자 이상이어야 합니다.` }) : null;
+}
+
 /** Why the posted sign-up cannot be accepted, or null. */
 function refusal(fields: Record<string, string>): ApiError | null {
   const email = fields.email?.trim() ?? "";
@@ -51,7 +56,8 @@ function refusal(fields: Record<string, string>): ApiError | null {
   }
   if (!isValidBusinessNumber(businessDigits(fields.businessNumber))) return new ApiError("INVALID_BUSINESS_REGISTRATION_NUMBER");
   if (!EMAIL.test(email)) return new ApiError("INVALID_PARAM_FORMAT", { message: "이메일 형식이 올바르지 않습니다." });
-  if (fields.password.length < MIN_PASSWORD_LENGTH) return new ApiError("INVALID_PARAM_FORMAT", { message: `비밀번호는 ${MIN_PASSWORD_LENGTH}자 이상이어야 합니다.` });
+  const short = shortPassword(fields.password);
+  if (short) return short;
   if (isPersonalEmail(email)) return new ApiError("PERSONAL_EMAIL_NOT_ALLOWED");
   return null;
 }

@@ -5,7 +5,8 @@ import { csrfToken } from "../console-sessions/csrf";
 import { findSession } from "../console-sessions/store";
 import type { MemberRole } from "../db/tables";
 import type { AppEnv, ConsoleUser } from "../env";
-import { findUser, requireMembership } from "../users/store";
+import { requireMembership } from "../users/members";
+import { findUser } from "../users/store";
 
 export const SIGN_IN_PATH = "/console/sign-in";
 

@@ -2,6 +2,7 @@ import type { MemberRole } from "../db/tables";
 import type { ConsoleUser } from "../env";
 import { roleMay } from "../workspaces/roles";
 import { CsrfField } from "./layout";
+import { WORKSPACES_PAGE } from "./workspaces";
 
 /** The signed-in header: the workspace's pages the user's role may open, and sign-out. */
 export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser; role: MemberRole }) {
@@ -13,6 +14,8 @@ export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser; ro
       <a href={`${base}/credentials`}>자격 증명</a>
       {roleMay(props.role, "keys.manage") && <a href={`${base}/keys`}>API 키</a>}
       {roleMay(props.role, "deliveries.manage") && <a href={`${base}/delivery-routes`}>결과 전달</a>}
+      {roleMay(props.role, "members.manage") && <a href={`${base}/members`}>구성원</a>}
+      <a href={WORKSPACES_PAGE}>워크스페이스 전환</a>
       <a href="/console/device">명령줄 승인</a>
       <span>{props.user.email}</span>
       <form method="post" action="/console/sign-out" style="display:inline">

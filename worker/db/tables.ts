@@ -52,6 +52,8 @@ export const apiKeys = sqliteTable(
     canManageKeys: integer("can_manage_keys", { mode: "boolean" }).notNull().default(false),
     /** Issued to a command-line client through the device grant (it expires; the console marks it). */
     deviceIssued: integer("device_issued", { mode: "boolean" }).notNull().default(false),
+    /** The person a device-grant key acts for: it is revoked when they leave the workspace (users/members.ts). Null for the workspace's own keys. */
+    issuedToUserId: text("issued_to_user_id"),
   },
   (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
 );
@@ -306,6 +308,28 @@ export const workspaceMembers = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("workspace_members_user").on(t.userId)],
+);
+
+/**
+ * An owner's invitation to join a workspace, mailed as a one-time link (users/invitations.ts): only the token's
+ * SHA-256 is kept. Pending while neither accepted nor revoked and before it expires.
+ */
+export const workspaceInvitations = sqliteTable(
+  "workspace_invitations",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** Lower-cased, as users.email: only the person signed in with this address may accept. */
+    email: text("email").notNull(),
+    role: text("role", { enum: MEMBER_ROLES }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    acceptedAt: integer("accepted_at"),
+    acceptedBy: text("accepted_by"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("workspace_invitations_token").on(t.tokenHash), index("workspace_invitations_workspace").on(t.workspaceId, t.createdAt)],
 );
 
 /** A signed-in browser. */

@@ -38,7 +38,7 @@ const CATALOG = {
     MALFORMED_REQUEST: "요청을 해석할 수 없습니다. 요청 본문과 헤더를 확인해 주세요.",
     MISSING_CREDENTIAL_FIELD: "자격 증명의 필수 항목이 빠졌습니다.",
     MISSING_PARAMETER: "필수 값이 빠졌습니다.",
-    MISSING_REQUIRED_PARAM: "스키마의 필수 params가 빠졌습니다. GET /api/v1/schemas/{schema}에서 정의를 확인해 주세요.",
+    MISSING_REQUIRED_PARAM: "필수 값이 빠졌습니다. 어느 값인지는 fieldErrors에 있습니다. 작업의 params는 GET /api/v1/schemas/{schema}에서 정의를 확인해 주세요.",
     NO_PENDING_PLAN_CHANGE: "예약된 플랜 변경이 없습니다.",
     PARTNER_BUSINESS_SELECTOR_REQUIRED: "파트너 요청에는 X-SVC-Business 헤더에 사업자등록번호가 필요합니다.",
     PARTNER_NAME_INVALID: "파트너 이름이 올바르지 않습니다.",

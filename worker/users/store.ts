@@ -1,9 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { database } from "../db/client";
-import { type MemberRole, users, workspaceMembers } from "../db/tables";
+import { users } from "../db/tables";
 import { ApiError } from "../errors/api-error";
-import { findWorkspace, insertOwnWorkspace, openToRealInstitutions, suspended } from "../workspaces/store";
+import { insertOwnWorkspace, openToRealInstitutions } from "../workspaces/store";
 import { normalizeEmail } from "./email";
+import { membershipInsert, ownedWorkspaceIds } from "./members";
 import { hashPassword } from "./password";
 
 export type UserRow = typeof users.$inferSelect;
@@ -21,7 +22,7 @@ export async function signUp(d1: D1Database, input: { email: string; password: s
     await db.batch([
       db.insert(users).values(user),
       insertOwnWorkspace(db, { id: workspaceId, name: input.workspaceName, businessNumber: input.businessNumber, createdAt: now }),
-      db.insert(workspaceMembers).values({ workspaceId, userId: user.id, role: "owner", createdAt: now }),
+      membershipInsert(db, { workspaceId, userId: user.id, role: "owner", createdAt: now }),
     ]);
   } catch (err) {
     if (await findUserByEmail(d1, user.email)) throw new ApiError("DUPLICATE_EMAIL");
@@ -38,34 +39,8 @@ export async function findUser(d1: D1Database, id: string): Promise<UserRow | nu
   return (await database(d1).select().from(users).where(eq(users.id, id)).get()) ?? null;
 }
 
-/** Adds an existing user to a workspace (or changes their role there). */
-export async function addMember(d1: D1Database, input: { workspaceId: string; userId: string; role: MemberRole }): Promise<void> {
-  await database(d1)
-    .insert(workspaceMembers)
-    .values({ ...input, createdAt: Date.now() })
-    .onConflictDoUpdate({ target: [workspaceMembers.workspaceId, workspaceMembers.userId], set: { role: input.role } });
-}
-
-export function memberships(d1: D1Database, userId: string): Promise<{ workspaceId: string; role: MemberRole }[]> {
-  return database(d1).select({ workspaceId: workspaceMembers.workspaceId, role: workspaceMembers.role }).from(workspaceMembers).where(eq(workspaceMembers.userId, userId)).all();
-}
-
-/** The user's role in the workspace; WORKSPACE_ACCESS_DENIED when they are no member of it. */
-export async function requireMembership(d1: D1Database, userId: string, workspaceId: string): Promise<MemberRole> {
-  const row = await database(d1)
-    .select({ role: workspaceMembers.role })
-    .from(workspaceMembers)
-    .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.workspaceId, workspaceId)))
-    .get();
-  if (!row) throw new ApiError("WORKSPACE_ACCESS_DENIED");
-  if ((await findWorkspace(d1, workspaceId))?.suspendedAt) throw suspended();
-  return row.role;
-}
-
 /** The user followed the link mailed at sign-up: their e-mail is confirmed, and the workspaces they own may use real institutions. */
 export async function confirmEmail(d1: D1Database, userId: string, now: number = Date.now()): Promise<void> {
-  const db = database(d1);
-  await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, userId));
-  const owned = await db.select({ workspaceId: workspaceMembers.workspaceId }).from(workspaceMembers).where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, "owner"))).all();
-  await openToRealInstitutions(d1, owned.map((m) => m.workspaceId));
+  await database(d1).update(users).set({ emailVerifiedAt: now }).where(eq(users.id, userId));
+  await openToRealInstitutions(d1, await ownedWorkspaceIds(d1, userId));
 }

@@ -28,6 +28,7 @@ export const ACTIONS = {
   "webhooks.manage": { roles: ["owner"], label: "웹훅 엔드포인트 변경" },
   "deliveries.manage": { roles: ["owner"], label: "결과 전달 경로 변경" },
   "members.manage": { roles: ["owner"], label: "구성원 관리" },
+  "workspace.leave": { roles: ["owner", "member"], label: "워크스페이스 나가기" },
   "billing.manage": { roles: ["owner"], label: "결제 관리" },
 } as const satisfies Record<string, { roles: readonly MemberRole[]; label: string }>;
 

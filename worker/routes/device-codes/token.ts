@@ -7,7 +7,8 @@ import { MAX, uuid } from "../../http/bounds";
 import { errorResponses } from "../../http/error-responses";
 import { ApiKeySchema } from "../api-keys/shapes";
 import { apiKeyView } from "../api-keys/views";
-import { requireMembership } from "../../users/store";
+import { requireMembership } from "../../users/members";
+import { revokeKey } from "../../api-keys/revoke";
 import { oauthBody } from "./oauth-body";
 
 export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
@@ -54,11 +55,13 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const poll = await pollDeviceCode(c.env.DB, body.device_code);
   if (poll.outcome === "slow_down") throw new ApiError("DEVICE_SLOW_DOWN", { oauthError: "slow_down" });
   if (poll.outcome !== "approved") throw new ApiError("DEVICE_AUTHORIZATION_PENDING", { oauthError: "authorization_pending" });
-  // The approval speaks for its approver only while they still belong to the workspace.
-  await requireMembership(c.env.DB, poll.approvedBy, poll.workspaceId).catch(() => {
+  const { row, secret } = await issueApiKey(c.env.DB, { workspaceId: poll.workspaceId, name: poll.clientName, expiresAt: Date.now() + DEVICE_KEY_TTL_DAYS * 86_400_000, issuedToUserId: poll.approvedBy });
+  // The approval speaks for its approver only while they still belong to the workspace. Checked after the key is
+  // written, so a removal in between either sees the key (and revokes it) or is seen here.
+  await requireMembership(c.env.DB, poll.approvedBy, poll.workspaceId).catch(async () => {
+    await revokeKey(c.env, poll.workspaceId, row.id);
     throw new ApiError("DEVICE_ACCESS_DENIED", { oauthError: "access_denied" });
   });
-  const { row, secret } = await issueApiKey(c.env.DB, { workspaceId: poll.workspaceId, name: poll.clientName, expiresAt: Date.now() + DEVICE_KEY_TTL_DAYS * 86_400_000, deviceIssued: true });
   // RFC 6749 5.1: a token response is never cached.
   c.header("Cache-Control", "no-store");
   return c.json({ access_token: secret, token_type: "Bearer" as const, workspaceId: poll.workspaceId, apiKey: apiKeyView(row) }, 200);

@@ -1,0 +1,215 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { issueApiKey } from "../../worker/api-keys/store";
+import { sha256Hex } from "../../worker/lib/crypto";
+import { INVITATIONS_PER_DAY } from "../../worker/users/invitations";
+import { alertCode, ConsoleBrowser } from "./console-browser";
+import { callJson } from "./helpers";
+
+type Json = Record<string, any>;
+
+/** A signed-up owner's workspace, with a managing API key for the members API. */
+async function ownedWorkspace() {
+  const owner = new ConsoleBrowser();
+  const account = await owner.signUp();
+  const key = (await issueApiKey(env.DB, { workspaceId: account.workspaceId, name: "관리", canManageKeys: true })).secret;
+  const api = <T = Json>(method: string, path: string, json?: unknown) => callJson<T>(`/api/v1${path}`, { method, key, ...(json === undefined ? {} : { json }) });
+  return { owner, account, key, api };
+}
+
+/** The invitation link last mailed to `to`, as the mail has it. */
+async function mailedLink(to: string): Promise<string> {
+  const mail = await env.DB.prepare("SELECT subject, body FROM mail_outbox WHERE recipient = ? ORDER BY created_at DESC, rowid DESC").bind(to).first<{ subject: string; body: string }>();
+  expect(mail?.subject).toContain("테스트 회사");
+  return /\/console\/invitation\?token=\S+/.exec(mail!.body)![0];
+}
+
+const tokenOf = (link: string) => new URLSearchParams(link.split("?")[1]).get("token")!;
+
+const address = () => `colleague-${crypto.randomUUID()}@example.co.kr`;
+
+describe("inviting people to a workspace", () => {
+  it("mails a one-time link with which someone without an account chooses a password and lands in the workspace as invited", async () => {
+    const { api, account } = await ownedWorkspace();
+    const email = address();
+    const invited = await api("POST", "/workspace/invitations", { email: email.toUpperCase() });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    expect(invited.body).toMatchObject({ email, role: "member" });
+    expect(Date.parse(invited.body.expiresAt) - Date.parse(invited.body.createdAt)).toBe(7 * 86_400_000);
+    expect((await api("GET", "/workspace/invitations")).body.items.map((i: Json) => i.email)).toEqual([email]);
+
+    const link = await mailedLink(email);
+    const stored = await env.DB.prepare("SELECT token_hash FROM workspace_invitations WHERE email = ?").bind(email).first<{ token_hash: string }>();
+    expect(stored!.token_hash).toBe(await sha256Hex(tokenOf(link)));
+
+    const colleague = new ConsoleBrowser();
+    const page = await colleague.open(link);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("계정 만들고 참여");
+    // Opening the link spends nothing: a mail scanner's GET leaves it pending.
+    expect((await api("GET", "/workspace/invitations")).body.items).toHaveLength(1);
+    const short = await colleague.post("/console/invitation", { token: tokenOf(link), password: "short" });
+    expect(alertCode(short.html)).toBe("INVALID_PARAM_FORMAT");
+    await colleague.open(link);
+    const joined = await colleague.post("/console/invitation", { token: tokenOf(link), password: "correct horse battery" });
+    expect(joined.status, joined.html.slice(0, 500)).toBe(303);
+    expect(joined.location).toBe(`/console/w/${account.workspaceId}/jobs`);
+    expect((await colleague.open(joined.location!)).status).toBe(200);
+    // The link reached the address: it counts as confirmed.
+    const user = await env.DB.prepare("SELECT email_verified_at FROM users WHERE email = ?").bind(email).first<{ email_verified_at: number | null }>();
+    expect(user!.email_verified_at).not.toBeNull();
+
+    const members = (await api("GET", "/workspace/members")).body.items;
+    expect(members.map((m: Json) => [m.email, m.role])).toEqual([
+      [email, "member"],
+      [account.email, "owner"],
+    ]);
+    expect((await api("GET", "/workspace/invitations")).body.items).toEqual([]);
+    const again = await new ConsoleBrowser().open(link);
+    expect(alertCode(again.html)).toBe("INVALID_TOKEN");
+    expect(again.html).not.toContain("계정 만들고 참여");
+  });
+
+  it("lets only the invited address accept: another signed-in person is refused and the invited one signs in, accepts and switches between workspaces", async () => {
+    const { api, account } = await ownedWorkspace();
+    const other = new ConsoleBrowser();
+    await other.signUp();
+    const invitee = new ConsoleBrowser();
+    const own = await invitee.signUp();
+    await api("POST", "/workspace/invitations", { email: own.email, role: "owner" });
+    const link = await mailedLink(own.email);
+
+    const wrong = await other.open(link);
+    expect(wrong.html).toContain(`${own.email} 계정으로만 수락`);
+    // The page offers them no button; a post made anyway (with their session's form token) is refused.
+    await other.open("/console/workspaces");
+    const refused = await other.post("/console/invitation", { token: tokenOf(link) });
+    expect(refused.status).toBe(403);
+    expect(alertCode(refused.html)).toBe("WORKSPACE_ACCESS_DENIED");
+
+    const signedOut = await new ConsoleBrowser().open(link);
+    expect(signedOut.html).toContain(`/console/sign-in?next=${encodeURIComponent(link)}`);
+    await invitee.open(link);
+    const accepted = await invitee.post("/console/invitation", { token: tokenOf(link) });
+    expect(accepted.location).toBe(`/console/w/${account.workspaceId}/jobs`);
+    expect((await invitee.open(`/console/w/${account.workspaceId}/members`)).status).toBe(200);
+    const switcher = await invitee.open("/console/workspaces");
+    expect(switcher.html).toContain(`href="/console/w/${own.workspaceId}/jobs"`);
+    expect(switcher.html).toContain(`href="/console/w/${account.workspaceId}/jobs"`);
+  });
+
+  it("refuses a member's address (DUPLICATE_EMAIL) and a malformed one, lets a new invitation replace the last link and a withdrawn one open nothing", async () => {
+    const { api, account } = await ownedWorkspace();
+    expect((await api("POST", "/workspace/invitations", { email: account.email })).body.code).toBe("DUPLICATE_EMAIL");
+    const malformed = await api("POST", "/workspace/invitations", { email: "not an address" });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe("INVALID_PARAM_FORMAT");
+
+    const email = address();
+    await api("POST", "/workspace/invitations", { email });
+    const first = await mailedLink(email);
+    const second = await api("POST", "/workspace/invitations", { email, role: "owner" });
+    expect(alertCode((await new ConsoleBrowser().open(first)).html)).toBe("INVALID_TOKEN");
+    expect((await new ConsoleBrowser().open(await mailedLink(email))).html).toContain("소유자로 초대");
+    expect((await api("DELETE", `/workspace/invitations/${second.body.id}`)).status).toBe(204);
+    expect(alertCode((await new ConsoleBrowser().open(await mailedLink(email))).html)).toBe("INVALID_TOKEN");
+    expect((await api("DELETE", `/workspace/invitations/${second.body.id}`)).body.code).toBe("RESOURCE_NOT_FOUND");
+  });
+
+  it(`sends at most ${INVITATIONS_PER_DAY} invitations in 24 hours, then 429 API_RATE_LIMITED with Retry-After until the oldest is a day old`, async () => {
+    const { api, account } = await ownedWorkspace();
+    const dayAgo = Date.now() - 86_400_000;
+    // All but one sent long ago, and the first just over a day ago: only the 49 in the window count.
+    for (let i = 0; i < INVITATIONS_PER_DAY; i++) {
+      const created = i === 0 ? dayAgo - 1000 : dayAgo + 3_600_000 + i;
+      await env.DB.prepare("INSERT INTO workspace_invitations (id, workspace_id, email, role, token_hash, created_at, expires_at) VALUES (?, ?, ?, 'member', ?, ?, ?)")
+        .bind(crypto.randomUUID(), account.workspaceId, address(), crypto.randomUUID(), created, created + 7 * 86_400_000)
+        .run();
+    }
+    expect((await api("POST", "/workspace/invitations", { email: address() })).status).toBe(201);
+    const limited = await api("POST", "/workspace/invitations", { email: address() });
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe("API_RATE_LIMITED");
+    const retryAfter = Number(limited.headers.get("Retry-After"));
+    expect(retryAfter).toBeGreaterThan(3_500);
+    expect(retryAfter).toBeLessThanOrEqual(3_600);
+  });
+});
+
+describe("members and their roles", () => {
+  /** A workspace with its owner and one invited member who joined through the link. */
+  async function withMember() {
+    const workspace = await ownedWorkspace();
+    const email = address();
+    await workspace.api("POST", "/workspace/invitations", { email });
+    const member = new ConsoleBrowser();
+    const link = await mailedLink(email);
+    await member.open(link);
+    await member.post("/console/invitation", { token: tokenOf(link), password: "correct horse battery" });
+    const members: Json[] = (await workspace.api("GET", "/workspace/members")).body.items;
+    const id = (who: string) => members.find((m) => m.email === who)!.userId as string;
+    return { ...workspace, member, memberEmail: email, memberId: id(email), ownerId: id(workspace.account.email) };
+  }
+
+  it("never leaves a workspace without an owner: the last owner can be neither demoted nor removed, and anyone else is WORKSPACE_MEMBER_NOT_FOUND", async () => {
+    const { api, ownerId, memberId } = await withMember();
+    const demoted = await api("PATCH", `/workspace/members/${ownerId}`, { role: "member" });
+    expect(demoted.status).toBe(403);
+    expect(demoted.body).toMatchObject({ code: "ADMIN_ACTION_FORBIDDEN", message: expect.stringContaining("마지막 소유자") });
+    expect((await api("DELETE", `/workspace/members/${ownerId}`)).body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+    for (const [method, json] of [["PATCH", { role: "owner" }], ["DELETE", undefined]] as const) {
+      const unknown = await api(method, `/workspace/members/${crypto.randomUUID()}`, json);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.code).toBe("WORKSPACE_MEMBER_NOT_FOUND");
+    }
+
+    expect((await api("PATCH", `/workspace/members/${memberId}`, { role: "owner" })).body.role).toBe("owner");
+    expect((await api("PATCH", `/workspace/members/${ownerId}`, { role: "member" })).body.role).toBe("member");
+    expect((await api("PATCH", `/workspace/members/${memberId}`, { role: "member" })).body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+    const roles = await env.DB.prepare("SELECT role FROM workspace_members WHERE user_id IN (?, ?) ORDER BY role").bind(ownerId, memberId).all();
+    expect(roles.results).toEqual([{ role: "member" }, { role: "owner" }]);
+  });
+
+  it("removes a member from the console and the API at once, revoking the keys their command-line sign-in got and keeping the workspace's own", async () => {
+    const { api, key, account, member, memberId } = await withMember();
+    const started = (await callJson<Json>("/oauth/device_authorization", { method: "POST", json: { clientName: "collect CLI", platform: "linux" } })).body;
+    await member.open(`/console/w/${account.workspaceId}/jobs`);
+    await member.post("/console/device", { user_code: started.user_code, workspaceId: account.workspaceId, decision: "approve" });
+    await env.DB.prepare("UPDATE device_codes SET last_polled_at = last_polled_at - 20000 WHERE device_code_hash = ?").bind(await sha256Hex(started.device_code)).run();
+    const cliKey = (await callJson<Json>("/oauth/device/token", { method: "POST", json: { device_code: started.device_code } })).body.access_token;
+    expect((await callJson("/api/v1/data-jobs", { key: cliKey })).status).toBe(200);
+
+    expect((await api("DELETE", `/workspace/members/${memberId}`)).status).toBe(204);
+    expect((await callJson<Json>("/api/v1/data-jobs", { key: cliKey })).body.code).toBe("INVALID_TOKEN");
+    expect((await api("GET", "/workspace/members")).status).toBe(200);
+    expect((await callJson("/api/v1/data-jobs", { key })).status).toBe(200);
+    const page = await member.open(`/console/w/${account.workspaceId}/jobs`);
+    expect(page.status).toBe(403);
+    expect(JSON.parse(page.html).code).toBe("WORKSPACE_ACCESS_DENIED");
+  });
+
+  it("hands ownership over in the console, after which the new owner alone cannot leave and the former one can", async () => {
+    const { owner, member, account, memberEmail, api } = await withMember();
+    await owner.open(`/console/w/${account.workspaceId}/members`);
+    const members: Json[] = (await api("GET", "/workspace/members")).body.items;
+    const memberId = members.find((m) => m.email === memberEmail)!.userId;
+    const handed = await owner.post(`/console/w/${account.workspaceId}/members/${memberId}/hand-over`, {});
+    expect(handed.status).toBe(200);
+    expect(handed.html).toContain("소유권을 넘겼습니다");
+    expect((await api("GET", "/workspace/members")).body.items.map((m: Json) => [m.email, m.role])).toEqual([
+      [memberEmail, "owner"],
+      [account.email, "member"],
+    ]);
+    expect((await owner.open(`/console/w/${account.workspaceId}/members`)).status).toBe(403);
+
+    await member.open("/console/workspaces");
+    const stuck = await member.post(`/console/w/${account.workspaceId}/leave`, {});
+    expect(stuck.status).toBe(403);
+    expect(alertCode(stuck.html)).toBe("ADMIN_ACTION_FORBIDDEN");
+    await owner.open("/console/workspaces");
+    const left = await owner.post(`/console/w/${account.workspaceId}/leave`, {});
+    expect(left.status).toBe(200);
+    expect(left.html).not.toContain(`/console/w/${account.workspaceId}/jobs`);
+    expect((await api("GET", "/workspace/members")).body.items.map((m: Json) => m.email)).toEqual([memberEmail]);
+  });
+});

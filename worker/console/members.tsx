@@ -1,0 +1,168 @@
+import type { Context } from "hono";
+import { verifiedForm } from "../console-sessions/csrf";
+import type { AppEnv } from "../env";
+import { pendingInvitations, revokeInvitation } from "../users/invitations";
+import { changeRole, handOver, listMembers, removeMember } from "../users/members";
+import { sendInvitation } from "../users/send-invitation";
+import { CreateInvitationBodySchema } from "../routes/workspace-invitations/shapes";
+import { UpdateMemberBodySchema } from "../routes/workspace-members/shapes";
+import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
+import { kst } from "./kst";
+import { CsrfField, ErrorAlert, Page } from "./layout";
+import { consoleUserOf, workspaceRoleOf } from "./signed-in";
+import { WorkspaceNav } from "./workspace-nav";
+
+const ROLE_LABELS = { owner: "소유자", member: "구성원" } as const;
+
+const RoleSelect = (props: { id: string; selected: "owner" | "member" }) => (
+  <select id={props.id} name="role">
+    {(["member", "owner"] as const).map((role) => (
+      <option value={role} selected={role === props.selected}>
+        {ROLE_LABELS[role]}
+      </option>
+    ))}
+  </select>
+);
+
+/** A row's button: its own form with the CSRF token, named for screen readers by whom it acts on. */
+const RowAction = (props: { action: string; csrf: string; label: string; text: string; danger?: boolean }) => (
+  <form method="post" action={props.action}>
+    <CsrfField token={props.csrf} />
+    <button type="submit" class={props.danger ? "danger" : undefined} aria-label={props.label}>
+      {props.text}
+    </button>
+  </form>
+);
+
+async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
+  const user = consoleUserOf(c);
+  const workspaceId = c.req.param("workspaceId")!;
+  const base = `/console/w/${workspaceId}/members`;
+  const [members, invitations] = await Promise.all([listMembers(c.env.DB, workspaceId), pendingInvitations(c.env.DB, workspaceId)]);
+  return c.html(
+    <Page title="구성원" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
+      <ErrorAlert error={shown.error} />
+      {shown.done && (
+        <p class="notice" role="status">
+          {shown.done}
+        </p>
+      )}
+      <p>소유자는 구성원, API 키, 자격 증명, 웹훅, 결과 전달과 결제를 관리합니다. 구성원은 수집을 실행·조회하고 결과를 내려받습니다.</p>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">이메일</th>
+              <th scope="col">역할</th>
+              <th scope="col">참여</th>
+              <th scope="col">
+                <span class="sr-only">관리</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((member) => (
+              <tr data-member-email={member.email}>
+                <td>
+                  {member.email}
+                  {member.userId === user.userId ? " (나)" : ""}
+                </td>
+                <td data-role={member.role}>
+                  <form method="post" action={`${base}/${member.userId}/role`}>
+                    <CsrfField token={user.csrf} />
+                    <label for={`role-${member.userId}`} class="sr-only">{`${member.email}의 역할`}</label>
+                    <RoleSelect id={`role-${member.userId}`} selected={member.role} />
+                    <button type="submit">역할 변경</button>
+                  </form>
+                </td>
+                <td>{kst(member.joinedAt)}</td>
+                <td>
+                  {member.userId !== user.userId && (
+                    <>
+                      <RowAction action={`${base}/${member.userId}/hand-over`} csrf={user.csrf} label={`${member.email}에게 소유권 넘기기`} text="소유권 넘기기" />
+                      <RowAction action={`${base}/${member.userId}/remove`} csrf={user.csrf} label={`${member.email} 내보내기`} text="내보내기" danger />
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2>초대하기</h2>
+      <form method="post" action={`${base}/invite`}>
+        <CsrfField token={user.csrf} />
+        <label for="invite-email">이메일</label>
+        <input id="invite-email" name="email" type="email" required maxlength={254} autocomplete="off" />
+        <label for="invite-role">역할</label>
+        <RoleSelect id="invite-role" selected="member" />
+        <button type="submit">초대 메일 보내기</button>
+      </form>
+      <h2>대기 중인 초대</h2>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">이메일</th>
+              <th scope="col">역할</th>
+              <th scope="col">만료</th>
+              <th scope="col">
+                <span class="sr-only">취소</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.map((invitation) => (
+              <tr data-invitation-email={invitation.email}>
+                <td>{invitation.email}</td>
+                <td>{ROLE_LABELS[invitation.role]}</td>
+                <td>{kst(invitation.expiresAt)}</td>
+                <td>
+                  <RowAction action={`${base}/invitations/${invitation.id}/revoke`} csrf={user.csrf} label={`${invitation.email} 초대 취소`} text="취소" danger />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {invitations.length === 0 && <p>대기 중인 초대가 없습니다.</p>}
+    </Page>,
+    shown.error ? (shown.error.status as 400) : (shown.status ?? 200),
+  );
+}
+
+export const showMembers = (c: Context<AppEnv>) => membersPage(c);
+
+/** Runs one of the page's forms, checked against the session's CSRF token first. */
+const memberForm = (act: (c: Context<AppEnv>, fields: Record<string, string>) => Promise<string>, status?: 201) => async (c: Context<AppEnv>) => {
+  const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
+  return onPage(c, membersPage, () => act(c, fields), status);
+};
+
+export const inviteForm = memberForm(async (c, fields) => {
+  const body = asApiBody(CreateInvitationBodySchema, { email: fields.email ?? "", role: fields.role ?? "member" });
+  const invitation = await sendInvitation(c.env, new URL(c.req.url).origin, { workspaceId: c.req.param("workspaceId")!, ...body });
+  return `${invitation.email}에게 초대 메일을 보냈습니다. 링크는 ${kst(invitation.expiresAt)}까지 쓸 수 있습니다.`;
+}, 201);
+
+export const changeRoleForm = memberForm(async (c, fields) => {
+  const { role } = asApiBody(UpdateMemberBodySchema, { role: fields.role ?? "" });
+  const member = await changeRole(c.env.DB, c.req.param("workspaceId")!, c.req.param("userId")!, role);
+  return `${member.email}의 역할을 ${ROLE_LABELS[member.role]}(으)로 바꿨습니다.`;
+});
+
+export const handOverForm = memberForm(async (c) => {
+  const workspaceId = c.req.param("workspaceId")!;
+  await handOver(c.env.DB, workspaceId, consoleUserOf(c).userId, c.req.param("userId")!);
+  return "소유권을 넘겼습니다. 이제 구성원(member)입니다.";
+});
+
+export const removeMemberForm = memberForm(async (c) => {
+  await removeMember(c.env, c.req.param("workspaceId")!, c.req.param("userId")!);
+  return "내보냈습니다. 그 사람이 명령줄 로그인으로 받은 키도 폐기했습니다.";
+});
+
+export const revokeInvitationForm = memberForm(async (c) => {
+  await revokeInvitation(c.env.DB, c.req.param("workspaceId")!, c.req.param("invitationId")!);
+  return "초대를 취소했습니다. 그 링크는 더 쓰이지 않습니다.";
+});
