@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,8 @@ import { client, type Stack, startStack } from "./stack";
 import { NAMED_WORKSPACES } from "./workspaces";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
+/** The shared profile's worker output (test/e2e/global-setup.ts). */
+const WORKER_LOG = path.resolve(import.meta.dirname, "../../test-artifacts/e2e/shared/worker.log");
 // One month of three accounts: three units, enough to follow progress to the end.
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" };
 
@@ -27,6 +29,16 @@ async function phonePage(): Promise<Page> {
   const page = await (await browser.createBrowserContext()).newPage();
   await page.setViewport({ width: 390, height: 844 });
   return page;
+}
+
+/** The link in the last mail to `to`: the local stack sends none, it logs each mail (worker/mail/outbox.ts). */
+async function mailedLink(to: string): Promise<string> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    const mails = readFileSync(WORKER_LOG, "utf8").split("\n").filter((line) => line.includes('"mail-outbox"') && line.includes(`"to":"${to}"`));
+    const link = /https?:\/\/[^\s"\\]+\/console\/invitation\?token=[\w-]+/.exec(mails.at(-1) ?? "")?.[0];
+    if (link) return link;
+  }
+  throw new Error(`no mail to ${to} in ${WORKER_LOG}`);
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `console-${name}.png`), fullPage: true });
@@ -82,6 +94,26 @@ describe("the console in Chromium against the local stack", () => {
     await shot(page, "3-api-key-issued");
     const providers = await client(stack, secret).json("GET", "/api/v1/providers");
     expect(providers.status).toBe(200);
+
+    // A colleague invited from the members page follows the mailed link, chooses a password and is in.
+    const colleague = `colleague-${Date.now()}@example.co.kr`;
+    await page.click("a[href$='/members']");
+    await page.waitForSelector("#invite-email");
+    await page.type("#invite-email", colleague);
+    await submit(page, "form[action$='/members/invite'] button[type=submit]");
+    expect(await page.$$eval("[data-invitation-email]", (rows) => rows.map((r) => r.getAttribute("data-invitation-email")))).toEqual([colleague]);
+    const invited = await phonePage();
+    await invited.goto(await mailedLink(colleague));
+    await shot(invited, "3b-invitation");
+    await invited.type("#password", "another long password");
+    await submit(invited);
+    const workspace = /\/console\/w\/[0-9a-f-]+/.exec(page.url())![0];
+    expect(invited.url()).toBe(`${stack.baseUrl}${workspace}/jobs`);
+    await page.goto(`${stack.baseUrl}${workspace}/members`);
+    expect(await page.$$eval("[data-member-email]", (rows) => rows.map((r) => [r.getAttribute("data-member-email"), r.querySelector("[data-role]")!.getAttribute("data-role")]))).toEqual([
+      [colleague, "member"],
+      [email, "owner"],
+    ]);
   });
 
   it("adds a bank login through the hosted registration page, which the credentials list then shows as live", async () => {

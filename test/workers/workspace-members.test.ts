@@ -110,7 +110,7 @@ describe("inviting people to a workspace", () => {
     const first = await mailedLink(email);
     const second = await api("POST", "/workspace/invitations", { email, role: "owner" });
     expect(alertCode((await new ConsoleBrowser().open(first)).html)).toBe("INVALID_TOKEN");
-    expect((await new ConsoleBrowser().open(await mailedLink(email))).html).toContain("소유자로 초대");
+    expect((await new ConsoleBrowser().open(await mailedLink(email))).html).toContain("소유자(owner)로 초대");
     expect((await api("DELETE", `/workspace/invitations/${second.body.id}`)).status).toBe(204);
     expect(alertCode((await new ConsoleBrowser().open(await mailedLink(email))).html)).toBe("INVALID_TOKEN");
     expect((await api("DELETE", `/workspace/invitations/${second.body.id}`)).body.code).toBe("RESOURCE_NOT_FOUND");

@@ -3,7 +3,7 @@ import { csrfToken, verifiedForm } from "../console-sessions/csrf";
 import type { AppEnv, ConsoleUser } from "../env";
 import { ApiError } from "../errors/api-error";
 import { acceptInvitation, invalidInvitation, type InvitationRow, pendingInvitation, signUpAndAccept } from "../users/invitations";
-import { INVITATION_PAGE } from "../users/send-invitation";
+import { AS_ROLE, INVITATION_PAGE } from "../users/send-invitation";
 import { findUserByEmail } from "../users/store";
 import { workspaceNames } from "../workspaces/store";
 import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
@@ -40,7 +40,7 @@ async function invitationBody(c: Context<AppEnv>, invitation: InvitationRow, tok
   const here = `${INVITATION_PAGE}?token=${token}`;
   const intro = (
     <p>
-      <strong>{workspace}</strong> 워크스페이스에 {invitation.role === "owner" ? "소유자" : "구성원"}로 초대되었습니다 ({invitation.email}).
+      <strong>{workspace}</strong> 워크스페이스에 {AS_ROLE[invitation.role]} 초대되었습니다 ({invitation.email}).
     </p>
   );
   if (user && user.email !== invitation.email) {

@@ -7,7 +7,8 @@ import { INVITATION_TTL_MS, type InvitationRow, invite } from "./invitations";
 /** The console page an invitation's link opens (console/invitation.tsx). */
 export const INVITATION_PAGE = "/console/invitation";
 
-const ROLE_NAMES: Record<MemberRole, string> = { owner: "소유자(owner)", member: "구성원(member)" };
+/** "as the role", with the particle each word takes. */
+export const AS_ROLE: Record<MemberRole, string> = { owner: "소유자(owner)로", member: "구성원(member)으로" };
 
 /** Invites an address (users/invitations.ts `invite`) and mails it the link, as the API and the console both do. */
 export async function sendInvitation(
@@ -21,7 +22,7 @@ export async function sendInvitation(
     to: invitation.email,
     subject: `${workspace} 워크스페이스에 초대되었습니다`,
     text: [
-      `${workspace} 워크스페이스에 ${ROLE_NAMES[invitation.role]}으로 초대되었습니다.`,
+      `${workspace} 워크스페이스에 ${AS_ROLE[invitation.role]} 초대되었습니다.`,
       "아래 링크에서 수락해 주세요. 계정이 없으면 그 페이지에서 비밀번호를 정해 바로 만들 수 있습니다.",
       `이 링크는 ${INVITATION_TTL_MS / 86_400_000}일 동안 한 번 쓸 수 있습니다. 모르는 초대라면 무시해 주세요.`,
       "",
