@@ -6,6 +6,7 @@ import { newRegistrationKeyring } from "./scripts/registration-keys";
 import { freePort } from "./scripts/free-port";
 import { slowFirst } from "./test/support/slow-first";
 import { hostKeyFingerprint, newHostKey } from "./test/support/sftp-server";
+import { SANDBOX_PORTONE_SECRET } from "./sandbox/portone/gateway";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
 export default defineConfig(async () => {
@@ -53,6 +54,9 @@ export default defineConfig(async () => {
           SCRAPER_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}`,
           SCRAPER_SHARED_SECRET: scraperSecret,
           SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
+          // The payment gateway: the sandbox's PortOne replica and the secret it accepts (sandbox/portone/gateway.ts).
+          PORTONE_API_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}/portone`,
+          PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET,
           // The global setup's webhook receiver on this machine, allowed as the local stack allows it, and retries a second
           // or two apart so a test sees several.
           TEST_WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}`,

@@ -4,6 +4,7 @@ import { bankSite } from "./bank/site";
 import { cardSite } from "./card/site";
 import { clockFrom, type SandboxClock, SandboxTime } from "./clock";
 import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
+import { portOneReplica } from "./portone/gateway";
 import { taxPortalSite } from "./taxportal/site";
 import { readJson, sendJson } from "./http-kit";
 
@@ -51,6 +52,8 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
     taxportal: taxPortalSite({ clock: time.now }),
     card: cardSite({ clock: time.now }),
     hometax: hometaxReplica(options.hometax),
+    // The payment gateway the service bills through, as a replica (sandbox/portone/gateway.ts).
+    portone: portOneReplica({ prefix: "/portone" }).answer,
   };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://sandbox.local");
@@ -71,7 +74,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
       return;
     }
     res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
-    res.end("샌드박스 기관: /bank/, /taxportal/, /card/, /hometax/");
+    res.end("샌드박스 기관: /bank/, /taxportal/, /card/, /hometax/, 결제대행 /portone/");
   });
   await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

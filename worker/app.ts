@@ -80,6 +80,16 @@ import * as listScheduleRuns from "./routes/schedules/runs";
 import * as replayWebhookDelivery from "./routes/webhook-endpoints/replay";
 import * as rotateWebhookEndpointSecret from "./routes/webhook-endpoints/rotate-secret";
 import * as updateWebhookEndpoint from "./routes/webhook-endpoints/update";
+import * as cancelSubscription from "./routes/billing/cancel";
+import * as changePlan from "./routes/billing/change-plan";
+import * as getInvoice from "./routes/billing/invoices-get";
+import * as listInvoices from "./routes/billing/invoices-list";
+import * as createPaymentMethod from "./routes/billing/payment-methods-create";
+import * as deletePaymentMethod from "./routes/billing/payment-methods-delete";
+import * as listPaymentMethods from "./routes/billing/payment-methods-list";
+import * as listPlans from "./routes/billing/plans";
+import * as getSubscription from "./routes/billing/subscription";
+import * as withdrawPlanChange from "./routes/billing/withdraw-change";
 import * as createWorkspaceInvitation from "./routes/workspace-invitations/create";
 import * as listWorkspaceInvitations from "./routes/workspace-invitations/list";
 import * as revokeWorkspaceInvitation from "./routes/workspace-invitations/revoke";
@@ -172,6 +182,17 @@ function registerRoutes(api: Api): void {
   api.openapi(managing("members.manage", createWorkspaceInvitation.route), createWorkspaceInvitation.handler);
   api.openapi(managing("members.manage", listWorkspaceInvitations.route), listWorkspaceInvitations.handler);
   api.openapi(managing("members.manage", revokeWorkspaceInvitation.route), revokeWorkspaceInvitation.handler);
+  // What the workspace pays: prices are public to any key, the rest is owners' business (docs/billing.md).
+  api.openapi(keyed(listPlans.route), listPlans.handler);
+  api.openapi(managing("billing.manage", getSubscription.route), getSubscription.handler);
+  api.openapi(managing("billing.manage", changePlan.route), changePlan.handler);
+  api.openapi(managing("billing.manage", withdrawPlanChange.route), withdrawPlanChange.handler);
+  api.openapi(managing("billing.manage", cancelSubscription.route), cancelSubscription.handler);
+  api.openapi(managing("billing.manage", createPaymentMethod.route), createPaymentMethod.handler);
+  api.openapi(managing("billing.manage", listPaymentMethods.route), listPaymentMethods.handler);
+  api.openapi(managing("billing.manage", deletePaymentMethod.route), deletePaymentMethod.handler);
+  api.openapi(managing("billing.manage", listInvoices.route), listInvoices.handler);
+  api.openapi(managing("billing.manage", getInvoice.route), getInvoice.handler);
 }
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */

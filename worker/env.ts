@@ -51,6 +51,12 @@ export interface Bindings {
   SCRAPER_RUNNERS?: string;
   /** Secret the worker shows the scraper container on every call; the container holds the same one (docs/scraper-runtime.md). */
   SCRAPER_SHARED_SECRET: string;
+  /** The payment gateway (worker/billing/portone.ts): PortOne's API base (https://api.portone.io; locally the sandbox's replica) and its API secret. Unset, nothing can be paid. */
+  PORTONE_API_URL?: string;
+  /** Secret. */
+  PORTONE_API_SECRET?: string;
+  /** Optional: the PortOne store (상점 아이디) when the secret serves several. */
+  PORTONE_STORE_ID?: string;
   /** Base URL of the sandbox institutions' web sites, for adapters the worker runs on Browser Rendering. */
   SANDBOX_BASE_URL: string;
   /** Secret, optional: an HTTPS proxy in Korea that real institutions' traffic leaves through (docs/deploying.md, "Egress"). */

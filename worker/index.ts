@@ -13,6 +13,7 @@ import { WEBHOOK_QUEUE, type WebhookMessage } from "./webhooks/messages";
 import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, type RouteDeliveryMessage } from "./deliveries/consumer";
 import { resendStalledDeliveries } from "./webhooks/sweep";
 import { PURGE_BATCH, purgeExpired } from "./retention";
+import { applyBookedChanges } from "./billing/subscriptions";
 import { purgeExpiredReports } from "./reports/store";
 import { rewrapStep } from "./vault/rotation";
 import { backfillIdentities } from "./credentials/identity-backfill";
@@ -52,6 +53,7 @@ export default {
     await expireSessions(used);
     await resendStalledDeliveries(used);
     await resendStalledRouteDeliveries(used);
+    await applyBookedChanges(used.DB);
     await purgeExpired(used.DB);
     await purgeExpiredReports(used, PURGE_BATCH);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);

@@ -873,6 +873,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billing/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 플랜과 가격
+         * @description 확장 API. 플랜마다 한 달 가격(공급가액, 부가세, 합계, 원)과 한도입니다 (docs/billing.md).
+         */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 현재 플랜과 결제 기간
+         * @description 확장 API. 관리 권한(canManageKeys)이 있는 키만 부를 수 있습니다.
+         */
+        get: operations["getSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 플랜 변경
+         * @description 확장 API. 올리면 곧바로 한 달 가격(부가세 포함)을 등록된 카드로 결제하고 그때부터 한 달이 결제 기간입니다. 내리면 결제 기간이 끝날 때 바뀌도록 예약합니다(pendingPlan, 취소 가능). 카드가 없으면 400 PAYMENT_METHOD_REQUIRED, 카드사가 거절하면 402 CARD_DECLINED·CARD_LIMIT_EXCEEDED·INSUFFICIENT_FUNDS·MERCHANT_LIMIT_EXCEEDED·PAYMENT_FAILED이며 같은 요청을 다시 보내면 같은 청구서로 다시 결제합니다(두 번 결제되지 않음). 지금 플랜이면 400 SAME_PLAN_CHANGE, INTERNAL은 403 INTERNAL_PLAN_NOT_PURCHASABLE, INTERNAL에서는 403 INTERNAL_PLAN_NOT_MUTABLE입니다.
+         */
+        post: operations["changePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription/pending-change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * 예약된 플랜 변경 취소
+         * @description 확장 API. 예약된 다운그레이드나 해지를 거둡니다. 지금 플랜이 그대로 갱신됩니다. 예약된 변경이 없으면 400 NO_PENDING_PLAN_CHANGE입니다.
+         */
+        delete: operations["withdrawPlanChange"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/subscription/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 유료 플랜 해지
+         * @description 확장 API. 결제 기간이 끝나면 FREE가 되도록 예약합니다(pendingPlan: FREE). 그때까지는 지금 플랜 그대로이고, 예약은 취소할 수 있습니다. FREE면 400 ALREADY_FREE_NO_OP입니다.
+         */
+        post: operations["cancelSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 결제 카드 목록
+         * @description 확장 API. 최근에 등록한 카드부터. 첫 카드로 다음 결제를 합니다.
+         */
+        get: operations["listPaymentMethods"];
+        put?: never;
+        /**
+         * 결제 카드 등록
+         * @description 확장 API. 카드 정보를 결제대행사(PortOne)에 넘겨 정기 결제용 빌링키를 받고, 빌링키만 봉인해 둡니다. 카드 번호는 끝 네 자리 말고는 저장하지 않습니다. 다음 결제는 가장 최근에 등록한 카드로 합니다. 카드사가 등록을 거절하면 402 CARD_DECLINED 등, 다섯 장을 넘으면 400 INVALID_PARAM_FORMAT입니다.
+         */
+        post: operations["createPaymentMethod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/payment-methods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * 결제 카드 삭제
+         * @description 확장 API. 결제대행사의 빌링키도 지웁니다. 유료 플랜의 다음 결제에 쓰일 유일한 카드는 409 PAYMENT_METHOD_IN_USE(다른 카드를 먼저 등록하거나 해지를 예약), 없는 카드는 404 PAYMENT_METHOD_NOT_FOUND입니다.
+         */
+        delete: operations["deletePaymentMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 청구서 목록
+         * @description 확장 API. 최근 청구서부터. 금액은 원 단위 정수이고 공급가액, 부가세, 합계를 따로 보여 줍니다.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 청구서
+         * @description 확장 API. 이 워크스페이스의 청구서가 아니면 404 INVOICE_NOT_FOUND입니다.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connect/api/keys": {
         parameters: {
             query?: never;
@@ -2289,6 +2473,146 @@ export interface components {
             items: components["schemas"]["WorkspaceInvitation"][];
             /** @description 다음 페이지 커서. 마지막 페이지면 null */
             nextCursor: string | null;
+        };
+        PlanOfferList: {
+            items: components["schemas"]["PlanOffer"][];
+        };
+        PlanOffer: {
+            /**
+             * @description FREE: 무료, PRO: 유료, INTERNAL: 운영자가 주는 내부 플랜(구매 불가)
+             * @enum {string}
+             */
+            plan: "FREE" | "PRO" | "INTERNAL";
+            name: string;
+            /** @description 콘솔이나 API로 바꿀 수 있는 플랜인지 (INTERNAL은 아님) */
+            purchasable: boolean;
+            /**
+             * Format: int64
+             * @description 한 달 공급가액. 구매할 수 없는 플랜은 null
+             */
+            supplyAmount: number | null;
+            /**
+             * Format: int64
+             * @description 원 단위 정수
+             */
+            vatAmount: number | null;
+            /**
+             * Format: int64
+             * @description 원 단위 정수
+             */
+            totalAmount: number | null;
+            /** @description null은 제한 없음 */
+            limits: {
+                /** Format: int64 */
+                monthlyJobs: number | null;
+                /** Format: int64 */
+                monthlyTaskSteps: number | null;
+                /** Format: int64 */
+                concurrentJobs: number | null;
+            };
+        };
+        Subscription: {
+            /**
+             * @description FREE: 무료, PRO: 유료, INTERNAL: 운영자가 주는 내부 플랜(구매 불가)
+             * @enum {string}
+             */
+            plan: "FREE" | "PRO" | "INTERNAL";
+            /**
+             * @description NONE: 결제하는 기간이 없음(FREE, INTERNAL). ACTIVE: 결제된 기간 안. PAST_DUE: 갱신 결제가 실패함
+             * @enum {string}
+             */
+            status: "NONE" | "ACTIVE" | "PAST_DUE";
+            /** Format: date-time */
+            currentPeriodStart: string | null;
+            /**
+             * Format: date-time
+             * @description 결제된 기간의 끝. 예약된 변경(pendingPlan)은 이때 적용됩니다
+             */
+            currentPeriodEnd: string | null;
+            /**
+             * @description 기간이 끝날 때 바뀔 플랜(다운그레이드나 해지). 없으면 null
+             * @enum {string|null}
+             */
+            pendingPlan: "FREE" | "PRO" | "INTERNAL" | null;
+        };
+        ChangePlanRequest: {
+            /**
+             * @description FREE: 무료, PRO: 유료, INTERNAL: 운영자가 주는 내부 플랜(구매 불가)
+             * @enum {string}
+             */
+            plan: "FREE" | "PRO" | "INTERNAL";
+        };
+        PaymentMethod: {
+            /** Format: uuid */
+            id: string;
+            card: {
+                last4: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreatePaymentMethodRequest: {
+            card: {
+                /** @description 카드 번호(띄어쓰기와 -는 무시). 결제대행사에만 전달하고 저장하지 않습니다 */
+                number: string;
+                /** @description 유효기간 연도 두 자리 */
+                expiryYear: string;
+                /** @description 유효기간 월 두 자리 */
+                expiryMonth: string;
+                /** @description 개인카드는 생년월일 6자리, 법인카드는 사업자등록번호 10자리 */
+                birthOrBusinessRegistrationNumber: string;
+                /** @description 카드 비밀번호 앞 두 자리 */
+                passwordTwoDigits: string;
+            };
+        };
+        PaymentMethodList: {
+            items: components["schemas"]["PaymentMethod"][];
+        };
+        InvoicePage: {
+            items: components["schemas"]["Invoice"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
+        Invoice: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description FREE: 무료, PRO: 유료, INTERNAL: 운영자가 주는 내부 플랜(구매 불가)
+             * @enum {string}
+             */
+            plan: "FREE" | "PRO" | "INTERNAL";
+            /** Format: date-time */
+            periodStart: string;
+            /** Format: date-time */
+            periodEnd: string;
+            /**
+             * Format: int64
+             * @description 공급가액
+             */
+            supplyAmount: number;
+            /**
+             * Format: int64
+             * @description 부가세 (공급가액의 10%, 원 미만 버림)
+             */
+            vatAmount: number;
+            /**
+             * Format: int64
+             * @description 합계: 청구하는 금액
+             */
+            totalAmount: number;
+            /** @enum {string} */
+            currency: "KRW";
+            /**
+             * @description OPEN: 결제 전, PAID: 결제됨, VOID: 취소됨
+             * @enum {string}
+             */
+            status: "OPEN" | "PAID" | "VOID";
+            /** @description 마지막 결제 시도가 거절된 코드 (CARD_DECLINED 등). 결제되면 null */
+            lastFailureCode: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            paidAt: string | null;
         };
     };
     responses: never;
@@ -8440,6 +8764,945 @@ export interface operations {
                 };
             };
             /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 플랜 목록 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanOfferList"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 현재 구독 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePlanRequest"];
+            };
+        };
+        responses: {
+            /** @description 바뀐(또는 변경이 예약된) 구독 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, SAME_PLAN_CHANGE, PAYMENT_METHOD_REQUIRED */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CARD_DECLINED, CARD_LIMIT_EXCEEDED, INSUFFICIENT_FUNDS, MERCHANT_LIMIT_EXCEEDED, PAYMENT_FAILED */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN, INTERNAL_PLAN_NOT_PURCHASABLE, INTERNAL_PLAN_NOT_MUTABLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: SUBSCRIPTION_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    withdrawPlanChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 변경 예약이 없어진 구독 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description 오류: NO_PENDING_PLAN_CHANGE */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 해지가 예약된 구독 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description 오류: ALREADY_FREE_NO_OP */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN, INTERNAL_PLAN_NOT_MUTABLE */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: SUBSCRIPTION_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 카드 목록 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodList"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentMethodRequest"];
+            };
+        };
+        responses: {
+            /** @description 등록한 카드 */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CARD_DECLINED, PAYMENT_FAILED */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 삭제했습니다 */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: PAYMENT_FAILED */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: PAYMENT_METHOD_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: PAYMENT_METHOD_IN_USE */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 청구서 한 페이지 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoicePage"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 청구서 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVOICE_NOT_FOUND */
             404: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];

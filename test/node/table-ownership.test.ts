@@ -35,6 +35,10 @@ const OWNERS: Record<string, string> = {
   failure_reports: "worker/reports",
   delivery_routes: "worker/deliveries",
   route_deliveries: "worker/deliveries",
+  subscriptions: "worker/billing",
+  payment_methods: "worker/billing",
+  invoices: "worker/billing",
+  billing_ledger: "worker/billing",
 };
 
 function sourceFiles(dir: string): string[] {

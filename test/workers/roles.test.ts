@@ -14,7 +14,7 @@ const SFTP_ROUTE_FORM = { kind: "SFTP", name: "정산 서버", host: "sftp.examp
 /** Everything a managing action could change in a workspace (and, for a partner, its connections), row by row. */
 async function workspaceState(workspaceId: string): Promise<Json> {
   const state: Json = {};
-  for (const table of ["api_keys", "credentials", "delivery_routes", "registration_sessions", "webhook_endpoints", "workspace_invitations", "workspace_members"]) {
+  for (const table of ["api_keys", "credentials", "delivery_routes", "payment_methods", "registration_sessions", "webhook_endpoints", "workspace_invitations", "workspace_members"]) {
     state[table] = (await env.DB.prepare(`SELECT * FROM ${table} WHERE workspace_id = ? ORDER BY rowid`).bind(workspaceId).all()).results;
   }
   state.connections = (await env.DB.prepare("SELECT * FROM connections WHERE partner_workspace_id = ? ORDER BY rowid").bind(workspaceId).all()).results;
@@ -190,6 +190,7 @@ describe("roles through the API", () => {
     { does: "invites someone to the workspace", request: () => ["POST", "/api/v1/workspace/invitations", { email: "colleague@example.co.kr", role: "owner" }], withRight: 201 },
     // Past the rights check, someone who is no member is simply not found.
     { does: "removes a member", request: () => ["DELETE", `/api/v1/workspace/members/${crypto.randomUUID()}`], withRight: 404 },
+    { does: "registers a payment card", request: () => ["POST", "/api/v1/billing/payment-methods", { card: { number: "4242424242424242", expiryYear: "29", expiryMonth: "12", birthOrBusinessRegistrationNumber: "1208800767", passwordTwoDigits: "00" } }], withRight: 201 },
     { does: "connects a business", partner: true, request: () => ["POST", "/api/v1/connections", { businessNumber: "2208162517" }], withRight: 201 },
     { does: "revokes a business's connection", partner: true, request: (f) => ["DELETE", `/api/v1/connections/${f.connectionId}`], withRight: 200 },
   ];

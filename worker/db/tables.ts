@@ -681,3 +681,91 @@ export const routeDeliveries = sqliteTable(
   },
   (t) => [uniqueIndex("route_deliveries_one_per_job").on(t.routeId, t.jobId), index("route_deliveries_route").on(t.routeId, t.createdAt, t.id)],
 );
+
+export const SUBSCRIPTION_STATUSES = ["ACTIVE", "PAST_DUE"] as const;
+
+/**
+ * A workspace's paid plan over time (worker/billing/): the period paid for, a change waiting for the period's end, and
+ * the card charged. A workspace without a row has never paid: FREE, or an operator's INTERNAL. `workspaces.plan` stays
+ * the plan every cap reads; billing moves it.
+ */
+export const subscriptions = sqliteTable("subscriptions", {
+  workspaceId: text("workspace_id").primaryKey().references(() => workspaces.id),
+  status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
+  currentPeriodStart: integer("current_period_start").notNull(),
+  currentPeriodEnd: integer("current_period_end").notNull(),
+  /** The plan the workspace moves to when the period ends (a downgrade or a cancellation); null for none. */
+  pendingPlan: text("pending_plan", { enum: PLANS }),
+  paymentMethodId: text("payment_method_id"),
+  /** When a renewal's charge first failed; null while paid up. */
+  pastDueSince: integer("past_due_since"),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** A card registered with the payment gateway for recurring charges: only the gateway's billing key, sealed, and how to show it. */
+export const paymentMethods = sqliteTable(
+  "payment_methods",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** The gateway's billing key, sealed by the vault and bound to this row. */
+    sealedBillingKey: text("sealed_billing_key").notNull(),
+    /** The card's last four digits: the number itself never reaches storage. */
+    cardLast4: text("card_last4").notNull(),
+    createdAt: integer("created_at").notNull(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [index("payment_methods_workspace").on(t.workspaceId, t.createdAt, t.id)],
+);
+
+export const INVOICE_STATUSES = ["OPEN", "PAID", "VOID"] as const;
+
+/**
+ * What a workspace is asked to pay for one period of a plan, in won, VAT shown apart as Korean invoices show it. The id
+ * is the gateway's payment id too, so a charge retried after a crash is the same payment and never a second one.
+ */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    plan: text("plan", { enum: PLANS }).notNull(),
+    periodStart: integer("period_start").notNull(),
+    periodEnd: integer("period_end").notNull(),
+    /** 공급가액: the price before VAT. */
+    supplyAmount: integer("supply_amount").notNull(),
+    /** 부가세: 10% of the supply amount, rounded down to the won. */
+    vatAmount: integer("vat_amount").notNull(),
+    /** 합계: what is charged. */
+    totalAmount: integer("total_amount").notNull(),
+    status: text("status", { enum: INVOICE_STATUSES }).notNull(),
+    /** The gateway's transaction, once paid. */
+    gatewayTransactionId: text("gateway_transaction_id"),
+    /** The last charge's refusal (a catalog code), while unpaid. */
+    lastFailureCode: text("last_failure_code"),
+    createdAt: integer("created_at").notNull(),
+    paidAt: integer("paid_at"),
+  },
+  (t) => [index("invoices_workspace").on(t.workspaceId, t.createdAt, t.id)],
+);
+
+export const LEDGER_ENTRIES = ["INVOICED", "PAID", "VOIDED"] as const;
+
+/**
+ * Every money movement of a workspace, one row each, never changed or removed (worker/billing/ledger.ts): what was
+ * invoiced (positive), paid (negative) and voided (negative). A workspace's balance is the sum of its rows.
+ */
+export const billingLedger = sqliteTable(
+  "billing_ledger",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    invoiceId: text("invoice_id").notNull(),
+    entry: text("entry", { enum: LEDGER_ENTRIES }).notNull(),
+    /** Won: what the workspace owes grows by a positive amount and shrinks by a negative one. */
+    amount: integer("amount").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  // One payment per invoice, ever: a retried charge cannot write a second.
+  (t) => [index("billing_ledger_workspace").on(t.workspaceId, t.createdAt), uniqueIndex("billing_ledger_one_entry_per_invoice").on(t.invoiceId, t.entry)],
+);

@@ -13,3 +13,11 @@ export const PLAN_LIMITS: Record<Plan, { monthlyJobs: number | null; monthlyTask
   // Our own and our partners' test workspaces, given by an operator (operators/workspace-actions.ts), never bought.
   INTERNAL: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null },
 };
+
+/**
+ * What each plan costs a month before VAT, in won (VAT, 10%, is added on the invoice: worker/billing/invoices.ts);
+ * null for a plan nobody buys: INTERNAL is an operator's to give (docs/billing.md).
+ */
+export const PLAN_PRICES: Record<Plan, number | null> = { FREE: 0, PRO: 99_000, INTERNAL: null };
+
+export const PLAN_NAMES: Record<Plan, string> = { FREE: "무료", PRO: "프로", INTERNAL: "내부" };

@@ -151,6 +151,11 @@ export async function setSuspended(d1: D1Database, workspaceId: string, at: numb
   return done.length === 1;
 }
 
+/** The statement that moves a workspace to a plan, for a caller to batch with what pays for it (worker/billing/invoices.ts). */
+export function planStatement(d1: D1Database, workspaceId: string, plan: Plan): D1PreparedStatement {
+  return d1.prepare("UPDATE workspaces SET plan = ? WHERE id = ?").bind(plan, workspaceId);
+}
+
 /** Moves a workspace to another plan; false when there is no such workspace. */
 export async function setPlan(d1: D1Database, workspaceId: string, plan: Plan): Promise<boolean> {
   const done = await database(d1).update(workspaces).set({ plan }).where(eq(workspaces.id, workspaceId)).returning({ id: workspaces.id });

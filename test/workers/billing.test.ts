@@ -1,0 +1,181 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { recordPayment } from "../../worker/billing/invoices";
+import { changePlan } from "../../worker/billing/plan-change";
+import { portOneGateway } from "../../worker/billing/portone";
+import { applyBookedChanges } from "../../worker/billing/subscriptions";
+import { callJson, createWorkspace } from "./helpers";
+import { signedIn } from "./operator-helpers";
+
+type Json = Record<string, any>;
+
+const CARD = { expiryYear: "29", expiryMonth: "12", birthOrBusinessRegistrationNumber: "1208800767", passwordTwoDigits: "00" };
+const GOOD_CARD = { number: "4242-4242-4242-4242", ...CARD };
+
+/** A FREE workspace with its managing key, and the billing API as that key calls it. */
+async function billedWorkspace() {
+  const ws = await createWorkspace();
+  const api = <T = Json>(method: string, path: string, json?: unknown) => callJson<T>(`/api/v1/billing${path}`, { method, key: ws.apiKey, ...(json === undefined ? {} : { json }) });
+  return { ...ws, api };
+}
+
+/** What the replica's card company saw for a payment id: every attempt, paid or refused. */
+async function gatewayPayments(paymentId: string): Promise<Json[]> {
+  const res = await fetch(`${env.PORTONE_API_URL}/_sandbox/payments`);
+  return ((await res.json()) as { items: Json[] }).items.filter((p) => p.id === paymentId);
+}
+
+const planOf = async (workspaceId: string) => (await env.DB.prepare("SELECT plan FROM workspaces WHERE id = ?").bind(workspaceId).first<{ plan: string }>())!.plan;
+const ledgerOf = async (workspaceId: string) => (await env.DB.prepare("SELECT entry, amount FROM billing_ledger WHERE workspace_id = ? ORDER BY created_at, entry").bind(workspaceId).all()).results;
+
+describe("plans and their prices", () => {
+  it("lists each plan's monthly price with VAT apart, in whole won, and INTERNAL as not for sale", async () => {
+    const { api } = await billedWorkspace();
+    const { body } = await api("GET", "/plans");
+    expect(body.items.find((p: Json) => p.plan === "PRO")).toMatchObject({ purchasable: true, supplyAmount: 99_000, vatAmount: 9_900, totalAmount: 108_900 });
+    expect(body.items.find((p: Json) => p.plan === "FREE")).toMatchObject({ supplyAmount: 0, totalAmount: 0, limits: { monthlyJobs: 300 } });
+    expect(body.items.find((p: Json) => p.plan === "INTERNAL")).toMatchObject({ purchasable: false, totalAmount: null });
+  });
+});
+
+describe("upgrading with a card through the payment gateway", () => {
+  it("asks for a card first, then charges the month with VAT at once and moves the workspace to PRO, with the invoice and the ledger to show for it", async () => {
+    const { api, workspaceId } = await billedWorkspace();
+    expect((await api("POST", "/subscription/plan", { plan: "PRO" })).body.code).toBe("PAYMENT_METHOD_REQUIRED");
+    const card = await api("POST", "/payment-methods", { card: GOOD_CARD });
+    expect(card.status, JSON.stringify(card.body)).toBe(201);
+    expect(card.body.card).toEqual({ last4: "4242" });
+    const stored = JSON.stringify(await env.DB.prepare("SELECT * FROM payment_methods WHERE workspace_id = ?").bind(workspaceId).all());
+    expect(stored).not.toContain("4242424242424242");
+    expect(stored).not.toContain("billing-key-");
+
+    const upgraded = await api("POST", "/subscription/plan", { plan: "PRO" });
+    expect(upgraded.status, JSON.stringify(upgraded.body)).toBe(200);
+    expect(upgraded.body).toMatchObject({ plan: "PRO", status: "ACTIVE", pendingPlan: null });
+    expect(await planOf(workspaceId)).toBe("PRO");
+    const [invoice] = (await api("GET", "/invoices")).body.items;
+    expect(invoice).toMatchObject({ plan: "PRO", status: "PAID", supplyAmount: 99_000, vatAmount: 9_900, totalAmount: 108_900, currency: "KRW", lastFailureCode: null });
+    expect(invoice.periodStart).toBe(upgraded.body.currentPeriodStart);
+    expect(new Date(invoice.periodEnd).getUTCMonth()).toBe((new Date(invoice.periodStart).getUTCMonth() + 1) % 12);
+    expect(await gatewayPayments(invoice.id)).toMatchObject([{ status: "PAID", amount: { total: 108_900 }, currency: "KRW" }]);
+    expect(await ledgerOf(workspaceId)).toEqual([
+      { entry: "INVOICED", amount: 108_900 },
+      { entry: "PAID", amount: -108_900 },
+    ]);
+    expect((await api("GET", `/invoices/${invoice.id}`)).body.id).toBe(invoice.id);
+    expect((await api("GET", `/invoices/${crypto.randomUUID()}`)).body.code).toBe("INVOICE_NOT_FOUND");
+    expect((await api("POST", "/subscription/plan", { plan: "PRO" })).body.code).toBe("SAME_PLAN_CHANGE");
+  });
+
+  for (const [number, code] of [
+    ["4000000000000002", "CARD_DECLINED"],
+    ["4000000000000069", "CARD_LIMIT_EXCEEDED"],
+    ["4000000000009995", "INSUFFICIENT_FUNDS"],
+    ["4000000000000036", "MERCHANT_LIMIT_EXCEEDED"],
+    ["4000000000000119", "PAYMENT_FAILED"],
+  ] as const) {
+    it(`answers 402 ${code} for the card company's refusal, keeps the workspace on FREE, and charges the same invoice when asked again with another card`, async () => {
+      const { api, workspaceId } = await billedWorkspace();
+      await api("POST", "/payment-methods", { card: { ...CARD, number } });
+      const refused = await api("POST", "/subscription/plan", { plan: "PRO" });
+      expect(refused.status).toBe(402);
+      expect(refused.body).toMatchObject({ code, message: expect.stringContaining("결제대행사 응답") });
+      expect(await planOf(workspaceId)).toBe("FREE");
+      const [open] = (await api("GET", "/invoices")).body.items;
+      expect(open).toMatchObject({ status: "OPEN", lastFailureCode: code });
+
+      await api("POST", "/payment-methods", { card: GOOD_CARD });
+      expect((await api("POST", "/subscription/plan", { plan: "PRO" })).body.plan).toBe("PRO");
+      const invoices = (await api("GET", "/invoices")).body.items;
+      expect(invoices.map((i: Json) => [i.id, i.status])).toEqual([[open.id, "PAID"]]);
+      expect((await gatewayPayments(open.id)).map((p) => p.status)).toEqual(["PAID"]);
+    });
+  }
+
+  it("refuses a card the card company will not register, keeping nothing", async () => {
+    const { api, workspaceId } = await billedWorkspace();
+    const refused = await api("POST", "/payment-methods", { card: { ...CARD, number: "4000000000000127" } });
+    expect(refused.status).toBe(402);
+    expect(refused.body.code).toBe("CARD_DECLINED");
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM payment_methods WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())!.n).toBe(0);
+    const malformed = await api("POST", "/payment-methods", { card: { ...GOOD_CARD, expiryMonth: "13" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.fieldErrors.map((f: Json) => f.field)).toEqual(["body.card.expiryMonth"]);
+  });
+
+  it("charges no one twice when the service dies between the gateway's charge and its own record: asked again, it records the one payment", async () => {
+    const { api, workspaceId } = await billedWorkspace();
+    await api("POST", "/payment-methods", { card: GOOD_CARD });
+    const gateway = portOneGateway(env);
+    const crash = () => Promise.reject(new Error("worker died before the ledger"));
+    await expect(changePlan(env, gateway, workspaceId, "PRO", crash)).rejects.toThrow("worker died");
+    expect(await planOf(workspaceId)).toBe("FREE");
+    const [open] = (await api("GET", "/invoices")).body.items;
+    expect(open.status).toBe("OPEN");
+    expect((await gatewayPayments(open.id)).map((p) => p.status)).toEqual(["PAID"]);
+
+    await changePlan(env, gateway, workspaceId, "PRO", recordPayment);
+    expect(await planOf(workspaceId)).toBe("PRO");
+    expect((await gatewayPayments(open.id)).map((p) => p.status)).toEqual(["PAID"]);
+    expect(await ledgerOf(workspaceId)).toEqual([
+      { entry: "INVOICED", amount: 108_900 },
+      { entry: "PAID", amount: -108_900 },
+    ]);
+    // The ledger is append-only in the database itself.
+    await expect(env.DB.prepare("UPDATE billing_ledger SET amount = 0 WHERE workspace_id = ?").bind(workspaceId).run()).rejects.toThrow(/append-only/);
+    await expect(env.DB.prepare("DELETE FROM billing_ledger WHERE workspace_id = ?").bind(workspaceId).run()).rejects.toThrow(/append-only/);
+  });
+});
+
+describe("downgrading and cancelling", () => {
+  async function proWorkspace() {
+    const ws = await billedWorkspace();
+    await ws.api("POST", "/payment-methods", { card: GOOD_CARD });
+    expect((await ws.api("POST", "/subscription/plan", { plan: "PRO" })).body.plan).toBe("PRO");
+    return ws;
+  }
+  const endPeriod = (workspaceId: string) => env.DB.prepare("UPDATE subscriptions SET current_period_end = ? WHERE workspace_id = ?").bind(Date.now() - 1000, workspaceId).run();
+
+  it("books the move to FREE for the end of the paid period, which can be withdrawn, and applies it when the period ends", async () => {
+    const { api, workspaceId } = await proWorkspace();
+    const booked = await api("POST", "/subscription/plan", { plan: "FREE" });
+    expect(booked.body).toMatchObject({ plan: "PRO", pendingPlan: "FREE" });
+    expect((await api("DELETE", "/subscription/pending-change")).body).toMatchObject({ plan: "PRO", pendingPlan: null });
+    expect((await api("DELETE", "/subscription/pending-change")).body.code).toBe("NO_PENDING_PLAN_CHANGE");
+
+    expect((await api("POST", "/subscription/cancel")).body).toMatchObject({ plan: "PRO", pendingPlan: "FREE" });
+    await applyBookedChanges(env.DB);
+    expect(await planOf(workspaceId)).toBe("PRO");
+    await endPeriod(workspaceId);
+    await applyBookedChanges(env.DB);
+    expect(await planOf(workspaceId)).toBe("FREE");
+    expect((await api("GET", "/subscription")).body).toMatchObject({ plan: "FREE", status: "NONE", currentPeriodEnd: null });
+    expect((await api("POST", "/subscription/cancel")).body.code).toBe("ALREADY_FREE_NO_OP");
+  });
+
+  it("keeps the only card of a renewing plan (PAYMENT_METHOD_IN_USE) and lets it go once the cancellation is booked", async () => {
+    const { api } = await proWorkspace();
+    const [card] = (await api("GET", "/payment-methods")).body.items;
+    expect((await api("DELETE", `/payment-methods/${card.id}`)).body.code).toBe("PAYMENT_METHOD_IN_USE");
+    await api("POST", "/subscription/cancel");
+    expect((await api("DELETE", `/payment-methods/${card.id}`)).status).toBe(204);
+    expect((await api("DELETE", `/payment-methods/${card.id}`)).body.code).toBe("PAYMENT_METHOD_NOT_FOUND");
+    expect((await api("GET", "/payment-methods")).body.items).toEqual([]);
+  });
+});
+
+describe("plans an operator gave", () => {
+  it("refuses to sell INTERNAL, to change a workspace off it, and to cancel a PRO no one paid for (SUBSCRIPTION_NOT_FOUND)", async () => {
+    const { api, workspaceId } = await billedWorkspace();
+    expect((await api("POST", "/subscription/plan", { plan: "INTERNAL" })).body.code).toBe("INTERNAL_PLAN_NOT_PURCHASABLE");
+    const admin = await signedIn("admin");
+    const operatorPlan = (plan: string) => callJson(`/admin/api/workspaces/${workspaceId}/plan`, { method: "PUT", key: admin.token, json: { plan, reason: "파트너 시험 워크스페이스" } });
+    expect((await operatorPlan("INTERNAL")).status).toBe(200);
+    expect((await api("POST", "/subscription/plan", { plan: "PRO" })).body.code).toBe("INTERNAL_PLAN_NOT_MUTABLE");
+    expect((await api("POST", "/subscription/cancel")).body.code).toBe("INTERNAL_PLAN_NOT_MUTABLE");
+    expect((await operatorPlan("PRO")).status).toBe(200);
+    const cancel = await api("POST", "/subscription/cancel");
+    expect(cancel.status).toBe(404);
+    expect(cancel.body.code).toBe("SUBSCRIPTION_NOT_FOUND");
+  });
+});

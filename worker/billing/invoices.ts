@@ -1,0 +1,102 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { database } from "../db/client";
+import { billingLedger, invoices, type PLANS } from "../db/tables";
+import { ApiError } from "../errors/api-error";
+import { type ListPage, pastPosition } from "../jobs/cursor";
+import { planStatement } from "../workspaces/store";
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+type Plan = (typeof PLANS)[number];
+
+/** 부가세: 10% of the supply amount, rounded down to the won, as Korean invoices show it beside 공급가액 and 합계. */
+export function invoiceAmounts(supplyAmount: number): Pick<InvoiceRow, "supplyAmount" | "vatAmount" | "totalAmount"> {
+  const vatAmount = Math.floor(supplyAmount / 10);
+  return { supplyAmount, vatAmount, totalAmount: supplyAmount + vatAmount };
+}
+
+/**
+ * A new invoice for a plan over a period, and its INVOICED row in the ledger, together. Its id is the payment id the
+ * gateway is asked to charge under (worker/billing/charge.ts).
+ */
+export async function openInvoice(d1: D1Database, input: { workspaceId: string; plan: Plan; periodStart: number; periodEnd: number; supplyAmount: number }, now: number = Date.now()): Promise<InvoiceRow> {
+  const db = database(d1);
+  const row: InvoiceRow = {
+    id: crypto.randomUUID(),
+    workspaceId: input.workspaceId,
+    plan: input.plan,
+    periodStart: input.periodStart,
+    periodEnd: input.periodEnd,
+    ...invoiceAmounts(input.supplyAmount),
+    status: "OPEN",
+    gatewayTransactionId: null,
+    lastFailureCode: null,
+    createdAt: now,
+    paidAt: null,
+  };
+  await db.batch([
+    db.insert(invoices).values(row),
+    db.insert(billingLedger).values({ id: crypto.randomUUID(), workspaceId: row.workspaceId, invoiceId: row.id, entry: "INVOICED", amount: row.totalAmount, createdAt: now }),
+  ]);
+  return row;
+}
+
+/** The workspace's unpaid invoice for `plan`, if any: an upgrade asked again charges it, under the same payment id. */
+export async function openInvoiceFor(d1: D1Database, workspaceId: string, plan: Plan): Promise<InvoiceRow | null> {
+  const row = await database(d1)
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.plan, plan), eq(invoices.status, "OPEN")))
+    .orderBy(desc(invoices.createdAt))
+    .get();
+  return row ?? null;
+}
+
+/**
+ * The gateway took the money: the invoice is paid, the ledger gets its PAID row, and the workspace has the plan for
+ * the invoice's period, all in one transaction. Every statement may run again for the same payment (a retry after a
+ * crash) without a second effect: the invoice changes only while OPEN, the ledger holds one PAID row per invoice.
+ */
+export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment: { transactionId: string; paidAt: number; paymentMethodId: string }): Promise<void> {
+  await d1.batch([
+    d1.prepare("UPDATE invoices SET status = 'PAID', paid_at = ?, gateway_transaction_id = ?, last_failure_code = NULL WHERE id = ? AND status = 'OPEN'").bind(payment.paidAt, payment.transactionId, invoice.id),
+    d1
+      .prepare("INSERT INTO billing_ledger (id, workspace_id, invoice_id, entry, amount, created_at) VALUES (?, ?, ?, 'PAID', ?, ?) ON CONFLICT (invoice_id, entry) DO NOTHING")
+      .bind(crypto.randomUUID(), invoice.workspaceId, invoice.id, -invoice.totalAmount, payment.paidAt),
+    d1
+      .prepare(
+        `INSERT INTO subscriptions (workspace_id, status, current_period_start, current_period_end, pending_plan, payment_method_id, past_due_since, updated_at)
+         VALUES (?1, 'ACTIVE', ?2, ?3, NULL, ?4, NULL, ?5)
+         ON CONFLICT (workspace_id) DO UPDATE SET status = 'ACTIVE', current_period_start = ?2, current_period_end = ?3, pending_plan = NULL, payment_method_id = ?4, past_due_since = NULL, updated_at = ?5`,
+      )
+      .bind(invoice.workspaceId, invoice.periodStart, invoice.periodEnd, payment.paymentMethodId, payment.paidAt),
+    planStatement(d1, invoice.workspaceId, invoice.plan),
+  ]);
+}
+
+/** Why the last charge of an unpaid invoice was refused (a catalog code), for the invoice's page and the retry. */
+export async function recordFailure(d1: D1Database, invoiceId: string, code: string): Promise<void> {
+  await database(d1).update(invoices).set({ lastFailureCode: code }).where(and(eq(invoices.id, invoiceId), eq(invoices.status, "OPEN")));
+}
+
+/** A workspace's invoices, newest first: all, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */
+export function listInvoices(d1: D1Database, workspaceId: string, page?: ListPage): Promise<InvoiceRow[]> {
+  const query = database(d1)
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.workspaceId, workspaceId), pastPosition(invoices.createdAt, invoices.id, page?.after)))
+    .orderBy(desc(invoices.createdAt), desc(invoices.id));
+  return page ? query.limit(page.limit + 1).all() : query.all();
+}
+
+/** One of the workspace's invoices; 404 INVOICE_NOT_FOUND for any other id. */
+export async function getInvoice(d1: D1Database, workspaceId: string, id: string): Promise<InvoiceRow> {
+  const row = await database(d1).select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.workspaceId, workspaceId))).get();
+  if (!row) throw new ApiError("INVOICE_NOT_FOUND");
+  return row;
+}
+
+/** What the workspace owes: the sum of its ledger (positive: owed). */
+export async function ledgerBalance(d1: D1Database, workspaceId: string): Promise<number> {
+  const row = await database(d1).select({ balance: sql<number>`coalesce(sum(${billingLedger.amount}), 0)` }).from(billingLedger).where(eq(billingLedger.workspaceId, workspaceId)).get();
+  return row?.balance ?? 0;
+}
