@@ -104,6 +104,27 @@ export async function standardWebhookHeaders(id: string, body: string, secrets: 
   };
 }
 
+/**
+ * Whether Standard Webhooks headers prove `body` was signed with `secret` (a `whsec_` secret, or the bare base64 of
+ * its key) within `toleranceSeconds` of `now`: the check a receiver of another service's deliveries makes (PortOne's,
+ * worker/billing/gateway-webhooks.ts). Throws WebhookSignatureError saying what failed.
+ */
+export async function verifyStandardWebhook(
+  body: string,
+  headers: { get(name: string): string | null },
+  secret: string,
+  options: { toleranceSeconds?: number; now?: number } = {},
+): Promise<void> {
+  const id = headers.get(STANDARD_WEBHOOK_HEADERS.id);
+  const timestamp = headers.get(STANDARD_WEBHOOK_HEADERS.timestamp);
+  const signatures = headers.get(STANDARD_WEBHOOK_HEADERS.signature);
+  if (!id || !timestamp || !signatures || !/^\d+$/.test(timestamp)) throw new WebhookSignatureError("Standard Webhooks headers are missing or malformed");
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (Math.abs((options.now ?? Date.now()) / 1000 - Number(timestamp)) > tolerance) throw new WebhookSignatureError(`signature timestamp is more than ${tolerance} seconds away from now`);
+  const expected = (await standardWebhookHeaders(id, body, [secret], Number(timestamp)))[STANDARD_WEBHOOK_HEADERS.signature]!;
+  if (!signatures.split(" ").some((candidate) => sameText(candidate, expected))) throw new WebhookSignatureError("no signature matches the body and secret");
+}
+
 function parseHeader(header: string): { t: number; v1: string[] } {
   let t = Number.NaN;
   const v1: string[] = [];

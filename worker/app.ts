@@ -83,7 +83,9 @@ import * as updateWebhookEndpoint from "./routes/webhook-endpoints/update";
 import * as cancelSubscription from "./routes/billing/cancel";
 import * as changePlan from "./routes/billing/change-plan";
 import * as getInvoice from "./routes/billing/invoices-get";
+import * as gatewayWebhook from "./routes/billing/gateway-webhook";
 import * as listInvoices from "./routes/billing/invoices-list";
+import * as payInvoice from "./routes/billing/invoices-pay";
 import * as createPaymentMethod from "./routes/billing/payment-methods-create";
 import * as deletePaymentMethod from "./routes/billing/payment-methods-delete";
 import * as listPaymentMethods from "./routes/billing/payment-methods-list";
@@ -193,6 +195,7 @@ function registerRoutes(api: Api): void {
   api.openapi(managing("billing.manage", deletePaymentMethod.route), deletePaymentMethod.handler);
   api.openapi(managing("billing.manage", listInvoices.route), listInvoices.handler);
   api.openapi(managing("billing.manage", getInvoice.route), getInvoice.handler);
+  api.openapi(managing("billing.manage", payInvoice.route), payInvoice.handler);
 }
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers). */
@@ -231,6 +234,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   // Device-code login (RFC 8628): a command-line client has no API key yet, so these live outside /api/v1.
   app.openapi(behind(createDeviceCode.route), createDeviceCode.handler);
   app.openapi(behind(pollDeviceCode.route), pollDeviceCode.handler);
+  // The payment gateway's deliveries: its Standard Webhooks signature stands in for an API key (docs/billing.md).
+  app.openapi(behind(gatewayWebhook.route), gatewayWebhook.handler);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "워크스페이스 API 키" });
   app.openAPIRegistry.registerComponent("securitySchemes", REGISTRATION_SESSION_TOKEN, {

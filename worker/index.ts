@@ -14,6 +14,8 @@ import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, typ
 import { resendStalledDeliveries } from "./webhooks/sweep";
 import { PURGE_BATCH, purgeExpired } from "./retention";
 import { applyBookedChanges } from "./billing/subscriptions";
+import { renewSubscriptions } from "./billing/renewal";
+import { portOneGateway } from "./billing/portone";
 import { purgeExpiredReports } from "./reports/store";
 import { rewrapStep } from "./vault/rotation";
 import { backfillIdentities } from "./credentials/identity-backfill";
@@ -54,6 +56,7 @@ export default {
     await resendStalledDeliveries(used);
     await resendStalledRouteDeliveries(used);
     await applyBookedChanges(used.DB);
+    await renewSubscriptions(used, portOneGateway(used));
     await purgeExpired(used.DB);
     await purgeExpiredReports(used, PURGE_BATCH);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);

@@ -1057,6 +1057,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/billing/invoices/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 미결제 청구서 지금 결제
+         * @description 확장 API. 갱신 결제가 실패해 연체(PAST_DUE)된 구독의 청구서를 가장 최근 카드로 지금 결제합니다. 결제되면 곧바로 연체가 풀리고 새 작업을 다시 만들 수 있습니다. 연체가 아니거나 그 청구서가 미결제 갱신 청구서가 아니면 400 SUBSCRIPTION_NOT_PAST_DUE, 카드사가 거절하면 402입니다.
+         */
+        post: operations["payInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connect/api/keys": {
         parameters: {
             query?: never;
@@ -1151,6 +1171,26 @@ export interface paths {
          * @description RFC 8628 3.4–3.5의 토큰 요청입니다. 승인 전에는 400 DEVICE_AUTHORIZATION_PENDING(error: authorization_pending)을, interval보다 빨리 폴링하면 400 DEVICE_SLOW_DOWN(error: slow_down)을 돌려주며 이후 간격을 5초 늘려 주세요. 승인되면 200으로 승인한 사용자의 워크스페이스에 발급된 새 API 키(access_token)를 한 번만 돌려주며, 이 키는 콘솔의 API 키 화면에서 폐기할 수 있습니다. 사용자가 거부했거나 승인한 사용자가 그사이 워크스페이스에서 빠졌으면 400 DEVICE_ACCESS_DENIED(access_denied)이며 키는 발급되지 않습니다. 발급된 키는 90일 뒤 만료되고 기기 발급(deviceIssued)으로 표시됩니다. 만료된 코드는 400 DEVICE_CODE_EXPIRED(expired_token), 모르거나 이미 쓴 코드는 400 DEVICE_CODE_INVALID(invalid_grant), 다른 grant_type은 400 INVALID_PARAM_FORMAT(unsupported_grant_type)입니다. 오류 응답에는 spec의 code, message, requestId 옆에 RFC 6749 5.2의 error와 error_description이 함께 옵니다.
          */
         post: operations["pollDeviceCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/portone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 결제대행사(PortOne) 웹훅 수신
+         * @description 파트너가 부르는 API가 아니라 결제대행사가 보내는 알림을 받는 곳입니다. Standard Webhooks 서명(webhook-id, webhook-timestamp, webhook-signature)이 PORTONE_WEBHOOK_SECRET과 맞지 않거나 5분보다 오래되면 401 WEBHOOK_SIGNATURE_INVALID입니다. 결제 완료(Transaction.Paid)는 결제대행사에 다시 조회해 확인한 뒤에만 반영하고, 빌링키 삭제(BillingKey.Deleted)는 그 카드를 지웁니다 (docs/billing.md).
+         */
+        post: operations["receivePortOneWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2597,9 +2637,24 @@ export interface components {
             vatAmount: number;
             /**
              * Format: int64
-             * @description 합계: 청구하는 금액
+             * @description 합계
              */
             totalAmount: number;
+            /**
+             * @description UPGRADE: 플랜을 올릴 때, RENEWAL: 결제 기간이 끝나 갱신할 때
+             * @enum {string}
+             */
+            kind: "UPGRADE" | "RENEWAL";
+            /**
+             * Format: int64
+             * @description 쓴 크레딧. 카드로는 합계에서 이만큼 뺀 금액을 결제합니다
+             */
+            creditAmount: number;
+            /**
+             * Format: int64
+             * @description 카드로 결제하는(한) 금액: 합계 - 크레딧
+             */
+            chargedAmount: number;
             /** @enum {string} */
             currency: "KRW";
             /**
@@ -2613,6 +2668,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             paidAt: string | null;
+        };
+        GatewayWebhookReceipt: {
+            /** @enum {string} */
+            outcome: "recorded" | "ignored";
         };
     };
     responses: never;
@@ -2798,6 +2857,18 @@ export interface operations {
             };
             /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: SUBSCRIPTION_PAST_DUE */
+            402: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -9741,6 +9812,116 @@ export interface operations {
             };
         };
     };
+    payInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 결제된 청구서 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT, SUBSCRIPTION_NOT_PAST_DUE, PAYMENT_METHOD_REQUIRED */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CARD_DECLINED, CARD_LIMIT_EXCEEDED, INSUFFICIENT_FUNDS, MERCHANT_LIMIT_EXCEEDED, PAYMENT_FAILED */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVOICE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getRegistrationEncryptionKeys: {
         parameters: {
             query?: never;
@@ -10246,6 +10427,78 @@ export interface operations {
             };
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    receivePortOneWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 받았습니다 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayWebhookReceipt"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WEBHOOK_SIGNATURE_INVALID */
+            401: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];

@@ -116,6 +116,35 @@ describe("the console in Chromium against the local stack", () => {
     ]);
   });
 
+  it("upgrades to PRO with a card after a declined one, then books the move back to FREE for the period's end and withdraws it", async () => {
+    const page = await phonePage();
+    await page.goto(`${stack.baseUrl}/console/sign-up`);
+    await page.type("#email", `payer-${Date.now()}@example.co.kr`);
+    await page.type("#password", "a long enough password");
+    await page.type("#workspaceName", "결제 테스트 회사");
+    await page.type("#businessNumber", "120-88-00767");
+    await submit(page);
+    await page.click("a[href$='/billing']");
+    await page.waitForSelector("#card-number");
+    const addCard = async (number: string) => {
+      for (const [field, value] of [["#card-number", number], ["#card-expiry-month", "12"], ["#card-expiry-year", "29"], ["#card-owner", "900101"], ["#card-password", "00"]] as const) await page.type(field, value);
+      await submit(page, "form[action$='/billing/cards'] button[type=submit]");
+    };
+    await addCard("4000 0000 0000 0002");
+    await submit(page, "form[action$='/billing/plan'] button[type=submit]");
+    expect(await page.$eval("[role=alert]", (el) => el.getAttribute("data-code"))).toBe("CARD_DECLINED");
+    await shot(page, "10-billing-declined");
+    await addCard("4242 4242 4242 4242");
+    await submit(page, "form[action$='/billing/plan'] button[type=submit]");
+    expect(await page.$eval("#plan", (el) => [el.getAttribute("data-plan"), el.getAttribute("data-status")])).toEqual(["PRO", "ACTIVE"]);
+    expect(await page.$$eval("tr[data-invoice-id]", (rows) => rows.map((r) => [r.getAttribute("data-status"), r.textContent!.includes("108,900원")]))).toEqual([["PAID", true]]);
+    await shot(page, "11-billing-pro");
+    await submit(page, "form[action$='/billing/cancel'] button[type=submit]");
+    expect(await page.$eval("#pending-change", (el) => el.getAttribute("data-pending"))).toBe("FREE");
+    await submit(page, "form[action$='/billing/withdraw-change'] button[type=submit]");
+    expect(await page.$("#pending-change")).toBeNull();
+  });
+
   it("adds a bank login through the hosted registration page, which the credentials list then shows as live", async () => {
     const page = await phonePage();
     await page.goto(`${stack.baseUrl}/console/sign-up`);

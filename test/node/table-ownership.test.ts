@@ -39,6 +39,7 @@ const OWNERS: Record<string, string> = {
   payment_methods: "worker/billing",
   invoices: "worker/billing",
   billing_ledger: "worker/billing",
+  usage_credits: "worker/billing",
 };
 
 function sourceFiles(dir: string): string[] {

@@ -119,7 +119,7 @@ describe("OpenAPI document", () => {
     // Every API route the app serves is in the document, so none escapes the checks below.
     const served = new Set(
       createApp()
-        .routes.filter((r) => r.method !== "ALL" && /^\/(api\/v1|connect\/api|oauth)\//.test(r.path))
+        .routes.filter((r) => r.method !== "ALL" && /^\/(api\/v1|connect\/api|oauth|webhooks)\//.test(r.path))
         .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
     );
     expect([...served].filter((name) => !DOCUMENTATION_ROUTES.has(name)).sort()).toEqual([...documented].sort());
@@ -187,6 +187,6 @@ describe("OpenAPI document", () => {
   it("names the origin it was fetched from as its server, since every path is absolute", async () => {
     const doc = await servedDocument();
     expect(doc.servers).toEqual([expect.objectContaining({ url: "https://api.test" })]);
-    expect(Object.keys(doc.paths).every((path) => path.startsWith("/api/v1/") || path.startsWith("/connect/api/") || path.startsWith("/oauth/"))).toBe(true);
+    expect(Object.keys(doc.paths).every((path) => ["/api/v1/", "/connect/api/", "/oauth/", "/webhooks/"].some((prefix) => path.startsWith(prefix)))).toBe(true);
   });
 });

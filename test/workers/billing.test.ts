@@ -1,11 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { recordPayment } from "../../worker/billing/invoices";
+import { Webhook } from "standardwebhooks";
+import { ledgerBalance, recordPayment } from "../../worker/billing/invoices";
+import { renewSubscriptions } from "../../worker/billing/renewal";
+import { openText } from "../../worker/vault/envelope";
 import { changePlan } from "../../worker/billing/plan-change";
 import { portOneGateway } from "../../worker/billing/portone";
 import { applyBookedChanges } from "../../worker/billing/subscriptions";
-import { callJson, createWorkspace } from "./helpers";
+import { call, callJson, createWorkspace } from "./helpers";
 import { signedIn } from "./operator-helpers";
+import { ConsoleBrowser } from "./console-browser";
 
 type Json = Record<string, any>;
 
@@ -177,5 +181,162 @@ describe("plans an operator gave", () => {
     const cancel = await api("POST", "/subscription/cancel");
     expect(cancel.status).toBe(404);
     expect(cancel.body.code).toBe("SUBSCRIPTION_NOT_FOUND");
+  });
+});
+
+describe("renewals, past due and paying late", () => {
+  const DAY = 86_400_000;
+  async function proWithCard(renewalCard: string) {
+    const ws = await billedWorkspace();
+    await ws.api("POST", "/payment-methods", { card: GOOD_CARD });
+    await ws.api("POST", "/subscription/plan", { plan: "PRO" });
+    if (renewalCard !== GOOD_CARD.number) await ws.api("POST", "/payment-methods", { card: { ...CARD, number: renewalCard } });
+    const periodEnd = Date.parse((await ws.api("GET", "/subscription")).body.currentPeriodEnd);
+    return { ...ws, periodEnd };
+  }
+  const createJob = (key: string) => callJson<Json>("/api/v1/data-jobs", { method: "POST", key, json: { providerCode: "sandbox.card", schema: "card.cards.corp.v1" } });
+
+  it("renews a paid month when it ends, charging the next month to the newest card", async () => {
+    const { api, workspaceId, periodEnd } = await proWithCard(GOOD_CARD.number);
+    await renewSubscriptions(env, portOneGateway(env), periodEnd - 1000);
+    expect((await api("GET", "/invoices")).body.items).toHaveLength(1);
+    await renewSubscriptions(env, portOneGateway(env), periodEnd + 1000);
+    const [renewal] = (await api("GET", "/invoices")).body.items;
+    expect(renewal).toMatchObject({ kind: "RENEWAL", status: "PAID", periodStart: new Date(periodEnd).toISOString(), chargedAmount: 108_900 });
+    expect((await api("GET", "/subscription")).body).toMatchObject({ status: "ACTIVE", currentPeriodStart: new Date(periodEnd).toISOString(), currentPeriodEnd: renewal.periodEnd });
+    expect(await ledgerOf(workspaceId)).toHaveLength(4);
+  });
+
+  it("marks a refused renewal past due, retries it on its schedule, stops new jobs after the grace period with SUBSCRIPTION_PAST_DUE, and lifts it when the invoice is paid", async () => {
+    const { api, apiKey, workspaceId, periodEnd } = await proWithCard("4000000000009995");
+    const gateway = portOneGateway(env);
+    await renewSubscriptions(env, gateway, periodEnd + 1000);
+    const [renewal] = (await api("GET", "/invoices")).body.items;
+    expect(renewal).toMatchObject({ kind: "RENEWAL", status: "OPEN", lastFailureCode: "INSUFFICIENT_FUNDS" });
+    expect((await api("GET", "/subscription")).body).toMatchObject({ plan: "PRO", status: "PAST_DUE" });
+    const schedule = async () => (await env.DB.prepare("SELECT attempts, next_attempt_at AS next FROM invoices WHERE id = ?").bind(renewal.id).first<{ attempts: number; next: number | null }>())!;
+    const firstRefusal = (await schedule()).next! - DAY;
+    expect(await schedule()).toEqual({ attempts: 1, next: firstRefusal + DAY });
+    // Not due again yet: no second charge.
+    await renewSubscriptions(env, gateway, firstRefusal + DAY - 1000);
+    expect((await gatewayPayments(renewal.id)).length).toBe(1);
+    for (const [at, next] of [[firstRefusal + DAY, firstRefusal + 3 * DAY], [firstRefusal + 3 * DAY, firstRefusal + 5 * DAY], [firstRefusal + 5 * DAY, null]] as const) {
+      await renewSubscriptions(env, gateway, at + 1000);
+      expect((await schedule()).next).toBe(next);
+    }
+    expect((await schedule()).attempts).toBe(4);
+    expect((await createJob(apiKey)).status).toBe(201);
+    await env.DB.prepare("UPDATE workspaces SET past_due_since = ? WHERE id = ?").bind(Date.now() - 8 * DAY, workspaceId).run();
+    const blocked = await createJob(apiKey);
+    expect(blocked.status).toBe(402);
+    expect(blocked.body.code).toBe("SUBSCRIPTION_PAST_DUE");
+
+    await api("POST", "/payment-methods", { card: { ...CARD, number: "5555555555554444" } });
+    const paid = await api("POST", `/invoices/${renewal.id}/pay`);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body.status).toBe("PAID");
+    expect((await api("GET", "/subscription")).body).toMatchObject({ status: "ACTIVE", currentPeriodStart: new Date(periodEnd).toISOString() });
+    expect((await createJob(apiKey)).status).toBe(201);
+    expect((await api("POST", `/invoices/${renewal.id}/pay`)).body.code).toBe("SUBSCRIPTION_NOT_PAST_DUE");
+  });
+});
+
+describe("usage credits", () => {
+  const grant = async (token: string, workspaceId: string, amount: number, expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString()) =>
+    callJson<Json>(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: token, json: { amount, expiresAt, reason: "장애 보상" } });
+
+  it("spends an operator's credit on the next invoice before the card, and refuses a credit of no whole won, one already expired, and one for a workspace never invoiced", async () => {
+    const admin = await signedIn("admin");
+    const { api, workspaceId } = await billedWorkspace();
+    for (const amount of [0, -5, 1.5, 10_000_001]) expect((await grant(admin.token, workspaceId, amount)).body.code, String(amount)).toBe("INVALID_USAGE_CREDIT");
+    expect((await grant(admin.token, workspaceId, 1000, new Date(Date.now() - 1000).toISOString())).body.code).toBe("USAGE_CREDIT_EXPIRES_IN_PAST");
+    const granted = await grant(admin.token, workspaceId, 50_000);
+    expect(granted.status).toBe(201);
+
+    await api("POST", "/payment-methods", { card: GOOD_CARD });
+    await api("POST", "/subscription/plan", { plan: "PRO" });
+    const [invoice] = (await api("GET", "/invoices")).body.items;
+    expect(invoice).toMatchObject({ totalAmount: 108_900, creditAmount: 50_000, chargedAmount: 58_900, status: "PAID" });
+    expect(await gatewayPayments(invoice.id)).toMatchObject([{ status: "PAID", amount: { total: 58_900 } }]);
+    expect(await ledgerOf(workspaceId)).toEqual(
+      expect.arrayContaining([
+        { entry: "INVOICED", amount: 108_900 },
+        { entry: "CREDIT_APPLIED", amount: -50_000 },
+        { entry: "PAID", amount: -58_900 },
+      ]),
+    );
+    expect(await ledgerBalance(env.DB, workspaceId)).toBe(0);
+
+    const internal = await createWorkspace();
+    await callJson(`/admin/api/workspaces/${internal.workspaceId}/plan`, { method: "PUT", key: admin.token, json: { plan: "INTERNAL", reason: "내부 시험" } });
+    expect((await grant(admin.token, internal.workspaceId, 1000)).body.code).toBe("USAGE_CREDIT_NOT_APPLICABLE");
+  });
+});
+
+describe("the gateway's webhooks", () => {
+  const signed = (body: string, secret = env.PORTONE_WEBHOOK_SECRET!) => {
+    const id = `msg_${crypto.randomUUID()}`;
+    const at = new Date();
+    return { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign(id, at, body) };
+  };
+  const deliver = (body: string, headers: Record<string, string>) => call("/webhooks/portone", { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body });
+
+  it("refuses a delivery not signed with the gateway's secret (WEBHOOK_SIGNATURE_INVALID), and records a paid charge the service never recorded, once it reads it back", async () => {
+    const { api, workspaceId } = await billedWorkspace();
+    await api("POST", "/payment-methods", { card: GOOD_CARD });
+    await expect(changePlan(env, portOneGateway(env), workspaceId, "PRO", () => Promise.reject(new Error("died")))).rejects.toThrow("died");
+    const [open] = (await api("GET", "/invoices")).body.items;
+    const body = JSON.stringify({ type: "Transaction.Paid", timestamp: new Date().toISOString(), data: { paymentId: open.id, storeId: "store-sandbox", transactionId: "tx" } });
+
+    for (const headers of [{}, signed(body, `whsec_${btoa("another secret of 24 bytes")}`), signed(`${body} `)]) {
+      const refused = await deliver(body, headers);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as Json).code).toBe("WEBHOOK_SIGNATURE_INVALID");
+    }
+    expect(await planOf(workspaceId)).toBe("FREE");
+    const accepted = await deliver(body, signed(body));
+    expect(await accepted.json()).toEqual({ outcome: "recorded" });
+    expect(await planOf(workspaceId)).toBe("PRO");
+    expect((await api("GET", `/invoices/${open.id}`)).body.status).toBe("PAID");
+    expect(await deliver(body, signed(body)).then((r) => r.json())).toEqual({ outcome: "ignored" });
+  });
+
+  it("removes the card whose billing key the gateway deleted", async () => {
+    const { api } = await billedWorkspace();
+    await api("POST", "/payment-methods", { card: GOOD_CARD });
+    const [method] = (await env.DB.prepare("SELECT id, sealed_billing_key AS sealed FROM payment_methods WHERE deleted_at IS NULL ORDER BY created_at DESC LIMIT 1").all<{ id: string; sealed: string }>()).results;
+    const billingKey = await openText(env.VAULT_MASTER_KEY, [method!.id], method!.sealed);
+    const body = JSON.stringify({ type: "BillingKey.Deleted", timestamp: new Date().toISOString(), data: { billingKey, storeId: "store-sandbox" } });
+    expect(await deliver(body, signed(body)).then((r) => r.json())).toEqual({ outcome: "recorded" });
+    expect((await api("GET", "/payment-methods")).body.items).toEqual([]);
+  });
+});
+
+describe("the console's billing page", () => {
+  it("shows the owner a past-due renewal with a pay-now button that pays it with the card just added", async () => {
+    const owner = new ConsoleBrowser();
+    const { workspaceId } = await owner.signUp();
+    const page = `/console/w/${workspaceId}/billing`;
+    const post = async (path: string, fields: Record<string, string> = {}) => {
+      await owner.open(page);
+      return owner.post(`${page}${path}`, fields);
+    };
+    const card = (number: string) => ({ number, expiryMonth: "12", expiryYear: "29", birthOrBusinessRegistrationNumber: "900101", passwordTwoDigits: "00" });
+    await post("/cards", card("4242424242424242"));
+    expect((await post("/plan", { plan: "PRO" })).html).toContain('data-plan="PRO"');
+    await post("/cards", card("4000000000000002"));
+    const periodEnd = (await env.DB.prepare("SELECT current_period_end AS end FROM subscriptions WHERE workspace_id = ?").bind(workspaceId).first<{ end: number }>())!.end;
+    await renewSubscriptions(env, portOneGateway(env), periodEnd + 1000);
+
+    const pastDue = await owner.open(page);
+    expect(pastDue.html).toContain('data-status="PAST_DUE"');
+    expect(pastDue.html).toContain('data-failure="CARD_DECLINED"');
+    const invoiceId = /data-invoice-id="([0-9a-f-]+)" data-status="OPEN"/.exec(pastDue.html)![1]!;
+    await post("/cards", card("5555555555554444"));
+    const paid = await post(`/invoices/${invoiceId}/pay`);
+    expect(paid.status).toBe(200);
+    expect(paid.html).toContain("청구서를 결제했습니다");
+    expect(paid.html).toContain('data-status="ACTIVE"');
+    expect(paid.html).not.toContain("지금 결제");
   });
 });

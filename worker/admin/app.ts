@@ -21,6 +21,7 @@ import * as signIn from "./routes/sessions/create";
 import * as signOut from "./routes/sessions/delete";
 import * as getWorkspace from "./routes/workspaces/get";
 import * as setPlan from "./routes/workspaces/plan";
+import * as grantCredit from "./routes/workspaces/credits";
 import { restore, suspend } from "./routes/workspaces/suspension";
 
 export const ADMIN_API_PATH = "/admin/api";
@@ -42,6 +43,7 @@ export function adminApi(): Hono<AppEnv> {
   api.openapi(operating("workspaces.suspend", suspend.route), suspend.handler);
   api.openapi(operating("workspaces.suspend", restore.route), restore.handler);
   api.openapi(operating("workspaces.plan", setPlan.route), setPlan.handler);
+  api.openapi(operating("workspaces.credit", grantCredit.route), grantCredit.handler);
   api.openapi(operating("jobs.rerun", rerunJob.route), rerunJob.handler);
   api.openapi(behind(listOutages.route, OPERATOR_SESSION, operatorsMay("workspaces.read")), listOutages.handler);
   api.openapi(operating("outages.manage", announceOutage.route), announceOutage.handler);

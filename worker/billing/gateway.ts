@@ -21,6 +21,8 @@ export interface PaymentGateway {
    * payment instead of charging twice.
    */
   charge(input: { paymentId: string; billingKey: string; orderName: string; amount: number; customerId: string }): Promise<{ transactionId: string; paidAt: number }>;
+  /** What the gateway holds as paid under `paymentId`, or null when nothing is (unknown, refused, refunded). */
+  paidPayment(paymentId: string): Promise<{ transactionId: string; paidAt: number; amount: number } | null>;
   /** Deletes the billing key at the gateway; one already gone is no error. */
   forgetCard(billingKey: string): Promise<void>;
 }

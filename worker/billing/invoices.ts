@@ -3,7 +3,8 @@ import { database } from "../db/client";
 import { billingLedger, invoices, type PLANS } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import { type ListPage, pastPosition } from "../jobs/cursor";
-import { planStatement } from "../workspaces/store";
+import { pastDueStatement, planStatement } from "../workspaces/store";
+import { spendableCredits, spendCredits } from "./credits";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
 type Plan = (typeof PLANS)[number];
@@ -14,38 +15,52 @@ export function invoiceAmounts(supplyAmount: number): Pick<InvoiceRow, "supplyAm
   return { supplyAmount, vatAmount, totalAmount: supplyAmount + vatAmount };
 }
 
+/** What the card is charged for an invoice: 합계 less the usage credits applied to it. */
+export const chargedAmount = (invoice: Pick<InvoiceRow, "totalAmount" | "creditAmount">): number => invoice.totalAmount - invoice.creditAmount;
+
 /**
- * A new invoice for a plan over a period, and its INVOICED row in the ledger, together. Its id is the payment id the
- * gateway is asked to charge under (worker/billing/charge.ts).
+ * A new invoice for a plan over a period, with the workspace's usage credits applied (soonest to expire first), and
+ * its ledger rows (INVOICED, and CREDIT_APPLIED when credits cover part), in one transaction. Its id is the payment
+ * id the gateway is asked to charge under (worker/billing/plan-change.ts). Two invoices racing for the same credit:
+ * the credit would go below zero, which the database refuses, so the later one is not written and is asked again.
  */
-export async function openInvoice(d1: D1Database, input: { workspaceId: string; plan: Plan; periodStart: number; periodEnd: number; supplyAmount: number }, now: number = Date.now()): Promise<InvoiceRow> {
+export async function openInvoice(
+  d1: D1Database,
+  input: { workspaceId: string; plan: Plan; kind: InvoiceRow["kind"]; periodStart: number; periodEnd: number; supplyAmount: number },
+  now: number = Date.now(),
+): Promise<InvoiceRow> {
   const db = database(d1);
+  const amounts = invoiceAmounts(input.supplyAmount);
+  const credits = spendCredits(db, await spendableCredits(d1, input.workspaceId, now), amounts.totalAmount);
   const row: InvoiceRow = {
     id: crypto.randomUUID(),
     workspaceId: input.workspaceId,
     plan: input.plan,
+    kind: input.kind,
     periodStart: input.periodStart,
     periodEnd: input.periodEnd,
-    ...invoiceAmounts(input.supplyAmount),
+    ...amounts,
+    creditAmount: credits.covered,
+    attempts: 0,
+    nextAttemptAt: null,
     status: "OPEN",
     gatewayTransactionId: null,
     lastFailureCode: null,
     createdAt: now,
     paidAt: null,
   };
-  await db.batch([
-    db.insert(invoices).values(row),
-    db.insert(billingLedger).values({ id: crypto.randomUUID(), workspaceId: row.workspaceId, invoiceId: row.id, entry: "INVOICED", amount: row.totalAmount, createdAt: now }),
-  ]);
+  const ledger = (entry: (typeof billingLedger.$inferInsert)["entry"], amount: number) =>
+    db.insert(billingLedger).values({ id: crypto.randomUUID(), workspaceId: row.workspaceId, invoiceId: row.id, entry, amount, createdAt: now });
+  await db.batch([db.insert(invoices).values(row), ledger("INVOICED", row.totalAmount), ...(credits.covered > 0 ? [ledger("CREDIT_APPLIED", -credits.covered)] : []), ...credits.updates]);
   return row;
 }
 
-/** The workspace's unpaid invoice for `plan`, if any: an upgrade asked again charges it, under the same payment id. */
+/** The workspace's unpaid upgrade to `plan`, if any: an upgrade asked again charges it, under the same payment id. */
 export async function openInvoiceFor(d1: D1Database, workspaceId: string, plan: Plan): Promise<InvoiceRow | null> {
   const row = await database(d1)
     .select()
     .from(invoices)
-    .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.plan, plan), eq(invoices.status, "OPEN")))
+    .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.plan, plan), eq(invoices.kind, "UPGRADE"), eq(invoices.status, "OPEN")))
     .orderBy(desc(invoices.createdAt))
     .get();
   return row ?? null;
@@ -53,15 +68,15 @@ export async function openInvoiceFor(d1: D1Database, workspaceId: string, plan: 
 
 /**
  * The gateway took the money: the invoice is paid, the ledger gets its PAID row, and the workspace has the plan for
- * the invoice's period, all in one transaction. Every statement may run again for the same payment (a retry after a
+ * the invoice's period (paid up again, if a renewal had failed), all in one transaction. Every statement may run again for the same payment (a retry after a
  * crash) without a second effect: the invoice changes only while OPEN, the ledger holds one PAID row per invoice.
  */
-export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment: { transactionId: string; paidAt: number; paymentMethodId: string }): Promise<void> {
+export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment: { transactionId: string | null; paidAt: number; paymentMethodId: string | null }): Promise<void> {
   await d1.batch([
     d1.prepare("UPDATE invoices SET status = 'PAID', paid_at = ?, gateway_transaction_id = ?, last_failure_code = NULL WHERE id = ? AND status = 'OPEN'").bind(payment.paidAt, payment.transactionId, invoice.id),
     d1
       .prepare("INSERT INTO billing_ledger (id, workspace_id, invoice_id, entry, amount, created_at) VALUES (?, ?, ?, 'PAID', ?, ?) ON CONFLICT (invoice_id, entry) DO NOTHING")
-      .bind(crypto.randomUUID(), invoice.workspaceId, invoice.id, -invoice.totalAmount, payment.paidAt),
+      .bind(crypto.randomUUID(), invoice.workspaceId, invoice.id, -chargedAmount(invoice), payment.paidAt),
     d1
       .prepare(
         `INSERT INTO subscriptions (workspace_id, status, current_period_start, current_period_end, pending_plan, payment_method_id, past_due_since, updated_at)
@@ -70,12 +85,38 @@ export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment
       )
       .bind(invoice.workspaceId, invoice.periodStart, invoice.periodEnd, payment.paymentMethodId, payment.paidAt),
     planStatement(d1, invoice.workspaceId, invoice.plan),
+    pastDueStatement(d1, invoice.workspaceId, null),
   ]);
 }
 
-/** Why the last charge of an unpaid invoice was refused (a catalog code), for the invoice's page and the retry. */
+/** An upgrade's charge was refused (a catalog code): counted on the invoice, for its page and the next try. */
 export async function recordFailure(d1: D1Database, invoiceId: string, code: string): Promise<void> {
-  await database(d1).update(invoices).set({ lastFailureCode: code }).where(and(eq(invoices.id, invoiceId), eq(invoices.status, "OPEN")));
+  await database(d1)
+    .update(invoices)
+    .set({ lastFailureCode: code, attempts: sql`${invoices.attempts} + 1` })
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.status, "OPEN")));
+}
+
+/**
+ * A renewal's charge was refused: counted, its next automatic try set (`nextAttemptAt`, null after the last), and
+ * the subscription and the workspace past due since the first refusal, in one transaction.
+ */
+export async function recordRenewalRefusal(d1: D1Database, invoice: InvoiceRow, code: string, nextAttemptAt: number | null, now: number): Promise<void> {
+  await d1.batch([
+    d1.prepare("UPDATE invoices SET attempts = attempts + 1, last_failure_code = ?, next_attempt_at = ? WHERE id = ? AND status = 'OPEN'").bind(code, nextAttemptAt, invoice.id),
+    d1.prepare("UPDATE subscriptions SET status = 'PAST_DUE', past_due_since = coalesce(past_due_since, ?1), updated_at = ?1 WHERE workspace_id = ?2").bind(now, invoice.workspaceId),
+    pastDueStatement(d1, invoice.workspaceId, now),
+  ]);
+}
+
+/** The renewal invoice for the period starting at `periodStart`, if one was opened. */
+export async function renewalInvoice(d1: D1Database, workspaceId: string, periodStart: number): Promise<InvoiceRow | null> {
+  const row = await database(d1)
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.kind, "RENEWAL"), eq(invoices.periodStart, periodStart)))
+    .get();
+  return row ?? null;
 }
 
 /** A workspace's invoices, newest first: all, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */

@@ -3,6 +3,7 @@ import { database } from "../db/client";
 import { paymentMethods, subscriptions } from "../db/tables";
 import type { Bindings } from "../env";
 import { ApiError } from "../errors/api-error";
+import { sha256Hex } from "../lib/crypto";
 import { openText, sealText } from "../vault/envelope";
 import type { CardDetails, PaymentGateway } from "./gateway";
 
@@ -27,7 +28,15 @@ export async function addPaymentMethod(env: Pick<Bindings, "DB" | "VAULT_MASTER_
   }
   const { billingKey } = await gateway.registerCard(card, workspaceId);
   const id = crypto.randomUUID();
-  const row: PaymentMethodRow = { id, workspaceId, sealedBillingKey: await sealText(env.VAULT_MASTER_KEY, [id], billingKey), cardLast4: card.number.slice(-4), createdAt: now, deletedAt: null };
+  const row: PaymentMethodRow = {
+    id,
+    workspaceId,
+    sealedBillingKey: await sealText(env.VAULT_MASTER_KEY, [id], billingKey),
+    billingKeyHash: await sha256Hex(billingKey),
+    cardLast4: card.number.slice(-4),
+    createdAt: now,
+    deletedAt: null,
+  };
   await db.insert(paymentMethods).values(row);
   return row;
 }
@@ -57,4 +66,14 @@ export async function deletePaymentMethod(env: Pick<Bindings, "DB" | "VAULT_MAST
   }
   await db.update(paymentMethods).set({ deletedAt: now }).where(and(eq(paymentMethods.id, id), isNull(paymentMethods.deletedAt)));
   await gateway.forgetCard(await openBillingKey(env.VAULT_MASTER_KEY, row));
+}
+
+/** The gateway deleted a billing key (the card company, or the holder through it): its card is gone here too. */
+export async function forgetDeletedBillingKey(d1: D1Database, billingKey: string, now: number = Date.now()): Promise<boolean> {
+  const done = await database(d1)
+    .update(paymentMethods)
+    .set({ deletedAt: now })
+    .where(and(eq(paymentMethods.billingKeyHash, await sha256Hex(billingKey)), isNull(paymentMethods.deletedAt)))
+    .returning({ id: paymentMethods.id });
+  return done.length > 0;
 }

@@ -4,7 +4,7 @@ import { ApiError } from "../errors/api-error";
 import { PLAN_NAMES, PLAN_PRICES } from "../workspaces/plans";
 import { workspaceRow } from "../workspaces/store";
 import type { PaymentGateway } from "./gateway";
-import { type InvoiceRow, openInvoice, openInvoiceFor, recordFailure, recordPayment } from "./invoices";
+import { chargedAmount, type InvoiceRow, openInvoice, openInvoiceFor, recordFailure, recordPayment } from "./invoices";
 import { chargeableMethod, openBillingKey } from "./payment-methods";
 import { bookChange, findSubscription } from "./subscriptions";
 
@@ -21,25 +21,22 @@ export function periodFrom(start: number): { periodStart: number; periodEnd: num
 }
 
 /**
- * Charges an open invoice to the workspace's card under the invoice's id, then records the payment (and the plan it
- * pays for) in one transaction. `record` is the recording step, a seam for the test that crashes between the two.
+ * Charges an open invoice (less its credits) to the workspace's newest card under the invoice's id, then records the
+ * payment (and the plan it pays for) in one transaction; an invoice the credits cover whole is recorded without a
+ * charge. `record` is the recording step, a seam for the test that crashes between the two.
  */
 export async function payInvoice(env: BillingEnv, gateway: PaymentGateway, invoice: InvoiceRow, record = recordPayment): Promise<void> {
+  const amount = chargedAmount(invoice);
+  if (amount === 0) return record(env.DB, invoice, { transactionId: null, paidAt: Date.now(), paymentMethodId: null });
   const method = await chargeableMethod(env.DB, invoice.workspaceId);
   if (!method) throw new ApiError("PAYMENT_METHOD_REQUIRED");
-  let paid: { transactionId: string; paidAt: number };
-  try {
-    paid = await gateway.charge({
-      paymentId: invoice.id,
-      billingKey: await openBillingKey(env.VAULT_MASTER_KEY, method),
-      orderName: `데이터 수집 ${PLAN_NAMES[invoice.plan]} 플랜 1개월`,
-      amount: invoice.totalAmount,
-      customerId: invoice.workspaceId,
-    });
-  } catch (err) {
-    if (err instanceof ApiError) await recordFailure(env.DB, invoice.id, err.code);
-    throw err;
-  }
+  const paid = await gateway.charge({
+    paymentId: invoice.id,
+    billingKey: await openBillingKey(env.VAULT_MASTER_KEY, method),
+    orderName: `데이터 수집 ${PLAN_NAMES[invoice.plan]} 플랜 1개월`,
+    amount,
+    customerId: invoice.workspaceId,
+  });
   await record(env.DB, invoice, { ...paid, paymentMethodId: method.id });
 }
 
@@ -58,8 +55,14 @@ export async function changePlan(env: BillingEnv, gateway: PaymentGateway, works
   if (PLAN_PRICES[target]! > PLAN_PRICES[current]!) {
     if (!(await chargeableMethod(env.DB, workspaceId))) throw new ApiError("PAYMENT_METHOD_REQUIRED");
     // An upgrade asked again (after a refusal, or a crash after the charge) charges the same invoice, never a second one.
-    const invoice = (await openInvoiceFor(env.DB, workspaceId, target)) ?? (await openInvoice(env.DB, { workspaceId, plan: target, ...periodFrom(Date.now()), supplyAmount: PLAN_PRICES[target]! }));
-    await payInvoice(env, gateway, invoice, record);
+    const invoice =
+      (await openInvoiceFor(env.DB, workspaceId, target)) ?? (await openInvoice(env.DB, { workspaceId, plan: target, kind: "UPGRADE", ...periodFrom(Date.now()), supplyAmount: PLAN_PRICES[target]! }));
+    try {
+      await payInvoice(env, gateway, invoice, record);
+    } catch (err) {
+      if (err instanceof ApiError) await recordFailure(env.DB, invoice.id, err.code);
+      throw err;
+    }
     return;
   }
   if (!(await findSubscription(env.DB, workspaceId))) throw new ApiError("SUBSCRIPTION_NOT_FOUND");

@@ -56,15 +56,14 @@ export function portOneGateway(config: PortOneConfig): PaymentGateway {
     const parsed = (await response.json().catch(() => ({}))) as T & PortOneError;
     return response.ok ? { ok: true, body: parsed } : { ok: false, body: parsed };
   }
-  return {
+  const gateway: PaymentGateway = {
     async registerCard(card, customerId) {
       const answer = await call<{ billingKeyInfo: { billingKey: string } }>("POST", "/billing-keys", { ...storeId, method: { card: { credential: card } }, customer: { id: customerId } });
       if (!answer.ok) throw refusal(answer.body);
       return { billingKey: answer.body.billingKeyInfo.billingKey };
     },
     async charge({ paymentId, billingKey, orderName, amount, customerId }) {
-      const path = `/payments/${encodeURIComponent(paymentId)}`;
-      const answer = await call<{ payment: { pgTxId: string; paidAt: string } }>("POST", `${path}/billing-key`, {
+      const answer = await call<{ payment: { pgTxId: string; paidAt: string } }>("POST", `/payments/${encodeURIComponent(paymentId)}/billing-key`, {
         ...storeId,
         billingKey,
         orderName,
@@ -74,14 +73,20 @@ export function portOneGateway(config: PortOneConfig): PaymentGateway {
       });
       if (answer.ok) return { transactionId: answer.body.payment.pgTxId, paidAt: Date.parse(answer.body.payment.paidAt) };
       if (answer.body.type !== "ALREADY_PAID") throw refusal(answer.body);
-      // Paid before (a retry after a crash): what PortOne holds for this id is the payment.
-      const paid = await call<{ status: string; pgTxId?: string; transactionId: string; paidAt?: string; amount: { total: number } }>("GET", path);
-      if (!paid.ok || paid.body.status !== "PAID" || paid.body.amount.total !== amount) throw refusal(paid.ok ? { message: "결제 건의 상태나 금액이 청구서와 다릅니다." } : paid.body);
-      return { transactionId: paid.body.pgTxId ?? paid.body.transactionId, paidAt: Date.parse(paid.body.paidAt ?? "") };
+      // Paid before (a retry after a crash): what PortOne holds for this id is the payment, if it is this invoice's.
+      const paid = await gateway.paidPayment(paymentId);
+      if (!paid || paid.amount !== amount) throw refusal({ message: "결제 건의 상태나 금액이 청구서와 다릅니다." });
+      return paid;
+    },
+    async paidPayment(paymentId) {
+      const answer = await call<{ status: string; pgTxId?: string; transactionId: string; paidAt?: string; amount: { total: number } }>("GET", `/payments/${encodeURIComponent(paymentId)}`);
+      if (!answer.ok || answer.body.status !== "PAID") return null;
+      return { transactionId: answer.body.pgTxId ?? answer.body.transactionId, paidAt: Date.parse(answer.body.paidAt ?? ""), amount: answer.body.amount.total };
     },
     async forgetCard(billingKey) {
       const answer = await call("DELETE", `/billing-keys/${encodeURIComponent(billingKey)}`);
       if (!answer.ok && answer.body.type !== "BILLING_KEY_ALREADY_DELETED" && answer.body.type !== "BILLING_KEY_NOT_FOUND") throw refusal(answer.body);
     },
   };
+  return gateway;
 }

@@ -20,6 +20,7 @@ import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
 import { showInvitation, submitInvitation } from "./invitation";
 import { changeRoleForm, handOverForm, inviteForm, removeMemberForm, revokeInvitationForm, showMembers } from "./members";
 import { leaveWorkspaceForm, showWorkspaces, WORKSPACES_PAGE } from "./workspaces";
+import { addCardForm, cancelForm, changePlanForm, deleteCardForm, payInvoiceForm, showBilling, withdrawChangeForm } from "./billing";
 import { INVITATION_PAGE } from "../users/send-invitation";
 
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
@@ -77,5 +78,12 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.post("/w/:workspaceId/members/:userId/remove", consoleMay("members.manage"), removeMemberForm);
   app.post("/w/:workspaceId/members/invitations/:invitationId/revoke", consoleMay("members.manage"), revokeInvitationForm);
   app.post("/w/:workspaceId/leave", consoleMay("workspace.leave"), leaveWorkspaceForm);
+  app.get("/w/:workspaceId/billing", consoleMay("billing.manage"), showBilling);
+  app.post("/w/:workspaceId/billing/plan", consoleMay("billing.manage"), changePlanForm);
+  app.post("/w/:workspaceId/billing/cancel", consoleMay("billing.manage"), cancelForm);
+  app.post("/w/:workspaceId/billing/withdraw-change", consoleMay("billing.manage"), withdrawChangeForm);
+  app.post("/w/:workspaceId/billing/cards", consoleMay("billing.manage"), addCardForm);
+  app.post("/w/:workspaceId/billing/cards/:cardId/delete", consoleMay("billing.manage"), deleteCardForm);
+  app.post("/w/:workspaceId/billing/invoices/:invoiceId/pay", consoleMay("billing.manage"), payInvoiceForm);
   return app;
 }

@@ -15,6 +15,7 @@ export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser; ro
       {roleMay(props.role, "keys.manage") && <a href={`${base}/keys`}>API 키</a>}
       {roleMay(props.role, "deliveries.manage") && <a href={`${base}/delivery-routes`}>결과 전달</a>}
       {roleMay(props.role, "members.manage") && <a href={`${base}/members`}>구성원</a>}
+      {roleMay(props.role, "billing.manage") && <a href={`${base}/billing`}>결제</a>}
       <a href={WORKSPACES_PAGE}>워크스페이스 전환</a>
       <a href="/console/device">명령줄 승인</a>
       <span>{props.user.email}</span>

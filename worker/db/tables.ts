@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CertificateFace } from "../certificates/verify";
 import type { KnownTargets } from "../credentials/targets";
 
@@ -29,6 +29,8 @@ export const workspaces = sqliteTable(
   sandboxOnly: integer("sandbox_only", { mode: "boolean" }).notNull().default(false),
   /** When an operator suspended it (worker/operators/workspace-actions.ts): its keys, its businesses' jobs and its console are refused; null while open. */
   suspendedAt: integer("suspended_at"),
+  /** When its plan's renewal charge first failed (worker/billing/renewal.ts); past the grace period no job starts. Null while paid up. */
+  pastDueSince: integer("past_due_since"),
   createdAt: integer("created_at").notNull(),
 },
   // The operator console finds workspaces by business number (workspaces/store.ts workspacesMatching).
@@ -710,6 +712,8 @@ export const paymentMethods = sqliteTable(
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     /** The gateway's billing key, sealed by the vault and bound to this row. */
     sealedBillingKey: text("sealed_billing_key").notNull(),
+    /** SHA-256 of the billing key, hex: how the gateway's "billing key deleted" webhook finds the row. */
+    billingKeyHash: text("billing_key_hash").notNull(),
     /** The card's last four digits: the number itself never reaches storage. */
     cardLast4: text("card_last4").notNull(),
     createdAt: integer("created_at").notNull(),
@@ -719,6 +723,7 @@ export const paymentMethods = sqliteTable(
 );
 
 export const INVOICE_STATUSES = ["OPEN", "PAID", "VOID"] as const;
+export const INVOICE_KINDS = ["UPGRADE", "RENEWAL"] as const;
 
 /**
  * What a workspace is asked to pay for one period of a plan, in won, VAT shown apart as Korean invoices show it. The id
@@ -730,14 +735,21 @@ export const invoices = sqliteTable(
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     plan: text("plan", { enum: PLANS }).notNull(),
+    /** UPGRADE: charged when asked, the refusal answered at once; RENEWAL: charged by the cron, retried on a schedule. */
+    kind: text("kind", { enum: INVOICE_KINDS }).notNull().default("UPGRADE"),
     periodStart: integer("period_start").notNull(),
     periodEnd: integer("period_end").notNull(),
     /** 공급가액: the price before VAT. */
     supplyAmount: integer("supply_amount").notNull(),
     /** 부가세: 10% of the supply amount, rounded down to the won. */
     vatAmount: integer("vat_amount").notNull(),
-    /** 합계: what is charged. */
+    /** 합계. */
     totalAmount: integer("total_amount").notNull(),
+    /** Usage credits applied: the card is charged 합계 less this. */
+    creditAmount: integer("credit_amount").notNull().default(0),
+    /** Charges tried; a renewal's next one waits until nextAttemptAt (null: no more automatic tries). */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
     status: text("status", { enum: INVOICE_STATUSES }).notNull(),
     /** The gateway's transaction, once paid. */
     gatewayTransactionId: text("gateway_transaction_id"),
@@ -749,11 +761,11 @@ export const invoices = sqliteTable(
   (t) => [index("invoices_workspace").on(t.workspaceId, t.createdAt, t.id)],
 );
 
-export const LEDGER_ENTRIES = ["INVOICED", "PAID", "VOIDED"] as const;
+export const LEDGER_ENTRIES = ["INVOICED", "CREDIT_APPLIED", "PAID", "VOIDED"] as const;
 
 /**
  * Every money movement of a workspace, one row each, never changed or removed (worker/billing/ledger.ts): what was
- * invoiced (positive), paid (negative) and voided (negative). A workspace's balance is the sum of its rows.
+ * invoiced (positive), covered by usage credits, paid or voided (negative). A workspace's balance is the sum of its rows.
  */
 export const billingLedger = sqliteTable(
   "billing_ledger",
@@ -768,4 +780,23 @@ export const billingLedger = sqliteTable(
   },
   // One payment per invoice, ever: a retried charge cannot write a second.
   (t) => [index("billing_ledger_workspace").on(t.workspaceId, t.createdAt), uniqueIndex("billing_ledger_one_entry_per_invoice").on(t.invoiceId, t.entry)],
+);
+
+/**
+ * Won an operator grants a workspace (worker/billing/credits.ts), spent on its invoices before any card is charged,
+ * the soonest to expire first, until it expires. The ledger records each use.
+ */
+export const usageCredits = sqliteTable(
+  "usage_credits",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    amount: integer("amount").notNull(),
+    remaining: integer("remaining").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  // A credit spent twice at once would go below zero: the database refuses, and the invoice that raced it is not written.
+  (t) => [index("usage_credits_workspace").on(t.workspaceId, t.expiresAt), check("usage_credits_never_negative", sql`${t.remaining} >= 0`)],
 );

@@ -16,6 +16,7 @@ import { sinceBase } from "./since";
 import { insertJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
 import { type JobBillingRow, jobBillingOf, jobBillingStatement, recipientsOf } from "../workspaces/store";
+import { assertNotPastDue } from "../billing/past-due";
 import { usableRoute } from "../deliveries/store";
 import type { JobRow } from "./store";
 import { log } from "../observability/telemetry";
@@ -80,6 +81,7 @@ export async function createJob(
     jobCredentialCandidatesStatement(env.DB, workspaceId, request.provider.code, request.provider.acceptedAuthMethods.includes("CERTIFICATE"), input.credentialId),
   ]);
   const billing = jobBillingOf(billingRows?.results[0] as JobBillingRow | undefined, workspaceId);
+  assertNotPastDue(billing.pastDueSince, now);
   const chosen = chooseJobCredential(credentialRows!.results as CredentialCandidate[], request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);
   if (chosen) assertConsentCovers(chosen.schemas === null ? null : JSON.parse(chosen.schemas), request.schema.id);
   assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);

@@ -206,11 +206,16 @@ async function replay(d1: D1Database, job: NewJob, idem: Idempotency): Promise<I
   return row ? { kind: "REPLAYED", row } : null;
 }
 
+/** Jobs a billing workspace's plan has been asked for since `since`, for its monthly job cap. */
+export async function jobsCreatedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
+  const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ?").bind(billingWorkspaceId, since).first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
 /** Which limit refused an insert: the monthly cap, or else the concurrent-job limit. */
 async function monthlyCapReached(d1: D1Database, job: NewJob, cap: CapWindow): Promise<boolean> {
   if (cap.cap === null) return false;
-  const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ?").bind(job.billingWorkspaceId, cap.monthStart).first<{ n: number }>();
-  return (row?.n ?? 0) >= cap.cap;
+  return (await jobsCreatedSince(d1, job.billingWorkspaceId, cap.monthStart)) >= cap.cap;
 }
 
 /**

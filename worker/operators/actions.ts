@@ -1,3 +1,4 @@
+import { assertGrantable, grantCredit, type UsageCreditRow } from "../billing/credits";
 import { announceOutage, type OutageRow, withdrawOutage } from "../catalog/outages";
 import type { ProviderDefinition } from "../catalog/providers";
 import { listApiKeys } from "../api-keys/store";
@@ -90,6 +91,14 @@ export async function changeWorkspacePlan(env: ActionsEnv, actor: Actor, id: str
   await mark(env, actor, "workspaces.plan", { action: "workspace.plan", targetKind: "workspace", targetId: id, reason, detail: { from: before.plan, to: plan } });
   await setPlan(env.DB, id, plan);
   return existingWorkspace(env, id);
+}
+
+/** Grants a workspace usage credits (worker/billing/credits.ts), marked in the audit log first like every action. */
+export async function grantUsageCredit(env: ActionsEnv, actor: Actor, id: string, credit: { amount: number; expiresAt: number; reason: string }): Promise<UsageCreditRow> {
+  await existingWorkspace(env, id);
+  await assertGrantable(env.DB, id, credit);
+  await mark(env, actor, "workspaces.credit", { action: "workspace.credit", targetKind: "workspace", targetId: id, reason: credit.reason, detail: { amount: credit.amount, expiresAt: credit.expiresAt } });
+  return grantCredit(env.DB, id, credit);
 }
 
 /** A failed job's request again, as a new job of its workspace; the failed job stays as it was. */

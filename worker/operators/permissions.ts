@@ -14,10 +14,11 @@ const MAY: Record<OperatorAction, readonly OperatorRole[]> = {
   "workspaces.suspend": ["support", "admin"],
   "jobs.rerun": ["support", "admin"],
   "workspaces.plan": ["admin"],
+  "workspaces.credit": ["admin"],
   "outages.manage": ["admin"],
 };
 
-export type OperatorAction = "workspaces.read" | "audit.read" | "alerts.read" | "reports.read" | "reports.close" | "workspaces.suspend" | "jobs.rerun" | "workspaces.plan" | "outages.manage";
+export type OperatorAction = "workspaces.read" | "audit.read" | "alerts.read" | "reports.read" | "reports.close" | "workspaces.suspend" | "jobs.rerun" | "workspaces.plan" | "workspaces.credit" | "outages.manage";
 
 export const operatorMay = (role: OperatorRole, action: OperatorAction): boolean => MAY[action].includes(role);
 

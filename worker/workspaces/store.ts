@@ -24,6 +24,8 @@ export async function workspaceBusinessNumber(d1: D1Database, workspaceId: strin
 /** Whose plan caps a workspace's jobs, and that plan's monthly job and scraping-step caps and concurrent jobs (null: unlimited). */
 export interface JobBilling {
   billingWorkspaceId: string;
+  /** When the billing workspace's renewal charge first failed; null while paid up (worker/billing/past-due.ts). */
+  pastDueSince: number | null;
   monthlyJobCap: number | null;
   monthlyStepCap: number | null;
   concurrentJobs: number | null;
@@ -36,13 +38,13 @@ export const suspended = () =>
 export function jobBillingStatement(d1: D1Database, workspaceId: string): D1PreparedStatement {
   return d1
     .prepare(
-      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan, coalesce(w.suspended_at, b.suspended_at) AS suspendedAt
+      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan, coalesce(w.suspended_at, b.suspended_at) AS suspendedAt, b.past_due_since AS pastDueSince
        FROM workspaces w JOIN workspaces b ON b.id = coalesce(w.billing_workspace_id, w.id) WHERE w.id = ?`,
     )
     .bind(workspaceId);
 }
 
-export type JobBillingRow = { billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan; suspendedAt: number | null };
+export type JobBillingRow = { billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan; suspendedAt: number | null; pastDueSince: number | null };
 
 /** A suspended workspace, or a business whose partner is suspended, starts no job: WORKSPACE_ACCESS_DENIED. */
 export function jobBillingOf(row: JobBillingRow | undefined | null, workspaceId: string): JobBilling {
@@ -50,6 +52,7 @@ export function jobBillingOf(row: JobBillingRow | undefined | null, workspaceId:
   const limits = PLAN_LIMITS[row?.plan ?? "FREE"];
   return {
     billingWorkspaceId: row?.billingWorkspaceId ?? workspaceId,
+    pastDueSince: row?.pastDueSince ?? null,
     // A cap agreed for this workspace overrides its plan's.
     monthlyJobCap: row?.monthlyJobCap ?? limits.monthlyJobs,
     monthlyStepCap: limits.monthlyTaskSteps,
@@ -154,6 +157,13 @@ export async function setSuspended(d1: D1Database, workspaceId: string, at: numb
 /** The statement that moves a workspace to a plan, for a caller to batch with what pays for it (worker/billing/invoices.ts). */
 export function planStatement(d1: D1Database, workspaceId: string, plan: Plan): D1PreparedStatement {
   return d1.prepare("UPDATE workspaces SET plan = ? WHERE id = ?").bind(plan, workspaceId);
+}
+
+/** The statement that marks a workspace past due since `at` (keeping an earlier mark), or paid up (null), for billing to batch. */
+export function pastDueStatement(d1: D1Database, workspaceId: string, at: number | null): D1PreparedStatement {
+  return at === null
+    ? d1.prepare("UPDATE workspaces SET past_due_since = NULL WHERE id = ?").bind(workspaceId)
+    : d1.prepare("UPDATE workspaces SET past_due_since = coalesce(past_due_since, ?) WHERE id = ?").bind(at, workspaceId);
 }
 
 /** Moves a workspace to another plan; false when there is no such workspace. */

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { INVOICE_STATUSES, PLANS } from "../../db/tables";
 import { count, pathId, timestamp, uuid } from "../../http/bounds";
 import { isoTime } from "../../lib/iso-time";
-import type { InvoiceRow } from "../../billing/invoices";
+import { chargedAmount, type InvoiceRow } from "../../billing/invoices";
 import type { PaymentMethodRow } from "../../billing/payment-methods";
 import type { SubscriptionRow } from "../../billing/subscriptions";
 
@@ -66,7 +66,10 @@ export const InvoiceSchema = z
     periodEnd: timestamp(),
     supplyAmount: won().meta({ description: "공급가액" }),
     vatAmount: won().meta({ description: "부가세 (공급가액의 10%, 원 미만 버림)" }),
-    totalAmount: won().meta({ description: "합계: 청구하는 금액" }),
+    totalAmount: won().meta({ description: "합계" }),
+    kind: z.enum(["UPGRADE", "RENEWAL"]).meta({ description: "UPGRADE: 플랜을 올릴 때, RENEWAL: 결제 기간이 끝나 갱신할 때" }),
+    creditAmount: won().meta({ description: "쓴 크레딧. 카드로는 합계에서 이만큼 뺀 금액을 결제합니다" }),
+    chargedAmount: won().meta({ description: "카드로 결제하는(한) 금액: 합계 - 크레딧" }),
     currency: z.literal("KRW"),
     status: z.enum(INVOICE_STATUSES).meta({ description: "OPEN: 결제 전, PAID: 결제됨, VOID: 취소됨" }),
     lastFailureCode: z.string().max(64).nullable().meta({ description: "마지막 결제 시도가 거절된 코드 (CARD_DECLINED 등). 결제되면 null" }),
@@ -83,6 +86,9 @@ export const invoiceView = (row: InvoiceRow): z.infer<typeof InvoiceSchema> => (
   supplyAmount: row.supplyAmount,
   vatAmount: row.vatAmount,
   totalAmount: row.totalAmount,
+  kind: row.kind,
+  creditAmount: row.creditAmount,
+  chargedAmount: chargedAmount(row),
   currency: "KRW",
   status: row.status,
   lastFailureCode: row.lastFailureCode,

@@ -1,0 +1,215 @@
+import type { Context } from "hono";
+import { listInvoices } from "../billing/invoices";
+import { addPaymentMethod, deletePaymentMethod, listPaymentMethods } from "../billing/payment-methods";
+import { cancelPlan, changePlan } from "../billing/plan-change";
+import { portOneGateway } from "../billing/portone";
+import { payPastDue } from "../billing/renewal";
+import { findSubscription, withdrawChange } from "../billing/subscriptions";
+import { verifiedForm } from "../console-sessions/csrf";
+import type { AppEnv } from "../env";
+import { kstMonthBounds } from "../jobs/kst-month";
+import { jobsCreatedSince, stepsUsedSince } from "../jobs/store";
+import { ChangePlanBodySchema, CreatePaymentMethodBodySchema } from "../routes/billing/shapes";
+import { PLAN_LIMITS, PLAN_NAMES, PLAN_PRICES } from "../workspaces/plans";
+import { jobBilling, workspaceRow } from "../workspaces/store";
+import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
+import { kst } from "./kst";
+import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
+import { consoleUserOf, workspaceRoleOf } from "./signed-in";
+import { WorkspaceNav } from "./workspace-nav";
+
+const INVOICES_SHOWN = 24;
+const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
+const STATUS = { NONE: "결제 기간 없음", ACTIVE: "결제됨", PAST_DUE: "연체: 갱신 결제 실패" } as const;
+const INVOICE_STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨" } as const;
+
+/** A count against its cap, as the usage table shows it ("12 / 300", or "12 / 제한 없음"). */
+const ofCap = (used: number, cap: number | null) => `${used.toLocaleString("ko-KR")} / ${cap === null ? "제한 없음" : cap.toLocaleString("ko-KR")}`;
+
+/** The owner's billing page: the plan and its usage this month, changing it, the cards, and the invoices. */
+async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
+  const user = consoleUserOf(c);
+  const workspaceId = c.req.param("workspaceId")!;
+  const base = `/console/w/${workspaceId}/billing`;
+  const now = Date.now();
+  const [workspace, subscription, cards, invoices, billing] = await Promise.all([
+    workspaceRow(c.env.DB, workspaceId),
+    findSubscription(c.env.DB, workspaceId),
+    listPaymentMethods(c.env.DB, workspaceId),
+    listInvoices(c.env.DB, workspaceId, { limit: INVOICES_SHOWN, after: undefined }),
+    jobBilling(c.env.DB, workspaceId),
+  ]);
+  const plan = workspace?.plan ?? "FREE";
+  const monthStart = kstMonthBounds(now).start;
+  const [jobsUsed, stepsUsed] = await Promise.all([jobsCreatedSince(c.env.DB, billing.billingWorkspaceId, monthStart), stepsUsedSince(c.env.DB, billing.billingWorkspaceId, monthStart)]);
+  const action = (path: string, label: string, danger = false) => (
+    <form method="post" action={`${base}/${path}`}>
+      <CsrfField token={user.csrf} />
+      <button type="submit" class={danger ? "danger" : undefined}>
+        {label}
+      </button>
+    </form>
+  );
+  return c.html(
+    <Page title="결제" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
+      <ErrorAlert error={shown.error} />
+      {shown.done && (
+        <p class="notice" role="status">
+          {shown.done}
+        </p>
+      )}
+      <h2>플랜</h2>
+      <p id="plan" data-plan={plan} data-status={subscription?.status ?? "NONE"}>
+        <strong>{PLAN_NAMES[plan]}</strong> ({STATUS[subscription?.status ?? "NONE"]})
+        {subscription && ` · ${kst(subscription.currentPeriodStart)} ~ ${kst(subscription.currentPeriodEnd)}`}
+      </p>
+      {subscription?.pendingPlan && (
+        <div id="pending-change" data-pending={subscription.pendingPlan}>
+          <p>{kst(subscription.currentPeriodEnd)}에 {PLAN_NAMES[subscription.pendingPlan]} 플랜으로 바뀝니다.</p>
+          {action("withdraw-change", "예약 취소")}
+        </div>
+      )}
+      <div class="table">
+        <table>
+          <caption>이번 달 사용량</caption>
+          <tbody>
+            <tr>
+              <th scope="row">수집 작업</th>
+              <td id="usage-jobs">{ofCap(jobsUsed, billing.monthlyJobCap)}</td>
+            </tr>
+            <tr>
+              <th scope="row">수집 단계</th>
+              <td id="usage-steps">{ofCap(stepsUsed, billing.monthlyStepCap)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      {plan !== "INTERNAL" && (
+        <>
+          {plan === "FREE" ? (
+            <form method="post" action={`${base}/plan`}>
+              <CsrfField token={user.csrf} />
+              <input type="hidden" name="plan" value="PRO" />
+              <p>
+                {PLAN_NAMES.PRO} 플랜: 월 {won(PLAN_PRICES.PRO!)} (부가세 별도), 수집 작업 {PLAN_LIMITS.PRO.monthlyJobs ?? "제한 없음"}. 등록한 카드로 곧바로 결제하고 그때부터 한 달입니다.
+              </p>
+              <button type="submit">{PLAN_NAMES.PRO} 플랜으로 올리기</button>
+            </form>
+          ) : (
+            !subscription?.pendingPlan && action("cancel", "해지 예약 (결제 기간이 끝나면 무료 플랜)", true)
+          )}
+        </>
+      )}
+      <h2>결제 카드</h2>
+      <ul id="cards">
+        {cards.map((card, i) => (
+          <li data-card-last4={card.cardLast4}>
+            **** **** **** {card.cardLast4} {i === 0 ? "(다음 결제)" : ""} · {kst(card.createdAt)}
+            <DeleteForm action={`${base}/cards/${card.id}/delete`} csrf={user.csrf} label={`끝자리 ${card.cardLast4} 카드 삭제`} />
+          </li>
+        ))}
+      </ul>
+      {cards.length === 0 && <p>등록한 카드가 없습니다.</p>}
+      <form method="post" action={`${base}/cards`}>
+        <CsrfField token={user.csrf} />
+        <label for="card-number">카드 번호</label>
+        <input id="card-number" name="number" inputmode="numeric" autocomplete="cc-number" required maxlength={23} />
+        <label for="card-expiry-month">유효기간 월 (MM)</label>
+        <input id="card-expiry-month" name="expiryMonth" inputmode="numeric" autocomplete="cc-exp-month" required maxlength={2} placeholder="12" />
+        <label for="card-expiry-year">유효기간 연도 (YY)</label>
+        <input id="card-expiry-year" name="expiryYear" inputmode="numeric" autocomplete="cc-exp-year" required maxlength={2} placeholder="29" />
+        <label for="card-owner">생년월일 6자리 (법인카드는 사업자등록번호 10자리)</label>
+        <input id="card-owner" name="birthOrBusinessRegistrationNumber" inputmode="numeric" required maxlength={10} autocomplete="off" />
+        <label for="card-password">카드 비밀번호 앞 두 자리</label>
+        <input id="card-password" name="passwordTwoDigits" type="password" inputmode="numeric" required maxlength={2} autocomplete="off" />
+        <p>카드 정보는 결제대행사(PortOne)에만 전달하고 저장하지 않습니다. 끝 네 자리만 보관합니다.</p>
+        <button type="submit">카드 등록</button>
+      </form>
+      <h2>청구서</h2>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">기간</th>
+              <th scope="col">공급가액</th>
+              <th scope="col">부가세</th>
+              <th scope="col">합계</th>
+              <th scope="col">크레딧</th>
+              <th scope="col">결제 금액</th>
+              <th scope="col">상태</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invoices.slice(0, INVOICES_SHOWN).map((invoice) => (
+              <tr data-invoice-id={invoice.id} data-status={invoice.status}>
+                <td>
+                  {PLAN_NAMES[invoice.plan]} · {kst(invoice.periodStart)} ~ {kst(invoice.periodEnd)}
+                </td>
+                <td>{won(invoice.supplyAmount)}</td>
+                <td>{won(invoice.vatAmount)}</td>
+                <td>{won(invoice.totalAmount)}</td>
+                <td>{won(invoice.creditAmount)}</td>
+                <td>{won(invoice.totalAmount - invoice.creditAmount)}</td>
+                <td>
+                  {INVOICE_STATUS[invoice.status]}
+                  {invoice.lastFailureCode && invoice.status === "OPEN" && <span data-failure={invoice.lastFailureCode}> ({invoice.lastFailureCode})</span>}
+                  {invoice.status === "OPEN" && invoice.kind === "RENEWAL" && subscription?.status === "PAST_DUE" && action(`invoices/${invoice.id}/pay`, "지금 결제")}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {invoices.length === 0 && <p>청구서가 없습니다.</p>}
+    </Page>,
+    shown.error ? (shown.error.status as 400) : (shown.status ?? 200),
+  );
+}
+
+export const showBilling = (c: Context<AppEnv>) => billingPage(c);
+
+/** One of the page's forms, checked against the session's CSRF token, its outcome shown on the page. */
+const billingForm = (act: (c: Context<AppEnv>, fields: Record<string, string>, workspaceId: string) => Promise<string>) => async (c: Context<AppEnv>) => {
+  const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
+  return onPage(c, billingPage, () => act(c, fields, c.req.param("workspaceId")!));
+};
+
+export const changePlanForm = billingForm(async (c, fields, workspaceId) => {
+  const { plan } = asApiBody(ChangePlanBodySchema, { plan: fields.plan ?? "" });
+  await changePlan(c.env, portOneGateway(c.env), workspaceId, plan);
+  return `${PLAN_NAMES[plan]} 플랜으로 바꿨습니다.`;
+});
+
+export const cancelForm = billingForm(async (c, _fields, workspaceId) => {
+  await cancelPlan(c.env, workspaceId);
+  return "해지를 예약했습니다. 결제 기간이 끝나면 무료 플랜이 됩니다.";
+});
+
+export const withdrawChangeForm = billingForm(async (c, _fields, workspaceId) => {
+  await withdrawChange(c.env.DB, workspaceId);
+  return "예약된 변경을 취소했습니다. 지금 플랜 그대로 갱신됩니다.";
+});
+
+export const addCardForm = billingForm(async (c, fields, workspaceId) => {
+  const { card } = asApiBody(CreatePaymentMethodBodySchema, {
+    card: {
+      number: fields.number ?? "",
+      expiryYear: fields.expiryYear ?? "",
+      expiryMonth: (fields.expiryMonth ?? "").padStart(2, "0"),
+      birthOrBusinessRegistrationNumber: (fields.birthOrBusinessRegistrationNumber ?? "").replace(/\D/g, ""),
+      passwordTwoDigits: fields.passwordTwoDigits ?? "",
+    },
+  });
+  const row = await addPaymentMethod(c.env, portOneGateway(c.env), workspaceId, card);
+  return `끝자리 ${row.cardLast4} 카드를 등록했습니다. 다음 결제는 이 카드로 합니다.`;
+});
+
+export const deleteCardForm = billingForm(async (c, _fields, workspaceId) => {
+  await deletePaymentMethod(c.env, portOneGateway(c.env), workspaceId, c.req.param("cardId")!);
+  return "카드를 삭제했습니다.";
+});
+
+export const payInvoiceForm = billingForm(async (c, _fields, workspaceId) => {
+  await payPastDue(c.env, portOneGateway(c.env), workspaceId, c.req.param("invoiceId")!);
+  return "청구서를 결제했습니다. 연체가 풀려 새 작업을 다시 만들 수 있습니다.";
+});
