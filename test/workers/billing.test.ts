@@ -8,8 +8,8 @@ import { changePlan } from "../../worker/billing/plan-change";
 import { portOneGateway } from "../../worker/billing/portone";
 import { applyBookedChanges } from "../../worker/billing/subscriptions";
 import { call, callJson, createWorkspace } from "./helpers";
-import { signedIn } from "./operator-helpers";
-import { ConsoleBrowser } from "./console-browser";
+import { newOperator, signedIn } from "./operator-helpers";
+import { alertCode, ConsoleBrowser } from "./console-browser";
 
 type Json = Record<string, any>;
 
@@ -270,6 +270,31 @@ describe("usage credits", () => {
     const internal = await createWorkspace();
     await callJson(`/admin/api/workspaces/${internal.workspaceId}/plan`, { method: "PUT", key: admin.token, json: { plan: "INTERNAL", reason: "내부 시험" } });
     expect((await grant(admin.token, internal.workspaceId, 1000)).body.code).toBe("USAGE_CREDIT_NOT_APPLICABLE");
+  });
+});
+
+describe("usage credits in the operator console", () => {
+  it("lets an admin grant credits with a reason written to the audit log, shows what remains, and refuses a credit that expired", async () => {
+    const admin = await newOperator("admin");
+    const browser = new ConsoleBrowser();
+    await browser.open("/admin/sign-in");
+    await browser.post("/admin/sign-in", { email: admin.email, password: admin.password, code: admin.app.generate() });
+    const { workspaceId } = await billedWorkspace();
+    const page = `/admin/workspaces/${workspaceId}`;
+    await browser.open(page);
+    const until = new Date(Date.now() + 40 * 86_400_000 + 9 * 3_600_000).toISOString().slice(0, 10);
+    const granted = await browser.post(`${page}/credits`, { amount: "30000", expiresOn: until, reason: "11월 장애 보상" });
+    expect(granted.location).toBe(page);
+    const shown = await browser.open(page);
+    expect(shown.html).toContain('data-remaining="30000"');
+    const row = await env.DB.prepare("SELECT amount, expires_at AS expiresAt, reason FROM usage_credits WHERE workspace_id = ?").bind(workspaceId).first();
+    expect(row).toEqual({ amount: 30_000, expiresAt: Date.parse(`${until}T23:59:59.999+09:00`), reason: "11월 장애 보상" });
+    const audit = await env.DB.prepare("SELECT action, reason FROM operator_audit WHERE target_id = ? AND action = 'workspace.credit'").bind(workspaceId).all();
+    expect(audit.results).toEqual([{ action: "workspace.credit", reason: "11월 장애 보상" }]);
+
+    const expired = await browser.post(`${page}/credits`, { amount: "1000", expiresOn: "2020-01-01", reason: "지난 날짜 시험" });
+    expect(expired.status).toBe(400);
+    expect(alertCode(expired.html)).toBe("USAGE_CREDIT_EXPIRES_IN_PAST");
   });
 });
 

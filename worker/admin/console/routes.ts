@@ -8,7 +8,7 @@ import { showSearch } from "./home";
 import { announceForm, showOutages, withdrawForm } from "./outages";
 import { operatorSignedIn } from "./session";
 import { operatorSignOut, showOperatorSignIn, submitOperatorSignIn } from "./sign-in";
-import { planForm, rerunForm, showWorkspace, suspensionForm } from "./workspace";
+import { creditForm, planForm, rerunForm, showWorkspace, suspensionForm } from "./workspace";
 
 /** The operator console's pages under /admin (its API is /admin/api, admin/app.ts): the same actions, as forms. */
 export function adminConsole(): Hono<AppEnv> {
@@ -21,6 +21,7 @@ export function adminConsole(): Hono<AppEnv> {
   app.get("/", operatorSignedIn, showSearch);
   app.get("/workspaces/:id", operatorSignedIn, showWorkspace);
   app.post("/workspaces/:id/plan", operatorSignedIn, planForm);
+  app.post("/workspaces/:id/credits", operatorSignedIn, creditForm);
   app.post("/workspaces/:id/:direction", operatorSignedIn, suspensionForm);
   app.post("/jobs/:id/rerun", operatorSignedIn, rerunForm);
   app.get("/outages", operatorSignedIn, showOutages);

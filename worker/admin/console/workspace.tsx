@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
-import { changeWorkspacePlan, changeWorkspaceSuspension, inspectWorkspace, rerunFailedJob } from "../../operators/actions";
+import { changeWorkspacePlan, changeWorkspaceSuspension, grantUsageCredit, inspectWorkspace, rerunFailedJob } from "../../operators/actions";
+import { MAX_CREDIT_WON, spendableCredits } from "../../billing/credits";
 import { actorOf } from "../../operators/authenticate";
 import { operatorMay } from "../../operators/permissions";
 import { PLANS } from "../../db/tables";
@@ -13,6 +14,7 @@ import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
 /** One workspace: what it is, its keys and credentials without their secrets, its latest jobs; the actions the operator's role allows. */
 export async function showWorkspace(c: Context<AppEnv>): Promise<Response> {
   const { workspace: w, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.param("id")!);
+  const credits = await spendableCredits(c.env.DB, w.id);
   const role = c.get("operator")!.role;
   const csrf = c.get("operatorCsrf")!;
   const base = `/admin/workspaces/${w.id}`;
@@ -53,6 +55,29 @@ export async function showWorkspace(c: Context<AppEnv>): Promise<Response> {
           <ReasonField id="plan-reason" />
           <button type="submit">요금제 바꾸기</button>
         </form>
+      )}
+      {operatorMay(role, "workspaces.credit") && (
+        <form method="post" action={`${base}/credits`}>
+          <CsrfField token={csrf} />
+          <label for="credit-amount">사용 크레딧 주기 (원, 청구서에 카드보다 먼저 쓰입니다)</label>
+          <input id="credit-amount" name="amount" type="number" min={1} max={MAX_CREDIT_WON} required />
+          <label for="credit-expires">만료일 (그날 끝까지)</label>
+          <input id="credit-expires" name="expiresOn" type="date" required />
+          <ReasonField id="credit-reason" />
+          <button type="submit">크레딧 주기</button>
+        </form>
+      )}
+      {credits.length > 0 && (
+        <>
+          <h2>남은 크레딧</h2>
+          <ul id="credits">
+            {credits.map((credit) => (
+              <li data-remaining={credit.remaining}>
+                {credit.remaining.toLocaleString("ko-KR")}원 / {credit.amount.toLocaleString("ko-KR")}원 · {kst(credit.expiresAt)}까지 · {credit.reason}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <h2>API 키</h2>
       <ul>
@@ -125,6 +150,17 @@ export async function planForm(c: Context<AppEnv>): Promise<Response> {
     const plan = PLANS.find((p) => p === fields.plan);
     if (!plan) throw new ApiError("INVALID_PARAM_FORMAT", { message: `요금제는 ${PLANS.join(", ")} 중 하나입니다.` });
     await changeWorkspacePlan(c.env, actorOf(c), id, plan, reason);
+  });
+}
+
+export async function creditForm(c: Context<AppEnv>): Promise<Response> {
+  const id = c.req.param("id")!;
+  return answerForm(c, `/admin/workspaces/${id}`, async () => {
+    const { fields, reason } = await actionForm(c);
+    const day = /^\d{4}-\d{2}-\d{2}$/.exec(fields.expiresOn ?? "")?.[0];
+    if (!day) throw new ApiError("INVALID_PARAM_FORMAT", { message: "만료일은 YYYY-MM-DD입니다." });
+    // The day's end in Korea, where the partner reads "until the 30th".
+    await grantUsageCredit(c.env, actorOf(c), id, { amount: Number(fields.amount), expiresAt: Date.parse(`${day}T23:59:59.999+09:00`), reason });
   });
 }
 
