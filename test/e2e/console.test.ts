@@ -204,6 +204,12 @@ describe("the console in Chromium against the local stack", () => {
     expect(await page.$$eval("tbody [data-kind=Succeeded]", (els) => els.length)).toBeGreaterThan(0);
     expect(await page.$$eval("tbody [data-kind=Failed]", (els) => els.length)).toBe(0);
     await shot(page, "6-jobs-filtered");
+
+    // The overview draws the day's jobs with uPlot, served by the worker under the page's policy.
+    await page.click("a[href$='/overview']");
+    await page.waitForSelector("#jobs-chart[data-drawn=true] canvas");
+    await page.waitForSelector("#records-chart[data-drawn=true] canvas");
+    await shot(page, "6b-overview");
   });
 
   it("shows a failed job's Korean message and next action, and downloads its (empty) CSV", async () => {

@@ -7,11 +7,10 @@ import { payPastDue } from "../billing/renewal";
 import { findSubscription, withdrawChange } from "../billing/subscriptions";
 import { verifiedForm } from "../console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { kstMonthBounds } from "../jobs/kst-month";
-import { jobsCreatedSince, stepsUsedSince } from "../jobs/store";
 import { ChangePlanBodySchema, CreatePaymentMethodBodySchema } from "../routes/billing/shapes";
 import { PLAN_LIMITS, PLAN_NAMES, PLAN_PRICES } from "../workspaces/plans";
-import { jobBilling, workspaceRow } from "../workspaces/store";
+import { workspaceRow } from "../workspaces/store";
+import { planUsage, PlanUsageTable } from "./plan-usage";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
 import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
@@ -23,25 +22,19 @@ const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
 const STATUS = { NONE: "결제 기간 없음", ACTIVE: "결제됨", PAST_DUE: "연체: 갱신 결제 실패" } as const;
 const INVOICE_STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨" } as const;
 
-/** A count against its cap, as the usage table shows it ("12 / 300", or "12 / 제한 없음"). */
-const ofCap = (used: number, cap: number | null) => `${used.toLocaleString("ko-KR")} / ${cap === null ? "제한 없음" : cap.toLocaleString("ko-KR")}`;
-
 /** The owner's billing page: the plan and its usage this month, changing it, the cards, and the invoices. */
 async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
   const workspaceId = c.req.param("workspaceId")!;
   const base = `/console/w/${workspaceId}/billing`;
-  const now = Date.now();
-  const [workspace, subscription, cards, invoices, billing] = await Promise.all([
+  const [workspace, subscription, cards, invoices, usage] = await Promise.all([
     workspaceRow(c.env.DB, workspaceId),
     findSubscription(c.env.DB, workspaceId),
     listPaymentMethods(c.env.DB, workspaceId),
     listInvoices(c.env.DB, workspaceId, { limit: INVOICES_SHOWN, after: undefined }),
-    jobBilling(c.env.DB, workspaceId),
+    planUsage(c.env.DB, workspaceId),
   ]);
   const plan = workspace?.plan ?? "FREE";
-  const monthStart = kstMonthBounds(now).start;
-  const [jobsUsed, stepsUsed] = await Promise.all([jobsCreatedSince(c.env.DB, billing.billingWorkspaceId, monthStart), stepsUsedSince(c.env.DB, billing.billingWorkspaceId, monthStart)]);
   const action = (path: string, label: string, danger = false) => (
     <form method="post" action={`${base}/${path}`}>
       <CsrfField token={user.csrf} />
@@ -69,21 +62,7 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
           {action("withdraw-change", "예약 취소")}
         </div>
       )}
-      <div class="table">
-        <table>
-          <caption>이번 달 사용량</caption>
-          <tbody>
-            <tr>
-              <th scope="row">수집 작업</th>
-              <td id="usage-jobs">{ofCap(jobsUsed, billing.monthlyJobCap)}</td>
-            </tr>
-            <tr>
-              <th scope="row">수집 단계</th>
-              <td id="usage-steps">{ofCap(stepsUsed, billing.monthlyStepCap)}</td>
-            </tr>
-          </tbody>
-        </table>
-      </div>
+      <PlanUsageTable usage={usage} />
       {plan !== "INTERNAL" && (
         <>
           {plan === "FREE" ? (

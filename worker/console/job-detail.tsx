@@ -18,7 +18,7 @@ import { WorkspaceNav } from "./workspace-nav";
 const PREVIEW_RECORDS = 10;
 
 /** What a person can do about a failure, by its category (the message itself already says it in words). */
-const NEXT_ACTION: Record<JobErrorCategory, string> = {
+export const NEXT_ACTION: Record<JobErrorCategory, string> = {
   CREDENTIAL: "자격 증명을 확인한 뒤 다시 등록하고 새로 수집해 주세요.",
   CREDENTIAL_MISSING: "이 기관의 자격 증명을 등록한 뒤 새로 수집해 주세요.",
   USER_ENVIRONMENT: "기관 사이트에서 계정 상태를 확인한 뒤 새로 수집해 주세요.",

@@ -20,12 +20,18 @@ import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
 import { showInvitation, submitInvitation } from "./invitation";
 import { changeRoleForm, handOverForm, inviteForm, removeMemberForm, revokeInvitationForm, showMembers } from "./members";
 import { leaveWorkspaceForm, showWorkspaces, WORKSPACES_PAGE } from "./workspaces";
+import { showOverview } from "./overview";
+import { CONSOLE_ASSETS } from "./assets";
 import { addCardForm, cancelForm, changePlanForm, deleteCardForm, payInvoiceForm, showBilling, withdrawChangeForm } from "./billing";
 import { INVITATION_PAGE } from "../users/send-invitation";
 
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
 export function consoleRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // The pages' own scripts and styles: public, the same for everyone, cached (they change only with a deployment's version).
+  for (const [path, asset] of Object.entries(CONSOLE_ASSETS)) {
+    app.get(path.replace("/console", ""), (c) => c.body(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff" }));
+  }
   app.use(consolePageHeaders);
   app.get("/sign-up", showSignUp);
   app.post("/sign-up", submitSignUp);
@@ -53,6 +59,7 @@ export function consoleRoutes(): Hono<AppEnv> {
 
   // Each page and form names its action; workspaces/roles.ts says which roles may do it (owners manage, members run and read).
   app.use("/w/:workspaceId/*", signedIn, workspaceMember);
+  app.get("/w/:workspaceId/overview", consoleMay("jobs.read"), showOverview);
   app.get("/w/:workspaceId/jobs", consoleMay("jobs.read"), showJobs);
   app.post("/w/:workspaceId/jobs", consoleMay("jobs.run"), refreshJob);
   app.get("/w/:workspaceId/jobs/:jobId", consoleMay("jobs.read"), showJob);

@@ -9,6 +9,7 @@ export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser; ro
   const base = `/console/w/${props.workspaceId}`;
   return (
     <nav aria-label="콘솔 메뉴">
+      <a href={`${base}/overview`}>개요</a>
       <a href={`${base}/jobs`}>수집 작업</a>
       <a href={`${base}/schedules`}>수집 일정</a>
       <a href={`${base}/credentials`}>자격 증명</a>

@@ -206,6 +206,18 @@ async function replay(d1: D1Database, job: NewJob, idem: Idempotency): Promise<I
   return row ? { kind: "REPLAYED", row } : null;
 }
 
+/** A workspace's jobs since `since` counted by KST day, status and provider, with the records they collected: the console overview's. */
+export async function jobActivity(d1: D1Database, workspaceId: string, since: number): Promise<{ day: string; status: JobStatus; providerCode: string; jobs: number; records: number }[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT date((created_at + 32400000) / 1000, 'unixepoch') AS day, status, provider_code AS providerCode, count(*) AS jobs, coalesce(sum(record_count), 0) AS records
+       FROM jobs WHERE workspace_id = ? AND created_at >= ? GROUP BY day, status, provider_code`,
+    )
+    .bind(workspaceId, since)
+    .all<{ day: string; status: JobStatus; providerCode: string; jobs: number; records: number }>();
+  return rows.results;
+}
+
 /** Jobs a billing workspace's plan has been asked for since `since`, for its monthly job cap. */
 export async function jobsCreatedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
   const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ?").bind(billingWorkspaceId, since).first<{ n: number }>();
