@@ -1,12 +1,18 @@
 import type { Context } from "hono";
-import { type CredentialRow, listCredentials } from "../credentials/store";
+import { type CredentialRow, deleteCredential, findCredential, listCredentials } from "../credentials/store";
+import { recheckCredential } from "../credentials/replace";
+import { GLOBAL_PROVIDER } from "../credentials/identity";
+import { verifiedForm } from "../console-sessions/csrf";
+import { ApiError } from "../errors/api-error";
+import { lastSuccesses } from "../jobs/store";
+import { type FormOutcome, onPage } from "./form-outcome";
 import { providerName } from "./provider-name";
 import { EXPIRY_WARNING_DAYS } from "../credentials/expiry-warnings";
 import type { AppEnv } from "../env";
 import { roleMay } from "../workspaces/roles";
 import { isSandboxOnly } from "../workspaces/store";
 import { kst } from "./kst";
-import { CsrfField, Page } from "./layout";
+import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -23,15 +29,25 @@ function daysLeft(row: CredentialRow, now: number): number | null {
 }
 
 /** The workspace's credentials: live ones first; a certificate's label carries its expiry (credentials/fields.ts maskedLabel). */
-export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
+export const showCredentials = (c: Context<AppEnv>) => credentialsPage(c);
+
+async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Promise<Response> {
   const user = consoleUserOf(c);
   const workspaceId = c.req.param("workspaceId")!;
   const role = workspaceRoleOf(c);
   const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
-  const sandboxOnly = await isSandboxOnly(c.env.DB, workspaceId);
+  const [sandboxOnly, successes] = await Promise.all([isSandboxOnly(c.env.DB, workspaceId), lastSuccesses(c.env.DB, workspaceId)]);
+  const manages = roleMay(role, "credentials.manage");
+  const base = `/console/w/${workspaceId}/credentials`;
   const now = Date.now();
   return c.html(
     <Page title="자격 증명" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
+      <ErrorAlert error={shown.error} />
+      {shown.done && (
+        <p class="notice" role="status">
+          {shown.done}
+        </p>
+      )}
       {sandboxOnly && (
         <p class="notice" role="status" id="sandbox-only">
           이메일 주소를 확인하기 전에는 샌드박스 기관만 쓸 수 있습니다. 가입할 때 받은 메일의 링크를 눌러 주세요.
@@ -42,9 +58,11 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
           자격 증명을 등록했습니다. 기관에 한 번 로그인해 확인하며, 결과는 아래 확인 열에 나옵니다. 같은 계정이나 인증서를 다시 등록했다면 이전 것은 교체됨으로 바뀝니다.
         </p>
       )}
-      {roleMay(role, "credentials.manage") ? (
+      {manages ? (
         <>
-          <p>기관 계정은 파트너와 같은 등록 화면(등록 세션)으로 추가합니다. 비밀번호와 인증서는 이 콘솔을 거치지 않습니다.</p>
+          <p>
+            기관 계정은 파트너와 같은 등록 화면(등록 세션)으로 추가합니다. 비밀번호와 인증서는 이 콘솔을 거치지 않습니다. 바꾼 비밀번호나 새 인증서로 교체하려면 같은 계정이나 인증서를 다시 등록하세요: 이전 것은 교체됨이 됩니다.
+          </p>
           <form method="post" action={`/console/w/${workspaceId}/credentials/connect`}>
             <CsrfField token={user.csrf} />
             <button type="submit">기관 계정 연결</button>
@@ -62,7 +80,13 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
               <th scope="col">이름 · 계정 · 인증서 (만료일)</th>
               <th scope="col">확인</th>
               <th scope="col">상태</th>
+              <th scope="col">마지막 성공</th>
               <th scope="col">등록</th>
+              {manages && (
+                <th scope="col">
+                  <span class="sr-only">관리</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -83,7 +107,21 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
                 <td data-check={row.checkState ?? ""}>{row.checkState ? CHECK[row.checkState] : "-"}</td>
                 {/* The institution refused it (credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
                 <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : STATUS[row.status]}</td>
+                <td data-last-success={successes.get(row.id) ?? ""}>{successes.has(row.id) ? kst(successes.get(row.id)!) : "-"}</td>
                 <td>{kst(row.createdAt)}</td>
+                {manages && (
+                  <td>
+                    {row.status === "ACTIVE" && row.providerCode !== GLOBAL_PROVIDER && !row.invalidReason && (
+                      <form method="post" action={`${base}/${row.id}/check`}>
+                        <CsrfField token={user.csrf} />
+                        <button type="submit" aria-label={`${providerName(row.providerCode)} ${row.label ?? ""} 지금 확인`}>
+                          지금 확인
+                        </button>
+                      </form>
+                    )}
+                    {row.status === "ACTIVE" && <DeleteForm action={`${base}/${row.id}/delete`} csrf={user.csrf} label={`${providerName(row.providerCode)} ${row.label ?? ""} 삭제`} />}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -91,5 +129,25 @@ export async function showCredentials(c: Context<AppEnv>): Promise<Response> {
       </div>
       {rows.length === 0 && <p>등록된 자격 증명이 없습니다.</p>}
     </Page>,
+    shown.error ? (shown.error.status as 400) : 200,
   );
 }
+
+/** A row's form, checked against the session's CSRF token, its outcome shown on the list. */
+const credentialForm = (act: (c: Context<AppEnv>, credential: CredentialRow) => Promise<string>) => async (c: Context<AppEnv>) => {
+  await verifiedForm(c, consoleUserOf(c).sessionToken);
+  return onPage(c, credentialsPage, async () => act(c, await findCredential(c.env.DB, c.req.param("workspaceId")!, c.req.param("credentialId")!)));
+};
+
+/** Logs in at the institution once more (as the API's check does); the result lands in the 확인 column. */
+export const checkCredentialForm = credentialForm(async (c, credential) => {
+  if (credential.providerCode === GLOBAL_PROVIDER || !(await recheckCredential(c.env, credential, credential.providerCode))) {
+    throw new ApiError("CREDENTIAL_PROBE_FAILED", { message: "이 자격 증명으로는 로그인해 볼 수 없습니다. 다시 등록하거나 잠시 뒤 다시 확인해 주세요." });
+  }
+  return "기관에 로그인해 확인하고 있습니다. 잠시 뒤 새로 고치면 확인 열에 결과가 나옵니다.";
+});
+
+export const deleteCredentialForm = credentialForm(async (c, credential) => {
+  await deleteCredential(c.env.DB, credential.workspaceId, credential.id);
+  return "자격 증명을 삭제했습니다. 이 기관의 새 작업에는 더 쓰이지 않습니다.";
+});

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { memberships } from "../users/members";
 import { connectCredential } from "./connect-credential";
-import { showCredentials } from "./credentials";
+import { checkCredentialForm, deleteCredentialForm, showCredentials } from "./credentials";
 import { decideDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "./device-page-path";
 import { createDeliveryRouteForm, deleteDeliveryRouteForm, showDeliveryRoutes, showRouteDeliveries } from "./delivery-routes";
@@ -71,6 +71,8 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.post("/w/:workspaceId/schedules/:scheduleId/:action", consoleMay("jobs.run"), scheduleActionForm);
   app.get("/w/:workspaceId/credentials", consoleMay("credentials.read"), showCredentials);
   app.post("/w/:workspaceId/credentials/connect", consoleMay("credentials.manage"), connectCredential);
+  app.post("/w/:workspaceId/credentials/:credentialId/check", consoleMay("credentials.manage"), checkCredentialForm);
+  app.post("/w/:workspaceId/credentials/:credentialId/delete", consoleMay("credentials.manage"), deleteCredentialForm);
   app.get("/w/:workspaceId/keys", consoleMay("keys.manage"), showKeys);
   app.post("/w/:workspaceId/keys", consoleMay("keys.manage"), createKey);
   app.post("/w/:workspaceId/keys/:keyId/revoke", consoleMay("keys.manage"), revokeKeyForm);

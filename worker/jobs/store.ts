@@ -218,6 +218,15 @@ export async function jobActivity(d1: D1Database, workspaceId: string, since: nu
   return rows.results;
 }
 
+/** When each of a workspace's credentials last collected successfully (its latest succeeded job's end), by credential id. */
+export async function lastSuccesses(d1: D1Database, workspaceId: string): Promise<Map<string, number>> {
+  const rows = await d1
+    .prepare("SELECT credential_id AS credentialId, max(finished_at) AS at FROM jobs WHERE workspace_id = ? AND status = 'SUCCEEDED' AND credential_id IS NOT NULL GROUP BY credential_id")
+    .bind(workspaceId)
+    .all<{ credentialId: string; at: number }>();
+  return new Map(rows.results.map((r) => [r.credentialId, r.at]));
+}
+
 /** Jobs a billing workspace's plan has been asked for since `since`, for its monthly job cap. */
 export async function jobsCreatedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
   const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ?").bind(billingWorkspaceId, since).first<{ n: number }>();
