@@ -66,6 +66,7 @@ describe("roles in the console", () => {
     { does: "adds a delivery route", page: "/jobs", form: (w) => [`/console/w/${w}/delivery-routes`, SFTP_ROUTE_FORM], owner: 201, member: 403 },
     { does: "lists members", page: "/members", owner: 200, member: 403 },
     { does: "opens billing", page: "/billing", owner: 200, member: 403 },
+    { does: "lists webhook endpoints", page: "/webhooks", owner: 200, member: 403 },
     { does: "invites someone", page: "/jobs", form: (w) => [`/console/w/${w}/members/invite`, { email: `invited-${crypto.randomUUID()}@example.co.kr`, role: "owner" }], owner: 201, member: 403 },
   ];
 

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
-import { replayDelivery } from "../../webhooks/deliveries";
 import { findEndpoint } from "../../webhooks/endpoints";
-import { deliveryMessage } from "../../webhooks/messages";
+import { replayWebhook } from "../../webhooks/replay";
 import { principalOf } from "../principal";
 import { DeliveryIdParamSchema, WebhookDeliverySchema } from "./shapes";
 import { deliveryView } from "./views";
@@ -26,7 +25,5 @@ export const route = createRoute({
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const params = c.req.valid("param");
   const endpoint = await findEndpoint(c.env.DB, principalOf(c).workspaceId, params.id);
-  const row = await replayDelivery(c.env.DB, endpoint.id, params.deliveryId, Date.now());
-  await c.env.WEBHOOKS.send(deliveryMessage(row));
-  return c.json(deliveryView(row), 202);
+  return c.json(deliveryView(await replayWebhook(c.env, endpoint.id, params.deliveryId)), 202);
 };
