@@ -58,6 +58,7 @@ export default defineConfig(async () => {
           PORTONE_API_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}/portone`,
           PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET,
           PORTONE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString("base64")}`,
+          BILLING_TEST_CLOCK: "1",
           // The global setup's webhook receiver on this machine, allowed as the local stack allows it, and retries a second
           // or two apart so a test sees several.
           TEST_WEBHOOK_RECEIVER_URL: `http://127.0.0.1:${process.env.TEST_WEBHOOK_PORT}`,

@@ -57,6 +57,8 @@ export interface Bindings {
   PORTONE_API_SECRET?: string;
   /** Optional: the PortOne store (상점 아이디) when the secret serves several. */
   PORTONE_STORE_ID?: string;
+  /** "1" on the local stack and in tests only: the billing page's test clock ends a paid period at once (worker/billing/test-clock.ts). */
+  BILLING_TEST_CLOCK?: string;
   /** Secret: what PortOne signs its webhooks with (its console, 결제알림(웹훅) 관리); unset, every delivery is refused. */
   PORTONE_WEBHOOK_SECRET?: string;
   /** Base URL of the sandbox institutions' web sites, for adapters the worker runs on Browser Rendering. */

@@ -116,7 +116,7 @@ describe("the console in Chromium against the local stack", () => {
     ]);
   });
 
-  it("upgrades to PRO with a card after a declined one, then books the move back to FREE for the period's end and withdraws it", async () => {
+  it("upgrades to PRO with a card after a declined one, pays a refused renewal when past due, and moves back to FREE at the period's end", async () => {
     const page = await phonePage();
     await page.goto(`${stack.baseUrl}/console/sign-up`);
     await page.type("#email", `payer-${Date.now()}@example.co.kr`);
@@ -143,6 +143,22 @@ describe("the console in Chromium against the local stack", () => {
     expect(await page.$eval("#pending-change", (el) => el.getAttribute("data-pending"))).toBe("FREE");
     await submit(page, "form[action$='/billing/withdraw-change'] button[type=submit]");
     expect(await page.$("#pending-change")).toBeNull();
+
+    // The renewal falls to the card added last, which its company refuses: past due, then paid with another card.
+    await addCard("4000 0000 0000 9995");
+    await submit(page, "form[action$='/billing/test-clock'] button[type=submit]");
+    expect(await page.$eval("#plan", (el) => el.getAttribute("data-status"))).toBe("PAST_DUE");
+    expect(await page.$eval("tr[data-status=OPEN] [data-failure]", (el) => el.getAttribute("data-failure"))).toBe("INSUFFICIENT_FUNDS");
+    await shot(page, "12-billing-past-due");
+    await addCard("5555 5555 5555 4444");
+    await submit(page, "form[action$='/pay'] button[type=submit]");
+    expect(await page.$eval("#plan", (el) => el.getAttribute("data-status"))).toBe("ACTIVE");
+    expect(await page.$$eval("tr[data-invoice-id]", (rows) => rows.map((r) => r.getAttribute("data-status")))).toEqual(["PAID", "PAID"]);
+
+    // Downgrading books FREE for the period's end, which the test clock brings now.
+    await submit(page, "form[action$='/billing/cancel'] button[type=submit]");
+    await submit(page, "form[action$='/billing/test-clock'] button[type=submit]");
+    expect(await page.$eval("#plan", (el) => [el.getAttribute("data-plan"), el.getAttribute("data-status")])).toEqual(["FREE", "NONE"]);
   });
 
   it("adds a bank login through the hosted registration page, which the credentials list then shows as live", async () => {

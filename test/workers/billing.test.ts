@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { ledgerBalance, recordPayment } from "../../worker/billing/invoices";
 import { renewSubscriptions } from "../../worker/billing/renewal";
+import { endPeriodNow } from "../../worker/billing/test-clock";
 import { openText } from "../../worker/vault/envelope";
 import { changePlan } from "../../worker/billing/plan-change";
 import { portOneGateway } from "../../worker/billing/portone";
@@ -270,6 +271,26 @@ describe("usage credits", () => {
     const internal = await createWorkspace();
     await callJson(`/admin/api/workspaces/${internal.workspaceId}/plan`, { method: "PUT", key: admin.token, json: { plan: "INTERNAL", reason: "내부 시험" } });
     expect((await grant(admin.token, internal.workspaceId, 1000)).body.code).toBe("USAGE_CREDIT_NOT_APPLICABLE");
+  });
+});
+
+describe("the sandbox's test clock", () => {
+  it("ends a paid period at once from the billing page, applying the booked move to FREE, and exists only where the deployment keeps one", async () => {
+    const owner = new ConsoleBrowser();
+    const { workspaceId } = await owner.signUp();
+    const page = `/console/w/${workspaceId}/billing`;
+    const post = async (path: string, fields: Record<string, string> = {}) => {
+      await owner.open(page);
+      return owner.post(`${page}${path}`, fields);
+    };
+    await post("/cards", { number: "4242424242424242", expiryMonth: "12", expiryYear: "29", birthOrBusinessRegistrationNumber: "900101", passwordTwoDigits: "00" });
+    await post("/plan", { plan: "PRO" });
+    expect((await post("/cancel")).html).toContain('data-pending="FREE"');
+    await expect(endPeriodNow({ ...env, BILLING_TEST_CLOCK: undefined }, portOneGateway(env), workspaceId)).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
+    const ended = await post("/test-clock");
+    expect(ended.html).toContain('data-plan="FREE"');
+    expect(await planOf(workspaceId)).toBe("FREE");
+    expect(ended.html).not.toContain("테스트 시계: 결제 기간 끝내기");
   });
 });
 

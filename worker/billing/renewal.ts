@@ -1,4 +1,4 @@
-import { and, isNull, lte } from "drizzle-orm";
+import { and, eq, isNull, lte } from "drizzle-orm";
 import { database } from "../db/client";
 import { subscriptions } from "../db/tables";
 import { ApiError } from "../errors/api-error";
@@ -52,13 +52,13 @@ export async function payPastDue(env: BillingEnv, gateway: PaymentGateway, works
  * Run by the cron: every paid period that ended without a change booked is renewed for the next month, charged to
  * the newest card with the usage credits applied first. A refused renewal is tried again on its schedule
  * (RETRY_AFTER_FIRST_FAILURE_MS); after the last try only the owner's "pay now" charges it. A workspace an operator
- * moved off the paid plan meanwhile is not renewed.
+ * moved off the paid plan meanwhile is not renewed. `only` limits it to one workspace (the sandbox's test clock).
  */
-export async function renewSubscriptions(env: BillingEnv, gateway: PaymentGateway, now: number = Date.now()): Promise<{ renewed: number; refused: number }> {
+export async function renewSubscriptions(env: BillingEnv, gateway: PaymentGateway, now: number = Date.now(), only?: string): Promise<{ renewed: number; refused: number }> {
   const due = await database(env.DB)
     .select()
     .from(subscriptions)
-    .where(and(isNull(subscriptions.pendingPlan), lte(subscriptions.currentPeriodEnd, now)))
+    .where(and(isNull(subscriptions.pendingPlan), lte(subscriptions.currentPeriodEnd, now), only ? eq(subscriptions.workspaceId, only) : undefined))
     .limit(RENEWALS_PER_RUN)
     .all();
   const outcome = { renewed: 0, refused: 0 };

@@ -29,12 +29,13 @@ export async function withdrawChange(d1: D1Database, workspaceId: string, now: n
 /**
  * Run by the cron: a paid period that ended with a change booked moves the workspace to the booked plan; to FREE, the
  * subscription ends (its row goes: a FREE workspace pays for nothing). Each in one transaction with the plan itself.
+ * `only` limits it to one workspace (the sandbox's test clock, worker/billing/test-clock.ts).
  */
-export async function applyBookedChanges(d1: D1Database, now: number = Date.now()): Promise<number> {
+export async function applyBookedChanges(d1: D1Database, now: number = Date.now(), only?: string): Promise<number> {
   const due = await database(d1)
     .select()
     .from(subscriptions)
-    .where(and(isNotNull(subscriptions.pendingPlan), lte(subscriptions.currentPeriodEnd, now)))
+    .where(and(isNotNull(subscriptions.pendingPlan), lte(subscriptions.currentPeriodEnd, now), only ? eq(subscriptions.workspaceId, only) : undefined))
     .limit(100)
     .all();
   for (const row of due) {
@@ -47,4 +48,10 @@ export async function applyBookedChanges(d1: D1Database, now: number = Date.now(
     ]);
   }
   return due.length;
+}
+
+/** Ends a workspace's paid period at `now` (the sandbox's test clock); false when it has no subscription. */
+export async function endPeriodAt(d1: D1Database, workspaceId: string, now: number): Promise<boolean> {
+  const done = await database(d1).update(subscriptions).set({ currentPeriodEnd: now, updatedAt: now }).where(eq(subscriptions.workspaceId, workspaceId)).returning({ id: subscriptions.workspaceId });
+  return done.length === 1;
 }

@@ -4,6 +4,7 @@ import { addPaymentMethod, deletePaymentMethod, listPaymentMethods } from "../bi
 import { cancelPlan, changePlan } from "../billing/plan-change";
 import { portOneGateway } from "../billing/portone";
 import { payPastDue } from "../billing/renewal";
+import { endPeriodNow, testClockOn } from "../billing/test-clock";
 import { findSubscription, withdrawChange } from "../billing/subscriptions";
 import { verifiedForm } from "../console-sessions/csrf";
 import type { AppEnv } from "../env";
@@ -35,6 +36,7 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
     planUsage(c.env.DB, workspaceId),
   ]);
   const plan = workspace?.plan ?? "FREE";
+  const pastDue = subscription?.status === "PAST_DUE" ? invoices.find((i) => i.kind === "RENEWAL" && i.status === "OPEN") : undefined;
   const action = (path: string, label: string, danger = false) => (
     <form method="post" action={`${base}/${path}`}>
       <CsrfField token={user.csrf} />
@@ -56,6 +58,14 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
         <strong>{PLAN_NAMES[plan]}</strong> ({STATUS[subscription?.status ?? "NONE"]})
         {subscription && ` · ${kst(subscription.currentPeriodStart)} ~ ${kst(subscription.currentPeriodEnd)}`}
       </p>
+      {pastDue && (
+        <section class="alert" role="alert" id="past-due" data-code={pastDue.lastFailureCode ?? ""}>
+          <p>
+            갱신 결제가 거절되었습니다{pastDue.lastFailureCode ? ` (${pastDue.lastFailureCode})` : ""}. 카드를 확인하거나 새 카드를 등록한 뒤 지금 결제해 주세요. 첫 거절 뒤 7일이 지나면 새 수집 작업을 시작할 수 없습니다.
+          </p>
+          {action(`invoices/${pastDue.id}/pay`, `지금 결제 (${won(pastDue.totalAmount - pastDue.creditAmount)})`)}
+        </section>
+      )}
       {subscription?.pendingPlan && (
         <div id="pending-change" data-pending={subscription.pendingPlan}>
           <p>{kst(subscription.currentPeriodEnd)}에 {PLAN_NAMES[subscription.pendingPlan]} 플랜으로 바뀝니다.</p>
@@ -78,6 +88,13 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
             !subscription?.pendingPlan && action("cancel", "해지 예약 (결제 기간이 끝나면 무료 플랜)", true)
           )}
         </>
+      )}
+      {subscription && testClockOn(c.env) && (
+        <form method="post" action={`${base}/test-clock`}>
+          <CsrfField token={user.csrf} />
+          <p>샌드박스의 테스트 시계: 결제 기간을 지금 끝내, 기간이 끝날 때 일어나는 일(예약된 변경, 갱신 결제)을 곧바로 해 봅니다.</p>
+          <button type="submit">테스트 시계: 결제 기간 끝내기</button>
+        </form>
       )}
       <h2>결제 카드</h2>
       <ul id="cards">
@@ -132,7 +149,6 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
                 <td>
                   {INVOICE_STATUS[invoice.status]}
                   {invoice.lastFailureCode && invoice.status === "OPEN" && <span data-failure={invoice.lastFailureCode}> ({invoice.lastFailureCode})</span>}
-                  {invoice.status === "OPEN" && invoice.kind === "RENEWAL" && subscription?.status === "PAST_DUE" && action(`invoices/${invoice.id}/pay`, "지금 결제")}
                 </td>
               </tr>
             ))}
@@ -191,4 +207,9 @@ export const deleteCardForm = billingForm(async (c, _fields, workspaceId) => {
 export const payInvoiceForm = billingForm(async (c, _fields, workspaceId) => {
   await payPastDue(c.env, portOneGateway(c.env), workspaceId, c.req.param("invoiceId")!);
   return "청구서를 결제했습니다. 연체가 풀려 새 작업을 다시 만들 수 있습니다.";
+});
+
+export const testClockForm = billingForm(async (c, _fields, workspaceId) => {
+  await endPeriodNow(c.env, portOneGateway(c.env), workspaceId);
+  return "결제 기간을 끝냈습니다. 예약된 변경이나 갱신 결제가 바로 처리되었습니다.";
 });

@@ -23,7 +23,7 @@ import { leaveWorkspaceForm, showWorkspaces, WORKSPACES_PAGE } from "./workspace
 import { showOverview } from "./overview";
 import { createWebhookForm, deleteWebhookForm, replayWebhookForm, rotateWebhookSecretForm, showWebhookDeliveries, showWebhooks } from "./webhooks";
 import { CONSOLE_ASSETS } from "./assets";
-import { addCardForm, cancelForm, changePlanForm, deleteCardForm, payInvoiceForm, showBilling, withdrawChangeForm } from "./billing";
+import { addCardForm, cancelForm, changePlanForm, deleteCardForm, payInvoiceForm, showBilling, testClockForm, withdrawChangeForm } from "./billing";
 import { INVITATION_PAGE } from "../users/send-invitation";
 
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
@@ -101,5 +101,6 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.post("/w/:workspaceId/billing/cards", consoleMay("billing.manage"), addCardForm);
   app.post("/w/:workspaceId/billing/cards/:cardId/delete", consoleMay("billing.manage"), deleteCardForm);
   app.post("/w/:workspaceId/billing/invoices/:invoiceId/pay", consoleMay("billing.manage"), payInvoiceForm);
+  app.post("/w/:workspaceId/billing/test-clock", consoleMay("billing.manage"), testClockForm);
   return app;
 }
