@@ -17,6 +17,8 @@ CREATE TABLE `invoices` (
 	`kind` text DEFAULT 'UPGRADE' NOT NULL,
 	`period_start` integer NOT NULL,
 	`period_end` integer NOT NULL,
+	`overage_jobs` integer DEFAULT 0 NOT NULL,
+	`overage_amount` integer DEFAULT 0 NOT NULL,
 	`supply_amount` integer NOT NULL,
 	`vat_amount` integer NOT NULL,
 	`total_amount` integer NOT NULL,

@@ -2550,6 +2550,16 @@ export interface components {
                 /** Format: int64 */
                 concurrentJobs: number | null;
             };
+            /** @description 한 달에 포함된 작업 수와 넘은 작업 한 건의 공급가액. 다음 달 갱신 청구서에 더해집니다. 없으면 null */
+            overage: {
+                /** Format: int64 */
+                includedJobs: number;
+                /**
+                 * Format: int64
+                 * @description 원 단위 정수
+                 */
+                perJob: number;
+            } | null;
         };
         Subscription: {
             /**
@@ -2627,7 +2637,17 @@ export interface components {
             periodEnd: string;
             /**
              * Format: int64
-             * @description 공급가액
+             * @description 직전 결제 기간에 플랜이 포함한 작업 수를 넘은 작업 수 (갱신 청구서에만)
+             */
+            overageJobs: number;
+            /**
+             * Format: int64
+             * @description 그 초과분의 공급가액 (공급가액에 포함)
+             */
+            overageAmount: number;
+            /**
+             * Format: int64
+             * @description 공급가액 (초과분 포함)
              */
             supplyAmount: number;
             /**

@@ -37,7 +37,7 @@ describe("plans and their prices", () => {
   it("lists each plan's monthly price with VAT apart, in whole won, and INTERNAL as not for sale", async () => {
     const { api } = await billedWorkspace();
     const { body } = await api("GET", "/plans");
-    expect(body.items.find((p: Json) => p.plan === "PRO")).toMatchObject({ purchasable: true, supplyAmount: 99_000, vatAmount: 9_900, totalAmount: 108_900 });
+    expect(body.items.find((p: Json) => p.plan === "PRO")).toMatchObject({ purchasable: true, supplyAmount: 99_000, vatAmount: 9_900, totalAmount: 108_900, overage: { includedJobs: 5_000, perJob: 30 } });
     expect(body.items.find((p: Json) => p.plan === "FREE")).toMatchObject({ supplyAmount: 0, totalAmount: 0, limits: { monthlyJobs: 300 } });
     expect(body.items.find((p: Json) => p.plan === "INTERNAL")).toMatchObject({ purchasable: false, totalAmount: null });
   });
@@ -206,6 +206,24 @@ describe("renewals, past due and paying late", () => {
     expect(renewal).toMatchObject({ kind: "RENEWAL", status: "PAID", periodStart: new Date(periodEnd).toISOString(), chargedAmount: 108_900 });
     expect((await api("GET", "/subscription")).body).toMatchObject({ status: "ACTIVE", currentPeriodStart: new Date(periodEnd).toISOString(), currentPeriodEnd: renewal.periodEnd });
     expect(await ledgerOf(workspaceId)).toHaveLength(4);
+  });
+
+  it("bills the jobs past PRO's monthly allowance with the next month, 30 won each before VAT", async () => {
+    const { api, workspaceId, periodEnd } = await proWithCard(GOOD_CARD.number);
+    const periodStart = Date.parse((await api("GET", "/subscription")).body.currentPeriodStart);
+    // 5,003 jobs in the period (three past the allowance), and one after it, which the next month bills.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5004)
+       INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, created_at, updated_at, deadline_at)
+       SELECT lower(hex(randomblob(16))), ?1, ?1, 'sandbox.bank', 'bank.accounts.cb.v1', '{}', 'SUCCEEDED', t, t, t
+       FROM (SELECT i, CASE WHEN i <= 5003 THEN ?2 + i ELSE ?3 + 1 END AS t FROM n)`,
+    )
+      .bind(workspaceId, periodStart, periodEnd)
+      .run();
+    await renewSubscriptions(env, portOneGateway(env), periodEnd + 1000);
+    const [renewal] = (await api("GET", "/invoices")).body.items;
+    expect(renewal).toMatchObject({ kind: "RENEWAL", overageJobs: 3, overageAmount: 90, supplyAmount: 99_090, vatAmount: 9_909, totalAmount: 108_999, status: "PAID" });
+    expect(await gatewayPayments(renewal.id)).toMatchObject([{ amount: { total: 108_999 } }]);
   });
 
   it("marks a refused renewal past due, retries it on its schedule, stops new jobs after the grace period with SUBSCRIPTION_PAST_DUE, and lifts it when the invoice is paid", async () => {

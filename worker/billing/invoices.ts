@@ -26,11 +26,12 @@ export const chargedAmount = (invoice: Pick<InvoiceRow, "totalAmount" | "creditA
  */
 export async function openInvoice(
   d1: D1Database,
-  input: { workspaceId: string; plan: Plan; kind: InvoiceRow["kind"]; periodStart: number; periodEnd: number; supplyAmount: number },
+  input: { workspaceId: string; plan: Plan; kind: InvoiceRow["kind"]; periodStart: number; periodEnd: number; supplyAmount: number; overage?: { jobs: number; amount: number } },
   now: number = Date.now(),
 ): Promise<InvoiceRow> {
   const db = database(d1);
-  const amounts = invoiceAmounts(input.supplyAmount);
+  const overage = input.overage ?? { jobs: 0, amount: 0 };
+  const amounts = invoiceAmounts(input.supplyAmount + overage.amount);
   const credits = spendCredits(db, await spendableCredits(d1, input.workspaceId, now), amounts.totalAmount);
   const row: InvoiceRow = {
     id: crypto.randomUUID(),
@@ -39,6 +40,8 @@ export async function openInvoice(
     kind: input.kind,
     periodStart: input.periodStart,
     periodEnd: input.periodEnd,
+    overageJobs: overage.jobs,
+    overageAmount: overage.amount,
     ...amounts,
     creditAmount: credits.covered,
     attempts: 0,

@@ -3,7 +3,8 @@ import { database } from "../db/client";
 import { subscriptions } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import { log } from "../observability/telemetry";
-import { PLAN_PRICES } from "../workspaces/plans";
+import { type Plan, PLAN_OVERAGE, PLAN_PRICES } from "../workspaces/plans";
+import { jobsCreatedBetween } from "../jobs/store";
 import { workspaceRow } from "../workspaces/store";
 import type { PaymentGateway } from "./gateway";
 import { getInvoice, type InvoiceRow, openInvoice, recordRenewalRefusal, renewalInvoice } from "./invoices";
@@ -13,6 +14,14 @@ import { findSubscription } from "./subscriptions";
 
 /** Subscriptions one cron run renews at most; the rest wait a minute. */
 const RENEWALS_PER_RUN = 50;
+
+/** The jobs past the plan's monthly allowance in the period that ended, and their price: billed with the renewal. */
+async function overageOf(d1: D1Database, workspaceId: string, plan: Plan, periodStart: number, periodEnd: number): Promise<{ jobs: number; amount: number }> {
+  const terms = PLAN_OVERAGE[plan];
+  if (!terms) return { jobs: 0, amount: 0 };
+  const jobs = Math.max(0, (await jobsCreatedBetween(d1, workspaceId, periodStart, periodEnd)) - terms.includedJobs);
+  return { jobs, amount: jobs * terms.perJob };
+}
 
 /** When the renewal refused now is charged again: counted from the first refusal; null after the last try. */
 function nextTry(firstRefusal: number, attemptsSoFar: number): number | null {
@@ -69,7 +78,9 @@ export async function renewSubscriptions(env: BillingEnv, gateway: PaymentGatewa
     const existing = await renewalInvoice(env.DB, subscription.workspaceId, subscription.currentPeriodEnd);
     // Paid already, or refused and not yet due again (or out of automatic tries): nothing to charge this minute.
     if (existing && (existing.status !== "OPEN" || (existing.attempts > 0 && (existing.nextAttemptAt === null || existing.nextAttemptAt > now)))) continue;
-    const invoice = existing ?? (await openInvoice(env.DB, { workspaceId: subscription.workspaceId, plan, kind: "RENEWAL", ...periodFrom(subscription.currentPeriodEnd), supplyAmount: price }, now));
+    const overage = existing ? undefined : await overageOf(env.DB, subscription.workspaceId, plan, subscription.currentPeriodStart, subscription.currentPeriodEnd);
+    const invoice =
+      existing ?? (await openInvoice(env.DB, { workspaceId: subscription.workspaceId, plan, kind: "RENEWAL", ...periodFrom(subscription.currentPeriodEnd), supplyAmount: price, overage }, now));
     try {
       await chargeRenewal(env, gateway, invoice, now);
       outcome.renewed++;

@@ -9,7 +9,7 @@ import { findSubscription, withdrawChange } from "../billing/subscriptions";
 import { verifiedForm } from "../console-sessions/csrf";
 import type { AppEnv } from "../env";
 import { ChangePlanBodySchema, CreatePaymentMethodBodySchema } from "../routes/billing/shapes";
-import { PLAN_LIMITS, PLAN_NAMES, PLAN_PRICES } from "../workspaces/plans";
+import { PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../workspaces/plans";
 import { workspaceRow } from "../workspaces/store";
 import { planUsage, PlanUsageTable } from "./plan-usage";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
@@ -80,7 +80,8 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
               <CsrfField token={user.csrf} />
               <input type="hidden" name="plan" value="PRO" />
               <p>
-                {PLAN_NAMES.PRO} 플랜: 월 {won(PLAN_PRICES.PRO!)} (부가세 별도), 수집 작업 {PLAN_LIMITS.PRO.monthlyJobs ?? "제한 없음"}. 등록한 카드로 곧바로 결제하고 그때부터 한 달입니다.
+                {PLAN_NAMES.PRO} 플랜: 월 {won(PLAN_PRICES.PRO!)} (부가세 별도), 수집 작업 한 달 {PLAN_OVERAGE.PRO!.includedJobs.toLocaleString("ko-KR")}건 포함, 넘으면 건당{" "}
+                {won(PLAN_OVERAGE.PRO!.perJob)}을 다음 달 청구서에 더합니다. 등록한 카드로 곧바로 결제하고 그때부터 한 달입니다.
               </p>
               <button type="submit">{PLAN_NAMES.PRO} 플랜으로 올리기</button>
             </form>
@@ -140,6 +141,7 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
               <tr data-invoice-id={invoice.id} data-status={invoice.status}>
                 <td>
                   {PLAN_NAMES[invoice.plan]} · {kst(invoice.periodStart)} ~ {kst(invoice.periodEnd)}
+                  {invoice.overageJobs > 0 && <span data-overage={invoice.overageJobs}> (초과 {invoice.overageJobs.toLocaleString("ko-KR")}건 {won(invoice.overageAmount)})</span>}
                 </td>
                 <td>{won(invoice.supplyAmount)}</td>
                 <td>{won(invoice.vatAmount)}</td>

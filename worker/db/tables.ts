@@ -739,7 +739,10 @@ export const invoices = sqliteTable(
     kind: text("kind", { enum: INVOICE_KINDS }).notNull().default("UPGRADE"),
     periodStart: integer("period_start").notNull(),
     periodEnd: integer("period_end").notNull(),
-    /** 공급가액: the price before VAT. */
+    /** Jobs past the plan's allowance in the period before (a renewal bills them), and what they add to the supply amount. */
+    overageJobs: integer("overage_jobs").notNull().default(0),
+    overageAmount: integer("overage_amount").notNull().default(0),
+    /** 공급가액: the price before VAT, overage included. */
     supplyAmount: integer("supply_amount").notNull(),
     /** 부가세: 10% of the supply amount, rounded down to the won. */
     vatAmount: integer("vat_amount").notNull(),

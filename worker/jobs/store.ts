@@ -228,8 +228,13 @@ export async function lastSuccesses(d1: D1Database, workspaceId: string): Promis
 }
 
 /** Jobs a billing workspace's plan has been asked for since `since`, for its monthly job cap. */
-export async function jobsCreatedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
-  const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ?").bind(billingWorkspaceId, since).first<{ n: number }>();
+export function jobsCreatedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
+  return jobsCreatedBetween(d1, billingWorkspaceId, since, Number.MAX_SAFE_INTEGER);
+}
+
+/** Jobs a billing workspace's plan was asked for from `start` to before `end`: a paid period's, for its overage. */
+export async function jobsCreatedBetween(d1: D1Database, billingWorkspaceId: string, start: number, end: number): Promise<number> {
+  const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ? AND created_at < ?").bind(billingWorkspaceId, start, end).first<{ n: number }>();
   return row?.n ?? 0;
 }
 

@@ -21,3 +21,9 @@ export const PLAN_LIMITS: Record<Plan, { monthlyJobs: number | null; monthlyTask
 export const PLAN_PRICES: Record<Plan, number | null> = { FREE: 0, PRO: 99_000, INTERNAL: null };
 
 export const PLAN_NAMES: Record<Plan, string> = { FREE: "무료", PRO: "프로", INTERNAL: "내부" };
+
+/**
+ * A paid plan's monthly allowance of jobs and what each job past it costs before VAT, in won, billed with the next
+ * month's renewal (worker/billing/renewal.ts); null for a plan without overage.
+ */
+export const PLAN_OVERAGE: Record<Plan, { includedJobs: number; perJob: number } | null> = { FREE: null, PRO: { includedJobs: 5_000, perJob: 30 }, INTERNAL: null };

@@ -3,7 +3,7 @@ import { invoiceAmounts } from "../../billing/invoices";
 import { PLANS } from "../../db/tables";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../http/error-responses";
-import { PLAN_LIMITS, PLAN_NAMES, PLAN_PRICES } from "../../workspaces/plans";
+import { PLAN_LIMITS, PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../../workspaces/plans";
 import { PlanOfferSchema } from "./shapes";
 
 export const route = createRoute({
@@ -23,7 +23,7 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const items = PLANS.map((plan) => {
     const price = PLAN_PRICES[plan];
     const amounts = price === null ? { supplyAmount: null, vatAmount: null, totalAmount: null } : invoiceAmounts(price);
-    return { plan, name: PLAN_NAMES[plan], purchasable: price !== null, ...amounts, limits: PLAN_LIMITS[plan] };
+    return { plan, name: PLAN_NAMES[plan], purchasable: price !== null, ...amounts, limits: PLAN_LIMITS[plan], overage: PLAN_OVERAGE[plan] };
   });
   return c.json({ items }, 200);
 };

@@ -64,7 +64,9 @@ export const InvoiceSchema = z
     plan: PlanSchema,
     periodStart: timestamp(),
     periodEnd: timestamp(),
-    supplyAmount: won().meta({ description: "공급가액" }),
+    overageJobs: count().meta({ description: "직전 결제 기간에 플랜이 포함한 작업 수를 넘은 작업 수 (갱신 청구서에만)" }),
+    overageAmount: won().meta({ description: "그 초과분의 공급가액 (공급가액에 포함)" }),
+    supplyAmount: won().meta({ description: "공급가액 (초과분 포함)" }),
     vatAmount: won().meta({ description: "부가세 (공급가액의 10%, 원 미만 버림)" }),
     totalAmount: won().meta({ description: "합계" }),
     kind: z.enum(["UPGRADE", "RENEWAL"]).meta({ description: "UPGRADE: 플랜을 올릴 때, RENEWAL: 결제 기간이 끝나 갱신할 때" }),
@@ -83,6 +85,8 @@ export const invoiceView = (row: InvoiceRow): z.infer<typeof InvoiceSchema> => (
   plan: row.plan,
   periodStart: isoTime(row.periodStart),
   periodEnd: isoTime(row.periodEnd),
+  overageJobs: row.overageJobs,
+  overageAmount: row.overageAmount,
   supplyAmount: row.supplyAmount,
   vatAmount: row.vatAmount,
   totalAmount: row.totalAmount,
@@ -105,5 +109,6 @@ export const PlanOfferSchema = z
     vatAmount: won().nullable(),
     totalAmount: won().nullable(),
     limits: z.object({ monthlyJobs: count().nullable(), monthlyTaskSteps: count().nullable(), concurrentJobs: count().nullable() }).meta({ description: "null은 제한 없음" }),
+    overage: z.object({ includedJobs: count(), perJob: won() }).nullable().meta({ description: "한 달에 포함된 작업 수와 넘은 작업 한 건의 공급가액. 다음 달 갱신 청구서에 더해집니다. 없으면 null" }),
   })
   .openapi("PlanOffer");
