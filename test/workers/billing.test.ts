@@ -402,5 +402,15 @@ describe("the console's billing page", () => {
     expect(paid.html).toContain("청구서를 결제했습니다");
     expect(paid.html).toContain('data-status="ACTIVE"');
     expect(paid.html).not.toContain("지금 결제");
+
+    // Each invoice as a document, to read or keep.
+    const document = await owner.open(`${page}/invoices/${invoiceId}`);
+    expect(document.html).toContain('id="supply">99,000원<');
+    expect(document.html).toContain('id="vat">9,900원<');
+    expect(document.html).toContain('id="total">108,900원<');
+    expect(document.html).toContain("1208800767");
+    const file = await owner.open(`${page}/invoices/${invoiceId}?download=1`);
+    expect(file.response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="invoice-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.html"$/);
+    expect((await owner.open(`${page}/invoices/${crypto.randomUUID()}`)).status).toBe(404);
   });
 });

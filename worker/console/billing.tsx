@@ -140,7 +140,7 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
             {invoices.slice(0, INVOICES_SHOWN).map((invoice) => (
               <tr data-invoice-id={invoice.id} data-status={invoice.status}>
                 <td>
-                  {PLAN_NAMES[invoice.plan]} · {kst(invoice.periodStart)} ~ {kst(invoice.periodEnd)}
+                  <a href={`${base}/invoices/${invoice.id}`}>{PLAN_NAMES[invoice.plan]}</a> · {kst(invoice.periodStart)} ~ {kst(invoice.periodEnd)}
                   {invoice.overageJobs > 0 && <span data-overage={invoice.overageJobs}> (초과 {invoice.overageJobs.toLocaleString("ko-KR")}건 {won(invoice.overageAmount)})</span>}
                 </td>
                 <td>{won(invoice.supplyAmount)}</td>

@@ -21,6 +21,7 @@ import { showInvitation, submitInvitation } from "./invitation";
 import { changeRoleForm, handOverForm, inviteForm, removeMemberForm, revokeInvitationForm, showMembers } from "./members";
 import { leaveWorkspaceForm, showWorkspaces, WORKSPACES_PAGE } from "./workspaces";
 import { showOverview } from "./overview";
+import { showInvoice } from "./invoice";
 import { createWebhookForm, deleteWebhookForm, replayWebhookForm, rotateWebhookSecretForm, showWebhookDeliveries, showWebhooks } from "./webhooks";
 import { CONSOLE_ASSETS } from "./assets";
 import { addCardForm, cancelForm, changePlanForm, deleteCardForm, payInvoiceForm, showBilling, testClockForm, withdrawChangeForm } from "./billing";
@@ -102,5 +103,6 @@ export function consoleRoutes(): Hono<AppEnv> {
   app.post("/w/:workspaceId/billing/cards/:cardId/delete", consoleMay("billing.manage"), deleteCardForm);
   app.post("/w/:workspaceId/billing/invoices/:invoiceId/pay", consoleMay("billing.manage"), payInvoiceForm);
   app.post("/w/:workspaceId/billing/test-clock", consoleMay("billing.manage"), testClockForm);
+  app.get("/w/:workspaceId/billing/invoices/:invoiceId", consoleMay("billing.manage"), showInvoice);
   return app;
 }

@@ -1,0 +1,96 @@
+import type { Context } from "hono";
+import { chargedAmount, getInvoice } from "../billing/invoices";
+import type { AppEnv } from "../env";
+import { PLAN_NAMES } from "../workspaces/plans";
+import { workspaceRow } from "../workspaces/store";
+import { kstDate } from "../lib/korean-time";
+import { kst } from "./kst";
+import { Page } from "./layout";
+
+const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
+const STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨" } as const;
+
+/**
+ * One invoice as a document: who is billed (the workspace and its business number), the period, the lines (the plan's
+ * month, jobs past its allowance), 공급가액, 부가세 and 합계, the credits and the amount charged, and when it was paid.
+ * `?download=1` hands the same page over as a file to keep.
+ */
+export async function showInvoice(c: Context<AppEnv>): Promise<Response> {
+  const workspaceId = c.req.param("workspaceId")!;
+  const [invoice, workspace] = await Promise.all([getInvoice(c.env.DB, workspaceId, c.req.param("invoiceId")!), workspaceRow(c.env.DB, workspaceId)]);
+  const base = invoice.supplyAmount - invoice.overageAmount;
+  const page = c.html(
+    <Page title={`청구서 ${kst(invoice.createdAt)}`}>
+      <dl id="invoice" data-invoice-id={invoice.id} data-status={invoice.status}>
+        <dt>청구서 번호</dt>
+        <dd>
+          <code>{invoice.id}</code>
+        </dd>
+        <dt>공급받는 자</dt>
+        <dd>
+          {workspace?.name ?? ""} ({workspace?.businessNumber ?? "사업자등록번호 없음"})
+        </dd>
+        <dt>기간</dt>
+        <dd>
+          {kst(invoice.periodStart)} ~ {kst(invoice.periodEnd)}
+        </dd>
+        <dt>상태</dt>
+        <dd>
+          {STATUS[invoice.status]}
+          {invoice.paidAt !== null && ` (${kst(invoice.paidAt)}, 거래 ${invoice.gatewayTransactionId ?? "크레딧"})`}
+        </dd>
+      </dl>
+      <div class="table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">품목</th>
+              <th scope="col">공급가액</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <td>데이터 수집 {PLAN_NAMES[invoice.plan]} 플랜 1개월</td>
+              <td>{won(base)}</td>
+            </tr>
+            {invoice.overageJobs > 0 && (
+              <tr>
+                <td>포함량을 넘은 수집 작업 {invoice.overageJobs.toLocaleString("ko-KR")}건</td>
+                <td>{won(invoice.overageAmount)}</td>
+              </tr>
+            )}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">공급가액</th>
+              <td id="supply">{won(invoice.supplyAmount)}</td>
+            </tr>
+            <tr>
+              <th scope="row">부가세 (10%)</th>
+              <td id="vat">{won(invoice.vatAmount)}</td>
+            </tr>
+            <tr>
+              <th scope="row">합계</th>
+              <td id="total">{won(invoice.totalAmount)}</td>
+            </tr>
+            <tr>
+              <th scope="row">사용 크레딧</th>
+              <td>{won(invoice.creditAmount)}</td>
+            </tr>
+            <tr>
+              <th scope="row">카드 결제 금액</th>
+              <td id="charged">{won(chargedAmount(invoice))}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <p>
+        <a href={`?download=1`}>파일로 내려받기</a> · <a href={`/console/w/${workspaceId}/billing`}>결제로 돌아가기</a>
+      </p>
+    </Page>,
+  );
+  if (c.req.query("download") !== "1") return page;
+  const response = await page;
+  response.headers.set("Content-Disposition", `attachment; filename="invoice-${kstDate(invoice.createdAt)}-${invoice.id.slice(0, 8)}.html"`);
+  return response;
+}
