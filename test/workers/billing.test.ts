@@ -185,6 +185,18 @@ describe("plans an operator gave", () => {
   });
 });
 
+/** An owner signed in to the console, and their billing page's forms, each posted from the page as a browser would. */
+async function billingConsole() {
+  const owner = new ConsoleBrowser();
+  const { workspaceId } = await owner.signUp();
+  const page = `/console/w/${workspaceId}/billing`;
+  const post = async (path: string, fields: Record<string, string> = {}) => {
+    await owner.open(page);
+    return owner.post(`${page}${path}`, fields);
+  };
+  return { owner, workspaceId, page, post };
+}
+
 describe("renewals, past due and paying late", () => {
   const DAY = 86_400_000;
   async function proWithCard(renewalCard: string) {
@@ -294,13 +306,7 @@ describe("usage credits", () => {
 
 describe("the sandbox's test clock", () => {
   it("ends a paid period at once from the billing page, applying the booked move to FREE, and exists only where the deployment keeps one", async () => {
-    const owner = new ConsoleBrowser();
-    const { workspaceId } = await owner.signUp();
-    const page = `/console/w/${workspaceId}/billing`;
-    const post = async (path: string, fields: Record<string, string> = {}) => {
-      await owner.open(page);
-      return owner.post(`${page}${path}`, fields);
-    };
+    const { workspaceId, post } = await billingConsole();
     await post("/cards", { number: "4242424242424242", expiryMonth: "12", expiryYear: "29", birthOrBusinessRegistrationNumber: "900101", passwordTwoDigits: "00" });
     await post("/plan", { plan: "PRO" });
     expect((await post("/cancel")).html).toContain('data-pending="FREE"');
@@ -378,13 +384,7 @@ describe("the gateway's webhooks", () => {
 
 describe("the console's billing page", () => {
   it("shows the owner a past-due renewal with a pay-now button that pays it with the card just added", async () => {
-    const owner = new ConsoleBrowser();
-    const { workspaceId } = await owner.signUp();
-    const page = `/console/w/${workspaceId}/billing`;
-    const post = async (path: string, fields: Record<string, string> = {}) => {
-      await owner.open(page);
-      return owner.post(`${page}${path}`, fields);
-    };
+    const { owner, workspaceId, page, post } = await billingConsole();
     const card = (number: string) => ({ number, expiryMonth: "12", expiryYear: "29", birthOrBusinessRegistrationNumber: "900101", passwordTwoDigits: "00" });
     await post("/cards", card("4242424242424242"));
     expect((await post("/plan", { plan: "PRO" })).html).toContain('data-plan="PRO"');

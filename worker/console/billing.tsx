@@ -14,14 +14,16 @@ import { workspaceRow } from "../workspaces/store";
 import { planUsage, PlanUsageTable } from "./plan-usage";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
+import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const INVOICES_SHOWN = 24;
-const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
 const STATUS = { NONE: "결제 기간 없음", ACTIVE: "결제됨", PAST_DUE: "연체: 갱신 결제 실패" } as const;
-const INVOICE_STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨" } as const;
+
+/** Won as the console writes amounts: "108,900원". */
+export const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
+export const INVOICE_STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨" } as const;
 
 /** The owner's billing page: the plan and its usage this month, changing it, the cards, and the invoices. */
 async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
@@ -47,12 +49,7 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   );
   return c.html(
     <Page title="결제" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
-      <ErrorAlert error={shown.error} />
-      {shown.done && (
-        <p class="notice" role="status">
-          {shown.done}
-        </p>
-      )}
+      <Outcome shown={shown} />
       <h2>플랜</h2>
       <p id="plan" data-plan={plan} data-status={subscription?.status ?? "NONE"}>
         <strong>{PLAN_NAMES[plan]}</strong> ({STATUS[subscription?.status ?? "NONE"]})

@@ -12,7 +12,7 @@ import type { AppEnv } from "../env";
 import { roleMay } from "../workspaces/roles";
 import { isSandboxOnly } from "../workspaces/store";
 import { kst } from "./kst";
-import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
+import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -42,12 +42,7 @@ async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Pro
   const now = Date.now();
   return c.html(
     <Page title="자격 증명" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
-      <ErrorAlert error={shown.error} />
-      {shown.done && (
-        <p class="notice" role="status">
-          {shown.done}
-        </p>
-      )}
+      <Outcome shown={shown} />
       {sandboxOnly && (
         <p class="notice" role="status" id="sandbox-only">
           이메일 주소를 확인하기 전에는 샌드박스 기관만 쓸 수 있습니다. 가입할 때 받은 메일의 링크를 눌러 주세요.

@@ -6,7 +6,7 @@ import { ApiError } from "../errors/api-error";
 import { CreateDeliveryRouteBodySchema, routeInput } from "../routes/delivery-routes/shapes";
 import { routeView } from "../routes/delivery-routes/views";
 import { kst } from "./kst";
-import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
+import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
@@ -35,12 +35,7 @@ async function routesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   const routes = (await listRoutes(c.env.DB, workspaceId, { limit: ROUTES_SHOWN, after: undefined })).slice(0, ROUTES_SHOWN);
   return c.html(
     <Page title="결과 전달 경로" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
-      <ErrorAlert error={shown.error} />
-      {shown.done && (
-        <p class="notice" role="status">
-          {shown.done}
-        </p>
-      )}
+      <Outcome shown={shown} />
       <p>
         경로를 붙인 작업이나 일정이 성공하면 그 결과(results.csv, results.json, 마지막에 manifest.json)를 S3 호환 버킷(R2 포함)이나 SFTP 서버로
         보냅니다. 실패하면 웹훅처럼 다시 시도합니다. 비밀(접근 키의 비밀, 비밀번호나 개인 키)은 봉인해 다시 보여 주지 않습니다.

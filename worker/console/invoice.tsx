@@ -4,11 +4,10 @@ import type { AppEnv } from "../env";
 import { PLAN_NAMES } from "../workspaces/plans";
 import { workspaceRow } from "../workspaces/store";
 import { kstDate } from "../lib/korean-time";
+import { INVOICE_STATUS, won } from "./billing";
 import { kst } from "./kst";
 import { Page } from "./layout";
 
-const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
-const STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨" } as const;
 
 /**
  * One invoice as a document: who is billed (the workspace and its business number), the period, the lines (the plan's
@@ -36,7 +35,7 @@ export async function showInvoice(c: Context<AppEnv>): Promise<Response> {
         </dd>
         <dt>상태</dt>
         <dd>
-          {STATUS[invoice.status]}
+          {INVOICE_STATUS[invoice.status]}
           {invoice.paidAt !== null && ` (${kst(invoice.paidAt)}, 거래 ${invoice.gatewayTransactionId ?? "크레딧"})`}
         </dd>
       </dl>

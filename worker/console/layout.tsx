@@ -1,3 +1,4 @@
+import type { FormOutcome } from "./form-outcome";
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../console-sessions/csrf";
 import type { ApiError } from "../errors/api-error";
@@ -42,6 +43,18 @@ export function Page(props: { title: string; nav?: Child; product?: string; chil
 }
 
 export const CsrfField = (props: { token: string }) => <input type="hidden" name={CSRF_FIELD} value={props.token} />;
+
+/** What a page shows after one of its forms: the refusal with its code, or what was done. */
+export const Outcome = (props: { shown: FormOutcome }) => (
+  <>
+    <ErrorAlert error={props.shown.error} />
+    {props.shown.done && (
+      <p class="notice" role="status">
+        {props.shown.done}
+      </p>
+    )}
+  </>
+);
 
 /** A row's delete button: a form of its own carrying the CSRF token, named for screen readers by what it deletes. */
 export const DeleteForm = (props: { action: string; csrf: string; label: string }) => (

@@ -8,7 +8,7 @@ import { CreateInvitationBodySchema } from "../routes/workspace-invitations/shap
 import { UpdateMemberBodySchema } from "../routes/workspace-members/shapes";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { CsrfField, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -41,12 +41,7 @@ async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   const [members, invitations] = await Promise.all([listMembers(c.env.DB, workspaceId), pendingInvitations(c.env.DB, workspaceId)]);
   return c.html(
     <Page title="구성원" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
-      <ErrorAlert error={shown.error} />
-      {shown.done && (
-        <p class="notice" role="status">
-          {shown.done}
-        </p>
-      )}
+      <Outcome shown={shown} />
       <p>소유자는 구성원, API 키, 자격 증명, 웹훅, 결과 전달과 결제를 관리합니다. 구성원은 수집을 실행·조회하고 결과를 내려받습니다.</p>
       <div class="table">
         <table>

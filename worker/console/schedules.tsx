@@ -12,7 +12,7 @@ import { scheduleRuns } from "../jobs/store";
 import { JobStatusCell } from "./job-status";
 import { kst } from "./kst";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
-import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
+import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { providerName } from "./provider-name";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
@@ -33,12 +33,7 @@ async function schedulesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   const mayRun = roleMay(role, "jobs.run");
   return c.html(
     <Page title="수집 일정" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
-      <ErrorAlert error={shown.error} />
-      {shown.done && (
-        <p class="notice" role="status">
-          {shown.done}
-        </p>
-      )}
+      <Outcome shown={shown} />
       <p>일정마다 정한 시각(한국 시간)에 수집 작업을 하나씩 만듭니다. 앞선 실행이 끝나지 않았으면 그 시각은 건너뛰고, 고칠 수 없는 실패가 3번 이어지면 일시 중지합니다.</p>
       {mayRun && (
         <>

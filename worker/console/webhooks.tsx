@@ -9,7 +9,7 @@ import { replayWebhook } from "../webhooks/replay";
 import { checkWebhookUrl, localUrlsAllowed } from "../webhooks/url";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { CsrfField, DeleteForm, ErrorAlert, Page } from "./layout";
+import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -37,12 +37,7 @@ async function endpointsPage(c: Context<AppEnv>, shown: Shown = {}) {
   const endpoints = (await listEndpoints(c.env.DB, workspaceId, ENDPOINTS_SHOWN)).slice(0, ENDPOINTS_SHOWN);
   return c.html(
     <Page title="웹훅" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
-      <ErrorAlert error={shown.error} />
-      {shown.done && (
-        <p class="notice" role="status">
-          {shown.done}
-        </p>
-      )}
+      <Outcome shown={shown} />
       <SecretNotice secret={shown.secret} />
       <ul id="endpoints">
         {endpoints.map((endpoint) => (
@@ -82,12 +77,7 @@ async function deliveriesPage(c: Context<AppEnv>, shown: Shown = {}) {
   const deliveries = (await listDeliveries(c.env.DB, endpoint.id, DELIVERIES_SHOWN)).slice(0, DELIVERIES_SHOWN);
   return c.html(
     <Page title="웹훅 전달 기록" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
-      <ErrorAlert error={shown.error} />
-      {shown.done && (
-        <p class="notice" role="status">
-          {shown.done}
-        </p>
-      )}
+      <Outcome shown={shown} />
       <SecretNotice secret={shown.secret} />
       <p>
         <code>{endpoint.url}</code>

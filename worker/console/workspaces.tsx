@@ -4,7 +4,7 @@ import type { AppEnv } from "../env";
 import { memberships, removeMember } from "../users/members";
 import { workspaceNames } from "../workspaces/store";
 import { type FormOutcome, onPage } from "./form-outcome";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { CsrfField, Outcome, Page } from "./layout";
 import { consoleUserOf } from "./signed-in";
 
 export const WORKSPACES_PAGE = "/console/workspaces";
@@ -16,12 +16,7 @@ async function workspacesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   const names = await workspaceNames(c.env.DB, mine.map((m) => m.workspaceId));
   return c.html(
     <Page title="워크스페이스">
-      <ErrorAlert error={shown.error} />
-      {shown.done && (
-        <p class="notice" role="status">
-          {shown.done}
-        </p>
-      )}
+      <Outcome shown={shown} />
       <ul class="workspaces">
         {mine.map((m) => (
           <li data-workspace-id={m.workspaceId}>
