@@ -10,6 +10,14 @@ CREATE TABLE `billing_ledger` (
 --> statement-breakpoint
 CREATE INDEX `billing_ledger_workspace` ON `billing_ledger` (`workspace_id`,`created_at`);--> statement-breakpoint
 CREATE UNIQUE INDEX `billing_ledger_one_entry_per_invoice` ON `billing_ledger` (`invoice_id`,`entry`);--> statement-breakpoint
+CREATE TABLE `credit_uses` (
+	`invoice_id` text NOT NULL,
+	`credit_id` text NOT NULL,
+	`amount` integer NOT NULL,
+	`returned_at` integer,
+	PRIMARY KEY(`invoice_id`, `credit_id`)
+);
+--> statement-breakpoint
 CREATE TABLE `invoices` (
 	`id` text PRIMARY KEY NOT NULL,
 	`workspace_id` text NOT NULL,
@@ -24,6 +32,7 @@ CREATE TABLE `invoices` (
 	`total_amount` integer NOT NULL,
 	`credit_amount` integer DEFAULT 0 NOT NULL,
 	`attempts` integer DEFAULT 0 NOT NULL,
+	`last_attempt_at` integer,
 	`next_attempt_at` integer,
 	`status` text NOT NULL,
 	`gateway_transaction_id` text,

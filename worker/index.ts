@@ -15,6 +15,7 @@ import { resendStalledDeliveries } from "./webhooks/sweep";
 import { PURGE_BATCH, purgeExpired } from "./retention";
 import { applyBookedChanges } from "./billing/subscriptions";
 import { renewSubscriptions } from "./billing/renewal";
+import { voidStaleUpgrades } from "./billing/void";
 import { portOneGateway } from "./billing/portone";
 import { purgeExpiredReports } from "./reports/store";
 import { rewrapStep } from "./vault/rotation";
@@ -57,6 +58,7 @@ export default {
     await resendStalledRouteDeliveries(used);
     await applyBookedChanges(used.DB);
     await renewSubscriptions(used, portOneGateway(used));
+    await voidStaleUpgrades(used.DB);
     await purgeExpired(used.DB);
     await purgeExpiredReports(used, PURGE_BATCH);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);

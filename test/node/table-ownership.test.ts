@@ -40,6 +40,7 @@ const OWNERS: Record<string, string> = {
   invoices: "worker/billing",
   billing_ledger: "worker/billing",
   usage_credits: "worker/billing",
+  credit_uses: "worker/billing",
 };
 
 function sourceFiles(dir: string): string[] {

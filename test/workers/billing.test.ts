@@ -4,6 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { ledgerBalance, recordPayment } from "../../worker/billing/invoices";
 import { renewSubscriptions } from "../../worker/billing/renewal";
 import { endPeriodNow } from "../../worker/billing/test-clock";
+import { voidStaleUpgrades } from "../../worker/billing/void";
 import { openText } from "../../worker/vault/envelope";
 import { changePlan } from "../../worker/billing/plan-change";
 import { portOneGateway } from "../../worker/billing/portone";
@@ -340,6 +341,43 @@ describe("usage credits in the operator console", () => {
     const expired = await browser.post(`${page}/credits`, { amount: "1000", expiresOn: "2020-01-01", reason: "지난 날짜 시험" });
     expect(expired.status).toBe(400);
     expect(alertCode(expired.html)).toBe("USAGE_CREDIT_EXPIRES_IN_PAST");
+  });
+});
+
+describe("upgrades left unpaid", () => {
+  it("voids an upgrade invoice no charge began on for a day, giving back the credits it took, exactly once; the next upgrade starts afresh", async () => {
+    const admin = await signedIn("admin");
+    const { api, workspaceId } = await billedWorkspace();
+    await callJson(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: admin.token, json: { amount: 50_000, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), reason: "보상 크레딧" } });
+    await api("POST", "/payment-methods", { card: { ...CARD, number: "4000000000000002" } });
+    expect((await api("POST", "/subscription/plan", { plan: "PRO" })).body.code).toBe("CARD_DECLINED");
+    const [refused] = (await api("GET", "/invoices")).body.items;
+    expect(refused).toMatchObject({ status: "OPEN", creditAmount: 50_000 });
+    const remaining = async () => (await env.DB.prepare("SELECT remaining FROM usage_credits WHERE workspace_id = ?").bind(workspaceId).first<{ remaining: number }>())!.remaining;
+    expect(await remaining()).toBe(0);
+
+    expect(await voidStaleUpgrades(env.DB, Date.now() + 3_600_000)).toBe(0);
+    const dayLater = Date.now() + 25 * 3_600_000;
+    await voidStaleUpgrades(env.DB, dayLater);
+    await voidStaleUpgrades(env.DB, dayLater + 60_000);
+    expect((await api("GET", `/invoices/${refused.id}`)).body.status).toBe("VOID");
+    expect(await remaining()).toBe(50_000);
+    expect(await ledgerOf(workspaceId)).toEqual(
+      expect.arrayContaining([
+        { entry: "INVOICED", amount: 108_900 },
+        { entry: "CREDIT_APPLIED", amount: -50_000 },
+        { entry: "VOIDED", amount: -108_900 },
+        { entry: "CREDIT_RETURNED", amount: 50_000 },
+      ]),
+    );
+    expect(await ledgerOf(workspaceId)).toHaveLength(4);
+    expect(await ledgerBalance(env.DB, workspaceId)).toBe(0);
+
+    await api("POST", "/payment-methods", { card: GOOD_CARD });
+    expect((await api("POST", "/subscription/plan", { plan: "PRO" })).body.plan).toBe("PRO");
+    const [paid] = (await api("GET", "/invoices")).body.items;
+    expect(paid).toMatchObject({ status: "PAID", creditAmount: 50_000, chargedAmount: 58_900 });
+    expect(paid.id).not.toBe(refused.id);
   });
 });
 

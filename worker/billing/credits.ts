@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { database } from "../db/client";
-import { usageCredits } from "../db/tables";
+import { creditUses, usageCredits } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import { workspaceRow } from "../workspaces/store";
 
@@ -45,15 +45,16 @@ export function spendableCredits(d1: D1Database, workspaceId: string, now: numbe
     .all();
 }
 
-/** How much of `total` the credits cover, and the updates that spend it (to batch with the invoice). */
-export function spendCredits(db: Database, credits: UsageCreditRow[], total: number) {
+/** How much of `total` the credits cover for `invoiceId`, and the writes that spend it and record each use (to batch with the invoice). */
+export function spendCredits(db: Database, invoiceId: string, credits: UsageCreditRow[], total: number) {
   let covered = 0;
-  const updates = [];
+  const writes = [];
   for (const credit of credits) {
     const take = Math.min(credit.remaining, total - covered);
     if (take <= 0) break;
     covered += take;
-    updates.push(db.update(usageCredits).set({ remaining: sql`${usageCredits.remaining} - ${take}` }).where(eq(usageCredits.id, credit.id)));
+    writes.push(db.update(usageCredits).set({ remaining: sql`${usageCredits.remaining} - ${take}` }).where(eq(usageCredits.id, credit.id)));
+    writes.push(db.insert(creditUses).values({ invoiceId, creditId: credit.id, amount: take }));
   }
-  return { covered, updates };
+  return { covered, writes };
 }

@@ -32,9 +32,10 @@ export async function openInvoice(
   const db = database(d1);
   const overage = input.overage ?? { jobs: 0, amount: 0 };
   const amounts = invoiceAmounts(input.supplyAmount + overage.amount);
-  const credits = spendCredits(db, await spendableCredits(d1, input.workspaceId, now), amounts.totalAmount);
+  const id = crypto.randomUUID();
+  const credits = spendCredits(db, id, await spendableCredits(d1, input.workspaceId, now), amounts.totalAmount);
   const row: InvoiceRow = {
-    id: crypto.randomUUID(),
+    id,
     workspaceId: input.workspaceId,
     plan: input.plan,
     kind: input.kind,
@@ -45,6 +46,7 @@ export async function openInvoice(
     ...amounts,
     creditAmount: credits.covered,
     attempts: 0,
+    lastAttemptAt: null,
     nextAttemptAt: null,
     status: "OPEN",
     gatewayTransactionId: null,
@@ -54,7 +56,7 @@ export async function openInvoice(
   };
   const ledger = (entry: (typeof billingLedger.$inferInsert)["entry"], amount: number) =>
     db.insert(billingLedger).values({ id: crypto.randomUUID(), workspaceId: row.workspaceId, invoiceId: row.id, entry, amount, createdAt: now });
-  await db.batch([db.insert(invoices).values(row), ledger("INVOICED", row.totalAmount), ...(credits.covered > 0 ? [ledger("CREDIT_APPLIED", -credits.covered)] : []), ...credits.updates]);
+  await db.batch([db.insert(invoices).values(row), ledger("INVOICED", row.totalAmount), ...(credits.covered > 0 ? [ledger("CREDIT_APPLIED", -credits.covered)] : []), ...credits.writes]);
   return row;
 }
 
@@ -90,6 +92,15 @@ export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment
     planStatement(d1, invoice.workspaceId, invoice.plan),
     pastDueStatement(d1, invoice.workspaceId, null),
   ]);
+}
+
+/**
+ * Marks an open invoice as being charged now; false when it is no longer open (voided, or paid meanwhile), and then
+ * it must not be charged. The void of a stale upgrade only takes invoices no charge began on for a day.
+ */
+export async function markAttempt(d1: D1Database, invoiceId: string, now: number): Promise<boolean> {
+  const done = await database(d1).update(invoices).set({ lastAttemptAt: now }).where(and(eq(invoices.id, invoiceId), eq(invoices.status, "OPEN"))).returning({ id: invoices.id });
+  return done.length === 1;
 }
 
 /** An upgrade's charge was refused (a catalog code): counted on the invoice, for its page and the next try. */

@@ -4,7 +4,7 @@ import { ApiError } from "../errors/api-error";
 import { PLAN_NAMES, PLAN_PRICES } from "../workspaces/plans";
 import { workspaceRow } from "../workspaces/store";
 import type { PaymentGateway } from "./gateway";
-import { chargedAmount, type InvoiceRow, openInvoice, openInvoiceFor, recordFailure, recordPayment } from "./invoices";
+import { chargedAmount, type InvoiceRow, markAttempt, openInvoice, openInvoiceFor, recordFailure, recordPayment } from "./invoices";
 import { chargeableMethod, openBillingKey } from "./payment-methods";
 import { bookChange, findSubscription } from "./subscriptions";
 
@@ -27,6 +27,8 @@ export function periodFrom(start: number): { periodStart: number; periodEnd: num
  */
 export async function payInvoice(env: BillingEnv, gateway: PaymentGateway, invoice: InvoiceRow, record = recordPayment): Promise<void> {
   const amount = chargedAmount(invoice);
+  // Not charged unless still open at this moment: a voided invoice is never paid (worker/billing/void.ts).
+  if (!(await markAttempt(env.DB, invoice.id, Date.now()))) throw new ApiError("PAYMENT_FAILED", { message: "청구서가 더는 결제할 수 없는 상태입니다. 처음부터 다시 시도해 주세요." });
   if (amount === 0) return record(env.DB, invoice, { transactionId: null, paidAt: Date.now(), paymentMethodId: null });
   const method = await chargeableMethod(env.DB, invoice.workspaceId);
   if (!method) throw new ApiError("PAYMENT_METHOD_REQUIRED");

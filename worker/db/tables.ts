@@ -752,6 +752,8 @@ export const invoices = sqliteTable(
     creditAmount: integer("credit_amount").notNull().default(0),
     /** Charges tried; a renewal's next one waits until nextAttemptAt (null: no more automatic tries). */
     attempts: integer("attempts").notNull().default(0),
+    /** When the last charge began: an upgrade left unpaid a day after it is voided (worker/billing/void.ts), never one being charged. */
+    lastAttemptAt: integer("last_attempt_at"),
     nextAttemptAt: integer("next_attempt_at"),
     status: text("status", { enum: INVOICE_STATUSES }).notNull(),
     /** The gateway's transaction, once paid. */
@@ -764,7 +766,7 @@ export const invoices = sqliteTable(
   (t) => [index("invoices_workspace").on(t.workspaceId, t.createdAt, t.id)],
 );
 
-export const LEDGER_ENTRIES = ["INVOICED", "CREDIT_APPLIED", "PAID", "VOIDED"] as const;
+export const LEDGER_ENTRIES = ["INVOICED", "CREDIT_APPLIED", "PAID", "VOIDED", "CREDIT_RETURNED"] as const;
 
 /**
  * Every money movement of a workspace, one row each, never changed or removed (worker/billing/ledger.ts): what was
@@ -802,4 +804,16 @@ export const usageCredits = sqliteTable(
   },
   // A credit spent twice at once would go below zero: the database refuses, and the invoice that raced it is not written.
   (t) => [index("usage_credits_workspace").on(t.workspaceId, t.expiresAt), check("usage_credits_never_negative", sql`${t.remaining} >= 0`)],
+);
+
+/** How much of a usage credit an invoice took, so a voided invoice gives exactly that back, once (worker/billing/void.ts). */
+export const creditUses = sqliteTable(
+  "credit_uses",
+  {
+    invoiceId: text("invoice_id").notNull(),
+    creditId: text("credit_id").notNull(),
+    amount: integer("amount").notNull(),
+    returnedAt: integer("returned_at"),
+  },
+  (t) => [primaryKey({ columns: [t.invoiceId, t.creditId] })],
 );

@@ -3,13 +3,13 @@ import { grantUsageCredit } from "../../../operators/actions";
 import { actorOf } from "../../../operators/authenticate";
 import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../http/error-responses";
-import { timestamp, uuid } from "../../../http/bounds";
+import { count, timestamp, uuid } from "../../../http/bounds";
 import { jsonBody } from "../../../http/json-body";
 import { isoTime } from "../../../lib/iso-time";
 import { IdParamSchema, ReasonSchema } from "../../shapes";
 
 const UsageCreditSchema = z
-  .object({ id: uuid(), workspaceId: uuid(), amount: z.number().int(), remaining: z.number().int(), expiresAt: timestamp(), reason: z.string().max(500), createdAt: timestamp() })
+  .object({ id: uuid(), workspaceId: uuid(), amount: count().meta({ description: "원" }), remaining: count().meta({ description: "아직 쓰지 않은 원" }), expiresAt: timestamp(), reason: z.string().max(500), createdAt: timestamp() })
   .openapi("UsageCredit");
 
 export const route = createRoute({
