@@ -6,7 +6,7 @@ import { adminConsole } from "./admin/console/routes";
 import { consoleRoutes } from "./console/routes";
 import { showStatusPage, STATUS_PAGE_PATH } from "./status-page/page";
 import { DOWNLOAD_LINK_PATH } from "./download-links/links";
-import { REDOC_SCRIPT, REDOC_SCRIPT_PATH, REFERENCE_PAGE, REFERENCE_PAGE_CSP } from "./docs-site/reference-page";
+import { REFERENCE_PAGE, REFERENCE_PAGE_CSP, REFERENCE_SCRIPTS } from "./docs-site/reference-page";
 import { connectRunner, RUNNER_CONNECT_PATH, RUNNER_STATUS_ROUTE, runnerStatus } from "./pipeline/runner-connect";
 import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "./hosted-ui/page";
 import type { AppEnv } from "./env";
@@ -100,7 +100,7 @@ import * as removeWorkspaceMember from "./routes/workspace-members/remove";
 import * as updateWorkspaceMember from "./routes/workspace-members/update";
 
 export const MAX_BODY_BYTES = 256 * 1024;
-const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs", REDOC_SCRIPT_PATH]);
+const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs", ...Object.keys(REFERENCE_SCRIPTS)]);
 /** /api/v1 paths served without an API key: the document, and download links, which carry their own signature. */
 const isKeyless = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_LINK_PATH);
 
@@ -258,7 +258,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
     security: [{ bearerAuth: [] }],
   }));
   app.get("/api/v1/docs", (c) => c.html(REFERENCE_PAGE, 200, { "Content-Security-Policy": REFERENCE_PAGE_CSP }));
-  app.get(REDOC_SCRIPT_PATH, (c) => c.body(REDOC_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
+  for (const [path, script] of Object.entries(REFERENCE_SCRIPTS)) {
+    app.get(path, (c) => c.body(script, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "public, max-age=86400" }));
+  }
   app.get(STATUS_PAGE_PATH, showStatusPage);
   app.get("/", (c) => c.redirect("/api/v1/docs"));
 

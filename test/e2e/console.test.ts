@@ -279,21 +279,36 @@ describe("the console in Chromium against the local stack", () => {
 });
 
 describe("the API reference page", () => {
-  it("renders the OpenAPI document with Redoc, every $ref resolved into its schema's fields, nothing arriving from elsewhere", async () => {
+  it("renders the OpenAPI document with Scalar, every $ref resolved into its schema's fields, and sends a request from its client to this stack, nothing arriving from elsewhere", async () => {
     const page = await (await browser.createBrowserContext()).newPage();
     await page.setViewport({ width: 1280, height: 900 });
-    // Redoc's footer asks for Redocly's logo from their CDN; the page's policy refuses it (and Redoc then shows none),
-    // so nothing from elsewhere ever arrives.
     const elsewhere: string[] = [];
     page.on("requestfinished", (request) => void (/^https?:/.test(request.url()) && new URL(request.url()).origin !== stack.baseUrl && elsewhere.push(request.url())));
     await page.goto(`${stack.baseUrl}/api/v1/docs`);
+    await page.waitForFunction(`document.body.innerText.includes("데이터 수집 API") && document.body.innerText.includes("providerCode")`, { timeout: 60_000, polling: "mutation" });
+    await page.screenshot({ path: path.join(SHOTS, "api-reference.png") });
     // The job creation's request body, a $ref in the document, shown as its fields.
-    await page.waitForFunction(`document.querySelector("redoc")?.innerText.includes("데이터 수집 API") && document.body.innerText.includes("dateRangeStart")`, { timeout: 60_000, polling: "mutation" });
-    const text = await page.evaluate(`document.body.innerText`);
-    expect(text).toContain("providerCode");
+    const text = String(await page.evaluate(`document.body.innerText`));
+    expect(text).toContain("CreateDataJobRequest");
+    expect(text).toContain("dateRangeStart");
     expect(text).not.toContain("$ref");
     expect(text).not.toContain("#/components/schemas");
+    await page.type("input[placeholder=Token]", stack.apiKey);
+    await page.goto(`${stack.baseUrl}/api/v1/docs#tag/catalog/GET/api/v1/providers`);
+    await page.waitForFunction(`[...document.querySelectorAll("button")].some((b) => b.innerText.includes("(get /api/v1/providers)"))`, { timeout: 20_000 });
+    await page.evaluate(`[...document.querySelectorAll("button")].find((b) => b.innerText.includes("(get /api/v1/providers)")).click()`);
+    // The request client sends from the browser to this stack with the key typed in above.
+    const sendButton = `[...document.querySelectorAll("button")].find((b) => b.innerText.includes("Send get request to"))`;
+    await page.waitForFunction(sendButton, { timeout: 20_000 });
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${stack.baseUrl}/api/v1/providers` && r.request().method() === "GET"),
+      page.evaluate(`${sendButton}.click()`),
+    ]);
+    expect(answer.request().headers().authorization).toBe(`Bearer ${stack.apiKey}`);
+    expect(answer.status()).toBe(200);
+    expect(((await answer.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
+    await page.waitForFunction(`document.body.innerText.includes("sandbox.bank")`, { timeout: 20_000 });
+    await page.screenshot({ path: path.join(SHOTS, "api-reference-try-it.png") });
     expect(elsewhere).toEqual([]);
-    await page.screenshot({ path: path.join(SHOTS, "api-reference.png") });
   });
 });

@@ -7,7 +7,7 @@ import { documentedErrors, type OperationObject, operationName, operationsOf, re
 type Json = Record<string, any>;
 
 /** Routes that serve the document itself rather than an operation of it. */
-const DOCUMENTATION_ROUTES = new Set(["GET /api/v1/openapi.json", "GET /api/v1/docs", "GET /api/v1/docs/redoc.standalone.js"]);
+const DOCUMENTATION_ROUTES = new Set(["GET /api/v1/openapi.json", "GET /api/v1/docs", "GET /api/v1/docs/assets/scalar.js", "GET /api/v1/docs/assets/start.js"]);
 
 /** Without parameters, a body or authentication a request cannot be wrong, so there is no client error to document. */
 const takesInput = (op: OperationObject) => Boolean(op.parameters?.length) || op.requestBody !== undefined || op.security?.length !== 0;

@@ -129,13 +129,13 @@ describe("authentication", () => {
     const page = await call("/api/v1/docs");
     expect(page.headers.get("Content-Type")).toContain("text/html");
     const html = await page.text();
-    expect(html).toContain('spec-url="/api/v1/openapi.json"');
-    // Redoc comes from the worker itself: the page's policy allows scripts from this origin only.
-    const script = /<script src="([^"]+)"/.exec(html)![1]!;
+    // Scalar and what starts it come from the worker itself: the page's policy allows scripts from this origin only.
     expect(page.headers.get("Content-Security-Policy")).toContain("script-src 'self';");
-    const redoc = await call(script);
-    expect([redoc.status, redoc.headers.get("Content-Type")]).toEqual([200, "text/javascript; charset=utf-8"]);
-    expect(await redoc.text()).toContain("Redoc");
+    const [viewer, start] = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    const scalar = await call(viewer!);
+    expect([scalar.status, scalar.headers.get("Content-Type")]).toEqual([200, "text/javascript; charset=utf-8"]);
+    expect(await scalar.text()).toContain("createApiReference");
+    expect(await (await call(start!)).text()).toContain('url: "/api/v1/openapi.json"');
   });
 });
 

@@ -1,15 +1,25 @@
-import redocBundle from "redoc/bundles/redoc.standalone.js";
+import scalarBundle from "./vendor/scalar-api-reference.standalone.js";
 
-/** Where the page loads Redoc from: the worker serves the bundle itself, so the page needs no CDN and works offline. */
-export const REDOC_SCRIPT_PATH = "/api/v1/docs/redoc.standalone.js";
-
-/** Redoc's standalone bundle (redoc@2.5.4, Redocly's maintained OpenAPI viewer), served as it ships. */
-export const REDOC_SCRIPT = redocBundle;
+/** Where the page loads Scalar and its start-up from: the worker serves both, so the page needs no CDN and works offline. */
+export const REFERENCE_ASSETS_PATH = "/api/v1/docs/assets";
 
 /**
- * The API reference: Redoc renders the generated OpenAPI document with every `$ref` resolved into its schema, in
- * Korean where the document is. Redoc styles itself inline and parses the document in a worker of its own (a blob),
- * so the page's policy allows exactly that and nothing from elsewhere.
+ * The reference page's scripts: Scalar's standalone bundle (@scalar/api-reference 1.72.1, a maintained OpenAPI
+ * viewer with a request client, vendored: worker/docs-site/vendor/README.md) and the few lines that start it on the
+ * served document. Fonts come from the system (Scalar's own are on its CDN), the request client sends from the browser
+ * to this origin (the document's server), never through Scalar's proxy, and Scalar's hosted extras (its AI chat, MCP
+ * generator, developer toolbar) are off: they would reach Scalar's servers.
+ */
+export const REFERENCE_SCRIPTS: Record<string, string> = {
+  [`${REFERENCE_ASSETS_PATH}/scalar.js`]: scalarBundle,
+  [`${REFERENCE_ASSETS_PATH}/start.js`]: `Scalar.createApiReference("#reference", { url: "/api/v1/openapi.json", withDefaultFonts: false, documentDownloadType: "json", showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } });`,
+};
+
+/**
+ * The API reference: Scalar renders the generated OpenAPI document with every `$ref` resolved into its schema, in
+ * Korean where the document is, and each operation's "Test Request" sends it to this deployment (the local stack when
+ * run locally) with the key typed into its Authentication field. Scalar styles itself inline, so the policy allows
+ * inline styles; scripts, requests, fonts and images only from here.
  */
 export const REFERENCE_PAGE = `<!doctype html>
 <html lang="ko">
@@ -17,11 +27,11 @@ export const REFERENCE_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>데이터 수집 API 레퍼런스</title>
-<style>body { margin: 0; }</style>
 </head>
 <body>
-<redoc spec-url="/api/v1/openapi.json" path-in-middle-panel="true"></redoc>
-<script src="${REDOC_SCRIPT_PATH}"></script>
+<div id="reference"></div>
+<script src="${REFERENCE_ASSETS_PATH}/scalar.js"></script>
+<script src="${REFERENCE_ASSETS_PATH}/start.js"></script>
 </body>
 </html>`;
 
