@@ -2678,10 +2678,10 @@ export interface components {
             /** @enum {string} */
             currency: "KRW";
             /**
-             * @description OPEN: 결제 전, PAID: 결제됨, VOID: 취소됨
+             * @description OPEN: 결제 전, PAID: 결제됨, VOID: 취소됨 (하루 동안 결제되지 않은 업그레이드), REFUNDED: 환불됨
              * @enum {string}
              */
-            status: "OPEN" | "PAID" | "VOID";
+            status: "OPEN" | "PAID" | "VOID" | "REFUNDED";
             /** @description 마지막 결제 시도가 거절된 코드 (CARD_DECLINED 등). 결제되면 null */
             lastFailureCode: string | null;
             /** Format: date-time */

@@ -112,6 +112,7 @@ export function portOneReplica(options: { prefix: string; secret?: string }): Po
     const body = await readJson(req);
     const payment = payments.get(paymentId);
     if (!payment) return error(res, 404, "PAYMENT_NOT_FOUND", "결제 건이 존재하지 않습니다.");
+    if (payment.status === "CANCELLED") return error(res, 409, "PAYMENT_ALREADY_CANCELLED", "결제가 이미 취소되었습니다.");
     if (payment.status !== "PAID") return error(res, 409, "PAYMENT_NOT_PAID", "결제가 완료되지 않았습니다.");
     if (typeof body.reason !== "string" || !body.reason) return error(res, 400, "INVALID_REQUEST", "reason이 필요합니다.");
     payment.status = "CANCELLED";

@@ -381,6 +381,38 @@ describe("upgrades left unpaid", () => {
   });
 });
 
+describe("refunds", () => {
+  it("gives a paid invoice's card payment back at the gateway on an admin's request, cancelling it in the ledger and giving its credits back, once", async () => {
+    const admin = await signedIn("admin");
+    const { api, workspaceId } = await billedWorkspace();
+    await callJson(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: admin.token, json: { amount: 8_900, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), reason: "보상 크레딧" } });
+    await api("POST", "/payment-methods", { card: GOOD_CARD });
+    await api("POST", "/subscription/plan", { plan: "PRO" });
+    const [invoice] = (await api("GET", "/invoices")).body.items;
+    expect(invoice).toMatchObject({ status: "PAID", chargedAmount: 100_000 });
+    const refund = (reason: string) => callJson<Json>(`/admin/api/invoices/${invoice.id}/refund`, { method: "POST", key: admin.token, json: { reason } });
+
+    const refunded = await refund("이중 결제 신고 확인");
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+    expect((await api("GET", `/invoices/${invoice.id}`)).body.status).toBe("REFUNDED");
+    expect(await gatewayPayments(invoice.id)).toMatchObject([{ status: "CANCELLED" }]);
+    expect(await ledgerOf(workspaceId)).toEqual(
+      expect.arrayContaining([
+        { entry: "PAID", amount: -100_000 },
+        { entry: "VOIDED", amount: -108_900 },
+        { entry: "CREDIT_RETURNED", amount: 8_900 },
+        { entry: "REFUNDED", amount: 100_000 },
+      ]),
+    );
+    expect(await ledgerBalance(env.DB, workspaceId)).toBe(0);
+    expect((await env.DB.prepare("SELECT remaining FROM usage_credits WHERE workspace_id = ?").bind(workspaceId).first<{ remaining: number }>())!.remaining).toBe(8_900);
+    expect((await refund("다시 요청")).body.code).toBe("ACTION_NOT_SUPPORTED");
+    expect((await callJson<Json>(`/admin/api/invoices/${crypto.randomUUID()}/refund`, { method: "POST", key: admin.token, json: { reason: "없는 청구서" } })).body.code).toBe("INVOICE_NOT_FOUND");
+    const support = await signedIn("support");
+    expect((await callJson<Json>(`/admin/api/invoices/${invoice.id}/refund`, { method: "POST", key: support.token, json: { reason: "권한 없는 환불" } })).body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+  });
+});
+
 describe("the gateway's webhooks", () => {
   const signed = (body: string, secret = env.PORTONE_WEBHOOK_SECRET!) => {
     const id = `msg_${crypto.randomUUID()}`;

@@ -22,6 +22,7 @@ import * as signOut from "./routes/sessions/delete";
 import * as getWorkspace from "./routes/workspaces/get";
 import * as setPlan from "./routes/workspaces/plan";
 import * as grantCredit from "./routes/workspaces/credits";
+import * as refundInvoice from "./routes/invoices/refund";
 import { restore, suspend } from "./routes/workspaces/suspension";
 
 export const ADMIN_API_PATH = "/admin/api";
@@ -44,6 +45,7 @@ export function adminApi(): Hono<AppEnv> {
   api.openapi(operating("workspaces.suspend", restore.route), restore.handler);
   api.openapi(operating("workspaces.plan", setPlan.route), setPlan.handler);
   api.openapi(operating("workspaces.credit", grantCredit.route), grantCredit.handler);
+  api.openapi(operating("invoices.refund", refundInvoice.route), refundInvoice.handler);
   api.openapi(operating("jobs.rerun", rerunJob.route), rerunJob.handler);
   api.openapi(behind(listOutages.route, OPERATOR_SESSION, operatorsMay("workspaces.read")), listOutages.handler);
   api.openapi(operating("outages.manage", announceOutage.route), announceOutage.handler);

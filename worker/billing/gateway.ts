@@ -23,6 +23,8 @@ export interface PaymentGateway {
   charge(input: { paymentId: string; billingKey: string; orderName: string; amount: number; customerId: string }): Promise<{ transactionId: string; paidAt: number }>;
   /** What the gateway holds as paid under `paymentId`, or null when nothing is (unknown, refused, refunded). */
   paidPayment(paymentId: string): Promise<{ transactionId: string; paidAt: number; amount: number } | null>;
+  /** Gives a payment's money back whole (PortOne's "cancel"); one already given back is no error. */
+  refund(paymentId: string, reason: string): Promise<void>;
   /** Deletes the billing key at the gateway; one already gone is no error. */
   forgetCard(billingKey: string): Promise<void>;
 }

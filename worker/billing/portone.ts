@@ -7,7 +7,8 @@ import type { PaymentGateway } from "./gateway";
  * The PortOne V2 REST API (docs/billing.md, "PortOne" cites each fact): `Authorization: PortOne <API secret>`,
  * `POST /billing-keys` with the card's credential, `POST /payments/{paymentId}/billing-key` under a payment id we
  * choose (the invoice's, so a retried charge meets PortOne's ALREADY_PAID instead of paying twice),
- * `GET /payments/{paymentId}` to read what was paid, `DELETE /billing-keys/{billingKey}`. Errors carry a `type`; a
+ * `GET /payments/{paymentId}` to read what was paid, `POST /payments/{paymentId}/cancel` to give it back,
+ * `DELETE /billing-keys/{billingKey}`. Errors carry a `type`; a
  * card company's refusal is `PG_PROVIDER` with the PG's own `pgCode`, which maps to the catalog's 402 codes. Only
  * the body's `type` is relied on, never the HTTP status.
  */
@@ -82,6 +83,10 @@ export function portOneGateway(config: PortOneConfig): PaymentGateway {
       const answer = await call<{ status: string; pgTxId?: string; transactionId: string; paidAt?: string; amount: { total: number } }>("GET", `/payments/${encodeURIComponent(paymentId)}`);
       if (!answer.ok || answer.body.status !== "PAID") return null;
       return { transactionId: answer.body.pgTxId ?? answer.body.transactionId, paidAt: Date.parse(answer.body.paidAt ?? ""), amount: answer.body.amount.total };
+    },
+    async refund(paymentId, reason) {
+      const answer = await call("POST", `/payments/${encodeURIComponent(paymentId)}/cancel`, { ...storeId, reason });
+      if (!answer.ok && answer.body.type !== "PAYMENT_ALREADY_CANCELLED") throw refusal(answer.body);
     },
     async forgetCard(billingKey) {
       const answer = await call("DELETE", `/billing-keys/${encodeURIComponent(billingKey)}`);

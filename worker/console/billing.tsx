@@ -23,7 +23,7 @@ const STATUS = { NONE: "결제 기간 없음", ACTIVE: "결제됨", PAST_DUE: "�
 
 /** Won as the console writes amounts: "108,900원". */
 export const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
-export const INVOICE_STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨" } as const;
+export const INVOICE_STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨", REFUNDED: "환불됨" } as const;
 
 /** The owner's billing page: the plan and its usage this month, changing it, the cards, and the invoices. */
 async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {

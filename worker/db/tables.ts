@@ -722,7 +722,7 @@ export const paymentMethods = sqliteTable(
   (t) => [index("payment_methods_workspace").on(t.workspaceId, t.createdAt, t.id)],
 );
 
-export const INVOICE_STATUSES = ["OPEN", "PAID", "VOID"] as const;
+export const INVOICE_STATUSES = ["OPEN", "PAID", "VOID", "REFUNDED"] as const;
 export const INVOICE_KINDS = ["UPGRADE", "RENEWAL"] as const;
 
 /**
@@ -766,7 +766,7 @@ export const invoices = sqliteTable(
   (t) => [index("invoices_workspace").on(t.workspaceId, t.createdAt, t.id)],
 );
 
-export const LEDGER_ENTRIES = ["INVOICED", "CREDIT_APPLIED", "PAID", "VOIDED", "CREDIT_RETURNED"] as const;
+export const LEDGER_ENTRIES = ["INVOICED", "CREDIT_APPLIED", "PAID", "VOIDED", "CREDIT_RETURNED", "REFUNDED"] as const;
 
 /**
  * Every money movement of a workspace, one row each, never changed or removed (worker/billing/ledger.ts): what was

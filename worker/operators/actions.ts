@@ -1,4 +1,7 @@
 import { assertGrantable, grantCredit, type UsageCreditRow } from "../billing/credits";
+import type { InvoiceRow } from "../billing/invoices";
+import { portOneGateway } from "../billing/portone";
+import { refundInvoice } from "../billing/refunds";
 import { announceOutage, type OutageRow, withdrawOutage } from "../catalog/outages";
 import type { ProviderDefinition } from "../catalog/providers";
 import { listApiKeys } from "../api-keys/store";
@@ -99,6 +102,12 @@ export async function grantUsageCredit(env: ActionsEnv, actor: Actor, id: string
   await assertGrantable(env.DB, id, credit);
   await mark(env, actor, "workspaces.credit", { action: "workspace.credit", targetKind: "workspace", targetId: id, reason: credit.reason, detail: { amount: credit.amount, expiresAt: credit.expiresAt } });
   return grantCredit(env.DB, id, credit);
+}
+
+/** Refunds a paid invoice's card payment (worker/billing/refunds.ts), marked in the audit log first. */
+export async function refundPaidInvoice(env: ActionsEnv, actor: Actor, invoiceId: string, reason: string): Promise<InvoiceRow> {
+  await mark(env, actor, "invoices.refund", { action: "invoice.refund", targetKind: "invoice", targetId: invoiceId, reason });
+  return refundInvoice(env.DB, portOneGateway(env), invoiceId, reason);
 }
 
 /** A failed job's request again, as a new job of its workspace; the failed job stays as it was. */

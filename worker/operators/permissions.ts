@@ -15,10 +15,11 @@ const MAY: Record<OperatorAction, readonly OperatorRole[]> = {
   "jobs.rerun": ["support", "admin"],
   "workspaces.plan": ["admin"],
   "workspaces.credit": ["admin"],
+  "invoices.refund": ["admin"],
   "outages.manage": ["admin"],
 };
 
-export type OperatorAction = "workspaces.read" | "audit.read" | "alerts.read" | "reports.read" | "reports.close" | "workspaces.suspend" | "jobs.rerun" | "workspaces.plan" | "workspaces.credit" | "outages.manage";
+export type OperatorAction = "workspaces.read" | "audit.read" | "alerts.read" | "reports.read" | "reports.close" | "workspaces.suspend" | "jobs.rerun" | "workspaces.plan" | "workspaces.credit" | "invoices.refund" | "outages.manage";
 
 export const operatorMay = (role: OperatorRole, action: OperatorAction): boolean => MAY[action].includes(role);
 

@@ -73,7 +73,7 @@ export const InvoiceSchema = z
     creditAmount: won().meta({ description: "쓴 크레딧. 카드로는 합계에서 이만큼 뺀 금액을 결제합니다" }),
     chargedAmount: won().meta({ description: "카드로 결제하는(한) 금액: 합계 - 크레딧" }),
     currency: z.literal("KRW"),
-    status: z.enum(INVOICE_STATUSES).meta({ description: "OPEN: 결제 전, PAID: 결제됨, VOID: 취소됨" }),
+    status: z.enum(INVOICE_STATUSES).meta({ description: "OPEN: 결제 전, PAID: 결제됨, VOID: 취소됨 (하루 동안 결제되지 않은 업그레이드), REFUNDED: 환불됨" }),
     lastFailureCode: z.string().max(64).nullable().meta({ description: "마지막 결제 시도가 거절된 코드 (CARD_DECLINED 등). 결제되면 null" }),
     createdAt: timestamp(),
     paidAt: timestamp().nullable(),
