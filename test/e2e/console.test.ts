@@ -224,6 +224,8 @@ describe("the console in Chromium against the local stack", () => {
     // The overview draws the day's jobs with uPlot, served by the worker under the page's policy.
     await page.click("a[href$='/overview']");
     await page.waitForSelector("#jobs-chart[data-drawn=true] canvas");
+    // The job just run is in today's count (the last day the chart draws).
+    expect(await page.$eval("#overview-data", (el) => JSON.parse(el.textContent!).succeeded.at(-1))).toBeGreaterThanOrEqual(1);
     await page.waitForSelector("#records-chart[data-drawn=true] canvas");
     await shot(page, "6b-overview");
   });

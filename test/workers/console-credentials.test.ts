@@ -6,7 +6,7 @@ import { ConsoleBrowser } from "./console-browser";
 import { bankTransaction, jobInWorkspace } from "./helpers";
 
 describe("credentials in the console", () => {
-  it("shows each credential's last successful collection, checks one again on the owner's request and deletes one, offering members neither", async () => {
+  it("shows each credential's last successful collection, checks one again on the owner's request, replaces and deletes one, offering members none of it", async () => {
     const owner = new ConsoleBrowser();
     const { workspaceId } = await owner.signUp();
     await jobInWorkspace(workspaceId, [[bankTransaction("a", "급여", 1000)]], [0]);
@@ -20,6 +20,14 @@ describe("credentials in the console", () => {
     expect(checked.status).toBe(200);
     expect(checked.html).toContain("기관에 로그인해 확인하고 있습니다");
     expect(checked.html).toMatch(/data-check="(CHECKING|VALID)"/);
+
+    // Replacing opens the hosted registration for that credential's method only.
+    await owner.open(page);
+    const replacing = await owner.post(`${page}/connect`, { replace: credentialId });
+    expect(replacing.status).toBe(201);
+    expect(replacing.html).toContain('id="registration"');
+    const session = await env.DB.prepare("SELECT options FROM registration_sessions WHERE workspace_id = ? ORDER BY created_at DESC LIMIT 1").bind(workspaceId).first<{ options: string }>();
+    expect(JSON.parse(session!.options)).toEqual([{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }]);
 
     const member = new ConsoleBrowser();
     const { email } = await member.signUp();

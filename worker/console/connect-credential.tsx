@@ -5,6 +5,7 @@ import { verifiedForm } from "../console-sessions/csrf";
 import type { AppEnv } from "../env";
 import { issueSession, type RegistrationOption } from "../registration/sessions";
 import { workspaceBusinessNumber } from "../workspaces/store";
+import { findCredential } from "../credentials/store";
 import { Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
@@ -28,8 +29,13 @@ addEventListener("message", (event) => {
   else if (message.type === "collect:error") document.getElementById("outcome").textContent = "등록할 수 없습니다 (" + message.code + "). 목록으로 돌아가 다시 시작해 주세요.";
 });`;
 
-/** Every method the catalog takes: an ID login per provider that takes one, and a certificate (the end-user picks its provider). */
-function everyOption(): RegistrationOption[] {
+/**
+ * Every method the catalog takes: an ID login per provider that takes one, and a certificate (the end-user picks its
+ * provider); or, to replace one credential, only its provider's ID login where that is what it is (`providerCode`).
+ */
+function registrationOptions(replacing: { providerCode: string; authMethod: string } | null): RegistrationOption[] {
+  if (replacing?.authMethod === "PROVIDER_LOGIN") return [{ kind: "PROVIDER_LOGIN", providerCode: replacing.providerCode }];
+  if (replacing) return [{ kind: "CERTIFICATE" }];
   const logins = allProviders()
     .filter((p) => p.acceptedAuthMethods.includes("PROVIDER_LOGIN"))
     .map((p): RegistrationOption => ({ kind: "PROVIDER_LOGIN", providerCode: p.code }));
@@ -37,16 +43,22 @@ function everyOption(): RegistrationOption[] {
   return [...logins, ...certificates];
 }
 
-/** Opens the hosted registration page for a session of this workspace whose only allowed origin is the console's. */
+/**
+ * Opens the hosted registration page for a session of this workspace whose only allowed origin is the console's. With
+ * `replace` (a credential's id), the page offers only that credential's method: registering the same account or
+ * certificate again supersedes it (credentials/replace.ts), which is how a changed password or a renewed certificate
+ * replaces the old one.
+ */
 export async function connectCredential(c: Context<AppEnv>): Promise<Response> {
   const user = consoleUserOf(c);
-  await verifiedForm(c, user.sessionToken);
+  const fields = await verifiedForm(c, user.sessionToken);
   const workspaceId = c.req.param("workspaceId")!;
+  const replacing = fields.replace ? await findCredential(c.env.DB, workspaceId, fields.replace.slice(0, 64)) : null;
   const origin = new URL(c.req.url).origin;
   const { token } = await issueSession(c.env.DB, {
     workspaceId,
     businessNumber: await workspaceBusinessNumber(c.env.DB, workspaceId),
-    options: everyOption(),
+    options: registrationOptions(replacing),
     originAllowlist: [origin],
     clientReferenceId: `console:${user.userId}`,
   });

@@ -56,7 +56,7 @@ async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Pro
       {manages ? (
         <>
           <p>
-            기관 계정은 파트너와 같은 등록 화면(등록 세션)으로 추가합니다. 비밀번호와 인증서는 이 콘솔을 거치지 않습니다. 바꾼 비밀번호나 새 인증서로 교체하려면 같은 계정이나 인증서를 다시 등록하세요: 이전 것은 교체됨이 됩니다.
+            기관 계정은 파트너와 같은 등록 화면(등록 세션)으로 추가합니다. 비밀번호와 인증서는 이 콘솔을 거치지 않습니다. 비밀번호를 바꿨거나 인증서를 갱신했으면 그 행의 교체를 누르세요: 같은 계정이나 인증서를 다시 등록하면 이전 것은 교체됨이 됩니다.
           </p>
           <form method="post" action={`/console/w/${workspaceId}/credentials/connect`}>
             <CsrfField token={user.csrf} />
@@ -111,6 +111,15 @@ async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Pro
                         <CsrfField token={user.csrf} />
                         <button type="submit" aria-label={`${providerName(row.providerCode)} ${row.label ?? ""} 지금 확인`}>
                           지금 확인
+                        </button>
+                      </form>
+                    )}
+                    {row.status === "ACTIVE" && (
+                      <form method="post" action={`${base}/connect`}>
+                        <CsrfField token={user.csrf} />
+                        <input type="hidden" name="replace" value={row.id} />
+                        <button type="submit" aria-label={`${providerName(row.providerCode)} ${row.label ?? ""} 교체`}>
+                          교체
                         </button>
                       </form>
                     )}
