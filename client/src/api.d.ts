@@ -829,7 +829,7 @@ export interface paths {
         patch: operations["updateWorkspaceMember"];
         trace?: never;
     };
-    "/api/v1/workspace/invitations": {
+    "/api/v1/workspace/members/invitations": {
         parameters: {
             query?: never;
             header?: never;
@@ -853,7 +853,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/workspace/invitations/{id}": {
+    "/api/v1/workspace/members/invitations/{id}": {
         parameters: {
             query?: never;
             header?: never;

@@ -189,7 +189,7 @@ describe("roles through the API", () => {
     { does: "rotates a webhook endpoint's secret", request: (f) => ["POST", `${endpoint(f)}/rotate-secret`], withRight: 201 },
     // Past the rights check, an unknown delivery is simply not found.
     { does: "replays a webhook delivery", request: (f) => ["POST", `${endpoint(f)}/deliveries/${crypto.randomUUID()}/replay`], withRight: 404 },
-    { does: "invites someone to the workspace", request: () => ["POST", "/api/v1/workspace/invitations", { email: "colleague@example.co.kr", role: "owner" }], withRight: 201 },
+    { does: "invites someone to the workspace", request: () => ["POST", "/api/v1/workspace/members/invitations", { email: "colleague@example.co.kr", role: "owner" }], withRight: 201 },
     // Past the rights check, someone who is no member is simply not found.
     { does: "removes a member", request: () => ["DELETE", `/api/v1/workspace/members/${crypto.randomUUID()}`], withRight: 404 },
     { does: "registers a payment card", request: () => ["POST", "/api/v1/billing/payment-methods", { card: { number: "4242424242424242", expiryYear: "29", expiryMonth: "12", birthOrBusinessRegistrationNumber: "1208800767", passwordTwoDigits: "00" } }], withRight: 201 },

@@ -32,11 +32,11 @@ describe("inviting people to a workspace", () => {
   it("mails a one-time link with which someone without an account chooses a password and lands in the workspace as invited", async () => {
     const { api, account } = await ownedWorkspace();
     const email = address();
-    const invited = await api("POST", "/workspace/invitations", { email: email.toUpperCase() });
+    const invited = await api("POST", "/workspace/members/invitations", { email: email.toUpperCase() });
     expect(invited.status, JSON.stringify(invited.body)).toBe(201);
     expect(invited.body).toMatchObject({ email, role: "member" });
     expect(Date.parse(invited.body.expiresAt) - Date.parse(invited.body.createdAt)).toBe(7 * 86_400_000);
-    expect((await api("GET", "/workspace/invitations")).body.items.map((i: Json) => i.email)).toEqual([email]);
+    expect((await api("GET", "/workspace/members/invitations")).body.items.map((i: Json) => i.email)).toEqual([email]);
 
     const link = await mailedLink(email);
     const stored = await env.DB.prepare("SELECT token_hash FROM workspace_invitations WHERE email = ?").bind(email).first<{ token_hash: string }>();
@@ -47,7 +47,7 @@ describe("inviting people to a workspace", () => {
     expect(page.status).toBe(200);
     expect(page.html).toContain("계정 만들고 참여");
     // Opening the link spends nothing: a mail scanner's GET leaves it pending.
-    expect((await api("GET", "/workspace/invitations")).body.items).toHaveLength(1);
+    expect((await api("GET", "/workspace/members/invitations")).body.items).toHaveLength(1);
     const short = await colleague.post("/console/invitation", { token: tokenOf(link), password: "short" });
     expect(alertCode(short.html)).toBe("INVALID_PARAM_FORMAT");
     await colleague.open(link);
@@ -64,7 +64,7 @@ describe("inviting people to a workspace", () => {
       [email, "member"],
       [account.email, "owner"],
     ]);
-    expect((await api("GET", "/workspace/invitations")).body.items).toEqual([]);
+    expect((await api("GET", "/workspace/members/invitations")).body.items).toEqual([]);
     const again = await new ConsoleBrowser().open(link);
     expect(alertCode(again.html)).toBe("INVALID_TOKEN");
     expect(again.html).not.toContain("계정 만들고 참여");
@@ -76,7 +76,7 @@ describe("inviting people to a workspace", () => {
     await other.signUp();
     const invitee = new ConsoleBrowser();
     const own = await invitee.signUp();
-    await api("POST", "/workspace/invitations", { email: own.email, role: "owner" });
+    await api("POST", "/workspace/members/invitations", { email: own.email, role: "owner" });
     const link = await mailedLink(own.email);
 
     const wrong = await other.open(link);
@@ -100,20 +100,20 @@ describe("inviting people to a workspace", () => {
 
   it("refuses a member's address (DUPLICATE_EMAIL) and a malformed one, lets a new invitation replace the last link and a withdrawn one open nothing", async () => {
     const { api, account } = await ownedWorkspace();
-    expect((await api("POST", "/workspace/invitations", { email: account.email })).body.code).toBe("DUPLICATE_EMAIL");
-    const malformed = await api("POST", "/workspace/invitations", { email: "not an address" });
+    expect((await api("POST", "/workspace/members/invitations", { email: account.email })).body.code).toBe("DUPLICATE_EMAIL");
+    const malformed = await api("POST", "/workspace/members/invitations", { email: "not an address" });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe("INVALID_PARAM_FORMAT");
 
     const email = address();
-    await api("POST", "/workspace/invitations", { email });
+    await api("POST", "/workspace/members/invitations", { email });
     const first = await mailedLink(email);
-    const second = await api("POST", "/workspace/invitations", { email, role: "owner" });
+    const second = await api("POST", "/workspace/members/invitations", { email, role: "owner" });
     expect(alertCode((await new ConsoleBrowser().open(first)).html)).toBe("INVALID_TOKEN");
     expect((await new ConsoleBrowser().open(await mailedLink(email))).html).toContain("소유자(owner)로 초대");
-    expect((await api("DELETE", `/workspace/invitations/${second.body.id}`)).status).toBe(204);
+    expect((await api("DELETE", `/workspace/members/invitations/${second.body.id}`)).status).toBe(204);
     expect(alertCode((await new ConsoleBrowser().open(await mailedLink(email))).html)).toBe("INVALID_TOKEN");
-    expect((await api("DELETE", `/workspace/invitations/${second.body.id}`)).body.code).toBe("RESOURCE_NOT_FOUND");
+    expect((await api("DELETE", `/workspace/members/invitations/${second.body.id}`)).body.code).toBe("RESOURCE_NOT_FOUND");
   });
 
   it(`sends at most ${INVITATIONS_PER_DAY} invitations in 24 hours, then 429 API_RATE_LIMITED with Retry-After until the oldest is a day old`, async () => {
@@ -126,8 +126,8 @@ describe("inviting people to a workspace", () => {
         .bind(crypto.randomUUID(), account.workspaceId, address(), crypto.randomUUID(), created, created + 7 * 86_400_000)
         .run();
     }
-    expect((await api("POST", "/workspace/invitations", { email: address() })).status).toBe(201);
-    const limited = await api("POST", "/workspace/invitations", { email: address() });
+    expect((await api("POST", "/workspace/members/invitations", { email: address() })).status).toBe(201);
+    const limited = await api("POST", "/workspace/members/invitations", { email: address() });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe("API_RATE_LIMITED");
     const retryAfter = Number(limited.headers.get("Retry-After"));
@@ -141,7 +141,7 @@ describe("members and their roles", () => {
   async function withMember() {
     const workspace = await ownedWorkspace();
     const email = address();
-    await workspace.api("POST", "/workspace/invitations", { email });
+    await workspace.api("POST", "/workspace/members/invitations", { email });
     const member = new ConsoleBrowser();
     const link = await mailedLink(email);
     await member.open(link);

@@ -8,7 +8,7 @@ import { CreateInvitationBodySchema, InvitationSchema, invitationView } from "./
 
 export const route = createRoute({
   method: "post",
-  path: "/workspace/invitations",
+  path: "/workspace/members/invitations",
   operationId: "createWorkspaceInvitation",
   tags: ["Workspace members"],
   summary: "구성원 초대",

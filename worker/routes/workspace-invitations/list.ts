@@ -8,7 +8,7 @@ import { InvitationSchema, invitationView } from "./shapes";
 
 export const route = createRoute({
   method: "get",
-  path: "/workspace/invitations",
+  path: "/workspace/members/invitations",
   operationId: "listWorkspaceInvitations",
   tags: ["Workspace members"],
   summary: "대기 중인 초대 목록",

@@ -7,7 +7,7 @@ import { InvitationIdParamSchema } from "./shapes";
 
 export const route = createRoute({
   method: "delete",
-  path: "/workspace/invitations/{id}",
+  path: "/workspace/members/invitations/{id}",
   operationId: "revokeWorkspaceInvitation",
   tags: ["Workspace members"],
   summary: "초대 취소",

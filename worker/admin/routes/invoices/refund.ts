@@ -3,6 +3,7 @@ import { refundPaidInvoice } from "../../../operators/actions";
 import { actorOf } from "../../../operators/authenticate";
 import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../http/error-responses";
+import { uuid } from "../../../http/bounds";
 import { jsonBody } from "../../../http/json-body";
 import { IdParamSchema, ReasonSchema } from "../../shapes";
 
@@ -16,7 +17,7 @@ export const route = createRoute({
     "카드로 결제된 청구서의 결제를 결제대행사에서 전액 취소하고, 청구서를 REFUNDED로, 원장에 취소(VOIDED)·크레딧 반환·환불(REFUNDED)을 남깁니다. 요금제는 따로 바꿉니다. 돌려줄 카드 결제가 없으면 400 ACTION_NOT_SUPPORTED, 없는 청구서는 404 INVOICE_NOT_FOUND입니다. 감사 기록에 남습니다.",
   request: { params: IdParamSchema, ...jsonBody(z.object({ reason: ReasonSchema }).openapi("AdminInvoiceRefund")) },
   responses: {
-    200: { description: "환불한 청구서", content: { "application/json": { schema: z.object({ id: z.uuid(), status: z.literal("REFUNDED") }).openapi("RefundedInvoice") } } },
+    200: { description: "환불한 청구서", content: { "application/json": { schema: z.object({ id: uuid(), status: z.literal("REFUNDED") }).openapi("RefundedInvoice") } } },
     ...errorResponses("INVOICE_NOT_FOUND", "ACTION_NOT_SUPPORTED", "PAYMENT_FAILED"),
   },
 });
