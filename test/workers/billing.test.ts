@@ -171,7 +171,7 @@ describe("downgrading and cancelling", () => {
 });
 
 describe("plans an operator gave", () => {
-  it("refuses to sell INTERNAL, to change a workspace off it, and to cancel a PRO no one paid for (SUBSCRIPTION_NOT_FOUND)", async () => {
+  it("refuses to sell INTERNAL, to change a workspace off it, to cancel a PRO no one paid for (SUBSCRIPTION_NOT_FOUND), and to move a workspace that does not exist (WORKSPACE_NOT_FOUND)", async () => {
     const { api, workspaceId } = await billedWorkspace();
     expect((await api("POST", "/subscription/plan", { plan: "INTERNAL" })).body.code).toBe("INTERNAL_PLAN_NOT_PURCHASABLE");
     const admin = await signedIn("admin");
@@ -183,6 +183,9 @@ describe("plans an operator gave", () => {
     const cancel = await api("POST", "/subscription/cancel");
     expect(cancel.status).toBe(404);
     expect(cancel.body.code).toBe("SUBSCRIPTION_NOT_FOUND");
+    const nowhere = await callJson<Json>(`/admin/api/workspaces/${crypto.randomUUID()}/plan`, { method: "PUT", key: admin.token, json: { plan: "PRO", reason: "없는 워크스페이스" } });
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body.code).toBe("WORKSPACE_NOT_FOUND");
   });
 });
 
