@@ -1,30 +1,19 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ConsoleBrowser } from "./console-browser";
-import { bankTransaction, jobInWorkspace } from "./helpers";
-
-type Received = { body: string; headers: Record<string, string> };
-
-async function receivedAtLeast(name: string, count: number): Promise<Received[]> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    const got = (await (await fetch(`${env.TEST_WEBHOOK_RECEIVER_URL}/received/${name}`)).json()) as Received[];
-    if (got.length >= count) return got;
-  }
-  throw new Error(`fewer than ${count} deliveries reached ${name}`);
-}
+import { bankTransaction, jobInWorkspace, receivedAtLeast, receiverHook } from "./helpers";
 
 describe("webhooks in the console", () => {
   it("adds an endpoint showing its secret once, logs each delivery with its answer and timing, sends one again, rotates the secret and deletes the endpoint", async () => {
     const owner = new ConsoleBrowser();
     const { workspaceId } = await owner.signUp();
     const page = `/console/w/${workspaceId}/webhooks`;
-    const name = `console-${crypto.randomUUID()}`;
+    const hook = receiverHook();
     await owner.open(page);
     const added = await owner.request(page, {
       method: "POST",
       form: undefined,
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: owner.origin },
-      body: new URLSearchParams([["_csrf", owner.csrf()], ["url", `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${name}`], ["events", "data_job.succeeded"], ["events", "data_job.failed"]]),
+      body: new URLSearchParams([["_csrf", owner.csrf()], ["url", hook.url], ["events", "data_job.succeeded"], ["events", "data_job.failed"]]),
     });
     const addedHtml = await added.text();
     expect(added.status, addedHtml.slice(0, 500)).toBe(200);
@@ -35,7 +24,7 @@ describe("webhooks in the console", () => {
     expect((await owner.open(page)).html).not.toContain(secret);
 
     await jobInWorkspace(workspaceId, [[bankTransaction("a", "급여", 1000)]], [0]);
-    const [first] = await receivedAtLeast(name, 1);
+    const [first] = await receivedAtLeast(hook, 1);
     expect(JSON.parse(first!.body).type).toBe("data_job.succeeded");
 
     const log = await owner.open(`${page}/${endpointId}`);
@@ -44,7 +33,7 @@ describe("webhooks in the console", () => {
     const deliveryId = /data-delivery-id="([0-9a-f-]+)"/.exec(log.html)![1]!;
     const replayed = await owner.post(`${page}/${endpointId}/deliveries/${deliveryId}/replay`, {});
     expect(replayed.html).toContain("data_job.succeeded 이벤트를 다시 보냅니다");
-    const both = await receivedAtLeast(name, 2);
+    const both = await receivedAtLeast(hook, 2);
     expect(JSON.parse(both[1]!.body).id).toBe(JSON.parse(both[0]!.body).id);
 
     const rotated = await owner.post(`${page}/${endpointId}/rotate-secret`, {});

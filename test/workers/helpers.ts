@@ -15,6 +15,7 @@ import { createJob } from "../../worker/jobs/create";
 import { JobLifecycle } from "../../worker/jobs/lifecycle";
 import { storeUnitResults } from "../../worker/results/unit-results";
 import { BankTransactionRecord } from "../../collectors/records/bank";
+import type { ReceivedWebhook } from "../support/webhook-receiver";
 
 export interface TestWorkspace {
   workspaceId: string;
@@ -196,4 +197,23 @@ export async function jobInWorkspace(workspaceId: string, units: Record<string, 
 export async function jobWithUnits(units: Record<string, unknown>[][], finished: number[]): Promise<{ ws: TestWorkspace; jobId: string }> {
   const ws = await createWorkspace();
   return { ws, jobId: await jobInWorkspace(ws.workspaceId, units, finished) };
+}
+
+/** A name of its own on the global setup's receiver; `fail` first requests are answered 500. */
+export function receiverHook(fail = 0) {
+  const name = crypto.randomUUID();
+  return {
+    url: `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${name}?fail=${fail}`,
+    received: async () => (await (await fetch(`${env.TEST_WEBHOOK_RECEIVER_URL}/received/${name}`)).json()) as ReceivedWebhook[],
+  };
+}
+
+export async function receivedAtLeast(hook: ReturnType<typeof receiverHook>, count: number, timeout = 30_000): Promise<ReceivedWebhook[]> {
+  return vi.waitUntil(
+    async () => {
+      const got = await hook.received();
+      return got.length >= count ? got : null;
+    },
+    { timeout, interval: 100 },
+  );
 }

@@ -3,9 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { signWebhook, verifyWebhook, WEBHOOK_EVENT_TYPES, type WebhookEvent, WebhookSignatureError } from "../../client/src/webhooks";
 import worker from "../../worker/index";
-import type { ReceivedWebhook } from "../support/webhook-receiver";
 import { createJob } from "../../worker/jobs/create";
-import { addCredential, call, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
+import { addCredential, call, callJson, createWorkspace, receivedAtLeast, receiverHook, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 import { warnExpiringCertificates } from "../../worker/credentials/expiry-warnings";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
@@ -17,25 +16,6 @@ type Json = Record<string, any>;
 
 const SESSION = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"], clientReferenceId: "user-7" };
 const LOGIN = { loginId: "user_good", password: "pass_good" };
-
-/** A name of its own on the global setup's receiver; `fail` first requests are answered 500. */
-function receiverHook(fail = 0) {
-  const name = crypto.randomUUID();
-  return {
-    url: `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${name}?fail=${fail}`,
-    received: async () => (await (await fetch(`${env.TEST_WEBHOOK_RECEIVER_URL}/received/${name}`)).json()) as ReceivedWebhook[],
-  };
-}
-
-async function receivedAtLeast(hook: ReturnType<typeof receiverHook>, count: number, timeout = 30_000): Promise<ReceivedWebhook[]> {
-  return vi.waitUntil(
-    async () => {
-      const got = await hook.received();
-      return got.length >= count ? got : null;
-    },
-    { timeout, interval: 100 },
-  );
-}
 
 async function createEndpoint(ws: TestWorkspace, body: Json) {
   const created = await callJson<Json>("/api/v1/webhook-endpoints", { method: "POST", key: ws.apiKey, json: body });

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { listInvoices } from "../billing/invoices";
+import { chargedAmount, listInvoices } from "../billing/invoices";
 import { addPaymentMethod, deletePaymentMethod, listPaymentMethods } from "../billing/payment-methods";
 import { cancelPlan, changePlan } from "../billing/plan-change";
 import { portOneGateway } from "../billing/portone";
@@ -14,7 +14,7 @@ import { workspaceRow } from "../workspaces/store";
 import { planUsage, PlanUsageTable } from "./plan-usage";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
+import { ActionButton, CsrfField, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -39,14 +39,6 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   ]);
   const plan = workspace?.plan ?? "FREE";
   const pastDue = subscription?.status === "PAST_DUE" ? invoices.find((i) => i.kind === "RENEWAL" && i.status === "OPEN") : undefined;
-  const action = (path: string, label: string, danger = false) => (
-    <form method="post" action={`${base}/${path}`}>
-      <CsrfField token={user.csrf} />
-      <button type="submit" class={danger ? "danger" : undefined}>
-        {label}
-      </button>
-    </form>
-  );
   return c.html(
     <Page title="결제" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <Outcome shown={shown} />
@@ -60,13 +52,13 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
           <p>
             갱신 결제가 거절되었습니다{pastDue.lastFailureCode ? ` (${pastDue.lastFailureCode})` : ""}. 카드를 확인하거나 새 카드를 등록한 뒤 지금 결제해 주세요. 첫 거절 뒤 7일이 지나면 새 수집 작업을 시작할 수 없습니다.
           </p>
-          {action(`invoices/${pastDue.id}/pay`, `지금 결제 (${won(pastDue.totalAmount - pastDue.creditAmount)})`)}
+          <ActionButton action={`${base}/invoices/${pastDue.id}/pay`} csrf={user.csrf} text={`지금 결제 (${won(chargedAmount(pastDue))})`} />
         </section>
       )}
       {subscription?.pendingPlan && (
         <div id="pending-change" data-pending={subscription.pendingPlan}>
           <p>{kst(subscription.currentPeriodEnd)}에 {PLAN_NAMES[subscription.pendingPlan]} 플랜으로 바뀝니다.</p>
-          {action("withdraw-change", "예약 취소")}
+          <ActionButton action={`${base}/withdraw-change`} csrf={user.csrf} text="예약 취소" />
         </div>
       )}
       <PlanUsageTable usage={usage} />
@@ -83,7 +75,7 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
               <button type="submit">{PLAN_NAMES.PRO} 플랜으로 올리기</button>
             </form>
           ) : (
-            !subscription?.pendingPlan && action("cancel", "해지 예약 (결제 기간이 끝나면 무료 플랜)", true)
+            !subscription?.pendingPlan && <ActionButton action={`${base}/cancel`} csrf={user.csrf} text="해지 예약 (결제 기간이 끝나면 무료 플랜)" danger />
           )}
         </>
       )}
@@ -144,7 +136,7 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
                 <td>{won(invoice.vatAmount)}</td>
                 <td>{won(invoice.totalAmount)}</td>
                 <td>{won(invoice.creditAmount)}</td>
-                <td>{won(invoice.totalAmount - invoice.creditAmount)}</td>
+                <td>{won(chargedAmount(invoice))}</td>
                 <td>
                   {INVOICE_STATUS[invoice.status]}
                   {invoice.lastFailureCode && invoice.status === "OPEN" && <span data-failure={invoice.lastFailureCode}> ({invoice.lastFailureCode})</span>}

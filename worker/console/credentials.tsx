@@ -12,7 +12,7 @@ import type { AppEnv } from "../env";
 import { roleMay } from "../workspaces/roles";
 import { isSandboxOnly } from "../workspaces/store";
 import { kst } from "./kst";
-import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
+import { ActionButton, CsrfField, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -107,12 +107,7 @@ async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Pro
                 {manages && (
                   <td>
                     {row.status === "ACTIVE" && row.providerCode !== GLOBAL_PROVIDER && !row.invalidReason && (
-                      <form method="post" action={`${base}/${row.id}/check`}>
-                        <CsrfField token={user.csrf} />
-                        <button type="submit" aria-label={`${providerName(row.providerCode)} ${row.label ?? ""} 지금 확인`}>
-                          지금 확인
-                        </button>
-                      </form>
+                      <ActionButton action={`${base}/${row.id}/check`} csrf={user.csrf} text="지금 확인" label={`${providerName(row.providerCode)} ${row.label ?? ""} 지금 확인`} />
                     )}
                     {row.status === "ACTIVE" && (
                       <form method="post" action={`${base}/connect`}>

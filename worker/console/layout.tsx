@@ -56,15 +56,21 @@ export const Outcome = (props: { shown: FormOutcome }) => (
   </>
 );
 
-/** A row's delete button: a form of its own carrying the CSRF token, named for screen readers by what it deletes. */
-export const DeleteForm = (props: { action: string; csrf: string; label: string }) => (
+/**
+ * A one-button form carrying the CSRF token; `label` names it for screen readers where the button's text alone does
+ * not say what it acts on (a row's "삭제" or "다시 보내기").
+ */
+export const ActionButton = (props: { action: string; csrf: string; text: string; label?: string; danger?: boolean }) => (
   <form method="post" action={props.action}>
     <CsrfField token={props.csrf} />
-    <button type="submit" class="danger" aria-label={props.label}>
-      삭제
+    <button type="submit" class={props.danger ? "danger" : undefined} aria-label={props.label}>
+      {props.text}
     </button>
   </form>
 );
+
+/** A row's delete button, named for screen readers by what it deletes. */
+export const DeleteForm = (props: { action: string; csrf: string; label: string }) => <ActionButton {...props} text="삭제" danger />;
 
 /** A refused form's catalog code and Korean message, announced to screen readers. */
 export function ErrorAlert(props: { error?: ApiError }) {

@@ -8,7 +8,7 @@ import { CreateInvitationBodySchema } from "../routes/workspace-invitations/shap
 import { UpdateMemberBodySchema } from "../routes/workspace-members/shapes";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { CsrfField, Outcome, Page } from "./layout";
+import { ActionButton, CsrfField, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -22,16 +22,6 @@ const RoleSelect = (props: { id: string; selected: "owner" | "member" }) => (
       </option>
     ))}
   </select>
-);
-
-/** A row's button: its own form with the CSRF token, named for screen readers by whom it acts on. */
-const RowAction = (props: { action: string; csrf: string; label: string; text: string; danger?: boolean }) => (
-  <form method="post" action={props.action}>
-    <CsrfField token={props.csrf} />
-    <button type="submit" class={props.danger ? "danger" : undefined} aria-label={props.label}>
-      {props.text}
-    </button>
-  </form>
 );
 
 async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
@@ -74,8 +64,8 @@ async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
                 <td>
                   {member.userId !== user.userId && (
                     <>
-                      <RowAction action={`${base}/${member.userId}/hand-over`} csrf={user.csrf} label={`${member.email}에게 소유권 넘기기`} text="소유권 넘기기" />
-                      <RowAction action={`${base}/${member.userId}/remove`} csrf={user.csrf} label={`${member.email} 내보내기`} text="내보내기" danger />
+                      <ActionButton action={`${base}/${member.userId}/hand-over`} csrf={user.csrf} label={`${member.email}에게 소유권 넘기기`} text="소유권 넘기기" />
+                      <ActionButton action={`${base}/${member.userId}/remove`} csrf={user.csrf} label={`${member.email} 내보내기`} text="내보내기" danger />
                     </>
                   )}
                 </td>
@@ -113,7 +103,7 @@ async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
                 <td>{ROLE_LABELS[invitation.role]}</td>
                 <td>{kst(invitation.expiresAt)}</td>
                 <td>
-                  <RowAction action={`${base}/invitations/${invitation.id}/revoke`} csrf={user.csrf} label={`${invitation.email} 초대 취소`} text="취소" danger />
+                  <ActionButton action={`${base}/invitations/${invitation.id}/revoke`} csrf={user.csrf} label={`${invitation.email} 초대 취소`} text="취소" danger />
                 </td>
               </tr>
             ))}

@@ -9,7 +9,7 @@ import { replayWebhook } from "../webhooks/replay";
 import { checkWebhookUrl, localUrlsAllowed } from "../webhooks/url";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
+import { ActionButton, CsrfField, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -119,12 +119,7 @@ async function deliveriesPage(c: Context<AppEnv>, shown: Shown = {}) {
                 <td>{kst(delivery.createdAt)}</td>
                 <td>
                   {delivery.status !== "PENDING" && (
-                    <form method="post" action={`${base}/deliveries/${delivery.id}/replay`}>
-                      <CsrfField token={user.csrf} />
-                      <button type="submit" aria-label={`${delivery.eventType} 다시 보내기`}>
-                        다시 보내기
-                      </button>
-                    </form>
+                    <ActionButton action={`${base}/deliveries/${delivery.id}/replay`} csrf={user.csrf} text="다시 보내기" label={`${delivery.eventType} 다시 보내기`} />
                   )}
                 </td>
               </tr>
