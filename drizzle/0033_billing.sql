@@ -43,6 +43,7 @@ CREATE TABLE `invoices` (
 );
 --> statement-breakpoint
 CREATE INDEX `invoices_workspace` ON `invoices` (`workspace_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `invoices_open` ON `invoices` (`status`,`kind`);--> statement-breakpoint
 CREATE TABLE `payment_methods` (
 	`id` text PRIMARY KEY NOT NULL,
 	`workspace_id` text NOT NULL,

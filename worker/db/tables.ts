@@ -763,7 +763,8 @@ export const invoices = sqliteTable(
     createdAt: integer("created_at").notNull(),
     paidAt: integer("paid_at"),
   },
-  (t) => [index("invoices_workspace").on(t.workspaceId, t.createdAt, t.id)],
+  // The cron looks for open invoices every minute (renewals to retry, upgrades to void): those, not every invoice ever.
+  (t) => [index("invoices_workspace").on(t.workspaceId, t.createdAt, t.id), index("invoices_open").on(t.status, t.kind)],
 );
 
 export const LEDGER_ENTRIES = ["INVOICED", "CREDIT_APPLIED", "PAID", "VOIDED", "CREDIT_RETURNED", "REFUNDED"] as const;
