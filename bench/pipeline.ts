@@ -16,6 +16,7 @@ import { splitRange } from "../worker/pipeline/segments";
 import { browserInstitutionFor } from "../collectors/registry";
 import { scraperAuthorization } from "../collectors/scraper-protocol";
 import { unitResultsKey } from "../worker/results/keys";
+import { ARRAY_ITEM_LINES } from "../worker/results/array-item-lines";
 import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { startLocalStack } from "../scripts/local-stack";
@@ -98,7 +99,7 @@ async function seedExportJob(total: number, scratch: string): Promise<{ jobId: s
     const { csvOffset, csvBytes } = await writeSyntheticUnit(file, unit, count);
     bytes += csvBytes;
     const resultId = crypto.randomUUID();
-    await stack.wrangler(["r2", "object", "put", `collect-results/${unitResultsKey(jobId, unit, resultId)}`, "--file", file]);
+    await stack.wrangler(["r2", "object", "put", `collect-results/${unitResultsKey(jobId, unit, resultId)}`, "--file", file, "--content-type", ARRAY_ITEM_LINES]);
     rmSync(file);
     csvRanges.push({ key: unitResultsKey(jobId, unit, resultId), offset: csvOffset });
     rows.push(`('${jobId}', ${unit}, 'DONE', ${count}, '${resultId}', ${csvOffset}, ${Date.now()})`);

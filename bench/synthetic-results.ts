@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
 import { csvColumns, csvRecordRows } from "../worker/results/csv-format";
 import { BankTransactionRecord } from "../collectors/records/bank";
+import { arrayItemLine } from "../worker/results/array-item-lines";
 
 const COLUMNS = csvColumns(BankTransactionRecord);
 
@@ -41,14 +42,14 @@ async function writeAll(out: WriteStream, records: Iterable<Record<string, unkno
 }
 
 /**
- * Writes a unit's object as the pipeline stores it: the records' NDJSON
+ * Writes a unit's object as the pipeline stores it: the records' JSON
  * lines, then the same records as CSV rows (generated again rather than
  * held, so memory stays flat). Returns where the CSV rows start and their
  * byte count.
  */
 export async function writeSyntheticUnit(file: string, unitIndex: number, count: number): Promise<{ csvOffset: number; csvBytes: number }> {
   const out = createWriteStream(file);
-  const csvOffset = await writeAll(out, syntheticRecords(unitIndex, count), (r) => `${JSON.stringify(r)}\n`);
+  const csvOffset = await writeAll(out, syntheticRecords(unitIndex, count), arrayItemLine);
   const csvBytes = await writeAll(out, syntheticRecords(unitIndex, count), (r) => csvRecordRows(COLUMNS, [r]));
   out.end();
   await once(out, "finish");

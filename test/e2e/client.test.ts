@@ -104,7 +104,9 @@ describe("the typed client against the local stack", () => {
     const apiKey = stack.named["client/browser"].apiKey;
     const bundle = await build({ entryPoints: [path.join(ROOT, "client/src/index.ts")], bundle: true, format: "iife", globalName: "Collect", platform: "browser", target: "es2022", write: false });
     const page = await (await browser.createBrowserContext()).newPage();
-    await page.goto(`${stack.baseUrl}/api/v1/docs`);
+    // A page of the deployment's origin that may call it (connect-src 'self'): the console's sign-in page is a small one;
+    // the API reference, which may too, renders the whole document first.
+    await page.goto(`${stack.baseUrl}/console/sign-in`);
     await page.evaluate(bundle.outputFiles[0]!.text);
     const seen = await page.evaluate(async (key) => {
       const { CollectClient, CollectApiError } = (globalThis as unknown as { Collect: typeof import("../../client/src/index") }).Collect;

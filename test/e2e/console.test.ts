@@ -287,7 +287,8 @@ describe("the API reference page", () => {
     const elsewhere: string[] = [];
     page.on("requestfinished", (request) => void (/^https?:/.test(request.url()) && new URL(request.url()).origin !== stack.baseUrl && elsewhere.push(request.url())));
     await page.goto(`${stack.baseUrl}/api/v1/docs`);
-    await page.waitForFunction(`document.body.innerText.includes("데이터 수집 API") && document.body.innerText.includes("providerCode")`, { timeout: 60_000, polling: "mutation" });
+    // innerText lays the page out: read a few times a second, not on each of the thousands of mutations Scalar renders with.
+    await page.waitForFunction(`document.body.innerText.includes("데이터 수집 API") && document.body.innerText.includes("providerCode")`, { timeout: 60_000, polling: 250 });
     await page.screenshot({ path: path.join(SHOTS, "api-reference.png") });
     // The job creation's request body, a $ref in the document, shown as its fields.
     const text = String(await page.evaluate(`document.body.innerText`));
@@ -297,11 +298,11 @@ describe("the API reference page", () => {
     expect(text).not.toContain("#/components/schemas");
     await page.type("input[placeholder=Token]", stack.apiKey);
     await page.goto(`${stack.baseUrl}/api/v1/docs#tag/catalog/GET/api/v1/providers`);
-    await page.waitForFunction(`[...document.querySelectorAll("button")].some((b) => b.innerText.includes("(get /api/v1/providers)"))`, { timeout: 20_000 });
+    await page.waitForFunction(`[...document.querySelectorAll("button")].some((b) => b.innerText.includes("(get /api/v1/providers)"))`, { timeout: 20_000, polling: 250 });
     await page.evaluate(`[...document.querySelectorAll("button")].find((b) => b.innerText.includes("(get /api/v1/providers)")).click()`);
     // The request client sends from the browser to this stack with the key typed in above.
     const sendButton = `[...document.querySelectorAll("button")].find((b) => b.innerText.includes("Send get request to"))`;
-    await page.waitForFunction(sendButton, { timeout: 20_000 });
+    await page.waitForFunction(sendButton, { timeout: 20_000, polling: 250 });
     const [answer] = await Promise.all([
       page.waitForResponse((r) => r.url() === `${stack.baseUrl}/api/v1/providers` && r.request().method() === "GET"),
       page.evaluate(`${sendButton}.click()`),
@@ -309,7 +310,7 @@ describe("the API reference page", () => {
     expect(answer.request().headers().authorization).toBe(`Bearer ${stack.apiKey}`);
     expect(answer.status()).toBe(200);
     expect(((await answer.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
-    await page.waitForFunction(`document.body.innerText.includes("sandbox.bank")`, { timeout: 20_000 });
+    await page.waitForFunction(`document.body.innerText.includes("sandbox.bank")`, { timeout: 20_000, polling: 250 });
     await page.screenshot({ path: path.join(SHOTS, "api-reference-try-it.png") });
     expect(elsewhere).toEqual([]);
   });

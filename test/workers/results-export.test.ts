@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "../support/parse-csv";
+import { finishedUnits } from "../../worker/jobs/store";
+import { recordLineBatches } from "../../worker/results/record-lines";
+import { unitResultsKey } from "../../worker/results/keys";
 import { call, callJson, jobWithUnits, bankTransaction as tx } from "./helpers";
 
 type Json = Record<string, any>;
@@ -22,6 +25,30 @@ describe("results export", () => {
     const response = await call(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey });
     expect(response.headers.get("Content-Type")).toBe("application/json; charset=UTF-8");
     expect(JSON.parse(await response.text())).toEqual({ jobId, schema: "bank.transactions.cb.v1", totalCount: 4002, data: units.flat() });
+  });
+
+  it("serves units stored before their JSON lines became array items beside newer ones, as one document and as records", async () => {
+    const units = [[tx("o1", "예전 줄\n둘째", 1), tx("o2", null, 2)], [tx("n1", "새 줄", 3)], [tx("o3", "쉼표, 끝", 4)], [tx("n2", "마지막", 5), tx("n3", null, 6)]];
+    const { ws, jobId } = await jobWithUnits(units, [0, 1, 2, 3]);
+    // Units 0 and 2 rewritten as objects were stored before: bare lines, no media type, the CSV rows from a shorter offset.
+    for (const unit of (await finishedUnits(env.DB, jobId)).units.filter((u) => u.unitIndex % 2 === 0)) {
+      const key = unitResultsKey(jobId, unit.unitIndex, unit.resultId!);
+      const stored = new Uint8Array(await (await env.RESULTS.get(key))!.arrayBuffer());
+      const lines = new TextDecoder().decode(stored.subarray(0, unit.csvOffset)).replaceAll(",\n", "\n");
+      const bare = new TextEncoder().encode(lines);
+      const body = new Uint8Array(bare.length + stored.length - unit.csvOffset);
+      body.set(bare);
+      body.set(stored.subarray(unit.csvOffset), bare.length);
+      await env.RESULTS.put(key, body);
+      await env.DB.prepare("UPDATE task_units SET csv_offset = ? WHERE job_id = ? AND unit_index = ?").bind(bare.length, jobId, unit.unitIndex).run();
+    }
+    const response = await call(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey });
+    expect(JSON.parse(await response.text())).toEqual({ jobId, schema: "bank.transactions.cb.v1", totalCount: 6, data: units.flat() });
+    const records: unknown[] = [];
+    for await (const batch of recordLineBatches(env.RESULTS, jobId, (await finishedUnits(env.DB, jobId)).units)) records.push(...batch.map((line) => JSON.parse(line)));
+    expect(records).toEqual(units.flat());
+    const csv = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey })).arrayBuffer()).slice(3)));
+    expect(csv.slice(1).map((r) => r[8])).toEqual(["o1", "o2", "n1", "o3", "n2", "n3"]);
   });
 
   it("writes CSV with BOM, Korean headers, RFC 4180 quoting and neutralised formulas", async () => {

@@ -19,7 +19,7 @@ export function csvResults(bucket: R2Bucket, jobId: string, record: z.ZodObject,
     writer.releaseLock();
     for (const unit of units) {
       const rows = await unitPart(bucket, jobId, unit, "csv");
-      if (rows) await rows.pipeTo(writable, { preventClose: true });
+      if (rows) await rows.body.pipeTo(writable, { preventClose: true });
     }
     await writable.close();
   };

@@ -1,26 +1,27 @@
 import type { FinishedUnit } from "../jobs/store";
+import { recordJson } from "./array-item-lines";
 import { unitPart } from "./unit-results";
 
 /**
- * Yields the NDJSON lines of the given units in order, a batch per chunk read,
+ * Yields the records' JSON of the given units in order, a batch per chunk read,
  * streaming each object so memory stays flat whatever its size. Batches, not
  * single lines, keep the per-record cost of async iteration out of the loop.
  */
 export async function* recordLineBatches(bucket: R2Bucket, jobId: string, units: FinishedUnit[]): AsyncGenerator<string[]> {
   for (const unit of units) {
-    const body = await unitPart(bucket, jobId, unit, "ndjson");
-    if (!body) continue;
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    const object = await unitPart(bucket, jobId, unit, "ndjson");
+    if (!object) continue;
+    const reader = object.body.pipeThrough(new TextDecoderStream()).getReader();
     let pending = "";
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       const lines = (pending + value).split("\n");
       pending = lines.pop()!;
-      const complete = lines.filter(Boolean);
+      const complete = lines.filter(Boolean).map(recordJson);
       if (complete.length) yield complete;
     }
-    if (pending) yield [pending];
+    if (pending) yield [recordJson(pending)];
   }
 }
 

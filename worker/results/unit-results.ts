@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { FinishedUnit, StoredUnit } from "../jobs/store";
 import { csvColumns, csvRecordRows } from "./csv-format";
+import { ARRAY_ITEM_LINES, arrayItemLine } from "./array-item-lines";
 import { unitResultsKey } from "./keys";
 
 /** The two halves of a unit's object: its NDJSON lines, then its ready-made CSV rows. */
@@ -9,32 +10,34 @@ export type UnitPart = "ndjson" | "csv";
 const encoder = new TextEncoder();
 
 /**
- * Stores a unit's validated records as one object, NDJSON lines followed by
- * the same records as CSV rows, so a CSV export is a byte stream of stored
- * rows rather than a parse-and-format pass over every record on each
+ * Stores a unit's validated records as one object, JSON lines followed by
+ * the same records as CSV rows, so both exports are byte streams of stored
+ * parts rather than a parse-and-format pass over every record on each
  * download, at one R2 write per unit (none for a unit without records). The
  * returned object id and offset are committed with the unit, so a read finds
  * either half without asking R2 where it starts.
  */
 export async function storeUnitResults(bucket: R2Bucket, jobId: string, unitIndex: number, record: z.ZodObject, records: Record<string, unknown>[]): Promise<StoredUnit> {
   if (records.length === 0) return { recordCount: 0, resultId: null, csvOffset: 0 };
-  const ndjson = encoder.encode(records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  const ndjson = encoder.encode(records.map(arrayItemLine).join(""));
   const csv = encoder.encode(csvRecordRows(csvColumns(record), records));
   const body = new Uint8Array(ndjson.byteLength + csv.byteLength);
   body.set(ndjson);
   body.set(csv, ndjson.byteLength);
   const resultId = crypto.randomUUID();
-  await bucket.put(unitResultsKey(jobId, unitIndex, resultId), body);
+  await bucket.put(unitResultsKey(jobId, unitIndex, resultId), body, { httpMetadata: { contentType: ARRAY_ITEM_LINES } });
   return { recordCount: records.length, resultId, csvOffset: ndjson.byteLength };
 }
 
 /**
- * One half of a committed unit's object as a stream, by a ranged read. A
- * unit without records stored nothing to read.
+ * One half of a committed unit's object, by a ranged read (its media type
+ * says how its JSON lines end). A unit without records stored nothing to read.
  */
-export async function unitPart(bucket: R2Bucket, jobId: string, unit: FinishedUnit, part: UnitPart): Promise<ReadableStream<Uint8Array> | null> {
+export async function unitPart(bucket: R2Bucket, jobId: string, unit: FinishedUnit, part: UnitPart): Promise<R2ObjectBody | null> {
   if (unit.resultId === null) return null;
   const range = part === "ndjson" ? { offset: 0, length: unit.csvOffset } : { offset: unit.csvOffset };
-  const object = await bucket.get(unitResultsKey(jobId, unit.unitIndex, unit.resultId), { range });
-  return object?.body ?? null;
+  return bucket.get(unitResultsKey(jobId, unit.unitIndex, unit.resultId), { range });
 }
+
+/** Whether the object's JSON lines end with the array's comma (stored since ARRAY_ITEM_LINES). */
+export const holdsArrayItems = (object: R2ObjectBody): boolean => object.httpMetadata?.contentType === ARRAY_ITEM_LINES;
