@@ -31,11 +31,12 @@ export async function storeUnitResults(bucket: R2Bucket, jobId: string, unitInde
 
 /**
  * One half of a committed unit's object, by a ranged read (its media type
- * says how its JSON lines end). A unit without records stored nothing to read.
+ * says how its JSON lines end), short of its last `shortBy` bytes if asked.
+ * A unit without records stored nothing to read.
  */
-export async function unitPart(bucket: R2Bucket, jobId: string, unit: FinishedUnit, part: UnitPart): Promise<R2ObjectBody | null> {
+export async function unitPart(bucket: R2Bucket, jobId: string, unit: FinishedUnit, part: UnitPart, shortBy = 0): Promise<R2ObjectBody | null> {
   if (unit.resultId === null) return null;
-  const range = part === "ndjson" ? { offset: 0, length: unit.csvOffset } : { offset: unit.csvOffset };
+  const range = part === "ndjson" ? { offset: 0, length: unit.csvOffset - shortBy } : { offset: unit.csvOffset };
   return bucket.get(unitResultsKey(jobId, unit.unitIndex, unit.resultId), { range });
 }
 
