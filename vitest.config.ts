@@ -83,18 +83,19 @@ export default defineConfig(async () => {
         },
       },
     });
-  // Both projects run in one workerd per vitest worker. Most files share it, storage included (`isolate: false`):
-  // migrations are applied once per worker instead of once per file, and every test makes its own workspaces, keys,
-  // credentials and addresses. The sweep's, the webhook dispatcher's, the retention cron's and the vault rotation's tests
-  // act on every row in storage, so they keep storage of their own (`isolate: true`), as all files did before.
-  const ownStorage = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts", "test/workers/vault-rotation.test.ts"];
-  const project = (name: string, include: string[], exclude: string[], isolate: boolean) => ({
+  // Both projects keep a runtime's storage and modules from file to file (`isolate: false`): migrations are applied
+  // once per runtime instead of once per file, and every test makes its own workspaces, keys, credentials and
+  // addresses. The tests that act on every row in storage run in a project of their own, gathered into one file
+  // (test/workers/storage-wide.test.ts), so one runtime holds their rows apart from the others'.
+  const storageWide = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts", "test/workers/vault-rotation.test.ts"];
+  const storageWideFile = "test/workers/storage-wide.test.ts";
+  const project = (name: string, include: string[], exclude: string[]) => ({
     plugins: [runtime()],
     test: {
       name,
       include,
       exclude,
-      isolate,
+      isolate: false,
       setupFiles: ["./test/workers/apply-migrations.ts"],
       globalSetup: ["./test/support/workers-global-setup.ts", "./test/support/openssl-certificate-setup.ts"],
       testTimeout: 240_000,
@@ -106,8 +107,8 @@ export default defineConfig(async () => {
       maxWorkers: 3,
       // The order that measured fastest under the full suite (c33: 192 s). Longest-first by the lane's own timings,
       // which starts three more Chromium-heavy files at once, was slower (c34, c35: 211-212 s).
-      sequence: { sequencer: slowFirst(["pipeline-executor.test.ts", "client-in-workers.test.ts", "api-rate-limit.test.ts", "pipeline-faults.test.ts", "api-fuzz.test.ts", "webhooks.test.ts", "vault-rotation.test.ts"]) },
-      projects: [project("workers", ["test/workers/**/*.test.ts"], ownStorage, false), project("workers-own-storage", ownStorage, [], true)],
+      sequence: { sequencer: slowFirst(["pipeline-executor.test.ts", "client-in-workers.test.ts", "api-rate-limit.test.ts", "pipeline-faults.test.ts", "api-fuzz.test.ts", "storage-wide.test.ts"]) },
+      projects: [project("workers", ["test/workers/**/*.test.ts"], [...storageWide, storageWideFile]), project("workers-own-storage", [storageWideFile], [])],
     },
   };
 });
