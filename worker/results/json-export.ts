@@ -29,7 +29,7 @@ export function jsonResults(bucket: R2Bucket, head: { jobId: string; schema: str
     for (const [at, unit] of stored.entries()) {
       if (commaOwed) await write(Uint8Array.of(COMMA));
       const last = at === stored.length - 1;
-      const object = await unitPart(bucket, head.jobId, unit, "ndjson", last ? ITEM_END : 0);
+      const object = await unitPart(bucket, head.jobId, unit, "json", last ? ITEM_END : 0);
       // A committed unit's object is never deleted while its job's results are served: a gap would corrupt the document.
       if (!object) throw new Error(`results object of unit ${unit.unitIndex} is missing`);
       if (holdsArrayItems(object)) {
@@ -38,7 +38,7 @@ export function jsonResults(bucket: R2Bucket, head: { jobId: string; schema: str
       } else {
         // Bare lines, read whole: a short read of the last unit left out two bytes of its record, not a comma.
         if (last) await object.body.cancel();
-        await writeBareLines(last ? (await unitPart(bucket, head.jobId, unit, "ndjson"))!.body : object.body, write);
+        await writeBareLines(last ? (await unitPart(bucket, head.jobId, unit, "json"))!.body : object.body, write);
         commaOwed = true;
       }
     }

@@ -9,7 +9,7 @@ import { unitPart } from "./unit-results";
  */
 export async function* recordLineBatches(bucket: R2Bucket, jobId: string, units: FinishedUnit[]): AsyncGenerator<string[]> {
   for (const unit of units) {
-    const object = await unitPart(bucket, jobId, unit, "ndjson");
+    const object = await unitPart(bucket, jobId, unit, "json");
     if (!object) continue;
     const reader = object.body.pipeThrough(new TextDecoderStream()).getReader();
     let pending = "";

@@ -5,7 +5,7 @@ import { ARRAY_ITEM_LINES, arrayItemLine } from "./array-item-lines";
 import { unitResultsKey } from "./keys";
 
 /** The two halves of a unit's object: its NDJSON lines, then its ready-made CSV rows. */
-export type UnitPart = "ndjson" | "csv";
+export type UnitPart = "json" | "csv";
 
 const encoder = new TextEncoder();
 
@@ -19,14 +19,14 @@ const encoder = new TextEncoder();
  */
 export async function storeUnitResults(bucket: R2Bucket, jobId: string, unitIndex: number, record: z.ZodObject, records: Record<string, unknown>[]): Promise<StoredUnit> {
   if (records.length === 0) return { recordCount: 0, resultId: null, csvOffset: 0 };
-  const ndjson = encoder.encode(records.map(arrayItemLine).join(""));
+  const lines = encoder.encode(records.map(arrayItemLine).join(""));
   const csv = encoder.encode(csvRecordRows(csvColumns(record), records));
-  const body = new Uint8Array(ndjson.byteLength + csv.byteLength);
-  body.set(ndjson);
-  body.set(csv, ndjson.byteLength);
+  const body = new Uint8Array(lines.byteLength + csv.byteLength);
+  body.set(lines);
+  body.set(csv, lines.byteLength);
   const resultId = crypto.randomUUID();
   await bucket.put(unitResultsKey(jobId, unitIndex, resultId), body, { httpMetadata: { contentType: ARRAY_ITEM_LINES } });
-  return { recordCount: records.length, resultId, csvOffset: ndjson.byteLength };
+  return { recordCount: records.length, resultId, csvOffset: lines.byteLength };
 }
 
 /**
@@ -36,7 +36,7 @@ export async function storeUnitResults(bucket: R2Bucket, jobId: string, unitInde
  */
 export async function unitPart(bucket: R2Bucket, jobId: string, unit: FinishedUnit, part: UnitPart, shortBy = 0): Promise<R2ObjectBody | null> {
   if (unit.resultId === null) return null;
-  const range = part === "ndjson" ? { offset: 0, length: unit.csvOffset - shortBy } : { offset: unit.csvOffset };
+  const range = part === "json" ? { offset: 0, length: unit.csvOffset - shortBy } : { offset: unit.csvOffset };
   return bucket.get(unitResultsKey(jobId, unit.unitIndex, unit.resultId), { range });
 }
 
