@@ -4,7 +4,7 @@ import { csvColumns, csvRecordRows } from "./csv-format";
 import { ARRAY_ITEM_LINES, arrayItemLine } from "./array-item-lines";
 import { unitResultsKey } from "./keys";
 
-/** The two halves of a unit's object: its NDJSON lines, then its ready-made CSV rows. */
+/** The two halves of a unit's object: its JSON lines, then its ready-made CSV rows. */
 export type UnitPart = "json" | "csv";
 
 const encoder = new TextEncoder();
