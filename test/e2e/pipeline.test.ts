@@ -156,7 +156,6 @@ describe("bank jobs through the real stack", () => {
 });
 
 describe("card jobs through the real stack", () => {
-  // Three of the issuer's 90-day searches per card.
   // 151 days: two of the issuer's searches of at most 90 days per card.
   const CARD_RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-05-31" };
   const byTransaction = (a: Json, b: Json) => (a.transactionIdentifier < b.transactionIdentifier ? -1 : 1);
