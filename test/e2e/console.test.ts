@@ -47,6 +47,15 @@ async function submit(page: Page, selector = "main form button[type=submit]") {
   await Promise.all([page.waitForNavigation(), page.click(selector)]);
 }
 
+/** Fills the sign-up form for a workspace of the demo's business; the caller submits it. */
+async function fillSignUp(page: Page, email: string, password: string, workspaceName: string) {
+  await page.goto(`${stack.baseUrl}/console/sign-up`);
+  await page.type("#email", email);
+  await page.type("#password", password);
+  await page.type("#workspaceName", workspaceName);
+  await page.type("#businessNumber", "120-88-00767");
+}
+
 async function signIn(page: Page, email: string, password: string) {
   await page.goto(`${stack.baseUrl}/console/sign-in`);
   await page.type("#email", email);
@@ -67,11 +76,7 @@ describe("the console in Chromium against the local stack", () => {
     const page = await phonePage();
     const email = `owner-${Date.now()}@example.co.kr`;
     const password = "a long enough password";
-    await page.goto(`${stack.baseUrl}/console/sign-up`);
-    await page.type("#email", email);
-    await page.type("#password", password);
-    await page.type("#workspaceName", "콘솔 테스트 회사");
-    await page.type("#businessNumber", "120-88-00767");
+    await fillSignUp(page, email, password, "콘솔 테스트 회사");
     await shot(page, "1-sign-up");
     await submit(page);
     expect(page.url()).toMatch(/\/console\/w\/[0-9a-f-]+\/keys$/);
@@ -118,11 +123,7 @@ describe("the console in Chromium against the local stack", () => {
 
   it("upgrades to PRO with a card after a declined one, pays a refused renewal when past due, and moves back to FREE at the period's end", async () => {
     const page = await phonePage();
-    await page.goto(`${stack.baseUrl}/console/sign-up`);
-    await page.type("#email", `payer-${Date.now()}@example.co.kr`);
-    await page.type("#password", "a long enough password");
-    await page.type("#workspaceName", "결제 테스트 회사");
-    await page.type("#businessNumber", "120-88-00767");
+    await fillSignUp(page, `payer-${Date.now()}@example.co.kr`, "a long enough password", "결제 테스트 회사");
     await submit(page);
     await page.click("a[href$='/billing']");
     await page.waitForSelector("#card-number");
@@ -163,11 +164,7 @@ describe("the console in Chromium against the local stack", () => {
 
   it("adds a bank login through the hosted registration page, which the credentials list then shows as live", async () => {
     const page = await phonePage();
-    await page.goto(`${stack.baseUrl}/console/sign-up`);
-    await page.type("#email", `adder-${Date.now()}@example.co.kr`);
-    await page.type("#password", "a long enough password");
-    await page.type("#workspaceName", "등록 테스트 회사");
-    await page.type("#businessNumber", "120-88-00767");
+    await fillSignUp(page, `adder-${Date.now()}@example.co.kr`, "a long enough password", "등록 테스트 회사");
     await submit(page);
     await page.goto(page.url().replace(/\/keys$/, "/credentials"));
     expect(await page.$$("tbody tr")).toHaveLength(0);
