@@ -14,7 +14,7 @@ import { workspaceRow } from "../workspaces/store";
 import { planUsage, PlanUsageTable } from "./plan-usage";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { ActionButton, CsrfField, DeleteForm, Outcome, Page } from "./layout";
+import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -112,40 +112,25 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
         <button type="submit">카드 등록</button>
       </form>
       <h2>청구서</h2>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">기간</th>
-              <th scope="col">공급가액</th>
-              <th scope="col">부가세</th>
-              <th scope="col">합계</th>
-              <th scope="col">크레딧</th>
-              <th scope="col">결제 금액</th>
-              <th scope="col">상태</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invoices.slice(0, INVOICES_SHOWN).map((invoice) => (
-              <tr data-invoice-id={invoice.id} data-status={invoice.status}>
-                <td>
-                  <a href={`${base}/invoices/${invoice.id}`}>{PLAN_NAMES[invoice.plan]}</a> · {kst(invoice.periodStart)} ~ {kst(invoice.periodEnd)}
-                  {invoice.overageJobs > 0 && <span data-overage={invoice.overageJobs}> (초과 {invoice.overageJobs.toLocaleString("ko-KR")}건 {won(invoice.overageAmount)})</span>}
-                </td>
-                <td>{won(invoice.supplyAmount)}</td>
-                <td>{won(invoice.vatAmount)}</td>
-                <td>{won(invoice.totalAmount)}</td>
-                <td>{won(invoice.creditAmount)}</td>
-                <td>{won(chargedAmount(invoice))}</td>
-                <td>
-                  {INVOICE_STATUS[invoice.status]}
-                  {invoice.lastFailureCode && invoice.status === "OPEN" && <span data-failure={invoice.lastFailureCode}> ({invoice.lastFailureCode})</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["기간", "공급가액", "부가세", "합계", "크레딧", "결제 금액", "상태"]}>
+        {invoices.slice(0, INVOICES_SHOWN).map((invoice) => (
+          <tr data-invoice-id={invoice.id} data-status={invoice.status}>
+            <td>
+              <a href={`${base}/invoices/${invoice.id}`}>{PLAN_NAMES[invoice.plan]}</a> · {kst(invoice.periodStart)} ~ {kst(invoice.periodEnd)}
+              {invoice.overageJobs > 0 && <span data-overage={invoice.overageJobs}> (초과 {invoice.overageJobs.toLocaleString("ko-KR")}건 {won(invoice.overageAmount)})</span>}
+            </td>
+            <td>{won(invoice.supplyAmount)}</td>
+            <td>{won(invoice.vatAmount)}</td>
+            <td>{won(invoice.totalAmount)}</td>
+            <td>{won(invoice.creditAmount)}</td>
+            <td>{won(chargedAmount(invoice))}</td>
+            <td>
+              {INVOICE_STATUS[invoice.status]}
+              {invoice.lastFailureCode && invoice.status === "OPEN" && <span data-failure={invoice.lastFailureCode}> ({invoice.lastFailureCode})</span>}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {invoices.length === 0 && <p>청구서가 없습니다.</p>}
     </Page>,
     shown.error ? (shown.error.status as 400) : (shown.status ?? 200),

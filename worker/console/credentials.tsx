@@ -12,7 +12,7 @@ import type { AppEnv } from "../env";
 import { roleMay } from "../workspaces/roles";
 import { isSandboxOnly } from "../workspaces/store";
 import { kst } from "./kst";
-import { ActionButton, CsrfField, DeleteForm, Outcome, Page } from "./layout";
+import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -66,66 +66,46 @@ async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Pro
       ) : (
         <p id="owner-only">기관 계정 연결과 교체는 워크스페이스 소유자만 할 수 있습니다. 등록된 자격 증명으로 수집 작업은 실행할 수 있습니다.</p>
       )}
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">기관</th>
-              <th scope="col">방식</th>
-              <th scope="col">이름 · 계정 · 인증서 (만료일)</th>
-              <th scope="col">확인</th>
-              <th scope="col">상태</th>
-              <th scope="col">마지막 성공</th>
-              <th scope="col">등록</th>
-              {manages && (
-                <th scope="col">
-                  <span class="sr-only">관리</span>
-                </th>
+      <DataTable columns={["기관", "방식", "이름 · 계정 · 인증서 (만료일)", "확인", "상태", "마지막 성공", "등록", ...(manages ? [{ hidden: "관리" }] : [])]}>
+        {rows.map((row) => (
+          <tr data-credential-id={row.id}>
+            <td>{providerName(row.providerCode)}</td>
+            <td>{AUTH_METHOD[row.authMethod]}</td>
+            <td>
+              {row.label ?? ""}
+              {row.isDefault && <span class="badge" data-badge="default"> 기본</span>}
+              {daysLeft(row, now) !== null && (
+                <span class="badge warning" data-badge="expiring">
+                  {" "}
+                  {daysLeft(row, now)! > 0 ? `만료 ${daysLeft(row, now)}일 전` : "만료됨"}
+                </span>
               )}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr data-credential-id={row.id}>
-                <td>{providerName(row.providerCode)}</td>
-                <td>{AUTH_METHOD[row.authMethod]}</td>
-                <td>
-                  {row.label ?? ""}
-                  {row.isDefault && <span class="badge" data-badge="default"> 기본</span>}
-                  {daysLeft(row, now) !== null && (
-                    <span class="badge warning" data-badge="expiring">
-                      {" "}
-                      {daysLeft(row, now)! > 0 ? `만료 ${daysLeft(row, now)}일 전` : "만료됨"}
-                    </span>
-                  )}
-                </td>
-                <td data-check={row.checkState ?? ""}>{row.checkState ? CHECK[row.checkState] : "-"}</td>
-                {/* The institution refused it (credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
-                <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : STATUS[row.status]}</td>
-                <td data-last-success={successes.get(row.id) ?? ""}>{successes.has(row.id) ? kst(successes.get(row.id)!) : "-"}</td>
-                <td>{kst(row.createdAt)}</td>
-                {manages && (
-                  <td>
-                    {row.status === "ACTIVE" && row.providerCode !== GLOBAL_PROVIDER && !row.invalidReason && (
-                      <ActionButton action={`${base}/${row.id}/check`} csrf={user.csrf} text="지금 확인" label={`${providerName(row.providerCode)} ${row.label ?? ""} 지금 확인`} />
-                    )}
-                    {row.status === "ACTIVE" && (
-                      <form method="post" action={`${base}/connect`}>
-                        <CsrfField token={user.csrf} />
-                        <input type="hidden" name="replace" value={row.id} />
-                        <button type="submit" aria-label={`${providerName(row.providerCode)} ${row.label ?? ""} 교체`}>
-                          교체
-                        </button>
-                      </form>
-                    )}
-                    {row.status === "ACTIVE" && <DeleteForm action={`${base}/${row.id}/delete`} csrf={user.csrf} label={`${providerName(row.providerCode)} ${row.label ?? ""} 삭제`} />}
-                  </td>
+            </td>
+            <td data-check={row.checkState ?? ""}>{row.checkState ? CHECK[row.checkState] : "-"}</td>
+            {/* The institution refused it (credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
+            <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : STATUS[row.status]}</td>
+            <td data-last-success={successes.get(row.id) ?? ""}>{successes.has(row.id) ? kst(successes.get(row.id)!) : "-"}</td>
+            <td>{kst(row.createdAt)}</td>
+            {manages && (
+              <td>
+                {row.status === "ACTIVE" && row.providerCode !== GLOBAL_PROVIDER && !row.invalidReason && (
+                  <ActionButton action={`${base}/${row.id}/check`} csrf={user.csrf} text="지금 확인" label={`${providerName(row.providerCode)} ${row.label ?? ""} 지금 확인`} />
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                {row.status === "ACTIVE" && (
+                  <form method="post" action={`${base}/connect`}>
+                    <CsrfField token={user.csrf} />
+                    <input type="hidden" name="replace" value={row.id} />
+                    <button type="submit" aria-label={`${providerName(row.providerCode)} ${row.label ?? ""} 교체`}>
+                      교체
+                    </button>
+                  </form>
+                )}
+                {row.status === "ACTIVE" && <DeleteForm action={`${base}/${row.id}/delete`} csrf={user.csrf} label={`${providerName(row.providerCode)} ${row.label ?? ""} 삭제`} />}
+              </td>
+            )}
+          </tr>
+        ))}
+      </DataTable>
       {rows.length === 0 && <p>등록된 자격 증명이 없습니다.</p>}
     </Page>,
     shown.error ? (shown.error.status as 400) : 200,

@@ -6,7 +6,7 @@ import { ApiError } from "../errors/api-error";
 import { CreateDeliveryRouteBodySchema, routeInput } from "../routes/delivery-routes/shapes";
 import { routeView } from "../routes/delivery-routes/views";
 import { kst } from "./kst";
-import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
+import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
@@ -41,38 +41,23 @@ async function routesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
         보냅니다. 실패하면 웹훅처럼 다시 시도합니다. 비밀(접근 키의 비밀, 비밀번호나 개인 키)은 봉인해 다시 보여 주지 않습니다.
       </p>
       <h2>경로 목록</h2>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">이름</th>
-              <th scope="col">종류</th>
-              <th scope="col">보내는 곳</th>
-              <th scope="col">등록</th>
-              <th scope="col">
-                <span class="sr-only">관리</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {routes.map((route) => (
-              <tr data-route-id={route.id}>
-                <td>
-                  <a href={`${base}/${route.id}`}>{route.name}</a>
-                </td>
-                <td>{route.kind}</td>
-                <td>
-                  <code>{destination(route)}</code>
-                </td>
-                <td>{kst(route.createdAt)}</td>
-                <td>
-                  <DeleteForm action={`${base}/${route.id}/delete`} csrf={user.csrf} label={`${route.name} 경로 삭제`} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["이름", "종류", "보내는 곳", "등록", { hidden: "관리" }]}>
+        {routes.map((route) => (
+          <tr data-route-id={route.id}>
+            <td>
+              <a href={`${base}/${route.id}`}>{route.name}</a>
+            </td>
+            <td>{route.kind}</td>
+            <td>
+              <code>{destination(route)}</code>
+            </td>
+            <td>{kst(route.createdAt)}</td>
+            <td>
+              <DeleteForm action={`${base}/${route.id}/delete`} csrf={user.csrf} label={`${route.name} 경로 삭제`} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {routes.length === 0 && <p>경로가 없습니다.</p>}
       <h2>S3 호환 버킷 추가</h2>
       <form method="post" action={base}>
@@ -133,35 +118,22 @@ export async function showRouteDeliveries(c: Context<AppEnv>): Promise<Response>
       <p>
         {route.kind} · <code>{destination(route)}</code>
       </p>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">작업</th>
-              <th scope="col">상태</th>
-              <th scope="col">시도</th>
-              <th scope="col">파일</th>
-              <th scope="col">마지막 시도</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((delivery) => (
-              <tr data-delivery-id={delivery.id}>
-                <td>
-                  <a href={`${jobs}/${delivery.jobId}`}>{delivery.jobId.slice(0, 8)}</a>
-                </td>
-                <td data-status={delivery.status}>
-                  {DELIVERY_STATUS[delivery.status]}
-                  {delivery.lastError && <p data-last-error>{delivery.lastError}</p>}
-                </td>
-                <td>{delivery.attempts}</td>
-                <td>{delivery.files?.map((file) => `${file.name} (${file.bytes.toLocaleString("ko-KR")} B)`).join(", ") ?? "-"}</td>
-                <td>{kst(delivery.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["작업", "상태", "시도", "파일", "마지막 시도"]}>
+        {deliveries.map((delivery) => (
+          <tr data-delivery-id={delivery.id}>
+            <td>
+              <a href={`${jobs}/${delivery.jobId}`}>{delivery.jobId.slice(0, 8)}</a>
+            </td>
+            <td data-status={delivery.status}>
+              {DELIVERY_STATUS[delivery.status]}
+              {delivery.lastError && <p data-last-error>{delivery.lastError}</p>}
+            </td>
+            <td>{delivery.attempts}</td>
+            <td>{delivery.files?.map((file) => `${file.name} (${file.bytes.toLocaleString("ko-KR")} B)`).join(", ") ?? "-"}</td>
+            <td>{kst(delivery.updatedAt)}</td>
+          </tr>
+        ))}
+      </DataTable>
       {deliveries.length === 0 && <p>아직 보낸 결과가 없습니다.</p>}
       <p>
         <a href={`/console/w/${workspaceId}/delivery-routes`}>경로 목록으로</a>

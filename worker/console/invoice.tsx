@@ -6,7 +6,7 @@ import { workspaceRow } from "../workspaces/store";
 import { kstDate } from "../lib/korean-time";
 import { INVOICE_STATUS, won } from "./billing";
 import { kst } from "./kst";
-import { Page } from "./layout";
+import { DataTable, Page } from "./layout";
 
 
 /**
@@ -39,27 +39,10 @@ export async function showInvoice(c: Context<AppEnv>): Promise<Response> {
           {invoice.paidAt !== null && ` (${kst(invoice.paidAt)}, 거래 ${invoice.gatewayTransactionId ?? "크레딧"})`}
         </dd>
       </dl>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">품목</th>
-              <th scope="col">공급가액</th>
-            </tr>
-          </thead>
-          <tbody>
-            <tr>
-              <td>데이터 수집 {PLAN_NAMES[invoice.plan]} 플랜 1개월</td>
-              <td>{won(base)}</td>
-            </tr>
-            {invoice.overageJobs > 0 && (
-              <tr>
-                <td>포함량을 넘은 수집 작업 {invoice.overageJobs.toLocaleString("ko-KR")}건</td>
-                <td>{won(invoice.overageAmount)}</td>
-              </tr>
-            )}
-          </tbody>
-          <tfoot>
+      <DataTable
+        columns={["품목", "공급가액"]}
+        foot={
+          <>
             <tr>
               <th scope="row">공급가액</th>
               <td id="supply">{won(invoice.supplyAmount)}</td>
@@ -80,9 +63,20 @@ export async function showInvoice(c: Context<AppEnv>): Promise<Response> {
               <th scope="row">카드 결제 금액</th>
               <td id="charged">{won(chargedAmount(invoice))}</td>
             </tr>
-          </tfoot>
-        </table>
-      </div>
+          </>
+        }
+      >
+        <tr>
+          <td>데이터 수집 {PLAN_NAMES[invoice.plan]} 플랜 1개월</td>
+          <td>{won(base)}</td>
+        </tr>
+        {invoice.overageJobs > 0 && (
+          <tr>
+            <td>포함량을 넘은 수집 작업 {invoice.overageJobs.toLocaleString("ko-KR")}건</td>
+            <td>{won(invoice.overageAmount)}</td>
+          </tr>
+        )}
+      </DataTable>
       <p>
         <a href={`?download=1`}>파일로 내려받기</a> · <a href={`/console/w/${workspaceId}/billing`}>결제로 돌아가기</a>
       </p>

@@ -10,7 +10,7 @@ import { firstRecords } from "../results/record-lines";
 import { workspaceJob } from "../routes/data-jobs/load-job";
 import { jobView } from "../jobs/views";
 import { JobStatusCell } from "./job-status";
-import { CsrfField, Page } from "./layout";
+import { CsrfField, DataTable, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
@@ -73,26 +73,15 @@ export async function showJob(c: Context<AppEnv>): Promise<Response> {
         </a>
       </p>
       {preview.length > 0 && (
-        <div class="table">
-          <table id="preview">
-            <thead>
-              <tr>
-                {columns.map((col) => (
-                  <th scope="col">{col.label}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {preview.map((record) => (
-                <tr>
-                  {columns.map((col) => (
-                    <td>{record[col.key] === undefined || record[col.key] === null ? "" : String(record[col.key])}</td>
-                  ))}
-                </tr>
+        <DataTable id="preview" columns={columns.map((col) => col.label)}>
+          {preview.map((record) => (
+            <tr>
+              {columns.map((col) => (
+                <td>{record[col.key] === undefined || record[col.key] === null ? "" : String(record[col.key])}</td>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <script nonce={c.get("cspNonce")}>{raw(LIVE_PROGRESS_SCRIPT)}</script>
     </Page>,

@@ -11,7 +11,7 @@ import { listJobs } from "../jobs/store";
 import { workspaceJob } from "../routes/data-jobs/load-job";
 import { jobView, pollIntervalMs } from "../jobs/views";
 import { JobStatusCell } from "./job-status";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { CsrfField, DataTable, ErrorAlert, Page } from "./layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { parseTarget, TargetFields } from "./target-fields";
@@ -55,32 +55,21 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
         </select>
         <button type="submit">거르기</button>
       </form>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">작업</th>
-              <th scope="col">기관 · 데이터</th>
-              <th scope="col">상태</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((job) => (
-              <tr data-job-id={job.id}>
-                <td>
-                  <a href={`${base}/${job.id}`}>{job.id.slice(0, 8)}</a>
-                </td>
-                <td>
-                  {job.providerCode} · {findSchema(job.schema)?.title ?? job.schema}
-                </td>
-                <td>
-                  <JobStatusCell job={job} pollUrl={`${base}/${job.id}/status.json`} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["작업", "기관 · 데이터", "상태"]}>
+        {rows.map((job) => (
+          <tr data-job-id={job.id}>
+            <td>
+              <a href={`${base}/${job.id}`}>{job.id.slice(0, 8)}</a>
+            </td>
+            <td>
+              {job.providerCode} · {findSchema(job.schema)?.title ?? job.schema}
+            </td>
+            <td>
+              <JobStatusCell job={job} pollUrl={`${base}/${job.id}/status.json`} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {rows.length === 0 && <p>작업이 없습니다.</p>}
       <script nonce={c.get("cspNonce")}>{raw(LIVE_PROGRESS_SCRIPT)}</script>
     </Page>,

@@ -7,7 +7,7 @@ import { roleMay } from "../workspaces/roles";
 import { ApiError } from "../errors/api-error";
 import { isoTime } from "../lib/iso-time";
 import { kst } from "./kst";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { CsrfField, DataTable, ErrorAlert, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -45,55 +45,40 @@ async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?:
         <button type="submit">발급</button>
       </form>
       <h2>발급된 키</h2>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">이름</th>
-              <th scope="col">앞자리</th>
-              <th scope="col">발급</th>
-              <th scope="col">상태</th>
-              <th scope="col">
-                <span class="sr-only">폐기</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <tr data-key-id={key.id}>
-                <td>
-                  {key.name}
-                  {key.deviceIssued ? " (명령줄 로그인으로 발급)" : ""}
-                  {key.canManageKeys ? " (관리 권한)" : ""}
-                </td>
-                <td>
-                  <code>{key.prefix}…</code>
-                </td>
-                <td>{kst(key.createdAt)}</td>
-                <td>
-                  {key.revokedAt !== null
-                    ? `폐기됨 (${kst(key.revokedAt)})`
-                    : key.expiresAt !== null && key.expiresAt <= Date.now()
-                      ? "만료됨"
-                      : key.expiresAt !== null
-                        ? `사용 중 (${isoTime(key.expiresAt)} 만료)`
-                        : "사용 중"}
-                </td>
-                <td>
-                  {key.revokedAt === null && (
-                    <form method="post" action={`${base}/${key.id}/revoke`}>
-                      <CsrfField token={user.csrf} />
-                      <button type="submit" class="danger" aria-label={`${key.name} 키 폐기`}>
-                        폐기
-                      </button>
-                    </form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["이름", "앞자리", "발급", "상태", { hidden: "폐기" }]}>
+        {keys.map((key) => (
+          <tr data-key-id={key.id}>
+            <td>
+              {key.name}
+              {key.deviceIssued ? " (명령줄 로그인으로 발급)" : ""}
+              {key.canManageKeys ? " (관리 권한)" : ""}
+            </td>
+            <td>
+              <code>{key.prefix}…</code>
+            </td>
+            <td>{kst(key.createdAt)}</td>
+            <td>
+              {key.revokedAt !== null
+                ? `폐기됨 (${kst(key.revokedAt)})`
+                : key.expiresAt !== null && key.expiresAt <= Date.now()
+                  ? "만료됨"
+                  : key.expiresAt !== null
+                    ? `사용 중 (${isoTime(key.expiresAt)} 만료)`
+                    : "사용 중"}
+            </td>
+            <td>
+              {key.revokedAt === null && (
+                <form method="post" action={`${base}/${key.id}/revoke`}>
+                  <CsrfField token={user.csrf} />
+                  <button type="submit" class="danger" aria-label={`${key.name} 키 폐기`}>
+                    폐기
+                  </button>
+                </form>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </Page>,
     shown.issued ? 201 : ((shown.error?.status ?? 200) as 200),
   );

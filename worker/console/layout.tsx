@@ -69,6 +69,26 @@ export const ActionButton = (props: { action: string; csrf: string; text: string
   </form>
 );
 
+/** A heading read out to screen readers but not shown: an action column's, whose buttons say what they do. */
+export type HiddenHeading = { hidden: string };
+
+/** Rows under column headings, scrolled sideways on a narrow screen; `foot` rows go below them (totals). */
+export const DataTable = (props: { id?: string; columns: (string | HiddenHeading)[]; foot?: Child; children: Child }) => (
+  <div class="table">
+    <table id={props.id}>
+      <thead>
+        <tr>
+          {props.columns.map((column) => (
+            <th scope="col">{typeof column === "string" ? column : <span class="sr-only">{column.hidden}</span>}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{props.children}</tbody>
+      {props.foot && <tfoot>{props.foot}</tfoot>}
+    </table>
+  </div>
+);
+
 /** A row's delete button, named for screen readers by what it deletes. */
 export const DeleteForm = (props: { action: string; csrf: string; label: string }) => <ActionButton {...props} text="삭제" danger />;
 

@@ -8,7 +8,7 @@ import { CreateInvitationBodySchema } from "../routes/workspace-invitations/shap
 import { UpdateMemberBodySchema } from "../routes/workspace-members/shapes";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { ActionButton, CsrfField, Outcome, Page } from "./layout";
+import { ActionButton, CsrfField, DataTable, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -33,47 +33,33 @@ async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
     <Page title="구성원" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <Outcome shown={shown} />
       <p>소유자는 구성원, API 키, 자격 증명, 웹훅, 결과 전달과 결제를 관리합니다. 구성원은 수집을 실행·조회하고 결과를 내려받습니다.</p>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">이메일</th>
-              <th scope="col">역할</th>
-              <th scope="col">참여</th>
-              <th scope="col">
-                <span class="sr-only">관리</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((member) => (
-              <tr data-member-email={member.email}>
-                <td>
-                  {member.email}
-                  {member.userId === user.userId ? " (나)" : ""}
-                </td>
-                <td data-role={member.role}>
-                  <form method="post" action={`${base}/${member.userId}/role`}>
-                    <CsrfField token={user.csrf} />
-                    <label for={`role-${member.userId}`} class="sr-only">{`${member.email}의 역할`}</label>
-                    <RoleSelect id={`role-${member.userId}`} selected={member.role} />
-                    <button type="submit">역할 변경</button>
-                  </form>
-                </td>
-                <td>{kst(member.joinedAt)}</td>
-                <td>
-                  {member.userId !== user.userId && (
-                    <>
-                      <ActionButton action={`${base}/${member.userId}/hand-over`} csrf={user.csrf} label={`${member.email}에게 소유권 넘기기`} text="소유권 넘기기" />
-                      <ActionButton action={`${base}/${member.userId}/remove`} csrf={user.csrf} label={`${member.email} 내보내기`} text="내보내기" danger />
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["이메일", "역할", "참여", { hidden: "관리" }]}>
+        {members.map((member) => (
+          <tr data-member-email={member.email}>
+            <td>
+              {member.email}
+              {member.userId === user.userId ? " (나)" : ""}
+            </td>
+            <td data-role={member.role}>
+              <form method="post" action={`${base}/${member.userId}/role`}>
+                <CsrfField token={user.csrf} />
+                <label for={`role-${member.userId}`} class="sr-only">{`${member.email}의 역할`}</label>
+                <RoleSelect id={`role-${member.userId}`} selected={member.role} />
+                <button type="submit">역할 변경</button>
+              </form>
+            </td>
+            <td>{kst(member.joinedAt)}</td>
+            <td>
+              {member.userId !== user.userId && (
+                <>
+                  <ActionButton action={`${base}/${member.userId}/hand-over`} csrf={user.csrf} label={`${member.email}에게 소유권 넘기기`} text="소유권 넘기기" />
+                  <ActionButton action={`${base}/${member.userId}/remove`} csrf={user.csrf} label={`${member.email} 내보내기`} text="내보내기" danger />
+                </>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       <h2>초대하기</h2>
       <form method="post" action={`${base}/invite`}>
         <CsrfField token={user.csrf} />
@@ -84,32 +70,18 @@ async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
         <button type="submit">초대 메일 보내기</button>
       </form>
       <h2>대기 중인 초대</h2>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">이메일</th>
-              <th scope="col">역할</th>
-              <th scope="col">만료</th>
-              <th scope="col">
-                <span class="sr-only">취소</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.map((invitation) => (
-              <tr data-invitation-email={invitation.email}>
-                <td>{invitation.email}</td>
-                <td>{ROLE_LABELS[invitation.role]}</td>
-                <td>{kst(invitation.expiresAt)}</td>
-                <td>
-                  <ActionButton action={`${base}/invitations/${invitation.id}/revoke`} csrf={user.csrf} label={`${invitation.email} 초대 취소`} text="취소" danger />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["이메일", "역할", "만료", { hidden: "취소" }]}>
+        {invitations.map((invitation) => (
+          <tr data-invitation-email={invitation.email}>
+            <td>{invitation.email}</td>
+            <td>{ROLE_LABELS[invitation.role]}</td>
+            <td>{kst(invitation.expiresAt)}</td>
+            <td>
+              <ActionButton action={`${base}/invitations/${invitation.id}/revoke`} csrf={user.csrf} label={`${invitation.email} 초대 취소`} text="취소" danger />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {invitations.length === 0 && <p>대기 중인 초대가 없습니다.</p>}
     </Page>,
     shown.error ? (shown.error.status as 400) : (shown.status ?? 200),

@@ -7,7 +7,7 @@ import { DAY_MS, kstDate } from "../lib/korean-time";
 import { OVERVIEW_CHART_SCRIPT } from "./assets";
 import { NEXT_ACTION } from "./job-detail";
 import { kst } from "./kst";
-import { Page } from "./layout";
+import { DataTable, Page } from "./layout";
 import { planUsage, PlanUsageTable } from "./plan-usage";
 import { providerName } from "./provider-name";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
@@ -77,54 +77,29 @@ export async function showOverview(c: Context<AppEnv>): Promise<Response> {
       <div id="records-chart" role="img" aria-labelledby="records-title" aria-describedby="daily-table"></div>
       <details>
         <summary>날짜별 숫자</summary>
-        <div class="table">
-          <table id="daily-table">
-            <thead>
-              <tr>
-                <th scope="col">날짜</th>
-                <th scope="col">성공</th>
-                <th scope="col">실패</th>
-                <th scope="col">진행 중</th>
-                <th scope="col">레코드</th>
-              </tr>
-            </thead>
-            <tbody>
-              {series.days.map((day, i) => (
-                <tr data-day={day}>
-                  <td>{day}</td>
-                  <td data-succeeded>{series.succeeded[i]}</td>
-                  <td data-failed>{series.failed[i]}</td>
-                  <td>{series.inProgress[i]}</td>
-                  <td data-records>{series.records[i]!.toLocaleString("ko-KR")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable id="daily-table" columns={["날짜", "성공", "실패", "진행 중", "레코드"]}>
+          {series.days.map((day, i) => (
+            <tr data-day={day}>
+              <td>{day}</td>
+              <td data-succeeded>{series.succeeded[i]}</td>
+              <td data-failed>{series.failed[i]}</td>
+              <td>{series.inProgress[i]}</td>
+              <td data-records>{series.records[i]!.toLocaleString("ko-KR")}</td>
+            </tr>
+          ))}
+        </DataTable>
       </details>
       <h2>기관별 성공률</h2>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">기관</th>
-              <th scope="col">성공</th>
-              <th scope="col">실패</th>
-              <th scope="col">성공률</th>
-            </tr>
-          </thead>
-          <tbody>
-            {providers.map((p) => (
-              <tr data-provider={p.code}>
-                <td>{providerName(p.code)}</td>
-                <td>{p.succeeded}</td>
-                <td>{p.failed}</td>
-                <td data-rate>{p.rate === null ? "-" : `${Math.round(p.rate * 100)}%`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["기관", "성공", "실패", "성공률"]}>
+        {providers.map((p) => (
+          <tr data-provider={p.code}>
+            <td>{providerName(p.code)}</td>
+            <td>{p.succeeded}</td>
+            <td>{p.failed}</td>
+            <td data-rate>{p.rate === null ? "-" : `${Math.round(p.rate * 100)}%`}</td>
+          </tr>
+        ))}
+      </DataTable>
       {providers.length === 0 && <p>최근 {DAYS}일 동안 끝난 작업이 없습니다.</p>}
       <PlanUsageTable usage={usage} />
       <h2>최근 실패</h2>

@@ -12,7 +12,7 @@ import { scheduleRuns } from "../jobs/store";
 import { JobStatusCell } from "./job-status";
 import { kst } from "./kst";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
-import { CsrfField, DeleteForm, Outcome, Page } from "./layout";
+import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { providerName } from "./provider-name";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
@@ -53,57 +53,39 @@ async function schedulesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
         </>
       )}
       <h2>일정 목록</h2>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">기관 · 데이터</th>
-              <th scope="col">실행 시각</th>
-              <th scope="col">상태</th>
-              <th scope="col">다음 실행</th>
-              <th scope="col">연속 실패 · 건너뜀</th>
-              {mayRun && (
-                <th scope="col">
-                  <span class="sr-only">관리</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr data-schedule-id={row.id}>
-                <td>
-                  <a href={`${base}/${row.id}`}>
-                    {providerName(row.providerCode)} · {findSchema(row.schema)?.title ?? row.schema}
-                  </a>
-                  {row.lastDays !== null && ` (${row.lastDays}일${row.incremental ? ", 바뀐 것만" : ""})`}
-                </td>
-                <td>
-                  <code>{row.cron}</code>
-                </td>
-                <td data-status={row.status}>
-                  {STATUS[row.status]}
-                  {row.pausedReason && <p data-paused-reason>{row.pausedReason}</p>}
-                </td>
-                <td>{row.nextRunAt === null ? "-" : kst(row.nextRunAt)}</td>
-                <td>
-                  {row.consecutiveFailures} · {row.skippedRuns}
-                  {row.lastSkippedFor !== null && ` (마지막 ${kst(row.lastSkippedFor)})`}
-                </td>
-                {mayRun && (
-                  <td>
-                    <form method="post" action={`${base}/${row.id}/${row.status === "ACTIVE" ? "pause" : "resume"}`}>
-                      <CsrfField token={user.csrf} />
-                      <button type="submit">{row.status === "ACTIVE" ? "일시 중지" : "다시 실행"}</button>
-                    </form>
-                    <DeleteForm action={`${base}/${row.id}/delete`} csrf={user.csrf} label={`${row.cron} 일정 삭제`} />
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["기관 · 데이터", "실행 시각", "상태", "다음 실행", "연속 실패 · 건너뜀", ...(mayRun ? [{ hidden: "관리" }] : [])]}>
+        {rows.map((row) => (
+          <tr data-schedule-id={row.id}>
+            <td>
+              <a href={`${base}/${row.id}`}>
+                {providerName(row.providerCode)} · {findSchema(row.schema)?.title ?? row.schema}
+              </a>
+              {row.lastDays !== null && ` (${row.lastDays}일${row.incremental ? ", 바뀐 것만" : ""})`}
+            </td>
+            <td>
+              <code>{row.cron}</code>
+            </td>
+            <td data-status={row.status}>
+              {STATUS[row.status]}
+              {row.pausedReason && <p data-paused-reason>{row.pausedReason}</p>}
+            </td>
+            <td>{row.nextRunAt === null ? "-" : kst(row.nextRunAt)}</td>
+            <td>
+              {row.consecutiveFailures} · {row.skippedRuns}
+              {row.lastSkippedFor !== null && ` (마지막 ${kst(row.lastSkippedFor)})`}
+            </td>
+            {mayRun && (
+              <td>
+                <form method="post" action={`${base}/${row.id}/${row.status === "ACTIVE" ? "pause" : "resume"}`}>
+                  <CsrfField token={user.csrf} />
+                  <button type="submit">{row.status === "ACTIVE" ? "일시 중지" : "다시 실행"}</button>
+                </form>
+                <DeleteForm action={`${base}/${row.id}/delete`} csrf={user.csrf} label={`${row.cron} 일정 삭제`} />
+              </td>
+            )}
+          </tr>
+        ))}
+      </DataTable>
       {rows.length === 0 && <p>일정이 없습니다.</p>}
     </Page>,
     shown.error ? (shown.error.status as 400) : (shown.status ?? 200),
@@ -125,30 +107,19 @@ export async function showScheduleRuns(c: Context<AppEnv>): Promise<Response> {
         {providerName(schedule.providerCode)} · {findSchema(schedule.schema)?.title ?? schedule.schema} · <code>{schedule.cron}</code> (한국 시간) ·{" "}
         <span data-status={schedule.status}>{STATUS[schedule.status]}</span>
       </p>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">실행 시각</th>
-              <th scope="col">작업</th>
-              <th scope="col">상태</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((job) => (
-              <tr data-job-id={job.id}>
-                <td>{kst(job.scheduledFor!)}</td>
-                <td>
-                  <a href={`${jobs}/${job.id}`}>{job.id.slice(0, 8)}</a>
-                </td>
-                <td>
-                  <JobStatusCell job={job} pollUrl={`${jobs}/${job.id}/status.json`} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["실행 시각", "작업", "상태"]}>
+        {runs.map((job) => (
+          <tr data-job-id={job.id}>
+            <td>{kst(job.scheduledFor!)}</td>
+            <td>
+              <a href={`${jobs}/${job.id}`}>{job.id.slice(0, 8)}</a>
+            </td>
+            <td>
+              <JobStatusCell job={job} pollUrl={`${jobs}/${job.id}/status.json`} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {runs.length === 0 && <p>아직 실행이 없습니다. 다음 실행: {schedule.nextRunAt === null ? "-" : kst(schedule.nextRunAt)}</p>}
       <p>
         <a href={`/console/w/${workspaceId}/schedules`}>일정 목록으로</a>

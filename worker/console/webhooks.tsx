@@ -9,7 +9,7 @@ import { replayWebhook } from "../webhooks/replay";
 import { checkWebhookUrl, localUrlsAllowed } from "../webhooks/url";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
-import { ActionButton, CsrfField, DeleteForm, Outcome, Page } from "./layout";
+import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -87,46 +87,31 @@ async function deliveriesPage(c: Context<AppEnv>, shown: Shown = {}) {
         <p>비밀 값을 바꾸면 24시간 동안은 이전 값으로도 함께 서명하니, 그 사이에 수신 서버를 바꾸면 됩니다.</p>
         <button type="submit">서명 비밀 값 교체</button>
       </form>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">이벤트</th>
-              <th scope="col">상태</th>
-              <th scope="col">시도 (응답 · 걸린 시간)</th>
-              <th scope="col">만든 때</th>
-              <th scope="col">
-                <span class="sr-only">다시 보내기</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((delivery) => (
-              <tr data-delivery-id={delivery.id} data-status={delivery.status}>
-                <td>
-                  {delivery.eventType} <code>{delivery.eventId}</code>
-                </td>
-                <td>{DELIVERY_STATUS[delivery.status]}</td>
-                <td>
-                  <ol>
-                    {delivery.attempts.map((attempt) => (
-                      <li data-response={attempt.responseStatus ?? ""}>
-                        {kst(attempt.at)} · {attempt.responseStatus ?? attempt.error ?? "-"} · {attempt.durationMs}ms
-                      </li>
-                    ))}
-                  </ol>
-                </td>
-                <td>{kst(delivery.createdAt)}</td>
-                <td>
-                  {delivery.status !== "PENDING" && (
-                    <ActionButton action={`${base}/deliveries/${delivery.id}/replay`} csrf={user.csrf} text="다시 보내기" label={`${delivery.eventType} 다시 보내기`} />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["이벤트", "상태", "시도 (응답 · 걸린 시간)", "만든 때", { hidden: "다시 보내기" }]}>
+        {deliveries.map((delivery) => (
+          <tr data-delivery-id={delivery.id} data-status={delivery.status}>
+            <td>
+              {delivery.eventType} <code>{delivery.eventId}</code>
+            </td>
+            <td>{DELIVERY_STATUS[delivery.status]}</td>
+            <td>
+              <ol>
+                {delivery.attempts.map((attempt) => (
+                  <li data-response={attempt.responseStatus ?? ""}>
+                    {kst(attempt.at)} · {attempt.responseStatus ?? attempt.error ?? "-"} · {attempt.durationMs}ms
+                  </li>
+                ))}
+              </ol>
+            </td>
+            <td>{kst(delivery.createdAt)}</td>
+            <td>
+              {delivery.status !== "PENDING" && (
+                <ActionButton action={`${base}/deliveries/${delivery.id}/replay`} csrf={user.csrf} text="다시 보내기" label={`${delivery.eventType} 다시 보내기`} />
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {deliveries.length === 0 && <p>아직 보낸 이벤트가 없습니다.</p>}
       <p>
         <a href={`/console/w/${workspaceId}/webhooks`}>엔드포인트 목록으로</a>

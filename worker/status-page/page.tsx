@@ -3,7 +3,7 @@ import { liveProviders } from "../catalog/live";
 import { allProviders } from "../catalog/providers";
 import type { ProviderState } from "../catalog/status";
 import { kst } from "../console/kst";
-import { Page } from "../console/layout";
+import { DataTable, Page } from "../console/layout";
 import type { PulseWindow } from "../durable-objects/provider-pulse";
 import type { AppEnv } from "../env";
 
@@ -23,36 +23,23 @@ export async function showStatusPage(c: Context<AppEnv>): Promise<Response> {
   const live = await liveProviders(c.env, providers);
   return c.html(
     <Page product="데이터 수집 서비스" title="기관별 상태">
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">기관</th>
-              <th scope="col">상태</th>
-              <th scope="col">성공률 (1시간 · 24시간)</th>
-              <th scope="col">작업 시간 중앙값 (1시간)</th>
-              <th scope="col">다음 점검</th>
+      <DataTable columns={["기관", "상태", "성공률 (1시간 · 24시간)", "작업 시간 중앙값 (1시간)", "다음 점검"]}>
+        {providers.map((p) => {
+          const { status, maintenance } = live.get(p.code)!;
+          const next = maintenance[0];
+          return (
+            <tr data-provider={p.code} data-state={status.state}>
+              <td>{p.name}</td>
+              <td>{STATE_NAMES[status.state]}</td>
+              <td>
+                {percent(status.lastHour)} · {percent(status.lastDay)}
+              </td>
+              <td>{seconds(status.lastHour)}</td>
+              <td>{next ? `${kst(next.startsAt)} ~ ${kst(next.endsAt)} ${next.note}` : "-"}</td>
             </tr>
-          </thead>
-          <tbody>
-            {providers.map((p) => {
-              const { status, maintenance } = live.get(p.code)!;
-              const next = maintenance[0];
-              return (
-                <tr data-provider={p.code} data-state={status.state}>
-                  <td>{p.name}</td>
-                  <td>{STATE_NAMES[status.state]}</td>
-                  <td>
-                    {percent(status.lastHour)} · {percent(status.lastDay)}
-                  </td>
-                  <td>{seconds(status.lastHour)}</td>
-                  <td>{next ? `${kst(next.startsAt)} ~ ${kst(next.endsAt)} ${next.note}` : "-"}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </DataTable>
       <p>
         성공률은 기관이나 서비스 쪽 원인으로 끝난 작업만 셉니다. 같은 내용을 API의 <code>GET /api/v1/providers</code> 응답 <code>status</code>로도 볼 수 있습니다.
       </p>

@@ -4,6 +4,7 @@ import { MAX } from "../../http/bounds";
 import { auditLines } from "../../operators/audit";
 import { assertOperatorMay } from "../../operators/permissions";
 import { kst } from "../../console/kst";
+import { DataTable } from "../../console/layout";
 import { AdminPage } from "./layout";
 
 const PAGE = 100;
@@ -23,32 +24,19 @@ export async function showAudit(c: Context<AppEnv>): Promise<Response> {
         <input id="targetId" name="targetId" value={targetId ?? ""} maxlength={MAX.id} />
         <button type="submit">보기</button>
       </form>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">때</th>
-              <th scope="col">운영자</th>
-              <th scope="col">작업</th>
-              <th scope="col">대상</th>
-              <th scope="col">사유</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((l) => (
-              <tr data-action={l.action}>
-                <td>{kst(l.createdAt)}</td>
-                <td>{l.operatorEmail}</td>
-                <td>{l.action}</td>
-                <td>
-                  {l.targetKind} <code>{l.targetId}</code>
-                </td>
-                <td>{l.reason ?? "-"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["때", "운영자", "작업", "대상", "사유"]}>
+        {shown.map((l) => (
+          <tr data-action={l.action}>
+            <td>{kst(l.createdAt)}</td>
+            <td>{l.operatorEmail}</td>
+            <td>{l.action}</td>
+            <td>
+              {l.targetKind} <code>{l.targetId}</code>
+            </td>
+            <td>{l.reason ?? "-"}</td>
+          </tr>
+        ))}
+      </DataTable>
       {older && <a href={older}>이전 기록</a>}
     </AdminPage>,
   );

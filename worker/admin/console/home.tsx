@@ -4,6 +4,7 @@ import { ApiError } from "../../errors/api-error";
 import { MAX } from "../../http/bounds";
 import { type SearchMatch, searchTargets } from "../../operators/actions";
 import { actorOf } from "../../operators/authenticate";
+import { DataTable } from "../../console/layout";
 import { AdminPage } from "./layout";
 
 const KIND_NAMES: Record<SearchMatch["kind"], string> = { workspace: "워크스페이스", job: "작업", credential: "인증정보", connection: "파트너 연결" };
@@ -24,32 +25,19 @@ export async function showSearch(c: Context<AppEnv>): Promise<Response> {
       </form>
       {matches && matches.length === 0 && <p role="status">찾은 것이 없습니다.</p>}
       {matches && matches.length > 0 && (
-        <div class="table">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">종류</th>
-                <th scope="col">id</th>
-                <th scope="col">워크스페이스</th>
-                <th scope="col">사업자등록번호</th>
-                <th scope="col">상태</th>
-              </tr>
-            </thead>
-            <tbody>
-              {matches.map((m) => (
-                <tr data-kind={m.kind}>
-                  <td>{KIND_NAMES[m.kind]}</td>
-                  <td>
-                    <code>{m.id}</code>
-                  </td>
-                  <td>{m.workspace ? <a href={`/admin/workspaces/${m.workspace.id}`}>{m.workspace.name}{m.workspace.isPartner ? " (파트너)" : ""}</a> : "-"}</td>
-                  <td>{m.workspace?.businessNumber ?? "-"}</td>
-                  <td>{m.workspace?.suspendedAt ? "정지" : "이용 중"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={["종류", "id", "워크스페이스", "사업자등록번호", "상태"]}>
+          {matches.map((m) => (
+            <tr data-kind={m.kind}>
+              <td>{KIND_NAMES[m.kind]}</td>
+              <td>
+                <code>{m.id}</code>
+              </td>
+              <td>{m.workspace ? <a href={`/admin/workspaces/${m.workspace.id}`}>{m.workspace.name}{m.workspace.isPartner ? " (파트너)" : ""}</a> : "-"}</td>
+              <td>{m.workspace?.businessNumber ?? "-"}</td>
+              <td>{m.workspace?.suspendedAt ? "정지" : "이용 중"}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </AdminPage>,
     (error?.status ?? 200) as 200,

@@ -6,7 +6,7 @@ import { actorOf } from "../../operators/authenticate";
 import { operatorMay } from "../../operators/permissions";
 import { PLANS } from "../../db/tables";
 import { ApiError } from "../../errors/api-error";
-import { CsrfField } from "../../console/layout";
+import { CsrfField, DataTable } from "../../console/layout";
 import { kst } from "../../console/kst";
 import { providerName } from "../../console/provider-name";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
@@ -96,39 +96,27 @@ export async function showWorkspace(c: Context<AppEnv>): Promise<Response> {
         ))}
       </ul>
       <h2>최근 작업</h2>
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">만든 때</th>
-              <th scope="col">기관</th>
-              <th scope="col">상태</th>
-              <th scope="col">다시 실행</th>
-            </tr>
-          </thead>
-          <tbody>
-            {jobs.map((j) => (
-              <tr data-job={j.id}>
-                <td>{kst(j.createdAt)}</td>
-                <td>
-                  {providerName(j.providerCode)} · {j.schema}
-                </td>
-                <td>{j.error ? `${j.status} (${j.error.code})` : j.status}</td>
-                <td>
-                  {j.status === "FAILED" && operatorMay(role, "jobs.rerun") && (
-                    <form method="post" action={`/admin/jobs/${j.id}/rerun`}>
-                      <CsrfField token={csrf} />
-                      <input type="hidden" name="workspaceId" value={w.id} />
-                      <ReasonField id={`rerun-${j.id}`} />
-                      <button type="submit">다시 실행</button>
-                    </form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={["만든 때", "기관", "상태", "다시 실행"]}>
+        {jobs.map((j) => (
+          <tr data-job={j.id}>
+            <td>{kst(j.createdAt)}</td>
+            <td>
+              {providerName(j.providerCode)} · {j.schema}
+            </td>
+            <td>{j.error ? `${j.status} (${j.error.code})` : j.status}</td>
+            <td>
+              {j.status === "FAILED" && operatorMay(role, "jobs.rerun") && (
+                <form method="post" action={`/admin/jobs/${j.id}/rerun`}>
+                  <CsrfField token={csrf} />
+                  <input type="hidden" name="workspaceId" value={w.id} />
+                  <ReasonField id={`rerun-${j.id}`} />
+                  <button type="submit">다시 실행</button>
+                </form>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </AdminPage>,
   );
 }
