@@ -9,7 +9,8 @@ export interface BrowserPage {
   goto(url: string, options?: { waitUntil?: "load" | "domcontentloaded" | "networkidle0" | "networkidle2"; timeout?: number }): Promise<unknown>;
   url(): string;
   content(): Promise<string>;
-  type(selector: string, text: string, options?: { delay?: number }): Promise<void>;
+  focus(selector: string): Promise<void>;
+  keyboard: { sendCharacter(text: string): Promise<void> };
   click(selector: string, options?: { delay?: number }): Promise<void>;
   select(selector: string, ...values: string[]): Promise<string[]>;
   waitForSelector(selector: string, options?: { timeout?: number; visible?: boolean }): Promise<unknown>;

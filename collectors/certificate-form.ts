@@ -1,5 +1,6 @@
 import type { BrowserPage, LoginCredential } from "./adapter";
 import type { FailureRules } from "./failure-text";
+import { fill } from "./page-state";
 
 /**
  * Fills and submits the certificate login form of the sandbox sites (the
@@ -10,7 +11,7 @@ import type { FailureRules } from "./failure-text";
  */
 export async function submitCertificateForm(page: BrowserPage, credential: Extract<LoginCredential, { authMethod: "CERTIFICATE" }>): Promise<void> {
   await page.evaluate(`document.getElementById("certFile").value = ${JSON.stringify(credential.certificate)}; document.getElementById("keyFile").value = ${JSON.stringify(credential.privateKey)};`);
-  await page.type("#certPw", credential.password);
+  await fill(page, "#certPw", credential.password);
   await page.click("#btnCertLogin");
 }
 

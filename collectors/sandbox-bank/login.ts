@@ -1,14 +1,14 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { ProviderFailure } from "../adapter";
-import { open, settle } from "../page-state";
+import { fill, open, settle } from "../page-state";
 import { BANK_PAGES, failureFromText } from "./failures";
 
 export async function login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
   if (credential.authMethod !== "PROVIDER_LOGIN") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the bank takes ID login only");
   await open(page, new URL("login", ctx.baseUrl).toString(), ctx);
   await settle(page, `!!document.querySelector("#btnLogin")`, ctx, failureFromText);
-  await page.type("#userId", credential.loginId);
-  await page.type("#userPw", credential.password);
+  await fill(page, "#userId", credential.loginId);
+  await fill(page, "#userPw", credential.password);
   await page.click("#btnLogin");
   await settle(page, `location.pathname.endsWith("/accounts") && document.querySelector("#accountList")?.dataset.state === "done"`, ctx, failureFromText, BANK_PAGES);
 }

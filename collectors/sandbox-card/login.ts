@@ -1,7 +1,7 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { submitCertificateForm } from "../certificate-form";
 import { malformed } from "../failure-text";
-import { open, settle } from "../page-state";
+import { fill, open, settle } from "../page-state";
 import { CARD_LIST_READY } from "./cards";
 import { failureFromText } from "./failures";
 import { closeNoticeLayer } from "./notice-layer";
@@ -36,8 +36,8 @@ async function signIn(page: BrowserPage, credential: LoginCredential, ctx: Adapt
     await page.click("#tabCertLogin");
     return submitCertificateForm(page, credential);
   }
-  await page.type("#custId", credential.loginId);
-  await page.type("#custPw", credential.password);
+  await fill(page, "#custId", credential.loginId);
+  await fill(page, "#custPw", credential.password);
   await page.click("#btnIdLogin");
 }
 

@@ -1,7 +1,7 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { ProviderFailure } from "../adapter";
 import { submitCertificateForm } from "../certificate-form";
-import { open, settle } from "../page-state";
+import { fill, open, settle } from "../page-state";
 import { failureFromText } from "./failures";
 
 type IdLogin = Extract<LoginCredential, { authMethod: "PROVIDER_LOGIN" }>;
@@ -11,9 +11,9 @@ type IdLogin = Extract<LoginCredential, { authMethod: "PROVIDER_LOGIN" }>;
  * adapter never decides a second factor is missing: the portal says so, and that message is the failure.
  */
 async function signInById(page: BrowserPage, credential: IdLogin): Promise<void> {
-  await page.type("#userId", credential.loginId);
-  await page.type("#userPw", credential.password);
-  if (credential.secondFactor) await page.type("#residentPrefix", credential.secondFactor);
+  await fill(page, "#userId", credential.loginId);
+  await fill(page, "#userPw", credential.password);
+  if (credential.secondFactor) await fill(page, "#residentPrefix", credential.secondFactor);
   await page.click("#btnIdLogin");
 }
 

@@ -11,6 +11,7 @@ import { findProvider } from "../../worker/catalog/providers";
 import { splitRange } from "../../worker/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } from "../../collectors/adapter";
 import { sandboxCard } from "../../collectors/sandbox-card";
+import { fill } from "../../collectors/page-state";
 import { specViolations } from "../support/spec-field-tables";
 import { launchChromium } from "./chromium";
 
@@ -88,8 +89,8 @@ describe("sandbox card adapter in Chromium", () => {
 
   it("holds a login on the pages after the password until they are answered", async () => {
     await page.goto(`${ctx.baseUrl}login`);
-    await page.type("#custId", "user_good");
-    await page.type("#custPw", "pass_good");
+    await fill(page, "#custId", "user_good");
+    await fill(page, "#custPw", "pass_good");
     await page.click("#btnIdLogin");
     await settled(`location.pathname.endsWith("/password-reminder")`);
     await page.goto(`${ctx.baseUrl}main`);
