@@ -1,4 +1,4 @@
-// The last line of `npm test`: the tests of all three lanes, counted from vitest's JSON reports.
+// The last line of `npm test`: the tests of every lane, counted from vitest's JSON reports.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
