@@ -4,7 +4,7 @@
 #   node:    the sandbox, adapters in Chromium, the scraper service, the OpenAPI lint
 #   workers: the Workers runtime tests
 #   e2e:     the SDK build, then the end-to-end tests against the real local stack
-# The node and Workers lanes run side by side (each alone left a fifth of the two cores idle: 263 s together
+# The node and Workers lanes run side by side (each alone left about a tenth of the two cores idle: 263 s together
 # against 278 s one after the other); the end-to-end lane runs alone, since beside another lane it spent a sixth
 # more CPU and took longer than both in a row (docs/testing.md has the measurements).
 # Each lane's output goes to test-artifacts/reports/<lane>.log and is printed when the lane ends; vitest's JSON
