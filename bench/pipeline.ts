@@ -86,8 +86,8 @@ async function bareAdapter(): Promise<{ ms: number; records: number; units: numb
 
 /**
  * Stores a running job of `total` synthetic records straight into the stack's local R2 and D1, every unit done but
- * one more still queued; returns where each unit's JSON lines end and CSV rows start, for the raw reads to read the
- * same bytes the exports do.
+ * one more still queued (nothing runs it: the benchmark's stack fires no sweep, and no plan message names the job);
+ * returns where each unit's JSON lines end and CSV rows start, for the raw reads to read the same bytes the exports do.
  */
 async function seedExportJob(total: number, scratch: string): Promise<{ jobId: string; csvRanges: { key: string; offset: number }[]; bytes: number; units: number }> {
   const jobId = crypto.randomUUID();
