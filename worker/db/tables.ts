@@ -131,6 +131,8 @@ export const idempotencyKeys = sqliteTable(
 
 export const UNIT_STATUSES = ["QUEUED", "DONE"] as const;
 
+// Stored WITHOUT ROWID since drizzle/0034 (drizzle cannot declare it): the table is its primary key's index, so D1
+// counts one row written per unit planned, not two (docs/costs.md).
 export const taskUnits = sqliteTable(
   "task_units",
   {
