@@ -26,7 +26,10 @@ describe("the task_units rebuild (drizzle/0034)", () => {
     expect(String((db.prepare("SELECT sql FROM sqlite_master WHERE name = 'task_units'").get() as { sql: string }).sql)).toMatch(/WITHOUT ROWID$/);
     // No separate index for the key any more: the table is stored in key order.
     expect(db.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'task_units' AND type = 'index'").all()).toEqual([]);
-    // The defaults and the foreign key came along.
+    // The defaults and the foreign key came along (the migration leaves foreign keys on: off for the defaults' row).
+    db.exec("PRAGMA foreign_keys=OFF");
+    db.prepare("INSERT INTO task_units (job_id, unit_index, updated_at) VALUES ('job-3', 0, 1)").run();
+    expect(db.prepare("SELECT status, attempts FROM task_units WHERE job_id = 'job-3'").get()).toEqual({ status: "QUEUED", attempts: 0 });
     db.exec("PRAGMA foreign_keys=ON");
     expect(() => db.prepare("INSERT INTO task_units (job_id, unit_index, updated_at) VALUES ('no-such-job', 0, 1)").run()).toThrow(/FOREIGN KEY/);
   });
