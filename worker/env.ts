@@ -79,6 +79,7 @@ export interface Bindings {
   RETRY_MAX_ATTEMPTS?: string;
   LOCK_LEASE_SECONDS?: string;
   INLINE_BUDGET_SECONDS?: string;
+  COMMIT_EVERY_SECONDS?: string;
   /** Sweep thresholds (seconds); unset means the constants in pipeline/sweep.ts. Fault tests shorten them to see recovery quickly. */
   PLAN_RESEND_SECONDS?: string;
   PENDING_ORPHAN_SECONDS?: string;

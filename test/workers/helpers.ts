@@ -186,10 +186,9 @@ export async function jobInWorkspace(workspaceId: string, units: Record<string, 
   const job = await createJob(queued, workspaceId, { ...TX_JOB, params });
   const jobs = new JobLifecycle(queued);
   await jobs.planned(job, units.map(() => ({ target: null, segment: null })), job.leaseFence, Date.now());
-  for (const index of finished) {
-    const stored = await storeUnitResults(env.RESULTS, job.id, index, BankTransactionRecord, units[index]!);
-    await jobs.unitCommitted(job, index, stored, job.leaseFence, Date.now());
-  }
+  // Committed together, as a delivery commits the units it collected: one object for all of them.
+  const stored = await storeUnitResults(env.RESULTS, job.id, BankTransactionRecord, finished.map((index) => ({ unitIndex: index, records: units[index]! })));
+  if (stored.length > 0) await jobs.unitsCommitted(job, stored, job.leaseFence, Date.now());
   return job.id;
 }
 

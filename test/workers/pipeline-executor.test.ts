@@ -115,6 +115,52 @@ describe("unit executor on real components", () => {
     expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, record_count: truth.length });
   });
 
+  it("stores the units one delivery collects as one R2 object, committed together, or one each when they may not wait", async () => {
+    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+    const key = (r: Record<string, unknown>) => String(r.identifier);
+    for (const [commitEveryMs, objects] of [
+      [60_000, 1],
+      [0, 6],
+    ] as const) {
+      const { job, plan } = await newJob();
+      const h = harness({ inlineBudgetMs: 60_000, commitEveryMs });
+      expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+      expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, record_count: truth.length });
+      expect((await env.RESULTS.list({ prefix: `results/${job.id}/` })).objects, `commitEveryMs ${commitEveryMs}`).toHaveLength(objects);
+      expect((await committedRecords(job.id)).map(key).sort()).toEqual(truth.map(key).sort());
+    }
+  });
+
+  it("commits the units collected before a unit fails inline, and resumes the chain from the failed one", async () => {
+    const { job, plan } = await newJob();
+    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+    const h = harness({ inlineBudgetMs: 60_000, commitEveryMs: 60_000 });
+    const scraperFor = h.deps.scraperFor;
+    let failed = false;
+    h.deps.scraperFor = (provider) => {
+      const scraper = scraperFor(provider);
+      return {
+        openSession: (...args) => scraper.openSession(...args),
+        targets: (...args) => scraper.targets(...args),
+        closeSession: (...args) => scraper.closeSession(...args),
+        collect: (sessionId, unit) => {
+          if (unit.unitIndex !== 3 || failed) return scraper.collect(sessionId, unit);
+          failed = true;
+          return Promise.reject(new ProviderFailure("ENGINE_CRASHED", "the browser died on unit 3"));
+        },
+      };
+    };
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    expect(h.queued).toEqual([{ type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: 3 }]);
+    expect(await jobRow(job.id)).toMatchObject({ status: "RUNNING", completed_task_count: 3 });
+    expect((await env.RESULTS.list({ prefix: `results/${job.id}/` })).objects).toHaveLength(1);
+    await h.drain();
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, record_count: truth.length });
+    const key = (r: Record<string, unknown>) => String(r.identifier);
+    expect((await committedRecords(job.id)).map(key).sort()).toEqual(truth.map(key).sort());
+    expect((await env.RESULTS.list({ prefix: `results/${job.id}/` })).objects).toHaveLength(2);
+  });
+
   it("hands the chain on through the queue once the budget is spent", async () => {
     const { job, plan } = await newJob();
     const h = harness({ inlineBudgetMs: 0 });
@@ -351,7 +397,8 @@ describe("unit executor on real components", () => {
     const other = await createJob(withCapturedQueue().env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
     await h.deps.jobs.leaseGranted(other.id, fence + 1);
     const running = (await h.deps.jobs.job(job.id))!;
-    await expect(h.deps.jobs.unitCommitted(running, 0, { recordCount: 5, resultId: null, csvOffset: 0 }, fence, Date.now())).rejects.toMatchObject({ code: "LOCK_LEASE_LOST" });
+    const stored = { unitIndex: 0, recordCount: 5, resultId: null, resultUnit: null, resultOffset: 0, csvOffset: 0, resultEnd: null };
+    await expect(h.deps.jobs.unitsCommitted(running, [stored], fence, Date.now())).rejects.toMatchObject({ code: "LOCK_LEASE_LOST" });
     expect((await h.deps.jobs.unit(job.id, 0))!.status).toBe("QUEUED");
     expect((await jobRow(job.id))!.completed_task_count).toBe(0);
   });

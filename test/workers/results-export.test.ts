@@ -30,17 +30,21 @@ describe("results export", () => {
   it("serves units stored before their JSON lines became array items beside newer ones, as one document and as records", async () => {
     const units = [[tx("o1", "예전 줄\n둘째", 1), tx("o2", null, 2)], [tx("n1", "새 줄", 3)], [tx("o3", "쉼표, 끝", 4)], [tx("n2", "마지막", 5), tx("n3", null, 6)]];
     const { ws, jobId } = await jobWithUnits(units, [0, 1, 2, 3]);
-    // Units 0 and 2 rewritten as objects were stored before: bare lines, no media type, the CSV rows from a shorter offset.
+    // Units 0 and 2 rewritten as they were stored before: an object of their own named for the unit, bare lines,
+    // no media type, the CSV rows from a shorter offset, and rows that name no shared object.
     for (const unit of (await finishedUnits(env.DB, jobId)).units.filter((u) => u.unitIndex % 2 === 0)) {
-      const key = unitResultsKey(jobId, unit.unitIndex, unit.resultId!);
-      const stored = new Uint8Array(await (await env.RESULTS.get(key))!.arrayBuffer());
-      const lines = new TextDecoder().decode(stored.subarray(0, unit.csvOffset)).replaceAll(",\n", "\n");
-      const bare = new TextEncoder().encode(lines);
-      const body = new Uint8Array(bare.length + stored.length - unit.csvOffset);
+      const shared = (await env.RESULTS.get(unitResultsKey(jobId, unit.resultUnit!, unit.resultId!), { range: { offset: unit.resultOffset, length: unit.resultEnd! - unit.resultOffset } }))!;
+      const stored = new Uint8Array(await shared.arrayBuffer());
+      const csvStart = unit.csvOffset - unit.resultOffset;
+      const bare = new TextEncoder().encode(new TextDecoder().decode(stored.subarray(0, csvStart)).replaceAll(",\n", "\n"));
+      const body = new Uint8Array(bare.length + stored.length - csvStart);
       body.set(bare);
-      body.set(stored.subarray(unit.csvOffset), bare.length);
-      await env.RESULTS.put(key, body);
-      await env.DB.prepare("UPDATE task_units SET csv_offset = ? WHERE job_id = ? AND unit_index = ?").bind(bare.length, jobId, unit.unitIndex).run();
+      body.set(stored.subarray(csvStart), bare.length);
+      const resultId = crypto.randomUUID();
+      await env.RESULTS.put(unitResultsKey(jobId, unit.unitIndex, resultId), body);
+      await env.DB.prepare("UPDATE task_units SET result_id = ?, csv_offset = ?, result_unit = NULL, result_offset = 0, result_end = NULL WHERE job_id = ? AND unit_index = ?")
+        .bind(resultId, bare.length, jobId, unit.unitIndex)
+        .run();
     }
     const response = await call(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey });
     expect(JSON.parse(await response.text())).toEqual({ jobId, schema: "bank.transactions.cb.v1", totalCount: 6, data: units.flat() });
@@ -68,11 +72,11 @@ describe("results export", () => {
     expect(rows.length - 1).toBe(nasty.length);
   });
 
-  it("stores each finished unit as one R2 object and serves its JSON lines and its CSV rows from it", async () => {
+  it("stores the units committed together as one R2 object and serves each unit's JSON lines and CSV rows from it", async () => {
     const units = [[tx("a", "급여", 10), tx("b", "쉼표, 따옴표 \"포함\"", -5)], [tx("c", "=수식", 1)], [tx("d", "관리비", 2)]];
     const { ws, jobId } = await jobWithUnits(units, [0, 1, 2]);
     const objects = (await env.RESULTS.list({ prefix: `results/${jobId}/` })).objects;
-    expect(objects).toHaveLength(units.length);
+    expect(objects).toHaveLength(1);
     const json = await callJson<Json>(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey });
     expect(json.body).toMatchObject({ totalCount: 4, data: units.flat() });
     const csv = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey })).arrayBuffer()).slice(3)));

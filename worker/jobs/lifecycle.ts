@@ -12,7 +12,7 @@ import { publishJob } from "./board";
 import { jobEnded } from "./events";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
-import { findJobById, findUnit, type JobRow, nextQueuedUnit, type StoredUnit, type UnitRow } from "./store";
+import { type FinishedUnit, findJobById, findUnit, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES">;
 
@@ -55,6 +55,10 @@ export class JobLifecycle {
 
   unit(jobId: string, unitIndex: number): Promise<UnitRow | null> {
     return findUnit(this.env.DB, jobId, unitIndex);
+  }
+
+  queuedUnitAfter(jobId: string, unitIndex: number): Promise<UnitRow | null> {
+    return queuedUnitAfter(this.env.DB, jobId, unitIndex);
   }
 
   private async send(message: PipelineMessage, delaySeconds?: number): Promise<void> {
@@ -147,44 +151,56 @@ export class JobLifecycle {
   }
 
   /**
-   * Commits a unit under the delivery's fence: flips it to DONE with its
-   * record count and where its stored CSV rows start, and recomputes the
-   * job's counters from its units, so a redelivered unit cannot count twice.
-   * Continues with the next unit when this delivery completed this one and
-   * more remain; the last unit succeeds the job.
+   * Commits units stored together under the delivery's fence, in one
+   * transaction: flips each to DONE with its record count and where its
+   * stored bytes lie, and recomputes the job's counters from its units, so a
+   * redelivered unit cannot count twice. Continues with the next unit when
+   * this delivery completed these and more remain; the last unit succeeds the job.
    */
-  async unitCommitted(job: JobRow, unitIndex: number, stored: StoredUnit, fence: number, now: number): Promise<Continuation> {
+  async unitsCommitted(job: JobRow, units: FinishedUnit[], fence: number, now: number): Promise<Continuation> {
     const db = database(this.env.DB);
-    const [flip, , progress] = await db.batch([
+    const indexes = units.map((unit) => unit.unitIndex);
+    const flips = units.map((unit) =>
       db
         .update(taskUnits)
-        .set({ status: "DONE", recordCount: stored.recordCount, resultId: stored.resultId, csvOffset: stored.csvOffset, updatedAt: now })
-        .where(
-          and(eq(taskUnits.jobId, job.id), eq(taskUnits.unitIndex, unitIndex), eq(taskUnits.status, "QUEUED"), underFence(job.id, job.credentialId, fence)),
-        )
-        .returning({ unitIndex: taskUnits.unitIndex }),
-      db
-        .update(jobs)
         .set({
-          completedTaskCount: sql`(SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
-          recordCount: sql`(SELECT coalesce(sum(record_count), 0) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
+          status: "DONE",
+          recordCount: unit.recordCount,
+          resultId: unit.resultId,
+          resultUnit: unit.resultUnit,
+          resultOffset: unit.resultOffset,
+          csvOffset: unit.csvOffset,
+          resultEnd: unit.resultEnd,
           updatedAt: now,
         })
-        .where(and(eq(jobs.id, job.id), eq(jobs.status, "RUNNING"))),
-      db
-        .select({
-          job: jobs,
-          next: nextQueuedUnit(job.id),
-          unitStatus: sql<string | null>`(SELECT status FROM task_units WHERE job_id = ${job.id} AND unit_index = ${unitIndex})`,
-        })
-        .from(jobs)
-        .where(eq(jobs.id, job.id)),
-    ]);
-    const after = progress[0];
+        .where(and(eq(taskUnits.jobId, job.id), eq(taskUnits.unitIndex, unit.unitIndex), eq(taskUnits.status, "QUEUED"), underFence(job.id, job.credentialId, fence)))
+        .returning({ unitIndex: taskUnits.unitIndex }),
+    );
+    const counters = db
+      .update(jobs)
+      .set({
+        completedTaskCount: sql`(SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
+        recordCount: sql`(SELECT coalesce(sum(record_count), 0) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
+        updatedAt: now,
+      })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, "RUNNING")));
+    const progress = db
+      .select({
+        job: jobs,
+        next: nextQueuedUnit(job.id),
+        stillQueued: sql<number>`(SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'QUEUED' AND unit_index IN ${indexes})`,
+      })
+      .from(jobs)
+      .where(eq(jobs.id, job.id));
+    // The flips first, so the counters and the progress read see them.
+    const [firstFlip, ...otherFlips] = flips;
+    const results = await db.batch([firstFlip!, ...otherFlips, counters, progress]);
+    const after = (results.at(-1) as Awaited<typeof progress>)[0];
+    const flipped = results.slice(0, flips.length).some((rows) => (rows as unknown[]).length > 0);
     // The sweep may have ended the job meanwhile: then nothing more is collected for it.
     if (after?.job.status !== "RUNNING") return NOTHING;
-    if (flip.length === 0) {
-      if (after.unitStatus === "QUEUED") throw leaseLost(job.id);
+    if (!flipped) {
+      if (after.stillQueued > 0) throw leaseLost(job.id);
       return NOTHING;
     }
     await publishJob(this.env, after.job);
@@ -195,10 +211,13 @@ export class JobLifecycle {
     return { next: after.next, finished: false };
   }
 
-  /** Whether the job's billing workspace used up its plan's scraping steps this month: then no further unit runs. */
-  async stepCapReached(job: JobRow, now: number): Promise<boolean> {
+  /**
+   * Whether the job's billing workspace used up its plan's scraping steps this month, counting the units a delivery
+   * collected and has not committed yet: then no further unit runs.
+   */
+  async stepCapReached(job: JobRow, now: number, uncommitted = 0): Promise<boolean> {
     const left = await monthlyStepsLeft(this.env.DB, await jobBilling(this.env.DB, job.workspaceId), now);
-    return left !== null && left <= 0;
+    return left !== null && left - uncommitted <= 0;
   }
 
   /** Hands the job's chain on to a later delivery through the queue. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lte, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { database } from "../db/client";
 import { type JobStatus, jobs, taskUnits } from "../db/tables";
 import type { JobError } from "../../collectors/job-failures";
@@ -102,9 +102,14 @@ export async function findUnit(d1: D1Database, jobId: string, unitIndex: number)
 /** What a unit's commit records of its stored results. */
 export interface StoredUnit {
   recordCount: number;
-  /** The unit's R2 object (null when it has no records), and where its CSV rows start, so a read needs no call to find them. */
+  /** The R2 object holding the unit's records (null when it has none), shared by the units committed with it. */
   resultId: string | null;
+  /** The unit whose key names the object: the first of those stored together; null for the unit's own. */
+  resultUnit: number | null;
+  /** Where the unit's bytes start in the object, where its CSV rows start, and where they end (null: the object's end), so a read needs no call to find them. */
+  resultOffset: number;
   csvOffset: number;
+  resultEnd: number | null;
 }
 
 export interface FinishedUnit extends StoredUnit {
@@ -116,11 +121,25 @@ export interface FinishedUnits {
   recordCount: number;
 }
 
+/** The first unit after `unitIndex` still to collect: where a delivery's chain goes on while its units wait to be committed together. */
+export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: number): Promise<UnitRow | null> {
+  return (
+    (await database(d1)
+      .select()
+      .from(taskUnits)
+      .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "QUEUED"), gt(taskUnits.unitIndex, unitIndex)))
+      .orderBy(taskUnits.unitIndex)
+      .limit(1)
+      .get()) ?? null
+  );
+}
+
 /** Units whose records are committed, in unit order: the snapshot a results read streams. */
 export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
   const { results } = await d1
     .prepare(
-      "SELECT unit_index AS unitIndex, record_count AS recordCount, result_id AS resultId, csv_offset AS csvOffset FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index",
+      `SELECT unit_index AS unitIndex, record_count AS recordCount, result_id AS resultId, result_unit AS resultUnit, result_offset AS resultOffset,
+        csv_offset AS csvOffset, result_end AS resultEnd FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index`,
     )
     .bind(jobId)
     .all<FinishedUnit>();

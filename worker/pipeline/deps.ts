@@ -48,6 +48,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     },
     leaseMs: number(env.LOCK_LEASE_SECONDS, 120) * 1000,
     inlineBudgetMs: number(env.INLINE_BUDGET_SECONDS, 30) * 1000,
+    commitEveryMs: number(env.COMMIT_EVERY_SECONDS, 10) * 1000,
     sweep: {
       planResendMs: number(env.PLAN_RESEND_SECONDS, PLAN_RESEND_MS / 1000) * 1000,
       orphanMs: number(env.PENDING_ORPHAN_SECONDS, PENDING_ORPHAN_MS / 1000) * 1000,

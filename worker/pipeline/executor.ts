@@ -6,8 +6,9 @@ import type { LeaseGrant } from "../durable-objects/credential-lock";
 import type { MaintenanceWindow } from "../catalog/maintenance";
 import type { Continuation, PlannedUnit } from "../jobs/lifecycle";
 import type { PipelineMessage } from "../jobs/messages";
-import type { JobRow } from "../jobs/store";
-import { storeUnitResults } from "../results/unit-results";
+import type { JobRow, UnitRow } from "../jobs/store";
+import { type CollectedUnit, storeUnitResults } from "../results/unit-results";
+import { PendingUnits } from "./pending-units";
 import { backoffSeconds } from "./backoff";
 import type { LockPort, Outcome, PipelineDeps } from "./ports";
 import { SessionGone } from "./scraper-port";
@@ -53,8 +54,10 @@ type Delivery = Omit<JobContext, "lease">;
  * (automatic resumption). The delivery takes the credential's lease, and
  * after its own unit carries on with the job's next units while
  * `inlineBudgetMs` lasts, then parks the lease and hands the chain on
- * through the queue; every unit commits on its own, under the lease's
- * fence, so a crash anywhere loses at most the unit in flight.
+ * through the queue. Collected units are committed together, under the
+ * lease's fence, when they are due (`PendingUnits`) and whenever the
+ * delivery stops, a failure included: a crash loses at most the units
+ * collected since the last commit.
  */
 export async function executeMessage(deps: PipelineDeps, message: PipelineMessage): Promise<Outcome> {
   if (message.type === "probe") return executeProbe(deps, message);
@@ -62,6 +65,8 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   if (!job || job.status === "SUCCEEDED" || job.status === "FAILED") return ACK;
   if (message.type === "plan" && job.status !== "PENDING") return ACK;
   const delivery: Delivery = { deps, job, provider: findProvider(job.providerCode)!, schema: findSchema(job.schema)!, lock: deps.lockFor(job.credentialId ?? "none") };
+  const ownUnit = message.type === "unit" ? message.unitIndex : null;
+  const pending = new PendingUnits(deps.commitEveryMs);
   let ctx: JobContext | null = null;
   // A unit reached inline, past the message's own: it has no message to redeliver if it fails.
   let inlineUnit: number | null = null;
@@ -76,26 +81,47 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
     if ("retry" in taken) return taken.retry;
     ctx = taken.ctx;
     const started = deps.now();
-    let next = message.type === "plan" ? await plan(ctx) : await runUnit(ctx, message.unitIndex);
-    while (next !== null) {
-      inlineUnit = next;
-      if (deps.now() - started >= deps.inlineBudgetMs) {
-        // Parked first, so the next delivery finds the lease free for this job.
-        await ctx.lock.park(ctx.lease.fence);
-        await deps.jobs.handedOn(job, next);
-        return ACK;
+    let next = message.type === "plan" ? await plan(ctx) : message.unitIndex;
+    let unit = next === null ? null : await deps.jobs.unit(job.id, next);
+    while (unit?.status === "QUEUED") {
+      if (unit.unitIndex !== ownUnit) {
+        inlineUnit = unit.unitIndex;
+        if (deps.now() - started >= deps.inlineBudgetMs) {
+          next = pending.size > 0 ? await commit(ctx, pending) : unit.unitIndex;
+          // Parked first, so the next delivery finds the lease free for this job.
+          await ctx.lock.park(ctx.lease.fence);
+          if (next !== null) await deps.jobs.handedOn(job, next);
+          return ACK;
+        }
+        if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
       }
-      if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
-      next = await runUnit(ctx, next);
+      pending.add(await collectUnit(ctx, unit, pending.size), deps.now());
+      inlineUnit = null;
+      const following = await deps.jobs.queuedUnitAfter(job.id, unit.unitIndex);
+      if (following && !pending.due(deps.now())) {
+        unit = following;
+        continue;
+      }
+      next = await commit(ctx, pending);
+      unit = next === null ? null : await deps.jobs.unit(job.id, next);
     }
     await ctx.lock.park(ctx.lease.fence);
     return ACK;
   } catch (err) {
+    // What was collected before the failure is kept; the chain resumes from the first unit not committed.
+    let failure = err;
+    let resumeAt = inlineUnit;
+    const first = pending.uncommittedFrom;
+    if (ctx && first !== null) {
+      // Units waiting are committed now; units of a commit that failed are collected again.
+      const kept = pending.size > 0 && (await commit(ctx, pending).then(() => true, (commitErr) => ((failure = commitErr), false)));
+      if (!kept) resumeAt = first === ownUnit ? null : first;
+    }
     if (ctx) await ctx.lock.park(ctx.lease.fence);
-    const outcome = await handleFailure(delivery, ctx, err);
-    // The failed unit gets a message of its own, and this message is done.
-    if (outcome.kind === "retry" && inlineUnit !== null) {
-      await deps.jobs.handedOn(job, inlineUnit, outcome.delaySeconds);
+    const outcome = await handleFailure(delivery, ctx, failure);
+    // The unit to resume from gets a message of its own, and this message is done.
+    if (outcome.kind === "retry" && resumeAt !== null) {
+      await deps.jobs.handedOn(job, resumeAt, outcome.delaySeconds);
       return ACK;
     }
     return outcome;
@@ -266,19 +292,15 @@ function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknow
 }
 
 /**
- * One task unit: collect on the job's session, validate, store the unit's R2
- * object (a redelivery overwrites it), then commit its count and CSV offset under the
- * lease's fence. Units of a job run as a chain, one at a time. Returns the
- * next unit when this delivery is the one that completed this unit.
+ * One task unit: collect on the job's session and validate. Its records wait
+ * with the delivery's other collected units until they are committed together.
  */
-async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | null> {
-  const row = await ctx.deps.jobs.unit(ctx.job.id, unitIndex);
-  if (!row || row.status === "DONE") return null;
+async function collectUnit(ctx: JobContext, row: UnitRow, uncommitted: number): Promise<CollectedUnit> {
   // The plan's monthly steps are spent: the job ends here, its committed units stay served.
-  if (await ctx.deps.jobs.stepCapReached(ctx.job, ctx.deps.now())) throw new ProviderFailure("WORKSPACE_QUOTA_EXCEEDED", "monthly scraping steps used up");
+  if (await ctx.deps.jobs.stepCapReached(ctx.job, ctx.deps.now(), uncommitted)) throw new ProviderFailure("WORKSPACE_QUOTA_EXCEEDED", "monthly scraping steps used up");
   const unit: TaskUnit = {
     jobId: ctx.job.id,
-    unitIndex,
+    unitIndex: row.unitIndex,
     schema: ctx.schema.id,
     target: row.targetId === null ? null : { id: row.targetId, attributes: row.targetAttributes ?? {} },
     segment: row.segmentStart === null ? null : { start: row.segmentStart, end: row.segmentEnd! },
@@ -288,9 +310,21 @@ async function runUnit(ctx: JobContext, unitIndex: number): Promise<number | nul
   const valid = validated(ctx, records);
   // An empty list (accounts, cards) is the institution having none; an empty period is a valid answer of zero records.
   if (valid.length === 0 && !ctx.schema.datedRange) throw new ProviderFailure("NO_DATA_AVAILABLE", `no ${ctx.schema.id} records at the institution`);
+  return { unitIndex: row.unitIndex, records: valid };
+}
+
+/**
+ * Stores the collected units as one R2 object (a redelivery writes a new one),
+ * then commits their counts and offsets under the lease's fence. Returns the
+ * next unit when this delivery is the one that completed these units.
+ */
+async function commit(ctx: JobContext, pending: PendingUnits): Promise<number | null> {
+  const units = pending.take();
   await stillLeased(ctx);
-  const stored = await storeUnitResults(ctx.deps.results, ctx.job.id, unitIndex, ctx.schema.record, valid);
-  return carryOn(ctx, await ctx.deps.jobs.unitCommitted(ctx.job, unitIndex, stored, ctx.lease.fence, ctx.deps.now()));
+  const stored = await storeUnitResults(ctx.deps.results, ctx.job.id, ctx.schema.record, units);
+  const continuation = await ctx.deps.jobs.unitsCommitted(ctx.job, stored, ctx.lease.fence, ctx.deps.now());
+  pending.committed();
+  return carryOn(ctx, continuation);
 }
 
 async function closeSession(delivery: Delivery, sessionId: string | null): Promise<void> {

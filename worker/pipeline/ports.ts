@@ -50,6 +50,8 @@ export interface PipelineDeps {
   leaseMs: number;
   /** How long one queue delivery keeps running a job's next units itself before handing on through the queue. */
   inlineBudgetMs: number;
+  /** How long collected units may wait in memory before they are stored and committed together (worker/pipeline/pending-units.ts). */
+  commitEveryMs: number;
   sweep: SweepPolicy;
 }
 

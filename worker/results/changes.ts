@@ -41,7 +41,8 @@ export async function storeChanges(env: { DB: D1Database; RESULTS: R2Bucket }, j
   // A base that is gone leaves nothing to compare with: every record is added.
   const before = base ? await collected(base) : { range: { start: "", end: "" }, records: [] };
   const changes = changesBetween(schema.identity!, before, await collected(job));
-  return storeUnitResults(env.RESULTS, job.id, CHANGES_UNIT_INDEX, changedRecord(schema.record), changes);
+  const [stored] = await storeUnitResults(env.RESULTS, job.id, changedRecord(schema.record), [{ unitIndex: CHANGES_UNIT_INDEX, records: changes }]);
+  return stored!;
 }
 
 /**
@@ -52,7 +53,9 @@ export async function resultUnits(d1: D1Database, job: JobRow): Promise<Finished
   if (!job.sinceJobId) return finishedUnits(d1, job.id);
   if (job.status !== "SUCCEEDED") return { units: [], recordCount: 0 };
   return {
-    units: [{ unitIndex: CHANGES_UNIT_INDEX, recordCount: job.recordCount, resultId: job.changesResultId, csvOffset: job.changesCsvOffset ?? 0 }],
+    units: [
+      { unitIndex: CHANGES_UNIT_INDEX, recordCount: job.recordCount, resultId: job.changesResultId, resultUnit: null, resultOffset: 0, csvOffset: job.changesCsvOffset ?? 0, resultEnd: null },
+    ],
     recordCount: job.recordCount,
   };
 }
