@@ -397,7 +397,7 @@ describe("unit executor on real components", () => {
     const other = await createJob(withCapturedQueue().env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
     await h.deps.jobs.leaseGranted(other.id, fence + 1);
     const running = (await h.deps.jobs.job(job.id))!;
-    const stored = { unitIndex: 0, recordCount: 5, resultId: null, resultUnit: null, resultOffset: 0, csvOffset: 0, resultEnd: null };
+    const stored = { unitIndex: 0, recordCount: 5, resultId: null, resultUnit: null, jsonOffset: 0, jsonEnd: null, csvOffset: 0, csvEnd: null };
     await expect(h.deps.jobs.unitsCommitted(running, [stored], fence, Date.now())).rejects.toMatchObject({ code: "LOCK_LEASE_LOST" });
     expect((await h.deps.jobs.unit(job.id, 0))!.status).toBe("QUEUED");
     expect((await jobRow(job.id))!.completed_task_count).toBe(0);

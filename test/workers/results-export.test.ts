@@ -4,6 +4,9 @@ import { parseCsv } from "../support/parse-csv";
 import { finishedUnits } from "../../worker/jobs/store";
 import { recordLineBatches } from "../../worker/results/record-lines";
 import { unitResultsKey } from "../../worker/results/keys";
+import { csvResults } from "../../worker/results/csv-export";
+import { jsonResults } from "../../worker/results/json-export";
+import { BankTransactionRecord } from "../../collectors/records/bank";
 import { call, callJson, jobWithUnits, bankTransaction as tx } from "./helpers";
 
 type Json = Record<string, any>;
@@ -33,16 +36,16 @@ describe("results export", () => {
     // Units 0 and 2 rewritten as they were stored before: an object of their own named for the unit, bare lines,
     // no media type, the CSV rows from a shorter offset, and rows that name no shared object.
     for (const unit of (await finishedUnits(env.DB, jobId)).units.filter((u) => u.unitIndex % 2 === 0)) {
-      const shared = (await env.RESULTS.get(unitResultsKey(jobId, unit.resultUnit!, unit.resultId!), { range: { offset: unit.resultOffset, length: unit.resultEnd! - unit.resultOffset } }))!;
-      const stored = new Uint8Array(await shared.arrayBuffer());
-      const csvStart = unit.csvOffset - unit.resultOffset;
-      const bare = new TextEncoder().encode(new TextDecoder().decode(stored.subarray(0, csvStart)).replaceAll(",\n", "\n"));
-      const body = new Uint8Array(bare.length + stored.length - csvStart);
+      const shared = unitResultsKey(jobId, unit.resultUnit!, unit.resultId!);
+      const part = async (offset: number, end: number) => new Uint8Array(await (await env.RESULTS.get(shared, { range: { offset, length: end - offset } }))!.arrayBuffer());
+      const bare = new TextEncoder().encode(new TextDecoder().decode(await part(unit.jsonOffset, unit.jsonEnd!)).replaceAll(",\n", "\n"));
+      const rows = await part(unit.csvOffset, unit.csvEnd!);
+      const body = new Uint8Array(bare.length + rows.length);
       body.set(bare);
-      body.set(stored.subarray(csvStart), bare.length);
+      body.set(rows, bare.length);
       const resultId = crypto.randomUUID();
       await env.RESULTS.put(unitResultsKey(jobId, unit.unitIndex, resultId), body);
-      await env.DB.prepare("UPDATE task_units SET result_id = ?, csv_offset = ?, result_unit = NULL, result_offset = 0, result_end = NULL WHERE job_id = ? AND unit_index = ?")
+      await env.DB.prepare("UPDATE task_units SET result_id = ?, csv_offset = ?, result_unit = NULL, json_offset = 0, json_end = NULL, csv_end = NULL WHERE job_id = ? AND unit_index = ?")
         .bind(resultId, bare.length, jobId, unit.unitIndex)
         .run();
     }
@@ -81,6 +84,14 @@ describe("results export", () => {
     expect(json.body).toMatchObject({ totalCount: 4, data: units.flat() });
     const csv = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey })).arrayBuffer()).slice(3)));
     expect(csv.slice(1).map((r) => [r[7], r[8]])).toEqual([["급여", "a"], ['쉼표, 따옴표 "포함"', "b"], ["'=수식", "c"], ["관리비", "d"]]);
+    // Each export reads the three units' part with one ranged get: their bytes lie side by side in the object.
+    const gets: unknown[] = [];
+    const counted = new Proxy(env.RESULTS, { get: (target, prop) => (prop === "get" ? (...args: unknown[]) => (gets.push(args[1]), (target.get as Function)(...args)) : Reflect.get(target, prop)) });
+    const { units: finished } = await finishedUnits(env.DB, jobId);
+    const read = (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
+    expect(JSON.parse(await read(jsonResults(counted, { jobId, schema: "bank.transactions.cb.v1", totalCount: 4 }, finished))).data).toEqual(units.flat());
+    expect(await read(csvResults(counted, jobId, BankTransactionRecord, finished))).toBe(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey })).arrayBuffer())));
+    expect(gets).toHaveLength(2);
   });
 
   it("writes an empty cell for null and only the header for no records", async () => {

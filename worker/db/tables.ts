@@ -146,14 +146,15 @@ export const taskUnits = sqliteTable(
     recordCount: integer("record_count"),
     // The R2 object holding the committed records (every store writes a new one, so a stale delivery's late write
     // cannot touch them; none for a unit without records), set with DONE. Units committed together share one object,
-    // named for the first of them (`result_unit`; null in rows from before: the unit's own), each unit's NDJSON lines
-    // then its CSV rows: its bytes start at `result_offset`, its CSV rows at `csv_offset`, and end at `result_end`
-    // (null: the object's end).
+    // named for the first of them (`result_unit`; null in rows from before: the unit's own), all their NDJSON lines
+    // and then all their CSV rows, in unit order: a unit's lines lie at [json_offset, json_end) and its rows at
+    // [csv_offset, csv_end) (in rows from before, its lines end where its rows start, and its rows at the object's end).
     resultId: text("result_id"),
-    csvOffset: integer("csv_offset"),
     resultUnit: integer("result_unit"),
-    resultOffset: integer("result_offset").notNull().default(0),
-    resultEnd: integer("result_end"),
+    jsonOffset: integer("json_offset").notNull().default(0),
+    jsonEnd: integer("json_end"),
+    csvOffset: integer("csv_offset"),
+    csvEnd: integer("csv_end"),
     attempts: integer("attempts").notNull().default(0),
     updatedAt: integer("updated_at").notNull(),
   },

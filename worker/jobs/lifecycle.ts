@@ -168,9 +168,10 @@ export class JobLifecycle {
           recordCount: unit.recordCount,
           resultId: unit.resultId,
           resultUnit: unit.resultUnit,
-          resultOffset: unit.resultOffset,
+          jsonOffset: unit.jsonOffset,
+          jsonEnd: unit.jsonEnd,
           csvOffset: unit.csvOffset,
-          resultEnd: unit.resultEnd,
+          csvEnd: unit.csvEnd,
           updatedAt: now,
         })
         .where(and(eq(taskUnits.jobId, job.id), eq(taskUnits.unitIndex, unit.unitIndex), eq(taskUnits.status, "QUEUED"), underFence(job.id, job.credentialId, fence)))

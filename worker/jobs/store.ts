@@ -106,10 +106,14 @@ export interface StoredUnit {
   resultId: string | null;
   /** The unit whose key names the object: the first of those stored together; null for the unit's own. */
   resultUnit: number | null;
-  /** Where the unit's bytes start in the object, where its CSV rows start, and where they end (null: the object's end), so a read needs no call to find them. */
-  resultOffset: number;
+  /**
+   * Where the unit's JSON lines and its CSV rows lie in the object, so a read needs no call to find them: `jsonEnd`
+   * null means they end where the rows start, `csvEnd` null the object's end (objects of one unit, stored before).
+   */
+  jsonOffset: number;
+  jsonEnd: number | null;
   csvOffset: number;
-  resultEnd: number | null;
+  csvEnd: number | null;
 }
 
 export interface FinishedUnit extends StoredUnit {
@@ -138,8 +142,8 @@ export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: 
 export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
   const { results } = await d1
     .prepare(
-      `SELECT unit_index AS unitIndex, record_count AS recordCount, result_id AS resultId, result_unit AS resultUnit, result_offset AS resultOffset,
-        csv_offset AS csvOffset, result_end AS resultEnd FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index`,
+      `SELECT unit_index AS unitIndex, record_count AS recordCount, result_id AS resultId, result_unit AS resultUnit, json_offset AS jsonOffset,
+        json_end AS jsonEnd, csv_offset AS csvOffset, csv_end AS csvEnd FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index`,
     )
     .bind(jobId)
     .all<FinishedUnit>();

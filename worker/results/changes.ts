@@ -54,7 +54,7 @@ export async function resultUnits(d1: D1Database, job: JobRow): Promise<Finished
   if (job.status !== "SUCCEEDED") return { units: [], recordCount: 0 };
   return {
     units: [
-      { unitIndex: CHANGES_UNIT_INDEX, recordCount: job.recordCount, resultId: job.changesResultId, resultUnit: null, resultOffset: 0, csvOffset: job.changesCsvOffset ?? 0, resultEnd: null },
+      { unitIndex: CHANGES_UNIT_INDEX, recordCount: job.recordCount, resultId: job.changesResultId, resultUnit: null, jsonOffset: 0, jsonEnd: null, csvOffset: job.changesCsvOffset ?? 0, csvEnd: null },
     ],
     recordCount: job.recordCount,
   };

@@ -1,5 +1,5 @@
 import type { FinishedUnit } from "../jobs/store";
-import { holdsArrayItems, unitPart } from "./unit-results";
+import { holdsArrayItems, storedRuns, unitPart } from "./unit-results";
 
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
@@ -8,14 +8,14 @@ const ITEM_END = 2;
 
 /**
  * The results document, streamed as stored bytes. A unit's JSON lines are array items (`{...},\n`, ARRAY_ITEM_LINES),
- * so each unit's part is piped into the runtime's identity stream untouched, as the CSV export pipes rows, the
+ * so each run of units' part (`storedRuns`: units stored together, one ranged read) is piped into the runtime's identity stream untouched, as the CSV export pipes rows, the
  * document's last unit read two bytes short to leave its final comma out. Objects stored before that hold bare lines
  * (`{...}\n`): JSON.stringify writes no raw newline inside a record (UTF-8 never has the byte inside a character
  * either), so each newline of theirs becomes the comma, in JavaScript. Memory stays flat whatever the job's size.
  */
 export function jsonResults(bucket: R2Bucket, head: { jobId: string; schema: string; totalCount: number }, units: FinishedUnit[]): ReadableStream<Uint8Array> {
   const { readable, writable } = new IdentityTransformStream();
-  const stored = units.filter((unit) => unit.resultId !== null);
+  const stored = storedRuns(units);
   const write = async (bytes: Uint8Array) => {
     const writer = writable.getWriter();
     await writer.write(bytes);

@@ -1,6 +1,6 @@
 import type { FinishedUnit } from "../jobs/store";
 import { recordJson } from "./array-item-lines";
-import { unitPart } from "./unit-results";
+import { storedRuns, unitPart } from "./unit-results";
 
 /**
  * Yields the records' JSON of the given units in order, a batch per chunk read,
@@ -8,8 +8,8 @@ import { unitPart } from "./unit-results";
  * single lines, keep the per-record cost of async iteration out of the loop.
  */
 export async function* recordLineBatches(bucket: R2Bucket, jobId: string, units: FinishedUnit[]): AsyncGenerator<string[]> {
-  for (const unit of units) {
-    const object = await unitPart(bucket, jobId, unit, "json");
+  for (const run of storedRuns(units)) {
+    const object = await unitPart(bucket, jobId, run, "json");
     if (!object) continue;
     const reader = object.body.pipeThrough(new TextDecoderStream()).getReader();
     let pending = "";

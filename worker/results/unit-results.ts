@@ -16,53 +16,67 @@ export interface CollectedUnit {
 const encoder = new TextEncoder();
 
 /**
- * Stores units' validated records as one object, each unit's JSON lines
- * followed by the same records as CSV rows, so both exports are byte streams
- * of stored parts rather than a parse-and-format pass over every record on
- * each download, at one R2 write for the units committed together (none when
- * none has records). The object is named for the first unit; each unit's
- * offsets are committed with it, so a read finds either half of any unit
- * without asking R2 where it starts.
+ * Stores units' validated records as one object, all their JSON lines and
+ * then the same records as CSV rows, unit after unit in each half, so both
+ * exports are byte streams of stored parts rather than a parse-and-format pass
+ * over every record on each download, at one R2 write for the units committed
+ * together (none when none has records), and a download reads each half of a
+ * run of units with one ranged get. The object is named for the first unit
+ * with records; each unit's offsets are committed with it.
  */
 export async function storeUnitResults(bucket: R2Bucket, jobId: string, record: z.ZodObject, units: CollectedUnit[]): Promise<FinishedUnit[]> {
   const columns = csvColumns(record);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  const resultId = crypto.randomUUID();
-  const first = units.find((unit) => unit.records.length > 0)?.unitIndex ?? null;
-  const stored = units.map(({ unitIndex, records }): FinishedUnit => {
-    if (records.length === 0) return { unitIndex, recordCount: 0, resultId: null, resultUnit: null, resultOffset: 0, csvOffset: 0, resultEnd: null };
-    const lines = encoder.encode(records.map(arrayItemLine).join(""));
-    const csv = encoder.encode(csvRecordRows(columns, records));
-    const resultOffset = size;
-    parts.push(lines, csv);
-    size += lines.byteLength + csv.byteLength;
-    return { unitIndex, recordCount: records.length, resultId, resultUnit: first, resultOffset, csvOffset: resultOffset + lines.byteLength, resultEnd: size };
-  });
-  if (first === null) return stored;
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    body.set(part, at);
-    at += part.byteLength;
+  const withRecords = units.filter((unit) => unit.records.length > 0);
+  const lines = withRecords.map((unit) => encoder.encode(unit.records.map(arrayItemLine).join("")));
+  const rows = withRecords.map((unit) => encoder.encode(csvRecordRows(columns, unit.records)));
+  const parts = [...lines, ...rows];
+  const body = new Uint8Array(parts.reduce((size, part) => size + part.byteLength, 0));
+  const starts: number[] = [];
+  for (let at = 0, i = 0; i < parts.length; at += parts[i]!.byteLength, i++) {
+    starts.push(at);
+    body.set(parts[i]!, at);
   }
-  await bucket.put(unitResultsKey(jobId, first, resultId), body, { httpMetadata: { contentType: ARRAY_ITEM_LINES } });
-  return stored;
+  const resultId = crypto.randomUUID();
+  const first = withRecords[0]?.unitIndex ?? null;
+  if (first !== null) await bucket.put(unitResultsKey(jobId, first, resultId), body, { httpMetadata: { contentType: ARRAY_ITEM_LINES } });
+  return units.map(({ unitIndex, records }): FinishedUnit => {
+    const i = withRecords.findIndex((unit) => unit.unitIndex === unitIndex);
+    if (i < 0) return { unitIndex, recordCount: 0, resultId: null, resultUnit: null, jsonOffset: 0, jsonEnd: null, csvOffset: 0, csvEnd: null };
+    const json = starts[i]!;
+    const csv = starts[withRecords.length + i]!;
+    return { unitIndex, recordCount: records.length, resultId, resultUnit: first, jsonOffset: json, jsonEnd: json + lines[i]!.byteLength, csvOffset: csv, csvEnd: csv + rows[i]!.byteLength };
+  });
 }
 
 /**
- * One half of a committed unit's bytes, by a ranged read of its object (whose
- * media type says how its JSON lines end), short of its last `shortBy` bytes
- * if asked. A unit without records stored nothing to read.
+ * Runs of units that lie next to each other in one object, each as one unit spanning them, so a download reads a
+ * run's JSON lines or CSV rows with one ranged get instead of one a unit. Units without records are left out.
+ */
+export function storedRuns(units: FinishedUnit[]): FinishedUnit[] {
+  const runs: FinishedUnit[] = [];
+  for (const unit of units) {
+    if (unit.resultId === null) continue;
+    const run = runs.at(-1);
+    if (run && unit.resultUnit !== null && run.resultId === unit.resultId && run.jsonEnd === unit.jsonOffset && run.csvEnd === unit.csvOffset) {
+      runs[runs.length - 1] = { ...run, recordCount: run.recordCount + unit.recordCount, jsonEnd: unit.jsonEnd, csvEnd: unit.csvEnd };
+    } else runs.push(unit);
+  }
+  return runs;
+}
+
+/**
+ * One half of a committed unit's bytes (or of a run's), by a ranged read of
+ * its object (whose media type says how its JSON lines end), short of its
+ * last `shortBy` bytes if asked. A unit without records stored nothing to read.
  */
 export async function unitPart(bucket: R2Bucket, jobId: string, unit: FinishedUnit, part: UnitPart, shortBy = 0): Promise<R2ObjectBody | null> {
   if (unit.resultId === null) return null;
   const range =
     part === "json"
-      ? { offset: unit.resultOffset, length: unit.csvOffset - unit.resultOffset - shortBy }
-      : unit.resultEnd === null
+      ? { offset: unit.jsonOffset, length: (unit.jsonEnd ?? unit.csvOffset) - unit.jsonOffset - shortBy }
+      : unit.csvEnd === null
         ? { offset: unit.csvOffset }
-        : { offset: unit.csvOffset, length: unit.resultEnd - unit.csvOffset };
+        : { offset: unit.csvOffset, length: unit.csvEnd - unit.csvOffset };
   return bucket.get(unitResultsKey(jobId, unit.resultUnit ?? unit.unitIndex, unit.resultId), { range });
 }
 
