@@ -30,6 +30,10 @@ const TEST_VARS = {
   // waited behind it, and cost the suite a minute (runs c30-c33). The check runs against the real scraper and
   // sandbox in test/workers/credential-check.test.ts.
   CREDENTIAL_CHECKS: "off",
+  // Each unit commits on its own: the sandbox answers at once, so a job's units would otherwise all wait for one
+  // commit, and these files watch a job's progress mid-run (and kill the scraper or the worker there). Commits of
+  // several units are tested in the Workers runtime (test/workers/pipeline-executor.test.ts).
+  COMMIT_EVERY_SECONDS: "0",
 };
 
 export const PROFILES = {
