@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { scraperAuthorization } from "../collectors/scraper-protocol";
 import { freePort } from "../scripts/free-port";
+import type { WorkspaceSeed } from "../scripts/demo-seed";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
 import { bankLoginWorkspaces, type JobRun, percentile, POLL_TIMEOUT_MS, runJob, stalls } from "./partner-jobs";
 import { treeCpuSeconds } from "./process-cpu";
@@ -36,8 +37,25 @@ const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? 4 * SESSIONS_PER_PROCE
 const JOBS_PER_WORKSPACE = Number(process.env.BENCH_JOBS_PER_WORKSPACE ?? 1);
 const PAGE_LATENCY_MS = Number(process.env.BENCH_PAGE_LATENCY_MS ?? 3000);
 const POLL_MS = 1000;
-/** One month of three accounts: a login, the account list and three units. */
-const JOB = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" } };
+/** What the workspaces collect: each with its credentials, one job a workspace at a time. */
+interface Workload {
+  job: Record<string, unknown>;
+  seeds(count: number): WorkspaceSeed[];
+}
+
+/** One month of three accounts through the browser adapter: a login, the account list and three units. */
+const BANK: Workload = {
+  job: { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" } },
+  seeds: (count) => bankLoginWorkspaces(count, "bench"),
+};
+/**
+ * One quarter of purchase cash receipts through the protocol adapter (Hometax, against its replica): a certificate
+ * login and the portal's JSON calls, no browser.
+ */
+const HOMETAX: Workload = {
+  job: { providerCode: "hometax", schema: "taxportal.cash-receipts.purchase.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" } },
+  seeds: (count) => bankLoginWorkspaces(count, "bench-hometax").map((seed) => ({ ...seed, certificate: true })),
+};
 
 async function totalLogins(stack: LocalStack): Promise<number> {
   const headers = { Authorization: scraperAuthorization(stack.scraperSecret) };
@@ -45,7 +63,7 @@ async function totalLogins(stack: LocalStack): Promise<number> {
   return stats.reduce((a, b) => a + b, 0);
 }
 
-async function measure(scrapers: number) {
+async function measure(scrapers: number, workload: Workload = BANK) {
   const stack = await startLocalStack({
     port: await freePort(),
     sandboxPort: await freePort(),
@@ -61,10 +79,10 @@ async function measure(scrapers: number) {
     vars: { RATE_LIMIT_PER_MINUTE: "10000000", RATE_LIMIT_PER_HOUR: "10000000" },
   });
   try {
-    const seeds = bankLoginWorkspaces(WORKSPACES, "bench");
+    const seeds = workload.seeds(WORKSPACES);
     await stack.seedWorkspaces(seeds);
     // Warm-up: first compile, browsers started, one on each process.
-    await Promise.all(seeds.slice(0, scrapers).map((seed) => runJob(stack.baseUrl, seed.apiKey, JOB, POLL_MS)));
+    await Promise.all(seeds.slice(0, scrapers).map((seed) => runJob(stack.baseUrl, seed.apiKey, workload.job, POLL_MS)));
 
     const pids = [stack.workerPid, ...stack.scraperPids()];
     const [loginsBefore, cpuBefore] = [await totalLogins(stack), treeCpuSeconds(pids)];
@@ -73,7 +91,7 @@ async function measure(scrapers: number) {
       await Promise.all(
         seeds.map(async (seed) => {
           const mine: JobRun[] = [];
-          for (let j = 0; j < JOBS_PER_WORKSPACE; j++) mine.push(await runJob(stack.baseUrl, seed.apiKey, JOB, POLL_MS));
+          for (let j = 0; j < JOBS_PER_WORKSPACE; j++) mine.push(await runJob(stack.baseUrl, seed.apiKey, workload.job, POLL_MS));
           return mine;
         }),
       )
@@ -142,5 +160,18 @@ if (existsSync(FULL_CHROMIUM) && process.env.BENCH_COMPARE_BROWSER !== "0") {
   console.log(`measured ${full.scrapers} scraper process(es) with full Chromium: ${JSON.stringify(full)}`);
   console.log(
     `CPU s/job at ${shell.scrapers} processes: headless shell ${shell.cpuPerJob.toFixed(2)}, full Chromium ${full.cpuPerJob.toFixed(2)}: ${(full.cpuPerJob / shell.cpuPerJob).toFixed(2)}x less (target >= 2x)`,
+  );
+}
+
+// The protocol adapter's CPU a job beside the browser adapter's, at the last level, in this run (issue 27: the tax
+// portal's protocol adapter is the cheapest path). Its job differs (a certificate login and JSON calls against one
+// quarter's receipts, where the bank's is a browser login, the account list and three months' pages), so the figure
+// compares what a job costs on each path, not the same work.
+if (process.env.BENCH_COMPARE_PROTOCOL !== "0") {
+  const browser = results.at(-1)!;
+  const protocol = await measure(browser.scrapers, HOMETAX);
+  console.log(`measured ${protocol.scrapers} scraper process(es) with the hometax protocol adapter: ${JSON.stringify(protocol)}`);
+  console.log(
+    `CPU s/job at ${browser.scrapers} processes: browser adapter (sandbox.bank) ${browser.cpuPerJob.toFixed(2)}, protocol adapter (hometax) ${protocol.cpuPerJob.toFixed(2)}: ${(browser.cpuPerJob / protocol.cpuPerJob).toFixed(2)}x less; hometax jobs failed ${protocol.failed}${protocol.failures.length ? `: ${protocol.failures.join(", ")}` : ""}`,
   );
 }
