@@ -16,9 +16,10 @@ export class JobBoard extends DurableObject<Pick<Bindings, never>> {
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS rows (id TEXT PRIMARY KEY, row TEXT NOT NULL, cached_at INTEGER NOT NULL)");
   }
 
-  get(id: string): { row: JobRow; cachedAt: number } | null {
+  /** The entry as stored, its row still JSON: the caller parses it once, and the RPC carries one string, not an object to clone. */
+  get(id: string): { row: string; cachedAt: number } | null {
     const found = this.ctx.storage.sql.exec<{ row: string; cached_at: number }>("SELECT row, cached_at FROM rows WHERE id = ?", id).toArray()[0];
-    return found ? { row: JSON.parse(found.row) as JobRow, cachedAt: found.cached_at } : null;
+    return found ? { row: found.row, cachedAt: found.cached_at } : null;
   }
 
   /** Keeps the newer of what is stored and `row`, so publishes arriving out of order cannot roll a job back. */

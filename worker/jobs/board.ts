@@ -17,9 +17,9 @@ export async function publishJob(env: BoardEnv, row: JobRow): Promise<void> {
  * fresh, otherwise from D1 (which then refreshes the board).
  */
 export async function readJob(env: BoardEnv, workspaceId: string, id: string, now = Date.now()): Promise<JobRow | null> {
-  // RPC typing cannot express JobRow's free-form params; the object round-trips as stored.
-  const cached = (await jobBoard(env, workspaceId).get(id)) as unknown as { row: JobRow; cachedAt: number } | null;
-  if (cached && (cached.row.status === "SUCCEEDED" || cached.row.status === "FAILED" || now - cached.cachedAt < FRESH_MS)) return cached.row;
+  const entry = await jobBoard(env, workspaceId).get(id);
+  const cached = entry && (JSON.parse(entry.row) as JobRow);
+  if (cached && (cached.status === "SUCCEEDED" || cached.status === "FAILED" || now - entry.cachedAt < FRESH_MS)) return cached;
   const row = await findJob(env.DB, workspaceId, id);
   if (row) await publishJob(env, row);
   return row;
