@@ -161,6 +161,23 @@ describe("unit executor on real components", () => {
     expect((await env.RESULTS.list({ prefix: `results/${job.id}/` })).objects).toHaveLength(2);
   });
 
+  it("commits what it collected when the chain fails between two units, and resumes from the next unit", async () => {
+    const { job, plan } = await newJob();
+    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+    const h = harness({ inlineBudgetMs: 60_000, commitEveryMs: 60_000 });
+    // D1 fails once while the delivery looks for the unit after unit 0, which it has collected and not committed.
+    const after = h.deps.jobs.queuedUnitAfter.bind(h.deps.jobs);
+    h.deps.jobs.queuedUnitAfter = async (jobId, unitIndex) => {
+      h.deps.jobs.queuedUnitAfter = after;
+      throw new Error("D1_ERROR: Network connection lost.");
+    };
+    expect(await executeMessage(h.deps, plan)).toEqual({ kind: "ack" });
+    expect(h.queued).toEqual([{ type: "unit", jobId: job.id, workspaceId: job.workspaceId, unitIndex: 1 }]);
+    expect(await jobRow(job.id)).toMatchObject({ status: "RUNNING", completed_task_count: 1 });
+    await h.drain();
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6, record_count: truth.length });
+  });
+
   it("hands the chain on through the queue once the budget is spent", async () => {
     const { job, plan } = await newJob();
     const h = harness({ inlineBudgetMs: 0 });

@@ -68,8 +68,8 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   const ownUnit = message.type === "unit" ? message.unitIndex : null;
   const pending = new PendingUnits(deps.commitEveryMs);
   let ctx: JobContext | null = null;
-  // A unit reached inline, past the message's own: it has no message to redeliver if it fails.
-  let inlineUnit: number | null = null;
+  // The unit this delivery is on, until it was collected: where the chain resumes if it fails.
+  let current: number | null = null;
   try {
     if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
     if (message.type === "plan") {
@@ -84,8 +84,8 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
     let next = message.type === "plan" ? await plan(ctx) : message.unitIndex;
     let unit = next === null ? null : await deps.jobs.unit(job.id, next);
     while (unit?.status === "QUEUED") {
+      current = unit.unitIndex;
       if (unit.unitIndex !== ownUnit) {
-        inlineUnit = unit.unitIndex;
         if (deps.now() - started >= deps.inlineBudgetMs) {
           next = pending.size > 0 ? await commit(ctx, pending) : unit.unitIndex;
           // Parked first, so the next delivery finds the lease free for this job.
@@ -96,7 +96,7 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
         if (deps.now() >= job.deadlineAt) throw new ProviderFailure("JOB_TIMEOUT");
       }
       pending.add(await collectUnit(ctx, unit, pending.size), deps.now());
-      inlineUnit = null;
+      current = null;
       const following = await deps.jobs.queuedUnitAfter(job.id, unit.unitIndex);
       if (following && !pending.due(deps.now())) {
         unit = following;
@@ -108,19 +108,28 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
     await ctx.lock.park(ctx.lease.fence);
     return ACK;
   } catch (err) {
-    // What was collected before the failure is kept; the chain resumes from the first unit not committed.
+    // What was collected before the failure is kept: units waiting are committed now, and the chain resumes from the
+    // unit the failure met, or where that commit leaves it; units of a commit that failed are collected again.
     let failure = err;
-    let resumeAt = inlineUnit;
+    let resumeAt = current;
     const first = pending.uncommittedFrom;
     if (ctx && first !== null) {
-      // Units waiting are committed now; units of a commit that failed are collected again.
-      const kept = pending.size > 0 && (await commit(ctx, pending).then(() => true, (commitErr) => ((failure = commitErr), false)));
-      if (!kept) resumeAt = first === ownUnit ? null : first;
+      if (pending.size === 0) resumeAt = first;
+      else {
+        try {
+          const next = await commit(ctx, pending);
+          resumeAt ??= next;
+        } catch (commitErr) {
+          failure = commitErr;
+          resumeAt = first;
+        }
+      }
     }
     if (ctx) await ctx.lock.park(ctx.lease.fence);
     const outcome = await handleFailure(delivery, ctx, failure);
-    // The unit to resume from gets a message of its own, and this message is done.
-    if (outcome.kind === "retry" && resumeAt !== null) {
+    // A unit past the message's own gets a message of its own to resume from, and this message is done; the
+    // message's own unit is retried with the message.
+    if (outcome.kind === "retry" && resumeAt !== null && resumeAt !== ownUnit) {
       await deps.jobs.handedOn(job, resumeAt, outcome.delaySeconds);
       return ACK;
     }
