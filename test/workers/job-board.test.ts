@@ -42,6 +42,23 @@ describe("job board (read model in front of D1)", () => {
     expect(JSON.parse(entry!.row).status).toBe("PENDING");
   });
 
+  it("asks the board once for a finished job and every time for one in progress, and never answers another workspace from what it kept", async () => {
+    const { ws, row } = await runningJob();
+    let asked = 0;
+    const counting = { ...env, JOB_BOARD: { getByName: (name: string) => (asked++, env.JOB_BOARD.getByName(name)) } as unknown as typeof env.JOB_BOARD };
+    await publishJob(env, row);
+    await readJob(counting, ws.workspaceId, row.id);
+    await readJob(counting, ws.workspaceId, row.id);
+    expect(asked).toBe(2);
+    await env.DB.prepare("UPDATE jobs SET status = 'SUCCEEDED', updated_at = ? WHERE id = ?").bind(row.updatedAt + 1, row.id).run();
+    await publishJob(env, (await findJob(env.DB, ws.workspaceId, row.id))!);
+    asked = 0;
+    for (let read = 0; read < 3; read++) expect((await readJob(counting, ws.workspaceId, row.id))!.status).toBe("SUCCEEDED");
+    expect(asked).toBe(1);
+    expect(await readJob(counting, (await createWorkspace()).workspaceId, row.id)).toBeNull();
+    expect(asked).toBe(2);
+  });
+
   it("answers unknown jobs from D1 and keeps workspaces apart", async () => {
     const { ws, row } = await runningJob();
     const other = await createWorkspace();

@@ -13,14 +13,44 @@ export async function publishJob(env: BoardEnv, row: JobRow): Promise<void> {
 }
 
 /**
- * A job as its workspace sees it: from the board when the entry is final or
- * fresh, otherwise from D1 (which then refreshes the board).
+ * Finished jobs never change again (no transition leaves SUCCEEDED or FAILED, and jobs are never purged), so this
+ * isolate keeps the last ones it read: reading a finished job again, as a partner does after its webhook and for its
+ * results, asks no object. Frozen, since every request that reads one shares it.
+ */
+const FINISHED_KEPT = 1_000;
+const finished = new Map<string, JobRow>();
+
+const isFinal = (row: JobRow) => row.status === "SUCCEEDED" || row.status === "FAILED";
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+function keepIfFinished(key: string, row: JobRow): JobRow {
+  if (!isFinal(row)) return row;
+  finished.set(key, deepFreeze(row));
+  // The oldest kept goes first: a Map iterates in insertion order.
+  if (finished.size > FINISHED_KEPT) finished.delete(finished.keys().next().value!);
+  return row;
+}
+
+/**
+ * A job as its workspace sees it: kept in this isolate once finished; from the board when the entry is final or
+ * fresh; otherwise from D1 (which then refreshes the board).
  */
 export async function readJob(env: BoardEnv, workspaceId: string, id: string, now = Date.now()): Promise<JobRow | null> {
+  const key = `${workspaceId}/${id}`;
+  const kept = finished.get(key);
+  if (kept) return kept;
   const entry = await jobBoard(env, workspaceId).get(id);
   const cached = entry && (JSON.parse(entry.row) as JobRow);
-  if (cached && (cached.status === "SUCCEEDED" || cached.status === "FAILED" || now - entry.cachedAt < FRESH_MS)) return cached;
+  if (cached && (isFinal(cached) || now - entry.cachedAt < FRESH_MS)) return keepIfFinished(key, cached);
   const row = await findJob(env.DB, workspaceId, id);
-  if (row) await publishJob(env, row);
-  return row;
+  if (!row) return null;
+  await publishJob(env, row);
+  return keepIfFinished(key, row);
 }
