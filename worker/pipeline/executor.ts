@@ -97,8 +97,9 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
       }
       pending.add(await collectUnit(ctx, unit, pending.size), deps.now());
       current = null;
-      const following = await deps.jobs.queuedUnitAfter(job.id, unit.unitIndex);
-      if (following && !pending.due(deps.now())) {
+      // Units that are due are committed without looking further: the commit names the next unit itself.
+      const following = pending.due(deps.now()) ? null : await deps.jobs.queuedUnitAfter(job.id, unit.unitIndex);
+      if (following) {
         unit = following;
         continue;
       }
