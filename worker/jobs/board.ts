@@ -1,6 +1,6 @@
 import { jobBoard } from "../durable-objects/job-board";
 import type { Bindings } from "../env";
-import { findJob, type JobRow } from "./store";
+import { findJob, isFinished, type JobRow } from "./store";
 
 type BoardEnv = Pick<Bindings, "DB" | "JOB_BOARD">;
 
@@ -20,8 +20,6 @@ export async function publishJob(env: BoardEnv, row: JobRow): Promise<void> {
 const FINISHED_KEPT = 1_000;
 const finished = new Map<string, JobRow>();
 
-const isFinal = (row: JobRow) => row.status === "SUCCEEDED" || row.status === "FAILED";
-
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -31,7 +29,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 function keepIfFinished(key: string, row: JobRow): JobRow {
-  if (!isFinal(row)) return row;
+  if (!isFinished(row)) return row;
   finished.set(key, deepFreeze(row));
   // The oldest kept goes first: a Map iterates in insertion order.
   if (finished.size > FINISHED_KEPT) finished.delete(finished.keys().next().value!);
@@ -48,7 +46,7 @@ export async function readJob(env: BoardEnv, workspaceId: string, id: string, no
   if (kept) return kept;
   const entry = await jobBoard(env, workspaceId).get(id);
   const cached = entry && (JSON.parse(entry.row) as JobRow);
-  if (cached && (isFinal(cached) || now - entry.cachedAt < FRESH_MS)) return keepIfFinished(key, cached);
+  if (cached && (isFinished(cached) || now - entry.cachedAt < FRESH_MS)) return keepIfFinished(key, cached);
   const row = await findJob(env.DB, workspaceId, id);
   if (!row) return null;
   await publishJob(env, row);

@@ -1,7 +1,7 @@
 import { jobView, pollIntervalMs } from "./views";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import { type OutcomesEnv, scheduleRunEnded } from "../schedules/outcomes";
-import type { JobRow } from "./store";
+import { isFinished, type JobRow } from "./store";
 import type { Bindings } from "../env";
 import { noteFlagged } from "../alerts/raise";
 import { notePulse } from "../catalog/status";
@@ -13,7 +13,7 @@ import { queueRouteDelivery } from "../deliveries/consumer";
  * every transition into a final status calls it once.
  */
 export async function jobEnded(env: EventsEnv & OutcomesEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES">, row: JobRow): Promise<void> {
-  if (row.status !== "SUCCEEDED" && row.status !== "FAILED") return;
+  if (!isFinished(row)) return;
   await scheduleRunEnded(env, row);
   await notePulse(env, row);
   await queueRouteDelivery(env, row);

@@ -7,6 +7,9 @@ import { type CursorPosition, pastPosition } from "./cursor";
 export type JobRow = typeof jobs.$inferSelect;
 export type UnitRow = typeof taskUnits.$inferSelect;
 
+/** A job that ended: no transition leaves SUCCEEDED or FAILED. */
+export const isFinished = (row: Pick<JobRow, "status">): boolean => row.status === "SUCCEEDED" || row.status === "FAILED";
+
 /** Idempotency keys are honoured for at least this long. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 

@@ -6,7 +6,7 @@ import type { LeaseGrant } from "../durable-objects/credential-lock";
 import type { MaintenanceWindow } from "../catalog/maintenance";
 import type { Continuation, PlannedUnit } from "../jobs/lifecycle";
 import type { PipelineMessage } from "../jobs/messages";
-import type { JobRow, UnitRow } from "../jobs/store";
+import { isFinished, type JobRow, type UnitRow } from "../jobs/store";
 import { type CollectedUnit, storeUnitResults } from "../results/unit-results";
 import { PendingUnits } from "./pending-units";
 import { backoffSeconds } from "./backoff";
@@ -62,7 +62,7 @@ type Delivery = Omit<JobContext, "lease">;
 export async function executeMessage(deps: PipelineDeps, message: PipelineMessage): Promise<Outcome> {
   if (message.type === "probe") return executeProbe(deps, message);
   const job = await deps.jobs.job(message.jobId);
-  if (!job || job.status === "SUCCEEDED" || job.status === "FAILED") return ACK;
+  if (!job || isFinished(job)) return ACK;
   if (message.type === "plan" && job.status !== "PENDING") return ACK;
   const delivery: Delivery = { deps, job, provider: findProvider(job.providerCode)!, schema: findSchema(job.schema)!, lock: deps.lockFor(job.credentialId ?? "none") };
   const ownUnit = message.type === "unit" ? message.unitIndex : null;
