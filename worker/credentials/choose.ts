@@ -35,7 +35,7 @@ function named(row: CredentialCandidate | undefined, provider: ProviderDefinitio
  * Without a credentialId: the provider's own credentials first, global certificates only where it has none;
  * the only one, else the default, else the caller must choose.
  */
-function byDefault(candidates: CredentialCandidate[], provider: ProviderDefinition): CredentialCandidate | null {
+function byDefault(candidates: readonly CredentialCandidate[], provider: ProviderDefinition): CredentialCandidate | null {
   const own = candidates.filter((c) => c.providerCode === provider.code);
   const pool = own.length > 0 ? own : candidates;
   if (pool.length <= 1) return pool[0] ?? null;
@@ -51,7 +51,7 @@ function byDefault(candidates: CredentialCandidate[], provider: ProviderDefiniti
  * the workspace holds none for the provider (the job is then born Failed, CREDENTIAL_NOT_FOUND). An expired
  * certificate cannot log in anywhere: refused before anything is stored, so the owner registers a new one first.
  */
-export function chooseJobCredential(candidates: CredentialCandidate[], provider: ProviderDefinition, credentialId: string | undefined, now: number, keyring: string): CredentialCandidate | null {
+export function chooseJobCredential(candidates: readonly CredentialCandidate[], provider: ProviderDefinition, credentialId: string | undefined, now: number, keyring: string): CredentialCandidate | null {
   const chosen = credentialId ? named(candidates[0], provider) : byDefault(candidates, provider);
   if (chosen?.notAfter && Date.parse(chosen.notAfter) <= now) {
     throw new ApiError("CREDENTIAL_EXPIRED", { message: "인증서의 유효기간이 지난 자격 증명입니다. 새 인증서로 다시 등록해 주세요." });

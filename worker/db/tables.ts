@@ -31,6 +31,14 @@ export const workspaces = sqliteTable(
   suspendedAt: integer("suspended_at"),
   /** When its plan's renewal charge first failed (worker/billing/renewal.ts); past the grace period no job starts. Null while paid up. */
   pastDueSince: integer("past_due_since"),
+  /**
+   * A random stamp drawn again on every change to what a job's create decides from: this row's plan, caps,
+   * suspension and payment state, any of its credentials, and its webhook endpoints (whom a job born Failed is
+   * announced to). Database triggers draw it, whoever writes
+   * (drizzle/0036), so a create may keep what it read and insert only at the revision it read
+   * (worker/jobs/create-context.ts).
+   */
+  revision: integer("revision").notNull().default(0),
   createdAt: integer("created_at").notNull(),
 },
   // The operator console finds workspaces by business number (workspaces/store.ts workspacesMatching).

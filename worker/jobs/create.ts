@@ -2,20 +2,20 @@ import { chooseJobCredential } from "../credentials/choose";
 import { assertConsentCovers } from "../credentials/consent";
 import { canonicalJson } from "../lib/canonical-json";
 import { assertAccountsShown } from "../credentials/targets";
-import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/store";
 import { ApiError } from "../errors/api-error";
 import { jobError } from "../../collectors/job-failures";
 import { sha256Hex } from "../lib/crypto";
 import { waitBudgetSeconds } from "./budget";
 import { kstMonthBounds, secondsUntilNextMonth } from "./kst-month";
-import { validateJobRequest } from "./request";
+import { type JobRequest, validateJobRequest } from "./request";
+import { type CreateContext, createContext } from "./create-context";
 import { jobEnded } from "./events";
 import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
 import { sinceBase } from "./since";
-import { insertJob } from "./store";
+import { type CapWindow, type Idempotency, type InsertOutcome, insertJob, type NewJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
-import { type JobBillingRow, jobBillingOf, jobBillingStatement, recipientsOf } from "../workspaces/store";
+import { jobBillingOf, recipientsOf } from "../workspaces/store";
 import { assertNotPastDue } from "../billing/past-due";
 import { usableRoute } from "../deliveries/store";
 import type { JobRow } from "./store";
@@ -74,15 +74,71 @@ export async function createJob(
   run: { scheduleId: string; scheduledFor: number } | null = null,
 ): Promise<JobRow> {
   const request = validateJobRequest(input);
+  const idem = idempotencyKey
+    ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson(idempotentRequest(input))) }
+    : undefined;
+  for (let fresh = false; ; fresh = true) {
+    const context = await createContext(env.DB, workspaceId, request.provider, input.credentialId, fresh);
+    const outcome = await decideAndInsert(env, workspaceId, request, input, idem, run, context);
+    const now = Date.now();
+    switch (outcome.kind) {
+      case "STALE":
+        // Only a kept context answers STALE, and a fresh one replaces it: this goes round once at most.
+        continue;
+      case "KEY_CONFLICT":
+        throw new ApiError("IDEMPOTENCY_KEY_CONFLICT");
+      case "CAP_REACHED":
+        throw new ApiError("FREE_PLAN_JOB_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
+      case "TOO_MANY_UNFINISHED":
+        throw new ApiError("TOO_MANY_CONCURRENT_WORKERS", { headers: { "Retry-After": String(CONCURRENCY_RETRY_SECONDS) } });
+      case "REPLAYED":
+        await enqueuePlan(env, outcome.row);
+        return outcome.row;
+      case "CREATED":
+        // A job born Failed (no credential) ends here: its event is announced now, once.
+        await Promise.all([enqueuePlan(env, outcome.row), jobEnded(env, outcome.row, context.failedJobSubscribers)]);
+        return outcome.row;
+    }
+  }
+}
+
+/**
+ * Inserts the job its create context decides. A kept context's insert commits only at the revisions it was read at,
+ * and a kept context never refuses: a refusal reaches no insert to check them, so it answers STALE and the create
+ * decides again from a fresh read. A fresh read inserts as directly as a read then an insert always did.
+ */
+async function decideAndInsert(
+  env: JobsEnv,
+  workspaceId: string,
+  request: JobRequest,
+  input: CreateJobInput,
+  idem: Idempotency | undefined,
+  run: { scheduleId: string; scheduledFor: number } | null,
+  context: CreateContext,
+): Promise<InsertOutcome> {
+  let decided: { job: NewJob; cap: CapWindow };
+  try {
+    decided = await decide(env, workspaceId, request, input, run, context);
+  } catch (err) {
+    if (context.kept) return { kind: "STALE" };
+    throw err;
+  }
+  return insertJob(env.DB, decided.job, decided.cap, idem);
+}
+
+/** The job a create records and the limits its insert checks, or the refusal (an ApiError) of the request. */
+async function decide(
+  env: JobsEnv,
+  workspaceId: string,
+  request: JobRequest,
+  input: CreateJobInput,
+  run: { scheduleId: string; scheduledFor: number } | null,
+  context: CreateContext,
+): Promise<{ job: NewJob; cap: CapWindow }> {
   const now = Date.now();
-  // One round trip for both reads: D1 answers a batch in one request.
-  const [billingRows, credentialRows] = await env.DB.batch([
-    jobBillingStatement(env.DB, workspaceId),
-    jobCredentialCandidatesStatement(env.DB, workspaceId, request.provider.code, request.provider.acceptedAuthMethods.includes("CERTIFICATE"), input.credentialId),
-  ]);
-  const billing = jobBillingOf(billingRows?.results[0] as JobBillingRow | undefined, workspaceId);
+  const billing = jobBillingOf(context.billing, workspaceId);
   assertNotPastDue(billing.pastDueSince, now);
-  const chosen = chooseJobCredential(credentialRows!.results as CredentialCandidate[], request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);
+  const chosen = chooseJobCredential(context.candidates, request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);
   if (chosen) assertConsentCovers(chosen.schemas === null ? null : JSON.parse(chosen.schemas), request.schema.id);
   assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);
   const credentialId = chosen?.id ?? null;
@@ -90,12 +146,8 @@ export async function createJob(
   const route = input.deliveryRouteId ? await usableRoute(env.DB, input.deliveryRouteId, recipientsOf(workspaceId, billing.billingWorkspaceId)) : null;
   const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
   if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
-  const idem = idempotencyKey
-    ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson(idempotentRequest(input))) }
-    : undefined;
-  const outcome = await insertJob(
-    env.DB,
-    {
+  return {
+    job: {
       id: crypto.randomUUID(),
       workspaceId,
       billingWorkspaceId: billing.billingWorkspaceId,
@@ -112,22 +164,6 @@ export async function createJob(
       createdAt: now,
       deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
     },
-    { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start, concurrentJobs: billing.concurrentJobs },
-    idem,
-  );
-  switch (outcome.kind) {
-    case "KEY_CONFLICT":
-      throw new ApiError("IDEMPOTENCY_KEY_CONFLICT");
-    case "CAP_REACHED":
-      throw new ApiError("FREE_PLAN_JOB_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
-    case "TOO_MANY_UNFINISHED":
-      throw new ApiError("TOO_MANY_CONCURRENT_WORKERS", { headers: { "Retry-After": String(CONCURRENCY_RETRY_SECONDS) } });
-    case "REPLAYED":
-      await enqueuePlan(env, outcome.row);
-      return outcome.row;
-    case "CREATED":
-      // A job born Failed (no credential) ends here: its event is announced now, once.
-      await Promise.all([enqueuePlan(env, outcome.row), jobEnded(env, outcome.row)]);
-      return outcome.row;
-  }
+    cap: { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start, concurrentJobs: billing.concurrentJobs, revisions: context.kept ? context.revisions : null },
+  };
 }

@@ -3,6 +3,7 @@ import { database } from "../db/client";
 import { type JobStatus, jobs, taskUnits } from "../db/tables";
 import type { JobError } from "../../collectors/job-failures";
 import { type CursorPosition, pastPosition } from "./cursor";
+import { revisionsHold } from "../workspaces/store";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type UnitRow = typeof taskUnits.$inferSelect;
@@ -41,14 +42,23 @@ export interface Idempotency {
   requestHash: string;
 }
 
+/** The revisions (tables.ts `workspaces.revision`) of a job's workspace and billing workspace that a create decided at. */
+export interface Revisions {
+  workspace: number;
+  billing: number;
+}
+
 /**
  * The monthly job cap and the concurrent-job limit, checked inside the insert so concurrent creates cannot
  * overshoot them; counted over the job's billing workspace. A job born Failed runs nothing and is not limited.
+ * With `revisions`, the insert also commits only while the job's workspace and billing workspace are still at the
+ * revisions the create decided at (jobs/create-context.ts).
  */
 export interface CapWindow {
   cap: number | null;
   monthStart: number;
   concurrentJobs: number | null;
+  revisions: Revisions | null;
 }
 
 export type InsertOutcome =
@@ -56,13 +66,16 @@ export type InsertOutcome =
   | { kind: "REPLAYED"; row: JobRow }
   | { kind: "KEY_CONFLICT" }
   | { kind: "CAP_REACHED" }
-  | { kind: "TOO_MANY_UNFINISHED" };
+  | { kind: "TOO_MANY_UNFINISHED" }
+  /** What the create decided from changed since it was read: decide again from a fresh read. */
+  | { kind: "STALE" };
 
 const INSERT_JOB = `
 INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id, schedule_id, scheduled_for, delivery_route_id)
 SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18, ?19
 WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12)
-  AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)`;
+  AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)
+  AND (?20 IS NULL OR (${revisionsHold("?2", "?14", "?20", "?21")}))`;
 
 // Inserted only if the job row went in, so a capped request leaves no key behind.
 const INSERT_KEY = `
@@ -270,6 +283,15 @@ async function monthlyCapReached(d1: D1Database, job: NewJob, cap: CapWindow): P
   return (await jobsCreatedSince(d1, job.billingWorkspaceId, cap.monthStart)) >= cap.cap;
 }
 
+/** Why an insert went in with no row: a revision once drawn again never comes back, so one that moved before the insert still differs. */
+async function refusal(d1: D1Database, job: NewJob, cap: CapWindow): Promise<InsertOutcome> {
+  if (cap.revisions) {
+    const hold = await d1.prepare(`SELECT ${revisionsHold("?1", "?2", "?3", "?4")} AS hold`).bind(job.workspaceId, job.billingWorkspaceId, cap.revisions.workspace, cap.revisions.billing).first<{ hold: number }>();
+    if (!hold?.hold) return { kind: "STALE" };
+  }
+  return (await monthlyCapReached(d1, job, cap)) ? { kind: "CAP_REACHED" } : { kind: "TOO_MANY_UNFINISHED" };
+}
+
 /**
  * Inserts a job and, with an Idempotency-Key, its key in one transaction: of
  * concurrent first requests with one key exactly one commits, the others see
@@ -288,6 +310,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
       job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
       job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
       cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId, job.scheduleId, job.scheduledFor, job.deliveryRouteId,
+      cap.revisions?.workspace ?? null, cap.revisions?.billing ?? null,
     );
   try {
     const statements = [insertJobStatement];
@@ -297,7 +320,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
       );
     }
     const [inserted] = await d1.batch(statements);
-    if (!inserted!.meta.changes) return (await monthlyCapReached(d1, job, cap)) ? { kind: "CAP_REACHED" } : { kind: "TOO_MANY_UNFINISHED" };
+    if (!inserted!.meta.changes) return await refusal(d1, job, cap);
   } catch (err) {
     // The key's primary key rejected us: another request with this key committed first.
     const winner = idem ? await replay(d1, job, idem) : null;

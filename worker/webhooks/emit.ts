@@ -3,7 +3,7 @@ import type { Bindings } from "../env";
 import { isoTime } from "../lib/iso-time";
 import { eventRecipients, recipientsOf } from "../workspaces/store";
 import { insertDeliveries } from "./deliveries";
-import { subscribedEndpoints } from "./endpoints";
+import { type Subscriber, subscribedEndpoints } from "./endpoints";
 import { deliveryMessage } from "./messages";
 import { log } from "../observability/telemetry";
 
@@ -19,16 +19,21 @@ export interface ResourceEvent {
   object: object;
 }
 
+/** The workspaces whose endpoints hear of the event: its own and its billing workspace (a partner). */
+function recipients(env: EventsEnv, event: ResourceEvent): Promise<string[]> | string[] {
+  return event.billingWorkspaceId === undefined ? eventRecipients(env.DB, event.workspaceId) : recipientsOf(event.workspaceId, event.billingWorkspaceId);
+}
+
 /**
  * Records one delivery per subscribed endpoint and queues them. Called by
  * the state change itself, after it committed; a failure here is logged and
  * never undoes or fails that change (a delivery recorded but not queued is
- * sent by the sweep, see deliveries.ts stalledDeliveries).
+ * sent by the sweep, see deliveries.ts stalledDeliveries). A caller that read the subscribed endpoints at the
+ * revision its change committed at (jobs/create-context.ts) hands them over instead of their being read again.
  */
-export async function emitEvent(env: EventsEnv, event: ResourceEvent, now = Date.now()): Promise<void> {
+export async function emitEvent(env: EventsEnv, event: ResourceEvent, now = Date.now(), subscribers?: readonly Subscriber[]): Promise<void> {
   try {
-    const recipients = event.billingWorkspaceId === undefined ? await eventRecipients(env.DB, event.workspaceId) : recipientsOf(event.workspaceId, event.billingWorkspaceId);
-    const endpoints = await subscribedEndpoints(env.DB, recipients, event.type);
+    const endpoints = subscribers ?? (await subscribedEndpoints(env.DB, await recipients(env, event), event.type));
     if (endpoints.length === 0) return;
     const body: WebhookEvent<object> = { id: `evt_${crypto.randomUUID().replaceAll("-", "")}`, type: event.type, createdAt: isoTime(now), data: { object: event.object } };
     const payload = JSON.stringify(body);

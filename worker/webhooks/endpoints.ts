@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { database } from "../db/client";
 import { webhookDeliveries, webhookEndpoints } from "../db/tables";
 import { ApiError } from "../errors/api-error";
 import { type CursorPosition, pastPosition } from "../jobs/cursor";
 import type { WebhookEventType } from "../../contracts/webhooks";
 import { latestKeyVersion } from "../vault/envelope";
+import { recipientsSql } from "../workspaces/store";
 import { newSigningSecret, rewrapSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -105,13 +106,33 @@ export async function rotateSecret(d1: D1Database, masterKey: string, workspaceI
   return { row, secret };
 }
 
+/** Who hears of an event: an endpoint's id and the workspace it belongs to. */
+export type Subscriber = Pick<EndpointRow, "id" | "workspaceId">;
+
+const SUBSCRIBER_COLUMNS = "id, workspace_id AS workspaceId";
+/** SQL for: the endpoint subscribed to the event type bound at `parameter`. */
+const subscribedTo = (parameter: string) => `EXISTS (SELECT 1 FROM json_each(events) WHERE value = ${parameter})`;
+
 /** The endpoints of these workspaces that subscribed to `type`. */
-export function subscribedEndpoints(d1: D1Database, workspaceIds: string[], type: WebhookEventType): Promise<EndpointRow[]> {
-  return database(d1)
-    .select()
-    .from(webhookEndpoints)
-    .where(and(inArray(webhookEndpoints.workspaceId, workspaceIds), sql`EXISTS (SELECT 1 FROM json_each(${webhookEndpoints.events}) WHERE value = ${type})`))
-    .all();
+export async function subscribedEndpoints(d1: D1Database, workspaceIds: string[], type: WebhookEventType): Promise<Subscriber[]> {
+  const rows = await d1
+    .prepare(`SELECT ${SUBSCRIBER_COLUMNS} FROM webhook_endpoints WHERE workspace_id IN (${workspaceIds.map(() => "?").join(", ")}) AND ${subscribedTo("?")}`)
+    .bind(...workspaceIds, type)
+    .all<Subscriber>();
+  return rows.results;
+}
+
+/**
+ * As `subscribedEndpoints` for a workspace's events (its own endpoints and its billing workspace's, as
+ * `recipientsOf`), as a statement for a caller to batch before it knows the billing workspace.
+ */
+export function workspaceSubscribersStatement(d1: D1Database, workspaceId: string, type: WebhookEventType): D1PreparedStatement {
+  return d1
+    .prepare(
+      `SELECT ${SUBSCRIBER_COLUMNS} FROM webhook_endpoints
+       WHERE workspace_id IN (${recipientsSql("?1")}) AND ${subscribedTo("?2")}`,
+    )
+    .bind(workspaceId, type);
 }
 
 /** As credentials/store.ts `rewrapCredentials`, for endpoints' signing secrets (the current one and a rotation's previous one). */

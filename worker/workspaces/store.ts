@@ -38,13 +38,23 @@ export const suspended = () =>
 export function jobBillingStatement(d1: D1Database, workspaceId: string): D1PreparedStatement {
   return d1
     .prepare(
-      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan, coalesce(w.suspended_at, b.suspended_at) AS suspendedAt, b.past_due_since AS pastDueSince
+      `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan, coalesce(w.suspended_at, b.suspended_at) AS suspendedAt, b.past_due_since AS pastDueSince,
+         w.revision AS revision, b.revision AS billingRevision
        FROM workspaces w JOIN workspaces b ON b.id = coalesce(w.billing_workspace_id, w.id) WHERE w.id = ?`,
     )
     .bind(workspaceId);
 }
 
-export type JobBillingRow = { billingWorkspaceId: string; monthlyJobCap: number | null; plan: Plan; suspendedAt: number | null; pastDueSince: number | null };
+export type JobBillingRow = {
+  billingWorkspaceId: string;
+  monthlyJobCap: number | null;
+  plan: Plan;
+  suspendedAt: number | null;
+  pastDueSince: number | null;
+  /** The two rows' revisions (tables.ts `revision`) as read. */
+  revision: number;
+  billingRevision: number;
+};
 
 /** A suspended workspace, or a business whose partner is suspended, starts no job: WORKSPACE_ACCESS_DENIED. */
 export function jobBillingOf(row: JobBillingRow | undefined | null, workspaceId: string): JobBilling {
@@ -124,6 +134,13 @@ export async function workspaceNames(d1: D1Database, ids: string[]): Promise<Map
 export function recipientsOf(workspaceId: string, billingWorkspaceId: string | null | undefined): string[] {
   return billingWorkspaceId && billingWorkspaceId !== workspaceId ? [workspaceId, billingWorkspaceId] : [workspaceId];
 }
+
+/** `recipientsOf` as SQL, for a statement that has only the workspace's id (bound at `workspace`): a list for `IN (...)`. */
+export const recipientsSql = (workspace: string) => `${workspace}, (SELECT coalesce(billing_workspace_id, id) FROM workspaces WHERE id = ${workspace})`;
+
+/** SQL for: a workspace and its billing workspace (ids bound at the parameters named) are at these revisions; a missing row is at 0. */
+export const revisionsHold = (workspace: string, billing: string, workspaceRevision: string, billingRevision: string) =>
+  `coalesce((SELECT revision FROM workspaces WHERE id = ${workspace}), 0) = ${workspaceRevision} AND coalesce((SELECT revision FROM workspaces WHERE id = ${billing}), 0) = ${billingRevision}`;
 
 /** `recipientsOf`, for a caller without the workspace's billing workspace at hand. */
 export async function eventRecipients(d1: D1Database, workspaceId: string): Promise<string[]> {
