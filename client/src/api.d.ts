@@ -2000,7 +2000,7 @@ export interface components {
                 lastHour: {
                     /**
                      * Format: int64
-                     * @description 끝난 작업 수 (사용자 쪽 원인의 실패 포함)
+                     * @description 끝난 작업 수 (사용자 쪽 원인의 실패 포함, 자격 증명이 없어 기관에 닿지 않은 작업 제외)
                      */
                     jobs: number;
                     /** @description 기관이나 서비스 쪽 원인으로 끝난 작업 중 성공 비율. 그런 작업이 없으면 null */
@@ -2014,7 +2014,7 @@ export interface components {
                 lastDay: {
                     /**
                      * Format: int64
-                     * @description 끝난 작업 수 (사용자 쪽 원인의 실패 포함)
+                     * @description 끝난 작업 수 (사용자 쪽 원인의 실패 포함, 자격 증명이 없어 기관에 닿지 않은 작업 제외)
                      */
                     jobs: number;
                     /** @description 기관이나 서비스 쪽 원인으로 끝난 작업 중 성공 비율. 그런 작업이 없으면 null */

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { providerState } from "../../worker/catalog/status";
+import { notePulse, providerState } from "../../worker/catalog/status";
+import { jobError } from "../../collectors/job-failures";
+import type { JobRow } from "../../worker/jobs/store";
 import { providerPulse } from "../../worker/durable-objects/provider-pulse";
 import { call, callJson, createWorkspace } from "./helpers";
 import { harness, newJob } from "./pipeline-harness";
@@ -28,6 +30,15 @@ describe("a provider's status from its jobs", () => {
     // Under five jobs in the hour, the day decides.
     expect(providerState({ ...summary, lastHour: { jobs: 4, successRate: 1, medianDurationMs: 2_000 } }, false)).toBe("DOWN");
     expect(providerState({ lastHour: { jobs: 0, successRate: null, medianDurationMs: null }, lastDay: { jobs: 0, successRate: null, medianDurationMs: null } }, false)).toBe("OPERATIONAL");
+  });
+
+  it("leaves out a job that ended for want of a credential, which never reached the institution", async () => {
+    const providerCode = `test.${crypto.randomUUID().slice(0, 8)}`;
+    const now = Date.now();
+    const failed = (code: Parameters<typeof jobError>[0]) => ({ providerCode, status: "FAILED", error: jobError(code), createdAt: now, finishedAt: now }) as JobRow;
+    await notePulse(env, failed("CREDENTIAL_NOT_FOUND"), now);
+    await notePulse(env, failed("LOGIN_FAILED"), now);
+    expect((await providerPulse(env, providerCode).summary(now)).lastHour).toEqual({ jobs: 1, successRate: null, medianDurationMs: null });
   });
 
   it("is fed by every job's end, shown by GET /providers/{code} and on the public status page", async () => {

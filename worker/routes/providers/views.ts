@@ -11,7 +11,7 @@ const MAX_FIELDS = 50;
 const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
 
 const PulseWindowSchema = z.object({
-  jobs: count().meta({ description: "끝난 작업 수 (사용자 쪽 원인의 실패 포함)" }),
+  jobs: count().meta({ description: "끝난 작업 수 (사용자 쪽 원인의 실패 포함, 자격 증명이 없어 기관에 닿지 않은 작업 제외)" }),
   successRate: z.number().min(0).max(1).nullable().meta({ description: "기관이나 서비스 쪽 원인으로 끝난 작업 중 성공 비율. 그런 작업이 없으면 null" }),
   medianDurationMs: count().nullable().meta({ description: "성공한 작업의 생성부터 끝까지 걸린 시간의 중앙값 (구간 상한, ms). 성공이 없으면 null" }),
 });
