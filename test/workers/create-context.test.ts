@@ -19,7 +19,7 @@ function recordingDb(seen: string[]): D1Database {
   });
 }
 
-/** Creates a job through the API with its D1 statements recorded: how many read the create context, how many inserted a job. */
+/** Creates a job through the API with its D1 statements recorded: how many read the create context, inserted a job, read endpoints. */
 async function createRecorded(ws: TestWorkspace, body: Json = ACCOUNTS, init: { key?: string; headers?: Headers } = {}) {
   const seen: string[] = [];
   const res = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, ...init, json: body, env: { ...env, DB: recordingDb(seen) } as Bindings });

@@ -13,12 +13,11 @@ import { jobEnded } from "./events";
 import type { JobsEnv } from "./lifecycle";
 import { planMessage } from "./messages";
 import { sinceBase } from "./since";
-import { type CapWindow, type Idempotency, type InsertOutcome, insertJob, type NewJob } from "./store";
+import { type CapWindow, type Idempotency, type InsertOutcome, insertJob, type JobRow, type NewJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
 import { jobBillingOf, recipientsOf } from "../workspaces/store";
 import { assertNotPastDue } from "../billing/past-due";
 import { usableRoute } from "../deliveries/store";
-import type { JobRow } from "./store";
 import { log } from "../observability/telemetry";
 
 export interface CreateJobInput {
