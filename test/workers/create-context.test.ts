@@ -46,6 +46,11 @@ describe("what a job's create decides from, kept between creates", () => {
     await env.DB.prepare("UPDATE credentials SET label = '본점' WHERE id = ?").bind(credential.id).run();
     const third = await createRecorded(ws);
     expect([third.status, third.contextReads, third.inserts]).toEqual([201, 0, 1]);
+    // Another workspace of the same provider is read for itself, and takes its own credential.
+    const other = await createWorkspace();
+    const its = (await register(other, "user_good")).body;
+    const elsewhere = await createRecorded(other);
+    expect([elsewhere.status, elsewhere.body.credentialId, elsewhere.contextReads]).toEqual([201, its.id, 1]);
   });
 
   it("sees a credential revoked by any writer at the very next create: the kept context's insert is refused and the create decides again", async () => {
