@@ -1,5 +1,6 @@
 import { jobBoard } from "../durable-objects/job-board";
 import type { Bindings } from "../env";
+import { IsolateMemory } from "../lib/isolate-memory";
 import { findJob, isFinished, type JobRow } from "./store";
 
 type BoardEnv = Pick<Bindings, "DB" | "JOB_BOARD">;
@@ -14,26 +15,13 @@ export async function publishJob(env: BoardEnv, row: JobRow): Promise<void> {
 
 /**
  * Finished jobs never change again (no transition leaves SUCCEEDED or FAILED, and jobs are never purged), so this
- * isolate keeps the last ones it read: reading a finished job again, as a partner does after its webhook and for its
- * results, asks no object. Frozen, since every request that reads one shares it.
+ * isolate keeps the last 1,000 it read: reading a finished job again, as a partner does after its webhook and for its
+ * results, asks no object.
  */
-const FINISHED_KEPT = 1_000;
-const finished = new Map<string, JobRow>();
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
+const finished = new IsolateMemory<JobRow>(1_000);
 
 function keepIfFinished(key: string, row: JobRow): JobRow {
-  if (!isFinished(row)) return row;
-  finished.set(key, deepFreeze(row));
-  // The oldest kept goes first: a Map iterates in insertion order.
-  if (finished.size > FINISHED_KEPT) finished.delete(finished.keys().next().value!);
-  return row;
+  return isFinished(row) ? finished.keep(key, row) : row;
 }
 
 /**

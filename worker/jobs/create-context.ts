@@ -2,6 +2,7 @@ import type { ProviderDefinition } from "../catalog/providers";
 import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/store";
 import { type JobBillingRow, jobBillingStatement } from "../workspaces/store";
 import type { Revisions } from "./store";
+import { IsolateMemory } from "../lib/isolate-memory";
 import { type Subscriber, workspaceSubscribersStatement } from "../webhooks/endpoints";
 
 /**
@@ -23,8 +24,7 @@ export interface CreateContext {
  * every change to what it holds moves a revision (drizzle/0036's triggers, whoever writes). A stale one costs the
  * create one refused insert and a fresh read, never a decision on old data.
  */
-const kept = new Map<string, Omit<CreateContext, "kept">>();
-const KEPT_CONTEXTS = 1_000;
+const kept = new IsolateMemory<Omit<CreateContext, "kept">>(1_000);
 /** A workspace with more live credentials for one provider than this is read each time rather than held. */
 const KEPT_CANDIDATES = 50;
 
@@ -42,18 +42,14 @@ export async function createContext(d1: D1Database, workspaceId: string, provide
     workspaceSubscribersStatement(d1, workspaceId, "data_job.failed"),
   ]);
   const billing = billingRows!.results[0] as JobBillingRow | undefined;
-  const candidates = (credentialRows!.results as CredentialCandidate[]).map((row) => Object.freeze(row));
-  const revisions = { workspace: billing?.revision ?? 0, billing: billing?.billingRevision ?? 0 };
-  const context = Object.freeze({
-    billing: billing && Object.freeze(billing),
-    candidates: Object.freeze(candidates),
-    failedJobSubscribers: Object.freeze((subscriberRows!.results as Subscriber[]).map((row) => Object.freeze(row))),
-    revisions: Object.freeze(revisions),
-  });
-  kept.delete(key);
-  if (candidates.length <= KEPT_CANDIDATES) {
-    if (kept.size >= KEPT_CONTEXTS) kept.delete(kept.keys().next().value!);
-    kept.set(key, context);
-  }
+  const candidates = credentialRows!.results as CredentialCandidate[];
+  const context = {
+    billing,
+    candidates,
+    failedJobSubscribers: subscriberRows!.results as Subscriber[],
+    revisions: { workspace: billing?.revision ?? 0, billing: billing?.billingRevision ?? 0 },
+  };
+  if (candidates.length <= KEPT_CANDIDATES) kept.keep(key, context);
+  else kept.forget(key);
   return { ...context, kept: false };
 }
