@@ -1,6 +1,6 @@
 // Spectral's `oas` ruleset and the OWASP API Security ruleset over the document the worker serves, run by
 // test/node/openapi-lint.test.ts (Spectral's CLI reads it too: `spectral lint -r .spectral.mjs openapi.json`). What the rules find is fixed in the
-// route definitions (worker/routes/, worker/http/bounds.ts, worker/http/rate-headers.ts); a rule is changed here only where
+// route definitions (worker/api/, worker/platform/http/bounds.ts, worker/platform/http/rate-headers.ts); a rule is changed here only where
 // it is wrong for this API by design, for one operation or schema where it can be, and each exception is a row of
 // docs/security.md, "The contract says its limits".
 import { oas } from "@stoplight/spectral-rulesets";
@@ -28,7 +28,7 @@ export default {
     // every response. OWASP's rule knows other names (RateLimit, X-RateLimit-Limit), so this rule asks for ours instead.
     "owasp:api4:2023-rate-limit": "off",
     "collect:rate-limit-headers": {
-      description: "Every response declares the rate headers the API sends (worker/middleware/rate-limit.ts).",
+      description: "Every response declares the rate headers the API sends (worker/api/rate-limit.ts).",
       message: "{{error}}",
       severity: "error",
       given: "$.paths[*][*].responses[*]",

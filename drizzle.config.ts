@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./worker/db/tables.ts",
+  schema: "./worker/platform/database/tables.ts",
   out: "./drizzle",
 });

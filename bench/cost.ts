@@ -1,6 +1,6 @@
 /**
  * Cost of a job, all figures from one run: each kind of job runs alone on the
- * local stack with the worker's meter on (worker/metering.ts counts D1 rows
+ * local stack with the worker's meter on (worker/platform/metering.ts counts D1 rows
  * read and written as D1 reports them per query, Durable Object requests,
  * queue messages, R2 operations and bytes, worker invocations), a client
  * polling at the suggested interval, and the worker's and scraper's CPU read
@@ -13,7 +13,7 @@ import path from "node:path";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
 import { treeCpuSeconds } from "./process-cpu";
-import type { Usage } from "../worker/metering-usage";
+import type { Usage } from "../worker/platform/metering-usage";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** What a client does: polls at the job's suggestedPollIntervalMs. */

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { RequestGate } from "../worker/durable-objects/request-gate";
+import { RequestGate } from "../worker/domain/api-keys/request-gate";
 
 /**
  * The floor of bench/api: what a request of the service cannot go below in this runtime, the issue's "a create is

@@ -12,12 +12,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer from "puppeteer-core";
-import { findProvider } from "../worker/catalog/providers";
-import { splitRange } from "../worker/pipeline/segments";
+import { findProvider } from "../worker/domain/catalog/providers";
+import { splitRange } from "../worker/domain/pipeline/segments";
 import { browserInstitutionFor } from "../collectors/registry";
-import { scraperAuthorization } from "../collectors/scraper-protocol";
-import { unitResultsKey } from "../worker/results/keys";
-import { ARRAY_ITEM_LINES } from "../worker/results/array-item-lines";
+import { scraperAuthorization } from "../contracts/scraper-protocol";
+import { unitResultsKey } from "../worker/domain/results/keys";
+import { ARRAY_ITEM_LINES } from "../worker/domain/results/array-item-lines";
 import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { startLocalStack } from "../scripts/local-stack";
@@ -123,7 +123,7 @@ async function finishExportJob(jobId: string, units: number, scratch: string): P
     `UPDATE jobs SET status = 'SUCCEEDED', completed_task_count = ${units + 1}, updated_at = ${now}, finished_at = ${now} WHERE id = '${jobId}';`,
   ]);
   // The workspace's job board trusts the running entry the exports read for a few seconds (FRESH_MS in
-  // worker/jobs/board.ts), then reads D1 again, as it would after the executor published the success.
+  // worker/domain/jobs/board.ts), then reads D1 again, as it would after the executor published the success.
   for (let waited = 0; ; waited++) {
     const job = (await (await fetch(`${stack.baseUrl}/api/v1/data-jobs/${jobId}`, { headers: auth })).json()) as { kind: string };
     if (job.kind === "Succeeded") return;

@@ -22,7 +22,7 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { scraperAuthorization } from "../collectors/scraper-protocol";
+import { scraperAuthorization } from "../contracts/scraper-protocol";
 import { freePort } from "../scripts/free-port";
 import type { WorkspaceSeed } from "../scripts/demo-seed";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";

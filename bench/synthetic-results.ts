@@ -1,8 +1,8 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
-import { csvColumns, csvRecordRows } from "../worker/results/csv-format";
+import { csvColumns, csvRecordRows } from "../worker/domain/results/csv-format";
 import { BankTransactionRecord } from "../collectors/records/bank";
-import { arrayItemLine } from "../worker/results/array-item-lines";
+import { arrayItemLine } from "../worker/domain/results/array-item-lines";
 
 const COLUMNS = csvColumns(BankTransactionRecord);
 

@@ -1,4 +1,4 @@
-import type { JobErrorCode } from "./job-failures";
+import type { JobErrorCode } from "../contracts/job-failures";
 
 /**
  * The slice of a puppeteer `Page` that adapters may use. Both `puppeteer-core`

@@ -1,4 +1,4 @@
-import type { JobErrorCode } from "./job-failures";
+import type { JobErrorCode } from "../contracts/job-failures";
 import { ProviderFailure, UnreadablePage } from "./adapter";
 
 export type FailureRules = readonly (readonly [RegExp, JobErrorCode])[];

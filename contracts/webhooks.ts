@@ -107,7 +107,7 @@ export async function standardWebhookHeaders(id: string, body: string, secrets: 
 /**
  * Whether Standard Webhooks headers prove `body` was signed with `secret` (a `whsec_` secret, or the bare base64 of
  * its key) within `toleranceSeconds` of `now`: the check a receiver of another service's deliveries makes (PortOne's,
- * worker/billing/gateway-webhooks.ts). Throws WebhookSignatureError saying what failed.
+ * worker/domain/billing/gateway-webhooks.ts). Throws WebhookSignatureError saying what failed.
  */
 export async function verifyStandardWebhook(
   body: string,

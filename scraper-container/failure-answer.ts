@@ -1,6 +1,6 @@
 import { TimeoutError } from "puppeteer-core";
 import { ProviderFailure } from "../collectors/adapter";
-import type { PageReport } from "../collectors/scraper-protocol";
+import type { PageReport } from "../contracts/scraper-protocol";
 import { ReportedFailure } from "../collectors/page-report";
 import { HttpFailure } from "./http-io";
 

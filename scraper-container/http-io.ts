@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { jobError } from "../collectors/job-failures";
-import { type FailureResponse, MAX_SCRAPER_BODY_BYTES, type PageReport } from "../collectors/scraper-protocol";
+import { jobError } from "../contracts/job-failures";
+import { type FailureResponse, MAX_SCRAPER_BODY_BYTES, type PageReport } from "../contracts/scraper-protocol";
 
 /** A request the scraper answers with a failure envelope before any adapter runs. */
 export class HttpFailure extends Error {

@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { WebSocket } from "undici";
-import { type RunnerRequest, type RunnerResponse, scraperAuthorization } from "../collectors/scraper-protocol";
+import { type RunnerRequest, type RunnerResponse, scraperAuthorization } from "../contracts/scraper-protocol";
 import { type ScraperServer, scraperOptionsFromEnv, startScraper } from "./server";
 
 export interface RunnerOptions {
@@ -20,7 +20,7 @@ const RECONNECT_MS = [500, 1000, 2000, 5000];
 
 /**
  * The scraper as a runner: the same service (server.ts) on this host's loopback, reached by the worker through a
- * WebSocket the runner keeps open to its slot (worker/durable-objects/runner-hub.ts). For a host in Korea that the
+ * WebSocket the runner keeps open to its slot (worker/domain/scraper/runner-hub.ts). For a host in Korea that the
  * institutions accept and that takes no inbound connections. Reconnects with backoff when the socket drops.
  */
 export function startRunner(options: RunnerOptions): Runner {

@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { LoginCredential, TaskUnit } from "../collectors/adapter";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
-import { type CollectRequest, type CollectResponse, type OpenSessionResponse, scraperPaths, type TargetsRequest, type TargetsResponse } from "../collectors/scraper-protocol";
+import { type CollectRequest, type CollectResponse, type OpenSessionResponse, scraperPaths, type TargetsRequest, type TargetsResponse } from "../contracts/scraper-protocol";
 import { BrowserPool, DEFAULT_CHROMIUM_PATH } from "./browser-pool";
 import { type EgressOptions, egress } from "./egress";
 import { failureAnswer } from "./failure-answer";
@@ -116,7 +116,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
       const answer = failureAnswer(err);
-      // One JSON line, naming the trace: the job's id (worker/observability/trace-context.ts), so a job's lines are found on both sides.
+      // One JSON line, naming the trace: the job's id (worker/platform/observability/trace-context.ts), so a job's lines are found on both sides.
       if (answer.logged) console.error(JSON.stringify({ level: "error", event: "scraper-error", traceId: tracing.traceIdOf(req.headers), error: String(err), stack: (err as Error)?.stack }));
       sendFailure(res, answer.status, answer.code, answer.retryAfterSeconds, answer.detail, answer.report);
     });

@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import path from "node:path/posix";
 import { pipeline } from "node:stream/promises";
 import ssh2, { type Client, type SFTPWrapper } from "ssh2";
-import { SFTP_UPLOAD_HEADER, type SftpUpload } from "../collectors/scraper-protocol";
+import { SFTP_UPLOAD_HEADER, type SftpUpload } from "../contracts/scraper-protocol";
 import { HttpFailure } from "./http-io";
 
 // A partner's server that does not answer within this is down: the worker retries the delivery later.

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { MIN_SHARED_SECRET_LENGTH, scraperAuthorization } from "../collectors/scraper-protocol";
+import { MIN_SHARED_SECRET_LENGTH, scraperAuthorization } from "../contracts/scraper-protocol";
 
 export function checkSharedSecret(secret: string | undefined): string {
   if (!secret || secret.length < MIN_SHARED_SECRET_LENGTH) throw new Error(`SCRAPER_SHARED_SECRET must be set to at least ${MIN_SHARED_SECRET_LENGTH} characters`);

@@ -8,7 +8,7 @@ import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trac
 export interface ScraperTracing {
   /** Runs a request's work as a span of the worker's trace (its `traceparent`); a request without one is not traced. */
   inSpan<T>(name: string, headers: IncomingHttpHeaders, attributes: Record<string, string>, work: () => Promise<T>): Promise<T>;
-  /** The trace a request belongs to, for its log lines: the job's id as hex when the worker sent it (worker/observability/trace-context.ts). */
+  /** The trace a request belongs to, for its log lines: the job's id as hex when the worker sent it (worker/platform/observability/trace-context.ts). */
   traceIdOf(headers: IncomingHttpHeaders): string | undefined;
   shutdown(): Promise<void>;
 }

@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
-import { allProviders } from "../worker/catalog/providers";
+import { allProviders } from "../worker/domain/catalog/providers";
 import type { LoginCredential } from "../collectors/adapter";
-import { sealCredential } from "../worker/vault/envelope";
-import { type CertificateFace, verifyCertificate } from "../worker/certificates/verify";
-import { maskedLabel } from "../worker/credentials/fields";
-import { credentialIdentity } from "../worker/credentials/identity";
+import { sealCredential } from "../worker/domain/vault/envelope";
+import { type CertificateFace, verifyCertificate } from "../worker/domain/certificates/verify";
+import { maskedLabel } from "../worker/domain/credentials/fields";
+import { credentialIdentity } from "../worker/domain/credentials/identity";
 import { issueJointCertificate } from "../sandbox/certificates/issue";
-import { hashPassword } from "../worker/users/password";
-import type { OperatorRole } from "../worker/db/tables";
-import { operatorRecord } from "../worker/operators/enrol";
+import { hashPassword } from "../worker/domain/users/password";
+import type { OperatorRole } from "../worker/platform/database/tables";
+import { operatorRecord } from "../worker/domain/operators/enrol";
 
 export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-00000000d3e0";
 export const DEMO_BUSINESS_NUMBER = "1208800767";

@@ -4,7 +4,7 @@ import { appendFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, 
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { DEMO_OPERATOR_EMAIL, DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, operatorSeedSql, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
-import { scraperAuthorization } from "../collectors/scraper-protocol";
+import { scraperAuthorization } from "../contracts/scraper-protocol";
 import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
 import { freePort } from "./free-port";
 import { newRegistrationKeyring } from "./registration-keys";
@@ -98,7 +98,7 @@ export function readDevVars(file: string): Record<string, string> {
   );
 }
 
-/** How each secret the worker needs (worker/configuration.ts REQUIRED_SECRETS) is made for a local run. */
+/** How each secret the worker needs (worker/platform/configuration.ts REQUIRED_SECRETS) is made for a local run. */
 const SECRET_MAKERS: Record<string, () => Promise<string>> = {
   CURSOR_SECRET: async () => randomBytes(32).toString("base64url"),
   // wrangler dev reads it from .dev.vars for the worker; startLocalStack hands it to the scraper process.
@@ -307,7 +307,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     // Built while D1 is migrated and seeded, as neither needs the other.
     const [bundleDir] = await Promise.all([options.bundleDir ?? buildWorkerBundle(path.join(options.persistTo, "worker-bundle")), migrateAndSeed]);
 
-    // Deliveries run side by side as production's concurrent consumer invocations run them (worker/pipeline/detached-delivery.ts).
+    // Deliveries run side by side as production's concurrent consumer invocations run them (worker/domain/pipeline/detached-delivery.ts).
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
     const scraperVars = options.runners ? { SCRAPER_RUNNERS: String(scraperUrls.length) } : { SCRAPER_URL: scraperUrls.join(",") };
     const vars = { ...scraperVars, SANDBOX_BASE_URL: sandboxUrl, PORTONE_API_URL: `${sandboxUrl}/portone`, PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET, BILLING_TEST_CLOCK: "1", CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { OPERATOR_ROLES, type OperatorRole } from "../worker/db/tables";
-import { totpUri } from "../worker/operators/second-factor";
-import { normalizeEmail } from "../worker/users/email";
+import { OPERATOR_ROLES, type OperatorRole } from "../worker/platform/database/tables";
+import { totpUri } from "../worker/domain/operators/second-factor";
+import { normalizeEmail } from "../worker/domain/users/email";
 import { newDemoPassword, operatorSeedSql } from "./demo-seed";
 import { readDevVars } from "./local-stack";
 

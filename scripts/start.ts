@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { newApiKey, newDemoPassword } from "./demo-seed";
-import { newTotpSecret, totpUri } from "../worker/operators/second-factor";
+import { newTotpSecret, totpUri } from "../worker/domain/operators/second-factor";
 import { startLocalStack } from "./local-stack";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -1,37 +1,37 @@
-import type { KeyRights } from "./api-keys/rights";
-import type { MemberRole } from "./db/tables";
-import type { AlertDesk } from "./durable-objects/alert-desk";
-import type { CredentialLock } from "./durable-objects/credential-lock";
-import type { JobBoard } from "./durable-objects/job-board";
-import type { ProviderPulse } from "./durable-objects/provider-pulse";
-import type { KeyFailure, RequestGate } from "./durable-objects/request-gate";
-import type { RunnerHub } from "./durable-objects/runner-hub";
-import type { ScheduleAlarm } from "./durable-objects/schedule-alarm";
-import type { ScraperContainer } from "./durable-objects/scraper-container";
-import type { DetachedDeliveries } from "./pipeline/detached-delivery";
-import type { PipelineMessage } from "./jobs/messages";
-import type { Operator } from "./operators/store";
-import type { WebhookMessage } from "./webhooks/messages";
-import type { RouteDeliveryMessage } from "./deliveries/consumer";
+import type { KeyRights } from "./domain/api-keys/rights";
+import type { MemberRole } from "./platform/database/tables";
+import type { AlertDesk } from "./domain/alerts/alert-desk";
+import type { CredentialLock } from "./domain/pipeline/credential-lock";
+import type { JobBoard } from "./domain/jobs/job-board";
+import type { ProviderPulse } from "./domain/catalog/provider-pulse";
+import type { KeyFailure, RequestGate } from "./domain/api-keys/request-gate";
+import type { RunnerHub } from "./domain/scraper/runner-hub";
+import type { ScheduleAlarm } from "./domain/schedules/schedule-alarm";
+import type { ScraperContainer } from "./domain/scraper/scraper-container";
+import type { DetachedDeliveries } from "./domain/pipeline/detached-delivery";
+import type { PipelineMessage } from "./domain/jobs/messages";
+import type { Operator } from "./domain/operators/store";
+import type { WebhookMessage } from "./domain/webhooks/messages";
+import type { RouteDeliveryMessage } from "./domain/deliveries/consumer";
 
 /** Worker bindings, declared once for the app, the queue consumer and the cron. */
 export interface Bindings {
   DB: D1Database;
   RESULTS: R2Bucket;
   TASKS: Queue<PipelineMessage>;
-  /** Route deliveries of succeeded jobs' results (worker/deliveries/). */
+  /** Route deliveries of succeeded jobs' results (worker/domain/deliveries/). */
   DELIVERIES: Queue<RouteDeliveryMessage>;
   /** The first retry's delay of a failed route delivery, doubling after; 30 s when unset (tests shorten it). */
   DELIVERY_RETRY_BASE_SECONDS?: string;
-  /** Webhook delivery attempts (worker/webhooks/). */
+  /** Webhook delivery attempts (worker/domain/webhooks/). */
   WEBHOOKS: Queue<WebhookMessage>;
   REQUEST_GATES: DurableObjectNamespace<RequestGate>;
   CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
   JOB_BOARD: DurableObjectNamespace<JobBoard>;
   SCHEDULE_ALARMS: DurableObjectNamespace<ScheduleAlarm>;
-  /** One per flagged code and provider (worker/durable-objects/alert-desk.ts). */
+  /** One per flagged code and provider (worker/domain/alerts/alert-desk.ts). */
   ALERT_DESKS: DurableObjectNamespace<AlertDesk>;
-  /** One per provider: how its jobs ended lately, for its status (worker/durable-objects/provider-pulse.ts). */
+  /** One per provider: how its jobs ended lately, for its status (worker/domain/catalog/provider-pulse.ts). */
   PROVIDER_PULSES: DurableObjectNamespace<ProviderPulse>;
   /** Operators' channels for alerts (docs/operations.md): a chat tool's incoming webhook, its Standard Webhooks secret (whsec_…), an e-mail address. Each optional. */
   OPERATOR_ALERT_WEBHOOK_URL?: string;
@@ -51,13 +51,13 @@ export interface Bindings {
   SCRAPER_RUNNERS?: string;
   /** Secret the worker shows the scraper container on every call; the container holds the same one (docs/scraper-runtime.md). */
   SCRAPER_SHARED_SECRET: string;
-  /** The payment gateway (worker/billing/portone.ts): PortOne's API base (https://api.portone.io; locally the sandbox's replica) and its API secret. Unset, nothing can be paid. */
+  /** The payment gateway (worker/domain/billing/portone.ts): PortOne's API base (https://api.portone.io; locally the sandbox's replica) and its API secret. Unset, nothing can be paid. */
   PORTONE_API_URL?: string;
   /** Secret. */
   PORTONE_API_SECRET?: string;
   /** Optional: the PortOne store (상점 아이디) when the secret serves several. */
   PORTONE_STORE_ID?: string;
-  /** "1" on the local stack and in tests only: the billing page's test clock ends a paid period at once (worker/billing/test-clock.ts). */
+  /** "1" on the local stack and in tests only: the billing page's test clock ends a paid period at once (worker/domain/billing/test-clock.ts). */
   BILLING_TEST_CLOCK?: string;
   /** Secret: what PortOne signs its webhooks with (its console, 결제알림(웹훅) 관리); unset, every delivery is refused. */
   PORTONE_WEBHOOK_SECRET?: string;
@@ -104,7 +104,7 @@ export interface Bindings {
   RATE_LIMIT_PER_HOUR?: string;
   /** Local development and tests only (scripts/local-stack.ts, vitest.config.ts; never production): "1" lets webhook endpoints be http(s)://localhost, 127.0.0.1 or [::1]. */
   WEBHOOK_ALLOW_LOCAL_URLS?: string;
-  /** Production: the send_email binding that mails users (worker/mail/outbox.ts) and the address it sends from. */
+  /** Production: the send_email binding that mails users (worker/domain/mail/outbox.ts) and the address it sends from. */
   MAIL?: SendEmail;
   MAIL_FROM?: string;
   /**

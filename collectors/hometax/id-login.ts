@@ -1,6 +1,6 @@
 import { type LoginCredential, ProviderFailure } from "../adapter";
 import { malformed } from "../failure-text";
-import { base64Encode } from "../lib/base64url";
+import { base64Encode } from "../../contracts/base64url";
 import { hometaxFailure } from "./failures";
 import { PORTAL } from "./hosts";
 import type { LoginAnswer } from "./login-answer";

@@ -1,4 +1,4 @@
-import { base64Encode } from "../lib/base64url";
+import { base64Encode } from "../../contracts/base64url";
 
 /** What the portal's pages append to a request body (docs/institutions/hometax.md, "Request-integrity suffix"). */
 export const SUFFIX_MARKER = "<nts<nts>nts>";

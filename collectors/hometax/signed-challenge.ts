@@ -2,7 +2,7 @@ import { readCertificateFile } from "../certificates/certificate-file";
 import { identifies } from "../certificates/identity";
 import { KeyFileError, openKeyFile } from "../certificates/key-file";
 import { ProviderFailure, type LoginCredential } from "../adapter";
-import { base64Decode, base64Encode } from "../lib/base64url";
+import { base64Decode, base64Encode } from "../../contracts/base64url";
 
 type CertificateCredential = Extract<LoginCredential, { authMethod: "CERTIFICATE" }>;
 

@@ -7,7 +7,7 @@
  * CA knows is in this file and in the certificates it signs.
  */
 import * as pkijs from "pkijs";
-import { base64Decode } from "../../collectors/lib/base64url";
+import { base64Decode } from "../../contracts/base64url";
 
 const ROOT_CERTIFICATE_PEM = `-----BEGIN CERTIFICATE-----
 MIIDLzCCAhegAwIBAgIBATANBgkqhkiG9w0BAQsFADA5MQswCQYDVQQGEwJLUjEQ

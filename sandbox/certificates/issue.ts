@@ -1,6 +1,6 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
-import { base64Encode } from "../../collectors/lib/base64url";
+import { base64Encode } from "../../contracts/base64url";
 import { identifyDataBlock, virtualId } from "../../collectors/certificates/identity";
 import { type KeyEncryption, sealKeyFile } from "../../collectors/certificates/key-file";
 import { OID } from "../../collectors/certificates/oids";

@@ -6,7 +6,7 @@
  * site's identity check); the key itself never leaves the page.
  */
 import { openKeyFile } from "../../collectors/certificates/key-file";
-import { base64Decode, base64Encode } from "../../collectors/lib/base64url";
+import { base64Decode, base64Encode } from "../../contracts/base64url";
 
 const SIGNATURE = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 

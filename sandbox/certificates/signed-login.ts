@@ -4,7 +4,7 @@ import path from "node:path";
 import { parseCertificate, readCertificateFile } from "../../collectors/certificates/certificate-file";
 import { identifies } from "../../collectors/certificates/identity";
 import { certificateHolder } from "../../collectors/certificates/policies";
-import { base64Decode } from "../../collectors/lib/base64url";
+import { base64Decode } from "../../contracts/base64url";
 import { browserBundle } from "../browser-bundle";
 import { isRevoked, issuedBySandboxCa } from "./authority";
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readCertificateFile } from "../../collectors/certificates/certificate-file";
 import { type IntegrityKeys, splitSuffix, suffixIsValid } from "../../collectors/hometax/integrity";
 import type { SerialForm } from "../../collectors/hometax/signed-challenge";
-import { base64Decode } from "../../collectors/lib/base64url";
+import { base64Decode } from "../../contracts/base64url";
 import { checkCertificateLogin, MESSAGES } from "../certificates/signed-login";
 import { cookie } from "../http-kit";
 import type { DocumentType } from "../taxportal/documents";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { jobError } from "../../collectors/job-failures";
+import { jobError } from "../../contracts/job-failures";
 import { client, type Stack, startStack } from "./stack";
 import { BANK_ERRORS_END_TO_END } from "./workspaces";
 

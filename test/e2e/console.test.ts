@@ -31,7 +31,7 @@ async function phonePage(): Promise<Page> {
   return page;
 }
 
-/** The link in the last mail to `to`: the local stack sends none, it logs each mail (worker/mail/outbox.ts). */
+/** The link in the last mail to `to`: the local stack sends none, it logs each mail (worker/domain/mail/outbox.ts). */
 async function mailedLink(to: string): Promise<string> {
   for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
     const mails = readFileSync(WORKER_LOG, "utf8").split("\n").filter((line) => line.includes('"mail-outbox"') && line.includes(`"to":"${to}"`));

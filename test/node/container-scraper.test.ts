@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { ID_MEMBERS, type IdMember } from "../../sandbox/taxportal/members";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
-import { ContainerScraper, DEFAULT_CALL_BOUNDS, type ScraperCallBounds } from "../../worker/pipeline/container-scraper";
-import { processInstances } from "../../worker/pipeline/scraper-instances";
-import { SessionGone } from "../../worker/pipeline/scraper-port";
-import { scraperAuthorization } from "../../collectors/scraper-protocol";
+import { ContainerScraper, DEFAULT_CALL_BOUNDS, type ScraperCallBounds } from "../../worker/domain/scraper/container-client";
+import { processInstances } from "../../worker/domain/scraper/instances";
+import { SessionGone } from "../../worker/domain/scraper/port";
+import { scraperAuthorization } from "../../contracts/scraper-protocol";
 
 const SECRET = randomBytes(32).toString("base64url");
 const BOUND_MS = 300;

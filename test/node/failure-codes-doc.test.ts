@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { JOB_ERROR_CODES, jobError } from "../../collectors/job-failures";
+import { JOB_ERROR_CODES, jobError } from "../../contracts/job-failures";
 
 const DOC = path.join(import.meta.dirname, "../../docs/failure-codes.md");
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { splitRange } from "../../worker/pipeline/segments";
+import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../../collectors/adapter";
 import { sandboxBank } from "../../collectors/sandbox-bank";
 import { BankAccountRecord, BankTransactionRecord } from "../../collectors/records/bank";

@@ -3,8 +3,8 @@ import { approvalsOf } from "../../sandbox/card/approvals";
 import { cardsOf } from "../../sandbox/card/cards";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
 import { fromDay, toDay, todayKst } from "../../sandbox/dates";
-import { findSchema } from "../../worker/catalog/schemas";
-import { changesBetween } from "../../worker/results/record-changes";
+import { findSchema } from "../../worker/domain/catalog/schemas";
+import { changesBetween } from "../../worker/domain/results/record-changes";
 import { CardApprovalRecord, CorporateCardRecord } from "../../collectors/records/card";
 import { specViolations } from "../support/spec-field-tables";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsOf } from "../../sandbox/bank/ledger";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
-import { ContainerScraper } from "../../worker/pipeline/container-scraper";
+import { ContainerScraper } from "../../worker/domain/scraper/container-client";
 import { ReportedFailure } from "../../collectors/page-report";
 
 const SECRET = randomBytes(32).toString("base64url");

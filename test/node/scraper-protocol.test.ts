@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Agent, createServer, request, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scraperAuthorization } from "../../collectors/scraper-protocol";
+import { scraperAuthorization } from "../../contracts/scraper-protocol";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";

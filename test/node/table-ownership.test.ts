@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { getTableName, is, Table } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import * as tables from "../../worker/db/tables";
+import * as tables from "../../worker/platform/database/tables";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -87,8 +87,8 @@ describe("module boundaries", () => {
 
   it("sees a trespass written either way", () => {
     // The check itself must not be blind: both forms of access in one owner's file are found.
-    expect([...tablesTouched("worker/jobs/lifecycle.ts")].sort()).toEqual(["jobs", "task_units"]);
-    expect(tablesTouched("worker/registration/sessions.ts").has("registration_sessions")).toBe(true);
+    expect([...tablesTouched("worker/domain/jobs/lifecycle.ts")].sort()).toEqual(["jobs", "task_units"]);
+    expect(tablesTouched("worker/domain/registration/sessions.ts").has("registration_sessions")).toBe(true);
   });
 
   it("keeps the collectors, the scraper and the sandbox free of worker code", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../worker/app";
-import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../worker/errors/codes";
+import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../worker/platform/errors/codes";
 import { callJson, createWorkspace } from "./helpers";
 import { documentedErrors, type OperationObject, operationName, operationsOf, resolve, servedDocument } from "./openapi-document";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../worker/errors/codes";
-import { BUSINESS_HEADER } from "../../worker/middleware/select-business";
+import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../worker/platform/errors/codes";
+import { BUSINESS_HEADER } from "../../worker/api/select-business";
 import { call, callJson, createWorkspace } from "./helpers";
 import { documentedErrors, type JsonSchema, type Operation, type OperationObject, operationName, operationsOf, resolve, servedDocument } from "./openapi-document";
 

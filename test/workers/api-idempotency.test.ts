@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import type { Bindings } from "../../worker/env";
-import { pipelineDeps } from "../../worker/pipeline/deps";
-import { executeMessage } from "../../worker/pipeline/executor";
+import { pipelineDeps } from "../../worker/domain/pipeline/deps";
+import { executeMessage } from "../../worker/domain/pipeline/executor";
 import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 type Json = Record<string, any>;

@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { issueApiKey } from "../../worker/api-keys/store";
-import { keyGate, type RequestGate } from "../../worker/durable-objects/request-gate";
-import { sha256Hex } from "../../worker/lib/crypto";
+import { issueApiKey } from "../../worker/domain/api-keys/store";
+import { keyGate, type RequestGate } from "../../worker/domain/api-keys/request-gate";
+import { sha256Hex } from "../../worker/platform/lib/crypto";
 import { callJson, createWorkspace } from "./helpers";
 
 type Json = Record<string, any>;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../worker/lib/crypto";
-import { keyGate, type RequestGate } from "../../worker/durable-objects/request-gate";
+import { sha256Hex } from "../../worker/platform/lib/crypto";
+import { keyGate, type RequestGate } from "../../worker/domain/api-keys/request-gate";
 import { runInDurableObject } from "cloudflare:test";
 import { call, callJson, createWorkspace, gateStorage, madeUpToken, onClock } from "./helpers";
 

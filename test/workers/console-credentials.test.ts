@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addMember } from "../../worker/users/members";
-import { findUserByEmail } from "../../worker/users/store";
+import { addMember } from "../../worker/domain/users/members";
+import { findUserByEmail } from "../../worker/domain/users/store";
 import { ConsoleBrowser } from "./console-browser";
 import { bankTransaction, jobInWorkspace } from "./helpers";
 

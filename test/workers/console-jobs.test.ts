@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
-import { invalidateCredential } from "../../worker/credentials/store";
+import { invalidateCredential } from "../../worker/domain/credentials/store";
 import { describe, expect, it } from "vitest";
-import { issueApiKey } from "../../worker/api-keys/store";
+import { issueApiKey } from "../../worker/domain/api-keys/store";
 import type { Bindings } from "../../worker/env";
-import { runDue } from "../../worker/schedules/run";
+import { runDue } from "../../worker/domain/schedules/run";
 import { callJson, withCapturedQueue } from "./helpers";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 

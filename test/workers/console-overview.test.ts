@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { kstDate } from "../../worker/lib/korean-time";
+import { kstDate } from "../../worker/platform/lib/korean-time";
 import { ConsoleBrowser } from "./console-browser";
 import { bankTransaction, callJson, jobInWorkspace } from "./helpers";
 import { env } from "cloudflare:workers";
-import { issueApiKey } from "../../worker/api-keys/store";
+import { issueApiKey } from "../../worker/domain/api-keys/store";
 
 type Json = Record<string, any>;
 

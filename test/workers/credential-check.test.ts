@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ProbeMessage } from "../../worker/jobs/messages";
-import { registerCredential, recheckCredential } from "../../worker/credentials/replace";
-import { findCredential, invalidateCredential, openActiveCredential, sealedCredentialRow } from "../../worker/credentials/store";
+import type { ProbeMessage } from "../../worker/domain/jobs/messages";
+import { registerCredential, recheckCredential } from "../../worker/domain/credentials/replace";
+import { findCredential, invalidateCredential, openActiveCredential, sealedCredentialRow } from "../../worker/domain/credentials/store";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { callJson, createWorkspace, withCapturedQueue } from "./helpers";

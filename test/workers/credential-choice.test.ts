@@ -2,7 +2,7 @@ import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
-import { sealCredential } from "../../worker/vault/envelope";
+import { sealCredential } from "../../worker/domain/vault/envelope";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { callJson, createWorkspace, type TestWorkspace } from "./helpers";
 import { asPartner, connectionTo, partnerWithConnection } from "./partner-helpers";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { credentialLock, type LeaseGrant, type LineTicket } from "../../worker/durable-objects/credential-lock";
+import { credentialLock, type LeaseGrant, type LineTicket } from "../../worker/domain/pipeline/credential-lock";
 
 const stub = () => credentialLock(env, crypto.randomUUID());
 

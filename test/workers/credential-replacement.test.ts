@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../worker/jobs/create";
-import { executeMessage } from "../../worker/pipeline/executor";
+import { createJob } from "../../worker/domain/jobs/create";
+import { executeMessage } from "../../worker/domain/pipeline/executor";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow, RANGE } from "./pipeline-harness";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../worker/jobs/create";
+import { createJob } from "../../worker/domain/jobs/create";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow, RANGE } from "./pipeline-harness";
 

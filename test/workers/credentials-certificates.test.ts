@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it, vi } from "vitest";
-import { CERTIFICATE_CHECK_VERSION, verifyCertificate } from "../../worker/certificates/verify";
-import { openActiveCredential } from "../../worker/credentials/store";
-import { base64Decode, base64Encode } from "../../collectors/lib/base64url";
+import { CERTIFICATE_CHECK_VERSION, verifyCertificate } from "../../worker/domain/certificates/verify";
+import { openActiveCredential } from "../../worker/domain/credentials/store";
+import { base64Decode, base64Encode } from "../../contracts/base64url";
 import { sealKeyFile } from "../../collectors/certificates/key-file";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
 import { NOT_A_MEMBER } from "../../sandbox/taxportal/members";
@@ -99,7 +99,7 @@ describe("certificate credentials, created directly", () => {
     const read = await act(support.token, `/reports/${report!.id}`);
     expect(read.status).toBe(200);
     expect(JSON.stringify(read.body)).not.toContain(fields.password);
-    // Operators hear of it at the first one (worker/alerts/rules.ts): the report counted toward the code's alert.
+    // Operators hear of it at the first one (worker/domain/alerts/rules.ts): the report counted toward the code's alert.
     const alert = await env.DB.prepare("SELECT example FROM operator_alerts WHERE code = 'CERT_CRYPTO_UNAVAILABLE' AND resolved_at IS NULL").first<{ example: string }>();
     expect(alert).toEqual({ example: `request ${refused.body.requestId}` });
     expect((await create()).status).toBe(201);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { openActiveCredential } from "../../worker/credentials/store";
-import { openCredential, sealCredential } from "../../worker/vault/envelope";
+import { openActiveCredential } from "../../worker/domain/credentials/store";
+import { openCredential, sealCredential } from "../../worker/domain/vault/envelope";
 import { addCredential, callJson, createWorkspace, TX_JOB } from "./helpers";
 
 type Json = Record<string, any>;

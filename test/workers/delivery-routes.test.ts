@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { AwsClient } from "aws4fetch";
 import { describe, expect, it } from "vitest";
-import { resendStalledRouteDeliveries } from "../../worker/deliveries/consumer";
-import { createJob } from "../../worker/jobs/create";
+import { resendStalledRouteDeliveries } from "../../worker/domain/deliveries/consumer";
+import { createJob } from "../../worker/domain/jobs/create";
 import { addCredential, call, callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { harness, jobRow } from "./pipeline-harness";

@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { configurationProblems, REQUIRED_SECRETS } from "../../worker/configuration";
+import { configurationProblems, REQUIRED_SECRETS } from "../../worker/platform/configuration";
 import type { Bindings } from "../../worker/env";
 import worker from "../../worker/index";
-import type { PipelineMessage } from "../../worker/jobs/messages";
+import type { PipelineMessage } from "../../worker/domain/jobs/messages";
 import { createWorkspace } from "./helpers";
 
 const without = (name: keyof Bindings): Bindings => ({ ...env, [name]: undefined });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../worker/lib/crypto";
+import { sha256Hex } from "../../worker/platform/lib/crypto";
 import { callJson } from "./helpers";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../worker/lib/crypto";
+import { sha256Hex } from "../../worker/platform/lib/crypto";
 import { ConsoleBrowser } from "./console-browser";
 import { callJson } from "./helpers";
 

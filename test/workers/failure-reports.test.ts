@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountsOf } from "../../sandbox/bank/ledger";
-import { purgeExpiredReports, REPORT_RETENTION_MS } from "../../worker/reports/store";
+import { purgeExpiredReports, REPORT_RETENTION_MS } from "../../worker/domain/reports/store";
 import { callJson } from "./helpers";
 import { act, auditOf, signedIn } from "./operator-helpers";
 import { harness, jobRow, newJob } from "./pipeline-harness";

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { FRESH_MS, publishJob, readJob } from "../../worker/jobs/board";
-import { createJob } from "../../worker/jobs/create";
-import { findJob } from "../../worker/jobs/store";
-import { jobBoard } from "../../worker/durable-objects/job-board";
+import { FRESH_MS, publishJob, readJob } from "../../worker/domain/jobs/board";
+import { createJob } from "../../worker/domain/jobs/create";
+import { findJob } from "../../worker/domain/jobs/store";
+import { jobBoard } from "../../worker/domain/jobs/job-board";
 import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 async function runningJob() {

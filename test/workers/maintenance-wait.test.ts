@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { maintenanceAt } from "../../worker/catalog/provider-hours";
-import type { PipelineDeps } from "../../worker/pipeline/ports";
-import { executeMessage } from "../../worker/pipeline/executor";
+import { maintenanceAt } from "../../worker/domain/catalog/provider-hours";
+import type { PipelineDeps } from "../../worker/domain/pipeline/ports";
+import { executeMessage } from "../../worker/domain/pipeline/executor";
 import { accountsOf } from "../../sandbox/bank/ledger";
 import { todayKst } from "../../sandbox/dates";
 import { callJson } from "./helpers";

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { findProvider } from "../../worker/catalog/providers";
-import { createJob } from "../../worker/jobs/create";
-import { pipelineDeps } from "../../worker/pipeline/deps";
+import { findProvider } from "../../worker/domain/catalog/providers";
+import { createJob } from "../../worker/domain/jobs/create";
+import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { addCredential, call, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { act, auditOf, newOperator, signedIn } from "./operator-helpers";

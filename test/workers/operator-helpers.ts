@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { Secret, TOTP } from "otpauth";
 import { expect } from "vitest";
-import { database } from "../../worker/db/client";
-import { type OperatorRole, operators } from "../../worker/db/tables";
-import { operatorRecord } from "../../worker/operators/enrol";
+import { database } from "../../worker/platform/database/client";
+import { type OperatorRole, operators } from "../../worker/platform/database/tables";
+import { operatorRecord } from "../../worker/domain/operators/enrol";
 import { callJson } from "./helpers";
 
 type Json = Record<string, any>;

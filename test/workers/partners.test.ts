@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { credentialLock } from "../../worker/durable-objects/credential-lock";
-import { readJob } from "../../worker/jobs/board";
-import { createJob } from "../../worker/jobs/create";
+import { credentialLock } from "../../worker/domain/pipeline/credential-lock";
+import { readJob } from "../../worker/domain/jobs/board";
+import { createJob } from "../../worker/domain/jobs/create";
 import { isValidBusinessNumber, withCheckDigit } from "../../contracts/business-number";
 import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";

@@ -2,9 +2,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult, type QueueR
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../worker/env";
-import { createJob } from "../../worker/jobs/create";
-import { consumeBatch } from "../../worker/pipeline/consumer";
-import { type PipelineMessage, planMessage as planOf } from "../../worker/jobs/messages";
+import { createJob } from "../../worker/domain/jobs/create";
+import { consumeBatch } from "../../worker/domain/pipeline/consumer";
+import { type PipelineMessage, planMessage as planOf } from "../../worker/domain/jobs/messages";
 import { TX_JOB, addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
 /** A job as POST /data-jobs records it, its plan message captured, so only this test's batch runs it. */

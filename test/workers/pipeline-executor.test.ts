@@ -1,19 +1,19 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { createJob } from "../../worker/jobs/create";
-import { executeMessage } from "../../worker/pipeline/executor";
-import { unitResultsKey } from "../../worker/results/keys";
+import { createJob } from "../../worker/domain/jobs/create";
+import { executeMessage } from "../../worker/domain/pipeline/executor";
+import { unitResultsKey } from "../../worker/domain/results/keys";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { accountsOf } from "../../sandbox/bank/ledger";
-import { type CredentialLock, type LeaseGrant, credentialLock } from "../../worker/durable-objects/credential-lock";
-import type { LockPort } from "../../worker/pipeline/ports";
+import { type CredentialLock, type LeaseGrant, credentialLock } from "../../worker/domain/pipeline/credential-lock";
+import type { LockPort } from "../../worker/domain/pipeline/ports";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { committedRecords, harness, jobRow, newJob, RANGE } from "./pipeline-harness";
-import { ContainerScraper } from "../../worker/pipeline/container-scraper";
-import { type ScraperPort, SessionGone } from "../../worker/pipeline/scraper-port";
+import { ContainerScraper } from "../../worker/domain/scraper/container-client";
+import { type ScraperPort, SessionGone } from "../../worker/domain/scraper/port";
 import { ProviderFailure } from "../../collectors/adapter";
-import { findProvider } from "../../worker/catalog/providers";
+import { findProvider } from "../../worker/domain/catalog/providers";
 import { progressText } from "../../worker/console/job-status";
 
 /** Whether the scraper still knows a session: a closed one is gone (404). */
@@ -259,7 +259,7 @@ describe("unit executor on real components", () => {
   });
 
   it("resumes transient engine failures with backoff, then fails retryable once attempts run out", async () => {
-    const { ContainerScraper } = await import("../../worker/pipeline/container-scraper");
+    const { ContainerScraper } = await import("../../worker/domain/scraper/container-client");
     const dead = new ContainerScraper("http://127.0.0.1:9", env.SCRAPER_SHARED_SECRET);
     const { job, plan } = await newJob();
     const h = harness({ scraperFor: () => dead, retry: { baseSeconds: 4, maxSeconds: 8, maxAttempts: 2 } });

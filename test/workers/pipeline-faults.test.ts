@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import type { PipelineMessage } from "../../worker/jobs/messages";
-import { executeMessage } from "../../worker/pipeline/executor";
-import type { Outcome } from "../../worker/pipeline/ports";
-import { unitResultsKey } from "../../worker/results/keys";
+import type { PipelineMessage } from "../../worker/domain/jobs/messages";
+import { executeMessage } from "../../worker/domain/pipeline/executor";
+import type { Outcome } from "../../worker/domain/pipeline/ports";
+import { unitResultsKey } from "../../worker/domain/results/keys";
 import { callJson, type TestWorkspace } from "./helpers";
 import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
 

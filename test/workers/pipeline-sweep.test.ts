@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { createJob } from "../../worker/jobs/create";
-import { pipelineDeps } from "../../worker/pipeline/deps";
-import { executeMessage } from "../../worker/pipeline/executor";
-import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS, sweep } from "../../worker/pipeline/sweep";
-import { credentialLock } from "../../worker/durable-objects/credential-lock";
+import { createJob } from "../../worker/domain/jobs/create";
+import { pipelineDeps } from "../../worker/domain/pipeline/deps";
+import { executeMessage } from "../../worker/domain/pipeline/executor";
+import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS, sweep } from "../../worker/domain/pipeline/sweep";
+import { credentialLock } from "../../worker/domain/pipeline/credential-lock";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
 async function pendingJob() {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../worker/jobs/create";
-import { ApiError } from "../../worker/errors/api-error";
-import { PLAN_LIMITS } from "../../worker/workspaces/plans";
+import { createJob } from "../../worker/domain/jobs/create";
+import { ApiError } from "../../worker/platform/errors/api-error";
+import { PLAN_LIMITS } from "../../worker/domain/workspaces/plans";
 import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { committedRecords, harness, jobRow, RANGE } from "./pipeline-harness";
 

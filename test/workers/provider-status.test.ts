@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { notePulse, providerState } from "../../worker/catalog/status";
-import { jobError } from "../../collectors/job-failures";
-import type { JobRow } from "../../worker/jobs/store";
-import { providerPulse } from "../../worker/durable-objects/provider-pulse";
+import { notePulse, providerState } from "../../worker/domain/catalog/status";
+import { jobError } from "../../contracts/job-failures";
+import type { JobRow } from "../../worker/domain/jobs/store";
+import { providerPulse } from "../../worker/domain/catalog/provider-pulse";
 import { call, callJson, createWorkspace } from "./helpers";
 import { harness, newJob } from "./pipeline-harness";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sessionGate } from "../../worker/durable-objects/request-gate";
-import { sha256Hex } from "../../worker/lib/crypto";
+import { sessionGate } from "../../worker/domain/api-keys/request-gate";
+import { sha256Hex } from "../../worker/platform/lib/crypto";
 import { call, callJson, createWorkspace, gateStorage, madeUpToken, onClock } from "./helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "../support/parse-csv";
-import { finishedUnits } from "../../worker/jobs/store";
-import { recordLineBatches } from "../../worker/results/record-lines";
-import { unitResultsKey } from "../../worker/results/keys";
-import { csvResults } from "../../worker/results/csv-export";
-import { jsonResults } from "../../worker/results/json-export";
+import { finishedUnits } from "../../worker/domain/jobs/store";
+import { recordLineBatches } from "../../worker/domain/results/record-lines";
+import { unitResultsKey } from "../../worker/domain/results/keys";
+import { csvResults } from "../../worker/domain/results/csv-export";
+import { jsonResults } from "../../worker/domain/results/json-export";
 import { BankTransactionRecord } from "../../collectors/records/bank";
 import { call, callJson, jobWithUnits, bankTransaction as tx } from "./helpers";
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey } from "../../worker/api-keys/store";
-import { addMember } from "../../worker/users/members";
-import { findUserByEmail } from "../../worker/users/store";
-import { ACTIONS } from "../../worker/workspaces/roles";
+import { issueApiKey } from "../../worker/domain/api-keys/store";
+import { addMember } from "../../worker/domain/users/members";
+import { findUserByEmail } from "../../worker/domain/users/store";
+import { ACTIONS } from "../../worker/domain/workspaces/roles";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { addCredential, bankTransaction, call, callJson, createWorkspace, jobInWorkspace } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { scraperAuthorization } from "../../collectors/scraper-protocol";
+import { scraperAuthorization } from "../../contracts/scraper-protocol";
 import type { Bindings } from "../../worker/env";
 import { call } from "./helpers";
 

@@ -2,9 +2,9 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { Bindings } from "../../worker/env";
-import { sinceOf } from "../../worker/jobs/since";
-import { runMissedSchedules } from "../../worker/schedules/catch-up";
-import { runDue } from "../../worker/schedules/run";
+import { sinceOf } from "../../worker/domain/jobs/since";
+import { runMissedSchedules } from "../../worker/domain/schedules/catch-up";
+import { runDue } from "../../worker/domain/schedules/run";
 import { addCredential, callJson, createWorkspace, jobInWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
 
 type Json = Record<string, any>;

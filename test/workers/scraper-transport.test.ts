@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import type { Bindings } from "../../worker/env";
-import { createJob } from "../../worker/jobs/create";
-import { ContainerScraper } from "../../worker/pipeline/container-scraper";
-import { pipelineDeps } from "../../worker/pipeline/deps";
-import { executeMessage } from "../../worker/pipeline/executor";
-import { containerInstanceName, containerInstances } from "../../worker/durable-objects/scraper-container";
+import { createJob } from "../../worker/domain/jobs/create";
+import { ContainerScraper } from "../../worker/domain/scraper/container-client";
+import { pipelineDeps } from "../../worker/domain/pipeline/deps";
+import { executeMessage } from "../../worker/domain/pipeline/executor";
+import { containerInstanceName, containerInstances } from "../../worker/domain/scraper/scraper-container";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
 const LOGIN = { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" } as const;

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Bindings } from "../../worker/env";
-import { jobTraceId } from "../../worker/observability/trace-context";
-import { pipelineDeps } from "../../worker/pipeline/deps";
-import { tracedDelivery } from "../../worker/pipeline/traced-delivery";
+import { jobTraceId } from "../../worker/platform/observability/trace-context";
+import { pipelineDeps } from "../../worker/domain/pipeline/deps";
+import { tracedDelivery } from "../../worker/domain/pipeline/traced-delivery";
 import type { ReceivedWebhook } from "../support/webhook-receiver";
 import { call, withCapturedQueue } from "./helpers";
 import { newJob } from "./pipeline-harness";

@@ -1,15 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { LoginCredential } from "../../collectors/adapter";
-import { openActiveCredential } from "../../worker/credentials/store";
-import { createEndpoint, endpointById } from "../../worker/webhooks/endpoints";
-import { signingSecrets } from "../../worker/webhooks/secrets";
-import { database } from "../../worker/db/client";
-import { operators } from "../../worker/db/tables";
-import { operatorRecord, totpBinding } from "../../worker/operators/enrol";
-import { openText, sealCredential } from "../../worker/vault/envelope";
-import { keyringEntries, withNewVersion, withoutUnused } from "../../worker/vault/keyring";
-import { REWRAP_BATCH, rewrapStep } from "../../worker/vault/rotation";
+import { openActiveCredential } from "../../worker/domain/credentials/store";
+import { createEndpoint, endpointById } from "../../worker/domain/webhooks/endpoints";
+import { signingSecrets } from "../../worker/domain/webhooks/secrets";
+import { database } from "../../worker/platform/database/client";
+import { operators } from "../../worker/platform/database/tables";
+import { operatorRecord, totpBinding } from "../../worker/domain/operators/enrol";
+import { openText, sealCredential } from "../../worker/domain/vault/envelope";
+import { keyringEntries, withNewVersion, withoutUnused } from "../../worker/domain/vault/keyring";
+import { REWRAP_BATCH, rewrapStep } from "../../worker/domain/vault/rotation";
 import { createWorkspace } from "./helpers";
 
 const OLD = env.VAULT_MASTER_KEY;

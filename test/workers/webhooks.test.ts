@@ -3,10 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { signWebhook, verifyWebhook, WEBHOOK_EVENT_TYPES, type WebhookEvent, WebhookSignatureError } from "../../client/src/webhooks";
 import worker from "../../worker/index";
-import { createJob } from "../../worker/jobs/create";
+import { createJob } from "../../worker/domain/jobs/create";
 import { addCredential, call, callJson, createWorkspace, receivedAtLeast, receiverHook, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
-import { warnExpiringCertificates } from "../../worker/credentials/expiry-warnings";
+import { warnExpiringCertificates } from "../../worker/domain/credentials/expiry-warnings";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 

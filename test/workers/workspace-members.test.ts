@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { issueApiKey } from "../../worker/api-keys/store";
-import { sha256Hex } from "../../worker/lib/crypto";
-import { INVITATIONS_PER_DAY } from "../../worker/users/invitations";
+import { issueApiKey } from "../../worker/domain/api-keys/store";
+import { sha256Hex } from "../../worker/platform/lib/crypto";
+import { INVITATIONS_PER_DAY } from "../../worker/domain/users/invitations";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { callJson } from "./helpers";
 

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
 import { raw } from "hono/html";
-import { allProviders } from "../catalog/providers";
-import { verifiedForm } from "../console-sessions/csrf";
+import { allProviders } from "../domain/catalog/providers";
+import { verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { issueSession, type RegistrationOption } from "../registration/sessions";
-import { workspaceBusinessNumber } from "../workspaces/store";
-import { findCredential } from "../credentials/store";
+import { issueSession, type RegistrationOption } from "../domain/registration/sessions";
+import { workspaceBusinessNumber } from "../domain/workspaces/store";
+import { findCredential } from "../domain/credentials/store";
 import { Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";

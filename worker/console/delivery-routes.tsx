@@ -1,10 +1,10 @@
 import type { Context } from "hono";
-import { verifiedForm } from "../console-sessions/csrf";
-import { deleteRoute, findRoute, listDeliveries, listRoutes, type RouteRow, createRoute as storeRoute } from "../deliveries/store";
+import { verifiedForm } from "../domain/console-sessions/csrf";
+import { deleteRoute, findRoute, listDeliveries, listRoutes, type RouteRow, createRoute as storeRoute } from "../domain/deliveries/store";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors/api-error";
-import { CreateDeliveryRouteBodySchema, routeInput } from "../routes/delivery-routes/shapes";
-import { routeView } from "../routes/delivery-routes/views";
+import { ApiError } from "../platform/errors/api-error";
+import { CreateDeliveryRouteBodySchema, routeInput } from "../api/delivery-routes/shapes";
+import { routeView } from "../api/delivery-routes/views";
 import { kst } from "./kst";
 import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";

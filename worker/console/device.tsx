@@ -1,10 +1,10 @@
 import type { Context } from "hono";
-import { verifiedForm } from "../console-sessions/csrf";
-import { DEVICE_KEY_TTL_DAYS, decideUserCode, type PendingDevice, pendingDevice } from "../device-codes/store";
+import { verifiedForm } from "../domain/console-sessions/csrf";
+import { DEVICE_KEY_TTL_DAYS, decideUserCode, type PendingDevice, pendingDevice } from "../domain/device-codes/store";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors/api-error";
-import { memberships, requireMembership } from "../users/members";
-import { workspaceNames } from "../workspaces/store";
+import { ApiError } from "../platform/errors/api-error";
+import { memberships, requireMembership } from "../domain/users/members";
+import { workspaceNames } from "../domain/workspaces/store";
 import { DEVICE_CODE_PAGE } from "./device-page-path";
 import { kst } from "./kst";
 import { CsrfField, ErrorAlert, Page } from "./layout";

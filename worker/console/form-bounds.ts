@@ -1,4 +1,4 @@
-import { ApiError, fieldError } from "../errors/api-error";
+import { ApiError, fieldError } from "../platform/errors/api-error";
 
 /**
  * The longest value each console form field takes: an e-mail address as RFC 5321 allows it, a password far longer

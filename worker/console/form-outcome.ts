@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors/api-error";
-import { toFieldErrors, validationError } from "../http/validation-hook";
+import { ApiError } from "../platform/errors/api-error";
+import { toFieldErrors, validationError } from "../platform/http/validation-hook";
 
 /** A form read as the API's request body and checked by the API's own schema, so both refuse alike. */
 export function asApiBody<T extends z.ZodType>(schema: T, body: Record<string, unknown>): z.infer<T> {

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
-import { csrfToken, verifiedForm } from "../console-sessions/csrf";
+import { csrfToken, verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv, ConsoleUser } from "../env";
-import { ApiError } from "../errors/api-error";
-import { acceptInvitation, invalidInvitation, type InvitationRow, pendingInvitation, signUpAndAccept } from "../users/invitations";
-import { AS_ROLE, INVITATION_PAGE } from "../users/send-invitation";
-import { findUserByEmail } from "../users/store";
-import { workspaceNames } from "../workspaces/store";
+import { ApiError } from "../platform/errors/api-error";
+import { acceptInvitation, invalidInvitation, type InvitationRow, pendingInvitation, signUpAndAccept } from "../domain/users/invitations";
+import { AS_ROLE, INVITATION_PAGE } from "../domain/users/send-invitation";
+import { findUserByEmail } from "../domain/users/store";
+import { workspaceNames } from "../domain/workspaces/store";
 import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { currentUser, SIGN_IN_PATH } from "./signed-in";

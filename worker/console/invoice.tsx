@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import { chargedAmount, getInvoice } from "../billing/invoices";
+import { chargedAmount, getInvoice } from "../domain/billing/invoices";
 import type { AppEnv } from "../env";
-import { PLAN_NAMES } from "../workspaces/plans";
-import { workspaceRow } from "../workspaces/store";
-import { kstDate } from "../lib/korean-time";
+import { PLAN_NAMES } from "../domain/workspaces/plans";
+import { workspaceRow } from "../domain/workspaces/store";
+import { kstDate } from "../platform/lib/korean-time";
 import { INVOICE_STATUS, won } from "./billing";
 import { kst } from "./kst";
 import { DataTable, Page } from "./layout";

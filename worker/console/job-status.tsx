@@ -1,5 +1,5 @@
-import type { JobRow } from "../jobs/store";
-import { jobView } from "../jobs/views";
+import type { JobRow } from "../domain/jobs/store";
+import { jobView } from "../domain/jobs/views";
 
 /**
  * What an unfinished job is doing, in words: the institution's maintenance, its turn on the credential, or its

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
-import { revokeKey } from "../api-keys/revoke";
-import { type IssuedKey, issueApiKey, listApiKeys } from "../api-keys/store";
-import { verifiedForm } from "../console-sessions/csrf";
+import { revokeKey } from "../domain/api-keys/revoke";
+import { type IssuedKey, issueApiKey, listApiKeys } from "../domain/api-keys/store";
+import { verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { roleMay } from "../workspaces/roles";
-import { ApiError } from "../errors/api-error";
-import { isoTime } from "../lib/iso-time";
+import { roleMay } from "../domain/workspaces/roles";
+import { ApiError } from "../platform/errors/api-error";
+import { isoTime } from "../platform/lib/iso-time";
 import { kst } from "./kst";
 import { CsrfField, DataTable, ErrorAlert, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";

@@ -1,7 +1,7 @@
 import type { FormOutcome } from "./form-outcome";
 import type { Child } from "hono/jsx";
-import { CSRF_FIELD } from "../console-sessions/csrf";
-import type { ApiError } from "../errors/api-error";
+import { CSRF_FIELD } from "../domain/console-sessions/csrf";
+import type { ApiError } from "../platform/errors/api-error";
 
 // High-contrast colours (WCAG AA on white), one column that fits a phone, visible keyboard focus.
 const STYLE = `

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import { csrfToken, verifiedForm } from "../console-sessions/csrf";
+import { csrfToken, verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors/api-error";
-import { sendMail } from "../mail/outbox";
-import { type AccountLinkPurpose, issueAccountLink, LINK_TTL_MS, useAccountLink } from "../users/account-links";
+import { ApiError } from "../platform/errors/api-error";
+import { sendMail } from "../domain/mail/outbox";
+import { type AccountLinkPurpose, issueAccountLink, LINK_TTL_MS, useAccountLink } from "../domain/users/account-links";
 import { CsrfField, ErrorAlert, Page } from "./layout";
 import { SIGN_IN_PATH } from "./signed-in";
 

@@ -1,11 +1,11 @@
 import type { Context } from "hono";
-import { verifiedForm } from "../console-sessions/csrf";
+import { verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { pendingInvitations, revokeInvitation } from "../users/invitations";
-import { changeRole, handOver, listMembers, removeMember } from "../users/members";
-import { sendInvitation } from "../users/send-invitation";
-import { CreateInvitationBodySchema } from "../routes/workspace-invitations/shapes";
-import { UpdateMemberBodySchema } from "../routes/workspace-members/shapes";
+import { pendingInvitations, revokeInvitation } from "../domain/users/invitations";
+import { changeRole, handOver, listMembers, removeMember } from "../domain/users/members";
+import { sendInvitation } from "../domain/users/send-invitation";
+import { CreateInvitationBodySchema } from "../api/workspace-invitations/shapes";
+import { UpdateMemberBodySchema } from "../api/workspace-members/shapes";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
 import { ActionButton, CsrfField, DataTable, Outcome, Page } from "./layout";

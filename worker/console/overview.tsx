@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { raw } from "hono/html";
 import type { AppEnv } from "../env";
-import { jobView, pollIntervalMs } from "../jobs/views";
-import { jobActivity, listJobs } from "../jobs/store";
-import { DAY_MS, kstDate } from "../lib/korean-time";
+import { jobView, pollIntervalMs } from "../domain/jobs/views";
+import { jobActivity, listJobs } from "../domain/jobs/store";
+import { DAY_MS, kstDate } from "../platform/lib/korean-time";
 import { OVERVIEW_CHART_SCRIPT } from "./assets";
 import { NEXT_ACTION } from "./job-detail";
 import { kst } from "./kst";

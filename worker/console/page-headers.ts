@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { randomToken } from "../lib/crypto";
+import { randomToken } from "../platform/lib/crypto";
 
 /**
  * Scripts run only with this response's nonce (an injected `<script>` or handler attribute has none); the hosted

@@ -1,6 +1,6 @@
-import { kstMonthBounds } from "../jobs/kst-month";
-import { jobsCreatedSince, stepsUsedSince } from "../jobs/store";
-import { jobBilling } from "../workspaces/store";
+import { kstMonthBounds } from "../domain/jobs/kst-month";
+import { jobsCreatedSince, stepsUsedSince } from "../domain/jobs/store";
+import { jobBilling } from "../domain/workspaces/store";
 
 export interface PlanUsage {
   jobsUsed: number;

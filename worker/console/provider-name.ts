@@ -1,5 +1,5 @@
-import { findProvider } from "../catalog/providers";
-import { GLOBAL_PROVIDER } from "../credentials/identity";
+import { findProvider } from "../domain/catalog/providers";
+import { GLOBAL_PROVIDER } from "../domain/credentials/identity";
 
 /** How the console names the provider a credential logs in at: a global certificate serves every one taking certificates. */
 export function providerName(providerCode: string): string {

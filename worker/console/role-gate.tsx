@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors/api-error";
-import { type Action, requireRole } from "../workspaces/roles";
+import { ApiError } from "../platform/errors/api-error";
+import { type Action, requireRole } from "../domain/workspaces/roles";
 import { ErrorAlert, Page } from "./layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";

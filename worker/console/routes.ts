@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
-import { memberships } from "../users/members";
+import { memberships } from "../domain/users/members";
 import { connectCredential } from "./connect-credential";
 import { checkCredentialForm, deleteCredentialForm, showCredentials } from "./credentials";
 import { decideDevice, showDevice } from "./device";
@@ -25,7 +25,7 @@ import { showInvoice } from "./invoice";
 import { createWebhookForm, deleteWebhookForm, replayWebhookForm, rotateWebhookSecretForm, showWebhookDeliveries, showWebhooks } from "./webhooks";
 import { CONSOLE_ASSETS } from "./assets";
 import { addCardForm, cancelForm, changePlanForm, deleteCardForm, payInvoiceForm, showBilling, testClockForm, withdrawChangeForm } from "./billing";
-import { INVITATION_PAGE } from "../users/send-invitation";
+import { INVITATION_PAGE } from "../domain/users/send-invitation";
 
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
 export function consoleRoutes(): Hono<AppEnv> {

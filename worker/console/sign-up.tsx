@@ -1,12 +1,12 @@
 import type { Context } from "hono";
-import { csrfToken, verifiedForm } from "../console-sessions/csrf";
+import { csrfToken, verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { countSignUpAttempt } from "../console-sessions/login-attempts";
-import { ApiError } from "../errors/api-error";
-import { clientAddress } from "../http/client-address";
+import { countSignUpAttempt } from "../domain/console-sessions/login-attempts";
+import { ApiError } from "../platform/errors/api-error";
+import { clientAddress } from "../platform/http/client-address";
 import { isValidBusinessNumber } from "../../contracts/business-number";
-import { isPersonalEmail } from "../users/email";
-import { signUp } from "../users/store";
+import { isPersonalEmail } from "../domain/users/email";
+import { signUp } from "../domain/users/store";
 import { mailVerificationLink } from "./verify-email";
 import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
 import { CsrfField, ErrorAlert, Page } from "./layout";

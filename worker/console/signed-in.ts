@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { readSessionCookie } from "../console-sessions/cookies";
-import { csrfToken } from "../console-sessions/csrf";
-import { findSession } from "../console-sessions/store";
-import type { MemberRole } from "../db/tables";
+import { readSessionCookie } from "../domain/console-sessions/cookies";
+import { csrfToken } from "../domain/console-sessions/csrf";
+import { findSession } from "../domain/console-sessions/store";
+import type { MemberRole } from "../platform/database/tables";
 import type { AppEnv, ConsoleUser } from "../env";
-import { requireMembership } from "../users/members";
-import { findUser } from "../users/store";
+import { requireMembership } from "../domain/users/members";
+import { findUser } from "../domain/users/store";
 
 export const SIGN_IN_PATH = "/console/sign-in";
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { setSessionCookie } from "../console-sessions/cookies";
-import { openSession, SESSION_TTL_MS } from "../console-sessions/store";
+import { setSessionCookie } from "../domain/console-sessions/cookies";
+import { openSession, SESSION_TTL_MS } from "../domain/console-sessions/store";
 import type { AppEnv } from "../env";
 
 /** Signs the browser in (a fresh token each time, so a token planted before sign-in is worthless) and sends it on. */

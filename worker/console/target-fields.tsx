@@ -1,6 +1,6 @@
-import { allProviders } from "../catalog/providers";
-import { findSchema } from "../catalog/schemas";
-import type { CredentialRow } from "../credentials/store";
+import { allProviders } from "../domain/catalog/providers";
+import { findSchema } from "../domain/catalog/schemas";
+import type { CredentialRow } from "../domain/credentials/store";
 import { providerName } from "./provider-name";
 
 /** Every provider and schema pair a job or a schedule can ask for. */

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
-import { unlockAccount } from "../console-sessions/login-attempts";
+import { unlockAccount } from "../domain/console-sessions/login-attempts";
 import type { AppEnv } from "../env";
-import { findUser } from "../users/store";
+import { findUser } from "../domain/users/store";
 import { type MailedLink, mailedLinkPages, mailLink } from "./mailed-links";
 
 /** Forgives every address's failures on the account of the user it was mailed to. */

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { confirmEmail } from "../users/store";
+import { confirmEmail } from "../domain/users/store";
 import { type MailedLink, mailedLinkPages, mailLink } from "./mailed-links";
 
 /** Confirms the address a user signed up with; their workspaces may then use real institutions. */

@@ -1,12 +1,12 @@
 import type { Context } from "hono";
 import { WEBHOOK_EVENT_TYPES } from "../../contracts/webhooks";
-import { verifiedForm } from "../console-sessions/csrf";
+import { verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { CreateEndpointBodySchema } from "../routes/webhook-endpoints/shapes";
-import { listDeliveries } from "../webhooks/deliveries";
-import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret } from "../webhooks/endpoints";
-import { replayWebhook } from "../webhooks/replay";
-import { checkWebhookUrl, localUrlsAllowed } from "../webhooks/url";
+import { CreateEndpointBodySchema } from "../api/webhook-endpoints/shapes";
+import { listDeliveries } from "../domain/webhooks/deliveries";
+import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret } from "../domain/webhooks/endpoints";
+import { replayWebhook } from "../domain/webhooks/replay";
+import { checkWebhookUrl, localUrlsAllowed } from "../domain/webhooks/url";
 import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
 import { kst } from "./kst";
 import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";

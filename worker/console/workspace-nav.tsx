@@ -1,6 +1,6 @@
-import type { MemberRole } from "../db/tables";
+import type { MemberRole } from "../platform/database/tables";
 import type { ConsoleUser } from "../env";
-import { roleMay } from "../workspaces/roles";
+import { roleMay } from "../domain/workspaces/roles";
 import { CsrfField } from "./layout";
 import { WORKSPACES_PAGE } from "./workspaces";
 

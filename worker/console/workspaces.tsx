@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import { verifiedForm } from "../console-sessions/csrf";
+import { verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { memberships, removeMember } from "../users/members";
-import { workspaceNames } from "../workspaces/store";
+import { memberships, removeMember } from "../domain/users/members";
+import { workspaceNames } from "../domain/workspaces/store";
 import { type FormOutcome, onPage } from "./form-outcome";
 import { CsrfField, Outcome, Page } from "./layout";
 import { consoleUserOf } from "./signed-in";

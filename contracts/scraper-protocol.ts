@@ -1,0 +1,117 @@
+import type { LoginCredential, PageSurprise, RawRecord, Target, TaskUnit } from "../collectors/adapter";
+
+/**
+ * The scraper container's HTTP protocol (docs/scraper-runtime.md), shared by
+ * the worker's client and the container's server so the two cannot drift.
+ */
+export const scraperPaths = {
+  sessions: "/sessions",
+  session: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}`,
+  targets: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/targets`,
+  collect: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/collect`,
+  sftpUploads: "/deliveries/sftp",
+};
+
+/**
+ * One file of a route delivery to a partner's SFTP server (worker/domain/deliveries/), uploaded by the scraper, which speaks
+ * SSH where the worker cannot: the file is the request's body, where to put it this header's base64url JSON.
+ */
+export const SFTP_UPLOAD_HEADER = "X-Sftp-Upload";
+
+export interface SftpUpload {
+  host: string;
+  port: number;
+  username: string;
+  /** A password, or a private key in OpenSSH or PEM form. */
+  secret: string;
+  /** The server's host key's SHA-256 fingerprint, base64: any other key is refused before anything is sent. */
+  hostKeySha256: string;
+  /** The directory the file lands in (made when missing) and its name. */
+  directory: string;
+  name: string;
+}
+
+export interface SftpUploadResponse {
+  bytes: number;
+}
+
+/** Every request but `GET /healthz` carries the secret the worker and the scraper share (SCRAPER_SHARED_SECRET). */
+export const scraperAuthorization = (sharedSecret: string) => `Bearer ${sharedSecret}`;
+
+/** Short secrets could be guessed; the local scripts make 43-character ones. Both ends refuse a shorter one. */
+export const MIN_SHARED_SECRET_LENGTH = 32;
+
+/** Largest request body the scraper reads; a credential or one unit is far below it. */
+export const MAX_SCRAPER_BODY_BYTES = 1024 * 1024;
+
+/** Which institution to log in to; where its site is comes from the scraper's own table, never from the caller. */
+export interface OpenSessionRequest {
+  providerCode: string;
+  credential: LoginCredential;
+  /** The business the session collects for (the adapter's `ctx.businessNumber`). */
+  businessNumber?: string;
+}
+export interface OpenSessionResponse {
+  sessionId: string;
+}
+
+export interface TargetsRequest {
+  schema: string;
+}
+export interface TargetsResponse {
+  targets: Target[];
+}
+
+export interface CollectRequest {
+  unit: TaskUnit;
+}
+export interface CollectResponse {
+  records: RawRecord[];
+}
+
+/**
+ * Every non-2xx answer: a job failure catalog code, its Korean message, and a wait when the cause has one;
+ * `detail` is what the institution showed, for the operators' log only (the service never passes it to partners).
+ */
+export interface FailureResponse {
+  failure: { code: string; message: string; retryAfterSeconds?: number; detail?: string };
+  /** A page the adapter could not read, as the scraper kept it for operators (worker/domain/reports/). */
+  report?: PageReport;
+}
+
+/** The most of a page's HTML a report keeps: enough for any institution's page, bounded for the answer and R2. */
+export const MAX_REPORT_HTML_CHARS = 512 * 1024;
+
+/**
+ * What a failure report holds (docs/operations.md, "Scraper failure reports"): where the adapter was, which version
+ * of it, and the page as it was with personal data redacted in place (HTML and a JPEG screenshot, base64), or null
+ * for an adapter with no page (the protocol kind).
+ */
+export interface PageReport {
+  surprise: PageSurprise;
+  /** `login`, `targets <schema>` or `collect <schema>`. */
+  step: string;
+  adapterVersion: string;
+  detail: string;
+  url: string | null;
+  html: string | null;
+  screenshot: string | null;
+}
+
+/**
+ * A scraper call carried over a runner's WebSocket (worker/domain/scraper/runner-hub.ts to scraper-container/runner.ts),
+ * and its answer, matched by `id`.
+ */
+export interface RunnerRequest {
+  id: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string | null;
+}
+export interface RunnerResponse {
+  id: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}

@@ -1,0 +1,36 @@
+import { actorOf } from "../../domain/operators/authenticate";
+import { MAX_MATCHES, searchTargets } from "../../domain/operators/actions";
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../platform/http/error-responses";
+import { MAX, pathId } from "../../platform/http/bounds";
+import { workspaceView } from "./views";
+import { WorkspaceSchema } from "./shapes";
+
+const MatchSchema = z
+  .object({
+    kind: z.enum(["workspace", "job", "credential", "connection"]),
+    id: pathId(),
+    workspace: WorkspaceSchema.nullable().meta({ description: "찾은 것이 속한 워크스페이스 (연결이면 그 비즈니스의 연결 워크스페이스)" }),
+  })
+  .openapi("AdminSearchMatch");
+
+export const route = createRoute({
+  method: "get",
+  path: "/search",
+  operationId: "searchOperatorTargets",
+  tags: ["Workspaces"],
+  summary: "id나 사업자등록번호로 찾기",
+  description:
+    "워크스페이스, 파트너, 작업, 인증정보, 연결을 id로, 또는 사업자등록번호(숫자 10자리)로 그 사업자의 워크스페이스를 모두 찾습니다. 찾은 사실은 감사 기록에 남습니다.",
+  request: { query: z.object({ q: z.string().trim().min(1).max(MAX.id).meta({ description: "id 또는 사업자등록번호" }) }) },
+  responses: {
+    200: { description: "찾은 것, 최대 20개", content: { "application/json": { schema: z.object({ items: z.array(MatchSchema).max(MAX_MATCHES) }).openapi("AdminSearchResult") } } },
+    ...errorResponses(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const matches = await searchTargets(c.env, actorOf(c), c.req.valid("query").q);
+  return c.json({ items: matches.map((m) => ({ ...m, workspace: m.workspace && workspaceView(m.workspace) })) }, 200);
+};

@@ -1,0 +1,19 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../../env";
+import { operatorOf } from "../../../domain/operators/authenticate";
+import { closeOperatorSession } from "../../../domain/operators/store";
+
+export const route = createRoute({
+  method: "delete",
+  path: "/sessions/current",
+  operationId: "signOutOperator",
+  tags: ["Operator sessions"],
+  summary: "운영자 로그아웃",
+  description: "이 토큰은 곧바로 쓸 수 없게 됩니다.",
+  responses: { 204: { description: "로그아웃했습니다" } },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  await closeOperatorSession(c.env.DB, operatorOf(c).tokenHash);
+  return c.body(null, 204);
+};

@@ -1,0 +1,37 @@
+import { z } from "@hono/zod-openapi";
+import { OPERATOR_ROLES, PLANS } from "../../platform/database/tables";
+import { code, MAX, pathId, timestamp, uuid } from "../../platform/http/bounds";
+
+/** Why an operator acts: required of every change and kept in the audit log with it. */
+export const ReasonSchema = z.string().trim().min(5).max(500).meta({ description: "작업 사유 (5-500자). 감사 기록에 작업과 함께 남습니다" });
+
+export const ReasonBodySchema = z.object({ reason: ReasonSchema }).openapi("AdminReason");
+
+export const OperatorSchema = z.object({ id: uuid(), email: z.string().max(254), role: z.enum(OPERATOR_ROLES) }).openapi("Operator");
+
+export const IdParamSchema = z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) });
+
+export const WorkspaceSchema = z
+  .object({
+    id: pathId(),
+    name: z.string().max(MAX.name),
+    businessNumber: z.string().max(10).nullable(),
+    plan: z.enum(PLANS),
+    isPartner: z.boolean(),
+    partnerWorkspaceId: pathId().nullable().meta({ description: "파트너의 연결 워크스페이스면 그 파트너의 워크스페이스 id" }),
+    suspendedAt: timestamp().nullable(),
+    createdAt: timestamp(),
+  })
+  .openapi("AdminWorkspace");
+
+export const JobSummarySchema = z
+  .object({
+    id: pathId(),
+    workspaceId: pathId(),
+    providerCode: code(),
+    schema: code(),
+    status: z.string().max(MAX.code),
+    errorCode: code().nullable(),
+    createdAt: timestamp(),
+  })
+  .openapi("AdminJob");

@@ -1,0 +1,36 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { addressGate, keyGate, type RateDecision } from "../domain/api-keys/request-gate";
+import { ApiError } from "../platform/errors/api-error";
+import { clientAddress } from "../platform/http/client-address";
+import { sha256Hex } from "../platform/lib/crypto";
+import { suspended } from "../domain/workspaces/store";
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
+
+/**
+ * Resolves the bearer key and counts the request in one step, without
+ * failing yet: a valid key is counted against its own gate, anything else
+ * against the client address, so failed attempts are limited too.
+ */
+export async function authenticate(c: Context<AppEnv>): Promise<RateDecision> {
+  const match = BEARER.exec(c.req.header("Authorization") ?? "");
+  if (!match) {
+    c.set("authFailure", "INVALID_TOKEN");
+    return addressGate(c.env, clientAddress(c)).hit();
+  }
+  const hash = await sha256Hex(match[1]!);
+  const admission = await keyGate(c.env, hash).admitKey(hash, clientAddress(c));
+  if ("key" in admission) {
+    c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner, rights: admission.key.rights });
+  } else c.set("authFailure", "failure" in admission ? admission.failure : "INVALID_TOKEN");
+  return admission.decision;
+}
+
+export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const failure = c.get("authFailure");
+  if (failure === "WORKSPACE_SUSPENDED") throw suspended();
+  if (failure || !c.get("principal")) throw new ApiError(failure ?? "INVALID_TOKEN");
+  await next();
+});

@@ -1,0 +1,25 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { portOneGateway } from "../../domain/billing/portone";
+import { payPastDue } from "../../domain/billing/renewal";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../platform/http/error-responses";
+import { principalOf } from "../principal";
+import { IdParamSchema, InvoiceSchema, invoiceView } from "./shapes";
+
+export const route = createRoute({
+  method: "post",
+  path: "/billing/invoices/{id}/pay",
+  operationId: "payInvoice",
+  tags: ["Billing"],
+  summary: "미결제 청구서 지금 결제",
+  description:
+    "확장 API. 갱신 결제가 실패해 연체(PAST_DUE)된 구독의 청구서를 가장 최근 카드로 지금 결제합니다. 결제되면 곧바로 연체가 풀리고 새 작업을 다시 만들 수 있습니다. 연체가 아니거나 그 청구서가 미결제 갱신 청구서가 아니면 400 SUBSCRIPTION_NOT_PAST_DUE, 카드사가 거절하면 402입니다.",
+  request: { params: IdParamSchema },
+  responses: {
+    200: { description: "결제된 청구서", content: { "application/json": { schema: InvoiceSchema } } },
+    ...errorResponses("ADMIN_ACTION_FORBIDDEN", "INVOICE_NOT_FOUND", "SUBSCRIPTION_NOT_PAST_DUE", "PAYMENT_METHOD_REQUIRED", "CARD_DECLINED", "CARD_LIMIT_EXCEEDED", "INSUFFICIENT_FUNDS", "MERCHANT_LIMIT_EXCEEDED", "PAYMENT_FAILED"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json(invoiceView(await payPastDue(c.env, portOneGateway(c.env), principalOf(c).workspaceId, c.req.valid("param").id)), 200);

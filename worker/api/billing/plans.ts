@@ -1,0 +1,29 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { invoiceAmounts } from "../../domain/billing/invoices";
+import { PLANS } from "../../platform/database/tables";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../platform/http/error-responses";
+import { PLAN_LIMITS, PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../../domain/workspaces/plans";
+import { PlanOfferSchema } from "./shapes";
+
+export const route = createRoute({
+  method: "get",
+  path: "/billing/plans",
+  operationId: "listPlans",
+  tags: ["Billing"],
+  summary: "플랜과 가격",
+  description: "확장 API. 플랜마다 한 달 가격(공급가액, 부가세, 합계, 원)과 한도입니다 (docs/billing.md).",
+  responses: {
+    200: { description: "플랜 목록", content: { "application/json": { schema: z.object({ items: z.array(PlanOfferSchema).max(10) }).openapi("PlanOfferList") } } },
+    ...errorResponses(),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const items = PLANS.map((plan) => {
+    const price = PLAN_PRICES[plan];
+    const amounts = price === null ? { supplyAmount: null, vatAmount: null, totalAmount: null } : invoiceAmounts(price);
+    return { plan, name: PLAN_NAMES[plan], purchasable: price !== null, ...amounts, limits: PLAN_LIMITS[plan], overage: PLAN_OVERAGE[plan] };
+  });
+  return c.json({ items }, 200);
+};

@@ -1,0 +1,76 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import { findSchema } from "../../domain/catalog/schemas";
+import { allProviders, findProvider } from "../../domain/catalog/providers";
+import type { AppEnv } from "../../env";
+import { currentPublicKey } from "../../domain/registration/e2e-keys";
+import { usableSessionForPage } from "../../domain/registration/sessions";
+import { errorResponses } from "../../platform/http/error-responses";
+import { code, MAX, timestamp, uuid } from "../../platform/http/bounds";
+import { isoTime } from "../../platform/lib/iso-time";
+import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
+import { requestingPartnerName } from "../../domain/partners/connections";
+
+const Field = z.object({ name: code(), label: z.string().max(MAX.name), pattern: z.string().max(MAX.text), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
+
+export const route = createRoute({
+  method: "get",
+  path: "/connect/api/session",
+  operationId: "getHostedRegistrationSession",
+  tags: ["Hosted registration UI"],
+  summary: "등록 UI용 세션 정보",
+  description:
+    "Authorization: Bearer <sessionToken>. 선택지별 입력 필드, 암호화 키와 세션의 originAllowlist를 돌려줍니다. 등록 화면은 브라우저가 알려 준 여는 창의 출처와 프레임 조상 출처가 모두 이 목록에 있을 때만 입력 화면을 보여 줍니다: 허용 출처는 세션에서만 나오며, 요청 헤더로 받지 않습니다.",
+  security: [{ [REGISTRATION_SESSION_TOKEN]: [] }],
+  responses: {
+    200: {
+      description: "세션",
+      content: {
+        "application/json": {
+          schema: z.object({
+            sessionId: uuid(),
+            expiresAt: timestamp(),
+            options: z
+              .array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: code(), providerName: z.string().max(MAX.name),
+                  fields: z.array(Field).max(MAX.items),
+                  schemas: z.array(z.object({ id: code(), title: z.string().max(MAX.name) })).max(MAX.items).meta({ description: "이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위" }) }))
+              .max(MAX.items),
+            encryptionKey: z.object({ kid: code(), jwk: z.record(code(), z.unknown()) }),
+            originAllowlist: z.array(z.string().max(MAX.url)).max(10).meta({ description: "등록 화면을 열 수 있는 출처들 (세션 발급 때 정한 것)" }),
+            partnerName: z.string().max(50).nullable().meta({ description: "이 등록을 요청한 파트너가 밝힌 이름. 파트너 세션이 아니거나 이름을 밝히지 않았으면 null" }),
+          }),
+        },
+      },
+    },
+    ...errorResponses(
+      "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED",
+      "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const session = await usableSessionForPage(c.env.DB, registrationToken(c));
+  // A certificate option offers every provider that takes certificates and serves a schema it asks consent for; a
+  // login option its one provider.
+  const options = session.options.flatMap((option) => {
+    const providers = option.kind === "PROVIDER_LOGIN" ? [findProvider(option.providerCode)!] : allProviders().filter((p) => p.acceptedAuthMethods.includes("CERTIFICATE"));
+    return providers.map((provider) => ({
+      kind: option.kind,
+      providerCode: provider.code,
+      providerName: provider.name,
+      fields: provider.credentialFields.filter((f) => f.authMethod === option.kind).map(({ name, label, pattern, secret, required, input }) => ({ name, label, pattern, secret, required, input })),
+      schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),
+    }));
+  }).filter((option) => option.schemas.length > 0);
+  return c.json(
+    {
+      sessionId: session.id,
+      expiresAt: isoTime(session.expiresAt),
+      options,
+      encryptionKey: currentPublicKey(c.env.REGISTRATION_E2E_KEYS),
+      originAllowlist: session.originAllowlist,
+      partnerName: await requestingPartnerName(c.env.DB, session.workspaceId),
+    },
+    200,
+  );
+};

@@ -1,0 +1,53 @@
+import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { submitRegistration } from "../../domain/registration/submit";
+import { CERTIFICATE_ERRORS } from "../../domain/certificates/errors";
+import { errorResponses } from "../../platform/http/error-responses";
+import { jsonBody } from "../../platform/http/json-body";
+import { code, uuid } from "../../platform/http/bounds";
+
+/** 12 bytes in base64url are 16 characters; some room for padding a client may add. */
+const MAX_IV_LENGTH = 64;
+/** The ciphertext is the credential fields, certificate files included: no longer than the request body may be. */
+const MAX_BODY_CHARS = 256 * 1024;
+import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
+
+export const route = createRoute({
+  method: "post",
+  path: "/connect/api/registrations",
+  operationId: "submitHostedRegistration",
+  tags: ["Hosted registration UI"],
+  summary: "자격 증명 제출 (종단간 암호화)",
+  description:
+    `Authorization: Bearer <sessionToken>. 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = \"collect-registration-v1:\" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.`,
+  security: [{ [REGISTRATION_SESSION_TOKEN]: [] }],
+  request: { ...jsonBody(z.object({
+    kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]),
+    providerCode: code().min(1).optional(),
+    envelope: z.object({
+      kid: code().min(1),
+      epk: z.record(code(), z.unknown()).meta({ description: "브라우저의 임시 ECDH 공개 키 (JWK)" }),
+      iv: z.string().min(1).max(MAX_IV_LENGTH).meta({ description: "12바이트, base64url" }),
+      ct: z.string().min(1).max(MAX_BODY_CHARS).meta({ description: "암호문 + GCM 태그, base64url" }),
+    }),
+  })) },
+  responses: {
+    201: { description: "등록되었습니다", content: { "application/json": { schema: z.object({ sessionId: uuid(), status: z.literal("CONSUMED") }) } } },
+    ...errorResponses(
+      "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_OPTION_NOT_ALLOWED", "REGISTRATION_SESSION_BUSINESS_MISMATCH",
+      "REGISTRATION_E2E_UNKNOWN_KEY_ID", "REGISTRATION_E2E_DECRYPT_FAILED", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT",
+      "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED", "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
+      "REGISTRATION_SESSION_NOT_USABLE", "INVALID_PROVIDER_CODE", "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", "CREDENTIAL_ALREADY_EXISTS", "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS", "CREDENTIAL_RECOVERY_VALIDATION_FAILED", "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "WORKSPACE_ACCESS_DENIED", ...CERTIFICATE_ERRORS,
+    ),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const session = await submitRegistration(c.env, registrationToken(c), {
+    kind: body.kind,
+    providerCode: body.providerCode,
+    envelope: { kid: body.envelope.kid, epk: body.envelope.epk as unknown as JsonWebKey, iv: body.envelope.iv, ct: body.envelope.ct },
+  });
+  return c.json({ sessionId: session.id, status: "CONSUMED" as const }, 201);
+};

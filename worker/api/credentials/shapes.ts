@@ -1,0 +1,63 @@
+import { CHECK_STATES, CREDENTIAL_STATUSES } from "../../platform/database/tables";
+import { JobErrorSchema } from "../data-jobs/shapes";
+import { z } from "@hono/zod-openapi";
+import { code, MAX, pathId, text, timestamp, uuid } from "../../platform/http/bounds";
+import { AUTH_METHODS } from "../../domain/credentials/fields";
+import { MAX_CONSENTED_SCHEMAS } from "../../domain/credentials/consent";
+
+/** The schemas a registration asks its holder's consent for (credentials/consent.ts). */
+export const consentSchemasField = () =>
+  z.array(code().min(1)).min(1).max(MAX_CONSENTED_SCHEMAS).optional().meta({
+    description: "자격 증명으로 수집해도 된다고 소유자가 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. 없으면 자격 증명이 수집할 수 있는 모든 스키마",
+    example: ["bank.transactions.cb.v1"],
+  });
+
+const CertificateSummarySchema = z
+  .object({
+    subject: text().meta({ description: "주체 DN (RFC 4514)", example: "CN=(주)샌드박스상사()0012345678901234,OU=corporation4EC,O=SandboxSign,C=KR" }),
+    issuer: text().meta({ description: "발급자 DN (RFC 4514)", example: "CN=SandboxSign Class 1,OU=AccreditedCA,O=SandboxSign,C=KR" }),
+    serialNumber: z.string().max(MAX.code).meta({ description: "일련번호 (16진수 소문자)", example: "1f3c9a0b7d2e4f60a1b2c3d4e5f60718" }),
+    notAfter: timestamp().meta({ description: "유효기간 끝" }),
+    expiresSoon: z.boolean().meta({ description: "유효기간이 30일 안에 끝나거나 이미 끝났으면 true. 작업이 실패하기 전에 인증서 갱신을 요청하세요" }),
+  })
+  .openapi("CredentialCertificate");
+
+export const CredentialCheckSchema = z
+  .object({
+    state: z.enum(CHECK_STATES).meta({
+      description: "CHECKING: 기관에 로그인해 보는 중. VALID: 로그인됨. INVALID: 기관이나 사용자 환경이 거절함(error). UNKNOWN: 기관이 응답하지 않는 등 확인하지 못함(error), POST /credentials/{id}/check로 다시 확인",
+    }),
+    error: JobErrorSchema.nullable().meta({ description: "INVALID, UNKNOWN일 때 작업 오류와 같은 형식의 이유" }),
+    checkedAt: timestamp().nullable().meta({ description: "확인이 끝난 시각. CHECKING이면 null" }),
+  })
+  .openapi("CredentialCheck");
+
+/** Where a credential's check is shown: null until it was ever checked. */
+export const nullableCheck = () =>
+  CredentialCheckSchema.nullable().meta({ description: "등록하거나 다시 확인할 때 기관에 한 번 로그인해 본 결과 (docs/credentials.md). 확인한 적 없으면 null (전체 기관용 인증서는 확인을 요청할 때까지)" });
+
+export const CredentialSchema = z
+  .object({
+    id: uuid(),
+    providerCode: code().nullable().meta({ description: "로그인하는 기관. 전체 기관용 인증서(인증서를 받는 모든 기관에 씀)면 null" }),
+    authMethod: z.enum(AUTH_METHODS),
+    isDefault: z.boolean().meta({ description: "이 기관의 기본 자격 증명이면 true: credentialId 없이 만든 작업이 씁니다 (기관마다 하나, 전체 기관용 인증서끼리도 하나)" }),
+    businessNumber: z.string().max(10).nullable().meta({ description: "자격 증명이 속한 사업자 (숫자 10자리). 사업자등록번호 없이 등록한 아이디 로그인이면 null", example: "1208800767" }),
+    status: z.enum(CREDENTIAL_STATUSES),
+    label: text().nullable().meta({ description: "등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
+    certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
+    schemas: z.array(code()).max(MAX_CONSENTED_SCHEMAS).nullable().meta({ description: "소유자가 수집에 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. null이면 이 자격 증명이 수집할 수 있는 모든 스키마" }),
+    check: nullableCheck(),
+    refusal: z
+      .object({
+        code: code().meta({ description: "기관이 로그인을 거절한 작업의 실패 코드 (LOGIN_FAILED, LOGIN_LOCKED)", example: "LOGIN_FAILED" }),
+        at: timestamp(),
+      })
+      .nullable()
+      .meta({ description: "기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null" }),
+    createdAt: timestamp(),
+    deletedAt: timestamp().nullable(),
+  })
+  .openapi("Credential");
+
+export const CredentialIdParamSchema = z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) });

@@ -1,0 +1,41 @@
+import type { CredentialRow } from "../../domain/credentials/store";
+import type { CertificateFace } from "../../domain/certificates/verify";
+import { isoTime, isoTimeOrNull } from "../../platform/lib/iso-time";
+import { GLOBAL_PROVIDER } from "../../domain/credentials/identity";
+
+/** How long before notAfter a certificate is flagged, so a partner can ask the business to renew before jobs fail. */
+export const RENEWAL_WINDOW_MS = 30 * 86_400_000;
+
+function certificateView(face: CertificateFace) {
+  return {
+    subject: face.subject,
+    issuer: face.issuer,
+    serialNumber: face.serialNumber,
+    notAfter: face.notAfter,
+    expiresSoon: Date.parse(face.notAfter) - Date.now() < RENEWAL_WINDOW_MS,
+  };
+}
+
+/** A credential's login check as the API shows it, on the credential and on the registration session that made it. */
+export function checkView(row: Pick<CredentialRow, "checkState" | "checkError" | "checkedAt">) {
+  return row.checkState ? { state: row.checkState, error: row.checkError, checkedAt: isoTimeOrNull(row.checkedAt) } : null;
+}
+
+/** What the API shows of a credential: never the sealed secret. */
+export function credentialView(row: CredentialRow) {
+  return {
+    id: row.id,
+    providerCode: row.providerCode === GLOBAL_PROVIDER ? null : row.providerCode,
+    authMethod: row.authMethod,
+    isDefault: row.isDefault,
+    businessNumber: row.businessNumber,
+    status: row.status,
+    label: row.label,
+    certificate: row.certificate ? certificateView(row.certificate) : null,
+    schemas: row.schemas,
+    check: checkView(row),
+    refusal: row.invalidReason && row.invalidatedAt !== null ? { code: row.invalidReason, at: isoTime(row.invalidatedAt) } : null,
+    createdAt: isoTime(row.createdAt),
+    deletedAt: isoTimeOrNull(row.deletedAt),
+  };
+}

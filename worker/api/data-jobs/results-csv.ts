@@ -1,0 +1,25 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { csvDownload } from "../../domain/results/csv-download";
+import { CSV_RESULTS_RESPONSE, JobIdParamSchema } from "./shapes";
+import { errorResponses } from "../../platform/http/error-responses";
+import { loadJob } from "./load-job";
+
+export const route = createRoute({
+  method: "get",
+  path: "/data-jobs/{id}/results.csv",
+  operationId: "getDataJobResultsCsv",
+  tags: ["Data jobs"],
+  summary: "결과 (CSV)",
+  description: "작업의 결과를 CSV 파일로 내려받습니다. API 키 없이 내려받을 링크는 POST /api/v1/data-jobs/{id}/download-links로 만듭니다.",
+  request: { params: JobIdParamSchema },
+  responses: {
+    200: CSV_RESULTS_RESPONSE,
+    ...errorResponses("DATA_JOB_NOT_FOUND"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const job = await loadJob(c, c.req.valid("param").id);
+  return csvDownload(c, c.env, job);
+};

@@ -1,0 +1,29 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { resultUnits } from "../../domain/results/changes";
+import { jsonResults } from "../../domain/results/json-export";
+import { JobIdParamSchema, ResultsSchema } from "./shapes";
+import { errorResponses } from "../../platform/http/error-responses";
+import { loadJob } from "./load-job";
+
+export const route = createRoute({
+  method: "get",
+  path: "/data-jobs/{id}/results",
+  operationId: "getDataJobResults",
+  tags: ["Data jobs"],
+  summary: "결과 (JSON)",
+  description: "끝난 작업 단위의 레코드를 단위 순서대로 돌려줍니다. 진행 중에는 지금까지의 부분 결과와 그 개수를 돌려줍니다.",
+  request: { params: JobIdParamSchema },
+  responses: {
+    200: { description: "레코드", content: { "application/json": { schema: ResultsSchema } } },
+    ...errorResponses("DATA_JOB_NOT_FOUND"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const job = await loadJob(c, c.req.valid("param").id);
+  const units = await resultUnits(c.env.DB, job);
+  const body = jsonResults(c.env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.units);
+  // Streamed so memory stays flat; the typed route cannot express a stream, hence the cast.
+  return c.body(body, 200, { "Content-Type": "application/json; charset=UTF-8" }) as never;
+};

@@ -1,0 +1,146 @@
+import { z } from "@hono/zod-openapi";
+import { allSchemas } from "../../domain/catalog/schemas";
+import { JOB_KIND_HEADER } from "../../domain/results/csv-download";
+import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../contracts/job-failures";
+import { code, count, cursor, MAX, text, timestamp, uuid } from "../../platform/http/bounds";
+
+export const JobErrorSchema = z
+  .object({
+    category: z.enum(JOB_ERROR_CATEGORIES),
+    code: z.enum(JOB_ERROR_CODES).meta({ description: "카탈로그의 안정적인 식별자. 매핑되지 않은 값은 UNKNOWN" }),
+    message: text().meta({ description: "다음 조치를 포함한 한국어 안내" }),
+    retryable: z.boolean().meta({ description: "true면 같은 요청을 안전하게 다시 보낼 수 있습니다" }),
+    retryAfterSeconds: count().nullable().optional().meta({ description: "LOCK_CONTENTION이면 항상 120" }),
+  })
+  .openapi("JobError");
+
+const credentialIdField = uuid().nullable().meta({ description: "작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null" });
+
+const common = {
+  id: uuid(),
+  providerCode: code(),
+  schema: code(),
+  credentialId: credentialIdField,
+  suggestedPollIntervalMs: count().meta({ description: "권장 폴링 간격(ms), 기본 5000" }),
+  maxWaitSeconds: count().meta({ description: "자동 재개를 포함해 종료 상태까지 기다릴 상한(초)" }),
+};
+
+export const InProgressJobSchema = z
+  .object({
+    kind: z.literal("InProgress"),
+    ...common,
+    phase: z.enum(["PENDING", "RUNNING"]),
+    completedTaskCount: count(),
+    totalTaskCount: count().meta({ description: "대상이 정해지기 전에는 0" }),
+    queuePosition: count().optional().meta({
+      description:
+        "확장 필드. 같은 자격 증명의 다른 작업이 끝나기를 기다리는 동안(PENDING) 앞선 작업 수: 0이면 다음 차례로 곧 시작합니다. 기다리지 않으면 없습니다. 같은 자격 증명의 작업은 도착 순서대로 하나씩 돌고, 앞선 작업들 때문에 maxWaitSeconds 안에 끝날 수 없으면 LOCK_CONTENTION으로 실패합니다 (docs/scheduling.md)",
+      example: 2,
+    }),
+    maintenanceUntil: timestamp().optional().meta({
+      description:
+        "확장 필드. 기관의 점검 시간(GET /providers/{code}의 maintenance)을 기다리는 동안 작업이 다시 진행되는 시각. 점검이 끝난 뒤 maxWaitSeconds 안에 끝날 수 없으면 기다리지 않고 PROVIDER_TIME_WINDOW로 실패합니다 (docs/scheduling.md)",
+    }),
+  })
+  .openapi("InProgressDataJob");
+
+export const SucceededJobSchema = z
+  .object({
+    kind: z.literal("Succeeded"),
+    ...common,
+    recordCount: count(),
+    since: z
+      .string()
+      .max(512)
+      .optional()
+      .meta({
+        description:
+          "확장 필드. 기간이 있는 schema의 작업에만 있습니다: 다음 작업의 params.since로 주면 이 작업 이후 바뀐 레코드만 수집합니다 (docs/scheduling.md)",
+      }),
+  })
+  .openapi("SucceededDataJob");
+
+export const FailedJobSchema = z.object({ kind: z.literal("Failed"), ...common, error: JobErrorSchema }).openapi("FailedDataJob");
+
+export const DataJobSchema = z
+  .discriminatedUnion("kind", [InProgressJobSchema, SucceededJobSchema, FailedJobSchema])
+  .openapi("DataJob");
+
+const listCommon = { id: uuid(), providerCode: code(), schema: code(), credentialId: credentialIdField };
+
+export const DataJobListItemSchema = z
+  .discriminatedUnion("kind", [
+    z.object({ kind: z.literal("InProgress"), ...listCommon }),
+    z.object({ kind: z.literal("Succeeded"), ...listCommon }),
+    z.object({ kind: z.literal("Failed"), ...listCommon, error: JobErrorSchema }),
+  ])
+  .openapi("DataJobListItem");
+
+export const DataJobPageSchema = z
+  .object({
+    items: z.array(DataJobListItemSchema).max(100),
+    nextCursor: cursor().nullable().meta({ description: "다음 페이지 커서. 마지막 페이지면 null" }),
+  })
+  .openapi("DataJobPage");
+
+export const CreateDataJobBodySchema = z
+  .object({
+    providerCode: code().min(1).meta({ example: "sandbox.bank" }),
+    schema: code().min(1).meta({ example: "bank.transactions.cb.v1" }),
+    params: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "스키마의 요청 필드. GET /api/v1/schemas/{schema} 참고", example: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" } }),
+    credentialId: uuid().optional().meta({
+      description:
+        "로그인에 쓸 자격 증명. 없으면 이 기관의 자격 증명이 하나일 때 그것, 여럿이면 기본 자격 증명(없으면 409 CREDENTIAL_PROVIDER_DUPLICATED). 다른 기관의 것이면 400 PROVIDER_CODE_MISMATCH, 전체 기관용 인증서를 인증서를 받지 않는 기관에 쓰면 422 CREDENTIAL_INSUFFICIENT_FOR_PROVIDER. connectionId와 함께 보낼 수 없습니다",
+    }),
+    deliveryRouteId: uuid().optional().meta({
+      description: "확장 필드. 작업이 성공하면 결과(CSV, JSON, manifest)를 보낼 전달 경로 (POST /api/v1/delivery-routes). 없거나 지워진 경로는 400 DELIVERY_ROUTE_NOT_FOUND (docs/operations.md)",
+    }),
+    connectionId: uuid().optional().meta({
+      description: "파트너가 대신 일할 사업자의 연결 (X-SVC-Business 헤더 대신). 그 사업자의 기본 자격 증명을 씁니다. 파트너가 아닌 워크스페이스는 보낼 수 없습니다(400 CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER)",
+    }),
+  })
+  .openapi("CreateDataJobRequest");
+
+export const JobIdParamSchema = z.object({
+  id: z.string().max(MAX.id).meta({ param: { name: "id", in: "path" }, description: "작업 id (uuid)" }),
+});
+
+export const ResultsSchema = z
+  .object({
+    data: z.array(z.union(allSchemas().map((d) => d.record))).meta({
+      description:
+        "schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다. 증분 작업(params.since)은 끝난 뒤 바뀐 레코드만 돌려주며, 각 레코드에 확장 필드 change(added, modified, removed)가 마지막 필드로 더해집니다 (CSV에서는 마지막 열 '변경')",
+    }),
+    jobId: uuid(),
+    schema: code(),
+    totalCount: count().meta({ description: "지금까지 수집된 레코드 수" }),
+  })
+  .openapi("DataJobResults");
+
+/** The 200 of a CSV download: results.csv and download links serve the same bytes with the same headers. */
+export const CSV_RESULTS_RESPONSE = {
+  description:
+    "UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다.",
+  // Header objects rather than a zod object, so the rate headers join them (http/rate-headers.ts).
+  headers: {
+    [JOB_KIND_HEADER]: {
+      description: "작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다",
+      required: true,
+      schema: { type: "string" as const, enum: ["InProgress", "Succeeded", "Failed"] },
+    },
+    "X-Total-Count": {
+      description: "CSV에 담긴 레코드 수 (10진수)",
+      required: true,
+      schema: { type: "string" as const, pattern: "^[0-9]{1,16}$", maxLength: 16, example: "42" },
+    },
+    "Content-Disposition": {
+      description: "내려받을 파일 이름 `<schema>-<작업 id>.csv`",
+      required: true,
+      schema: { type: "string" as const, maxLength: MAX.code + 64, example: 'attachment; filename="bank.transactions.cb.v1-0b5d7a1e-3f7c-4a51-9a43-2f1e8c9d6b70.csv"' },
+    },
+  },
+  content: { "text/csv;charset=UTF-8": { schema: z.string() } },
+};

@@ -1,0 +1,28 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { createRoute as storeRoute } from "../../domain/deliveries/store";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../platform/http/error-responses";
+import { jsonBody } from "../../platform/http/json-body";
+import { principalOf } from "../principal";
+import { CreateDeliveryRouteBodySchema, DeliveryRouteSchema, routeInput } from "./shapes";
+import { routeView } from "./views";
+
+export const route = createRoute({
+  method: "post",
+  path: "/delivery-routes",
+  operationId: "createDeliveryRoute",
+  tags: ["Delivery routes"],
+  summary: "결과 전달 경로 등록",
+  description:
+    "확장 API. 성공한 작업의 결과(results.csv, results.json, 마지막에 manifest.json)를 보낼 S3 호환 버킷(R2 포함) 또는 SFTP 서버를 등록합니다. 작업이나 일정을 만들 때 deliveryRouteId로 붙입니다. 비밀은 봉인해 다시 보여 주지 않습니다. 관리 권한이 있는 키만 부를 수 있습니다 (docs/operations.md).",
+  request: jsonBody(CreateDeliveryRouteBodySchema),
+  responses: {
+    201: { description: "등록한 경로", content: { "application/json": { schema: DeliveryRouteSchema } } },
+    ...errorResponses("ADMIN_ACTION_FORBIDDEN", "MISSING_REQUIRED_PARAM"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  const row = await storeRoute(c.env.DB, c.env.VAULT_MASTER_KEY, { workspaceId: principalOf(c).workspaceId, ...routeInput(c.req.valid("json")) });
+  return c.json(routeView(row), 201);
+};

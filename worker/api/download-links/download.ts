@@ -1,0 +1,25 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import { openDownloadLink } from "../../domain/download-links/links";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../platform/http/error-responses";
+import { csvDownload } from "../../domain/results/csv-download";
+import { CSV_RESULTS_RESPONSE } from "../data-jobs/shapes";
+import { DownloadTokenParamSchema } from "./shapes";
+
+export const route = createRoute({
+  method: "get",
+  path: "/download-links/{token}",
+  operationId: "downloadJobCsv",
+  tags: ["Data jobs"],
+  summary: "다운로드 링크로 CSV 받기",
+  description:
+    "POST /api/v1/data-jobs/{id}/download-links가 만든 링크입니다. API 키가 필요 없고, GET /api/v1/data-jobs/{id}/results.csv와 같은 CSV를 내려줍니다. 요청은 클라이언트 주소별로 한도가 적용됩니다. 토큰이 한 글자라도 바뀌었거나 알 수 없으면, 또는 링크를 만든 API 키가 폐기되었으면 401 INVALID_TOKEN, 만료되었으면 401 TOKEN_EXPIRED입니다.",
+  security: [],
+  request: { params: DownloadTokenParamSchema },
+  responses: {
+    200: CSV_RESULTS_RESPONSE,
+    ...errorResponses("INVALID_TOKEN", "TOKEN_EXPIRED", "DATA_JOB_NOT_FOUND"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => csvDownload(c, c.env, await openDownloadLink(c.env, c.req.valid("param").token, Date.now()));

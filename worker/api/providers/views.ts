@@ -1,0 +1,92 @@
+import { z } from "@hono/zod-openapi";
+import type { ProviderDefinition } from "../../domain/catalog/providers";
+import { code, count, int32, MAX, timestamp } from "../../platform/http/bounds";
+import { type LiveProvider, UPCOMING_WINDOWS } from "../../domain/catalog/live";
+import { isoTime } from "../../platform/lib/iso-time";
+
+/** A provider offers a handful of schemas and asks for a handful of credential fields. */
+const MAX_SCHEMAS = 50;
+const MAX_FIELDS = 50;
+
+const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
+
+const PulseWindowSchema = z.object({
+  jobs: count().meta({ description: "끝난 작업 수 (사용자 쪽 원인의 실패 포함, 자격 증명이 없어 기관에 닿지 않은 작업 제외)" }),
+  successRate: z.number().min(0).max(1).nullable().meta({ description: "기관이나 서비스 쪽 원인으로 끝난 작업 중 성공 비율. 그런 작업이 없으면 null" }),
+  medianDurationMs: count().nullable().meta({ description: "성공한 작업의 생성부터 끝까지 걸린 시간의 중앙값 (구간 상한, ms). 성공이 없으면 null" }),
+});
+
+
+export const ProviderSchema = z
+  .object({
+    code: code(),
+    name: z.string().max(MAX.name),
+    kind: z.enum(["BANK", "TAX_PORTAL", "CARD"]),
+    sandbox: z.boolean(),
+    verification: z.enum(["sandbox", "replica", "live"]).meta({
+      description: "sandbox: 샌드박스 기관. replica: 실제 기관의 프로토콜 복제본으로 검증됨(실기관 확인 전). live: 실제 기관에서 확인되어 문서에 날짜와 함께 기록됨",
+    }),
+    schemas: z.array(code()).max(MAX_SCHEMAS),
+    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length),
+    maxDateRangeDays: int32(1, 3660).meta({ description: "한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED" }),
+    status: z
+      .object({
+        state: z.enum(["OPERATIONAL", "DEGRADED", "DOWN", "MAINTENANCE"]),
+        lastHour: PulseWindowSchema,
+        lastDay: PulseWindowSchema,
+      })
+      .meta({
+        description:
+          "확장 필드. 작업 결과로 본 기관 상태: 점검 중이면 MAINTENANCE, 아니면 최근 1시간(작업이 5개 미만이면 24시간) 성공률이 50% 미만이면 DOWN, 90% 미만이면 DEGRADED, 그 밖에는 OPERATIONAL. 비밀번호 오류처럼 사용자 쪽 원인의 실패는 성공률에 넣지 않습니다 (docs/operations.md)",
+      }),
+    maintenance: z
+      .array(z.object({ startsAt: timestamp(), endsAt: timestamp(), note: z.string().max(MAX.name) }))
+      .max(UPCOMING_WINDOWS)
+      .meta({
+        description:
+          "확장 필드. 다가오는 기관 점검 시간(기관이 정기적으로 공지한 것과 운영자가 등록한 임시 장애·점검). 이 시간에 걸리는 작업은 점검이 끝날 때까지 기다렸다가 진행하고(maintenanceUntil), 기다리면 maxWaitSeconds를 넘기면 PROVIDER_TIME_WINDOW로 실패합니다. 공지된 점검이 없으면 빈 배열 (docs/scheduling.md)",
+      }),
+  })
+  .openapi("Provider");
+
+export const CredentialSchemaSchema = z
+  .object({
+    providerCode: code(),
+    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length),
+    fields: z.array(
+      z.object({
+        name: code(),
+        label: z.string().max(MAX.name),
+        authMethod: z.enum(AUTH_METHODS),
+        required: z.boolean(),
+        secret: z.boolean().meta({ description: "비밀 값. 화면에서 가리고 어디에도 기록하지 않습니다" }),
+        pattern: z.string().max(MAX.text).meta({ description: "값 전체가 맞아야 하는 ECMAScript 정규식" }),
+        input: z.enum(["text", "file"]).meta({ description: "file: 사용자가 고른 파일의 바이트를 표준 base64(패딩 포함)로 보냅니다 (인증서 파일 signCert.der, signPri.key)" }),
+      }),
+    ).max(MAX_FIELDS),
+  })
+  .openapi("CredentialSchema");
+
+/** A provider as the catalog shows it, with its live side (catalog/live.ts). */
+export function providerView(p: ProviderDefinition, live: LiveProvider) {
+  return {
+    code: p.code,
+    name: p.name,
+    kind: p.kind,
+    sandbox: p.sandbox,
+    verification: p.verification,
+    schemas: p.schemas,
+    acceptedAuthMethods: p.acceptedAuthMethods,
+    maxDateRangeDays: p.maxRangeDays,
+    status: live.status,
+    maintenance: live.maintenance.map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
+  };
+}
+
+export function credentialSchemaView(p: ProviderDefinition) {
+  return {
+    providerCode: p.code,
+    acceptedAuthMethods: p.acceptedAuthMethods,
+    fields: p.credentialFields.map(({ name, label, authMethod, required, secret, pattern, input }) => ({ name, label, authMethod, required, secret, pattern, input })),
+  };
+}

@@ -1,0 +1,25 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../platform/http/error-responses";
+import { removeSchedule } from "../../domain/schedules/manage";
+import { principalOf } from "../principal";
+import { ScheduleIdParamSchema } from "./shapes";
+
+export const route = createRoute({
+  method: "delete",
+  path: "/schedules/{id}",
+  operationId: "deleteSchedule",
+  tags: ["Schedules"],
+  summary: "일정 삭제",
+  description: "더는 실행하지 않습니다. 이미 만든 작업과 그 결과는 남습니다.",
+  request: { params: ScheduleIdParamSchema },
+  responses: {
+    204: { description: "삭제했습니다" },
+    ...errorResponses("RESOURCE_NOT_FOUND"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+  await removeSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id);
+  return c.body(null, 204);
+};

@@ -1,0 +1,24 @@
+import { createRoute, type RouteHandler } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../../platform/http/error-responses";
+import { resumeSchedule } from "../../domain/schedules/manage";
+import { scheduleView } from "../../domain/schedules/view";
+import { principalOf } from "../principal";
+import { ScheduleIdParamSchema, ScheduleSchema } from "./shapes";
+
+export const route = createRoute({
+  method: "post",
+  path: "/schedules/{id}/resume",
+  operationId: "resumeSchedule",
+  tags: ["Schedules"],
+  summary: "일정 다시 시작",
+  description: "지금 다음의 실행 시각부터 다시 실행합니다 (멈춘 동안의 실행은 하지 않습니다). 연속 실패 횟수는 0이 됩니다.",
+  request: { params: ScheduleIdParamSchema },
+  responses: {
+    200: { description: "다시 시작한 일정", content: { "application/json": { schema: ScheduleSchema } } },
+    ...errorResponses("RESOURCE_NOT_FOUND"),
+  },
+});
+
+export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  c.json(scheduleView(await resumeSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

@@ -1,0 +1,17 @@
+import { alertDesk } from "./alert-desk";
+import type { Bindings } from "../../env";
+import { ALERTED_CODES, type ApiErrorCode } from "../../platform/errors/codes";
+import { log } from "../../platform/observability/telemetry";
+
+/**
+ * Counts an occurrence of a flagged code (the spec's *) toward its alert (durable-objects/alert-desk.ts); any other
+ * code is ignored. Never throws: counting must not turn the answer it watches into another error.
+ */
+export async function noteFlagged(env: Pick<Bindings, "ALERT_DESKS">, code: string, providerCode: string, example: string): Promise<void> {
+  if (!ALERTED_CODES.has(code as ApiErrorCode)) return;
+  try {
+    await alertDesk(env, code as ApiErrorCode, providerCode).record(code as ApiErrorCode, providerCode, example);
+  } catch (err) {
+    log("error", "operator-alert-count-failed", { code, providerCode, error: String(err) });
+  }
+}

@@ -1,0 +1,21 @@
+import type { Bindings } from "../../env";
+import { keyGate } from "./request-gate";
+import { revokeApiKey, revokeKeysIssuedTo } from "./store";
+
+/**
+ * Revokes a workspace's key in D1 and then at its request gate, which
+ * refuses it at once instead of after its cache expires. The gate is told
+ * again for a key already revoked, in case an earlier revocation stopped
+ * between the two.
+ */
+export async function revokeKey(env: Pick<Bindings, "DB" | "REQUEST_GATES">, workspaceId: string, id: string): Promise<"REVOKED" | "ALREADY_REVOKED" | "NOT_FOUND"> {
+  const revoked = await revokeApiKey(env.DB, workspaceId, id);
+  if (revoked.outcome === "NOT_FOUND") return "NOT_FOUND";
+  await keyGate(env, revoked.hash).revoke();
+  return revoked.outcome;
+}
+
+/** Revokes the keys a person's command-line sign-ins got in a workspace, in D1 and at each key's gate: they left it. */
+export async function revokeUserKeys(env: Pick<Bindings, "DB" | "REQUEST_GATES">, workspaceId: string, userId: string): Promise<void> {
+  for (const hash of await revokeKeysIssuedTo(env.DB, workspaceId, userId)) await keyGate(env, hash).revoke();
+}

@@ -1,0 +1,89 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { type ListPage, pastPosition } from "../jobs/cursor";
+import { database } from "../../platform/database/client";
+import { apiKeys } from "../../platform/database/tables";
+import { randomToken, sha256Hex } from "../../platform/lib/crypto";
+
+const KEY_PREFIX = "sk_";
+const PREFIX_SHOWN = 10;
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export interface IssuedKey {
+  row: ApiKeyRow;
+  /** The only time the secret exists outside the caller's hands. */
+  secret: string;
+}
+
+export async function issueApiKey(
+  d1: D1Database,
+  input: { workspaceId: string; name: string; expiresAt?: number | null; canManageKeys?: boolean; issuedToUserId?: string; secret?: string },
+): Promise<IssuedKey> {
+  const secret = input.secret ?? `${KEY_PREFIX}${randomToken(32)}`;
+  const row: ApiKeyRow = {
+    id: crypto.randomUUID(),
+    workspaceId: input.workspaceId,
+    name: input.name,
+    prefix: secret.slice(0, PREFIX_SHOWN),
+    hash: await sha256Hex(secret),
+    createdAt: Date.now(),
+    expiresAt: input.expiresAt ?? null,
+    revokedAt: null,
+    canManageKeys: input.canManageKeys ?? false,
+    deviceIssued: input.issuedToUserId !== undefined,
+    issuedToUserId: input.issuedToUserId ?? null,
+  };
+  await database(d1).insert(apiKeys).values(row);
+  return { row, secret };
+}
+
+export async function findKeyByHash(d1: D1Database, hash: string): Promise<ApiKeyRow | null> {
+  return (await database(d1).select().from(apiKeys).where(eq(apiKeys.hash, hash)).get()) ?? null;
+}
+
+/** A key by id, revoked or not: what a download link checks its maker against. */
+export async function findKeyById(d1: D1Database, id: string): Promise<ApiKeyRow | null> {
+  return (await database(d1).select().from(apiKeys).where(eq(apiKeys.id, id)).get()) ?? null;
+}
+
+/** The workspace's keys, newest first: all of them, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */
+export function listApiKeys(d1: D1Database, workspaceId: string, page?: ListPage): Promise<ApiKeyRow[]> {
+  const query = database(d1)
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.workspaceId, workspaceId), pastPosition(apiKeys.createdAt, apiKeys.id, page?.after)))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return page ? query.limit(page.limit + 1).all() : query.all();
+}
+
+/** The hash names the key's request gate, which the caller tells (again, for an already revoked key). */
+export type RevokeOutcome = { outcome: "REVOKED" | "ALREADY_REVOKED"; hash: string } | { outcome: "NOT_FOUND" };
+
+export async function revokeApiKey(d1: D1Database, workspaceId: string, id: string): Promise<RevokeOutcome> {
+  const db = database(d1);
+  const [updated] = await db
+    .update(apiKeys)
+    .set({ revokedAt: Date.now() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt)))
+    .returning({ hash: apiKeys.hash });
+  if (updated) return { outcome: "REVOKED", hash: updated.hash };
+  const existing = await db.select({ hash: apiKeys.hash }).from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId))).get();
+  return existing ? { outcome: "ALREADY_REVOKED", hash: existing.hash } : { outcome: "NOT_FOUND" };
+}
+
+
+/** The hashes of a workspace's live keys: each names the key's request gate (durable-objects/request-gate.ts). */
+export async function liveKeyHashes(d1: D1Database, workspaceId: string): Promise<string[]> {
+  const rows = await database(d1).select({ hash: apiKeys.hash }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt))).all();
+  return rows.map((r) => r.hash);
+}
+
+/** Revokes the live keys issued to a person in a workspace; the hashes name their request gates. */
+export async function revokeKeysIssuedTo(d1: D1Database, workspaceId: string, userId: string): Promise<string[]> {
+  const revoked = await database(d1)
+    .update(apiKeys)
+    .set({ revokedAt: Date.now() })
+    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.issuedToUserId, userId), isNull(apiKeys.revokedAt)))
+    .returning({ hash: apiKeys.hash });
+  return revoked.map((r) => r.hash);
+}

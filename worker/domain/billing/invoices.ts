@@ -1,0 +1,157 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { database } from "../../platform/database/client";
+import { billingLedger, invoices, type PLANS } from "../../platform/database/tables";
+import { ApiError } from "../../platform/errors/api-error";
+import { type ListPage, pastPosition } from "../jobs/cursor";
+import { pastDueStatement, planStatement } from "../workspaces/store";
+import { spendableCredits, spendCredits } from "./credits";
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+type Plan = (typeof PLANS)[number];
+
+/** 부가세: 10% of the supply amount, rounded down to the won, as Korean invoices show it beside 공급가액 and 합계. */
+export function invoiceAmounts(supplyAmount: number): Pick<InvoiceRow, "supplyAmount" | "vatAmount" | "totalAmount"> {
+  const vatAmount = Math.floor(supplyAmount / 10);
+  return { supplyAmount, vatAmount, totalAmount: supplyAmount + vatAmount };
+}
+
+/** What the card is charged for an invoice: 합계 less the usage credits applied to it. */
+export const chargedAmount = (invoice: Pick<InvoiceRow, "totalAmount" | "creditAmount">): number => invoice.totalAmount - invoice.creditAmount;
+
+/**
+ * A new invoice for a plan over a period, with the workspace's usage credits applied (soonest to expire first), and
+ * its ledger rows (INVOICED, and CREDIT_APPLIED when credits cover part), in one transaction. Its id is the payment
+ * id the gateway is asked to charge under (worker/domain/billing/plan-change.ts). Two invoices racing for the same credit:
+ * the credit would go below zero, which the database refuses, so the later one is not written and is asked again.
+ */
+export async function openInvoice(
+  d1: D1Database,
+  input: { workspaceId: string; plan: Plan; kind: InvoiceRow["kind"]; periodStart: number; periodEnd: number; supplyAmount: number; overage?: { jobs: number; amount: number } },
+  now: number = Date.now(),
+): Promise<InvoiceRow> {
+  const db = database(d1);
+  const overage = input.overage ?? { jobs: 0, amount: 0 };
+  const amounts = invoiceAmounts(input.supplyAmount + overage.amount);
+  const id = crypto.randomUUID();
+  const credits = spendCredits(db, id, await spendableCredits(d1, input.workspaceId, now), amounts.totalAmount);
+  const row: InvoiceRow = {
+    id,
+    workspaceId: input.workspaceId,
+    plan: input.plan,
+    kind: input.kind,
+    periodStart: input.periodStart,
+    periodEnd: input.periodEnd,
+    overageJobs: overage.jobs,
+    overageAmount: overage.amount,
+    ...amounts,
+    creditAmount: credits.covered,
+    attempts: 0,
+    lastAttemptAt: null,
+    nextAttemptAt: null,
+    status: "OPEN",
+    gatewayTransactionId: null,
+    lastFailureCode: null,
+    createdAt: now,
+    paidAt: null,
+  };
+  const ledger = (entry: (typeof billingLedger.$inferInsert)["entry"], amount: number) =>
+    db.insert(billingLedger).values({ id: crypto.randomUUID(), workspaceId: row.workspaceId, invoiceId: row.id, entry, amount, createdAt: now });
+  await db.batch([db.insert(invoices).values(row), ledger("INVOICED", row.totalAmount), ...(credits.covered > 0 ? [ledger("CREDIT_APPLIED", -credits.covered)] : []), ...credits.writes]);
+  return row;
+}
+
+/** The workspace's unpaid upgrade to `plan`, if any: an upgrade asked again charges it, under the same payment id. */
+export async function openInvoiceFor(d1: D1Database, workspaceId: string, plan: Plan): Promise<InvoiceRow | null> {
+  const row = await database(d1)
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.plan, plan), eq(invoices.kind, "UPGRADE"), eq(invoices.status, "OPEN")))
+    .orderBy(desc(invoices.createdAt))
+    .get();
+  return row ?? null;
+}
+
+/**
+ * The gateway took the money: the invoice is paid, the ledger gets its PAID row, and the workspace has the plan for
+ * the invoice's period (paid up again, if a renewal had failed), all in one transaction. Every statement may run again for the same payment (a retry after a
+ * crash) without a second effect: the invoice changes only while OPEN, the ledger holds one PAID row per invoice.
+ */
+export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment: { transactionId: string | null; paidAt: number; paymentMethodId: string | null }): Promise<void> {
+  await d1.batch([
+    d1.prepare("UPDATE invoices SET status = 'PAID', paid_at = ?, gateway_transaction_id = ?, last_failure_code = NULL WHERE id = ? AND status = 'OPEN'").bind(payment.paidAt, payment.transactionId, invoice.id),
+    d1
+      .prepare("INSERT INTO billing_ledger (id, workspace_id, invoice_id, entry, amount, created_at) VALUES (?, ?, ?, 'PAID', ?, ?) ON CONFLICT (invoice_id, entry) DO NOTHING")
+      .bind(crypto.randomUUID(), invoice.workspaceId, invoice.id, -chargedAmount(invoice), payment.paidAt),
+    d1
+      .prepare(
+        `INSERT INTO subscriptions (workspace_id, status, current_period_start, current_period_end, pending_plan, payment_method_id, past_due_since, updated_at)
+         VALUES (?1, 'ACTIVE', ?2, ?3, NULL, ?4, NULL, ?5)
+         ON CONFLICT (workspace_id) DO UPDATE SET status = 'ACTIVE', current_period_start = ?2, current_period_end = ?3, pending_plan = NULL, payment_method_id = ?4, past_due_since = NULL, updated_at = ?5`,
+      )
+      .bind(invoice.workspaceId, invoice.periodStart, invoice.periodEnd, payment.paymentMethodId, payment.paidAt),
+    planStatement(d1, invoice.workspaceId, invoice.plan),
+    pastDueStatement(d1, invoice.workspaceId, null),
+  ]);
+}
+
+/**
+ * Marks an open invoice as being charged now; false when it is no longer open (voided, or paid meanwhile), and then
+ * it must not be charged. The void of a stale upgrade only takes invoices no charge began on for a day.
+ */
+export async function markAttempt(d1: D1Database, invoiceId: string, now: number): Promise<boolean> {
+  const done = await database(d1).update(invoices).set({ lastAttemptAt: now }).where(and(eq(invoices.id, invoiceId), eq(invoices.status, "OPEN"))).returning({ id: invoices.id });
+  return done.length === 1;
+}
+
+/** An upgrade's charge was refused (a catalog code): counted on the invoice, for its page and the next try. */
+export async function recordFailure(d1: D1Database, invoiceId: string, code: string): Promise<void> {
+  await database(d1)
+    .update(invoices)
+    .set({ lastFailureCode: code, attempts: sql`${invoices.attempts} + 1` })
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.status, "OPEN")));
+}
+
+/**
+ * A renewal's charge was refused: counted, its next automatic try set (`nextAttemptAt`, null after the last), and
+ * the subscription and the workspace past due since the first refusal, in one transaction.
+ */
+export async function recordRenewalRefusal(d1: D1Database, invoice: InvoiceRow, code: string, nextAttemptAt: number | null, now: number): Promise<void> {
+  await d1.batch([
+    d1.prepare("UPDATE invoices SET attempts = attempts + 1, last_failure_code = ?, next_attempt_at = ? WHERE id = ? AND status = 'OPEN'").bind(code, nextAttemptAt, invoice.id),
+    d1.prepare("UPDATE subscriptions SET status = 'PAST_DUE', past_due_since = coalesce(past_due_since, ?1), updated_at = ?1 WHERE workspace_id = ?2").bind(now, invoice.workspaceId),
+    pastDueStatement(d1, invoice.workspaceId, now),
+  ]);
+}
+
+/** The renewal invoice for the period starting at `periodStart`, if one was opened. */
+export async function renewalInvoice(d1: D1Database, workspaceId: string, periodStart: number): Promise<InvoiceRow | null> {
+  const row = await database(d1)
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.kind, "RENEWAL"), eq(invoices.periodStart, periodStart)))
+    .get();
+  return row ?? null;
+}
+
+/** A workspace's invoices, newest first: all, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */
+export function listInvoices(d1: D1Database, workspaceId: string, page?: ListPage): Promise<InvoiceRow[]> {
+  const query = database(d1)
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.workspaceId, workspaceId), pastPosition(invoices.createdAt, invoices.id, page?.after)))
+    .orderBy(desc(invoices.createdAt), desc(invoices.id));
+  return page ? query.limit(page.limit + 1).all() : query.all();
+}
+
+/** One of the workspace's invoices; 404 INVOICE_NOT_FOUND for any other id. */
+export async function getInvoice(d1: D1Database, workspaceId: string, id: string): Promise<InvoiceRow> {
+  const row = await database(d1).select().from(invoices).where(and(eq(invoices.id, id), eq(invoices.workspaceId, workspaceId))).get();
+  if (!row) throw new ApiError("INVOICE_NOT_FOUND");
+  return row;
+}
+
+/** What the workspace owes: the sum of its ledger (positive: owed). */
+export async function ledgerBalance(d1: D1Database, workspaceId: string): Promise<number> {
+  const row = await database(d1).select({ balance: sql<number>`coalesce(sum(${billingLedger.amount}), 0)` }).from(billingLedger).where(eq(billingLedger.workspaceId, workspaceId)).get();
+  return row?.balance ?? 0;
+}

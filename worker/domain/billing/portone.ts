@@ -1,0 +1,97 @@
+import type { Bindings } from "../../env";
+import { ApiError } from "../../platform/errors/api-error";
+import type { ApiErrorCode } from "../../platform/errors/codes";
+import type { PaymentGateway } from "./gateway";
+
+/**
+ * The PortOne V2 REST API (docs/billing.md, "PortOne" cites each fact): `Authorization: PortOne <API secret>`,
+ * `POST /billing-keys` with the card's credential, `POST /payments/{paymentId}/billing-key` under a payment id we
+ * choose (the invoice's, so a retried charge meets PortOne's ALREADY_PAID instead of paying twice),
+ * `GET /payments/{paymentId}` to read what was paid, `POST /payments/{paymentId}/cancel` to give it back,
+ * `DELETE /billing-keys/{billingKey}`. Errors carry a `type`; a
+ * card company's refusal is `PG_PROVIDER` with the PG's own `pgCode`, which maps to the catalog's 402 codes. Only
+ * the body's `type` is relied on, never the HTTP status.
+ */
+const PG_CODES: Record<string, ApiErrorCode> = {
+  REJECT_CARD_COMPANY: "CARD_DECLINED",
+  INVALID_STOPPED_CARD: "CARD_DECLINED",
+  INVALID_CARD_EXPIRATION: "CARD_DECLINED",
+  INVALID_CARD_NUMBER: "CARD_DECLINED",
+  INVALID_REJECT_CARD: "CARD_DECLINED",
+  FDS_ERROR: "CARD_DECLINED",
+  EXCEED_MAX_ONE_DAY_AMOUNT: "CARD_LIMIT_EXCEEDED",
+  EXCEED_MAX_DAILY_PAYMENT_COUNT: "CARD_LIMIT_EXCEEDED",
+  EXCEED_MAX_AUTH_COUNT: "CARD_LIMIT_EXCEEDED",
+  REJECT_CARD_PAYMENT: "INSUFFICIENT_FUNDS",
+  REJECT_ACCOUNT_PAYMENT: "INSUFFICIENT_FUNDS",
+  EXCEED_MAX_AMOUNT: "MERCHANT_LIMIT_EXCEEDED",
+};
+
+type PortOneError = { type?: string; message?: string; pgCode?: string; pgMessage?: string };
+
+/** The catalog's refusal for a PortOne error body: the PG's words beside ours, so the holder knows what their card company said. */
+function refusal(body: PortOneError): ApiError {
+  const code = (body.type === "PG_PROVIDER" && body.pgCode && PG_CODES[body.pgCode]) || "PAYMENT_FAILED";
+  const said = body.pgMessage ?? body.message;
+  return new ApiError(code, said ? { message: `${new ApiError(code).message} (결제대행사 응답: ${said.slice(0, 200)})` } : {});
+}
+
+export type PortOneConfig = Pick<Bindings, "PORTONE_API_URL" | "PORTONE_API_SECRET" | "PORTONE_STORE_ID">;
+
+export function portOneGateway(config: PortOneConfig): PaymentGateway {
+  const { PORTONE_API_URL: base, PORTONE_API_SECRET: secret } = config;
+  const storeId = config.PORTONE_STORE_ID ? { storeId: config.PORTONE_STORE_ID } : {};
+  async function call<T>(method: string, path: string, body?: unknown): Promise<{ ok: true; body: T } | { ok: false; body: PortOneError }> {
+    if (!base || !secret) throw new ApiError("PAYMENT_FAILED", { message: "결제대행사 연동(PORTONE_API_URL, PORTONE_API_SECRET)이 설정되지 않아 결제할 수 없습니다. 운영자에게 알려 주세요." });
+    let response: Response;
+    try {
+      response = await fetch(`${base.replace(/\/$/, "")}${path}`, {
+        method,
+        headers: { Authorization: `PortOne ${secret}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      // Nothing is known to have happened; the same payment id makes the next try safe.
+      throw new ApiError("PAYMENT_FAILED", { message: "결제대행사에 연결하지 못했습니다. 잠시 후 다시 시도해 주세요." });
+    }
+    const parsed = (await response.json().catch(() => ({}))) as T & PortOneError;
+    return response.ok ? { ok: true, body: parsed } : { ok: false, body: parsed };
+  }
+  const gateway: PaymentGateway = {
+    async registerCard(card, customerId) {
+      const answer = await call<{ billingKeyInfo: { billingKey: string } }>("POST", "/billing-keys", { ...storeId, method: { card: { credential: card } }, customer: { id: customerId } });
+      if (!answer.ok) throw refusal(answer.body);
+      return { billingKey: answer.body.billingKeyInfo.billingKey };
+    },
+    async charge({ paymentId, billingKey, orderName, amount, customerId }) {
+      const answer = await call<{ payment: { pgTxId: string; paidAt: string } }>("POST", `/payments/${encodeURIComponent(paymentId)}/billing-key`, {
+        ...storeId,
+        billingKey,
+        orderName,
+        amount: { total: amount },
+        currency: "KRW",
+        customer: { id: customerId },
+      });
+      if (answer.ok) return { transactionId: answer.body.payment.pgTxId, paidAt: Date.parse(answer.body.payment.paidAt) };
+      if (answer.body.type !== "ALREADY_PAID") throw refusal(answer.body);
+      // Paid before (a retry after a crash): what PortOne holds for this id is the payment, if it is this invoice's.
+      const paid = await gateway.paidPayment(paymentId);
+      if (!paid || paid.amount !== amount) throw refusal({ message: "결제 건의 상태나 금액이 청구서와 다릅니다." });
+      return paid;
+    },
+    async paidPayment(paymentId) {
+      const answer = await call<{ status: string; pgTxId?: string; transactionId: string; paidAt?: string; amount: { total: number } }>("GET", `/payments/${encodeURIComponent(paymentId)}`);
+      if (!answer.ok || answer.body.status !== "PAID") return null;
+      return { transactionId: answer.body.pgTxId ?? answer.body.transactionId, paidAt: Date.parse(answer.body.paidAt ?? ""), amount: answer.body.amount.total };
+    },
+    async refund(paymentId, reason) {
+      const answer = await call("POST", `/payments/${encodeURIComponent(paymentId)}/cancel`, { ...storeId, reason });
+      if (!answer.ok && answer.body.type !== "PAYMENT_ALREADY_CANCELLED") throw refusal(answer.body);
+    },
+    async forgetCard(billingKey) {
+      const answer = await call("DELETE", `/billing-keys/${encodeURIComponent(billingKey)}`);
+      if (!answer.ok && answer.body.type !== "BILLING_KEY_ALREADY_DELETED" && answer.body.type !== "BILLING_KEY_NOT_FOUND") throw refusal(answer.body);
+    },
+  };
+  return gateway;
+}

@@ -1,0 +1,35 @@
+import { type PulseWindow, providerPulse } from "./provider-pulse";
+import type { Bindings } from "../../env";
+import type { JobRow } from "../jobs/store";
+import { log } from "../../platform/observability/telemetry";
+
+/**
+ * A provider's state as partners see it (GET /providers/{code} `status`, the public status page; docs/operations.md):
+ * MAINTENANCE while a window of its calendar is open, else from the success rate of the last hour (of the last day
+ * while the hour has fewer than MIN_JOBS): DOWN below 50 %, DEGRADED below 90 %, OPERATIONAL otherwise or without jobs.
+ */
+export type ProviderState = "OPERATIONAL" | "DEGRADED" | "DOWN" | "MAINTENANCE";
+
+const MIN_JOBS = 5;
+
+export function providerState(pulse: { lastHour: PulseWindow; lastDay: PulseWindow }, inMaintenance: boolean): ProviderState {
+  if (inMaintenance) return "MAINTENANCE";
+  const rate = pulse.lastHour.jobs >= MIN_JOBS && pulse.lastHour.successRate !== null ? pulse.lastHour.successRate : pulse.lastDay.successRate;
+  if (rate === null) return "OPERATIONAL";
+  return rate < 0.5 ? "DOWN" : rate < 0.9 ? "DEGRADED" : "OPERATIONAL";
+}
+
+/** Failures the user's side causes (a wrong password, a missing credential, bad input) say nothing of the institution. */
+const INSTITUTION_CATEGORIES = new Set(["TRANSIENT", "OTHER"]);
+
+/** Counts an ended job toward its provider's status. Never throws: a status is not worth failing a job's end over. */
+export async function notePulse(env: Pick<Bindings, "PROVIDER_PULSES">, row: JobRow, now: number = Date.now()): Promise<void> {
+  // Without a credential to log in with, the job never reached the institution: it is no job of the provider's.
+  if (row.error?.category === "CREDENTIAL_MISSING") return;
+  const ok = row.status === "SUCCEEDED" ? true : row.error && INSTITUTION_CATEGORIES.has(row.error.category) ? false : null;
+  try {
+    await providerPulse(env, row.providerCode).record({ ok, durationMs: (row.finishedAt ?? now) - row.createdAt, at: now });
+  } catch (err) {
+    log("error", "provider-pulse-failed", { jobId: row.id, error: String(err) });
+  }
+}

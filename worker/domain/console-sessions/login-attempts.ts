@@ -1,0 +1,100 @@
+import { ApiError } from "../../platform/errors/api-error";
+import { deleteBatch } from "../../platform/database/delete-batch";
+
+/** Counting windows: a subject's count starts over once its window has closed. */
+export const LOGIN_WINDOW_MS = 15 * 60_000;
+/** Attempts per address per window, whatever e-mails it tries: an office behind one address fits; a guessing script does not. */
+export const ATTEMPTS_PER_ADDRESS = 20;
+/** Failures one address may make on one account before it waits; each further failure doubles the wait. */
+export const FREE_GUESSES = 3;
+const FIRST_WAIT_MS = 30_000;
+/** Failures on one account, from any addresses, after which its owner is mailed an unlock link (once a window). */
+export const UNLOCK_MAIL_AFTER = 10;
+/** Sign-ups per address per window: a company signs up once; a script testing which e-mails are taken signs up many times. */
+export const SIGN_UPS_PER_ADDRESS = 10;
+
+const subjects = {
+  address: (address: string) => `ip:${address}`,
+  account: (email: string) => `email:${email}`,
+  guesses: (email: string, address: string) => `guess:${email}|${address}`,
+};
+
+/** One atomic upsert of a subject's count in the current window, so concurrent guesses cannot slip past a limit. */
+async function counted(d1: D1Database, subject: string, now: number): Promise<{ attempts: number; windowStartedAt: number }> {
+  return (await d1
+    .prepare(
+      `INSERT INTO login_attempts (subject, window_started_at, attempts, last_attempt_at) VALUES (?1, ?2, 1, ?2)
+       ON CONFLICT(subject) DO UPDATE SET
+         attempts = CASE WHEN window_started_at <= ?3 THEN 1 ELSE attempts + 1 END,
+         window_started_at = CASE WHEN window_started_at <= ?3 THEN ?2 ELSE window_started_at END,
+         last_attempt_at = ?2
+       RETURNING attempts, window_started_at AS windowStartedAt`,
+    )
+    .bind(subject, now, now - LOGIN_WINDOW_MS)
+    .first<{ attempts: number; windowStartedAt: number }>())!;
+}
+
+function refuse(retryAfterMs: number, code: "TOO_MANY_LOGIN_ATTEMPTS" | "API_RATE_LIMITED" = "TOO_MANY_LOGIN_ATTEMPTS"): never {
+  throw new ApiError(code, { headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } });
+}
+
+/** How long an address that failed `failures` times on an account waits after its last failure: none for the first few, then 30 s doubling, at most the window. */
+export function guessWaitMs(failures: number): number {
+  return failures < FREE_GUESSES ? 0 : Math.min(FIRST_WAIT_MS * 2 ** (failures - FREE_GUESSES), LOGIN_WINDOW_MS);
+}
+
+/**
+ * Counts a sign-up against the client address before the e-mail is looked up: DUPLICATE_EMAIL tells whether an
+ * address has an account, so harvesting the list of taken addresses costs a window per SIGN_UPS_PER_ADDRESS tries.
+ * Over the limit: API_RATE_LIMITED with Retry-After.
+ */
+export async function countSignUpAttempt(d1: D1Database, address: string, now: number = Date.now()): Promise<void> {
+  const byAddress = await counted(d1, `signup-ip:${address}`, now);
+  if (byAddress.attempts > SIGN_UPS_PER_ADDRESS) refuse(byAddress.windowStartedAt + LOGIN_WINDOW_MS - now, "API_RATE_LIMITED");
+}
+
+/**
+ * Admits a sign-in attempt before the password is checked, or throws TOO_MANY_LOGIN_ATTEMPTS with Retry-After: an
+ * address over its limit, or an address that has been guessing this account and has not waited out its growing
+ * delay. An address that has not failed on the account is never held back by others' failures on it, so strangers
+ * cannot lock its owner out. Only the address is counted here: an address over its limit adds no row for any e-mail.
+ */
+export async function admitLoginAttempt(d1: D1Database, email: string, address: string, now: number = Date.now()): Promise<void> {
+  const byAddress = await counted(d1, subjects.address(address), now);
+  if (byAddress.attempts > ATTEMPTS_PER_ADDRESS) refuse(byAddress.windowStartedAt + LOGIN_WINDOW_MS - now);
+  const guesses = await d1
+    .prepare("SELECT attempts, last_attempt_at AS lastAttemptAt FROM login_attempts WHERE subject = ? AND window_started_at > ?")
+    .bind(subjects.guesses(email, address), now - LOGIN_WINDOW_MS)
+    .first<{ attempts: number; lastAttemptAt: number }>();
+  const waitUntil = guesses ? guesses.lastAttemptAt + guessWaitMs(guesses.attempts) : 0;
+  if (now < waitUntil) refuse(waitUntil - now);
+}
+
+/** A wrong password (or an unknown e-mail): charged to this address on this account, and to the account. Returns the account's failures this window. */
+export async function recordFailedLogin(d1: D1Database, email: string, address: string, now: number = Date.now()): Promise<number> {
+  await counted(d1, subjects.guesses(email, address), now);
+  return (await counted(d1, subjects.account(email), now)).attempts;
+}
+
+/** A successful sign-in: this address's failures on the account are forgiven, and the address is not charged for it. */
+export async function forgiveLoginAttempt(d1: D1Database, email: string, address: string): Promise<void> {
+  await d1.batch([
+    d1.prepare("DELETE FROM login_attempts WHERE subject = ?").bind(subjects.guesses(email, address)),
+    d1.prepare("UPDATE login_attempts SET attempts = max(attempts - 1, 0) WHERE subject = ?").bind(subjects.address(address)),
+  ]);
+}
+
+/** The owner followed the unlock link: every address's failures on the account are forgiven. */
+export async function unlockAccount(d1: D1Database, email: string): Promise<void> {
+  // A prefix compared as text: LIKE patterns as long as an e-mail are too complex for D1.
+  const prefix = subjects.guesses(email, "");
+  await d1.batch([
+    d1.prepare("DELETE FROM login_attempts WHERE subject = ?").bind(subjects.account(email)),
+    d1.prepare("DELETE FROM login_attempts WHERE substr(subject, 1, ?) = ?").bind(prefix.length, prefix),
+  ]);
+}
+
+/** Rows whose window has closed count nothing: removed in batches of `limit` (the retention cron, worker/domain/retention/purge.ts). */
+export async function purgeClosedLoginWindows(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  return deleteBatch(d1, "login_attempts", "window_started_at <= ?", [now - LOGIN_WINDOW_MS], limit);
+}

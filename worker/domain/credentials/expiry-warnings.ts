@@ -1,0 +1,49 @@
+import { credentialView, RENEWAL_WINDOW_MS } from "../../api/credentials/views";
+import { emitEvent, type EventsEnv } from "../webhooks/emit";
+import { findCredential } from "./store";
+
+const DAY_MS = 86_400_000;
+
+/** How many days ahead a certificate's end is announced: from when it shows `expiresSoon`, then nearer; each once, the nearest last. */
+export const EXPIRY_WARNING_DAYS = [RENEWAL_WINDOW_MS / DAY_MS, 7, 1] as const;
+
+/** Rows one cron run warns for; the rest are next minute's. */
+const WARNINGS_PER_RUN = 200;
+
+/**
+ * The warning each certificate within the first threshold is due (the nearest threshold its end is within; 1 once
+ * it has ended), in SQL, so that only rows whose due warning was not sent yet are read: certificates already
+ * warned for their threshold must not fill a run's batch and keep others waiting.
+ */
+function dueWarningsStatement(d1: D1Database, now: number): D1PreparedStatement {
+  const nearestFirst = [...EXPIRY_WARNING_DAYS].reverse();
+  const within = (days: number) => new Date(now + days * DAY_MS).toISOString();
+  const cases = nearestFirst.slice(0, -1).map((days) => `WHEN notAfter <= ? THEN ${days}`).join(" ");
+  return d1
+    .prepare(
+      `SELECT id, workspaceId, due FROM (
+         SELECT id, workspace_id AS workspaceId, expiry_warned_days AS warned, CASE ${cases} ELSE ${nearestFirst.at(-1)} END AS due
+         FROM (SELECT *, json_extract(certificate, '$.notAfter') AS notAfter FROM credentials WHERE status = 'ACTIVE' AND certificate IS NOT NULL)
+         WHERE notAfter <= ?
+       ) WHERE coalesce(warned, 999) > due LIMIT ?`,
+    )
+    .bind(...nearestFirst.slice(0, -1).map(within), within(EXPIRY_WARNING_DAYS[0]), WARNINGS_PER_RUN);
+}
+
+/**
+ * Announces live certificates about to end, 30, 7 and 1 days ahead, each warning once: a `credential.expiring`
+ * webhook event with the credential as GET shows it (the console shows the same as a badge), to the workspace and,
+ * for a connection's business, its partner. Run by the cron; each row is marked in a conditional write before its
+ * event, so two runs never warn twice. Returns how many it warned.
+ */
+export async function warnExpiringCertificates(env: EventsEnv, now: number): Promise<number> {
+  const { results } = await dueWarningsStatement(env.DB, now).all<{ id: string; workspaceId: string; due: number }>();
+  let warned = 0;
+  for (const row of results) {
+    const marked = await env.DB.prepare("UPDATE credentials SET expiry_warned_days = ? WHERE id = ? AND coalesce(expiry_warned_days, 999) > ? RETURNING id").bind(row.due, row.id, row.due).first();
+    if (!marked) continue;
+    await emitEvent(env, { type: "credential.expiring", workspaceId: row.workspaceId, object: credentialView(await findCredential(env.DB, row.workspaceId, row.id)) }, now);
+    warned++;
+  }
+  return warned;
+}

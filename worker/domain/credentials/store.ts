@@ -1,0 +1,364 @@
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { type ListPage, pastPosition } from "../jobs/cursor";
+import { type Database, database } from "../../platform/database/client";
+import { credentials } from "../../platform/database/tables";
+import { hasActiveJob } from "../jobs/store";
+import { ApiError } from "../../platform/errors/api-error";
+import type { LoginCredential } from "../../../collectors/adapter";
+import { latestKeyVersion, openCredential, rewrapCredential, sealCredential } from "../vault/envelope";
+import { maskedLabel } from "./fields";
+import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
+import type { CertificateFace } from "../certificates/verify";
+import type { KnownTargets } from "./targets";
+import type { JobError } from "../../../contracts/job-failures";
+
+export type CredentialRow = typeof credentials.$inferSelect;
+
+/** What a registration says of the credential besides its secret. */
+export interface CredentialRegistration {
+  /** The provider it logs in at, or GLOBAL_PROVIDER (identity.ts) for a certificate serving every provider taking one. */
+  providerCode: string;
+  credential: LoginCredential;
+  certificate: CertificateFace | null;
+  businessNumber: string | null;
+  /** The owner's name for it; without one, a masked hint. */
+  label?: string;
+  /** Make it the provider's default; a first credential for a provider, or one replacing the default, becomes it anyway. */
+  makeDefault?: boolean;
+  /** Check it with a login once it is in (credentials/replace.ts checksOnRegistration). */
+  check: boolean;
+  /** The schemas its holder consented to (consent.ts consentedSchemas); null for every one it serves. */
+  schemas?: string[] | null;
+}
+
+/**
+ * The id of the check a credential's new secret starts with, or null when it is not checked: when checks are off,
+ * and for a global certificate, which names no provider to log in at (it is checked when asked, at the one named).
+ */
+export function newCheckId(check: boolean, providerCode: string): string | null {
+  return check && providerCode !== GLOBAL_PROVIDER ? crypto.randomUUID() : null;
+}
+
+/** A new credential row, its secret sealed under a data key of its own; a certificate's checked face beside it, in the clear. */
+export async function sealedCredentialRow(masterKey: string, workspaceId: string, registration: CredentialRegistration): Promise<CredentialRow> {
+  const { providerCode, credential, certificate } = registration;
+  const id = crypto.randomUUID();
+  const checkId = newCheckId(registration.check, providerCode);
+  return {
+    id,
+    workspaceId,
+    providerCode,
+    authMethod: credential.authMethod,
+    identity: await credentialIdentity(providerCode, credential, certificate),
+    isDefault: registration.makeDefault ?? false,
+    businessNumber: registration.businessNumber,
+    knownTargets: null,
+    checkState: checkId ? "CHECKING" : null,
+    checkId,
+    checkError: null,
+    checkedAt: null,
+    expiryWarnedDays: null,
+    status: "ACTIVE",
+    sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
+    label: registration.label ?? maskedLabel(credential, certificate),
+    certificate,
+    schemas: registration.schemas ?? null,
+    invalidReason: null,
+    invalidatedAt: null,
+    supersededBy: null,
+    supersededAt: null,
+    createdAt: Date.now(),
+    deletedAt: null,
+  };
+}
+
+/** An SQL condition of a caller's, with its bindings, under which a write takes effect. */
+export interface WriteCondition {
+  condition: string;
+  binds: unknown[];
+}
+
+const ALWAYS: WriteCondition = { condition: "1", binds: [] };
+
+/**
+ * Registering a credential: the workspace's live one with the same identity (the same login, the same
+ * certificate) for the same provider becomes SUPERSEDED by the new row, which goes in; all only while
+ * `onlyIf` holds, for a caller that batches them with a write of its own in one transaction. The new row is
+ * its provider's default when asked, or when the provider has no default left (its first credential, or the
+ * default it replaces). The same certificate live for another provider (or globally) makes the insert fail
+ * on the one-live-identity index: see `isIdentityConflict`. The first statement returns the ids it
+ * superseded, for `credentialRegistered`.
+ */
+export function replaceCredentialStatements(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition = ALWAYS): D1PreparedStatement[] {
+  const supersede = d1
+    .prepare(
+      `UPDATE credentials SET status = 'SUPERSEDED', superseded_by = ?, superseded_at = ?, is_default = 0
+       WHERE workspace_id = ? AND provider_code = ? AND identity = ? AND status = 'ACTIVE' AND ${onlyIf.condition} RETURNING id`,
+    )
+    .bind(row.id, row.createdAt, row.workspaceId, row.providerCode, row.identity, ...onlyIf.binds);
+  const statements = [supersede];
+  if (row.isDefault) statements.push(clearDefaultStatement(d1, row.workspaceId, row.providerCode, onlyIf));
+  statements.push(insertCredentialIf(d1, row, onlyIf));
+  return statements;
+}
+
+/** Whether a registration's batch failed because the same certificate is live under another provider code. */
+export function isIdentityConflict(err: unknown): boolean {
+  return String(err).includes("credentials.identity");
+}
+
+/** The 409 a registration gets when its certificate is already live for another provider (or for all of them). */
+export function alreadyExists(): ApiError {
+  return new ApiError("CREDENTIAL_ALREADY_EXISTS", {
+    message: "이 인증서는 이미 다른 기관용(또는 전체 기관용)으로 등록되어 있습니다. 한 인증서는 한 번만 등록합니다. 여러 기관에 쓰려면 기존 것을 삭제하고 기관 코드 없이(전체 기관용) 등록해 주세요.",
+  });
+}
+
+/** Ends the default of a provider's live credential, to batch before another becomes it. */
+function clearDefaultStatement(d1: D1Database, workspaceId: string, providerCode: string, onlyIf: WriteCondition = ALWAYS): D1PreparedStatement {
+  return d1
+    .prepare(`UPDATE credentials SET is_default = 0 WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1 AND ${onlyIf.condition}`)
+    .bind(workspaceId, providerCode, ...onlyIf.binds);
+}
+
+/** The ids the first statement of `replaceCredentialStatements` superseded, from its batch result. */
+export function supersededIds(result: D1Result): string[] {
+  return (result.results as { id: string }[]).map((r) => r.id);
+}
+
+/**
+ * Erases a superseded credential's secret once no unfinished job runs on it
+ * (those finish on the credential they started with); called when it is
+ * superseded and whenever a job on it ends.
+ */
+export async function eraseSupersededSecret(d1: D1Database, id: string): Promise<void> {
+  if (await hasActiveJob(d1, id)) return;
+  await database(d1).update(credentials).set({ sealed: null }).where(and(eq(credentials.id, id), eq(credentials.status, "SUPERSEDED")));
+}
+
+/** The insert of a sealed row that takes effect only while `onlyIf` holds; it becomes the default where the provider has none. */
+function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition): D1PreparedStatement {
+  return d1
+    .prepare(
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, schemas, created_at)
+       SELECT ?, ?, ?, ?, ?,
+         NOT EXISTS (SELECT 1 FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1),
+         ?, ?, ?, 'ACTIVE', ?, ?, ?, ?, ? WHERE ${onlyIf.condition}`,
+    )
+    .bind(
+      row.id, row.workspaceId, row.providerCode, row.authMethod, row.identity,
+      row.workspaceId, row.providerCode,
+      row.businessNumber, row.checkState, row.checkId, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.schemas && JSON.stringify(row.schemas), row.createdAt, ...onlyIf.binds,
+    );
+}
+
+/**
+ * What deletion leaves of a credential: what an audit needs (id, workspace,
+ * provider, auth method, label, times), never its secret, so a deleted
+ * password or private key cannot be decrypted by anyone afterwards, nor
+ * its identity (a login id's hash could be guessed back).
+ */
+const retired = (now: number) => ({ status: "DELETED" as const, sealed: null, identity: null, isDefault: false, deletedAt: now });
+
+/** Retires every live or superseded credential of a workspace (its connection was revoked), to batch with that revocation. */
+export function retireWorkspaceCredentials(db: Database, workspaceId: string, now: number) {
+  return db
+    .update(credentials)
+    .set(retired(now))
+    .where(and(eq(credentials.workspaceId, workspaceId), inArray(credentials.status, ["ACTIVE", "SUPERSEDED"])));
+}
+
+/** The workspace's credentials (deleted ones too), newest first, of one provider code if named: all of them, or one page (routes/paging.ts). */
+export function listCredentials(d1: D1Database, workspaceId: string, page?: ListPage, providerCode?: string): Promise<CredentialRow[]> {
+  const query = database(d1)
+    .select()
+    .from(credentials)
+    .where(
+      and(
+        eq(credentials.workspaceId, workspaceId),
+        providerCode === undefined ? undefined : eq(credentials.providerCode, providerCode),
+        pastPosition(credentials.createdAt, credentials.id, page?.after),
+      ),
+    )
+    .orderBy(desc(credentials.createdAt), desc(credentials.id));
+  return page ? query.limit(page.limit + 1).all() : query.all();
+}
+
+/** What a job finds of its credential: the login to use, a login the institution refused, or nothing (deleted, never existed). */
+export type JobCredential = { kind: "usable"; login: LoginCredential; businessNumber: string | null } | { kind: "invalid" } | { kind: "gone" };
+
+/** The decrypted login of a credential that can still log in, or null when it was deleted or never existed. */
+export async function openActiveCredential(d1: D1Database, masterKey: string, id: string): Promise<LoginCredential | null> {
+  const found = await openJobCredential(d1, masterKey, id);
+  return found.kind === "usable" ? found.login : null;
+}
+
+/**
+ * A job's credential as the pipeline needs it: an invalid one is never
+ * opened, so no login is tried with it. A superseded one still opens while
+ * its secret is kept, for the jobs that started on it.
+ */
+export async function openJobCredential(d1: D1Database, masterKey: string, id: string): Promise<JobCredential> {
+  const row = await database(d1).select().from(credentials).where(eq(credentials.id, id)).get();
+  if (!row || row.status === "DELETED") return { kind: "gone" };
+  if (row.invalidReason !== null) return { kind: "invalid" };
+  if (row.sealed === null) return { kind: "gone" };
+  const login = await openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
+  return { kind: "usable", login, businessNumber: row.businessNumber };
+}
+
+/**
+ * Marks a credential the institution refused (LOGIN_FAILED, LOGIN_LOCKED); it stays so until registered again, so
+ * its secret can never serve another login: it is erased with the mark.
+ */
+export async function invalidateCredential(d1: D1Database, id: string, reason: string, now: number): Promise<void> {
+  await database(d1)
+    .update(credentials)
+    .set({ invalidReason: reason, invalidatedAt: now, sealed: null })
+    .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason)));
+}
+
+/** What choosing a job's credential reads of each candidate (credentials/choose.ts). */
+export interface CredentialCandidate {
+  id: string;
+  providerCode: string;
+  status: CredentialRow["status"];
+  isDefault: number;
+  /** A certificate's end of validity (ISO time), null for a login. */
+  notAfter: string | null;
+  /** KnownTargets as JSON text, or null. */
+  knownTargets: string | null;
+  /** The master key version its secret is sealed under; null when no secret is kept. */
+  keyVersion: number | null;
+  /** The consented schemas as JSON text, or null for every one (consent.ts). */
+  schemas: string | null;
+}
+
+const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter, known_targets AS knownTargets, json_extract(sealed, '$.kv') AS keyVersion, schemas";
+
+/**
+ * The credentials a job for the provider may take, as a statement for the caller to batch: the one it names
+ * (whatever its state, so the answer can say why not), or the workspace's live ones for the provider and, where
+ * the provider takes certificates, its global certificates.
+ */
+export function jobCredentialCandidatesStatement(d1: D1Database, workspaceId: string, providerCode: string, takesCertificates: boolean, credentialId?: string): D1PreparedStatement {
+  if (credentialId) return d1.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM credentials WHERE id = ? AND workspace_id = ?`).bind(credentialId, workspaceId);
+  return d1
+    .prepare(`SELECT ${CANDIDATE_COLUMNS} FROM credentials WHERE workspace_id = ? AND status = 'ACTIVE' AND (provider_code = ? OR (provider_code = ? AND ?))`)
+    .bind(workspaceId, providerCode, GLOBAL_PROVIDER, takesCertificates ? 1 : 0);
+}
+
+/**
+ * A registration adds to the workspace only once every live credential's identity is known, or it could not tell
+ * a re-registration from a new one: 409 CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS while the backfill
+ * (identity-backfill.ts) still reads some, with the minute the cron takes to come round.
+ */
+export async function assertIdentitiesKnown(d1: D1Database, workspaceId: string): Promise<void> {
+  const unknown = await d1.prepare("SELECT 1 FROM credentials WHERE workspace_id = ? AND status = 'ACTIVE' AND identity IS NULL LIMIT 1").bind(workspaceId).first();
+  if (!unknown) return;
+  throw new ApiError("CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS", {
+    message: "이전에 등록된 자격 증명의 인증서 일련번호와 아이디를 확인하는 중입니다. 1분 뒤 다시 등록해 주세요.",
+    headers: { "Retry-After": "60" },
+  });
+}
+
+/** Keeps what the institution showed of one kind of target (accounts, cards) for a credential, for later jobs' checks. */
+export async function rememberTargets(d1: D1Database, id: string, kind: keyof KnownTargets, ids: string[], now: number): Promise<void> {
+  await d1
+    .prepare("UPDATE credentials SET known_targets = json_set(coalesce(known_targets, '{}'), ?, json(?)) WHERE id = ?")
+    .bind(`$.${kind}`, JSON.stringify({ ids, seenAt: now }), id)
+    .run();
+}
+
+/** A credential's login check, whatever its status since (a registration session shows the one it registered). */
+export function credentialCheckOf(d1: D1Database, workspaceId: string, id: string) {
+  return database(d1)
+    .select({ checkState: credentials.checkState, checkError: credentials.checkError, checkedAt: credentials.checkedAt })
+    .from(credentials)
+    .where(and(eq(credentials.id, id), eq(credentials.workspaceId, workspaceId)))
+    .get();
+}
+
+/** Whether a workspace holds a live certificate issued for a business number: the proof that it is that business. */
+export async function holdsCertificateOf(d1: D1Database, workspaceId: string, businessNumber: string): Promise<boolean> {
+  const row = await d1
+    .prepare("SELECT 1 FROM credentials WHERE workspace_id = ? AND business_number = ? AND status = 'ACTIVE' AND certificate IS NOT NULL LIMIT 1")
+    .bind(workspaceId, businessNumber)
+    .first();
+  return row !== null;
+}
+
+/** What a credential's check settles to. */
+export type CheckOutcome = { state: "VALID" } | { state: "INVALID" | "UNKNOWN"; error: JobError };
+
+/**
+ * Starts a new check of a live credential whose secret is still kept: CHECKING under a new check id, which the
+ * probe carries, so only the newest probe settles it. Returns the id, or null when there is nothing to log in with.
+ */
+export async function startCheck(d1: D1Database, id: string): Promise<string | null> {
+  const checkId = crypto.randomUUID();
+  const row = await d1
+    .prepare("UPDATE credentials SET check_state = 'CHECKING', check_id = ?, check_error = NULL WHERE id = ? AND status = 'ACTIVE' AND sealed IS NOT NULL RETURNING id")
+    .bind(checkId, id)
+    .first();
+  return row ? checkId : null;
+}
+
+/** Records what the probe `checkId` found, unless a newer check started meanwhile. */
+export async function settleCheck(d1: D1Database, id: string, checkId: string, outcome: CheckOutcome, now: number): Promise<void> {
+  await d1
+    .prepare("UPDATE credentials SET check_state = ?, check_error = ?, checked_at = ? WHERE id = ? AND check_id = ?")
+    .bind(outcome.state, outcome.state === "VALID" ? null : JSON.stringify(outcome.error), now, id, checkId)
+    .run();
+}
+
+/** Renames a live credential and makes it its provider's default or not; the previous default, if any, stops being it. */
+export async function updateCredential(d1: D1Database, workspaceId: string, id: string, change: { label?: string; isDefault?: boolean }): Promise<CredentialRow> {
+  const row = await findCredential(d1, workspaceId, id);
+  const statements: D1PreparedStatement[] = [];
+  if (change.isDefault === true && !row.isDefault) statements.push(clearDefaultStatement(d1, workspaceId, row.providerCode));
+  const isDefault = change.isDefault ?? row.isDefault;
+  const label = change.label ?? row.label;
+  statements.push(d1.prepare("UPDATE credentials SET label = ?, is_default = ? WHERE id = ? AND status = 'ACTIVE'").bind(label, isDefault ? 1 : 0, id));
+  await d1.batch(statements);
+  return { ...row, label, isDefault };
+}
+
+export async function findCredential(d1: D1Database, workspaceId: string, id: string): Promise<CredentialRow> {
+  const row = await database(d1).select().from(credentials).where(and(eq(credentials.id, id), eq(credentials.workspaceId, workspaceId))).get();
+  if (!row || row.status === "DELETED") throw new ApiError("CREDENTIAL_NOT_FOUND");
+  if (row.status === "SUPERSEDED") throw new ApiError("CREDENTIAL_SUPERSEDED");
+  return row;
+}
+
+/** Deletes unless a job still runs on it; later jobs of the workspace then fail CREDENTIAL_NOT_FOUND. */
+export async function deleteCredential(d1: D1Database, workspaceId: string, id: string): Promise<void> {
+  await findCredential(d1, workspaceId, id);
+  if (await hasActiveJob(d1, id)) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
+  await database(d1).update(credentials).set(retired(Date.now())).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")));
+}
+
+/**
+ * Moves up to `limit` sealed secrets still wrapped by an older master key than the keyring's newest onto the newest
+ * (vault/rotation.ts). Each row is written only if its blob is still the one read, so a credential erased or
+ * replaced meanwhile keeps what it has. A blob the keyring cannot open is left as it is and counted apart.
+ * Returns how many rows were looked at and how many could not be opened.
+ */
+export async function rewrapCredentials(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+  const rows = await d1
+    .prepare("SELECT id, workspace_id AS workspaceId, provider_code AS providerCode, sealed FROM credentials WHERE sealed IS NOT NULL AND json_extract(sealed, '$.kv') < ? LIMIT ?")
+    .bind(latestKeyVersion(masterSecret), limit)
+    .all<{ id: string; workspaceId: string; providerCode: string; sealed: string }>();
+  let unreadable = 0;
+  for (const row of rows.results) {
+    const next = await rewrapCredential(masterSecret, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed).catch(() => undefined);
+    if (next === undefined) unreadable++;
+    if (next) await database(d1).update(credentials).set({ sealed: next }).where(and(eq(credentials.id, row.id), eq(credentials.sealed, row.sealed)));
+  }
+  return { seen: rows.results.length, unreadable };
+}
+
+/** Which workspace a credential is of, for the operator console's search: its id, nothing of its secret. */
+export async function credentialWorkspace(d1: D1Database, id: string): Promise<string | null> {
+  return (await database(d1).select({ workspaceId: credentials.workspaceId }).from(credentials).where(eq(credentials.id, id)).get())?.workspaceId ?? null;
+}

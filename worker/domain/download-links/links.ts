@@ -1,0 +1,51 @@
+import { findKeyById } from "../api-keys/store";
+import type { Bindings, Principal } from "../../env";
+import { ApiError } from "../../platform/errors/api-error";
+import type { JobRow } from "../jobs/store";
+import { isoTime } from "../../platform/lib/iso-time";
+import { isActiveConnection } from "../partners/connections";
+import { workspaceJob } from "../../api/data-jobs/load-job";
+import { signLink, verifyLink } from "./token";
+
+/** Where links are served: the token is the last segment, so a link is one opaque URL. */
+export const DOWNLOAD_LINK_PATH = "/api/v1/download-links/";
+
+export const DEFAULT_LINK_SECONDS = 3600;
+export const MIN_LINK_SECONDS = 60;
+export const MAX_LINK_SECONDS = 7 * 24 * 3600;
+
+/**
+ * A link to a job's CSV for whoever holds it. It lives `seconds`, but never
+ * past the expiry of the key that makes it, as keys a key issues do not
+ * (api-keys/rights.ts): a short-lived key cannot hand out longer access.
+ */
+export async function createDownloadLink(env: Bindings, origin: string, principal: Principal, job: JobRow, seconds: number, now: number) {
+  const until = Math.min(now + seconds * 1000, principal.rights.expiresAt ?? Infinity);
+  const expiresAt = Math.floor(until / 1000);
+  const token = await signLink(env.DOWNLOAD_LINK_KEYS, { jobId: job.id, workspaceId: job.workspaceId, apiKeyId: principal.apiKeyId, expiresAt });
+  return { url: `${origin}${DOWNLOAD_LINK_PATH}${token}`, expiresAt: isoTime(expiresAt * 1000) };
+}
+
+const refused = (message: string) => new ApiError("INVALID_TOKEN", { message });
+
+/**
+ * The job a link opens, or the refusal: a token not signed by a key of the
+ * keyring (tampered, truncated, made up, or its key rotated out) and a link
+ * whose maker no longer stands (its key revoked, or a partner's connection to
+ * the business revoked) are INVALID_TOKEN; an expired one TOKEN_EXPIRED. The
+ * job is inside the signed token, so a link cannot be pointed at another job.
+ */
+export async function openDownloadLink(env: Bindings, token: string, now: number): Promise<JobRow> {
+  const claims = await verifyLink(env.DOWNLOAD_LINK_KEYS, token);
+  if (!claims) throw refused("다운로드 링크가 올바르지 않습니다. 링크를 받은 그대로 쓰거나, API 키로 새 링크를 만들어 주세요.");
+  if (claims.expiresAt * 1000 <= now) {
+    throw new ApiError("TOKEN_EXPIRED", { message: `다운로드 링크가 ${isoTime(claims.expiresAt * 1000)}에 만료되었습니다. API 키로 새 링크를 만들어 주세요.` });
+  }
+  const maker = await findKeyById(env.DB, claims.apiKeyId);
+  if (!maker || maker.revokedAt !== null) throw refused("이 다운로드 링크를 만든 API 키가 폐기되어 링크도 더는 쓸 수 없습니다. 유효한 API 키로 새 링크를 만들어 주세요.");
+  // A partner's key acts in a business's workspace through a connection: once that ends, so do the partner's links there.
+  if (maker.workspaceId !== claims.workspaceId && !(await isActiveConnection(env.DB, maker.workspaceId, claims.workspaceId))) {
+    throw refused("이 다운로드 링크를 만든 파트너의 사업자 연결이 해지되어 링크를 쓸 수 없습니다.");
+  }
+  return workspaceJob(env, claims.workspaceId, claims.jobId);
+}

@@ -1,0 +1,90 @@
+import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
+import { hmacKey } from "../../platform/lib/crypto";
+
+/** What a download link grants: one job's CSV, in the workspace it was made in, by the key that made it, until it expires. */
+export interface LinkClaims {
+  jobId: string;
+  workspaceId: string;
+  apiKeyId: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+interface LinkKey {
+  id: string;
+  secret: string;
+}
+
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** As long as the other HMAC secrets: 32 random bytes in base64url are 43 characters. */
+export const MIN_LINK_SECRET_LENGTH = 32;
+/** Separates these MACs from any other use of the same secret. */
+const DOMAIN = "collect-download-link-v1";
+const encoder = new TextEncoder();
+
+/** Why a `DOWNLOAD_LINK_KEYS` value is unusable, never quoting it; null when it is usable. */
+export function linkKeyringProblem(value: string): string | null {
+  const entries = value.split(",").map((entry) => entry.trim());
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    const colon = entry.indexOf(":");
+    const id = entry.slice(0, colon);
+    if (colon < 0 || !KEY_ID.test(id)) return "is not <id>:<secret>[,<id>:<secret>...] with ids of letters, digits, - and _";
+    if (ids.has(id)) return `names key id ${id} twice`;
+    if (entry.length - colon - 1 < MIN_LINK_SECRET_LENGTH) return `key ${id} is shorter than ${MIN_LINK_SECRET_LENGTH} characters`;
+    ids.add(id);
+  }
+  return null;
+}
+
+/**
+ * The keyring: `DOWNLOAD_LINK_KEYS` is `<id>:<secret>[,<id>:<secret>...]`.
+ * The first key signs new links and every key verifies, so a rotation puts
+ * a new key first, keeps the old one until its last links expired (7 days
+ * at most), then drops it.
+ */
+function keyring(value: string): LinkKey[] {
+  const problem = linkKeyringProblem(value);
+  if (problem) throw new Error(`secret DOWNLOAD_LINK_KEYS ${problem}`);
+  return value.split(",").map((entry) => {
+    const trimmed = entry.trim();
+    const colon = trimmed.indexOf(":");
+    return { id: trimmed.slice(0, colon), secret: trimmed.slice(colon + 1) };
+  });
+}
+
+const signedPart = (keyId: string, payload: string) => encoder.encode(`${DOMAIN}.${keyId}.${payload}`);
+
+/** `<key id>.<claims, base64url JSON>.<HMAC-SHA256 of both, base64url>`: URL-safe as it is. */
+export async function signLink(keys: string, claims: LinkClaims): Promise<string> {
+  const key = keyring(keys)[0]!;
+  const payload = base64UrlEncode(encoder.encode(JSON.stringify({ j: claims.jobId, w: claims.workspaceId, k: claims.apiKeyId, e: claims.expiresAt })));
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(key.secret), signedPart(key.id, payload));
+  return `${key.id}.${payload}.${base64UrlEncode(new Uint8Array(mac))}`;
+}
+
+function claimsOf(payload: string): LinkClaims | null {
+  try {
+    const { j, w, k, e } = JSON.parse(new TextDecoder().decode(base64UrlDecode(payload) ?? new Uint8Array())) as Record<string, unknown>;
+    if (typeof j !== "string" || typeof w !== "string" || typeof k !== "string" || !Number.isSafeInteger(e)) return null;
+    return { jobId: j, workspaceId: w, apiKeyId: k, expiresAt: e as number };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The claims of a token one of the keys signed, expired or not (the caller
+ * tells expiry apart); null for anything else: malformed, signed by a key no
+ * longer in the keyring, or changed in any byte.
+ */
+export async function verifyLink(keys: string, token: string): Promise<LinkClaims | null> {
+  const [keyId, payload, mac, ...rest] = token.split(".");
+  if (rest.length || !keyId || !payload || !mac) return null;
+  const key = keyring(keys).find((k) => k.id === keyId);
+  const signature = base64UrlDecode(mac);
+  if (!key || !signature) return null;
+  // crypto.subtle.verify compares in constant time.
+  if (!(await crypto.subtle.verify("HMAC", await hmacKey(key.secret), signature, signedPart(key.id, payload)))) return null;
+  return claimsOf(payload);
+}

@@ -1,0 +1,168 @@
+import { chooseJobCredential } from "../credentials/choose";
+import { assertConsentCovers } from "../credentials/consent";
+import { canonicalJson } from "../../platform/lib/canonical-json";
+import { assertAccountsShown } from "../credentials/targets";
+import { ApiError } from "../../platform/errors/api-error";
+import { jobError } from "../../../contracts/job-failures";
+import { sha256Hex } from "../../platform/lib/crypto";
+import { waitBudgetSeconds } from "./budget";
+import { kstMonthBounds, secondsUntilNextMonth } from "./kst-month";
+import { type JobRequest, validateJobRequest } from "./request";
+import { type CreateContext, createContext } from "./create-context";
+import { jobEnded } from "./events";
+import type { JobsEnv } from "./lifecycle";
+import { planMessage } from "./messages";
+import { sinceBase } from "./since";
+import { type CapWindow, type Idempotency, type InsertOutcome, insertJob, type JobRow, type NewJob } from "./store";
+import { monthlyStepsLeft } from "./step-cap";
+import { jobBillingOf, recipientsOf } from "../workspaces/store";
+import { assertNotPastDue } from "../billing/past-due";
+import { usableRoute } from "../deliveries/store";
+import { log } from "../../platform/observability/telemetry";
+
+export interface CreateJobInput {
+  providerCode: string;
+  schema: string;
+  params?: Record<string, unknown>;
+  /** The credential to log in with; without it, the provider's only or default one (credentials/choose.ts). */
+  credentialId?: string;
+  /** Where its results go once it succeeds: a route of the workspace or of the partner acting for it (worker/domain/deliveries/). */
+  deliveryRouteId?: string;
+}
+
+// A job usually finishes within minutes: a slot is worth asking for again soon.
+const CONCURRENCY_RETRY_SECONDS = 60;
+
+/** What an Idempotency-Key is bound to; a request naming no credential hashes as it did before credentialId existed. */
+function idempotentRequest(input: CreateJobInput) {
+  const request = { providerCode: input.providerCode, schema: input.schema, params: input.params ?? {} };
+  return { ...request, ...(input.credentialId ? { credentialId: input.credentialId } : {}), ...(input.deliveryRouteId ? { deliveryRouteId: input.deliveryRouteId } : {}) };
+}
+
+/**
+ * Enqueues a PENDING job's planning. The job row is committed by then, so a
+ * send that fails does not fail the request (a client without an
+ * Idempotency-Key would only create the job twice): the job stays PENDING,
+ * the sweep sends its plan again, and so does a replay of the request.
+ */
+async function enqueuePlan(env: JobsEnv, row: JobRow): Promise<void> {
+  if (row.status !== "PENDING") return;
+  try {
+    await env.TASKS.send(planMessage(row));
+  } catch (err) {
+    log("error", "plan-send-failed", { jobId: row.id, error: String(err) });
+  }
+}
+
+/**
+ * The job's first transition: records it and, when it has a credential,
+ * enqueues its planning. Without a credential the job is born Failed (a
+ * job-level outcome, not an HTTP error). It leaves the job board alone: the
+ * first read of the job fills it from D1 (jobs/board.ts), and planning,
+ * which usually comes before that read, publishes anyway; so a create saves
+ * a write to the board that all of a workspace's creates share. A replay of a job
+ * still PENDING enqueues its planning again, in case the first plan message
+ * was lost; planning twice is harmless, since the executor ignores a plan
+ * once the job left PENDING and the credential lease turns a concurrent one away.
+ */
+export async function createJob(
+  env: JobsEnv,
+  workspaceId: string,
+  input: CreateJobInput,
+  idempotencyKey?: string,
+  run: { scheduleId: string; scheduledFor: number } | null = null,
+): Promise<JobRow> {
+  const request = validateJobRequest(input);
+  const idem = idempotencyKey
+    ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson(idempotentRequest(input))) }
+    : undefined;
+  for (let fresh = false; ; fresh = true) {
+    const context = await createContext(env.DB, workspaceId, request.provider, input.credentialId, fresh);
+    const outcome = await decideAndInsert(env, workspaceId, request, input, idem, run, context);
+    const now = Date.now();
+    switch (outcome.kind) {
+      case "STALE":
+        // Only a kept context answers STALE, and a fresh one replaces it: this goes round once at most.
+        continue;
+      case "KEY_CONFLICT":
+        throw new ApiError("IDEMPOTENCY_KEY_CONFLICT");
+      case "CAP_REACHED":
+        throw new ApiError("FREE_PLAN_JOB_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
+      case "TOO_MANY_UNFINISHED":
+        throw new ApiError("TOO_MANY_CONCURRENT_WORKERS", { headers: { "Retry-After": String(CONCURRENCY_RETRY_SECONDS) } });
+      case "REPLAYED":
+        await enqueuePlan(env, outcome.row);
+        return outcome.row;
+      case "CREATED":
+        // A job born Failed (no credential) ends here: its event is announced now, once.
+        await Promise.all([enqueuePlan(env, outcome.row), jobEnded(env, outcome.row, context.failedJobSubscribers)]);
+        return outcome.row;
+    }
+  }
+}
+
+/**
+ * Inserts the job its create context decides. A kept context's insert commits only at the revisions it was read at,
+ * and a kept context never refuses: a refusal reaches no insert to check them, so it answers STALE and the create
+ * decides again from a fresh read. A fresh read inserts as directly as a read then an insert always did.
+ */
+async function decideAndInsert(
+  env: JobsEnv,
+  workspaceId: string,
+  request: JobRequest,
+  input: CreateJobInput,
+  idem: Idempotency | undefined,
+  run: { scheduleId: string; scheduledFor: number } | null,
+  context: CreateContext,
+): Promise<InsertOutcome> {
+  let decided: { job: NewJob; cap: CapWindow };
+  try {
+    decided = await decide(env, workspaceId, request, input, run, context);
+  } catch (err) {
+    if (context.kept) return { kind: "STALE" };
+    throw err;
+  }
+  return insertJob(env.DB, decided.job, decided.cap, idem);
+}
+
+/** The job a create records and the limits its insert checks, or the refusal (an ApiError) of the request. */
+async function decide(
+  env: JobsEnv,
+  workspaceId: string,
+  request: JobRequest,
+  input: CreateJobInput,
+  run: { scheduleId: string; scheduledFor: number } | null,
+  context: CreateContext,
+): Promise<{ job: NewJob; cap: CapWindow }> {
+  const now = Date.now();
+  const billing = jobBillingOf(context.billing, workspaceId);
+  assertNotPastDue(billing.pastDueSince, now);
+  const chosen = chooseJobCredential(context.candidates, request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);
+  if (chosen) assertConsentCovers(chosen.schemas === null ? null : JSON.parse(chosen.schemas), request.schema.id);
+  assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);
+  const credentialId = chosen?.id ?? null;
+  const base = await sinceBase(env.DB, workspaceId, request.schema, request.params, credentialId);
+  const route = input.deliveryRouteId ? await usableRoute(env.DB, input.deliveryRouteId, recipientsOf(workspaceId, billing.billingWorkspaceId)) : null;
+  const stepsLeft = await monthlyStepsLeft(env.DB, billing, now);
+  if (stepsLeft !== null && stepsLeft <= 0) throw new ApiError("FREE_PLAN_TASK_CAP_REACHED", { headers: { "Retry-After": String(secondsUntilNextMonth(now)) } });
+  return {
+    job: {
+      id: crypto.randomUUID(),
+      workspaceId,
+      billingWorkspaceId: billing.billingWorkspaceId,
+      providerCode: request.provider.code,
+      schema: request.schema.id,
+      params: request.params,
+      credentialId,
+      sinceJobId: base?.id ?? null,
+      scheduleId: run?.scheduleId ?? null,
+      scheduledFor: run?.scheduledFor ?? null,
+      deliveryRouteId: route?.id ?? null,
+      status: credentialId ? "PENDING" : "FAILED",
+      error: credentialId ? null : jobError("CREDENTIAL_NOT_FOUND"),
+      createdAt: now,
+      deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
+    },
+    cap: { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start, concurrentJobs: billing.concurrentJobs, revisions: context.kept ? context.revisions : null },
+  };
+}

@@ -1,0 +1,320 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { type DateSegment, ProviderFailure, type Target } from "../../../collectors/adapter";
+import type { JobError } from "../../../contracts/job-failures";
+import { eraseSupersededSecret } from "../credentials/store";
+import { database } from "../../platform/database/client";
+import { jobs, taskUnits } from "../../platform/database/tables";
+import type { Bindings } from "../../env";
+import { storeChanges } from "../results/changes";
+import { jobBilling } from "../workspaces/store";
+import { publishJob } from "./board";
+import { jobEnded } from "./events";
+import { monthlyStepsLeft } from "./step-cap";
+import { type PipelineMessage, planMessage, unitMessage } from "./messages";
+import { type FinishedUnit, findJobById, findUnit, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
+
+export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES">;
+
+export interface PlannedUnit {
+  target: Target | null;
+  segment: DateSegment | null;
+}
+
+/** What a commit leaves to do: the next unit to run, or nothing; `finished` when it succeeded the job. */
+export interface Continuation {
+  next: number | null;
+  finished: boolean;
+}
+
+const NOTHING: Continuation = { next: null, finished: false };
+const FINISHED: Continuation = { next: null, finished: true };
+
+/**
+ * A commit is valid only under the newest lease fence granted on the job's
+ * credential: a delivery whose lease lapsed and was granted again (to
+ * another job, or to another delivery of this one) can no longer write.
+ */
+const underFence = (jobId: string, credentialId: string | null, fence: number) =>
+  sql`(SELECT lease_fence FROM jobs WHERE id = ${jobId}) = ${fence}
+      AND NOT EXISTS (SELECT 1 FROM jobs WHERE credential_id = ${credentialId} AND lease_fence > ${fence})`;
+
+const leaseLost = (jobId: string) => new ProviderFailure("LOCK_LEASE_LOST", `a newer lease fence exists for job ${jobId}`);
+
+/**
+ * The pipeline's job transitions. Each writes D1 conditionally (so a
+ * redelivered message changes nothing twice), then shows the new row to
+ * pollers and enqueues what follows: callers never publish or build messages.
+ */
+export class JobLifecycle {
+  constructor(private readonly env: JobsEnv) {}
+
+  job(jobId: string): Promise<JobRow | null> {
+    return findJobById(this.env.DB, jobId);
+  }
+
+  unit(jobId: string, unitIndex: number): Promise<UnitRow | null> {
+    return findUnit(this.env.DB, jobId, unitIndex);
+  }
+
+  queuedUnitAfter(jobId: string, unitIndex: number): Promise<UnitRow | null> {
+    return queuedUnitAfter(this.env.DB, jobId, unitIndex);
+  }
+
+  private async send(message: PipelineMessage, delaySeconds?: number): Promise<void> {
+    await this.env.TASKS.send(message, delaySeconds ? { delaySeconds } : undefined);
+  }
+
+  /** Records the fence of a lease granted to the job, before anything is done under it. */
+  async leaseGranted(jobId: string, fence: number): Promise<void> {
+    await this.env.DB.prepare("UPDATE jobs SET lease_fence = ?1, queue_position = NULL, resumes_at = NULL WHERE id = ?2 AND lease_fence < ?1").bind(fence, jobId).run();
+  }
+
+  /** A job waits out its provider's maintenance window: pollers see until when. */
+  async maintenanceWait(jobId: string, resumesAt: number): Promise<void> {
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ resumesAt })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+      .returning();
+    if (row) await publishJob(this.env, row);
+  }
+
+  /** A job waits for its credential behind `position` others: pollers see its place (written only when it moved). */
+  async waiting(jobId: string, position: number): Promise<void> {
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ queuePosition: position })
+      .where(and(eq(jobs.id, jobId), eq(jobs.status, "PENDING"), sql`${jobs.queuePosition} IS NOT ${position}`))
+      .returning();
+    if (row) await publishJob(this.env, row);
+  }
+
+  private placed(jobId: string, position: number) {
+    return database(this.env.DB).update(jobs).set({ queuePosition: position }).where(and(eq(jobs.id, jobId), eq(jobs.status, "PENDING")));
+  }
+
+  /**
+   * The credential's line moved on: the job handed the lease is woken (its plan sent now, not at its own
+   * re-check), and the jobs behind it are shown their new places.
+   */
+  async lineMoved(handedTo: string | null, waiting: string[]): Promise<void> {
+    const places: [string, number][] = [...(handedTo ? [[handedTo, 0] as [string, number]] : []), ...waiting.map((id, i): [string, number] => [id, i + 1])];
+    const [first, ...rest] = places.map(([id, position]) => this.placed(id, position).returning());
+    if (!first) return;
+    const moved = (await database(this.env.DB).batch([first, ...rest])).map(([row]) => row);
+    if (handedTo && moved[0]) await this.send(planMessage(moved[0]));
+    await Promise.all(moved.map((row) => row && publishJob(this.env, row)));
+  }
+
+  /**
+   * Stores the units and moves PENDING to RUNNING in one transaction. Units
+   * are keyed by index, so a second planning delivery inserts nothing new.
+   * Continues with the first unit; nothing when another delivery planned
+   * first; finished when there is nothing to collect.
+   */
+  async planned(job: JobRow, units: PlannedUnit[], fence: number, now: number): Promise<Continuation> {
+    const db = database(this.env.DB);
+    const inserts = units.map((u, unitIndex) =>
+      db
+        .insert(taskUnits)
+        .values({
+          jobId: job.id,
+          unitIndex,
+          targetId: u.target?.id ?? null,
+          targetAttributes: u.target?.attributes ?? null,
+          segmentStart: u.segment?.start ?? null,
+          segmentEnd: u.segment?.end ?? null,
+          status: "QUEUED",
+          updatedAt: now,
+        })
+        .onConflictDoNothing(),
+    );
+    const move = db
+      .update(jobs)
+      .set({ status: "RUNNING", totalTaskCount: units.length, updatedAt: now })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, "PENDING"), underFence(job.id, job.credentialId, fence)))
+      .returning();
+    const [moved] = await db.batch([move, ...inserts]);
+    const planned = moved[0];
+    if (!planned) {
+      // Still PENDING: not planned elsewhere, so this delivery lost its fence.
+      if ((await findJobById(this.env.DB, job.id))?.status === "PENDING") throw leaseLost(job.id);
+      return NOTHING;
+    }
+    await publishJob(this.env, planned);
+    if (units.length === 0) {
+      await this.succeeded(planned, now);
+      return FINISHED;
+    }
+    return { next: 0, finished: false };
+  }
+
+  /**
+   * Commits units stored together under the delivery's fence, in one
+   * transaction: flips each to DONE with its record count and where its
+   * stored bytes lie, and recomputes the job's counters from its units, so a
+   * redelivered unit cannot count twice. Continues with the next unit when
+   * this delivery completed these and more remain; the last unit succeeds the job.
+   */
+  async unitsCommitted(job: JobRow, units: FinishedUnit[], fence: number, now: number): Promise<Continuation> {
+    const db = database(this.env.DB);
+    const indexes = units.map((unit) => unit.unitIndex);
+    const flips = units.map((unit) =>
+      db
+        .update(taskUnits)
+        .set({
+          status: "DONE",
+          recordCount: unit.recordCount,
+          resultId: unit.resultId,
+          resultUnit: unit.resultUnit,
+          jsonOffset: unit.jsonOffset,
+          jsonEnd: unit.jsonEnd,
+          csvOffset: unit.csvOffset,
+          csvEnd: unit.csvEnd,
+          updatedAt: now,
+        })
+        .where(and(eq(taskUnits.jobId, job.id), eq(taskUnits.unitIndex, unit.unitIndex), eq(taskUnits.status, "QUEUED"), underFence(job.id, job.credentialId, fence)))
+        .returning({ unitIndex: taskUnits.unitIndex }),
+    );
+    const counters = db
+      .update(jobs)
+      .set({
+        completedTaskCount: sql`(SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
+        recordCount: sql`(SELECT coalesce(sum(record_count), 0) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
+        updatedAt: now,
+      })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, "RUNNING")));
+    const progress = db
+      .select({
+        job: jobs,
+        next: nextQueuedUnit(job.id),
+        stillQueued: sql<number>`(SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'QUEUED' AND unit_index IN ${indexes})`,
+      })
+      .from(jobs)
+      .where(eq(jobs.id, job.id));
+    // The flips first, so the counters and the progress read see them.
+    const [firstFlip, ...otherFlips] = flips;
+    const results = await db.batch([firstFlip!, ...otherFlips, counters, progress]);
+    const after = (results.at(-1) as Awaited<typeof progress>)[0];
+    const flipped = results.slice(0, flips.length).some((rows) => (rows as unknown[]).length > 0);
+    // The sweep may have ended the job meanwhile: then nothing more is collected for it.
+    if (after?.job.status !== "RUNNING") return NOTHING;
+    if (!flipped) {
+      if (after.stillQueued > 0) throw leaseLost(job.id);
+      return NOTHING;
+    }
+    await publishJob(this.env, after.job);
+    if (after.job.completedTaskCount >= after.job.totalTaskCount) {
+      await this.succeeded(after.job, now);
+      return FINISHED;
+    }
+    return { next: after.next, finished: false };
+  }
+
+  /**
+   * Whether the job's billing workspace used up its plan's scraping steps this month, counting the units a delivery
+   * collected and has not committed yet: then no further unit runs.
+   */
+  async stepCapReached(job: JobRow, now: number, uncommitted = 0): Promise<boolean> {
+    const left = await monthlyStepsLeft(this.env.DB, await jobBilling(this.env.DB, job.workspaceId), now);
+    return left !== null && left - uncommitted <= 0;
+  }
+
+  /** Hands the job's chain on to a later delivery through the queue. */
+  async handedOn(job: JobRow, unitIndex: number, delaySeconds?: number): Promise<void> {
+    await this.send(unitMessage(job, unitIndex), delaySeconds);
+  }
+
+  /** Counts an automatic resumption; returns how many the job has had. */
+  async resumed(jobId: string, now: number): Promise<number> {
+    const row = await this.env.DB.prepare("UPDATE jobs SET attempt = attempt + 1, updated_at = ? WHERE id = ? RETURNING attempt").bind(now, jobId).first<{ attempt: number }>();
+    return row?.attempt ?? 0;
+  }
+
+  /** Shows a final job to pollers and webhooks; a superseded credential it was the last to use loses its secret now. */
+  private async ended(row: JobRow): Promise<void> {
+    await publishJob(this.env, row);
+    await jobEnded(this.env, row);
+    if (row.credentialId) await eraseSupersededSecret(this.env.DB, row.credentialId);
+  }
+
+  /**
+   * Finishes a job whose units are all done; returns it, or null if it was already final. An incremental job stores
+   * its changes first, so whoever sees it Succeeded reads them; a second finisher stores them again, unreferenced.
+   */
+  async succeeded(job: JobRow, now: number): Promise<JobRow | null> {
+    const changes = job.sinceJobId ? await storeChanges(this.env, job, await findJobById(this.env.DB, job.sinceJobId)) : null;
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({
+        status: "SUCCEEDED",
+        finishedAt: now,
+        updatedAt: now,
+        ...(changes ? { recordCount: changes.recordCount, changesResultId: changes.resultId, changesCsvOffset: changes.csvOffset } : {}),
+      })
+      .where(and(eq(jobs.id, job.id), inArray(jobs.status, ["PENDING", "RUNNING"]), sql`${jobs.completedTaskCount} = ${jobs.totalTaskCount}`))
+      .returning();
+    if (row) await this.ended(row);
+    return row ?? null;
+  }
+
+  /** Ends a job with its error object; returns it, or null if it was already final. */
+  async failed(jobId: string, error: JobError, now: number): Promise<JobRow | null> {
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+      .returning();
+    if (row) await this.ended(row);
+    return row ?? null;
+  }
+
+  /**
+   * Ends every unfinished job of a workspace with `error`, in one transaction
+   * with the caller's own writes (`alongside`, e.g. the revocation that takes
+   * the workspace's credentials away), so neither happens without the other;
+   * then shows each to pollers and webhooks. Returns the jobs it ended, whose credential
+   * leases the caller releases.
+   */
+  async workspaceFailed(workspaceId: string, error: JobError, now: number, alongside: BatchItem<"sqlite">[]): Promise<JobRow[]> {
+    const db = database(this.env.DB);
+    const [ended] = await db.batch([
+      db
+        .update(jobs)
+        .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
+        .where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+        .returning(),
+      ...alongside,
+    ]);
+    await Promise.all(ended.map(async (row) => {
+      await publishJob(this.env, row);
+      await jobEnded(this.env, row);
+    }));
+    return ended;
+  }
+
+  /**
+   * Sends the plan of a job still PENDING once more, for when its first plan
+   * message was lost (a send that failed at create, a queue that dropped it).
+   * Sent before it is marked: a send that fails leaves the job to the next
+   * sweep, while a plan delivered twice is harmless (the executor ignores it
+   * once the job left PENDING, and the lease turns a concurrent one away).
+   * False when the job was planned or its plan re-sent meanwhile.
+   */
+  async planResent(job: { id: string; workspaceId: string }, now: number): Promise<boolean> {
+    await this.send(planMessage(job));
+    const marked = await this.env.DB.prepare("UPDATE jobs SET plan_resent_at = ? WHERE id = ? AND status = 'PENDING' AND plan_resent_at IS NULL")
+      .bind(now, job.id)
+      .run();
+    return marked.meta.changes > 0;
+  }
+
+  /** Restarts a running job whose chain stalled at its lowest waiting unit; false when none waits. */
+  async restarted(job: { id: string; workspaceId: string; nextUnit: number | null }, now: number): Promise<boolean> {
+    if (job.nextUnit === null) return false;
+    await this.env.DB.prepare("UPDATE jobs SET updated_at = ? WHERE id = ?").bind(now, job.id).run();
+    await this.send(unitMessage(job, job.nextUnit));
+    return true;
+  }
+}

@@ -1,0 +1,383 @@
+import { and, desc, eq, gt, inArray, isNull, lte, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { database } from "../../platform/database/client";
+import { type JobStatus, jobs, taskUnits } from "../../platform/database/tables";
+import type { JobError } from "../../../contracts/job-failures";
+import { type CursorPosition, pastPosition } from "./cursor";
+import { revisionsHold } from "../workspaces/store";
+
+export type JobRow = typeof jobs.$inferSelect;
+export type UnitRow = typeof taskUnits.$inferSelect;
+
+/** A job that ended: no transition leaves SUCCEEDED or FAILED. */
+export const isFinished = (row: Pick<JobRow, "status">): boolean => row.status === "SUCCEEDED" || row.status === "FAILED";
+
+/** Idempotency keys are honoured for at least this long. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+export interface NewJob {
+  id: string;
+  workspaceId: string;
+  /** Whose monthly cap the job counts against: the workspace itself, or a connection workspace's partner. */
+  billingWorkspaceId: string;
+  providerCode: string;
+  schema: string;
+  params: Record<string, unknown>;
+  credentialId: string | null;
+  /** The base of an incremental job (params.since), or null. */
+  sinceJobId: string | null;
+  /** A schedule's run: the schedule and its occurrence (one job each, by a unique index); null otherwise. */
+  scheduleId: string | null;
+  scheduledFor: number | null;
+  /** Where its results go once it succeeds (worker/domain/deliveries/), or null. */
+  deliveryRouteId: string | null;
+  /** Failed at birth (no credential) or waiting for planning. */
+  status: "PENDING" | "FAILED";
+  error: JobError | null;
+  createdAt: number;
+  deadlineAt: number;
+}
+
+export interface Idempotency {
+  key: string;
+  requestHash: string;
+}
+
+/** The revisions (tables.ts `workspaces.revision`) of a job's workspace and billing workspace that a create decided at. */
+export interface Revisions {
+  workspace: number;
+  billing: number;
+}
+
+/**
+ * The monthly job cap and the concurrent-job limit, checked inside the insert so concurrent creates cannot
+ * overshoot them; counted over the job's billing workspace. A job born Failed runs nothing and is not limited.
+ * With `revisions`, the insert also commits only while the job's workspace and billing workspace are still at the
+ * revisions the create decided at (jobs/create-context.ts).
+ */
+export interface CapWindow {
+  cap: number | null;
+  monthStart: number;
+  concurrentJobs: number | null;
+  revisions: Revisions | null;
+}
+
+export type InsertOutcome =
+  | { kind: "CREATED"; row: JobRow }
+  | { kind: "REPLAYED"; row: JobRow }
+  | { kind: "KEY_CONFLICT" }
+  | { kind: "CAP_REACHED" }
+  | { kind: "TOO_MANY_UNFINISHED" }
+  /** What the create decided from changed since it was read: decide again from a fresh read. */
+  | { kind: "STALE" };
+
+const INSERT_JOB = `
+INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id, schedule_id, scheduled_for, delivery_route_id)
+SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18, ?19
+WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12)
+  AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)
+  AND (?20 IS NULL OR (${revisionsHold("?2", "?14", "?20", "?21")}))`;
+
+// Inserted only if the job row went in, so a capped request leaves no key behind.
+const INSERT_KEY = `
+INSERT INTO idempotency_keys (workspace_id, key, request_hash, job_id, created_at, expires_at)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM jobs WHERE id = ?4)`;
+
+/** The row as INSERT_JOB stores it, so a create needs no read-back. */
+function insertedRow(job: NewJob): JobRow {
+  return {
+    ...job,
+    completedTaskCount: 0,
+    totalTaskCount: 0,
+    recordCount: 0,
+    attempt: 0,
+    leaseFence: 0,
+    queuePosition: null,
+    resumesAt: null,
+    planResentAt: null,
+    changesResultId: null,
+    changesCsvOffset: null,
+    updatedAt: job.createdAt,
+    finishedAt: job.status === "FAILED" ? job.createdAt : null,
+  };
+}
+
+export async function findJob(d1: D1Database, workspaceId: string, id: string): Promise<JobRow | null> {
+  const row = await database(d1).select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.workspaceId, workspaceId))).get();
+  return row ?? null;
+}
+
+/** A job by id alone: for the pipeline, whose messages come from our own queue. */
+export async function findJobById(d1: D1Database, id: string): Promise<JobRow | null> {
+  return (await database(d1).select().from(jobs).where(eq(jobs.id, id)).get()) ?? null;
+}
+
+export async function findUnit(d1: D1Database, jobId: string, unitIndex: number): Promise<UnitRow | null> {
+  return (await database(d1).select().from(taskUnits).where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.unitIndex, unitIndex))).get()) ?? null;
+}
+
+/** What a unit's commit records of its stored results. */
+export interface StoredUnit {
+  recordCount: number;
+  /** The R2 object holding the unit's records (null when it has none), shared by the units committed with it. */
+  resultId: string | null;
+  /** The unit whose key names the object: the first of those stored together; null for the unit's own. */
+  resultUnit: number | null;
+  /**
+   * Where the unit's JSON lines and its CSV rows lie in the object, so a read needs no call to find them: `jsonEnd`
+   * null means they end where the rows start, `csvEnd` null the object's end (objects of one unit, stored before).
+   */
+  jsonOffset: number;
+  jsonEnd: number | null;
+  csvOffset: number;
+  csvEnd: number | null;
+}
+
+export interface FinishedUnit extends StoredUnit {
+  unitIndex: number;
+}
+
+export interface FinishedUnits {
+  units: FinishedUnit[];
+  recordCount: number;
+}
+
+/** The first unit after `unitIndex` still to collect: where a delivery's chain goes on while its units wait to be committed together. */
+export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: number): Promise<UnitRow | null> {
+  return (
+    (await database(d1)
+      .select()
+      .from(taskUnits)
+      .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "QUEUED"), gt(taskUnits.unitIndex, unitIndex)))
+      .orderBy(taskUnits.unitIndex)
+      .limit(1)
+      .get()) ?? null
+  );
+}
+
+/** Units whose records are committed, in unit order: the snapshot a results read streams. */
+export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
+  const { results } = await d1
+    .prepare(
+      `SELECT unit_index AS unitIndex, record_count AS recordCount, result_id AS resultId, result_unit AS resultUnit, json_offset AS jsonOffset,
+        json_end AS jsonEnd, csv_offset AS csvOffset, csv_end AS csvEnd FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index`,
+    )
+    .bind(jobId)
+    .all<FinishedUnit>();
+  return { units: results, recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
+}
+
+/** Whether a job still runs on the credential, so deleting it now would pull it from under that job. */
+export async function hasActiveJob(d1: D1Database, credentialId: string): Promise<boolean> {
+  const row = await database(d1)
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.credentialId, credentialId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/** A job the sweep acts on, with the lowest unit still waiting (where a stalled chain resumes). */
+export interface SweptJob {
+  id: string;
+  workspaceId: string;
+  credentialId: string | null;
+  providerCode: string;
+  nextUnit: number | null;
+}
+
+const SWEEP_BATCH = 500;
+
+/** Scraping steps (task units collected) of a billing workspace's jobs since `since`, for its plan's monthly step cap. */
+export async function stepsUsedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
+  const row = await d1
+    .prepare(
+      `SELECT count(*) AS used FROM task_units u JOIN jobs j ON j.id = u.job_id
+       WHERE j.billing_workspace_id = ? AND u.status = 'DONE' AND u.updated_at >= ?`,
+    )
+    .bind(billingWorkspaceId, since)
+    .first<{ used: number }>();
+  return row?.used ?? 0;
+}
+
+/** The lowest unit of a job still waiting: where its chain goes on. */
+export const nextQueuedUnit = (jobId: string | SQLWrapper) => sql<number | null>`(SELECT min(unit_index) FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED')`;
+
+function sweptJobs(d1: D1Database, where: SQL): Promise<SweptJob[]> {
+  return database(d1)
+    .select({ id: jobs.id, workspaceId: jobs.workspaceId, credentialId: jobs.credentialId, providerCode: jobs.providerCode, nextUnit: nextQueuedUnit(jobs.id) })
+    .from(jobs)
+    .where(where)
+    .limit(SWEEP_BATCH)
+    .all();
+}
+
+/** Unfinished jobs past their wait budget. */
+export const overdueJobs = (d1: D1Database, now: number) => sweptJobs(d1, and(inArray(jobs.status, ["PENDING", "RUNNING"]), lte(jobs.deadlineAt, now))!);
+
+/** Jobs still waiting for planning since before `createdBefore`. */
+// A job waiting in its credential's line or for its provider's maintenance to end has its next delivery queued, and
+// its deadline bounds it: the sweep leaves it alone.
+const notWaiting = () => and(isNull(jobs.queuePosition), isNull(jobs.resumesAt));
+
+export const orphanedJobs = (d1: D1Database, createdBefore: number) =>
+  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), notWaiting())!);
+
+/** Jobs still waiting for planning since before `createdBefore` whose plan was not sent again yet. */
+export const unplannedJobs = (d1: D1Database, createdBefore: number) =>
+  sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.planResentAt), notWaiting())!);
+
+/** Running jobs with no progress since `updatedBefore`. */
+export const stalledJobs = (d1: D1Database, updatedBefore: number) => sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore), isNull(jobs.resumesAt))!);
+
+async function findByKey(d1: D1Database, workspaceId: string, key: string, now: number) {
+  return d1
+    .prepare("SELECT request_hash AS requestHash, job_id AS jobId FROM idempotency_keys WHERE workspace_id = ? AND key = ? AND expires_at > ?")
+    .bind(workspaceId, key, now)
+    .first<{ requestHash: string; jobId: string }>();
+}
+
+async function replay(d1: D1Database, job: NewJob, idem: Idempotency): Promise<InsertOutcome | null> {
+  const existing = await findByKey(d1, job.workspaceId, idem.key, job.createdAt);
+  if (!existing) return null;
+  if (existing.requestHash !== idem.requestHash) return { kind: "KEY_CONFLICT" };
+  const row = await findJob(d1, job.workspaceId, existing.jobId);
+  return row ? { kind: "REPLAYED", row } : null;
+}
+
+/** A workspace's jobs since `since` counted by KST day, status and provider, with the records they collected: the console overview's. */
+export async function jobActivity(d1: D1Database, workspaceId: string, since: number): Promise<{ day: string; status: JobStatus; providerCode: string; jobs: number; records: number }[]> {
+  const rows = await d1
+    .prepare(
+      `SELECT date((created_at + 32400000) / 1000, 'unixepoch') AS day, status, provider_code AS providerCode, count(*) AS jobs, coalesce(sum(record_count), 0) AS records
+       FROM jobs WHERE workspace_id = ? AND created_at >= ? GROUP BY day, status, provider_code`,
+    )
+    .bind(workspaceId, since)
+    .all<{ day: string; status: JobStatus; providerCode: string; jobs: number; records: number }>();
+  return rows.results;
+}
+
+/** When each of a workspace's credentials last collected successfully (its latest succeeded job's end), by credential id. */
+export async function lastSuccesses(d1: D1Database, workspaceId: string): Promise<Map<string, number>> {
+  const rows = await d1
+    .prepare("SELECT credential_id AS credentialId, max(finished_at) AS at FROM jobs WHERE workspace_id = ? AND status = 'SUCCEEDED' AND credential_id IS NOT NULL GROUP BY credential_id")
+    .bind(workspaceId)
+    .all<{ credentialId: string; at: number }>();
+  return new Map(rows.results.map((r) => [r.credentialId, r.at]));
+}
+
+/** Jobs a billing workspace's plan has been asked for since `since`, for its monthly job cap. */
+export function jobsCreatedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
+  return jobsCreatedBetween(d1, billingWorkspaceId, since, Number.MAX_SAFE_INTEGER);
+}
+
+/** Jobs a billing workspace's plan was asked for from `start` to before `end`: a paid period's, for its overage. */
+export async function jobsCreatedBetween(d1: D1Database, billingWorkspaceId: string, start: number, end: number): Promise<number> {
+  const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ? AND created_at < ?").bind(billingWorkspaceId, start, end).first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** Which limit refused an insert: the monthly cap, or else the concurrent-job limit. */
+async function monthlyCapReached(d1: D1Database, job: NewJob, cap: CapWindow): Promise<boolean> {
+  if (cap.cap === null) return false;
+  return (await jobsCreatedSince(d1, job.billingWorkspaceId, cap.monthStart)) >= cap.cap;
+}
+
+/** Why an insert went in with no row: a revision once drawn again never comes back, so one that moved before the insert still differs. */
+async function refusal(d1: D1Database, job: NewJob, cap: CapWindow): Promise<InsertOutcome> {
+  if (cap.revisions) {
+    const hold = await d1.prepare(`SELECT ${revisionsHold("?1", "?2", "?3", "?4")} AS hold`).bind(job.workspaceId, job.billingWorkspaceId, cap.revisions.workspace, cap.revisions.billing).first<{ hold: number }>();
+    if (!hold?.hold) return { kind: "STALE" };
+  }
+  return (await monthlyCapReached(d1, job, cap)) ? { kind: "CAP_REACHED" } : { kind: "TOO_MANY_UNFINISHED" };
+}
+
+/**
+ * Inserts a job and, with an Idempotency-Key, its key in one transaction: of
+ * concurrent first requests with one key exactly one commits, the others see
+ * its row and replay it.
+ */
+export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, idem?: Idempotency): Promise<InsertOutcome> {
+  if (idem) {
+    const earlier = await replay(d1, job, idem);
+    if (earlier) return earlier;
+    // An expired key may be taken over by a new request.
+    await d1.prepare("DELETE FROM idempotency_keys WHERE workspace_id = ? AND key = ? AND expires_at <= ?").bind(job.workspaceId, idem.key, job.createdAt).run();
+  }
+  const insertJobStatement = d1
+    .prepare(INSERT_JOB)
+    .bind(
+      job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
+      job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
+      cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId, job.scheduleId, job.scheduledFor, job.deliveryRouteId,
+      cap.revisions?.workspace ?? null, cap.revisions?.billing ?? null,
+    );
+  try {
+    const statements = [insertJobStatement];
+    if (idem) {
+      statements.push(
+        d1.prepare(INSERT_KEY).bind(job.workspaceId, idem.key, idem.requestHash, job.id, job.createdAt, job.createdAt + IDEMPOTENCY_TTL_MS),
+      );
+    }
+    const [inserted] = await d1.batch(statements);
+    if (!inserted!.meta.changes) return await refusal(d1, job, cap);
+  } catch (err) {
+    // The key's primary key rejected us: another request with this key committed first.
+    const winner = idem ? await replay(d1, job, idem) : null;
+    if (winner) return winner;
+    throw err;
+  }
+  return { kind: "CREATED", row: insertedRow(job) };
+}
+
+export interface ListQuery {
+  workspaceId: string;
+  limit: number;
+  after?: CursorPosition;
+  statuses?: JobStatus[];
+  schemas?: string[];
+  credentialId?: string;
+}
+
+/** Newest first; (createdAt, id) is unique, so pages neither repeat nor skip rows. */
+export async function listJobs(d1: D1Database, query: ListQuery): Promise<JobRow[]> {
+  const conditions = [eq(jobs.workspaceId, query.workspaceId), pastPosition(jobs.createdAt, jobs.id, query.after)];
+  if (query.statuses?.length) conditions.push(inArray(jobs.status, query.statuses));
+  if (query.schemas?.length) conditions.push(inArray(jobs.schema, query.schemas));
+  if (query.credentialId) conditions.push(eq(jobs.credentialId, query.credentialId));
+  return database(d1)
+    .select()
+    .from(jobs)
+    .where(and(...conditions))
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
+    .limit(query.limit + 1)
+    .all();
+}
+
+/** A schedule's runs, newest occurrence first. */
+export function scheduleRuns(d1: D1Database, scheduleId: string, limit: number): Promise<JobRow[]> {
+  return database(d1).select().from(jobs).where(eq(jobs.scheduleId, scheduleId)).orderBy(desc(jobs.scheduledFor)).limit(limit).all();
+}
+
+/** The run of an occurrence, if it was made. */
+export async function occurrenceRun(d1: D1Database, scheduleId: string, scheduledFor: number): Promise<JobRow | null> {
+  return (await database(d1).select().from(jobs).where(and(eq(jobs.scheduleId, scheduleId), eq(jobs.scheduledFor, scheduledFor))).get()) ?? null;
+}
+
+/** A run of the schedule not yet ended (waiting, queued or collecting), if any. */
+export async function unfinishedRun(d1: D1Database, scheduleId: string): Promise<JobRow | null> {
+  return (await database(d1).select().from(jobs).where(and(eq(jobs.scheduleId, scheduleId), inArray(jobs.status, ["PENDING", "RUNNING"]))).get()) ?? null;
+}
+
+/** The newest succeeded run: an incremental schedule's next base. */
+export async function lastSucceededRun(d1: D1Database, scheduleId: string): Promise<JobRow | null> {
+  return (
+    (await database(d1)
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.scheduleId, scheduleId), eq(jobs.status, "SUCCEEDED")))
+      .orderBy(desc(jobs.scheduledFor))
+      .limit(1)
+      .get()) ?? null
+  );
+}

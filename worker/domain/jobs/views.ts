@@ -1,0 +1,77 @@
+import { findSchema } from "../catalog/schemas";
+import { sinceOf } from "./since";
+import type { JobRow } from "./store";
+import type { JobError } from "../../../contracts/job-failures";
+import type { Bindings } from "../../env";
+
+/** The spec's polling interval. */
+export const SUGGESTED_POLL_INTERVAL_MS = 5000;
+
+/** The interval a deployment suggests: the spec's, unless SUGGESTED_POLL_INTERVAL_MS names a whole number of milliseconds. */
+export function pollIntervalMs(env: Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS">): number {
+  const configured = Number(env.SUGGESTED_POLL_INTERVAL_MS);
+  return Number.isInteger(configured) && configured > 0 ? configured : SUGGESTED_POLL_INTERVAL_MS;
+}
+
+interface Common {
+  id: string;
+  providerCode: string;
+  schema: string;
+  credentialId: string | null;
+  suggestedPollIntervalMs: number;
+  maxWaitSeconds: number;
+}
+
+export type DataJobView =
+  | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number; queuePosition?: number; maintenanceUntil?: string })
+  | (Common & { kind: "Succeeded"; recordCount: number; since?: string })
+  | (Common & { kind: "Failed"; error: JobError });
+
+type ListCommon = Pick<Common, "id" | "providerCode" | "schema" | "credentialId">;
+
+export type DataJobListItem = (ListCommon & { kind: "InProgress" | "Succeeded" }) | (ListCommon & { kind: "Failed"; error: JobError });
+
+export function maxWaitSeconds(row: Pick<JobRow, "createdAt" | "deadlineAt">): number {
+  return Math.ceil((row.deadlineAt - row.createdAt) / 1000);
+}
+
+export type JobKind = DataJobView["kind"];
+
+/** The spec's `kind` of a stored job's status. */
+export function jobKind(row: Pick<JobRow, "status">): JobKind {
+  return row.status === "SUCCEEDED" ? "Succeeded" : row.status === "FAILED" ? "Failed" : "InProgress";
+}
+
+/** The spec's `kind` variant of a stored job. */
+export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_INTERVAL_MS): DataJobView {
+  const common: Common = {
+    id: row.id,
+    providerCode: row.providerCode,
+    schema: row.schema,
+    credentialId: row.credentialId,
+    suggestedPollIntervalMs,
+    maxWaitSeconds: maxWaitSeconds(row),
+  };
+  switch (row.status) {
+    case "SUCCEEDED":
+      return { kind: "Succeeded", ...common, recordCount: row.recordCount, ...(findSchema(row.schema)?.identity ? { since: sinceOf(row) } : {}) };
+    case "FAILED":
+      return { kind: "Failed", ...common, error: row.error! };
+    default:
+      return {
+        kind: "InProgress",
+        ...common,
+        phase: row.status,
+        completedTaskCount: row.completedTaskCount,
+        totalTaskCount: row.totalTaskCount,
+        ...(row.status === "PENDING" && row.queuePosition !== null ? { queuePosition: row.queuePosition } : {}),
+        ...(row.resumesAt !== null ? { maintenanceUntil: new Date(row.resumesAt).toISOString() } : {}),
+      };
+  }
+}
+
+export function jobListItem(row: JobRow): DataJobListItem {
+  const base = { id: row.id, providerCode: row.providerCode, schema: row.schema, credentialId: row.credentialId };
+  if (row.status === "FAILED") return { kind: "Failed", ...base, error: row.error! };
+  return { kind: row.status === "SUCCEEDED" ? "Succeeded" : "InProgress", ...base };
+}

@@ -1,0 +1,171 @@
+import { assertGrantable, grantCredit, type UsageCreditRow } from "../billing/credits";
+import type { InvoiceRow } from "../billing/invoices";
+import { portOneGateway } from "../billing/portone";
+import { refundInvoice } from "../billing/refunds";
+import { announceOutage, type OutageRow, withdrawOutage } from "../catalog/outages";
+import type { ProviderDefinition } from "../catalog/providers";
+import { listApiKeys } from "../api-keys/store";
+import { credentialWorkspace, listCredentials } from "../credentials/store";
+import type { Bindings } from "../../env";
+import { ApiError } from "../../platform/errors/api-error";
+import { createJob } from "../jobs/create";
+import { findJobById, type JobRow, listJobs } from "../jobs/store";
+import { connectionById } from "../partners/connections";
+import type { Plan } from "../workspaces/plans";
+import { setPlan, type WorkspaceRow, workspaceRow, workspacesMatching } from "../workspaces/store";
+import { changeSuspension } from "../workspaces/suspension";
+import { closeReport, findReport, type ReportRow, reportPage } from "../reports/store";
+import { type AuditEntry, markAction } from "./audit";
+import { assertOperatorMay, type OperatorAction } from "./permissions";
+import type { Operator } from "./store";
+
+/**
+ * What operators do, for the operator API and the /admin console alike: each checks the operator's role, writes its
+ * audit line, and only then acts or shows (operators/audit.ts), so neither front can skip a step.
+ */
+export interface Actor {
+  operator: Operator;
+  requestId: string;
+}
+
+type ActionsEnv = Bindings;
+
+/** What one answer lists at most: search matches, a workspace's latest jobs, its keys and its credentials. */
+export const MAX_MATCHES = 20;
+export const RECENT_JOBS = 20;
+export const LISTED = 100;
+
+async function mark(env: ActionsEnv, actor: Actor, action: OperatorAction, entry: AuditEntry): Promise<void> {
+  assertOperatorMay(actor.operator.role, action);
+  await markAction(env.DB, actor.operator, actor.requestId, entry);
+}
+
+async function existingWorkspace(env: ActionsEnv, id: string): Promise<WorkspaceRow> {
+  const workspace = await workspaceRow(env.DB, id);
+  if (!workspace) throw new ApiError("WORKSPACE_NOT_FOUND");
+  return workspace;
+}
+
+export type SearchMatch = { kind: "workspace" | "job" | "credential" | "connection"; id: string; workspace: WorkspaceRow | null };
+
+/** Workspaces (partners' too) by id or business number (123-45-67890 as people write it), and jobs, credentials and connections by id. */
+export async function searchTargets(env: ActionsEnv, actor: Actor, asked: string): Promise<SearchMatch[]> {
+  const term = /^\d{3}-\d{2}-\d{5}$/.test(asked) ? asked.replaceAll("-", "") : asked;
+  await mark(env, actor, "workspaces.read", { action: "search", targetKind: "query", targetId: term, reason: null });
+  const [workspaces, job, credentialOf, connection] = await Promise.all([
+    workspacesMatching(env.DB, term, MAX_MATCHES),
+    findJobById(env.DB, term),
+    credentialWorkspace(env.DB, term),
+    connectionById(env.DB, term),
+  ]);
+  const owners = new Map(workspaces.map((w) => [w.id, w]));
+  const ownerOf = async (workspaceId: string) => owners.get(workspaceId) ?? (await workspaceRow(env.DB, workspaceId));
+  const matches: SearchMatch[] = [
+    ...workspaces.map((w) => ({ kind: "workspace" as const, id: w.id, workspace: w })),
+    ...(job ? [{ kind: "job" as const, id: job.id, workspace: await ownerOf(job.workspaceId) }] : []),
+    ...(credentialOf ? [{ kind: "credential" as const, id: term, workspace: await ownerOf(credentialOf) }] : []),
+    ...(connection ? [{ kind: "connection" as const, id: connection.id, workspace: await ownerOf(connection.workspaceId) }] : []),
+  ];
+  return matches.slice(0, MAX_MATCHES);
+}
+
+/** A workspace with its keys, credentials and latest jobs: rows that hold no secret an operator could read (hashes and sealed values are left out by the views). */
+export async function inspectWorkspace(env: ActionsEnv, actor: Actor, id: string) {
+  const workspace = await existingWorkspace(env, id);
+  await mark(env, actor, "workspaces.read", { action: "workspace.view", targetKind: "workspace", targetId: id, reason: null });
+  const [keys, credentials, jobs] = await Promise.all([
+    listApiKeys(env.DB, id, { limit: LISTED, after: undefined }),
+    listCredentials(env.DB, id, { limit: LISTED, after: undefined }),
+    listJobs(env.DB, { workspaceId: id, limit: RECENT_JOBS }),
+  ]);
+  return { workspace, keys: keys.slice(0, LISTED), credentials: credentials.slice(0, LISTED), jobs: jobs.slice(0, RECENT_JOBS) };
+}
+
+/** Suspends or restores a workspace, effective for its very next request; a second suspension keeps the first one's time. */
+export async function changeWorkspaceSuspension(env: ActionsEnv, actor: Actor, id: string, direction: "suspend" | "restore", reason: string): Promise<WorkspaceRow> {
+  const before = await existingWorkspace(env, id);
+  await mark(env, actor, "workspaces.suspend", { action: `workspace.${direction}`, targetKind: "workspace", targetId: id, reason });
+  if (direction === "restore" || before.suspendedAt === null) await changeSuspension(env, id, direction === "suspend" ? Date.now() : null);
+  return existingWorkspace(env, id);
+}
+
+export async function changeWorkspacePlan(env: ActionsEnv, actor: Actor, id: string, plan: Plan, reason: string): Promise<WorkspaceRow> {
+  const before = await existingWorkspace(env, id);
+  await mark(env, actor, "workspaces.plan", { action: "workspace.plan", targetKind: "workspace", targetId: id, reason, detail: { from: before.plan, to: plan } });
+  await setPlan(env.DB, id, plan);
+  return existingWorkspace(env, id);
+}
+
+/** Grants a workspace usage credits (worker/domain/billing/credits.ts), marked in the audit log first like every action. */
+export async function grantUsageCredit(env: ActionsEnv, actor: Actor, id: string, credit: { amount: number; expiresAt: number; reason: string }): Promise<UsageCreditRow> {
+  await existingWorkspace(env, id);
+  await assertGrantable(env.DB, id, credit);
+  await mark(env, actor, "workspaces.credit", { action: "workspace.credit", targetKind: "workspace", targetId: id, reason: credit.reason, detail: { amount: credit.amount, expiresAt: credit.expiresAt } });
+  return grantCredit(env.DB, id, credit);
+}
+
+/** Refunds a paid invoice's card payment (worker/domain/billing/refunds.ts), marked in the audit log first. */
+export async function refundPaidInvoice(env: ActionsEnv, actor: Actor, invoiceId: string, reason: string): Promise<InvoiceRow> {
+  await mark(env, actor, "invoices.refund", { action: "invoice.refund", targetKind: "invoice", targetId: invoiceId, reason });
+  return refundInvoice(env.DB, portOneGateway(env), invoiceId, reason);
+}
+
+/** A failed job's request again, as a new job of its workspace; the failed job stays as it was. */
+export async function rerunFailedJob(env: ActionsEnv, actor: Actor, id: string, reason: string): Promise<{ failed: JobRow; job: JobRow }> {
+  const failed = await findJobById(env.DB, id);
+  if (!failed) throw new ApiError("DATA_JOB_NOT_FOUND");
+  if (failed.status !== "FAILED") throw new ApiError("ACTION_NOT_SUPPORTED", { message: "실패(Failed)한 작업만 다시 실행할 수 있습니다." });
+  await mark(env, actor, "jobs.rerun", { action: "job.rerun", targetKind: "job", targetId: id, reason });
+  const request = { providerCode: failed.providerCode, schema: failed.schema, params: failed.params, ...(failed.credentialId ? { credentialId: failed.credentialId } : {}) };
+  return { failed, job: await createJob(env, failed.workspaceId, request) };
+}
+
+/** An announced outage is a notice of days, not a standing closure: longer ones belong in the institution's calendar. */
+const MAX_OUTAGE_MS = 7 * 24 * 3_600_000;
+
+export async function announceProviderOutage(
+  env: ActionsEnv,
+  actor: Actor,
+  provider: ProviderDefinition,
+  outage: { startsAt: string; endsAt: string; note: string; reason: string },
+): Promise<OutageRow> {
+  const startsAt = Date.parse(outage.startsAt);
+  const endsAt = Date.parse(outage.endsAt);
+  if (!(endsAt > startsAt && endsAt > Date.now() && endsAt - startsAt <= MAX_OUTAGE_MS)) {
+    throw new ApiError("DATE_RANGE_INVALID", {
+      fieldErrors: [{ field: "body.endsAt", code: "DATE_RANGE_INVALID", message: "끝은 시작보다 뒤이고 아직 지나지 않았으며 시작부터 7일 안이어야 합니다." }],
+    });
+  }
+  const { reason, ...detail } = outage;
+  await mark(env, actor, "outages.manage", { action: "outage.announce", targetKind: "provider", targetId: provider.code, reason, detail });
+  return announceOutage(env.DB, { providerCode: provider.code, startsAt, endsAt, note: outage.note, announcedBy: actor.operator.id });
+}
+
+export async function withdrawProviderOutage(env: ActionsEnv, actor: Actor, providerCode: string, id: string, reason: string): Promise<OutageRow> {
+  await mark(env, actor, "outages.manage", { action: "outage.withdraw", targetKind: "outage", targetId: id, reason, detail: { providerCode } });
+  const withdrawn = await withdrawOutage(env.DB, providerCode, id);
+  if (!withdrawn) throw new ApiError("RESOURCE_NOT_FOUND", { message: "철회할 장애·점검 등록을 찾을 수 없습니다." });
+  return withdrawn;
+}
+
+async function existingReport(env: ActionsEnv, id: string): Promise<ReportRow> {
+  const report = await findReport(env.DB, id);
+  if (!report) throw new ApiError("AGENT_BUG_REPORT_NOT_FOUND");
+  return report;
+}
+
+/** A failure report with its page (redacted when kept): looking at it is an audit line, as the page came from a customer's session. */
+export async function readFailureReport(env: ActionsEnv, actor: Actor, id: string): Promise<{ report: ReportRow; page: { html: string | null; screenshot: string | null } | null }> {
+  const report = await existingReport(env, id);
+  await mark(env, actor, "reports.read", { action: "report.view", targetKind: "report", targetId: id, reason: null });
+  return { report, page: await reportPage(env, report) };
+}
+
+/** Closes a report with the adapter change that fixed it (a commit or pull request). */
+export async function closeFailureReport(env: ActionsEnv, actor: Actor, id: string, fixRef: string, reason: string): Promise<ReportRow> {
+  await existingReport(env, id);
+  await mark(env, actor, "reports.close", { action: "report.close", targetKind: "report", targetId: id, reason, detail: { fixRef } });
+  const closed = await closeReport(env.DB, id, actor.operator.id, fixRef);
+  if (!closed) throw new ApiError("AGENT_BUG_REPORT_NOT_FOUND", { message: "열려 있는 실패 보고서가 아닙니다. 이미 닫혔을 수 있습니다." });
+  return closed;
+}

@@ -1,0 +1,78 @@
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { database } from "../../platform/database/client";
+import { type OperatorRole, operatorSessions, operators } from "../../platform/database/tables";
+import { randomToken, sha256Hex } from "../../platform/lib/crypto";
+import { deleteBatch } from "../../platform/database/delete-batch";
+import { latestKeyVersion, rewrapText } from "../vault/envelope";
+import { totpBinding } from "./enrol";
+
+export type OperatorRow = typeof operators.$inferSelect;
+
+/** The signed-in operator of an /admin request (operators/authenticate.ts). */
+export interface Operator {
+  id: string;
+  email: string;
+  role: OperatorRole;
+  tokenHash: string;
+}
+
+/** An operator's session lasts one shift at most: past it, password and a fresh code again. */
+export const OPERATOR_SESSION_TTL_MS = 8 * 3_600_000;
+
+export async function findOperatorByEmail(d1: D1Database, email: string): Promise<OperatorRow | null> {
+  return (await database(d1).select().from(operators).where(and(eq(operators.email, email), isNull(operators.disabledAt))).get()) ?? null;
+}
+
+/** Records `step` as the operator's last accepted code, only if it is later than the last: false when another sign-in used it first. */
+export async function useTotpStep(d1: D1Database, operatorId: string, step: number): Promise<boolean> {
+  const done = await database(d1)
+    .update(operators)
+    .set({ totpLastStep: step })
+    .where(and(eq(operators.id, operatorId), lt(operators.totpLastStep, step)))
+    .returning({ id: operators.id });
+  return done.length === 1;
+}
+
+/** Opens a session; the token goes to the operator once, and only its hash is kept. */
+export async function openOperatorSession(d1: D1Database, operatorId: string, now: number = Date.now()): Promise<{ token: string; expiresAt: number }> {
+  const token = `ops_${randomToken(32)}`;
+  const expiresAt = now + OPERATOR_SESSION_TTL_MS;
+  await database(d1).insert(operatorSessions).values({ tokenHash: await sha256Hex(token), operatorId, createdAt: now, expiresAt });
+  return { token, expiresAt };
+}
+
+/** The live session's operator, or null: unknown token, ended session, or an account disabled since. */
+export async function findOperatorSession(d1: D1Database, token: string, now: number = Date.now()): Promise<Operator | null> {
+  const tokenHash = await sha256Hex(token);
+  const row = await database(d1)
+    .select({ id: operators.id, email: operators.email, role: operators.role })
+    .from(operatorSessions)
+    .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
+    .where(and(eq(operatorSessions.tokenHash, tokenHash), gt(operatorSessions.expiresAt, now), isNull(operators.disabledAt)))
+    .get();
+  return row ? { ...row, tokenHash } : null;
+}
+
+export async function closeOperatorSession(d1: D1Database, tokenHash: string): Promise<void> {
+  await database(d1).delete(operatorSessions).where(eq(operatorSessions.tokenHash, tokenHash));
+}
+
+/** Ended sessions let no one in: removed in batches by the retention cron. */
+export function purgeExpiredOperatorSessions(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  return deleteBatch(d1, "operator_sessions", "expires_at <= ?", [now], limit);
+}
+
+/** A rotation step over operators' TOTP secrets (vault/rotation.ts): `limit` rows still sealed under an older master key version. */
+export async function rewrapOperatorSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+  const rows = await d1
+    .prepare("SELECT id, totp_sealed AS sealed FROM operators WHERE json_extract(totp_sealed, '$.kv') < ? LIMIT ?")
+    .bind(latestKeyVersion(masterSecret), limit)
+    .all<{ id: string; sealed: string }>();
+  let unreadable = 0;
+  for (const row of rows.results) {
+    const rewrapped = await rewrapText(masterSecret, totpBinding(row.id), row.sealed).catch(() => undefined);
+    if (rewrapped === undefined) unreadable++;
+    else if (rewrapped) await d1.prepare("UPDATE operators SET totp_sealed = ? WHERE id = ? AND totp_sealed = ?").bind(rewrapped, row.id, row.sealed).run();
+  }
+  return { seen: rows.results.length, unreadable };
+}

@@ -1,0 +1,99 @@
+import { checkCredential } from "../credentials/check";
+import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
+import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
+import { alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
+import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
+import type { Bindings } from "../../env";
+import { ApiError } from "../../platform/errors/api-error";
+import { sessionEnded } from "./events";
+import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
+import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
+
+export interface Submission {
+  kind: "PROVIDER_LOGIN" | "CERTIFICATE";
+  providerCode?: string;
+  envelope: E2eEnvelope;
+}
+
+/**
+ * Registers the credential an end-user entered in the hosted UI: only
+ * within the options, business number and lifetime fixed at issue, only
+ * and only once. A rejected submission counts against the session's attempts.
+ */
+export async function submitRegistration(env: Bindings, token: string, submission: Submission): Promise<SessionRow> {
+  const session = await usableSessionForPage(env.DB, token);
+  try {
+    return await register(env, session, submission);
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) await recordFailedAttempt(env, session.id);
+    throw err;
+  }
+}
+
+/**
+ * A recovery session's submission: the same login or certificate as the credential it restores (its own method
+ * and provider, whatever the page sent), checked as a registration is, then sealed back under the credential's id
+ * in the transaction that consumes the session.
+ */
+async function recover(env: Bindings, session: SessionRow, credentialId: string, submission: Submission): Promise<SessionRow> {
+  const row = await findCredential(env.DB, session.workspaceId, credentialId);
+  if (submission.kind !== row.authMethod) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
+  const scope = credentialScope(recoveryProviderCode(row), row.authMethod);
+  const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
+  const credential = credentialFromFields(scope, row.authMethod, fields, "fields");
+  const certificate = await checkCredential(credential, row.businessNumber);
+  await assertSameIdentity(row, credential, certificate);
+  const checkId = newCheckId(checksOnRegistration(env), row.providerCode);
+  const now = Date.now();
+  await env.DB.batch([
+    await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, credential, checkId, sessionStillPending(session.id, now)),
+    consumeStatement(env.DB, session.id, row.id, now),
+  ]);
+  const after = await consumedFor(env, session, row.id);
+  if (checkId) await sendProbe(env, row, row.providerCode, checkId);
+  await sessionEnded(env, after);
+  return after;
+}
+
+async function register(env: Bindings, session: SessionRow, submission: Submission): Promise<SessionRow> {
+  if (session.recoversCredentialId) return recover(env, session, session.recoversCredentialId, submission);
+  const option = session.options.find((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
+  if (!option) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
+  if ((await workspaceBusinessNumber(env.DB, session.workspaceId)) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
+
+  // A certificate option names no provider at issue: the end-user picks one that takes certificates.
+  // (A provider login without a code never matched an option above.)
+  if (submission.providerCode === undefined) throw new ApiError("PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT");
+  const provider = providerForCredential(submission.providerCode, "body.providerCode");
+  checkAuthMethod(provider, submission.kind, "body.kind");
+  await assertMayHoldCredential(env.DB, session.workspaceId, provider);
+  assertBusinessFor(session.businessNumber, provider, submission.kind);
+  const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
+  const credential = credentialFromFields(provider, submission.kind, fields, "fields");
+  const certificate = await checkCredential(credential, session.businessNumber);
+  await assertIdentitiesKnown(env.DB, session.workspaceId);
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas });
+  const now = Date.now();
+  // The credential goes in (superseding the one it replaces) only while the session is still usable,
+  // and in the same transaction that consumes it.
+  const [supersede] = await env.DB.batch([
+    ...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)),
+    consumeStatement(env.DB, session.id, row.id, now),
+  ]).catch((err: unknown) => {
+    throw isIdentityConflict(err) ? alreadyExists() : err;
+  });
+  const after = await consumedFor(env, session, row.id);
+  await credentialRegistered(env, row, supersededIds(supersede!));
+  await sessionEnded(env, after);
+  return after;
+}
+
+/** The session after the batch that consumes it for `credentialId`, or why that batch changed nothing. */
+async function consumedFor(env: Bindings, session: SessionRow, credentialId: string): Promise<SessionRow> {
+  const after = await findSession(env.DB, session.workspaceId, session.id);
+  if (after.credentialId === credentialId) return after;
+  // Another submission, a cancellation or the clock got there first.
+  assertPending(after);
+  throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
+}

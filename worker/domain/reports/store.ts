@@ -1,0 +1,120 @@
+import { and, asc, desc, eq, isNull, lte, sql } from "drizzle-orm";
+import { noteFlagged } from "../alerts/raise";
+import { database } from "../../platform/database/client";
+import { failureReports } from "../../platform/database/tables";
+import type { Bindings } from "../../env";
+import type { FailureReport } from "./failure-report";
+import { openText, sealText } from "../vault/envelope";
+
+export type ReportRow = typeof failureReports.$inferSelect;
+
+/** Who met it first: a job, or, outside any job, a request (its answer's requestId). */
+export type ReportOrigin = { jobId: string } | { requestId: string };
+type ReportsEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "ALERT_DESKS">;
+
+/** A report's page is kept this long, then removed with its row by the cron: long enough to fix the adapter, no longer. */
+export const REPORT_RETENTION_MS = 30 * 86_400_000;
+const pageBinding = (id: string) => ["failure-report", id];
+const pageKey = (id: string) => `failure-reports/${id}`;
+
+/** A recurrence of an open report: counted on it, nothing new kept. Null when there is no open report of its kind. */
+async function countRecurrence(d1: D1Database, providerCode: string, report: FailureReport, now: number): Promise<string | null> {
+  const [row] = await database(d1)
+    .update(failureReports)
+    .set({ occurrences: sql`${failureReports.occurrences} + 1`, lastSeenAt: now })
+    .where(
+      and(
+        eq(failureReports.providerCode, providerCode),
+        eq(failureReports.surprise, report.surprise),
+        eq(failureReports.step, report.step),
+        eq(failureReports.adapterVersion, report.adapterVersion),
+        isNull(failureReports.closedAt),
+      ),
+    )
+    .returning({ id: failureReports.id });
+  return row?.id ?? null;
+}
+
+/**
+ * Files what the scraper kept of a page it could not read, or what a certificate check knew of crypto that would not
+ * run (docs/operations.md, "Scraper failure reports"): one open report per provider, kind, step and adapter version,
+ * however often it recurs (each recurrence counted), its page sealed by the vault into R2 until it expires. Every
+ * occurrence also counts toward the operators' alert on its code.
+ */
+export async function fileReport(env: ReportsEnv, providerCode: string, origin: ReportOrigin, report: FailureReport, now: number = Date.now()): Promise<string> {
+  const jobId = "jobId" in origin ? origin.jobId : null;
+  const requestId = "requestId" in origin ? origin.requestId : null;
+  await noteFlagged(env, report.surprise, providerCode, jobId ? `job ${jobId}` : `request ${requestId}`);
+  const recurring = await countRecurrence(env.DB, providerCode, report, now);
+  if (recurring) return recurring;
+  const id = crypto.randomUUID();
+  const hasPage = report.html !== null || report.screenshot !== null;
+  if (hasPage) await env.RESULTS.put(pageKey(id), await sealText(env.VAULT_MASTER_KEY, pageBinding(id), JSON.stringify({ html: report.html, screenshot: report.screenshot })));
+  try {
+    await database(env.DB)
+      .insert(failureReports)
+      .values({
+        id,
+        providerCode,
+        surprise: report.surprise,
+        step: report.step,
+        adapterVersion: report.adapterVersion,
+        detail: report.detail.slice(0, 1000),
+        url: report.url,
+        jobId,
+        requestId,
+        occurrences: 1,
+        createdAt: now,
+        lastSeenAt: now,
+        pageKey: hasPage ? pageKey(id) : null,
+        expiresAt: now + REPORT_RETENTION_MS,
+      });
+    return id;
+  } catch (err) {
+    // Another job filed the same report first (the one-open index): ours is a recurrence of it.
+    if (hasPage) await env.RESULTS.delete(pageKey(id));
+    const winner = await countRecurrence(env.DB, providerCode, report, now);
+    if (winner) return winner;
+    throw err;
+  }
+}
+
+/** Open reports first, newest first. */
+export function latestReports(d1: D1Database, limit: number): Promise<ReportRow[]> {
+  return database(d1).select().from(failureReports).orderBy(desc(isNull(failureReports.closedAt)), desc(failureReports.createdAt)).limit(limit);
+}
+
+export async function findReport(d1: D1Database, id: string): Promise<ReportRow | null> {
+  return (await database(d1).select().from(failureReports).where(eq(failureReports.id, id)).get()) ?? null;
+}
+
+/** The page a report kept, opened; null when it kept none. */
+export async function reportPage(env: Pick<Bindings, "RESULTS" | "VAULT_MASTER_KEY">, row: ReportRow): Promise<{ html: string | null; screenshot: string | null } | null> {
+  if (!row.pageKey) return null;
+  const object = await env.RESULTS.get(row.pageKey);
+  return object ? JSON.parse(await openText(env.VAULT_MASTER_KEY, pageBinding(row.id), await object.text())) : null;
+}
+
+/** Closes an open report, naming the adapter change that fixed it; null when there is no open report of that id. */
+export async function closeReport(d1: D1Database, id: string, closedBy: string, fixRef: string, now: number = Date.now()): Promise<ReportRow | null> {
+  const [row] = await database(d1)
+    .update(failureReports)
+    .set({ closedAt: now, closedBy, fixRef })
+    .where(and(eq(failureReports.id, id), isNull(failureReports.closedAt)))
+    .returning();
+  return row ?? null;
+}
+
+/** Reports past their retention, page and row, `limit` at a time (the cron, worker/index.ts). Returns how many went. */
+export async function purgeExpiredReports(env: Pick<Bindings, "DB" | "RESULTS">, limit: number, now: number = Date.now()): Promise<number> {
+  const expired = await database(env.DB)
+    .select({ id: failureReports.id, pageKey: failureReports.pageKey })
+    .from(failureReports)
+    .where(lte(failureReports.expiresAt, now))
+    .orderBy(asc(failureReports.expiresAt))
+    .limit(limit);
+  const keys = expired.flatMap((r) => (r.pageKey ? [r.pageKey] : []));
+  if (keys.length) await env.RESULTS.delete(keys);
+  for (const r of expired) await database(env.DB).delete(failureReports).where(eq(failureReports.id, r.id));
+  return expired.length;
+}

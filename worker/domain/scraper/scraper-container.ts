@@ -1,0 +1,44 @@
+import { Container } from "@cloudflare/containers";
+import type { Bindings } from "../../env";
+import type { ScraperInstances } from "./instances";
+
+/** The port `scraper-container/Dockerfile` makes the service listen on. */
+export const SCRAPER_CONTAINER_PORT = 8080;
+
+/**
+ * The scraper service (`scraper-container/`) as a Cloudflare Container: one
+ * Durable Object per instance, named `scraper-<n>` (containerInstances below), which keeps every call of a session on the
+ * instance that logged in, since sessions live in that process's memory.
+ */
+export class ScraperContainer extends Container<Bindings> {
+  override defaultPort = SCRAPER_CONTAINER_PORT;
+  // Longer than the scraper's own idle close (SESSION_IDLE_MS, 5 min), so an instance sleeps only once its sessions are gone.
+  override sleepAfter = "10m";
+  // The institutions are on the internet.
+  override enableInternet = true;
+
+  constructor(ctx: Container["ctx"], env: Bindings) {
+    super(ctx, env);
+    // The container gets the worker's secrets from the worker's own; the service refuses to start without the shared one.
+    this.envVars = {
+      SCRAPER_SHARED_SECRET: env.SCRAPER_SHARED_SECRET,
+      SANDBOX_BASE_URL: env.SANDBOX_BASE_URL,
+      ...(env.EGRESS_PROXY_URL ? { EGRESS_PROXY_URL: env.EGRESS_PROXY_URL } : {}),
+      ...(env.EGRESS_PROVIDERS ? { EGRESS_PROVIDERS: env.EGRESS_PROVIDERS } : {}),
+      // The scraper's spans join the worker's at the same collector (docs/operations.md, "Logs and traces").
+      ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+    };
+  }
+}
+
+/** The instance's Durable Object name: stable, so a session's calls reach the container that holds it. */
+export const containerInstanceName = (instance: number) => `scraper-${instance}`;
+
+/** The scraper's instances in production: reached through the Durable Object binding, never a public address. */
+export function containerInstances(namespace: DurableObjectNamespace<ScraperContainer>, count: number): ScraperInstances {
+  return {
+    count,
+    // The host is a placeholder: the Container class forwards the request to the container's port.
+    fetch: (instance, path, init) => namespace.getByName(containerInstanceName(instance)).fetch(`http://scraper${path}`, init),
+  };
+}

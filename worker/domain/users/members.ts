@@ -1,0 +1,134 @@
+import { and, desc, eq } from "drizzle-orm";
+import { revokeUserKeys } from "../api-keys/revoke";
+import type { Database } from "../../platform/database/client";
+import { database } from "../../platform/database/client";
+import { type MemberRole, users, workspaceMembers } from "../../platform/database/tables";
+import type { Bindings } from "../../env";
+import { ApiError } from "../../platform/errors/api-error";
+import { type ListPage, pastPosition } from "../jobs/cursor";
+import { findWorkspace, suspended } from "../workspaces/store";
+
+/** A person in a workspace, as the members API and the console show them. */
+export interface Member {
+  userId: string;
+  email: string;
+  role: MemberRole;
+  joinedAt: number;
+}
+
+const MEMBER_COLUMNS = { userId: workspaceMembers.userId, email: users.email, role: workspaceMembers.role, joinedAt: workspaceMembers.createdAt };
+
+export function membershipInsert(db: Database, row: typeof workspaceMembers.$inferInsert) {
+  return db.insert(workspaceMembers).values(row);
+}
+
+/** Adds an existing user to a workspace (or changes their role there). */
+export async function addMember(d1: D1Database, input: { workspaceId: string; userId: string; role: MemberRole }): Promise<void> {
+  await database(d1)
+    .insert(workspaceMembers)
+    .values({ ...input, createdAt: Date.now() })
+    .onConflictDoUpdate({ target: [workspaceMembers.workspaceId, workspaceMembers.userId], set: { role: input.role } });
+}
+
+/** The workspaces a user belongs to, oldest membership first (the console opens the first). */
+export function memberships(d1: D1Database, userId: string): Promise<{ workspaceId: string; role: MemberRole }[]> {
+  return database(d1)
+    .select({ workspaceId: workspaceMembers.workspaceId, role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .where(eq(workspaceMembers.userId, userId))
+    .orderBy(workspaceMembers.createdAt)
+    .all();
+}
+
+/** The user's role in the workspace; WORKSPACE_ACCESS_DENIED when they are no member of it. */
+export async function requireMembership(d1: D1Database, userId: string, workspaceId: string): Promise<MemberRole> {
+  const row = await database(d1)
+    .select({ role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.workspaceId, workspaceId)))
+    .get();
+  if (!row) throw new ApiError("WORKSPACE_ACCESS_DENIED");
+  if ((await findWorkspace(d1, workspaceId))?.suspendedAt) throw suspended();
+  return row.role;
+}
+
+/** The workspaces a user owns. */
+export async function ownedWorkspaceIds(d1: D1Database, userId: string): Promise<string[]> {
+  const rows = await database(d1)
+    .select({ workspaceId: workspaceMembers.workspaceId })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, "owner")))
+    .all();
+  return rows.map((r) => r.workspaceId);
+}
+
+/** A workspace's members, newest first: all of them, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */
+export function listMembers(d1: D1Database, workspaceId: string, page?: ListPage): Promise<Member[]> {
+  const query = database(d1)
+    .select(MEMBER_COLUMNS)
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), pastPosition(workspaceMembers.createdAt, workspaceMembers.userId, page?.after)))
+    .orderBy(desc(workspaceMembers.createdAt), desc(workspaceMembers.userId));
+  return page ? query.limit(page.limit + 1).all() : query.all();
+}
+
+export async function findMember(d1: D1Database, workspaceId: string, userId: string): Promise<Member | null> {
+  const row = await database(d1)
+    .select(MEMBER_COLUMNS)
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId)))
+    .get();
+  return row ?? null;
+}
+
+/**
+ * The condition that keeps a workspace owned: the row is no owner, or another owner remains. Checked inside the
+ * statement that changes the row, so two owners demoting each other at once cannot both succeed.
+ */
+const LEAVES_AN_OWNER = "(role <> 'owner' OR (SELECT count(*) FROM workspace_members o WHERE o.workspace_id = workspace_members.workspace_id AND o.role = 'owner') > 1)";
+
+const notAMember = () => new ApiError("WORKSPACE_MEMBER_NOT_FOUND");
+const lastOwner = () =>
+  new ApiError("ADMIN_ACTION_FORBIDDEN", {
+    message: "워크스페이스의 마지막 소유자는 역할을 바꾸거나 나갈 수 없습니다. 먼저 다른 구성원에게 소유권을 넘겨 주세요.",
+  });
+
+/** Why a guarded change touched no row: the user is no member, or they are the last owner. */
+async function refusal(d1: D1Database, workspaceId: string, userId: string): Promise<ApiError> {
+  return (await findMember(d1, workspaceId, userId)) ? lastOwner() : notAMember();
+}
+
+/** Gives a member another role; the last owner cannot become a member (ADMIN_ACTION_FORBIDDEN). */
+export async function changeRole(d1: D1Database, workspaceId: string, userId: string, role: MemberRole): Promise<Member> {
+  const changed = await d1
+    .prepare(`UPDATE workspace_members SET role = ?1 WHERE workspace_id = ?2 AND user_id = ?3 AND (?1 = 'owner' OR ${LEAVES_AN_OWNER}) RETURNING user_id`)
+    .bind(role, workspaceId, userId)
+    .first();
+  if (!changed) throw await refusal(d1, workspaceId, userId);
+  return (await findMember(d1, workspaceId, userId))!;
+}
+
+/**
+ * Takes a person out of a workspace (removed by an owner, or leaving): the last owner cannot go. The keys issued to
+ * them by command-line sign-in go with them; the workspace's own keys stay, as they belong to the workspace.
+ */
+export async function removeMember(env: Pick<Bindings, "DB" | "REQUEST_GATES">, workspaceId: string, userId: string): Promise<void> {
+  const removed = await env.DB.prepare(`DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ? AND ${LEAVES_AN_OWNER} RETURNING user_id`).bind(workspaceId, userId).first();
+  if (!removed) throw await refusal(env.DB, workspaceId, userId);
+  await revokeUserKeys(env, workspaceId, userId);
+}
+
+/** An owner hands the workspace over: `to` becomes an owner and `from` a member, together or not at all. */
+export async function handOver(d1: D1Database, workspaceId: string, from: string, to: string): Promise<void> {
+  if (from === to) throw new ApiError("ADMIN_ACTION_FORBIDDEN", { message: "소유권은 다른 구성원에게만 넘길 수 있습니다." });
+  // `from` steps down only where `to` is now an owner: a `to` that is no member leaves both as they were.
+  const [promoted] = await d1.batch([
+    d1.prepare("UPDATE workspace_members SET role = 'owner' WHERE workspace_id = ?1 AND user_id = ?2 RETURNING user_id").bind(workspaceId, to),
+    d1
+      .prepare("UPDATE workspace_members SET role = 'member' WHERE workspace_id = ?1 AND user_id = ?3 AND EXISTS (SELECT 1 FROM workspace_members t WHERE t.workspace_id = ?1 AND t.user_id = ?2 AND t.role = 'owner')")
+      .bind(workspaceId, to, from),
+  ]);
+  if (promoted!.results.length === 0) throw notAMember();
+}

@@ -1,0 +1,29 @@
+import type { WorkspaceRow } from "./store";
+
+export type Plan = WorkspaceRow["plan"];
+
+/**
+ * What each plan allows per KST month (docs/plans.md). A scraping step is one
+ * task unit collected (one target over one date segment, or one list);
+ * concurrent jobs are unfinished ones (PENDING, RUNNING). Null means unlimited.
+ */
+export const PLAN_LIMITS: Record<Plan, { monthlyJobs: number | null; monthlyTaskSteps: number | null; concurrentJobs: number | null }> = {
+  FREE: { monthlyJobs: 300, monthlyTaskSteps: 500, concurrentJobs: 10 },
+  PRO: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null },
+  // Our own and our partners' test workspaces, given by an operator (operators/workspace-actions.ts), never bought.
+  INTERNAL: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null },
+};
+
+/**
+ * What each plan costs a month before VAT, in won (VAT, 10%, is added on the invoice: worker/domain/billing/invoices.ts);
+ * null for a plan nobody buys: INTERNAL is an operator's to give (docs/billing.md).
+ */
+export const PLAN_PRICES: Record<Plan, number | null> = { FREE: 0, PRO: 99_000, INTERNAL: null };
+
+export const PLAN_NAMES: Record<Plan, string> = { FREE: "무료", PRO: "프로", INTERNAL: "내부" };
+
+/**
+ * A paid plan's monthly allowance of jobs and what each job past it costs before VAT, in won, billed with the next
+ * month's renewal (worker/domain/billing/renewal.ts); null for a plan without overage.
+ */
+export const PLAN_OVERAGE: Record<Plan, { includedJobs: number; perJob: number } | null> = { FREE: null, PRO: { includedJobs: 5_000, perJob: 30 }, INTERNAL: null };

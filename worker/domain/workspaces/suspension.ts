@@ -1,0 +1,14 @@
+import { liveKeyHashes } from "../api-keys/store";
+import { keyGate } from "../api-keys/request-gate";
+import type { Bindings } from "../../env";
+import { setSuspended } from "./store";
+
+/**
+ * Suspends (`at`) or restores (null) a workspace, then has each of its keys' gates read it again, so the very next
+ * request sees the change instead of a minute-old cache. False when there is no such workspace.
+ */
+export async function changeSuspension(env: Pick<Bindings, "DB" | "REQUEST_GATES">, workspaceId: string, at: number | null): Promise<boolean> {
+  if (!(await setSuspended(env.DB, workspaceId, at))) return false;
+  await Promise.all((await liveKeyHashes(env.DB, workspaceId)).map((hash) => keyGate(env, hash).forget()));
+  return true;
+}

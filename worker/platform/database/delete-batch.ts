@@ -1,0 +1,8 @@
+/**
+ * Deletes at most `limit` rows of `table` matching `where` (its `?` bound to `binds`) and says how many went: one
+ * bounded statement of a retention purge (worker/domain/retention/purge.ts). The owning module names its table and condition.
+ */
+export async function deleteBatch(d1: D1Database, table: string, where: string, binds: unknown[], limit: number): Promise<number> {
+  const { meta } = await d1.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ?)`).bind(...binds, limit).run();
+  return meta.changes;
+}

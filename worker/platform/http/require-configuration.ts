@@ -1,0 +1,16 @@
+import type { MiddlewareHandler } from "hono";
+import { configurationProblems } from "../configuration";
+import type { AppEnv } from "../../env";
+import { log } from "../observability/telemetry";
+import { ApiError } from "../errors/api-error";
+
+/** A deployment missing a secret or its scraper answers 503 to everything rather than run on anything else. */
+export const requireConfiguration: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const problems = configurationProblems(c.env);
+  if (problems.length > 0) {
+    // The operator reads what is missing in the logs; the caller only learns the service cannot work now.
+    log("error", "deployment-incomplete", { missing: problems });
+    throw new ApiError("SCRAPING_ENGINE_UNAVAILABLE");
+  }
+  await next();
+};

@@ -1,0 +1,168 @@
+import type { Bindings } from "../env";
+import type { Usage } from "./metering-usage";
+
+/**
+ * Counts what the worker asks of the platform, in the units Cloudflare bills
+ * (docs/costs.md), for `npm run bench:cost`. On only where COST_METER is "1"
+ * (the benchmark's local stack); a deployment never sets it. The counters
+ * live in the isolate, which wrangler dev keeps to one.
+ */
+const zero = (): Usage => ({
+  workerInvocations: 0,
+  d1Queries: 0,
+  d1RowsRead: 0,
+  d1RowsWritten: 0,
+  durableObjectRequests: 0,
+  queueMessages: 0,
+  r2ClassA: 0,
+  r2ClassB: 0,
+  r2BytesWritten: 0,
+});
+
+let usage = zero();
+
+export const meteringOn = (env: Pick<Bindings, "COST_METER">) => env.COST_METER === "1";
+
+/** The counters so far, and a fresh start when `reset`. */
+export function takeUsage(reset: boolean): Usage {
+  const taken = usage;
+  if (reset) usage = zero();
+  return taken;
+}
+
+function countD1(meta: D1Meta | undefined): void {
+  usage.d1Queries++;
+  usage.d1RowsRead += meta?.rows_read ?? 0;
+  usage.d1RowsWritten += meta?.rows_written ?? 0;
+}
+
+const statements = new WeakMap<object, D1PreparedStatement>();
+
+/** first() and raw() report no rows read: the meter runs all() instead and shapes its answer as they would. */
+function meteredStatement(statement: D1PreparedStatement): D1PreparedStatement {
+  const proxy = new Proxy(statement, {
+    get(target, prop) {
+      if (prop === "bind") return (...values: unknown[]) => meteredStatement(target.bind(...values));
+      if (prop === "run" || prop === "all") {
+        return async () => {
+          const result = await target.all();
+          countD1(result.meta);
+          return result;
+        };
+      }
+      if (prop === "first") {
+        return async (column?: string) => {
+          const result = await target.all<Record<string, unknown>>();
+          countD1(result.meta);
+          const row = result.results[0] ?? null;
+          return column === undefined ? row : (row?.[column] ?? null);
+        };
+      }
+      if (prop === "raw") {
+        return async () => {
+          const result = await target.all<Record<string, unknown>>();
+          countD1(result.meta);
+          return result.results.map((row) => Object.values(row));
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  statements.set(proxy, statement);
+  return proxy;
+}
+
+function meteredD1(d1: D1Database): D1Database {
+  return new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") return (query: string) => meteredStatement(target.prepare(query));
+      if (prop === "batch") {
+        return async (batch: D1PreparedStatement[]) => {
+          const results = await target.batch(batch.map((s) => statements.get(s) ?? s));
+          for (const result of results) countD1(result.meta);
+          return results;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+const R2_CLASS_A = new Set(["put", "delete", "list", "createMultipartUpload", "resumeMultipartUpload"]);
+const R2_CLASS_B = new Set(["get", "head"]);
+
+function meteredR2(bucket: R2Bucket): R2Bucket {
+  return new Proxy(bucket, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (R2_CLASS_A.has(String(prop))) usage.r2ClassA++;
+        if (R2_CLASS_B.has(String(prop))) usage.r2ClassB++;
+        if (prop === "put") {
+          const body = args[1];
+          usage.r2BytesWritten += typeof body === "string" ? new TextEncoder().encode(body).byteLength : body instanceof ArrayBuffer || ArrayBuffer.isView(body) ? body.byteLength : 0;
+        }
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+function meteredQueue<T>(queue: Queue<T>): Queue<T> {
+  return {
+    send: (message, options) => {
+      usage.queueMessages++;
+      return queue.send(message, options);
+    },
+    sendBatch: (messages, options) => {
+      const all = [...messages];
+      usage.queueMessages += all.length;
+      return queue.sendBatch(all, options);
+    },
+    metrics: () => queue.metrics(),
+  } as Queue<T>;
+}
+
+/** Every call on a stub is one Durable Object request (RPC or fetch). */
+function meteredStub<S extends object>(stub: S): S {
+  return new Proxy(stub, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      // Awaiting a stub looks up `then`: that is no request.
+      if (prop === "then" || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        usage.durableObjectRequests++;
+        // Not value.apply: on an RPC stub every property, `apply` too, is a remote method.
+        return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+      };
+    },
+  });
+}
+
+function meteredNamespace<N extends DurableObjectNamespace<any>>(namespace: N): N {
+  return new Proxy(namespace, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "get" || prop === "getByName") return (...args: unknown[]) => meteredStub((value as (...a: unknown[]) => object).apply(target, args));
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The bindings of one invocation, counted, with every billed call counted. */
+export function meteredEnv(env: Bindings): Bindings {
+  usage.workerInvocations++;
+  return {
+    ...env,
+    DB: meteredD1(env.DB),
+    RESULTS: meteredR2(env.RESULTS),
+    TASKS: meteredQueue(env.TASKS),
+    REQUEST_GATES: meteredNamespace(env.REQUEST_GATES),
+    CREDENTIAL_LOCKS: meteredNamespace(env.CREDENTIAL_LOCKS),
+    JOB_BOARD: meteredNamespace(env.JOB_BOARD),
+    ...(env.SCRAPER ? { SCRAPER: meteredNamespace(env.SCRAPER) } : {}),
+  };
+}
