@@ -2,7 +2,7 @@ import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS } from "../../worker/domain/console-sessions/login-attempts";
-import { FORM_FIELD_BOUNDS } from "../../worker/console/form-bounds";
+import { FORM_FIELD_BOUNDS } from "../../worker/web/form-bounds";
 import worker from "../../worker/index";
 import { FINISHED_SESSION_RETENTION_MS } from "../../worker/domain/registration/sessions";
 import { PURGE_BATCH, PURGE_BATCHES_PER_RUN } from "../../worker/domain/retention/purge";

@@ -12,9 +12,9 @@ import { ChangePlanBodySchema, CreatePaymentMethodBodySchema } from "../api/bill
 import { PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../domain/workspaces/plans";
 import { workspaceRow } from "../domain/workspaces/store";
 import { planUsage, PlanUsageTable } from "./plan-usage";
-import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
-import { kst } from "./kst";
-import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
+import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
+import { kst } from "../web/kst";
+import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { issueSession, type RegistrationOption } from "../domain/registration/sessions";
 import { workspaceBusinessNumber } from "../domain/workspaces/store";
 import { findCredential } from "../domain/credentials/store";
-import { Page } from "./layout";
+import { Page } from "../web/layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

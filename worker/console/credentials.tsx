@@ -5,14 +5,14 @@ import { GLOBAL_PROVIDER } from "../domain/credentials/identity";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import { ApiError } from "../platform/errors/api-error";
 import { lastSuccesses } from "../domain/jobs/store";
-import { type FormOutcome, onPage } from "./form-outcome";
-import { providerName } from "./provider-name";
+import { type FormOutcome, onPage } from "../web/form-outcome";
+import { providerName } from "../web/provider-name";
 import { EXPIRY_WARNING_DAYS } from "../domain/credentials/expiry-warnings";
 import type { AppEnv } from "../env";
 import { roleMay } from "../domain/workspaces/roles";
 import { isSandboxOnly } from "../domain/workspaces/store";
-import { kst } from "./kst";
-import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
+import { kst } from "../web/kst";
+import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

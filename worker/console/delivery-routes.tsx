@@ -5,9 +5,9 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../platform/errors/api-error";
 import { CreateDeliveryRouteBodySchema, routeInput } from "../api/delivery-routes/shapes";
 import { routeView } from "../api/delivery-routes/views";
-import { kst } from "./kst";
-import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
-import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
+import { kst } from "../web/kst";
+import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
+import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

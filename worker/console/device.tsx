@@ -5,9 +5,9 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../platform/errors/api-error";
 import { memberships, requireMembership } from "../domain/users/members";
 import { workspaceNames } from "../domain/workspaces/store";
-import { DEVICE_CODE_PAGE } from "./device-page-path";
-import { kst } from "./kst";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
+import { kst } from "../web/kst";
+import { CsrfField, ErrorAlert, Page } from "../web/layout";
 import { consoleUserOf } from "./signed-in";
 
 type Shown = { userCode?: string; pending?: PendingDevice; error?: ApiError; decided?: { approved: boolean; clientName: string; workspaceName?: string } };

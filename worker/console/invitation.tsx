@@ -6,8 +6,8 @@ import { acceptInvitation, invalidInvitation, type InvitationRow, pendingInvitat
 import { AS_ROLE, INVITATION_PAGE } from "../domain/users/send-invitation";
 import { findUserByEmail } from "../domain/users/store";
 import { workspaceNames } from "../domain/workspaces/store";
-import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { assertBounded, FORM_FIELD_BOUNDS } from "../web/form-bounds";
+import { CsrfField, ErrorAlert, Page } from "../web/layout";
 import { currentUser, SIGN_IN_PATH } from "./signed-in";
 import { MIN_PASSWORD_LENGTH, shortPassword } from "./sign-up";
 import { startSession } from "./start-session";

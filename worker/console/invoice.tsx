@@ -5,8 +5,8 @@ import { PLAN_NAMES } from "../domain/workspaces/plans";
 import { workspaceRow } from "../domain/workspaces/store";
 import { kstDate } from "../platform/lib/korean-time";
 import { INVOICE_STATUS, won } from "./billing";
-import { kst } from "./kst";
-import { DataTable, Page } from "./layout";
+import { kst } from "../web/kst";
+import { DataTable, Page } from "../web/layout";
 
 
 /**

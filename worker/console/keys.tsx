@@ -6,8 +6,8 @@ import type { AppEnv } from "../env";
 import { roleMay } from "../domain/workspaces/roles";
 import { ApiError } from "../platform/errors/api-error";
 import { isoTime } from "../platform/lib/iso-time";
-import { kst } from "./kst";
-import { CsrfField, DataTable, ErrorAlert, Page } from "./layout";
+import { kst } from "../web/kst";
+import { CsrfField, DataTable, ErrorAlert, Page } from "../web/layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

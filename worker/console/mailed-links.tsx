@@ -4,7 +4,7 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../platform/errors/api-error";
 import { sendMail } from "../domain/mail/outbox";
 import { type AccountLinkPurpose, issueAccountLink, LINK_TTL_MS, useAccountLink } from "../domain/users/account-links";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { CsrfField, ErrorAlert, Page } from "../web/layout";
 import { SIGN_IN_PATH } from "./signed-in";
 
 /** A one-time link the console mails a user, and the page it opens. */

@@ -6,9 +6,9 @@ import { changeRole, handOver, listMembers, removeMember } from "../domain/users
 import { sendInvitation } from "../domain/users/send-invitation";
 import { CreateInvitationBodySchema } from "../api/workspace-invitations/shapes";
 import { UpdateMemberBodySchema } from "../api/workspace-members/shapes";
-import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
-import { kst } from "./kst";
-import { ActionButton, CsrfField, DataTable, Outcome, Page } from "./layout";
+import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
+import { kst } from "../web/kst";
+import { ActionButton, CsrfField, DataTable, Outcome, Page } from "../web/layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

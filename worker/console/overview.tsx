@@ -6,10 +6,10 @@ import { jobActivity, listJobs } from "../domain/jobs/store";
 import { DAY_MS, kstDate } from "../platform/lib/korean-time";
 import { OVERVIEW_CHART_SCRIPT } from "./assets";
 import { NEXT_ACTION } from "./job-detail";
-import { kst } from "./kst";
-import { DataTable, Page } from "./layout";
+import { kst } from "../web/kst";
+import { DataTable, Page } from "../web/layout";
 import { planUsage, PlanUsageTable } from "./plan-usage";
-import { providerName } from "./provider-name";
+import { providerName } from "../web/provider-name";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../platform/errors/api-error";
 import { type Action, requireRole } from "../domain/workspaces/roles";
-import { ErrorAlert, Page } from "./layout";
+import { ErrorAlert, Page } from "../web/layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

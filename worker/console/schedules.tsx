@@ -10,11 +10,11 @@ import { listSchedules, MAX_SCHEDULES_PER_WORKSPACE } from "../domain/schedules/
 import { roleMay } from "../domain/workspaces/roles";
 import { scheduleRuns } from "../domain/jobs/store";
 import { JobStatusCell } from "./job-status";
-import { kst } from "./kst";
+import { kst } from "../web/kst";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
-import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
-import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
-import { providerName } from "./provider-name";
+import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
+import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
+import { providerName } from "../web/provider-name";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { parseTarget, TargetFields } from "./target-fields";
 import { WorkspaceNav } from "./workspace-nav";

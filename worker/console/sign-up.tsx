@@ -8,8 +8,8 @@ import { isValidBusinessNumber } from "../../contracts/business-number";
 import { isPersonalEmail } from "../domain/users/email";
 import { signUp } from "../domain/users/store";
 import { mailVerificationLink } from "./verify-email";
-import { assertBounded, FORM_FIELD_BOUNDS } from "./form-bounds";
-import { CsrfField, ErrorAlert, Page } from "./layout";
+import { assertBounded, FORM_FIELD_BOUNDS } from "../web/form-bounds";
+import { CsrfField, ErrorAlert, Page } from "../web/layout";
 import { startSession } from "./start-session";
 
 export const MIN_PASSWORD_LENGTH = 10;

@@ -1,7 +1,7 @@
 import { allProviders } from "../domain/catalog/providers";
 import { findSchema } from "../domain/catalog/schemas";
 import type { CredentialRow } from "../domain/credentials/store";
-import { providerName } from "./provider-name";
+import { providerName } from "../web/provider-name";
 
 /** Every provider and schema pair a job or a schedule can ask for. */
 const targetChoices = () =>

@@ -7,9 +7,9 @@ import { listDeliveries } from "../domain/webhooks/deliveries";
 import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret } from "../domain/webhooks/endpoints";
 import { replayWebhook } from "../domain/webhooks/replay";
 import { checkWebhookUrl, localUrlsAllowed } from "../domain/webhooks/url";
-import { asApiBody, type FormOutcome, onPage } from "./form-outcome";
-import { kst } from "./kst";
-import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "./layout";
+import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
+import { kst } from "../web/kst";
+import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 

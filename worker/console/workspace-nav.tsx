@@ -1,7 +1,7 @@
 import type { MemberRole } from "../platform/database/tables";
 import type { ConsoleUser } from "../env";
 import { roleMay } from "../domain/workspaces/roles";
-import { CsrfField } from "./layout";
+import { CsrfField } from "../web/layout";
 import { WORKSPACES_PAGE } from "./workspaces";
 
 /** The signed-in header: the workspace's pages the user's role may open, and sign-out. */

@@ -3,8 +3,8 @@ import { verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
 import { memberships, removeMember } from "../domain/users/members";
 import { workspaceNames } from "../domain/workspaces/store";
-import { type FormOutcome, onPage } from "./form-outcome";
-import { CsrfField, Outcome, Page } from "./layout";
+import { type FormOutcome, onPage } from "../web/form-outcome";
+import { CsrfField, Outcome, Page } from "../web/layout";
 import { consoleUserOf } from "./signed-in";
 
 export const WORKSPACES_PAGE = "/console/workspaces";

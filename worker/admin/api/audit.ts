@@ -4,7 +4,7 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { code, MAX, pathId, timestamp } from "../../platform/http/bounds";
 import { isoTime } from "../../platform/lib/iso-time";
 import { type AuditLine, auditLines } from "../../domain/operators/audit";
-import { paged, PageQuerySchema, pageSchema } from "../../api/paging";
+import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 
 const AuditLineSchema = z
   .object({

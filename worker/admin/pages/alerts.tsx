@@ -2,9 +2,9 @@ import type { Context } from "hono";
 import { latestAlerts } from "../../domain/alerts/store";
 import type { AppEnv } from "../../env";
 import { assertOperatorMay } from "../../domain/operators/permissions";
-import { kst } from "../../console/kst";
+import { kst } from "../../web/kst";
 import { ALERTS_SHOWN } from "../api/alerts";
-import { DataTable } from "../../console/layout";
+import { DataTable } from "../../web/layout";
 import { AdminPage } from "./layout";
 
 /** Alerts on the flagged codes, open ones first. */

@@ -3,8 +3,8 @@ import type { AppEnv } from "../../env";
 import { MAX } from "../../platform/http/bounds";
 import { auditLines } from "../../domain/operators/audit";
 import { assertOperatorMay } from "../../domain/operators/permissions";
-import { kst } from "../../console/kst";
-import { DataTable } from "../../console/layout";
+import { kst } from "../../web/kst";
+import { DataTable } from "../../web/layout";
 import { AdminPage } from "./layout";
 
 const PAGE = 100;

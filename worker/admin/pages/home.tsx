@@ -4,7 +4,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import { MAX } from "../../platform/http/bounds";
 import { type SearchMatch, searchTargets } from "../../domain/operators/actions";
 import { actorOf } from "../../domain/operators/authenticate";
-import { DataTable } from "../../console/layout";
+import { DataTable } from "../../web/layout";
 import { AdminPage } from "./layout";
 
 const KIND_NAMES: Record<SearchMatch["kind"], string> = { workspace: "워크스페이스", job: "작업", credential: "인증정보", connection: "파트너 연결" };

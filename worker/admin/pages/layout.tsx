@@ -4,7 +4,7 @@ import { verifiedForm } from "../../domain/console-sessions/csrf";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { ReasonSchema } from "../api/shapes";
-import { CsrfField, ErrorAlert, Page } from "../../console/layout";
+import { CsrfField, ErrorAlert, Page } from "../../web/layout";
 
 const PRODUCT = "운영자 콘솔";
 

@@ -7,8 +7,8 @@ import { MAX } from "../../platform/http/bounds";
 import { announceProviderOutage, withdrawProviderOutage } from "../../domain/operators/actions";
 import { actorOf } from "../../domain/operators/authenticate";
 import { operatorMay } from "../../domain/operators/permissions";
-import { CsrfField } from "../../console/layout";
-import { kst } from "../../console/kst";
+import { CsrfField } from "../../web/layout";
+import { kst } from "../../web/kst";
 import { OutageNoteSchema } from "../api/outages/shapes";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
 

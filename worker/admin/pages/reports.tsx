@@ -5,9 +5,9 @@ import { closeFailureReport, readFailureReport } from "../../domain/operators/ac
 import { actorOf } from "../../domain/operators/authenticate";
 import { assertOperatorMay, operatorMay } from "../../domain/operators/permissions";
 import { latestReports } from "../../domain/reports/store";
-import { CsrfField } from "../../console/layout";
-import { kst } from "../../console/kst";
-import { providerName } from "../../console/provider-name";
+import { CsrfField } from "../../web/layout";
+import { kst } from "../../web/kst";
+import { providerName } from "../../web/provider-name";
 import { REPORTS_SHOWN } from "../api/reports/list";
 import { FixRefSchema } from "../api/reports/shapes";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";

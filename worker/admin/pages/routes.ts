@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
-import { consolePageHeaders } from "../../console/page-headers";
+import { consolePageHeaders } from "../../web/page-headers";
 import { showAlerts } from "./alerts";
 import { showAudit } from "./audit";
 import { closeReportForm, showReport, showReports } from "./reports";

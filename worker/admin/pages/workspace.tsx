@@ -6,9 +6,9 @@ import { actorOf } from "../../domain/operators/authenticate";
 import { operatorMay } from "../../domain/operators/permissions";
 import { PLANS } from "../../platform/database/tables";
 import { ApiError } from "../../platform/errors/api-error";
-import { CsrfField, DataTable } from "../../console/layout";
-import { kst } from "../../console/kst";
-import { providerName } from "../../console/provider-name";
+import { CsrfField, DataTable } from "../../web/layout";
+import { kst } from "../../web/kst";
+import { providerName } from "../../web/provider-name";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
 
 /** One workspace: what it is, its keys and credentials without their secrets, its latest jobs; the actions the operator's role allows. */

@@ -3,7 +3,7 @@ import { listApiKeys } from "../../domain/api-keys/store";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
-import { paged, PageQuerySchema, pageSchema } from "../paging";
+import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { ApiKeySchema } from "./shapes";
 import { apiKeyView } from "./views";
 

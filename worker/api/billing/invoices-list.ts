@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listInvoices } from "../../domain/billing/invoices";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
-import { paged, PageQuerySchema, pageSchema } from "../paging";
+import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { InvoiceSchema, invoiceView } from "./shapes";
 

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { listConnections } from "../../domain/partners/connections";
 import { connectionView } from "./views";
 import { errorResponses } from "../../platform/http/error-responses";
-import { paged, PageQuerySchema, pageSchema } from "../paging";
+import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 
 export const route = createRoute({

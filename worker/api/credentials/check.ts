@@ -11,7 +11,7 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
 import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
-import { credentialView } from "./views";
+import { credentialView } from "../../domain/credentials/views";
 
 export const route = createRoute({
   method: "post",

@@ -7,7 +7,7 @@ import { checkAuthMethod, credentialFromFields, credentialScope } from "../../do
 import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../../domain/partners/business-number";
 import { sealedCredentialRow } from "../../domain/credentials/store";
 import { checksOnRegistration, registerCredential } from "../../domain/credentials/replace";
-import { credentialView } from "./views";
+import { credentialView } from "../../domain/credentials/views";
 import type { AppEnv } from "../../env";
 import { CERTIFICATE_ERRORS } from "../../domain/certificates/errors";
 import { ApiError } from "../../platform/errors/api-error";

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { findCredential } from "../../domain/credentials/store";
-import { credentialView } from "./views";
+import { credentialView } from "../../domain/credentials/views";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";

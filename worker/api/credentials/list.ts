@@ -1,11 +1,11 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { code } from "../../platform/http/bounds";
 import { listCredentials } from "../../domain/credentials/store";
-import { credentialView } from "./views";
+import { credentialView } from "../../domain/credentials/views";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
-import { paged, PageQuerySchema, pageSchema } from "../paging";
+import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { CredentialSchema } from "./shapes";
 
 export const route = createRoute({

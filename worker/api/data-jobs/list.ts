@@ -7,7 +7,7 @@ import { jobListItem } from "../../domain/jobs/views";
 import { DataJobPageSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { cursor, MAX, uuid } from "../../platform/http/bounds";
-import { paged } from "../paging";
+import { paged } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 
 /** Repeated (`?a=x&a=y`) and comma-separated (`?a=x,y`) forms both work; at most `max` values in all. */

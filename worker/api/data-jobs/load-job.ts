@@ -1,18 +1,8 @@
 import type { Context } from "hono";
-import type { AppEnv, Bindings } from "../../env";
-import { ApiError } from "../../platform/errors/api-error";
-import { readJob } from "../../domain/jobs/board";
+import type { AppEnv } from "../../env";
+import { workspaceJob } from "../../domain/jobs/workspace-job";
 import type { JobRow } from "../../domain/jobs/store";
 import { principalOf } from "../principal";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A job of the workspace; anything else, malformed ids included, is simply not found. */
-export async function workspaceJob(env: Bindings, workspaceId: string, id: string): Promise<JobRow> {
-  const row = UUID.test(id) ? await readJob(env, workspaceId, id.toLowerCase()) : null;
-  if (!row) throw new ApiError("DATA_JOB_NOT_FOUND");
-  return row;
-}
 
 /** A job of the caller's workspace. */
 export const loadJob = (c: Context<AppEnv>, id: string): Promise<JobRow> => workspaceJob(c.env, principalOf(c).workspaceId, id);

@@ -3,7 +3,7 @@ import { findRoute, listDeliveries } from "../../domain/deliveries/store";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
-import { paged, PageQuerySchema, pageSchema } from "../paging";
+import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { RouteDeliverySchema, RouteIdParamSchema } from "./shapes";
 import { deliveryView } from "./views";

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { DEVICE_CODE_PAGE } from "../../console/device-page-path";
+import { DEVICE_CODE_PAGE } from "../../domain/device-codes/page-path";
 import { startDeviceAuthorization } from "../../domain/device-codes/store";
 import type { AppEnv } from "../../env";
 import { int32, MAX } from "../../platform/http/bounds";

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
-import { ProviderCodeParamSchema, providerOrThrow } from "./code-param";
+import { ProviderCodeParamSchema, providerOrThrow } from "../../web/provider-code-param";
 import { ProviderSchema, providerView } from "./views";
 import { liveProviders } from "../../domain/catalog/live";
 

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { cancelSession, findSession } from "../../domain/registration/sessions";
-import { sessionView } from "./views";
+import { sessionView } from "../../domain/registration/views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";

@@ -10,7 +10,7 @@ import { consentedSchemas } from "../../domain/credentials/consent";
 import { GLOBAL_PROVIDER } from "../../domain/credentials/identity";
 import { findCredential } from "../../domain/credentials/store";
 import { assertRecoverable, recoveryOption } from "../../domain/credentials/recovery";
-import { sessionView } from "./views";
+import { sessionView } from "../../domain/registration/views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";

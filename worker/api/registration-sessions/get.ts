@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { findSession } from "../../domain/registration/sessions";
-import { shownSession } from "./views";
+import { shownSession } from "../../domain/registration/views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { listSchedules } from "../../domain/schedules/store";
 import { scheduleView } from "../../domain/schedules/view";
-import { paged, PageQuerySchema } from "../paging";
+import { paged, PageQuerySchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { SchedulePageSchema } from "./shapes";
 

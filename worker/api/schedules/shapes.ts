@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { SCHEDULE_STATUSES } from "../../platform/database/tables";
 import { code, count, int32, pathId, timestamp, uuid } from "../../platform/http/bounds";
 import { DataJobListItemSchema } from "../data-jobs/shapes";
-import { MAX_PAGE, pageSchema } from "../paging";
+import { MAX_PAGE, pageSchema } from "../../platform/http/paging";
 
 const MAX_CRON = 100;
 const MAX_REASON = 2000;

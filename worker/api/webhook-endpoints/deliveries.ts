@@ -4,7 +4,7 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { listDeliveries } from "../../domain/webhooks/deliveries";
 import { findEndpoint } from "../../domain/webhooks/endpoints";
 import { principalOf } from "../principal";
-import { paged, PageQuerySchema } from "../paging";
+import { paged, PageQuerySchema } from "../../platform/http/paging";
 import { EndpointIdParamSchema, WebhookDeliveryPageSchema } from "./shapes";
 import { deliveryView } from "./views";
 

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { listEndpoints } from "../../domain/webhooks/endpoints";
 import { principalOf } from "../principal";
-import { paged, PageQuerySchema } from "../paging";
+import { paged, PageQuerySchema } from "../../platform/http/paging";
 import { WebhookEndpointPageSchema } from "./shapes";
 import { endpointView } from "./views";
 

@@ -4,7 +4,7 @@ import { WEBHOOK_DELIVERY_STATUSES } from "../../platform/database/tables";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../domain/webhooks/url";
 import { count, int32, MAX, pathId, timestamp, uuid } from "../../platform/http/bounds";
 import { MAX_DELIVERY_ERROR_LENGTH } from "../../domain/webhooks/deliver";
-import { pageSchema } from "../paging";
+import { pageSchema } from "../../platform/http/paging";
 import { MAX_LOGGED_ATTEMPTS } from "../../domain/webhooks/deliveries";
 
 /** A page of endpoints or deliveries holds at most this many items (the `limit` query's maximum). */

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { pendingInvitations } from "../../domain/users/invitations";
-import { paged, PageQuerySchema, pageSchema } from "../paging";
+import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { InvitationSchema, invitationView } from "./shapes";
 

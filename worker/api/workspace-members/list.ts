@@ -1,9 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
-import type { CursorPosition } from "../../domain/jobs/cursor";
+import type { CursorPosition } from "../../platform/database/cursor";
 import { listMembers, type Member } from "../../domain/users/members";
-import { paged, PageQuerySchema, pageSchema } from "../paging";
+import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { MemberSchema, memberView } from "./shapes";
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { type ListPage, pastPosition } from "../jobs/cursor";
+import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { database } from "../../platform/database/client";
 import { apiKeys } from "../../platform/database/tables";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";

@@ -1,4 +1,4 @@
-import { credentialView, RENEWAL_WINDOW_MS } from "../../api/credentials/views";
+import { credentialView, RENEWAL_WINDOW_MS } from "./views";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import { findCredential } from "./store";
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
-import { type ListPage, pastPosition } from "../jobs/cursor";
+import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { type Database, database } from "../../platform/database/client";
 import { credentials } from "../../platform/database/tables";
 import { hasActiveJob } from "../jobs/store";

@@ -4,7 +4,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import type { JobRow } from "../jobs/store";
 import { isoTime } from "../../platform/lib/iso-time";
 import { isActiveConnection } from "../partners/connections";
-import { workspaceJob } from "../../api/data-jobs/load-job";
+import { workspaceJob } from "../jobs/workspace-job";
 import { signLink, verifyLink } from "./token";
 
 /** Where links are served: the token is the last segment, so a link is one opaque URL. */

@@ -1,7 +1,7 @@
 import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
 import type { SchemaDefinition } from "../catalog/schemas";
 import { canonicalJson } from "../../platform/lib/canonical-json";
-import { invalidCursor } from "./cursor";
+import { invalidCursor } from "../../platform/database/cursor";
 import { findJob, type JobRow } from "./store";
 
 const FIELD = "body.params.since";

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, isNull, lte, type SQL, type SQLWrapper, sql
 import { database } from "../../platform/database/client";
 import { type JobStatus, jobs, taskUnits } from "../../platform/database/tables";
 import type { JobError } from "../../../contracts/job-failures";
-import { type CursorPosition, pastPosition } from "./cursor";
+import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { revisionsHold } from "../workspaces/store";
 
 export type JobRow = typeof jobs.$inferSelect;

@@ -2,7 +2,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { operatorAudit } from "../../platform/database/tables";
 import { ApiError } from "../../platform/errors/api-error";
-import type { CursorPosition } from "../jobs/cursor";
+import type { CursorPosition } from "../../platform/database/cursor";
 import type { Operator } from "./store";
 import { log } from "../../platform/observability/telemetry";
 

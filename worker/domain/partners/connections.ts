@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { type ListPage, pastPosition } from "../jobs/cursor";
+import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { jobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
 import { connections } from "../../platform/database/tables";

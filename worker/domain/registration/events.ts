@@ -1,5 +1,5 @@
 import type { WebhookEventType } from "../../../contracts/webhooks";
-import { shownSession } from "../../api/registration-sessions/views";
+import { shownSession } from "./views";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import type { SessionRow } from "./status";
 

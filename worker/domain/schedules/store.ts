@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { schedules } from "../../platform/database/tables";
-import { type CursorPosition, pastPosition } from "../jobs/cursor";
+import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 export type NewSchedule = Pick<ScheduleRow, "id" | "workspaceId" | "providerCode" | "schema" | "credentialId" | "cron" | "params" | "lastDays" | "incremental" | "nextRunAt" | "deliveryRouteId">;

@@ -3,7 +3,7 @@ import { database } from "../../platform/database/client";
 import { deleteBatch } from "../../platform/database/delete-batch";
 import { type MemberRole, workspaceInvitations } from "../../platform/database/tables";
 import { ApiError } from "../../platform/errors/api-error";
-import { type ListPage, pastPosition } from "../jobs/cursor";
+import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 import { normalizeEmail } from "./email";
 import { hashPassword } from "./password";

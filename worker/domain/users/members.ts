@@ -5,7 +5,7 @@ import { database } from "../../platform/database/client";
 import { type MemberRole, users, workspaceMembers } from "../../platform/database/tables";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
-import { type ListPage, pastPosition } from "../jobs/cursor";
+import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { findWorkspace, suspended } from "../workspaces/store";
 
 /** A person in a workspace, as the members API and the console show them. */

@@ -2,7 +2,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { type WebhookAttempt, type WebhookDeliveryStatus, webhookDeliveries } from "../../platform/database/tables";
 import { ApiError } from "../../platform/errors/api-error";
-import { type CursorPosition, pastPosition } from "../jobs/cursor";
+import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { deleteBatch } from "../../platform/database/delete-batch";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;

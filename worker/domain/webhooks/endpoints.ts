@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { webhookDeliveries, webhookEndpoints } from "../../platform/database/tables";
 import { ApiError } from "../../platform/errors/api-error";
-import { type CursorPosition, pastPosition } from "../jobs/cursor";
+import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import type { WebhookEventType } from "../../../contracts/webhooks";
 import { latestKeyVersion } from "../vault/envelope";
 import { recipientsSql } from "../workspaces/store";

@@ -2,8 +2,8 @@ import type { Context } from "hono";
 import { liveProviders } from "../../domain/catalog/live";
 import { allProviders } from "../../domain/catalog/providers";
 import type { ProviderState } from "../../domain/catalog/status";
-import { kst } from "../../console/kst";
-import { DataTable, Page } from "../../console/layout";
+import { kst } from "../kst";
+import { DataTable, Page } from "../layout";
 import type { PulseWindow } from "../../domain/catalog/provider-pulse";
 import type { AppEnv } from "../../env";
 

@@ -5,7 +5,7 @@ import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { timestamp } from "../../../platform/http/bounds";
-import { ProviderCodeParamSchema, providerOrThrow } from "../../../api/providers/code-param";
+import { ProviderCodeParamSchema, providerOrThrow } from "../../../web/provider-code-param";
 import { ReasonSchema } from "../shapes";
 import { OutageNoteSchema, OutageSchema } from "./shapes";
 import { outageView } from "./views";

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { MAX_UPCOMING_OUTAGES, upcomingOutageRows } from "../../../domain/catalog/outages";
 import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
-import { ProviderCodeParamSchema, providerOrThrow } from "../../../api/providers/code-param";
+import { ProviderCodeParamSchema, providerOrThrow } from "../../../web/provider-code-param";
 import { OutageSchema } from "./shapes";
 import { outageView } from "./views";
 

@@ -1,7 +1,7 @@
-import type { CredentialRow } from "../../domain/credentials/store";
-import type { CertificateFace } from "../../domain/certificates/verify";
+import type { CredentialRow } from "./store";
+import type { CertificateFace } from "../certificates/verify";
 import { isoTime, isoTimeOrNull } from "../../platform/lib/iso-time";
-import { GLOBAL_PROVIDER } from "../../domain/credentials/identity";
+import { GLOBAL_PROVIDER } from "./identity";
 
 /** How long before notAfter a certificate is flagged, so a partner can ask the business to renew before jobs fail. */
 export const RENEWAL_WINDOW_MS = 30 * 86_400_000;

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { code } from "../../platform/http/bounds";
-import { findProvider, type ProviderDefinition } from "../../domain/catalog/providers";
-import { ApiError } from "../../platform/errors/api-error";
+import { code } from "../platform/http/bounds";
+import { findProvider, type ProviderDefinition } from "../domain/catalog/providers";
+import { ApiError } from "../platform/errors/api-error";
 
 export const ProviderCodeParamSchema = z.object({
   code: code().meta({ param: { name: "code", in: "path" }, example: "sandbox.bank" }),

@@ -1,9 +1,9 @@
 import { and, eq, lt, or, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { ApiError } from "../../platform/errors/api-error";
+import { ApiError } from "../errors/api-error";
 import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
-import { hmacKey, toHex } from "../../platform/lib/crypto";
-import { timingSafeEqualHex } from "../../platform/lib/timing-safe-equal";
+import { hmacKey, toHex } from "../lib/crypto";
+import { timingSafeEqualHex } from "../lib/timing-safe-equal";
 
 /** Position after the last item of a page, in the list's (createdAt, id) descending order. */
 export interface CursorPosition {

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { type CursorPosition, decodeCursor, encodeCursor } from "../domain/jobs/cursor";
-import { cursor } from "../platform/http/bounds";
+import { type CursorPosition, decodeCursor, encodeCursor } from "../database/cursor";
+import { cursor } from "./bounds";
 
 /** The most rows one page answers (spec: limit 1-100, default 20). */
 export const MAX_PAGE = 100;
