@@ -1,5 +1,5 @@
 import { createApp } from "./app";
-import { assertConfigured } from "./platform/configuration";
+import { assertConfigured } from "./domain/deployment/configuration-problems";
 import { meteringOn, takeUsage } from "./platform/metering";
 import type { Bindings } from "./env";
 import { consumeBatch } from "./domain/pipeline/consumer";

@@ -5,7 +5,7 @@ import { type Action, requireKeyRight } from "../domain/workspaces/roles";
 import { principalOf } from "./principal";
 
 /**
- * What a managing route is registered behind (app.ts): the calling key must
+ * What a managing route is defined behind (guards.ts): the calling key must
  * act with a role that may do `action` (workspaces/roles.ts, where a key with
  * canManageKeys acts as the owner and any other as a member), else 403
  * ADMIN_ACTION_FORBIDDEN. So a leaked key that only collects data can neither

@@ -8,7 +8,7 @@ import { endPeriodNow, testClockOn } from "../domain/billing/test-clock";
 import { findSubscription, withdrawChange } from "../domain/billing/subscriptions";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { ChangePlanBodySchema, CreatePaymentMethodBodySchema } from "../api/billing/shapes";
+import { ChangePlanBodySchema, CreatePaymentMethodBodySchema } from "../domain/billing/inputs";
 import { PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../domain/workspaces/plans";
 import { workspaceRow } from "../domain/workspaces/store";
 import { planUsage, PlanUsageTable } from "./plan-usage";

@@ -4,7 +4,7 @@ import { findSchema } from "../domain/catalog/schemas";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import { listCredentials } from "../domain/credentials/store";
 import type { AppEnv } from "../env";
-import { CreateScheduleBodySchema } from "../api/schedules/shapes";
+import { CreateScheduleBodySchema } from "../domain/schedules/inputs";
 import { createSchedule, ownSchedule, pauseSchedule, removeSchedule, resumeSchedule } from "../domain/schedules/manage";
 import { listSchedules, MAX_SCHEDULES_PER_WORKSPACE } from "../domain/schedules/store";
 import { roleMay } from "../domain/workspaces/roles";

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { WEBHOOK_EVENT_TYPES } from "../../contracts/webhooks";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import type { AppEnv } from "../env";
-import { CreateEndpointBodySchema } from "../api/webhook-endpoints/shapes";
+import { CreateEndpointBodySchema } from "../domain/webhooks/inputs";
 import { listDeliveries } from "../domain/webhooks/deliveries";
 import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret } from "../domain/webhooks/endpoints";
 import { replayWebhook } from "../domain/webhooks/replay";

@@ -1,5 +1,6 @@
 import type { Bindings } from "../env";
 import type { Usage } from "./metering-usage";
+import { flagOn } from "./configuration";
 
 /**
  * Counts what the worker asks of the platform, in the units Cloudflare bills
@@ -21,7 +22,7 @@ const zero = (): Usage => ({
 
 let usage = zero();
 
-export const meteringOn = (env: Pick<Bindings, "COST_METER">) => env.COST_METER === "1";
+export const meteringOn = (env: Pick<Bindings, "COST_METER">) => flagOn(env.COST_METER);
 
 /** The counters so far, and a fresh start when `reset`. */
 export function takeUsage(reset: boolean): Usage {

@@ -4,6 +4,8 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { code, count, MAX, pathId, timestamp } from "../../platform/http/bounds";
 import { isoTime, isoTimeOrNull } from "../../platform/lib/iso-time";
+import { behind } from "../../platform/http/route-fronts";
+import { OPERATOR_SESSION, operatorsMay } from "../../domain/operators/authenticate";
 
 export const ALERTS_SHOWN = 100;
 
@@ -22,7 +24,7 @@ const AlertSchema = z
   })
   .openapi("OperatorAlert");
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "get",
   path: "/alerts",
   operationId: "listOperatorAlerts",
@@ -33,7 +35,7 @@ export const route = createRoute({
     200: { description: "알림", content: { "application/json": { schema: z.object({ items: z.array(AlertSchema).max(ALERTS_SHOWN) }).openapi("OperatorAlertList") } } },
     ...errorResponses(),
   },
-});
+}), OPERATOR_SESSION, operatorsMay("alerts.read"));
 
 export const alertView = (a: AlertRow) => ({
   id: a.id,

@@ -1,34 +1,21 @@
-import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
-import { behind } from "../../platform/http/route-fronts";
 import { validationHook } from "../../platform/http/validation-hook";
 import { registerRateHeaders } from "../../platform/http/rate-headers";
 import { serverDescription } from "../../platform/http/server-description";
-import { AUDITED, OPERATOR_SESSION, operatorDocumentAccess, operatorsMay } from "../../domain/operators/authenticate";
-import type { OperatorAction } from "../../domain/operators/permissions";
+import { operatorDocumentAccess } from "../../domain/operators/authenticate";
 import * as listAlerts from "./alerts";
 import * as listAudit from "./audit";
-import * as rerunJob from "./jobs/rerun";
-import * as announceOutage from "./outages/create";
-import * as listOutages from "./outages/list";
-import * as withdrawOutage from "./outages/withdraw";
-import * as closeReport from "./reports/close";
-import * as getReport from "./reports/get";
-import * as listReports from "./reports/list";
 import * as search from "./search";
-import * as signIn from "./sessions/create";
-import * as signOut from "./sessions/delete";
-import * as getWorkspace from "./workspaces/get";
-import * as setPlan from "./workspaces/plan";
-import * as grantCredit from "./workspaces/credits";
-import * as refundInvoice from "./invoices/refund";
-import { restore, suspend } from "./workspaces/suspension";
+import { registerInvoiceRoutes } from "./invoices/routes";
+import { registerJobRoutes } from "./jobs/routes";
+import { registerOutageRoutes } from "./outages/routes";
+import { registerReportRoutes } from "./reports/routes";
+import { registerSessionRoutes } from "./sessions/routes";
+import { registerWorkspaceRoutes } from "./workspaces/routes";
 
 export const ADMIN_API_PATH = "/admin/api";
-
-/** Operator routes: a live operator session whose role may do `action`; each writes its audit line before it acts or shows. */
-const operating = <R extends RouteConfig>(action: OperatorAction, route: R) => behind(route, OPERATOR_SESSION, operatorsMay(action), AUDITED);
 
 /**
  * The operators' API (docs/operations.md), with a document of its own at /admin/api/openapi.json for operators only:
@@ -37,24 +24,17 @@ const operating = <R extends RouteConfig>(action: OperatorAction, route: R) => b
  */
 export function adminApi(): Hono<AppEnv> {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  api.openapi(behind(signIn.route), signIn.handler);
-  api.openapi(behind(signOut.route, OPERATOR_SESSION), signOut.handler);
-  api.openapi(operating("workspaces.read", search.route), search.handler);
-  api.openapi(operating("workspaces.read", getWorkspace.route), getWorkspace.handler);
-  api.openapi(operating("workspaces.suspend", suspend.route), suspend.handler);
-  api.openapi(operating("workspaces.suspend", restore.route), restore.handler);
-  api.openapi(operating("workspaces.plan", setPlan.route), setPlan.handler);
-  api.openapi(operating("workspaces.credit", grantCredit.route), grantCredit.handler);
-  api.openapi(operating("invoices.refund", refundInvoice.route), refundInvoice.handler);
-  api.openapi(operating("jobs.rerun", rerunJob.route), rerunJob.handler);
-  api.openapi(behind(listOutages.route, OPERATOR_SESSION, operatorsMay("workspaces.read")), listOutages.handler);
-  api.openapi(operating("outages.manage", announceOutage.route), announceOutage.handler);
-  api.openapi(operating("outages.manage", withdrawOutage.route), withdrawOutage.handler);
-  api.openapi(behind(listAudit.route, OPERATOR_SESSION, operatorsMay("audit.read")), listAudit.handler);
-  api.openapi(behind(listAlerts.route, OPERATOR_SESSION, operatorsMay("alerts.read")), listAlerts.handler);
-  api.openapi(behind(listReports.route, OPERATOR_SESSION, operatorsMay("reports.read")), listReports.handler);
-  api.openapi(operating("reports.read", getReport.route), getReport.handler);
-  api.openapi(operating("reports.close", closeReport.route), closeReport.handler);
+  // Each route's file declares who may call it (guards.ts); the order here is the order of the document's paths. Search,
+  // the audit log and the alerts are one file each, so they are registered here.
+  registerSessionRoutes(api);
+  api.openapi(search.route, search.handler);
+  registerWorkspaceRoutes(api);
+  registerInvoiceRoutes(api);
+  registerJobRoutes(api);
+  registerOutageRoutes(api);
+  api.openapi(listAudit.route, listAudit.handler);
+  api.openapi(listAlerts.route, listAlerts.handler);
+  registerReportRoutes(api);
 
   api.openAPIRegistry.registerComponent("securitySchemes", "operatorSession", { type: "http", scheme: "bearer", description: "POST /admin/api/sessions가 준 운영자 세션 토큰 (ops_...)" });
   registerRateHeaders(api);

@@ -5,6 +5,8 @@ import { code, MAX, pathId, timestamp } from "../../platform/http/bounds";
 import { isoTime } from "../../platform/lib/iso-time";
 import { type AuditLine, auditLines } from "../../domain/operators/audit";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
+import { behind } from "../../platform/http/route-fronts";
+import { OPERATOR_SESSION, operatorsMay } from "../../domain/operators/authenticate";
 
 const AuditLineSchema = z
   .object({
@@ -21,7 +23,7 @@ const AuditLineSchema = z
   })
   .openapi("AuditLine");
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "get",
   path: "/audit",
   operationId: "listAuditLines",
@@ -40,7 +42,7 @@ export const route = createRoute({
     200: { description: "감사 기록 한 페이지", content: { "application/json": { schema: pageSchema(AuditLineSchema, "AuditLinePage") } } },
     ...errorResponses("INVALID_CURSOR"),
   },
-});
+}), OPERATOR_SESSION, operatorsMay("audit.read"));
 
 const lineView = (line: AuditLine) => ({
   id: line.id,

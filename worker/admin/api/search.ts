@@ -6,6 +6,7 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { MAX, pathId } from "../../platform/http/bounds";
 import { workspaceView } from "./views";
 import { WorkspaceSchema } from "./shapes";
+import { operating } from "./guards";
 
 const MatchSchema = z
   .object({
@@ -15,7 +16,7 @@ const MatchSchema = z
   })
   .openapi("AdminSearchMatch");
 
-export const route = createRoute({
+export const route = operating("workspaces.read", createRoute({
   method: "get",
   path: "/search",
   operationId: "searchOperatorTargets",
@@ -28,7 +29,7 @@ export const route = createRoute({
     200: { description: "찾은 것, 최대 20개", content: { "application/json": { schema: z.object({ items: z.array(MatchSchema).max(MAX_MATCHES) }).openapi("AdminSearchResult") } } },
     ...errorResponses(),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const matches = await searchTargets(c.env, actorOf(c), c.req.valid("query").q);

@@ -8,8 +8,9 @@ import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
 import { ApiKeySchema } from "./shapes";
 import { apiKeyView } from "./views";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("keys.manage", createRoute({
   method: "post",
   path: "/api-keys",
   operationId: "createApiKey",
@@ -26,7 +27,7 @@ export const route = createRoute({
     201: { description: "발급된 키", content: { "application/json": { schema: ApiKeySchema.extend({ secret: z.string().max(MAX.secret) }) } } },
     ...errorResponses("MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

@@ -6,8 +6,9 @@ import { principalOf } from "../principal";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { ApiKeySchema } from "./shapes";
 import { apiKeyView } from "./views";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("keys.manage", createRoute({
   method: "get",
   path: "/api-keys",
   operationId: "listApiKeys",
@@ -19,7 +20,7 @@ export const route = createRoute({
     200: { description: "워크스페이스의 키 한 페이지 (폐기된 키 포함), 최신 키부터", content: { "application/json": { schema: pageSchema(ApiKeySchema, "ApiKeyPage") } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

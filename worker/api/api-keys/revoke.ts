@@ -5,8 +5,9 @@ import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
 import { pathId } from "../../platform/http/bounds";
 import { principalOf } from "../principal";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("keys.manage", createRoute({
   method: "delete",
   path: "/api-keys/{id}",
   operationId: "revokeApiKey",
@@ -19,7 +20,7 @@ export const route = createRoute({
     204: { description: "폐기되었습니다" },
     ...errorResponses("API_KEY_NOT_FOUND", "API_KEY_ALREADY_REVOKED", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const outcome = await revokeKey(c.env, principalOf(c).workspaceId, c.req.valid("param").id);

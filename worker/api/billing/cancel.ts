@@ -5,8 +5,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { SubscriptionSchema } from "./shapes";
 import { currentSubscription } from "./subscription";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "post",
   path: "/billing/subscription/cancel",
   operationId: "cancelSubscription",
@@ -17,7 +18,7 @@ export const route = createRoute({
     200: { description: "해지가 예약된 구독", content: { "application/json": { schema: SubscriptionSchema } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "ALREADY_FREE_NO_OP", "INTERNAL_PLAN_NOT_MUTABLE", "SUBSCRIPTION_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

@@ -5,10 +5,12 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
-import { ChangePlanBodySchema, SubscriptionSchema } from "./shapes";
+import { SubscriptionSchema } from "./shapes";
+import { ChangePlanBodySchema } from "../../domain/billing/inputs";
 import { currentSubscription } from "./subscription";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "post",
   path: "/billing/subscription/plan",
   operationId: "changePlan",
@@ -35,7 +37,7 @@ export const route = createRoute({
       "PAYMENT_FAILED",
     ),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

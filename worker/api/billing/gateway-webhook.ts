@@ -3,8 +3,10 @@ import { receiveGatewayWebhook } from "../../domain/billing/gateway-webhooks";
 import { portOneGateway } from "../../domain/billing/portone";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
+import { behind } from "../../platform/http/route-fronts";
 
-export const route = createRoute({
+// The payment gateway's deliveries: its Standard Webhooks signature stands in for an API key (docs/billing.md).
+export const route = behind(createRoute({
   method: "post",
   // Outside /api/v1, as the device grant is: no API key, the gateway's signature over the body instead.
   path: "/webhooks/portone",
@@ -18,7 +20,7 @@ export const route = createRoute({
     200: { description: "받았습니다", content: { "application/json": { schema: z.object({ outcome: z.enum(["recorded", "ignored"]) }).openapi("GatewayWebhookReceipt") } } },
     ...errorResponses("WEBHOOK_SIGNATURE_INVALID", "MALFORMED_REQUEST"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   // The signature covers the exact bytes sent: read them, not a parsed and re-serialised body.

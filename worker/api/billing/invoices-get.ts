@@ -4,8 +4,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { IdParamSchema, InvoiceSchema, invoiceView } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "get",
   path: "/billing/invoices/{id}",
   operationId: "getInvoice",
@@ -17,6 +18,6 @@ export const route = createRoute({
     200: { description: "청구서", content: { "application/json": { schema: InvoiceSchema } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "INVOICE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(invoiceView(await getInvoice(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

@@ -5,8 +5,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { InvoiceSchema, invoiceView } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "get",
   path: "/billing/invoices",
   operationId: "listInvoices",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "청구서 한 페이지", content: { "application/json": { schema: pageSchema(InvoiceSchema, "InvoicePage") } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

@@ -5,8 +5,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { IdParamSchema, InvoiceSchema, invoiceView } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "post",
   path: "/billing/invoices/{id}/pay",
   operationId: "payInvoice",
@@ -19,7 +20,7 @@ export const route = createRoute({
     200: { description: "결제된 청구서", content: { "application/json": { schema: InvoiceSchema } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "INVOICE_NOT_FOUND", "SUBSCRIPTION_NOT_PAST_DUE", "PAYMENT_METHOD_REQUIRED", "CARD_DECLINED", "CARD_LIMIT_EXCEEDED", "INSUFFICIENT_FUNDS", "MERCHANT_LIMIT_EXCEEDED", "PAYMENT_FAILED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(invoiceView(await payPastDue(c.env, portOneGateway(c.env), principalOf(c).workspaceId, c.req.valid("param").id)), 200);

@@ -5,9 +5,11 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
-import { CreatePaymentMethodBodySchema, PaymentMethodSchema, paymentMethodView } from "./shapes";
+import { PaymentMethodSchema, paymentMethodView } from "./shapes";
+import { CreatePaymentMethodBodySchema } from "../../domain/billing/inputs";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "post",
   path: "/billing/payment-methods",
   operationId: "createPaymentMethod",
@@ -20,7 +22,7 @@ export const route = createRoute({
     201: { description: "등록한 카드", content: { "application/json": { schema: PaymentMethodSchema } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "CARD_DECLINED", "PAYMENT_FAILED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const row = await addPaymentMethod(c.env, portOneGateway(c.env), principalOf(c).workspaceId, c.req.valid("json").card);

@@ -5,8 +5,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { IdParamSchema } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "delete",
   path: "/billing/payment-methods/{id}",
   operationId: "deletePaymentMethod",
@@ -19,7 +20,7 @@ export const route = createRoute({
     204: { description: "삭제했습니다" },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "PAYMENT_METHOD_NOT_FOUND", "PAYMENT_METHOD_IN_USE", "PAYMENT_FAILED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await deletePaymentMethod(c.env, portOneGateway(c.env), principalOf(c).workspaceId, c.req.valid("param").id);

@@ -4,8 +4,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { PaymentMethodSchema, paymentMethodView } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "get",
   path: "/billing/payment-methods",
   operationId: "listPaymentMethods",
@@ -16,6 +17,6 @@ export const route = createRoute({
     200: { description: "카드 목록", content: { "application/json": { schema: z.object({ items: z.array(PaymentMethodSchema).max(MAX_PAYMENT_METHODS) }).openapi("PaymentMethodList") } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json({ items: (await listPaymentMethods(c.env.DB, principalOf(c).workspaceId)).map(paymentMethodView) }, 200);

@@ -5,8 +5,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { PLAN_LIMITS, PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../../domain/workspaces/plans";
 import { PlanOfferSchema } from "./shapes";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/billing/plans",
   operationId: "listPlans",
@@ -17,7 +18,7 @@ export const route = createRoute({
     200: { description: "플랜 목록", content: { "application/json": { schema: z.object({ items: z.array(PlanOfferSchema).max(10) }).openapi("PlanOfferList") } } },
     ...errorResponses(),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const items = PLANS.map((plan) => {

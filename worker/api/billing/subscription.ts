@@ -5,8 +5,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { workspaceRow } from "../../domain/workspaces/store";
 import { principalOf } from "../principal";
 import { SubscriptionSchema, subscriptionView } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "get",
   path: "/billing/subscription",
   operationId: "getSubscription",
@@ -17,7 +18,7 @@ export const route = createRoute({
     200: { description: "현재 구독", content: { "application/json": { schema: SubscriptionSchema } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 /** The workspace's subscription as every billing route answers it. */
 export async function currentSubscription(d1: D1Database, workspaceId: string) {

@@ -5,8 +5,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { SubscriptionSchema } from "./shapes";
 import { currentSubscription } from "./subscription";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("billing.manage", createRoute({
   method: "delete",
   path: "/billing/subscription/pending-change",
   operationId: "withdrawPlanChange",
@@ -17,7 +18,7 @@ export const route = createRoute({
     200: { description: "변경 예약이 없어진 구독", content: { "application/json": { schema: SubscriptionSchema } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "NO_PENDING_PLAN_CHANGE"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

@@ -2,11 +2,12 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { currentPublicKey } from "../../domain/registration/e2e-keys";
 import { code } from "../../platform/http/bounds";
+import { behind } from "../../platform/http/route-fronts";
 
 /** The current key, and the previous one while a rotation lets pages opened before it finish. */
 const MAX_KEYS = 2;
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "get",
   path: "/connect/api/keys",
   operationId: "getRegistrationEncryptionKeys",
@@ -20,6 +21,6 @@ export const route = createRoute({
       content: { "application/json": { schema: z.object({ keys: z.array(z.object({ kid: code(), jwk: z.record(code(), z.unknown()) })).max(MAX_KEYS) }) } },
     },
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ keys: [currentPublicKey(c.env.REGISTRATION_E2E_KEYS)] }, 200);

@@ -9,10 +9,11 @@ import { code, MAX, timestamp, uuid } from "../../platform/http/bounds";
 import { isoTime } from "../../platform/lib/iso-time";
 import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
 import { requestingPartnerName } from "../../domain/partners/connections";
+import { behind } from "../../platform/http/route-fronts";
 
 const Field = z.object({ name: code(), label: z.string().max(MAX.name), pattern: z.string().max(MAX.text), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "get",
   path: "/connect/api/session",
   operationId: "getHostedRegistrationSession",
@@ -46,7 +47,7 @@ export const route = createRoute({
       "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
     ),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const session = await usableSessionForPage(c.env.DB, registrationToken(c));

@@ -11,8 +11,9 @@ const MAX_IV_LENGTH = 64;
 /** The ciphertext is the credential fields, certificate files included: no longer than the request body may be. */
 const MAX_BODY_CHARS = 256 * 1024;
 import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
+import { behind } from "../../platform/http/route-fronts";
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "post",
   path: "/connect/api/registrations",
   operationId: "submitHostedRegistration",
@@ -40,7 +41,7 @@ export const route = createRoute({
       "REGISTRATION_SESSION_NOT_USABLE", "INVALID_PROVIDER_CODE", "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", "CREDENTIAL_ALREADY_EXISTS", "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS", "CREDENTIAL_RECOVERY_VALIDATION_FAILED", "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "WORKSPACE_ACCESS_DENIED", ...CERTIFICATE_ERRORS,
     ),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

@@ -7,8 +7,9 @@ import { connectionView } from "./views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("connections.manage", createRoute({
   method: "post",
   path: "/connections",
   operationId: "createConnection",
@@ -22,7 +23,7 @@ export const route = createRoute({
     200: { description: "이미 있는 연결", content: { "application/json": { schema: ConnectionSchema } } },
     ...errorResponses("MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const partner = partnerWorkspaceOf(c);

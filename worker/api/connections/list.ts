@@ -6,8 +6,9 @@ import { connectionView } from "./views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/connections",
   operationId: "listConnections",
@@ -23,7 +24,7 @@ export const route = createRoute({
     200: { description: "파트너의 연결 한 페이지 (해지된 것 포함)", content: { "application/json": { schema: pageSchema(ConnectionSchema, "ConnectionPage") } } },
     ...errorResponses("CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "INVALID_CURSOR", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const partner = partnerWorkspaceOf(c);

@@ -7,8 +7,9 @@ import { connectionView } from "./views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { pathId } from "../../platform/http/bounds";
 import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("connections.manage", createRoute({
   method: "delete",
   path: "/connections/{id}",
   operationId: "revokeConnection",
@@ -21,7 +22,7 @@ export const route = createRoute({
     200: { description: "해지된 연결", content: { "application/json": { schema: ConnectionSchema } } },
     ...errorResponses("CONNECTION_NOT_FOUND", "CONNECTION_REVOKED", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { connection, endedJobs } = await revokeConnection(c.env, partnerWorkspaceOf(c), c.req.valid("param").id);

@@ -12,8 +12,9 @@ import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
 import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
 import { credentialView } from "../../domain/credentials/views";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "post",
   path: "/credentials/{id}/check",
   operationId: "checkCredential",
@@ -32,7 +33,7 @@ export const route = createRoute({
       "PROVIDER_CODE_MISMATCH", "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER", "CREDENTIAL_PROBE_FAILED",
     ),
   },
-});
+}));
 
 /** The provider a check logs in at: the credential's own (naming another is a mismatch), or the one a global certificate must name. */
 function providerToCheck(providerCode: string, named: string | undefined): string {

@@ -16,6 +16,7 @@ import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
 import { consentSchemasField, CredentialSchema } from "./shapes";
 import { consentedSchemas } from "../../domain/credentials/consent";
+import { managingBusiness } from "../guards";
 
 /**
  * End-users' secrets must never pass through a partner's servers (the
@@ -32,7 +33,7 @@ const notForPartners = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-export const route = createRoute({
+export const route = managingBusiness("credentials.manage", createRoute({
   method: "post",
   path: "/credentials",
   operationId: "createCredential",
@@ -62,7 +63,7 @@ export const route = createRoute({
       ...CERTIFICATE_ERRORS,
     ),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

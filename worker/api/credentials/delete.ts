@@ -4,8 +4,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { CredentialIdParamSchema } from "./shapes";
+import { managingBusiness } from "../guards";
 
-export const route = createRoute({
+export const route = managingBusiness("credentials.manage", createRoute({
   method: "delete",
   path: "/credentials/{id}",
   operationId: "deleteCredential",
@@ -17,7 +18,7 @@ export const route = createRoute({
     204: { description: "삭제되었습니다" },
     ...errorResponses("CREDENTIAL_NOT_FOUND", "CREDENTIAL_SUPERSEDED", "CREDENTIAL_HAS_ACTIVE_CONNECTIONS"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await deleteCredential(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);

@@ -5,8 +5,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/credentials/{id}",
   operationId: "getCredential",
@@ -17,7 +18,7 @@ export const route = createRoute({
     200: { description: "자격 증명", content: { "application/json": { schema: CredentialSchema } } },
     ...errorResponses("CREDENTIAL_NOT_FOUND", "CREDENTIAL_SUPERSEDED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(credentialView(await findCredential(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

@@ -7,8 +7,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { CredentialSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/credentials",
   operationId: "listCredentials",
@@ -20,7 +21,7 @@ export const route = createRoute({
     200: { description: "워크스페이스의 자격 증명 한 페이지", content: { "application/json": { schema: pageSchema(CredentialSchema, "CredentialPage") } } },
     ...errorResponses("INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

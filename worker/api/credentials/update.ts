@@ -7,8 +7,9 @@ import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
 import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
 import { credentialView } from "../../domain/credentials/views";
+import { managingBusiness } from "../guards";
 
-export const route = createRoute({
+export const route = managingBusiness("credentials.manage", createRoute({
   method: "patch",
   path: "/credentials/{id}",
   operationId: "updateCredential",
@@ -29,7 +30,7 @@ export const route = createRoute({
     200: { description: "바뀐 자격 증명", content: { "application/json": { schema: CredentialSchema } } },
     ...errorResponses("INVALID_PARAM_FORMAT", "CREDENTIAL_NOT_FOUND", "CREDENTIAL_SUPERSEDED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const row = await updateCredential(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id, c.req.valid("json"));

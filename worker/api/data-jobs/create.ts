@@ -7,8 +7,11 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
 import { jobWorkspace } from "../../domain/jobs/acting-for";
+import { behind } from "../../platform/http/route-fronts";
+import { API_KEY_CHECK } from "../guards";
+import { BUSINESS_SELECTION_OR_BODY } from "../select-business";
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "post",
   path: "/data-jobs",
   operationId: "createDataJob",
@@ -35,7 +38,7 @@ export const route = createRoute({
       "TOO_MANY_CONCURRENT_WORKERS", "DELIVERY_ROUTE_NOT_FOUND", "SUBSCRIPTION_PAST_DUE",
     ),
   },
-});
+}), API_KEY_CHECK, BUSINESS_SELECTION_OR_BODY);
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

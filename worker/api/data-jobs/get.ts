@@ -4,8 +4,9 @@ import { jobView, pollIntervalMs } from "../../domain/jobs/views";
 import { DataJobSchema, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/data-jobs/{id}",
   operationId: "getDataJob",
@@ -17,6 +18,6 @@ export const route = createRoute({
     200: { description: "작업의 현재 상태", content: { "application/json": { schema: DataJobSchema } } },
     ...errorResponses("DATA_JOB_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(jobView(await loadJob(c, c.req.valid("param").id), pollIntervalMs(c.env)), 200);

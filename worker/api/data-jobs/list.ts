@@ -9,6 +9,7 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { cursor, MAX, uuid } from "../../platform/http/bounds";
 import { paged } from "../../platform/http/paging";
 import { principalOf } from "../principal";
+import { businessScoped } from "../guards";
 
 /** Repeated (`?a=x&a=y`) and comma-separated (`?a=x,y`) forms both work; at most `max` values in all. */
 const listParam = <T extends z.ZodType>(item: T, max: number) =>
@@ -17,7 +18,7 @@ const listParam = <T extends z.ZodType>(item: T, max: number) =>
 /** Every status once, comma-separated, is the longest sensible `status`. */
 const MAX_STATUS_LENGTH = JOB_STATUSES.length * (Math.max(...JOB_STATUSES.map((s) => s.length)) + 1);
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/data-jobs",
   operationId: "listDataJobs",
@@ -46,7 +47,7 @@ export const route = createRoute({
     200: { description: "작업 한 페이지", content: { "application/json": { schema: DataJobPageSchema } } },
     ...errorResponses("INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

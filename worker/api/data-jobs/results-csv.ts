@@ -4,8 +4,9 @@ import { csvDownload } from "../../domain/results/csv-download";
 import { CSV_RESULTS_RESPONSE, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/data-jobs/{id}/results.csv",
   operationId: "getDataJobResultsCsv",
@@ -17,7 +18,7 @@ export const route = createRoute({
     200: CSV_RESULTS_RESPONSE,
     ...errorResponses("DATA_JOB_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);

@@ -5,8 +5,9 @@ import { jsonResults } from "../../domain/results/json-export";
 import { JobIdParamSchema, ResultsSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/data-jobs/{id}/results",
   operationId: "getDataJobResults",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "레코드", content: { "application/json": { schema: ResultsSchema } } },
     ...errorResponses("DATA_JOB_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);

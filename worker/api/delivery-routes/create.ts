@@ -4,10 +4,12 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { principalOf } from "../principal";
-import { CreateDeliveryRouteBodySchema, DeliveryRouteSchema, routeInput } from "./shapes";
-import { routeView } from "./views";
+import { DeliveryRouteSchema } from "./shapes";
+import { CreateDeliveryRouteBodySchema, routeInput } from "../../domain/deliveries/inputs";
+import { routeView } from "../../domain/deliveries/views";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("deliveries.manage", createRoute({
   method: "post",
   path: "/delivery-routes",
   operationId: "createDeliveryRoute",
@@ -20,7 +22,7 @@ export const route = createRoute({
     201: { description: "등록한 경로", content: { "application/json": { schema: DeliveryRouteSchema } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "MISSING_REQUIRED_PARAM"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const row = await storeRoute(c.env.DB, c.env.VAULT_MASTER_KEY, { workspaceId: principalOf(c).workspaceId, ...routeInput(c.req.valid("json")) });

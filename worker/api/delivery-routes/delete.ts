@@ -5,8 +5,9 @@ import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { RouteIdParamSchema } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("deliveries.manage", createRoute({
   method: "delete",
   path: "/delivery-routes/{id}",
   operationId: "deleteDeliveryRoute",
@@ -18,7 +19,7 @@ export const route = createRoute({
     204: { description: "삭제되었습니다" },
     ...errorResponses("RESOURCE_NOT_FOUND", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   if (!(await deleteRoute(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id))) throw new ApiError("RESOURCE_NOT_FOUND", { message: "전달 경로를 찾을 수 없습니다." });

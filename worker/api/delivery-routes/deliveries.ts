@@ -6,9 +6,10 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { RouteDeliverySchema, RouteIdParamSchema } from "./shapes";
-import { deliveryView } from "./views";
+import { deliveryView } from "../../domain/deliveries/views";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/delivery-routes/{id}/deliveries",
   operationId: "listRouteDeliveries",
@@ -20,7 +21,7 @@ export const route = createRoute({
     200: { description: "전달 한 페이지", content: { "application/json": { schema: pageSchema(RouteDeliverySchema, "RouteDeliveryPage") } } },
     ...errorResponses("RESOURCE_NOT_FOUND", "INVALID_CURSOR"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

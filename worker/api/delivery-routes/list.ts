@@ -5,9 +5,10 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { DeliveryRouteSchema } from "./shapes";
-import { routeView } from "./views";
+import { routeView } from "../../domain/deliveries/views";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/delivery-routes",
   operationId: "listDeliveryRoutes",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "경로 한 페이지, 최신 것부터", content: { "application/json": { schema: pageSchema(DeliveryRouteSchema, "DeliveryRoutePage") } } },
     ...errorResponses("INVALID_CURSOR"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

@@ -5,6 +5,7 @@ import type { AppEnv } from "../../env";
 import { int32, MAX } from "../../platform/http/bounds";
 import { errorResponses } from "../../platform/http/error-responses";
 import { oauthBody } from "./oauth-body";
+import { behind } from "../../platform/http/route-fronts";
 
 const DeviceAuthorizationRequestSchema = z.object({
   client_id: z.string().min(1).max(100).optional().meta({ description: "RFC 8628 3.1의 client_id. 등록된 클라이언트가 따로 없으므로 이름으로 씁니다 (client_name이 없을 때)" }),
@@ -13,7 +14,7 @@ const DeviceAuthorizationRequestSchema = z.object({
   platform: z.string().min(1).max(100).optional().meta({ description: "클라이언트가 도는 환경(예: linux x64, Node 22). 승인 화면에 보입니다 (RFC 8628에는 없는, 이 서비스의 필드)" }),
 });
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "post",
   path: "/oauth/device_authorization",
   operationId: "createDeviceCode",
@@ -41,7 +42,7 @@ export const route = createRoute({
     },
     ...errorResponses("INVALID_PARAM_FORMAT", "MALFORMED_REQUEST"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = { ...c.req.valid("form"), ...c.req.valid("json") };

@@ -10,6 +10,7 @@ import { apiKeyView } from "../api-keys/views";
 import { requireMembership } from "../../domain/users/members";
 import { revokeKey } from "../../domain/api-keys/revoke";
 import { oauthBody } from "./oauth-body";
+import { behind } from "../../platform/http/route-fronts";
 
 export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
@@ -19,7 +20,7 @@ const TokenRequestSchema = z.object({
   client_id: z.string().min(1).max(100).optional(),
 });
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "post",
   path: "/oauth/device/token",
   operationId: "pollDeviceCode",
@@ -45,7 +46,7 @@ export const route = createRoute({
     },
     ...errorResponses("MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "MALFORMED_REQUEST", "DEVICE_AUTHORIZATION_PENDING", "DEVICE_SLOW_DOWN", "DEVICE_ACCESS_DENIED", "DEVICE_CODE_INVALID", "DEVICE_CODE_EXPIRED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = { ...c.req.valid("form"), ...c.req.valid("json") };

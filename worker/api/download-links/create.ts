@@ -6,8 +6,9 @@ import { loadJob } from "../data-jobs/load-job";
 import { JobIdParamSchema } from "../data-jobs/shapes";
 import { principalOf } from "../principal";
 import { CreateDownloadLinkBodySchema, DownloadLinkSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "post",
   path: "/data-jobs/{id}/download-links",
   operationId: "createDownloadLink",
@@ -23,7 +24,7 @@ export const route = createRoute({
     201: { description: "만든 링크", content: { "application/json": { schema: DownloadLinkSchema } } },
     ...errorResponses("INVALID_PARAM_FORMAT", "DATA_JOB_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);

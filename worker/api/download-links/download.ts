@@ -5,8 +5,10 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { csvDownload } from "../../domain/results/csv-download";
 import { CSV_RESULTS_RESPONSE } from "../data-jobs/shapes";
 import { DownloadTokenParamSchema } from "./shapes";
+import { behind } from "../../platform/http/route-fronts";
 
-export const route = createRoute({
+// The link's token stands in for the API key: whoever holds the link may download, so no key check and no business selection.
+export const route = behind(createRoute({
   method: "get",
   path: "/download-links/{token}",
   operationId: "downloadJobCsv",
@@ -20,6 +22,6 @@ export const route = createRoute({
     200: CSV_RESULTS_RESPONSE,
     ...errorResponses("INVALID_TOKEN", "TOKEN_EXPIRED", "DATA_JOB_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => csvDownload(c, c.env, await openDownloadLink(c.env, c.req.valid("param").token, Date.now()));

@@ -4,8 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { partnerNameOf } from "../../domain/workspaces/store";
 import { partnerWorkspaceOf } from "../connections/shapes";
 import { PartnerProfileSchema } from "./shapes";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/partner-profile",
   operationId: "getPartnerProfile",
@@ -16,7 +17,7 @@ export const route = createRoute({
     200: { description: "프로필", content: { "application/json": { schema: PartnerProfileSchema } } },
     ...errorResponses("CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const id = partnerWorkspaceOf(c);

@@ -6,8 +6,9 @@ import { parsePartnerName } from "../../domain/partners/name";
 import { setPartnerName } from "../../domain/workspaces/store";
 import { partnerWorkspaceOf } from "../connections/shapes";
 import { PartnerProfileSchema } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("connections.manage", createRoute({
   method: "patch",
   path: "/partner-profile",
   operationId: "updatePartnerProfile",
@@ -20,7 +21,7 @@ export const route = createRoute({
     200: { description: "바뀐 프로필", content: { "application/json": { schema: PartnerProfileSchema } } },
     ...errorResponses("PARTNER_NAME_INVALID", "MISSING_REQUIRED_PARAM", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "ADMIN_ACTION_FORBIDDEN", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const id = partnerWorkspaceOf(c);

@@ -4,8 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { partnerActingFor } from "../../domain/partners/connections";
 import { provenBusinessOf } from "./business-self";
 import { ActingPartnerSchema, actingPartnerView, PartnerIdParamSchema } from "./shapes";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/partners/{id}",
   operationId: "getActingPartner",
@@ -17,7 +18,7 @@ export const route = createRoute({
     200: { description: "파트너", content: { "application/json": { schema: ActingPartnerSchema } } },
     ...errorResponses("WORKSPACE_ACCESS_DENIED", "PARTNER_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(actingPartnerView(await partnerActingFor(c.env.DB, await provenBusinessOf(c), c.req.valid("param").id)), 200);

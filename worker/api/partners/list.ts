@@ -4,8 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { partnersActingFor } from "../../domain/partners/connections";
 import { provenBusinessOf } from "./business-self";
 import { ActingPartnerSchema, actingPartnerView } from "./shapes";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/partners",
   operationId: "listActingPartners",
@@ -17,7 +18,7 @@ export const route = createRoute({
     200: { description: "파트너 목록", content: { "application/json": { schema: z.object({ items: z.array(ActingPartnerSchema).max(1000) }).openapi("ActingPartnerList") } } },
     ...errorResponses("WORKSPACE_ACCESS_DENIED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const rows = await partnersActingFor(c.env.DB, await provenBusinessOf(c));

@@ -6,8 +6,9 @@ import { pipelineDeps } from "../../domain/pipeline/deps";
 import { releaseJobLeases } from "../../domain/pipeline/released-leases";
 import { provenBusinessOf } from "./business-self";
 import { PartnerIdParamSchema } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("connections.manage", createRoute({
   method: "delete",
   path: "/partners/{id}",
   operationId: "revokeActingPartner",
@@ -20,7 +21,7 @@ export const route = createRoute({
     204: { description: "연결을 끊었습니다" },
     ...errorResponses("WORKSPACE_ACCESS_DENIED", "PARTNER_NOT_FOUND", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const partner = await partnerActingFor(c.env.DB, await provenBusinessOf(c), c.req.valid("param").id);

@@ -3,8 +3,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../web/provider-code-param";
 import { CredentialSchemaSchema, credentialSchemaView } from "./views";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/providers/{code}/credential-schema",
   operationId: "getProviderCredentialSchema",
@@ -16,7 +17,7 @@ export const route = createRoute({
     200: { description: "필드 정의", content: { "application/json": { schema: CredentialSchemaSchema } } },
     ...errorResponses("INVALID_PROVIDER_CODE"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = (c) =>
   c.json(credentialSchemaView(providerOrThrow(c.req.valid("param").code)), 200);

@@ -4,8 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../web/provider-code-param";
 import { ProviderSchema, providerView } from "./views";
 import { liveProviders } from "../../domain/catalog/live";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/providers/{code}",
   operationId: "getProvider",
@@ -16,7 +17,7 @@ export const route = createRoute({
     200: { description: "기관", content: { "application/json": { schema: ProviderSchema } } },
     ...errorResponses("INVALID_PROVIDER_CODE"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);

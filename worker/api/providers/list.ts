@@ -5,8 +5,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { MAX } from "../../platform/http/bounds";
 import { ProviderSchema, providerView } from "./views";
 import { liveProviders } from "../../domain/catalog/live";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/providers",
   operationId: "listProviders",
@@ -16,7 +17,7 @@ export const route = createRoute({
     200: { description: "사용 가능한 기관", content: { "application/json": { schema: z.object({ items: z.array(ProviderSchema).max(MAX.items) }) } } },
     ...errorResponses(),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const live = await liveProviders(c.env, allProviders());

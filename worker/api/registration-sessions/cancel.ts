@@ -5,8 +5,9 @@ import { sessionView } from "../../domain/registration/views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";
+import { managingBusiness } from "../guards";
 
-export const route = createRoute({
+export const route = managingBusiness("credentials.manage", createRoute({
   method: "post",
   path: "/registration-sessions/{id}/cancel",
   operationId: "cancelRegistrationSession",
@@ -21,7 +22,7 @@ export const route = createRoute({
       "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
     ),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const row = await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);

@@ -5,8 +5,9 @@ import { shownSession } from "../../domain/registration/views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { principalOf } from "../principal";
 import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/registration-sessions/{id}",
   operationId: "getRegistrationSession",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "세션", content: { "application/json": { schema: RegistrationSessionSchema } } },
     ...errorResponses("REGISTRATION_SESSION_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(await shownSession(c.env.DB, await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

@@ -5,9 +5,11 @@ import { jsonBody } from "../../platform/http/json-body";
 import { createSchedule } from "../../domain/schedules/manage";
 import { scheduleView } from "../../domain/schedules/view";
 import { principalOf } from "../principal";
-import { CreateScheduleBodySchema, ScheduleSchema } from "./shapes";
+import { ScheduleSchema } from "./shapes";
+import { CreateScheduleBodySchema } from "../../domain/schedules/inputs";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "post",
   path: "/schedules",
   operationId: "createSchedule",
@@ -20,7 +22,7 @@ export const route = createRoute({
     201: { description: "만든 일정", content: { "application/json": { schema: ScheduleSchema } } },
     ...errorResponses("INVALID_PARAM_FORMAT", "MISSING_REQUIRED_PARAM", "INVALID_DATA_JOB_PARAMS", "INVALID_PROVIDER_CODE", "SCHEMA_NOT_FOUND", "ACTION_NOT_SUPPORTED", "DATE_RANGE_EXCEEDED", "DELIVERY_ROUTE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(scheduleView(await createSchedule(c.env, principalOf(c).workspaceId, c.req.valid("json"))), 201);

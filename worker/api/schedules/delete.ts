@@ -4,8 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { removeSchedule } from "../../domain/schedules/manage";
 import { principalOf } from "../principal";
 import { ScheduleIdParamSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "delete",
   path: "/schedules/{id}",
   operationId: "deleteSchedule",
@@ -17,7 +18,7 @@ export const route = createRoute({
     204: { description: "삭제했습니다" },
     ...errorResponses("RESOURCE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await removeSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id);

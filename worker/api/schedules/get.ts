@@ -5,8 +5,9 @@ import { ownSchedule } from "../../domain/schedules/manage";
 import { scheduleView } from "../../domain/schedules/view";
 import { principalOf } from "../principal";
 import { ScheduleIdParamSchema, ScheduleSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/schedules/{id}",
   operationId: "getSchedule",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "일정", content: { "application/json": { schema: ScheduleSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(scheduleView(await ownSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

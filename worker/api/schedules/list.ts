@@ -6,8 +6,9 @@ import { scheduleView } from "../../domain/schedules/view";
 import { paged, PageQuerySchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { SchedulePageSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/schedules",
   operationId: "listSchedules",
@@ -19,7 +20,7 @@ export const route = createRoute({
     200: { description: "일정 한 페이지", content: { "application/json": { schema: SchedulePageSchema } } },
     ...errorResponses("INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

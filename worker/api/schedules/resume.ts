@@ -5,8 +5,9 @@ import { resumeSchedule } from "../../domain/schedules/manage";
 import { scheduleView } from "../../domain/schedules/view";
 import { principalOf } from "../principal";
 import { ScheduleIdParamSchema, ScheduleSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "post",
   path: "/schedules/{id}/resume",
   operationId: "resumeSchedule",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "다시 시작한 일정", content: { "application/json": { schema: ScheduleSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(scheduleView(await resumeSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

@@ -6,8 +6,9 @@ import { jobListItem } from "../../domain/jobs/views";
 import { ownSchedule } from "../../domain/schedules/manage";
 import { principalOf } from "../principal";
 import { ScheduleIdParamSchema, ScheduleRunsQuerySchema, ScheduleRunsSchema } from "./shapes";
+import { businessScoped } from "../guards";
 
-export const route = createRoute({
+export const route = businessScoped(createRoute({
   method: "get",
   path: "/schedules/{id}/runs",
   operationId: "listScheduleRuns",
@@ -19,7 +20,7 @@ export const route = createRoute({
     200: { description: "실행 목록", content: { "application/json": { schema: ScheduleRunsSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const schedule = await ownSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id);

@@ -5,8 +5,9 @@ import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
 import { code } from "../../platform/http/bounds";
 import { SchemaDetailSchema, schemaDetail } from "./views";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/schemas/{schema}",
   operationId: "getSchema",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "스키마 정의", content: { "application/json": { schema: SchemaDetailSchema } } },
     ...errorResponses("SCHEMA_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = (c) => {
   const definition = findSchema(c.req.valid("param").schema);

@@ -4,8 +4,9 @@ import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { MAX } from "../../platform/http/bounds";
 import { SchemaSummarySchema, schemaSummary } from "./views";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/schemas",
   operationId: "listSchemas",
@@ -15,6 +16,6 @@ export const route = createRoute({
     200: { description: "사용 가능한 스키마", content: { "application/json": { schema: z.object({ items: z.array(SchemaSummarySchema).max(MAX.items) }) } } },
     ...errorResponses(),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ items: allSchemas().map(schemaSummary) }, 200);

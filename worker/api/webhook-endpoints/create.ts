@@ -5,10 +5,12 @@ import { jsonBody } from "../../platform/http/json-body";
 import { createEndpoint } from "../../domain/webhooks/endpoints";
 import { checkWebhookUrl, localUrlsAllowed } from "../../domain/webhooks/url";
 import { principalOf } from "../principal";
-import { CreateEndpointBodySchema, WebhookEndpointWithSecretSchema } from "./shapes";
+import { WebhookEndpointWithSecretSchema } from "./shapes";
+import { CreateEndpointBodySchema } from "../../domain/webhooks/inputs";
 import { endpointView } from "./views";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("webhooks.manage", createRoute({
   method: "post",
   path: "/webhook-endpoints",
   operationId: "createWebhookEndpoint",
@@ -21,7 +23,7 @@ export const route = createRoute({
     201: { description: "등록된 엔드포인트와 서명 비밀 값", content: { "application/json": { schema: WebhookEndpointWithSecretSchema } } },
     ...errorResponses("PARTNER_WEBHOOK_URL_INVALID", "INVALID_PARAM_FORMAT", "MISSING_REQUIRED_PARAM", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

@@ -4,8 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { deleteEndpoint } from "../../domain/webhooks/endpoints";
 import { principalOf } from "../principal";
 import { EndpointIdParamSchema } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("webhooks.manage", createRoute({
   method: "delete",
   path: "/webhook-endpoints/{id}",
   operationId: "deleteWebhookEndpoint",
@@ -17,7 +18,7 @@ export const route = createRoute({
     204: { description: "삭제되었습니다" },
     ...errorResponses("RESOURCE_NOT_FOUND", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await deleteEndpoint(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);

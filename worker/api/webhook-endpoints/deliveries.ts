@@ -7,8 +7,9 @@ import { principalOf } from "../principal";
 import { paged, PageQuerySchema } from "../../platform/http/paging";
 import { EndpointIdParamSchema, WebhookDeliveryPageSchema } from "./shapes";
 import { deliveryView } from "./views";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/webhook-endpoints/{id}/deliveries",
   operationId: "listWebhookDeliveries",
@@ -20,7 +21,7 @@ export const route = createRoute({
     200: { description: "전송 기록 한 페이지", content: { "application/json": { schema: WebhookDeliveryPageSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND", "INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const endpoint = await findEndpoint(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);

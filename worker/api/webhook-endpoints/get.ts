@@ -5,8 +5,9 @@ import { findEndpoint } from "../../domain/webhooks/endpoints";
 import { principalOf } from "../principal";
 import { EndpointIdParamSchema, WebhookEndpointSchema } from "./shapes";
 import { endpointView } from "./views";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/webhook-endpoints/{id}",
   operationId: "getWebhookEndpoint",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "엔드포인트", content: { "application/json": { schema: WebhookEndpointSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
   c.json(endpointView(await findEndpoint(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

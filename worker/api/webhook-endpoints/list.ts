@@ -6,8 +6,9 @@ import { principalOf } from "../principal";
 import { paged, PageQuerySchema } from "../../platform/http/paging";
 import { WebhookEndpointPageSchema } from "./shapes";
 import { endpointView } from "./views";
+import { keyed } from "../guards";
 
-export const route = createRoute({
+export const route = keyed(createRoute({
   method: "get",
   path: "/webhook-endpoints",
   operationId: "listWebhookEndpoints",
@@ -19,7 +20,7 @@ export const route = createRoute({
     200: { description: "엔드포인트 한 페이지", content: { "application/json": { schema: WebhookEndpointPageSchema } } },
     ...errorResponses("INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

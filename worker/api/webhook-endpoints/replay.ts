@@ -6,8 +6,9 @@ import { replayWebhook } from "../../domain/webhooks/replay";
 import { principalOf } from "../principal";
 import { DeliveryIdParamSchema, WebhookDeliverySchema } from "./shapes";
 import { deliveryView } from "./views";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("webhooks.manage", createRoute({
   method: "post",
   path: "/webhook-endpoints/{id}/deliveries/{deliveryId}/replay",
   operationId: "replayWebhookDelivery",
@@ -20,7 +21,7 @@ export const route = createRoute({
     202: { description: "다시 보내도록 대기열에 넣은 전송", content: { "application/json": { schema: WebhookDeliverySchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const params = c.req.valid("param");

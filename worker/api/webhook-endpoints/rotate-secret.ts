@@ -5,8 +5,9 @@ import { rotateSecret } from "../../domain/webhooks/endpoints";
 import { principalOf } from "../principal";
 import { EndpointIdParamSchema, WebhookEndpointWithSecretSchema } from "./shapes";
 import { endpointView } from "./views";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("webhooks.manage", createRoute({
   method: "post",
   path: "/webhook-endpoints/{id}/rotate-secret",
   operationId: "rotateWebhookEndpointSecret",
@@ -19,7 +20,7 @@ export const route = createRoute({
     201: { description: "새 비밀 값과 엔드포인트", content: { "application/json": { schema: WebhookEndpointWithSecretSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { row, secret } = await rotateSecret(c.env.DB, c.env.VAULT_MASTER_KEY, principalOf(c).workspaceId, c.req.valid("param").id);

@@ -5,10 +5,12 @@ import { jsonBody } from "../../platform/http/json-body";
 import { updateEndpoint } from "../../domain/webhooks/endpoints";
 import { checkWebhookUrl, localUrlsAllowed } from "../../domain/webhooks/url";
 import { principalOf } from "../principal";
-import { EndpointIdParamSchema, UpdateEndpointBodySchema, WebhookEndpointSchema } from "./shapes";
+import { EndpointIdParamSchema, WebhookEndpointSchema } from "./shapes";
+import { UpdateEndpointBodySchema } from "../../domain/webhooks/inputs";
 import { endpointView } from "./views";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("webhooks.manage", createRoute({
   method: "patch",
   path: "/webhook-endpoints/{id}",
   operationId: "updateWebhookEndpoint",
@@ -20,7 +22,7 @@ export const route = createRoute({
     200: { description: "수정된 엔드포인트", content: { "application/json": { schema: WebhookEndpointSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND", "PARTNER_WEBHOOK_URL_INVALID", "INVALID_PARAM_FORMAT", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const body = c.req.valid("json");

@@ -4,9 +4,11 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { sendInvitation } from "../../domain/users/send-invitation";
 import { principalOf } from "../principal";
-import { CreateInvitationBodySchema, InvitationSchema, invitationView } from "./shapes";
+import { InvitationSchema, invitationView } from "./shapes";
+import { CreateInvitationBodySchema } from "../../domain/users/inputs";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("members.manage", createRoute({
   method: "post",
   path: "/workspace/members/invitations",
   operationId: "createWorkspaceInvitation",
@@ -19,7 +21,7 @@ export const route = createRoute({
     201: { description: "보낸 초대", content: { "application/json": { schema: InvitationSchema } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "DUPLICATE_EMAIL", "API_RATE_LIMITED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const invitation = await sendInvitation(c.env, new URL(c.req.url).origin, { workspaceId: principalOf(c).workspaceId, ...c.req.valid("json") });

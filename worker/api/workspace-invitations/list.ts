@@ -5,8 +5,9 @@ import { pendingInvitations } from "../../domain/users/invitations";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { InvitationSchema, invitationView } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("members.manage", createRoute({
   method: "get",
   path: "/workspace/members/invitations",
   operationId: "listWorkspaceInvitations",
@@ -18,7 +19,7 @@ export const route = createRoute({
     200: { description: "초대 한 페이지, 최근 것부터", content: { "application/json": { schema: pageSchema(InvitationSchema, "WorkspaceInvitationPage") } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

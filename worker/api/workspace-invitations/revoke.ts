@@ -4,8 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { revokeInvitation } from "../../domain/users/invitations";
 import { principalOf } from "../principal";
 import { InvitationIdParamSchema } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("members.manage", createRoute({
   method: "delete",
   path: "/workspace/members/invitations/{id}",
   operationId: "revokeWorkspaceInvitation",
@@ -17,7 +18,7 @@ export const route = createRoute({
     204: { description: "취소했습니다" },
     ...errorResponses("RESOURCE_NOT_FOUND", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await revokeInvitation(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { pathId, timestamp, uuid } from "../../platform/http/bounds";
 import { isoTime } from "../../platform/lib/iso-time";
 import type { InvitationRow } from "../../domain/users/invitations";
-import { email, RoleSchema } from "../workspace-members/shapes";
+import { email, RoleSchema } from "../../domain/users/inputs";
 
 export const InvitationIdParamSchema = z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) });
 
@@ -15,13 +15,6 @@ export const InvitationSchema = z
     expiresAt: timestamp().meta({ description: "이때까지 수락하지 않으면 링크가 더는 쓰이지 않습니다 (보낸 뒤 7일)" }),
   })
   .openapi("WorkspaceInvitation");
-
-export const CreateInvitationBodySchema = z
-  .object({
-    email: email().meta({ description: "초대할 사람의 이메일. 이 주소의 계정으로만 수락할 수 있습니다" }),
-    role: RoleSchema.default("member"),
-  })
-  .openapi("CreateWorkspaceInvitationRequest");
 
 export function invitationView(row: InvitationRow): z.infer<typeof InvitationSchema> {
   return { id: row.id, email: row.email, role: row.role, createdAt: isoTime(row.createdAt), expiresAt: isoTime(row.expiresAt) };

@@ -6,8 +6,9 @@ import { listMembers, type Member } from "../../domain/users/members";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { principalOf } from "../principal";
 import { MemberSchema, memberView } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("members.manage", createRoute({
   method: "get",
   path: "/workspace/members",
   operationId: "listWorkspaceMembers",
@@ -19,7 +20,7 @@ export const route = createRoute({
     200: { description: "구성원 한 페이지, 최근에 들어온 사람부터", content: { "application/json": { schema: pageSchema(MemberSchema, "WorkspaceMemberPage") } } },
     ...errorResponses("ADMIN_ACTION_FORBIDDEN", "INVALID_CURSOR", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspaceId } = principalOf(c);

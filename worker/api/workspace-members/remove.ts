@@ -4,8 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { removeMember } from "../../domain/users/members";
 import { principalOf } from "../principal";
 import { UserIdParamSchema } from "./shapes";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("members.manage", createRoute({
   method: "delete",
   path: "/workspace/members/{userId}",
   operationId: "removeWorkspaceMember",
@@ -18,7 +19,7 @@ export const route = createRoute({
     204: { description: "내보냈습니다" },
     ...errorResponses("WORKSPACE_MEMBER_NOT_FOUND", "ADMIN_ACTION_FORBIDDEN"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await removeMember(c.env, principalOf(c).workspaceId, c.req.valid("param").userId);

@@ -4,9 +4,11 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { changeRole } from "../../domain/users/members";
 import { principalOf } from "../principal";
-import { MemberSchema, memberView, UpdateMemberBodySchema, UserIdParamSchema } from "./shapes";
+import { MemberSchema, memberView, UserIdParamSchema } from "./shapes";
+import { UpdateMemberBodySchema } from "../../domain/users/inputs";
+import { managing } from "../guards";
 
-export const route = createRoute({
+export const route = managing("members.manage", createRoute({
   method: "patch",
   path: "/workspace/members/{userId}",
   operationId: "updateWorkspaceMember",
@@ -19,7 +21,7 @@ export const route = createRoute({
     200: { description: "바뀐 구성원", content: { "application/json": { schema: MemberSchema } } },
     ...errorResponses("WORKSPACE_MEMBER_NOT_FOUND", "ADMIN_ACTION_FORBIDDEN", "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const member = await changeRole(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").userId, c.req.valid("json").role);

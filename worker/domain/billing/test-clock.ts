@@ -4,9 +4,10 @@ import type { PaymentGateway } from "./gateway";
 import type { BillingEnv } from "./plan-change";
 import { renewSubscriptions } from "./renewal";
 import { applyBookedChanges, endPeriodAt } from "./subscriptions";
+import { flagOn } from "../../platform/configuration";
 
 /** Whether this deployment keeps a test clock: the local stack and the tests (BILLING_TEST_CLOCK=1), never production. */
-export const testClockOn = (env: Pick<Bindings, "BILLING_TEST_CLOCK">): boolean => env.BILLING_TEST_CLOCK === "1";
+export const testClockOn = (env: Pick<Bindings, "BILLING_TEST_CLOCK">): boolean => flagOn(env.BILLING_TEST_CLOCK);
 
 /**
  * The sandbox's test clock, as payment platforms offer one for trying a billing integration: the workspace's paid

@@ -4,6 +4,7 @@ import { deleteBatch } from "../../platform/database/delete-batch";
 import { mailOutbox } from "../../platform/database/tables";
 import type { Bindings } from "../../env";
 import { log } from "../../platform/observability/telemetry";
+import { flagOn } from "../../platform/configuration";
 
 export interface Mail {
   to: string;
@@ -22,7 +23,7 @@ const KEPT_MS = 30 * 86_400_000;
 export async function sendMail(env: Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">, mail: Mail, now: number = Date.now()): Promise<void> {
   const id = crypto.randomUUID();
   await database(env.DB).insert(mailOutbox).values({ id, recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: now });
-  if (env.MAIL_OUTBOX_ONLY === "1" || !env.MAIL || !env.MAIL_FROM) {
+  if (flagOn(env.MAIL_OUTBOX_ONLY) || !env.MAIL || !env.MAIL_FROM) {
     log("info", "mail-outbox", { to: mail.to, subject: mail.subject, text: mail.text });
     return;
   }

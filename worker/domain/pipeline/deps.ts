@@ -2,6 +2,7 @@ import { browserInstitutionFor } from "../../../collectors/registry";
 import { invalidateCredential, openJobCredential, rememberTargets, settleCheck } from "../credentials/store";
 import { credentialLock } from "./credential-lock";
 import type { Bindings } from "../../env";
+import { numberOr } from "../../platform/configuration";
 import { JobLifecycle } from "../jobs/lifecycle";
 import { BrowserRenderingScraper, browserRenderingLauncher } from "../scraper/browser-rendering-client";
 import { ContainerScraper } from "../scraper/container-client";
@@ -12,7 +13,6 @@ import { upcomingOutages } from "../catalog/outages";
 import { fileReport } from "../reports/store";
 import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS } from "./sweep";
 
-const number = (value: string | undefined, fallback: number) => (value === undefined || value === "" ? fallback : Number(value));
 
 /** Wires the executor to the bindings: the job tables, R2 results, the lock DO, the scraper. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
@@ -42,17 +42,17 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     now: () => Date.now(),
     random: Math.random,
     retry: {
-      baseSeconds: number(env.RETRY_BASE_SECONDS, 5),
-      maxSeconds: number(env.RETRY_MAX_SECONDS, 60),
-      maxAttempts: number(env.RETRY_MAX_ATTEMPTS, 5),
+      baseSeconds: numberOr(env.RETRY_BASE_SECONDS, 5),
+      maxSeconds: numberOr(env.RETRY_MAX_SECONDS, 60),
+      maxAttempts: numberOr(env.RETRY_MAX_ATTEMPTS, 5),
     },
-    leaseMs: number(env.LOCK_LEASE_SECONDS, 120) * 1000,
-    inlineBudgetMs: number(env.INLINE_BUDGET_SECONDS, 30) * 1000,
-    commitEveryMs: number(env.COMMIT_EVERY_SECONDS, 10) * 1000,
+    leaseMs: numberOr(env.LOCK_LEASE_SECONDS, 120) * 1000,
+    inlineBudgetMs: numberOr(env.INLINE_BUDGET_SECONDS, 30) * 1000,
+    commitEveryMs: numberOr(env.COMMIT_EVERY_SECONDS, 10) * 1000,
     sweep: {
-      planResendMs: number(env.PLAN_RESEND_SECONDS, PLAN_RESEND_MS / 1000) * 1000,
-      orphanMs: number(env.PENDING_ORPHAN_SECONDS, PENDING_ORPHAN_MS / 1000) * 1000,
-      stallMs: number(env.STALL_SECONDS, STALL_MS / 1000) * 1000,
+      planResendMs: numberOr(env.PLAN_RESEND_SECONDS, PLAN_RESEND_MS / 1000) * 1000,
+      orphanMs: numberOr(env.PENDING_ORPHAN_SECONDS, PENDING_ORPHAN_MS / 1000) * 1000,
+      stallMs: numberOr(env.STALL_SECONDS, STALL_MS / 1000) * 1000,
     },
   };
 }

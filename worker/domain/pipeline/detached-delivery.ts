@@ -4,6 +4,7 @@ import type { PipelineMessage } from "../jobs/messages";
 import { meteredEnv, meteringOn } from "../../platform/metering";
 import { pipelineDeps } from "./deps";
 import { tracedDelivery } from "./traced-delivery";
+import { flagOn } from "../../platform/configuration";
 
 /**
  * Local development only (CONCURRENT_DELIVERIES): production runs up to
@@ -59,7 +60,7 @@ function detachedProducer(deliveries: DurableObjectNamespace<DetachedDeliveries>
 
 /** The bindings as every pipeline message is sent with: under CONCURRENT_DELIVERIES, TASKS delivers through these objects. */
 export function withDetachedDeliveries(env: Bindings): Bindings {
-  if (env.CONCURRENT_DELIVERIES !== "1") return env;
+  if (!flagOn(env.CONCURRENT_DELIVERIES)) return env;
   if (!env.DETACHED_DELIVERIES) throw new Error("CONCURRENT_DELIVERIES needs the DETACHED_DELIVERIES binding (top level of wrangler.toml)");
   return { ...env, TASKS: detachedProducer(env.DETACHED_DELIVERIES) };
 }

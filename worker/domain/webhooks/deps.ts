@@ -1,4 +1,5 @@
 import type { Bindings } from "../../env";
+import { numberOr } from "../../platform/configuration";
 import { claimAttempt, recordAttempt } from "./deliveries";
 import type { DeliveryDeps } from "./deliver";
 import { postWebhook } from "./post";
@@ -11,13 +12,12 @@ export type WebhooksEnv = Pick<Bindings, "DB" | "WEBHOOKS" | "VAULT_MASTER_KEY" 
 /** Production's retry schedule: about 1 minute doubling up to 2 hours, within the 24 h window (Queues delays at most 12 h). */
 const RETRY_BASE_SECONDS = 60;
 const RETRY_MAX_SECONDS = 2 * 60 * 60;
-const number = (value: string | undefined, fallback: number) => (value === undefined || value === "" ? fallback : Number(value));
 
 export function deliveryDeps(env: WebhooksEnv): DeliveryDeps {
   return {
     now: () => Date.now(),
     random: Math.random,
-    retry: { baseSeconds: number(env.WEBHOOK_RETRY_BASE_SECONDS, RETRY_BASE_SECONDS), maxSeconds: number(env.WEBHOOK_RETRY_MAX_SECONDS, RETRY_MAX_SECONDS) },
+    retry: { baseSeconds: numberOr(env.WEBHOOK_RETRY_BASE_SECONDS, RETRY_BASE_SECONDS), maxSeconds: numberOr(env.WEBHOOK_RETRY_MAX_SECONDS, RETRY_MAX_SECONDS) },
     claim: (id, attemptCount, now) => claimAttempt(env.DB, id, attemptCount, now),
     urlRefusal: (url) => deliveryUrlRefusal(url, localUrlsAllowed(env)),
     target: async (endpointId, now) => {

@@ -1,4 +1,5 @@
 import { ApiError, fieldError } from "../../platform/errors/api-error";
+import { flagOn } from "../../platform/configuration";
 
 /**
  * SSRF defence at the door: a webhook URL must be https on a public name or
@@ -122,4 +123,4 @@ export function deliveryUrlRefusal(url: string, allowLocal: boolean): string | n
 }
 
 /** Whether this deployment lets webhooks reach the local machine (never set in production). */
-export const localUrlsAllowed = (env: { WEBHOOK_ALLOW_LOCAL_URLS?: string }): boolean => env.WEBHOOK_ALLOW_LOCAL_URLS === "1";
+export const localUrlsAllowed = (env: { WEBHOOK_ALLOW_LOCAL_URLS?: string }): boolean => flagOn(env.WEBHOOK_ALLOW_LOCAL_URLS);

@@ -6,8 +6,9 @@ import { errorResponses } from "../../../platform/http/error-responses";
 import { uuid } from "../../../platform/http/bounds";
 import { jsonBody } from "../../../platform/http/json-body";
 import { IdParamSchema, ReasonSchema } from "../shapes";
+import { operating } from "../guards";
 
-export const route = createRoute({
+export const route = operating("invoices.refund", createRoute({
   method: "post",
   path: "/invoices/{id}/refund",
   operationId: "refundInvoice",
@@ -20,7 +21,7 @@ export const route = createRoute({
     200: { description: "환불한 청구서", content: { "application/json": { schema: z.object({ id: uuid(), status: z.literal("REFUNDED") }).openapi("RefundedInvoice") } } },
     ...errorResponses("INVOICE_NOT_FOUND", "ACTION_NOT_SUPPORTED", "PAYMENT_FAILED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const invoice = await refundPaidInvoice(c.env, actorOf(c), c.req.valid("param").id, c.req.valid("json").reason);

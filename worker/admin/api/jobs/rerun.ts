@@ -6,8 +6,9 @@ import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { IdParamSchema, JobSummarySchema, ReasonBodySchema } from "../shapes";
 import { jobSummaryView } from "../views";
+import { operating } from "../guards";
 
-export const route = createRoute({
+export const route = operating("jobs.rerun", createRoute({
   method: "post",
   path: "/jobs/{id}/rerun",
   operationId: "rerunFailedJob",
@@ -20,7 +21,7 @@ export const route = createRoute({
     201: { description: "새 작업", content: { "application/json": { schema: z.object({ rerunOf: JobSummarySchema, job: JobSummarySchema }).openapi("AdminRerun") } } },
     ...errorResponses("DATA_JOB_NOT_FOUND", "ACTION_NOT_SUPPORTED", "WORKSPACE_ACCESS_DENIED", "FREE_PLAN_JOB_CAP_REACHED", "FREE_PLAN_TASK_CAP_REACHED", "TOO_MANY_CONCURRENT_WORKERS"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { failed, job } = await rerunFailedJob(c.env, actorOf(c), c.req.valid("param").id, c.req.valid("json").reason);

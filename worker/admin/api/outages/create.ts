@@ -9,8 +9,9 @@ import { ProviderCodeParamSchema, providerOrThrow } from "../../../web/provider-
 import { ReasonSchema } from "../shapes";
 import { OutageNoteSchema, OutageSchema } from "./shapes";
 import { outageView } from "./views";
+import { operating } from "../guards";
 
-export const route = createRoute({
+export const route = operating("outages.manage", createRoute({
   method: "post",
   path: "/providers/{code}/outages",
   operationId: "announceProviderOutage",
@@ -35,7 +36,7 @@ export const route = createRoute({
     201: { description: "등록한 장애·점검", content: { "application/json": { schema: OutageSchema } } },
     ...errorResponses("INVALID_PROVIDER_CODE", "DATE_RANGE_INVALID"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);

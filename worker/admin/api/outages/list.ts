@@ -5,8 +5,10 @@ import { errorResponses } from "../../../platform/http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../../web/provider-code-param";
 import { OutageSchema } from "./shapes";
 import { outageView } from "./views";
+import { behind } from "../../../platform/http/route-fronts";
+import { OPERATOR_SESSION, operatorsMay } from "../../../domain/operators/authenticate";
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "get",
   path: "/providers/{code}/outages",
   operationId: "listProviderOutages",
@@ -18,7 +20,7 @@ export const route = createRoute({
     200: { description: "장애·점검", content: { "application/json": { schema: z.object({ items: z.array(OutageSchema).max(MAX_UPCOMING_OUTAGES) }).openapi("ProviderOutageList") } } },
     ...errorResponses("INVALID_PROVIDER_CODE"),
   },
-});
+}), OPERATOR_SESSION, operatorsMay("workspaces.read"));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);

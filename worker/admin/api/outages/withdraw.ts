@@ -8,8 +8,9 @@ import { code, pathId } from "../../../platform/http/bounds";
 import { ReasonBodySchema } from "../shapes";
 import { OutageSchema } from "./shapes";
 import { outageView } from "./views";
+import { operating } from "../guards";
 
-export const route = createRoute({
+export const route = operating("outages.manage", createRoute({
   method: "post",
   path: "/providers/{code}/outages/{id}/withdraw",
   operationId: "withdrawProviderOutage",
@@ -24,7 +25,7 @@ export const route = createRoute({
     200: { description: "철회한 장애·점검", content: { "application/json": { schema: OutageSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { code: providerCode, id } = c.req.valid("param");

@@ -6,8 +6,9 @@ import { closeFailureReport } from "../../../domain/operators/actions";
 import { actorOf } from "../../../domain/operators/authenticate";
 import { IdParamSchema, ReasonSchema } from "../shapes";
 import { FixRefSchema, ReportSchema, reportView } from "./shapes";
+import { operating } from "../guards";
 
-export const route = createRoute({
+export const route = operating("reports.close", createRoute({
   method: "post",
   path: "/reports/{id}/close",
   operationId: "closeFailureReport",
@@ -19,7 +20,7 @@ export const route = createRoute({
     200: { description: "닫은 보고서", content: { "application/json": { schema: ReportSchema } } },
     ...errorResponses("AGENT_BUG_REPORT_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { fixRef, reason } = c.req.valid("json");

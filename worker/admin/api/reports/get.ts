@@ -6,8 +6,9 @@ import { actorOf } from "../../../domain/operators/authenticate";
 import { MAX_REPORT_HTML_CHARS } from "../../../../contracts/scraper-protocol";
 import { IdParamSchema } from "../shapes";
 import { ReportSchema, reportView } from "./shapes";
+import { operating } from "../guards";
 
-export const route = createRoute({
+export const route = operating("reports.read", createRoute({
   method: "get",
   path: "/reports/{id}",
   operationId: "getFailureReport",
@@ -32,7 +33,7 @@ export const route = createRoute({
     },
     ...errorResponses("AGENT_BUG_REPORT_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { report, page } = await readFailureReport(c.env, actorOf(c), c.req.valid("param").id);

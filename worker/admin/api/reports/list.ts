@@ -3,10 +3,12 @@ import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { latestReports } from "../../../domain/reports/store";
 import { ReportSchema, reportView } from "./shapes";
+import { behind } from "../../../platform/http/route-fronts";
+import { OPERATOR_SESSION, operatorsMay } from "../../../domain/operators/authenticate";
 
 export const REPORTS_SHOWN = 100;
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "get",
   path: "/reports",
   operationId: "listFailureReports",
@@ -17,6 +19,6 @@ export const route = createRoute({
     200: { description: "보고서", content: { "application/json": { schema: z.object({ items: z.array(ReportSchema).max(REPORTS_SHOWN) }).openapi("FailureReportList") } } },
     ...errorResponses(),
   },
-});
+}), OPERATOR_SESSION, operatorsMay("reports.read"));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json({ items: (await latestReports(c.env.DB, REPORTS_SHOWN)).map(reportView) }, 200);

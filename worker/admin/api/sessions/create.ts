@@ -6,8 +6,9 @@ import { clientAddress } from "../../../platform/http/client-address";
 import { isoTime } from "../../../platform/lib/iso-time";
 import { signInOperator } from "../../../domain/operators/sign-in";
 import { OperatorSchema } from "../shapes";
+import { behind } from "../../../platform/http/route-fronts";
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "post",
   path: "/sessions",
   operationId: "signInOperator",
@@ -32,7 +33,7 @@ export const route = createRoute({
     },
     ...errorResponses("INVALID_CREDENTIALS", "TOO_MANY_LOGIN_ATTEMPTS", "ADMIN_ACTION_NOT_MARKED"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const session = await signInOperator(c.env, c.req.valid("json"), clientAddress(c), c.get("requestId"));

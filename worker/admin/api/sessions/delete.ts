@@ -1,9 +1,10 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../env";
-import { operatorOf } from "../../../domain/operators/authenticate";
+import { operatorOf, OPERATOR_SESSION } from "../../../domain/operators/authenticate";
 import { closeOperatorSession } from "../../../domain/operators/store";
+import { behind } from "../../../platform/http/route-fronts";
 
-export const route = createRoute({
+export const route = behind(createRoute({
   method: "delete",
   path: "/sessions/current",
   operationId: "signOutOperator",
@@ -11,7 +12,7 @@ export const route = createRoute({
   summary: "운영자 로그아웃",
   description: "이 토큰은 곧바로 쓸 수 없게 됩니다.",
   responses: { 204: { description: "로그아웃했습니다" } },
-});
+}), OPERATOR_SESSION);
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   await closeOperatorSession(c.env.DB, operatorOf(c).tokenHash);

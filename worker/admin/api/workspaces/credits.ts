@@ -7,12 +7,13 @@ import { count, timestamp, uuid } from "../../../platform/http/bounds";
 import { jsonBody } from "../../../platform/http/json-body";
 import { isoTime } from "../../../platform/lib/iso-time";
 import { IdParamSchema, ReasonSchema } from "../shapes";
+import { operating } from "../guards";
 
 const UsageCreditSchema = z
   .object({ id: uuid(), workspaceId: uuid(), amount: count().meta({ description: "원" }), remaining: count().meta({ description: "아직 쓰지 않은 원" }), expiresAt: timestamp(), reason: z.string().max(500), createdAt: timestamp() })
   .openapi("UsageCredit");
 
-export const route = createRoute({
+export const route = operating("workspaces.credit", createRoute({
   method: "post",
   path: "/workspaces/{id}/credits",
   operationId: "grantUsageCredit",
@@ -29,7 +30,7 @@ export const route = createRoute({
     201: { description: "준 크레딧", content: { "application/json": { schema: UsageCreditSchema } } },
     ...errorResponses("WORKSPACE_NOT_FOUND", "INVALID_USAGE_CREDIT", "USAGE_CREDIT_EXPIRES_IN_PAST", "USAGE_CREDIT_NOT_APPLICABLE"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { amount, expiresAt, reason } = c.req.valid("json");

@@ -7,8 +7,9 @@ import { code, MAX, pathId, timestamp } from "../../../platform/http/bounds";
 import { isoTime, isoTimeOrNull } from "../../../platform/lib/iso-time";
 import { IdParamSchema, JobSummarySchema, WorkspaceSchema } from "../shapes";
 import { jobSummaryView, workspaceView } from "../views";
+import { operating } from "../guards";
 
-export const route = createRoute({
+export const route = operating("workspaces.read", createRoute({
   method: "get",
   path: "/workspaces/{id}",
   operationId: "getOperatorWorkspace",
@@ -35,7 +36,7 @@ export const route = createRoute({
     },
     ...errorResponses("WORKSPACE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { workspace, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.valid("param").id);

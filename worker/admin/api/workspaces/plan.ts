@@ -7,8 +7,9 @@ import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { IdParamSchema, ReasonSchema, WorkspaceSchema } from "../shapes";
 import { workspaceView } from "../views";
+import { operating } from "../guards";
 
-export const route = createRoute({
+export const route = operating("workspaces.plan", createRoute({
   method: "put",
   path: "/workspaces/{id}/plan",
   operationId: "setWorkspacePlan",
@@ -21,7 +22,7 @@ export const route = createRoute({
     200: { description: "바뀐 워크스페이스", content: { "application/json": { schema: WorkspaceSchema } } },
     ...errorResponses("WORKSPACE_NOT_FOUND"),
   },
-});
+}));
 
 export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   const { plan, reason } = c.req.valid("json");

@@ -5,11 +5,12 @@ import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { IdParamSchema, ReasonBodySchema, WorkspaceSchema } from "../shapes";
+import { operating } from "../guards";
 import { workspaceView } from "../views";
 
 /** Suspending and restoring are one change in two directions: the same route shape, audit and effect. */
 function suspensionRoute(direction: "suspend" | "restore") {
-  const route = createRoute({
+  const route = operating("workspaces.suspend", createRoute({
     method: "post",
     path: `/workspaces/{id}/${direction}`,
     operationId: direction === "suspend" ? "suspendWorkspace" : "restoreWorkspace",
@@ -24,7 +25,7 @@ function suspensionRoute(direction: "suspend" | "restore") {
       200: { description: "바뀐 워크스페이스", content: { "application/json": { schema: WorkspaceSchema } } },
       ...errorResponses("WORKSPACE_NOT_FOUND"),
     },
-  });
+  }));
   const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
     c.json(workspaceView(await changeWorkspaceSuspension(c.env, actorOf(c), c.req.valid("param").id, direction, c.req.valid("json").reason)), 200);
   return { route, handler };

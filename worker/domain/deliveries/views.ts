@@ -1,5 +1,5 @@
-import { S3ConfigSchema, SftpConfigSchema } from "../../domain/deliveries/config";
-import type { DeliveryRow, RouteRow } from "../../domain/deliveries/store";
+import { S3ConfigSchema, SftpConfigSchema } from "./config";
+import type { DeliveryRow, RouteRow } from "./store";
 import { isoTime } from "../../platform/lib/iso-time";
 
 /** A route as the API shows it: where and as whom, never its secret. */

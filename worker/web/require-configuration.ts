@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
-import { configurationProblems } from "../configuration";
-import type { AppEnv } from "../../env";
-import { log } from "../observability/telemetry";
-import { ApiError } from "../errors/api-error";
+import { configurationProblems } from "../domain/deployment/configuration-problems";
+import type { AppEnv } from "../env";
+import { log } from "../platform/observability/telemetry";
+import { ApiError } from "../platform/errors/api-error";
 
 /** A deployment missing a secret or its scraper answers 503 to everything rather than run on anything else. */
 export const requireConfiguration: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -1,0 +1,14 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "../../web/hosted-ui/page";
+import * as connectKeys from "./keys";
+import * as connectSession from "./session";
+import * as connectSubmit from "./submit";
+
+/** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers), on the root app. */
+export function registerConnectRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.get("/connect", (c) => c.html(REGISTRATION_PAGE, 200, { "Content-Security-Policy": REGISTRATION_PAGE_CSP }));
+  app.openapi(connectKeys.route, connectKeys.handler);
+  app.openapi(connectSession.route, connectSession.handler);
+  app.openapi(connectSubmit.route, connectSubmit.handler);
+}

@@ -1,0 +1,18 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import * as createCredential from "./create";
+import * as listCredentials from "./list";
+import * as getCredential from "./get";
+import * as deleteCredential from "./delete";
+import * as updateCredential from "./update";
+import * as checkCredential from "./check";
+
+/** A business's credentials for the institutions. */
+export function registerCredentialRoutes(api: OpenAPIHono<AppEnv>): void {
+  api.openapi(createCredential.route, createCredential.handler);
+  api.openapi(listCredentials.route, listCredentials.handler);
+  api.openapi(getCredential.route, getCredential.handler);
+  api.openapi(deleteCredential.route, deleteCredential.handler);
+  api.openapi(updateCredential.route, updateCredential.handler);
+  api.openapi(checkCredential.route, checkCredential.handler);
+}

@@ -1,0 +1,21 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import * as createDataJob from "./create";
+import * as listDataJobs from "./list";
+import * as getDataJob from "./get";
+import * as getResults from "./results";
+import * as getResultsCsv from "./results-csv";
+import * as createDownloadLink from "../download-links/create";
+
+/**
+ * A business's data jobs and their results. Making a job's download link (POST /data-jobs/{id}/download-links) is one of
+ * the job's routes; downloading by the link's token is registered after the schedules (download-links/routes.ts).
+ */
+export function registerDataJobRoutes(api: OpenAPIHono<AppEnv>): void {
+  api.openapi(createDataJob.route, createDataJob.handler);
+  api.openapi(listDataJobs.route, listDataJobs.handler);
+  api.openapi(getDataJob.route, getDataJob.handler);
+  api.openapi(getResults.route, getResults.handler);
+  api.openapi(getResultsCsv.route, getResultsCsv.handler);
+  api.openapi(createDownloadLink.route, createDownloadLink.handler);
+}

@@ -1,0 +1,12 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import * as createRegistrationSession from "./create";
+import * as getRegistrationSession from "./get";
+import * as cancelRegistrationSession from "./cancel";
+
+/** Sessions of the hosted registration UI, where a business's end-user registers its credentials (connect/routes.ts). */
+export function registerRegistrationSessionRoutes(api: OpenAPIHono<AppEnv>): void {
+  api.openapi(createRegistrationSession.route, createRegistrationSession.handler, createRegistrationSession.hook);
+  api.openapi(getRegistrationSession.route, getRegistrationSession.handler);
+  api.openapi(cancelRegistrationSession.route, cancelRegistrationSession.handler);
+}
