@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./worker/platform/database/tables.ts",
+  schema: "./worker/domain/*/tables.ts",
   out: "./drizzle",
 });

@@ -1,17 +1,17 @@
 import { defineConfig } from "vitest/config";
 import { slowFirst } from "./test/support/slow-first";
 
-/** Node tests: the sandbox institutions, adapters in real Chromium, the scraper service over HTTP. */
+/** Node tests: the sandbox institutions, adapters in real Chromium (beside each adapter, collectors/<institution>/), the scraper service over HTTP. */
 export default defineConfig({
   test: {
-    include: ["test/node/**/*.test.ts"],
+    include: ["test/node/**/*.test.ts", "collectors/**/*.test.ts"],
     environment: "node",
     // Two files at once: most of a file's time is spent waiting on Chromium and local servers.
     maxWorkers: 2,
     // A worker's files share one module graph (puppeteer, the sandbox, the adapters imported once, not per file):
     // 13% less CPU for the lane; every file starts its own servers and browsers, so none shares state.
     isolate: false,
-    sequence: { sequencer: slowFirst(["sandbox-card-adapter.test.ts", "hometax-adapter.test.ts", "sandbox-taxportal-adapter.test.ts", "sandbox-bank-adapter.test.ts", "container-scraper.test.ts", "scraper-protocol.test.ts"]) },
+    sequence: { sequencer: slowFirst(["sandbox-card.test.ts", "hometax.test.ts", "sandbox-taxportal.test.ts", "sandbox-bank.test.ts", "container-scraper.test.ts", "scraper-protocol.test.ts"]) },
     testTimeout: 240_000,
     hookTimeout: 240_000,
   },

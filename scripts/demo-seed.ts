@@ -7,7 +7,7 @@ import { maskedLabel } from "../worker/domain/credentials/fields";
 import { credentialIdentity } from "../worker/domain/credentials/identity";
 import { issueJointCertificate } from "../sandbox/certificates/issue";
 import { hashPassword } from "../worker/domain/users/password";
-import type { OperatorRole } from "../worker/platform/database/tables";
+import type { OperatorRole } from "../worker/domain/operators/tables";
 import { operatorRecord } from "../worker/domain/operators/enrol";
 
 export const DEMO_WORKSPACE_ID = "00000000-0000-4000-8000-00000000d3e0";

@@ -98,7 +98,7 @@ export function readDevVars(file: string): Record<string, string> {
   );
 }
 
-/** How each secret the worker needs (worker/platform/configuration.ts REQUIRED_SECRETS) is made for a local run. */
+/** How each secret the worker needs (worker/domain/deployment/configuration-problems.ts REQUIRED_SECRETS) is made for a local run. */
 const SECRET_MAKERS: Record<string, () => Promise<string>> = {
   CURSOR_SECRET: async () => randomBytes(32).toString("base64url"),
   // wrangler dev reads it from .dev.vars for the worker; startLocalStack hands it to the scraper process.

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { OPERATOR_ROLES, type OperatorRole } from "../worker/platform/database/tables";
+import { OPERATOR_ROLES, type OperatorRole } from "../worker/domain/operators/tables";
 import { totpUri } from "../worker/domain/operators/second-factor";
 import { normalizeEmail } from "../worker/domain/users/email";
 import { newDemoPassword, operatorSeedSql } from "./demo-seed";

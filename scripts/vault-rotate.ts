@@ -7,7 +7,7 @@ import { readDevVars } from "./local-stack";
 
 /**
  * `npm run vault:rotate`: adds a new master key version to the local stack's keyring (.dev.vars); after a restart,
- * new secrets are sealed with it and the cron moves the old ones onto it (worker/domain/vault/rotation.ts).
+ * new secrets are sealed with it and the cron moves the old ones onto it (worker/domain/key-rotation/rewrap.ts).
  * `-- --status` counts sealed secrets per key version; `-- --retire` drops versions no secret uses any more
  * (`--persist-to <dir>` for a local state other than `npm start`'s).
  * Production does the same with `wrangler secret put VAULT_MASTER_KEY` (docs/deploying.md).

@@ -1,5 +1,5 @@
 import type { KeyRights } from "./domain/api-keys/rights";
-import type { MemberRole } from "./platform/database/tables";
+import type { MemberRole } from "./domain/users/tables";
 import type { AlertDesk } from "./domain/alerts/alert-desk";
 import type { CredentialLock } from "./domain/pipeline/credential-lock";
 import type { JobBoard } from "./domain/jobs/job-board";

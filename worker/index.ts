@@ -18,7 +18,7 @@ import { renewSubscriptions } from "./domain/billing/renewal";
 import { voidStaleUpgrades } from "./domain/billing/void";
 import { portOneGateway } from "./domain/billing/portone";
 import { purgeExpiredReports } from "./domain/reports/store";
-import { rewrapStep } from "./domain/vault/rotation";
+import { rewrapStep } from "./domain/key-rotation/rewrap";
 import { backfillIdentities } from "./domain/credentials/identity-backfill";
 import { warnExpiringCertificates } from "./domain/credentials/expiry-warnings";
 import { runMissedSchedules } from "./domain/schedules/catch-up";

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { seedCbcDecrypt, seedCbcEncrypt, seedDecryptBlock, seedEncryptBlock } from "../../collectors/certificates/seed";
+import { seedCbcDecrypt, seedCbcEncrypt, seedDecryptBlock, seedEncryptBlock } from "./seed";
 
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex, "hex"));
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");

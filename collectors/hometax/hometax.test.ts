@@ -1,10 +1,10 @@
-import { ReportedFailure, reportingUnreadable } from "../../collectors/page-report";
+import { ReportedFailure, reportingUnreadable } from "../page-report";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoginCredential, TaskUnit } from "../../collectors/adapter";
-import { hometax, hometaxAdapter } from "../../collectors/hometax";
-import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/options";
-import { institutionHttp } from "../../collectors/protocol/institution-http";
-import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../collectors/records/taxportal";
+import type { LoginCredential, TaskUnit } from "../adapter";
+import { hometax, hometaxAdapter } from "./index";
+import { DEFAULT_OPTIONS, type HometaxOptions } from "./options";
+import { institutionHttp } from "../protocol/institution-http";
+import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../records/taxportal";
 import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { HOMETAX_MEMBERS, NOT_REGISTERED } from "../../sandbox/hometax/members";

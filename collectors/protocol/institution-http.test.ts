@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { institutionHttp } from "../../collectors/protocol/institution-http";
+import { institutionHttp } from "./institution-http";
 import { egress } from "../../scraper-container/egress";
 
 const servers: Server[] = [];

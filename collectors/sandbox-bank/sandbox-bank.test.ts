@@ -4,11 +4,11 @@ import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { splitRange } from "../../worker/domain/pipeline/segments";
-import { type AdapterContext, type BrowserPage, ProviderFailure } from "../../collectors/adapter";
-import { sandboxBank } from "../../collectors/sandbox-bank";
-import { BankAccountRecord, BankTransactionRecord } from "../../collectors/records/bank";
-import { launchChromium } from "./chromium";
-import { specViolations } from "../support/spec-field-tables";
+import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
+import { sandboxBank } from "./index";
+import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
+import { launchChromium } from "../../test/node/chromium";
+import { specViolations } from "../../test/support/spec-field-tables";
 
 let sandbox: SandboxServer;
 let browser: Browser;

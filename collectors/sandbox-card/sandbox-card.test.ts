@@ -9,11 +9,11 @@ import { fromDay, toDay, todayKst } from "../../sandbox/dates";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { findProvider } from "../../worker/domain/catalog/providers";
 import { splitRange } from "../../worker/domain/pipeline/segments";
-import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } from "../../collectors/adapter";
-import { sandboxCard } from "../../collectors/sandbox-card";
-import { fill } from "../../collectors/page-state";
-import { specViolations } from "../support/spec-field-tables";
-import { launchChromium } from "./chromium";
+import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } from "../adapter";
+import { sandboxCard } from "./index";
+import { fill } from "../page-state";
+import { specViolations } from "../../test/support/spec-field-tables";
+import { launchChromium } from "../../test/node/chromium";
 
 let sandbox: SandboxServer;
 let browser: Browser;

@@ -5,7 +5,7 @@ export type WorkspaceSpec = Pick<WorkspaceSeed, "login" | "user">;
 /**
  * The sandbox bank's error codes bank-errors.test.ts takes through the whole stack: one of each way the service
  * meets a failure (a refused login, a notice at login, maintenance, a session lost after login, a page that never
- * answers, text no rule knows). Every code's recognition is tested in Chromium (test/node/sandbox-bank-adapter.test.ts)
+ * answers, text no rule knows). Every code's recognition is tested in Chromium (collectors/sandbox-bank/sandbox-bank.test.ts)
  * and its envelope comes from the one catalog; LOGIN_TRANSIENT goes through the stack in client.test.ts.
  */
 export const BANK_ERRORS_END_TO_END = ["LOGIN_FAILED", "LOGIN_LOCKED", "PROVIDER_TIME_WINDOW", "SESSION_EXPIRED", "TIMEOUT", "UNKNOWN"] as const;

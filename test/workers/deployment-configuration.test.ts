@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { configurationProblems, REQUIRED_SECRETS } from "../../worker/platform/configuration";
+import { configurationProblems, REQUIRED_SECRETS } from "../../worker/domain/deployment/configuration-problems";
 import type { Bindings } from "../../worker/env";
 import worker from "../../worker/index";
 import type { PipelineMessage } from "../../worker/domain/jobs/messages";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { base64UrlDecode, base64UrlEncode } from "../../contracts/base64url";
-import { configurationProblems } from "../../worker/platform/configuration";
+import { configurationProblems } from "../../worker/domain/deployment/configuration-problems";
 import { signLink } from "../../worker/domain/download-links/token";
 import { bankTransaction as tx, call, callJson, createWorkspace, jobInWorkspace, jobWithUnits, onClock, type TestWorkspace } from "./helpers";
 import { servedDocument } from "./openapi-document";

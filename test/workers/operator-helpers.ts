@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { Secret, TOTP } from "otpauth";
 import { expect } from "vitest";
 import { database } from "../../worker/platform/database/client";
-import { type OperatorRole, operators } from "../../worker/platform/database/tables";
+import { type OperatorRole, operators } from "../../worker/domain/operators/tables";
 import { operatorRecord } from "../../worker/domain/operators/enrol";
 import { callJson } from "./helpers";
 

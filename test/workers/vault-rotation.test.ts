@@ -5,11 +5,11 @@ import { openActiveCredential } from "../../worker/domain/credentials/store";
 import { createEndpoint, endpointById } from "../../worker/domain/webhooks/endpoints";
 import { signingSecrets } from "../../worker/domain/webhooks/secrets";
 import { database } from "../../worker/platform/database/client";
-import { operators } from "../../worker/platform/database/tables";
+import { operators } from "../../worker/domain/operators/tables";
 import { operatorRecord, totpBinding } from "../../worker/domain/operators/enrol";
 import { openText, sealCredential } from "../../worker/domain/vault/envelope";
 import { keyringEntries, withNewVersion, withoutUnused } from "../../worker/domain/vault/keyring";
-import { REWRAP_BATCH, rewrapStep } from "../../worker/domain/vault/rotation";
+import { REWRAP_BATCH, rewrapStep } from "../../worker/domain/key-rotation/rewrap";
 import { createWorkspace } from "./helpers";
 
 const OLD = env.VAULT_MASTER_KEY;

@@ -3,7 +3,7 @@ import { raw } from "hono/html";
 import { listCredentials } from "../domain/credentials/store";
 import { findSchema } from "../domain/catalog/schemas";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import { JOB_STATUSES, type JobStatus } from "../platform/database/tables";
+import { JOB_STATUSES, type JobStatus } from "../domain/jobs/tables";
 import type { AppEnv } from "../env";
 import { ApiError } from "../platform/errors/api-error";
 import { createJob } from "../domain/jobs/create";

@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { readSessionCookie } from "../domain/console-sessions/cookies";
 import { csrfToken } from "../domain/console-sessions/csrf";
 import { findSession } from "../domain/console-sessions/store";
-import type { MemberRole } from "../platform/database/tables";
+import type { MemberRole } from "../domain/users/tables";
 import type { AppEnv, ConsoleUser } from "../env";
 import { requireMembership } from "../domain/users/members";
 import { findUser } from "../domain/users/store";

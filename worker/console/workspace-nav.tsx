@@ -1,4 +1,4 @@
-import type { MemberRole } from "../platform/database/tables";
+import type { MemberRole } from "../domain/users/tables";
 import type { ConsoleUser } from "../env";
 import { roleMay } from "../domain/workspaces/roles";
 import { CsrfField } from "../web/layout";

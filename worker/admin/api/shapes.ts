@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { OPERATOR_ROLES, PLANS } from "../../platform/database/tables";
+import { OPERATOR_ROLES } from "../../domain/operators/tables";
+import { PLANS } from "../../domain/workspaces/tables";
 import { code, MAX, pathId, timestamp, uuid } from "../../platform/http/bounds";
 
 /** Why an operator acts: required of every change and kept in the audit log with it. */

@@ -4,7 +4,7 @@ import { changeWorkspacePlan, changeWorkspaceSuspension, grantUsageCredit, inspe
 import { MAX_CREDIT_WON, spendableCredits } from "../../domain/billing/credits";
 import { actorOf } from "../../domain/operators/authenticate";
 import { operatorMay } from "../../domain/operators/permissions";
-import { PLANS } from "../../platform/database/tables";
+import { PLANS } from "../../domain/workspaces/tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { CsrfField, DataTable } from "../../web/layout";
 import { kst } from "../../web/kst";

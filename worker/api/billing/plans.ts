@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { invoiceAmounts } from "../../domain/billing/invoices";
-import { PLANS } from "../../platform/database/tables";
+import { PLANS } from "../../domain/workspaces/tables";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { PLAN_LIMITS, PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../../domain/workspaces/plans";

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { INVOICE_STATUSES, PLANS } from "../../platform/database/tables";
+import { INVOICE_STATUSES } from "../../domain/billing/tables";
+import { PLANS } from "../../domain/workspaces/tables";
 import { count, pathId, timestamp, uuid } from "../../platform/http/bounds";
 import { isoTime } from "../../platform/lib/iso-time";
 import { chargedAmount, type InvoiceRow } from "../../domain/billing/invoices";

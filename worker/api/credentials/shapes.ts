@@ -1,4 +1,4 @@
-import { CHECK_STATES, CREDENTIAL_STATUSES } from "../../platform/database/tables";
+import { CHECK_STATES, CREDENTIAL_STATUSES } from "../../domain/credentials/tables";
 import { JobErrorSchema } from "../data-jobs/shapes";
 import { z } from "@hono/zod-openapi";
 import { code, MAX, pathId, text, timestamp, uuid } from "../../platform/http/bounds";

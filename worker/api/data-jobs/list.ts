@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { SCHEMA_IDS } from "../../domain/catalog/schemas";
-import { JOB_STATUSES } from "../../platform/database/tables";
+import { JOB_STATUSES } from "../../domain/jobs/tables";
 import type { AppEnv } from "../../env";
 import { listJobs } from "../../domain/jobs/store";
 import { jobListItem } from "../../domain/jobs/views";

@@ -9,7 +9,7 @@ export const MAX_CLIENT_REFERENCE_ID = 128;
 export const MAX_LIST = 10;
 /** `scheme://host[:port]`: a host name is at most 253 characters. */
 export const MAX_ORIGIN_LENGTH = 300;
-import { REGISTRATION_SESSION_STATUSES } from "../../platform/database/tables";
+import { REGISTRATION_SESSION_STATUSES } from "../../domain/registration/tables";
 
 export const RegistrationOptionSchema = z
   .discriminatedUnion("kind", [

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SCHEDULE_STATUSES } from "../../platform/database/tables";
+import { SCHEDULE_STATUSES } from "../../domain/schedules/tables";
 import { code, count, pathId, timestamp, uuid } from "../../platform/http/bounds";
 import { cron, incremental, lastDays, params } from "../../domain/schedules/inputs";
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { WEBHOOK_EVENT_TYPES } from "../../../contracts/webhooks";
-import { WEBHOOK_DELIVERY_STATUSES } from "../../platform/database/tables";
+import { WEBHOOK_DELIVERY_STATUSES } from "../../domain/webhooks/tables";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../domain/webhooks/url";
 import { count, int32, MAX, pathId, timestamp, uuid } from "../../platform/http/bounds";
 import { MAX_DELIVERY_ERROR_LENGTH } from "../../domain/webhooks/deliver";

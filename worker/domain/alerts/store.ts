@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { operatorAlerts } from "../../platform/database/tables";
+import { operatorAlerts } from "./tables";
 
 export type AlertRow = typeof operatorAlerts.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { database } from "../../platform/database/client";
-import { apiKeys } from "../../platform/database/tables";
+import { apiKeys } from "./tables";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 
 const KEY_PREFIX = "sk_";

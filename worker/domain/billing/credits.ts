@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database/client";
 import { database } from "../../platform/database/client";
-import { creditUses, usageCredits } from "../../platform/database/tables";
+import { creditUses, usageCredits } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { workspaceRow } from "../workspaces/store";
 

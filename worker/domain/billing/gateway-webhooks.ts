@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { verifyStandardWebhook, WebhookSignatureError } from "../../../contracts/webhooks";
 import { database } from "../../platform/database/client";
-import { invoices } from "../../platform/database/tables";
+import { invoices } from "./tables";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import type { PaymentGateway } from "./gateway";

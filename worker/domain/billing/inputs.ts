@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { PLANS } from "../../platform/database/tables";
+import { PLANS } from "../workspaces/tables";
 
 export const PlanSchema = z.enum(PLANS).meta({ description: "FREE: 무료, PRO: 유료, INTERNAL: 운영자가 주는 내부 플랜(구매 불가)" });
 export const ChangePlanBodySchema = z.object({ plan: PlanSchema }).openapi("ChangePlanRequest");

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { billingLedger, invoices, type PLANS } from "../../platform/database/tables";
+import { billingLedger, invoices } from "./tables";
+import { type PLANS } from "../workspaces/tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { pastDueStatement, planStatement } from "../workspaces/store";

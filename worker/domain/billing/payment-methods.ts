@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { paymentMethods, subscriptions } from "../../platform/database/tables";
+import { paymentMethods, subscriptions } from "./tables";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";

@@ -1,4 +1,4 @@
-import type { PLANS } from "../../platform/database/tables";
+import type { PLANS } from "../workspaces/tables";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { PLAN_NAMES, PLAN_PRICES } from "../workspaces/plans";

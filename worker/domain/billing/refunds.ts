@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { invoices } from "../../platform/database/tables";
+import { invoices } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import type { PaymentGateway } from "./gateway";
 import { chargedAmount, type InvoiceRow } from "./invoices";

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { subscriptions } from "../../platform/database/tables";
+import { subscriptions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { log } from "../../platform/observability/telemetry";
 import { type Plan, PLAN_OVERAGE, PLAN_PRICES } from "../workspaces/plans";

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, lte } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { type PLANS, subscriptions } from "../../platform/database/tables";
+import { type PLANS } from "../workspaces/tables";
+import { subscriptions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { planStatement } from "../workspaces/store";
 

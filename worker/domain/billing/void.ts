@@ -1,6 +1,6 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { invoices } from "../../platform/database/tables";
+import { invoices } from "./tables";
 
 /** An upgrade left unpaid this long (no charge begun on it since) is voided. */
 export const STALE_UPGRADE_MS = 86_400_000;

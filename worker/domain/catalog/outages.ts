@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { providerOutages } from "../../platform/database/tables";
+import { providerOutages } from "./tables";
 import type { MaintenanceWindow } from "./maintenance";
 
 export type OutageRow = typeof providerOutages.$inferSelect;

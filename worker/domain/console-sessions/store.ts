@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { consoleSessions } from "../../platform/database/tables";
+import { consoleSessions } from "./tables";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 import { deleteBatch } from "../../platform/database/delete-batch";
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { type Database, database } from "../../platform/database/client";
-import { credentials } from "../../platform/database/tables";
+import { credentials } from "./tables";
 import { hasActiveJob } from "../jobs/store";
 import { ApiError } from "../../platform/errors/api-error";
 import type { LoginCredential } from "../../../collectors/adapter";

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { type DeliveryRouteKind, deliveryRoutes, routeDeliveries } from "../../platform/database/tables";
+import { type DeliveryRouteKind, deliveryRoutes, routeDeliveries } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, type ListPage, pastPosition } from "../../platform/database/cursor";
 import { openText, sealText } from "../vault/envelope";

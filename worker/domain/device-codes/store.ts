@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { deviceCodes } from "../../platform/database/tables";
+import { deviceCodes } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 import { deleteBatch } from "../../platform/database/delete-batch";

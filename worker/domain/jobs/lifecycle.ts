@@ -4,7 +4,7 @@ import { type DateSegment, ProviderFailure, type Target } from "../../../collect
 import type { JobError } from "../../../contracts/job-failures";
 import { eraseSupersededSecret } from "../credentials/store";
 import { database } from "../../platform/database/client";
-import { jobs, taskUnits } from "../../platform/database/tables";
+import { jobs, taskUnits } from "./tables";
 import type { Bindings } from "../../env";
 import { storeChanges } from "../results/changes";
 import { jobBilling } from "../workspaces/store";

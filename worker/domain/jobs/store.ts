@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lte, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { type JobStatus, jobs, taskUnits } from "../../platform/database/tables";
+import { type JobStatus, jobs, taskUnits } from "./tables";
 import type { JobError } from "../../../contracts/job-failures";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { revisionsHold } from "../workspaces/store";

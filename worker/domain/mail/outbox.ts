@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { deleteBatch } from "../../platform/database/delete-batch";
-import { mailOutbox } from "../../platform/database/tables";
+import { mailOutbox } from "./tables";
 import type { Bindings } from "../../env";
 import { log } from "../../platform/observability/telemetry";
 import { flagOn } from "../../platform/configuration";

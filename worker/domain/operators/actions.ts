@@ -13,7 +13,7 @@ import { findJobById, type JobRow, listJobs } from "../jobs/store";
 import { connectionById } from "../partners/connections";
 import type { Plan } from "../workspaces/plans";
 import { setPlan, type WorkspaceRow, workspaceRow, workspacesMatching } from "../workspaces/store";
-import { changeSuspension } from "../workspaces/suspension";
+import { changeSuspension } from "../api-keys/suspension";
 import { closeReport, findReport, type ReportRow, reportPage } from "../reports/store";
 import { type AuditEntry, markAction } from "./audit";
 import { assertOperatorMay, type OperatorAction } from "./permissions";

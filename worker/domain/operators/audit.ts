@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { operatorAudit } from "../../platform/database/tables";
+import { operatorAudit } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import type { CursorPosition } from "../../platform/database/cursor";
 import type { Operator } from "./store";

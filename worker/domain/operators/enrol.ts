@@ -1,4 +1,4 @@
-import type { OperatorRole, operators } from "../../platform/database/tables";
+import type { OperatorRole, operators } from "./tables";
 import { normalizeEmail } from "../users/email";
 import { hashPassword } from "../users/password";
 import { sealText } from "../vault/envelope";

@@ -1,4 +1,4 @@
-import type { OperatorRole } from "../../platform/database/tables";
+import type { OperatorRole } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 
 /**

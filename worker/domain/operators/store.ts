@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { type OperatorRole, operatorSessions, operators } from "../../platform/database/tables";
+import { type OperatorRole, operatorSessions, operators } from "./tables";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 import { deleteBatch } from "../../platform/database/delete-batch";
 import { latestKeyVersion, rewrapText } from "../vault/envelope";

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { jobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
-import { connections } from "../../platform/database/tables";
+import { connections } from "./tables";
 import { retireWorkspaceCredentials } from "../credentials/store";
 import { type JobsEnv, JobLifecycle } from "../jobs/lifecycle";
 import type { JobRow } from "../jobs/store";

@@ -9,7 +9,7 @@ import type { PipelineMessage } from "../jobs/messages";
 import { isFinished, type JobRow, type UnitRow } from "../jobs/store";
 import { type CollectedUnit, storeUnitResults } from "../results/unit-results";
 import { PendingUnits } from "./pending-units";
-import { backoffSeconds } from "./backoff";
+import { backoffSeconds } from "../../platform/lib/backoff";
 import type { LockPort, Outcome, PipelineDeps } from "./ports";
 import { SessionGone } from "../scraper/port";
 import { ReportedFailure } from "../../../collectors/page-report";

@@ -1,6 +1,6 @@
 import { and, eq, lte } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { registrationSessions } from "../../platform/database/tables";
+import { registrationSessions } from "./tables";
 import { type SessionEventsEnv, sessionEnded } from "./events";
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import { type Database, database } from "../../platform/database/client";
-import { type RegistrationSessionStatus, registrationSessions } from "../../platform/database/tables";
+import { type RegistrationSessionStatus, registrationSessions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import type { ApiErrorCode } from "../../platform/errors/codes";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";

@@ -1,4 +1,4 @@
-import type { RegistrationSessionStatus, registrationSessions } from "../../platform/database/tables";
+import type { RegistrationSessionStatus, registrationSessions } from "./tables";
 
 export type SessionRow = typeof registrationSessions.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, lte, sql } from "drizzle-orm";
 import { noteFlagged } from "../alerts/raise";
 import { database } from "../../platform/database/client";
-import { failureReports } from "../../platform/database/tables";
+import { failureReports } from "./tables";
 import type { Bindings } from "../../env";
 import type { FailureReport } from "./failure-report";
 import { openText, sealText } from "../vault/envelope";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { schedules } from "../../platform/database/tables";
+import { schedules } from "./tables";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 
 export type ScheduleRow = typeof schedules.$inferSelect;

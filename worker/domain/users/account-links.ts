@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { deleteBatch } from "../../platform/database/delete-batch";
-import { accountLinks } from "../../platform/database/tables";
+import { accountLinks } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { deleteBatch } from "../../platform/database/delete-batch";
-import { type MemberRole, workspaceInvitations } from "../../platform/database/tables";
+import { type MemberRole, workspaceInvitations } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";

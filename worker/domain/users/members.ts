@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { revokeUserKeys } from "../api-keys/revoke";
 import type { Database } from "../../platform/database/client";
 import { database } from "../../platform/database/client";
-import { type MemberRole, users, workspaceMembers } from "../../platform/database/tables";
+import { type MemberRole, users, workspaceMembers } from "./tables";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";

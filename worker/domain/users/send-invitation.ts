@@ -1,4 +1,4 @@
-import type { MemberRole } from "../../platform/database/tables";
+import type { MemberRole } from "./tables";
 import type { Bindings } from "../../env";
 import { sendMail } from "../mail/outbox";
 import { workspaceNames } from "../workspaces/store";

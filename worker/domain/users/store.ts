@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { users } from "../../platform/database/tables";
+import { users } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { insertOwnWorkspace, openToRealInstitutions } from "../workspaces/store";
 import { normalizeEmail } from "./email";

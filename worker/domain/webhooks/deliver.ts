@@ -1,6 +1,6 @@
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from "../../../contracts/webhooks";
-import type { WebhookAttempt, WebhookDeliveryStatus } from "../../platform/database/tables";
-import { backoffSeconds } from "../pipeline/backoff";
+import type { WebhookAttempt, WebhookDeliveryStatus } from "./tables";
+import { backoffSeconds } from "../../platform/lib/backoff";
 import type { DeliveryRow } from "./deliveries";
 import type { WebhookMessage } from "./messages";
 

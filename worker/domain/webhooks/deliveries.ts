@@ -1,6 +1,6 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { type WebhookAttempt, type WebhookDeliveryStatus, webhookDeliveries } from "../../platform/database/tables";
+import { type WebhookAttempt, type WebhookDeliveryStatus, webhookDeliveries } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { deleteBatch } from "../../platform/database/delete-batch";

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { webhookDeliveries, webhookEndpoints } from "../../platform/database/tables";
+import { webhookDeliveries, webhookEndpoints } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import type { WebhookEventType } from "../../../contracts/webhooks";

@@ -1,5 +1,5 @@
 import type { KeyRights } from "../api-keys/rights";
-import type { MemberRole } from "../../platform/database/tables";
+import type { MemberRole } from "../users/tables";
 import { ApiError } from "../../platform/errors/api-error";
 
 /**

@@ -1,7 +1,7 @@
 import { desc, eq, inArray, or } from "drizzle-orm";
 import type { Database } from "../../platform/database/client";
 import { database } from "../../platform/database/client";
-import { workspaces } from "../../platform/database/tables";
+import { workspaces } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type Plan, PLAN_LIMITS } from "./plans";
 

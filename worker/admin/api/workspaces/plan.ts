@@ -1,4 +1,4 @@
-import { PLANS } from "../../../platform/database/tables";
+import { PLANS } from "../../../domain/workspaces/tables";
 import { changeWorkspacePlan } from "../../../domain/operators/actions";
 import { actorOf } from "../../../domain/operators/authenticate";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";

@@ -1,7 +1,7 @@
-import { liveKeyHashes } from "../api-keys/store";
-import { keyGate } from "../api-keys/request-gate";
+import { liveKeyHashes } from "./store";
+import { keyGate } from "./request-gate";
 import type { Bindings } from "../../env";
-import { setSuspended } from "./store";
+import { setSuspended } from "../workspaces/store";
 
 /**
  * Suspends (`at`) or restores (null) a workspace, then has each of its keys' gates read it again, so the very next

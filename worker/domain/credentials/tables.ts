@@ -1,0 +1,76 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { workspaces } from "../workspaces/tables";
+import type { CertificateFace } from "../certificates/verify";
+import type { KnownTargets } from "./targets";
+
+// Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
+
+// SUPERSEDED: the same login or certificate was registered again; its secret is erased once no unfinished job
+// still runs on it, since jobs finish on the credential they started with.
+export const CREDENTIAL_STATUSES = ["ACTIVE", "SUPERSEDED", "DELETED"] as const;
+export const CHECK_STATES = ["CHECKING", "VALID", "INVALID", "UNKNOWN"] as const;
+
+export const credentials = sqliteTable(
+  "credentials",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** The provider it logs in at, or GLOBAL_PROVIDER for a certificate that serves every provider taking certificates. */
+    providerCode: text("provider_code").notNull(),
+    authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE"] }).notNull(),
+    /**
+     * What makes two registrations the same credential (credentials/identity.ts): the certificate's issuer and
+     * serial, or a hash of the provider and login id. Null only on rows older than identities, until the
+     * identity backfill (credentials/identity-backfill.ts) reads it from their secret.
+     */
+    identity: text("identity"),
+    /** The credential jobs for its provider take when they name none (at most one live per provider). */
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    /** The business it logs in for: the workspace's own unless registered for another (an accounting firm's clients). */
+    businessNumber: text("business_number"),
+    /**
+     * The accounts and cards the institution showed the last job on this credential that looked (their ids as
+     * shown, and when): a job naming another is refused at creation (credentials/targets.ts).
+     */
+    knownTargets: text("known_targets", { mode: "json" }).$type<KnownTargets>(),
+    /**
+     * The login check run when it is registered or on request (pipeline/probe.ts): CHECKING until the probe
+     * `check_id` names settles it VALID, INVALID (the institution or the user's side refused: `check_error`) or
+     * UNKNOWN (the probe could not tell). Null: never checked (older rows, global certificates until asked).
+     */
+    checkState: text("check_state", { enum: CHECK_STATES }),
+    checkId: text("check_id"),
+    checkError: text("check_error", { mode: "json" }).$type<import("../../../contracts/job-failures").JobError>(),
+    checkedAt: integer("checked_at"),
+    /** The nearest warning of its certificate's expiry already sent (30, 7, 1 days ahead: credentials/expiry-warnings.ts). */
+    expiryWarnedDays: integer("expiry_warned_days"),
+    status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
+    /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted, or superseded and no longer used by a job. */
+    sealed: text("sealed"),
+    /** The name its owner gave it, else a non-secret hint (a masked login id, the certificate's holder). */
+    label: text("label"),
+    /** A certificate credential's face (subject, issuer, serial, validity): public, shown with the credential. */
+    certificate: text("certificate", { mode: "json" }).$type<CertificateFace>(),
+    /** The schemas its holder consented to have collected with it (credentials/consent.ts); null: every schema it can serve. */
+    schemas: text("schemas", { mode: "json" }).$type<string[]>(),
+    /**
+     * The job failure (LOGIN_FAILED, LOGIN_LOCKED) that showed the institution refuses this login, and when;
+     * null while it is believed good. Jobs on an invalid credential fail NO_VALID_CREDENTIAL without logging in,
+     * since every wrong-password attempt of ours brings a real account closer to its lock.
+     */
+    invalidReason: text("invalid_reason"),
+    invalidatedAt: integer("invalidated_at"),
+    /** The credential that replaced this one, and when (status SUPERSEDED). */
+    supersededBy: text("superseded_by"),
+    supersededAt: integer("superseded_at"),
+    createdAt: integer("created_at").notNull(),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [
+    // One live credential per login or certificate, and one default per provider; the rest may pile up.
+    uniqueIndex("credentials_one_live_identity").on(t.workspaceId, t.identity).where(sql`status = 'ACTIVE'`),
+    uniqueIndex("credentials_one_default").on(t.workspaceId, t.providerCode).where(sql`status = 'ACTIVE' AND is_default = 1`),
+    index("credentials_workspace_provider").on(t.workspaceId, t.providerCode, t.status),
+  ],
+);

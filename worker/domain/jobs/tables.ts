@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { workspaces } from "../workspaces/tables";
+
+// Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
+
+export const JOB_STATUSES = ["PENDING", "RUNNING", "SUCCEEDED", "FAILED"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** The workspace whose monthly cap the job counts against (see workspaces.billingWorkspaceId), copied at insert so the cap is counted within this table. */
+    billingWorkspaceId: text("billing_workspace_id"),
+    providerCode: text("provider_code").notNull(),
+    schema: text("schema").notNull(),
+    params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull(),
+    credentialId: text("credential_id"),
+    completedTaskCount: integer("completed_task_count").notNull().default(0),
+    totalTaskCount: integer("total_task_count").notNull().default(0),
+    recordCount: integer("record_count").notNull().default(0),
+    /** The spec's job error object, set only when status is FAILED. */
+    error: text("error", { mode: "json" }).$type<import("../../../contracts/job-failures").JobError>(),
+    /** Automatic resumptions so far; drives backoff. */
+    attempt: integer("attempt").notNull().default(0),
+    /** The credential lease's fence of the job's latest grant: a unit commits only under the newest fence of its credential. */
+    leaseFence: integer("lease_fence").notNull().default(0),
+    /** When the sweep sent the plan of a job still PENDING again (its first plan message may be lost); it does so once. */
+    planResentAt: integer("plan_resent_at"),
+    /** While the job waits for its credential behind others: how many are ahead of it (durable-objects/credential-lock.ts); null otherwise. */
+    queuePosition: integer("queue_position"),
+    /** While the job waits out its provider's maintenance window (pipeline/executor.ts): when it goes on; null otherwise. */
+    resumesAt: integer("resumes_at"),
+    /** An incremental job's base (params.since): its results are the changes since that job's collection (results/changes.ts). */
+    sinceJobId: text("since_job_id"),
+    /** Set when an incremental job succeeds: the R2 object of its changes and where their CSV rows start. */
+    changesResultId: text("changes_result_id"),
+    changesCsvOffset: integer("changes_csv_offset"),
+    /** Where its results go once it succeeds (worker/domain/deliveries/); null: nowhere but the API. */
+    deliveryRouteId: text("delivery_route_id"),
+    /** A schedule's run (schedules/run.ts): the schedule and the occurrence it ran for, one job per occurrence. */
+    scheduleId: text("schedule_id"),
+    scheduledFor: integer("scheduled_for"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    /** createdAt + maxWaitSeconds: past it the sweep fails the job with JOB_TIMEOUT. */
+    deadlineAt: integer("deadline_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [
+    index("jobs_workspace_created").on(t.workspaceId, t.createdAt, t.id),
+    index("jobs_status_deadline").on(t.status, t.deadlineAt),
+    index("jobs_credential_fence").on(t.credentialId, t.leaseFence),
+    index("jobs_billing_created").on(t.billingWorkspaceId, t.createdAt),
+    uniqueIndex("jobs_schedule_occurrence").on(t.scheduleId, t.scheduledFor).where(sql`schedule_id IS NOT NULL`),
+  ],
+);
+
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the canonical request, to tell a retry from a different request. */
+    requestHash: text("request_hash").notNull(),
+    jobId: text("job_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.key] }), index("idempotency_expires").on(t.expiresAt)],
+);
+
+export const UNIT_STATUSES = ["QUEUED", "DONE"] as const;
+
+// Stored WITHOUT ROWID since drizzle/0034 (drizzle cannot declare it): the table is its primary key's index, so D1
+// counts one row written per unit planned, not two (docs/costs.md).
+export const taskUnits = sqliteTable(
+  "task_units",
+  {
+    jobId: text("job_id").notNull().references(() => jobs.id),
+    unitIndex: integer("unit_index").notNull(),
+    targetId: text("target_id"),
+    targetAttributes: text("target_attributes", { mode: "json" }).$type<Record<string, string>>(),
+    segmentStart: text("segment_start"),
+    segmentEnd: text("segment_end"),
+    status: text("status", { enum: UNIT_STATUSES }).notNull().default("QUEUED"),
+    recordCount: integer("record_count"),
+    // The R2 object holding the committed records (every store writes a new one, so a stale delivery's late write
+    // cannot touch them; none for a unit without records), set with DONE. Units committed together share one object,
+    // named for the first of them (`result_unit`; null in rows from before: the unit's own), all their NDJSON lines
+    // and then all their CSV rows, in unit order: a unit's lines lie at [json_offset, json_end) and its rows at
+    // [csv_offset, csv_end) (in rows from before, its lines end where its rows start, and its rows at the object's end).
+    resultId: text("result_id"),
+    resultUnit: integer("result_unit"),
+    jsonOffset: integer("json_offset").notNull().default(0),
+    jsonEnd: integer("json_end"),
+    csvOffset: integer("csv_offset"),
+    csvEnd: integer("csv_end"),
+    attempts: integer("attempts").notNull().default(0),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.unitIndex] })],
+);
