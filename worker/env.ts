@@ -41,7 +41,7 @@ export interface Bindings {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   /** Production: the scraper's Cloudflare Container instances (docs/deploying.md); when bound, SCRAPER_URL is not used. */
   SCRAPER?: DurableObjectNamespace<ScraperContainer>;
-  /** How many container instances sessions spread over; unset means the `max_instances` default in pipeline/scraper-instances.ts. */
+  /** How many container instances sessions spread over; unset means the `max_instances` default in domain/scraper/instances.ts. */
   SCRAPER_INSTANCES?: string;
   /** Local development and tests: base URLs of the scraper processes, comma-separated, one per instance. */
   SCRAPER_URL?: string;
@@ -71,22 +71,22 @@ export interface Bindings {
   CURSOR_SECRET: string;
   /** Base64 AES-256 key that wraps credential data keys (the vault's key-encryption key). */
   VAULT_MASTER_KEY: string;
-  /** Keyring that signs CSV download links: `<id>:<secret>[,<id>:<secret>...]`, the first signs, all verify (download-links/token.ts). */
+  /** Keyring that signs CSV download links: `<id>:<secret>[,<id>:<secret>...]`, the first signs, all verify (domain/download-links/token.ts). */
   DOWNLOAD_LINK_KEYS: string;
-  /** Automatic resumption tuning (seconds / count); unset means the production defaults in pipeline/deps.ts. */
+  /** Automatic resumption tuning (seconds / count); unset means the production defaults in domain/pipeline/deps.ts. */
   RETRY_BASE_SECONDS?: string;
   RETRY_MAX_SECONDS?: string;
   RETRY_MAX_ATTEMPTS?: string;
   LOCK_LEASE_SECONDS?: string;
   INLINE_BUDGET_SECONDS?: string;
   COMMIT_EVERY_SECONDS?: string;
-  /** Sweep thresholds (seconds); unset means the constants in pipeline/sweep.ts. Fault tests shorten them to see recovery quickly. */
+  /** Sweep thresholds (seconds); unset means the constants in domain/pipeline/sweep.ts. Fault tests shorten them to see recovery quickly. */
   PLAN_RESEND_SECONDS?: string;
   PENDING_ORPHAN_SECONDS?: string;
   STALL_SECONDS?: string;
   /**
    * Local development: "1" sends every pipeline message to a Durable Object of its own, which runs it after its delay
-   * (pipeline/detached-delivery.ts), so deliveries overlap as production's concurrent consumer invocations do; wrangler dev's
+   * (domain/pipeline/detached-delivery.ts), so deliveries overlap as production's concurrent consumer invocations do; wrangler dev's
    * queue would deliver one batch at a time. Unset in production.
    */
   CONCURRENT_DELIVERIES?: string;
@@ -118,7 +118,7 @@ export interface Bindings {
    * whose many registrations would each log in beside the test's own jobs. Unset: checked.
    */
   CREDENTIAL_CHECKS?: string;
-  /** Webhook retry tuning (seconds); unset means the production schedule in webhooks/deps.ts. */
+  /** Webhook retry tuning (seconds); unset means the production schedule in domain/webhooks/deps.ts. */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
   WEBHOOK_RETRY_MAX_SECONDS?: string;
   /** JSON array of private ECDH P-256 JWKs with `kid` for end-to-end encrypted registration; the last is current. */
@@ -155,14 +155,14 @@ export interface Variables {
   /** Why authentication failed, raised after rate limiting so failures are limited too. */
   authFailure: KeyFailure | undefined;
   consoleUser: ConsoleUser | undefined;
-  /** The signed-in operator of an /admin/api request (operators/authenticate.ts). */
+  /** The signed-in operator of an /admin/api request (domain/operators/authenticate.ts). */
   operator: Operator | undefined;
-  /** The /admin console's session token and the form token derived from it (admin/console/session.ts). */
+  /** The /admin console's session token and the form token derived from it (admin/pages/session.ts). */
   operatorToken: string | undefined;
   operatorCsrf: string | undefined;
   /** The console user's role in the path's workspace, set with the membership check (console/signed-in.ts). */
   workspaceRole: MemberRole | undefined;
-  /** The console response's script nonce (console/page-headers.ts). */
+  /** The console response's script nonce (web/page-headers.ts). */
   cspNonce: string;
 }
 

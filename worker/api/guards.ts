@@ -12,7 +12,7 @@ export const keyed = <R extends RouteConfig>(route: R) => behind(route, API_KEY_
 /** Data of one business (jobs, credentials, registration sessions): a partner selects the business with X-SVC-Business. */
 export const businessScoped = <R extends RouteConfig>(route: R) => behind(route, API_KEY_CHECK, BUSINESS_SELECTION);
 /**
- * Routes that manage the workspace: the key must act with a role that may do `action` (workspaces/roles.ts, the one
+ * Routes that manage the workspace: the key must act with a role that may do `action` (domain/workspaces/roles.ts, the one
  * table of who may do what; the console's pages check the same), refused before the business is selected.
  */
 export const managing = <R extends RouteConfig>(action: Action, route: R) => behind(route, API_KEY_CHECK, managersOnly(action));

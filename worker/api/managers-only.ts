@@ -6,7 +6,7 @@ import { principalOf } from "./principal";
 
 /**
  * What a managing route is defined behind (guards.ts): the calling key must
- * act with a role that may do `action` (workspaces/roles.ts, where a key with
+ * act with a role that may do `action` (domain/workspaces/roles.ts, where a key with
  * canManageKeys acts as the owner and any other as a member), else 403
  * ADMIN_ACTION_FORBIDDEN. So a leaked key that only collects data can neither
  * mint itself successors, revoke the owner's keys, register over or delete

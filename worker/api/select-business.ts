@@ -47,7 +47,7 @@ export const BUSINESS_SELECTION: RouteFront = {
   errors: ["CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "PARTNER_BUSINESS_SELECTOR_REQUIRED", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_FOUND", "CONNECTION_REVOKED"],
 };
 
-/** Job creation: a partner names the business by this header or by the body's connectionId (jobs/acting-for.ts). */
+/** Job creation: a partner names the business by this header or by the body's connectionId (domain/jobs/acting-for.ts). */
 export const BUSINESS_SELECTION_OR_BODY: RouteFront = {
   middleware: selectBusiness(false),
   headers: businessHeader("파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 이 헤더나 본문의 connectionId 중 하나로 사업자를 고릅니다. 다른 워크스페이스는 보내지 않습니다."),

@@ -46,7 +46,7 @@ function registrationOptions(replacing: { providerCode: string; authMethod: stri
 /**
  * Opens the hosted registration page for a session of this workspace whose only allowed origin is the console's. With
  * `replace` (a credential's id), the page offers only that credential's method: registering the same account or
- * certificate again supersedes it (credentials/replace.ts), which is how a changed password or a renewed certificate
+ * certificate again supersedes it (domain/credentials/replace.ts), which is how a changed password or a renewed certificate
  * replaces the old one.
  */
 export async function connectCredential(c: Context<AppEnv>): Promise<Response> {

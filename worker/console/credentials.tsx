@@ -28,7 +28,7 @@ function daysLeft(row: CredentialRow, now: number): number | null {
   return left <= EXPIRY_WARNING_DAYS[0] ? left : null;
 }
 
-/** The workspace's credentials: live ones first; a certificate's label carries its expiry (credentials/fields.ts maskedLabel). */
+/** The workspace's credentials: live ones first; a certificate's label carries its expiry (domain/credentials/fields.ts maskedLabel). */
 export const showCredentials = (c: Context<AppEnv>) => credentialsPage(c);
 
 async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Promise<Response> {
@@ -82,7 +82,7 @@ async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Pro
               )}
             </td>
             <td data-check={row.checkState ?? ""}>{row.checkState ? CHECK[row.checkState] : "-"}</td>
-            {/* The institution refused it (credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
+            {/* The institution refused it (domain/credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
             <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : STATUS[row.status]}</td>
             <td data-last-success={successes.get(row.id) ?? ""}>{successes.has(row.id) ? kst(successes.get(row.id)!) : "-"}</td>
             <td>{kst(row.createdAt)}</td>

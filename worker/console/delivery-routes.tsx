@@ -17,7 +17,7 @@ const DELIVERIES_SHOWN = 50;
 const DELIVERY_STATUS = { PENDING: "보내는 중", SENT: "도착", FAILED: "실패" } as const;
 
 
-/** As the API answers an unknown route in its own path (routes/delivery-routes/delete.ts). */
+/** As the API answers an unknown route in its own path (api/delivery-routes/delete.ts). */
 const routeNotFound = () => new ApiError("RESOURCE_NOT_FOUND", { message: "전달 경로를 찾을 수 없습니다." });
 
 /** Where a route sends, as its owner wrote it: never the secret. */

@@ -79,7 +79,7 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
 
 export const showJobs = (c: Context<AppEnv>) => jobsPage(c);
 
-/** The refresh action: a job through the one place jobs are made (jobs/create.ts), then its page, which follows it. */
+/** The refresh action: a job through the one place jobs are made (domain/jobs/create.ts), then its page, which follows it. */
 export async function refreshJob(c: Context<AppEnv>): Promise<Response> {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   const workspaceId = c.req.param("workspaceId")!;

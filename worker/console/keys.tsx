@@ -87,7 +87,7 @@ async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?:
 export const showKeys = (c: Context<AppEnv>) => keysPage(c);
 
 /**
- * Keys issued here are data keys (a member's rights, workspaces/roles.ts)
+ * Keys issued here are data keys (a member's rights, domain/workspaces/roles.ts)
  * unless the owner ticks the managing right: only owners reach this form, so
  * a managing key is always an owner's delegation, and a leaked data key
  * cannot mint successors.

@@ -23,7 +23,7 @@ function refusedPage(c: Context<AppEnv>, error: ApiError): Response | Promise<Re
 
 /**
  * Every workspace page and form names its action (console/routes.ts); a role that may not do it
- * (workspaces/roles.ts, the table the API's managing routes check too) gets the refusal page before
+ * (domain/workspaces/roles.ts, the table the API's managing routes check too) gets the refusal page before
  * the form is read, so nothing changes.
  */
 export const consoleMay = (action: Action) =>

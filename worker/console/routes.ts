@@ -59,7 +59,7 @@ export function consoleRoutes(): Hono<AppEnv> {
     return c.redirect(first ? `/console/w/${first.workspaceId}/jobs` : WORKSPACES_PAGE, 303);
   });
 
-  // Each page and form names its action; workspaces/roles.ts says which roles may do it (owners manage, members run and read).
+  // Each page and form names its action; domain/workspaces/roles.ts says which roles may do it (owners manage, members run and read).
   app.use("/w/:workspaceId/*", signedIn, workspaceMember);
   app.get("/w/:workspaceId/overview", consoleMay("jobs.read"), showOverview);
   app.get("/w/:workspaceId/jobs", consoleMay("jobs.read"), showJobs);

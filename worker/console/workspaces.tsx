@@ -9,7 +9,7 @@ import { consoleUserOf } from "./signed-in";
 
 export const WORKSPACES_PAGE = "/console/workspaces";
 
-/** Every workspace the user belongs to: open one, or leave it (the last owner cannot: users/members.ts). */
+/** Every workspace the user belongs to: open one, or leave it (the last owner cannot: domain/users/members.ts). */
 async function workspacesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
   const mine = await memberships(c.env.DB, user.userId);

@@ -5,7 +5,7 @@ import type { JobBoard } from "../../../worker/domain/jobs/job-board";
 import type { JobRow } from "../../../worker/domain/jobs/store";
 
 // How readers use the board (freshness, final rows, an older row published late, workspaces apart) is asserted through
-// jobs/board.ts in ../job-board.test.ts; here, what the object itself keeps: each entry's time, and its day-long alarm.
+// domain/jobs/board.ts in ../job-board.test.ts; here, what the object itself keeps: each entry's time, and its day-long alarm.
 
 const DAY = 24 * 3_600_000;
 

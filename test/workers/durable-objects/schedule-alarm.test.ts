@@ -6,7 +6,7 @@ import { createWorkspace } from "../helpers";
 
 const FIVE_MINUTES = 5 * 60_000;
 
-/** The alarm of one schedule, named as schedules/alarm.ts names it. */
+/** The alarm of one schedule, named as domain/schedules/alarm.ts names it. */
 const alarmOf = (scheduleId: string) => env.SCHEDULE_ALARMS.get(env.SCHEDULE_ALARMS.idFromName(scheduleId));
 
 /** What the object keeps: its storage's keys and values, and its alarm. */

@@ -10,7 +10,7 @@ import { operatorSignedIn } from "./session";
 import { operatorSignOut, showOperatorSignIn, submitOperatorSignIn } from "./sign-in";
 import { creditForm, planForm, rerunForm, showWorkspace, suspensionForm } from "./workspace";
 
-/** The operator console's pages under /admin (its API is /admin/api, admin/app.ts): the same actions, as forms. */
+/** The operator console's pages under /admin (its API is /admin/api, admin/api/app.ts): the same actions, as forms. */
 export function adminConsole(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use(consolePageHeaders);

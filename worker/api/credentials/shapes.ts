@@ -5,7 +5,7 @@ import { code, MAX, pathId, text, timestamp, uuid } from "../../platform/http/bo
 import { AUTH_METHODS } from "../../domain/credentials/fields";
 import { MAX_CONSENTED_SCHEMAS } from "../../domain/credentials/consent";
 
-/** The schemas a registration asks its holder's consent for (credentials/consent.ts). */
+/** The schemas a registration asks its holder's consent for (domain/credentials/consent.ts). */
 export const consentSchemasField = () =>
   z.array(code().min(1)).min(1).max(MAX_CONSENTED_SCHEMAS).optional().meta({
     description: "자격 증명으로 수집해도 된다고 소유자가 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. 없으면 자격 증명이 수집할 수 있는 모든 스키마",

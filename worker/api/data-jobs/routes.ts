@@ -9,7 +9,7 @@ import * as createDownloadLink from "../download-links/create";
 
 /**
  * A business's data jobs and their results. Making a job's download link (POST /data-jobs/{id}/download-links) is one of
- * the job's routes; downloading by the link's token is registered after the schedules (download-links/routes.ts).
+ * the job's routes; downloading by the link's token is registered after the schedules (api/download-links/routes.ts).
  */
 export function registerDataJobRoutes(api: OpenAPIHono<AppEnv>): void {
   api.openapi(createDataJob.route, createDataJob.handler);

@@ -124,7 +124,7 @@ export const ResultsSchema = z
 export const CSV_RESULTS_RESPONSE = {
   description:
     "UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다.",
-  // Header objects rather than a zod object, so the rate headers join them (http/rate-headers.ts).
+  // Header objects rather than a zod object, so the rate headers join them (platform/http/rate-headers.ts).
   headers: {
     [JOB_KIND_HEADER]: {
       description: "작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다",

@@ -67,7 +67,7 @@ export const CredentialSchemaSchema = z
   })
   .openapi("CredentialSchema");
 
-/** A provider as the catalog shows it, with its live side (catalog/live.ts). */
+/** A provider as the catalog shows it, with its live side (domain/catalog/live.ts). */
 export function providerView(p: ProviderDefinition, live: LiveProvider) {
   return {
     code: p.code,

@@ -4,7 +4,7 @@ import * as createRegistrationSession from "./create";
 import * as getRegistrationSession from "./get";
 import * as cancelRegistrationSession from "./cancel";
 
-/** Sessions of the hosted registration UI, where a business's end-user registers its credentials (connect/routes.ts). */
+/** Sessions of the hosted registration UI, where a business's end-user registers its credentials (api/connect/routes.ts). */
 export function registerRegistrationSessionRoutes(api: OpenAPIHono<AppEnv>): void {
   api.openapi(createRegistrationSession.route, createRegistrationSession.handler, createRegistrationSession.hook);
   api.openapi(getRegistrationSession.route, getRegistrationSession.handler);

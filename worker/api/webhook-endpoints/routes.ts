@@ -9,7 +9,7 @@ import * as rotateWebhookEndpointSecret from "./rotate-secret";
 import * as listWebhookDeliveries from "./deliveries";
 import * as replayWebhookDelivery from "./replay";
 
-/** Webhook endpoints belong to the key's own workspace; a partner's hear of its businesses' events too (webhooks/emit.ts). */
+/** Webhook endpoints belong to the key's own workspace; a partner's hear of its businesses' events too (domain/webhooks/emit.ts). */
 export function registerWebhookEndpointRoutes(api: OpenAPIHono<AppEnv>): void {
   api.openapi(createWebhookEndpoint.route, createWebhookEndpoint.handler);
   api.openapi(listWebhookEndpoints.route, listWebhookEndpoints.handler);

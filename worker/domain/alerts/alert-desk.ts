@@ -25,9 +25,9 @@ interface OpenAlert {
 
 /**
  * One per flagged code and provider (`alertDesk`): counts the code's occurrences in its rule's window
- * (alerts/rules.ts), opens one alert when they reach the threshold however many follow (a broken institution gives
+ * (domain/alerts/rules.ts), opens one alert when they reach the threshold however many follow (a broken institution gives
  * one alert, not a thousand), and resolves it once the window's count falls below the threshold again. Operators
- * hear of both (alerts/notify.ts); notices their channels did not take are retried by the alarm.
+ * hear of both (domain/alerts/notify.ts); notices their channels did not take are retried by the alarm.
  */
 export class AlertDesk extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {

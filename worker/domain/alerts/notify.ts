@@ -24,7 +24,7 @@ function summary(n: AlertNotice): string {
 /**
  * Tells the operators' channels (docs/operations.md, "Alerts"): a chat tool's incoming webhook, signed as Standard
  * Webhooks are when a secret is set, and an e-mail. False when the webhook did not take it, so the caller tries again;
- * the mail is in the outbox either way (mail/outbox.ts).
+ * the mail is in the outbox either way (domain/mail/outbox.ts).
  */
 export async function notifyOperators(env: AlertNoticeEnv, notice: AlertNotice): Promise<boolean> {
   const text = summary(notice);

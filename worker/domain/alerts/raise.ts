@@ -4,7 +4,7 @@ import { ALERTED_CODES, type ApiErrorCode } from "../../platform/errors/codes";
 import { log } from "../../platform/observability/telemetry";
 
 /**
- * Counts an occurrence of a flagged code (the spec's *) toward its alert (durable-objects/alert-desk.ts); any other
+ * Counts an occurrence of a flagged code (the spec's *) toward its alert (domain/alerts/alert-desk.ts); any other
  * code is ignored. Never throws: counting must not turn the answer it watches into another error.
  */
 export async function noteFlagged(env: Pick<Bindings, "ALERT_DESKS">, code: string, providerCode: string, example: string): Promise<void> {

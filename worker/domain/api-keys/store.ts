@@ -46,7 +46,7 @@ export async function findKeyById(d1: D1Database, id: string): Promise<ApiKeyRow
   return (await database(d1).select().from(apiKeys).where(eq(apiKeys.id, id)).get()) ?? null;
 }
 
-/** The workspace's keys, newest first: all of them, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */
+/** The workspace's keys, newest first: all of them, or one page (`limit` + 1 rows past `after`, for platform/http/paging.ts). */
 export function listApiKeys(d1: D1Database, workspaceId: string, page?: ListPage): Promise<ApiKeyRow[]> {
   const query = database(d1)
     .select()
@@ -72,7 +72,7 @@ export async function revokeApiKey(d1: D1Database, workspaceId: string, id: stri
 }
 
 
-/** The hashes of a workspace's live keys: each names the key's request gate (durable-objects/request-gate.ts). */
+/** The hashes of a workspace's live keys: each names the key's request gate (domain/api-keys/request-gate.ts). */
 export async function liveKeyHashes(d1: D1Database, workspaceId: string): Promise<string[]> {
   const rows = await database(d1).select({ hash: apiKeys.hash }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt))).all();
   return rows.map((r) => r.hash);

@@ -20,7 +20,7 @@ export const apiKeys = sqliteTable(
     canManageKeys: integer("can_manage_keys", { mode: "boolean" }).notNull().default(false),
     /** Issued to a command-line client through the device grant (it expires; the console marks it). */
     deviceIssued: integer("device_issued", { mode: "boolean" }).notNull().default(false),
-    /** The person a device-grant key acts for: it is revoked when they leave the workspace (users/members.ts). Null for the workspace's own keys. */
+    /** The person a device-grant key acts for: it is revoked when they leave the workspace (domain/users/members.ts). Null for the workspace's own keys. */
     issuedToUserId: text("issued_to_user_id"),
   },
   (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],

@@ -134,7 +134,7 @@ export async function renewalInvoice(d1: D1Database, workspaceId: string, period
   return row ?? null;
 }
 
-/** A workspace's invoices, newest first: all, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */
+/** A workspace's invoices, newest first: all, or one page (`limit` + 1 rows past `after`, for platform/http/paging.ts). */
 export function listInvoices(d1: D1Database, workspaceId: string, page?: ListPage): Promise<InvoiceRow[]> {
   const query = database(d1)
     .select()

@@ -35,7 +35,7 @@ const byStart = (a: MaintenanceWindow, b: MaintenanceWindow) => a.startsAt - b.s
 
 /**
  * The provider's published windows (its clock running `offset` from ours; null: it keeps no hours) and the outages
- * operators announced for it (catalog/outages.ts, in our time), in time order, from those open at `now` on.
+ * operators announced for it (domain/catalog/outages.ts, in our time), in time order, from those open at `now` on.
  */
 function calendar(provider: ProviderDefinition, now: number, count: number, offset: number | null, outages: readonly MaintenanceWindow[]): MaintenanceWindow[] {
   const daily = offset === null ? [] : nextWindows(provider.maintenance, now + offset, count).map((w) => shifted(w, offset));

@@ -29,7 +29,7 @@ export interface PulseWindow {
 
 /**
  * One per provider (`providerPulse`): how its jobs ended over the last hour and day, in minute rows, for the
- * provider's `status` (routes/providers/views.ts) and the public status page. Recording costs one row upsert.
+ * provider's `status` (api/providers/views.ts) and the public status page. Recording costs one row upsert.
  */
 export class ProviderPulse extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {

@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
-/** An institution's outage announced by an operator: part of its maintenance calendar (catalog/outages.ts) until it ends or is withdrawn. */
+/** An institution's outage announced by an operator: part of its maintenance calendar (domain/catalog/outages.ts) until it ends or is withdrawn. */
 export const providerOutages = sqliteTable(
   "provider_outages",
   {

@@ -15,7 +15,7 @@ export const consoleSessions = sqliteTable(
   (t) => [index("console_sessions_user").on(t.userId)],
 );
 
-/** Sign-in attempts in the current window per e-mail address and per client address (console-sessions/login-attempts.ts). */
+/** Sign-in attempts in the current window per e-mail address and per client address (domain/console-sessions/login-attempts.ts). */
 export const loginAttempts = sqliteTable("login_attempts", {
   /** `ip:<address>` (every attempt), `email:<e-mail>` (failures on the account), `guess:<e-mail>|<address>` (one address's failures on it). */
   subject: text("subject").primaryKey(),

@@ -47,7 +47,7 @@ function byDefault(candidates: readonly CredentialCandidate[], provider: Provide
 }
 
 /**
- * The credential a new job takes (jobs/create.ts), from what `jobCredentialCandidatesStatement` read; null when
+ * The credential a new job takes (domain/jobs/create.ts), from what `jobCredentialCandidatesStatement` read; null when
  * the workspace holds none for the provider (the job is then born Failed, CREDENTIAL_NOT_FOUND). An expired
  * certificate cannot log in anywhere: refused before anything is stored, so the owner registers a new one first.
  */

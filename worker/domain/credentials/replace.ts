@@ -10,7 +10,7 @@ type RegistrationEnv = Pick<Bindings, "DB" | "TASKS">;
 export const checksOnRegistration = (env: Pick<Bindings, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS !== "off";
 
 /**
- * Sends a credential's login check to the pipeline (pipeline/probe.ts). The check is recorded before the send, so
+ * Sends a credential's login check to the pipeline (domain/pipeline/probe.ts). The check is recorded before the send, so
  * a send that fails must not leave it CHECKING for ever: it is settled UNKNOWN, for the owner to check again.
  */
 export async function sendProbe(env: RegistrationEnv, credential: Pick<CredentialRow, "id" | "workspaceId">, providerCode: string, checkId: string): Promise<boolean> {

@@ -25,7 +25,7 @@ export interface CredentialRegistration {
   label?: string;
   /** Make it the provider's default; a first credential for a provider, or one replacing the default, becomes it anyway. */
   makeDefault?: boolean;
-  /** Check it with a login once it is in (credentials/replace.ts checksOnRegistration). */
+  /** Check it with a login once it is in (domain/credentials/replace.ts checksOnRegistration). */
   check: boolean;
   /** The schemas its holder consented to (consent.ts consentedSchemas); null for every one it serves. */
   schemas?: string[] | null;
@@ -168,7 +168,7 @@ export function retireWorkspaceCredentials(db: Database, workspaceId: string, no
     .where(and(eq(credentials.workspaceId, workspaceId), inArray(credentials.status, ["ACTIVE", "SUPERSEDED"])));
 }
 
-/** The workspace's credentials (deleted ones too), newest first, of one provider code if named: all of them, or one page (routes/paging.ts). */
+/** The workspace's credentials (deleted ones too), newest first, of one provider code if named: all of them, or one page (platform/http/paging.ts). */
 export function listCredentials(d1: D1Database, workspaceId: string, page?: ListPage, providerCode?: string): Promise<CredentialRow[]> {
   const query = database(d1)
     .select()
@@ -218,7 +218,7 @@ export async function invalidateCredential(d1: D1Database, id: string, reason: s
     .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason)));
 }
 
-/** What choosing a job's credential reads of each candidate (credentials/choose.ts). */
+/** What choosing a job's credential reads of each candidate (domain/credentials/choose.ts). */
 export interface CredentialCandidate {
   id: string;
   providerCode: string;
@@ -340,7 +340,7 @@ export async function deleteCredential(d1: D1Database, workspaceId: string, id: 
 
 /**
  * Moves up to `limit` sealed secrets still wrapped by an older master key than the keyring's newest onto the newest
- * (vault/rotation.ts). Each row is written only if its blob is still the one read, so a credential erased or
+ * (domain/key-rotation/rewrap.ts). Each row is written only if its blob is still the one read, so a credential erased or
  * replaced meanwhile keeps what it has. A blob the keyring cannot open is left as it is and counted apart.
  * Returns how many rows were looked at and how many could not be opened.
  */

@@ -20,9 +20,9 @@ export const credentials = sqliteTable(
     providerCode: text("provider_code").notNull(),
     authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE"] }).notNull(),
     /**
-     * What makes two registrations the same credential (credentials/identity.ts): the certificate's issuer and
+     * What makes two registrations the same credential (domain/credentials/identity.ts): the certificate's issuer and
      * serial, or a hash of the provider and login id. Null only on rows older than identities, until the
-     * identity backfill (credentials/identity-backfill.ts) reads it from their secret.
+     * identity backfill (domain/credentials/identity-backfill.ts) reads it from their secret.
      */
     identity: text("identity"),
     /** The credential jobs for its provider take when they name none (at most one live per provider). */
@@ -31,11 +31,11 @@ export const credentials = sqliteTable(
     businessNumber: text("business_number"),
     /**
      * The accounts and cards the institution showed the last job on this credential that looked (their ids as
-     * shown, and when): a job naming another is refused at creation (credentials/targets.ts).
+     * shown, and when): a job naming another is refused at creation (domain/credentials/targets.ts).
      */
     knownTargets: text("known_targets", { mode: "json" }).$type<KnownTargets>(),
     /**
-     * The login check run when it is registered or on request (pipeline/probe.ts): CHECKING until the probe
+     * The login check run when it is registered or on request (domain/pipeline/probe.ts): CHECKING until the probe
      * `check_id` names settles it VALID, INVALID (the institution or the user's side refused: `check_error`) or
      * UNKNOWN (the probe could not tell). Null: never checked (older rows, global certificates until asked).
      */
@@ -43,7 +43,7 @@ export const credentials = sqliteTable(
     checkId: text("check_id"),
     checkError: text("check_error", { mode: "json" }).$type<import("../../../contracts/job-failures").JobError>(),
     checkedAt: integer("checked_at"),
-    /** The nearest warning of its certificate's expiry already sent (30, 7, 1 days ahead: credentials/expiry-warnings.ts). */
+    /** The nearest warning of its certificate's expiry already sent (30, 7, 1 days ahead: domain/credentials/expiry-warnings.ts). */
     expiryWarnedDays: integer("expiry_warned_days"),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),
     /** Envelope-encrypted secret material (JSON of ciphertext, iv, wrapped data key, key version); erased (null) once the credential is deleted, or superseded and no longer used by a job. */
@@ -52,7 +52,7 @@ export const credentials = sqliteTable(
     label: text("label"),
     /** A certificate credential's face (subject, issuer, serial, validity): public, shown with the credential. */
     certificate: text("certificate", { mode: "json" }).$type<CertificateFace>(),
-    /** The schemas its holder consented to have collected with it (credentials/consent.ts); null: every schema it can serve. */
+    /** The schemas its holder consented to have collected with it (domain/credentials/consent.ts); null: every schema it can serve. */
     schemas: text("schemas", { mode: "json" }).$type<string[]>(),
     /**
      * The job failure (LOGIN_FAILED, LOGIN_LOCKED) that showed the institution refuses this login, and when;

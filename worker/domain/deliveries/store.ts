@@ -24,7 +24,7 @@ export async function createRoute(
 
 export const openRouteSecret = (masterKey: string, route: RouteRow): Promise<string> => openText(masterKey, secretBinding(route.id), route.sealedSecret);
 
-/** The live routes of a workspace, newest first: `limit` + 1 past `after` (routes/paging.ts). */
+/** The live routes of a workspace, newest first: `limit` + 1 past `after` (platform/http/paging.ts). */
 export function listRoutes(d1: D1Database, workspaceId: string, page: ListPage): Promise<RouteRow[]> {
   return database(d1)
     .select()

@@ -14,7 +14,7 @@ export const deliveryRoutes = sqliteTable(
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     name: text("name").notNull(),
     kind: text("kind", { enum: DELIVERY_ROUTE_KINDS }).notNull(),
-    /** Where and as whom, without the secret (deliveries/config.ts). */
+    /** Where and as whom, without the secret (domain/deliveries/config.ts). */
     config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     /** The S3 secret access key or the SFTP password or private key, sealed by the vault and bound to the route. */
     sealedSecret: text("sealed_secret").notNull(),

@@ -17,7 +17,7 @@ export const MAX_LINK_SECONDS = 7 * 24 * 3600;
 /**
  * A link to a job's CSV for whoever holds it. It lives `seconds`, but never
  * past the expiry of the key that makes it, as keys a key issues do not
- * (api-keys/rights.ts): a short-lived key cannot hand out longer access.
+ * (domain/api-keys/rights.ts): a short-lived key cannot hand out longer access.
  */
 export async function createDownloadLink(env: Bindings, origin: string, principal: Principal, job: JobRow, seconds: number, now: number) {
   const until = Math.min(now + seconds * 1000, principal.rights.expiresAt ?? Infinity);

@@ -24,7 +24,7 @@ export interface CreateJobInput {
   providerCode: string;
   schema: string;
   params?: Record<string, unknown>;
-  /** The credential to log in with; without it, the provider's only or default one (credentials/choose.ts). */
+  /** The credential to log in with; without it, the provider's only or default one (domain/credentials/choose.ts). */
   credentialId?: string;
   /** Where its results go once it succeeds: a route of the workspace or of the partner acting for it (worker/domain/deliveries/). */
   deliveryRouteId?: string;
@@ -58,7 +58,7 @@ async function enqueuePlan(env: JobsEnv, row: JobRow): Promise<void> {
  * The job's first transition: records it and, when it has a credential,
  * enqueues its planning. Without a credential the job is born Failed (a
  * job-level outcome, not an HTTP error). It leaves the job board alone: the
- * first read of the job fills it from D1 (jobs/board.ts), and planning,
+ * first read of the job fills it from D1 (domain/jobs/board.ts), and planning,
  * which usually comes before that read, publishes anyway; so a create saves
  * a write to the board that all of a workspace's creates share. A replay of a job
  * still PENDING enqueues its planning again, in case the first plan message

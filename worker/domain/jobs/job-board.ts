@@ -8,7 +8,7 @@ const KEEP_MS = 24 * 3_600_000;
  * One per workspace: the latest known row of each of its jobs, a read model
  * in front of D1 (the source of truth) for the polling hot path. Writers
  * publish after each D1 transition; readers fall back to D1 when an entry
- * may be stale (see jobs/board.ts).
+ * may be stale (see domain/jobs/board.ts).
  */
 export class JobBoard extends DurableObject<Pick<Bindings, never>> {
   constructor(ctx: DurableObjectState, env: Pick<Bindings, never>) {

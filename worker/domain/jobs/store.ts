@@ -52,7 +52,7 @@ export interface Revisions {
  * The monthly job cap and the concurrent-job limit, checked inside the insert so concurrent creates cannot
  * overshoot them; counted over the job's billing workspace. A job born Failed runs nothing and is not limited.
  * With `revisions`, the insert also commits only while the job's workspace and billing workspace are still at the
- * revisions the create decided at (jobs/create-context.ts).
+ * revisions the create decided at (domain/jobs/create-context.ts).
  */
 export interface CapWindow {
   cap: number | null;

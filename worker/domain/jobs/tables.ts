@@ -30,18 +30,18 @@ export const jobs = sqliteTable(
     leaseFence: integer("lease_fence").notNull().default(0),
     /** When the sweep sent the plan of a job still PENDING again (its first plan message may be lost); it does so once. */
     planResentAt: integer("plan_resent_at"),
-    /** While the job waits for its credential behind others: how many are ahead of it (durable-objects/credential-lock.ts); null otherwise. */
+    /** While the job waits for its credential behind others: how many are ahead of it (domain/pipeline/credential-lock.ts); null otherwise. */
     queuePosition: integer("queue_position"),
-    /** While the job waits out its provider's maintenance window (pipeline/executor.ts): when it goes on; null otherwise. */
+    /** While the job waits out its provider's maintenance window (domain/pipeline/executor.ts): when it goes on; null otherwise. */
     resumesAt: integer("resumes_at"),
-    /** An incremental job's base (params.since): its results are the changes since that job's collection (results/changes.ts). */
+    /** An incremental job's base (params.since): its results are the changes since that job's collection (domain/results/changes.ts). */
     sinceJobId: text("since_job_id"),
     /** Set when an incremental job succeeds: the R2 object of its changes and where their CSV rows start. */
     changesResultId: text("changes_result_id"),
     changesCsvOffset: integer("changes_csv_offset"),
     /** Where its results go once it succeeds (worker/domain/deliveries/); null: nowhere but the API. */
     deliveryRouteId: text("delivery_route_id"),
-    /** A schedule's run (schedules/run.ts): the schedule and the occurrence it ran for, one job per occurrence. */
+    /** A schedule's run (domain/schedules/run.ts): the schedule and the occurrence it ran for, one job per occurrence. */
     scheduleId: text("schedule_id"),
     scheduledFor: integer("scheduled_for"),
     createdAt: integer("created_at").notNull(),

@@ -21,7 +21,7 @@ import type { Operator } from "./store";
 
 /**
  * What operators do, for the operator API and the /admin console alike: each checks the operator's role, writes its
- * audit line, and only then acts or shows (operators/audit.ts), so neither front can skip a step.
+ * audit line, and only then acts or shows (domain/operators/audit.ts), so neither front can skip a step.
  */
 export interface Actor {
   operator: Operator;

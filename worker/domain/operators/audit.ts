@@ -32,7 +32,7 @@ export async function markAction(d1: D1Database, operator: Pick<Operator, "id" |
   }
 }
 
-/** A line as paging reads it (routes/paging.ts): its id (which orders the log) as text, `createdAt` when it was written. */
+/** A line as paging reads it (platform/http/paging.ts): its id (which orders the log) as text, `createdAt` when it was written. */
 export type AuditLine = Omit<AuditRow, "id" | "at"> & CursorPosition;
 
 /** The log newest first, optionally of one target or one operator: `limit` + 1 lines past `after`. */

@@ -34,7 +34,7 @@ export const operatorDocumentAccess = operatorSession(true);
 
 export const OPERATOR_SESSION: RouteFront = { middleware: requireOperator, errors: ["ADMIN_FORBIDDEN"] };
 
-/** The operator's role must allow `action` (operators/permissions.ts), else 403 ADMIN_ACTION_FORBIDDEN. */
+/** The operator's role must allow `action` (domain/operators/permissions.ts), else 403 ADMIN_ACTION_FORBIDDEN. */
 export function operatorsMay(action: OperatorAction): RouteFront {
   return {
     middleware: createMiddleware<AppEnv>(async (c, next) => {
@@ -45,10 +45,10 @@ export function operatorsMay(action: OperatorAction): RouteFront {
   };
 }
 
-/** Actions that change something or show a workspace's data write the audit line first (operators/audit.ts). */
+/** Actions that change something or show a workspace's data write the audit line first (domain/operators/audit.ts). */
 export const AUDITED: RouteFront = { errors: ["ADMIN_ACTION_NOT_MARKED"] };
 
 export const operatorOf = (c: Context<AppEnv>): Operator => c.get("operator")!;
 
-/** Who acts in this request, for operators/actions.ts. */
+/** Who acts in this request, for domain/operators/actions.ts. */
 export const actorOf = (c: Context<AppEnv>): Actor => ({ operator: operatorOf(c), requestId: c.get("requestId") });

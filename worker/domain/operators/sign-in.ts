@@ -9,7 +9,7 @@ import { totpBinding } from "./enrol";
 import { acceptedStep } from "./second-factor";
 import { findOperatorByEmail, openOperatorSession, type OperatorRow, useTotpStep } from "./store";
 
-/** Operators' sign-in attempts are counted apart from console users' (console-sessions/login-attempts.ts), under this subject. */
+/** Operators' sign-in attempts are counted apart from console users' (domain/console-sessions/login-attempts.ts), under this subject. */
 const attemptSubject = (email: string) => `operator:${email}`;
 
 async function secondFactorStep(env: Pick<Bindings, "VAULT_MASTER_KEY">, operator: OperatorRow, code: string): Promise<number | null> {

@@ -8,7 +8,7 @@ import { totpBinding } from "./enrol";
 
 export type OperatorRow = typeof operators.$inferSelect;
 
-/** The signed-in operator of an /admin request (operators/authenticate.ts). */
+/** The signed-in operator of an /admin request (domain/operators/authenticate.ts). */
 export interface Operator {
   id: string;
   email: string;
@@ -62,7 +62,7 @@ export function purgeExpiredOperatorSessions(d1: D1Database, limit: number, now:
   return deleteBatch(d1, "operator_sessions", "expires_at <= ?", [now], limit);
 }
 
-/** A rotation step over operators' TOTP secrets (vault/rotation.ts): `limit` rows still sealed under an older master key version. */
+/** A rotation step over operators' TOTP secrets (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older master key version. */
 export async function rewrapOperatorSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
   const rows = await d1
     .prepare("SELECT id, totp_sealed AS sealed FROM operators WHERE json_extract(totp_sealed, '$.kv') < ? LIMIT ?")

@@ -12,10 +12,10 @@ export const operators = sqliteTable(
     id: text("id").primaryKey(),
     /** Lower-cased. */
     email: text("email").notNull(),
-    /** As users' (users/password.ts). */
+    /** As users' (domain/users/password.ts). */
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: OPERATOR_ROLES }).notNull(),
-    /** The RFC 6238 secret, sealed by the vault and bound to the operator (operators/second-factor.ts). */
+    /** The RFC 6238 secret, sealed by the vault and bound to the operator (domain/operators/second-factor.ts). */
     totpSealed: text("totp_sealed").notNull(),
     /** The time step of the last code accepted: a code opens one session, never a second (RFC 6238 section 5.2). */
     totpLastStep: integer("totp_last_step").notNull().default(0),
@@ -38,7 +38,7 @@ export const operatorSessions = sqliteTable(
 );
 
 /**
- * What operators did and looked at, written before it takes effect (operators/audit.ts). Append-only: triggers in
+ * What operators did and looked at, written before it takes effect (domain/operators/audit.ts). Append-only: triggers in
  * its migration refuse every UPDATE and DELETE, so not even a bug in our own code can rewrite it.
  */
 export const operatorAudit = sqliteTable(

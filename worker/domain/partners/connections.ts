@@ -72,7 +72,7 @@ export async function connect(d1: D1Database, partnerWorkspaceId: string, busine
   return { row, created: true };
 }
 
-/** The partner's connections (to one business, if named), newest first, one page at a time (routes/paging.ts). */
+/** The partner's connections (to one business, if named), newest first, one page at a time (platform/http/paging.ts). */
 export function listConnections(d1: D1Database, partnerWorkspaceId: string, page: ListPage, businessNumber?: string): Promise<ConnectionRow[]> {
   return database(d1)
     .select()

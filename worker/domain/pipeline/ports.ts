@@ -42,7 +42,7 @@ export interface PipelineDeps {
   checkSettled(credentialId: string, checkId: string, outcome: CheckOutcome): Promise<void>;
   /** Keeps what the scraper kept of a page it could not read, for operators (worker/domain/reports/store.ts). */
   fileReport(providerCode: string, jobId: string, report: PageReport): Promise<unknown>;
-  /** The provider's maintenance a run from `now` lasting `runMs` would meet (catalog/provider-hours.ts), in our time. */
+  /** The provider's maintenance a run from `now` lasting `runMs` would meet (domain/catalog/provider-hours.ts), in our time. */
   maintenanceMet(provider: ProviderDefinition, now: number, runMs: number): Promise<MaintenanceWindow | null>;
   now(): number;
   random(): number;

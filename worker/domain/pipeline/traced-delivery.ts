@@ -6,7 +6,7 @@ import { executeMessage } from "./executor";
 import type { Outcome, PipelineDeps } from "./ports";
 
 /**
- * One queue delivery as a span of its job's trace (the job's id is its trace id, observability/trace-context.ts),
+ * One queue delivery as a span of its job's trace (the job's id is its trace id, platform/observability/trace-context.ts),
  * every log line inside it carrying the job id: however many messages and invocations a job takes, its trace
  * follows it from planning through each unit to the scraper's pages.
  */

@@ -75,8 +75,8 @@ export async function findSession(d1: D1Database, workspaceId: string, id: strin
 /**
  * The session a token opens for the hosted UI, if it still takes input. A used, cancelled, expired or locked token
  * is dead for good. Which pages may use it is the session's allowlist, handed to the page with the session
- * (routes/connect/session.ts), never taken from the request: the page shows its form only where the browser reports
- * an allowlisted opener and frame ancestors (hosted-ui/ui-script.ts).
+ * (api/connect/session.ts), never taken from the request: the page shows its form only where the browser reports
+ * an allowlisted opener and frame ancestors (web/hosted-ui/ui-script.ts).
  */
 export async function usableSessionForPage(d1: D1Database, token: string): Promise<SessionRow> {
   const row = token.startsWith(TOKEN_PREFIX)

@@ -25,7 +25,7 @@ export const registrationSessions = sqliteTable(
     /** Failed submissions so far; at the cap the session is dead. */
     attempts: integer("attempts").notNull().default(0),
     credentialId: text("credential_id"),
-    /** A recovery session's credential: the end-user re-enters only its secret, and it keeps its id (credentials/recovery.ts). */
+    /** A recovery session's credential: the end-user re-enters only its secret, and it keeps its id (domain/credentials/recovery.ts). */
     recoversCredentialId: text("recovers_credential_id"),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
@@ -34,7 +34,7 @@ export const registrationSessions = sqliteTable(
   (t) => [
     uniqueIndex("registration_sessions_token").on(t.tokenHash),
     index("registration_sessions_workspace").on(t.workspaceId, t.createdAt),
-    // The sweep finds sessions that expired while PENDING (registration/expiry.ts).
+    // The sweep finds sessions that expired while PENDING (domain/registration/expiry.ts).
     index("registration_sessions_status_expires").on(t.status, t.expiresAt),
     // One recovery taking input per credential.
     uniqueIndex("registration_sessions_one_recovery").on(t.recoversCredentialId).where(sql`status = 'PENDING'`),

@@ -35,7 +35,7 @@ export async function findScheduleById(d1: D1Database, id: string): Promise<Sche
   return (await database(d1).select().from(schedules).where(eq(schedules.id, id)).get()) ?? null;
 }
 
-/** A page of a workspace's schedules, newest first, one row past `limit` (routes/paging.ts). */
+/** A page of a workspace's schedules, newest first, one row past `limit` (platform/http/paging.ts). */
 export function listSchedules(d1: D1Database, workspaceId: string, limit: number, after?: CursorPosition): Promise<ScheduleRow[]> {
   return database(d1)
     .select()

@@ -16,7 +16,7 @@ export const schedules = sqliteTable(
     schema: text("schema").notNull(),
     /** The credential each run logs in with; null: the provider's only or default one at each run. */
     credentialId: text("credential_id"),
-    /** Five-field cron, in Korean time (schedules/cron.ts). */
+    /** Five-field cron, in Korean time (domain/schedules/cron.ts). */
     cron: text("cron").notNull(),
     /** The schema's params other than the date range (accounts, cards, currency). */
     params: text("params", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
@@ -33,7 +33,7 @@ export const schedules = sqliteTable(
     nextRunAt: integer("next_run_at"),
     /** Runs that ended Failed and not retryable, in a row: at SCHEDULE_FAILURE_LIMIT the schedule pauses itself. */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
-    /** Occurrences not run because the schedule's previous run was still under way (schedules/run.ts). */
+    /** Occurrences not run because the schedule's previous run was still under way (domain/schedules/run.ts). */
     skippedRuns: integer("skipped_runs").notNull().default(0),
     /** The latest of them (ms); null when none was skipped. */
     lastSkippedFor: integer("last_skipped_for"),

@@ -4,7 +4,7 @@
  * picks one per login and sends every later call of that session to it.
  * Two transports: Node processes over HTTP here, Cloudflare Container
  * instances through their Durable Object binding in production
- * (durable-objects/scraper-container.ts); scraper-binding.ts picks one.
+ * (domain/scraper/scraper-container.ts); scraper-binding.ts picks one.
  */
 export interface ScraperInstances {
   readonly count: number;

@@ -7,7 +7,7 @@ import type { ScraperInstances } from "./instances";
 /** Whether a runner holds the slot's socket: the hub's own path, apart from the scraper protocol's. */
 export const RUNNER_STATUS_PATH = "/__runner/status";
 
-/** Longer than any scraper call's own bound (pipeline/container-scraper.ts): those decide; this only frees a lost call. */
+/** Longer than any scraper call's own bound (domain/scraper/container-client.ts): those decide; this only frees a lost call. */
 const CALL_LIMIT_MS = 180_000;
 
 /**

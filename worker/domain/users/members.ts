@@ -62,7 +62,7 @@ export async function ownedWorkspaceIds(d1: D1Database, userId: string): Promise
   return rows.map((r) => r.workspaceId);
 }
 
-/** A workspace's members, newest first: all of them, or one page (`limit` + 1 rows past `after`, for routes/paging.ts). */
+/** A workspace's members, newest first: all of them, or one page (`limit` + 1 rows past `after`, for platform/http/paging.ts). */
 export function listMembers(d1: D1Database, workspaceId: string, page?: ListPage): Promise<Member[]> {
   const query = database(d1)
     .select(MEMBER_COLUMNS)

@@ -10,7 +10,7 @@ export const INVITATION_PAGE = "/console/invitation";
 /** "as the role", with the particle each word takes. */
 export const AS_ROLE: Record<MemberRole, string> = { owner: "소유자(owner)로", member: "구성원(member)으로" };
 
-/** Invites an address (users/invitations.ts `invite`) and mails it the link, as the API and the console both do. */
+/** Invites an address (domain/users/invitations.ts `invite`) and mails it the link, as the API and the console both do. */
 export async function sendInvitation(
   env: Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">,
   origin: string,

@@ -10,7 +10,7 @@ export const users = sqliteTable(
     id: text("id").primaryKey(),
     /** Lower-cased, so one address cannot sign up twice in another case. */
     email: text("email").notNull(),
-    /** `pbkdf2-sha256$<iterations>$<salt>$<hash>` (users/password.ts): the parameters travel with the hash, so they can be raised later. */
+    /** `pbkdf2-sha256$<iterations>$<salt>$<hash>` (domain/users/password.ts): the parameters travel with the hash, so they can be raised later. */
     passwordHash: text("password_hash").notNull(),
     /** When the user followed the link mailed at sign-up; null until then. */
     emailVerifiedAt: integer("email_verified_at"),
@@ -34,7 +34,7 @@ export const workspaceMembers = sqliteTable(
 );
 
 /**
- * An owner's invitation to join a workspace, mailed as a one-time link (users/invitations.ts): only the token's
+ * An owner's invitation to join a workspace, mailed as a one-time link (domain/users/invitations.ts): only the token's
  * SHA-256 is kept. Pending while neither accepted nor revoked and before it expires.
  */
 export const workspaceInvitations = sqliteTable(

@@ -34,7 +34,7 @@ function boundData(v: SealedSecret["v"], context: SealContext): string {
   return v === 1 ? context.credentialId : JSON.stringify([context.credentialId, context.workspaceId, context.providerCode]);
 }
 
-/** The master key of `version` in the keyring (vault/keyring.ts). */
+/** The master key of `version` in the keyring (domain/vault/keyring.ts). */
 function masterKeyBytes(secret: string, version: number): Uint8Array<ArrayBuffer> {
   const entry = keyringEntries(secret).find((e) => e.version === version);
   const bytes = entry ? base64Decode(entry.key) : null;

@@ -1,6 +1,6 @@
 /**
  * The vault's master keyring as text: `v1:<base64url 32 bytes>,v2:<…>` (a bare key is v1). Envelope sealing uses the
- * newest version and opens with any (vault/envelope.ts); these edit it for a rotation (scripts/vault-rotate.ts).
+ * newest version and opens with any (domain/vault/envelope.ts); these edit it for a rotation (scripts/vault-rotate.ts).
  */
 export interface KeyringEntry {
   version: number;

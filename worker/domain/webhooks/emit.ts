@@ -29,7 +29,7 @@ function recipients(env: EventsEnv, event: ResourceEvent): Promise<string[]> | s
  * the state change itself, after it committed; a failure here is logged and
  * never undoes or fails that change (a delivery recorded but not queued is
  * sent by the sweep, see deliveries.ts stalledDeliveries). A caller that read the subscribed endpoints at the
- * revision its change committed at (jobs/create-context.ts) hands them over instead of their being read again.
+ * revision its change committed at (domain/jobs/create-context.ts) hands them over instead of their being read again.
  */
 export async function emitEvent(env: EventsEnv, event: ResourceEvent, now = Date.now(), subscribers?: readonly Subscriber[]): Promise<void> {
   try {

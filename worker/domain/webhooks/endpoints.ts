@@ -135,7 +135,7 @@ export function workspaceSubscribersStatement(d1: D1Database, workspaceId: strin
     .bind(workspaceId, type);
 }
 
-/** As credentials/store.ts `rewrapCredentials`, for endpoints' signing secrets (the current one and a rotation's previous one). */
+/** As domain/credentials/store.ts `rewrapCredentials`, for endpoints' signing secrets (the current one and a rotation's previous one). */
 export async function rewrapEndpointSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
   const rows = await d1
     .prepare(

@@ -4,7 +4,7 @@ import type { PostOutcome } from "./deliver";
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /**
- * Posts a signed webhook body: partners' deliveries and operators' alert notices (alerts/notify.ts). Redirects are
+ * Posts a signed webhook body: partners' deliveries and operators' alert notices (domain/alerts/notify.ts). Redirects are
  * not followed: a public URL answering 3xx towards an internal address must not carry our signed request there, and
  * a receiver that moved is told so by the failed attempts in its log.
  */

@@ -17,7 +17,7 @@ const boundTo = (endpoint: EndpointRef) => ["webhook-endpoint", endpoint.id, end
 
 export const sealSigningSecret = (masterKey: string, endpoint: EndpointRef, secret: string): Promise<string> => sealText(masterKey, boundTo(endpoint), secret);
 
-/** The sealed secret under the keyring's newest master key, or null when it already is (vault/rotation.ts). */
+/** The sealed secret under the keyring's newest master key, or null when it already is (domain/key-rotation/rewrap.ts). */
 export const rewrapSigningSecret = (masterKey: string, endpoint: EndpointRef, sealed: string): Promise<string | null> => rewrapText(masterKey, boundTo(endpoint), sealed);
 
 /** The secrets a delivery is signed with now: the current one, and during a rotation's overlap the one it replaced. */

@@ -5,7 +5,7 @@ import { ApiError } from "../../platform/errors/api-error";
 /**
  * Who may do what in a workspace: the one table that the console's pages and
  * forms (console/signed-in.ts `consoleMay`) and the API's managing routes
- * (routes/managers-only.ts, registered in app.ts) check. Owners manage the
+ * (api/managers-only.ts, applied where each route is defined) check. Owners manage the
  * workspace (members, keys, credentials, partner connections, webhooks,
  * billing); members run and read jobs, download results and see the
  * credentials the jobs use.
@@ -15,7 +15,7 @@ import { ApiError } from "../../platform/errors/api-error";
  * reaches a key with that right: the console issues it only to an owner who
  * asks for it (members cannot issue keys at all), the device grant issues none
  * (a member's command-line key stays a member's), and the API issues it only
- * from a key that already holds it (api-keys/rights.ts `issuedRights`).
+ * from a key that already holds it (domain/api-keys/rights.ts `issuedRights`).
  */
 export const ACTIONS = {
   "jobs.read": { roles: ["owner", "member"], label: "수집 작업 조회" },

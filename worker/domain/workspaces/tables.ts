@@ -15,7 +15,7 @@ export const workspaces = sqliteTable(
   /** Monthly job cap agreed for this workspace; null means its plan's (worker/domain/workspaces/plans.ts). */
   monthlyJobCap: integer("monthly_job_cap"),
   isPartner: integer("is_partner", { mode: "boolean" }).notNull().default(false),
-  /** The name a partner shows the businesses it acts for (partners/name.ts); null until it names itself. */
+  /** The name a partner shows the businesses it acts for (domain/partners/name.ts); null until it names itself. */
   partnerName: text("partner_name"),
   /**
    * The workspace whose plan caps this one's jobs: a connection workspace's
@@ -38,6 +38,6 @@ export const workspaces = sqliteTable(
   revision: integer("revision").notNull().default(0),
   createdAt: integer("created_at").notNull(),
 },
-  // The operator console finds workspaces by business number (workspaces/store.ts workspacesMatching).
+  // The operator console finds workspaces by business number (domain/workspaces/store.ts workspacesMatching).
   (t) => [index("workspaces_business_number").on(t.businessNumber)],
 );

@@ -27,11 +27,11 @@ interface ApiErrorOptions {
   headers?: Record<string, string>;
   /** The OAuth error code this answer is, on the OAuth endpoints (RFC 6749 section 5.2, RFC 8628 section 3.5). */
   oauthError?: string;
-  /** A failure for operators to fix, not the caller: filed as a failure report once the answer has gone (http/error-handler.ts). */
+  /** A failure for operators to fix, not the caller: filed as a failure report once the answer has gone (web/error-handler.ts). */
   report?: FailureReport;
 }
 
-/** The envelope's bounds, as the document states them (http/error-responses.ts): at most this many fieldErrors ... */
+/** The envelope's bounds, as the document states them (platform/http/error-responses.ts): at most this many fieldErrors ... */
 export const MAX_FIELD_ERRORS = 100;
 /** ... and messages and field paths of at most this many characters (a path or message naming a request's keys is cut). */
 export const MAX_ERROR_TEXT = 1000;

@@ -2,7 +2,7 @@ import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 
 /**
- * The rate headers middleware/rate-limit.ts puts on every response (the spec's `X-RateLimit-Limit-Minute`,
+ * The rate headers api/rate-limit.ts puts on every response (the spec's `X-RateLimit-Limit-Minute`,
  * `X-RateLimit-Limit-Hour`, `X-RateLimit-Remaining`), and the `Retry-After` of every 429 (API_RATE_LIMITED and the
  * plan and concurrency caps), as the document declares them: once under components.headers, referenced from every
  * response of every route by behind() (route-fronts.ts).

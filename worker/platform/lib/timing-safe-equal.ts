@@ -1,5 +1,5 @@
-// Apart from lib/crypto.ts because crypto.subtle.timingSafeEqual is the Workers runtime's own: scripts that run
-// under Node (the demo seed) import lib/crypto.ts and must not type-check against it.
+// Apart from platform/lib/crypto.ts because crypto.subtle.timingSafeEqual is the Workers runtime's own: scripts that run
+// under Node (the demo seed) import platform/lib/crypto.ts and must not type-check against it.
 const encoder = new TextEncoder();
 
 /** Compares two equal-purpose secrets without leaking where they differ. */

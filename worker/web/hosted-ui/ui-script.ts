@@ -140,7 +140,7 @@ async function main() {
   if (![peerOrigin, ...ancestors].every((origin) => session.originAllowlist.includes(origin))) return fail(${JSON.stringify(ORIGIN_NOT_ALLOWED)}, "REGISTRATION_SESSION_INVALID_ORIGIN");
   const select = $("option");
   const optionLabel = (option) => option.providerName + (option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)");
-  // Who asks for the login, in the partner's own words (checked when it named itself: partners/name.ts).
+  // Who asks for the login, in the partner's own words (checked when it named itself: domain/partners/name.ts).
   if (session.partnerName) {
     $("requester").textContent = session.partnerName + "의 요청으로 연결합니다.";
     $("requester").hidden = false;

@@ -1,0 +1,129 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { cycles, folderGraph, sourceFiles, type ValueImport, valueImportsOf } from "../support/import-graph";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * The worker's layers (docs/architecture.md), each importing only what is listed for it. Value imports count;
+ * `import type` does not, since it leaves nothing behind at run time (env.ts types the bindings with the classes).
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+  platform: ["platform"],
+  domain: ["platform", "domain"],
+  web: ["platform", "domain", "web"],
+  api: ["platform", "domain", "web", "api"],
+  console: ["platform", "domain", "web", "console"],
+  admin: ["platform", "domain", "web", "admin"],
+};
+/** The files at the top, which wire the layers together: the handlers, the app that mounts the surfaces, the bindings' types. */
+const ROOT_FILES = ["worker/index.ts", "worker/app.ts", "worker/env.ts"];
+
+/**
+ * Domain folders from the bottom up: each imports only folders before it. A new folder takes its place here, which
+ * is where a reader finds what it may use.
+ */
+const DOMAIN_ORDER = [
+  "mail",
+  "vault",
+  "workspaces",
+  "webhooks",
+  "alerts",
+  "catalog",
+  "certificates",
+  "reports",
+  "scraper",
+  "credentials",
+  "registration",
+  "partners",
+  "billing",
+  "deliveries",
+  "jobs",
+  "results",
+  "pipeline",
+  "schedules",
+  "api-keys",
+  "console-sessions",
+  "download-links",
+  "deployment",
+  "device-codes",
+  "users",
+  "operators",
+  "key-rotation",
+  "retention",
+];
+
+/**
+ * Imports that still point up the order, each a circle through the job flow that is not yet undone (issue 43). The
+ * list only shrinks: the test fails when one is gone, so it is taken off, and when any other import points up.
+ */
+const KNOWN_UPWARD: string[] = [];
+
+const layerOf = (file: string): string | undefined => (ROOT_FILES.includes(file) ? undefined : file.split("/")[1]);
+const domainFolderOf = (file: string): string | undefined => (file.startsWith("worker/domain/") ? file.split("/")[2] : undefined);
+
+const workerImports: ValueImport[] = sourceFiles(ROOT, "worker").flatMap((file) => valueImportsOf(ROOT, file));
+
+describe("the worker's layers", () => {
+  it("reads the worker's imports", () => {
+    expect(workerImports.length).toBeGreaterThan(500);
+    expect(Object.keys(MAY_IMPORT).sort()).toEqual([...new Set(sourceFiles(ROOT, "worker").map(layerOf).filter((l) => l !== undefined && !ROOT_FILES.includes(`worker/${l}`)))].sort());
+  });
+
+  it("lets each layer import only the layers below it, and no surface another", () => {
+    const crossings = workerImports.flatMap(({ from, to }) => {
+      const [a, b] = [layerOf(from), layerOf(to)];
+      if (a === undefined || !to.startsWith("worker/")) return [];
+      return b !== undefined && MAY_IMPORT[a]!.includes(b) ? [] : [`${from} -> ${to}`];
+    });
+    expect(crossings).toEqual([]);
+  });
+
+  it("has no import circle between the worker's top-level folders", () => {
+    const graph = folderGraph(workerImports, (file) => (file.startsWith("worker/") ? (layerOf(file) ?? file) : undefined));
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("orders the domain folders, each importing only those below it", () => {
+    const folders = [...new Set(sourceFiles(ROOT, "worker/domain").map((f) => domainFolderOf(f)!))].sort();
+    expect([...DOMAIN_ORDER].sort()).toEqual(folders);
+    const upward = new Set<string>();
+    for (const { from, to } of workerImports) {
+      const [a, b] = [domainFolderOf(from), domainFolderOf(to)];
+      if (a && b && a !== b && DOMAIN_ORDER.indexOf(a) < DOMAIN_ORDER.indexOf(b)) upward.add(`${from} -> ${to}`);
+    }
+    expect([...upward].sort()).toEqual([...KNOWN_UPWARD].sort());
+  });
+
+  it("has no import circle between domain folders beyond the known ones", () => {
+    const graph = folderGraph(
+      workerImports.filter(({ from, to }) => !KNOWN_UPWARD.includes(`${from} -> ${to}`)),
+      domainFolderOf,
+    );
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("keeps source files small: none over 400 lines, app.ts under 150", () => {
+    const files = ["worker", "contracts", "collectors", "scraper-container", "sandbox"].flatMap((dir) => sourceFiles(ROOT, dir));
+    const long = files.filter((file) => readFileSync(path.join(ROOT, file), "utf8").split("\n").length > 400);
+    expect(long).toEqual([]);
+    expect(readFileSync(path.join(ROOT, "worker/app.ts"), "utf8").split("\n").length).toBeLessThan(150);
+  });
+
+  it("sees what breaks the rules: a value import upward, not a type import", () => {
+    // The check must not be blind: a platform file importing the domain is found, and a type-only import is not.
+    const root = mkdtempSync(path.join(tmpdir(), "layers-"));
+    for (const dir of ["worker/platform", "worker/domain/jobs"]) mkdirSync(path.join(root, dir), { recursive: true });
+    writeFileSync(path.join(root, "worker/domain/jobs/store.ts"), "export const findJob = () => null;\nexport type JobRow = { id: string };\n");
+    writeFileSync(path.join(root, "worker/platform/typed.ts"), 'import type { JobRow } from "../domain/jobs/store";\nimport { type JobRow as Row } from "../domain/jobs/store";\nexport type A = JobRow | Row;\n');
+    writeFileSync(path.join(root, "worker/platform/wrong.ts"), 'import { findJob } from "../domain/jobs/store";\nexport const lazy = () => import("../domain/jobs/store");\nexport { findJob };\n');
+    const found = sourceFiles(root, "worker").flatMap((file) => valueImportsOf(root, file));
+    expect(found).toEqual([
+      { from: "worker/platform/wrong.ts", to: "worker/domain/jobs/store.ts" },
+      { from: "worker/platform/wrong.ts", to: "worker/domain/jobs/store.ts" },
+    ]);
+    expect(cycles(folderGraph([...found, { from: "worker/domain/jobs/store.ts", to: "worker/platform/wrong.ts" }], layerOf))).toEqual([["domain", "platform"]]);
+  });
+});
