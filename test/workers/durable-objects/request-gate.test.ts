@@ -16,11 +16,11 @@ const windows = (gate: DurableObjectStub<RequestGate>) =>
     state.storage.sql.exec<Window>("SELECT size, started_at AS startedAt, count FROM windows ORDER BY size").toArray().map((row) => ({ ...row })),
   );
 
-/** Requests an address gate counted in the minute window it keeps (0 before its first). */
+/** Requests an address gate counted in its hour window (0 before its first). */
 const addressCount = async (address: string) => {
   const gate = addressGate(env, address);
   if ((await gateStorage(gate)).tables.length === 0) return 0;
-  return (await windows(gate))[0]!.count;
+  return (await windows(gate))[1]!.count;
 };
 
 describe("RequestGate", () => {

@@ -13,18 +13,29 @@ const hubOfItsOwn = () => env.RUNNER_HUB!.getByName(`test-${crypto.randomUUID()}
 const held = (hub: DurableObjectStub<RunnerHub>) =>
   runInDurableObject(hub, (instance: RunnerHub, state) => ({ sockets: state.getWebSockets().length, pending: instance["pending"].size }));
 
-/** A runner's end of the socket: the calls it was sent, in order, and its close. */
-async function connectRunner(hub: DurableObjectStub<RunnerHub>) {
+/**
+ * A runner's end of the socket: the calls it was sent, in order, and its close. As a runner's WebSocket client does, it
+ * answers the hub's close with its own, completing the handshake; with `holdClose`, only when `finishClose()` is called.
+ */
+async function connectRunner(hub: DurableObjectStub<RunnerHub>, options: { holdClose?: boolean } = {}) {
   const response = await hub.fetch("http://runner/", { headers: { Upgrade: "websocket" } });
   expect(response.status).toBe(101);
   const socket = response.webSocket!;
   socket.accept();
   const calls: RunnerRequest[] = [];
-  socket.addEventListener("message", (event) => calls.push(JSON.parse(event.data as string) as RunnerRequest));
-  const closed = new Promise<{ code: number }>((resolve) => socket.addEventListener("close", (event) => resolve({ code: event.code })));
+  socket.addEventListener("message", (event) => {
+    calls.push(JSON.parse(event.data as string) as RunnerRequest);
+  });
+  const closed = new Promise<{ code: number }>((resolve) =>
+    socket.addEventListener("close", (event) => {
+      if (!options.holdClose) socket.close(1000);
+      resolve({ code: event.code });
+    }),
+  );
   return {
     socket,
     closed,
+    finishClose: () => socket.close(1000),
     /** The next `n` calls sent to this runner. */
     received: (n: number) => vi.waitUntil(() => (calls.length >= n ? calls.splice(0, n) : null), { timeout: 5_000, interval: 5 }),
     answer: (answer: RunnerResponse) => socket.send(JSON.stringify(answer)),
@@ -77,7 +88,7 @@ describe("RunnerHub", () => {
     const first = await connectRunner(hub);
     const second = await connectRunner(hub);
     expect(await first.closed).toEqual({ code: 1012 });
-    expect((await held(hub)).sockets).toBe(1);
+    await vi.waitUntil(async () => (await held(hub)).sockets === 1, { timeout: 5_000, interval: 10 });
 
     // Calls now travel to the new runner only.
     const call = hub.fetch("http://runner/sessions", { method: "POST", body: "{}" });
@@ -91,7 +102,23 @@ describe("RunnerHub", () => {
     second.socket.close(1001, "going away");
     const failed = await inFlight;
     expect([failed.status, await failed.text()]).toEqual([502, "runner disconnected"]);
-    expect((await held(hub)).pending).toBe(0);
-    await vi.waitUntil(async () => (await status(hub)).status === 503, { timeout: 5_000, interval: 20 });
+    expect(await held(hub)).toEqual({ sockets: 0, pending: 0 });
+    expect(await status(hub)).toEqual({ status: 503, body: { connected: false } });
+  });
+
+  // A replaced runner's close handshake may complete after the new runner was sent a call: only the calls sent over the
+  // closed socket fail (this failed before the hub kept each call's socket).
+  it("keeps a call sent to the new runner when the replaced runner's close completes later", async () => {
+    const hub = hubOfItsOwn();
+    const first = await connectRunner(hub, { holdClose: true });
+    const second = await connectRunner(hub);
+    await first.closed;
+    const call = hub.fetch("http://runner/sessions", { method: "POST", body: "{}" });
+    const [sent] = await second.received(1);
+    first.finishClose();
+    await vi.waitUntil(async () => (await held(hub)).sockets === 1, { timeout: 5_000, interval: 10 });
+    second.answer({ id: sent!.id, status: 200, headers: {}, body: "second" });
+    const answered = await call;
+    expect([answered.status, await answered.text()]).toEqual([200, "second"]);
   });
 });

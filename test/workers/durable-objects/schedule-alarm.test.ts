@@ -1,10 +1,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ScheduleAlarm } from "../../../worker/domain/schedules/schedule-alarm";
+import type { ScheduleAlarm } from "../../../worker/domain/schedule-runs/schedule-alarm";
 import { createWorkspace } from "../helpers";
 
-const FIVE_MINUTES = 5 * 60_000;
+const HOUR = 3_600_000;
 
 /** The alarm of one schedule, named as domain/schedules/alarm.ts names it. */
 const alarmOf = (scheduleId: string) => env.SCHEDULE_ALARMS.get(env.SCHEDULE_ALARMS.idFromName(scheduleId));
@@ -17,11 +17,11 @@ describe("ScheduleAlarm", () => {
   it("keeps the schedule's id and an alarm at the time it is armed for, and nothing once armed with none", async () => {
     const scheduleId = crypto.randomUUID();
     const stub = alarmOf(scheduleId);
-    const at = Date.now() + 3_600_000;
+    const at = Date.now() + HOUR;
     await stub.arm(scheduleId, at);
     expect(await kept(stub)).toEqual({ stored: { scheduleId }, alarm: at });
-    await stub.arm(scheduleId, at + FIVE_MINUTES);
-    expect(await kept(stub)).toEqual({ stored: { scheduleId }, alarm: at + FIVE_MINUTES });
+    await stub.arm(scheduleId, at + HOUR);
+    expect(await kept(stub)).toEqual({ stored: { scheduleId }, alarm: at + HOUR });
     await stub.arm(scheduleId, null);
     expect(await kept(stub)).toEqual({ stored: {}, alarm: null });
     expect(await runDurableObjectAlarm(stub)).toBe(false);
@@ -31,11 +31,12 @@ describe("ScheduleAlarm", () => {
     const ws = await createWorkspace();
     const scheduleId = crypto.randomUUID();
     const now = Date.now();
-    const due = now - (now % FIVE_MINUTES);
+    // Hourly, from the hour that began: its next occurrence is the next hour.
+    const due = now - (now % HOUR);
     // A schedule of a workspace without credentials: its run is made, born Failed, and no collection starts.
     await env.DB.prepare(
       `INSERT INTO schedules (id, workspace_id, provider_code, schema, cron, params, incremental, status, next_run_at, consecutive_failures, skipped_runs, created_at, updated_at)
-       VALUES (?, ?, 'sandbox.bank', 'bank.accounts.cb.v1', '*/5 * * * *', '{}', 0, 'ACTIVE', ?, 0, 0, ?, ?)`,
+       VALUES (?, ?, 'sandbox.bank', 'bank.accounts.cb.v1', '0 * * * *', '{}', 0, 'ACTIVE', ?, 0, 0, ?, ?)`,
     )
       .bind(scheduleId, ws.workspaceId, due, now, now)
       .run();
@@ -45,16 +46,23 @@ describe("ScheduleAlarm", () => {
 
     const stub = alarmOf(scheduleId);
     // Armed for later (an alarm in the past would fire on its own), then fired now.
-    await stub.arm(scheduleId, now + 3_600_000);
+    await stub.arm(scheduleId, now + 2 * HOUR);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await runs()).toEqual([{ scheduledFor: due, status: "FAILED" }]);
-    expect(await nextRunAt()).toBe(due + FIVE_MINUTES);
-    expect(await kept(stub)).toEqual({ stored: { scheduleId }, alarm: due + FIVE_MINUTES });
+    // The occurrence run is the latest due (`due`, unless the hour turned since): one run, and the alarm an hour on.
+    const [run, ...more] = await runs();
+    expect(more).toEqual([]);
+    expect(run!.status).toBe("FAILED");
+    expect(run!.scheduledFor % HOUR).toBe(0);
+    expect(run!.scheduledFor).toBeGreaterThanOrEqual(due);
+    expect(run!.scheduledFor).toBeLessThanOrEqual(Date.now());
+    const next = run!.scheduledFor + HOUR;
+    expect(await nextRunAt()).toBe(next);
+    expect(await kept(stub)).toEqual({ stored: { scheduleId }, alarm: next });
 
     // Fired early (or twice): the occurrence is not yet due, nothing is made, the alarm stays where it was.
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await runs()).toHaveLength(1);
-    expect(await kept(stub)).toEqual({ stored: { scheduleId }, alarm: due + FIVE_MINUTES });
+    expect(await kept(stub)).toEqual({ stored: { scheduleId }, alarm: next });
 
     // Paused in D1: the next firing finds nothing to run and leaves the object empty.
     await env.DB.prepare("UPDATE schedules SET status = 'PAUSED', next_run_at = NULL WHERE id = ?").bind(scheduleId).run();

@@ -3,7 +3,6 @@ import type { Bindings } from "../../env";
 import type { RunnerRequest, RunnerResponse } from "../../../contracts/scraper-protocol";
 import type { ScraperInstances } from "./instances";
 
-
 /** Whether a runner holds the slot's socket: the hub's own path, apart from the scraper protocol's. */
 export const RUNNER_STATUS_PATH = "/__runner/status";
 
@@ -17,11 +16,13 @@ const CALL_LIMIT_MS = 180_000;
  * old socket; with none connected, a call answers 503 like an unreachable scraper.
  */
 export class RunnerHub extends DurableObject<Pick<Bindings, never>> {
-  private readonly pending = new Map<string, (response: Response) => void>();
+  /** Calls awaiting an answer, each with the socket it went out on: only that socket's close fails it. */
+  private readonly pending = new Map<string, { socket: WebSocket; answer: (response: Response) => void }>();
 
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade") === "websocket") return this.acceptRunner();
-    const [socket] = this.ctx.getWebSockets();
+    // A replaced socket may linger while it closes: calls go to the open one.
+    const socket = this.ctx.getWebSockets().find((s) => s.readyState === WebSocket.OPEN);
     if (new URL(request.url).pathname === RUNNER_STATUS_PATH) return Response.json({ connected: Boolean(socket) }, { status: socket ? 200 : 503 });
     if (!socket) return Response.json({ failure: { code: "ENGINE_CRASHED", message: "no runner connected" } }, { status: 503 });
     const url = new URL(request.url);
@@ -34,9 +35,12 @@ export class RunnerHub extends DurableObject<Pick<Bindings, never>> {
     };
     const answered = new Promise<Response>((resolve) => {
       const timer = setTimeout(() => this.settle(call.id, new Response("runner gave no answer", { status: 504 })), CALL_LIMIT_MS);
-      this.pending.set(call.id, (response) => {
-        clearTimeout(timer);
-        resolve(response);
+      this.pending.set(call.id, {
+        socket,
+        answer: (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
       });
     });
     socket.send(JSON.stringify(call));
@@ -51,7 +55,7 @@ export class RunnerHub extends DurableObject<Pick<Bindings, never>> {
   }
 
   private settle(id: string, response: Response): void {
-    this.pending.get(id)?.(response);
+    this.pending.get(id)?.answer(response);
     this.pending.delete(id);
   }
 
@@ -65,9 +69,10 @@ export class RunnerHub extends DurableObject<Pick<Bindings, never>> {
     this.settle(answer.id, new Response(answer.body, { status: answer.status, headers: answer.headers }));
   }
 
-  override async webSocketClose(): Promise<void> {
-    // Calls in flight die with the socket: their callers see an unreachable scraper and log in again elsewhere.
-    for (const id of [...this.pending.keys()]) this.settle(id, new Response("runner disconnected", { status: 502 }));
+  override async webSocketClose(closed: WebSocket): Promise<void> {
+    // Calls in flight die with their socket: their callers see an unreachable scraper and log in again elsewhere.
+    // A call sent to the runner that replaced it is still answered.
+    for (const [id, { socket }] of [...this.pending]) if (socket === closed) this.settle(id, new Response("runner disconnected", { status: 502 }));
   }
 }
 
@@ -77,4 +82,10 @@ export const runnerSlotName = (slot: number) => `runner-${slot}`;
 /** Scraper instances that are runners: slot n is the runner connected as `runner-<n>`. */
 export function runnerInstances(namespace: DurableObjectNamespace<RunnerHub>, count: number): ScraperInstances {
   return { count, fetch: (instance, path, init) => namespace.getByName(runnerSlotName(instance)).fetch(`http://runner${path}`, init) };
+}
+
+/** Runner slot `slot`'s hub, when this deployment has that slot (SCRAPER_RUNNERS of them, from 0), else null. */
+export function runnerSlot(env: Pick<Bindings, "RUNNER_HUB" | "SCRAPER_RUNNERS">, slot: number): DurableObjectStub<RunnerHub> | null {
+  if (!env.RUNNER_HUB || !Number.isInteger(slot) || slot < 0 || slot >= Number(env.SCRAPER_RUNNERS ?? 0)) return null;
+  return env.RUNNER_HUB.getByName(runnerSlotName(slot));
 }
