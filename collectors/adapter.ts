@@ -22,10 +22,33 @@ export interface BrowserPage {
   screenshot(options: { encoding: "base64"; type: "jpeg"; quality: number }): Promise<string | Uint8Array>;
 }
 
-/** Decrypted login material, handed to an adapter only inside the scraper. */
+/**
+ * Decrypted login material, handed to an adapter only inside the scraper: a login, a certificate, or a person's
+ * Open Banking consent (`OpenBankingConsent`, made by the code exchange, never typed in).
+ */
 export type LoginCredential =
   | { authMethod: "PROVIDER_LOGIN"; loginId: string; password: string; secondFactor?: string }
-  | { authMethod: "CERTIFICATE"; certificate: string; privateKey: string; password: string };
+  | { authMethod: "CERTIFICATE"; certificate: string; privateKey: string; password: string }
+  | OpenBankingConsent;
+
+/**
+ * A person's consent at KFTC Open Banking (docs/institutions/openbanking.md §1): the tokens KFTC issued to the
+ * 이용기관 whose code is `clientUseCode`, for the user `userSeqNo`. `expiresAt` is the access token's end (ISO 8601);
+ * `scope` is KFTC's space-separated grant (`login inquiry`). Made by collectors/openbanking/oauth.ts, never typed in;
+ * the worker seals it as a credential of auth method `OPEN_BANKING` (docs/credentials.md).
+ */
+export interface OpenBankingConsent {
+  authMethod: "OPEN_BANKING";
+  accessToken: string;
+  refreshToken: string;
+  userSeqNo: string;
+  expiresAt: string;
+  scope: string;
+  clientUseCode: string;
+}
+
+/** What a protocol adapter may be handed: a login, a certificate or a consent (all of `LoginCredential`). */
+export type AdapterCredential = LoginCredential;
 
 /** What a job collects from: an account (bank) or a card (card issuer). */
 export interface Target {
@@ -153,14 +176,14 @@ export interface InstitutionHttp {
  * session's state (whatever later calls need: the cookies live in `http`); the same one-login-per-job session,
  * units and failures as the browser kind.
  */
-export interface ProtocolAdapter<Session = unknown> {
+export interface ProtocolAdapter<Session = unknown, Credential extends AdapterCredential = LoginCredential> {
   readonly kind: "protocol";
   readonly providerCode: string;
   /** As the browser kind's: named in failure reports. */
   readonly version: string;
   /** The real hosts it calls (`hometax.go.kr`); any other is refused before a byte leaves. */
   readonly hosts: readonly string[];
-  login(http: InstitutionHttp, credential: LoginCredential, ctx: AdapterContext): Promise<Session>;
+  login(http: InstitutionHttp, credential: Credential, ctx: AdapterContext): Promise<Session>;
   discoverTargets(session: Session, schema: string, ctx: AdapterContext): Promise<Target[]>;
   collect(session: Session, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]>;
 }

@@ -1,6 +1,8 @@
-import type { BrowserAdapter, ProtocolAdapter } from "./adapter";
+import type { BrowserAdapter, ProtocolAdapter, RedactionRule } from "./adapter";
 import { hometax } from "./hometax";
+import { openBanking } from "./openbanking";
 import type { InstitutionBaseUrls } from "./protocol/stand-ins";
+import { COMMON_REDACTION } from "./redaction";
 import { sandboxBank } from "./sandbox-bank";
 import { sandboxCard } from "./sandbox-card";
 import { sandboxTaxPortal } from "./sandbox-taxportal";
@@ -45,7 +47,11 @@ const BROWSER_SITES = new Map<string, { adapter: BrowserAdapter; site: string }>
   ].map((entry) => [entry.adapter.providerCode, entry]),
 );
 
-const PROTOCOLS = new Map<string, ProtocolAdapter>([[hometax.providerCode, hometax as ProtocolAdapter]]);
+// Open Banking's login takes a consent (OpenBankingConsent), which the worker does not yet store as a LoginCredential.
+const PROTOCOLS = new Map<string, ProtocolAdapter>([
+  [hometax.providerCode, hometax as ProtocolAdapter],
+  [openBanking.providerCode, openBanking as ProtocolAdapter],
+]);
 
 /** A browser adapter's site; undefined for a provider of the protocol kind (it needs the scraper, not a remote browser). */
 export function browserInstitutionFor(providerCode: string, sandboxBaseUrl: string): BrowserInstitution | undefined {
@@ -53,6 +59,14 @@ export function browserInstitutionFor(providerCode: string, sandboxBaseUrl: stri
   if (!entry) return undefined;
   const baseUrl = new URL(entry.site, sandboxBaseUrl);
   return { kind: "browser", adapter: entry.adapter, baseUrl: baseUrl.toString(), origins: [baseUrl.origin] };
+}
+
+/**
+ * What a provider's text must go through before a log line keeps it (collectors/redaction.ts): the common rules and
+ * the adapter's own, as its failure reports get them; the common ones for a provider without rules of its own.
+ */
+export function redactionFor(providerCode: string): readonly RedactionRule[] {
+  return [...COMMON_REDACTION, ...(BROWSER_SITES.get(providerCode)?.adapter.redaction ?? [])];
 }
 
 export function institutionFor(providerCode: string, sites: InstitutionSites): Institution | undefined {

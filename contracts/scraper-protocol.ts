@@ -1,4 +1,4 @@
-import type { LoginCredential, PageSurprise, RawRecord, Target, TaskUnit } from "../collectors/adapter";
+import type { LoginCredential, OpenBankingConsent, PageSurprise, RawRecord, Target, TaskUnit } from "../collectors/adapter";
 
 /**
  * The scraper container's HTTP protocol (docs/scraper-runtime.md), shared by
@@ -10,7 +10,27 @@ export const scraperPaths = {
   targets: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/targets`,
   collect: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/collect`,
   sftpUploads: "/deliveries/sftp",
+  openBankingTokens: "/open-banking/tokens",
 };
+
+/**
+ * An Open Banking token call (docs/institutions/openbanking.md §1.2), made by the scraper because it is the one
+ * component that reaches institutions (its egress and stand-ins): the code of a consent just given, exchanged at
+ * once and read back with user/me; or a consent's refresh. The 이용기관's keys are the scraper's own
+ * (OPENBANKING_CLIENT_ID, OPENBANKING_CLIENT_SECRET, OPENBANKING_CLIENT_USE_CODE); the worker never holds the secret.
+ */
+export type OpenBankingTokenRequest =
+  | { grant: "authorization_code"; code: string; redirectUri: string }
+  | { grant: "refresh_token"; credential: OpenBankingConsent; consentGivenAt: string };
+
+export interface OpenBankingTokenResponse {
+  /** The tokens to seal: the old refresh token no longer works after a refresh. */
+  credential: OpenBankingConsent;
+  refreshableUntil: string;
+  consentExpiresAt: string;
+  /** After a code exchange: the accounts the person consented to (user/me); absent after a refresh. */
+  accounts?: { fintechUseNum: string; bankCodeStd: string; bankName: string; accountNumMasked: string; accountAlias: string | null; inquiryAgreed: boolean }[];
+}
 
 /**
  * One file of a route delivery to a partner's SFTP server (worker/domain/deliveries/), uploaded by the scraper, which speaks

@@ -4,6 +4,7 @@ import { bankSite } from "./bank/site";
 import { cardSite } from "./card/site";
 import { clockFrom, type SandboxClock, SandboxTime } from "./clock";
 import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
+import { type OpenBankingReplicaOptions, openBankingReplica } from "./openbanking/site";
 import { portOneReplica } from "./portone/gateway";
 import { taxPortalSite } from "./taxportal/site";
 import { readJson, sendJson } from "./http-kit";
@@ -26,6 +27,8 @@ export interface SandboxOptions {
   clock?: SandboxClock;
   /** The Hometax replica's failure switches (sandbox/hometax/site.ts); unset, it answers as the portal does on a good day. */
   hometax?: HometaxReplicaOptions;
+  /** The Open Banking replica's clock, token lifetime and limits (sandbox/openbanking/site.ts). */
+  openbanking?: OpenBankingReplicaOptions;
 }
 
 /**
@@ -43,7 +46,7 @@ async function answerClock(time: SandboxTime, req: IncomingMessage, res: ServerR
   sendJson(res, 200, { now: now === undefined ? null : new Date(now).toISOString(), offsetMs: now === undefined ? null : now - Date.now() });
 }
 
-/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/, the Hometax replica under /hometax/<real host>/. */
+/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/, the Hometax replica under /hometax/<real host>/, the Open Banking replica under /openbanking/<real host>/. */
 export async function startSandbox(options: SandboxOptions): Promise<SandboxServer> {
   const latencyMs = options.pageLatencyMs ?? 0;
   const time = new SandboxTime(options.clock);
@@ -52,6 +55,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
     taxportal: taxPortalSite({ clock: time.now }),
     card: cardSite({ clock: time.now }),
     hometax: hometaxReplica(options.hometax),
+    openbanking: openBankingReplica(options.openbanking),
     // The payment gateway the service bills through, as a replica (sandbox/portone/gateway.ts).
     portone: portOneReplica({ prefix: "/portone" }).answer,
   };
@@ -74,7 +78,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
       return;
     }
     res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
-    res.end("샌드박스 기관: /bank/, /taxportal/, /card/, /hometax/, 결제대행 /portone/");
+    res.end("샌드박스 기관: /bank/, /taxportal/, /card/, /hometax/, /openbanking/, 결제대행 /portone/");
   });
   await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };

@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { LoginCredential, TaskUnit } from "../collectors/adapter";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
+import { redactText } from "../collectors/redaction";
 import { type CollectRequest, type CollectResponse, type OpenSessionResponse, scraperPaths, type TargetsRequest, type TargetsResponse } from "../contracts/scraper-protocol";
 import { BrowserPool, DEFAULT_CHROMIUM_PATH } from "./browser-pool";
 import { type EgressOptions, egress } from "./egress";
@@ -13,7 +14,9 @@ import { SessionStore } from "./sessions";
 import { checkSharedSecret, isAuthorized } from "./shared-secret";
 import { startSiteFence } from "./site-fence";
 import { scraperTracing } from "./tracing";
-import { uploadSftp } from "./sftp-upload";
+import { type SftpOptions, uploadSftp } from "./sftp-upload";
+import type { OpenBankingKeys } from "../collectors/openbanking";
+import { openBankingKeysFromEnv, openBankingTokens } from "./open-banking";
 
 export interface ScraperOptions {
   port: number;
@@ -33,6 +36,10 @@ export interface ScraperOptions {
   egress?: EgressOptions;
   /** An OTLP/HTTP collector's base URL for the scraper's spans (OTEL_EXPORTER_OTLP_ENDPOINT); unset, none are sent. */
   otlpEndpoint?: string;
+  /** The 이용기관's keys Open Banking consents are exchanged and refreshed with (docs/deploying.md); unset, none are. */
+  openBankingKeys?: OpenBankingKeys;
+  /** Route deliveries over SFTP: public servers only, this machine's loopback too with SFTP_ALLOW_LOCAL_HOSTS=1 (the local stack and tests). */
+  sftp?: SftpOptions;
 }
 
 export interface ScraperServer {
@@ -85,7 +92,12 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     if (req.method === "GET" && url.pathname === "/healthz") return send(res, 200, { ok: true });
     if (!isAuthorized(req.headers.authorization, sharedSecret)) throw new HttpFailure(401, "INTERNAL_ERROR");
     if (req.method === "GET" && url.pathname === "/stats") return send(res, 200, await stats());
-    if (req.method === "POST" && url.pathname === scraperPaths.sftpUploads) return send(res, 200, await uploadSftp(req));
+    if (req.method === "POST" && url.pathname === scraperPaths.sftpUploads) return send(res, 200, await uploadSftp(req, options.sftp));
+    if (req.method === "POST" && url.pathname === scraperPaths.openBankingTokens) {
+      const deps = { keys: options.openBankingKeys, standIns: institutionBaseUrls.openbanking, transport: egressFor("openbanking"), timeoutMs: options.pageTimeoutMs };
+      const input = await readJsonBody(req);
+      return send(res, 200, await tracing.inSpan("scraper open-banking token", req.headers, { grant: String(input.grant) }, () => openBankingTokens(input, deps)));
+    }
     if (req.method === "POST" && url.pathname === "/sessions") {
       const input = await readJsonBody(req);
       return send(res, 201, await tracing.inSpan("scraper login", req.headers, { "provider.code": String(input.providerCode) }, () => openSession(input)));
@@ -117,7 +129,8 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     route(req, res).catch((err: unknown) => {
       const answer = failureAnswer(err);
       // One JSON line, naming the trace: the job's id (worker/platform/observability/trace-context.ts), so a job's lines are found on both sides.
-      if (answer.logged) console.error(JSON.stringify({ level: "error", event: "scraper-error", traceId: tracing.traceIdOf(req.headers), error: String(err), stack: (err as Error)?.stack }));
+      // Adapters' errors leave them redacted (collectors/page-report.ts); whatever else reaches here is redacted by the common rules, as it may quote a page.
+      if (answer.logged) console.error(JSON.stringify({ level: "error", event: "scraper-error", traceId: tracing.traceIdOf(req.headers), error: redactText(String(err)), stack: err instanceof Error && err.stack ? redactText(err.stack) : undefined }));
       sendFailure(res, answer.status, answer.code, answer.retryAfterSeconds, answer.detail, answer.report);
     });
   });
@@ -150,6 +163,8 @@ export function scraperOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Scr
     institutionBaseUrls: parseInstitutionBaseUrls(env.INSTITUTION_BASE_URLS),
     egress: { proxyUrl: env.EGRESS_PROXY_URL || undefined, providers: env.EGRESS_PROVIDERS?.split(",").map((p) => p.trim()).filter(Boolean) },
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    sftp: { allowLocalHosts: env.SFTP_ALLOW_LOCAL_HOSTS === "1" },
+    openBankingKeys: openBankingKeysFromEnv(env),
   };
 }
 

@@ -235,6 +235,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     INSTITUTION_BASE_URLS: JSON.stringify({ hometax: hometaxStandIns(sandboxUrl) }),
     ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
     ...(options.scraperMaxSessions ? { MAX_SESSIONS: String(options.scraperMaxSessions) } : {}),
+    // Route deliveries may reach an SFTP server on this machine, as webhooks may (WEBHOOK_ALLOW_LOCAL_URLS); production refuses loopback.
+    SFTP_ALLOW_LOCAL_HOSTS: "1",
   };
   const startScraper = async () => {
     await Promise.all(

@@ -7,7 +7,7 @@ import { consoleRoutes } from "./console/routes";
 import { showStatusPage, STATUS_PAGE_PATH } from "./web/status-page/page";
 import { DOWNLOAD_LINK_PATH } from "./domain/download-links/links";
 import { REFERENCE_PAGE, REFERENCE_PAGE_CSP, REFERENCE_SCRIPTS } from "./web/api-reference/reference-page";
-import { connectRunner, RUNNER_CONNECT_PATH, RUNNER_STATUS_ROUTE, runnerStatus } from "./domain/scraper/runner-connect";
+import { registerRunnerRoutes } from "./api/runners/connect";
 import { registerApiKeyRoutes } from "./api/api-keys/routes";
 import { registerBillingRoutes, registerGatewayWebhookRoutes } from "./api/billing/routes";
 import { registerConnectRoutes } from "./api/connect/routes";
@@ -26,7 +26,7 @@ import { registerSchemaRoutes } from "./api/schemas/routes";
 import { registerWebhookEndpointRoutes } from "./api/webhook-endpoints/routes";
 import { registerWorkspaceInvitationRoutes } from "./api/workspace-invitations/routes";
 import { registerWorkspaceMemberRoutes } from "./api/workspace-members/routes";
-import type { AppEnv } from "./env";
+import type { ApiEnv } from "./api/context";
 import { ApiError } from "./platform/errors/api-error";
 import { errorResponse, onError, onNotFound } from "./web/error-handler";
 import { registerRateHeaders } from "./platform/http/rate-headers";
@@ -43,7 +43,7 @@ const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs", ...Object.
 /** /api/v1 paths served without an API key: the document, and download links, which carry their own signature. */
 const isKeyless = (path: string) => PUBLIC_PATHS.has(path) || path.startsWith(DOWNLOAD_LINK_PATH);
 
-export type Api = OpenAPIHono<AppEnv>;
+export type Api = OpenAPIHono<ApiEnv>;
 
 /**
  * The authenticated /api/v1 routes; later features register theirs on the same app. Each route's file declares who may
@@ -68,8 +68,8 @@ function registerRoutes(api: Api): void {
   registerBillingRoutes(api);
 }
 
-export function createApp(): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+export function createApp(): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>({ defaultHook: validationHook });
   app.use(requestId);
   app.use(requireConfiguration);
   app.use(rateLimit);
@@ -84,12 +84,11 @@ export function createApp(): OpenAPIHono<AppEnv> {
   );
   app.use("/api/v1/*", async (c, next) => (isKeyless(c.req.path) ? next() : requireAuth(c, next)));
 
-  const api: Api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const api: Api = new OpenAPIHono<ApiEnv>({ defaultHook: validationHook });
   registerRoutes(api);
   app.route("/api/v1", api);
   registerConnectRoutes(app);
-  app.get(RUNNER_CONNECT_PATH, connectRunner);
-  app.get(RUNNER_STATUS_ROUTE, runnerStatus);
+  registerRunnerRoutes(app);
   app.route("/console", consoleRoutes());
   app.route(ADMIN_API_PATH, adminApi());
   app.route("/admin", adminConsole());

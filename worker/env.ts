@@ -1,16 +1,14 @@
 import type { KeyRights } from "./domain/api-keys/rights";
-import type { MemberRole } from "./domain/users/tables";
 import type { AlertDesk } from "./domain/alerts/alert-desk";
 import type { CredentialLock } from "./domain/pipeline/credential-lock";
 import type { JobBoard } from "./domain/jobs/job-board";
 import type { ProviderPulse } from "./domain/catalog/provider-pulse";
-import type { KeyFailure, RequestGate } from "./domain/api-keys/request-gate";
+import type { RequestGate } from "./domain/api-keys/request-gate";
 import type { RunnerHub } from "./domain/scraper/runner-hub";
-import type { ScheduleAlarm } from "./domain/schedules/schedule-alarm";
+import type { ScheduleAlarm } from "./domain/schedule-runs/schedule-alarm";
 import type { ScraperContainer } from "./domain/scraper/scraper-container";
 import type { DetachedDeliveries } from "./domain/pipeline/detached-delivery";
 import type { PipelineMessage } from "./domain/jobs/messages";
-import type { Operator } from "./domain/operators/store";
 import type { WebhookMessage } from "./domain/webhooks/messages";
 import type { RouteDeliveryMessage } from "./domain/deliveries/consumer";
 
@@ -138,35 +136,26 @@ export interface Principal {
   rights: KeyRights;
 }
 
-/** The signed-in console user of a /console request (console/signed-in.ts). */
-export interface ConsoleUser {
-  userId: string;
-  email: string;
-  /** The cookie's token, from which the session's CSRF token is derived. */
-  sessionToken: string;
-  tokenHash: string;
-  csrf: string;
+/** What every request carries, whatever surface serves it: its id (platform/http/request-id.ts). */
+export interface BaseVariables {
+  requestId: string;
 }
 
-export interface Variables {
-  requestId: string;
-  /** Set by the auth middleware when the bearer key is valid. */
-  principal: Principal | undefined;
-  /** Why authentication failed, raised after rate limiting so failures are limited too. */
-  authFailure: KeyFailure | undefined;
-  consoleUser: ConsoleUser | undefined;
-  /** The signed-in operator of an /admin/api request (domain/operators/authenticate.ts). */
-  operator: Operator | undefined;
-  /** The /admin console's session token and the form token derived from it (admin/pages/session.ts). */
-  operatorToken: string | undefined;
-  operatorCsrf: string | undefined;
-  /** The console user's role in the path's workspace, set with the membership check (console/signed-in.ts). */
-  workspaceRole: MemberRole | undefined;
-  /** The console response's script nonce (web/page-headers.ts). */
+/**
+ * The request context every surface extends with its own request data (api/context.ts, console/context.ts,
+ * admin/context.ts); what the platform and web/ share takes this, and so any surface's context.
+ */
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: BaseVariables;
+}
+
+/** What pages have besides: the response's script nonce (web/page-headers.ts). */
+export interface PageVariables extends BaseVariables {
   cspNonce: string;
 }
 
-export interface AppEnv {
+export interface PageEnv {
   Bindings: Bindings;
-  Variables: Variables;
+  Variables: PageVariables;
 }

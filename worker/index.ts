@@ -11,6 +11,8 @@ import { expireSessions } from "./domain/registration/expiry";
 import { consumeWebhookBatch } from "./domain/webhooks/consumer";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./domain/webhooks/messages";
 import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, type RouteDeliveryMessage } from "./domain/deliveries/consumer";
+import { findJobById } from "./domain/jobs/store";
+import { resultUnits } from "./domain/jobs/result-units";
 import { resendStalledDeliveries } from "./domain/webhooks/sweep";
 import { PURGE_BATCH, purgeExpired } from "./domain/retention/purge";
 import { applyBookedChanges } from "./domain/billing/subscriptions";
@@ -21,7 +23,7 @@ import { purgeExpiredReports } from "./domain/reports/store";
 import { rewrapStep } from "./domain/key-rotation/rewrap";
 import { backfillIdentities } from "./domain/credentials/identity-backfill";
 import { warnExpiringCertificates } from "./domain/credentials/expiry-warnings";
-import { runMissedSchedules } from "./domain/schedules/catch-up";
+import { runMissedSchedules } from "./domain/schedule-runs/catch-up";
 import { log } from "./platform/observability/telemetry";
 
 export { AlertDesk } from "./domain/alerts/alert-desk";
@@ -30,7 +32,7 @@ export { JobBoard } from "./domain/jobs/job-board";
 export { ProviderPulse } from "./domain/catalog/provider-pulse";
 export { RequestGate } from "./domain/api-keys/request-gate";
 export { RunnerHub } from "./domain/scraper/runner-hub";
-export { ScheduleAlarm } from "./domain/schedules/schedule-alarm";
+export { ScheduleAlarm } from "./domain/schedule-runs/schedule-alarm";
 export { ScraperContainer } from "./domain/scraper/scraper-container";
 export { DetachedDeliveries } from "./domain/pipeline/detached-delivery";
 
@@ -45,7 +47,7 @@ export default {
     assertConfigured(env);
     // One handler serves both queues: the batch names the one it came from.
     if (batch.queue === WEBHOOK_QUEUE) await consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, invocationBindings(env));
-    else if (batch.queue === DELIVERY_QUEUE) await consumeDeliveryBatch(batch as MessageBatch<RouteDeliveryMessage>, invocationBindings(env));
+    else if (batch.queue === DELIVERY_QUEUE) await consumeDeliveryBatch(batch as MessageBatch<RouteDeliveryMessage>, invocationBindings(env), { findJobById, resultUnits });
     else await consumeBatch(batch as MessageBatch<PipelineMessage>, invocationBindings(env));
   },
   async scheduled(_controller, env) {
@@ -63,7 +65,7 @@ export default {
     await purgeExpiredReports(used, PURGE_BATCH);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
     await warnExpiringCertificates(used, Date.now());
-    const rotation = await rewrapStep(used.DB, used.VAULT_MASTER_KEY);
+    const rotation = await rewrapStep(used, used.VAULT_MASTER_KEY);
     if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });
   },
 } satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage>;

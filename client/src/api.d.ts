@@ -2637,7 +2637,7 @@ export interface components {
             periodEnd: string;
             /**
              * Format: int64
-             * @description 직전 결제 기간에 플랜이 포함한 작업 수를 넘은 작업 수 (갱신 청구서에만)
+             * @description 직전 결제 기간에 플랜이 포함한 작업 수를 넘은 작업 수 (갱신 청구서와 OVERAGE 청구서에만)
              */
             overageJobs: number;
             /**
@@ -2661,10 +2661,10 @@ export interface components {
              */
             totalAmount: number;
             /**
-             * @description UPGRADE: 플랜을 올릴 때, RENEWAL: 결제 기간이 끝나 갱신할 때
+             * @description UPGRADE: 플랜을 올릴 때, RENEWAL: 결제 기간이 끝나 갱신할 때, OVERAGE: 해지하거나 플랜을 내려 갱신 없이 끝난 결제 기간의 초과 작업
              * @enum {string}
              */
-            kind: "UPGRADE" | "RENEWAL";
+            kind: "UPGRADE" | "RENEWAL" | "OVERAGE";
             /**
              * Format: int64
              * @description 쓴 크레딧. 카드로는 합계에서 이만큼 뺀 금액을 결제합니다

@@ -21,6 +21,7 @@ function tokenQuery(): string {
 }
 
 export async function logIn(http: InstitutionHttp, credential: LoginCredential, ctx: AdapterContext, options: HometaxOptions): Promise<HometaxSession> {
+  if (credential.authMethod === "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "hometax takes a certificate or an ID login, not a consent");
   const client = new PortalClient(http, options);
   if (credential.authMethod === "CERTIFICATE") await certificateLogin(client, credential, ctx.businessNumber);
   else await idLogin(client, credential);

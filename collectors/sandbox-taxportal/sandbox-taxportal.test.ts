@@ -34,7 +34,7 @@ async function loggedIn(credential: LoginCredential, context: AdapterContext = c
 
 const [taxUser, otherUser] = ID_MEMBERS as [IdMember, IdMember];
 // A null second factor leaves it out of the credential, as a registration without it does.
-const idLogin = (member: IdMember, secondFactor: string | null = member.residentPrefix): LoginCredential => ({
+const idLogin = (member: IdMember, secondFactor: string | null = member.residentPrefix): Extract<LoginCredential, { authMethod: "PROVIDER_LOGIN" }> => ({
   authMethod: "PROVIDER_LOGIN",
   loginId: member.loginId,
   password: member.password,

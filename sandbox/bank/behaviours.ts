@@ -14,8 +14,9 @@ export const LOGIN_BEHAVIOURS: Record<string, { notice?: LoginNotice; message?: 
   OVERSEAS_IP_BLOCKED: { notice: "overseas" },
   DUPLICATE_LOGIN: { notice: "duplicate" },
   CONCURRENT_SESSION: { notice: "concurrent" },
-  // A message no adapter rule knows, as a real bank shows after an unannounced change.
-  UNKNOWN: { message: "고객님의 요청을 처리하지 못했습니다. 거래 유형 코드를 확인해 주십시오. [X7731]" },
+  // A message no adapter rule knows, as a real bank shows after an unannounced change, naming the customer and account
+  // as banks do: the operators' log gets it redacted (docs/security.md, "Third layer: failure reports").
+  UNKNOWN: { message: "김하늘 고객님(계좌 110-234-567890)의 요청을 처리하지 못했습니다. 거래 유형 코드를 확인해 주십시오. [X7731]" },
 };
 
 export const INQUIRY_BEHAVIOURS: Record<string, InquiryFault> = {

@@ -14,7 +14,15 @@ export interface ReceivedWebhook {
  * answers 500 to the first n requests for that name and 200 afterwards;
  * `GET /received/<name>` lists what it got under that name. Names keep
  * tests running side by side apart.
+ *
+ * `/s3-stand-in/<name>/<answer>/…` stands in for a destination a delivery route names as its S3 endpoint, recording
+ * every request under `<name>` as well: `redirect` answers 307 to `/s3-stand-in/<name>/landed/…` (the same path
+ * otherwise), `deny` answers 403 with an S3 error whose message carries an internal page (its text includes `hunter2-internal-page`),
+ * `landed` answers 200.
  */
+/** What the S3 stand-in's refusal carries besides its code: text no route's log may ever show. */
+const S3_STAND_IN_PAGE = "<html><title>internal admin</title><body>db password: hunter2-internal-page</body></html>";
+
 export async function startWebhookReceiver(port = 0): Promise<{ url: string; received: (name: string) => ReceivedWebhook[]; close: () => Promise<void> }> {
   const log = new Map<string, ReceivedWebhook[]>();
   const server: Server = createServer((request, response) => {
@@ -22,6 +30,19 @@ export async function startWebhookReceiver(port = 0): Promise<{ url: string; rec
     const [, kind, name] = url.pathname.split("/");
     if (request.method === "GET" && kind === "received" && name) {
       response.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(log.get(name) ?? []));
+      return;
+    }
+    if (kind === "s3-stand-in" && name) {
+      const [, , , answer, ...rest] = url.pathname.split("/");
+      request.resume();
+      request.on("end", () => {
+        const status = answer === "redirect" ? 307 : answer === "deny" ? 403 : 200;
+        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
+        log.set(name, [...(log.get(name) ?? []), { at: Date.now(), headers: { ...headers, "x-method": request.method ?? "", "x-path": url.pathname }, body: "", answered: status }]);
+        if (status === 307) response.writeHead(307, { Location: `/s3-stand-in/${name}/landed/${rest.join("/")}${url.search}` }).end();
+        else if (status === 403) response.writeHead(403, { "Content-Type": "application/xml" }).end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>${S3_STAND_IN_PAGE}</Message></Error>`);
+        else response.writeHead(200, { ETag: '"stand-in"' }).end();
+      });
       return;
     }
     if (request.method !== "POST" || kind !== "hooks" || !name) {

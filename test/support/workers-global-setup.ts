@@ -40,6 +40,8 @@ async function startServices(): Promise<() => Promise<void>> {
     // The scraper's spans go to the receiver (as a collector would take them) for requests that carry a sampled trace:
     // only test/workers/telemetry.test.ts sends one.
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${TEST_WEBHOOK_PORT}/hooks/otlp-scraper`,
+    // Route deliveries reach the test SFTP server on this machine, as the local stack allows; production refuses loopback.
+    SFTP_ALLOW_LOCAL_HOSTS: "1",
   });
   // Webhook deliveries from the worker under test reach a real receiver over HTTP (test/workers/webhooks.test.ts).
   const receiver = await startWebhookReceiver(Number(TEST_WEBHOOK_PORT));

@@ -10,7 +10,7 @@ import { changePlan } from "../../worker/domain/billing/plan-change";
 import { portOneGateway } from "../../worker/domain/billing/portone";
 import { applyBookedChanges } from "../../worker/domain/billing/subscriptions";
 import { call, callJson, createWorkspace } from "./helpers";
-import { newOperator, signedIn } from "./operator-helpers";
+import { freshCode, newOperator, signedIn } from "./operator-helpers";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 
 type Json = Record<string, any>;
@@ -277,15 +277,15 @@ describe("renewals, past due and paying late", () => {
 });
 
 describe("usage credits", () => {
-  const grant = async (token: string, workspaceId: string, amount: number, expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString()) =>
-    callJson<Json>(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: token, json: { amount, expiresAt, reason: "장애 보상" } });
+  const grant = async (admin: Awaited<ReturnType<typeof signedIn>>, workspaceId: string, amount: number, expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString()) =>
+    callJson<Json>(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: admin.token, json: { amount, expiresAt, reason: "장애 보상", code: await freshCode(admin) } });
 
   it("spends an operator's credit on the next invoice before the card, and refuses a credit of no whole won, one already expired, and one for a workspace never invoiced", async () => {
     const admin = await signedIn("admin");
     const { api, workspaceId } = await billedWorkspace();
-    for (const amount of [0, -5, 1.5, 10_000_001]) expect((await grant(admin.token, workspaceId, amount)).body.code, String(amount)).toBe("INVALID_USAGE_CREDIT");
-    expect((await grant(admin.token, workspaceId, 1000, new Date(Date.now() - 1000).toISOString())).body.code).toBe("USAGE_CREDIT_EXPIRES_IN_PAST");
-    const granted = await grant(admin.token, workspaceId, 50_000);
+    for (const amount of [0, -5, 1.5, 10_000_001]) expect((await grant(admin, workspaceId, amount)).body.code, String(amount)).toBe("INVALID_USAGE_CREDIT");
+    expect((await grant(admin, workspaceId, 1000, new Date(Date.now() - 1000).toISOString())).body.code).toBe("USAGE_CREDIT_EXPIRES_IN_PAST");
+    const granted = await grant(admin, workspaceId, 50_000);
     expect(granted.status).toBe(201);
 
     await api("POST", "/payment-methods", { card: GOOD_CARD });
@@ -304,7 +304,7 @@ describe("usage credits", () => {
 
     const internal = await createWorkspace();
     await callJson(`/admin/api/workspaces/${internal.workspaceId}/plan`, { method: "PUT", key: admin.token, json: { plan: "INTERNAL", reason: "내부 시험" } });
-    expect((await grant(admin.token, internal.workspaceId, 1000)).body.code).toBe("USAGE_CREDIT_NOT_APPLICABLE");
+    expect((await grant(admin, internal.workspaceId, 1000)).body.code).toBe("USAGE_CREDIT_NOT_APPLICABLE");
   });
 });
 
@@ -332,7 +332,7 @@ describe("usage credits in the operator console", () => {
     const page = `/admin/workspaces/${workspaceId}`;
     await browser.open(page);
     const until = new Date(Date.now() + 40 * 86_400_000 + 9 * 3_600_000).toISOString().slice(0, 10);
-    const granted = await browser.post(`${page}/credits`, { amount: "30000", expiresOn: until, reason: "11월 장애 보상" });
+    const granted = await browser.post(`${page}/credits`, { amount: "30000", expiresOn: until, reason: "11월 장애 보상", code: await freshCode(admin) });
     expect(granted.location).toBe(page);
     const shown = await browser.open(page);
     expect(shown.html).toContain('data-remaining="30000"');
@@ -351,7 +351,7 @@ describe("upgrades left unpaid", () => {
   it("voids an upgrade invoice no charge began on for a day, giving back the credits it took, exactly once; the next upgrade starts afresh", async () => {
     const admin = await signedIn("admin");
     const { api, workspaceId } = await billedWorkspace();
-    await callJson(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: admin.token, json: { amount: 50_000, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), reason: "보상 크레딧" } });
+    await callJson(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: admin.token, json: { amount: 50_000, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), reason: "보상 크레딧", code: await freshCode(admin) } });
     await api("POST", "/payment-methods", { card: { ...CARD, number: "4000000000000002" } });
     expect((await api("POST", "/subscription/plan", { plan: "PRO" })).body.code).toBe("CARD_DECLINED");
     const [refused] = (await api("GET", "/invoices")).body.items;
@@ -388,12 +388,12 @@ describe("refunds", () => {
   it("gives a paid invoice's card payment back at the gateway on an admin's request, cancelling it in the ledger and giving its credits back, once", async () => {
     const admin = await signedIn("admin");
     const { api, workspaceId } = await billedWorkspace();
-    await callJson(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: admin.token, json: { amount: 8_900, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), reason: "보상 크레딧" } });
+    await callJson(`/admin/api/workspaces/${workspaceId}/credits`, { method: "POST", key: admin.token, json: { amount: 8_900, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), reason: "보상 크레딧", code: await freshCode(admin) } });
     await api("POST", "/payment-methods", { card: GOOD_CARD });
     await api("POST", "/subscription/plan", { plan: "PRO" });
     const [invoice] = (await api("GET", "/invoices")).body.items;
     expect(invoice).toMatchObject({ status: "PAID", chargedAmount: 100_000 });
-    const refund = (reason: string) => callJson<Json>(`/admin/api/invoices/${invoice.id}/refund`, { method: "POST", key: admin.token, json: { reason } });
+    const refund = async (reason: string) => callJson<Json>(`/admin/api/invoices/${invoice.id}/refund`, { method: "POST", key: admin.token, json: { reason, code: await freshCode(admin) } });
 
     const refunded = await refund("이중 결제 신고 확인");
     expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
@@ -410,9 +410,9 @@ describe("refunds", () => {
     expect(await ledgerBalance(env.DB, workspaceId)).toBe(0);
     expect((await env.DB.prepare("SELECT remaining FROM usage_credits WHERE workspace_id = ?").bind(workspaceId).first<{ remaining: number }>())!.remaining).toBe(8_900);
     expect((await refund("다시 요청")).body.code).toBe("ACTION_NOT_SUPPORTED");
-    expect((await callJson<Json>(`/admin/api/invoices/${crypto.randomUUID()}/refund`, { method: "POST", key: admin.token, json: { reason: "없는 청구서" } })).body.code).toBe("INVOICE_NOT_FOUND");
+    expect((await callJson<Json>(`/admin/api/invoices/${crypto.randomUUID()}/refund`, { method: "POST", key: admin.token, json: { reason: "없는 청구서", code: await freshCode(admin) } })).body.code).toBe("INVOICE_NOT_FOUND");
     const support = await signedIn("support");
-    expect((await callJson<Json>(`/admin/api/invoices/${invoice.id}/refund`, { method: "POST", key: support.token, json: { reason: "권한 없는 환불" } })).body.code).toBe("ADMIN_ACTION_FORBIDDEN");
+    expect((await callJson<Json>(`/admin/api/invoices/${invoice.id}/refund`, { method: "POST", key: support.token, json: { reason: "권한 없는 환불", code: await freshCode(support) } })).body.code).toBe("ADMIN_ACTION_FORBIDDEN");
   });
 });
 

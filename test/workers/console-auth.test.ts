@@ -5,6 +5,7 @@ import { findSession, openSession, SESSION_IDLE_MS, SESSION_TTL_MS } from "../..
 import { sha256Hex } from "../../worker/platform/lib/crypto";
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/domain/users/password";
 import { callJson } from "./helpers";
+import { limitedAddress } from "../../worker/platform/http/client-address";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 
 type Json = Record<string, any>;
@@ -219,6 +220,24 @@ describe("sign-in", () => {
     const res = await browser.signIn(`guess-last-${crypto.randomUUID()}@example.co.kr`, "pw");
     expect(res.status).toBe(429);
     expect(alertCode(res.html)).toBe("TOO_MANY_LOGIN_ATTEMPTS");
+  });
+
+  it("counts an IPv6 client by its /64, as one subscriber holds it whole: new addresses of the guessing /64 are held back with it, another /64 is not", async () => {
+    const hex = () => Math.floor(Math.random() * 0xffff).toString(16);
+    const net = `2001:db8:${hex()}:${hex()}`;
+    for (let i = 0; i < ATTEMPTS_PER_ADDRESS; i++) {
+      const browser = new ConsoleBrowser(`${net}:${hex()}:${hex()}:${hex()}:${i + 1}`);
+      expect((await browser.signIn(`guess-${i}-${crypto.randomUUID()}@example.co.kr`, "pw")).status, String(i)).toBe(401);
+    }
+    const sameNet = await new ConsoleBrowser(`${net}::abcd`).signIn(`guess-last-${crypto.randomUUID()}@example.co.kr`, "pw");
+    expect(sameNet.status).toBe(429);
+    expect(alertCode(sameNet.html)).toBe("TOO_MANY_LOGIN_ATTEMPTS");
+    expect((await new ConsoleBrowser(`2001:db8:${hex()}:${hex()}::1`).signIn(`guess-${crypto.randomUUID()}@example.co.kr`, "pw")).status).toBe(401);
+    // How addresses are written does not matter; an IPv4-mapped address is its IPv4 address.
+    expect(limitedAddress("2001:DB8:0:00a::1")).toBe("2001:db8:0:a::/64");
+    expect(limitedAddress("2001:db8:0:a:ffff:ffff:ffff:ffff")).toBe("2001:db8:0:a::/64");
+    expect(limitedAddress("::ffff:192.0.2.7")).toBe("192.0.2.7");
+    expect(limitedAddress("192.0.2.7")).toBe("192.0.2.7");
   });
 
   it("signs out: the old cookie no longer opens a page", async () => {

@@ -1,4 +1,6 @@
 import { exports } from "cloudflare:workers";
+import { createApp } from "../../worker/app";
+import type { Bindings } from "../../worker/env";
 
 /**
  * A browser as far as the console cares: a cookie jar, a fixed client
@@ -10,6 +12,8 @@ export class ConsoleBrowser {
   /** Set-Cookie lines of the last response, to inspect flags. */
   lastSetCookies: string[] = [];
   lastHtml = "";
+  /** When set, the same app runs on these bindings instead of the runtime's (one of them replaced, e.g. a mail binding that records). */
+  bindings: Bindings | undefined;
 
   constructor(
     readonly address: string = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
@@ -26,7 +30,8 @@ export class ConsoleBrowser {
       headers.set("Content-Type", "application/x-www-form-urlencoded");
       if (!headers.has("Origin")) headers.set("Origin", this.origin);
     }
-    const response = await exports.default.fetch(new Request(`${this.origin}${path}`, { ...init, headers, body, redirect: "manual" }));
+    const request = new Request(`${this.origin}${path}`, { ...init, headers, body, redirect: "manual" });
+    const response = await (this.bindings ? createApp().fetch(request, this.bindings) : exports.default.fetch(request));
     this.lastSetCookies = response.headers.getAll("Set-Cookie");
     for (const line of this.lastSetCookies) {
       const [pair] = line.split(";");

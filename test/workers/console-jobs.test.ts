@@ -3,7 +3,7 @@ import { invalidateCredential } from "../../worker/domain/credentials/store";
 import { describe, expect, it } from "vitest";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
 import type { Bindings } from "../../worker/env";
-import { runDue } from "../../worker/domain/schedules/run";
+import { runDue } from "../../worker/domain/schedule-runs/run";
 import { callJson, withCapturedQueue } from "./helpers";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ProbeMessage } from "../../worker/domain/jobs/messages";
 import { registerCredential, recheckCredential } from "../../worker/domain/credentials/replace";
 import { findCredential, invalidateCredential, openActiveCredential, sealedCredentialRow } from "../../worker/domain/credentials/store";
+import { hasActiveJob } from "../../worker/domain/jobs/store";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { callJson, createWorkspace, withCapturedQueue } from "./helpers";
@@ -22,7 +23,7 @@ async function registered(password: string) {
     businessNumber: null,
     check: true,
   });
-  await registerCredential(queue.env, row);
+  await registerCredential(queue.env, row, hasActiveJob);
   return { ws, row, queue, probe: queue.sent[0] as ProbeMessage };
 }
 

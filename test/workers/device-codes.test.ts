@@ -142,7 +142,7 @@ describe("device authorization grant (RFC 8628)", () => {
     expect((await browser.post("/console/device", { user_code: started.user_code, workspaceId, decision: "approve" })).status).toBe(404);
   });
 
-  it("issues a device key that expires in 90 days and is marked device-issued, and none if the approver left the workspace before the poll", async () => {
+  it("issues a device key that expires in 90 days (expires_in, RFC 6749 5.1), marked device-issued with its approver as issuer, and none if the approver left the workspace before the poll", async () => {
     const { body: started } = await start();
     const browser = new ConsoleBrowser();
     const { workspaceId } = await browser.signUp();
@@ -154,6 +154,11 @@ describe("device authorization grant (RFC 8628)", () => {
     expect(granted.body.apiKey).toMatchObject({ deviceIssued: true, canManageKeys: false });
     const lifetime = Date.parse(granted.body.apiKey.expiresAt) - Date.parse(granted.body.apiKey.createdAt);
     expect(Math.round(lifetime / 86_400_000)).toBe(90);
+    expect(granted.body.expires_in).toBeLessThanOrEqual(90 * 86_400);
+    expect(granted.body.expires_in).toBeGreaterThan(90 * 86_400 - 60);
+    const approver = await env.DB.prepare("SELECT user_id AS id FROM workspace_members WHERE workspace_id = ?").bind(workspaceId).first<{ id: string }>();
+    const row = await env.DB.prepare("SELECT issued_to_user_id AS issuedTo, issued_by_user_id AS issuedBy FROM api_keys WHERE id = ?").bind(granted.body.apiKey.id).first();
+    expect(row).toEqual({ issuedTo: approver!.id, issuedBy: approver!.id });
     expect((await browser.open(`/console/w/${workspaceId}/keys`)).html).toContain("명령줄 로그인으로 발급");
 
     const { body: second } = await start();

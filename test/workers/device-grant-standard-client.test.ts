@@ -38,6 +38,9 @@ describe("the device grant driven by a standard client library (oauth4webapi, RF
     await env.DB.prepare("UPDATE device_codes SET last_polled_at = last_polled_at - 60000 WHERE device_code_hash = ?").bind(await sha256Hex(started.device_code)).run();
     const token = await poll(started.device_code);
     expect(token.token_type).toBe("bearer");
+    // RFC 6749 5.1: the key's lifetime, 90 days, in seconds.
+    expect(token.expires_in).toBeGreaterThan(90 * 86_400 - 60);
+    expect(token.expires_in).toBeLessThanOrEqual(90 * 86_400);
     expect((await callJson("/api/v1/schemas", { key: token.access_token })).status).toBe(200);
     expect(await poll(started.device_code).catch(rfcError)).toEqual({ error: "invalid_grant", status: 400 });
   });

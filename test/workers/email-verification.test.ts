@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { callJson } from "./helpers";
 import { alertCode, ConsoleBrowser } from "./console-browser";
+import { sha256Hex } from "../../worker/platform/lib/crypto";
+import type { Bindings } from "../../worker/env";
 
 type Json = Record<string, any>;
 
@@ -42,5 +44,23 @@ describe("e-mail verification at sign-up", () => {
     // Once.
     await browser.open(link);
     expect(alertCode((await browser.post("/console/verify-email", { token })).html)).toBe("INVALID_TOKEN");
+  });
+});
+
+describe("mailed account links", () => {
+  it("reach the user through the mail binding while the outbox keeps only the token's hash, and the link works", async () => {
+    const sent: { to: string; text: string }[] = [];
+    const MAIL = { send: async (message: { to: string; text: string }) => void sent.push(message) } as unknown as SendEmail;
+    const browser = new ConsoleBrowser();
+    browser.bindings = { ...env, MAIL, MAIL_FROM: "no-reply@collect-edge.co.kr", MAIL_OUTBOX_ONLY: undefined } as Bindings;
+    const { email } = await browser.signUp();
+    const link = /https?:\/\/\S+\/console\/verify-email\?token=\S+/.exec(sent.find((m) => m.to === email)?.text ?? "")![0];
+    const token = new URL(link).searchParams.get("token")!;
+    const stored = await env.DB.prepare("SELECT body FROM mail_outbox WHERE recipient = ?").bind(email).all<{ body: string }>();
+    expect(stored.results).toHaveLength(1);
+    expect(stored.results[0]!.body).not.toContain(token);
+    expect(stored.results[0]!.body).toContain(`/console/verify-email?token=sha256:${await sha256Hex(token)}`);
+    await browser.open(new URL(link).pathname + new URL(link).search);
+    expect((await browser.post("/console/verify-email", { token })).html).toContain('id="link-done"');
   });
 });

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountsOf } from "../../sandbox/bank/ledger";
-import { purgeExpiredReports, REPORT_RETENTION_MS } from "../../worker/domain/reports/store";
+import { fileReport, purgeExpiredReports, REPORT_RETENTION_MS } from "../../worker/domain/reports/store";
 import { callJson } from "./helpers";
-import { act, auditOf, signedIn } from "./operator-helpers";
+import { act, auditOf, newOperator, signedIn } from "./operator-helpers";
+import { ConsoleBrowser } from "./console-browser";
 import { harness, jobRow, newJob } from "./pipeline-harness";
 
 type Json = Record<string, any>;
@@ -42,6 +43,11 @@ describe("scraper failure reports", () => {
     expect(read.body.page.html).not.toContain(account!.accountNumberFormatted);
     expect(read.body.page.screenshot).toMatch(/^\/9j\//);
     expect((await auditOf(support.token, report!.id)).map((l) => l.action)).toEqual(["report.view"]);
+    // The list is a read too: each one an audit line naming the reports it showed, whoever looked.
+    const lines = (await act(support.token, `/audit?operatorId=${support.id}`)).body.items as Json[];
+    const listed = lines.filter((l) => l.action === "report.list");
+    expect(listed.length).toBeGreaterThanOrEqual(2);
+    expect(listed[0]).toMatchObject({ targetKind: "report", targetId: "latest", reason: null, detail: { shown: expect.arrayContaining([report!.id]) } });
 
     const viewer = await signedIn("viewer");
     expect((await act(viewer.token, `/reports/${report!.id}/close`, { fixRef: "x", reason: "보기만 하는 역할" })).body.code).toBe("ADMIN_ACTION_FORBIDDEN");
@@ -58,5 +64,38 @@ describe("scraper failure reports", () => {
     expect(await purgeExpiredReports(env, 100, Date.parse(report!.createdAt) + REPORT_RETENTION_MS + 1)).toBeGreaterThanOrEqual(1);
     expect(await env.RESULTS.head(pageKey)).toBeNull();
     expect((await callJson<Json>(`/admin/api/reports/${report!.id}`, { key: support.token })).body.code).toBe("AGENT_BUG_REPORT_NOT_FOUND");
+  });
+
+  it("write an audit line for every read in the /admin console too: the list and a report's page", async () => {
+    // A report of this test's own, from a scraper that still sent the page's query and fragment: filed without them.
+    const step = `collect audit-${crypto.randomUUID().slice(0, 8)}`;
+    const id = await fileReport(env, "sandbox.card", { requestId: "req-audit" }, {
+      surprise: "SCRAPING_PARSER_NOT_FOUND",
+      step,
+      adapterVersion: "sandbox-card/test",
+      detail: "unknown page",
+      url: "https://card.example/cards/list?holder=%EA%B9%80%ED%95%98%EB%8A%98&card=9410-1234-5678-9012#top",
+      html: "<p>○○○ 고객님</p>",
+      screenshot: null,
+    });
+    const viewer = await newOperator("viewer");
+    const browser = new ConsoleBrowser();
+    await browser.open("/admin/sign-in");
+    expect((await browser.post("/admin/sign-in", { email: viewer.email, password: viewer.password, code: viewer.app.generate() })).status).toBe(303);
+    const list = await browser.open("/admin/reports");
+    expect(list.status).toBe(200);
+    const shown = [...list.html.matchAll(/data-report="([^"]+)"/g)].map((m) => m[1]!);
+    const reader = await signedIn("viewer");
+    const linesOf = async () => ((await act(reader.token, `/audit?operatorId=${viewer.id}`)).body.items as Json[]).map((l) => ({ action: l.action, targetId: l.targetId, shown: l.detail?.shown }));
+    expect(await linesOf()).toEqual([
+      { action: "report.list", targetId: "latest", shown },
+      { action: "operator.sign-in", targetId: viewer.id, shown: undefined },
+    ]);
+    expect(shown).toContain(id);
+    const page = await browser.open(`/admin/reports/${id}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain("https://card.example/cards/list<");
+    expect(page.html).not.toContain("holder=");
+    expect((await linesOf())[0]).toEqual({ action: "report.view", targetId: id, shown: undefined });
   });
 });

@@ -18,12 +18,22 @@ export async function newOperator(role: OperatorRole) {
   return { id: row.id, email, password, app };
 }
 
-/** An operator signed in through the operator API, with their session's bearer token. */
-export async function signedIn(role: OperatorRole): Promise<{ id: string; email: string; token: string }> {
+/** An operator signed in through the operator API, with their session's bearer token and their authenticator app. */
+export async function signedIn(role: OperatorRole): Promise<{ id: string; email: string; token: string; app: TOTP }> {
   const operator = await newOperator(role);
   const answer = await callJson<Json>("/admin/api/sessions", { method: "POST", json: { email: operator.email, password: operator.password, code: operator.app.generate() } });
   expect(answer.status).toBe(201);
-  return { id: operator.id, email: operator.email, token: answer.body.token };
+  return { id: operator.id, email: operator.email, token: answer.body.token, app: operator.app };
+}
+
+/**
+ * The code the operator's authenticator shows now, for an action that asks for a fresh one (refunds, credits). A
+ * code is good once, and a test does in seconds what a person does a half-minute apart: the account forgets the
+ * step its last code used, as the passing of that half-minute would.
+ */
+export async function freshCode(operator: { id: string; app: TOTP }): Promise<string> {
+  await env.DB.prepare("UPDATE operators SET totp_last_step = 0 WHERE id = ?").bind(operator.id).run();
+  return operator.app.generate();
 }
 
 /** A call of the operator API: GET without a body, POST with one. */

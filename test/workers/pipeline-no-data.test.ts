@@ -42,7 +42,7 @@ describe("what the institution has nothing of", () => {
 describe("an institution message the adapter does not know", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it("ends the job UNKNOWN, writes the original text to the operators' log and never to the partner", async () => {
+  it("ends the job UNKNOWN, writes the text, redacted, to the operators' log and never to the partner", async () => {
     const logged: string[] = [];
     vi.spyOn(console, "warn").mockImplementation((line: unknown) => void logged.push(String(line)));
     const { ws, job, row } = await run({}, "bank.accounts.cb.v1", { loginId: "user_good", password: "error_UNKNOWN" });
@@ -50,6 +50,8 @@ describe("an institution message the adapter does not know", () => {
     expect(JSON.parse(row.error)).toMatchObject({ code: "UNKNOWN", category: "OTHER", retryable: false });
     const entries = logged.map((line) => JSON.parse(line)).filter((e) => e.event === "unknown-institution-message");
     expect(entries).toEqual([{ level: "warn", event: "unknown-institution-message", jobId: job.id, text: expect.stringContaining("[X7731]") }]);
+    // The bank's message names the customer and the account: the log line keeps their shapes only.
+    expect(entries[0].text).toBe("○○○ 고객님(계좌 ###-###-######)의 요청을 처리하지 못했습니다. 거래 유형 코드를 확인해 주십시오. [X7731]");
     const partner = await callJson(`/api/v1/data-jobs/${job.id}`, { key: ws.apiKey });
     expect(partner.status).toBe(200);
     expect(JSON.stringify(partner.body)).toContain("UNKNOWN");

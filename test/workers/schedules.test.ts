@@ -3,8 +3,8 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { Bindings } from "../../worker/env";
 import { sinceOf } from "../../worker/domain/jobs/since";
-import { runMissedSchedules } from "../../worker/domain/schedules/catch-up";
-import { runDue } from "../../worker/domain/schedules/run";
+import { runMissedSchedules } from "../../worker/domain/schedule-runs/catch-up";
+import { runDue } from "../../worker/domain/schedule-runs/run";
 import { addCredential, callJson, createWorkspace, jobInWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
 
 type Json = Record<string, any>;

@@ -10,7 +10,19 @@ import { operatorRecord, totpBinding } from "../../worker/domain/operators/enrol
 import { openText, sealCredential } from "../../worker/domain/vault/envelope";
 import { keyringEntries, withNewVersion, withoutUnused } from "../../worker/domain/vault/keyring";
 import { REWRAP_BATCH, rewrapStep } from "../../worker/domain/key-rotation/rewrap";
-import { createWorkspace } from "./helpers";
+import { AwsClient } from "aws4fetch";
+import { addPaymentMethod } from "../../worker/domain/billing/payment-methods";
+import { portOneGateway } from "../../worker/domain/billing/portone";
+import { renewSubscriptions } from "../../worker/domain/billing/renewal";
+import { deliverJob } from "../../worker/domain/deliveries/deliver";
+import { findRouteById } from "../../worker/domain/deliveries/store";
+import { createJob } from "../../worker/domain/jobs/create";
+import { findJobById } from "../../worker/domain/jobs/store";
+import { resultUnits } from "../../worker/domain/jobs/result-units";
+import { fileReport, findReport, reportPage } from "../../worker/domain/reports/store";
+import { type SealedVersionCount, sealedVersionsQuery } from "../../scripts/sealed-columns";
+import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
+import { harness, jobRow } from "./pipeline-harness";
 
 const OLD = env.VAULT_MASTER_KEY;
 const NEW_KEY = `v2:${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
@@ -19,6 +31,7 @@ const ROTATING = `${OLD},${NEW_KEY}`;
 const RETIRED = NEW_KEY;
 const PROVIDERS = ["sandbox.bank", "sandbox.card", "sandbox.taxportal", "hometax"];
 const CRASH_AFTER = 300;
+const NONE_UNREADABLE = { credentials: 0, webhook_endpoints: 0, operators: 0, delivery_routes: 0, payment_methods: 0, failure_reports: 0 };
 
 /** A D1 that fails every write after `writes` of them, as a crash or a deploy would cut a cron run short. */
 function crashingAfter(writes: number): D1Database {
@@ -75,16 +88,16 @@ describe("rotating the vault's master key", () => {
     await database(env.DB).insert(operators).values(operator.row);
 
     // The first run dies after CRASH_AFTER rows: each row it wrote is whole, the rest untouched.
-    await expect(rewrapStep(crashingAfter(CRASH_AFTER), ROTATING)).rejects.toMatchObject({ cause: { message: "worker killed mid-run" } });
+    await expect(rewrapStep({ DB: crashingAfter(CRASH_AFTER), RESULTS: env.RESULTS }, ROTATING)).rejects.toMatchObject({ cause: { message: "worker killed mid-run" } });
     const moved = await env.DB.prepare("SELECT COUNT(*) AS n FROM credentials WHERE json_extract(sealed, '$.kv') = 2").first<{ n: number }>();
     expect(moved!.n).toBe(CRASH_AFTER);
     // Later runs carry on where the rows say, each bounded.
     let runs = 0;
     for (;;) {
-      const report = await rewrapStep(env.DB, ROTATING);
+      const report = await rewrapStep(env, ROTATING);
       runs++;
       expect(report.rewrapped.credentials).toBeLessThanOrEqual(5 * REWRAP_BATCH);
-      expect(report.unreadable).toEqual({ credentials: 0, webhook_endpoints: 0, operators: 0 });
+      expect(report.unreadable).toEqual(NONE_UNREADABLE);
       if (Object.values(report.rewrapped).every((n) => n === 0)) break;
     }
     // One run moved at most its bound, so the rest took another.
@@ -97,6 +110,60 @@ describe("rotating the vault's master key", () => {
     expect(await signingSecrets(RETIRED, (await endpointById(env.DB, endpoint.id))!, now)).toEqual([secret, secret]);
     const totpSealed = (await env.DB.prepare("SELECT totp_sealed AS s FROM operators WHERE id = ?").bind(operator.row.id).first<{ s: string }>())!.s;
     expect(await openText(RETIRED, totpBinding(operator.row.id), totpSealed)).toBe(operator.totpSecret);
+  });
+
+  it("moves delivery routes' secrets, cards' billing keys and failure reports' pages too: with the old version retired, a subscription renews, a route delivers and a page opens", async () => {
+    type Json = Record<string, any>;
+    const versionsInUse = async () => (await env.DB.prepare(sealedVersionsQuery()).all<SealedVersionCount>()).results;
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    // Each sealed under the old key, as the runtime seals them (its keyring holds the old version alone).
+    await addPaymentMethod(env, portOneGateway(env), ws.workspaceId, { number: "4242-4242-4242-4242", expiryYear: "29", expiryMonth: "12", birthOrBusinessRegistrationNumber: "1208800767", passwordTwoDigits: "00" });
+    const upgraded = await callJson<Json>("/api/v1/billing/subscription/plan", { method: "POST", key: ws.apiKey, json: { plan: "PRO" } });
+    expect(upgraded.status, JSON.stringify(upgraded.body)).toBe(200);
+    const periodEnd = Date.parse(upgraded.body.currentPeriodEnd);
+    const s3 = { endpoint: env.TEST_S3_URL, bucket: "partner-bucket", region: "us-east-1", accessKeyId: "S3RVER", prefix: `rotation-${crypto.randomUUID()}/` };
+    const route = await callJson<Json>("/api/v1/delivery-routes", { method: "POST", key: ws.apiKey, json: { kind: "S3", name: "회전 버킷", s3, secretAccessKey: "S3RVER" } });
+    expect(route.status).toBe(201);
+    const reportId = await fileReport(env, "sandbox.bank", { requestId: `req-rotation-${crypto.randomUUID()}` }, {
+      surprise: "SCRAPING_PARSER_NOT_FOUND",
+      step: `rotation ${crypto.randomUUID()}`,
+      adapterVersion: "sandbox-bank/test",
+      detail: "unknown page",
+      url: "https://bank.example/accounts",
+      html: "<p>회전 전에 봉인한 페이지</p>",
+      screenshot: null,
+    });
+    const queue = withCapturedQueue();
+    const job = await createJob(queue.env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", params: {} });
+    const h = harness();
+    h.queued.push(...queue.sent);
+    await h.drain();
+    expect((await jobRow(job.id))!.status).toBe("SUCCEEDED");
+    const before = await versionsInUse();
+    for (const store of ["delivery_routes", "payment_methods", "failure_reports"]) expect(before.find((r) => r.store === store && r.kv === 1)?.n, store).toBeGreaterThan(0);
+
+    // The cron's steps, until a run finds nothing left to move.
+    for (;;) {
+      const report = await rewrapStep(env, ROTATING);
+      expect(report.unreadable).toEqual(NONE_UNREADABLE);
+      if (Object.values(report.rewrapped).every((n) => n === 0)) break;
+    }
+    // Nothing in any sealed column uses the old version: `--retire` drops it.
+    const after = await versionsInUse();
+    expect(after.filter((r) => r.kv !== 2)).toEqual([]);
+    expect(withoutUnused(ROTATING, new Set(after.map((r) => r.kv!)))).toBe(RETIRED);
+
+    // With the old key gone from the keyring, the month renews on the card, the route delivers, the page opens.
+    const retired = { ...env, VAULT_MASTER_KEY: RETIRED };
+    expect(await renewSubscriptions(retired, portOneGateway(retired), periodEnd + 1000, ws.workspaceId)).toMatchObject({ renewed: 1, refused: 0 });
+    const [renewal] = (await callJson<Json>("/api/v1/billing/invoices", { key: ws.apiKey })).body.items;
+    expect(renewal).toMatchObject({ kind: "RENEWAL", status: "PAID", periodStart: new Date(periodEnd).toISOString() });
+    const files = await deliverJob(retired, (await findRouteById(env.DB, route.body.id))!, (await findJobById(env.DB, job.id))!, { findJobById, resultUnits });
+    expect(files.map((f) => f.name)).toEqual(["results.csv", "results.json", "manifest.json"]);
+    const client = new AwsClient({ accessKeyId: "S3RVER", secretAccessKey: "S3RVER", service: "s3", region: "us-east-1" });
+    expect(JSON.parse(await (await client.fetch(`${env.TEST_S3_URL}/partner-bucket/${s3.prefix}${job.id}/manifest.json`)).text())).toMatchObject({ jobId: job.id });
+    expect(await reportPage(retired, (await findReport(env.DB, reportId))!)).toEqual({ html: "<p>회전 전에 봉인한 페이지</p>", screenshot: null });
   });
 
   it("adds a newest version to the keyring for npm run vault:rotate, and retires only versions nothing uses", () => {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
+import type { Bindings } from "../../worker/env";
 import { sha256Hex } from "../../worker/platform/lib/crypto";
 import { INVITATIONS_PER_DAY } from "../../worker/domain/users/invitations";
 import { alertCode, ConsoleBrowser } from "./console-browser";
@@ -211,5 +212,119 @@ describe("members and their roles", () => {
     expect(left.status).toBe(200);
     expect(left.html).not.toContain(`/console/w/${account.workspaceId}/jobs`);
     expect((await api("GET", "/workspace/members")).body.items.map((m: Json) => m.email)).toEqual([memberEmail]);
+  });
+});
+
+describe("owner power that ends with ownership", () => {
+  const keyRow = (secret: string) => sha256Hex(secret).then((hash) => env.DB.prepare("SELECT issued_by_user_id AS issuer, can_manage_keys AS managing, revoked_at AS revokedAt FROM api_keys WHERE hash = ?").bind(hash).first<Json>());
+  const works = async (key: string) => (await callJson<Json>("/api/v1/data-jobs", { key })).status;
+  const consoleKey = async (browser: ConsoleBrowser, workspaceId: string, managing: boolean) => {
+    await browser.open(`/console/w/${workspaceId}/keys`);
+    const issued = await browser.post(`/console/w/${workspaceId}/keys`, { name: managing ? "관리" : "데이터", ...(managing ? { canManageKeys: "1" } : {}) });
+    return /id="issued-secret">([^<]+)</.exec(issued.html)![1]!;
+  };
+  const apiKey = async (maker: string, managing: boolean) => (await callJson<Json>("/api/v1/api-keys", { method: "POST", key: maker, json: { name: "API로 만든 키", canManageKeys: managing } })).body.secret as string;
+
+  it("records who made each key, and revokes the managing keys an owner made, in the console and through the API from them, once they hand over, are demoted or removed; their data keys stay", async () => {
+    const { owner, account, api } = await ownedWorkspace();
+    const email = address();
+    await api("POST", "/workspace/members/invitations", { email, role: "owner" });
+    const second = new ConsoleBrowser();
+    const link = await mailedLink(email);
+    await second.open(link);
+    await second.post("/console/invitation", { token: tokenOf(link), password: "correct horse battery" });
+    const members: Json[] = (await api("GET", "/workspace/members")).body.items;
+    const ownerId = members.find((m) => m.email === account.email)!.userId as string;
+    const secondId = members.find((m) => m.email === email)!.userId as string;
+
+    // The first owner's keys: a managing and a data key from the console, and two more made through the API by the managing one.
+    const managing = await consoleKey(owner, account.workspaceId, true);
+    const data = await consoleKey(owner, account.workspaceId, false);
+    const [madeManaging, madeData] = [await apiKey(managing, true), await apiKey(managing, false)];
+    for (const [key, isManaging] of [[managing, 1], [data, 0], [madeManaging, 1], [madeData, 0]] as const) expect(await keyRow(key)).toMatchObject({ issuer: ownerId, managing: isManaging, revokedAt: null });
+
+    // Handing over: at once, the first owner's managing keys are refused and their data keys still work.
+    await owner.open(`/console/w/${account.workspaceId}/members`);
+    expect((await owner.post(`/console/w/${account.workspaceId}/members/${secondId}/hand-over`, {})).html).toContain("소유권을 넘겼습니다");
+    expect((await callJson<Json>("/api/v1/api-keys", { key: managing })).body.code).toBe("INVALID_TOKEN");
+    expect((await callJson<Json>("/api/v1/api-keys", { key: madeManaging })).body.code).toBe("INVALID_TOKEN");
+    expect([await works(data), await works(madeData)]).toEqual([200, 200]);
+
+    // Demotion through the API: the second owner's managing key goes with their role.
+    const secondManaging = await consoleKey(second, account.workspaceId, true);
+    expect((await api("PATCH", `/workspace/members/${ownerId}`, { role: "owner" })).status).toBe(200);
+    expect((await api("PATCH", `/workspace/members/${secondId}`, { role: "member" })).status).toBe(200);
+    expect((await callJson<Json>("/api/v1/data-jobs", { key: secondManaging })).body.code).toBe("INVALID_TOKEN");
+
+    // Removal: promoted again, the second owner makes another one, and is removed.
+    expect((await api("PATCH", `/workspace/members/${secondId}`, { role: "owner" })).status).toBe(200);
+    const again = await consoleKey(second, account.workspaceId, true);
+    expect(await works(again)).toBe(200);
+    expect((await api("DELETE", `/workspace/members/${secondId}`)).status).toBe(204);
+    expect((await callJson<Json>("/api/v1/data-jobs", { key: again })).body.code).toBe("INVALID_TOKEN");
+    // Keys no person made (this test's own) stay.
+    expect((await api("GET", "/workspace/members")).status).toBe(200);
+  });
+
+  it("keeps no managing key made by a key whose person stopped owning the workspace while it was being made", async () => {
+    const { account, api } = await ownedWorkspace();
+    const email = address();
+    await api("POST", "/workspace/members/invitations", { email });
+    const member = new ConsoleBrowser();
+    const link = await mailedLink(email);
+    await member.open(link);
+    await member.post("/console/invitation", { token: tokenOf(link), password: "correct horse battery" });
+    const memberId = ((await api("GET", "/workspace/members")).body.items as Json[]).find((m) => m.email === email)!.userId as string;
+    // A managing key of someone who was an owner when it was made and has just been demoted, before the revocation reached it.
+    const stale = (await issueApiKey(env.DB, { workspaceId: account.workspaceId, name: "경합", canManageKeys: true, issuedByUserId: memberId })).secret;
+    const made = await callJson<Json>("/api/v1/api-keys", { method: "POST", key: stale, json: { name: "새 관리 키", canManageKeys: true } });
+    expect(made.status).toBe(403);
+    expect(made.body).toMatchObject({ code: "ADMIN_ACTION_FORBIDDEN", message: expect.stringContaining("소유자"), requestId: expect.any(String) });
+    const live = await env.DB.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE workspace_id = ? AND name = '새 관리 키' AND revoked_at IS NULL").bind(account.workspaceId).first<{ n: number }>();
+    expect(live!.n).toBe(0);
+  });
+});
+
+describe("one-time tokens in mail", () => {
+  it("reach the invited person through the mail binding while the outbox keeps only their hash", async () => {
+    const { key } = await ownedWorkspace();
+    const sent: { to: string; text: string }[] = [];
+    const MAIL = { send: async (message: { to: string; text: string }) => void sent.push(message) } as unknown as SendEmail;
+    const bindings = { ...env, MAIL, MAIL_FROM: "no-reply@collect-edge.co.kr", MAIL_OUTBOX_ONLY: undefined } as Bindings;
+    const email = address();
+    const invited = await callJson<Json>("/api/v1/workspace/members/invitations", { method: "POST", key, json: { email }, env: bindings });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+
+    const token = tokenOf(/\/console\/invitation\?token=\S+/.exec(sent.find((m) => m.to === email)!.text)![0]);
+    const stored = await env.DB.prepare("SELECT body, sent_at AS sentAt FROM mail_outbox WHERE recipient = ?").bind(email).first<{ body: string; sentAt: number | null }>();
+    expect(stored!.sentAt).not.toBeNull();
+    expect(stored!.body).not.toContain(token);
+    expect(stored!.body).toContain(`/console/invitation?token=sha256:${await sha256Hex(token)}`);
+    // The mailed link works.
+    const colleague = new ConsoleBrowser();
+    await colleague.open(`/console/invitation?token=${token}`);
+    expect((await colleague.post("/console/invitation", { token, password: "correct horse battery" })).status).toBe(303);
+  });
+});
+
+describe("accepting an invitation without an account", () => {
+  it("checks the token before it hashes a password: a made-up or spent token costs no key derivation", async () => {
+    const { api } = await ownedWorkspace();
+    const email = address();
+    await api("POST", "/workspace/members/invitations", { email });
+    const token = tokenOf(await mailedLink(email));
+    const browser = new ConsoleBrowser();
+    await browser.open(`/console/invitation?token=${token}`);
+    const derive = vi.spyOn(crypto.subtle, "deriveBits");
+    try {
+      const refused = await browser.post("/console/invitation", { token: `${token.slice(0, -4)}AAAA`, password: "correct horse battery" });
+      expect(alertCode(refused.html)).toBe("INVALID_TOKEN");
+      expect(derive).not.toHaveBeenCalled();
+      await browser.open(`/console/invitation?token=${token}`);
+      expect((await browser.post("/console/invitation", { token, password: "correct horse battery" })).status).toBe(303);
+      expect(derive).toHaveBeenCalledTimes(1);
+    } finally {
+      derive.mockRestore();
+    }
   });
 });

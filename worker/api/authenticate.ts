@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import type { ApiEnv } from "./context";
 import { addressGate, keyGate, type RateDecision } from "../domain/api-keys/request-gate";
 import { ApiError } from "../platform/errors/api-error";
 import { clientAddress } from "../platform/http/client-address";
@@ -14,7 +14,7 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
  * failing yet: a valid key is counted against its own gate, anything else
  * against the client address, so failed attempts are limited too.
  */
-export async function authenticate(c: Context<AppEnv>): Promise<RateDecision> {
+export async function authenticate(c: Context<ApiEnv>): Promise<RateDecision> {
   const match = BEARER.exec(c.req.header("Authorization") ?? "");
   if (!match) {
     c.set("authFailure", "INVALID_TOKEN");
@@ -28,7 +28,7 @@ export async function authenticate(c: Context<AppEnv>): Promise<RateDecision> {
   return admission.decision;
 }
 
-export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+export const requireAuth = createMiddleware<ApiEnv>(async (c, next) => {
   const failure = c.get("authFailure");
   if (failure === "WORKSPACE_SUSPENDED") throw suspended();
   if (failure || !c.get("principal")) throw new ApiError(failure ?? "INVALID_TOKEN");

@@ -1,8 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import { type ApiEnv, principalOf } from "./context";
 import type { RouteFront } from "../platform/http/route-fronts";
 import { type Action, requireKeyRight } from "../domain/workspaces/roles";
-import { principalOf } from "./principal";
 
 /**
  * What a managing route is defined behind (guards.ts): the calling key must
@@ -15,9 +14,9 @@ import { principalOf } from "./principal";
  * request's validation, so a key without the right learns nothing from its
  * answers but this refusal; the route's document lists the code.
  */
-export function managersOnly(action: Action): RouteFront {
+export function managersOnly(action: Action): RouteFront<ApiEnv> {
   return {
-    middleware: createMiddleware<AppEnv>(async (c, next) => {
+    middleware: createMiddleware<ApiEnv>(async (c, next) => {
       requireKeyRight(principalOf(c).rights, action);
       await next();
     }),

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { DOWNLOAD_LINK_PATH } from "../domain/download-links/links";
-import type { AppEnv } from "../env";
+import type { ApiEnv } from "./context";
 import { addressGate, type RateDecision } from "../domain/api-keys/request-gate";
 import { ApiError } from "../platform/errors/api-error";
 import { clientAddress } from "../platform/http/client-address";
@@ -12,7 +12,7 @@ import { authenticate } from "./authenticate";
  * The gates a request is counted against: the API's by key (or address), the hosted UI's API by session and address,
  * anything else by address. Download links take no key, so they are counted by address whatever the caller sends.
  */
-function admit(c: Context<AppEnv>): Promise<RateDecision> {
+function admit(c: Context<ApiEnv>): Promise<RateDecision> {
   if (c.req.path.startsWith(DOWNLOAD_LINK_PATH)) return addressGate(c.env, clientAddress(c)).hit();
   if (c.req.path.startsWith("/api/")) return authenticate(c);
   if (c.req.path.startsWith("/connect/api/")) return admitHostedUiCall(c);
@@ -24,7 +24,7 @@ function admit(c: Context<AppEnv>): Promise<RateDecision> {
  * headers are on every response (errors, 404, 405, pages) and an over-limit
  * caller gets 429 API_RATE_LIMITED with Retry-After.
  */
-export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
+export const rateLimit = createMiddleware<ApiEnv>(async (c, next) => {
   const decision = await admit(c);
   const headers = {
     "X-RateLimit-Limit-Minute": String(decision.limitMinute),

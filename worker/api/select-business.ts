@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import { type ApiEnv, principalOf } from "./context";
 import { ApiError, fieldError } from "../platform/errors/api-error";
 import type { RouteFront } from "../platform/http/route-fronts";
 import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../domain/partners/business-number";
@@ -15,8 +15,8 @@ export const BUSINESS_HEADER = "X-SVC-Business";
  * connection instead (`headerRequired` false), a partner without the header
  * goes on as itself and the route resolves the body's connectionId.
  */
-const selectBusiness = (headerRequired: boolean) => createMiddleware<AppEnv>(async (c, next) => {
-  const principal = c.get("principal")!;
+const selectBusiness = (headerRequired: boolean) => createMiddleware<ApiEnv>(async (c, next) => {
+  const principal = principalOf(c);
   const header = c.req.header(BUSINESS_HEADER);
   if (!principal.isPartner) {
     if (header !== undefined) {
@@ -41,14 +41,14 @@ const businessHeader = (description: string) => ({
 });
 
 /** What a business-scoped route is registered behind: the selection runs first and its header and codes are in the route's document. */
-export const BUSINESS_SELECTION: RouteFront = {
+export const BUSINESS_SELECTION: RouteFront<ApiEnv> = {
   middleware: selectBusiness(true),
   headers: businessHeader("파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다."),
   errors: ["CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "PARTNER_BUSINESS_SELECTOR_REQUIRED", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_FOUND", "CONNECTION_REVOKED"],
 };
 
 /** Job creation: a partner names the business by this header or by the body's connectionId (domain/jobs/acting-for.ts). */
-export const BUSINESS_SELECTION_OR_BODY: RouteFront = {
+export const BUSINESS_SELECTION_OR_BODY: RouteFront<ApiEnv> = {
   middleware: selectBusiness(false),
   headers: businessHeader("파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 이 헤더나 본문의 connectionId 중 하나로 사업자를 고릅니다. 다른 워크스페이스는 보내지 않습니다."),
   errors: ["CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_FOUND", "CONNECTION_REVOKED"],

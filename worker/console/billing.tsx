@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import { chargedAmount, listInvoices } from "../domain/billing/invoices";
 import { addPaymentMethod, deletePaymentMethod, listPaymentMethods } from "../domain/billing/payment-methods";
 import { cancelPlan, changePlan } from "../domain/billing/plan-change";
@@ -7,7 +6,7 @@ import { payPastDue } from "../domain/billing/renewal";
 import { endPeriodNow, testClockOn } from "../domain/billing/test-clock";
 import { findSubscription, withdrawChange } from "../domain/billing/subscriptions";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { ChangePlanBodySchema, CreatePaymentMethodBodySchema } from "../domain/billing/inputs";
 import { PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../domain/workspaces/plans";
 import { workspaceRow } from "../domain/workspaces/store";
@@ -15,7 +14,6 @@ import { planUsage, PlanUsageTable } from "./plan-usage";
 import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
 import { kst } from "../web/kst";
 import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const INVOICES_SHOWN = 24;
@@ -26,9 +24,9 @@ export const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
 export const INVOICE_STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨", REFUNDED: "환불됨" } as const;
 
 /** The owner's billing page: the plan and its usage this month, changing it, the cards, and the invoices. */
-async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
+async function billingPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const base = `/console/w/${workspaceId}/billing`;
   const [workspace, subscription, cards, invoices, usage] = await Promise.all([
     workspaceRow(c.env.DB, workspaceId),
@@ -38,7 +36,8 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
     planUsage(c.env.DB, workspaceId),
   ]);
   const plan = workspace?.plan ?? "FREE";
-  const pastDue = subscription?.status === "PAST_DUE" ? invoices.find((i) => i.kind === "RENEWAL" && i.status === "OPEN") : undefined;
+  // A refused renewal of a past-due subscription, or a refused overage bill (a cancelled plan's last period).
+  const pastDue = invoices.find((i) => i.status === "OPEN" && ((i.kind === "RENEWAL" && subscription?.status === "PAST_DUE") || (i.kind === "OVERAGE" && i.attempts > 0)));
   return c.html(
     <Page title="결제" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <Outcome shown={shown} />
@@ -50,7 +49,7 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
       {pastDue && (
         <section class="alert" role="alert" id="past-due" data-code={pastDue.lastFailureCode ?? ""}>
           <p>
-            갱신 결제가 거절되었습니다{pastDue.lastFailureCode ? ` (${pastDue.lastFailureCode})` : ""}. 카드를 확인하거나 새 카드를 등록한 뒤 지금 결제해 주세요. 첫 거절 뒤 7일이 지나면 새 수집 작업을 시작할 수 없습니다.
+            {pastDue.kind === "OVERAGE" ? "초과 작업 청구서 결제가" : "갱신 결제가"} 거절되었습니다{pastDue.lastFailureCode ? ` (${pastDue.lastFailureCode})` : ""}. 카드를 확인하거나 새 카드를 등록한 뒤 지금 결제해 주세요. 첫 거절 뒤 7일이 지나면 새 수집 작업을 시작할 수 없습니다.
           </p>
           <ActionButton action={`${base}/invoices/${pastDue.id}/pay`} csrf={user.csrf} text={`지금 결제 (${won(chargedAmount(pastDue))})`} />
         </section>
@@ -134,15 +133,16 @@ async function billingPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
       {invoices.length === 0 && <p>청구서가 없습니다.</p>}
     </Page>,
     shown.error ? (shown.error.status as 400) : (shown.status ?? 200),
+    shown.error?.headers,
   );
 }
 
-export const showBilling = (c: Context<AppEnv>) => billingPage(c);
+export const showBilling = (c: ConsoleContext<"workspaceId">) => billingPage(c);
 
 /** One of the page's forms, checked against the session's CSRF token, its outcome shown on the page. */
-const billingForm = (act: (c: Context<AppEnv>, fields: Record<string, string>, workspaceId: string) => Promise<string>) => async (c: Context<AppEnv>) => {
+const billingForm = <K extends string = never>(act: (c: ConsoleContext<"workspaceId" | K>, fields: Record<string, string>, workspaceId: string) => Promise<string>) => async (c: ConsoleContext<"workspaceId" | K>) => {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
-  return onPage(c, billingPage, () => act(c, fields, c.req.param("workspaceId")!));
+  return onPage(c, billingPage, () => act(c, fields, c.req.valid("param").workspaceId));
 };
 
 export const changePlanForm = billingForm(async (c, fields, workspaceId) => {
@@ -175,13 +175,13 @@ export const addCardForm = billingForm(async (c, fields, workspaceId) => {
   return `끝자리 ${row.cardLast4} 카드를 등록했습니다. 다음 결제는 이 카드로 합니다.`;
 });
 
-export const deleteCardForm = billingForm(async (c, _fields, workspaceId) => {
-  await deletePaymentMethod(c.env, portOneGateway(c.env), workspaceId, c.req.param("cardId")!);
+export const deleteCardForm = billingForm<"cardId">(async (c, _fields, workspaceId) => {
+  await deletePaymentMethod(c.env, portOneGateway(c.env), workspaceId, c.req.valid("param").cardId);
   return "카드를 삭제했습니다.";
 });
 
-export const payInvoiceForm = billingForm(async (c, _fields, workspaceId) => {
-  await payPastDue(c.env, portOneGateway(c.env), workspaceId, c.req.param("invoiceId")!);
+export const payInvoiceForm = billingForm<"invoiceId">(async (c, _fields, workspaceId) => {
+  await payPastDue(c.env, portOneGateway(c.env), workspaceId, c.req.valid("param").invoiceId);
   return "청구서를 결제했습니다. 연체가 풀려 새 작업을 다시 만들 수 있습니다.";
 });
 

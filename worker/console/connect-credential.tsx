@@ -1,13 +1,11 @@
-import type { Context } from "hono";
 import { raw } from "hono/html";
 import { allProviders } from "../domain/catalog/providers";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { issueSession, type RegistrationOption } from "../domain/registration/sessions";
 import { workspaceBusinessNumber } from "../domain/workspaces/store";
 import { findCredential } from "../domain/credentials/store";
 import { Page } from "../web/layout";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 /**
@@ -49,10 +47,10 @@ function registrationOptions(replacing: { providerCode: string; authMethod: stri
  * certificate again supersedes it (domain/credentials/replace.ts), which is how a changed password or a renewed certificate
  * replaces the old one.
  */
-export async function connectCredential(c: Context<AppEnv>): Promise<Response> {
+export async function connectCredential(c: ConsoleContext<"workspaceId">): Promise<Response> {
   const user = consoleUserOf(c);
   const fields = await verifiedForm(c, user.sessionToken);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const replacing = fields.replace ? await findCredential(c.env.DB, workspaceId, fields.replace.slice(0, 64)) : null;
   const origin = new URL(c.req.url).origin;
   const { token } = await issueSession(c.env.DB, {

@@ -1,39 +1,39 @@
-import type { Context } from "hono";
 import { type CredentialRow, deleteCredential, findCredential, listCredentials } from "../domain/credentials/store";
 import { recheckCredential } from "../domain/credentials/replace";
 import { GLOBAL_PROVIDER } from "../domain/credentials/identity";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import { ApiError } from "../platform/errors/api-error";
-import { lastSuccesses } from "../domain/jobs/store";
+import { hasActiveJob, lastSuccesses } from "../domain/jobs/store";
 import { type FormOutcome, onPage } from "../web/form-outcome";
 import { providerName } from "../web/provider-name";
 import { EXPIRY_WARNING_DAYS } from "../domain/credentials/expiry-warnings";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { roleMay } from "../domain/workspaces/roles";
 import { isSandboxOnly } from "../domain/workspaces/store";
 import { kst } from "../web/kst";
 import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
-const AUTH_METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서" } as const;
+const AUTH_METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서", OPEN_BANKING: "오픈뱅킹 동의" } as const;
 const CHECK = { CHECKING: "확인 중", VALID: "로그인됨", INVALID: "거절됨", UNKNOWN: "확인 못 함" } as const;
 const DAY_MS = 86_400_000;
 
 /** Days until a certificate's validity ends (rounded up), shown as a badge from 30 days ahead; null when not soon. */
 function daysLeft(row: CredentialRow, now: number): number | null {
-  if (!row.certificate || row.status !== "ACTIVE") return null;
-  const left = Math.ceil((Date.parse(row.certificate.notAfter) - now) / DAY_MS);
+  // A certificate's validity, or an Open Banking consent's end.
+  const end = row.certificate?.notAfter ?? row.consent?.expiresAt;
+  if (!end || row.status !== "ACTIVE") return null;
+  const left = Math.ceil((Date.parse(end) - now) / DAY_MS);
   return left <= EXPIRY_WARNING_DAYS[0] ? left : null;
 }
 
 /** The workspace's credentials: live ones first; a certificate's label carries its expiry (domain/credentials/fields.ts maskedLabel). */
-export const showCredentials = (c: Context<AppEnv>) => credentialsPage(c);
+export const showCredentials = (c: ConsoleContext<"workspaceId">) => credentialsPage(c);
 
-async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Promise<Response> {
+async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome = {}): Promise<Response> {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const role = workspaceRoleOf(c);
   const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
   const [sandboxOnly, successes] = await Promise.all([isSandboxOnly(c.env.DB, workspaceId), lastSuccesses(c.env.DB, workspaceId)]);
@@ -113,9 +113,9 @@ async function credentialsPage(c: Context<AppEnv>, shown: FormOutcome = {}): Pro
 }
 
 /** A row's form, checked against the session's CSRF token, its outcome shown on the list. */
-const credentialForm = (act: (c: Context<AppEnv>, credential: CredentialRow) => Promise<string>) => async (c: Context<AppEnv>) => {
+const credentialForm = (act: (c: ConsoleContext<"workspaceId" | "credentialId">, credential: CredentialRow) => Promise<string>) => async (c: ConsoleContext<"workspaceId" | "credentialId">) => {
   await verifiedForm(c, consoleUserOf(c).sessionToken);
-  return onPage(c, credentialsPage, async () => act(c, await findCredential(c.env.DB, c.req.param("workspaceId")!, c.req.param("credentialId")!)));
+  return onPage(c, credentialsPage, async () => act(c, await findCredential(c.env.DB, c.req.valid("param").workspaceId, c.req.valid("param").credentialId)));
 };
 
 /** Logs in at the institution once more (as the API's check does); the result lands in the 확인 column. */
@@ -127,6 +127,6 @@ export const checkCredentialForm = credentialForm(async (c, credential) => {
 });
 
 export const deleteCredentialForm = credentialForm(async (c, credential) => {
-  await deleteCredential(c.env.DB, credential.workspaceId, credential.id);
+  await deleteCredential(c.env.DB, credential.workspaceId, credential.id, hasActiveJob);
   return "자격 증명을 삭제했습니다. 이 기관의 새 작업에는 더 쓰이지 않습니다.";
 });

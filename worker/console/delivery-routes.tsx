@@ -1,14 +1,13 @@
-import type { Context } from "hono";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import { deleteRoute, findRoute, listDeliveries, listRoutes, type RouteRow, createRoute as storeRoute } from "../domain/deliveries/store";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { ApiError } from "../platform/errors/api-error";
+import { localDestinationsAllowed } from "../platform/http/public-destination";
 import { CreateDeliveryRouteBodySchema, routeInput } from "../domain/deliveries/inputs";
 import { routeView } from "../domain/deliveries/views";
 import { kst } from "../web/kst";
 import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 /** As many routes as a page shows; a workspace sends results to a few places, not hundreds. */
@@ -28,9 +27,9 @@ function destination(route: RouteRow): string {
   return `${sftp.username}@${sftp.host}:${sftp.port}/${sftp.directory} · SHA256:${sftp.hostKeySha256}`;
 }
 
-async function routesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
+async function routesPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const base = `/console/w/${workspaceId}/delivery-routes`;
   const routes = (await listRoutes(c.env.DB, workspaceId, { limit: ROUTES_SHOWN, after: undefined })).slice(0, ROUTES_SHOWN);
   return c.html(
@@ -104,12 +103,12 @@ async function routesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   );
 }
 
-export const showDeliveryRoutes = (c: Context<AppEnv>) => routesPage(c);
+export const showDeliveryRoutes = (c: ConsoleContext<"workspaceId">) => routesPage(c);
 
 /** A route's delivery log: each succeeded job's files, with the attempts and the last error. */
-export async function showRouteDeliveries(c: Context<AppEnv>): Promise<Response> {
-  const workspaceId = c.req.param("workspaceId")!;
-  const route = await findRoute(c.env.DB, c.req.param("routeId")!, [workspaceId]);
+export async function showRouteDeliveries(c: ConsoleContext<"workspaceId" | "routeId">): Promise<Response> {
+  const workspaceId = c.req.valid("param").workspaceId;
+  const route = await findRoute(c.env.DB, c.req.valid("param").routeId, [workspaceId]);
   if (!route) throw routeNotFound();
   const deliveries = (await listDeliveries(c.env.DB, route.id, { limit: DELIVERIES_SHOWN })).slice(0, DELIVERIES_SHOWN);
   const jobs = `/console/w/${workspaceId}/jobs`;
@@ -162,23 +161,23 @@ function routeRequest(fields: Record<string, string>) {
   return asApiBody(CreateDeliveryRouteBodySchema, body);
 }
 
-export async function createDeliveryRouteForm(c: Context<AppEnv>): Promise<Response> {
+export async function createDeliveryRouteForm(c: ConsoleContext<"workspaceId">): Promise<Response> {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   return onPage(
     c,
     routesPage,
     async () => {
-      const row = await storeRoute(c.env.DB, c.env.VAULT_MASTER_KEY, { workspaceId: c.req.param("workspaceId")!, ...routeInput(routeRequest(fields)) });
+      const row = await storeRoute(c.env.DB, c.env.VAULT_MASTER_KEY, { workspaceId: c.req.valid("param").workspaceId, ...routeInput(routeRequest(fields)) }, localDestinationsAllowed(c.env));
       return `경로를 등록했습니다: ${row.name}. 작업이나 일정을 만들 때 deliveryRouteId로 붙이세요.`;
     },
     201,
   );
 }
 
-export async function deleteDeliveryRouteForm(c: Context<AppEnv>): Promise<Response> {
+export async function deleteDeliveryRouteForm(c: ConsoleContext<"workspaceId" | "routeId">): Promise<Response> {
   await verifiedForm(c, consoleUserOf(c).sessionToken);
   return onPage(c, routesPage, async () => {
-    if (!(await deleteRoute(c.env.DB, c.req.param("workspaceId")!, c.req.param("routeId")!))) throw routeNotFound();
+    if (!(await deleteRoute(c.env.DB, c.req.valid("param").workspaceId, c.req.valid("param").routeId))) throw routeNotFound();
     return "경로를 지웠습니다. 보낸 기록은 남고, 이 경로를 이름으로 부르는 새 작업은 거절됩니다.";
   });
 }

@@ -1,14 +1,13 @@
 import type { Context } from "hono";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import { DEVICE_KEY_TTL_DAYS, decideUserCode, type PendingDevice, pendingDevice } from "../domain/device-codes/store";
-import type { AppEnv } from "../env";
+import { type ConsoleEnv, consoleUserOf } from "./context";
 import { ApiError } from "../platform/errors/api-error";
 import { memberships, requireMembership } from "../domain/users/members";
 import { workspaceNames } from "../domain/workspaces/store";
 import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
 import { kst } from "../web/kst";
 import { CsrfField, ErrorAlert, Page } from "../web/layout";
-import { consoleUserOf } from "./signed-in";
 
 type Shown = { userCode?: string; pending?: PendingDevice; error?: ApiError; decided?: { approved: boolean; clientName: string; workspaceName?: string } };
 
@@ -27,7 +26,7 @@ function CodeForm(props: { userCode?: string }) {
  * What asks, before anyone approves it: the client's name and platform as its request gave them, when it asked,
  * the workspace it will act in and what its key may do. Approve or Deny; Deny answers the client access_denied.
  */
-async function devicePage(c: Context<AppEnv>, shown: Shown = {}) {
+async function devicePage(c: Context<ConsoleEnv>, shown: Shown = {}) {
   const user = consoleUserOf(c);
   const own = await memberships(c.env.DB, user.userId);
   const names = await workspaceNames(c.env.DB, own.map((m) => m.workspaceId));
@@ -82,7 +81,7 @@ async function devicePage(c: Context<AppEnv>, shown: Shown = {}) {
   );
 }
 
-export async function showDevice(c: Context<AppEnv>): Promise<Response> {
+export async function showDevice(c: Context<ConsoleEnv>): Promise<Response> {
   const userCode = c.req.query("user_code")?.slice(0, 20);
   if (!userCode) return devicePage(c);
   try {
@@ -93,7 +92,7 @@ export async function showDevice(c: Context<AppEnv>): Promise<Response> {
   }
 }
 
-export async function decideDevice(c: Context<AppEnv>): Promise<Response> {
+export async function decideDevice(c: Context<ConsoleEnv>): Promise<Response> {
   const user = consoleUserOf(c);
   const fields = await verifiedForm(c, user.sessionToken);
   const userCode = (fields.user_code ?? "").slice(0, 20);

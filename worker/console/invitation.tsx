@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { csrfToken, verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv, ConsoleUser } from "../env";
+import type { ConsoleUser, ConsoleEnv } from "./context";
 import { ApiError } from "../platform/errors/api-error";
 import { acceptInvitation, invalidInvitation, type InvitationRow, pendingInvitation, signUpAndAccept } from "../domain/users/invitations";
 import { AS_ROLE, INVITATION_PAGE } from "../domain/users/send-invitation";
@@ -20,7 +20,7 @@ const tokenOf = (value: string | undefined) => (value ?? "").slice(0, 100);
  * someone else: whom the invitation is for. Signed out: sign in to accept, or, for an address without an account,
  * choose a password and join at once. Accepting is a POST, never the GET, so mail scanners cannot spend the link.
  */
-async function invitationPage(c: Context<AppEnv>, token: string, error?: ApiError): Promise<Response> {
+async function invitationPage(c: Context<ConsoleEnv>, token: string, error?: ApiError): Promise<Response> {
   const user = await currentUser(c);
   const invitation = await pendingInvitation(c.env.DB, token);
   const csrf = user?.csrf ?? (await csrfToken(c, null));
@@ -35,7 +35,7 @@ async function invitationPage(c: Context<AppEnv>, token: string, error?: ApiErro
 }
 
 /** What the invited person can do from where they are (signed in as them, as someone else, or signed out). */
-async function invitationBody(c: Context<AppEnv>, invitation: InvitationRow, token: string, user: ConsoleUser | null, csrf: string) {
+async function invitationBody(c: Context<ConsoleEnv>, invitation: InvitationRow, token: string, user: ConsoleUser | null, csrf: string) {
   const workspace = (await workspaceNames(c.env.DB, [invitation.workspaceId])).get(invitation.workspaceId) ?? "";
   const here = `${INVITATION_PAGE}?token=${token}`;
   const intro = (
@@ -87,9 +87,9 @@ async function invitationBody(c: Context<AppEnv>, invitation: InvitationRow, tok
   );
 }
 
-export const showInvitation = (c: Context<AppEnv>) => invitationPage(c, tokenOf(c.req.query("token")));
+export const showInvitation = (c: Context<ConsoleEnv>) => invitationPage(c, tokenOf(c.req.query("token")));
 
-export async function submitInvitation(c: Context<AppEnv>): Promise<Response> {
+export async function submitInvitation(c: Context<ConsoleEnv>): Promise<Response> {
   const user = await currentUser(c);
   const fields = await verifiedForm(c, user?.sessionToken ?? null);
   const token = tokenOf(fields.token);

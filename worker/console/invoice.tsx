@@ -1,6 +1,5 @@
-import type { Context } from "hono";
 import { chargedAmount, getInvoice } from "../domain/billing/invoices";
-import type { AppEnv } from "../env";
+import type { ConsoleContext } from "./context";
 import { PLAN_NAMES } from "../domain/workspaces/plans";
 import { workspaceRow } from "../domain/workspaces/store";
 import { kstDate } from "../platform/lib/korean-time";
@@ -14,9 +13,9 @@ import { DataTable, Page } from "../web/layout";
  * month, jobs past its allowance), 공급가액, 부가세 and 합계, the credits and the amount charged, and when it was paid.
  * `?download=1` hands the same page over as a file to keep.
  */
-export async function showInvoice(c: Context<AppEnv>): Promise<Response> {
-  const workspaceId = c.req.param("workspaceId")!;
-  const [invoice, workspace] = await Promise.all([getInvoice(c.env.DB, workspaceId, c.req.param("invoiceId")!), workspaceRow(c.env.DB, workspaceId)]);
+export async function showInvoice(c: ConsoleContext<"workspaceId" | "invoiceId">): Promise<Response> {
+  const workspaceId = c.req.valid("param").workspaceId;
+  const [invoice, workspace] = await Promise.all([getInvoice(c.env.DB, workspaceId, c.req.valid("param").invoiceId), workspaceRow(c.env.DB, workspaceId)]);
   const base = invoice.supplyAmount - invoice.overageAmount;
   const page = c.html(
     <Page title={`청구서 ${kst(invoice.createdAt)}`}>
@@ -66,10 +65,12 @@ export async function showInvoice(c: Context<AppEnv>): Promise<Response> {
           </>
         }
       >
-        <tr>
-          <td>데이터 수집 {PLAN_NAMES[invoice.plan]} 플랜 1개월</td>
-          <td>{won(base)}</td>
-        </tr>
+        {invoice.kind !== "OVERAGE" && (
+          <tr>
+            <td>데이터 수집 {PLAN_NAMES[invoice.plan]} 플랜 1개월</td>
+            <td>{won(base)}</td>
+          </tr>
+        )}
         {invoice.overageJobs > 0 && (
           <tr>
             <td>포함량을 넘은 수집 작업 {invoice.overageJobs.toLocaleString("ko-KR")}건</td>

@@ -1,10 +1,10 @@
-import type { Context } from "hono";
 import { raw } from "hono/html";
 import type { JobErrorCategory } from "../../contracts/job-failures";
 import { findSchema } from "../domain/catalog/schemas";
-import type { AppEnv } from "../env";
-import { resultRecord, resultUnits } from "../domain/results/changes";
-import { csvDownload } from "../domain/results/csv-download";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
+import { resultRecord } from "../domain/results/changes";
+import { resultUnits } from "../domain/jobs/result-units";
+import { csvDownload } from "../domain/jobs/csv-download";
 import { csvColumns } from "../domain/results/csv-format";
 import { firstRecords } from "../domain/results/record-lines";
 import { workspaceJob } from "../domain/jobs/workspace-job";
@@ -12,7 +12,6 @@ import { jobView } from "../domain/jobs/views";
 import { JobStatusCell } from "./job-status";
 import { CsrfField, DataTable, Page } from "../web/layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const PREVIEW_RECORDS = 10;
@@ -27,10 +26,10 @@ export const NEXT_ACTION: Record<JobErrorCategory, string> = {
   OTHER: "문제가 계속되면 작업 ID와 함께 문의해 주세요.",
 };
 
-export async function showJob(c: Context<AppEnv>): Promise<Response> {
+export async function showJob(c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
-  const job = await workspaceJob(c.env, workspaceId, c.req.param("jobId")!);
+  const workspaceId = c.req.valid("param").workspaceId;
+  const job = await workspaceJob(c.env, workspaceId, c.req.valid("param").jobId);
   const view = jobView(job);
   const schema = findSchema(job.schema)!;
   const base = `/console/w/${workspaceId}/jobs`;
@@ -88,6 +87,6 @@ export async function showJob(c: Context<AppEnv>): Promise<Response> {
   );
 }
 
-export async function downloadJobCsv(c: Context<AppEnv>): Promise<Response> {
-  return csvDownload(c, c.env, await workspaceJob(c.env, c.req.param("workspaceId")!, c.req.param("jobId")!));
+export async function downloadJobCsv(c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> {
+  return csvDownload(c, c.env, await workspaceJob(c.env, c.req.valid("param").workspaceId, c.req.valid("param").jobId));
 }

@@ -1,10 +1,9 @@
-import type { Context } from "hono";
 import { raw } from "hono/html";
 import { listCredentials } from "../domain/credentials/store";
 import { findSchema } from "../domain/catalog/schemas";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import { JOB_STATUSES, type JobStatus } from "../domain/jobs/tables";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { ApiError } from "../platform/errors/api-error";
 import { createJob } from "../domain/jobs/create";
 import { listJobs } from "../domain/jobs/store";
@@ -13,7 +12,6 @@ import { jobView, pollIntervalMs } from "../domain/jobs/views";
 import { JobStatusCell } from "./job-status";
 import { CsrfField, DataTable, ErrorAlert, Page } from "../web/layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { parseTarget, TargetFields } from "./target-fields";
 import { WorkspaceNav } from "./workspace-nav";
 import { DAY_MS, kstDate } from "../platform/lib/korean-time";
@@ -21,9 +19,9 @@ import { DAY_MS, kstDate } from "../platform/lib/korean-time";
 const STATUS_LABELS: Record<JobStatus, string> = { PENDING: "대기", RUNNING: "수집 중", SUCCEEDED: "완료", FAILED: "실패" };
 const PAGE_SIZE = 50;
 
-async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
+async function jobsPage(c: ConsoleContext<"workspaceId">, error?: ApiError) {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const status = (JOB_STATUSES as readonly string[]).includes(c.req.query("status") ?? "") ? (c.req.query("status") as JobStatus) : undefined;
   const rows = (await listJobs(c.env.DB, { workspaceId, limit: PAGE_SIZE, statuses: status ? [status] : undefined })).slice(0, PAGE_SIZE);
   const base = `/console/w/${workspaceId}/jobs`;
@@ -77,12 +75,12 @@ async function jobsPage(c: Context<AppEnv>, error?: ApiError) {
   );
 }
 
-export const showJobs = (c: Context<AppEnv>) => jobsPage(c);
+export const showJobs = (c: ConsoleContext<"workspaceId">) => jobsPage(c);
 
 /** The refresh action: a job through the one place jobs are made (domain/jobs/create.ts), then its page, which follows it. */
-export async function refreshJob(c: Context<AppEnv>): Promise<Response> {
+export async function refreshJob(c: ConsoleContext<"workspaceId">): Promise<Response> {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const { providerCode, schema } = parseTarget(fields.target);
   const params = findSchema(schema)?.datedRange ? { dateRangeStart: fields.dateRangeStart, dateRangeEnd: fields.dateRangeEnd } : {};
   try {
@@ -95,6 +93,6 @@ export async function refreshJob(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** The job's API view, for the pages' live progress. */
-export async function jobStatusJson(c: Context<AppEnv>): Promise<Response> {
-  return c.json(jobView(await workspaceJob(c.env, c.req.param("workspaceId")!, c.req.param("jobId")!), pollIntervalMs(c.env)));
+export async function jobStatusJson(c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> {
+  return c.json(jobView(await workspaceJob(c.env, c.req.valid("param").workspaceId, c.req.valid("param").jobId), pollIntervalMs(c.env)));
 }

@@ -1,19 +1,18 @@
-import type { Context } from "hono";
 import { revokeKey } from "../domain/api-keys/revoke";
-import { type IssuedKey, issueApiKey, listApiKeys } from "../domain/api-keys/store";
+import { type IssuedKey, listApiKeys } from "../domain/api-keys/store";
+import { issuePersonsKey } from "../domain/users/issued-keys";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { roleMay } from "../domain/workspaces/roles";
 import { ApiError } from "../platform/errors/api-error";
 import { isoTime } from "../platform/lib/iso-time";
 import { kst } from "../web/kst";
 import { CsrfField, DataTable, ErrorAlert, Page } from "../web/layout";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
-async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?: ApiError; revoked?: boolean } = {}) {
+async function keysPage(c: ConsoleContext<"workspaceId">, shown: { issued?: IssuedKey; error?: ApiError; revoked?: boolean } = {}) {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const keys = await listApiKeys(c.env.DB, workspaceId);
   const base = `/console/w/${workspaceId}/keys`;
   return c.html(
@@ -84,28 +83,34 @@ async function keysPage(c: Context<AppEnv>, shown: { issued?: IssuedKey; error?:
   );
 }
 
-export const showKeys = (c: Context<AppEnv>) => keysPage(c);
+export const showKeys = (c: ConsoleContext<"workspaceId">) => keysPage(c);
 
 /**
  * Keys issued here are data keys (a member's rights, domain/workspaces/roles.ts)
  * unless the owner ticks the managing right: only owners reach this form, so
  * a managing key is always an owner's delegation, and a leaked data key
- * cannot mint successors.
+ * cannot mint successors. The owner is recorded as the key's issuer: their
+ * managing keys go when they leave or stop owning the workspace.
  */
-export async function createKey(c: Context<AppEnv>): Promise<Response> {
+export async function createKey(c: ConsoleContext<"workspaceId">): Promise<Response> {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   const name = fields.name?.trim() ?? "";
   if (!name || name.length > 100) return keysPage(c, { error: new ApiError("INVALID_PARAM_FORMAT", { message: "키 이름을 1-100자로 입력해 주세요." }) });
   const canManageKeys = fields.canManageKeys === "1" && roleMay(workspaceRoleOf(c), "keys.manage");
-  const issued = await issueApiKey(c.env.DB, { workspaceId: c.req.param("workspaceId")!, name, canManageKeys });
-  return keysPage(c, { issued });
+  try {
+    const issued = await issuePersonsKey(c.env, { workspaceId: c.req.valid("param").workspaceId, name, canManageKeys, issuedByUserId: consoleUserOf(c).userId });
+    return keysPage(c, { issued });
+  } catch (err) {
+    if (err instanceof ApiError) return keysPage(c, { error: err });
+    throw err;
+  }
 }
 
-export async function revokeKeyForm(c: Context<AppEnv>): Promise<Response> {
+export async function revokeKeyForm(c: ConsoleContext<"workspaceId" | "keyId">): Promise<Response> {
   const user = consoleUserOf(c);
   await verifiedForm(c, user.sessionToken);
-  const workspaceId = c.req.param("workspaceId")!;
-  const outcome = await revokeKey(c.env, workspaceId, c.req.param("keyId")!);
+  const workspaceId = c.req.valid("param").workspaceId;
+  const outcome = await revokeKey(c.env, workspaceId, c.req.valid("param").keyId);
   if (outcome === "NOT_FOUND") return keysPage(c, { error: new ApiError("API_KEY_NOT_FOUND") });
   if (outcome === "ALREADY_REVOKED") return keysPage(c, { error: new ApiError("API_KEY_ALREADY_REVOKED") });
   return keysPage(c, { revoked: true });

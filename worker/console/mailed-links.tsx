@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { csrfToken, verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv } from "../env";
+import type { ConsoleEnv } from "./context";
 import { ApiError } from "../platform/errors/api-error";
 import { sendMail } from "../domain/mail/outbox";
 import { type AccountLinkPurpose, issueAccountLink, LINK_TTL_MS, useAccountLink } from "../domain/users/account-links";
@@ -17,14 +17,14 @@ export interface MailedLink {
   button: string;
   done: string;
   /** What following the link does, for the user it was mailed to. */
-  use(c: Context<AppEnv>, userId: string): Promise<void>;
+  use(c: Context<ConsoleEnv>, userId: string): Promise<void>;
 }
 
 /** Mails `user` a new link of this kind, below the lines of text given. */
-export async function mailLink(c: Context<AppEnv>, link: MailedLink, user: { id: string; email: string }, subject: string, lines: string[]): Promise<void> {
+export async function mailLink(c: Context<ConsoleEnv>, link: MailedLink, user: { id: string; email: string }, subject: string, lines: string[]): Promise<void> {
   const token = await issueAccountLink(c.env.DB, user.id, link.purpose);
   const url = `${new URL(c.req.url).origin}${link.path}?token=${token}`;
-  await sendMail(c.env, { to: user.email, subject, text: [...lines, `이 링크는 ${LINK_TTL_MS / 60_000}분 동안 한 번 쓸 수 있습니다.`, "", url].join("\n") });
+  await sendMail(c.env, { to: user.email, subject, text: [...lines, `이 링크는 ${LINK_TTL_MS / 60_000}분 동안 한 번 쓸 수 있습니다.`, "", url].join("\n"), secrets: [token] });
 }
 
 /**
@@ -32,7 +32,7 @@ export async function mailLink(c: Context<AppEnv>, link: MailedLink, user: { id:
  * cannot spend it. Works signed out: the token is the proof.
  */
 export function mailedLinkPages(link: MailedLink) {
-  async function page(c: Context<AppEnv>, shown: { token?: string; done?: boolean; error?: ApiError }) {
+  async function page(c: Context<ConsoleEnv>, shown: { token?: string; done?: boolean; error?: ApiError }) {
     const csrf = await csrfToken(c, null);
     return c.html(
       <Page title={link.title}>
@@ -54,8 +54,8 @@ export function mailedLinkPages(link: MailedLink) {
     );
   }
   return {
-    show: (c: Context<AppEnv>) => page(c, { token: c.req.query("token")?.slice(0, 100) }),
-    async submit(c: Context<AppEnv>): Promise<Response> {
+    show: (c: Context<ConsoleEnv>) => page(c, { token: c.req.query("token")?.slice(0, 100) }),
+    async submit(c: Context<ConsoleEnv>): Promise<Response> {
       const fields = await verifiedForm(c, null);
       try {
         await link.use(c, await useAccountLink(c.env.DB, (fields.token ?? "").slice(0, 100), link.purpose));

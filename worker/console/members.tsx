@@ -1,6 +1,5 @@
-import type { Context } from "hono";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { pendingInvitations, revokeInvitation } from "../domain/users/invitations";
 import { changeRole, handOver, listMembers, removeMember } from "../domain/users/members";
 import { sendInvitation } from "../domain/users/send-invitation";
@@ -9,7 +8,6 @@ import { UpdateMemberBodySchema } from "../domain/users/inputs";
 import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
 import { kst } from "../web/kst";
 import { ActionButton, CsrfField, DataTable, Outcome, Page } from "../web/layout";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const ROLE_LABELS = { owner: "소유자", member: "구성원" } as const;
@@ -24,9 +22,9 @@ const RoleSelect = (props: { id: string; selected: "owner" | "member" }) => (
   </select>
 );
 
-async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
+async function membersPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const base = `/console/w/${workspaceId}/members`;
   const [members, invitations] = await Promise.all([listMembers(c.env.DB, workspaceId), pendingInvitations(c.env.DB, workspaceId)]);
   return c.html(
@@ -88,38 +86,38 @@ async function membersPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   );
 }
 
-export const showMembers = (c: Context<AppEnv>) => membersPage(c);
+export const showMembers = (c: ConsoleContext<"workspaceId">) => membersPage(c);
 
 /** Runs one of the page's forms, checked against the session's CSRF token first. */
-const memberForm = (act: (c: Context<AppEnv>, fields: Record<string, string>) => Promise<string>, status?: 201) => async (c: Context<AppEnv>) => {
+const memberForm = <K extends string = never>(act: (c: ConsoleContext<"workspaceId" | K>, fields: Record<string, string>) => Promise<string>, status?: 201) => async (c: ConsoleContext<"workspaceId" | K>) => {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   return onPage(c, membersPage, () => act(c, fields), status);
 };
 
 export const inviteForm = memberForm(async (c, fields) => {
   const body = asApiBody(CreateInvitationBodySchema, { email: fields.email ?? "", role: fields.role ?? "member" });
-  const invitation = await sendInvitation(c.env, new URL(c.req.url).origin, { workspaceId: c.req.param("workspaceId")!, ...body });
+  const invitation = await sendInvitation(c.env, new URL(c.req.url).origin, { workspaceId: c.req.valid("param").workspaceId, ...body });
   return `${invitation.email}에게 초대 메일을 보냈습니다. 링크는 ${kst(invitation.expiresAt)}까지 쓸 수 있습니다.`;
 }, 201);
 
-export const changeRoleForm = memberForm(async (c, fields) => {
+export const changeRoleForm = memberForm<"userId">(async (c, fields) => {
   const { role } = asApiBody(UpdateMemberBodySchema, { role: fields.role ?? "" });
-  const member = await changeRole(c.env.DB, c.req.param("workspaceId")!, c.req.param("userId")!, role);
+  const member = await changeRole(c.env, c.req.valid("param").workspaceId, c.req.valid("param").userId, role);
   return `${member.email}의 역할을 ${ROLE_LABELS[member.role]}(으)로 바꿨습니다.`;
 });
 
-export const handOverForm = memberForm(async (c) => {
-  const workspaceId = c.req.param("workspaceId")!;
-  await handOver(c.env.DB, workspaceId, consoleUserOf(c).userId, c.req.param("userId")!);
-  return "소유권을 넘겼습니다. 이제 구성원(member)입니다.";
+export const handOverForm = memberForm<"userId">(async (c) => {
+  const workspaceId = c.req.valid("param").workspaceId;
+  await handOver(c.env, workspaceId, consoleUserOf(c).userId, c.req.valid("param").userId);
+  return "소유권을 넘겼습니다. 이제 구성원(member)이며, 내가 만든 관리 권한 키는 폐기했습니다.";
 });
 
-export const removeMemberForm = memberForm(async (c) => {
-  await removeMember(c.env, c.req.param("workspaceId")!, c.req.param("userId")!);
-  return "내보냈습니다. 그 사람이 명령줄 로그인으로 받은 키도 폐기했습니다.";
+export const removeMemberForm = memberForm<"userId">(async (c) => {
+  await removeMember(c.env, c.req.valid("param").workspaceId, c.req.valid("param").userId);
+  return "내보냈습니다. 그 사람이 명령줄 로그인으로 받은 키와 그 사람이 만든 관리 권한 키도 폐기했습니다.";
 });
 
-export const revokeInvitationForm = memberForm(async (c) => {
-  await revokeInvitation(c.env.DB, c.req.param("workspaceId")!, c.req.param("invitationId")!);
+export const revokeInvitationForm = memberForm<"invitationId">(async (c) => {
+  await revokeInvitation(c.env.DB, c.req.valid("param").workspaceId, c.req.valid("param").invitationId);
   return "초대를 취소했습니다. 그 링크는 더 쓰이지 않습니다.";
 });

@@ -1,6 +1,5 @@
-import type { Context } from "hono";
 import { raw } from "hono/html";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { jobView, pollIntervalMs } from "../domain/jobs/views";
 import { jobActivity, listJobs } from "../domain/jobs/store";
 import { DAY_MS, kstDate } from "../platform/lib/korean-time";
@@ -10,7 +9,6 @@ import { kst } from "../web/kst";
 import { DataTable, Page } from "../web/layout";
 import { planUsage, PlanUsageTable } from "./plan-usage";
 import { providerName } from "../web/provider-name";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 /** Days the overview charts, today included. */
@@ -55,8 +53,8 @@ function byProvider(rows: Awaited<ReturnType<typeof jobActivity>>) {
 }
 
 /** The workspace at a glance: jobs a day by outcome and records collected (charts and the same numbers as tables), success per institution, this month's usage against the plan, and the latest failures with what to do. */
-export async function showOverview(c: Context<AppEnv>): Promise<Response> {
-  const workspaceId = c.req.param("workspaceId")!;
+export async function showOverview(c: ConsoleContext<"workspaceId">): Promise<Response> {
+  const workspaceId = c.req.valid("param").workspaceId;
   const now = Date.now();
   const since = Date.parse(`${kstDate(now - (DAYS - 1) * DAY_MS)}T00:00:00+09:00`);
   const [activity, usage, failures] = await Promise.all([

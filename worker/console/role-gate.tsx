@@ -1,15 +1,13 @@
-import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import type { Next } from "hono";
 import { ApiError } from "../platform/errors/api-error";
 import { type Action, requireRole } from "../domain/workspaces/roles";
 import { ErrorAlert, Page } from "../web/layout";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { WorkspaceNav } from "./workspace-nav";
 
 /** The page a refused member sees instead of the page or form's answer: the catalog code and why, HTTP 403. */
-function refusedPage(c: Context<AppEnv>, error: ApiError): Response | Promise<Response> {
-  const workspaceId = c.req.param("workspaceId")!;
+function refusedPage(c: ConsoleContext<"workspaceId">, error: ApiError): Response | Promise<Response> {
+  const workspaceId = c.req.valid("param").workspaceId;
   return c.html(
     <Page title="권한이 없습니다" nav={<WorkspaceNav workspaceId={workspaceId} user={consoleUserOf(c)} role={workspaceRoleOf(c)} />}>
       <ErrorAlert error={error} />
@@ -27,7 +25,7 @@ function refusedPage(c: Context<AppEnv>, error: ApiError): Response | Promise<Re
  * the form is read, so nothing changes.
  */
 export const consoleMay = (action: Action) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  async (c: ConsoleContext<"workspaceId">, next: Next) => {
     try {
       requireRole(workspaceRoleOf(c), action);
     } catch (err) {
@@ -35,4 +33,4 @@ export const consoleMay = (action: Action) =>
       throw err;
     }
     await next();
-  });
+  };

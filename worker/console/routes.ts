@@ -1,5 +1,7 @@
+import { z } from "@hono/zod-openapi";
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import { type ConsoleEnv, consoleUserOf } from "./context";
+import { pathParams } from "../web/path-params";
 import { memberships } from "../domain/users/members";
 import { connectCredential } from "./connect-credential";
 import { checkCredentialForm, deleteCredentialForm, showCredentials } from "./credentials";
@@ -16,7 +18,7 @@ import { showSignUp, submitSignUp } from "./sign-up";
 import { UNLOCK_LINK, unlockPages } from "./unlock";
 import { VERIFY_EMAIL_LINK, verifyEmailPages } from "./verify-email";
 import { consoleMay } from "./role-gate";
-import { consoleUserOf, signedIn, workspaceMember } from "./signed-in";
+import { signedIn, workspaceMember } from "./signed-in";
 import { showInvitation, submitInvitation } from "./invitation";
 import { changeRoleForm, handOverForm, inviteForm, removeMemberForm, revokeInvitationForm, showMembers } from "./members";
 import { leaveWorkspaceForm, showWorkspaces, WORKSPACES_PAGE } from "./workspaces";
@@ -27,9 +29,28 @@ import { CONSOLE_ASSETS } from "./assets";
 import { addCardForm, cancelForm, changePlanForm, deleteCardForm, payInvoiceForm, showBilling, testClockForm, withdrawChangeForm } from "./billing";
 import { INVITATION_PAGE } from "../domain/users/send-invitation";
 
+/**
+ * The path parameters of the workspace pages, each read with `c.req.valid("param")`. An id is any string, as loosely
+ * as the lookups take it, so an id no row has (a malformed one too) still gets the page's own not-found.
+ */
+const id = z.string();
+const InWorkspace = z.object({ workspaceId: id });
+const Job = InWorkspace.extend({ jobId: id });
+const Schedule = InWorkspace.extend({ scheduleId: id });
+const ScheduleAction = Schedule.extend({ action: id });
+const Credential = InWorkspace.extend({ credentialId: id });
+const Key = InWorkspace.extend({ keyId: id });
+const Route = InWorkspace.extend({ routeId: id });
+const Endpoint = InWorkspace.extend({ endpointId: id });
+const EndpointDelivery = Endpoint.extend({ deliveryId: id });
+const Member = InWorkspace.extend({ userId: id });
+const Invitation = InWorkspace.extend({ invitationId: id });
+const Card = InWorkspace.extend({ cardId: id });
+const Invoice = InWorkspace.extend({ invoiceId: id });
+
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
-export function consoleRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function consoleRoutes(): Hono<ConsoleEnv> {
+  const app = new Hono<ConsoleEnv>();
   // The pages' own scripts and styles: public, the same for everyone, cached (they change only with a deployment's version).
   for (const [path, asset] of Object.entries(CONSOLE_ASSETS)) {
     app.get(path.replace("/console", ""), (c) => c.body(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff" }));
@@ -59,50 +80,51 @@ export function consoleRoutes(): Hono<AppEnv> {
     return c.redirect(first ? `/console/w/${first.workspaceId}/jobs` : WORKSPACES_PAGE, 303);
   });
 
-  // Each page and form names its action; domain/workspaces/roles.ts says which roles may do it (owners manage, members run and read).
-  app.use("/w/:workspaceId/*", signedIn, workspaceMember);
+  // Each page and form names its action; domain/workspaces/roles.ts says which roles may do it (owners manage, members run and
+  // read). Every page here reads its workspace from the path; a page with more in its path declares it after its action.
+  app.use("/w/:workspaceId/*", signedIn, pathParams(InWorkspace), workspaceMember);
   app.get("/w/:workspaceId/overview", consoleMay("jobs.read"), showOverview);
   app.get("/w/:workspaceId/jobs", consoleMay("jobs.read"), showJobs);
   app.post("/w/:workspaceId/jobs", consoleMay("jobs.run"), refreshJob);
-  app.get("/w/:workspaceId/jobs/:jobId", consoleMay("jobs.read"), showJob);
-  app.get("/w/:workspaceId/jobs/:jobId/status.json", consoleMay("jobs.read"), jobStatusJson);
-  app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), downloadJobCsv);
+  app.get("/w/:workspaceId/jobs/:jobId", consoleMay("jobs.read"), pathParams(Job), showJob);
+  app.get("/w/:workspaceId/jobs/:jobId/status.json", consoleMay("jobs.read"), pathParams(Job), jobStatusJson);
+  app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), pathParams(Job), downloadJobCsv);
   app.get("/w/:workspaceId/schedules", consoleMay("jobs.read"), showSchedules);
   app.post("/w/:workspaceId/schedules", consoleMay("jobs.run"), createScheduleForm);
-  app.get("/w/:workspaceId/schedules/:scheduleId", consoleMay("jobs.read"), showScheduleRuns);
-  app.post("/w/:workspaceId/schedules/:scheduleId/:action", consoleMay("jobs.run"), scheduleActionForm);
+  app.get("/w/:workspaceId/schedules/:scheduleId", consoleMay("jobs.read"), pathParams(Schedule), showScheduleRuns);
+  app.post("/w/:workspaceId/schedules/:scheduleId/:action", consoleMay("jobs.run"), pathParams(ScheduleAction), scheduleActionForm);
   app.get("/w/:workspaceId/credentials", consoleMay("credentials.read"), showCredentials);
   app.post("/w/:workspaceId/credentials/connect", consoleMay("credentials.manage"), connectCredential);
-  app.post("/w/:workspaceId/credentials/:credentialId/check", consoleMay("credentials.manage"), checkCredentialForm);
-  app.post("/w/:workspaceId/credentials/:credentialId/delete", consoleMay("credentials.manage"), deleteCredentialForm);
+  app.post("/w/:workspaceId/credentials/:credentialId/check", consoleMay("credentials.manage"), pathParams(Credential), checkCredentialForm);
+  app.post("/w/:workspaceId/credentials/:credentialId/delete", consoleMay("credentials.manage"), pathParams(Credential), deleteCredentialForm);
   app.get("/w/:workspaceId/keys", consoleMay("keys.manage"), showKeys);
   app.post("/w/:workspaceId/keys", consoleMay("keys.manage"), createKey);
-  app.post("/w/:workspaceId/keys/:keyId/revoke", consoleMay("keys.manage"), revokeKeyForm);
+  app.post("/w/:workspaceId/keys/:keyId/revoke", consoleMay("keys.manage"), pathParams(Key), revokeKeyForm);
   app.get("/w/:workspaceId/delivery-routes", consoleMay("deliveries.manage"), showDeliveryRoutes);
   app.post("/w/:workspaceId/delivery-routes", consoleMay("deliveries.manage"), createDeliveryRouteForm);
-  app.get("/w/:workspaceId/delivery-routes/:routeId", consoleMay("deliveries.manage"), showRouteDeliveries);
-  app.post("/w/:workspaceId/delivery-routes/:routeId/delete", consoleMay("deliveries.manage"), deleteDeliveryRouteForm);
+  app.get("/w/:workspaceId/delivery-routes/:routeId", consoleMay("deliveries.manage"), pathParams(Route), showRouteDeliveries);
+  app.post("/w/:workspaceId/delivery-routes/:routeId/delete", consoleMay("deliveries.manage"), pathParams(Route), deleteDeliveryRouteForm);
   app.get("/w/:workspaceId/webhooks", consoleMay("webhooks.manage"), showWebhooks);
   app.post("/w/:workspaceId/webhooks", consoleMay("webhooks.manage"), createWebhookForm);
-  app.get("/w/:workspaceId/webhooks/:endpointId", consoleMay("webhooks.manage"), showWebhookDeliveries);
-  app.post("/w/:workspaceId/webhooks/:endpointId/delete", consoleMay("webhooks.manage"), deleteWebhookForm);
-  app.post("/w/:workspaceId/webhooks/:endpointId/rotate-secret", consoleMay("webhooks.manage"), rotateWebhookSecretForm);
-  app.post("/w/:workspaceId/webhooks/:endpointId/deliveries/:deliveryId/replay", consoleMay("webhooks.manage"), replayWebhookForm);
+  app.get("/w/:workspaceId/webhooks/:endpointId", consoleMay("webhooks.manage"), pathParams(Endpoint), showWebhookDeliveries);
+  app.post("/w/:workspaceId/webhooks/:endpointId/delete", consoleMay("webhooks.manage"), pathParams(Endpoint), deleteWebhookForm);
+  app.post("/w/:workspaceId/webhooks/:endpointId/rotate-secret", consoleMay("webhooks.manage"), pathParams(Endpoint), rotateWebhookSecretForm);
+  app.post("/w/:workspaceId/webhooks/:endpointId/deliveries/:deliveryId/replay", consoleMay("webhooks.manage"), pathParams(EndpointDelivery), replayWebhookForm);
   app.get("/w/:workspaceId/members", consoleMay("members.manage"), showMembers);
   app.post("/w/:workspaceId/members/invite", consoleMay("members.manage"), inviteForm);
-  app.post("/w/:workspaceId/members/:userId/role", consoleMay("members.manage"), changeRoleForm);
-  app.post("/w/:workspaceId/members/:userId/hand-over", consoleMay("members.manage"), handOverForm);
-  app.post("/w/:workspaceId/members/:userId/remove", consoleMay("members.manage"), removeMemberForm);
-  app.post("/w/:workspaceId/members/invitations/:invitationId/revoke", consoleMay("members.manage"), revokeInvitationForm);
+  app.post("/w/:workspaceId/members/:userId/role", consoleMay("members.manage"), pathParams(Member), changeRoleForm);
+  app.post("/w/:workspaceId/members/:userId/hand-over", consoleMay("members.manage"), pathParams(Member), handOverForm);
+  app.post("/w/:workspaceId/members/:userId/remove", consoleMay("members.manage"), pathParams(Member), removeMemberForm);
+  app.post("/w/:workspaceId/members/invitations/:invitationId/revoke", consoleMay("members.manage"), pathParams(Invitation), revokeInvitationForm);
   app.post("/w/:workspaceId/leave", consoleMay("workspace.leave"), leaveWorkspaceForm);
   app.get("/w/:workspaceId/billing", consoleMay("billing.manage"), showBilling);
   app.post("/w/:workspaceId/billing/plan", consoleMay("billing.manage"), changePlanForm);
   app.post("/w/:workspaceId/billing/cancel", consoleMay("billing.manage"), cancelForm);
   app.post("/w/:workspaceId/billing/withdraw-change", consoleMay("billing.manage"), withdrawChangeForm);
   app.post("/w/:workspaceId/billing/cards", consoleMay("billing.manage"), addCardForm);
-  app.post("/w/:workspaceId/billing/cards/:cardId/delete", consoleMay("billing.manage"), deleteCardForm);
-  app.post("/w/:workspaceId/billing/invoices/:invoiceId/pay", consoleMay("billing.manage"), payInvoiceForm);
+  app.post("/w/:workspaceId/billing/cards/:cardId/delete", consoleMay("billing.manage"), pathParams(Card), deleteCardForm);
+  app.post("/w/:workspaceId/billing/invoices/:invoiceId/pay", consoleMay("billing.manage"), pathParams(Invoice), payInvoiceForm);
   app.post("/w/:workspaceId/billing/test-clock", consoleMay("billing.manage"), testClockForm);
-  app.get("/w/:workspaceId/billing/invoices/:invoiceId", consoleMay("billing.manage"), showInvoice);
+  app.get("/w/:workspaceId/billing/invoices/:invoiceId", consoleMay("billing.manage"), pathParams(Invoice), showInvoice);
   return app;
 }

@@ -1,9 +1,8 @@
-import type { Context } from "hono";
 import { raw } from "hono/html";
 import { findSchema } from "../domain/catalog/schemas";
 import { verifiedForm } from "../domain/console-sessions/csrf";
 import { listCredentials } from "../domain/credentials/store";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { CreateScheduleBodySchema } from "../domain/schedules/inputs";
 import { createSchedule, ownSchedule, pauseSchedule, removeSchedule, resumeSchedule } from "../domain/schedules/manage";
 import { listSchedules, MAX_SCHEDULES_PER_WORKSPACE } from "../domain/schedules/store";
@@ -15,7 +14,6 @@ import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
 import { providerName } from "../web/provider-name";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { parseTarget, TargetFields } from "./target-fields";
 import { WorkspaceNav } from "./workspace-nav";
 
@@ -23,10 +21,10 @@ const STATUS = { ACTIVE: "실행 중", PAUSED: "일시 중지" } as const;
 const RUNS_SHOWN = 50;
 
 
-async function schedulesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
+async function schedulesPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
   const role = workspaceRoleOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const base = `/console/w/${workspaceId}/schedules`;
   const rows = (await listSchedules(c.env.DB, workspaceId, MAX_SCHEDULES_PER_WORKSPACE)).slice(0, MAX_SCHEDULES_PER_WORKSPACE);
   const live = (await listCredentials(c.env.DB, workspaceId)).filter((row) => row.status === "ACTIVE");
@@ -92,13 +90,13 @@ async function schedulesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   );
 }
 
-export const showSchedules = (c: Context<AppEnv>) => schedulesPage(c);
+export const showSchedules = (c: ConsoleContext<"workspaceId">) => schedulesPage(c);
 
 /** One schedule and its latest runs, each a job with its own page. */
-export async function showScheduleRuns(c: Context<AppEnv>): Promise<Response> {
+export async function showScheduleRuns(c: ConsoleContext<"workspaceId" | "scheduleId">): Promise<Response> {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
-  const schedule = await ownSchedule(c.env, workspaceId, c.req.param("scheduleId")!);
+  const workspaceId = c.req.valid("param").workspaceId;
+  const schedule = await ownSchedule(c.env, workspaceId, c.req.valid("param").scheduleId);
   const runs = await scheduleRuns(c.env.DB, schedule.id, RUNS_SHOWN);
   const jobs = `/console/w/${workspaceId}/jobs`;
   return c.html(
@@ -141,13 +139,13 @@ function scheduleRequest(fields: Record<string, string>) {
   return asApiBody(CreateScheduleBodySchema, body);
 }
 
-export async function createScheduleForm(c: Context<AppEnv>): Promise<Response> {
+export async function createScheduleForm(c: ConsoleContext<"workspaceId">): Promise<Response> {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   return onPage(
     c,
     schedulesPage,
     async () => {
-      const row = await createSchedule(c.env, c.req.param("workspaceId")!, scheduleRequest(fields));
+      const row = await createSchedule(c.env, c.req.valid("param").workspaceId, scheduleRequest(fields));
       return `일정을 만들었습니다. 첫 실행: ${kst(row.nextRunAt!)}`;
     },
     201,
@@ -161,12 +159,12 @@ const ACTIONS = {
 } as const;
 
 /** Pause, resume or delete one of the workspace's schedules. */
-export async function scheduleActionForm(c: Context<AppEnv>): Promise<Response> {
+export async function scheduleActionForm(c: ConsoleContext<"workspaceId" | "scheduleId" | "action">): Promise<Response> {
   await verifiedForm(c, consoleUserOf(c).sessionToken);
-  const action = ACTIONS[c.req.param("action") as keyof typeof ACTIONS];
+  const action = ACTIONS[c.req.valid("param").action as keyof typeof ACTIONS];
   if (!action) return c.notFound();
   return onPage(c, schedulesPage, async () => {
-    await action.act(c.env, c.req.param("workspaceId")!, c.req.param("scheduleId")!);
+    await action.act(c.env, c.req.valid("param").workspaceId, c.req.valid("param").scheduleId);
     return action.done;
   });
 }

@@ -3,7 +3,7 @@ import { clearSessionCookie } from "../domain/console-sessions/cookies";
 import { csrfToken, verifiedForm } from "../domain/console-sessions/csrf";
 import { admitLoginAttempt, forgiveLoginAttempt, recordFailedLogin, UNLOCK_MAIL_AFTER } from "../domain/console-sessions/login-attempts";
 import { closeSession, closeUserSessions } from "../domain/console-sessions/store";
-import type { AppEnv } from "../env";
+import { type ConsoleEnv, consoleUserOf } from "./context";
 import { ApiError } from "../platform/errors/api-error";
 import { clientAddress } from "../platform/http/client-address";
 import { normalizeEmail } from "../domain/users/email";
@@ -11,11 +11,11 @@ import { UNMATCHABLE_HASH, verifyPassword } from "../domain/users/password";
 import { findUserByEmail } from "../domain/users/store";
 import { assertBounded, FORM_FIELD_BOUNDS } from "../web/form-bounds";
 import { CsrfField, ErrorAlert, Page } from "../web/layout";
-import { consoleUserOf, SIGN_IN_PATH } from "./signed-in";
+import { SIGN_IN_PATH } from "./signed-in";
 import { landingPath, startSession } from "./start-session";
 import { mailUnlockLink } from "./unlock";
 
-async function form(c: Context<AppEnv>, values: { email?: string; next?: string } = {}, error?: ApiError) {
+async function form(c: Context<ConsoleEnv>, values: { email?: string; next?: string } = {}, error?: ApiError) {
   const csrf = await csrfToken(c, null);
   return c.html(
     <Page title="로그인">
@@ -38,9 +38,9 @@ async function form(c: Context<AppEnv>, values: { email?: string; next?: string 
   );
 }
 
-export const showSignIn = (c: Context<AppEnv>) => form(c, { next: c.req.query("next") });
+export const showSignIn = (c: Context<ConsoleEnv>) => form(c, { next: c.req.query("next") });
 
-export async function submitSignIn(c: Context<AppEnv>): Promise<Response> {
+export async function submitSignIn(c: Context<ConsoleEnv>): Promise<Response> {
   const fields = await verifiedForm(c, null);
   try {
     assertBounded(fields, ["email", "password", "next"]);
@@ -69,7 +69,7 @@ export async function submitSignIn(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** Signs out this browser, or with `everywhere` every browser of the user. */
-const signOutOf = (everywhere: boolean) => async (c: Context<AppEnv>): Promise<Response> => {
+const signOutOf = (everywhere: boolean) => async (c: Context<ConsoleEnv>): Promise<Response> => {
   const user = consoleUserOf(c);
   await verifiedForm(c, user.sessionToken);
   await (everywhere ? closeUserSessions(c.env.DB, user.userId) : closeSession(c.env.DB, user.tokenHash));

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { csrfToken, verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv } from "../env";
+import type { ConsoleEnv } from "./context";
 import { countSignUpAttempt } from "../domain/console-sessions/login-attempts";
 import { ApiError } from "../platform/errors/api-error";
 import { clientAddress } from "../platform/http/client-address";
@@ -16,7 +16,7 @@ export const MIN_PASSWORD_LENGTH = 10;
 const businessDigits = (value: string) => value.replace(/[\s-]/g, "");
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
-async function form(c: Context<AppEnv>, values: { email?: string; workspaceName?: string; businessNumber?: string } = {}, error?: ApiError) {
+async function form(c: Context<ConsoleEnv>, values: { email?: string; workspaceName?: string; businessNumber?: string } = {}, error?: ApiError) {
   const csrf = await csrfToken(c, null);
   return c.html(
     <Page title="회원가입">
@@ -62,9 +62,9 @@ function refusal(fields: Record<string, string>): ApiError | null {
   return null;
 }
 
-export const showSignUp = (c: Context<AppEnv>) => form(c);
+export const showSignUp = (c: Context<ConsoleEnv>) => form(c);
 
-export async function submitSignUp(c: Context<AppEnv>): Promise<Response> {
+export async function submitSignUp(c: Context<ConsoleEnv>): Promise<Response> {
   const fields = await verifiedForm(c, null);
   try {
     assertBounded(fields, ["email", "password", "workspaceName", "businessNumber"]);

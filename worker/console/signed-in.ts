@@ -1,17 +1,16 @@
-import type { Context } from "hono";
+import type { Context, Next } from "hono";
 import { createMiddleware } from "hono/factory";
 import { readSessionCookie } from "../domain/console-sessions/cookies";
 import { csrfToken } from "../domain/console-sessions/csrf";
 import { findSession } from "../domain/console-sessions/store";
-import type { MemberRole } from "../domain/users/tables";
-import type { AppEnv, ConsoleUser } from "../env";
+import { type ConsoleContext, type ConsoleEnv, type ConsoleUser, consoleUserOf } from "./context";
 import { requireMembership } from "../domain/users/members";
 import { findUser } from "../domain/users/store";
 
 export const SIGN_IN_PATH = "/console/sign-in";
 
 /** The signed-in user of this request, or null. */
-export async function currentUser(c: Context<AppEnv>): Promise<ConsoleUser | null> {
+export async function currentUser(c: Context<ConsoleEnv>): Promise<ConsoleUser | null> {
   const token = readSessionCookie(c);
   const session = token ? await findSession(c.env.DB, token) : null;
   const user = session ? await findUser(c.env.DB, session.userId) : null;
@@ -20,7 +19,7 @@ export async function currentUser(c: Context<AppEnv>): Promise<ConsoleUser | nul
 }
 
 /** Pages for signed-in users: anyone else is sent to sign in. */
-export const signedIn = createMiddleware<AppEnv>(async (c, next) => {
+export const signedIn = createMiddleware<ConsoleEnv>(async (c, next) => {
   const user = await currentUser(c);
   if (!user) {
     const url = new URL(c.req.url);
@@ -35,12 +34,7 @@ export const signedIn = createMiddleware<AppEnv>(async (c, next) => {
  * Pages of one workspace (`:workspaceId`): its members only, WORKSPACE_ACCESS_DENIED for everyone else. Keeps the
  * member's role for the page's own check (console/role-gate.tsx) and for hiding what the role may not use.
  */
-export const workspaceMember = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("workspaceRole", await requireMembership(c.env.DB, c.get("consoleUser")!.userId, c.req.param("workspaceId") ?? ""));
+export const workspaceMember = async (c: ConsoleContext<"workspaceId">, next: Next) => {
+  c.set("workspaceRole", await requireMembership(c.env.DB, consoleUserOf(c).userId, c.req.valid("param").workspaceId));
   await next();
-});
-
-export const consoleUserOf = (c: Context<AppEnv>): ConsoleUser => c.get("consoleUser")!;
-
-/** The signed-in user's role in the path's workspace; pages under /w/:workspaceId run behind workspaceMember, which sets it. */
-export const workspaceRoleOf = (c: Context<AppEnv>): MemberRole => c.get("workspaceRole")!;
+};

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { unlockAccount } from "../domain/console-sessions/login-attempts";
-import type { AppEnv } from "../env";
+import type { ConsoleEnv } from "./context";
 import { findUser } from "../domain/users/store";
 import { type MailedLink, mailedLinkPages, mailLink } from "./mailed-links";
 
@@ -21,7 +21,7 @@ export const UNLOCK_LINK: MailedLink = {
 export const unlockPages = mailedLinkPages(UNLOCK_LINK);
 
 /** Mails the owner of an account that is being guessed the unlock link. */
-export function mailUnlockLink(c: Context<AppEnv>, user: { id: string; email: string }, failures: number): Promise<void> {
+export function mailUnlockLink(c: Context<ConsoleEnv>, user: { id: string; email: string }, failures: number): Promise<void> {
   return mailLink(c, UNLOCK_LINK, user, "로그인 시도가 반복되어 일부 접속이 제한되었습니다", [
     `${user.email} 계정에 비밀번호가 틀린 로그인 시도가 ${failures}번 있었습니다. 시도한 곳은 잠시 기다려야 다시 로그인할 수 있습니다.`,
     "본인이 시도한 것이라면 아래 링크로 제한을 바로 풀 수 있습니다.",

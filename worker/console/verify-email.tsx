@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../env";
+import type { ConsoleEnv } from "./context";
 import { confirmEmail } from "../domain/users/store";
 import { type MailedLink, mailedLinkPages, mailLink } from "./mailed-links";
 
@@ -16,7 +16,7 @@ export const VERIFY_EMAIL_LINK: MailedLink = {
 
 export const verifyEmailPages = mailedLinkPages(VERIFY_EMAIL_LINK);
 
-export function mailVerificationLink(c: Context<AppEnv>, user: { id: string; email: string }): Promise<void> {
+export function mailVerificationLink(c: Context<ConsoleEnv>, user: { id: string; email: string }): Promise<void> {
   return mailLink(c, VERIFY_EMAIL_LINK, user, "이메일 주소를 확인해 주세요", [
     `${user.email}로 콘솔에 가입했습니다. 아래 링크로 이메일 주소를 확인해 주세요.`,
     "확인하기 전에는 샌드박스 기관만 쓸 수 있고, 실제 기관의 자격 증명은 등록할 수 없습니다.",

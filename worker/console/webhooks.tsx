@@ -1,7 +1,6 @@
-import type { Context } from "hono";
 import { WEBHOOK_EVENT_TYPES } from "../../contracts/webhooks";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { CreateEndpointBodySchema } from "../domain/webhooks/inputs";
 import { listDeliveries } from "../domain/webhooks/deliveries";
 import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret } from "../domain/webhooks/endpoints";
@@ -10,7 +9,6 @@ import { checkWebhookUrl, localUrlsAllowed } from "../domain/webhooks/url";
 import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
 import { kst } from "../web/kst";
 import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
-import { consoleUserOf, workspaceRoleOf } from "./signed-in";
 import { WorkspaceNav } from "./workspace-nav";
 
 const ENDPOINTS_SHOWN = 50;
@@ -30,9 +28,9 @@ const SecretNotice = (props: { secret?: string }) =>
     </div>
   ) : null;
 
-async function endpointsPage(c: Context<AppEnv>, shown: Shown = {}) {
+async function endpointsPage(c: ConsoleContext<"workspaceId">, shown: Shown = {}) {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
+  const workspaceId = c.req.valid("param").workspaceId;
   const base = `/console/w/${workspaceId}/webhooks`;
   const endpoints = (await listEndpoints(c.env.DB, workspaceId, ENDPOINTS_SHOWN)).slice(0, ENDPOINTS_SHOWN);
   return c.html(
@@ -69,10 +67,10 @@ async function endpointsPage(c: Context<AppEnv>, shown: Shown = {}) {
 }
 
 /** One endpoint's delivery log: each event's status, its attempts with the answer and how long it took, replay; and the secret's rotation. */
-async function deliveriesPage(c: Context<AppEnv>, shown: Shown = {}) {
+async function deliveriesPage(c: ConsoleContext<"workspaceId" | "endpointId">, shown: Shown = {}) {
   const user = consoleUserOf(c);
-  const workspaceId = c.req.param("workspaceId")!;
-  const endpoint = await findEndpoint(c.env.DB, workspaceId, c.req.param("endpointId")!);
+  const workspaceId = c.req.valid("param").workspaceId;
+  const endpoint = await findEndpoint(c.env.DB, workspaceId, c.req.valid("param").endpointId);
   const base = `/console/w/${workspaceId}/webhooks/${endpoint.id}`;
   const deliveries = (await listDeliveries(c.env.DB, endpoint.id, DELIVERIES_SHOWN)).slice(0, DELIVERIES_SHOWN);
   return c.html(
@@ -121,11 +119,11 @@ async function deliveriesPage(c: Context<AppEnv>, shown: Shown = {}) {
   );
 }
 
-export const showWebhooks = (c: Context<AppEnv>) => endpointsPage(c);
-export const showWebhookDeliveries = (c: Context<AppEnv>) => deliveriesPage(c);
+export const showWebhooks = (c: ConsoleContext<"workspaceId">) => endpointsPage(c);
+export const showWebhookDeliveries = (c: ConsoleContext<"workspaceId" | "endpointId">) => deliveriesPage(c);
 
 /** Runs a form and shows `page` with its outcome (and a secret it made, once). */
-async function webhookForm(c: Context<AppEnv>, page: typeof endpointsPage, act: (fields: Record<string, string | string[]>) => Promise<{ done: string; secret?: string }>) {
+async function webhookForm<C extends ConsoleContext<"workspaceId">>(c: C, page: (c: C, shown: Shown) => Promise<Response>, act: (fields: Record<string, string | string[]>) => Promise<{ done: string; secret?: string }>) {
   const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
   let secret: string | undefined;
   return onPage(
@@ -139,11 +137,11 @@ async function webhookForm(c: Context<AppEnv>, page: typeof endpointsPage, act: 
   );
 }
 
-export async function createWebhookForm(c: Context<AppEnv>): Promise<Response> {
+export async function createWebhookForm(c: ConsoleContext<"workspaceId">): Promise<Response> {
   const events = (await c.req.parseBody({ all: true })).events;
   return webhookForm(c, endpointsPage, async (fields) => {
     const body = asApiBody(CreateEndpointBodySchema, { url: fields.url ?? "", events: [events ?? []].flat() });
-    const { row, secret } = await createEndpoint(c.env.DB, c.env.VAULT_MASTER_KEY, c.req.param("workspaceId")!, {
+    const { row, secret } = await createEndpoint(c.env.DB, c.env.VAULT_MASTER_KEY, c.req.valid("param").workspaceId, {
       url: checkWebhookUrl(body.url, localUrlsAllowed(c.env)),
       events: body.events,
       description: null,
@@ -152,21 +150,21 @@ export async function createWebhookForm(c: Context<AppEnv>): Promise<Response> {
   });
 }
 
-export const deleteWebhookForm = (c: Context<AppEnv>) =>
+export const deleteWebhookForm = (c: ConsoleContext<"workspaceId" | "endpointId">) =>
   webhookForm(c, endpointsPage, async () => {
-    await deleteEndpoint(c.env.DB, c.req.param("workspaceId")!, c.req.param("endpointId")!);
+    await deleteEndpoint(c.env.DB, c.req.valid("param").workspaceId, c.req.valid("param").endpointId);
     return { done: "엔드포인트를 삭제했습니다. 그곳으로는 더 보내지 않습니다." };
   });
 
-export const rotateWebhookSecretForm = (c: Context<AppEnv>) =>
+export const rotateWebhookSecretForm = (c: ConsoleContext<"workspaceId" | "endpointId">) =>
   webhookForm(c, deliveriesPage, async () => {
-    const { secret } = await rotateSecret(c.env.DB, c.env.VAULT_MASTER_KEY, c.req.param("workspaceId")!, c.req.param("endpointId")!);
+    const { secret } = await rotateSecret(c.env.DB, c.env.VAULT_MASTER_KEY, c.req.valid("param").workspaceId, c.req.valid("param").endpointId);
     return { done: "서명 비밀 값을 바꿨습니다.", secret };
   });
 
-export const replayWebhookForm = (c: Context<AppEnv>) =>
+export const replayWebhookForm = (c: ConsoleContext<"workspaceId" | "endpointId" | "deliveryId">) =>
   webhookForm(c, deliveriesPage, async () => {
-    const endpoint = await findEndpoint(c.env.DB, c.req.param("workspaceId")!, c.req.param("endpointId")!);
-    const row = await replayWebhook(c.env, endpoint.id, c.req.param("deliveryId")!);
+    const endpoint = await findEndpoint(c.env.DB, c.req.valid("param").workspaceId, c.req.valid("param").endpointId);
+    const row = await replayWebhook(c.env, endpoint.id, c.req.valid("param").deliveryId);
     return { done: `${row.eventType} 이벤트를 다시 보냅니다.` };
   });

@@ -1,5 +1,5 @@
 import type { MemberRole } from "../domain/users/tables";
-import type { ConsoleUser } from "../env";
+import type { ConsoleUser } from "./context";
 import { roleMay } from "../domain/workspaces/roles";
 import { CsrfField } from "../web/layout";
 import { WORKSPACES_PAGE } from "./workspaces";

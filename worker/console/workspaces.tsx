@@ -1,16 +1,15 @@
 import type { Context } from "hono";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import type { AppEnv } from "../env";
+import { type ConsoleContext, type ConsoleEnv, consoleUserOf } from "./context";
 import { memberships, removeMember } from "../domain/users/members";
 import { workspaceNames } from "../domain/workspaces/store";
 import { type FormOutcome, onPage } from "../web/form-outcome";
 import { CsrfField, Outcome, Page } from "../web/layout";
-import { consoleUserOf } from "./signed-in";
 
 export const WORKSPACES_PAGE = "/console/workspaces";
 
 /** Every workspace the user belongs to: open one, or leave it (the last owner cannot: domain/users/members.ts). */
-async function workspacesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
+async function workspacesPage(c: Context<ConsoleEnv>, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
   const mine = await memberships(c.env.DB, user.userId);
   const names = await workspaceNames(c.env.DB, mine.map((m) => m.workspaceId));
@@ -36,13 +35,13 @@ async function workspacesPage(c: Context<AppEnv>, shown: FormOutcome = {}) {
   );
 }
 
-export const showWorkspaces = (c: Context<AppEnv>) => workspacesPage(c);
+export const showWorkspaces = (c: Context<ConsoleEnv>) => workspacesPage(c);
 
-export async function leaveWorkspaceForm(c: Context<AppEnv>): Promise<Response> {
+export async function leaveWorkspaceForm(c: ConsoleContext<"workspaceId">): Promise<Response> {
   const user = consoleUserOf(c);
   await verifiedForm(c, user.sessionToken);
   return onPage(c, workspacesPage, async () => {
-    await removeMember(c.env, c.req.param("workspaceId")!, user.userId);
+    await removeMember(c.env, c.req.valid("param").workspaceId, user.userId);
     return "워크스페이스에서 나왔습니다.";
   });
 }

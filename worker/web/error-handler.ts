@@ -1,4 +1,4 @@
-import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError } from "../platform/errors/api-error";
@@ -27,19 +27,21 @@ function fromHttpException(err: HTTPException): ApiError {
   }
 }
 
-export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
-  if (ALERTED_CODES.has(error.code)) log("error", "flagged-code", { code: error.code });
+export function errorResponse<E extends AppEnv>(c: Context<E>, error: ApiError): Response {
+  // Noise (ApiError's `noise`) is answered with its code but neither logged as flagged nor counted toward the alert.
+  const flagged = ALERTED_CODES.has(error.code) && !error.noise;
+  if (flagged) log("error", "flagged-code", { code: error.code });
   // A report counts toward its code's alert itself.
   if (error.report) afterAnswer(c, fileReport(c.env, NO_PROVIDER, { requestId: c.get("requestId") }, error.report).catch((err) => log("error", "failure-report-not-filed", { code: error.code, error: String(err) })));
-  else if (ALERTED_CODES.has(error.code)) afterAnswer(c, noteFlagged(c.env, error.code, NO_PROVIDER, c.get("requestId")));
+  else if (flagged) afterAnswer(c, noteFlagged(c.env, error.code, NO_PROVIDER, c.get("requestId")));
   return c.json(error.envelope(c.get("requestId")), error.status as 400, error.headers);
 }
 
-export const onError: ErrorHandler<AppEnv> = (err, c) => {
+export const onError = <E extends AppEnv>(err: Error, c: Context<E>): Response => {
   if (err instanceof ApiError) return errorResponse(c, err);
   if (err instanceof HTTPException) return errorResponse(c, fromHttpException(err));
   log("error", "unhandled-error", { error: String(err), stack: err.stack });
   return errorResponse(c, new ApiError("INTERNAL_ERROR"));
 };
 
-export const onNotFound: NotFoundHandler<AppEnv> = (c) => errorResponse(c, new ApiError("RESOURCE_NOT_FOUND"));
+export const onNotFound = <E extends AppEnv>(c: Context<E>): Response => errorResponse(c, new ApiError("RESOURCE_NOT_FOUND"));

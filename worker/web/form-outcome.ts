@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { AppEnv } from "../env";
 import { ApiError } from "../platform/errors/api-error";
 import { toFieldErrors, validationError } from "../platform/http/validation-hook";
 
@@ -18,9 +17,9 @@ export type FormOutcome = { error?: ApiError; done?: string; status?: 200 | 201 
  * Runs a form's action and shows its page with what was done. A refusal is shown on the page with its code; anything
  * else is the service failing, left to the app's handler.
  */
-export async function onPage(
-  c: Context<AppEnv>,
-  page: (c: Context<AppEnv>, shown: FormOutcome) => Promise<Response>,
+export async function onPage<C extends Context>(
+  c: C,
+  page: (c: C, shown: FormOutcome) => Promise<Response>,
   act: () => Promise<string>,
   status?: 201,
 ): Promise<Response> {

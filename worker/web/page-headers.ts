@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
+import type { PageEnv } from "../env";
 import { randomToken } from "../platform/lib/crypto";
 
 /**
@@ -21,7 +21,7 @@ export const consolePolicy = (nonce: string) =>
   ].join("; ");
 
 /** The security headers of every console response, with a fresh script nonce per response (`cspNonce`). */
-export const consolePageHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const consolePageHeaders: MiddlewareHandler<PageEnv> = async (c, next) => {
   const nonce = randomToken(16);
   c.set("cspNonce", nonce);
   await next();

@@ -1,11 +1,11 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { type AlertRow, latestAlerts } from "../../domain/alerts/store";
-import type { AppEnv } from "../../env";
+import type { AdminApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { code, count, MAX, pathId, timestamp } from "../../platform/http/bounds";
 import { isoTime, isoTimeOrNull } from "../../platform/lib/iso-time";
 import { behind } from "../../platform/http/route-fronts";
-import { OPERATOR_SESSION, operatorsMay } from "../../domain/operators/authenticate";
+import { OPERATOR_SESSION, operatorsMay } from "./authenticate";
 
 export const ALERTS_SHOWN = 100;
 
@@ -50,4 +50,4 @@ export const alertView = (a: AlertRow) => ({
   resolvedAt: isoTimeOrNull(a.resolvedAt),
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json({ items: (await latestAlerts(c.env.DB, ALERTS_SHOWN)).map(alertView) }, 200);
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => c.json({ items: (await latestAlerts(c.env.DB, ALERTS_SHOWN)).map(alertView) }, 200);

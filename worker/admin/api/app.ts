@@ -1,10 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
-import type { AppEnv } from "../../env";
+import type { AdminApiEnv } from "../context";
 import { validationHook } from "../../platform/http/validation-hook";
 import { registerRateHeaders } from "../../platform/http/rate-headers";
 import { serverDescription } from "../../platform/http/server-description";
-import { operatorDocumentAccess } from "../../domain/operators/authenticate";
+import { operatorDocumentAccess } from "./authenticate";
 import * as listAlerts from "./alerts";
 import * as listAudit from "./audit";
 import * as search from "./search";
@@ -22,8 +22,8 @@ export const ADMIN_API_PATH = "/admin/api";
  * the partners' document at /api/v1/openapi.json never shows it. Returned inside a plain Hono app, so mounting it does
  * not merge its routes into the partners' document (OpenAPIHono.route would).
  */
-export function adminApi(): Hono<AppEnv> {
-  const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+export function adminApi(): Hono<AdminApiEnv> {
+  const api = new OpenAPIHono<AdminApiEnv>({ defaultHook: validationHook });
   // Each route's file declares who may call it (guards.ts); the order here is the order of the document's paths. Search,
   // the audit log and the alerts are one file each, so they are registered here.
   registerSessionRoutes(api);
@@ -45,5 +45,5 @@ export function adminApi(): Hono<AppEnv> {
     info: { title: "운영자 API", version: "v1", description: "운영자 전용. 모든 오류는 파트너 API와 같은 {code, message, requestId[, fieldErrors]} 형식입니다." },
     security: [{ operatorSession: [] }],
   }));
-  return new Hono<AppEnv>().route("/", api);
+  return new Hono<AdminApiEnv>().route("/", api);
 }

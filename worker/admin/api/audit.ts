@@ -1,12 +1,12 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { AdminApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { code, MAX, pathId, timestamp } from "../../platform/http/bounds";
 import { isoTime } from "../../platform/lib/iso-time";
 import { type AuditLine, auditLines } from "../../domain/operators/audit";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { behind } from "../../platform/http/route-fronts";
-import { OPERATOR_SESSION, operatorsMay } from "../../domain/operators/authenticate";
+import { OPERATOR_SESSION, operatorsMay } from "./authenticate";
 
 const AuditLineSchema = z
   .object({
@@ -57,7 +57,7 @@ const lineView = (line: AuditLine) => ({
   requestId: line.requestId,
 });
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const { cursor, limit, ...filter } = c.req.valid("query");
   // The cursor is bound to the filter: a page of one target's lines cannot continue another's.
   const scope = JSON.stringify(["audit", filter.targetKind ?? null, filter.targetId ?? null, filter.operatorId ?? null]);

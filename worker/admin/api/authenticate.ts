@@ -1,18 +1,16 @@
-import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../../env";
+import { type AdminApiEnv, operatorOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import type { RouteFront } from "../../platform/http/route-fronts";
-import type { Actor } from "./actions";
-import { assertOperatorMay, type OperatorAction } from "./permissions";
-import { findOperatorSession, type Operator } from "./store";
-import { operatorCookie } from "./session-cookie";
+import { assertOperatorMay, type OperatorAction } from "../../domain/operators/permissions";
+import { findOperatorSession } from "../../domain/operators/store";
+import { operatorCookie } from "../../domain/operators/session-cookie";
 
 const BEARER = /^Bearer (ops_[A-Za-z0-9_-]{16,100})$/;
 
 /** A live operator session's bearer token, or with `orCookie` the /admin console's session cookie; anyone else 403 ADMIN_FORBIDDEN. */
 const operatorSession = (orCookie: boolean) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<AdminApiEnv>(async (c, next) => {
     const token = BEARER.exec(c.req.header("Authorization") ?? "")?.[1] ?? (orCookie ? operatorCookie(c) : undefined);
     const operator = token ? await findOperatorSession(c.env.DB, token) : null;
     if (!operator) throw new ApiError("ADMIN_FORBIDDEN");
@@ -32,12 +30,12 @@ const requireOperator = operatorSession(false);
  */
 export const operatorDocumentAccess = operatorSession(true);
 
-export const OPERATOR_SESSION: RouteFront = { middleware: requireOperator, errors: ["ADMIN_FORBIDDEN"] };
+export const OPERATOR_SESSION: RouteFront<AdminApiEnv> = { middleware: requireOperator, errors: ["ADMIN_FORBIDDEN"] };
 
 /** The operator's role must allow `action` (domain/operators/permissions.ts), else 403 ADMIN_ACTION_FORBIDDEN. */
-export function operatorsMay(action: OperatorAction): RouteFront {
+export function operatorsMay(action: OperatorAction): RouteFront<AdminApiEnv> {
   return {
-    middleware: createMiddleware<AppEnv>(async (c, next) => {
+    middleware: createMiddleware<AdminApiEnv>(async (c, next) => {
       assertOperatorMay(operatorOf(c).role, action);
       await next();
     }),
@@ -47,8 +45,3 @@ export function operatorsMay(action: OperatorAction): RouteFront {
 
 /** Actions that change something or show a workspace's data write the audit line first (domain/operators/audit.ts). */
 export const AUDITED: RouteFront = { errors: ["ADMIN_ACTION_NOT_MARKED"] };
-
-export const operatorOf = (c: Context<AppEnv>): Operator => c.get("operator")!;
-
-/** Who acts in this request, for domain/operators/actions.ts. */
-export const actorOf = (c: Context<AppEnv>): Actor => ({ operator: operatorOf(c), requestId: c.get("requestId") });

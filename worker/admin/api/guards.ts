@@ -1,5 +1,5 @@
 import type { RouteConfig } from "@hono/zod-openapi";
-import { AUDITED, OPERATOR_SESSION, operatorsMay } from "../../domain/operators/authenticate";
+import { AUDITED, OPERATOR_SESSION, operatorsMay } from "./authenticate";
 import type { OperatorAction } from "../../domain/operators/permissions";
 import { behind } from "../../platform/http/route-fronts";
 

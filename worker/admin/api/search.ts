@@ -1,7 +1,6 @@
-import { actorOf } from "../../domain/operators/authenticate";
+import { actorOf, type AdminApiEnv } from "../context";
 import { MAX_MATCHES, searchTargets } from "../../domain/operators/actions";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
 import { errorResponses } from "../../platform/http/error-responses";
 import { MAX, pathId } from "../../platform/http/bounds";
 import { workspaceView } from "./views";
@@ -31,7 +30,7 @@ export const route = operating("workspaces.read", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const matches = await searchTargets(c.env, actorOf(c), c.req.valid("query").q);
   return c.json({ items: matches.map((m) => ({ ...m, workspace: m.workspace && workspaceView(m.workspace) })) }, 200);
 };

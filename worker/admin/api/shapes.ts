@@ -6,6 +6,9 @@ import { code, MAX, pathId, timestamp, uuid } from "../../platform/http/bounds";
 /** Why an operator acts: required of every change and kept in the audit log with it. */
 export const ReasonSchema = z.string().trim().min(5).max(500).meta({ description: "작업 사유 (5-500자). 감사 기록에 작업과 함께 남습니다" });
 
+/** The operator's authenticator code of now, asked again before refunds and credits (domain/operators/sign-in.ts `confirmFreshCode`). */
+export const FreshCodeSchema = z.string().max(6).meta({ description: "인증 앱의 지금 6자리 코드. 한 코드는 한 번만 쓰입니다(로그인에 쓴 코드도 다시 쓸 수 없습니다)" });
+
 export const ReasonBodySchema = z.object({ reason: ReasonSchema }).openapi("AdminReason");
 
 export const OperatorSchema = z.object({ id: uuid(), email: z.string().max(254), role: z.enum(OPERATOR_ROLES) }).openapi("Operator");

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { latestAlerts } from "../../domain/alerts/store";
-import type { AppEnv } from "../../env";
+import { type AdminPagesEnv, operatorOf } from "../context";
 import { assertOperatorMay } from "../../domain/operators/permissions";
 import { kst } from "../../web/kst";
 import { ALERTS_SHOWN } from "../api/alerts";
@@ -8,8 +8,8 @@ import { DataTable } from "../../web/layout";
 import { AdminPage } from "./layout";
 
 /** Alerts on the flagged codes, open ones first. */
-export async function showAlerts(c: Context<AppEnv>): Promise<Response> {
-  assertOperatorMay(c.get("operator")!.role, "alerts.read");
+export async function showAlerts(c: Context<AdminPagesEnv>): Promise<Response> {
+  assertOperatorMay(operatorOf(c).role, "alerts.read");
   const alerts = await latestAlerts(c.env.DB, ALERTS_SHOWN);
   return c.html(
     <AdminPage c={c} title="운영 알림">

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import { type AdminPagesEnv, operatorOf } from "../context";
 import { MAX } from "../../platform/http/bounds";
 import { auditLines } from "../../domain/operators/audit";
 import { assertOperatorMay } from "../../domain/operators/permissions";
@@ -10,8 +10,8 @@ import { AdminPage } from "./layout";
 const PAGE = 100;
 
 /** The audit log newest first, of one target when `targetId` is given; `before` pages back past a line id. */
-export async function showAudit(c: Context<AppEnv>): Promise<Response> {
-  assertOperatorMay(c.get("operator")!.role, "audit.read");
+export async function showAudit(c: Context<AdminPagesEnv>): Promise<Response> {
+  assertOperatorMay(operatorOf(c).role, "audit.read");
   const targetId = (c.req.query("targetId") ?? "").slice(0, MAX.id) || undefined;
   const before = /^\d{1,15}$/.test(c.req.query("before") ?? "") ? c.req.query("before")! : undefined;
   const lines = await auditLines(c.env.DB, { targetId, after: before ? { id: before, createdAt: 0 } : undefined, limit: PAGE });

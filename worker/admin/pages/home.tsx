@@ -1,16 +1,15 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import { actorOf, type AdminPagesEnv } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { MAX } from "../../platform/http/bounds";
 import { type SearchMatch, searchTargets } from "../../domain/operators/actions";
-import { actorOf } from "../../domain/operators/authenticate";
 import { DataTable } from "../../web/layout";
 import { AdminPage } from "./layout";
 
 const KIND_NAMES: Record<SearchMatch["kind"], string> = { workspace: "워크스페이스", job: "작업", credential: "인증정보", connection: "파트너 연결" };
 
 /** The console's home: one box that finds a workspace, partner, job, credential or connection by id or business number. */
-export async function showSearch(c: Context<AppEnv>): Promise<Response> {
+export async function showSearch(c: Context<AdminPagesEnv>): Promise<Response> {
   const q = (c.req.query("q") ?? "").trim();
   let matches: SearchMatch[] | null = null;
   let error: ApiError | undefined;

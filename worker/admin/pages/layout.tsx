@@ -1,15 +1,15 @@
 import type { Context } from "hono";
 import type { Child } from "hono/jsx";
 import { verifiedForm } from "../../domain/console-sessions/csrf";
-import type { AppEnv } from "../../env";
+import { type AdminPagesEnv, operatorCsrfOf, operatorOf, operatorTokenOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { ReasonSchema } from "../api/shapes";
 import { CsrfField, ErrorAlert, Page } from "../../web/layout";
 
 const PRODUCT = "운영자 콘솔";
 
-export function AdminPage(props: { c: Context<AppEnv>; title: string; error?: ApiError; children?: Child }) {
-  const operator = props.c.get("operator")!;
+export function AdminPage(props: { c: Context<AdminPagesEnv>; title: string; error?: ApiError; children?: Child }) {
+  const operator = operatorOf(props.c);
   return (
     <Page
       product={PRODUCT}
@@ -25,7 +25,7 @@ export function AdminPage(props: { c: Context<AppEnv>; title: string; error?: Ap
             {operator.email} ({operator.role})
           </span>
           <form method="post" action="/admin/sign-out" style="display:inline">
-            <CsrfField token={props.c.get("operatorCsrf")!} />
+            <CsrfField token={operatorCsrfOf(props.c)} />
             <button type="submit" style="margin:0">로그아웃</button>
           </form>
         </nav>
@@ -52,8 +52,8 @@ export const ReasonField = (props: { id: string }) => (
 );
 
 /** A posted action form of the signed-in operator: its token checked, its reason bounded like the API's (400 INVALID_PARAM_FORMAT). */
-export async function actionForm(c: Context<AppEnv>): Promise<{ fields: Record<string, string>; reason: string }> {
-  const fields = await verifiedForm(c, c.get("operatorToken")!);
+export async function actionForm(c: Context<AdminPagesEnv>): Promise<{ fields: Record<string, string>; reason: string }> {
+  const fields = await verifiedForm(c, operatorTokenOf(c));
   const reason = ReasonSchema.safeParse(fields.reason ?? "");
   if (!reason.success) {
     throw new ApiError("INVALID_PARAM_FORMAT", { fieldErrors: [{ field: "reason", code: "INVALID_PARAM_FORMAT", message: "사유를 5자 이상 500자 이하로 적어 주세요." }] });
@@ -62,7 +62,7 @@ export async function actionForm(c: Context<AppEnv>): Promise<{ fields: Record<s
 }
 
 /** Runs a form's action; a refusal (a catalog error) is shown on a page of its own with the way back, at its status. */
-export async function answerForm(c: Context<AppEnv>, back: string, act: () => Promise<void>): Promise<Response> {
+export async function answerForm(c: Context<AdminPagesEnv>, back: string, act: () => Promise<void>): Promise<Response> {
   try {
     await act();
     return c.redirect(back, 303);

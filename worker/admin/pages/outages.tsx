@@ -1,11 +1,10 @@
 import type { Context } from "hono";
 import { upcomingOutageRows } from "../../domain/catalog/outages";
 import { allProviders, findProvider } from "../../domain/catalog/providers";
-import type { AppEnv } from "../../env";
+import { actorOf, type AdminPageContext, type AdminPagesEnv, operatorCsrfOf, operatorOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { MAX } from "../../platform/http/bounds";
 import { announceProviderOutage, withdrawProviderOutage } from "../../domain/operators/actions";
-import { actorOf } from "../../domain/operators/authenticate";
 import { operatorMay } from "../../domain/operators/permissions";
 import { CsrfField } from "../../web/layout";
 import { kst } from "../../web/kst";
@@ -18,10 +17,10 @@ const DATETIME_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 const kstIso = (value: string | undefined) => (value && DATETIME_LOCAL.test(value) ? `${value}:00+09:00` : "");
 
 /** Outages operators announced that are not over yet, and (for roles that may) the form to announce one and the buttons to withdraw them. */
-export async function showOutages(c: Context<AppEnv>): Promise<Response> {
+export async function showOutages(c: Context<AdminPagesEnv>): Promise<Response> {
   const rows = await upcomingOutageRows(c.env.DB, Date.now());
-  const manages = operatorMay(c.get("operator")!.role, "outages.manage");
-  const csrf = c.get("operatorCsrf")!;
+  const manages = operatorMay(operatorOf(c).role, "outages.manage");
+  const csrf = operatorCsrfOf(c);
   return c.html(
     <AdminPage c={c} title="기관 장애·점검">
       <p>여기 등록한 시간은 기관의 점검 달력에 더해져 파트너의 GET /providers에 보이고, 이 시간에 걸리는 작업은 끝날 때까지 기다립니다.</p>
@@ -66,7 +65,7 @@ export async function showOutages(c: Context<AppEnv>): Promise<Response> {
   );
 }
 
-export const announceForm = (c: Context<AppEnv>) =>
+export const announceForm = (c: Context<AdminPagesEnv>) =>
   answerForm(c, BACK, async () => {
     const { fields, reason } = await actionForm(c);
     const provider = findProvider(fields.providerCode ?? "");
@@ -76,8 +75,8 @@ export const announceForm = (c: Context<AppEnv>) =>
     await announceProviderOutage(c.env, actorOf(c), provider, { startsAt: kstIso(fields.startsAt), endsAt: kstIso(fields.endsAt), note: note.data, reason });
   });
 
-export const withdrawForm = (c: Context<AppEnv>) =>
+export const withdrawForm = (c: AdminPageContext<"code" | "id">) =>
   answerForm(c, BACK, async () => {
     const { reason } = await actionForm(c);
-    await withdrawProviderOutage(c.env, actorOf(c), c.req.param("code")!, c.req.param("id")!, reason);
+    await withdrawProviderOutage(c.env, actorOf(c), c.req.valid("param").code, c.req.valid("param").id, reason);
   });

@@ -1,21 +1,17 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import { actorOf, type AdminPageContext, type AdminPagesEnv, operatorCsrfOf, operatorOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
-import { closeFailureReport, readFailureReport } from "../../domain/operators/actions";
-import { actorOf } from "../../domain/operators/authenticate";
-import { assertOperatorMay, operatorMay } from "../../domain/operators/permissions";
-import { latestReports } from "../../domain/reports/store";
+import { closeFailureReport, listFailureReports, readFailureReport } from "../../domain/operators/actions";
+import { operatorMay } from "../../domain/operators/permissions";
 import { CsrfField } from "../../web/layout";
 import { kst } from "../../web/kst";
 import { providerName } from "../../web/provider-name";
-import { REPORTS_SHOWN } from "../api/reports/list";
 import { FixRefSchema } from "../api/reports/shapes";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
 
-/** Pages the scrapers could not read, open ones first. */
-export async function showReports(c: Context<AppEnv>): Promise<Response> {
-  assertOperatorMay(c.get("operator")!.role, "reports.read");
-  const reports = await latestReports(c.env.DB, REPORTS_SHOWN);
+/** Pages the scrapers could not read, open ones first; the list is an audit line, as a report's page is. */
+export async function showReports(c: Context<AdminPagesEnv>): Promise<Response> {
+  const reports = await listFailureReports(c.env, actorOf(c));
   return c.html(
     <AdminPage c={c} title="스크래퍼 실패 보고서">
       {reports.length === 0 && <p role="status">보고서가 없습니다.</p>}
@@ -35,8 +31,8 @@ export async function showReports(c: Context<AppEnv>): Promise<Response> {
 }
 
 /** One report: what the adapter met, the redacted screenshot, the redacted HTML as text (never rendered), and closing it. */
-export async function showReport(c: Context<AppEnv>): Promise<Response> {
-  const { report: r, page } = await readFailureReport(c.env, actorOf(c), c.req.param("id")!);
+export async function showReport(c: AdminPageContext<"id">): Promise<Response> {
+  const { report: r, page } = await readFailureReport(c.env, actorOf(c), c.req.valid("param").id);
   return c.html(
     <AdminPage c={c} title={`${providerName(r.providerCode)} · ${r.step}`}>
       <dl>
@@ -66,9 +62,9 @@ export async function showReport(c: Context<AppEnv>): Promise<Response> {
           </pre>
         </details>
       )}
-      {!r.closedAt && operatorMay(c.get("operator")!.role, "reports.close") && (
+      {!r.closedAt && operatorMay(operatorOf(c).role, "reports.close") && (
         <form method="post" action={`/admin/reports/${r.id}/close`}>
-          <CsrfField token={c.get("operatorCsrf")!} />
+          <CsrfField token={operatorCsrfOf(c)} />
           <label for="fixRef">고친 어댑터 변경 (커밋이나 풀 리퀘스트)</label>
           <input id="fixRef" name="fixRef" minlength={3} maxlength={300} required />
           <ReasonField id="close-reason" />
@@ -79,10 +75,10 @@ export async function showReport(c: Context<AppEnv>): Promise<Response> {
   );
 }
 
-export const closeReportForm = (c: Context<AppEnv>) =>
-  answerForm(c, `/admin/reports/${c.req.param("id")}`, async () => {
+export const closeReportForm = (c: AdminPageContext<"id">) =>
+  answerForm(c, `/admin/reports/${c.req.valid("param").id}`, async () => {
     const { fields, reason } = await actionForm(c);
     const fixRef = FixRefSchema.safeParse(fields.fixRef ?? "");
     if (!fixRef.success) throw new ApiError("INVALID_PARAM_FORMAT", { message: "고친 어댑터 변경을 3자 이상 300자 이하로 적어 주세요." });
-    await closeFailureReport(c.env, actorOf(c), c.req.param("id")!, fixRef.data, reason);
+    await closeFailureReport(c.env, actorOf(c), c.req.valid("param").id, fixRef.data, reason);
   });

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { csrfToken, verifiedForm } from "../../domain/console-sessions/csrf";
-import type { AppEnv } from "../../env";
+import { type AdminPagesEnv, operatorOf, operatorTokenOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { clientAddress } from "../../platform/http/client-address";
 import { closeOperatorSession } from "../../domain/operators/store";
@@ -11,7 +11,7 @@ import { clearOperatorCookie, setOperatorCookie } from "../../domain/operators/s
 import { ADMIN_SIGN_IN_PATH } from "./session";
 import { SignedOutPage } from "./layout";
 
-async function form(c: Context<AppEnv>, email = "", error?: ApiError) {
+async function form(c: Context<AdminPagesEnv>, email = "", error?: ApiError) {
   return c.html(
     <SignedOutPage title="운영자 로그인">
       <ErrorAlert error={error} />
@@ -31,9 +31,9 @@ async function form(c: Context<AppEnv>, email = "", error?: ApiError) {
   );
 }
 
-export const showOperatorSignIn = (c: Context<AppEnv>) => form(c);
+export const showOperatorSignIn = (c: Context<AdminPagesEnv>) => form(c);
 
-export async function submitOperatorSignIn(c: Context<AppEnv>): Promise<Response> {
+export async function submitOperatorSignIn(c: Context<AdminPagesEnv>): Promise<Response> {
   const fields = await verifiedForm(c, null);
   try {
     assertBounded(fields, ["email", "password"]);
@@ -47,9 +47,9 @@ export async function submitOperatorSignIn(c: Context<AppEnv>): Promise<Response
   }
 }
 
-export async function operatorSignOut(c: Context<AppEnv>): Promise<Response> {
-  await verifiedForm(c, c.get("operatorToken")!);
-  await closeOperatorSession(c.env.DB, c.get("operator")!.tokenHash);
+export async function operatorSignOut(c: Context<AdminPagesEnv>): Promise<Response> {
+  await verifiedForm(c, operatorTokenOf(c));
+  await closeOperatorSession(c.env.DB, operatorOf(c).tokenHash);
   clearOperatorCookie(c);
   return c.redirect(ADMIN_SIGN_IN_PATH, 303);
 }

@@ -1,8 +1,6 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../../env";
 import { changeWorkspacePlan, changeWorkspaceSuspension, grantUsageCredit, inspectWorkspace, rerunFailedJob } from "../../domain/operators/actions";
 import { MAX_CREDIT_WON, spendableCredits } from "../../domain/billing/credits";
-import { actorOf } from "../../domain/operators/authenticate";
+import { type AdminPageContext, actorOf, operatorCsrfOf, operatorOf } from "../context";
 import { operatorMay } from "../../domain/operators/permissions";
 import { PLANS } from "../../domain/workspaces/tables";
 import { ApiError } from "../../platform/errors/api-error";
@@ -12,11 +10,11 @@ import { providerName } from "../../web/provider-name";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
 
 /** One workspace: what it is, its keys and credentials without their secrets, its latest jobs; the actions the operator's role allows. */
-export async function showWorkspace(c: Context<AppEnv>): Promise<Response> {
-  const { workspace: w, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.param("id")!);
+export async function showWorkspace(c: AdminPageContext<"id">): Promise<Response> {
+  const { workspace: w, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.valid("param").id);
   const credits = await spendableCredits(c.env.DB, w.id);
-  const role = c.get("operator")!.role;
-  const csrf = c.get("operatorCsrf")!;
+  const role = operatorOf(c).role;
+  const csrf = operatorCsrfOf(c);
   const base = `/admin/workspaces/${w.id}`;
   return c.html(
     <AdminPage c={c} title={w.name}>
@@ -64,6 +62,8 @@ export async function showWorkspace(c: Context<AppEnv>): Promise<Response> {
           <label for="credit-expires">만료일 (그날 끝까지)</label>
           <input id="credit-expires" name="expiresOn" type="date" required />
           <ReasonField id="credit-reason" />
+          <label for="credit-code">인증 앱의 지금 6자리 코드 (돈이 움직이는 작업이라 다시 묻습니다)</label>
+          <input id="credit-code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} required />
           <button type="submit">크레딧 주기</button>
         </form>
       )}
@@ -121,9 +121,9 @@ export async function showWorkspace(c: Context<AppEnv>): Promise<Response> {
   );
 }
 
-export async function suspensionForm(c: Context<AppEnv>): Promise<Response> {
-  const id = c.req.param("id")!;
-  const direction = c.req.param("direction");
+export async function suspensionForm(c: AdminPageContext<"id" | "direction">): Promise<Response> {
+  const id = c.req.valid("param").id;
+  const direction = c.req.valid("param").direction;
   return answerForm(c, `/admin/workspaces/${id}`, async () => {
     if (direction !== "suspend" && direction !== "restore") throw new ApiError("ACTION_NOT_FOUND");
     const { reason } = await actionForm(c);
@@ -131,8 +131,8 @@ export async function suspensionForm(c: Context<AppEnv>): Promise<Response> {
   });
 }
 
-export async function planForm(c: Context<AppEnv>): Promise<Response> {
-  const id = c.req.param("id")!;
+export async function planForm(c: AdminPageContext<"id">): Promise<Response> {
+  const id = c.req.valid("param").id;
   return answerForm(c, `/admin/workspaces/${id}`, async () => {
     const { fields, reason } = await actionForm(c);
     const plan = PLANS.find((p) => p === fields.plan);
@@ -141,22 +141,22 @@ export async function planForm(c: Context<AppEnv>): Promise<Response> {
   });
 }
 
-export async function creditForm(c: Context<AppEnv>): Promise<Response> {
-  const id = c.req.param("id")!;
+export async function creditForm(c: AdminPageContext<"id">): Promise<Response> {
+  const id = c.req.valid("param").id;
   return answerForm(c, `/admin/workspaces/${id}`, async () => {
     const { fields, reason } = await actionForm(c);
     const day = /^\d{4}-\d{2}-\d{2}$/.exec(fields.expiresOn ?? "")?.[0];
     if (!day) throw new ApiError("INVALID_PARAM_FORMAT", { message: "만료일은 YYYY-MM-DD입니다." });
     // The day's end in Korea, where the partner reads "until the 30th".
-    await grantUsageCredit(c.env, actorOf(c), id, { amount: Number(fields.amount), expiresAt: Date.parse(`${day}T23:59:59.999+09:00`), reason });
+    await grantUsageCredit(c.env, actorOf(c), id, { amount: Number(fields.amount), expiresAt: Date.parse(`${day}T23:59:59.999+09:00`), reason }, (fields.code ?? "").slice(0, 6));
   });
 }
 
-export async function rerunForm(c: Context<AppEnv>): Promise<Response> {
+export async function rerunForm(c: AdminPageContext<"id">): Promise<Response> {
   const fields = await c.req.parseBody();
   const workspaceId = typeof fields.workspaceId === "string" && /^[0-9a-f-]{36}$/.test(fields.workspaceId) ? fields.workspaceId : "";
   return answerForm(c, workspaceId ? `/admin/workspaces/${workspaceId}` : "/admin", async () => {
     const { reason } = await actionForm(c);
-    await rerunFailedJob(c.env, actorOf(c), c.req.param("id")!, reason);
+    await rerunFailedJob(c.env, actorOf(c), c.req.valid("param").id, reason);
   });
 }

@@ -1,11 +1,10 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { MAX, timestamp } from "../../platform/http/bounds";
 import { issuedRights } from "../../domain/api-keys/rights";
-import { issueApiKey } from "../../domain/api-keys/store";
-import type { AppEnv } from "../../env";
+import { issuePersonsKey, issuerOfKey } from "../../domain/users/issued-keys";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
-import { principalOf } from "../principal";
 import { ApiKeySchema } from "./shapes";
 import { apiKeyView } from "./views";
 import { managing } from "../guards";
@@ -29,10 +28,12 @@ export const route = managing("keys.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");
   const principal = principalOf(c);
   const rights = issuedRights(principal.rights, { canManageKeys: body.canManageKeys, expiresAt: body.expiresAt ? Date.parse(body.expiresAt) : undefined });
-  const { row, secret } = await issueApiKey(c.env.DB, { workspaceId: principal.workspaceId, name: body.name, ...rights });
+  // The new key is the same person's doing as the key that makes it: their managing keys all go when they stop owning the workspace.
+  const issuedByUserId = await issuerOfKey(c.env.DB, principal.apiKeyId);
+  const { row, secret } = await issuePersonsKey(c.env, { workspaceId: principal.workspaceId, name: body.name, ...rights, issuedByUserId });
   return c.json({ ...apiKeyView(row), secret }, 201);
 };

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listApiKeys } from "../../domain/api-keys/store";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { ApiKeySchema } from "./shapes";
 import { apiKeyView } from "./views";
@@ -22,7 +21,7 @@ export const route = managing("keys.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   const page = await paged(c.env.CURSOR_SECRET, JSON.stringify(["api-keys", workspaceId]), query, (after) => listApiKeys(c.env.DB, workspaceId, { limit: query.limit, after }), apiKeyView);

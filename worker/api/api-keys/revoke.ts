@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { revokeKey } from "../../domain/api-keys/revoke";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
 import { pathId } from "../../platform/http/bounds";
-import { principalOf } from "../principal";
 import { managing } from "../guards";
 
 export const route = managing("keys.manage", createRoute({
@@ -22,7 +21,7 @@ export const route = managing("keys.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const outcome = await revokeKey(c.env, principalOf(c).workspaceId, c.req.valid("param").id);
   if (outcome === "NOT_FOUND") throw new ApiError("API_KEY_NOT_FOUND");
   if (outcome === "ALREADY_REVOKED") throw new ApiError("API_KEY_ALREADY_REVOKED");

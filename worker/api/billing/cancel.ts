@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { cancelPlan } from "../../domain/billing/plan-change";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { SubscriptionSchema } from "./shapes";
 import { currentSubscription } from "./subscription";
 import { managing } from "../guards";
@@ -20,7 +19,7 @@ export const route = managing("billing.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   await cancelPlan(c.env, workspaceId);
   return c.json(await currentSubscription(c.env.DB, workspaceId), 200);

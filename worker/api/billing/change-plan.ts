@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { changePlan } from "../../domain/billing/plan-change";
 import { portOneGateway } from "../../domain/billing/portone";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
-import { principalOf } from "../principal";
 import { SubscriptionSchema } from "./shapes";
 import { ChangePlanBodySchema } from "../../domain/billing/inputs";
 import { currentSubscription } from "./subscription";
@@ -39,7 +38,7 @@ export const route = managing("billing.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   await changePlan(c.env, portOneGateway(c.env), workspaceId, c.req.valid("json").plan);
   return c.json(await currentSubscription(c.env.DB, workspaceId), 200);

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { receiveGatewayWebhook } from "../../domain/billing/gateway-webhooks";
 import { portOneGateway } from "../../domain/billing/portone";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { behind } from "../../platform/http/route-fronts";
 
@@ -22,7 +22,7 @@ export const route = behind(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   // The signature covers the exact bytes sent: read them, not a parsed and re-serialised body.
   const outcome = await receiveGatewayWebhook(c.env, portOneGateway(c.env), await c.req.text(), c.req.raw.headers);
   return c.json({ outcome: outcome as "recorded" | "ignored" }, 200);

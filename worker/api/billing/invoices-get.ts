@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { getInvoice } from "../../domain/billing/invoices";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { IdParamSchema, InvoiceSchema, invoiceView } from "./shapes";
 import { managing } from "../guards";
 
@@ -20,4 +19,4 @@ export const route = managing("billing.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(invoiceView(await getInvoice(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => c.json(invoiceView(await getInvoice(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

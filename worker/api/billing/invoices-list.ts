@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listInvoices } from "../../domain/billing/invoices";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
-import { principalOf } from "../principal";
 import { InvoiceSchema, invoiceView } from "./shapes";
 import { managing } from "../guards";
 
@@ -21,7 +20,7 @@ export const route = managing("billing.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   return c.json(await paged(c.env.CURSOR_SECRET, JSON.stringify(["invoices", workspaceId]), query, (after) => listInvoices(c.env.DB, workspaceId, { limit: query.limit, after }), invoiceView), 200);

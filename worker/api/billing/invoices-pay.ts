@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { portOneGateway } from "../../domain/billing/portone";
 import { payPastDue } from "../../domain/billing/renewal";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { IdParamSchema, InvoiceSchema, invoiceView } from "./shapes";
 import { managing } from "../guards";
 
@@ -22,5 +21,5 @@ export const route = managing("billing.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(invoiceView(await payPastDue(c.env, portOneGateway(c.env), principalOf(c).workspaceId, c.req.valid("param").id)), 200);

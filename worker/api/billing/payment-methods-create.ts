@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { addPaymentMethod } from "../../domain/billing/payment-methods";
 import { portOneGateway } from "../../domain/billing/portone";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
-import { principalOf } from "../principal";
 import { PaymentMethodSchema, paymentMethodView } from "./shapes";
 import { CreatePaymentMethodBodySchema } from "../../domain/billing/inputs";
 import { managing } from "../guards";
@@ -24,7 +23,7 @@ export const route = managing("billing.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const row = await addPaymentMethod(c.env, portOneGateway(c.env), principalOf(c).workspaceId, c.req.valid("json").card);
   return c.json(paymentMethodView(row), 201);
 };

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { deletePaymentMethod } from "../../domain/billing/payment-methods";
 import { portOneGateway } from "../../domain/billing/portone";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { IdParamSchema } from "./shapes";
 import { managing } from "../guards";
 
@@ -22,7 +21,7 @@ export const route = managing("billing.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   await deletePaymentMethod(c.env, portOneGateway(c.env), principalOf(c).workspaceId, c.req.valid("param").id);
   return c.body(null, 204);
 };

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { listPaymentMethods, MAX_PAYMENT_METHODS } from "../../domain/billing/payment-methods";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { PaymentMethodSchema, paymentMethodView } from "./shapes";
 import { managing } from "../guards";
 
@@ -19,4 +18,4 @@ export const route = managing("billing.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json({ items: (await listPaymentMethods(c.env.DB, principalOf(c).workspaceId)).map(paymentMethodView) }, 200);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => c.json({ items: (await listPaymentMethods(c.env.DB, principalOf(c).workspaceId)).map(paymentMethodView) }, 200);

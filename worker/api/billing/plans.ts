@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { invoiceAmounts } from "../../domain/billing/invoices";
 import { PLANS } from "../../domain/workspaces/tables";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { PLAN_LIMITS, PLAN_NAMES, PLAN_OVERAGE, PLAN_PRICES } from "../../domain/workspaces/plans";
 import { PlanOfferSchema } from "./shapes";
@@ -20,7 +20,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const items = PLANS.map((plan) => {
     const price = PLAN_PRICES[plan];
     const amounts = price === null ? { supplyAmount: null, vatAmount: null, totalAmount: null } : invoiceAmounts(price);

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import * as listPlans from "./plans";
 import * as getSubscription from "./subscription";
 import * as changePlan from "./change-plan";
@@ -14,7 +14,7 @@ import * as payInvoice from "./invoices-pay";
 import * as gatewayWebhook from "./gateway-webhook";
 
 /** What the workspace pays: prices are public to any key, the rest is owners' business (docs/billing.md). */
-export function registerBillingRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerBillingRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(listPlans.route, listPlans.handler);
   api.openapi(getSubscription.route, getSubscription.handler);
   api.openapi(changePlan.route, changePlan.handler);
@@ -29,6 +29,6 @@ export function registerBillingRoutes(api: OpenAPIHono<AppEnv>): void {
 }
 
 /** The payment gateway's deliveries, on the root app outside /api/v1: no API key, its signature stands in (gateway-webhook.ts). */
-export function registerGatewayWebhookRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerGatewayWebhookRoutes(app: OpenAPIHono<ApiEnv>): void {
   app.openapi(gatewayWebhook.route, gatewayWebhook.handler);
 }

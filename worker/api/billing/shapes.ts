@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { INVOICE_STATUSES } from "../../domain/billing/tables";
+import { INVOICE_KINDS, INVOICE_STATUSES } from "../../domain/billing/tables";
 import { PLANS } from "../../domain/workspaces/tables";
 import { count, pathId, timestamp, uuid } from "../../platform/http/bounds";
 import { isoTime } from "../../platform/lib/iso-time";
@@ -43,12 +43,12 @@ export const InvoiceSchema = z
     plan: PlanSchema,
     periodStart: timestamp(),
     periodEnd: timestamp(),
-    overageJobs: count().meta({ description: "직전 결제 기간에 플랜이 포함한 작업 수를 넘은 작업 수 (갱신 청구서에만)" }),
+    overageJobs: count().meta({ description: "직전 결제 기간에 플랜이 포함한 작업 수를 넘은 작업 수 (갱신 청구서와 OVERAGE 청구서에만)" }),
     overageAmount: won().meta({ description: "그 초과분의 공급가액 (공급가액에 포함)" }),
     supplyAmount: won().meta({ description: "공급가액 (초과분 포함)" }),
     vatAmount: won().meta({ description: "부가세 (공급가액의 10%, 원 미만 버림)" }),
     totalAmount: won().meta({ description: "합계" }),
-    kind: z.enum(["UPGRADE", "RENEWAL"]).meta({ description: "UPGRADE: 플랜을 올릴 때, RENEWAL: 결제 기간이 끝나 갱신할 때" }),
+    kind: z.enum(INVOICE_KINDS).meta({ description: "UPGRADE: 플랜을 올릴 때, RENEWAL: 결제 기간이 끝나 갱신할 때, OVERAGE: 해지하거나 플랜을 내려 갱신 없이 끝난 결제 기간의 초과 작업" }),
     creditAmount: won().meta({ description: "쓴 크레딧. 카드로는 합계에서 이만큼 뺀 금액을 결제합니다" }),
     chargedAmount: won().meta({ description: "카드로 결제하는(한) 금액: 합계 - 크레딧" }),
     currency: z.literal("KRW"),

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { findSubscription } from "../../domain/billing/subscriptions";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { workspaceRow } from "../../domain/workspaces/store";
-import { principalOf } from "../principal";
 import { SubscriptionSchema, subscriptionView } from "./shapes";
 import { managing } from "../guards";
 
@@ -26,4 +25,4 @@ export async function currentSubscription(d1: D1Database, workspaceId: string) {
   return subscriptionView(workspace?.plan ?? "FREE", row);
 }
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(await currentSubscription(c.env.DB, principalOf(c).workspaceId), 200);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => c.json(await currentSubscription(c.env.DB, principalOf(c).workspaceId), 200);

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { addressGate, type RateDecision, sessionGate } from "../../domain/api-keys/request-gate";
 import { clientAddress } from "../../platform/http/client-address";
 import { sha256Hex } from "../../platform/lib/crypto";
@@ -15,7 +15,7 @@ const tighter = (a: RateDecision, b: RateDecision): RateDecision => (a.allowed !
  * cannot be hammered from many addresses. The address goes first, so a
  * made-up token is looked up only while its address has room.
  */
-export async function admitHostedUiCall(c: Context<AppEnv>): Promise<RateDecision> {
+export async function admitHostedUiCall(c: Context<ApiEnv>): Promise<RateDecision> {
   const byAddress = await addressGate(c.env, clientAddress(c)).hit();
   const token = presentedRegistrationToken(c);
   if (!byAddress.allowed || !token) return byAddress;

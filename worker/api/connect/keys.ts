@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { currentPublicKey } from "../../domain/registration/e2e-keys";
 import { code } from "../../platform/http/bounds";
 import { behind } from "../../platform/http/route-fronts";
@@ -23,4 +23,4 @@ export const route = behind(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ keys: [currentPublicKey(c.env.REGISTRATION_E2E_KEYS)] }, 200);
+export const handler: RouteHandler<typeof route, ApiEnv> = (c) => c.json({ keys: [currentPublicKey(c.env.REGISTRATION_E2E_KEYS)] }, 200);

@@ -1,12 +1,12 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "../../web/hosted-ui/page";
 import * as connectKeys from "./keys";
 import * as connectSession from "./session";
 import * as connectSubmit from "./submit";
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers), on the root app. */
-export function registerConnectRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerConnectRoutes(app: OpenAPIHono<ApiEnv>): void {
   app.get("/connect", (c) => c.html(REGISTRATION_PAGE, 200, { "Content-Security-Policy": REGISTRATION_PAGE_CSP }));
   app.openapi(connectKeys.route, connectKeys.handler);
   app.openapi(connectSession.route, connectSession.handler);

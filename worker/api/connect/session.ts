@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { findSchema } from "../../domain/catalog/schemas";
 import { allProviders, findProvider } from "../../domain/catalog/providers";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { currentPublicKey } from "../../domain/registration/e2e-keys";
 import { usableSessionForPage } from "../../domain/registration/sessions";
 import { errorResponses } from "../../platform/http/error-responses";
@@ -49,7 +49,7 @@ export const route = behind(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const session = await usableSessionForPage(c.env.DB, registrationToken(c));
   // A certificate option offers every provider that takes certificates and serves a schema it asks consent for; a
   // login option its one provider.

@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { submitRegistration } from "../../domain/registration/submit";
+import { hasActiveJob } from "../../domain/jobs/store";
 import { CERTIFICATE_ERRORS } from "../../domain/certificates/errors";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
@@ -43,12 +44,12 @@ export const route = behind(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");
   const session = await submitRegistration(c.env, registrationToken(c), {
     kind: body.kind,
     providerCode: body.providerCode,
     envelope: { kid: body.envelope.kid, epk: body.envelope.epk as unknown as JsonWebKey, iv: body.envelope.iv, ct: body.envelope.ct },
-  });
+  }, hasActiveJob);
   return c.json({ sessionId: session.id, status: "CONSUMED" as const }, 201);
 };

@@ -1,13 +1,13 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 
 /** The hosted UI presents the one-time session token as a bearer token; it never travels in a URL the server sees. */
-export function presentedRegistrationToken(c: Context<AppEnv>): string | null {
+export function presentedRegistrationToken(c: Context<ApiEnv>): string | null {
   return /^Bearer (\S{1,200})$/.exec(c.req.header("Authorization") ?? "")?.[1] ?? null;
 }
 
-export function registrationToken(c: Context<AppEnv>): string {
+export function registrationToken(c: Context<ApiEnv>): string {
   const token = presentedRegistrationToken(c);
   if (!token) throw new ApiError("REGISTRATION_SESSION_TOKEN_INVALID");
   return token;

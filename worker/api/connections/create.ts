@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { BUSINESS_NUMBER_INPUT_MAX } from "../../domain/partners/business-number";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { parseBusinessNumber } from "../../domain/partners/business-number";
 import { connect } from "../../domain/partners/connections";
 import { connectionView } from "./views";
@@ -25,7 +25,7 @@ export const route = managing("connections.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const partner = partnerWorkspaceOf(c);
   const { row, created } = await connect(c.env.DB, partner, parseBusinessNumber(c.req.valid("json").businessNumber, "body.businessNumber"));
   return c.json(connectionView(row), created ? 201 : 200);

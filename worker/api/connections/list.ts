@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../../domain/partners/business-number";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { listConnections } from "../../domain/partners/connections";
 import { connectionView } from "./views";
 import { errorResponses } from "../../platform/http/error-responses";
@@ -26,7 +26,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const partner = partnerWorkspaceOf(c);
   const query = c.req.valid("query");
   const businessNumber = query.businessNumber === undefined ? undefined : parseBusinessNumber(query.businessNumber, "query.businessNumber");

@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { revokeConnection } from "../../domain/partners/connections";
+import { JobLifecycle } from "../../domain/jobs/lifecycle";
 import { pipelineDeps } from "../../domain/pipeline/deps";
 import { releaseJobLeases } from "../../domain/pipeline/released-leases";
 import { connectionView } from "./views";
@@ -24,8 +25,8 @@ export const route = managing("connections.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const { connection, endedJobs } = await revokeConnection(c.env, partnerWorkspaceOf(c), c.req.valid("param").id);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
+  const { connection, endedJobs } = await revokeConnection(c.env, partnerWorkspaceOf(c), c.req.valid("param").id, new JobLifecycle(c.env));
   await releaseJobLeases(pipelineDeps(c.env), endedJobs);
   return c.json(connectionView(connection), 200);
 };

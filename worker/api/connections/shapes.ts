@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
 import { timestamp, uuid } from "../../platform/http/bounds";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
-import { principalOf } from "../principal";
 
 export const ConnectionSchema = z
   .object({
@@ -16,7 +15,7 @@ export const ConnectionSchema = z
   .openapi("Connection");
 
 /** Connections are a partner's; anyone else gets the spec's non-partner code. */
-export function partnerWorkspaceOf(c: Context<AppEnv>): string {
+export function partnerWorkspaceOf(c: Context<ApiEnv>): string {
   const principal = principalOf(c);
   if (!principal.isPartner) throw new ApiError("CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER");
   return principal.workspaceId;

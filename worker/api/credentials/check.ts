@@ -4,12 +4,11 @@ import { assertLogsInAt } from "../../domain/credentials/choose";
 import { providerForCredential } from "../../domain/credentials/fields";
 import { GLOBAL_PROVIDER } from "../../domain/credentials/identity";
 import { findCredential } from "../../domain/credentials/store";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import { code } from "../../platform/http/bounds";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
-import { principalOf } from "../principal";
 import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
 import { credentialView } from "../../domain/credentials/views";
 import { businessScoped } from "../guards";
@@ -48,7 +47,7 @@ function providerToCheck(providerCode: string, named: string | undefined): strin
   return provider.code;
 }
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const id = c.req.valid("param").id;
   const credential = await findCredential(c.env.DB, workspaceId, id);

@@ -6,14 +6,14 @@ import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } f
 import { checkAuthMethod, credentialFromFields, credentialScope } from "../../domain/credentials/fields";
 import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../../domain/partners/business-number";
 import { sealedCredentialRow } from "../../domain/credentials/store";
+import { hasActiveJob } from "../../domain/jobs/store";
 import { checksOnRegistration, registerCredential } from "../../domain/credentials/replace";
 import { credentialView } from "../../domain/credentials/views";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { CERTIFICATE_ERRORS } from "../../domain/certificates/errors";
 import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
-import { principalOf } from "../principal";
 import { consentSchemasField, CredentialSchema } from "./shapes";
 import { consentedSchemas } from "../../domain/credentials/consent";
 import { managingBusiness } from "../guards";
@@ -24,7 +24,7 @@ import { managingBusiness } from "../guards";
  * business's credentials only through registration sessions. Refused
  * before the body is read.
  */
-const notForPartners = createMiddleware<AppEnv>(async (c, next) => {
+const notForPartners = createMiddleware<ApiEnv>(async (c, next) => {
   if (principalOf(c).isPartner) {
     throw new ApiError("PARTNER_CREDENTIAL_API_UNSUPPORTED", {
       message: "파트너는 최종 사용자의 자격 증명을 직접 등록할 수 없습니다. 등록 세션(POST /api/v1/registration-sessions)을 발급해 브라우저 SDK로 등록해 주세요.",
@@ -65,7 +65,7 @@ export const route = managingBusiness("credentials.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");
   const scope = credentialScope(body.providerCode, body.authMethod);
   checkAuthMethod(scope, body.authMethod);
@@ -76,6 +76,6 @@ export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
   assertBusinessFor(businessNumber, scope, body.authMethod);
   const certificate = await checkCredential(credential, businessNumber);
   const registration = { providerCode: scope.code, credential, certificate, businessNumber, label: body.label, makeDefault: body.isDefault, check: checksOnRegistration(c.env), schemas: consentedSchemas(scope.code, body.schemas, "body.schemas") };
-  const row = await registerCredential(c.env, await sealedCredentialRow(c.env.VAULT_MASTER_KEY, workspaceId, registration));
+  const row = await registerCredential(c.env, await sealedCredentialRow(c.env.VAULT_MASTER_KEY, workspaceId, registration), hasActiveJob);
   return c.json(credentialView(row), 201);
 };

@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { deleteCredential } from "../../domain/credentials/store";
-import type { AppEnv } from "../../env";
+import { hasActiveJob } from "../../domain/jobs/store";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { CredentialIdParamSchema } from "./shapes";
 import { managingBusiness } from "../guards";
 
@@ -20,7 +20,7 @@ export const route = managingBusiness("credentials.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  await deleteCredential(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
+  await deleteCredential(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id, hasActiveJob);
   return c.body(null, 204);
 };

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { findCredential } from "../../domain/credentials/store";
 import { credentialView } from "../../domain/credentials/views";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
 import { businessScoped } from "../guards";
 
@@ -20,5 +19,5 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(credentialView(await findCredential(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

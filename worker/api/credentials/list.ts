@@ -2,9 +2,8 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { code } from "../../platform/http/bounds";
 import { listCredentials } from "../../domain/credentials/store";
 import { credentialView } from "../../domain/credentials/views";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
 import { CredentialSchema } from "./shapes";
 import { businessScoped } from "../guards";
@@ -23,7 +22,7 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   const scope = JSON.stringify(["credentials", workspaceId, query.providerCode ?? null]);

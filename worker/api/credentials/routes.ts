@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import * as createCredential from "./create";
 import * as listCredentials from "./list";
 import * as getCredential from "./get";
@@ -8,7 +8,7 @@ import * as updateCredential from "./update";
 import * as checkCredential from "./check";
 
 /** A business's credentials for the institutions. */
-export function registerCredentialRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerCredentialRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(createCredential.route, createCredential.handler);
   api.openapi(listCredentials.route, listCredentials.handler);
   api.openapi(getCredential.route, getCredential.handler);

@@ -22,6 +22,30 @@ const CertificateSummarySchema = z
   })
   .openapi("CredentialCertificate");
 
+/** A consent names a handful of accounts; KFTC lists every account a person consented to for one 이용기관. */
+const MAX_CONSENTED_ACCOUNTS = 100;
+
+const CredentialConsentSchema = z
+  .object({
+    accounts: z
+      .array(
+        z.object({
+          accountNumber: z.string().max(MAX.code).meta({ description: "오픈뱅킹 핀테크이용번호(fintech_use_num): 작업의 accountNumber이자 수집 결과 레코드의 accountNumber", example: "199160020057880000000001" }),
+          accountNumberFormatted: z.string().max(MAX.code).meta({ description: "금융결제원이 가려서 준 계좌번호", example: "300123-0000-***" }),
+          bankCode: z.string().max(MAX.code).meta({ description: "표준 은행 코드 (bank_code_std)", example: "097" }),
+          bankName: text(),
+          displayName: text().nullable().meta({ description: "계좌 별칭. 없으면 null" }),
+        }),
+      )
+      .max(MAX_CONSENTED_ACCOUNTS)
+      .meta({ description: "본인이 조회에 동의한 계좌 (동의할 때 금융결제원 user/me가 준 목록)" }),
+    givenAt: timestamp().meta({ description: "동의한 시각" }),
+    expiresAt: timestamp().meta({ description: "동의가 끝나는 시각. 30일, 7일, 1일 전에 credential.expiring 이벤트가 가고, 끝나면 작업은 NO_VALID_CREDENTIAL로 실패합니다. 복구 세션(recoverCredentialId)으로 다시 동의를 받으세요" }),
+    tokenExpiresAt: timestamp().meta({ description: "접근 토큰의 만료 시각. 서비스가 그 전에 스스로 갱신합니다" }),
+    refreshedAt: timestamp().nullable().meta({ description: "마지막으로 토큰을 갱신한 시각. 갱신한 적 없으면 null" }),
+  })
+  .openapi("CredentialConsent");
+
 export const CredentialCheckSchema = z
   .object({
     state: z.enum(CHECK_STATES).meta({
@@ -46,6 +70,7 @@ export const CredentialSchema = z
     status: z.enum(CREDENTIAL_STATUSES),
     label: text().nullable().meta({ description: "등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다" }),
     certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
+    consent: CredentialConsentSchema.nullable().meta({ description: "오픈뱅킹 동의(OPEN_BANKING) 자격 증명이면 동의한 계좌와 기한 (비밀이 아닌 값; 토큰은 금고에만 있습니다). 그 밖의 자격 증명은 null" }),
     schemas: z.array(code()).max(MAX_CONSENTED_SCHEMAS).nullable().meta({ description: "소유자가 수집에 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. null이면 이 자격 증명이 수집할 수 있는 모든 스키마" }),
     check: nullableCheck(),
     refusal: z

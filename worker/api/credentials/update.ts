@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { updateCredential } from "../../domain/credentials/store";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { MAX } from "../../platform/http/bounds";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
-import { principalOf } from "../principal";
 import { CredentialIdParamSchema, CredentialSchema } from "./shapes";
 import { credentialView } from "../../domain/credentials/views";
 import { managingBusiness } from "../guards";
@@ -32,7 +31,7 @@ export const route = managingBusiness("credentials.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const row = await updateCredential(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id, c.req.valid("json"));
   return c.json(credentialView(row), 200);
 };

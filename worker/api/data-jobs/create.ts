@@ -1,11 +1,10 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { createJob } from "../../domain/jobs/create";
 import { jobView, pollIntervalMs } from "../../domain/jobs/views";
 import { CreateDataJobBodySchema, DataJobSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
-import { principalOf } from "../principal";
 import { jobWorkspace } from "../../domain/jobs/acting-for";
 import { behind } from "../../platform/http/route-fronts";
 import { API_KEY_CHECK } from "../guards";
@@ -40,7 +39,7 @@ export const route = behind(createRoute({
   },
 }), API_KEY_CHECK, BUSINESS_SELECTION_OR_BODY);
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");
   const workspaceId = await jobWorkspace(c.env.DB, principalOf(c), body);
   const row = await createJob(c.env, workspaceId, body, c.req.valid("header")["Idempotency-Key"]);

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { jobView, pollIntervalMs } from "../../domain/jobs/views";
 import { DataJobSchema, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
@@ -20,4 +20,4 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => c.json(jobView(await loadJob(c, c.req.valid("param").id), pollIntervalMs(c.env)), 200);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => c.json(jobView(await loadJob(c, c.req.valid("param").id), pollIntervalMs(c.env)), 200);

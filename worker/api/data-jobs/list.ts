@@ -1,14 +1,13 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { SCHEMA_IDS } from "../../domain/catalog/schemas";
 import { JOB_STATUSES } from "../../domain/jobs/tables";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { listJobs } from "../../domain/jobs/store";
 import { jobListItem } from "../../domain/jobs/views";
 import { DataJobPageSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { cursor, MAX, uuid } from "../../platform/http/bounds";
 import { paged } from "../../platform/http/paging";
-import { principalOf } from "../principal";
 import { businessScoped } from "../guards";
 
 /** Repeated (`?a=x&a=y`) and comma-separated (`?a=x,y`) forms both work; at most `max` values in all. */
@@ -49,7 +48,7 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   const scope = JSON.stringify([workspaceId, query.status ?? [], query.actionCodes ?? [], query.credentialId ?? null]);

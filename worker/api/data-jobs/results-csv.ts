@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
-import { csvDownload } from "../../domain/results/csv-download";
+import type { ApiEnv } from "../context";
+import { csvDownload } from "../../domain/jobs/csv-download";
 import { CSV_RESULTS_RESPONSE, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
@@ -20,7 +20,7 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
   return csvDownload(c, c.env, job);
 };

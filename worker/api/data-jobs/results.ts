@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
-import { resultUnits } from "../../domain/results/changes";
+import type { ApiEnv } from "../context";
+import { resultUnits } from "../../domain/jobs/result-units";
 import { jsonResults } from "../../domain/results/json-export";
 import { JobIdParamSchema, ResultsSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
@@ -21,7 +21,7 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
   const units = await resultUnits(c.env.DB, job);
   const body = jsonResults(c.env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.units);

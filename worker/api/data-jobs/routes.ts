@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import * as createDataJob from "./create";
 import * as listDataJobs from "./list";
 import * as getDataJob from "./get";
@@ -11,7 +11,7 @@ import * as createDownloadLink from "../download-links/create";
  * A business's data jobs and their results. Making a job's download link (POST /data-jobs/{id}/download-links) is one of
  * the job's routes; downloading by the link's token is registered after the schedules (api/download-links/routes.ts).
  */
-export function registerDataJobRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerDataJobRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(createDataJob.route, createDataJob.handler);
   api.openapi(listDataJobs.route, listDataJobs.handler);
   api.openapi(getDataJob.route, getDataJob.handler);

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { allSchemas } from "../../domain/catalog/schemas";
-import { JOB_KIND_HEADER } from "../../domain/results/csv-download";
+import { JOB_KIND_HEADER } from "../../domain/jobs/csv-download";
 import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../contracts/job-failures";
 import { code, count, cursor, MAX, text, timestamp, uuid } from "../../platform/http/bounds";
 

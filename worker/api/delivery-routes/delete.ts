@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { deleteRoute } from "../../domain/deliveries/store";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { RouteIdParamSchema } from "./shapes";
 import { managing } from "../guards";
 
@@ -21,7 +20,7 @@ export const route = managing("deliveries.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   if (!(await deleteRoute(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id))) throw new ApiError("RESOURCE_NOT_FOUND", { message: "전달 경로를 찾을 수 없습니다." });
   return c.body(null, 204);
 };

@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { findRoute, listDeliveries } from "../../domain/deliveries/store";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
-import { principalOf } from "../principal";
 import { RouteDeliverySchema, RouteIdParamSchema } from "./shapes";
 import { deliveryView } from "../../domain/deliveries/views";
 import { keyed } from "../guards";
@@ -23,7 +22,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const { id } = c.req.valid("param");
   if (!(await findRoute(c.env.DB, id, [workspaceId]))) throw new ApiError("RESOURCE_NOT_FOUND", { message: "전달 경로를 찾을 수 없습니다." });

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { listRoutes } from "../../domain/deliveries/store";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
-import { principalOf } from "../principal";
 import { DeliveryRouteSchema } from "./shapes";
 import { routeView } from "../../domain/deliveries/views";
 import { keyed } from "../guards";
@@ -21,7 +20,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   return c.json(await paged(c.env.CURSOR_SECRET, JSON.stringify(["delivery-routes", workspaceId]), query, (after) => listRoutes(c.env.DB, workspaceId, { limit: query.limit, after }), routeView), 200);

@@ -1,7 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { DEVICE_CODE_PAGE } from "../../domain/device-codes/page-path";
 import { startDeviceAuthorization } from "../../domain/device-codes/store";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { int32, MAX } from "../../platform/http/bounds";
 import { errorResponses } from "../../platform/http/error-responses";
 import { oauthBody } from "./oauth-body";
@@ -44,7 +44,7 @@ export const route = behind(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = { ...c.req.valid("form"), ...c.req.valid("json") };
   const started = await startDeviceAuthorization(c.env.DB, { name: body.clientName ?? body.client_name ?? body.client_id ?? "CLI", platform: body.platform ?? null });
   const page = `${new URL(c.req.url).origin}${DEVICE_CODE_PAGE}`;

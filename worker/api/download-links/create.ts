@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { createDownloadLink } from "../../domain/download-links/links";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "../data-jobs/load-job";
 import { JobIdParamSchema } from "../data-jobs/shapes";
-import { principalOf } from "../principal";
 import { CreateDownloadLinkBodySchema, DownloadLinkSchema } from "./shapes";
 import { businessScoped } from "../guards";
 
@@ -26,7 +25,7 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
   // The body is optional: without one the validator hands over {} as it is, so the default is applied here.
   const { expiresInSeconds } = CreateDownloadLinkBodySchema.parse(c.req.valid("json"));

@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { openDownloadLink } from "../../domain/download-links/links";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { csvDownload } from "../../domain/results/csv-download";
+import { csvDownload } from "../../domain/jobs/csv-download";
 import { CSV_RESULTS_RESPONSE } from "../data-jobs/shapes";
 import { DownloadTokenParamSchema } from "./shapes";
 import { behind } from "../../platform/http/route-fronts";
@@ -24,4 +24,4 @@ export const route = behind(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => csvDownload(c, c.env, await openDownloadLink(c.env, c.req.valid("param").token, Date.now()));
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => csvDownload(c, c.env, await openDownloadLink(c.env, c.req.valid("param").token, Date.now()));

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { partnerNameOf } from "../../domain/workspaces/store";
 import { partnerWorkspaceOf } from "../connections/shapes";
@@ -19,7 +19,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const id = partnerWorkspaceOf(c);
   return c.json({ id, name: await partnerNameOf(c.env.DB, id) }, 200);
 };

@@ -1,10 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import * as getPartnerProfile from "./get";
 import * as updatePartnerProfile from "./update";
 
 /** The partner's own profile, as its businesses see it. */
-export function registerPartnerProfileRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerPartnerProfileRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(getPartnerProfile.route, getPartnerProfile.handler);
   api.openapi(updatePartnerProfile.route, updatePartnerProfile.handler);
 }

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { parsePartnerName } from "../../domain/partners/name";
@@ -23,7 +23,7 @@ export const route = managing("connections.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const id = partnerWorkspaceOf(c);
   const name = parsePartnerName(c.req.valid("json").name);
   await setPartnerName(c.env.DB, id, name);

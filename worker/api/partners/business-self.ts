@@ -1,16 +1,15 @@
 import type { Context } from "hono";
 import { holdsCertificateOf } from "../../domain/credentials/store";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { workspaceBusinessNumber } from "../../domain/workspaces/store";
-import { principalOf } from "../principal";
 
 /**
  * The business number a workspace may see and cut off partners for: its own, proved by holding a live certificate
  * issued for it (checked against the number at registration). A business number typed at sign-up proves nothing,
  * and whoever could claim one must not end another's partner connections. 403 WORKSPACE_ACCESS_DENIED otherwise.
  */
-export async function provenBusinessOf(c: Context<AppEnv>): Promise<string> {
+export async function provenBusinessOf(c: Context<ApiEnv>): Promise<string> {
   const principal = principalOf(c);
   const businessNumber = principal.isPartner ? null : await workspaceBusinessNumber(c.env.DB, principal.workspaceId);
   if (businessNumber && (await holdsCertificateOf(c.env.DB, principal.workspaceId, businessNumber))) return businessNumber;

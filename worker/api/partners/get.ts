@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { partnerActingFor } from "../../domain/partners/connections";
 import { provenBusinessOf } from "./business-self";
@@ -20,5 +20,5 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(actingPartnerView(await partnerActingFor(c.env.DB, await provenBusinessOf(c), c.req.valid("param").id)), 200);

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { partnersActingFor } from "../../domain/partners/connections";
 import { provenBusinessOf } from "./business-self";
@@ -20,7 +20,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const rows = await partnersActingFor(c.env.DB, await provenBusinessOf(c));
   return c.json({ items: rows.map(actingPartnerView) }, 200);
 };

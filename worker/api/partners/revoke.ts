@@ -1,7 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { partnerActingFor, revokeConnection } from "../../domain/partners/connections";
+import { JobLifecycle } from "../../domain/jobs/lifecycle";
 import { pipelineDeps } from "../../domain/pipeline/deps";
 import { releaseJobLeases } from "../../domain/pipeline/released-leases";
 import { provenBusinessOf } from "./business-self";
@@ -23,9 +24,9 @@ export const route = managing("connections.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const partner = await partnerActingFor(c.env.DB, await provenBusinessOf(c), c.req.valid("param").id);
-  const { endedJobs } = await revokeConnection(c.env, partner.id, partner.connectionId);
+  const { endedJobs } = await revokeConnection(c.env, partner.id, partner.connectionId, new JobLifecycle(c.env));
   await releaseJobLeases(pipelineDeps(c.env), endedJobs);
   return c.body(null, 204);
 };

@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../web/provider-code-param";
 import { CredentialSchemaSchema, credentialSchemaView } from "./views";
@@ -19,5 +19,5 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = (c) =>
+export const handler: RouteHandler<typeof route, ApiEnv> = (c) =>
   c.json(credentialSchemaView(providerOrThrow(c.req.valid("param").code)), 200);

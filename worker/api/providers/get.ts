@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../web/provider-code-param";
 import { ProviderSchema, providerView } from "./views";
@@ -19,7 +19,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);
   return c.json(providerView(provider, (await liveProviders(c.env, [provider])).get(provider.code)!), 200);
 };

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { allProviders } from "../../domain/catalog/providers";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { MAX } from "../../platform/http/bounds";
 import { ProviderSchema, providerView } from "./views";
@@ -19,7 +19,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const live = await liveProviders(c.env, allProviders());
   return c.json({ items: allProviders().map((p) => providerView(p, live.get(p.code)!)) }, 200);
 };

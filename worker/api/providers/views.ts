@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { ProviderDefinition } from "../../domain/catalog/providers";
+import { AUTH_METHOD_VALUES as AUTH_METHODS, type ProviderDefinition, takesConsent } from "../../domain/catalog/providers";
 import { code, count, int32, MAX, timestamp } from "../../platform/http/bounds";
 import { type LiveProvider, UPCOMING_WINDOWS } from "../../domain/catalog/live";
 import { isoTime } from "../../platform/lib/iso-time";
@@ -8,7 +8,6 @@ import { isoTime } from "../../platform/lib/iso-time";
 const MAX_SCHEMAS = 50;
 const MAX_FIELDS = 50;
 
-const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
 
 const PulseWindowSchema = z.object({
   jobs: count().meta({ description: "끝난 작업 수 (사용자 쪽 원인의 실패 포함, 자격 증명이 없어 기관에 닿지 않은 작업 제외)" }),
@@ -52,7 +51,10 @@ export const ProviderSchema = z
 export const CredentialSchemaSchema = z
   .object({
     providerCode: code(),
-    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length),
+    acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length).meta({
+      description: "PROVIDER_LOGIN, CERTIFICATE: 필드를 입력해 등록. OPEN_BANKING: 입력할 필드 없이, 등록 세션(kind PROVIDER_LOGIN)의 화면에서 본인이 금융결제원 오픈뱅킹 동의 화면으로 가서 동의하면 등록됩니다 (docs/credentials.md)",
+    }),
+    consent: z.boolean().meta({ description: "확장 필드. true: 이 기관의 자격 증명은 입력 값이 아니라 본인의 동의(오픈뱅킹)이며 fields는 비어 있습니다. 등록 세션으로만 등록합니다" }),
     fields: z.array(
       z.object({
         name: code(),
@@ -87,6 +89,7 @@ export function credentialSchemaView(p: ProviderDefinition) {
   return {
     providerCode: p.code,
     acceptedAuthMethods: p.acceptedAuthMethods,
+    consent: takesConsent(p),
     fields: p.credentialFields.map(({ name, label, authMethod, required, secret, pattern, input }) => ({ name, label, authMethod, required, secret, pattern, input })),
   };
 }

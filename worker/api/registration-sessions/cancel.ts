@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { cancelSession, findSession } from "../../domain/registration/sessions";
 import { sessionView } from "../../domain/registration/views";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";
 import { managingBusiness } from "../guards";
 
@@ -24,7 +23,7 @@ export const route = managingBusiness("credentials.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const row = await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
   return c.json(sessionView(await cancelSession(c.env, row)), 200);
 };

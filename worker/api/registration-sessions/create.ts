@@ -1,7 +1,7 @@
 import { createRoute, type Hook, type RouteHandler, z } from "@hono/zod-openapi";
 import { allProviders, findProvider } from "../../domain/catalog/providers";
 import { workspaceBusinessNumber } from "../../domain/workspaces/store";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import type { ApiErrorCode } from "../../platform/errors/codes";
 import { toFieldErrors } from "../../platform/http/validation-hook";
@@ -13,7 +13,6 @@ import { assertRecoverable, recoveryOption } from "../../domain/credentials/reco
 import { sessionView } from "../../domain/registration/views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
-import { principalOf } from "../principal";
 import { MAX_CLIENT_REFERENCE_ID, MAX_LIST, MAX_ORIGIN_LENGTH, RegistrationOptionSchema } from "./shapes";
 import { MAX, timestamp, uuid } from "../../platform/http/bounds";
 import { managingBusiness } from "../guards";
@@ -62,7 +61,7 @@ const FIELD_CODES: Record<string, ApiErrorCode> = {
 };
 
 /** Every problem with a body field is that field's own spec code. */
-export const hook: Hook<unknown, AppEnv, string, undefined> = (result) => {
+export const hook: Hook<unknown, ApiEnv, string, undefined> = (result) => {
   if (result.success) return;
   const { error, data } = result as unknown as { error: z.ZodError; data: unknown };
   const fieldErrors = toFieldErrors(error, data, "body").map((f) => {
@@ -99,7 +98,7 @@ function checkProvider(option: z.infer<typeof RegistrationOptionSchema>, field: 
 }
 
 /** A recovery session offers exactly the credential's own way in, so the end-user cannot register another. */
-async function checkRecovery(c: Parameters<RouteHandler<typeof route, AppEnv>>[0], workspaceId: string, body: z.infer<typeof Body>): Promise<void> {
+async function checkRecovery(c: Parameters<RouteHandler<typeof route, ApiEnv>>[0], workspaceId: string, body: z.infer<typeof Body>): Promise<void> {
   if (!body.recoverCredentialId) return;
   const credential = await findCredential(c.env.DB, workspaceId, body.recoverCredentialId);
   assertRecoverable(credential, c.env.VAULT_MASTER_KEY);
@@ -114,7 +113,7 @@ async function checkRecovery(c: Parameters<RouteHandler<typeof route, AppEnv>>[0
   }
 }
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");
   const options = checkedOptions(body.registrationOptions);
   const { workspaceId } = principalOf(c);

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { findSession } from "../../domain/registration/sessions";
 import { shownSession } from "../../domain/registration/views";
 import { errorResponses } from "../../platform/http/error-responses";
-import { principalOf } from "../principal";
 import { RegistrationSessionSchema, SessionIdParamSchema } from "./shapes";
 import { businessScoped } from "../guards";
 
@@ -21,5 +20,5 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(await shownSession(c.env.DB, await findSession(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

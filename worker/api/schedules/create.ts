@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { createSchedule } from "../../domain/schedules/manage";
 import { scheduleView } from "../../domain/schedules/view";
-import { principalOf } from "../principal";
 import { ScheduleSchema } from "./shapes";
 import { CreateScheduleBodySchema } from "../../domain/schedules/inputs";
 import { businessScoped } from "../guards";
@@ -24,5 +23,5 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(scheduleView(await createSchedule(c.env, principalOf(c).workspaceId, c.req.valid("json"))), 201);

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { removeSchedule } from "../../domain/schedules/manage";
-import { principalOf } from "../principal";
 import { ScheduleIdParamSchema } from "./shapes";
 import { businessScoped } from "../guards";
 
@@ -20,7 +19,7 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   await removeSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id);
   return c.body(null, 204);
 };

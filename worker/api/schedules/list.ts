@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { listSchedules } from "../../domain/schedules/store";
 import { scheduleView } from "../../domain/schedules/view";
 import { paged, PageQuerySchema } from "../../platform/http/paging";
-import { principalOf } from "../principal";
 import { SchedulePageSchema } from "./shapes";
 import { businessScoped } from "../guards";
 
@@ -22,7 +21,7 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   return c.json(await paged(c.env.CURSOR_SECRET, JSON.stringify(["schedules", workspaceId]), query, (after) => listSchedules(c.env.DB, workspaceId, query.limit, after), scheduleView), 200);

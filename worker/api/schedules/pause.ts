@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { pauseSchedule } from "../../domain/schedules/manage";
 import { scheduleView } from "../../domain/schedules/view";
-import { principalOf } from "../principal";
 import { ScheduleIdParamSchema, ScheduleSchema } from "./shapes";
 import { businessScoped } from "../guards";
 
@@ -21,5 +20,5 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(scheduleView(await pauseSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import * as createSchedule from "./create";
 import * as listSchedules from "./list";
 import * as getSchedule from "./get";
@@ -9,7 +9,7 @@ import * as deleteSchedule from "./delete";
 import * as listScheduleRuns from "./runs";
 
 /** Schedules are a business's like its jobs: a partner names the business as it does for jobs. */
-export function registerScheduleRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerScheduleRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(createSchedule.route, createSchedule.handler);
   api.openapi(listSchedules.route, listSchedules.handler);
   api.openapi(getSchedule.route, getSchedule.handler);

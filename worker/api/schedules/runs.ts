@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { scheduleRuns } from "../../domain/jobs/store";
 import { jobListItem } from "../../domain/jobs/views";
 import { ownSchedule } from "../../domain/schedules/manage";
-import { principalOf } from "../principal";
 import { ScheduleIdParamSchema, ScheduleRunsQuerySchema, ScheduleRunsSchema } from "./shapes";
 import { businessScoped } from "../guards";
 
@@ -22,7 +21,7 @@ export const route = businessScoped(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const schedule = await ownSchedule(c.env, principalOf(c).workspaceId, c.req.valid("param").id);
   const runs = await scheduleRuns(c.env.DB, schedule.id, c.req.valid("query").limit);
   return c.json({ items: runs.map((job) => ({ ...jobListItem(job), scheduledFor: new Date(job.scheduledFor!).toISOString() })) }, 200);

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { findSchema } from "../../domain/catalog/schemas";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
 import { code } from "../../platform/http/bounds";
@@ -21,7 +21,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = (c) => {
   const definition = findSchema(c.req.valid("param").schema);
   if (!definition) throw new ApiError("SCHEMA_NOT_FOUND");
   return c.json(schemaDetail(definition), 200);

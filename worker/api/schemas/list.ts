@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { allSchemas } from "../../domain/catalog/schemas";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { MAX } from "../../platform/http/bounds";
 import { SchemaSummarySchema, schemaSummary } from "./views";
@@ -18,4 +18,4 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = (c) => c.json({ items: allSchemas().map(schemaSummary) }, 200);
+export const handler: RouteHandler<typeof route, ApiEnv> = (c) => c.json({ items: allSchemas().map(schemaSummary) }, 200);

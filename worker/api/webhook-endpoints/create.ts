@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { createEndpoint } from "../../domain/webhooks/endpoints";
 import { checkWebhookUrl, localUrlsAllowed } from "../../domain/webhooks/url";
-import { principalOf } from "../principal";
 import { WebhookEndpointWithSecretSchema } from "./shapes";
 import { CreateEndpointBodySchema } from "../../domain/webhooks/inputs";
 import { endpointView } from "./views";
@@ -25,7 +24,7 @@ export const route = managing("webhooks.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");
   const url = checkWebhookUrl(body.url, localUrlsAllowed(c.env));
   const { row, secret } = await createEndpoint(c.env.DB, c.env.VAULT_MASTER_KEY, principalOf(c).workspaceId, {

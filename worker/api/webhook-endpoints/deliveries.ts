@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { listDeliveries } from "../../domain/webhooks/deliveries";
 import { findEndpoint } from "../../domain/webhooks/endpoints";
-import { principalOf } from "../principal";
 import { paged, PageQuerySchema } from "../../platform/http/paging";
 import { EndpointIdParamSchema, WebhookDeliveryPageSchema } from "./shapes";
 import { deliveryView } from "./views";
@@ -23,7 +22,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const endpoint = await findEndpoint(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
   const query = c.req.valid("query");
   const page = await paged(c.env.CURSOR_SECRET, JSON.stringify(["webhook-deliveries", endpoint.id]), query, (after) => listDeliveries(c.env.DB, endpoint.id, query.limit, after), deliveryView);

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { findEndpoint } from "../../domain/webhooks/endpoints";
-import { principalOf } from "../principal";
 import { EndpointIdParamSchema, WebhookEndpointSchema } from "./shapes";
 import { endpointView } from "./views";
 import { keyed } from "../guards";
@@ -21,5 +20,5 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(endpointView(await findEndpoint(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id)), 200);

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { listEndpoints } from "../../domain/webhooks/endpoints";
-import { principalOf } from "../principal";
 import { paged, PageQuerySchema } from "../../platform/http/paging";
 import { WebhookEndpointPageSchema } from "./shapes";
 import { endpointView } from "./views";
@@ -22,7 +21,7 @@ export const route = keyed(createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   const page = await paged(c.env.CURSOR_SECRET, JSON.stringify(["webhook-endpoints", workspaceId]), query, (after) => listEndpoints(c.env.DB, workspaceId, query.limit, after), (row) => endpointView(row));

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { findEndpoint } from "../../domain/webhooks/endpoints";
 import { replayWebhook } from "../../domain/webhooks/replay";
-import { principalOf } from "../principal";
 import { DeliveryIdParamSchema, WebhookDeliverySchema } from "./shapes";
 import { deliveryView } from "./views";
 import { managing } from "../guards";
@@ -23,7 +22,7 @@ export const route = managing("webhooks.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const params = c.req.valid("param");
   const endpoint = await findEndpoint(c.env.DB, principalOf(c).workspaceId, params.id);
   return c.json(deliveryView(await replayWebhook(c.env, endpoint.id, params.deliveryId)), 202);

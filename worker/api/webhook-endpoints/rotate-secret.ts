@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { rotateSecret } from "../../domain/webhooks/endpoints";
-import { principalOf } from "../principal";
 import { EndpointIdParamSchema, WebhookEndpointWithSecretSchema } from "./shapes";
 import { endpointView } from "./views";
 import { managing } from "../guards";
@@ -22,7 +21,7 @@ export const route = managing("webhooks.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { row, secret } = await rotateSecret(c.env.DB, c.env.VAULT_MASTER_KEY, principalOf(c).workspaceId, c.req.valid("param").id);
   return c.json({ ...endpointView(row), secret }, 201);
 };

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { ApiEnv } from "../context";
 import * as createWebhookEndpoint from "./create";
 import * as listWebhookEndpoints from "./list";
 import * as getWebhookEndpoint from "./get";
@@ -10,7 +10,7 @@ import * as listWebhookDeliveries from "./deliveries";
 import * as replayWebhookDelivery from "./replay";
 
 /** Webhook endpoints belong to the key's own workspace; a partner's hear of its businesses' events too (domain/webhooks/emit.ts). */
-export function registerWebhookEndpointRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerWebhookEndpointRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(createWebhookEndpoint.route, createWebhookEndpoint.handler);
   api.openapi(listWebhookEndpoints.route, listWebhookEndpoints.handler);
   api.openapi(getWebhookEndpoint.route, getWebhookEndpoint.handler);

@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { updateEndpoint } from "../../domain/webhooks/endpoints";
 import { checkWebhookUrl, localUrlsAllowed } from "../../domain/webhooks/url";
-import { principalOf } from "../principal";
 import { EndpointIdParamSchema, WebhookEndpointSchema } from "./shapes";
 import { UpdateEndpointBodySchema } from "../../domain/webhooks/inputs";
 import { endpointView } from "./views";
@@ -24,7 +23,7 @@ export const route = managing("webhooks.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");
   const row = await updateEndpoint(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id, {
     ...(body.url !== undefined ? { url: checkWebhookUrl(body.url, localUrlsAllowed(c.env)) } : {}),

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { sendInvitation } from "../../domain/users/send-invitation";
-import { principalOf } from "../principal";
 import { InvitationSchema, invitationView } from "./shapes";
 import { CreateInvitationBodySchema } from "../../domain/users/inputs";
 import { managing } from "../guards";
@@ -23,7 +22,7 @@ export const route = managing("members.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const invitation = await sendInvitation(c.env, new URL(c.req.url).origin, { workspaceId: principalOf(c).workspaceId, ...c.req.valid("json") });
   return c.json(invitationView(invitation), 201);
 };

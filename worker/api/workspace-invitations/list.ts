@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { pendingInvitations } from "../../domain/users/invitations";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
-import { principalOf } from "../principal";
 import { InvitationSchema, invitationView } from "./shapes";
 import { managing } from "../guards";
 
@@ -21,7 +20,7 @@ export const route = managing("members.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   const page = await paged(c.env.CURSOR_SECRET, JSON.stringify(["workspace-invitations", workspaceId]), query, (after) => pendingInvitations(c.env.DB, workspaceId, { limit: query.limit, after }), invitationView);

@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { revokeInvitation } from "../../domain/users/invitations";
-import { principalOf } from "../principal";
 import { InvitationIdParamSchema } from "./shapes";
 import { managing } from "../guards";
 
@@ -20,7 +19,7 @@ export const route = managing("members.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   await revokeInvitation(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").id);
   return c.body(null, 204);
 };

@@ -1,10 +1,9 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import type { CursorPosition } from "../../platform/database/cursor";
 import { listMembers, type Member } from "../../domain/users/members";
 import { paged, PageQuerySchema, pageSchema } from "../../platform/http/paging";
-import { principalOf } from "../principal";
 import { MemberSchema, memberView } from "./shapes";
 import { managing } from "../guards";
 
@@ -22,7 +21,7 @@ export const route = managing("members.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { workspaceId } = principalOf(c);
   const query = c.req.valid("query");
   const page = await paged<Member & CursorPosition, ReturnType<typeof memberView>>(

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { changeRole } from "../../domain/users/members";
-import { principalOf } from "../principal";
 import { MemberSchema, memberView, UserIdParamSchema } from "./shapes";
 import { UpdateMemberBodySchema } from "../../domain/users/inputs";
 import { managing } from "../guards";
@@ -15,7 +14,7 @@ export const route = managing("members.manage", createRoute({
   tags: ["Workspace members"],
   summary: "구성원 역할 변경",
   description:
-    "확장 API. owner로 올리면 소유권을 나눠 갖고, member로 내리면 관리 권한을 잃습니다. 마지막 소유자는 member가 될 수 없어 403 ADMIN_ACTION_FORBIDDEN입니다 (먼저 다른 사람을 owner로). 구성원이 아닌 userId는 404 WORKSPACE_MEMBER_NOT_FOUND입니다.",
+    "확장 API. owner로 올리면 소유권을 나눠 갖고, member로 내리면 관리 권한을 잃으며 그 사람이 만든 관리 권한 키(canManageKeys, 그 키로 만든 관리 키 포함)도 함께 폐기됩니다. 마지막 소유자는 member가 될 수 없어 403 ADMIN_ACTION_FORBIDDEN입니다 (먼저 다른 사람을 owner로). 구성원이 아닌 userId는 404 WORKSPACE_MEMBER_NOT_FOUND입니다.",
   request: { params: UserIdParamSchema, ...jsonBody(UpdateMemberBodySchema) },
   responses: {
     200: { description: "바뀐 구성원", content: { "application/json": { schema: MemberSchema } } },
@@ -23,7 +22,7 @@ export const route = managing("members.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
-  const member = await changeRole(c.env.DB, principalOf(c).workspaceId, c.req.valid("param").userId, c.req.valid("json").role);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
+  const member = await changeRole(c.env, principalOf(c).workspaceId, c.req.valid("param").userId, c.req.valid("json").role);
   return c.json(memberView(member), 200);
 };

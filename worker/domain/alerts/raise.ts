@@ -9,6 +9,14 @@ import { log } from "../../platform/observability/telemetry";
  */
 export async function noteFlagged(env: Pick<Bindings, "ALERT_DESKS">, code: string, providerCode: string, example: string): Promise<void> {
   if (!ALERTED_CODES.has(code as ApiErrorCode)) return;
+  await noteAlerted(env, code as ApiErrorCode, providerCode, example);
+}
+
+/**
+ * Counts an occurrence toward its alert whatever the code: for what the service itself alerts on beyond the spec's
+ * flagged codes (an operator account locked after its failures, domain/operators/sign-in.ts). Never throws.
+ */
+export async function noteAlerted(env: Pick<Bindings, "ALERT_DESKS">, code: ApiErrorCode, providerCode: string, example: string): Promise<void> {
   try {
     await alertDesk(env, code as ApiErrorCode, providerCode).record(code as ApiErrorCode, providerCode, example);
   } catch (err) {

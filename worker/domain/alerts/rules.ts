@@ -24,6 +24,8 @@ const RULES: Partial<Record<ApiErrorCode, AlertRule>> = {
   ADMIN_ACTION_NOT_MARKED: { threshold: 1, windowMs: 30 * MINUTE },
   CONNECTION_CREDENTIAL_UNREADABLE: { threshold: 1, windowMs: 30 * MINUTE },
   INTERNAL_ERROR: { threshold: 3, windowMs: 5 * MINUTE },
+  // Raised by the operators' sign-in alone, each time an operator account locks after its failures: one is news.
+  TOO_MANY_LOGIN_ATTEMPTS: { threshold: 1, windowMs: 30 * MINUTE },
   // People mistype certificate passwords and pick the wrong file every day: only a surge says something broke.
   CERT_WRONG_PASSWORD: { threshold: 30, windowMs: 30 * MINUTE },
   CERT_INVALID: { threshold: 20, windowMs: 30 * MINUTE },

@@ -1,6 +1,6 @@
 import type { Bindings } from "../../env";
 import { keyGate } from "./request-gate";
-import { revokeApiKey, revokeKeysIssuedTo } from "./store";
+import { revokeApiKey, revokeKeysIssuedTo, revokeManagingKeysIssuedBy } from "./store";
 
 /**
  * Revokes a workspace's key in D1 and then at its request gate, which
@@ -18,4 +18,13 @@ export async function revokeKey(env: Pick<Bindings, "DB" | "REQUEST_GATES">, wor
 /** Revokes the keys a person's command-line sign-ins got in a workspace, in D1 and at each key's gate: they left it. */
 export async function revokeUserKeys(env: Pick<Bindings, "DB" | "REQUEST_GATES">, workspaceId: string, userId: string): Promise<void> {
   for (const hash of await revokeKeysIssuedTo(env.DB, workspaceId, userId)) await keyGate(env, hash).revoke();
+}
+
+/**
+ * Revokes the managing keys (`canManageKeys`, the right that makes a key act as an owner, domain/workspaces/roles.ts)
+ * a person made in a workspace, in D1 and at each key's gate: they left it or stopped owning it. Their data keys stay:
+ * they are the workspace's integration keys and carry no more than a member's rights.
+ */
+export async function revokeIssuerManagingKeys(env: Pick<Bindings, "DB" | "REQUEST_GATES">, workspaceId: string, userId: string): Promise<void> {
+  for (const hash of await revokeManagingKeysIssuedBy(env.DB, workspaceId, userId)) await keyGate(env, hash).revoke();
 }

@@ -17,7 +17,7 @@ export interface IssuedKey {
 
 export async function issueApiKey(
   d1: D1Database,
-  input: { workspaceId: string; name: string; expiresAt?: number | null; canManageKeys?: boolean; issuedToUserId?: string; secret?: string },
+  input: { workspaceId: string; name: string; expiresAt?: number | null; canManageKeys?: boolean; issuedToUserId?: string; issuedByUserId?: string | null; secret?: string },
 ): Promise<IssuedKey> {
   const secret = input.secret ?? `${KEY_PREFIX}${randomToken(32)}`;
   const row: ApiKeyRow = {
@@ -32,6 +32,7 @@ export async function issueApiKey(
     canManageKeys: input.canManageKeys ?? false,
     deviceIssued: input.issuedToUserId !== undefined,
     issuedToUserId: input.issuedToUserId ?? null,
+    issuedByUserId: input.issuedByUserId ?? null,
   };
   await database(d1).insert(apiKeys).values(row);
   return { row, secret };
@@ -76,6 +77,21 @@ export async function revokeApiKey(d1: D1Database, workspaceId: string, id: stri
 export async function liveKeyHashes(d1: D1Database, workspaceId: string): Promise<string[]> {
   const rows = await database(d1).select({ hash: apiKeys.hash }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), isNull(apiKeys.revokedAt))).all();
   return rows.map((r) => r.hash);
+}
+
+/** The person a key was made by (domain/api-keys/tables.ts `issuedByUserId`), which keys it makes inherit; null when none. */
+export async function keyIssuer(d1: D1Database, id: string): Promise<string | null> {
+  return (await database(d1).select({ issuer: apiKeys.issuedByUserId }).from(apiKeys).where(eq(apiKeys.id, id)).get())?.issuer ?? null;
+}
+
+/** Revokes the live keys with the managing right a person made in a workspace (or that keys they made made); the hashes name their request gates. */
+export async function revokeManagingKeysIssuedBy(d1: D1Database, workspaceId: string, userId: string): Promise<string[]> {
+  const revoked = await database(d1)
+    .update(apiKeys)
+    .set({ revokedAt: Date.now() })
+    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.issuedByUserId, userId), eq(apiKeys.canManageKeys, true), isNull(apiKeys.revokedAt)))
+    .returning({ hash: apiKeys.hash });
+  return revoked.map((r) => r.hash);
 }
 
 /** Revokes the live keys issued to a person in a workspace; the hashes name their request gates. */

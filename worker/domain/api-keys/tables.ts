@@ -22,6 +22,12 @@ export const apiKeys = sqliteTable(
     deviceIssued: integer("device_issued", { mode: "boolean" }).notNull().default(false),
     /** The person a device-grant key acts for: it is revoked when they leave the workspace (domain/users/members.ts). Null for the workspace's own keys. */
     issuedToUserId: text("issued_to_user_id"),
+    /**
+     * The person who made the key: the owner on the console's keys page, the approver of a device grant; a key made
+     * through the API inherits its maker key's. Their managing keys are revoked when they leave the workspace or stop
+     * owning it (domain/users/members.ts). Null for keys no person made (the demo seed, tests) and those made before.
+     */
+    issuedByUserId: text("issued_by_user_id"),
   },
   (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
 );

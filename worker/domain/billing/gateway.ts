@@ -21,8 +21,12 @@ export interface PaymentGateway {
    * payment instead of charging twice.
    */
   charge(input: { paymentId: string; billingKey: string; orderName: string; amount: number; customerId: string }): Promise<{ transactionId: string; paidAt: number }>;
-  /** What the gateway holds as paid under `paymentId`, or null when nothing is (unknown, refused, refunded). */
-  paidPayment(paymentId: string): Promise<{ transactionId: string; paidAt: number; amount: number } | null>;
+  /**
+   * What the gateway holds as paid under `paymentId`, if it is the payment asked for: paid, in won, at our store, of
+   * `amount`, with the card whose billing key hashes (SHA-256, hex) to one of `billingKeyHashes`. Null for anything
+   * else (unknown, refused, refunded, or another payment under that id), which is never recorded as ours.
+   */
+  paidPayment(paymentId: string, expected: { amount: number; billingKeyHashes: readonly string[] }): Promise<{ transactionId: string; paidAt: number; amount: number; billingKeyHash: string } | null>;
   /** Gives a payment's money back whole (PortOne's "cancel"); one already given back is no error. */
   refund(paymentId: string, reason: string): Promise<void>;
   /** Deletes the billing key at the gateway; one already gone is no error. */

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { billingLedger, invoices } from "./tables";
+import { billingLedger, invoices, subscriptions } from "./tables";
 import { type PLANS } from "../workspaces/tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
@@ -19,17 +19,27 @@ export function invoiceAmounts(supplyAmount: number): Pick<InvoiceRow, "supplyAm
 /** What the card is charged for an invoice: 합계 less the usage credits applied to it. */
 export const chargedAmount = (invoice: Pick<InvoiceRow, "totalAmount" | "creditAmount">): number => invoice.totalAmount - invoice.creditAmount;
 
+type NewInvoice = { workspaceId: string; plan: Plan; kind: InvoiceRow["kind"]; periodStart: number; periodEnd: number; supplyAmount: number; overage?: { jobs: number; amount: number } };
+
+/** Whether a write failed on a constraint of that kind: D1 names it in its error, which drizzle may wrap. */
+export function failedOn(err: unknown, constraint: "UNIQUE" | "NOT NULL"): boolean {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) if (String(e).includes(`${constraint} constraint failed`)) return true;
+  return false;
+}
+
+/** A drizzle write as a D1 statement, to batch with the statements other owners hand over (workspaces/store.ts). */
+export function prepared(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+  const { sql: text, params } = query.toSQL();
+  return d1.prepare(text).bind(...params);
+}
+
 /**
- * A new invoice for a plan over a period, with the workspace's usage credits applied (soonest to expire first), and
- * its ledger rows (INVOICED, and CREDIT_APPLIED when credits cover part), in one transaction. Its id is the payment
- * id the gateway is asked to charge under (worker/domain/billing/plan-change.ts). Two invoices racing for the same credit:
- * the credit would go below zero, which the database refuses, so the later one is not written and is asked again.
+ * A new invoice and the writes that open it, to batch together: the invoice with the workspace's usage credits applied
+ * (soonest to expire first), its INVOICED ledger row, and CREDIT_APPLIED with the credits' writes when they cover part.
+ * Its id is the payment id the gateway is asked to charge under (worker/domain/billing/plan-change.ts). Two invoices
+ * racing for the same credit: the credit would go below zero, which the database refuses, so the later batch fails.
  */
-export async function openInvoice(
-  d1: D1Database,
-  input: { workspaceId: string; plan: Plan; kind: InvoiceRow["kind"]; periodStart: number; periodEnd: number; supplyAmount: number; overage?: { jobs: number; amount: number } },
-  now: number = Date.now(),
-): Promise<InvoiceRow> {
+export async function invoiceWrites(d1: D1Database, input: NewInvoice, now: number = Date.now()) {
   const db = database(d1);
   const overage = input.overage ?? { jobs: 0, amount: 0 };
   const amounts = invoiceAmounts(input.supplyAmount + overage.amount);
@@ -57,8 +67,45 @@ export async function openInvoice(
   };
   const ledger = (entry: (typeof billingLedger.$inferInsert)["entry"], amount: number) =>
     db.insert(billingLedger).values({ id: crypto.randomUUID(), workspaceId: row.workspaceId, invoiceId: row.id, entry, amount, createdAt: now });
-  await db.batch([db.insert(invoices).values(row), ledger("INVOICED", row.totalAmount), ...(credits.covered > 0 ? [ledger("CREDIT_APPLIED", -credits.covered)] : []), ...credits.writes]);
-  return row;
+  // An upgrade starts a subscription. One already running means a parallel upgrade was paid after this one read the
+  // plan: its workspace_id is then written NULL, which the column refuses, and nothing of the batch is kept.
+  const invoice =
+    input.kind === "UPGRADE"
+      ? db.insert(invoices).values({ ...row, workspaceId: sql<string>`CASE WHEN EXISTS (SELECT 1 FROM ${subscriptions} WHERE ${subscriptions.workspaceId} = ${row.workspaceId} AND ${subscriptions.currentPeriodEnd} > ${now}) THEN NULL ELSE ${row.workspaceId} END` })
+      : db.insert(invoices).values(row);
+  return { row, writes: [invoice, ledger("INVOICED", row.totalAmount), ...(credits.covered > 0 ? [ledger("CREDIT_APPLIED", -credits.covered)] : []), ...credits.writes] as const };
+}
+
+/**
+ * Opens an upgrade's invoice, or returns the one a parallel upgrade opened first (one open upgrade per workspace and
+ * plan: a partial unique index). Null when there is none to charge: a parallel upgrade was paid meanwhile.
+ */
+export async function openUpgrade(d1: D1Database, input: Omit<NewInvoice, "kind" | "overage">, now: number = Date.now()): Promise<InvoiceRow | null> {
+  const { row, writes } = await invoiceWrites(d1, { ...input, kind: "UPGRADE" }, now);
+  try {
+    await database(d1).batch(writes);
+    return row;
+  } catch (err) {
+    if (failedOn(err, "NOT NULL")) return null;
+    if (failedOn(err, "UNIQUE")) return openInvoiceFor(d1, input.workspaceId, input.plan);
+    throw err;
+  }
+}
+
+/**
+ * Opens a period's invoice (a RENEWAL, or the OVERAGE of a period no renewal follows), or returns the one another run
+ * opened for the same period first (one per workspace, kind and period: a partial unique index).
+ */
+export async function openPeriodInvoice(d1: D1Database, input: NewInvoice & { kind: "RENEWAL" | "OVERAGE" }, now: number = Date.now()): Promise<InvoiceRow> {
+  const { row, writes } = await invoiceWrites(d1, input, now);
+  try {
+    await database(d1).batch(writes);
+    return row;
+  } catch (err) {
+    const existing = failedOn(err, "UNIQUE") ? await periodInvoice(d1, input.workspaceId, input.kind, input.periodStart) : null;
+    if (existing) return existing;
+    throw err;
+  }
 }
 
 /** The workspace's unpaid upgrade to `plan`, if any: an upgrade asked again charges it, under the same payment id. */
@@ -78,11 +125,19 @@ export async function openInvoiceFor(d1: D1Database, workspaceId: string, plan: 
  * crash) without a second effect: the invoice changes only while OPEN, the ledger holds one PAID row per invoice.
  */
 export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment: { transactionId: string | null; paidAt: number; paymentMethodId: string | null }): Promise<void> {
-  await d1.batch([
+  const paid = [
     d1.prepare("UPDATE invoices SET status = 'PAID', paid_at = ?, gateway_transaction_id = ?, last_failure_code = NULL WHERE id = ? AND status = 'OPEN'").bind(payment.paidAt, payment.transactionId, invoice.id),
     d1
       .prepare("INSERT INTO billing_ledger (id, workspace_id, invoice_id, entry, amount, created_at) VALUES (?, ?, ?, 'PAID', ?, ?) ON CONFLICT (invoice_id, entry) DO NOTHING")
       .bind(crypto.randomUUID(), invoice.workspaceId, invoice.id, -chargedAmount(invoice), payment.paidAt),
+  ];
+  // A period's overage pays for jobs already run: no plan or period comes with it, only the debt is settled.
+  if (invoice.kind === "OVERAGE") {
+    await d1.batch([...paid, pastDueStatement(d1, invoice.workspaceId, null)]);
+    return;
+  }
+  await d1.batch([
+    ...paid,
     d1
       .prepare(
         `INSERT INTO subscriptions (workspace_id, status, current_period_start, current_period_end, pending_plan, payment_method_id, past_due_since, updated_at)
@@ -124,15 +179,17 @@ export async function recordRenewalRefusal(d1: D1Database, invoice: InvoiceRow, 
   ]);
 }
 
-/** The renewal invoice for the period starting at `periodStart`, if one was opened. */
-export async function renewalInvoice(d1: D1Database, workspaceId: string, periodStart: number): Promise<InvoiceRow | null> {
+/** The period's invoice of that kind (the renewal for the period starting at `periodStart`, or a period's overage), if one was opened. */
+export async function periodInvoice(d1: D1Database, workspaceId: string, kind: "RENEWAL" | "OVERAGE", periodStart: number): Promise<InvoiceRow | null> {
   const row = await database(d1)
     .select()
     .from(invoices)
-    .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.kind, "RENEWAL"), eq(invoices.periodStart, periodStart)))
+    .where(and(eq(invoices.workspaceId, workspaceId), eq(invoices.kind, kind), eq(invoices.periodStart, periodStart)))
     .get();
   return row ?? null;
 }
+
+export const renewalInvoice = (d1: D1Database, workspaceId: string, periodStart: number) => periodInvoice(d1, workspaceId, "RENEWAL", periodStart);
 
 /** A workspace's invoices, newest first: all, or one page (`limit` + 1 rows past `after`, for platform/http/paging.ts). */
 export function listInvoices(d1: D1Database, workspaceId: string, page?: ListPage): Promise<InvoiceRow[]> {

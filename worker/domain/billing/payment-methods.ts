@@ -4,7 +4,7 @@ import { paymentMethods, subscriptions } from "./tables";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";
-import { openText, sealText } from "../vault/envelope";
+import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
 import type { CardDetails, PaymentGateway } from "./gateway";
 
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
@@ -66,6 +66,34 @@ export async function deletePaymentMethod(env: Pick<Bindings, "DB" | "VAULT_MAST
   }
   await db.update(paymentMethods).set({ deletedAt: now }).where(and(eq(paymentMethods.id, id), isNull(paymentMethods.deletedAt)));
   await gateway.forgetCard(await openBillingKey(env.VAULT_MASTER_KEY, row));
+}
+
+/**
+ * A rotation step over cards' billing keys (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older
+ * master key version, each moved onto the newest on its own (only if unchanged meanwhile), deleted cards' too.
+ */
+export async function rewrapBillingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+  const rows = await d1
+    .prepare("SELECT id, sealed_billing_key AS sealed FROM payment_methods WHERE json_extract(sealed_billing_key, '$.kv') < ? LIMIT ?")
+    .bind(latestKeyVersion(masterSecret), limit)
+    .all<{ id: string; sealed: string }>();
+  let unreadable = 0;
+  for (const row of rows.results) {
+    const rewrapped = await rewrapText(masterSecret, [row.id], row.sealed).catch(() => undefined);
+    if (rewrapped === undefined) unreadable++;
+    else if (rewrapped) await d1.prepare("UPDATE payment_methods SET sealed_billing_key = ? WHERE id = ? AND sealed_billing_key = ?").bind(rewrapped, row.id, row.sealed).run();
+  }
+  return { seen: rows.results.length, unreadable };
+}
+
+/** Every card the workspace ever registered, deleted ones too, by its billing key's hash: which card a payment was made with. */
+export function cardsByBillingKey(d1: D1Database, workspaceId: string): Promise<{ id: string; billingKeyHash: string }[]> {
+  return database(d1).select({ id: paymentMethods.id, billingKeyHash: paymentMethods.billingKeyHash }).from(paymentMethods).where(eq(paymentMethods.workspaceId, workspaceId)).all();
+}
+
+/** Whether a billing key is one of ours (any workspace's, deleted or not), by its hash. */
+export async function isOurBillingKey(d1: D1Database, billingKey: string): Promise<boolean> {
+  return (await database(d1).select({ id: paymentMethods.id }).from(paymentMethods).where(eq(paymentMethods.billingKeyHash, await sha256Hex(billingKey))).get()) !== undefined;
 }
 
 /** The gateway deleted a billing key (the card company, or the holder through it): its card is gone here too. */

@@ -4,7 +4,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import { PLAN_NAMES, PLAN_PRICES } from "../workspaces/plans";
 import { workspaceRow } from "../workspaces/store";
 import type { PaymentGateway } from "./gateway";
-import { chargedAmount, type InvoiceRow, markAttempt, openInvoice, openInvoiceFor, recordFailure, recordPayment } from "./invoices";
+import { chargedAmount, getInvoice, type InvoiceRow, markAttempt, openInvoiceFor, openUpgrade, recordFailure, recordPayment } from "./invoices";
 import { chargeableMethod, openBillingKey } from "./payment-methods";
 import { bookChange, findSubscription } from "./subscriptions";
 
@@ -27,15 +27,19 @@ export function periodFrom(start: number): { periodStart: number; periodEnd: num
  */
 export async function payInvoice(env: BillingEnv, gateway: PaymentGateway, invoice: InvoiceRow, record = recordPayment): Promise<void> {
   const amount = chargedAmount(invoice);
-  // Not charged unless still open at this moment: a voided invoice is never paid (worker/domain/billing/void.ts).
-  if (!(await markAttempt(env.DB, invoice.id, Date.now()))) throw new ApiError("PAYMENT_FAILED", { message: "청구서가 더는 결제할 수 없는 상태입니다. 처음부터 다시 시도해 주세요." });
+  // Not charged unless still open at this moment: a voided invoice is never paid (worker/domain/billing/void.ts), and
+  // one a parallel request paid meanwhile is done.
+  if (!(await markAttempt(env.DB, invoice.id, Date.now()))) {
+    if ((await getInvoice(env.DB, invoice.workspaceId, invoice.id)).status === "PAID") return;
+    throw new ApiError("PAYMENT_FAILED", { message: "청구서가 더는 결제할 수 없는 상태입니다. 처음부터 다시 시도해 주세요." });
+  }
   if (amount === 0) return record(env.DB, invoice, { transactionId: null, paidAt: Date.now(), paymentMethodId: null });
   const method = await chargeableMethod(env.DB, invoice.workspaceId);
   if (!method) throw new ApiError("PAYMENT_METHOD_REQUIRED");
   const paid = await gateway.charge({
     paymentId: invoice.id,
     billingKey: await openBillingKey(env.VAULT_MASTER_KEY, method),
-    orderName: `데이터 수집 ${PLAN_NAMES[invoice.plan]} 플랜 1개월`,
+    orderName: invoice.kind === "OVERAGE" ? `데이터 수집 ${PLAN_NAMES[invoice.plan]} 플랜 초과 작업 ${invoice.overageJobs}건` : `데이터 수집 ${PLAN_NAMES[invoice.plan]} 플랜 1개월`,
     amount,
     customerId: invoice.workspaceId,
   });
@@ -56,9 +60,14 @@ export async function changePlan(env: BillingEnv, gateway: PaymentGateway, works
   }
   if (PLAN_PRICES[target]! > PLAN_PRICES[current]!) {
     if (!(await chargeableMethod(env.DB, workspaceId))) throw new ApiError("PAYMENT_METHOD_REQUIRED");
-    // An upgrade asked again (after a refusal, or a crash after the charge) charges the same invoice, never a second one.
-    const invoice =
-      (await openInvoiceFor(env.DB, workspaceId, target)) ?? (await openInvoice(env.DB, { workspaceId, plan: target, kind: "UPGRADE", ...periodFrom(Date.now()), supplyAmount: PLAN_PRICES[target]! }));
+    // An upgrade asked again (after a refusal, or a crash after the charge), or asked five times at once, charges the
+    // same invoice, never a second one.
+    const invoice = (await openInvoiceFor(env.DB, workspaceId, target)) ?? (await openUpgrade(env.DB, { workspaceId, plan: target, ...periodFrom(Date.now()), supplyAmount: PLAN_PRICES[target]! }));
+    if (!invoice) {
+      // A parallel upgrade was paid after this one read the plan: done, if it was to this plan.
+      if ((await workspaceRow(env.DB, workspaceId))?.plan === target) return;
+      throw new ApiError("PAYMENT_FAILED", { message: "결제 기간이 남은 구독이 있어 새로 결제하지 않았습니다. 구독 상태를 확인한 뒤 다시 시도해 주세요." });
+    }
     try {
       await payInvoice(env, gateway, invoice, record);
     } catch (err) {

@@ -2,6 +2,8 @@ import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import type { ApiErrorCode } from "../../platform/errors/codes";
 import type { PaymentGateway } from "./gateway";
+import { sha256Hex } from "../../platform/lib/crypto";
+import { log } from "../../platform/observability/telemetry";
 
 /**
  * The PortOne V2 REST API (docs/billing.md, "PortOne" cites each fact): `Authorization: PortOne <API secret>`,
@@ -28,6 +30,9 @@ const PG_CODES: Record<string, ApiErrorCode> = {
 };
 
 type PortOneError = { type?: string; message?: string; pgCode?: string; pgMessage?: string };
+
+/** What GET /payments/{paymentId} answers, as far as a payment is reconciled with its invoice (the SDK's `PaidPayment`). */
+type PortOnePayment = { status: string; transactionId: string; pgTxId?: string; paidAt?: string; amount?: { total: number }; currency?: string; storeId?: string; billingKey?: string };
 
 /** The catalog's refusal for a PortOne error body: the PG's words beside ours, so the holder knows what their card company said. */
 function refusal(body: PortOneError): ApiError {
@@ -74,15 +79,29 @@ export function portOneGateway(config: PortOneConfig): PaymentGateway {
       });
       if (answer.ok) return { transactionId: answer.body.payment.pgTxId, paidAt: Date.parse(answer.body.payment.paidAt) };
       if (answer.body.type !== "ALREADY_PAID") throw refusal(answer.body);
-      // Paid before (a retry after a crash): what PortOne holds for this id is the payment, if it is this invoice's.
-      const paid = await gateway.paidPayment(paymentId);
-      if (!paid || paid.amount !== amount) throw refusal({ message: "결제 건의 상태나 금액이 청구서와 다릅니다." });
+      // Paid before (a retry after a crash, a parallel request): what PortOne holds for this id is the payment, if it
+      // is this invoice's: the same amount, in won, at our store, with this card.
+      const paid = await gateway.paidPayment(paymentId, { amount, billingKeyHashes: [await sha256Hex(billingKey)] });
+      if (!paid) throw refusal({ message: "결제대행사에 같은 결제 번호로 된 결제가 이 청구서의 금액·통화·상점·카드와 다릅니다. 운영자에게 알려 주세요." });
       return paid;
     },
-    async paidPayment(paymentId) {
-      const answer = await call<{ status: string; pgTxId?: string; transactionId: string; paidAt?: string; amount: { total: number } }>("GET", `/payments/${encodeURIComponent(paymentId)}`);
+    async paidPayment(paymentId, expected) {
+      const answer = await call<PortOnePayment>("GET", `/payments/${encodeURIComponent(paymentId)}`);
       if (!answer.ok || answer.body.status !== "PAID") return null;
-      return { transactionId: answer.body.pgTxId ?? answer.body.transactionId, paidAt: Date.parse(answer.body.paidAt ?? ""), amount: answer.body.amount.total };
+      const payment = answer.body;
+      const billingKeyHash = typeof payment.billingKey === "string" ? await sha256Hex(payment.billingKey) : "";
+      const mismatch = [
+        payment.amount?.total !== expected.amount && "amount",
+        payment.currency !== "KRW" && "currency",
+        storeId.storeId !== undefined && payment.storeId !== storeId.storeId && "store",
+        !expected.billingKeyHashes.includes(billingKeyHash) && "billing key",
+      ].filter(Boolean);
+      if (mismatch.length > 0) {
+        // Someone else's payment under our id (another store of the account, another card): never recorded as ours.
+        log("error", "gateway-payment-mismatch", { paymentId, mismatch: mismatch.join(", ") });
+        return null;
+      }
+      return { transactionId: payment.pgTxId ?? payment.transactionId, paidAt: Date.parse(payment.paidAt ?? ""), amount: expected.amount, billingKeyHash };
     },
     async refund(paymentId, reason) {
       const answer = await call("POST", `/payments/${encodeURIComponent(paymentId)}/cancel`, { ...storeId, reason });

@@ -3,7 +3,9 @@ import { database } from "../../platform/database/client";
 import { type PLANS } from "../workspaces/tables";
 import { subscriptions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
-import { planStatement } from "../workspaces/store";
+import { planStatement, workspaceRow } from "../workspaces/store";
+import { failedOn, invoiceWrites, prepared } from "./invoices";
+import { overageOf } from "./overage";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 type Plan = (typeof PLANS)[number];
@@ -29,7 +31,9 @@ export async function withdrawChange(d1: D1Database, workspaceId: string, now: n
 
 /**
  * Run by the cron: a paid period that ended with a change booked moves the workspace to the booked plan; to FREE, the
- * subscription ends (its row goes: a FREE workspace pays for nothing). Each in one transaction with the plan itself.
+ * subscription ends (its row goes: a FREE workspace pays for nothing). The period is billed for what it used all the
+ * same: its jobs past the allowance of the plan it had go on an OVERAGE invoice (charged by renewSubscriptions,
+ * worker/domain/billing/renewal.ts), opened in the same transaction as the move, so no move happens without its bill.
  * `only` limits it to one workspace (the sandbox's test clock, worker/domain/billing/test-clock.ts).
  */
 export async function applyBookedChanges(d1: D1Database, now: number = Date.now(), only?: string): Promise<number> {
@@ -41,12 +45,24 @@ export async function applyBookedChanges(d1: D1Database, now: number = Date.now(
     .all();
   for (const row of due) {
     const plan = row.pendingPlan!;
-    await d1.batch([
-      plan === "FREE"
-        ? d1.prepare("DELETE FROM subscriptions WHERE workspace_id = ? AND pending_plan = 'FREE'").bind(row.workspaceId)
-        : d1.prepare("UPDATE subscriptions SET pending_plan = NULL, updated_at = ? WHERE workspace_id = ?").bind(now, row.workspaceId),
-      planStatement(d1, row.workspaceId, plan),
-    ]);
+    const had = (await workspaceRow(d1, row.workspaceId))?.plan;
+    const overage = had ? await overageOf(d1, row.workspaceId, had, row.currentPeriodStart, row.currentPeriodEnd) : { jobs: 0, amount: 0 };
+    const bill =
+      had && overage.jobs > 0
+        ? (await invoiceWrites(d1, { workspaceId: row.workspaceId, plan: had, kind: "OVERAGE", periodStart: row.currentPeriodStart, periodEnd: row.currentPeriodEnd, supplyAmount: 0, overage }, now)).writes
+        : [];
+    try {
+      await d1.batch([
+        ...bill.map((write) => prepared(d1, write)),
+        plan === "FREE"
+          ? d1.prepare("DELETE FROM subscriptions WHERE workspace_id = ? AND pending_plan = 'FREE'").bind(row.workspaceId)
+          : d1.prepare("UPDATE subscriptions SET pending_plan = NULL, updated_at = ? WHERE workspace_id = ?").bind(now, row.workspaceId),
+        planStatement(d1, row.workspaceId, plan),
+      ]);
+    } catch (err) {
+      // Another run (the cron beside the test clock) billed this period and moved the workspace first.
+      if (!failedOn(err, "UNIQUE")) throw err;
+    }
   }
   return due.length;
 }
@@ -55,4 +71,9 @@ export async function applyBookedChanges(d1: D1Database, now: number = Date.now(
 export async function endPeriodAt(d1: D1Database, workspaceId: string, now: number): Promise<boolean> {
   const done = await database(d1).update(subscriptions).set({ currentPeriodEnd: now, updatedAt: now }).where(eq(subscriptions.workspaceId, workspaceId)).returning({ id: subscriptions.workspaceId });
   return done.length === 1;
+}
+
+/** Ends a subscription whose period ended on a plan no longer paid for (an operator moved the workspace): nothing renews it. */
+export async function endSubscription(d1: D1Database, workspaceId: string, periodEnd: number): Promise<void> {
+  await database(d1).delete(subscriptions).where(and(eq(subscriptions.workspaceId, workspaceId), eq(subscriptions.currentPeriodEnd, periodEnd)));
 }

@@ -43,7 +43,8 @@ export const paymentMethods = sqliteTable(
 );
 
 export const INVOICE_STATUSES = ["OPEN", "PAID", "VOID", "REFUNDED"] as const;
-export const INVOICE_KINDS = ["UPGRADE", "RENEWAL"] as const;
+/** OVERAGE: the jobs past the allowance of a period that ended without a renewal to bill them with (a cancellation). */
+export const INVOICE_KINDS = ["UPGRADE", "RENEWAL", "OVERAGE"] as const;
 
 /**
  * What a workspace is asked to pay for one period of a plan, in won, VAT shown apart as Korean invoices show it. The id
@@ -55,7 +56,10 @@ export const invoices = sqliteTable(
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     plan: text("plan", { enum: PLANS }).notNull(),
-    /** UPGRADE: charged when asked, the refusal answered at once; RENEWAL: charged by the cron, retried on a schedule. */
+    /**
+     * UPGRADE: charged when asked, the refusal answered at once; RENEWAL: charged by the cron, retried on a schedule;
+     * OVERAGE: a period's jobs past its allowance when no renewal follows, charged and retried as a renewal is.
+     */
     kind: text("kind", { enum: INVOICE_KINDS }).notNull().default("UPGRADE"),
     periodStart: integer("period_start").notNull(),
     periodEnd: integer("period_end").notNull(),
@@ -83,8 +87,17 @@ export const invoices = sqliteTable(
     createdAt: integer("created_at").notNull(),
     paidAt: integer("paid_at"),
   },
-  // The cron looks for open invoices every minute (renewals to retry, upgrades to void): those, not every invoice ever.
-  (t) => [index("invoices_workspace").on(t.workspaceId, t.createdAt, t.id), index("invoices_open").on(t.status, t.kind)],
+  (t) => [
+    index("invoices_workspace").on(t.workspaceId, t.createdAt, t.id),
+    // The cron looks for open invoices every minute (renewals to retry, upgrades to void): those, not every invoice ever.
+    index("invoices_open").on(t.status, t.kind),
+    // One unpaid upgrade to a plan at a time: parallel upgrades meet here and charge the one invoice (its id is the
+    // gateway's payment id), never one each (worker/domain/billing/invoices.ts openUpgrade).
+    uniqueIndex("invoices_one_open_upgrade").on(t.workspaceId, t.plan).where(sql`kind = 'UPGRADE' AND status = 'OPEN'`),
+    // One renewal, and one overage bill, per period: two cron runs (or the cron and the test clock) racing over the same
+    // period's end open one invoice between them.
+    uniqueIndex("invoices_one_per_period").on(t.workspaceId, t.kind, t.periodStart).where(sql`kind <> 'UPGRADE'`),
+  ],
 );
 
 export const LEDGER_ENTRIES = ["INVOICED", "CREDIT_APPLIED", "PAID", "VOIDED", "CREDIT_RETURNED", "REFUNDED"] as const;

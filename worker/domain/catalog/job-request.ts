@@ -1,5 +1,5 @@
-import { findProvider, type ProviderDefinition } from "../catalog/providers";
-import { findSchema, type SchemaDefinition } from "../catalog/schemas";
+import { findProvider, type ProviderDefinition } from "./providers";
+import { findSchema, type SchemaDefinition } from "./schemas";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import { toFieldErrors, validationError } from "../../platform/http/validation-hook";
 

@@ -1,6 +1,11 @@
 import type { DailyWindow } from "./maintenance";
 
-export type AuthMethod = "PROVIDER_LOGIN" | "CERTIFICATE";
+/**
+ * How a credential gets in: fields typed in (`PROVIDER_LOGIN`, `CERTIFICATE`), or a person's consent at the
+ * institution's own page (`OPEN_BANKING`: nothing typed here; docs/credentials.md "Open Banking consents").
+ */
+export const AUTH_METHOD_VALUES = ["PROVIDER_LOGIN", "CERTIFICATE", "OPEN_BANKING"] as const;
+export type AuthMethod = (typeof AUTH_METHOD_VALUES)[number];
 
 export interface CredentialField {
   name: string;
@@ -140,7 +145,29 @@ const PROVIDERS: ProviderDefinition[] = [
     // met as PROVIDER_TIME_WINDOW when it comes.
     maintenance: [],
   },
+  {
+    code: "openbanking",
+    name: "오픈뱅킹 (금융결제원)",
+    kind: "BANK",
+    sandbox: false,
+    // Tested against this project's replica of KFTC's testbed only (docs/institutions/openbanking.md §12).
+    verification: "replica",
+    schemas: ["bank.accounts.cb.v1", "bank.transactions.cb.v1"],
+    // The credential is the person's consent, given on KFTC's own page through a registration session (the
+    // session's option stays PROVIDER_LOGIN, the spec's kind): nothing is typed, so there are no fields.
+    acceptedAuthMethods: ["OPEN_BANKING"],
+    credentialFields: [],
+    maxRangeDays: 366,
+    // The adapter's maxPeriodDays (collectors/openbanking/options.ts): one unit is one transaction_list window.
+    pageWindowDays: 31,
+    runtime: "container",
+    // No source publishes the banks' hours; A0020 (조회 가능시간 아님) is met as PROVIDER_TIME_WINDOW.
+    maintenance: [],
+  },
 ];
+
+/** Whether a provider's credential is a consent given at the institution (no fields), registered through the hosted page's consent step. */
+export const takesConsent = (provider: Pick<ProviderDefinition, "acceptedAuthMethods">): boolean => provider.acceptedAuthMethods.includes("OPEN_BANKING");
 
 const BY_CODE = new Map(PROVIDERS.map((p) => [p.code, p]));
 

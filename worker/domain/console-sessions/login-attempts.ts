@@ -76,6 +76,20 @@ export async function recordFailedLogin(d1: D1Database, email: string, address: 
   return (await counted(d1, subjects.account(email), now)).attempts;
 }
 
+/** The failures on one account this window, from any addresses, and when that window closes (0 and now when none). */
+export async function accountFailures(d1: D1Database, email: string, now: number = Date.now()): Promise<{ failures: number; windowEndsAt: number }> {
+  const row = await d1
+    .prepare("SELECT attempts, window_started_at AS windowStartedAt FROM login_attempts WHERE subject = ? AND window_started_at > ?")
+    .bind(subjects.account(email), now - LOGIN_WINDOW_MS)
+    .first<{ attempts: number; windowStartedAt: number }>();
+  return row ? { failures: row.attempts, windowEndsAt: row.windowStartedAt + LOGIN_WINDOW_MS } : { failures: 0, windowEndsAt: now };
+}
+
+/** A failure charged to the account alone (no address is at hand, e.g. a wrong confirmation code in a signed-in session). Returns the account's failures this window. */
+export async function recordAccountFailure(d1: D1Database, email: string, now: number = Date.now()): Promise<number> {
+  return (await counted(d1, subjects.account(email), now)).attempts;
+}
+
 /** A successful sign-in: this address's failures on the account are forgiven, and the address is not charged for it. */
 export async function forgiveLoginAttempt(d1: D1Database, email: string, address: string): Promise<void> {
   await d1.batch([

@@ -1,10 +1,11 @@
-import { CERTIFICATE_FIELDS, findProvider, type ProviderDefinition } from "../catalog/providers";
+import { CERTIFICATE_FIELDS, findProvider, type ProviderDefinition, takesConsent } from "../catalog/providers";
 import { GLOBAL_PROVIDER } from "./identity";
 import { ApiError, type FieldError, fieldError } from "../../platform/errors/api-error";
 import type { LoginCredential } from "../../../collectors/adapter";
 import type { CertificateFace } from "../certificates/verify";
 
-export const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE"] as const;
+/** What a credential's `authMethod` may be: OPEN_BANKING only comes from a consent (registration/open-banking.ts), never typed. */
+export const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE", "OPEN_BANKING"] as const;
 
 export function providerForCredential(code: string, field = "body.providerCode"): ProviderDefinition {
   const provider = findProvider(code);
@@ -36,6 +37,11 @@ export function credentialScope(providerCode: string | undefined, authMethod: st
 
 /** The auth method must be one we know and one the provider takes. */
 export function checkAuthMethod(provider: CredentialScope, authMethod: unknown, field = "body.authMethod"): asserts authMethod is "PROVIDER_LOGIN" | "CERTIFICATE" {
+  if (authMethod === "OPEN_BANKING" || (authMethod === "PROVIDER_LOGIN" && takesConsent(provider))) {
+    // A consent is given by the person on the institution's own page, never typed in or passed through a caller.
+    const message = "오픈뱅킹은 아이디나 비밀번호가 아니라 본인의 동의로 연결합니다. 등록 세션(registrationOptions: PROVIDER_LOGIN, providerCode openbanking)의 화면에서 동의를 받아 주세요.";
+    throw new ApiError("UNSUPPORTED_AUTH_METHOD", { message, fieldErrors: [fieldError(field, "UNSUPPORTED_AUTH_METHOD", message)] });
+  }
   if (authMethod !== "PROVIDER_LOGIN" && authMethod !== "CERTIFICATE") {
     throw new ApiError("UNSUPPORTED_AUTH_METHOD", { fieldErrors: [fieldError(field, "UNSUPPORTED_AUTH_METHOD")] });
   }
@@ -73,6 +79,7 @@ export function credentialFromFields(provider: CredentialScope, authMethod: "PRO
 
 /** A hint for listings that identifies the login without revealing it; a certificate's comes from its checked face. */
 export function maskedLabel(credential: LoginCredential, certificate: CertificateFace | null = null): string {
+  if (credential.authMethod === "OPEN_BANKING") return "오픈뱅킹 동의";
   if (credential.authMethod === "CERTIFICATE") {
     // Subject name and expiry are on the certificate's face, not secret, and tell certificates apart.
     return certificate ? `인증서 ${certificate.commonName ?? certificate.subject} (~${certificate.notAfter.slice(0, 10)})` : "인증서";

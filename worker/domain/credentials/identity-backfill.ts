@@ -23,7 +23,7 @@ async function identityOf(row: PendingRow, masterSecret: string): Promise<{ iden
   if (row.certificate) return { identity: certificateIdentity(JSON.parse(row.certificate)) };
   const opened = row.sealed && (await openCredential(masterSecret, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed).catch(() => null));
   if (!opened) return { identity: `unknown:${row.id}` };
-  if (opened.authMethod === "PROVIDER_LOGIN") return { identity: await credentialIdentity(row.providerCode, opened, null) };
+  if (opened.authMethod !== "CERTIFICATE") return { identity: await credentialIdentity(row.providerCode, opened, null) };
   const face = storedCertificateFace(opened.certificate);
   return face ? { identity: await credentialIdentity(row.providerCode, opened, face), certificate: JSON.stringify(face) } : { identity: `unknown:${row.id}` };
 }

@@ -12,6 +12,8 @@ export const GLOBAL_PROVIDER = "*";
  */
 export async function credentialIdentity(providerCode: string, credential: LoginCredential, certificate: CertificateFace | null): Promise<string> {
   if (credential.authMethod === "PROVIDER_LOGIN") return `login:${await sha256Hex(`${providerCode}\n${credential.loginId}`)}`;
+  // A consent is one person (KFTC's user_seq_no) at one 이용기관: consenting again supersedes it.
+  if (credential.authMethod === "OPEN_BANKING") return `consent:${await sha256Hex(`${providerCode}\n${credential.clientUseCode}\n${credential.userSeqNo}`)}`;
   if (!certificate) throw new Error("a certificate credential's identity needs its checked face");
   return certificateIdentity(certificate);
 }

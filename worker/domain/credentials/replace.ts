@@ -1,7 +1,7 @@
 import { jobError } from "../../../contracts/job-failures";
 import type { Bindings } from "../../env";
 import type { ProbeMessage } from "../jobs/messages";
-import { alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersededSecret, findCredential, isIdentityConflict, replaceCredentialStatements, settleCheck, startCheck, supersededIds } from "./store";
+import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersededSecret, findCredential, isIdentityConflict, replaceCredentialStatements, settleCheck, startCheck, supersededIds } from "./store";
 import { log } from "../../platform/observability/telemetry";
 
 type RegistrationEnv = Pick<Bindings, "DB" | "TASKS">;
@@ -32,17 +32,17 @@ export async function recheckCredential(env: RegistrationEnv, credential: Creden
 }
 
 /** After a registration's batch: what it superseded loses its secret (once unused), and the new credential is checked. */
-export async function credentialRegistered(env: RegistrationEnv, row: CredentialRow, superseded: string[]): Promise<void> {
-  await Promise.all(superseded.map((id) => eraseSupersededSecret(env.DB, id)));
+export async function credentialRegistered(env: RegistrationEnv, row: CredentialRow, superseded: string[], hasActiveJob: ActiveJobCheck): Promise<void> {
+  await Promise.all(superseded.map((id) => eraseSupersededSecret(env.DB, id, hasActiveJob)));
   if (row.checkId) await sendProbe(env, row, row.providerCode, row.checkId);
 }
 
 /** Registers a credential directly, superseding the workspace's live one with the same identity. */
-export async function registerCredential(env: RegistrationEnv, row: CredentialRow): Promise<CredentialRow> {
+export async function registerCredential(env: RegistrationEnv, row: CredentialRow, hasActiveJob: ActiveJobCheck): Promise<CredentialRow> {
   await assertIdentitiesKnown(env.DB, row.workspaceId);
   const [supersede] = await env.DB.batch(replaceCredentialStatements(env.DB, row)).catch((err: unknown) => {
     throw isIdentityConflict(err) ? alreadyExists() : err;
   });
-  await credentialRegistered(env, row, supersededIds(supersede!));
+  await credentialRegistered(env, row, supersededIds(supersede!), hasActiveJob);
   return findCredential(env.DB, row.workspaceId, row.id);
 }

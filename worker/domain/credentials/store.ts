@@ -2,7 +2,6 @@ import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { type Database, database } from "../../platform/database/client";
 import { credentials } from "./tables";
-import { hasActiveJob } from "../jobs/store";
 import { ApiError } from "../../platform/errors/api-error";
 import type { LoginCredential } from "../../../collectors/adapter";
 import { latestKeyVersion, openCredential, rewrapCredential, sealCredential } from "../vault/envelope";
@@ -11,8 +10,15 @@ import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
 import type { CertificateFace } from "../certificates/verify";
 import type { KnownTargets } from "./targets";
 import type { JobError } from "../../../contracts/job-failures";
+import { type ConsentFace, consentLabel } from "./consent-face";
 
 export type CredentialRow = typeof credentials.$inferSelect;
+
+/**
+ * Whether a job still runs on a credential (jobs/store.ts hasActiveJob): the job flow sits above credentials, so the
+ * caller above both passes it.
+ */
+export type ActiveJobCheck = (d1: D1Database, credentialId: string) => Promise<boolean>;
 
 /** What a registration says of the credential besides its secret. */
 export interface CredentialRegistration {
@@ -29,6 +35,8 @@ export interface CredentialRegistration {
   check: boolean;
   /** The schemas its holder consented to (consent.ts consentedSchemas); null for every one it serves. */
   schemas?: string[] | null;
+  /** An Open Banking consent's face (consent-face.ts), shown with it; null for other methods. */
+  consent?: ConsentFace | null;
 }
 
 /**
@@ -60,8 +68,9 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     expiryWarnedDays: null,
     status: "ACTIVE",
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
-    label: registration.label ?? maskedLabel(credential, certificate),
+    label: registration.label ?? (registration.consent ? consentLabel(registration.consent) : maskedLabel(credential, certificate)),
     certificate,
+    consent: registration.consent ?? null,
     schemas: registration.schemas ?? null,
     invalidReason: null,
     invalidatedAt: null,
@@ -131,7 +140,7 @@ export function supersededIds(result: D1Result): string[] {
  * (those finish on the credential they started with); called when it is
  * superseded and whenever a job on it ends.
  */
-export async function eraseSupersededSecret(d1: D1Database, id: string): Promise<void> {
+export async function eraseSupersededSecret(d1: D1Database, id: string, hasActiveJob: ActiveJobCheck): Promise<void> {
   if (await hasActiveJob(d1, id)) return;
   await database(d1).update(credentials).set({ sealed: null }).where(and(eq(credentials.id, id), eq(credentials.status, "SUPERSEDED")));
 }
@@ -140,15 +149,15 @@ export async function eraseSupersededSecret(d1: D1Database, id: string): Promise
 function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition): D1PreparedStatement {
   return d1
     .prepare(
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, schemas, created_at)
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, consent, schemas, created_at)
        SELECT ?, ?, ?, ?, ?,
          NOT EXISTS (SELECT 1 FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1),
-         ?, ?, ?, 'ACTIVE', ?, ?, ?, ?, ? WHERE ${onlyIf.condition}`,
+         ?, ?, ?, 'ACTIVE', ?, ?, ?, ?, ?, ? WHERE ${onlyIf.condition}`,
     )
     .bind(
       row.id, row.workspaceId, row.providerCode, row.authMethod, row.identity,
       row.workspaceId, row.providerCode,
-      row.businessNumber, row.checkState, row.checkId, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.schemas && JSON.stringify(row.schemas), row.createdAt, ...onlyIf.binds,
+      row.businessNumber, row.checkState, row.checkId, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.consent && JSON.stringify(row.consent), row.schemas && JSON.stringify(row.schemas), row.createdAt, ...onlyIf.binds,
     );
 }
 
@@ -208,14 +217,16 @@ export async function openJobCredential(d1: D1Database, masterKey: string, id: s
 }
 
 /**
- * Marks a credential the institution refused (LOGIN_FAILED, LOGIN_LOCKED); it stays so until registered again, so
- * its secret can never serve another login: it is erased with the mark.
+ * Marks a credential the institution refused (LOGIN_FAILED, LOGIN_LOCKED), or an Open Banking consent that ended
+ * (NO_VALID_CREDENTIAL: its token refused and not refreshable); it stays so until registered again (or recovered), so
+ * its secret can never serve another login: it is erased with the mark. NO_VALID_CREDENTIAL marks consents only: for
+ * a login it says the service holds nothing usable, not that the institution refused it.
  */
 export async function invalidateCredential(d1: D1Database, id: string, reason: string, now: number): Promise<void> {
   await database(d1)
     .update(credentials)
     .set({ invalidReason: reason, invalidatedAt: now, sealed: null })
-    .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason)));
+    .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason), reason === "NO_VALID_CREDENTIAL" ? eq(credentials.authMethod, "OPEN_BANKING") : undefined));
 }
 
 /** What choosing a job's credential reads of each candidate (domain/credentials/choose.ts). */
@@ -332,7 +343,7 @@ export async function findCredential(d1: D1Database, workspaceId: string, id: st
 }
 
 /** Deletes unless a job still runs on it; later jobs of the workspace then fail CREDENTIAL_NOT_FOUND. */
-export async function deleteCredential(d1: D1Database, workspaceId: string, id: string): Promise<void> {
+export async function deleteCredential(d1: D1Database, workspaceId: string, id: string, hasActiveJob: ActiveJobCheck): Promise<void> {
   await findCredential(d1, workspaceId, id);
   if (await hasActiveJob(d1, id)) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
   await database(d1).update(credentials).set(retired(Date.now())).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")));

@@ -3,6 +3,7 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { workspaces } from "../workspaces/tables";
 import type { CertificateFace } from "../certificates/verify";
 import type { KnownTargets } from "./targets";
+import type { ConsentFace } from "./consent-face";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
@@ -18,7 +19,8 @@ export const credentials = sqliteTable(
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     /** The provider it logs in at, or GLOBAL_PROVIDER for a certificate that serves every provider taking certificates. */
     providerCode: text("provider_code").notNull(),
-    authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE"] }).notNull(),
+    /** OPEN_BANKING: a person's consent at KFTC Open Banking, its tokens sealed like any secret (consent-face.ts). */
+    authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE", "OPEN_BANKING"] }).notNull(),
     /**
      * What makes two registrations the same credential (domain/credentials/identity.ts): the certificate's issuer and
      * serial, or a hash of the provider and login id. Null only on rows older than identities, until the
@@ -52,6 +54,11 @@ export const credentials = sqliteTable(
     label: text("label"),
     /** A certificate credential's face (subject, issuer, serial, validity): public, shown with the credential. */
     certificate: text("certificate", { mode: "json" }).$type<CertificateFace>(),
+    /**
+     * An Open Banking consent's face (consent-face.ts): the accounts consented, until when, and when its tokens end
+     * and were last refreshed; public, shown with the credential. Null for other methods.
+     */
+    consent: text("consent", { mode: "json" }).$type<ConsentFace>(),
     /** The schemas its holder consented to have collected with it (domain/credentials/consent.ts); null: every schema it can serve. */
     schemas: text("schemas", { mode: "json" }).$type<string[]>(),
     /**

@@ -1,5 +1,6 @@
 import type { CredentialRow } from "./store";
 import type { CertificateFace } from "../certificates/verify";
+import type { ConsentFace } from "./consent-face";
 import { isoTime, isoTimeOrNull } from "../../platform/lib/iso-time";
 import { GLOBAL_PROVIDER } from "./identity";
 
@@ -13,6 +14,17 @@ function certificateView(face: CertificateFace) {
     serialNumber: face.serialNumber,
     notAfter: face.notAfter,
     expiresSoon: Date.parse(face.notAfter) - Date.now() < RENEWAL_WINDOW_MS,
+  };
+}
+
+/** An Open Banking consent's face as the API shows it: never a token. */
+function consentView(face: ConsentFace) {
+  return {
+    accounts: face.accounts.map((a) => ({ accountNumber: a.fintechUseNum, accountNumberFormatted: a.accountNumMasked, bankCode: a.bankCodeStd, bankName: a.bankName, displayName: a.accountAlias })),
+    givenAt: face.givenAt,
+    expiresAt: face.expiresAt,
+    tokenExpiresAt: face.tokenExpiresAt,
+    refreshedAt: face.refreshedAt,
   };
 }
 
@@ -32,6 +44,7 @@ export function credentialView(row: CredentialRow) {
     status: row.status,
     label: row.label,
     certificate: row.certificate ? certificateView(row.certificate) : null,
+    consent: row.consent ? consentView(row.consent) : null,
     schemas: row.schemas,
     check: checkView(row),
     refusal: row.invalidReason && row.invalidatedAt !== null ? { code: row.invalidReason, at: isoTime(row.invalidatedAt) } : null,

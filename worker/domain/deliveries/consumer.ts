@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import type { JobRow } from "../jobs/store";
 import { log } from "../../platform/observability/telemetry";
-import { type DeliverEnv, deliverJob, deliveryParts } from "./deliver";
+import { type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
 import { claimStalledDeliveries, findDelivery, insertDelivery, recordTry } from "./store";
 
 export const DELIVERY_QUEUE = "collect-deliveries";
@@ -37,22 +37,27 @@ export async function queueRouteDelivery(env: Pick<Bindings, "DB" | "DELIVERIES"
  * The DELIVERIES queue's handler: each message one try of one delivery, recorded in the route's log; a failed try
  * comes back as the same message later (backoff from DELIVERY_RETRY_BASE_SECONDS, 30 s by default, doubling to an
  * hour) until DELIVERY_TRIES. A delivery whose route was deleted or whose job is gone since ends FAILED at once.
+ * `jobs`: what it reads of the job flow (worker/index.ts passes it).
  */
-export async function consumeDeliveryBatch(batch: MessageBatch<RouteDeliveryMessage>, env: DeliverEnv & Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">): Promise<void> {
+export async function consumeDeliveryBatch(
+  batch: MessageBatch<RouteDeliveryMessage>,
+  env: DeliverEnv & Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">,
+  jobs: DeliveryJobs,
+): Promise<void> {
   for (const message of batch.messages) {
     const delivery = await findDelivery(env.DB, message.body.deliveryId);
     if (!delivery || delivery.status !== "PENDING") {
       message.ack();
       continue;
     }
-    const parts = await deliveryParts(env.DB, delivery.routeId, delivery.jobId);
+    const parts = await deliveryParts(env.DB, delivery.routeId, delivery.jobId, jobs);
     if (!parts) {
       await recordTry(env.DB, delivery.id, { status: "FAILED", error: "the route was deleted, or the job is gone", files: null });
       message.ack();
       continue;
     }
     try {
-      const files = await deliverJob(env, parts.route, parts.job);
+      const files = await deliverJob(env, parts.route, parts.job, jobs);
       await recordTry(env.DB, delivery.id, { status: "SENT", error: null, files });
       message.ack();
     } catch (err) {

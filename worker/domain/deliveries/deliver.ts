@@ -1,20 +1,34 @@
 import type { Bindings } from "../../env";
-import { findJobById, type JobRow } from "../jobs/store";
+import type { FinishedUnits, JobRow } from "../jobs/store";
 import { ContainerScraper } from "../scraper/container-client";
 import { scraperInstances } from "../scraper/binding";
-import { resultRecord, resultUnits } from "../results/changes";
+import { resultRecord } from "../results/changes";
 import { csvResults } from "../results/csv-export";
 import { jsonResults } from "../results/json-export";
 import { S3ConfigSchema, SftpConfigSchema } from "./config";
+import { destinationRefusal } from "./destination";
+import { localDestinationsAllowed } from "../../platform/http/public-destination";
 import { putS3Object } from "./s3";
 import { findRouteById, openRouteSecret, type RouteRow } from "./store";
 
-export type DeliverEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "SCRAPER" | "SCRAPER_URL" | "SCRAPER_INSTANCES" | "RUNNER_HUB" | "SCRAPER_RUNNERS" | "SCRAPER_SHARED_SECRET">;
+export type DeliverEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "SCRAPER" | "SCRAPER_URL" | "SCRAPER_INSTANCES" | "RUNNER_HUB" | "SCRAPER_RUNNERS" | "SCRAPER_SHARED_SECRET" | "WEBHOOK_ALLOW_LOCAL_URLS">;
+
+/**
+ * What a delivery reads of the job flow, which sits above deliveries: the job (jobs/store.ts findJobById) and the units
+ * its results serve (jobs/result-units.ts resultUnits). The queue handler's caller passes them.
+ */
+export interface DeliveryJobs {
+  findJobById(d1: D1Database, id: string): Promise<JobRow | null>;
+  resultUnits(d1: D1Database, job: JobRow): Promise<FinishedUnits>;
+}
 
 /** Where one file of a delivery goes: it takes the file's bytes and answers how many it wrote. */
 type Sink = (name: string, body: ReadableStream<Uint8Array>, contentType: string) => Promise<number>;
 
 async function sinkFor(env: DeliverEnv, route: RouteRow, jobId: string): Promise<Sink> {
+  // The rules the route was stored under, again before every try: a route stored before them, or written around the API, gets nothing.
+  const refusal = destinationRefusal(route.kind, route.config, localDestinationsAllowed(env));
+  if (refusal) throw new Error(refusal);
   const secret = await openRouteSecret(env.VAULT_MASTER_KEY, route);
   if (route.kind === "S3") {
     const config = S3ConfigSchema.parse(route.config);
@@ -33,9 +47,9 @@ async function sinkFor(env: DeliverEnv, route: RouteRow, jobId: string): Promise
  * them"): `results.csv` and `results.json` streamed from R2 as the API serves them, then `manifest.json`, last, so a
  * reader that sees the manifest finds every file whole. Answers what landed; throws on any failure (the caller retries).
  */
-export async function deliverJob(env: DeliverEnv, route: RouteRow, job: JobRow): Promise<{ name: string; bytes: number }[]> {
+export async function deliverJob(env: DeliverEnv, route: RouteRow, job: JobRow, jobs: DeliveryJobs): Promise<{ name: string; bytes: number }[]> {
   const sink = await sinkFor(env, route, job.id);
-  const units = await resultUnits(env.DB, job);
+  const units = await jobs.resultUnits(env.DB, job);
   const files = [
     { name: "results.csv", bytes: await sink("results.csv", csvResults(env.RESULTS, job.id, resultRecord(job), units.units), "text/csv;charset=UTF-8") },
     {
@@ -49,7 +63,7 @@ export async function deliverJob(env: DeliverEnv, route: RouteRow, job: JobRow):
 }
 
 /** The route and job of a delivery, as they are now: null when the route was deleted or the job is gone since. */
-export async function deliveryParts(d1: D1Database, routeId: string, jobId: string): Promise<{ route: RouteRow; job: JobRow } | null> {
-  const [route, job] = await Promise.all([findRouteById(d1, routeId), findJobById(d1, jobId)]);
+export async function deliveryParts(d1: D1Database, routeId: string, jobId: string, jobs: DeliveryJobs): Promise<{ route: RouteRow; job: JobRow } | null> {
+  const [route, job] = await Promise.all([findRouteById(d1, routeId), jobs.findJobById(d1, jobId)]);
   return route && job ? { route, job } : null;
 }

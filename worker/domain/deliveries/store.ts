@@ -3,26 +3,54 @@ import { database } from "../../platform/database/client";
 import { type DeliveryRouteKind, deliveryRoutes, routeDeliveries } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, type ListPage, pastPosition } from "../../platform/database/cursor";
-import { openText, sealText } from "../vault/envelope";
+import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
+import { checkDestination } from "./destination";
 
 export type RouteRow = typeof deliveryRoutes.$inferSelect;
 export type DeliveryRow = typeof routeDeliveries.$inferSelect;
 
 const secretBinding = (routeId: string) => ["delivery-route", routeId];
 
+/**
+ * Stores a route, its destination checked first (domain/deliveries/destination.ts: a public address only, else 400
+ * INVALID_PARAM_FORMAT; `allowLocal` is the local stack's allowance) and its secret sealed, bound to the route.
+ */
 export async function createRoute(
   d1: D1Database,
   masterKey: string,
   input: { workspaceId: string; name: string; kind: DeliveryRouteKind; config: Record<string, unknown>; secret: string },
+  allowLocal: boolean,
   now: number = Date.now(),
 ): Promise<RouteRow> {
+  const config = checkDestination(input.kind, input.config, allowLocal);
   const id = crypto.randomUUID();
-  const row: RouteRow = { id, workspaceId: input.workspaceId, name: input.name, kind: input.kind, config: input.config, sealedSecret: await sealText(masterKey, secretBinding(id), input.secret), createdAt: now, deletedAt: null };
+  const row: RouteRow = { id, workspaceId: input.workspaceId, name: input.name, kind: input.kind, config, sealedSecret: await sealText(masterKey, secretBinding(id), input.secret), createdAt: now, deletedAt: null };
   await database(d1).insert(deliveryRoutes).values(row);
   return row;
 }
 
-export const openRouteSecret = (masterKey: string, route: RouteRow): Promise<string> => openText(masterKey, secretBinding(route.id), route.sealedSecret);
+export async function openRouteSecret(masterKey: string, route: RouteRow): Promise<string> {
+  if (route.sealedSecret === null) throw new Error("the route was deleted: its secret is erased");
+  return openText(masterKey, secretBinding(route.id), route.sealedSecret);
+}
+
+/**
+ * A rotation step over routes' secrets (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older master
+ * key version, each moved onto the newest on its own (only if unchanged meanwhile). Deleted routes hold none.
+ */
+export async function rewrapRouteSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+  const rows = await d1
+    .prepare("SELECT id, sealed_secret AS sealed FROM delivery_routes WHERE sealed_secret IS NOT NULL AND json_extract(sealed_secret, '$.kv') < ? LIMIT ?")
+    .bind(latestKeyVersion(masterSecret), limit)
+    .all<{ id: string; sealed: string }>();
+  let unreadable = 0;
+  for (const row of rows.results) {
+    const rewrapped = await rewrapText(masterSecret, secretBinding(row.id), row.sealed).catch(() => undefined);
+    if (rewrapped === undefined) unreadable++;
+    else if (rewrapped) await d1.prepare("UPDATE delivery_routes SET sealed_secret = ? WHERE id = ? AND sealed_secret = ?").bind(rewrapped, row.id, row.sealed).run();
+  }
+  return { seen: rows.results.length, unreadable };
+}
 
 /** The live routes of a workspace, newest first: `limit` + 1 past `after` (platform/http/paging.ts). */
 export function listRoutes(d1: D1Database, workspaceId: string, page: ListPage): Promise<RouteRow[]> {
@@ -51,11 +79,14 @@ export async function usableRoute(d1: D1Database, id: string, workspaceIds: read
   return route;
 }
 
-/** Deletes a route for good (its log stays); false when it was not there. Jobs naming it later are refused. */
+/**
+ * Deletes a route for good (its log stays); false when it was not there. Jobs naming it later are refused. Its sealed
+ * secret is erased with it: the row keeps where and as whom, for the log, and nothing left to open.
+ */
 export async function deleteRoute(d1: D1Database, workspaceId: string, id: string, now: number = Date.now()): Promise<boolean> {
   const done = await database(d1)
     .update(deliveryRoutes)
-    .set({ deletedAt: now })
+    .set({ deletedAt: now, sealedSecret: null })
     .where(and(eq(deliveryRoutes.id, id), eq(deliveryRoutes.workspaceId, workspaceId), isNull(deliveryRoutes.deletedAt)))
     .returning({ id: deliveryRoutes.id });
   return done.length === 1;

@@ -16,8 +16,8 @@ export const deliveryRoutes = sqliteTable(
     kind: text("kind", { enum: DELIVERY_ROUTE_KINDS }).notNull(),
     /** Where and as whom, without the secret (domain/deliveries/config.ts). */
     config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    /** The S3 secret access key or the SFTP password or private key, sealed by the vault and bound to the route. */
-    sealedSecret: text("sealed_secret").notNull(),
+    /** The S3 secret access key or the SFTP password or private key, sealed by the vault and bound to the route; erased (null) when the route is deleted. */
+    sealedSecret: text("sealed_secret"),
     createdAt: integer("created_at").notNull(),
     deletedAt: integer("deleted_at"),
   },

@@ -1,6 +1,6 @@
 import type { ProviderDefinition } from "../catalog/providers";
 import type { SchemaDefinition } from "../catalog/schemas";
-import { inclusiveDays } from "./request";
+import { inclusiveDays } from "../catalog/job-request";
 
 const BASE_SECONDS = 300;
 const PER_SEGMENT_SECONDS = 60;

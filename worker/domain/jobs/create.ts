@@ -7,7 +7,7 @@ import { jobError } from "../../../contracts/job-failures";
 import { sha256Hex } from "../../platform/lib/crypto";
 import { waitBudgetSeconds } from "./budget";
 import { kstMonthBounds, secondsUntilNextMonth } from "./kst-month";
-import { type JobRequest, validateJobRequest } from "./request";
+import { type JobRequest, validateJobRequest } from "../catalog/job-request";
 import { type CreateContext, createContext } from "./create-context";
 import { jobEnded } from "./events";
 import type { JobsEnv } from "./lifecycle";
@@ -16,7 +16,7 @@ import { sinceBase } from "./since";
 import { type CapWindow, type Idempotency, type InsertOutcome, insertJob, type JobRow, type NewJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
 import { jobBillingOf, recipientsOf } from "../workspaces/store";
-import { assertNotPastDue } from "../billing/past-due";
+import { assertNotPastDue } from "../workspaces/past-due";
 import { usableRoute } from "../deliveries/store";
 import { log } from "../../platform/observability/telemetry";
 

@@ -1,8 +1,9 @@
 import type { Context } from "hono";
-import type { JobRow } from "../jobs/store";
-import { jobKind } from "../jobs/views";
-import { resultRecord, resultUnits } from "./changes";
-import { csvResults } from "./csv-export";
+import type { JobRow } from "./store";
+import { jobKind } from "./views";
+import { resultRecord } from "../results/changes";
+import { csvResults } from "../results/csv-export";
+import { resultUnits } from "./result-units";
 
 /** Says what a CSV holds: `InProgress` means the finished units so far (the spec's `kind` of the job). */
 export const JOB_KIND_HEADER = "X-Data-Job-Kind";

@@ -12,7 +12,7 @@ import { publishJob } from "./board";
 import { jobEnded } from "./events";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
-import { type FinishedUnit, findJobById, findUnit, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
+import { type FinishedUnit, findJobById, findUnit, finishedUnits, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES">;
 
@@ -236,7 +236,7 @@ export class JobLifecycle {
   private async ended(row: JobRow): Promise<void> {
     await publishJob(this.env, row);
     await jobEnded(this.env, row);
-    if (row.credentialId) await eraseSupersededSecret(this.env.DB, row.credentialId);
+    if (row.credentialId) await eraseSupersededSecret(this.env.DB, row.credentialId, hasActiveJob);
   }
 
   /**
@@ -244,7 +244,7 @@ export class JobLifecycle {
    * its changes first, so whoever sees it Succeeded reads them; a second finisher stores them again, unreferenced.
    */
   async succeeded(job: JobRow, now: number): Promise<JobRow | null> {
-    const changes = job.sinceJobId ? await storeChanges(this.env, job, await findJobById(this.env.DB, job.sinceJobId)) : null;
+    const changes = job.sinceJobId ? await storeChanges(this.env, job, await findJobById(this.env.DB, job.sinceJobId), finishedUnits) : null;
     const [row] = await database(this.env.DB)
       .update(jobs)
       .set({

@@ -41,7 +41,7 @@ export const jobs = sqliteTable(
     changesCsvOffset: integer("changes_csv_offset"),
     /** Where its results go once it succeeds (worker/domain/deliveries/); null: nowhere but the API. */
     deliveryRouteId: text("delivery_route_id"),
-    /** A schedule's run (domain/schedules/run.ts): the schedule and the occurrence it ran for, one job per occurrence. */
+    /** A schedule's run (domain/schedule-runs/run.ts): the schedule and the occurrence it ran for, one job per occurrence. */
     scheduleId: text("schedule_id"),
     scheduledFor: integer("scheduled_for"),
     createdAt: integer("created_at").notNull(),

@@ -1,13 +1,30 @@
+import type { Bindings } from "../../env";
+import { rewrapBillingKeys } from "../billing/payment-methods";
 import { rewrapCredentials } from "../credentials/store";
+import { rewrapRouteSecrets } from "../deliveries/store";
 import { rewrapOperatorSecrets } from "../operators/store";
+import { rewrapReportPages } from "../reports/store";
 import { rewrapEndpointSecrets } from "../webhooks/endpoints";
 
 /** Rows one batch re-wraps; a few batches a cron run, so a run stays small and a backlog drains over the next minutes. */
 export const REWRAP_BATCH = 200;
 export const REWRAP_BATCHES_PER_RUN = 5;
 
-/** Each store of sealed secrets, by its owning module. */
-const STORES = { credentials: rewrapCredentials, webhook_endpoints: rewrapEndpointSecrets, operators: rewrapOperatorSecrets };
+type RewrapEnv = Pick<Bindings, "DB" | "RESULTS">;
+type Rewrap = (env: RewrapEnv, masterSecret: string, limit: number) => Promise<{ seen: number; unreadable: number }>;
+
+/**
+ * Every store of sealed secrets, each rewrapped by its owning module: whatever the vault seals must be here, or a
+ * retired key version would still be the only one that opens it (test/workers/vault-rotation.test.ts retires one).
+ */
+const STORES: Record<string, Rewrap> = {
+  credentials: (env, key, limit) => rewrapCredentials(env.DB, key, limit),
+  webhook_endpoints: (env, key, limit) => rewrapEndpointSecrets(env.DB, key, limit),
+  operators: (env, key, limit) => rewrapOperatorSecrets(env.DB, key, limit),
+  delivery_routes: (env, key, limit) => rewrapRouteSecrets(env.DB, key, limit),
+  payment_methods: (env, key, limit) => rewrapBillingKeys(env.DB, key, limit),
+  failure_reports: rewrapReportPages,
+};
 
 export interface RewrapReport {
   /** Rows moved onto the newest master key this run, per store. */
@@ -23,13 +40,13 @@ export interface RewrapReport {
  * loses nothing and the next run carries on where the rows say. An old version may leave the keyring once no row uses
  * it (`npm run vault:rotate -- --status`).
  */
-export async function rewrapStep(d1: D1Database, masterSecret: string, batches = REWRAP_BATCHES_PER_RUN): Promise<RewrapReport> {
+export async function rewrapStep(env: RewrapEnv, masterSecret: string, batches = REWRAP_BATCHES_PER_RUN): Promise<RewrapReport> {
   const report: RewrapReport = { rewrapped: {}, unreadable: {} };
   for (const [store, rewrap] of Object.entries(STORES)) {
     report.rewrapped[store] = 0;
     report.unreadable[store] = 0;
     for (let batch = 0; batch < batches; batch++) {
-      const { seen, unreadable } = await rewrap(d1, masterSecret, REWRAP_BATCH);
+      const { seen, unreadable } = await rewrap(env, masterSecret, REWRAP_BATCH);
       report.rewrapped[store] += seen - unreadable;
       report.unreadable[store] = unreadable;
       // A batch of nothing but unreadable rows would be read again and again: wait for the next run.

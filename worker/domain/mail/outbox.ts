@@ -5,25 +5,43 @@ import { mailOutbox } from "./tables";
 import type { Bindings } from "../../env";
 import { log } from "../../platform/observability/telemetry";
 import { flagOn } from "../../platform/configuration";
+import { sha256Hex } from "../../platform/lib/crypto";
 
 export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /**
+   * One-time tokens the text carries (an invitation's, an unlock or verification link's): the stored copy of a mail
+   * a binding sends keeps each as its SHA-256 only (what its own table keeps), never the token.
+   */
+  secrets?: string[];
+}
+
+/** The text with each secret replaced by `sha256:<hex>`: what a stored copy may keep of a mail a binding carries. */
+async function withoutSecrets(text: string, secrets: readonly string[]): Promise<string> {
+  let kept = text;
+  for (const secret of secrets) if (secret) kept = kept.replaceAll(secret, `sha256:${await sha256Hex(secret)}`);
+  return kept;
 }
 
 /** Sent mail is kept this long: long enough to answer "did you send me that link?", not longer. */
 const KEPT_MS = 30 * 86_400_000;
 
 /**
- * Sends a mail to a user: written to the outbox first (what was sent, and locally the only copy: the local stack
- * prints it and tests read it), then handed to the send_email binding in production. A failed send is logged, never
- * thrown: the action that mails (a sign-in) has happened either way.
+ * Sends a mail to a user: written to the outbox first, then handed to the send_email binding in production. Where a
+ * binding carries it, the outbox keeps the record of what was sent with the mail's one-time tokens (`secrets`) as
+ * their hashes: nothing there opens an account or accepts an invitation. Where the outbox is the only channel
+ * (MAIL_OUTBOX_ONLY: the local stack prints it and tests read it), it keeps the mail whole, as it is the delivery.
+ * Nothing is sent again from the outbox. A failed send is logged, never thrown: the action that mails (a sign-in)
+ * has happened either way.
  */
 export async function sendMail(env: Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">, mail: Mail, now: number = Date.now()): Promise<void> {
   const id = crypto.randomUUID();
-  await database(env.DB).insert(mailOutbox).values({ id, recipient: mail.to, subject: mail.subject, body: mail.text, createdAt: now });
-  if (flagOn(env.MAIL_OUTBOX_ONLY) || !env.MAIL || !env.MAIL_FROM) {
+  const outboxOnly = flagOn(env.MAIL_OUTBOX_ONLY) || !env.MAIL || !env.MAIL_FROM;
+  const body = outboxOnly ? mail.text : await withoutSecrets(mail.text, mail.secrets ?? []);
+  await database(env.DB).insert(mailOutbox).values({ id, recipient: mail.to, subject: mail.subject, body, createdAt: now });
+  if (outboxOnly || !env.MAIL || !env.MAIL_FROM) {
     log("info", "mail-outbox", { to: mail.to, subject: mail.subject, text: mail.text });
     return;
   }

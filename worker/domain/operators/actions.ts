@@ -14,9 +14,10 @@ import { connectionById } from "../partners/connections";
 import type { Plan } from "../workspaces/plans";
 import { setPlan, type WorkspaceRow, workspaceRow, workspacesMatching } from "../workspaces/store";
 import { changeSuspension } from "../api-keys/suspension";
-import { closeReport, findReport, type ReportRow, reportPage } from "../reports/store";
+import { closeReport, findReport, latestReports, type ReportRow, reportPage } from "../reports/store";
 import { type AuditEntry, markAction } from "./audit";
 import { assertOperatorMay, type OperatorAction } from "./permissions";
+import { confirmFreshCode } from "./sign-in";
 import type { Operator } from "./store";
 
 /**
@@ -37,6 +38,13 @@ export const LISTED = 100;
 
 async function mark(env: ActionsEnv, actor: Actor, action: OperatorAction, entry: AuditEntry): Promise<void> {
   assertOperatorMay(actor.operator.role, action);
+  await markAction(env.DB, actor.operator, actor.requestId, entry);
+}
+
+/** As `mark`, for the actions that move money: the operator's fresh authenticator code first (domain/operators/sign-in.ts `confirmFreshCode`). */
+async function markConfirmed(env: ActionsEnv, actor: Actor, action: OperatorAction, code: string | undefined, entry: AuditEntry): Promise<void> {
+  assertOperatorMay(actor.operator.role, action);
+  await confirmFreshCode(env, actor.operator, code, actor.requestId);
   await markAction(env.DB, actor.operator, actor.requestId, entry);
 }
 
@@ -96,17 +104,20 @@ export async function changeWorkspacePlan(env: ActionsEnv, actor: Actor, id: str
   return existingWorkspace(env, id);
 }
 
-/** Grants a workspace usage credits (worker/domain/billing/credits.ts), marked in the audit log first like every action. */
-export async function grantUsageCredit(env: ActionsEnv, actor: Actor, id: string, credit: { amount: number; expiresAt: number; reason: string }): Promise<UsageCreditRow> {
+/**
+ * Grants a workspace usage credits (worker/domain/billing/credits.ts) on the operator's fresh authenticator code,
+ * marked in the audit log first like every action.
+ */
+export async function grantUsageCredit(env: ActionsEnv, actor: Actor, id: string, credit: { amount: number; expiresAt: number; reason: string }, code: string | undefined): Promise<UsageCreditRow> {
   await existingWorkspace(env, id);
   await assertGrantable(env.DB, id, credit);
-  await mark(env, actor, "workspaces.credit", { action: "workspace.credit", targetKind: "workspace", targetId: id, reason: credit.reason, detail: { amount: credit.amount, expiresAt: credit.expiresAt } });
+  await markConfirmed(env, actor, "workspaces.credit", code, { action: "workspace.credit", targetKind: "workspace", targetId: id, reason: credit.reason, detail: { amount: credit.amount, expiresAt: credit.expiresAt } });
   return grantCredit(env.DB, id, credit);
 }
 
-/** Refunds a paid invoice's card payment (worker/domain/billing/refunds.ts), marked in the audit log first. */
-export async function refundPaidInvoice(env: ActionsEnv, actor: Actor, invoiceId: string, reason: string): Promise<InvoiceRow> {
-  await mark(env, actor, "invoices.refund", { action: "invoice.refund", targetKind: "invoice", targetId: invoiceId, reason });
+/** Refunds a paid invoice's card payment (worker/domain/billing/refunds.ts) on the operator's fresh authenticator code, marked in the audit log first. */
+export async function refundPaidInvoice(env: ActionsEnv, actor: Actor, invoiceId: string, reason: string, code: string | undefined): Promise<InvoiceRow> {
+  await markConfirmed(env, actor, "invoices.refund", code, { action: "invoice.refund", targetKind: "invoice", targetId: invoiceId, reason });
   return refundInvoice(env.DB, portOneGateway(env), invoiceId, reason);
 }
 
@@ -152,6 +163,20 @@ async function existingReport(env: ActionsEnv, id: string): Promise<ReportRow> {
   const report = await findReport(env.DB, id);
   if (!report) throw new ApiError("AGENT_BUG_REPORT_NOT_FOUND");
   return report;
+}
+
+/** What the report list shows at most, open ones first. */
+export const REPORTS_SHOWN = 100;
+
+/**
+ * The latest failure reports: their details and addresses came from customers' sessions too, so the list is an audit
+ * line (`report.list`, naming the reports shown) like a report's page, written before anything is shown.
+ */
+export async function listFailureReports(env: ActionsEnv, actor: Actor): Promise<ReportRow[]> {
+  assertOperatorMay(actor.operator.role, "reports.read");
+  const reports = await latestReports(env.DB, REPORTS_SHOWN);
+  await mark(env, actor, "reports.read", { action: "report.list", targetKind: "report", targetId: "latest", reason: null, detail: { shown: reports.map((r) => r.id) } });
+  return reports;
 }
 
 /** A failure report with its page (redacted when kept): looking at it is an audit line, as the page came from a customer's session. */

@@ -8,7 +8,7 @@ import { totpBinding } from "./enrol";
 
 export type OperatorRow = typeof operators.$inferSelect;
 
-/** The signed-in operator of an /admin request (domain/operators/authenticate.ts). */
+/** The signed-in operator of an /admin request (admin/api/authenticate.ts). */
 export interface Operator {
   id: string;
   email: string;
@@ -18,6 +18,10 @@ export interface Operator {
 
 /** An operator's session lasts one shift at most: past it, password and a fresh code again. */
 export const OPERATOR_SESSION_TTL_MS = 8 * 3_600_000;
+/** A session no request used for this long has ended: `expires_at` slides this far ahead of the last use, up to the shift's end. */
+export const OPERATOR_SESSION_IDLE_MS = 30 * 60_000;
+/** Uses closer together than this do not move the expiry again, so reading pages is not a write per request. */
+const SLIDE_STEP_MS = 60_000;
 
 export async function findOperatorByEmail(d1: D1Database, email: string): Promise<OperatorRow | null> {
   return (await database(d1).select().from(operators).where(and(eq(operators.email, email), isNull(operators.disabledAt))).get()) ?? null;
@@ -36,21 +40,29 @@ export async function useTotpStep(d1: D1Database, operatorId: string, step: numb
 /** Opens a session; the token goes to the operator once, and only its hash is kept. */
 export async function openOperatorSession(d1: D1Database, operatorId: string, now: number = Date.now()): Promise<{ token: string; expiresAt: number }> {
   const token = `ops_${randomToken(32)}`;
-  const expiresAt = now + OPERATOR_SESSION_TTL_MS;
+  const expiresAt = now + Math.min(OPERATOR_SESSION_IDLE_MS, OPERATOR_SESSION_TTL_MS);
   await database(d1).insert(operatorSessions).values({ tokenHash: await sha256Hex(token), operatorId, createdAt: now, expiresAt });
   return { token, expiresAt };
 }
 
-/** The live session's operator, or null: unknown token, ended session, or an account disabled since. */
+/**
+ * The live session's operator, or null: unknown token, ended session (idle OPERATOR_SESSION_IDLE_MS, or past its
+ * shift), or an account disabled since. Using it moves its expiry to OPERATOR_SESSION_IDLE_MS from now, never past
+ * OPERATOR_SESSION_TTL_MS from sign-in.
+ */
 export async function findOperatorSession(d1: D1Database, token: string, now: number = Date.now()): Promise<Operator | null> {
   const tokenHash = await sha256Hex(token);
   const row = await database(d1)
-    .select({ id: operators.id, email: operators.email, role: operators.role })
+    .select({ id: operators.id, email: operators.email, role: operators.role, createdAt: operatorSessions.createdAt, expiresAt: operatorSessions.expiresAt })
     .from(operatorSessions)
     .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
     .where(and(eq(operatorSessions.tokenHash, tokenHash), gt(operatorSessions.expiresAt, now), isNull(operators.disabledAt)))
     .get();
-  return row ? { ...row, tokenHash } : null;
+  if (!row) return null;
+  const { createdAt, expiresAt, ...operator } = row;
+  const slid = Math.min(now + OPERATOR_SESSION_IDLE_MS, createdAt + OPERATOR_SESSION_TTL_MS);
+  if (slid - expiresAt >= SLIDE_STEP_MS) await database(d1).update(operatorSessions).set({ expiresAt: slid }).where(eq(operatorSessions.tokenHash, tokenHash));
+  return { ...operator, tokenHash };
 }
 
 export async function closeOperatorSession(d1: D1Database, tokenHash: string): Promise<void> {

@@ -4,7 +4,7 @@ import { jobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
 import { connections } from "./tables";
 import { retireWorkspaceCredentials } from "../credentials/store";
-import { type JobsEnv, JobLifecycle } from "../jobs/lifecycle";
+import type { JobsEnv, JobLifecycle } from "../jobs/lifecycle";
 import type { JobRow } from "../jobs/store";
 import { cancelWorkspaceSessions, workspaceSessionsCancelled } from "../registration/sessions";
 import { insertConnectionWorkspace, partnerNameOf, partnerNames } from "../workspaces/store";
@@ -94,15 +94,21 @@ export function listConnections(d1: D1Database, partnerWorkspaceId: string, page
  * left in motion: its credentials are deleted (their secrets erased), its
  * registration sessions still taking input are cancelled and its unfinished
  * jobs fail CREDENTIAL_NOT_FOUND (their credential is gone). Returns those
- * jobs, whose credential leases the caller releases.
+ * jobs, whose credential leases the caller releases. `jobs` (the caller's JobLifecycle) fails the jobs in that
+ * transaction: the job flow sits above partners.
  */
-export async function revokeConnection(env: JobsEnv, partnerWorkspaceId: string, id: string): Promise<{ connection: ConnectionRow; endedJobs: JobRow[] }> {
+export async function revokeConnection(
+  env: JobsEnv,
+  partnerWorkspaceId: string,
+  id: string,
+  jobs: Pick<JobLifecycle, "workspaceFailed">,
+): Promise<{ connection: ConnectionRow; endedJobs: JobRow[] }> {
   const db = database(env.DB);
   const row = await db.select().from(connections).where(and(eq(connections.id, id), eq(connections.partnerWorkspaceId, partnerWorkspaceId))).get();
   if (!row) throw new ApiError("CONNECTION_NOT_FOUND");
   if (row.status === "REVOKED") throw new ApiError("CONNECTION_REVOKED");
   const now = Date.now();
-  const endedJobs = await new JobLifecycle(env).workspaceFailed(row.workspaceId, jobError("CREDENTIAL_NOT_FOUND"), now, [
+  const endedJobs = await jobs.workspaceFailed(row.workspaceId, jobError("CREDENTIAL_NOT_FOUND"), now, [
     db.update(connections).set({ status: "REVOKED", revokedAt: now }).where(eq(connections.id, id)),
     retireWorkspaceCredentials(db, row.workspaceId, now),
     cancelWorkspaceSessions(db, row.workspaceId, now),

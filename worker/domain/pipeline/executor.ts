@@ -13,6 +13,8 @@ import { backoffSeconds } from "../../platform/lib/backoff";
 import type { LockPort, Outcome, PipelineDeps } from "./ports";
 import { SessionGone } from "../scraper/port";
 import { ReportedFailure } from "../../../collectors/page-report";
+import { redactText } from "../../../collectors/redaction";
+import { redactionFor } from "../../../collectors/registry";
 import { splitRange } from "./segments";
 import { isSameTarget, notShown, shownList } from "../credentials/targets";
 import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
@@ -346,16 +348,21 @@ async function closeJobSession(delivery: Delivery): Promise<void> {
   await endLease(delivery.deps, delivery.lock, delivery.job.id, delivery.provider);
 }
 
+/** An error's stack for a log line, with the common redaction: its first line is the error's message. */
+const redactedStack = (err: unknown): string | undefined => (err instanceof Error && typeof err.stack === "string" ? redactText(err.stack) : undefined);
+
 async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: unknown): Promise<Outcome> {
-  if (!(err instanceof ProviderFailure)) log("error", "unhandled-error", { jobId: delivery.job.id, error: String(err), stack: (err as Error)?.stack });
+  // An error may quote what the scraper answered (records, an institution's page): a log line keeps it redacted.
+  if (!(err instanceof ProviderFailure)) log("error", "unhandled-error", { jobId: delivery.job.id, error: redactText(String(err)), stack: redactedStack(err) });
   const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
   const error = jobError(failure.code, failure.retryAfterSeconds);
   if (failure instanceof TargetNotShown) error.message = `${error.message} 기관이 보여 주는 ${failure.code === "INVALID_CARD_FOR_SERVICE" ? "카드" : "계좌"}: ${shownList(failure.shown)}`;
   const { deps, job } = delivery;
   // A page the adapter could not read: operators get the page, each time, before the job's own outcome is decided.
   if (failure instanceof ReportedFailure) await deps.fileReport(delivery.provider.code, job.id, failure.report);
-  // What the institution said, for operators to teach the adapter; the partner sees only the catalog's message.
-  if (error.code === "UNKNOWN") log("warn", "unknown-institution-message", { jobId: job.id, text: failure.message });
+  // What the institution said, for operators to teach the adapter, redacted as its failure reports are (the scraper
+  // redacts it already; a scraper of an older version does not); the partner sees only the catalog's message.
+  if (error.code === "UNKNOWN") log("warn", "unknown-institution-message", { jobId: job.id, text: redactText(failure.message, redactionFor(delivery.provider.code)) });
   const window = failure instanceof MaintenanceMet ? failure.window : error.code === "PROVIDER_TIME_WINDOW" ? await deps.maintenanceMet(delivery.provider, deps.now(), 0) : null;
   if (window) {
     // A window the calendar knows: the job waits for its end where its deadline allows, else it ends now, not after retries that cannot help.

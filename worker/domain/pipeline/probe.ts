@@ -6,6 +6,7 @@ import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
 import type { Outcome, PipelineDeps } from "./ports";
 import { endLease } from "./released-leases";
 import { log } from "../../platform/observability/telemetry";
+import { redactText } from "../../../collectors/redaction";
 
 // The engine is full, or a job holds the credential: the probe asks again, at the soonest this soon.
 const WAIT_SECONDS = 5;
@@ -43,7 +44,7 @@ export async function executeProbe(deps: PipelineDeps, message: ProbeMessage): P
   } catch (err) {
     const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
     if (WAITS_FOR_CAPACITY.has(failure.code)) return { kind: "retry", delaySeconds: WAIT_SECONDS };
-    if (!(err instanceof ProviderFailure)) log("error", "probe-error", { credentialId: message.credentialId, error: String(err) });
+    if (!(err instanceof ProviderFailure)) log("error", "probe-error", { credentialId: message.credentialId, error: redactText(String(err)) });
     const error = jobError(failure.code, failure.retryAfterSeconds);
     if (INVALIDATES_CREDENTIAL.has(error.code)) await deps.invalidateCredential(message.credentialId, error.code);
     const refused = error.category === "CREDENTIAL" || error.category === "USER_ENVIRONMENT";

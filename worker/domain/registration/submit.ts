@@ -1,7 +1,7 @@
 import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
-import { alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
 import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
 import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
 import type { Bindings } from "../../env";
@@ -19,12 +19,13 @@ export interface Submission {
 /**
  * Registers the credential an end-user entered in the hosted UI: only
  * within the options, business number and lifetime fixed at issue, only
- * and only once. A rejected submission counts against the session's attempts.
+ * and only once. A rejected submission counts against the session's attempts. `hasActiveJob` (jobs/store.ts) tells
+ * whether a credential it supersedes may lose its secret now.
  */
-export async function submitRegistration(env: Bindings, token: string, submission: Submission): Promise<SessionRow> {
+export async function submitRegistration(env: Bindings, token: string, submission: Submission, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
   const session = await usableSessionForPage(env.DB, token);
   try {
-    return await register(env, session, submission);
+    return await register(env, session, submission, hasActiveJob);
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) await recordFailedAttempt(env, session.id);
     throw err;
@@ -56,7 +57,7 @@ async function recover(env: Bindings, session: SessionRow, credentialId: string,
   return after;
 }
 
-async function register(env: Bindings, session: SessionRow, submission: Submission): Promise<SessionRow> {
+async function register(env: Bindings, session: SessionRow, submission: Submission, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
   if (session.recoversCredentialId) return recover(env, session, session.recoversCredentialId, submission);
   const option = session.options.find((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
   if (!option) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
@@ -84,7 +85,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
     throw isIdentityConflict(err) ? alreadyExists() : err;
   });
   const after = await consumedFor(env, session, row.id);
-  await credentialRegistered(env, row, supersededIds(supersede!));
+  await credentialRegistered(env, row, supersededIds(supersede!), hasActiveJob);
   await sessionEnded(env, after);
   return after;
 }

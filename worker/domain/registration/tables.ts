@@ -27,6 +27,14 @@ export const registrationSessions = sqliteTable(
     credentialId: text("credential_id"),
     /** A recovery session's credential: the end-user re-enters only its secret, and it keeps its id (domain/credentials/recovery.ts). */
     recoversCredentialId: text("recovers_credential_id"),
+    /**
+     * An Open Banking consent under way (open-banking.ts): SHA-256 of the `state` the person's browser carries to
+     * KFTC's page and back, until when it is good (minutes), and how the last consent ended (`consentOutcome`, what
+     * the hosted page reads). The state is cleared when the callback uses it: each is good once.
+     */
+    consentStateHash: text("consent_state_hash"),
+    consentStateExpiresAt: integer("consent_state_expires_at"),
+    consentOutcome: text("consent_outcome", { mode: "json" }).$type<{ state: "CONNECTED" } | { state: "FAILED"; code: string; message: string }>(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     finishedAt: integer("finished_at"),
@@ -37,6 +45,8 @@ export const registrationSessions = sqliteTable(
     // The sweep finds sessions that expired while PENDING (domain/registration/expiry.ts).
     index("registration_sessions_status_expires").on(t.status, t.expiresAt),
     // One recovery taking input per credential.
+    // The callback finds its session by the state it carries.
+    uniqueIndex("registration_sessions_consent_state").on(t.consentStateHash),
     uniqueIndex("registration_sessions_one_recovery").on(t.recoversCredentialId).where(sql`status = 'PENDING'`),
   ],
 );

@@ -4,7 +4,8 @@ import { database } from "../../platform/database/client";
 import { failureReports } from "./tables";
 import type { Bindings } from "../../env";
 import type { FailureReport } from "./failure-report";
-import { openText, sealText } from "../vault/envelope";
+import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
+import { reportUrl } from "../../../collectors/redaction";
 
 export type ReportRow = typeof failureReports.$inferSelect;
 
@@ -60,13 +61,15 @@ export async function fileReport(env: ReportsEnv, providerCode: string, origin: 
         step: report.step,
         adapterVersion: report.adapterVersion,
         detail: report.detail.slice(0, 1000),
-        url: report.url,
+        // Without query or fragment, whatever the scraper sent (one of an older version kept them).
+        url: report.url === null ? null : reportUrl(report.url),
         jobId,
         requestId,
         occurrences: 1,
         createdAt: now,
         lastSeenAt: now,
         pageKey: hasPage ? pageKey(id) : null,
+        pageKeyVersion: hasPage ? latestKeyVersion(env.VAULT_MASTER_KEY) : null,
         expiresAt: now + REPORT_RETENTION_MS,
       });
     return id;
@@ -79,7 +82,7 @@ export async function fileReport(env: ReportsEnv, providerCode: string, origin: 
   }
 }
 
-/** Open reports first, newest first. */
+/** Open reports first, newest first. Operators read them through domain/operators/actions.ts, which audits the read. */
 export function latestReports(d1: D1Database, limit: number): Promise<ReportRow[]> {
   return database(d1).select().from(failureReports).orderBy(desc(isNull(failureReports.closedAt)), desc(failureReports.createdAt)).limit(limit);
 }
@@ -93,6 +96,36 @@ export async function reportPage(env: Pick<Bindings, "RESULTS" | "VAULT_MASTER_K
   if (!row.pageKey) return null;
   const object = await env.RESULTS.get(row.pageKey);
   return object ? JSON.parse(await openText(env.VAULT_MASTER_KEY, pageBinding(row.id), await object.text())) : null;
+}
+
+/**
+ * A rotation step over reports' sealed pages (domain/key-rotation/rewrap.ts): `limit` pages under an older master key
+ * version, or of an unknown one (filed before `page_key_version` was kept), each moved onto the newest in R2 (the data
+ * key re-wrapped, the page never decrypted) and its version written after. A page whose object is gone keeps nothing
+ * to open: its row says so (`page_key` null).
+ */
+export async function rewrapReportPages(env: Pick<Bindings, "DB" | "RESULTS">, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+  const latest = latestKeyVersion(masterSecret);
+  const rows = await env.DB.prepare("SELECT id, page_key AS pageKey, page_key_version AS version FROM failure_reports WHERE page_key IS NOT NULL AND (page_key_version IS NULL OR page_key_version < ?) LIMIT ?")
+    .bind(latest, limit)
+    .all<{ id: string; pageKey: string; version: number | null }>();
+  let unreadable = 0;
+  for (const row of rows.results) {
+    const object = await env.RESULTS.get(row.pageKey);
+    if (!object) {
+      await env.DB.prepare("UPDATE failure_reports SET page_key = NULL, page_key_version = NULL WHERE id = ? AND page_key = ?").bind(row.id, row.pageKey).run();
+      continue;
+    }
+    const sealed = await object.text();
+    const rewrapped = await rewrapText(masterSecret, pageBinding(row.id), sealed).catch(() => undefined);
+    if (rewrapped === undefined) {
+      unreadable++;
+      continue;
+    }
+    if (rewrapped) await env.RESULTS.put(row.pageKey, rewrapped);
+    await env.DB.prepare("UPDATE failure_reports SET page_key_version = ? WHERE id = ? AND page_key IS ?").bind(latest, row.id, row.pageKey).run();
+  }
+  return { seen: rows.results.length, unreadable };
 }
 
 /** Closes an open report, naming the adapter change that fixed it; null when there is no open report of that id. */

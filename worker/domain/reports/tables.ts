@@ -29,6 +29,11 @@ export const failureReports = sqliteTable(
     lastSeenAt: integer("last_seen_at").notNull(),
     /** The R2 object holding the sealed page (HTML and screenshot); null when the scraper had no page to keep. */
     pageKey: text("page_key"),
+    /**
+     * The vault's master key version the page is sealed under (the object's `kv`), kept here so a rotation finds the
+     * pages to move and `npm run vault:rotate -- --status` counts them; null for pages filed before it was kept.
+     */
+    pageKeyVersion: integer("page_key_version"),
     expiresAt: integer("expires_at").notNull(),
     closedAt: integer("closed_at"),
     closedBy: text("closed_by"),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { findSchema } from "../catalog/schemas";
-import { type FinishedUnit, type FinishedUnits, finishedUnits, type JobRow, type StoredUnit } from "../jobs/store";
+import type { FinishedUnit, FinishedUnits, JobRow, StoredUnit } from "../jobs/store";
 import { CHANGES, changesBetween } from "./record-changes";
 import { recordLineBatches } from "./record-lines";
 import { storeUnitResults } from "./unit-results";
@@ -30,9 +30,15 @@ async function recordsOf(bucket: R2Bucket, jobId: string, units: FinishedUnit[])
 
 /**
  * Computes and stores an incremental job's changes against its base's collected records (a base that was itself
- * incremental collected in full too), as one object shaped like a unit's.
+ * incremental collected in full too), as one object shaped like a unit's. `finishedUnits` reads a job's finished
+ * units (jobs/store.ts): the job flow, above results, passes it.
  */
-export async function storeChanges(env: { DB: D1Database; RESULTS: R2Bucket }, job: JobRow, base: JobRow | null): Promise<StoredUnit> {
+export async function storeChanges(
+  env: { DB: D1Database; RESULTS: R2Bucket },
+  job: JobRow,
+  base: JobRow | null,
+  finishedUnits: (d1: D1Database, jobId: string) => Promise<FinishedUnits>,
+): Promise<StoredUnit> {
   const schema = findSchema(job.schema)!;
   const collected = async (of: JobRow) => ({
     range: { start: of.params.dateRangeStart as string, end: of.params.dateRangeEnd as string },
@@ -43,19 +49,4 @@ export async function storeChanges(env: { DB: D1Database; RESULTS: R2Bucket }, j
   const changes = changesBetween(schema.identity!, before, await collected(job));
   const [stored] = await storeUnitResults(env.RESULTS, job.id, changedRecord(schema.record), [{ unitIndex: CHANGES_UNIT_INDEX, records: changes }]);
   return stored!;
-}
-
-/**
- * What a job's results serve: its finished units, or, for an incremental job, its stored changes once it succeeded
- * and nothing before (they are known only then).
- */
-export async function resultUnits(d1: D1Database, job: JobRow): Promise<FinishedUnits> {
-  if (!job.sinceJobId) return finishedUnits(d1, job.id);
-  if (job.status !== "SUCCEEDED") return { units: [], recordCount: 0 };
-  return {
-    units: [
-      { unitIndex: CHANGES_UNIT_INDEX, recordCount: job.recordCount, resultId: job.changesResultId, resultUnit: null, jsonOffset: 0, jsonEnd: null, csvOffset: job.changesCsvOffset ?? 0, csvEnd: null },
-    ],
-    recordCount: job.recordCount,
-  };
 }

@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
-import { armSchedule } from "./alarm";
+import { armSchedule } from "../schedules/alarm";
 import { runDue } from "./run";
-import { dueSchedules } from "./store";
+import { dueSchedules } from "../schedules/store";
 
 /** An alarm this late has been lost (an object moved, a deploy in between): the minute's cron runs its occurrence. */
 const LOST_AFTER_MS = 60_000;

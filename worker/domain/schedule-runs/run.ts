@@ -4,10 +4,10 @@ import { createJob } from "../jobs/create";
 import type { JobsEnv } from "../jobs/lifecycle";
 import { sinceOf } from "../jobs/since";
 import { lastSucceededRun, occurrenceRun, unfinishedRun } from "../jobs/store";
-import { latestOccurrence, nextOccurrence } from "./cron";
-import { pauseForFailures } from "./outcomes";
-import { rollingRange } from "./rolling-range";
-import { advanceSchedule, findScheduleById, type ScheduleRow } from "./store";
+import { latestOccurrence, nextOccurrence } from "../schedules/cron";
+import { pauseForFailures } from "../schedules/outcomes";
+import { rollingRange } from "../schedules/rolling-range";
+import { advanceSchedule, findScheduleById, type ScheduleRow } from "../schedules/store";
 
 /** The params of an occurrence's job: the schedule's own, its rolling range ending on the occurrence's day, and the last run's `since`. */
 async function runParams(d1: D1Database, schedule: ScheduleRow, occurrence: number): Promise<Record<string, unknown>> {

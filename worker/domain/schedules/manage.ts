@@ -1,7 +1,7 @@
 import { findSchema } from "../catalog/schemas";
 import type { Bindings } from "../../env";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
-import { validateJobRequest } from "../jobs/request";
+import { validateJobRequest } from "../catalog/job-request";
 import { armSchedule } from "./alarm";
 import { nextOccurrence, parseCron } from "./cron";
 import { rollingRange } from "./rolling-range";

@@ -33,7 +33,7 @@ export const schedules = sqliteTable(
     nextRunAt: integer("next_run_at"),
     /** Runs that ended Failed and not retryable, in a row: at SCHEDULE_FAILURE_LIMIT the schedule pauses itself. */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
-    /** Occurrences not run because the schedule's previous run was still under way (domain/schedules/run.ts). */
+    /** Occurrences not run because the schedule's previous run was still under way (domain/schedule-runs/run.ts). */
     skippedRuns: integer("skipped_runs").notNull().default(0),
     /** The latest of them (ms); null when none was skipped. */
     lastSkippedFor: integer("last_skipped_for"),

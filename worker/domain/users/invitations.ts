@@ -137,9 +137,11 @@ export async function acceptInvitation(d1: D1Database, token: string, user: { id
 /**
  * Someone without an account accepts: the account is made with the invited address (confirmed, since the link
  * reached it) and the password they chose, and joins, all in one transaction. An address that has an account
- * since is 409 DUPLICATE_EMAIL: they sign in and accept instead.
+ * since is 409 DUPLICATE_EMAIL: they sign in and accept instead. The token is checked before the password is hashed,
+ * so a made-up or spent token costs one indexed read, never a key derivation; the statements below check it again.
  */
 export async function signUpAndAccept(d1: D1Database, token: string, password: string, now: number = Date.now()): Promise<{ userId: string; workspaceId: string }> {
+  if (!(await pendingInvitation(d1, token, now))) throw invalidInvitation();
   const tokenHash = await sha256Hex(token);
   const userId = crypto.randomUUID();
   const createUser = d1

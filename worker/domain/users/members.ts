@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { revokeUserKeys } from "../api-keys/revoke";
+import { revokeIssuerManagingKeys, revokeUserKeys } from "../api-keys/revoke";
 import type { Database } from "../../platform/database/client";
 import { database } from "../../platform/database/client";
 import { type MemberRole, users, workspaceMembers } from "./tables";
@@ -100,28 +100,40 @@ async function refusal(d1: D1Database, workspaceId: string, userId: string): Pro
   return (await findMember(d1, workspaceId, userId)) ? lastOwner() : notAMember();
 }
 
-/** Gives a member another role; the last owner cannot become a member (ADMIN_ACTION_FORBIDDEN). */
-export async function changeRole(d1: D1Database, workspaceId: string, userId: string, role: MemberRole): Promise<Member> {
-  const changed = await d1
+type MembersEnv = Pick<Bindings, "DB" | "REQUEST_GATES">;
+
+/**
+ * Gives a member another role; the last owner cannot become a member (ADMIN_ACTION_FORBIDDEN). A member now is no
+ * owner: the managing keys they made (domain/api-keys/revoke.ts `revokeIssuerManagingKeys`) are revoked with it.
+ */
+export async function changeRole(env: MembersEnv, workspaceId: string, userId: string, role: MemberRole): Promise<Member> {
+  const changed = await env.DB
     .prepare(`UPDATE workspace_members SET role = ?1 WHERE workspace_id = ?2 AND user_id = ?3 AND (?1 = 'owner' OR ${LEAVES_AN_OWNER}) RETURNING user_id`)
     .bind(role, workspaceId, userId)
     .first();
-  if (!changed) throw await refusal(d1, workspaceId, userId);
-  return (await findMember(d1, workspaceId, userId))!;
+  if (!changed) throw await refusal(env.DB, workspaceId, userId);
+  if (role !== "owner") await revokeIssuerManagingKeys(env, workspaceId, userId);
+  return (await findMember(env.DB, workspaceId, userId))!;
 }
 
 /**
  * Takes a person out of a workspace (removed by an owner, or leaving): the last owner cannot go. The keys issued to
- * them by command-line sign-in go with them; the workspace's own keys stay, as they belong to the workspace.
+ * them by command-line sign-in go with them, and so do the managing keys they made; the workspace's data keys stay,
+ * as they belong to the workspace.
  */
-export async function removeMember(env: Pick<Bindings, "DB" | "REQUEST_GATES">, workspaceId: string, userId: string): Promise<void> {
+export async function removeMember(env: MembersEnv, workspaceId: string, userId: string): Promise<void> {
   const removed = await env.DB.prepare(`DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ? AND ${LEAVES_AN_OWNER} RETURNING user_id`).bind(workspaceId, userId).first();
   if (!removed) throw await refusal(env.DB, workspaceId, userId);
   await revokeUserKeys(env, workspaceId, userId);
+  await revokeIssuerManagingKeys(env, workspaceId, userId);
 }
 
-/** An owner hands the workspace over: `to` becomes an owner and `from` a member, together or not at all. */
-export async function handOver(d1: D1Database, workspaceId: string, from: string, to: string): Promise<void> {
+/**
+ * An owner hands the workspace over: `to` becomes an owner and `from` a member, together or not at all; the managing
+ * keys `from` made are revoked, as a member's would be.
+ */
+export async function handOver(env: MembersEnv, workspaceId: string, from: string, to: string): Promise<void> {
+  const d1 = env.DB;
   if (from === to) throw new ApiError("ADMIN_ACTION_FORBIDDEN", { message: "소유권은 다른 구성원에게만 넘길 수 있습니다." });
   // `from` steps down only where `to` is now an owner: a `to` that is no member leaves both as they were.
   const [promoted] = await d1.batch([
@@ -131,4 +143,5 @@ export async function handOver(d1: D1Database, workspaceId: string, from: string
       .bind(workspaceId, to, from),
   ]);
   if (promoted!.results.length === 0) throw notAMember();
+  await revokeIssuerManagingKeys(env, workspaceId, from);
 }

@@ -28,6 +28,7 @@ export async function sendInvitation(
       "",
       `${origin}${INVITATION_PAGE}?token=${token}`,
     ].join("\n"),
+    secrets: [token],
   });
   return invitation;
 }

@@ -24,7 +24,7 @@ export async function workspaceBusinessNumber(d1: D1Database, workspaceId: strin
 /** Whose plan caps a workspace's jobs, and that plan's monthly job and scraping-step caps and concurrent jobs (null: unlimited). */
 export interface JobBilling {
   billingWorkspaceId: string;
-  /** When the billing workspace's renewal charge first failed; null while paid up (worker/domain/billing/past-due.ts). */
+  /** When the billing workspace's renewal charge first failed; null while paid up (worker/domain/workspaces/past-due.ts). */
   pastDueSince: number | null;
   monthlyJobCap: number | null;
   monthlyStepCap: number | null;

@@ -29,6 +29,11 @@ interface ApiErrorOptions {
   oauthError?: string;
   /** A failure for operators to fix, not the caller: filed as a failure report once the answer has gone (web/error-handler.ts). */
   report?: FailureReport;
+  /**
+   * A flagged code answered to a request anybody could send and that names nothing of ours: answered alike, but not
+   * counted toward the code's alert, so noise can neither raise nor hold it (domain/billing/gateway-webhooks.ts).
+   */
+  noise?: boolean;
 }
 
 /** The envelope's bounds, as the document states them (platform/http/error-responses.ts): at most this many fieldErrors ... */
@@ -45,6 +50,7 @@ export class ApiError extends Error {
   readonly headers?: Record<string, string>;
   readonly oauthError?: string;
   readonly report?: FailureReport;
+  readonly noise: boolean;
 
   constructor(
     readonly code: ApiErrorCode,
@@ -58,6 +64,7 @@ export class ApiError extends Error {
     this.headers = options.headers;
     this.oauthError = options.oauthError;
     this.report = options.report;
+    this.noise = options.noise ?? false;
   }
 
   envelope(requestId: string): ErrorEnvelope {

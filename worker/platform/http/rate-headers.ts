@@ -39,7 +39,7 @@ const HEADER_OBJECTS = {
 };
 
 /** Puts the header objects in the document's components, where the references of withRateHeaders() point. */
-export function registerRateHeaders(app: OpenAPIHono<AppEnv>): void {
+export function registerRateHeaders<E extends AppEnv>(app: OpenAPIHono<E>): void {
   for (const [name, header] of Object.entries(HEADER_OBJECTS)) app.openAPIRegistry.registerComponent("headers", componentName(name), header as never);
 }
 

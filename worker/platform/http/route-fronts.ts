@@ -1,5 +1,5 @@
 import { type RouteConfig, z } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Env, MiddlewareHandler } from "hono";
 import type { ZodType } from "zod";
 import type { AppEnv } from "../../env";
 import type { ApiErrorCode } from "../errors/codes";
@@ -12,14 +12,14 @@ import { withRateHeaders } from "./rate-headers";
  * them: the document of every route it fronts shows the request headers it
  * reads and the codes it answers.
  */
-export interface RouteFront {
-  /** Runs as the fronted route's own middleware; absent when the app mounts it on a path prefix. */
-  middleware?: MiddlewareHandler<AppEnv>;
+export interface RouteFront<E extends Env = AppEnv> {
+  /** Runs as the fronted route's own middleware, typed with its surface's context; absent when the app mounts it on a path prefix. */
+  middleware?: MiddlewareHandler<E>;
   headers?: Record<string, ZodType>;
   errors: readonly ApiErrorCode[];
 }
 
-const JSON_BODY: RouteFront = { errors: JSON_BODY_ERRORS };
+const JSON_BODY: RouteFront<any> = { errors: JSON_BODY_ERRORS };
 /** Every input is bounded (bounds.ts): a value past its bound is 400 INVALID_PARAM_FORMAT from the validation hook. */
 const BOUNDED_INPUT: RouteFront = { errors: ["INVALID_PARAM_FORMAT"] };
 
@@ -37,7 +37,7 @@ function withHeaders(current: NonNullable<RouteConfig["request"]>["headers"], ad
  * Registering through this is what keeps a route's document true to what
  * runs in front of it.
  */
-export function behind<R extends RouteConfig>(route: R, ...fronts: RouteFront[]): R {
+export function behind<R extends RouteConfig>(route: R, ...fronts: RouteFront<any>[]): R {
   const all = route.request?.body?.content["application/json"] ? [...fronts, JSON_BODY] : fronts;
   const middleware = all.flatMap((front) => (front.middleware ? [front.middleware] : []));
   const headers: Record<string, ZodType> = Object.assign({}, ...all.map((front) => front.headers));

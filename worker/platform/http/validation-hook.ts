@@ -1,4 +1,4 @@
-import type { Hook } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../../env";
 import { ApiError, type FieldError, fieldError } from "../errors/api-error";
@@ -72,7 +72,7 @@ export function validationError(fieldErrors: FieldError[], oauthError?: string):
 }
 
 /** defaultHook of the app: every request validation failure becomes the error envelope. */
-export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
+export const validationHook = <E extends AppEnv>(result: { success: boolean }, c: Context<E>): void => {
   if (result.success) return;
   const { error, target, data } = result as unknown as { error: z.ZodError; target: string; data: unknown };
   // The OAuth endpoints (RFC 8628) also say it as RFC 6749's invalid_request, for standard clients.

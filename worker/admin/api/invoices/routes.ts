@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { AdminApiEnv } from "../../context";
 import * as refundInvoice from "./refund";
 
 /** Refunding a workspace's invoice. */
-export function registerInvoiceRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerInvoiceRoutes(api: OpenAPIHono<AdminApiEnv>): void {
   api.openapi(refundInvoice.route, refundInvoice.handler);
 }

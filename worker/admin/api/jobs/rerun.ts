@@ -1,7 +1,6 @@
 import { rerunFailedJob } from "../../../domain/operators/actions";
-import { actorOf } from "../../../domain/operators/authenticate";
+import { actorOf, type AdminApiEnv } from "../../context";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { IdParamSchema, JobSummarySchema, ReasonBodySchema } from "../shapes";
@@ -23,7 +22,7 @@ export const route = operating("jobs.rerun", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const { failed, job } = await rerunFailedJob(c.env, actorOf(c), c.req.valid("param").id, c.req.valid("json").reason);
   return c.json({ rerunOf: jobSummaryView(failed), job: jobSummaryView(job) }, 201);
 };

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { AdminApiEnv } from "../../context";
 import * as rerunJob from "./rerun";
 
 /** Running a failed job again. */
-export function registerJobRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerJobRoutes(api: OpenAPIHono<AdminApiEnv>): void {
   api.openapi(rerunJob.route, rerunJob.handler);
 }

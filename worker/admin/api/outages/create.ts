@@ -1,7 +1,6 @@
 import { announceProviderOutage } from "../../../domain/operators/actions";
-import { actorOf } from "../../../domain/operators/authenticate";
+import { actorOf, type AdminApiEnv } from "../../context";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { timestamp } from "../../../platform/http/bounds";
@@ -38,7 +37,7 @@ export const route = operating("outages.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);
   return c.json(outageView(await announceProviderOutage(c.env, actorOf(c), provider, c.req.valid("json"))), 201);
 };

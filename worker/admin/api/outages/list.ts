@@ -1,12 +1,12 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { MAX_UPCOMING_OUTAGES, upcomingOutageRows } from "../../../domain/catalog/outages";
-import type { AppEnv } from "../../../env";
+import type { AdminApiEnv } from "../../context";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { ProviderCodeParamSchema, providerOrThrow } from "../../../web/provider-code-param";
 import { OutageSchema } from "./shapes";
 import { outageView } from "./views";
 import { behind } from "../../../platform/http/route-fronts";
-import { OPERATOR_SESSION, operatorsMay } from "../../../domain/operators/authenticate";
+import { OPERATOR_SESSION, operatorsMay } from "../authenticate";
 
 export const route = behind(createRoute({
   method: "get",
@@ -22,7 +22,7 @@ export const route = behind(createRoute({
   },
 }), OPERATOR_SESSION, operatorsMay("workspaces.read"));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const provider = providerOrThrow(c.req.valid("param").code);
   return c.json({ items: (await upcomingOutageRows(c.env.DB, Date.now(), provider.code)).map(outageView) }, 200);
 };

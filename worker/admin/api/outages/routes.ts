@@ -1,11 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { AdminApiEnv } from "../../context";
 import * as listOutages from "./list";
 import * as announceOutage from "./create";
 import * as withdrawOutage from "./withdraw";
 
 /** Institutions' outages and maintenance, as operators announce them. */
-export function registerOutageRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerOutageRoutes(api: OpenAPIHono<AdminApiEnv>): void {
   api.openapi(listOutages.route, listOutages.handler);
   api.openapi(announceOutage.route, announceOutage.handler);
   api.openapi(withdrawOutage.route, withdrawOutage.handler);

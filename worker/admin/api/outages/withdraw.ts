@@ -1,7 +1,6 @@
 import { withdrawProviderOutage } from "../../../domain/operators/actions";
-import { actorOf } from "../../../domain/operators/authenticate";
+import { actorOf, type AdminApiEnv } from "../../context";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { code, pathId } from "../../../platform/http/bounds";
@@ -27,7 +26,7 @@ export const route = operating("outages.manage", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const { code: providerCode, id } = c.req.valid("param");
   return c.json(outageView(await withdrawProviderOutage(c.env, actorOf(c), providerCode, id, c.req.valid("json").reason)), 200);
 };

@@ -1,9 +1,8 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import { actorOf, type AdminApiEnv } from "../../context";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { closeFailureReport } from "../../../domain/operators/actions";
-import { actorOf } from "../../../domain/operators/authenticate";
 import { IdParamSchema, ReasonSchema } from "../shapes";
 import { FixRefSchema, ReportSchema, reportView } from "./shapes";
 import { operating } from "../guards";
@@ -22,7 +21,7 @@ export const route = operating("reports.close", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const { fixRef, reason } = c.req.valid("json");
   return c.json(reportView(await closeFailureReport(c.env, actorOf(c), c.req.valid("param").id, fixRef, reason)), 200);
 };

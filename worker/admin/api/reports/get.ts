@@ -1,8 +1,7 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import { actorOf, type AdminApiEnv } from "../../context";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { readFailureReport } from "../../../domain/operators/actions";
-import { actorOf } from "../../../domain/operators/authenticate";
 import { MAX_REPORT_HTML_CHARS } from "../../../../contracts/scraper-protocol";
 import { IdParamSchema } from "../shapes";
 import { ReportSchema, reportView } from "./shapes";
@@ -35,7 +34,7 @@ export const route = operating("reports.read", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const { report, page } = await readFailureReport(c.env, actorOf(c), c.req.valid("param").id);
   return c.json({ report: reportView(report), page }, 200);
 };

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
-import { operatorOf, OPERATOR_SESSION } from "../../../domain/operators/authenticate";
+import { type AdminApiEnv, operatorOf } from "../../context";
+import { OPERATOR_SESSION } from "../authenticate";
 import { closeOperatorSession } from "../../../domain/operators/store";
 import { behind } from "../../../platform/http/route-fronts";
 
@@ -14,7 +14,7 @@ export const route = behind(createRoute({
   responses: { 204: { description: "로그아웃했습니다" } },
 }), OPERATOR_SESSION);
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   await closeOperatorSession(c.env.DB, operatorOf(c).tokenHash);
   return c.body(null, 204);
 };

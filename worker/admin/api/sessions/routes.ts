@@ -1,10 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
+import type { AdminApiEnv } from "../../context";
 import * as signIn from "./create";
 import * as signOut from "./delete";
 
 /** Operators sign in for a session and sign out of it. */
-export function registerSessionRoutes(api: OpenAPIHono<AppEnv>): void {
+export function registerSessionRoutes(api: OpenAPIHono<AdminApiEnv>): void {
   api.openapi(signIn.route, signIn.handler);
   api.openapi(signOut.route, signOut.handler);
 }

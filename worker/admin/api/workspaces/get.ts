@@ -1,7 +1,6 @@
-import { actorOf } from "../../../domain/operators/authenticate";
+import { actorOf, type AdminApiEnv } from "../../context";
 import { inspectWorkspace, LISTED, RECENT_JOBS } from "../../../domain/operators/actions";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { code, MAX, pathId, timestamp } from "../../../platform/http/bounds";
 import { isoTime, isoTimeOrNull } from "../../../platform/lib/iso-time";
@@ -38,7 +37,7 @@ export const route = operating("workspaces.read", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const { workspace, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.valid("param").id);
   return c.json(
     {

@@ -1,8 +1,7 @@
 import { PLANS } from "../../../domain/workspaces/tables";
 import { changeWorkspacePlan } from "../../../domain/operators/actions";
-import { actorOf } from "../../../domain/operators/authenticate";
+import { actorOf, type AdminApiEnv } from "../../context";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { IdParamSchema, ReasonSchema, WorkspaceSchema } from "../shapes";
@@ -24,7 +23,7 @@ export const route = operating("workspaces.plan", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, AppEnv> = async (c) => {
+export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
   const { plan, reason } = c.req.valid("json");
   return c.json(workspaceView(await changeWorkspacePlan(c.env, actorOf(c), c.req.valid("param").id, plan, reason)), 200);
 };

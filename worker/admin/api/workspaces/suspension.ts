@@ -1,7 +1,6 @@
 import { changeWorkspaceSuspension } from "../../../domain/operators/actions";
-import { actorOf } from "../../../domain/operators/authenticate";
+import { actorOf, type AdminApiEnv } from "../../context";
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import type { AppEnv } from "../../../env";
 import { errorResponses } from "../../../platform/http/error-responses";
 import { jsonBody } from "../../../platform/http/json-body";
 import { IdParamSchema, ReasonBodySchema, WorkspaceSchema } from "../shapes";
@@ -26,7 +25,7 @@ function suspensionRoute(direction: "suspend" | "restore") {
       ...errorResponses("WORKSPACE_NOT_FOUND"),
     },
   }));
-  const handler: RouteHandler<typeof route, AppEnv> = async (c) =>
+  const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) =>
     c.json(workspaceView(await changeWorkspaceSuspension(c.env, actorOf(c), c.req.valid("param").id, direction, c.req.valid("json").reason)), 200);
   return { route, handler };
 }

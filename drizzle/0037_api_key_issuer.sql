@@ -1,0 +1,1 @@
+ALTER TABLE `api_keys` ADD `issued_by_user_id` text;

@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX `invoices_one_open_upgrade` ON `invoices` (`workspace_id`,`plan`) WHERE kind = 'UPGRADE' AND status = 'OPEN';--> statement-breakpoint
+CREATE UNIQUE INDEX `invoices_one_per_period` ON `invoices` (`workspace_id`,`kind`,`period_start`) WHERE kind <> 'UPGRADE';

@@ -1,0 +1,23 @@
+import type { Context } from "hono";
+import type { KeyFailure } from "../domain/api-keys/request-gate";
+import type { BaseVariables, Bindings, Principal } from "../env";
+
+/** The partner API's request data (/api/v1, /connect, /oauth), beside what every request has. */
+export interface ApiVariables extends BaseVariables {
+  /** Set by authentication (authenticate.ts, run by the rate limit) when the bearer key is valid. */
+  principal: Principal | undefined;
+  /** Why authentication failed, raised after rate limiting so failures are limited too. */
+  authFailure: KeyFailure | undefined;
+}
+
+export interface ApiEnv {
+  Bindings: Bindings;
+  Variables: ApiVariables;
+}
+
+/** The authenticated caller; routes run behind requireAuth (authenticate.ts), so it is always set. */
+export function principalOf(c: Context<ApiEnv>): Principal {
+  const principal = c.get("principal");
+  if (!principal) throw new Error("principalOf: the route does not run behind requireAuth");
+  return principal;
+}
