@@ -5,6 +5,7 @@ import type { Bindings } from "../../env";
 import { timingSafeEqualHex } from "../../platform/lib/timing-safe-equal";
 import { sessionTokenIssued } from "../registration/sessions";
 import { findWorkspace } from "../workspaces/store";
+import { numberOr } from "../../platform/configuration";
 
 export const LIMIT_PER_MINUTE = 100;
 export const LIMIT_PER_HOUR = 5000;
@@ -63,8 +64,8 @@ export class RequestGate extends DurableObject<GateEnv> {
   constructor(ctx: DurableObjectState, env: GateEnv) {
     super(ctx, env);
     // Overridable only so local load benchmarks can run past the spec's limits; production uses the defaults.
-    this.limitMinute = Number(env.RATE_LIMIT_PER_MINUTE || LIMIT_PER_MINUTE);
-    this.limitHour = Number(env.RATE_LIMIT_PER_HOUR || LIMIT_PER_HOUR);
+    this.limitMinute = numberOr(env.RATE_LIMIT_PER_MINUTE, LIMIT_PER_MINUTE);
+    this.limitHour = numberOr(env.RATE_LIMIT_PER_HOUR, LIMIT_PER_HOUR);
     // Reading the schema writes nothing; the revocation table exists only once `revoke()` ran.
     this.revoked = ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'revocation'").toArray().length > 0;
   }

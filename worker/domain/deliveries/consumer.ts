@@ -3,6 +3,7 @@ import type { JobRow } from "../jobs/store";
 import { log } from "../../platform/observability/telemetry";
 import { type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
 import { claimStalledDeliveries, findDelivery, insertDelivery, recordTry } from "./store";
+import { numberOr } from "../../platform/configuration";
 
 export const DELIVERY_QUEUE = "collect-deliveries";
 
@@ -14,7 +15,7 @@ export interface RouteDeliveryMessage {
 /** Tries a delivery gets before it ends FAILED in the route's log: spread over hours by the backoff below. */
 export const DELIVERY_TRIES = 8;
 
-const backoffSeconds = (env: Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">, tries: number) => Math.min(Number(env.DELIVERY_RETRY_BASE_SECONDS || 30) * 2 ** (tries - 1), 3600);
+const backoffSeconds = (env: Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">, tries: number) => Math.min(numberOr(env.DELIVERY_RETRY_BASE_SECONDS, 30) * 2 ** (tries - 1), 3600);
 
 /** Longer than the longest backoff (an hour): a pending delivery untouched this long lost its queue message. */
 const STALLED_MS = 2 * 3_600_000;

@@ -2,6 +2,7 @@ import { runnerInstances } from "./runner-hub";
 import { containerInstances } from "./scraper-container";
 import type { Bindings } from "../../env";
 import { processInstances, type ScraperInstances } from "./instances";
+import { numberOr } from "../../platform/configuration";
 
 /** Matches `max_instances` of the `[[containers]]` entry in wrangler.toml. */
 const DEFAULT_CONTAINER_INSTANCES = 10;
@@ -11,8 +12,8 @@ const DEFAULT_CONTAINER_INSTANCES = 10;
  * comma-separated SCRAPER_URL; null when none is configured.
  */
 export function scraperInstances(env: Partial<Pick<Bindings, "SCRAPER" | "SCRAPER_INSTANCES" | "SCRAPER_URL" | "RUNNER_HUB" | "SCRAPER_RUNNERS">>): ScraperInstances | null {
-  if (env.RUNNER_HUB && Number(env.SCRAPER_RUNNERS) > 0) return runnerInstances(env.RUNNER_HUB, Number(env.SCRAPER_RUNNERS));
-  if (env.SCRAPER) return containerInstances(env.SCRAPER, Number(env.SCRAPER_INSTANCES || DEFAULT_CONTAINER_INSTANCES));
+  if (env.RUNNER_HUB && numberOr(env.SCRAPER_RUNNERS, 0) > 0) return runnerInstances(env.RUNNER_HUB, numberOr(env.SCRAPER_RUNNERS, 0));
+  if (env.SCRAPER) return containerInstances(env.SCRAPER, numberOr(env.SCRAPER_INSTANCES, DEFAULT_CONTAINER_INSTANCES));
   const urls = (env.SCRAPER_URL ?? "").split(",").map((url) => url.trim()).filter(Boolean);
   return urls.length > 0 ? processInstances(urls) : null;
 }

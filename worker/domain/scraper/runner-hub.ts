@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../../env";
 import type { RunnerRequest, RunnerResponse } from "../../../contracts/scraper-protocol";
 import type { ScraperInstances } from "./instances";
+import { numberOr } from "../../platform/configuration";
 
 /** Whether a runner holds the slot's socket: the hub's own path, apart from the scraper protocol's. */
 export const RUNNER_STATUS_PATH = "/__runner/status";
@@ -86,6 +87,6 @@ export function runnerInstances(namespace: DurableObjectNamespace<RunnerHub>, co
 
 /** Runner slot `slot`'s hub, when this deployment has that slot (SCRAPER_RUNNERS of them, from 0), else null. */
 export function runnerSlot(env: Pick<Bindings, "RUNNER_HUB" | "SCRAPER_RUNNERS">, slot: number): DurableObjectStub<RunnerHub> | null {
-  if (!env.RUNNER_HUB || !Number.isInteger(slot) || slot < 0 || slot >= Number(env.SCRAPER_RUNNERS ?? 0)) return null;
+  if (!env.RUNNER_HUB || !Number.isInteger(slot) || slot < 0 || slot >= numberOr(env.SCRAPER_RUNNERS, 0)) return null;
   return env.RUNNER_HUB.getByName(runnerSlotName(slot));
 }
