@@ -7,6 +7,8 @@ import { freePort } from "./scripts/free-port";
 import { slowFirst } from "./test/support/slow-first";
 import { hostKeyFingerprint, newHostKey } from "./test/support/sftp-server";
 import { SANDBOX_PORTONE_SECRET } from "./sandbox/portone/gateway";
+import { REPLICA_CLIENT } from "./sandbox/openbanking/ground-truth";
+import { openBankingStandIns } from "./sandbox/openbanking/stand-ins";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
 export default defineConfig(async () => {
@@ -54,6 +56,9 @@ export default defineConfig(async () => {
           SCRAPER_URL: `http://127.0.0.1:${process.env.TEST_SCRAPER_PORT}`,
           SCRAPER_SHARED_SECRET: scraperSecret,
           SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
+          // Open Banking: the replica's 이용기관 (its secret is the scraper's only), and its authorization page at the sandbox.
+          OPENBANKING_CLIENT_ID: REPLICA_CLIENT.clientId,
+          INSTITUTION_BASE_URLS: JSON.stringify({ openbanking: openBankingStandIns(`http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`) }),
           // The payment gateway: the sandbox's PortOne replica and the secret it accepts (sandbox/portone/gateway.ts).
           PORTONE_API_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}/portone`,
           PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET,

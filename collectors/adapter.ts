@@ -47,8 +47,17 @@ export interface OpenBankingConsent {
   clientUseCode: string;
 }
 
-/** What a protocol adapter may be handed: a login, a certificate or a consent (all of `LoginCredential`). */
-export type AdapterCredential = LoginCredential;
+/**
+ * A provider reached with the deployment's own key, not with anything of a workspace's (a public-data service key:
+ * docs/institutions/nts-business-status.md §6). The worker sends this marker and holds no key; the scraper hands the
+ * adapter its own key, from its environment, in `ctx.deploymentKey`.
+ */
+export interface DeploymentKeyCredential {
+  authMethod: "DEPLOYMENT_KEY";
+}
+
+/** What a protocol adapter may be handed: a login, a certificate, a consent, or the deployment-key marker. */
+export type AdapterCredential = LoginCredential | DeploymentKeyCredential;
 
 /** What a job collects from: an account (bank) or a card (card issuer). */
 export interface Target {
@@ -126,6 +135,11 @@ export interface AdapterContext {
    * business is BUSINESS_NUMBER_MISMATCH where the site shows whose account it is; absent, nothing to compare.
    */
   businessNumber?: string;
+  /**
+   * The deployment's own key for a provider reached with one (`DeploymentKeyCredential`), read by the scraper from its
+   * environment (NTS_SERVICE_KEY for nts.business-status); absent for every other provider, or when the scraper has none.
+   */
+  deploymentKey?: string;
 }
 
 /**

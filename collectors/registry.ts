@@ -1,5 +1,6 @@
-import type { BrowserAdapter, ProtocolAdapter, RedactionRule } from "./adapter";
+import type { AdapterCredential, BrowserAdapter, ProtocolAdapter, RedactionRule } from "./adapter";
 import { hometax } from "./hometax";
+import { ntsBusinessStatus } from "./nts-business-status";
 import { openBanking } from "./openbanking";
 import type { InstitutionBaseUrls } from "./protocol/stand-ins";
 import { COMMON_REDACTION } from "./redaction";
@@ -20,7 +21,7 @@ export interface BrowserInstitution {
 /** An institution spoken to over its own protocol: its real hosts, and what stands in for them here, if anything. */
 export interface ProtocolInstitution {
   kind: "protocol";
-  adapter: ProtocolAdapter;
+  adapter: ProtocolAdapter<unknown, AdapterCredential>;
   /** The institution's main real URL, the adapter's `ctx.baseUrl`. */
   baseUrl: string;
   /** Real host to base URL (INSTITUTION_BASE_URLS); absent, the real hosts are called. */
@@ -48,9 +49,11 @@ const BROWSER_SITES = new Map<string, { adapter: BrowserAdapter; site: string }>
 );
 
 // Open Banking's login takes a consent (OpenBankingConsent), which the worker does not yet store as a LoginCredential.
-const PROTOCOLS = new Map<string, ProtocolAdapter>([
-  [hometax.providerCode, hometax as ProtocolAdapter],
-  [openBanking.providerCode, openBanking as ProtocolAdapter],
+// nts.business-status takes no workspace credential: the deployment's key (DeploymentKeyCredential, ctx.deploymentKey).
+const PROTOCOLS = new Map<string, ProtocolAdapter<unknown, AdapterCredential>>([
+  [hometax.providerCode, hometax as ProtocolAdapter<unknown, AdapterCredential>],
+  [openBanking.providerCode, openBanking as ProtocolAdapter<unknown, AdapterCredential>],
+  [ntsBusinessStatus.providerCode, ntsBusinessStatus as ProtocolAdapter<unknown, AdapterCredential>],
 ]);
 
 /** A browser adapter's site; undefined for a provider of the protocol kind (it needs the scraper, not a remote browser). */

@@ -1,4 +1,4 @@
-import type { LoginCredential, OpenBankingConsent, PageSurprise, RawRecord, Target, TaskUnit } from "../collectors/adapter";
+import type { AdapterCredential, OpenBankingConsent, PageSurprise, RawRecord, Target, TaskUnit } from "../collectors/adapter";
 
 /**
  * The scraper container's HTTP protocol (docs/scraper-runtime.md), shared by
@@ -67,7 +67,8 @@ export const MAX_SCRAPER_BODY_BYTES = 1024 * 1024;
 /** Which institution to log in to; where its site is comes from the scraper's own table, never from the caller. */
 export interface OpenSessionRequest {
   providerCode: string;
-  credential: LoginCredential;
+  /** A workspace's login, or `DEPLOYMENT_KEY` for a provider reached with the scraper's own key (it holds the key, the worker never does). */
+  credential: AdapterCredential;
   /** The business the session collects for (the adapter's `ctx.businessNumber`). */
   businessNumber?: string;
 }

@@ -4,6 +4,7 @@ import { bankSite } from "./bank/site";
 import { cardSite } from "./card/site";
 import { clockFrom, type SandboxClock, SandboxTime } from "./clock";
 import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
+import { type NtsBusinessStatusReplicaOptions, ntsBusinessStatusReplica } from "./nts-business-status/site";
 import { type OpenBankingReplicaOptions, openBankingReplica } from "./openbanking/site";
 import { portOneReplica } from "./portone/gateway";
 import { taxPortalSite } from "./taxportal/site";
@@ -29,6 +30,8 @@ export interface SandboxOptions {
   hometax?: HometaxReplicaOptions;
   /** The Open Banking replica's clock, token lifetime and limits (sandbox/openbanking/site.ts). */
   openbanking?: OpenBankingReplicaOptions;
+  /** The NTS business-status replica's outage switch (sandbox/nts-business-status/site.ts). */
+  ntsBusinessStatus?: NtsBusinessStatusReplicaOptions;
 }
 
 /**
@@ -46,7 +49,7 @@ async function answerClock(time: SandboxTime, req: IncomingMessage, res: ServerR
   sendJson(res, 200, { now: now === undefined ? null : new Date(now).toISOString(), offsetMs: now === undefined ? null : now - Date.now() });
 }
 
-/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/, the Hometax replica under /hometax/<real host>/, the Open Banking replica under /openbanking/<real host>/. */
+/** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/, the Hometax replica under /hometax/<real host>/, the Open Banking replica under /openbanking/<real host>/, the NTS business-status replica under /nts-business-status/<real host>/. */
 export async function startSandbox(options: SandboxOptions): Promise<SandboxServer> {
   const latencyMs = options.pageLatencyMs ?? 0;
   const time = new SandboxTime(options.clock);
@@ -56,6 +59,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
     card: cardSite({ clock: time.now }),
     hometax: hometaxReplica(options.hometax),
     openbanking: openBankingReplica(options.openbanking),
+    "nts-business-status": ntsBusinessStatusReplica(options.ntsBusinessStatus),
     // The payment gateway the service bills through, as a replica (sandbox/portone/gateway.ts).
     portone: portOneReplica({ prefix: "/portone" }).answer,
   };

@@ -1,4 +1,4 @@
-import type { AdapterContext, LoginCredential } from "../collectors/adapter";
+import { type AdapterContext, type AdapterCredential, ProviderFailure } from "../collectors/adapter";
 import { institutionHttp } from "../collectors/protocol/institution-http";
 import type { Institution } from "../collectors/registry";
 import type { BrowserPool } from "./browser-pool";
@@ -15,7 +15,7 @@ export interface LogInDeps {
  * Logs in with either kind of adapter and hands back the session's calls: a browser adapter in a fresh browser
  * context fenced to its site, a protocol adapter with a cookie jar of its own and no browser at all.
  */
-export async function logIn(institution: Institution, credential: LoginCredential, ctx: AdapterContext, deps: LogInDeps): Promise<LoggedIn> {
+export async function logIn(institution: Institution, credential: AdapterCredential, ctx: AdapterContext, deps: LogInDeps): Promise<LoggedIn> {
   if (institution.kind === "protocol") {
     const adapter = institution.adapter;
     const http = institutionHttp({ hosts: adapter.hosts, standIns: institution.standIns, transport: deps.egressFor(adapter.providerCode), timeoutMs: ctx.timeoutMs });
@@ -27,6 +27,8 @@ export async function logIn(institution: Institution, credential: LoginCredentia
     };
   }
   const adapter = institution.adapter;
+  // The deployment's key is for protocol adapters only; no browser adapter takes one.
+  if (credential.authMethod === "DEPLOYMENT_KEY") throw new ProviderFailure("INTERNAL_ERROR", `${adapter.providerCode} takes a workspace credential`);
   const { context, page } = await deps.pool.newContext(institution.origins);
   try {
     await reportingUnreadable(adapter, page, "login", () => adapter.login(page, credential, ctx));

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
-import type { LoginCredential, TaskUnit } from "../collectors/adapter";
+import type { AdapterCredential, TaskUnit } from "../collectors/adapter";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
 import { redactText } from "../collectors/redaction";
@@ -38,6 +38,11 @@ export interface ScraperOptions {
   otlpEndpoint?: string;
   /** The 이용기관's keys Open Banking consents are exchanged and refreshed with (docs/deploying.md); unset, none are. */
   openBankingKeys?: OpenBankingKeys;
+  /**
+   * Provider code to the deployment's own key for it (docs/institutions/nts-business-status.md §6): handed to the
+   * adapter (`ctx.deploymentKey`) only when the worker asks for the deployment's key; unset, such a login fails.
+   */
+  deploymentKeys?: Readonly<Record<string, string>>;
   /** Route deliveries over SFTP: public servers only, this machine's loopback too with SFTP_ALLOW_LOCAL_HOSTS=1 (the local stack and tests). */
   sftp?: SftpOptions;
 }
@@ -74,8 +79,10 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     logins++;
     try {
       const businessNumber = typeof input.businessNumber === "string" ? input.businessNumber : undefined;
-      const ctx = { baseUrl: institution.baseUrl, timeoutMs: options.pageTimeoutMs, businessNumber };
-      const loggedIn = await logIn(institution, input.credential as LoginCredential, ctx, { pool, egressFor });
+      const credential = input.credential as AdapterCredential;
+      const deploymentKey = credential.authMethod === "DEPLOYMENT_KEY" ? options.deploymentKeys?.[institution.adapter.providerCode] : undefined;
+      const ctx = { baseUrl: institution.baseUrl, timeoutMs: options.pageTimeoutMs, businessNumber, deploymentKey };
+      const loggedIn = await logIn(institution, credential, ctx, { pool, egressFor });
       return { sessionId: sessions.add({ loggedIn }).id };
     } finally {
       loginsInFlight--;
@@ -165,6 +172,8 @@ export function scraperOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Scr
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     sftp: { allowLocalHosts: env.SFTP_ALLOW_LOCAL_HOSTS === "1" },
     openBankingKeys: openBankingKeysFromEnv(env),
+    // data.go.kr's service key for the NTS business-status API (its "Decoding" form, or the "Encoding" one as issued).
+    deploymentKeys: env.NTS_SERVICE_KEY?.trim() ? { "nts.business-status": env.NTS_SERVICE_KEY.trim() } : {},
   };
 }
 

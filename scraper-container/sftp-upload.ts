@@ -77,7 +77,11 @@ const connected = (upload: SftpUpload, address: string) =>
     const key = upload.secret.startsWith("-----BEGIN") ? { privateKey: upload.secret } : { password: upload.secret };
     client
       .on("ready", () => client.sftp((err, sftp) => (err ? reject(err) : resolve({ client, sftp }))))
-      .on("error", reject)
+      // A connection that failed (refused key, wrong secret, not SSH at all) is closed, not left open on its socket.
+      .on("error", (err) => {
+        client.destroy();
+        reject(err);
+      })
       .connect({
         host: address,
         port: upload.port,

@@ -8,6 +8,9 @@ import { institutionHttp } from "../collectors/protocol/institution-http";
 import { parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { egress } from "../scraper-container/egress";
 import { checkHometax } from "./live-check/hometax";
+import { checkNtsBusinessStatus } from "./live-check/nts-business-status";
+import { NTS_STATUS_HOSTS } from "../collectors/nts-business-status/hosts";
+import { isValidBusinessNumber } from "../contracts/business-number";
 
 /**
  * `npm run live:check -- --provider hometax --cert-dir <dir>`: one small query against the real institution with a
@@ -20,13 +23,14 @@ const { values } = parseArgs({
     provider: { type: "string" },
     "cert-dir": { type: "string" },
     "login-id": { type: "string" },
-    "business-number": { type: "string" },
+    // Repeatable for nts.business-status: --business-number 1234567890 --business-number …
+    "business-number": { type: "string", multiple: true },
     month: { type: "string" },
   },
 });
 
 function usage(message: string): never {
-  console.error(`${message}\n사용법: npm run live:check -- --provider hometax (--cert-dir <signCert.der와 signPri.key가 있는 폴더> | --login-id <아이디>) [--business-number 1234567890] [--month 2026-10]`);
+  console.error(`${message}\n사용법: npm run live:check -- --provider hometax (--cert-dir <signCert.der와 signPri.key가 있는 폴더> | --login-id <아이디>) [--business-number 1234567890] [--month 2026-10]\n       NTS_SERVICE_KEY=<서비스키> npm run live:check -- --provider nts.business-status --business-number 1234567890 [--business-number …]`);
   process.exit(2);
 }
 
@@ -55,7 +59,21 @@ function monthOf(value: string): { start: string; end: string } {
   return { start: `${value}-01`, end: new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10) };
 }
 
-if (values.provider !== "hometax") usage("지금 실기관 확인을 할 수 있는 기관은 hometax뿐입니다.");
+if (values.provider === "nts.business-status") {
+  // docs/institutions/nts-business-status.md §10: the person's own data.go.kr key, from the environment only.
+  const serviceKey = process.env.NTS_SERVICE_KEY?.trim();
+  if (!serviceKey) usage("NTS_SERVICE_KEY 환경 변수에 공공데이터포털 서비스키(Decoding 또는 Encoding)를 넣어 주세요.");
+  const numbers = (values["business-number"] ?? []).map((n) => n.replace(/-/g, ""));
+  if (numbers.length === 0 || numbers.some((n) => !isValidBusinessNumber(n))) usage("--business-number에 올바른 사업자등록번호(숫자 10자리)를 하나 이상 주세요.");
+  const standIns = parseInstitutionBaseUrls(process.env.INSTITUTION_BASE_URLS)["nts.business-status"];
+  const transport = egress({ proxyUrl: process.env.EGRESS_PROXY_URL || undefined })("nts.business-status");
+  console.log(`국세청 사업자등록 상태조회 실기관 확인: ${standIns ? "대역(INSTITUTION_BASE_URLS)" : "https://api.odcloud.kr"}, ${numbers.length}개 번호, 건수만 확인하고 아무것도 저장하지 않습니다.`);
+  const steps = await checkNtsBusinessStatus(institutionHttp({ hosts: NTS_STATUS_HOSTS, standIns, transport }), serviceKey, numbers);
+  for (const { step, ok, detail } of steps) console.log(`${ok ? "✓" : "✗"} ${step}: ${detail}`);
+  console.log(`\n${new Date().toISOString().slice(0, 10)} 결과를 docs/institutions/nts-business-status.md의 "Live check" 표에 날짜와 함께 기록해 주세요.`);
+  process.exit(steps.some((s) => !s.ok) ? 1 : 0);
+}
+if (values.provider !== "hometax") usage("지금 실기관 확인을 할 수 있는 기관은 hometax와 nts.business-status입니다.");
 let credential: LoginCredential;
 if (values["cert-dir"]) {
   const read = (name: string) => readFileSync(path.join(values["cert-dir"]!, name)).toString("base64");
@@ -70,7 +88,7 @@ const standIns = parseInstitutionBaseUrls(process.env.INSTITUTION_BASE_URLS).hom
 const transport = egress({ proxyUrl: process.env.EGRESS_PROXY_URL || undefined })("hometax");
 const month = values.month ? monthOf(values.month) : lastMonth();
 console.log(`홈택스 실기관 확인: ${standIns ? "대역(INSTITUTION_BASE_URLS)" : "https://hometax.go.kr"}, ${month.start}..${month.end}, 건수만 확인하고 아무것도 저장하지 않습니다.`);
-const steps = await checkHometax(() => institutionHttp({ hosts: HOMETAX_HOSTS, standIns, transport }), credential, values["business-number"], month);
+const steps = await checkHometax(() => institutionHttp({ hosts: HOMETAX_HOSTS, standIns, transport }), credential, values["business-number"]?.[0], month);
 for (const { step, ok, detail } of steps) console.log(`${ok ? "✓" : "✗"} ${step}: ${detail}`);
 console.log(`\n${new Date().toISOString().slice(0, 10)} 결과를 docs/institutions/hometax.md의 "Live check" 표에 날짜와 함께 기록해 주세요.`);
 process.exit(steps.some((s) => !s.ok) ? 1 : 0);

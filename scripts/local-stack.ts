@@ -6,6 +6,8 @@ import path from "node:path";
 import { DEMO_OPERATOR_EMAIL, DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, operatorSeedSql, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
 import { scraperAuthorization } from "../contracts/scraper-protocol";
 import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
+import { REPLICA_SERVICE_KEY } from "../sandbox/nts-business-status/ground-truth";
+import { ntsBusinessStatusStandIns } from "../sandbox/nts-business-status/stand-ins";
 import { freePort } from "./free-port";
 import { newRegistrationKeyring } from "./registration-keys";
 
@@ -232,7 +234,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
     SANDBOX_BASE_URL: sandboxUrl,
     // Real institutions answer from their replicas in the sandbox: nothing local reaches the internet.
-    INSTITUTION_BASE_URLS: JSON.stringify({ hometax: hometaxStandIns(sandboxUrl) }),
+    INSTITUTION_BASE_URLS: JSON.stringify({ hometax: hometaxStandIns(sandboxUrl), "nts.business-status": ntsBusinessStatusStandIns(sandboxUrl) }),
+    // The replica's service key (docs/institutions/nts-business-status.md §9): the real API never sees it.
+    NTS_SERVICE_KEY: REPLICA_SERVICE_KEY,
     ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
     ...(options.scraperMaxSessions ? { MAX_SESSIONS: String(options.scraperMaxSessions) } : {}),
     // Route deliveries may reach an SFTP server on this machine, as webhooks may (WEBHOOK_ALLOW_LOCAL_URLS); production refuses loopback.

@@ -61,10 +61,31 @@ export interface Bindings {
   PORTONE_WEBHOOK_SECRET?: string;
   /** Base URL of the sandbox institutions' web sites, for adapters the worker runs on Browser Rendering. */
   SANDBOX_BASE_URL: string;
+  /**
+   * Open Banking (docs/deploying.md, "Open Banking"): the 이용기관's client id, which the authorization page a person
+   * is sent to names. Its secret and 이용기관 code are the scraper's only (it exchanges and refreshes the tokens).
+   * Unset, the hosted page cannot start a consent.
+   */
+  OPENBANKING_CLIENT_ID?: string;
+  /**
+   * The Callback URL registered for the app on KFTC's developer site, byte for byte; unset,
+   * `<this service's origin>/connect/open-banking/callback` as the request that starts the consent reached it.
+   */
+  OPENBANKING_CALLBACK_URL?: string;
+  /**
+   * Stand-ins for real institutions' hosts, as the scraper reads them (collectors/protocol/stand-ins.ts): the worker
+   * maps the authorization page it sends a browser to (Open Banking's) through them. Local stack and tests only.
+   */
+  INSTITUTION_BASE_URLS?: string;
   /** Secret, optional: an HTTPS proxy in Korea that real institutions' traffic leaves through (docs/deploying.md, "Egress"). */
   EGRESS_PROXY_URL?: string;
   /** Providers whose traffic takes the egress proxy, comma-separated; unset, every provider of the protocol kind. */
   EGRESS_PROVIDERS?: string;
+  /**
+   * Secret, optional: the data.go.kr service key of the NTS business-status API (docs/institutions/nts-business-status.md
+   * §6). The worker only hands it to its scraper container; unset, nts.business-status jobs fail with INTERNAL_ERROR.
+   */
+  NTS_SERVICE_KEY?: string;
   /** HMAC key that makes list cursors tamper-proof. */
   CURSOR_SECRET: string;
   /** Base64 AES-256 key that wraps credential data keys (the vault's key-encryption key). */
@@ -82,6 +103,11 @@ export interface Bindings {
   PLAN_RESEND_SECONDS?: string;
   PENDING_ORPHAN_SECONDS?: string;
   STALL_SECONDS?: string;
+  /**
+   * The fewest minutes between two runs of a schedule, lowering the rule's 15 only (domain/schedules/cron.ts
+   * `minimumIntervalMinutes`): the local stack's fault suite runs a schedule every minute. Never set in production.
+   */
+  SCHEDULE_MIN_INTERVAL_MINUTES?: string;
   /**
    * Local development: "1" sends every pipeline message to a Durable Object of its own, which runs it after its delay
    * (domain/pipeline/detached-delivery.ts), so deliveries overlap as production's concurrent consumer invocations do; wrangler dev's

@@ -23,6 +23,7 @@ import { purgeExpiredReports } from "./domain/reports/store";
 import { rewrapStep } from "./domain/key-rotation/rewrap";
 import { backfillIdentities } from "./domain/credentials/identity-backfill";
 import { warnExpiringCertificates } from "./domain/credentials/expiry-warnings";
+import { refreshDueConsents } from "./domain/credentials/consents";
 import { runMissedSchedules } from "./domain/schedule-runs/catch-up";
 import { log } from "./platform/observability/telemetry";
 
@@ -65,6 +66,9 @@ export default {
     await purgeExpiredReports(used, PURGE_BATCH);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
     await warnExpiringCertificates(used, Date.now());
+    // Open Banking consents whose token ends within a week, refreshed through the scraper (a bounded batch a run).
+    const consents = await refreshDueConsents(used, Date.now());
+    if (consents && Object.values(consents).some((n) => n > 0)) log("info", "open-banking-refresh", { ...consents });
     const rotation = await rewrapStep(used, used.VAULT_MASTER_KEY);
     if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });
   },

@@ -123,7 +123,7 @@ export interface paths {
         put?: never;
         /**
          * 일정 만들기
-         * @description 서비스가 cron(한국 시간)마다 작업을 하나씩 만듭니다. 각 실행은 보통의 작업이라 결과, 웹훅(data_job.succeeded/failed)이 같습니다. 한 실행 시각에는 작업이 하나뿐이며, 서비스가 멈췄던 동안 놓친 실행은 가장 최근 것 하나만 합니다. 앞선 실행이 아직 끝나지 않았으면 그 실행 시각은 건너뛰고 skippedRuns에 셉니다. 재시도로 고칠 수 없는 실패가 3번 이어지면 일시 중지하고 schedule.paused 이벤트를 보냅니다. 워크스페이스당 100개까지. 자세한 내용은 docs/scheduling.md
+         * @description 서비스가 cron(한국 시간)마다 작업을 하나씩 만듭니다. 각 실행은 보통의 작업이라 결과, 웹훅(data_job.succeeded/failed)이 같습니다. 한 실행 시각에는 작업이 하나뿐이며, 서비스가 멈췄던 동안 놓친 실행은 가장 최근 것 하나만 합니다. 앞선 실행이 아직 끝나지 않았으면 그 실행 시각은 건너뛰고 skippedRuns에 셉니다. 재시도로 고칠 수 없는 실패가 3번 이어지면 일시 중지하고 schedule.paused 이벤트를 보냅니다. 워크스페이스당 100개까지. 두 실행 사이는 15분 이상이어야 하고(아니면 400 INVALID_PARAM_FORMAT, body.cron), 자격 증명과 schema마다 실행 중인(ACTIVE) 일정은 하나입니다(400 INVALID_DATA_JOB_PARAMS; credentialId가 없는 일정은 그 기관의 기본 자격 증명 몫). 일정은 사람 없이 계속 기관에 로그인하므로 관리 권한이 있는 키만 만들고 바꿀 수 있습니다(403 ADMIN_ACTION_FORBIDDEN). 자세한 내용은 docs/scheduling.md
          */
         post: operations["createSchedule"];
         delete?: never;
@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * 일정 다시 시작
-         * @description 지금 다음의 실행 시각부터 다시 실행합니다 (멈춘 동안의 실행은 하지 않습니다). 연속 실패 횟수는 0이 됩니다.
+         * @description 지금 다음의 실행 시각부터 다시 실행합니다 (멈춘 동안의 실행은 하지 않습니다). 연속 실패 횟수는 0이 됩니다. 같은 자격 증명과 schema의 다른 일정이 실행 중이면 400 INVALID_DATA_JOB_PARAMS입니다.
          */
         post: operations["resumeSchedule"];
         delete?: never;
@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * 자격 증명 다시 확인
-         * @description 기관에 한 번 로그인해 보고 결과를 자격 증명의 check에 남깁니다 (202, state CHECKING; 끝나면 VALID, INVALID, UNKNOWN). 등록할 때는 저절로 확인합니다. 전체 기관용 인증서는 확인할 기관을 providerCode로 알려 주세요(없으면 400 PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT). 기관이 거절해 비밀 값이 지워진 자격 증명은 확인할 수 없습니다(422 CREDENTIAL_PROBE_FAILED): 다시 등록하세요.
+         * @description 기관에 한 번 로그인해 보고 결과를 자격 증명의 check에 남깁니다 (202, state CHECKING; 끝나면 VALID, INVALID, UNKNOWN). 등록할 때는 저절로 확인합니다. 전체 기관용 인증서는 확인할 기관을 providerCode로 알려 주세요(없으면 400 PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT). 기관이 거절해 비밀 값이 지워진 자격 증명은 확인할 수 없습니다(422 CREDENTIAL_PROBE_FAILED): 다시 등록하세요. 확인할 때마다 기관에 로그인하므로 관리 권한이 있는 키만 부를 수 있고(403 ADMIN_ACTION_FORBIDDEN), 한 자격 증명은 1분에 한 번만 확인합니다(429 API_RATE_LIMITED, Retry-After).
          */
         post: operations["checkCredential"];
         delete?: never;
@@ -731,12 +731,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 결과 전달 경로 목록 */
+        /**
+         * 결과 전달 경로 목록
+         * @description 확장 API. 경로의 목적지(버킷, 서버)를 보여 주므로, 콘솔의 결과 전달 화면처럼 관리 권한이 있는 키만 부를 수 있습니다(403 ADMIN_ACTION_FORBIDDEN).
+         */
         get: operations["listDeliveryRoutes"];
         put?: never;
         /**
          * 결과 전달 경로 등록
-         * @description 확장 API. 성공한 작업의 결과(results.csv, results.json, 마지막에 manifest.json)를 보낼 S3 호환 버킷(R2 포함) 또는 SFTP 서버를 등록합니다. 작업이나 일정을 만들 때 deliveryRouteId로 붙입니다. 비밀은 봉인해 다시 보여 주지 않습니다. 관리 권한이 있는 키만 부를 수 있습니다 (docs/operations.md).
+         * @description 확장 API. 성공한 작업의 결과(results.csv, results.json, 마지막에 manifest.json)를 보낼 S3 호환 버킷(R2 포함) 또는 SFTP 서버를 등록합니다. 작업이나 일정을 만들 때 deliveryRouteId로 붙입니다. S3 주소는 공개 주소의 https(443 또는 8443)만, SFTP 서버는 공개 주소만 받고, 사설·루프백·링크 로컬·예약 주소나 내부망 이름은 400 INVALID_PARAM_FORMAT입니다(보낼 때마다 다시 확인하고, 리디렉션은 따라가지 않습니다). 비밀은 봉인해 다시 보여 주지 않습니다. 관리 권한이 있는 키만 부를 수 있습니다 (docs/operations.md).
          */
         post: operations["createDeliveryRoute"];
         delete?: never;
@@ -774,7 +777,7 @@ export interface paths {
         };
         /**
          * 결과 전달 기록
-         * @description 이 경로로 보낸(보내는) 작업 결과, 최신 것부터: 상태, 시도 수, 마지막 오류, 도착한 파일과 크기.
+         * @description 이 경로로 보낸(보내는) 작업 결과, 최신 것부터: 상태, 시도 수, 마지막 오류, 도착한 파일과 크기. 콘솔의 결과 전달 화면처럼 관리 권한이 있는 키만 부를 수 있습니다(403 ADMIN_ACTION_FORBIDDEN).
          */
         get: operations["listRouteDeliveries"];
         put?: never;
@@ -817,14 +820,14 @@ export interface paths {
         post?: never;
         /**
          * 구성원 내보내기
-         * @description 확장 API. 그 사람은 곧바로 이 워크스페이스의 콘솔을 쓸 수 없고, 그 사람이 명령줄 로그인으로 받은 키도 함께 폐기됩니다. 워크스페이스의 다른 키는 그대로입니다. 마지막 소유자는 내보낼 수 없어 403 ADMIN_ACTION_FORBIDDEN, 구성원이 아니면 404 WORKSPACE_MEMBER_NOT_FOUND입니다.
+         * @description 확장 API. 그 사람은 곧바로 이 워크스페이스의 콘솔을 쓸 수 없고, 그 사람이 명령줄 로그인으로 받은 키와 그 사람이 만든 관리 권한 키(canManageKeys, 그 키로 만든 관리 키 포함)도 함께 폐기됩니다. 워크스페이스의 데이터 키는 그대로입니다. 마지막 소유자는 내보낼 수 없어 403 ADMIN_ACTION_FORBIDDEN, 구성원이 아니면 404 WORKSPACE_MEMBER_NOT_FOUND입니다.
          */
         delete: operations["removeWorkspaceMember"];
         options?: never;
         head?: never;
         /**
          * 구성원 역할 변경
-         * @description 확장 API. owner로 올리면 소유권을 나눠 갖고, member로 내리면 관리 권한을 잃습니다. 마지막 소유자는 member가 될 수 없어 403 ADMIN_ACTION_FORBIDDEN입니다 (먼저 다른 사람을 owner로). 구성원이 아닌 userId는 404 WORKSPACE_MEMBER_NOT_FOUND입니다.
+         * @description 확장 API. owner로 올리면 소유권을 나눠 갖고, member로 내리면 관리 권한을 잃으며 그 사람이 만든 관리 권한 키(canManageKeys, 그 키로 만든 관리 키 포함)도 함께 폐기됩니다. 마지막 소유자는 member가 될 수 없어 403 ADMIN_ACTION_FORBIDDEN입니다 (먼저 다른 사람을 owner로). 구성원이 아닌 userId는 404 WORKSPACE_MEMBER_NOT_FOUND입니다.
          */
         patch: operations["updateWorkspaceMember"];
         trace?: never;
@@ -988,7 +991,7 @@ export interface paths {
         put?: never;
         /**
          * 결제 카드 등록
-         * @description 확장 API. 카드 정보를 결제대행사(PortOne)에 넘겨 정기 결제용 빌링키를 받고, 빌링키만 봉인해 둡니다. 카드 번호는 끝 네 자리 말고는 저장하지 않습니다. 다음 결제는 가장 최근에 등록한 카드로 합니다. 카드사가 등록을 거절하면 402 CARD_DECLINED 등, 다섯 장을 넘으면 400 INVALID_PARAM_FORMAT입니다.
+         * @description 확장 API. 카드 정보를 결제대행사(PortOne)에 넘겨 정기 결제용 빌링키를 받고, 빌링키만 봉인해 둡니다. 카드 번호는 끝 네 자리 말고는 저장하지 않습니다. 다음 결제는 가장 최근에 등록한 카드로 합니다. 카드사가 등록을 거절하면 402 CARD_DECLINED 등, 다섯 장을 넘으면 400 INVALID_PARAM_FORMAT입니다. 워크스페이스 소유자가 이메일을 확인하기 전에는 403 WORKSPACE_ACCESS_DENIED, 등록 시도는 워크스페이스마다 15분에 5번, 주소마다 10번까지이고 넘으면 429 API_RATE_LIMITED(Retry-After)입니다.
          */
         post: operations["createPaymentMethod"];
         delete?: never;
@@ -1068,7 +1071,7 @@ export interface paths {
         put?: never;
         /**
          * 미결제 청구서 지금 결제
-         * @description 확장 API. 갱신 결제가 실패해 연체(PAST_DUE)된 구독의 청구서를 가장 최근 카드로 지금 결제합니다. 결제되면 곧바로 연체가 풀리고 새 작업을 다시 만들 수 있습니다. 연체가 아니거나 그 청구서가 미결제 갱신 청구서가 아니면 400 SUBSCRIPTION_NOT_PAST_DUE, 카드사가 거절하면 402입니다.
+         * @description 확장 API. 갱신 결제가 실패해 연체(PAST_DUE)된 구독의 청구서, 또는 결제가 거절된 초과 작업 청구서(OVERAGE: 해지한 플랜의 마지막 기간)를 가장 최근 카드로 지금 결제합니다. 결제되면 곧바로 연체가 풀리고 새 작업을 다시 만들 수 있습니다. 그런 청구서가 아니면 400 SUBSCRIPTION_NOT_PAST_DUE, 카드사가 거절하면 402입니다.
          */
         post: operations["payInvoice"];
         delete?: never;
@@ -1137,6 +1140,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/connect/api/open-banking/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 오픈뱅킹 동의 시작
+         * @description Authorization: Bearer <sessionToken>. 동의를 받는 선택지(기관 목록의 consent가 true, 예: openbanking)에서 입력 대신 씁니다: 등록 세션에 한 번만, 10분 동안 쓸 수 있는 state를 묶고(해시만 저장) 금융결제원 오픈뱅킹 인증 화면의 주소를 돌려줍니다. 등록 화면은 이 주소를 새 창으로 열고, 본인이 동의하면 서비스의 콜백(/connect/open-banking/callback)이 코드를 곧바로 토큰으로 바꿔 금고에 넣고 세션을 CONSUMED로 만듭니다. 결과는 GET /connect/api/open-banking/consent로 읽습니다.
+         */
+        post: operations["startOpenBankingConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/api/open-banking/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 오픈뱅킹 동의 결과
+         * @description Authorization: Bearer <sessionToken>. 마지막 동의가 어떻게 끝났는지: WAITING(아직), CONNECTED(자격 증명 등록됨, 세션 CONSUMED), FAILED(취소·만료 등: code는 오류 목록의 코드, message는 본인에게 보여 줄 한국어 문장). 세션이 끝난 뒤에도 읽을 수 있습니다.
+         */
+        get: operations["getOpenBankingConsentOutcome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth/device_authorization": {
         parameters: {
             query?: never;
@@ -1168,7 +1211,7 @@ export interface paths {
         put?: never;
         /**
          * 디바이스 코드 폴링 (API 키 받기)
-         * @description RFC 8628 3.4–3.5의 토큰 요청입니다. 승인 전에는 400 DEVICE_AUTHORIZATION_PENDING(error: authorization_pending)을, interval보다 빨리 폴링하면 400 DEVICE_SLOW_DOWN(error: slow_down)을 돌려주며 이후 간격을 5초 늘려 주세요. 승인되면 200으로 승인한 사용자의 워크스페이스에 발급된 새 API 키(access_token)를 한 번만 돌려주며, 이 키는 콘솔의 API 키 화면에서 폐기할 수 있습니다. 사용자가 거부했거나 승인한 사용자가 그사이 워크스페이스에서 빠졌으면 400 DEVICE_ACCESS_DENIED(access_denied)이며 키는 발급되지 않습니다. 발급된 키는 90일 뒤 만료되고 기기 발급(deviceIssued)으로 표시됩니다. 만료된 코드는 400 DEVICE_CODE_EXPIRED(expired_token), 모르거나 이미 쓴 코드는 400 DEVICE_CODE_INVALID(invalid_grant), 다른 grant_type은 400 INVALID_PARAM_FORMAT(unsupported_grant_type)입니다. 오류 응답에는 spec의 code, message, requestId 옆에 RFC 6749 5.2의 error와 error_description이 함께 옵니다.
+         * @description RFC 8628 3.4–3.5의 토큰 요청입니다. 승인 전에는 400 DEVICE_AUTHORIZATION_PENDING(error: authorization_pending)을, interval보다 빨리 폴링하면 400 DEVICE_SLOW_DOWN(error: slow_down)을 돌려주며 이후 간격을 5초 늘려 주세요. 승인되면 200으로 승인한 사용자의 워크스페이스에 발급된 새 API 키(access_token)를 한 번만 돌려주며, 이 키는 콘솔의 API 키 화면에서 폐기할 수 있습니다. 사용자가 거부했거나 승인한 사용자가 그사이 워크스페이스에서 빠졌으면 400 DEVICE_ACCESS_DENIED(access_denied)이며 키는 발급되지 않습니다. 발급된 키는 90일 뒤 만료되고(expires_in: 남은 초) 기기 발급(deviceIssued)으로 표시됩니다. 만료된 코드는 400 DEVICE_CODE_EXPIRED(expired_token), 모르거나 이미 쓴 코드는 400 DEVICE_CODE_INVALID(invalid_grant), 다른 grant_type은 400 INVALID_PARAM_FORMAT(unsupported_grant_type)입니다. 오류 응답에는 spec의 code, message, requestId 옆에 RFC 6749 5.2의 error와 error_description이 함께 옵니다.
          */
         post: operations["pollDeviceCode"];
         delete?: never;
@@ -1419,7 +1462,7 @@ export interface components {
         };
         DataJobResults: {
             /** @description schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다. 증분 작업(params.since)은 끝난 뒤 바뀐 레코드만 돌려주며, 각 레코드에 확장 필드 change(added, modified, removed)가 마지막 필드로 더해집니다 (CSV에서는 마지막 열 '변경') */
-            data: (components["schemas"]["BankAccountRecord"] | components["schemas"]["BankTransactionRecord"] | components["schemas"]["TaxInvoiceSalesRecord"] | components["schemas"]["TaxInvoicePurchaseRecord"] | components["schemas"]["CashReceiptSalesRecord"] | components["schemas"]["CashReceiptPurchaseRecord"] | components["schemas"]["CorporateCardRecord"] | components["schemas"]["CardApprovalRecord"])[];
+            data: (components["schemas"]["BankAccountRecord"] | components["schemas"]["BankTransactionRecord"] | components["schemas"]["TaxInvoiceSalesRecord"] | components["schemas"]["TaxInvoicePurchaseRecord"] | components["schemas"]["CashReceiptSalesRecord"] | components["schemas"]["CashReceiptPurchaseRecord"] | components["schemas"]["BusinessStatusRecord"] | components["schemas"]["CorporateCardRecord"] | components["schemas"]["CardApprovalRecord"])[];
             /** Format: uuid */
             jobId: string;
             schema: string;
@@ -1748,6 +1791,46 @@ export interface components {
             /** @description 거래구분 */
             transactionType: string | null;
         };
+        BusinessStatusRecord: {
+            /**
+             * @description 스키마
+             * @enum {string}
+             */
+            schema: "business.status.v1";
+            /** @description 사업자등록번호 */
+            businessNumber: string;
+            /** @description 국세청등록여부 */
+            registered: boolean;
+            /** @description 납세자상태 */
+            status: string | null;
+            /** @description 납세자상태코드 */
+            statusCode: string | null;
+            /** @description 과세유형 */
+            taxType: string | null;
+            /** @description 과세유형코드 */
+            taxTypeCode: string | null;
+            /**
+             * Format: date
+             * @description 폐업일자
+             */
+            closureDate: string | null;
+            /** @description 단위과세전환폐업여부 */
+            unitTaxationClosure: boolean | null;
+            /**
+             * Format: date
+             * @description 최근과세유형전환일자
+             */
+            taxTypeChangeDate: string | null;
+            /**
+             * Format: date
+             * @description 세금계산서적용일자
+             */
+            invoiceApplyDate: string | null;
+            /** @description 직전과세유형 */
+            previousTaxType: string | null;
+            /** @description 직전과세유형코드 */
+            previousTaxTypeCode: string | null;
+        };
         CorporateCardRecord: {
             /**
              * @description 스키마
@@ -1987,7 +2070,7 @@ export interface components {
              */
             verification: "sandbox" | "replica" | "live";
             schemas: string[];
-            acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE")[];
+            acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING")[];
             /**
              * Format: int32
              * @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED
@@ -2037,12 +2120,15 @@ export interface components {
         };
         CredentialSchema: {
             providerCode: string;
-            acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE")[];
+            /** @description PROVIDER_LOGIN, CERTIFICATE: 필드를 입력해 등록. OPEN_BANKING: 입력할 필드 없이, 등록 세션(kind PROVIDER_LOGIN)의 화면에서 본인이 금융결제원 오픈뱅킹 동의 화면으로 가서 동의하면 등록됩니다 (docs/credentials.md) */
+            acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING")[];
+            /** @description 확장 필드. true: 이 기관의 자격 증명은 입력 값이 아니라 본인의 동의(오픈뱅킹)이며 fields는 비어 있습니다. 등록 세션으로만 등록합니다 */
+            consent: boolean;
             fields: {
                 name: string;
                 label: string;
                 /** @enum {string} */
-                authMethod: "PROVIDER_LOGIN" | "CERTIFICATE";
+                authMethod: "PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING";
                 required: boolean;
                 /** @description 비밀 값. 화면에서 가리고 어디에도 기록하지 않습니다 */
                 secret: boolean;
@@ -2083,7 +2169,7 @@ export interface components {
             /** @description 로그인하는 기관. 전체 기관용 인증서(인증서를 받는 모든 기관에 씀)면 null */
             providerCode: string | null;
             /** @enum {string} */
-            authMethod: "PROVIDER_LOGIN" | "CERTIFICATE";
+            authMethod: "PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING";
             /** @description 이 기관의 기본 자격 증명이면 true: credentialId 없이 만든 작업이 씁니다 (기관마다 하나, 전체 기관용 인증서끼리도 하나) */
             isDefault: boolean;
             /**
@@ -2096,6 +2182,7 @@ export interface components {
             /** @description 등록할 때 붙인 이름, 없으면 가려진 식별 정보 (예: us*****od). 비밀 값은 어떤 응답에도 없습니다 */
             label: string | null;
             certificate: components["schemas"]["CredentialCertificate"];
+            consent: components["schemas"]["CredentialConsent"];
             /** @description 소유자가 수집에 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. null이면 이 자격 증명이 수집할 수 있는 모든 스키마 */
             schemas: string[] | null;
             check: components["schemas"]["CredentialCheck"];
@@ -2138,6 +2225,50 @@ export interface components {
             notAfter: string;
             /** @description 유효기간이 30일 안에 끝나거나 이미 끝났으면 true. 작업이 실패하기 전에 인증서 갱신을 요청하세요 */
             expiresSoon: boolean;
+        } | null;
+        /** @description 오픈뱅킹 동의(OPEN_BANKING) 자격 증명이면 동의한 계좌와 기한 (비밀이 아닌 값; 토큰은 금고에만 있습니다). 그 밖의 자격 증명은 null */
+        CredentialConsent: {
+            /** @description 본인이 조회에 동의한 계좌 (동의할 때 금융결제원 user/me가 준 목록) */
+            accounts: {
+                /**
+                 * @description 오픈뱅킹 핀테크이용번호(fintech_use_num): 작업의 accountNumber이자 수집 결과 레코드의 accountNumber
+                 * @example 199160020057880000000001
+                 */
+                accountNumber: string;
+                /**
+                 * @description 금융결제원이 가려서 준 계좌번호
+                 * @example 300123-0000-***
+                 */
+                accountNumberFormatted: string;
+                /**
+                 * @description 표준 은행 코드 (bank_code_std)
+                 * @example 097
+                 */
+                bankCode: string;
+                bankName: string;
+                /** @description 계좌 별칭. 없으면 null */
+                displayName: string | null;
+            }[];
+            /**
+             * Format: date-time
+             * @description 동의한 시각
+             */
+            givenAt: string;
+            /**
+             * Format: date-time
+             * @description 동의가 끝나는 시각. 30일, 7일, 1일 전에 credential.expiring 이벤트가 가고, 끝나면 작업은 NO_VALID_CREDENTIAL로 실패합니다. 복구 세션(recoverCredentialId)으로 다시 동의를 받으세요
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description 접근 토큰의 만료 시각. 서비스가 그 전에 스스로 갱신합니다
+             */
+            tokenExpiresAt: string;
+            /**
+             * Format: date-time
+             * @description 마지막으로 토큰을 갱신한 시각. 갱신한 적 없으면 null
+             */
+            refreshedAt: string | null;
         } | null;
         /** @description 등록하거나 다시 확인할 때 기관에 한 번 로그인해 본 결과 (docs/credentials.md). 확인한 적 없으면 null (전체 기관용 인증서는 확인을 요청할 때까지) */
         CredentialCheck: {
@@ -2343,7 +2474,7 @@ export interface components {
             s3?: {
                 /**
                  * Format: uri
-                 * @description S3 호환 저장소의 주소 (예: https://<account>.r2.cloudflarestorage.com, https://s3.ap-northeast-2.amazonaws.com)
+                 * @description S3 호환 저장소의 주소 (예: https://<account>.r2.cloudflarestorage.com, https://s3.ap-northeast-2.amazonaws.com). 공개 주소의 https, 포트는 443이나 8443만 받습니다
                  */
                 endpoint: string;
                 bucket: string;
@@ -2357,6 +2488,7 @@ export interface components {
                 prefix: string;
             };
             sftp?: {
+                /** @description SFTP 서버의 이름이나 IP 주소. 공개 주소만 받고, 연결할 때마다 이름이 풀리는 주소도 확인합니다 */
                 host: string;
                 /**
                  * Format: int32
@@ -2382,7 +2514,7 @@ export interface components {
             s3: {
                 /**
                  * Format: uri
-                 * @description S3 호환 저장소의 주소 (예: https://<account>.r2.cloudflarestorage.com, https://s3.ap-northeast-2.amazonaws.com)
+                 * @description S3 호환 저장소의 주소 (예: https://<account>.r2.cloudflarestorage.com, https://s3.ap-northeast-2.amazonaws.com). 공개 주소의 https, 포트는 443이나 8443만 받습니다
                  */
                 endpoint: string;
                 bucket: string;
@@ -2402,6 +2534,7 @@ export interface components {
             kind: "SFTP";
             name: string;
             sftp: {
+                /** @description SFTP 서버의 이름이나 IP 주소. 공개 주소만 받고, 연결할 때마다 이름이 풀리는 주소도 확인합니다 */
                 host: string;
                 /**
                  * Format: int32
@@ -3632,7 +3765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3870,7 +4003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -3984,7 +4117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -4074,7 +4207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT, INVALID_DATA_JOB_PARAMS */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -4098,7 +4231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -5826,7 +5959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -7959,7 +8092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -8246,7 +8379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
             403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -10034,6 +10167,8 @@ export interface operations {
                                 /** @enum {string} */
                                 input: "text" | "file";
                             }[];
+                            /** @description true: 입력 필드 없이 기관의 동의 화면에서 본인이 동의해 연결합니다 (오픈뱅킹: POST /connect/api/open-banking/authorizations) */
+                            consent: boolean;
                             /** @description 이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위 */
                             schemas: {
                                 id: string;
@@ -10272,6 +10407,205 @@ export interface operations {
             };
         };
     };
+    startOpenBankingConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    providerCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 인증 화면 주소 */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 본인을 보낼 금융결제원 인증 화면 주소 (state 포함) */
+                        authorizationUrl: string;
+                        /**
+                         * Format: date-time
+                         * @description 이 동의 요청이 유효한 끝 시각
+                         */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_TOKEN_INVALID */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_OPTION_NOT_ALLOWED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_NOT_USABLE, REGISTRATION_SESSION_ALREADY_CONSUMED, REGISTRATION_SESSION_ALREADY_CANCELLED, REGISTRATION_SESSION_EXPIRED, REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: SCRAPING_ENGINE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenBankingConsentOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 동의 결과 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "WAITING" | "CONNECTED" | "FAILED";
+                        code: string | null;
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_TOKEN_INVALID */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createDeviceCode: {
         parameters: {
             query?: never;
@@ -10427,6 +10761,11 @@ export interface operations {
                         access_token: string;
                         /** @enum {string} */
                         token_type: "Bearer";
+                        /**
+                         * Format: int32
+                         * @description RFC 6749 5.1: API 키가 만료되기까지 남은 초 (발급 때 90일)
+                         */
+                        expires_in: number;
                         /** Format: uuid */
                         workspaceId: string;
                         apiKey: components["schemas"]["ApiKey"];

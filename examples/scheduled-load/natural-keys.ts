@@ -15,6 +15,7 @@ const NATURAL_KEYS: { [S in SchemaId]: (record: RecordOf<S>) => (string | null)[
   "taxportal.tax-invoices.purchase.v1": (r) => [r.ntsTransactionId],
   "taxportal.cash-receipts.sales.v1": (r) => [r.approvalNumber, r.transactionAt],
   "taxportal.cash-receipts.purchase.v1": (r) => [r.approvalNumber, r.transactionAt],
+  "business.status.v1": (r) => [r.businessNumber],
 };
 
 const digest = (record: AnyRecord) => createHash("sha256").update(JSON.stringify(record)).digest("hex");

@@ -35,12 +35,18 @@ interface Payment {
   billingKey: string;
   orderName: string;
   total: number;
+  currency: string;
+  storeId: string;
+  customerId: string | null;
   requestedAt: string;
   paidAt?: string;
   pgTxId?: string;
   cancelledAt?: string;
   failure?: { pgCode: string; pgMessage: string };
 }
+
+/** The store a payment is made at when the request names none (PortOne's API secret belongs to one merchant, whose default store that is). */
+export const SANDBOX_STORE_ID = "store-sandbox";
 
 export interface PortOneReplica {
   answer(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
@@ -75,14 +81,26 @@ export function portOneReplica(options: { prefix: string; secret?: string }): Po
   async function payWithBillingKey(req: IncomingMessage, res: ServerResponse, paymentId: string) {
     const body = await readJson(req);
     const total = (body.amount as { total?: unknown } | undefined)?.total;
-    if (typeof body.billingKey !== "string" || typeof body.orderName !== "string" || !Number.isInteger(total) || (total as number) <= 0 || body.currency !== "KRW") {
-      return error(res, 400, "INVALID_REQUEST", "billingKey, orderName, amount.total(양의 정수), currency(KRW)가 필요합니다.");
+    // Any ISO 4217 code, as PortOne takes one (a merchant of ours asks for KRW; tests pay in another to see it refused).
+    if (typeof body.billingKey !== "string" || typeof body.orderName !== "string" || !Number.isInteger(total) || (total as number) <= 0 || typeof body.currency !== "string" || !/^[A-Z]{3}$/.test(body.currency)) {
+      return error(res, 400, "INVALID_REQUEST", "billingKey, orderName, amount.total(양의 정수), currency(예: KRW)가 필요합니다.");
     }
     const key = keys.get(body.billingKey);
     if (!key) return error(res, 404, "BILLING_KEY_NOT_FOUND", "빌링키가 존재하지 않습니다.");
     if (key.deletedAt) return error(res, 400, "BILLING_KEY_ALREADY_DELETED", "빌링키가 이미 삭제되었습니다.");
     if (payments.get(paymentId)?.status === "PAID") return error(res, 409, "ALREADY_PAID", "결제가 이미 완료되었습니다.");
-    const payment: Payment = { id: paymentId, status: "PAID", transactionId: randomBytes(8).toString("hex"), billingKey: body.billingKey, orderName: body.orderName, total: total as number, requestedAt: now() };
+    const payment: Payment = {
+      id: paymentId,
+      status: "PAID",
+      transactionId: randomBytes(8).toString("hex"),
+      billingKey: body.billingKey,
+      orderName: body.orderName,
+      total: total as number,
+      currency: body.currency,
+      storeId: typeof body.storeId === "string" ? body.storeId : SANDBOX_STORE_ID,
+      customerId: typeof (body.customer as { id?: unknown } | undefined)?.id === "string" ? (body.customer as { id: string }).id : null,
+      requestedAt: now(),
+    };
     const refusal = TEST_CARDS[key.card];
     if (refusal) {
       payments.set(paymentId, { ...payment, status: "FAILED", failure: { pgCode: refusal.pgCode, pgMessage: refusal.pgMessage } });
@@ -98,10 +116,12 @@ export function portOneReplica(options: { prefix: string; secret?: string }): Po
     status: p.status,
     id: p.id,
     transactionId: p.transactionId,
+    storeId: p.storeId,
     billingKey: p.billingKey,
     orderName: p.orderName,
     amount: { total: p.total, paid: p.status === "PAID" ? p.total : 0, cancelled: p.status === "CANCELLED" ? p.total : 0 },
-    currency: "KRW",
+    currency: p.currency,
+    ...(p.customerId ? { customer: { id: p.customerId } } : {}),
     requestedAt: p.requestedAt,
     ...(p.paidAt ? { paidAt: p.paidAt, pgTxId: p.pgTxId } : {}),
     ...(p.cancelledAt ? { cancelledAt: p.cancelledAt } : {}),

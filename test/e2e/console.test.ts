@@ -32,10 +32,10 @@ async function phonePage(): Promise<Page> {
 }
 
 /** The link in the last mail to `to`: the local stack sends none, it logs each mail (worker/domain/mail/outbox.ts). */
-async function mailedLink(to: string): Promise<string> {
+async function mailedLink(to: string, kind: "invitation" | "verify-email" = "invitation"): Promise<string> {
   for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
     const mails = readFileSync(WORKER_LOG, "utf8").split("\n").filter((line) => line.includes('"mail-outbox"') && line.includes(`"to":"${to}"`));
-    const link = /https?:\/\/[^\s"\\]+\/console\/invitation\?token=[\w-]+/.exec(mails.at(-1) ?? "")?.[0];
+    const link = new RegExp(`https?://[^\\s"\\\\]+/console/${kind}\\?token=[\\w-]+`).exec(mails.at(-1) ?? "")?.[0];
     if (link) return link;
   }
   throw new Error(`no mail to ${to} in ${WORKER_LOG}`);
@@ -123,8 +123,14 @@ describe("the console in Chromium against the local stack", () => {
 
   it("upgrades to PRO with a card after a declined one, pays a refused renewal when past due, and moves back to FREE at the period's end", async () => {
     const page = await phonePage();
-    await fillSignUp(page, `payer-${Date.now()}@example.co.kr`, "a long enough password", "결제 테스트 회사");
+    const payer = `payer-${Date.now()}@example.co.kr`;
+    await fillSignUp(page, payer, "a long enough password", "결제 테스트 회사");
     await submit(page);
+    // Only a person whose address is confirmed registers cards: the mailed link first.
+    const workspacePage = page.url();
+    await page.goto(await mailedLink(payer, "verify-email"));
+    await submit(page);
+    await page.goto(workspacePage);
     await page.click("a[href$='/billing']");
     await page.waitForSelector("#card-number");
     const addCard = async (number: string) => {

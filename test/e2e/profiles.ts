@@ -51,7 +51,7 @@ export const PROFILES = {
   restarts: {
     workspaces: 1,
     sweepEveryMs: 1000,
-    vars: { ...TEST_VARS, PLAN_RESEND_SECONDS: "3", STALL_SECONDS: "8", LOCK_LEASE_SECONDS: "6", RETRY_MAX_ATTEMPTS: "120" },
+    vars: { ...TEST_VARS, PLAN_RESEND_SECONDS: "3", STALL_SECONDS: "8", LOCK_LEASE_SECONDS: "6", RETRY_MAX_ATTEMPTS: "120", SCHEDULE_MIN_INTERVAL_MINUTES: "1" },
   },
 } satisfies Record<string, Profile>;
 

@@ -47,6 +47,7 @@ beforeAll(async () => {
   sftp = await startSftpServer({ port: sftpPort, httpPort, hostKey: HOST_KEY, username: "partner", password: PASSWORD });
   internal = createServer((socket) => {
     reached++;
+    socket.resume();
     socket.end("HTTP/1.1 400 Bad Request\r\n\r\ninternal-admin-page: db password hunter2\r\n");
   });
   await new Promise<void>((ready) => internal.listen(internalPort, "127.0.0.1", ready));

@@ -6,6 +6,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import S3rver from "s3rver";
 import { startSftpServer } from "./sftp-server";
+import { REPLICA_CLIENT } from "../../sandbox/openbanking/ground-truth";
+import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
+import { REPLICA_SERVICE_KEY } from "../../sandbox/nts-business-status/ground-truth";
+import { ntsBusinessStatusStandIns } from "../../sandbox/nts-business-status/stand-ins";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -42,6 +46,16 @@ async function startServices(): Promise<() => Promise<void>> {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${TEST_WEBHOOK_PORT}/hooks/otlp-scraper`,
     // Route deliveries reach the test SFTP server on this machine, as the local stack allows; production refuses loopback.
     SFTP_ALLOW_LOCAL_HOSTS: "1",
+    // Open Banking reaches the sandbox's replica of KFTC, with the replica's 이용기관 keys (test/workers/openbanking.test.ts).
+    // The NTS business-status API likewise, with the replica's service key (test/workers/business-status.test.ts).
+    INSTITUTION_BASE_URLS: JSON.stringify({
+      openbanking: openBankingStandIns(`http://127.0.0.1:${TEST_SANDBOX_PORT}`),
+      "nts.business-status": ntsBusinessStatusStandIns(`http://127.0.0.1:${TEST_SANDBOX_PORT}`),
+    }),
+    NTS_SERVICE_KEY: REPLICA_SERVICE_KEY,
+    OPENBANKING_CLIENT_ID: REPLICA_CLIENT.clientId,
+    OPENBANKING_CLIENT_SECRET: REPLICA_CLIENT.clientSecret,
+    OPENBANKING_CLIENT_USE_CODE: REPLICA_CLIENT.clientUseCode,
   });
   // Webhook deliveries from the worker under test reach a real receiver over HTTP (test/workers/webhooks.test.ts).
   const receiver = await startWebhookReceiver(Number(TEST_WEBHOOK_PORT));

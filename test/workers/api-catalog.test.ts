@@ -14,11 +14,11 @@ const takesInput = (op: OperationObject) => Boolean(op.parameters?.length) || op
 
 const SCHEMAS = [
   "bank.accounts.cb.v1", "bank.transactions.cb.v1", "taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1",
-  "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1", "card.cards.corp.v1", "card.approvals.corp.v1",
+  "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1", "business.status.v1", "card.cards.corp.v1", "card.approvals.corp.v1",
 ];
 
 describe("catalog routes", () => {
-  it("lists all eight schemas and serves each as JSON Schema from the zod definitions", async () => {
+  it("lists all nine schemas and serves each as JSON Schema from the zod definitions", async () => {
     const ws = await createWorkspace();
     const list = await callJson<Json>("/api/v1/schemas", { key: ws.apiKey });
     expect(list.body.items.map((s: Json) => s.id)).toEqual(SCHEMAS);
@@ -29,6 +29,9 @@ describe("catalog routes", () => {
       expect(detail.body.record.required).toContain("schema");
       for (const field of Object.values(detail.body.record.properties as Record<string, Json>)) expect(field.title).toMatch(/[가-힣]/);
     }
+    const status = await callJson<Json>("/api/v1/schemas/business.status.v1", { key: ws.apiKey });
+    expect(status.body.params.required).toEqual(["businessNumbers"]);
+    expect(status.body.params.properties.businessNumbers).toMatchObject({ type: "array", minItems: 1, maxItems: 1000 });
     const tx = await callJson<Json>("/api/v1/schemas/bank.transactions.cb.v1", { key: ws.apiKey });
     expect(tx.body.params.required).toEqual(["dateRangeStart", "dateRangeEnd"]);
     expect(tx.body.params.properties.accountNumber.type).toBe("array");

@@ -1,4 +1,4 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { createApp } from "../../worker/app";
 import type { Bindings } from "../../worker/env";
 
@@ -71,6 +71,18 @@ export class ConsoleBrowser {
     const workspaceId = /\/console\/w\/([0-9a-f-]+)\//.exec(res.location ?? "")![1]!;
     await this.open(res.location!);
     return { email, password, workspaceId };
+  }
+
+  /** Follows the verification link sign-up mailed to `email` (the outbox keeps it), pressing its button as the owner would. */
+  async verifyEmail(email: string): Promise<void> {
+    const db = (this.bindings ?? (env as Bindings)).DB;
+    const mail = await db.prepare("SELECT body FROM mail_outbox WHERE recipient = ? ORDER BY created_at DESC").bind(email).first<{ body: string }>();
+    const link = /https?:\/\/\S+\/console\/verify-email\?token=\S+/.exec(mail?.body ?? "")?.[0];
+    if (!link) throw new Error(`no verification link mailed to ${email}`);
+    const url = new URL(link);
+    await this.open(url.pathname + url.search);
+    const done = await this.post("/console/verify-email", { token: url.searchParams.get("token")! });
+    if (!done.html.includes('id="link-done"')) throw new Error(`verification failed: ${done.status} ${done.html.slice(0, 300)}`);
   }
 
   async signIn(email: string, password: string) {

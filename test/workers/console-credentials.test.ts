@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addMember } from "../../worker/domain/users/members";
 import { findUserByEmail } from "../../worker/domain/users/store";
-import { ConsoleBrowser } from "./console-browser";
+import { alertCode, ConsoleBrowser } from "./console-browser";
 import { bankTransaction, jobInWorkspace } from "./helpers";
 
 describe("credentials in the console", () => {
-  it("shows each credential's last successful collection, checks one again on the owner's request, replaces and deletes one, offering members none of it", async () => {
+  it("shows each credential's last successful collection, checks one again on the owner's request (once a minute), replaces and deletes one, offering members none of it", async () => {
     const owner = new ConsoleBrowser();
     const { workspaceId } = await owner.signUp();
     await jobInWorkspace(workspaceId, [[bankTransaction("a", "급여", 1000)]], [0]);
@@ -20,6 +20,12 @@ describe("credentials in the console", () => {
     expect(checked.status).toBe(200);
     expect(checked.html).toContain("기관에 로그인해 확인하고 있습니다");
     expect(checked.html).toMatch(/data-check="(CHECKING|VALID)"/);
+    // Each check is a login at the institution: a second within the minute is refused, saying when to come back.
+    await owner.open(page);
+    const again = await owner.post(`${page}/${credentialId}/check`, {});
+    expect([again.status, alertCode(again.html)]).toEqual([429, "API_RATE_LIMITED"]);
+    expect(again.html).toContain("1분에 한 번");
+    expect(Number(again.response.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
 
     // Replacing opens the hosted registration for that credential's method only.
     await owner.open(page);

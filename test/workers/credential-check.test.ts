@@ -4,6 +4,7 @@ import type { ProbeMessage } from "../../worker/domain/jobs/messages";
 import { registerCredential, recheckCredential } from "../../worker/domain/credentials/replace";
 import { findCredential, invalidateCredential, openActiveCredential, sealedCredentialRow } from "../../worker/domain/credentials/store";
 import { hasActiveJob } from "../../worker/domain/jobs/store";
+import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { callJson, createWorkspace, withCapturedQueue } from "./helpers";
@@ -91,6 +92,51 @@ describe("checking a credential again", () => {
     }
     const atTaxPortal = await callJson<Json>(`/api/v1/credentials/${global.id}/check`, { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal" } });
     expect([atTaxPortal.status, atTaxPortal.body.check.state]).toEqual([202, "CHECKING"]);
+  });
+});
+
+describe("who may check a credential, and how often", () => {
+  const check = (key: string, id: string) => callJson<Json>(`/api/v1/credentials/${id}/check`, { method: "POST", key, json: {} });
+  const requestedAt = async (id: string) => (await env.DB.prepare("SELECT check_requested_at AS at, check_id AS checkId FROM credentials WHERE id = ?").bind(id).first<{ at: number | null; checkId: string | null }>())!;
+
+  it("refuses a key without the managing right with 403 ADMIN_ACTION_FORBIDDEN, starting no login", async () => {
+    const ws = await createWorkspace();
+    const memberKey = (await issueApiKey(env.DB, { workspaceId: ws.workspaceId, name: "데이터 전용" })).secret;
+    const id = (await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } } })).body.id;
+    const refused = await check(memberKey, id);
+    expect([refused.status, refused.body.code]).toEqual([403, "ADMIN_ACTION_FORBIDDEN"]);
+    expect(refused.body.message).toContain("관리 권한(canManageKeys)");
+    expect(await requestedAt(id)).toEqual({ at: null, checkId: null });
+    expect((await check(ws.apiKey, id)).status).toBe(202);
+  });
+
+  it("starts one check of a credential a minute: the rest, asked at once or soon after, are 429 API_RATE_LIMITED with Retry-After", async () => {
+    const ws = await createWorkspace();
+    const id = (await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } } })).body.id;
+    const queue = withCapturedQueue();
+    const credential = await findCredential(env.DB, ws.workspaceId, id);
+    // Five at once, as five isolates would take them: one probe goes out.
+    const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => recheckCredential(queue.env, credential, "sandbox.bank")));
+    expect(outcomes.filter((o) => o.status === "fulfilled").length).toBe(1);
+    expect(queue.sent).toHaveLength(1);
+    for (const o of outcomes.filter((o) => o.status === "rejected")) expect((o as PromiseRejectedResult).reason).toMatchObject({ code: "API_RATE_LIMITED", status: 429 });
+    const started = await requestedAt(id);
+
+    // Through the API, the same minute: the envelope, a Korean message and when to come back; nothing restarted.
+    const again = await callJson<Json>(`/api/v1/credentials/${id}/check`, { method: "POST", key: ws.apiKey, json: {} });
+    expect([again.status, again.body.code]).toEqual([429, "API_RATE_LIMITED"]);
+    expect(again.body.message).toContain("1분에 한 번");
+    expect(again.body.requestId).toEqual(expect.any(String));
+    const retryAfter = Number(again.headers.get("Retry-After"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await requestedAt(id)).toEqual(started);
+
+    // A minute on, it may be checked again.
+    await env.DB.prepare("UPDATE credentials SET check_requested_at = check_requested_at - 60000 WHERE id = ?").bind(id).run();
+    const later = await callJson<Json>(`/api/v1/credentials/${id}/check`, { method: "POST", key: ws.apiKey, json: {} });
+    expect([later.status, later.body.check.state]).toEqual([202, "CHECKING"]);
+    expect((await requestedAt(id)).checkId).not.toBe(started.checkId);
   });
 });
 

@@ -3,6 +3,7 @@ import { AwsClient } from "aws4fetch";
 import { describe, expect, it } from "vitest";
 import { resendStalledRouteDeliveries } from "../../worker/domain/deliveries/consumer";
 import { createJob } from "../../worker/domain/jobs/create";
+import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { addCredential, call, callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { harness, jobRow } from "./pipeline-harness";
@@ -134,6 +135,19 @@ describe("results delivered where partners need them", () => {
     const deleted = (await row())!;
     expect(deleted).toMatchObject({ name: "지울 버킷", sealed: null, deletedAt: expect.any(Number) });
     expect(JSON.parse(deleted.config)).toMatchObject({ endpoint: env.TEST_S3_URL, bucket: "partner-bucket", accessKeyId: "x" });
+  });
+
+  it("are shown, with their logs, only to keys that may manage them, as the console shows them to owners only", async () => {
+    const ws = await createWorkspace();
+    const memberKey = (await issueApiKey(env.DB, { workspaceId: ws.workspaceId, name: "데이터 전용" })).secret;
+    const route = await newRoute(ws, { kind: "S3", name: "정산 버킷", s3: { endpoint: env.TEST_S3_URL, bucket: "partner-bucket", accessKeyId: "x" }, secretAccessKey: "s" });
+    for (const path of ["/api/v1/delivery-routes", `/api/v1/delivery-routes/${route.id}/deliveries`, `/api/v1/delivery-routes/${crypto.randomUUID()}/deliveries`]) {
+      const refused = await callJson<Json>(path, { key: memberKey });
+      expect([path, refused.status, refused.body.code]).toEqual([path, 403, "ADMIN_ACTION_FORBIDDEN"]);
+      expect(refused.body.message).toContain("결과 전달 경로 변경");
+    }
+    expect((await callJson<Json>("/api/v1/delivery-routes", { key: ws.apiKey })).body.items.map((r: Json) => r.id)).toEqual([route.id]);
+    expect((await callJson<Json>(`/api/v1/delivery-routes/${route.id}/deliveries`, { key: ws.apiKey })).body).toEqual({ items: [], nextCursor: null });
   });
 
   it("refuse a job or schedule naming a route that is not the workspace's: 400 DELIVERY_ROUTE_NOT_FOUND, nothing stored", async () => {

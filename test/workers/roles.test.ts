@@ -4,6 +4,7 @@ import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { addMember } from "../../worker/domain/users/members";
 import { findUserByEmail } from "../../worker/domain/users/store";
 import { ACTIONS } from "../../worker/domain/workspaces/roles";
+import { createSchedule } from "../../worker/domain/schedules/manage";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { addCredential, bankTransaction, call, callJson, createWorkspace, jobInWorkspace } from "./helpers";
 
@@ -14,7 +15,7 @@ const SFTP_ROUTE_FORM = { kind: "SFTP", name: "정산 서버", host: "sftp.examp
 /** Everything a managing action could change in a workspace (and, for a partner, its connections), row by row. */
 async function workspaceState(workspaceId: string): Promise<Json> {
   const state: Json = {};
-  for (const table of ["api_keys", "credentials", "delivery_routes", "payment_methods", "registration_sessions", "webhook_endpoints", "workspace_invitations", "workspace_members"]) {
+  for (const table of ["api_keys", "credentials", "delivery_routes", "payment_methods", "registration_sessions", "schedules", "webhook_endpoints", "workspace_invitations", "workspace_members"]) {
     state[table] = (await env.DB.prepare(`SELECT * FROM ${table} WHERE workspace_id = ? ORDER BY rowid`).bind(workspaceId).all()).results;
   }
   state.connections = (await env.DB.prepare("SELECT * FROM connections WHERE partner_workspace_id = ? ORDER BY rowid").bind(workspaceId).all()).results;
@@ -47,6 +48,13 @@ describe("roles in the console", () => {
     jobId = await jobInWorkspace(workspaceId, [[bankTransaction("t1", "급여", 1000)]], [0]);
   });
 
+  /** A schedule of the workspace's (its owner's) for members to try to change. */
+  let scheduleId: string | undefined;
+  const ownersSchedule = async () => {
+    scheduleId ??= (await createSchedule(env, workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "30 4 * * *" })).id;
+    return scheduleId!;
+  };
+
   /** A key of the workspace for the revoke row, made afresh so each browser has one to try. */
   const freshKey = async () => (await issueApiKey(env.DB, { workspaceId, name: "폐기 대상" })).row.id;
 
@@ -63,6 +71,9 @@ describe("roles in the console", () => {
     { does: "issues an API key", page: "/jobs", form: (w) => [`/console/w/${w}/keys`, { name: "배치 서버" }], owner: 201, member: 403 },
     { does: "revokes an API key", page: "/jobs", form: async (w) => [`/console/w/${w}/keys/${await freshKey()}/revoke`, {}], owner: 200, member: 403 },
     { does: "lists delivery routes", page: "/delivery-routes", owner: 200, member: 403 },
+    { does: "lists schedules", page: "/schedules", owner: 200, member: 200 },
+    { does: "makes a schedule", page: "/schedules", form: (w) => [`/console/w/${w}/schedules`, { target: "sandbox.card|card.cards.corp.v1", cron: "0 3 * * *" }], owner: 201, member: 403 },
+    { does: "pauses a schedule", page: "/schedules", form: async (w) => [`/console/w/${w}/schedules/${await ownersSchedule()}/pause`, {}], owner: 200, member: 403 },
     { does: "adds a delivery route", page: "/jobs", form: (w) => [`/console/w/${w}/delivery-routes`, SFTP_ROUTE_FORM], owner: 201, member: 403 },
     { does: "lists members", page: "/members", owner: 200, member: 403 },
     { does: "opens billing", page: "/billing", owner: 200, member: 403 },
@@ -108,6 +119,10 @@ describe("roles in the console", () => {
       expect((await member.open(`/console/w/${workspaceId}${page}`)).html, page).not.toContain(`/console/w/${workspaceId}/delivery-routes`);
       expect((await owner.open(`/console/w/${workspaceId}${page}`)).html, page).toContain(`/console/w/${workspaceId}/delivery-routes`);
     }
+    // Members see the schedules and their runs, but no form that makes or changes one.
+    const schedules = `/console/w/${workspaceId}/schedules`;
+    expect((await member.open(schedules)).html).not.toContain(`action="${schedules}`);
+    expect((await owner.open(schedules)).html).toContain(`action="${schedules}"`);
     // The refusal page itself offers nothing the member may not use either.
     const refused = await member.open(`/console/w/${workspaceId}/keys`);
     expect(refused.html).not.toContain(`action="/console/w/${workspaceId}/keys`);
@@ -143,6 +158,7 @@ describe("roles through the API", () => {
     sessionId: string;
     endpointId: string;
     connectionId: string;
+    scheduleId: string;
   }
 
   /**
@@ -159,6 +175,7 @@ describe("roles through the API", () => {
     let credentialId = "";
     let sessionId = "";
     let connectionId = "";
+    let scheduleId = "";
     if (partner) {
       const connection = await post("/api/v1/connections", { businessNumber: "1208800767" });
       expect(connection.status).toBe(201);
@@ -168,8 +185,11 @@ describe("roles through the API", () => {
       const session = await post("/api/v1/registration-sessions", { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"] });
       expect(session.status).toBe(201);
       sessionId = session.body.sessionId;
+      const schedule = await post("/api/v1/schedules", { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", cron: "30 4 * * *", lastDays: 1 });
+      expect(schedule.status).toBe(201);
+      scheduleId = schedule.body.id;
     }
-    return { ownerKey: ws.apiKey, memberKey, workspaceId: ws.workspaceId, spareKeyId, credentialId, sessionId, endpointId: endpoint.body.id, connectionId };
+    return { ownerKey: ws.apiKey, memberKey, workspaceId: ws.workspaceId, spareKeyId, credentialId, sessionId, endpointId: endpoint.body.id, connectionId, scheduleId };
   }
 
   type Request = [method: string, path: string, json?: unknown];
@@ -181,6 +201,16 @@ describe("roles through the API", () => {
     { does: "revokes a key", request: (f) => ["DELETE", `/api/v1/api-keys/${f.spareKeyId}`], withRight: 204 },
     { does: "registers a credential directly", request: () => ["POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } }], withRight: 201 },
     { does: "deletes a credential", request: (f) => ["DELETE", `/api/v1/credentials/${f.credentialId}`], withRight: 204 },
+    // Each check is a login at the institution, holding the credential's lease.
+    { does: "checks a credential at its institution", request: (f) => ["POST", `/api/v1/credentials/${f.credentialId}/check`, {}], withRight: 202 },
+    // What the console's 결과 전달 pages show owners only: destinations and what arrived there.
+    { does: "lists delivery routes", request: () => ["GET", "/api/v1/delivery-routes"], withRight: 200 },
+    // Past the rights check, an unknown route is simply not found.
+    { does: "reads a delivery route's log", request: () => ["GET", `/api/v1/delivery-routes/${crypto.randomUUID()}/deliveries`], withRight: 404 },
+    { does: "makes a schedule", request: () => ["POST", "/api/v1/schedules", { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "0 3 * * *" }], withRight: 201 },
+    { does: "pauses a schedule", request: (f) => ["POST", `/api/v1/schedules/${f.scheduleId}/pause`], withRight: 200 },
+    { does: "resumes a schedule", request: (f) => ["POST", `/api/v1/schedules/${f.scheduleId}/resume`], withRight: 200 },
+    { does: "deletes a schedule", request: (f) => ["DELETE", `/api/v1/schedules/${f.scheduleId}`], withRight: 204 },
     { does: "issues a registration session", request: () => ["POST", "/api/v1/registration-sessions", { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"] }], withRight: 201 },
     { does: "cancels a registration session", request: (f) => ["POST", `/api/v1/registration-sessions/${f.sessionId}/cancel`], withRight: 200 },
     { does: "creates a webhook endpoint", request: () => ["POST", "/api/v1/webhook-endpoints", { url: "https://attacker.example/steal", events: ["data_job.succeeded"] }], withRight: 201 },
@@ -236,6 +266,9 @@ describe("roles through the API", () => {
       ["GET", endpoint(f)],
       ["GET", `${endpoint(f)}/deliveries`],
       ["GET", "/api/v1/connections"],
+      ["GET", "/api/v1/schedules"],
+      ["GET", `/api/v1/schedules/${f.scheduleId}`],
+      ["GET", `/api/v1/schedules/${f.scheduleId}/runs`],
     ];
     for (const request of reads) {
       const res = await send(f.memberKey, request);

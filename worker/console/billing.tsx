@@ -15,6 +15,10 @@ import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
 import { kst } from "../web/kst";
 import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { WorkspaceNav } from "./workspace-nav";
+import { ApiError } from "../platform/errors/api-error";
+import { clientAddress } from "../platform/http/client-address";
+import { countCardAttempt } from "../domain/console-sessions/login-attempts";
+import { findUser } from "../domain/users/store";
 
 const INVOICES_SHOWN = 24;
 const STATUS = { NONE: "결제 기간 없음", ACTIVE: "결제됨", PAST_DUE: "연체: 갱신 결제 실패" } as const;
@@ -171,6 +175,11 @@ export const addCardForm = billingForm(async (c, fields, workspaceId) => {
       passwordTwoDigits: fields.passwordTwoDigits ?? "",
     },
   });
+  // Whoever adds a card has shown they can be reached at their address; then attempts are limited.
+  if (!(await findUser(c.env.DB, consoleUserOf(c).userId))?.emailVerifiedAt) {
+    throw new ApiError("WORKSPACE_ACCESS_DENIED", { message: "이메일 주소를 확인하기 전에는 카드를 등록할 수 없습니다. 가입할 때 받은 메일의 링크를 눌러 주세요." });
+  }
+  await countCardAttempt(c.env.DB, workspaceId, clientAddress(c));
   const row = await addPaymentMethod(c.env, portOneGateway(c.env), workspaceId, card);
   return `끝자리 ${row.cardLast4} 카드를 등록했습니다. 다음 결제는 이 카드로 합니다.`;
 });

@@ -109,6 +109,8 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
       {rows.length === 0 && <p>등록된 자격 증명이 없습니다.</p>}
     </Page>,
     shown.error ? (shown.error.status as 400) : 200,
+    // A refused check says when the next may be asked for, as the API's 429 does.
+    shown.error?.headers,
   );
 }
 

@@ -90,9 +90,9 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.get("/w/:workspaceId/jobs/:jobId/status.json", consoleMay("jobs.read"), pathParams(Job), jobStatusJson);
   app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), pathParams(Job), downloadJobCsv);
   app.get("/w/:workspaceId/schedules", consoleMay("jobs.read"), showSchedules);
-  app.post("/w/:workspaceId/schedules", consoleMay("jobs.run"), createScheduleForm);
+  app.post("/w/:workspaceId/schedules", consoleMay("schedules.manage"), createScheduleForm);
   app.get("/w/:workspaceId/schedules/:scheduleId", consoleMay("jobs.read"), pathParams(Schedule), showScheduleRuns);
-  app.post("/w/:workspaceId/schedules/:scheduleId/:action", consoleMay("jobs.run"), pathParams(ScheduleAction), scheduleActionForm);
+  app.post("/w/:workspaceId/schedules/:scheduleId/:action", consoleMay("schedules.manage"), pathParams(ScheduleAction), scheduleActionForm);
   app.get("/w/:workspaceId/credentials", consoleMay("credentials.read"), showCredentials);
   app.post("/w/:workspaceId/credentials/connect", consoleMay("credentials.manage"), connectCredential);
   app.post("/w/:workspaceId/credentials/:credentialId/check", consoleMay("credentials.manage"), pathParams(Credential), checkCredentialForm);

@@ -28,11 +28,11 @@ async function schedulesPage(c: ConsoleContext<"workspaceId">, shown: FormOutcom
   const base = `/console/w/${workspaceId}/schedules`;
   const rows = (await listSchedules(c.env.DB, workspaceId, MAX_SCHEDULES_PER_WORKSPACE)).slice(0, MAX_SCHEDULES_PER_WORKSPACE);
   const live = (await listCredentials(c.env.DB, workspaceId)).filter((row) => row.status === "ACTIVE");
-  const mayRun = roleMay(role, "jobs.run");
+  const mayRun = roleMay(role, "schedules.manage");
   return c.html(
     <Page title="수집 일정" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
       <Outcome shown={shown} />
-      <p>일정마다 정한 시각(한국 시간)에 수집 작업을 하나씩 만듭니다. 앞선 실행이 끝나지 않았으면 그 시각은 건너뛰고, 고칠 수 없는 실패가 3번 이어지면 일시 중지합니다.</p>
+      <p>일정마다 정한 시각(한국 시간)에 수집 작업을 하나씩 만듭니다. 두 실행 사이는 15분 이상이고, 자격 증명과 데이터마다 실행 중인 일정은 하나입니다. 앞선 실행이 끝나지 않았으면 그 시각은 건너뛰고, 고칠 수 없는 실패가 3번 이어지면 일시 중지합니다. 일정은 소유자(owner)만 만들고 바꿉니다.</p>
       {mayRun && (
         <>
           <h2>새 일정</h2>

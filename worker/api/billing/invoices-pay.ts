@@ -13,7 +13,7 @@ export const route = managing("billing.manage", createRoute({
   tags: ["Billing"],
   summary: "미결제 청구서 지금 결제",
   description:
-    "확장 API. 갱신 결제가 실패해 연체(PAST_DUE)된 구독의 청구서를 가장 최근 카드로 지금 결제합니다. 결제되면 곧바로 연체가 풀리고 새 작업을 다시 만들 수 있습니다. 연체가 아니거나 그 청구서가 미결제 갱신 청구서가 아니면 400 SUBSCRIPTION_NOT_PAST_DUE, 카드사가 거절하면 402입니다.",
+    "확장 API. 갱신 결제가 실패해 연체(PAST_DUE)된 구독의 청구서, 또는 결제가 거절된 초과 작업 청구서(OVERAGE: 해지한 플랜의 마지막 기간)를 가장 최근 카드로 지금 결제합니다. 결제되면 곧바로 연체가 풀리고 새 작업을 다시 만들 수 있습니다. 그런 청구서가 아니면 400 SUBSCRIPTION_NOT_PAST_DUE, 카드사가 거절하면 402입니다.",
   request: { params: IdParamSchema },
   responses: {
     200: { description: "결제된 청구서", content: { "application/json": { schema: InvoiceSchema } } },

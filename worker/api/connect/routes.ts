@@ -4,6 +4,8 @@ import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "../../web/hosted-ui/pa
 import * as connectKeys from "./keys";
 import * as connectSession from "./session";
 import * as connectSubmit from "./submit";
+import * as openBanking from "./open-banking";
+import { CALLBACK_PATH } from "../../domain/registration/open-banking";
 
 /** The hosted registration UI and the token-authenticated calls it makes (no API key: end-users' browsers), on the root app. */
 export function registerConnectRoutes(app: OpenAPIHono<ApiEnv>): void {
@@ -11,4 +13,7 @@ export function registerConnectRoutes(app: OpenAPIHono<ApiEnv>): void {
   app.openapi(connectKeys.route, connectKeys.handler);
   app.openapi(connectSession.route, connectSession.handler);
   app.openapi(connectSubmit.route, connectSubmit.handler);
+  app.openapi(openBanking.startRoute, openBanking.startHandler);
+  app.openapi(openBanking.outcomeRoute, openBanking.outcomeHandler);
+  app.get(CALLBACK_PATH, openBanking.callback);
 }

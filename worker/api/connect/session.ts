@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { findSchema } from "../../domain/catalog/schemas";
-import { allProviders, findProvider } from "../../domain/catalog/providers";
+import { allProviders, findProvider, takesConsent } from "../../domain/catalog/providers";
 import type { ApiEnv } from "../context";
 import { currentPublicKey } from "../../domain/registration/e2e-keys";
 import { usableSessionForPage } from "../../domain/registration/sessions";
@@ -33,6 +33,7 @@ export const route = behind(createRoute({
             options: z
               .array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: code(), providerName: z.string().max(MAX.name),
                   fields: z.array(Field).max(MAX.items),
+                  consent: z.boolean().meta({ description: "true: 입력 필드 없이 기관의 동의 화면에서 본인이 동의해 연결합니다 (오픈뱅킹: POST /connect/api/open-banking/authorizations)" }),
                   schemas: z.array(z.object({ id: code(), title: z.string().max(MAX.name) })).max(MAX.items).meta({ description: "이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위" }) }))
               .max(MAX.items),
             encryptionKey: z.object({ kid: code(), jwk: z.record(code(), z.unknown()) }),
@@ -59,6 +60,7 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
       kind: option.kind,
       providerCode: provider.code,
       providerName: provider.name,
+      consent: takesConsent(provider),
       fields: provider.credentialFields.filter((f) => f.authMethod === option.kind).map(({ name, label, pattern, secret, required, input }) => ({ name, label, pattern, secret, required, input })),
       schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),
     }));

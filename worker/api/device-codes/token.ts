@@ -3,7 +3,7 @@ import { issueApiKey } from "../../domain/api-keys/store";
 import { DEVICE_KEY_TTL_DAYS, pollDeviceCode } from "../../domain/device-codes/store";
 import type { ApiEnv } from "../context";
 import { ApiError } from "../../platform/errors/api-error";
-import { MAX, uuid } from "../../platform/http/bounds";
+import { int32, MAX, uuid } from "../../platform/http/bounds";
 import { errorResponses } from "../../platform/http/error-responses";
 import { ApiKeySchema } from "../api-keys/shapes";
 import { apiKeyView } from "../api-keys/views";
@@ -38,7 +38,7 @@ export const route = behind(createRoute({
           schema: z.object({
             access_token: z.string().max(MAX.secret).meta({ description: "API 키. Authorization: Bearer <access_token>" }),
             token_type: z.literal("Bearer"),
-            expires_in: z.number().int().min(0).max(DEVICE_KEY_TTL_DAYS * 86_400).meta({ description: "RFC 6749 5.1: API 키가 만료되기까지 남은 초 (발급 때 90일)" }),
+            expires_in: int32(0, DEVICE_KEY_TTL_DAYS * 86_400).meta({ description: "RFC 6749 5.1: API 키가 만료되기까지 남은 초 (발급 때 90일)" }),
             workspaceId: uuid(),
             apiKey: ApiKeySchema,
           }),

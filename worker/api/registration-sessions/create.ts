@@ -1,5 +1,5 @@
 import { createRoute, type Hook, type RouteHandler, z } from "@hono/zod-openapi";
-import { allProviders, findProvider } from "../../domain/catalog/providers";
+import { allProviders, findProvider, takesConsent } from "../../domain/catalog/providers";
 import { workspaceBusinessNumber } from "../../domain/workspaces/store";
 import { type ApiEnv, principalOf } from "../context";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
@@ -90,7 +90,8 @@ function checkProvider(option: z.infer<typeof RegistrationOptionSchema>, field: 
     });
   }
   const provider = findProvider(option.providerCode);
-  if (!provider || !provider.acceptedAuthMethods.includes("PROVIDER_LOGIN")) {
+  // A consent provider (Open Banking) is offered with the spec's PROVIDER_LOGIN kind: the hosted page asks for consent instead of fields.
+  if (!provider || !(provider.acceptedAuthMethods.includes("PROVIDER_LOGIN") || takesConsent(provider))) {
     throw new ApiError("REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", {
       fieldErrors: [fieldError(`${field}.providerCode`, "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS", "아이디 로그인을 받지 않거나 알 수 없는 기관입니다.")],
     });

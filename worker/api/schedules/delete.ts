@@ -3,9 +3,9 @@ import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { removeSchedule } from "../../domain/schedules/manage";
 import { ScheduleIdParamSchema } from "./shapes";
-import { businessScoped } from "../guards";
+import { managingBusiness } from "../guards";
 
-export const route = businessScoped(createRoute({
+export const route = managingBusiness("schedules.manage", createRoute({
   method: "delete",
   path: "/schedules/{id}",
   operationId: "deleteSchedule",

@@ -4,9 +4,9 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { pauseSchedule } from "../../domain/schedules/manage";
 import { scheduleView } from "../../domain/schedules/view";
 import { ScheduleIdParamSchema, ScheduleSchema } from "./shapes";
-import { businessScoped } from "../guards";
+import { managingBusiness } from "../guards";
 
-export const route = businessScoped(createRoute({
+export const route = managingBusiness("schedules.manage", createRoute({
   method: "post",
   path: "/schedules/{id}/pause",
   operationId: "pauseSchedule",

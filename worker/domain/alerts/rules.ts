@@ -26,6 +26,9 @@ const RULES: Partial<Record<ApiErrorCode, AlertRule>> = {
   INTERNAL_ERROR: { threshold: 3, windowMs: 5 * MINUTE },
   // Raised by the operators' sign-in alone, each time an operator account locks after its failures: one is news.
   TOO_MANY_LOGIN_ATTEMPTS: { threshold: 1, windowMs: 30 * MINUTE },
+  // Raised by card registration alone (domain/billing/payment-methods.ts), for each card the card company refused to
+  // register: a few a day are typos, a run of them is someone testing stolen card numbers.
+  CARD_DECLINED: { threshold: 10, windowMs: 60 * MINUTE },
   // People mistype certificate passwords and pick the wrong file every day: only a surge says something broke.
   CERT_WRONG_PASSWORD: { threshold: 30, windowMs: 30 * MINUTE },
   CERT_INVALID: { threshold: 20, windowMs: 30 * MINUTE },

@@ -6,6 +6,8 @@ import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
 import type { CardDetails, PaymentGateway } from "./gateway";
+import { noteAlerted } from "../alerts/raise";
+import { NO_PROVIDER } from "../alerts/rules";
 
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
@@ -18,15 +20,24 @@ export const openBillingKey = (masterKey: string, row: PaymentMethodRow): Promis
 
 /**
  * Registers a card with the gateway and keeps its billing key, sealed and bound to the new row; the card's number
- * goes no further than the gateway (only its last four digits are kept). A refused card is the gateway's 402.
+ * goes no further than the gateway (only its last four digits are kept). A refused card is the gateway's 402, and
+ * counts toward the operators' CARD_DECLINED alert (a run of them is someone testing stolen cards). The surfaces
+ * limit attempts before calling this (console-sessions/login-attempts.ts countCardAttempt).
  */
-export async function addPaymentMethod(env: Pick<Bindings, "DB" | "VAULT_MASTER_KEY">, gateway: PaymentGateway, workspaceId: string, card: CardDetails, now: number = Date.now()): Promise<PaymentMethodRow> {
+export async function addPaymentMethod(env: Pick<Bindings, "DB" | "VAULT_MASTER_KEY" | "ALERT_DESKS">, gateway: PaymentGateway, workspaceId: string, card: CardDetails, now: number = Date.now()): Promise<PaymentMethodRow> {
   const db = database(env.DB);
   const held = await db.select({ n: count() }).from(paymentMethods).where(live(workspaceId)).get();
   if ((held?.n ?? 0) >= MAX_PAYMENT_METHODS) {
     throw new ApiError("INVALID_PARAM_FORMAT", { message: `결제 수단은 ${MAX_PAYMENT_METHODS}개까지 등록할 수 있습니다. 쓰지 않는 카드를 지운 뒤 등록해 주세요.` });
   }
-  const { billingKey } = await gateway.registerCard(card, workspaceId);
+  let billingKey: string;
+  try {
+    ({ billingKey } = await gateway.registerCard(card, workspaceId));
+  } catch (err) {
+    // The card company's refusal, not the gateway failing (PAYMENT_FAILED): the number never leaves this function.
+    if (err instanceof ApiError && err.code !== "PAYMENT_FAILED") await noteAlerted(env, "CARD_DECLINED", NO_PROVIDER, `card registration refused (${err.code}), workspace ${workspaceId}`);
+    throw err;
+  }
   const id = crypto.randomUUID();
   const row: PaymentMethodRow = {
     id,

@@ -44,7 +44,7 @@ export async function chargeRenewal(env: BillingEnv, gateway: PaymentGateway, in
 export async function payPastDue(env: BillingEnv, gateway: PaymentGateway, workspaceId: string, invoiceId: string): Promise<InvoiceRow> {
   const invoice = await getInvoice(env.DB, workspaceId, invoiceId);
   if (!(await isPastDue(env.DB, invoice))) {
-    throw new ApiError("SUBSCRIPTION_NOT_PAST_DUE", { message: "연체된 구독의 미결제 갱신 청구서만 이렇게 결제할 수 있습니다. 이 청구서는 결제할 것이 없습니다." });
+    throw new ApiError("SUBSCRIPTION_NOT_PAST_DUE", { message: "연체된 구독의 미결제 갱신 청구서나 결제가 거절된 초과 작업 청구서만 이렇게 결제할 수 있습니다. 이 청구서는 결제할 것이 없습니다." });
   }
   await chargeRenewal(env, gateway, invoice);
   return getInvoice(env.DB, workspaceId, invoiceId);

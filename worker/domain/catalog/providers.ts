@@ -50,7 +50,16 @@ export interface ProviderDefinition {
   runtime: ScraperRuntime;
   /** The windows the institution closes every day (maintenance.ts), as it publishes them; none where no source says. */
   maintenance: DailyWindow[];
+  /**
+   * Set for a provider reached with the deployment's own key rather than a workspace's credential: the scraper's
+   * environment variable holding it. Its jobs name no credential and run without one (domain/jobs/create.ts); the
+   * worker never sees the key (docs/institutions/nts-business-status.md §6).
+   */
+  deploymentKey?: string;
 }
+
+/** Whether a provider's jobs run on the deployment's own key, with no workspace credential. */
+export const runsOnDeploymentKey = (provider: Pick<ProviderDefinition, "deploymentKey">): boolean => provider.deploymentKey !== undefined;
 
 const ID_LOGIN_FIELDS: CredentialField[] = [
   { name: "loginId", label: "아이디", pattern: "^[A-Za-z0-9_.-]{4,32}$", secret: false, required: true, authMethod: "PROVIDER_LOGIN", input: "text" },
@@ -162,6 +171,27 @@ const PROVIDERS: ProviderDefinition[] = [
     pageWindowDays: 31,
     runtime: "container",
     // No source publishes the banks' hours; A0020 (조회 가능시간 아님) is met as PROVIDER_TIME_WINDOW.
+    maintenance: [],
+  },
+  {
+    code: "nts.business-status",
+    name: "국세청 사업자등록 상태조회",
+    // The closest kind: the National Tax Service's data, as Hometax's.
+    kind: "TAX_PORTAL",
+    sandbox: false,
+    // Tested against this project's replica only (docs/institutions/nts-business-status.md §9).
+    verification: "replica",
+    schemas: ["business.status.v1"],
+    // No login: the deployment's data.go.kr service key, which the scraper holds. Nothing to register.
+    acceptedAuthMethods: [],
+    credentialFields: [],
+    deploymentKey: "NTS_SERVICE_KEY",
+    // Undated: a job is one unit of its numbers.
+    maxRangeDays: 366,
+    pageWindowDays: 31,
+    // The protocol kind runs in the scraper, which holds the key.
+    runtime: "container",
+    // No source publishes a maintenance window (docs/institutions/nts-business-status.md §8).
     maintenance: [],
   },
 ];

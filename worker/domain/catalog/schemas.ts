@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { BankAccountRecord, BankTransactionRecord } from "../../../collectors/records/bank";
+import { BusinessStatusRecord } from "../../../collectors/records/business";
+import { isValidBusinessNumber } from "../../../contracts/business-number";
 import { CardApprovalRecord, CorporateCardRecord } from "../../../collectors/records/card";
 import {
   CashReceiptPurchaseRecord,
@@ -29,6 +31,24 @@ const dateRange = {
 };
 
 const noParams = z.strictObject({});
+
+/** The most numbers one business.status.v1 job takes: ten calls of the API's 100 (docs/institutions/nts-business-status.md). */
+export const MAX_STATUS_NUMBERS = 1000;
+
+const businessStatusParams = z.strictObject({
+  businessNumbers: z
+    .array(
+      z
+        .string()
+        .regex(/^\d{10}$/, "사업자등록번호는 '-' 없이 숫자 10자리여야 합니다.")
+        .refine(isValidBusinessNumber, "사업자등록번호의 검증번호(마지막 자리)가 맞지 않습니다."),
+    )
+    .min(1)
+    .max(MAX_STATUS_NUMBERS)
+    // Asked twice is asked once: the job answers each number once, in the order first given.
+    .overwrite((numbers) => [...new Set(numbers)])
+    .meta({ title: "사업자등록번호 목록", description: "숫자 10자리, 1~1000개. 중복은 한 번만 조회합니다" }),
+});
 const datedParams = z.strictObject(dateRange);
 
 /**
@@ -90,6 +110,7 @@ const DEFINITIONS: SchemaDefinition[] = [
   { id: "taxportal.tax-invoices.purchase.v1", title: "매입 세금계산서", params: datedParams, record: TaxInvoicePurchaseRecord, ...taxInvoices },
   { id: "taxportal.cash-receipts.sales.v1", title: "매출 현금영수증", params: datedParams, record: CashReceiptSalesRecord, ...cashReceipts },
   { id: "taxportal.cash-receipts.purchase.v1", title: "매입 현금영수증", params: datedParams, record: CashReceiptPurchaseRecord, ...cashReceipts },
+  { id: "business.status.v1", title: "사업자등록 상태", params: businessStatusParams, record: BusinessStatusRecord, targets: null, datedRange: false },
   { id: "card.cards.corp.v1", title: "법인카드 목록", params: noParams, record: CorporateCardRecord, targets: null, datedRange: false },
   {
     id: "card.approvals.corp.v1",

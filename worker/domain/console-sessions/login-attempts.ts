@@ -70,6 +70,28 @@ export async function admitLoginAttempt(d1: D1Database, email: string, address: 
   if (now < waitUntil) refuse(waitUntil - now);
 }
 
+/** Card registrations per workspace per window: an owner registers a card or two, and retries a mistyped one. */
+export const CARD_ATTEMPTS_PER_WORKSPACE = 5;
+/** Card registrations per client address per window, whatever workspaces it acts for. */
+export const CARD_ATTEMPTS_PER_ADDRESS = 10;
+
+/**
+ * Counts a card registration against the client address and then the workspace, before the gateway is asked: each
+ * one tells its caller whether a card number is live, so testing stolen cards costs a window per few tries. Over a
+ * limit: API_RATE_LIMITED with Retry-After. An address over its limit adds no count to the workspace.
+ */
+export async function countCardAttempt(d1: D1Database, workspaceId: string, address: string, now: number = Date.now()): Promise<void> {
+  for (const [subject, limit, whose] of [[`card-ip:${address}`, CARD_ATTEMPTS_PER_ADDRESS, "주소"], [`card-ws:${workspaceId}`, CARD_ATTEMPTS_PER_WORKSPACE, "워크스페이스"]] as const) {
+    const window = await counted(d1, subject, now);
+    if (window.attempts <= limit) continue;
+    const retryAfter = Math.max(1, Math.ceil((window.windowStartedAt + LOGIN_WINDOW_MS - now) / 1000));
+    throw new ApiError("API_RATE_LIMITED", {
+      message: `카드 등록은 ${whose}마다 ${LOGIN_WINDOW_MS / 60_000}분에 ${limit}번까지 시도할 수 있습니다. ${Math.ceil(retryAfter / 60)}분 뒤에 다시 시도해 주세요.`,
+      headers: { "Retry-After": String(retryAfter) },
+    });
+  }
+}
+
 /** A wrong password (or an unknown e-mail): charged to this address on this account, and to the account. Returns the account's failures this window. */
 export async function recordFailedLogin(d1: D1Database, email: string, address: string, now: number = Date.now()): Promise<number> {
   await counted(d1, subjects.guesses(email, address), now);

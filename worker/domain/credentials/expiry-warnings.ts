@@ -23,7 +23,8 @@ function dueWarningsStatement(d1: D1Database, now: number): D1PreparedStatement 
     .prepare(
       `SELECT id, workspaceId, due FROM (
          SELECT id, workspace_id AS workspaceId, expiry_warned_days AS warned, CASE ${cases} ELSE ${nearestFirst.at(-1)} END AS due
-         FROM (SELECT *, json_extract(certificate, '$.notAfter') AS notAfter FROM credentials WHERE status = 'ACTIVE' AND certificate IS NOT NULL)
+         FROM (SELECT *, coalesce(json_extract(certificate, '$.notAfter'), json_extract(consent, '$.expiresAt')) AS notAfter FROM credentials
+               WHERE status = 'ACTIVE' AND (certificate IS NOT NULL OR consent IS NOT NULL))
          WHERE notAfter <= ?
        ) WHERE coalesce(warned, 999) > due LIMIT ?`,
     )
@@ -31,7 +32,8 @@ function dueWarningsStatement(d1: D1Database, now: number): D1PreparedStatement 
 }
 
 /**
- * Announces live certificates about to end, 30, 7 and 1 days ahead, each warning once: a `credential.expiring`
+ * Announces live certificates about to end, and Open Banking consents (their `consent.expiresAt`: the person must
+ * consent again, through a recovery session), 30, 7 and 1 days ahead, each warning once: a `credential.expiring`
  * webhook event with the credential as GET shows it (the console shows the same as a badge), to the workspace and,
  * for a connection's business, its partner. Run by the cron; each row is marked in a conditional write before its
  * event, so two runs never warn twice. Returns how many it warned.

@@ -6,6 +6,8 @@ import { keyVersionState } from "../vault/keyring";
 import { sealCredential } from "../vault/envelope";
 import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
 import type { CredentialRow, WriteCondition } from "./store";
+import { consentEnding } from "./consents";
+import { RENEWAL_WINDOW_MS } from "./views";
 
 /**
  * Whether a live credential's secret is lost for good, so that only its owner can give it back: erased when the
@@ -13,6 +15,8 @@ import type { CredentialRow, WriteCondition } from "./store";
  */
 function secretLost(row: CredentialRow, keyring: string): boolean {
   if (row.sealed === null) return true;
+  // A consent that ends (or ended) within the warning window: only the person can give it again.
+  if (consentEnding(row.consent, Date.now(), RENEWAL_WINDOW_MS)) return true;
   const version = (JSON.parse(row.sealed) as { kv?: number }).kv;
   return version !== undefined && keyVersionState(keyring, version) === "missing";
 }

@@ -3,6 +3,7 @@ import type { Bindings } from "../../env";
 import type { ProbeMessage } from "../jobs/messages";
 import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersededSecret, findCredential, isIdentityConflict, replaceCredentialStatements, settleCheck, startCheck, supersededIds } from "./store";
 import { log } from "../../platform/observability/telemetry";
+import { ApiError } from "../../platform/errors/api-error";
 
 type RegistrationEnv = Pick<Bindings, "DB" | "TASKS">;
 
@@ -25,10 +26,19 @@ export async function sendProbe(env: RegistrationEnv, credential: Pick<Credentia
   }
 }
 
-/** Checks a live credential again, at `providerCode` (a global certificate's choice): false when there is no secret to log in with. */
+/**
+ * Checks a live credential again, at `providerCode` (a global certificate's choice): false when there is no secret to
+ * log in with. A second check of one credential within a minute is 429 API_RATE_LIMITED with Retry-After: each is a
+ * login at the institution holding the credential's lease, and repeated logins bring an account closer to its lock.
+ */
 export async function recheckCredential(env: RegistrationEnv, credential: CredentialRow, providerCode: string): Promise<boolean> {
-  const checkId = await startCheck(env.DB, credential.id);
-  return checkId !== null && (await sendProbe(env, credential, providerCode, checkId));
+  const started = await startCheck(env.DB, credential.id);
+  if ("checkId" in started) return sendProbe(env, credential, providerCode, started.checkId);
+  if (started.refused === "NO_SECRET") return false;
+  throw new ApiError("API_RATE_LIMITED", {
+    message: `이 자격 증명은 1분 안에 이미 확인을 요청했습니다. 확인할 때마다 기관에 로그인하므로 한 자격 증명은 1분에 한 번만 확인합니다. ${started.retryAfterSeconds}초 뒤에 다시 시도해 주세요.`,
+    headers: { "Retry-After": String(started.retryAfterSeconds) },
+  });
 }
 
 /** After a registration's batch: what it superseded loses its secret (once unused), and the new credential is checked. */

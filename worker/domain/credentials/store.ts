@@ -65,6 +65,7 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     checkId,
     checkError: null,
     checkedAt: null,
+    checkRequestedAt: null,
     expiryWarnedDays: null,
     status: "ACTIVE",
     sealed: await sealCredential(masterKey, { credentialId: id, workspaceId, providerCode }, credential),
@@ -165,9 +166,10 @@ function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCon
  * What deletion leaves of a credential: what an audit needs (id, workspace,
  * provider, auth method, label, times), never its secret, so a deleted
  * password or private key cannot be decrypted by anyone afterwards, nor
- * its identity (a login id's hash could be guessed back).
+ * its identity (a login id's hash could be guessed back), nor an Open Banking
+ * consent's tokens and the accounts it named (a withdrawal).
  */
-const retired = (now: number) => ({ status: "DELETED" as const, sealed: null, identity: null, isDefault: false, deletedAt: now });
+const retired = (now: number) => ({ status: "DELETED" as const, sealed: null, identity: null, consent: null, isDefault: false, deletedAt: now });
 
 /** Retires every live or superseded credential of a workspace (its connection was revoked), to batch with that revocation. */
 export function retireWorkspaceCredentials(db: Database, workspaceId: string, now: number) {
@@ -302,17 +304,31 @@ export async function holdsCertificateOf(d1: D1Database, workspaceId: string, bu
 /** What a credential's check settles to. */
 export type CheckOutcome = { state: "VALID" } | { state: "INVALID" | "UNKNOWN"; error: JobError };
 
+/** How often one credential may be checked on request: each check is a login at the institution, under the credential's lease. */
+export const CHECK_INTERVAL_MS = 60_000;
+
+/** A started check's id, or why none started: nothing to log in with, or a check asked for less than a minute ago. */
+export type CheckStart = { checkId: string } | { refused: "NO_SECRET" } | { refused: "TOO_SOON"; retryAfterSeconds: number };
+
 /**
  * Starts a new check of a live credential whose secret is still kept: CHECKING under a new check id, which the
- * probe carries, so only the newest probe settles it. Returns the id, or null when there is nothing to log in with.
+ * probe carries, so only the newest probe settles it. The minute since the last request is part of the same
+ * conditional update (`check_requested_at`), so of checks asked for at once exactly one starts, whatever isolate
+ * each reaches.
  */
-export async function startCheck(d1: D1Database, id: string): Promise<string | null> {
+export async function startCheck(d1: D1Database, id: string, now = Date.now()): Promise<CheckStart> {
   const checkId = crypto.randomUUID();
   const row = await d1
-    .prepare("UPDATE credentials SET check_state = 'CHECKING', check_id = ?, check_error = NULL WHERE id = ? AND status = 'ACTIVE' AND sealed IS NOT NULL RETURNING id")
-    .bind(checkId, id)
+    .prepare(
+      `UPDATE credentials SET check_state = 'CHECKING', check_id = ?1, check_error = NULL, check_requested_at = ?2
+       WHERE id = ?3 AND status = 'ACTIVE' AND sealed IS NOT NULL AND (check_requested_at IS NULL OR check_requested_at <= ?2 - ?4) RETURNING id`,
+    )
+    .bind(checkId, now, id, CHECK_INTERVAL_MS)
     .first();
-  return row ? checkId : null;
+  if (row) return { checkId };
+  const held = await d1.prepare("SELECT check_requested_at AS at FROM credentials WHERE id = ? AND status = 'ACTIVE' AND sealed IS NOT NULL").bind(id).first<{ at: number | null }>();
+  if (!held || held.at === null) return { refused: "NO_SECRET" };
+  return { refused: "TOO_SOON", retryAfterSeconds: Math.min(CHECK_INTERVAL_MS / 1000, Math.max(1, Math.ceil((held.at + CHECK_INTERVAL_MS - now) / 1000))) };
 }
 
 /** Records what the probe `checkId` found, unless a newer check started meanwhile. */

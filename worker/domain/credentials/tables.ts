@@ -45,6 +45,11 @@ export const credentials = sqliteTable(
     checkId: text("check_id"),
     checkError: text("check_error", { mode: "json" }).$type<import("../../../contracts/job-failures").JobError>(),
     checkedAt: integer("checked_at"),
+    /**
+     * When the latest check was asked for (ms): a check asked for within CHECK_INTERVAL_MS of it is refused, decided in
+     * the same conditional update that starts the check (domain/credentials/store.ts `startCheck`).
+     */
+    checkRequestedAt: integer("check_requested_at"),
     /** The nearest warning of its certificate's expiry already sent (30, 7, 1 days ahead: domain/credentials/expiry-warnings.ts). */
     expiryWarnedDays: integer("expiry_warned_days"),
     status: text("status", { enum: CREDENTIAL_STATUSES }).notNull().default("ACTIVE"),

@@ -8,6 +8,7 @@ import { sha256Hex } from "../../platform/lib/crypto";
 import { waitBudgetSeconds } from "./budget";
 import { kstMonthBounds, secondsUntilNextMonth } from "./kst-month";
 import { type JobRequest, validateJobRequest } from "../catalog/job-request";
+import { runsOnDeploymentKey } from "../catalog/providers";
 import { type CreateContext, createContext } from "./create-context";
 import { jobEnded } from "./events";
 import type { JobsEnv } from "./lifecycle";
@@ -137,7 +138,9 @@ async function decide(
   const now = Date.now();
   const billing = jobBillingOf(context.billing, workspaceId);
   assertNotPastDue(billing.pastDueSince, now);
-  const chosen = chooseJobCredential(context.candidates, request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);
+  // A provider on the deployment's key runs with no credential; naming one is refused as naming another provider's is.
+  const keyed = runsOnDeploymentKey(request.provider);
+  const chosen = keyed && !input.credentialId ? null : chooseJobCredential(context.candidates, request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);
   if (chosen) assertConsentCovers(chosen.schemas === null ? null : JSON.parse(chosen.schemas), request.schema.id);
   assertAccountsShown(request.schema, request.params, chosen?.knownTargets ? JSON.parse(chosen.knownTargets) : null);
   const credentialId = chosen?.id ?? null;
@@ -158,11 +161,11 @@ async function decide(
       scheduleId: run?.scheduleId ?? null,
       scheduledFor: run?.scheduledFor ?? null,
       deliveryRouteId: route?.id ?? null,
-      status: credentialId ? "PENDING" : "FAILED",
-      error: credentialId ? null : jobError("CREDENTIAL_NOT_FOUND"),
+      status: credentialId || keyed ? "PENDING" : "FAILED",
+      error: credentialId || keyed ? null : jobError("CREDENTIAL_NOT_FOUND"),
       createdAt: now,
       deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
     },
-    cap: { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start, concurrentJobs: billing.concurrentJobs, revisions: context.kept ? context.revisions : null },
+    cap: { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start, concurrentJobs: billing.concurrentJobs, concurrentScheduledJobs: billing.concurrentScheduledJobs, revisions: context.kept ? context.revisions : null },
   };
 }

@@ -58,6 +58,8 @@ export interface CapWindow {
   cap: number | null;
   monthStart: number;
   concurrentJobs: number | null;
+  /** Of the unfinished jobs, how many a schedule made may be at once; counted only for a scheduled job. */
+  concurrentScheduledJobs: number | null;
   revisions: Revisions | null;
 }
 
@@ -75,6 +77,7 @@ INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema,
 SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18, ?19
 WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12)
   AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)
+  AND (?6 <> 'PENDING' OR ?17 IS NULL OR ?22 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING') AND schedule_id IS NOT NULL) < ?22)
   AND (?20 IS NULL OR (${revisionsHold("?2", "?14", "?20", "?21")}))`;
 
 // Inserted only if the job row went in, so a capped request leaves no key behind.
@@ -310,7 +313,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
       job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
       job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
       cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId, job.scheduleId, job.scheduledFor, job.deliveryRouteId,
-      cap.revisions?.workspace ?? null, cap.revisions?.billing ?? null,
+      cap.revisions?.workspace ?? null, cap.revisions?.billing ?? null, cap.concurrentScheduledJobs,
     );
   try {
     const statements = [insertJobStatement];

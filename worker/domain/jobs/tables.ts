@@ -55,6 +55,8 @@ export const jobs = sqliteTable(
     index("jobs_status_deadline").on(t.status, t.deadlineAt),
     index("jobs_credential_fence").on(t.credentialId, t.leaseFence),
     index("jobs_billing_created").on(t.billingWorkspaceId, t.createdAt),
+    // The plan's concurrent-job and concurrent-scheduled-job counts, checked inside each insert (store.ts INSERT_JOB).
+    index("jobs_billing_status").on(t.billingWorkspaceId, t.status),
     uniqueIndex("jobs_schedule_occurrence").on(t.scheduleId, t.scheduledFor).where(sql`schedule_id IS NOT NULL`),
   ],
 );

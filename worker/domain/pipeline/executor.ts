@@ -1,6 +1,6 @@
-import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
+import { type AdapterCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
 import { type JobErrorCode, jobError } from "../../../contracts/job-failures";
-import { findProvider, type ProviderDefinition } from "../catalog/providers";
+import { findProvider, type ProviderDefinition, runsOnDeploymentKey } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";
 import type { LeaseGrant } from "./credential-lock";
 import type { MaintenanceWindow } from "../catalog/maintenance";
@@ -19,7 +19,7 @@ import { splitRange } from "./segments";
 import { isSameTarget, notShown, shownList } from "../credentials/targets";
 import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
 import { executeProbe, isProbeHolder } from "./probe";
-import { endLease } from "./released-leases";
+import { endLease, jobLockName } from "./released-leases";
 import { canonicalJson } from "../../platform/lib/canonical-json";
 import { log } from "../../platform/observability/telemetry";
 
@@ -66,7 +66,7 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   const job = await deps.jobs.job(message.jobId);
   if (!job || isFinished(job)) return ACK;
   if (message.type === "plan" && job.status !== "PENDING") return ACK;
-  const delivery: Delivery = { deps, job, provider: findProvider(job.providerCode)!, schema: findSchema(job.schema)!, lock: deps.lockFor(job.credentialId ?? "none") };
+  const delivery: Delivery = { deps, job, provider: findProvider(job.providerCode)!, schema: findSchema(job.schema)!, lock: deps.lockFor(jobLockName(job)) };
   const ownUnit = message.type === "unit" ? message.unitIndex : null;
   const pending = new PendingUnits(deps.commitEveryMs);
   let ctx: JobContext | null = null;
@@ -140,7 +140,9 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   }
 }
 
-async function credentialOf(delivery: Delivery): Promise<{ login: LoginCredential; businessNumber: string | null }> {
+async function credentialOf(delivery: Delivery): Promise<{ login: AdapterCredential; businessNumber: string | null }> {
+  // The scraper puts its own key in; the worker holds none (docs/institutions/nts-business-status.md §6).
+  if (runsOnDeploymentKey(delivery.provider)) return { login: { authMethod: "DEPLOYMENT_KEY" }, businessNumber: null };
   const found = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : { kind: "gone" as const };
   if (found.kind === "invalid") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the institution refused this credential before");
   if (found.kind === "gone") throw new ProviderFailure("CREDENTIAL_NOT_FOUND");

@@ -1,8 +1,14 @@
-import { findProvider, type ProviderDefinition } from "../catalog/providers";
+import { findProvider, type ProviderDefinition, runsOnDeploymentKey } from "../catalog/providers";
 import type { JobRow } from "../jobs/store";
 import type { LockPort, PipelineDeps } from "./ports";
 
 type LeaseDeps = Pick<PipelineDeps, "jobs" | "leaseMs" | "scraperFor">;
+
+/**
+ * The lease a job runs under: its credential's, so one login per credential at a time; a job with no credential (a
+ * provider on the deployment's key) has one of its own, as nothing it uses is shared with another job.
+ */
+export const jobLockName = (job: Pick<JobRow, "id" | "credentialId">): string => job.credentialId ?? `job:${job.id}`;
 
 /**
  * Ends a holder's lease on a credential: its login is closed, or goes with the lease to the first job waiting in
@@ -22,6 +28,10 @@ export async function endLease(deps: LeaseDeps, lock: LockPort, holder: string, 
  */
 export async function releaseJobLeases(deps: LeaseDeps & Pick<PipelineDeps, "lockFor">, jobs: Pick<JobRow, "id" | "credentialId" | "providerCode">[]): Promise<void> {
   await Promise.all(
-    jobs.filter((job) => job.credentialId).map((job) => endLease(deps, deps.lockFor(job.credentialId!), job.id, findProvider(job.providerCode)!)),
+    jobs
+      .map((job) => ({ job, provider: findProvider(job.providerCode)! }))
+      // A job born without a credential (CREDENTIAL_NOT_FOUND) never held a lease.
+      .filter(({ job, provider }) => job.credentialId || runsOnDeploymentKey(provider))
+      .map(({ job, provider }) => endLease(deps, deps.lockFor(jobLockName(job)), job.id, provider)),
   );
 }

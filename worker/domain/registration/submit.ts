@@ -91,7 +91,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
 }
 
 /** The session after the batch that consumes it for `credentialId`, or why that batch changed nothing. */
-async function consumedFor(env: Bindings, session: SessionRow, credentialId: string): Promise<SessionRow> {
+export async function consumedFor(env: Bindings, session: SessionRow, credentialId: string): Promise<SessionRow> {
   const after = await findSession(env.DB, session.workspaceId, session.id);
   if (after.credentialId === credentialId) return after;
   // Another submission, a cancellation or the clock got there first.

@@ -4,7 +4,8 @@ import { createJob } from "../jobs/create";
 import type { JobsEnv } from "../jobs/lifecycle";
 import { sinceOf } from "../jobs/since";
 import { lastSucceededRun, occurrenceRun, unfinishedRun } from "../jobs/store";
-import { latestOccurrence, nextOccurrence } from "../schedules/cron";
+import { latestOccurrence, minimumIntervalMinutes, nextOccurrence } from "../schedules/cron";
+import type { Bindings } from "../../env";
 import { pauseForFailures } from "../schedules/outcomes";
 import { rollingRange } from "../schedules/rolling-range";
 import { advanceSchedule, findScheduleById, type ScheduleRow } from "../schedules/store";
@@ -46,13 +47,20 @@ function latestDue(cron: string, stored: number, now: number): number {
   return Math.max(stored, latestOccurrence(cron, now) ?? stored);
 }
 
+/** How soon an occurrence the plan's concurrent (scheduled) jobs held back asks for a slot again. */
+export const SLOT_RETRY_MS = 60_000;
+
 /**
  * Runs a schedule's due occurrence, if it has one by `now`, and moves it to its next; returns when it is next due,
  * or null when it is not ACTIVE (paused, deleted). Occurrences missed while the service was down are not made up
  * one by one: the latest of them runs once, then the schedule goes on. A run the service refuses outright (the
- * credential gone, a cap reached) counts as a failed run, as a job born Failed does.
+ * credential gone, the month's cap reached) counts as a failed run, as a job born Failed does. A run the plan's
+ * concurrent jobs hold back (TOO_MANY_CONCURRENT_WORKERS: domain/workspaces/plans.ts `concurrentScheduledJobs`,
+ * checked inside the job's insert) is no failure: the occurrence stays due and asks again a minute later, until its
+ * schedule's next occurrence takes its place. The next occurrence is never less than the deployment's minimum
+ * interval after this one (domain/schedules/cron.ts), whatever cron a schedule was stored with before that rule.
  */
-export async function runDue(env: JobsEnv, scheduleId: string, now: number): Promise<number | null> {
+export async function runDue(env: JobsEnv & Pick<Bindings, "SCHEDULE_MIN_INTERVAL_MINUTES">, scheduleId: string, now: number): Promise<number | null> {
   const schedule = await findScheduleById(env.DB, scheduleId);
   if (!schedule || schedule.status !== "ACTIVE" || schedule.nextRunAt === null) return null;
   if (schedule.nextRunAt > now) return schedule.nextRunAt;
@@ -63,9 +71,11 @@ export async function runDue(env: JobsEnv, scheduleId: string, now: number): Pro
     skipped = (await runJob(env, schedule, occurrence)) === SKIPPED;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
+    if (err.code === "TOO_MANY_CONCURRENT_WORKERS") return now + SLOT_RETRY_MS;
     refused = err;
   }
-  const moved = await advanceSchedule(env.DB, schedule.id, schedule.nextRunAt, nextOccurrence(schedule.cron, occurrence), now, skipped ? occurrence : undefined);
+  const next = nextOccurrence(schedule.cron, occurrence + minimumIntervalMinutes(env) * 60_000 - 1);
+  const moved = await advanceSchedule(env.DB, schedule.id, schedule.nextRunAt, next, now, skipped ? occurrence : undefined);
   if (refused && moved) await pauseForFailures(env, moved, refused.message, now);
   return moved?.nextRunAt ?? (await findScheduleById(env.DB, scheduleId))?.nextRunAt ?? null;
 }

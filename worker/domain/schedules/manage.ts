@@ -3,13 +3,13 @@ import type { Bindings } from "../../env";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import { validateJobRequest } from "../catalog/job-request";
 import { armSchedule } from "./alarm";
-import { nextOccurrence, parseCron } from "./cron";
+import { minimumIntervalMinutes, nextOccurrence, parseCron, shortIntervalMinutes } from "./cron";
 import { rollingRange } from "./rolling-range";
 import { usableRoute } from "../deliveries/store";
 import { eventRecipients } from "../workspaces/store";
-import { deleteSchedule, findSchedule, insertSchedule, MAX_SCHEDULES_PER_WORKSPACE, type ScheduleRow, setScheduleStatus } from "./store";
+import { deleteSchedule, findSchedule, insertSchedule, isOneActiveConflict, MAX_SCHEDULES_PER_WORKSPACE, type ScheduleRow, setScheduleStatus } from "./store";
 
-type ManageEnv = Pick<Bindings, "DB" | "SCHEDULE_ALARMS">;
+type ManageEnv = Pick<Bindings, "DB" | "SCHEDULE_ALARMS" | "SCHEDULE_MIN_INTERVAL_MINUTES">;
 
 export interface ScheduleInput {
   providerCode: string;
@@ -22,15 +22,31 @@ export interface ScheduleInput {
   deliveryRouteId?: string;
 }
 
+/**
+ * One ACTIVE schedule per credential and schema (the schedules table's partial unique indexes; a schedule naming no
+ * credential holds the provider's default one): a second would only log in with the same credential again to collect
+ * the same records. 400 INVALID_DATA_JOB_PARAMS, as the other limits on what a schedule asks for.
+ */
+const oneActiveOnly = (field?: string) => (err: unknown): never => {
+  if (!isOneActiveConflict(err)) throw err;
+  const message = "이 자격 증명으로 같은 데이터(schema)를 수집하는 실행 중인 일정이 이미 있습니다. 자격 증명과 schema마다 실행 중인 일정은 하나입니다. 기존 일정을 지우거나 일시 중지한 뒤 다시 시도해 주세요.";
+  throw new ApiError("INVALID_DATA_JOB_PARAMS", { message, ...(field ? { fieldErrors: [fieldError(field, "INVALID_DATA_JOB_PARAMS", message)] } : {}) });
+};
+
 const notFound = () => new ApiError("RESOURCE_NOT_FOUND", { message: "일정을 찾을 수 없습니다." });
 
 /**
  * Checks a schedule as its first run's job would be checked (provider, schema, params with a range of `lastDays`
  * ending today), so a schedule that could never run is refused now, not on its first night.
  */
-function checkInput(input: ScheduleInput, now: number): void {
+function checkInput(input: ScheduleInput, floor: number, now: number): void {
   if (!parseCron(input.cron)) {
     throw new ApiError("INVALID_PARAM_FORMAT", { fieldErrors: [fieldError("body.cron", "INVALID_PARAM_FORMAT", "cron은 다섯 필드(분 시 일 월 요일)의 식이어야 합니다. 예: 0 3 * * *")] });
+  }
+  const short = shortIntervalMinutes(input.cron, floor, now);
+  if (short !== null) {
+    const message = `일정의 두 실행 사이는 ${floor}분 이상이어야 합니다. 이 cron은 ${short}분 만에 다시 실행됩니다. 예: */${floor} * * * * 또는 0 3 * * *`;
+    throw new ApiError("INVALID_PARAM_FORMAT", { fieldErrors: [fieldError("body.cron", "INVALID_PARAM_FORMAT", message)] });
   }
   const dated = findSchema(input.schema)?.datedRange;
   if (dated && input.lastDays === undefined) throw new ApiError("MISSING_REQUIRED_PARAM", { fieldErrors: [fieldError("body.lastDays", "MISSING_REQUIRED_PARAM", "기간이 있는 schema의 일정에는 lastDays가 필요합니다.")] });
@@ -46,7 +62,7 @@ function checkInput(input: ScheduleInput, now: number): void {
 
 /** A new ACTIVE schedule, its alarm set at its first occurrence. */
 export async function createSchedule(env: ManageEnv, workspaceId: string, input: ScheduleInput, now = Date.now()): Promise<ScheduleRow> {
-  checkInput(input, now);
+  checkInput(input, minimumIntervalMinutes(env), now);
   if (input.deliveryRouteId) await usableRoute(env.DB, input.deliveryRouteId, await eventRecipients(env.DB, workspaceId));
   const row = await insertSchedule(
     env.DB,
@@ -64,7 +80,7 @@ export async function createSchedule(env: ManageEnv, workspaceId: string, input:
       nextRunAt: nextOccurrence(input.cron, now),
     },
     now,
-  );
+  ).catch(oneActiveOnly(input.credentialId ? "body.credentialId" : "body.schema"));
   if (!row) throw new ApiError("INVALID_DATA_JOB_PARAMS", { message: `워크스페이스당 일정은 ${MAX_SCHEDULES_PER_WORKSPACE}개까지입니다. 쓰지 않는 일정을 지워 주세요.` });
   await armSchedule(env, row.id, row.nextRunAt);
   return row;
@@ -87,7 +103,7 @@ export async function pauseSchedule(env: ManageEnv, workspaceId: string, id: str
 /** Resumes from the next occurrence after now (none missed while paused is run), its count of failures reset. */
 export async function resumeSchedule(env: ManageEnv, workspaceId: string, id: string, now = Date.now()): Promise<ScheduleRow> {
   const row = await ownSchedule(env, workspaceId, id);
-  const resumed = await setScheduleStatus(env.DB, row.id, { status: "ACTIVE", nextRunAt: nextOccurrence(row.cron, now) }, now);
+  const resumed = await setScheduleStatus(env.DB, row.id, { status: "ACTIVE", nextRunAt: nextOccurrence(row.cron, now) }, now).catch(oneActiveOnly());
   if (resumed) await armSchedule(env, row.id, resumed.nextRunAt);
   return resumed ?? (await ownSchedule(env, workspaceId, id));
 }

@@ -27,6 +27,14 @@ export async function insertSchedule(d1: D1Database, row: NewSchedule, now: numb
   return { ...row, status: "ACTIVE", pausedReason: null, consecutiveFailures: 0, skippedRuns: 0, lastSkippedFor: null, createdAt: now, updatedAt: now };
 }
 
+/** Whether a write broke the one-ACTIVE-schedule-per-credential-and-schema indexes (tables.ts); drizzle keeps D1's error as a cause. */
+export function isOneActiveConflict(err: unknown): boolean {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) {
+    if (/UNIQUE constraint failed: schedules\.workspace_id/.test(String((e as Error).message ?? e))) return true;
+  }
+  return false;
+}
+
 export async function findSchedule(d1: D1Database, workspaceId: string, id: string): Promise<ScheduleRow | null> {
   return (await database(d1).select().from(schedules).where(and(eq(schedules.id, id), eq(schedules.workspaceId, workspaceId))).get()) ?? null;
 }

@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaces } from "../workspaces/tables";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
@@ -40,5 +41,12 @@ export const schedules = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("schedules_workspace").on(t.workspaceId, t.createdAt, t.id), index("schedules_due").on(t.status, t.nextRunAt)],
+  (t) => [
+    index("schedules_workspace").on(t.workspaceId, t.createdAt, t.id),
+    index("schedules_due").on(t.status, t.nextRunAt),
+    // One ACTIVE schedule per credential and schema (domain/schedules/manage.ts): per named credential, and one for
+    // the provider's default credential among those naming none (NULLs never collide in a unique index).
+    uniqueIndex("schedules_one_active_per_credential").on(t.workspaceId, t.providerCode, t.schema, t.credentialId).where(sql`status = 'ACTIVE' AND credential_id IS NOT NULL`),
+    uniqueIndex("schedules_one_active_per_default").on(t.workspaceId, t.providerCode, t.schema).where(sql`status = 'ACTIVE' AND credential_id IS NULL`),
+  ],
 );

@@ -1,5 +1,5 @@
 import type { BrowserWorker } from "@cloudflare/puppeteer";
-import type { AdapterContext, BrowserAdapter, BrowserPage, LoginCredential, RawRecord, Target, TaskUnit } from "../../../collectors/adapter";
+import type { AdapterContext, AdapterCredential, BrowserAdapter, BrowserPage, RawRecord, Target, TaskUnit } from "../../../collectors/adapter";
 import { ProviderFailure } from "../../../collectors/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
 import type { BrowserInstitution } from "../../../collectors/registry";
@@ -86,8 +86,10 @@ export class BrowserRenderingScraper implements ScraperPort {
     }
   }
 
-  async openSession(providerCode: string, credential: LoginCredential, businessNumber?: string): Promise<string> {
+  async openSession(providerCode: string, credential: AdapterCredential, businessNumber?: string): Promise<string> {
     const { adapter, baseUrl } = this.institution(providerCode);
+    // A deployment's key is held by the scraper only; no site here takes one.
+    if (credential.authMethod === "DEPLOYMENT_KEY") throw new ProviderFailure("INTERNAL_ERROR", `${providerCode} needs the scraper`);
     let browser: RemoteBrowser;
     try {
       browser = await this.launcher.launch();

@@ -1,10 +1,12 @@
-import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
+import { type AdapterCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
 import {
   type CollectRequest,
   type CollectResponse,
   type FailureResponse,
   type OpenSessionRequest,
   type OpenSessionResponse,
+  type OpenBankingTokenRequest,
+  type OpenBankingTokenResponse,
   scraperAuthorization,
   scraperPaths,
   SFTP_UPLOAD_HEADER,
@@ -128,7 +130,7 @@ export class ContainerScraper implements ScraperPort {
    * to `loginWaitMs`: a full scraper is back-pressure, and spending the job's
    * retry attempts on it would fail jobs that only had to queue.
    */
-  async openSession(providerCode: string, credential: LoginCredential, businessNumber?: string): Promise<string> {
+  async openSession(providerCode: string, credential: AdapterCredential, businessNumber?: string): Promise<string> {
     const request: OpenSessionRequest = { providerCode, credential, businessNumber };
     const { count } = this.instances;
     const giveUpAt = Date.now() + this.bounds.loginWaitMs;
@@ -158,6 +160,15 @@ export class ContainerScraper implements ScraperPort {
     const { instance, id } = pinned(sessionId, this.instances.count);
     const request: CollectRequest = { unit };
     return (await this.call<CollectResponse>(instance, "POST", scraperPaths.collect(id), this.bounds.collectMs, request)).records;
+  }
+
+  /**
+   * An Open Banking token call (a consent's code exchange, or its refresh) through any instance: the scraper holds the
+   * 이용기관's keys and reaches KFTC through its egress; failures are ProviderFailures with the adapter's codes.
+   */
+  async openBankingToken(request: OpenBankingTokenRequest): Promise<OpenBankingTokenResponse> {
+    const instance = Math.floor(this.random() * this.instances.count);
+    return this.call<OpenBankingTokenResponse>(instance, "POST", scraperPaths.openBankingTokens, this.bounds.openSessionMs, request);
   }
 
   /**

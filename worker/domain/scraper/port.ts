@@ -1,4 +1,4 @@
-import { type LoginCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
+import { type AdapterCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
 
 /**
  * What the pipeline needs from a scraper runtime, whether the scraper
@@ -10,7 +10,7 @@ export interface ScraperPort {
    * Logs in to the provider's site (the runtime knows where it is) and returns a session that later calls reuse.
    * `businessNumber`: the credential's business (the workspace's unless registered for another), so a site that shows whose account it is can refuse another business's.
    */
-  openSession(providerCode: string, credential: LoginCredential, businessNumber?: string): Promise<string>;
+  openSession(providerCode: string, credential: AdapterCredential, businessNumber?: string): Promise<string>;
   targets(sessionId: string, schema: string): Promise<Target[]>;
   collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]>;
   closeSession(sessionId: string): Promise<void>;

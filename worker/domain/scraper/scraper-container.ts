@@ -25,6 +25,8 @@ export class ScraperContainer extends Container<Bindings> {
       SANDBOX_BASE_URL: env.SANDBOX_BASE_URL,
       ...(env.EGRESS_PROXY_URL ? { EGRESS_PROXY_URL: env.EGRESS_PROXY_URL } : {}),
       ...(env.EGRESS_PROVIDERS ? { EGRESS_PROVIDERS: env.EGRESS_PROVIDERS } : {}),
+      // The deployment's own key for nts.business-status: the scraper holds it, the worker never uses it.
+      ...(env.NTS_SERVICE_KEY ? { NTS_SERVICE_KEY: env.NTS_SERVICE_KEY } : {}),
       // The scraper's spans join the worker's at the same collector (docs/operations.md, "Logs and traces").
       ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
     };

@@ -5,13 +5,16 @@ export type Plan = WorkspaceRow["plan"];
 /**
  * What each plan allows per KST month (docs/plans.md). A scraping step is one
  * task unit collected (one target over one date segment, or one list);
- * concurrent jobs are unfinished ones (PENDING, RUNNING). Null means unlimited.
+ * concurrent jobs are unfinished ones (PENDING, RUNNING), and concurrent scheduled
+ * jobs those of them a schedule made (a run over the cap waits for a slot:
+ * domain/schedule-runs/run.ts). Null means unlimited.
  */
-export const PLAN_LIMITS: Record<Plan, { monthlyJobs: number | null; monthlyTaskSteps: number | null; concurrentJobs: number | null }> = {
-  FREE: { monthlyJobs: 300, monthlyTaskSteps: 500, concurrentJobs: 10 },
-  PRO: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null },
+export const PLAN_LIMITS: Record<Plan, { monthlyJobs: number | null; monthlyTaskSteps: number | null; concurrentJobs: number | null; concurrentScheduledJobs: number | null }> = {
+  FREE: { monthlyJobs: 300, monthlyTaskSteps: 500, concurrentJobs: 10, concurrentScheduledJobs: 10 },
+  // Schedules run with nobody watching: 100 of them at one minute would otherwise all log in at once.
+  PRO: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null, concurrentScheduledJobs: 20 },
   // Our own and our partners' test workspaces, given by an operator (operators/workspace-actions.ts), never bought.
-  INTERNAL: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null },
+  INTERNAL: { monthlyJobs: null, monthlyTaskSteps: null, concurrentJobs: null, concurrentScheduledJobs: null },
 };
 
 /**

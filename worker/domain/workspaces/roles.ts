@@ -27,6 +27,9 @@ export const ACTIONS = {
   "connections.manage": { roles: ["owner"], label: "파트너 연결 생성·해지" },
   "webhooks.manage": { roles: ["owner"], label: "웹훅 엔드포인트 변경" },
   "deliveries.manage": { roles: ["owner"], label: "결과 전달 경로 변경" },
+  // A schedule logs in with a credential at every occurrence, with nobody asking, for as long as it lives (after its
+  // maker has left, too), and may send the results to a delivery route: a standing right over the credential.
+  "schedules.manage": { roles: ["owner"], label: "수집 일정 변경" },
   "members.manage": { roles: ["owner"], label: "구성원 관리" },
   "workspace.leave": { roles: ["owner", "member"], label: "워크스페이스 나가기" },
   "billing.manage": { roles: ["owner"], label: "결제 관리" },

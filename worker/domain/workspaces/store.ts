@@ -29,6 +29,8 @@ export interface JobBilling {
   monthlyJobCap: number | null;
   monthlyStepCap: number | null;
   concurrentJobs: number | null;
+  /** Of them, how many a schedule made may be unfinished at once. */
+  concurrentScheduledJobs: number | null;
 }
 
 export const suspended = () =>
@@ -67,6 +69,7 @@ export function jobBillingOf(row: JobBillingRow | undefined | null, workspaceId:
     monthlyJobCap: row?.monthlyJobCap ?? limits.monthlyJobs,
     monthlyStepCap: limits.monthlyTaskSteps,
     concurrentJobs: limits.concurrentJobs,
+    concurrentScheduledJobs: limits.concurrentScheduledJobs,
   };
 }
 

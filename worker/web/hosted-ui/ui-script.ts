@@ -20,6 +20,7 @@ const $ = (id) => document.getElementById(id);
 // Set by the handshake: the token, and the origin the browser reported for the reply (the only place messages go).
 let token = "";
 let peerOrigin = null;
+let session = null;
 
 function post(message) {
   if (peer && peerOrigin) peer.postMessage(message, peerOrigin);
@@ -62,12 +63,52 @@ async function encrypt(keyInfo, sessionId, payload) {
 
 let checks = [];
 
+// Asks the service how the consent under way ended, until it did (the consent window may be closed without a word).
+async function awaitConsent(consentWindow) {
+  for (let i = 0; i < 600; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const res = await fetch("/connect/api/open-banking/consent", { headers: apiHeaders() });
+    const outcome = await res.json();
+    if (!res.ok) return { state: "FAILED", code: outcome.code, message: outcome.message };
+    if (outcome.state !== "WAITING") return outcome;
+    if (consentWindow.closed && i > 0 && i % 5 === 0) showError("동의 창이 닫혔습니다. 동의를 끝내지 않았다면 다시 눌러 주세요.");
+  }
+  return { state: "FAILED", code: "LOGIN_FAILED", message: "동의를 기다리다 시간이 지났습니다. 다시 시도해 주세요." };
+}
+
+async function consent(option) {
+  // Opened at the click, before any await, so the browser does not take it for an unwanted popup.
+  const consentWindow = window.open("about:blank", "_blank");
+  if (!consentWindow) return showError("새 창을 열지 못했습니다. 팝업 차단을 풀고 다시 눌러 주세요.");
+  const res = await fetch("/connect/api/open-banking/authorizations", { method: "POST", headers: apiHeaders({ "Content-Type": "application/json" }), body: JSON.stringify({ providerCode: option.providerCode }) });
+  const started = await res.json();
+  if (!res.ok) {
+    consentWindow.close();
+    if (res.status === 410 || res.status === 401) return fail(started.message, started.code);
+    return showError(started.message);
+  }
+  consentWindow.location.href = started.authorizationUrl;
+  const outcome = await awaitConsent(consentWindow);
+  if (outcome.state !== "CONNECTED") return showError(outcome.message + " (" + outcome.code + ")");
+  $("form").hidden = true;
+  $("done").hidden = false;
+  post({ type: "collect:success", sessionId: session.sessionId });
+}
+
 function renderFields(option) {
   const box = $("fields");
   box.textContent = "";
   checks = [];
   // What the login will be used to collect: the consent the session asks of the user.
   $("consent").textContent = "수집할 자료: " + option.schemas.map((s) => s.title).join(", ");
+  // A consent (Open Banking): nothing to type here; the person agrees on the institution's own page, in a new window.
+  $("submit").textContent = option.consent ? "오픈뱅킹에서 동의하기" : "연결하기";
+  if (option.consent) {
+    const note = document.createElement("p");
+    note.className = "hint";
+    note.textContent = "금융결제원 오픈뱅킹 화면이 새 창으로 열립니다. 그 화면에서 조회할 계좌를 고르고 동의하면 이 화면에 결과가 나타납니다. 아이디나 비밀번호는 이 서비스에 전달되지 않습니다.";
+    box.append(note);
+  }
   for (const field of option.fields) {
     const id = "f_" + field.name;
     const wrap = document.createElement("div");
@@ -132,14 +173,14 @@ async function main() {
   const res = await fetch("/connect/api/session", { headers: apiHeaders() });
   const body = await res.json();
   if (!res.ok) return fail(body.message, body.code);
-  const session = body;
+  session = body;
   // The opener or parent, and every frame ancestor the browser reports (opaque "null" ones name no origin; browsers
   // without ancestorOrigins report none), must be on the session's allowlist: the browser says where the page is, the
   // session says where it may be, and nothing the requests carry decides it.
   const ancestors = location.ancestorOrigins ? Array.from(location.ancestorOrigins).filter((origin) => origin !== "null") : [];
   if (![peerOrigin, ...ancestors].every((origin) => session.originAllowlist.includes(origin))) return fail(${JSON.stringify(ORIGIN_NOT_ALLOWED)}, "REGISTRATION_SESSION_INVALID_ORIGIN");
   const select = $("option");
-  const optionLabel = (option) => option.providerName + (option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)");
+  const optionLabel = (option) => option.providerName + (option.consent ? " (본인 동의)" : option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)");
   // Who asks for the login, in the partner's own words (checked when it named itself: domain/partners/name.ts).
   if (session.partnerName) {
     $("requester").textContent = session.partnerName + "의 요청으로 연결합니다.";
@@ -162,6 +203,7 @@ async function main() {
     const option = session.options[Number(select.value)];
     $("submit").disabled = true;
     try {
+      if (option.consent) return await consent(option);
       const fields = Object.fromEntries(await Promise.all(option.fields.map(async (f) => {
         const input = $("f_" + f.name);
         return [f.name, f.input === "file" ? await fileBase64(input.files[0]) : input.value];

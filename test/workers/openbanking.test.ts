@@ -1,0 +1,225 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { accountOf, balanceOf, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
+import { refreshConsents } from "../../worker/domain/credentials/consents";
+import { warnExpiringCertificates } from "../../worker/domain/credentials/expiry-warnings";
+import { ContainerScraper } from "../../worker/domain/scraper/container-client";
+import { scraperInstances } from "../../worker/domain/scraper/binding";
+import { openCredential, sealCredential } from "../../worker/domain/vault/envelope";
+import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
+import { hostedUiHeaders } from "./registration-envelope";
+
+type Json = Record<string, any>;
+const DAY = 86_400_000;
+const OPTION = { kind: "PROVIDER_LOGIN", providerCode: "openbanking" };
+
+async function issue(ws: TestWorkspace, extra: Json = {}) {
+  const res = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", key: ws.apiKey, json: { registrationOptions: [OPTION], originAllowlist: ["https://partner.example"], ...extra } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { sessionId: string; sessionToken: string };
+}
+
+/**
+ * The person's side, by plain HTTP: our route binds a state and names KFTC's page (the replica's, through the
+ * stand-ins), the person logs in there and ticks accounts, and the replica sends the browser to our callback.
+ */
+async function consent(token: string, loginId: string, options: { fintechs?: string[]; action?: "agree" | "cancel" } = {}) {
+  const started = await callJson<Json>("/connect/api/open-banking/authorizations", { method: "POST", headers: hostedUiHeaders(token), json: { providerCode: "openbanking" } });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const authorize = new URL(started.body.authorizationUrl);
+  expect(authorize.pathname).toMatch(/\/openbanking\/openapi\.openbanking\.or\.kr\/oauth\/2\.0\/authorize$/);
+  expect(authorize.searchParams.get("redirect_uri")).toBe("https://api.test/connect/open-banking/callback");
+  const user = userByLogin(loginId)!;
+  const sessionId = /name="session" value="([^"]+)"/.exec(await (await fetch(authorize)).text())![1]!;
+  const post = (path: string, form: URLSearchParams) =>
+    fetch(new URL(path, authorize), { method: "POST", body: form, redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+  await (await post("authorize_login", new URLSearchParams({ session: sessionId, user_id: user.loginId, password: user.password, action: "login" }))).text();
+  const form = new URLSearchParams({ session: sessionId, action: options.action ?? "agree" });
+  for (const f of options.fintechs ?? user.accounts.map((a) => a.fintechUseNum)) form.append("fintech_use_num", f);
+  const back = await post("authorize_consent", form);
+  expect(back.status).toBe(302);
+  const callback = new URL(back.headers.get("location")!);
+  expect(callback.origin).toBe("https://api.test");
+  const page = await call(`${callback.pathname}${callback.search}`);
+  return { page, html: await page.text(), callback };
+}
+
+async function consented(ws: TestWorkspace, loginId: string, fintechs?: string[]): Promise<string> {
+  const session = await issue(ws);
+  const { page, html } = await consent(session.sessionToken, loginId, { fintechs });
+  expect(page.status, html).toBe(200);
+  const after = await callJson<Json>(`/api/v1/registration-sessions/${session.sessionId}`, { key: ws.apiKey });
+  expect(after.body.status).toBe("CONSUMED");
+  return after.body.credentialId;
+}
+
+async function runJob(ws: TestWorkspace, body: Json): Promise<Json> {
+  const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "openbanking", ...body } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return vi.waitUntil(
+    async () => {
+      const job = await callJson<Json>(`/api/v1/data-jobs/${created.body.id}`, { key: ws.apiKey });
+      return job.body.kind === "InProgress" ? null : job.body;
+    },
+    { timeout: 40_000, interval: 1000 },
+  );
+}
+
+const results = async (ws: TestWorkspace, id: string) => (await callJson<Json>(`/api/v1/data-jobs/${id}/results`, { key: ws.apiKey })).body;
+
+/** Reseals a consent's tokens as a test needs them (an access token past its end, a refresh token KFTC no longer knows). */
+async function alterTokens(credentialId: string, change: Json): Promise<void> {
+  const row = (await env.DB.prepare("SELECT workspace_id AS workspaceId, provider_code AS providerCode, sealed FROM credentials WHERE id = ?").bind(credentialId).first<Json>())!;
+  const binding = { credentialId, workspaceId: row.workspaceId, providerCode: row.providerCode };
+  const opened = await openCredential(env.VAULT_MASTER_KEY, binding, row.sealed);
+  await env.DB.prepare("UPDATE credentials SET sealed = ? WHERE id = ?").bind(await sealCredential(env.VAULT_MASTER_KEY, binding, { ...opened, ...change } as never), credentialId).run();
+}
+
+const scraperRefresh = () => {
+  const scraper = new ContainerScraper(scraperInstances(env)!, env.SCRAPER_SHARED_SECRET);
+  return (request: Parameters<ContainerScraper["openBankingToken"]>[0]) => scraper.openBankingToken(request);
+};
+
+describe("Open Banking as a provider", () => {
+  it("is in the catalog as a consent: no fields to type, offered as PROVIDER_LOGIN, refused as a typed credential", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const provider = await callJson<Json>("/api/v1/providers/openbanking", { key: ws.apiKey });
+    expect(provider.body).toMatchObject({ code: "openbanking", kind: "BANK", sandbox: false, verification: "replica", schemas: ["bank.accounts.cb.v1", "bank.transactions.cb.v1"], acceptedAuthMethods: ["OPEN_BANKING"], maxDateRangeDays: 366 });
+    const schema = await callJson<Json>("/api/v1/providers/openbanking/credential-schema", { key: ws.apiKey });
+    expect(schema.body).toEqual({ providerCode: "openbanking", acceptedAuthMethods: ["OPEN_BANKING"], consent: true, fields: [] });
+    const typed = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "openbanking", authMethod: "OPEN_BANKING", fields: {} } });
+    expect(typed.status).toBe(400);
+    expect(typed.body.code).toBe("UNSUPPORTED_AUTH_METHOD");
+    const session = await issue(ws);
+    const page = await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(session.sessionToken) });
+    expect(page.body.options).toEqual([expect.objectContaining({ kind: "PROVIDER_LOGIN", providerCode: "openbanking", consent: true, fields: [] })]);
+  });
+
+  it("registers a consent through our routes and the replica's page, and collects a year of transactions equal to ground truth", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const user = userByLogin("obuser1")!;
+    const checking = user.accounts[0]!;
+    const session = await issue(ws);
+    const { page, html, callback } = await consent(session.sessionToken, "obuser1", { fintechs: [checking.fintechUseNum] });
+    expect(page.status, html).toBe(200);
+    expect(html).toContain("동의가 끝났습니다");
+    const outcome = await callJson<Json>("/connect/api/open-banking/consent", { headers: hostedUiHeaders(session.sessionToken) });
+    expect(outcome.body).toEqual({ state: "CONNECTED", code: null, message: null });
+    // The state was good once: the same callback again registers nothing.
+    const replay = await call(`${callback.pathname}${callback.search}`);
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain("LOGIN_FAILED");
+
+    const shown = await callJson<Json>(`/api/v1/registration-sessions/${session.sessionId}`, { key: ws.apiKey });
+    expect(shown.body).toMatchObject({ status: "CONSUMED", registrationOptions: [OPTION] });
+    const credential = await callJson<Json>(`/api/v1/credentials/${shown.body.credentialId}`, { key: ws.apiKey });
+    expect(credential.body).toMatchObject({ providerCode: "openbanking", authMethod: "OPEN_BANKING", status: "ACTIVE", certificate: null });
+    expect(credential.body.consent.accounts).toEqual([{ accountNumber: checking.fintechUseNum, accountNumberFormatted: checking.accountNumMasked, bankCode: checking.bankCodeStd, bankName: checking.bankName, displayName: checking.accountAlias }]);
+    expect(Date.parse(credential.body.consent.expiresAt) - Date.now()).toBeGreaterThan(364 * DAY);
+    expect(JSON.stringify(credential.body)).not.toMatch(/accessToken|refreshToken/);
+    const row = await env.DB.prepare("SELECT sealed, consent FROM credentials WHERE id = ?").bind(shown.body.credentialId).first<Json>();
+    expect(row!.sealed).toMatch(/"ct"/);
+    expect(row!.consent).not.toMatch(/accessToken|refreshToken|userSeqNo/);
+
+    const accounts = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
+    expect(accounts.kind, JSON.stringify(accounts)).toBe("Succeeded");
+    const [account] = (await results(ws, accounts.id)).data;
+    expect(account).toMatchObject({ accountNumber: checking.fintechUseNum, balance: balanceOf(checking.fintechUseNum).balance, currencyCode: "KRW" });
+
+    const year = await runJob(ws, { schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2025-01-01", dateRangeEnd: "2025-12-31" } });
+    expect(year.kind, JSON.stringify(year)).toBe("Succeeded");
+    const records = (await results(ws, year.id)).data as Json[];
+    const truth = transactionsBetween(checking.fintechUseNum, "2025-01-01", "2025-12-31");
+    expect(truth.length).toBeGreaterThan(300);
+    expect(new Set(records.map((r) => r.identifier)).size).toBe(records.length);
+    const iso = (d: string, t: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}T${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4)}+09:00`;
+    expect(records.map((r) => [r.accountNumber, r.transactionAt, r.amount, r.balance])).toEqual(
+      truth.map((t) => [checking.fintechUseNum, iso(t.tran_date, t.tran_time), t.inout_type === "입금" ? t.tran_amt : -t.tran_amt, t.after_balance_amt]),
+    );
+  });
+
+  it("answers a refused consent with a Korean message and LOGIN_FAILED, and registers nothing", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const session = await issue(ws);
+    const { page, html } = await consent(session.sessionToken, "obuser2", { action: "cancel" });
+    expect(page.status).toBe(400);
+    expect(html).toContain("오픈뱅킹 동의가 취소되었거나");
+    expect(html).toContain("LOGIN_FAILED");
+    const outcome = await callJson<Json>("/connect/api/open-banking/consent", { headers: hostedUiHeaders(session.sessionToken) });
+    expect(outcome.body).toMatchObject({ state: "FAILED", code: "LOGIN_FAILED" });
+    const shown = await callJson<Json>(`/api/v1/registration-sessions/${session.sessionId}`, { key: ws.apiKey });
+    expect(shown.body).toMatchObject({ status: "PENDING", attempts: 1, credentialId: null });
+    // A callback with a state nobody issued is refused the same way.
+    const stray = await call("/connect/open-banking/callback?code=x&state=notissued");
+    expect(stray.status).toBe(400);
+  });
+
+  it("refreshes tokens before they end, and marks a consent whose refresh KFTC refuses", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[0]!.fintechUseNum]);
+    const before = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
+    const sealedBefore = (await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(id).first<Json>())!.sealed;
+    // 85 days on, the 90-day token is within the week the cron refreshes ahead.
+    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, scraperRefresh(), Date.now() + 85 * DAY);
+    const after = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
+    expect(after.consent.refreshedAt).not.toBeNull();
+    expect(after.consent.expiresAt).toBe(before.consent.expiresAt);
+    expect((await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(id).first<Json>())!.sealed).not.toBe(sealedBefore);
+    // The new tokens work.
+    const again = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
+    expect(again.kind, JSON.stringify(again)).toBe("Succeeded");
+
+    await alterTokens(id, { refreshToken: "no-longer-known" });
+    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, scraperRefresh(), Date.now() + 85 * DAY);
+    const ended = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
+    expect(ended.refusal).toMatchObject({ code: "NO_VALID_CREDENTIAL" });
+    const job = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
+    expect(job).toMatchObject({ kind: "Failed", error: { code: "NO_VALID_CREDENTIAL" } });
+  });
+
+  it("fails a job on an expired consent with NO_VALID_CREDENTIAL, warns of its end, and a recovery session asks for consent again", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const fintech = userByLogin("obuser1")!.accounts[1]!.fintechUseNum;
+    const id = await consented(ws, "obuser1", [fintech]);
+    // The consent ends in five days: the 7-day warning is due.
+    await env.DB.prepare("UPDATE credentials SET consent = json_set(consent, '$.expiresAt', ?) WHERE id = ?").bind(new Date(Date.now() + 5 * DAY).toISOString(), id).run();
+    await warnExpiringCertificates(env, Date.now());
+    expect((await env.DB.prepare("SELECT expiry_warned_days AS warned FROM credentials WHERE id = ?").bind(id).first<Json>())!.warned).toBe(7);
+
+    // Its token past its end, and no refresher in a job: the adapter refuses before calling KFTC.
+    await alterTokens(id, { expiresAt: new Date(Date.now() - DAY).toISOString() });
+    const job = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
+    expect(job.kind).toBe("Failed");
+    expect(job.error).toMatchObject({ code: "NO_VALID_CREDENTIAL", category: "CREDENTIAL", message: "유효한 자격 증명이 없습니다. 자격 증명을 다시 등록해 주세요." });
+    expect(JSON.stringify(job)).not.toMatch(/open banking|expired at/);
+
+    const recovery = await issue(ws, { recoverCredentialId: id });
+    const { page } = await consent(recovery.sessionToken, "obuser1", { fintechs: [fintech] });
+    expect(page.status).toBe(200);
+    const shown = await callJson<Json>(`/api/v1/registration-sessions/${recovery.sessionId}`, { key: ws.apiKey });
+    expect(shown.body).toMatchObject({ status: "CONSUMED", credentialId: id });
+    const restored = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
+    expect(restored.refusal).toBeNull();
+    expect(Date.parse(restored.consent.expiresAt) - Date.now()).toBeGreaterThan(364 * DAY);
+    expect((await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} })).kind).toBe("Succeeded");
+  });
+
+  it("maps KFTC's failures to catalog codes, KFTC's words kept out of the job", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const closed = accountOf("obfail", "closed");
+    await consented(ws, "obfail", [closed.fintechUseNum]);
+    const job = await runJob(ws, { schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2025-03-01", dateRangeEnd: "2025-03-31" } });
+    expect(job).toMatchObject({ kind: "Failed", error: { code: "INVALID_ACCOUNT_FOR_SERVICE" } });
+    expect(JSON.stringify(job)).not.toMatch(/해약|415|A0002/);
+  });
+
+  it("withdraws: deleting the credential erases its tokens and the accounts it named", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[1]!.fintechUseNum]);
+    expect((await call(`/api/v1/credentials/${id}`, { method: "DELETE", key: ws.apiKey })).status).toBe(204);
+    const row = await env.DB.prepare("SELECT status, sealed, identity, consent FROM credentials WHERE id = ?").bind(id).first<Json>();
+    expect(row).toEqual({ status: "DELETED", sealed: null, identity: null, consent: null });
+    const job = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {}, credentialId: id } });
+    expect(job.body.code).toBe("CREDENTIAL_REVOKED");
+  });
+});

@@ -1,0 +1,104 @@
+import type { OpenBankingTokenRequest, OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
+import { ProviderFailure } from "../../../collectors/adapter";
+import { log } from "../../platform/observability/telemetry";
+import { openCredential, sealCredential } from "../vault/envelope";
+import type { ConsentFace } from "./consent-face";
+import { invalidateCredential, type WriteCondition } from "./store";
+import type { Bindings } from "../../env";
+import { scraperInstances } from "../scraper/binding";
+import { ContainerScraper } from "../scraper/container-client";
+
+const DAY_MS = 86_400_000;
+
+/** How long before its access token ends a consent is refreshed (KFTC's tokens live 90 days, O12): a week of retries. */
+export const REFRESH_AHEAD_MS = 7 * DAY_MS;
+/** Consents one cron run refreshes; the rest are next minute's. Each is one scraper call and one KFTC request. */
+export const REFRESHES_PER_RUN = 20;
+
+/** The consent's face from a code exchange (contracts/scraper-protocol.ts), with only the accounts the person agreed to read. */
+export function consentFaceOf(grant: OpenBankingTokenResponse, now: number): ConsentFace {
+  return {
+    clientUseCode: grant.credential.clientUseCode,
+    accounts: (grant.accounts ?? []).filter((a) => a.inquiryAgreed).map(({ fintechUseNum, bankCodeStd, bankName, accountNumMasked, accountAlias }) => ({ fintechUseNum, bankCodeStd, bankName, accountNumMasked, accountAlias })),
+    givenAt: new Date(now).toISOString(),
+    expiresAt: grant.consentExpiresAt,
+    tokenExpiresAt: grant.credential.expiresAt,
+    refreshableUntil: grant.refreshableUntil,
+    refreshedAt: null,
+  };
+}
+
+/**
+ * A recovered consent's new face, while `onlyIf` holds (batched with recovery.ts restoreStatement): the person
+ * consented again, so the warnings of its end start over.
+ */
+export function consentFaceStatement(d1: D1Database, id: string, face: ConsentFace, onlyIf: WriteCondition): D1PreparedStatement {
+  return d1
+    .prepare(`UPDATE credentials SET consent = ?, expiry_warned_days = NULL WHERE id = ? AND status = 'ACTIVE' AND ${onlyIf.condition}`)
+    .bind(JSON.stringify(face), id, ...onlyIf.binds);
+}
+
+/** Whether a consent has ended or ends within `withinMs`: its own end, or the refresh token's. */
+export function consentEnding(face: ConsentFace | null, now: number, withinMs = 0): boolean {
+  if (!face) return false;
+  return Math.min(Date.parse(face.expiresAt), Date.parse(face.refreshableUntil)) - now <= withinMs;
+}
+
+interface DueRow {
+  id: string;
+  workspaceId: string;
+  providerCode: string;
+  sealed: string;
+  consent: string;
+}
+
+export type ConsentRefresh = (request: OpenBankingTokenRequest) => Promise<OpenBankingTokenResponse>;
+
+/**
+ * Refreshes the Open Banking consents whose access token ends within REFRESH_AHEAD_MS (the cron, at most `limit`
+ * a run), through the scraper's token call (`refresh`): the new pair is sealed before anything uses it, as the old
+ * refresh token no longer works. Written only if the sealed blob is still the one read (a recovery or deletion
+ * meanwhile keeps its own). A refusal (NO_VALID_CREDENTIAL: the consent ended) marks the credential, so jobs fail
+ * without calling KFTC and a recovery session may ask the person again; anything else is tried again next run.
+ */
+export async function refreshConsents(d1: D1Database, masterKey: string, refresh: ConsentRefresh, now: number, limit = REFRESHES_PER_RUN): Promise<{ refreshed: number; ended: number; failed: number }> {
+  const { results } = await d1
+    .prepare(
+      `SELECT id, workspace_id AS workspaceId, provider_code AS providerCode, sealed, consent FROM credentials
+       WHERE status = 'ACTIVE' AND auth_method = 'OPEN_BANKING' AND sealed IS NOT NULL AND invalid_reason IS NULL
+         AND json_extract(consent, '$.tokenExpiresAt') <= ? ORDER BY json_extract(consent, '$.tokenExpiresAt') LIMIT ?`,
+    )
+    .bind(new Date(now + REFRESH_AHEAD_MS).toISOString(), limit)
+    .all<DueRow>();
+  const counts = { refreshed: 0, ended: 0, failed: 0 };
+  for (const row of results) {
+    const binding = { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode };
+    const face = JSON.parse(row.consent) as ConsentFace;
+    try {
+      const credential = await openCredential(masterKey, binding, row.sealed);
+      if (credential.authMethod !== "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "not a consent");
+      const grant = await refresh({ grant: "refresh_token", credential, consentGivenAt: face.givenAt });
+      const sealed = await sealCredential(masterKey, binding, grant.credential);
+      const next: ConsentFace = { ...face, tokenExpiresAt: grant.credential.expiresAt, refreshableUntil: grant.refreshableUntil, refreshedAt: new Date(now).toISOString() };
+      await d1.prepare("UPDATE credentials SET sealed = ?, consent = ? WHERE id = ? AND status = 'ACTIVE' AND sealed = ?").bind(sealed, JSON.stringify(next), row.id, row.sealed).run();
+      counts.refreshed++;
+    } catch (err) {
+      const code = err instanceof ProviderFailure ? err.code : "INTERNAL_ERROR";
+      // KFTC's own words stay here, in the operators' log.
+      log(code === "NO_VALID_CREDENTIAL" ? "info" : "warn", "open-banking-refresh-failed", { credentialId: row.id, code, detail: err instanceof Error ? err.message : String(err) });
+      if (code === "NO_VALID_CREDENTIAL") {
+        await invalidateCredential(d1, row.id, "NO_VALID_CREDENTIAL", now);
+        counts.ended++;
+      } else counts.failed++;
+    }
+  }
+  return counts;
+}
+
+/** The cron's step: refreshConsents through this deployment's scraper (none configured, nothing to do). */
+export async function refreshDueConsents(env: Bindings, now: number): Promise<{ refreshed: number; ended: number; failed: number } | null> {
+  const instances = scraperInstances(env);
+  if (!instances) return null;
+  const scraper = new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET);
+  return refreshConsents(env.DB, env.VAULT_MASTER_KEY, (request) => scraper.openBankingToken(request), now);
+}

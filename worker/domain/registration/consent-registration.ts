@@ -1,0 +1,70 @@
+import type { OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
+import type { Bindings } from "../../env";
+import { ApiError } from "../../platform/errors/api-error";
+import { findProvider } from "../catalog/providers";
+import { consentFaceOf, consentFaceStatement } from "../credentials/consents";
+import { assertSameIdentity, restoreStatement } from "../credentials/recovery";
+import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
+import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
+import { sessionEnded } from "./events";
+import { consentOptionOf } from "./open-banking";
+import { consumeStatement, type SessionRow, sessionStillPending } from "./sessions";
+import { consumedFor } from "./submit";
+
+const PROVIDER = "openbanking";
+
+/**
+ * Registers a consent just exchanged (open-banking.ts finishConsent) as the session's credential, as a submission
+ * registers a login (submit.ts): within the session's option, business number and lifetime, in the transaction that
+ * consumes it; the same person consenting again for the workspace supersedes the earlier consent. A recovery
+ * session restores it under the credential's id instead, if it is the same person at the same 이용기관.
+ */
+export async function registerConsent(env: Bindings, session: SessionRow, grant: OpenBankingTokenResponse, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
+  const now = Date.now();
+  const face = consentFaceOf(grant, now);
+  if (face.accounts.length === 0) throw new ApiError("REGISTRATION_SESSION_NOT_USABLE", { message: "조회에 동의한 계좌가 없습니다. 계좌를 하나 이상 골라 다시 동의해 주세요." });
+  if (session.recoversCredentialId) return recoverConsent(env, session, session.recoversCredentialId, grant, face);
+  const option = consentOptionOf(session, PROVIDER);
+  if ((await workspaceBusinessNumber(env.DB, session.workspaceId)) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
+  const provider = findProvider(PROVIDER)!;
+  await assertMayHoldCredential(env.DB, session.workspaceId, provider);
+  await assertIdentitiesKnown(env.DB, session.workspaceId);
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, {
+    providerCode: PROVIDER, credential: grant.credential, certificate: null, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas, consent: face,
+  });
+  const [supersede] = await env.DB.batch([
+    ...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)),
+    consumeStatement(env.DB, session.id, row.id, now),
+  ]).catch((err: unknown) => {
+    throw isIdentityConflict(err) ? alreadyExists() : err;
+  });
+  const after = await consumedFor(env, session, row.id);
+  await credentialRegistered(env, row, supersededIds(supersede!), hasActiveJob);
+  await markConnected(env, session.id);
+  await sessionEnded(env, after);
+  return after;
+}
+
+async function recoverConsent(env: Bindings, session: SessionRow, credentialId: string, grant: OpenBankingTokenResponse, face: ReturnType<typeof consentFaceOf>): Promise<SessionRow> {
+  const row = await findCredential(env.DB, session.workspaceId, credentialId);
+  if (row.authMethod !== "OPEN_BANKING") throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
+  await assertSameIdentity(row, grant.credential, null);
+  const checkId = newCheckId(checksOnRegistration(env), row.providerCode);
+  const now = Date.now();
+  const pending = sessionStillPending(session.id, now);
+  await env.DB.batch([
+    await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, grant.credential, checkId, pending),
+    consentFaceStatement(env.DB, row.id, face, pending),
+    consumeStatement(env.DB, session.id, row.id, now),
+  ]);
+  const after = await consumedFor(env, session, row.id);
+  if (checkId) await sendProbe(env, row, row.providerCode, checkId);
+  await markConnected(env, session.id);
+  await sessionEnded(env, after);
+  return after;
+}
+
+function markConnected(env: Bindings, sessionId: string): Promise<unknown> {
+  return env.DB.prepare("UPDATE registration_sessions SET consent_outcome = ? WHERE id = ?").bind(JSON.stringify({ state: "CONNECTED" }), sessionId).run();
+}

@@ -1,0 +1,135 @@
+import { ProviderFailure } from "../../../collectors/adapter";
+import { authorizationUrl, newState, readCallback } from "../../../collectors/openbanking/oauth";
+import { parseInstitutionBaseUrls } from "../../../collectors/protocol/stand-ins";
+import { jobError } from "../../../contracts/job-failures";
+import type { OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
+import type { Bindings } from "../../env";
+import { ApiError } from "../../platform/errors/api-error";
+import { sha256Hex } from "../../platform/lib/crypto";
+import { log } from "../../platform/observability/telemetry";
+import { findProvider, takesConsent } from "../catalog/providers";
+import type { ActiveJobCheck } from "../credentials/store";
+import { ContainerScraper } from "../scraper/container-client";
+import { scraperInstances } from "../scraper/binding";
+import { findSession, type RegistrationOption, recordFailedAttempt, type SessionRow, usableSessionForPage } from "./sessions";
+import { registerConsent } from "./consent-registration";
+
+/** How long a consent's `state` is good: the person logs in and picks accounts at KFTC's page meanwhile. */
+export const CONSENT_STATE_TTL_MS = 10 * 60_000;
+export const CALLBACK_PATH = "/connect/open-banking/callback";
+
+/** What the hosted page learns of the last consent of its session (GET /connect/api/open-banking/consent). */
+export type ConsentOutcome = { state: "WAITING" } | { state: "CONNECTED" } | { state: "FAILED"; code: string; message: string };
+
+/** The redirect_uri: the one registered at KFTC, else this service's own callback as the request reached it. */
+export const callbackUrl = (env: Pick<Bindings, "OPENBANKING_CALLBACK_URL">, requestUrl: string): string => env.OPENBANKING_CALLBACK_URL || new URL(CALLBACK_PATH, requestUrl).toString();
+
+/** A real host's URL at its stand-in (INSTITUTION_BASE_URLS), path and query kept: what a browser can reach here. */
+function standIn(url: string, env: Pick<Bindings, "INSTITUTION_BASE_URLS">): string {
+  const base = parseInstitutionBaseUrls(env.INSTITUTION_BASE_URLS).openbanking?.[new URL(url).hostname];
+  if (!base) return url;
+  const real = new URL(url);
+  return `${base.replace(/\/+$/, "")}${real.pathname}${real.search}`;
+}
+
+/** The session's Open Banking option (a recovery session's is its consent's own), or 403 REGISTRATION_SESSION_OPTION_NOT_ALLOWED. */
+export function consentOptionOf(session: SessionRow, providerCode: string): RegistrationOption & { kind: "PROVIDER_LOGIN" } {
+  const option = session.options.find((o): o is RegistrationOption & { kind: "PROVIDER_LOGIN" } => o.kind === "PROVIDER_LOGIN" && o.providerCode === providerCode);
+  const provider = findProvider(providerCode);
+  if (!option || !provider || !takesConsent(provider)) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
+  return option;
+}
+
+/**
+ * Starts a consent for the session the token opens: a fresh `state` (only its hash is kept, good for
+ * CONSENT_STATE_TTL_MS and once, replacing any earlier one) bound to the session, and the authorization page's URL
+ * with it (mapped to the stand-in where there is one). A refusal counts as a failed attempt, as a submission's does.
+ */
+export async function startConsent(env: Bindings, token: string, providerCode: string, redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: number }> {
+  const session = await usableSessionForPage(env.DB, token);
+  try {
+    consentOptionOf(session, providerCode);
+  } catch (err) {
+    await recordFailedAttempt(env, session.id);
+    throw err;
+  }
+  if (!env.OPENBANKING_CLIENT_ID) {
+    throw new ApiError("SCRAPING_ENGINE_UNAVAILABLE", { message: "이 서비스에는 오픈뱅킹 이용기관 설정이 없어 동의를 받을 수 없습니다. 서비스 운영자에게 문의해 주세요." });
+  }
+  const state = newState();
+  const now = Date.now();
+  const expiresAt = Math.min(now + CONSENT_STATE_TTL_MS, session.expiresAt);
+  const bound = await env.DB.prepare(
+    "UPDATE registration_sessions SET consent_state_hash = ?, consent_state_expires_at = ?, consent_outcome = NULL WHERE id = ? AND status = 'PENDING' AND expires_at > ? RETURNING id",
+  )
+    .bind(await sha256Hex(state), expiresAt, session.id, now)
+    .first();
+  if (!bound) throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
+  const url = authorizationUrl({ environment: "production", clientId: env.OPENBANKING_CLIENT_ID, redirectUri, state });
+  return { authorizationUrl: standIn(url, env), expiresAt };
+}
+
+/** The last consent's outcome, for the hosted page: it polls while the person is at KFTC's page. Any status of the session. */
+export async function consentOutcome(env: Bindings, token: string): Promise<ConsentOutcome> {
+  const row = token.startsWith("rst_")
+    ? await env.DB.prepare("SELECT consent_outcome AS outcome FROM registration_sessions WHERE token_hash = ?").bind(await sha256Hex(token)).first<{ outcome: string | null }>()
+    : null;
+  if (!row) throw new ApiError("REGISTRATION_SESSION_TOKEN_INVALID");
+  return row.outcome ? (JSON.parse(row.outcome) as ConsentOutcome) : { state: "WAITING" };
+}
+
+const REFUSED = "오픈뱅킹 동의가 취소되었거나 끝나지 않았습니다. 등록 화면으로 돌아가 다시 동의해 주세요.";
+const UNKNOWN_STATE = "이 동의 요청은 이미 처리되었거나 만료되었습니다. 등록 화면으로 돌아가 다시 시작해 주세요.";
+
+/** A Korean sentence for the person, by the catalog code: the job catalog's words, the consent's own for LOGIN_FAILED. */
+function failureText(code: string, fallback?: string): string {
+  if (code === "LOGIN_FAILED") return REFUSED;
+  return fallback ?? jobError(code).message;
+}
+
+/**
+ * The callback from KFTC's page (`code`, `state`, or `error`): the state is looked up by its hash and cleared in
+ * the same statement (once); `readCallback` then reads the answer; the code is exchanged at once by the scraper
+ * (`exchange`), and the consent registered (or recovered) in the transaction that consumes the session. Whatever
+ * fails is recorded on the session for the hosted page, with a catalog code and Korean words; KFTC's own text goes
+ * to the operators' log only.
+ */
+export async function finishConsent(env: Bindings, query: URLSearchParams, redirectUri: string, hasActiveJob: ActiveJobCheck): Promise<ConsentOutcome> {
+  const state = query.get("state") ?? "";
+  const now = Date.now();
+  const used = state
+    ? await env.DB.prepare("UPDATE registration_sessions SET consent_state_hash = NULL WHERE consent_state_hash = ? RETURNING id, workspace_id AS workspaceId, consent_state_expires_at AS until")
+        .bind(await sha256Hex(state))
+        .first<{ id: string; workspaceId: string; until: number }>()
+    : null;
+  if (!used) return { state: "FAILED", code: "LOGIN_FAILED", message: UNKNOWN_STATE };
+  const session = await findSession(env.DB, used.workspaceId, used.id);
+  let outcome: ConsentOutcome;
+  try {
+    if (used.until <= now) throw new ProviderFailure("LOGIN_FAILED", "open banking consent came back after its state expired");
+    const { code } = readCallback(query, state);
+    const grant = await exchange(env, code, redirectUri);
+    await registerConsent(env, session, grant, hasActiveJob);
+    return { state: "CONNECTED" };
+  } catch (err) {
+    outcome = failed(session, err);
+  }
+  // A consent that did not complete counts as a failed attempt, as a rejected submission does (a session no longer
+  // taking input is left as it is).
+  await recordFailedAttempt(env, session.id);
+  await env.DB.prepare("UPDATE registration_sessions SET consent_outcome = ? WHERE id = ?").bind(JSON.stringify(outcome), session.id).run();
+  return outcome;
+}
+
+function failed(session: SessionRow, err: unknown): ConsentOutcome {
+  if (err instanceof ApiError) return { state: "FAILED", code: err.code, message: err.message };
+  const code = err instanceof ProviderFailure ? err.code : "INTERNAL_ERROR";
+  log(code === "LOGIN_FAILED" ? "info" : "warn", "open-banking-consent-failed", { sessionId: session.id, code, detail: err instanceof Error ? err.message : String(err) });
+  return { state: "FAILED", code, message: failureText(code) };
+}
+
+async function exchange(env: Bindings, code: string, redirectUri: string): Promise<OpenBankingTokenResponse> {
+  const instances = scraperInstances(env);
+  if (!instances) throw new ProviderFailure("ENGINE_CRASHED", "no scraper configured");
+  return new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET).openBankingToken({ grant: "authorization_code", code, redirectUri });
+}
