@@ -15,11 +15,12 @@ export const SEALED_COLUMNS: Readonly<Record<string, string>> = {
   failure_reports: "SELECT page_key_version AS kv FROM failure_reports WHERE page_key IS NOT NULL",
 };
 
-/** One row per table and key version in use: `store`, `kv` (null: not known yet), `n`. */
-export const sealedVersionsQuery = (): string =>
-  Object.entries(SEALED_COLUMNS)
-    .map(([store, select]) => `SELECT '${store}' AS store, kv, COUNT(*) AS n FROM (${select}) GROUP BY kv`)
-    .join("\n  UNION ALL ");
+/**
+ * One statement per table (D1 allows only a few terms in one compound SELECT), each answering a row per key version in
+ * use: `store`, `kv` (null: not known yet), `n`.
+ */
+export const sealedVersionsQueries = (): string[] =>
+  Object.entries(SEALED_COLUMNS).map(([store, select]) => `SELECT '${store}' AS store, kv, COUNT(*) AS n FROM (${select}) GROUP BY kv`);
 
 export interface SealedVersionCount {
   store: string;

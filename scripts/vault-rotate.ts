@@ -4,7 +4,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { keyringEntries, withNewVersion, withoutUnused } from "../worker/domain/vault/keyring";
 import { readDevVars } from "./local-stack";
-import { SEALED_COLUMNS, type SealedVersionCount, sealedVersionsQuery } from "./sealed-columns";
+import { SEALED_COLUMNS, type SealedVersionCount, sealedVersionsQueries } from "./sealed-columns";
 
 /**
  * `npm run vault:rotate`: adds a new master key version to the local stack's keyring (.dev.vars); after a restart,
@@ -22,14 +22,14 @@ const STATE = values["persist-to"] ?? path.join(ROOT, ".wrangler", "state");
 /** Sealed secrets per table and key version (null: a version not known yet). */
 async function versionsInUse(): Promise<SealedVersionCount[]> {
   const { execFileSync } = await import("node:child_process");
-  const query = sealedVersionsQuery();
+  const query = sealedVersionsQueries().join(";\n");
   let out: string;
   try {
     out = execFileSync(path.join(ROOT, "node_modules/.bin/wrangler"), ["d1", "execute", "collect", "--local", "--persist-to", STATE, "--json", "--command", query], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   } catch {
     throw new Error(`no local database at ${STATE}: run \`npm start\` once first (or pass --persist-to)`);
   }
-  const rows = (JSON.parse(out) as { results: SealedVersionCount[] }[])[0]?.results ?? [];
+  const rows = (JSON.parse(out) as { results: SealedVersionCount[] }[]).flatMap((statement) => statement.results ?? []);
   return rows.map((r) => ({ store: r.store, kv: r.kv === null ? null : Number(r.kv), n: Number(r.n) }));
 }
 

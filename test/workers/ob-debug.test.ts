@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { it } from "vitest";
+import { it, vi } from "vitest";
 import { userByLogin } from "../../sandbox/openbanking/ground-truth";
 import { refreshConsents } from "../../worker/domain/credentials/consents";
 import { openJobCredential } from "../../worker/domain/credentials/store";
@@ -9,6 +9,8 @@ import { createWorkspace, call, callJson } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
 
 it("debug", async () => {
+  const lines: string[] = [];
+  for (const level of ["error", "warn", "log", "info"] as const) vi.spyOn(console, level).mockImplementation((...a: unknown[]) => void lines.push(level + " " + a.map(String).join(" ")));
   const ws = await createWorkspace({ businessNumber: "1208800767" });
   const s = (await callJson<any>("/api/v1/registration-sessions", { method: "POST", key: ws.apiKey, json: { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "openbanking" }], originAllowlist: ["https://partner.example"] } })).body;
   const started = (await callJson<any>("/connect/api/open-banking/authorizations", { method: "POST", headers: hostedUiHeaders(s.sessionToken), json: { providerCode: "openbanking" } })).body;
@@ -23,11 +25,11 @@ it("debug", async () => {
   const id = (await callJson<any>(`/api/v1/registration-sessions/${s.sessionId}`, { key: ws.apiKey })).body.credentialId;
   const scraper = new ContainerScraper(scraperInstances(env)!, env.SCRAPER_SHARED_SECRET);
   console.log("before", JSON.stringify(await openJobCredential(env.DB, env.VAULT_MASTER_KEY, id)).slice(0, 300));
-  console.log(await refreshConsents(env.DB, env.VAULT_MASTER_KEY, (r) => scraper.openBankingToken(r), Date.now() + 85 * 86_400_000));
+  if (process.env.X) console.log(await refreshConsents(env.DB, env.VAULT_MASTER_KEY, (r) => scraper.openBankingToken(r), Date.now() + 85 * 86_400_000));
   const found = await openJobCredential(env.DB, env.VAULT_MASTER_KEY, id);
   console.log("after", JSON.stringify(found).slice(0, 400));
   const created = (await callJson<any>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {} } })).body;
-  for (let i = 0; i < 2; i++) {
+  for (let i = 0; i < 10; i++) {
     await new Promise((r) => setTimeout(r, 1500));
     const j = (await callJson<any>(`/api/v1/data-jobs/${created.id}`, { key: ws.apiKey })).body;
     console.log("job", JSON.stringify(j).slice(0, 600));
@@ -35,6 +37,8 @@ it("debug", async () => {
     console.log("row", JSON.stringify(rows.results).slice(0, 1500));
     if (j.kind !== "InProgress") break;
   }
+  vi.restoreAllMocks();
+  console.log(lines.join("\n").slice(0, 4000));
   try {
     const sessionId = await scraper.openSession("openbanking", (found as any).login);
     console.log("session", sessionId);

@@ -20,7 +20,7 @@ import { createJob } from "../../worker/domain/jobs/create";
 import { findJobById } from "../../worker/domain/jobs/store";
 import { resultUnits } from "../../worker/domain/jobs/result-units";
 import { fileReport, findReport, reportPage } from "../../worker/domain/reports/store";
-import { type SealedVersionCount, sealedVersionsQuery } from "../../scripts/sealed-columns";
+import { type SealedVersionCount, sealedVersionsQueries } from "../../scripts/sealed-columns";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow } from "./pipeline-harness";
 
@@ -114,7 +114,7 @@ describe("rotating the vault's master key", () => {
 
   it("moves delivery routes' secrets, cards' billing keys and failure reports' pages too: with the old version retired, a subscription renews, a route delivers and a page opens", async () => {
     type Json = Record<string, any>;
-    const versionsInUse = async () => (await env.DB.prepare(sealedVersionsQuery()).all<SealedVersionCount>()).results;
+    const versionsInUse = async () => (await env.DB.batch(sealedVersionsQueries().map((sql) => env.DB.prepare(sql)))).flatMap((r) => r.results as SealedVersionCount[]);
     const ws = await createWorkspace();
     await addCredential(ws.workspaceId);
     // Each sealed under the old key, as the runtime seals them (its keyring holds the old version alone).

@@ -189,8 +189,6 @@ export async function periodInvoice(d1: D1Database, workspaceId: string, kind: "
   return row ?? null;
 }
 
-export const renewalInvoice = (d1: D1Database, workspaceId: string, periodStart: number) => periodInvoice(d1, workspaceId, "RENEWAL", periodStart);
-
 /** A workspace's invoices, newest first: all, or one page (`limit` + 1 rows past `after`, for platform/http/paging.ts). */
 export function listInvoices(d1: D1Database, workspaceId: string, page?: ListPage): Promise<InvoiceRow[]> {
   const query = database(d1)

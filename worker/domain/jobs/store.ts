@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, inArray, isNull, lte, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, max, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import { type JobStatus, jobs, taskUnits } from "./tables";
+import { idempotencyKeys, type JobStatus, jobs, taskUnits } from "./tables";
 import type { JobError } from "../../../contracts/job-failures";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { revisionsHold } from "../workspaces/store";
@@ -72,6 +72,7 @@ export type InsertOutcome =
   /** What the create decided from changed since it was read: decide again from a fresh read. */
   | { kind: "STALE" };
 
+// Raw: an INSERT … SELECT with no FROM whose guards are subqueries; drizzle's insert … select needs a FROM and every column.
 const INSERT_JOB = `
 INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id, schedule_id, scheduled_for, delivery_route_id)
 SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18, ?19
@@ -80,7 +81,7 @@ WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?1
   AND (?6 <> 'PENDING' OR ?17 IS NULL OR ?22 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING') AND schedule_id IS NOT NULL) < ?22)
   AND (?20 IS NULL OR (${revisionsHold("?2", "?14", "?20", "?21")}))`;
 
-// Inserted only if the job row went in, so a capped request leaves no key behind.
+// Inserted only if the job row went in, so a capped request leaves no key behind. Raw as INSERT_JOB, and batched with it.
 const INSERT_KEY = `
 INSERT INTO idempotency_keys (workspace_id, key, request_hash, job_id, created_at, expires_at)
 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM jobs WHERE id = ?4)`;
@@ -159,13 +160,14 @@ export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: 
 
 /** Units whose records are committed, in unit order: the snapshot a results read streams. */
 export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
-  const { results } = await d1
-    .prepare(
-      `SELECT unit_index AS unitIndex, record_count AS recordCount, result_id AS resultId, result_unit AS resultUnit, json_offset AS jsonOffset,
-        json_end AS jsonEnd, csv_offset AS csvOffset, csv_end AS csvEnd FROM task_units WHERE job_id = ? AND status = 'DONE' ORDER BY unit_index`,
-    )
-    .bind(jobId)
-    .all<FinishedUnit>();
+  const rows = await database(d1)
+    .select({ unitIndex: taskUnits.unitIndex, recordCount: taskUnits.recordCount, resultId: taskUnits.resultId, resultUnit: taskUnits.resultUnit, jsonOffset: taskUnits.jsonOffset, jsonEnd: taskUnits.jsonEnd, csvOffset: taskUnits.csvOffset, csvEnd: taskUnits.csvEnd })
+    .from(taskUnits)
+    .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "DONE")))
+    .orderBy(taskUnits.unitIndex)
+    .all();
+  // A DONE unit has its record count and CSV offset: its commit sets them (lifecycle.ts `unitsCommitted`).
+  const results = rows as FinishedUnit[];
   return { units: results, recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
 }
 
@@ -193,13 +195,12 @@ const SWEEP_BATCH = 500;
 
 /** Scraping steps (task units collected) of a billing workspace's jobs since `since`, for its plan's monthly step cap. */
 export async function stepsUsedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
-  const row = await d1
-    .prepare(
-      `SELECT count(*) AS used FROM task_units u JOIN jobs j ON j.id = u.job_id
-       WHERE j.billing_workspace_id = ? AND u.status = 'DONE' AND u.updated_at >= ?`,
-    )
-    .bind(billingWorkspaceId, since)
-    .first<{ used: number }>();
+  const row = await database(d1)
+    .select({ used: count() })
+    .from(taskUnits)
+    .innerJoin(jobs, eq(jobs.id, taskUnits.jobId))
+    .where(and(eq(jobs.billingWorkspaceId, billingWorkspaceId), eq(taskUnits.status, "DONE"), gte(taskUnits.updatedAt, since)))
+    .get();
   return row?.used ?? 0;
 }
 
@@ -234,10 +235,12 @@ export const unplannedJobs = (d1: D1Database, createdBefore: number) =>
 export const stalledJobs = (d1: D1Database, updatedBefore: number) => sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore), isNull(jobs.resumesAt))!);
 
 async function findByKey(d1: D1Database, workspaceId: string, key: string, now: number) {
-  return d1
-    .prepare("SELECT request_hash AS requestHash, job_id AS jobId FROM idempotency_keys WHERE workspace_id = ? AND key = ? AND expires_at > ?")
-    .bind(workspaceId, key, now)
-    .first<{ requestHash: string; jobId: string }>();
+  const row = await database(d1)
+    .select({ requestHash: idempotencyKeys.requestHash, jobId: idempotencyKeys.jobId })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.workspaceId, workspaceId), eq(idempotencyKeys.key, key), gt(idempotencyKeys.expiresAt, now)))
+    .get();
+  return row ?? null;
 }
 
 async function replay(d1: D1Database, job: NewJob, idem: Idempotency): Promise<InsertOutcome | null> {
@@ -250,23 +253,25 @@ async function replay(d1: D1Database, job: NewJob, idem: Idempotency): Promise<I
 
 /** A workspace's jobs since `since` counted by KST day, status and provider, with the records they collected: the console overview's. */
 export async function jobActivity(d1: D1Database, workspaceId: string, since: number): Promise<{ day: string; status: JobStatus; providerCode: string; jobs: number; records: number }[]> {
-  const rows = await d1
-    .prepare(
-      `SELECT date((created_at + 32400000) / 1000, 'unixepoch') AS day, status, provider_code AS providerCode, count(*) AS jobs, coalesce(sum(record_count), 0) AS records
-       FROM jobs WHERE workspace_id = ? AND created_at >= ? GROUP BY day, status, provider_code`,
-    )
-    .bind(workspaceId, since)
-    .all<{ day: string; status: JobStatus; providerCode: string; jobs: number; records: number }>();
-  return rows.results;
+  // The KST calendar day (UTC+9) of the job's creation.
+  const day = sql<string>`date((${jobs.createdAt} + 32400000) / 1000, 'unixepoch')`;
+  return database(d1)
+    .select({ day, status: jobs.status, providerCode: jobs.providerCode, jobs: count(), records: sql<number>`coalesce(sum(${jobs.recordCount}), 0)` })
+    .from(jobs)
+    .where(and(eq(jobs.workspaceId, workspaceId), gte(jobs.createdAt, since)))
+    .groupBy(day, jobs.status, jobs.providerCode)
+    .all();
 }
 
 /** When each of a workspace's credentials last collected successfully (its latest succeeded job's end), by credential id. */
 export async function lastSuccesses(d1: D1Database, workspaceId: string): Promise<Map<string, number>> {
-  const rows = await d1
-    .prepare("SELECT credential_id AS credentialId, max(finished_at) AS at FROM jobs WHERE workspace_id = ? AND status = 'SUCCEEDED' AND credential_id IS NOT NULL GROUP BY credential_id")
-    .bind(workspaceId)
-    .all<{ credentialId: string; at: number }>();
-  return new Map(rows.results.map((r) => [r.credentialId, r.at]));
+  const rows = await database(d1)
+    .select({ credentialId: jobs.credentialId, at: max(jobs.finishedAt) })
+    .from(jobs)
+    .where(and(eq(jobs.workspaceId, workspaceId), eq(jobs.status, "SUCCEEDED"), isNotNull(jobs.credentialId)))
+    .groupBy(jobs.credentialId)
+    .all();
+  return new Map(rows.map((r) => [r.credentialId!, r.at!]));
 }
 
 /** Jobs a billing workspace's plan has been asked for since `since`, for its monthly job cap. */
@@ -276,7 +281,11 @@ export function jobsCreatedSince(d1: D1Database, billingWorkspaceId: string, sin
 
 /** Jobs a billing workspace's plan was asked for from `start` to before `end`: a paid period's, for its overage. */
 export async function jobsCreatedBetween(d1: D1Database, billingWorkspaceId: string, start: number, end: number): Promise<number> {
-  const row = await d1.prepare("SELECT count(*) AS n FROM jobs WHERE billing_workspace_id = ? AND created_at >= ? AND created_at < ?").bind(billingWorkspaceId, start, end).first<{ n: number }>();
+  const row = await database(d1)
+    .select({ n: count() })
+    .from(jobs)
+    .where(and(eq(jobs.billingWorkspaceId, billingWorkspaceId), gte(jobs.createdAt, start), lt(jobs.createdAt, end)))
+    .get();
   return row?.n ?? 0;
 }
 
@@ -289,6 +298,7 @@ async function monthlyCapReached(d1: D1Database, job: NewJob, cap: CapWindow): P
 /** Why an insert went in with no row: a revision once drawn again never comes back, so one that moved before the insert still differs. */
 async function refusal(d1: D1Database, job: NewJob, cap: CapWindow): Promise<InsertOutcome> {
   if (cap.revisions) {
+    // Raw: a SELECT with no FROM (a missing workspace row must read as revision 0), which drizzle's builder cannot write.
     const hold = await d1.prepare(`SELECT ${revisionsHold("?1", "?2", "?3", "?4")} AS hold`).bind(job.workspaceId, job.billingWorkspaceId, cap.revisions.workspace, cap.revisions.billing).first<{ hold: number }>();
     if (!hold?.hold) return { kind: "STALE" };
   }
@@ -305,7 +315,9 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
     const earlier = await replay(d1, job, idem);
     if (earlier) return earlier;
     // An expired key may be taken over by a new request.
-    await d1.prepare("DELETE FROM idempotency_keys WHERE workspace_id = ? AND key = ? AND expires_at <= ?").bind(job.workspaceId, idem.key, job.createdAt).run();
+    await database(d1)
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.workspaceId, job.workspaceId), eq(idempotencyKeys.key, idem.key), lte(idempotencyKeys.expiresAt, job.createdAt)));
   }
   const insertJobStatement = d1
     .prepare(INSERT_JOB)
