@@ -63,10 +63,16 @@ export interface Bindings {
   SANDBOX_BASE_URL: string;
   /**
    * Open Banking (docs/deploying.md, "Open Banking"): the 이용기관's client id, which the authorization page a person
-   * is sent to names. Its secret and 이용기관 code are the scraper's only (it exchanges and refreshes the tokens).
+   * is sent to names. Its secret and 이용기관 code are used by the scraper only (it exchanges and refreshes the tokens).
    * Unset, the hosted page cannot start a consent.
    */
   OPENBANKING_CLIENT_ID?: string;
+  /**
+   * Secrets, passed on to the scraper container only (domain/scraper/scraper-container.ts; a runner takes them from its
+   * own environment): the worker never calls KFTC with them.
+   */
+  OPENBANKING_CLIENT_SECRET?: string;
+  OPENBANKING_CLIENT_USE_CODE?: string;
   /**
    * The Callback URL registered for the app on KFTC's developer site, byte for byte; unset,
    * `<this service's origin>/connect/open-banking/callback` as the request that starts the consent reached it.

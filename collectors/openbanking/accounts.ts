@@ -39,9 +39,18 @@ export function accountOfUnit(session: OpenBankingSession, unit: TaskUnit): Cons
   return account;
 }
 
-/** `bank.accounts.cb.v1`: the consented account with `balance/fin_num`'s balance (O2, O5). */
+/**
+ * `bank.accounts.cb.v1`: each consented account with `balance/fin_num`'s balance (O2, O5). The catalog plans the
+ * account list as one unit without a target, so that unit reads every account the consent covers, one at a time.
+ */
 export async function accountRecords(session: OpenBankingSession, unit: TaskUnit): Promise<RawRecord[]> {
-  const account = accountOfUnit(session, unit);
+  if (unit.target) return accountRecord(session, unit, accountOfUnit(session, unit));
+  const records: RawRecord[] = [];
+  for (const target of targetsOf(session)) records.push(...(await accountRecord(session, unit, accountOfUnit(session, { ...unit, target }))));
+  return records;
+}
+
+async function accountRecord(session: OpenBankingSession, unit: TaskUnit, account: ConsentedAccount): Promise<RawRecord[]> {
   const where = "account/balance/fin_num";
   const answer = checked(
     await call(session, PATHS.balance, { bank_tran_id: session.deps.ids.next(session.credential.clientUseCode), fintech_use_num: account.fintechUseNum, tran_dtime: kstStamp(session.deps.now()) }, where),

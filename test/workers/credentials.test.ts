@@ -106,6 +106,8 @@ describe("credentials API", () => {
       schemas: null,
       // A login has no certificate; a certificate's face (subject, issuer, serial, validity) is public and stays for audit.
       certificate: null,
+      // An Open Banking consent's face (the accounts it named) is erased with it; a login never had one.
+      consent: null,
       invalid_reason: null,
       invalidated_at: null,
       superseded_by: null,

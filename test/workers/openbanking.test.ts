@@ -61,7 +61,7 @@ async function runJob(ws: TestWorkspace, body: Json): Promise<Json> {
       const job = await callJson<Json>(`/api/v1/data-jobs/${created.body.id}`, { key: ws.apiKey });
       return job.body.kind === "InProgress" ? null : job.body;
     },
-    { timeout: 40_000, interval: 1000 },
+    { timeout: 120_000, interval: 1000 },
   );
 }
 

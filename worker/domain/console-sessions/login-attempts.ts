@@ -1,5 +1,8 @@
+import { and, eq, gt, sql } from "drizzle-orm";
 import { ApiError } from "../../platform/errors/api-error";
+import { database } from "../../platform/database/client";
 import { deleteBatch } from "../../platform/database/delete-batch";
+import { loginAttempts } from "./tables";
 
 /** Counting windows: a subject's count starts over once its window has closed. */
 export const LOGIN_WINDOW_MS = 15 * 60_000;
@@ -21,17 +24,20 @@ const subjects = {
 
 /** One atomic upsert of a subject's count in the current window, so concurrent guesses cannot slip past a limit. */
 async function counted(d1: D1Database, subject: string, now: number): Promise<{ attempts: number; windowStartedAt: number }> {
-  return (await d1
-    .prepare(
-      `INSERT INTO login_attempts (subject, window_started_at, attempts, last_attempt_at) VALUES (?1, ?2, 1, ?2)
-       ON CONFLICT(subject) DO UPDATE SET
-         attempts = CASE WHEN window_started_at <= ?3 THEN 1 ELSE attempts + 1 END,
-         window_started_at = CASE WHEN window_started_at <= ?3 THEN ?2 ELSE window_started_at END,
-         last_attempt_at = ?2
-       RETURNING attempts, window_started_at AS windowStartedAt`,
-    )
-    .bind(subject, now, now - LOGIN_WINDOW_MS)
-    .first<{ attempts: number; windowStartedAt: number }>())!;
+  const closed = sql`${loginAttempts.windowStartedAt} <= ${now - LOGIN_WINDOW_MS}`;
+  return (await database(d1)
+    .insert(loginAttempts)
+    .values({ subject, windowStartedAt: now, attempts: 1, lastAttemptAt: now })
+    .onConflictDoUpdate({
+      target: loginAttempts.subject,
+      set: {
+        attempts: sql`CASE WHEN ${closed} THEN 1 ELSE ${loginAttempts.attempts} + 1 END`,
+        windowStartedAt: sql`CASE WHEN ${closed} THEN ${now} ELSE ${loginAttempts.windowStartedAt} END`,
+        lastAttemptAt: now,
+      },
+    })
+    .returning({ attempts: loginAttempts.attempts, windowStartedAt: loginAttempts.windowStartedAt })
+    .get())!;
 }
 
 function refuse(retryAfterMs: number, code: "TOO_MANY_LOGIN_ATTEMPTS" | "API_RATE_LIMITED" = "TOO_MANY_LOGIN_ATTEMPTS"): never {
@@ -62,11 +68,13 @@ export async function countSignUpAttempt(d1: D1Database, address: string, now: n
 export async function admitLoginAttempt(d1: D1Database, email: string, address: string, now: number = Date.now()): Promise<void> {
   const byAddress = await counted(d1, subjects.address(address), now);
   if (byAddress.attempts > ATTEMPTS_PER_ADDRESS) refuse(byAddress.windowStartedAt + LOGIN_WINDOW_MS - now);
-  const guesses = await d1
-    .prepare("SELECT attempts, last_attempt_at AS lastAttemptAt FROM login_attempts WHERE subject = ? AND window_started_at > ?")
-    .bind(subjects.guesses(email, address), now - LOGIN_WINDOW_MS)
-    .first<{ attempts: number; lastAttemptAt: number }>();
-  const waitUntil = guesses ? guesses.lastAttemptAt + guessWaitMs(guesses.attempts) : 0;
+  const guesses = await database(d1)
+    .select({ attempts: loginAttempts.attempts, lastAttemptAt: loginAttempts.lastAttemptAt })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.subject, subjects.guesses(email, address)), gt(loginAttempts.windowStartedAt, now - LOGIN_WINDOW_MS)))
+    .get();
+  // Every count sets last_attempt_at, so it is never null here.
+  const waitUntil = guesses ? guesses.lastAttemptAt! + guessWaitMs(guesses.attempts) : 0;
   if (now < waitUntil) refuse(waitUntil - now);
 }
 
@@ -100,10 +108,11 @@ export async function recordFailedLogin(d1: D1Database, email: string, address: 
 
 /** The failures on one account this window, from any addresses, and when that window closes (0 and now when none). */
 export async function accountFailures(d1: D1Database, email: string, now: number = Date.now()): Promise<{ failures: number; windowEndsAt: number }> {
-  const row = await d1
-    .prepare("SELECT attempts, window_started_at AS windowStartedAt FROM login_attempts WHERE subject = ? AND window_started_at > ?")
-    .bind(subjects.account(email), now - LOGIN_WINDOW_MS)
-    .first<{ attempts: number; windowStartedAt: number }>();
+  const row = await database(d1)
+    .select({ attempts: loginAttempts.attempts, windowStartedAt: loginAttempts.windowStartedAt })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.subject, subjects.account(email)), gt(loginAttempts.windowStartedAt, now - LOGIN_WINDOW_MS)))
+    .get();
   return row ? { failures: row.attempts, windowEndsAt: row.windowStartedAt + LOGIN_WINDOW_MS } : { failures: 0, windowEndsAt: now };
 }
 
@@ -114,9 +123,10 @@ export async function recordAccountFailure(d1: D1Database, email: string, now: n
 
 /** A successful sign-in: this address's failures on the account are forgiven, and the address is not charged for it. */
 export async function forgiveLoginAttempt(d1: D1Database, email: string, address: string): Promise<void> {
-  await d1.batch([
-    d1.prepare("DELETE FROM login_attempts WHERE subject = ?").bind(subjects.guesses(email, address)),
-    d1.prepare("UPDATE login_attempts SET attempts = max(attempts - 1, 0) WHERE subject = ?").bind(subjects.address(address)),
+  const db = database(d1);
+  await db.batch([
+    db.delete(loginAttempts).where(eq(loginAttempts.subject, subjects.guesses(email, address))),
+    db.update(loginAttempts).set({ attempts: sql`max(${loginAttempts.attempts} - 1, 0)` }).where(eq(loginAttempts.subject, subjects.address(address))),
   ]);
 }
 
@@ -124,9 +134,10 @@ export async function forgiveLoginAttempt(d1: D1Database, email: string, address
 export async function unlockAccount(d1: D1Database, email: string): Promise<void> {
   // A prefix compared as text: LIKE patterns as long as an e-mail are too complex for D1.
   const prefix = subjects.guesses(email, "");
-  await d1.batch([
-    d1.prepare("DELETE FROM login_attempts WHERE subject = ?").bind(subjects.account(email)),
-    d1.prepare("DELETE FROM login_attempts WHERE substr(subject, 1, ?) = ?").bind(prefix.length, prefix),
+  const db = database(d1);
+  await db.batch([
+    db.delete(loginAttempts).where(eq(loginAttempts.subject, subjects.account(email))),
+    db.delete(loginAttempts).where(sql`substr(${loginAttempts.subject}, 1, ${prefix.length}) = ${prefix}`),
   ]);
 }
 

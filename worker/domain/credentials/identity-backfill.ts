@@ -1,7 +1,10 @@
-import { storedCertificateFace } from "../certificates/verify";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { type CertificateFace, storedCertificateFace } from "../certificates/verify";
+import { database } from "../../platform/database/client";
 import { openCredential } from "../vault/envelope";
 import { certificateIdentity, credentialIdentity } from "./identity";
 import { isIdentityConflict } from "./store";
+import { credentials } from "./tables";
 
 /** Rows one cron run gives an identity; a backlog drains over the next runs. */
 export const IDENTITY_BACKFILL_BATCH = 200;
@@ -11,7 +14,7 @@ interface PendingRow {
   workspaceId: string;
   providerCode: string;
   sealed: string | null;
-  certificate: string | null;
+  certificate: CertificateFace | null;
 }
 
 /**
@@ -20,7 +23,7 @@ interface PendingRow {
  * institution refused it) or unreadable gets a placeholder of its own: nobody can register that secret again.
  */
 async function identityOf(row: PendingRow, masterSecret: string): Promise<{ identity: string; certificate?: string }> {
-  if (row.certificate) return { identity: certificateIdentity(JSON.parse(row.certificate)) };
+  if (row.certificate) return { identity: certificateIdentity(row.certificate) };
   const opened = row.sealed && (await openCredential(masterSecret, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed).catch(() => null));
   if (!opened) return { identity: `unknown:${row.id}` };
   if (opened.authMethod !== "CERTIFICATE") return { identity: await credentialIdentity(row.providerCode, opened, null) };
@@ -36,16 +39,23 @@ async function identityOf(row: PendingRow, masterSecret: string): Promise<{ iden
  * Returns how many rows it wrote.
  */
 export async function backfillIdentities(d1: D1Database, masterSecret: string, limit = IDENTITY_BACKFILL_BATCH): Promise<number> {
-  const { results } = await d1
-    .prepare("SELECT id, workspace_id AS workspaceId, provider_code AS providerCode, sealed, certificate FROM credentials WHERE identity IS NULL AND status <> 'DELETED' LIMIT ?")
-    .bind(limit)
-    .all<PendingRow>();
+  const db = database(d1);
+  const results: PendingRow[] = await db
+    .select({ id: credentials.id, workspaceId: credentials.workspaceId, providerCode: credentials.providerCode, sealed: credentials.sealed, certificate: credentials.certificate })
+    .from(credentials)
+    .where(and(isNull(credentials.identity), ne(credentials.status, "DELETED")))
+    .limit(limit)
+    .all();
   for (const row of results) {
     const { identity, certificate } = await identityOf(row, masterSecret);
     const write = (value: string) =>
-      d1.prepare("UPDATE credentials SET identity = ?, certificate = coalesce(certificate, ?) WHERE id = ? AND identity IS NULL").bind(value, certificate ?? null, row.id).run();
+      db
+        .update(credentials)
+        .set({ identity: value, certificate: sql`coalesce(${credentials.certificate}, ${certificate ?? null})` })
+        .where(and(eq(credentials.id, row.id), isNull(credentials.identity)));
     await write(identity).catch(async (err: unknown) => {
-      if (!isIdentityConflict(err)) throw err;
+      // drizzle wraps D1's error, whose text names the index, as its `cause`.
+      if (!isIdentityConflict((err as { cause?: unknown }).cause ?? err)) throw err;
       await write(`${identity}@${row.providerCode}`);
     });
   }

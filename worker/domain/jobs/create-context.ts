@@ -36,6 +36,7 @@ export async function createContext(d1: D1Database, workspaceId: string, provide
   const key = `${workspaceId}\n${provider.code}\n${credentialId ?? ""}`;
   const held = fresh ? undefined : kept.get(key);
   if (held) return { ...held, kept: true };
+  // D1's own batch, not drizzle's: the three owners hand over raw D1 statements, which drizzle's batch cannot take.
   const [billingRows, credentialRows, subscriberRows] = await d1.batch([
     jobBillingStatement(d1, workspaceId),
     jobCredentialCandidatesStatement(d1, workspaceId, provider.code, provider.acceptedAuthMethods.includes("CERTIFICATE"), credentialId),

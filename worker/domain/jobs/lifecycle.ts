@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type DateSegment, ProviderFailure, type Target } from "../../../collectors/adapter";
 import type { JobError } from "../../../contracts/job-failures";
@@ -67,7 +67,10 @@ export class JobLifecycle {
 
   /** Records the fence of a lease granted to the job, before anything is done under it. */
   async leaseGranted(jobId: string, fence: number): Promise<void> {
-    await this.env.DB.prepare("UPDATE jobs SET lease_fence = ?1, queue_position = NULL, resumes_at = NULL WHERE id = ?2 AND lease_fence < ?1").bind(fence, jobId).run();
+    await database(this.env.DB)
+      .update(jobs)
+      .set({ leaseFence: fence, queuePosition: null, resumesAt: null })
+      .where(and(eq(jobs.id, jobId), lt(jobs.leaseFence, fence)));
   }
 
   /** A job waits out its provider's maintenance window: pollers see until when. */
@@ -228,7 +231,11 @@ export class JobLifecycle {
 
   /** Counts an automatic resumption; returns how many the job has had. */
   async resumed(jobId: string, now: number): Promise<number> {
-    const row = await this.env.DB.prepare("UPDATE jobs SET attempt = attempt + 1, updated_at = ? WHERE id = ? RETURNING attempt").bind(now, jobId).first<{ attempt: number }>();
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ attempt: sql`${jobs.attempt} + 1`, updatedAt: now })
+      .where(eq(jobs.id, jobId))
+      .returning({ attempt: jobs.attempt });
     return row?.attempt ?? 0;
   }
 
@@ -304,16 +311,17 @@ export class JobLifecycle {
    */
   async planResent(job: { id: string; workspaceId: string }, now: number): Promise<boolean> {
     await this.send(planMessage(job));
-    const marked = await this.env.DB.prepare("UPDATE jobs SET plan_resent_at = ? WHERE id = ? AND status = 'PENDING' AND plan_resent_at IS NULL")
-      .bind(now, job.id)
-      .run();
+    const marked = await database(this.env.DB)
+      .update(jobs)
+      .set({ planResentAt: now })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, "PENDING"), isNull(jobs.planResentAt)));
     return marked.meta.changes > 0;
   }
 
   /** Restarts a running job whose chain stalled at its lowest waiting unit; false when none waits. */
   async restarted(job: { id: string; workspaceId: string; nextUnit: number | null }, now: number): Promise<boolean> {
     if (job.nextUnit === null) return false;
-    await this.env.DB.prepare("UPDATE jobs SET updated_at = ? WHERE id = ?").bind(now, job.id).run();
+    await database(this.env.DB).update(jobs).set({ updatedAt: now }).where(eq(jobs.id, job.id));
     await this.send(unitMessage(job, job.nextUnit));
     return true;
   }

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { type OperatorRole, operatorSessions, operators } from "./tables";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
@@ -76,15 +76,17 @@ export function purgeExpiredOperatorSessions(d1: D1Database, limit: number, now:
 
 /** A rotation step over operators' TOTP secrets (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older master key version. */
 export async function rewrapOperatorSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const rows = await d1
-    .prepare("SELECT id, totp_sealed AS sealed FROM operators WHERE json_extract(totp_sealed, '$.kv') < ? LIMIT ?")
-    .bind(latestKeyVersion(masterSecret), limit)
-    .all<{ id: string; sealed: string }>();
+  const rows = await database(d1)
+    .select({ id: operators.id, sealed: operators.totpSealed })
+    .from(operators)
+    .where(sql`json_extract(${operators.totpSealed}, '$.kv') < ${latestKeyVersion(masterSecret)}`)
+    .limit(limit)
+    .all();
   let unreadable = 0;
-  for (const row of rows.results) {
+  for (const row of rows) {
     const rewrapped = await rewrapText(masterSecret, totpBinding(row.id), row.sealed).catch(() => undefined);
     if (rewrapped === undefined) unreadable++;
-    else if (rewrapped) await d1.prepare("UPDATE operators SET totp_sealed = ? WHERE id = ? AND totp_sealed = ?").bind(rewrapped, row.id, row.sealed).run();
+    else if (rewrapped) await database(d1).update(operators).set({ totpSealed: rewrapped }).where(and(eq(operators.id, row.id), eq(operators.totpSealed, row.sealed)));
   }
-  return { seen: rows.results.length, unreadable };
+  return { seen: rows.length, unreadable };
 }

@@ -27,6 +27,10 @@ export class ScraperContainer extends Container<Bindings> {
       ...(env.EGRESS_PROVIDERS ? { EGRESS_PROVIDERS: env.EGRESS_PROVIDERS } : {}),
       // The deployment's own key for nts.business-status: the scraper holds it, the worker never uses it.
       ...(env.NTS_SERVICE_KEY ? { NTS_SERVICE_KEY: env.NTS_SERVICE_KEY } : {}),
+      // The 이용기관's Open Banking keys: the scraper exchanges and refreshes consents with them (docs/deploying.md).
+      ...(env.OPENBANKING_CLIENT_ID ? { OPENBANKING_CLIENT_ID: env.OPENBANKING_CLIENT_ID } : {}),
+      ...(env.OPENBANKING_CLIENT_SECRET ? { OPENBANKING_CLIENT_SECRET: env.OPENBANKING_CLIENT_SECRET } : {}),
+      ...(env.OPENBANKING_CLIENT_USE_CODE ? { OPENBANKING_CLIENT_USE_CODE: env.OPENBANKING_CLIENT_USE_CODE } : {}),
       // The scraper's spans join the worker's at the same collector (docs/operations.md, "Logs and traces").
       ...(env.OTEL_EXPORTER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: env.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
     };

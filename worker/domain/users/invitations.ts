@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
-import { database } from "../../platform/database/client";
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { type Database, database } from "../../platform/database/client";
 import { deleteBatch } from "../../platform/database/delete-batch";
-import { type MemberRole, workspaceInvitations } from "./tables";
+import { type MemberRole, users, workspaceInvitations, workspaceMembers } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
@@ -17,8 +17,6 @@ const DAY_MS = 86_400_000;
 export type InvitationRow = typeof workspaceInvitations.$inferSelect;
 
 const pending = (now: number) => and(isNull(workspaceInvitations.acceptedAt), isNull(workspaceInvitations.revokedAt), gt(workspaceInvitations.expiresAt, now));
-/** The same condition in SQL, for the statements below that drizzle cannot write (INSERT … SELECT). */
-const PENDING_SQL = "accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?";
 
 export const invalidInvitation = () =>
   new ApiError("INVALID_TOKEN", { message: "초대 링크가 올바르지 않거나 이미 쓰였거나 만료되었거나 취소되었습니다. 워크스페이스 소유자에게 다시 초대해 달라고 요청해 주세요." });
@@ -32,10 +30,12 @@ export const invalidInvitation = () =>
 export async function invite(d1: D1Database, input: { workspaceId: string; email: string; role: MemberRole }, now: number = Date.now()): Promise<{ invitation: InvitationRow; token: string }> {
   const db = database(d1);
   const email = normalizeEmail(input.email);
-  const member = await d1
-    .prepare("SELECT 1 AS found FROM workspace_members m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = ? AND u.email = ?")
-    .bind(input.workspaceId, email)
-    .first();
+  const member = await db
+    .select({ found: sql`1` })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(and(eq(workspaceMembers.workspaceId, input.workspaceId), eq(users.email, email)))
+    .get();
   if (member) throw new ApiError("DUPLICATE_EMAIL", { message: "이미 이 워크스페이스의 구성원인 이메일 주소입니다." });
   const recent = await db
     .select({ createdAt: workspaceInvitations.createdAt })
@@ -105,17 +105,22 @@ export async function pendingInvitation(d1: D1Database, token: string, now: numb
 }
 
 /** Statements that spend the invitation for `userId` and make them a member with its role (a member already keeps theirs). */
-function acceptStatements(d1: D1Database, tokenHash: string, userId: string, now: number): D1PreparedStatement[] {
-  return [
-    d1.prepare(`UPDATE workspace_invitations SET accepted_at = ?, accepted_by = ? WHERE token_hash = ? AND ${PENDING_SQL} RETURNING workspace_id, role`).bind(now, userId, tokenHash, now),
-    d1
-      .prepare(
-        `INSERT INTO workspace_members (workspace_id, user_id, role, created_at)
-         SELECT workspace_id, accepted_by, role, accepted_at FROM workspace_invitations WHERE token_hash = ? AND accepted_by = ? AND accepted_at = ?
-         ON CONFLICT (workspace_id, user_id) DO NOTHING`,
-      )
-      .bind(tokenHash, userId, now),
-  ];
+function acceptStatements(db: Database, tokenHash: string, userId: string, now: number) {
+  const spend = db
+    .update(workspaceInvitations)
+    .set({ acceptedAt: now, acceptedBy: userId })
+    .where(and(eq(workspaceInvitations.tokenHash, tokenHash), pending(now)))
+    .returning({ workspaceId: workspaceInvitations.workspaceId, role: workspaceInvitations.role });
+  const join = db
+    .insert(workspaceMembers)
+    .select(
+      db
+        .select({ workspaceId: workspaceInvitations.workspaceId, userId: workspaceInvitations.acceptedBy, role: workspaceInvitations.role, createdAt: workspaceInvitations.acceptedAt })
+        .from(workspaceInvitations)
+        .where(and(eq(workspaceInvitations.tokenHash, tokenHash), eq(workspaceInvitations.acceptedBy, userId), eq(workspaceInvitations.acceptedAt, now))),
+    )
+    .onConflictDoNothing({ target: [workspaceMembers.workspaceId, workspaceMembers.userId] });
+  return [spend, join] as const;
 }
 
 /**
@@ -128,10 +133,11 @@ export async function acceptInvitation(d1: D1Database, token: string, user: { id
   if (invitation.email !== user.email) {
     throw new ApiError("WORKSPACE_ACCESS_DENIED", { message: `이 초대는 ${invitation.email} 주소로 보낸 것입니다. 그 주소의 계정으로 로그인한 뒤 수락해 주세요.` });
   }
-  const [spent] = await d1.batch<{ workspace_id: string; role: MemberRole }>(acceptStatements(d1, invitation.tokenHash, user.id, now));
-  const row = spent!.results[0];
+  const db = database(d1);
+  const [spent] = await db.batch(acceptStatements(db, invitation.tokenHash, user.id, now));
+  const row = spent[0];
   if (!row) throw invalidInvitation();
-  return { workspaceId: row.workspace_id, role: row.role };
+  return { workspaceId: row.workspaceId, role: row.role };
 }
 
 /**
@@ -144,19 +150,23 @@ export async function signUpAndAccept(d1: D1Database, token: string, password: s
   if (!(await pendingInvitation(d1, token, now))) throw invalidInvitation();
   const tokenHash = await sha256Hex(token);
   const userId = crypto.randomUUID();
-  const createUser = d1
-    .prepare(`INSERT INTO users (id, email, password_hash, email_verified_at, created_at) SELECT ?, email, ?, ?, ? FROM workspace_invitations WHERE token_hash = ? AND ${PENDING_SQL}`)
-    .bind(userId, await hashPassword(password), now, now, tokenHash, now);
-  let results: D1Result<{ workspace_id: string }>[];
-  try {
-    results = await d1.batch<{ workspace_id: string }>([createUser, ...acceptStatements(d1, tokenHash, userId, now)]);
-  } catch (err) {
+  const passwordHash = await hashPassword(password);
+  const db = database(d1);
+  const createUser = db
+    .insert(users)
+    .select(
+      db
+        .select({ id: sql`${userId}`.as("id"), email: workspaceInvitations.email, passwordHash: sql`${passwordHash}`.as("password_hash"), emailVerifiedAt: sql`${now}`.as("email_verified_at"), createdAt: sql`${now}`.as("created_at") })
+        .from(workspaceInvitations)
+        .where(and(eq(workspaceInvitations.tokenHash, tokenHash), pending(now))),
+    );
+  const [, spent] = await db.batch([createUser, ...acceptStatements(db, tokenHash, userId, now)]).catch((err: unknown) => {
     if (/UNIQUE/i.test(String(err))) throw new ApiError("DUPLICATE_EMAIL", { message: "이 이메일 주소의 계정이 이미 있습니다. 로그인한 뒤 초대를 수락해 주세요." });
     throw err;
-  }
-  const row = results[1]!.results[0];
+  });
+  const row = spent[0];
   if (!row) throw invalidInvitation();
-  return { userId, workspaceId: row.workspace_id };
+  return { userId, workspaceId: row.workspaceId };
 }
 
 /** Invitations past their expiry by a month (accepted, withdrawn or not), in batches of `limit` (worker/domain/retention/purge.ts). */

@@ -1,4 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, exists, gt, ne, or, sql } from "drizzle-orm";
+import { alias, QueryBuilder } from "drizzle-orm/sqlite-core";
 import { revokeIssuerManagingKeys, revokeUserKeys } from "../api-keys/revoke";
 import type { Database } from "../../platform/database/client";
 import { database } from "../../platform/database/client";
@@ -87,7 +88,11 @@ export async function findMember(d1: D1Database, workspaceId: string, userId: st
  * The condition that keeps a workspace owned: the row is no owner, or another owner remains. Checked inside the
  * statement that changes the row, so two owners demoting each other at once cannot both succeed.
  */
-const LEAVES_AN_OWNER = "(role <> 'owner' OR (SELECT count(*) FROM workspace_members o WHERE o.workspace_id = workspace_members.workspace_id AND o.role = 'owner') > 1)";
+const owners = alias(workspaceMembers, "o");
+const leavesAnOwner = or(
+  ne(workspaceMembers.role, "owner"),
+  gt(new QueryBuilder().select({ n: count() }).from(owners).where(and(eq(owners.workspaceId, workspaceMembers.workspaceId), eq(owners.role, "owner"))), 1),
+);
 
 const notAMember = () => new ApiError("WORKSPACE_MEMBER_NOT_FOUND");
 const lastOwner = () =>
@@ -107,10 +112,13 @@ type MembersEnv = Pick<Bindings, "DB" | "REQUEST_GATES">;
  * owner: the managing keys they made (domain/api-keys/revoke.ts `revokeIssuerManagingKeys`) are revoked with it.
  */
 export async function changeRole(env: MembersEnv, workspaceId: string, userId: string, role: MemberRole): Promise<Member> {
-  const changed = await env.DB
-    .prepare(`UPDATE workspace_members SET role = ?1 WHERE workspace_id = ?2 AND user_id = ?3 AND (?1 = 'owner' OR ${LEAVES_AN_OWNER}) RETURNING user_id`)
-    .bind(role, workspaceId, userId)
-    .first();
+  const changed = await database(env.DB)
+    .update(workspaceMembers)
+    .set({ role })
+    // Becoming an owner leaves the workspace owned whatever the row was.
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId), role === "owner" ? undefined : leavesAnOwner))
+    .returning({ userId: workspaceMembers.userId })
+    .get();
   if (!changed) throw await refusal(env.DB, workspaceId, userId);
   if (role !== "owner") await revokeIssuerManagingKeys(env, workspaceId, userId);
   return (await findMember(env.DB, workspaceId, userId))!;
@@ -122,7 +130,11 @@ export async function changeRole(env: MembersEnv, workspaceId: string, userId: s
  * as they belong to the workspace.
  */
 export async function removeMember(env: MembersEnv, workspaceId: string, userId: string): Promise<void> {
-  const removed = await env.DB.prepare(`DELETE FROM workspace_members WHERE workspace_id = ? AND user_id = ? AND ${LEAVES_AN_OWNER} RETURNING user_id`).bind(workspaceId, userId).first();
+  const removed = await database(env.DB)
+    .delete(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, userId), leavesAnOwner))
+    .returning({ userId: workspaceMembers.userId })
+    .get();
   if (!removed) throw await refusal(env.DB, workspaceId, userId);
   await revokeUserKeys(env, workspaceId, userId);
   await revokeIssuerManagingKeys(env, workspaceId, userId);
@@ -133,15 +145,27 @@ export async function removeMember(env: MembersEnv, workspaceId: string, userId:
  * keys `from` made are revoked, as a member's would be.
  */
 export async function handOver(env: MembersEnv, workspaceId: string, from: string, to: string): Promise<void> {
-  const d1 = env.DB;
+  const db = database(env.DB);
   if (from === to) throw new ApiError("ADMIN_ACTION_FORBIDDEN", { message: "소유권은 다른 구성원에게만 넘길 수 있습니다." });
   // `from` steps down only where `to` is now an owner: a `to` that is no member leaves both as they were.
-  const [promoted] = await d1.batch([
-    d1.prepare("UPDATE workspace_members SET role = 'owner' WHERE workspace_id = ?1 AND user_id = ?2 RETURNING user_id").bind(workspaceId, to),
-    d1
-      .prepare("UPDATE workspace_members SET role = 'member' WHERE workspace_id = ?1 AND user_id = ?3 AND EXISTS (SELECT 1 FROM workspace_members t WHERE t.workspace_id = ?1 AND t.user_id = ?2 AND t.role = 'owner')")
-      .bind(workspaceId, to, from),
+  const newOwner = alias(workspaceMembers, "t");
+  const [promoted] = await db.batch([
+    db
+      .update(workspaceMembers)
+      .set({ role: "owner" })
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.userId, to)))
+      .returning({ userId: workspaceMembers.userId }),
+    db
+      .update(workspaceMembers)
+      .set({ role: "member" })
+      .where(
+        and(
+          eq(workspaceMembers.workspaceId, workspaceId),
+          eq(workspaceMembers.userId, from),
+          exists(db.select({ one: sql`1` }).from(newOwner).where(and(eq(newOwner.workspaceId, workspaceId), eq(newOwner.userId, to), eq(newOwner.role, "owner")))),
+        ),
+      ),
   ]);
-  if (promoted!.results.length === 0) throw notAMember();
+  if (promoted.length === 0) throw notAMember();
   await revokeIssuerManagingKeys(env, workspaceId, from);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { type WebhookAttempt, type WebhookDeliveryStatus, webhookDeliveries } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
@@ -76,15 +76,17 @@ export async function recordAttempt(
   attempt: Omit<WebhookAttempt, "nextAttemptAt">,
   next: { status: WebhookDeliveryStatus; nextAttemptAt: number | null },
 ): Promise<void> {
-  await d1
-    .prepare(
-      `UPDATE webhook_deliveries
-       SET attempts = json_insert(CASE WHEN json_array_length(attempts) >= ?1 THEN json_remove(attempts, '$[0]') ELSE attempts END, '$[#]', json(?2)),
-           status = ?3, next_attempt_at = ?4, updated_at = ?5
-       WHERE id = ?6`,
-    )
-    .bind(MAX_LOGGED_ATTEMPTS, JSON.stringify({ ...attempt, nextAttemptAt: next.nextAttemptAt }), next.status, next.nextAttemptAt, attempt.at, id)
-    .run();
+  const { attempts } = webhookDeliveries;
+  const logged = JSON.stringify({ ...attempt, nextAttemptAt: next.nextAttemptAt });
+  await database(d1)
+    .update(webhookDeliveries)
+    .set({
+      attempts: sql`json_insert(CASE WHEN json_array_length(${attempts}) >= ${MAX_LOGGED_ATTEMPTS} THEN json_remove(${attempts}, '$[0]') ELSE ${attempts} END, '$[#]', json(${logged}))`,
+      status: next.status,
+      nextAttemptAt: next.nextAttemptAt,
+      updatedAt: attempt.at,
+    })
+    .where(eq(webhookDeliveries.id, id));
 }
 
 /**
@@ -114,10 +116,10 @@ export function stalledDeliveries(d1: D1Database, now: number, limit = 100): Pro
 
 /** Pushes a stalled delivery's next attempt time forward, so the sweep resends it once and not on every run. */
 export async function markResent(d1: D1Database, id: string, attemptCount: number, now: number): Promise<boolean> {
-  const result = await d1
-    .prepare("UPDATE webhook_deliveries SET next_attempt_at = ?1, updated_at = ?1 WHERE id = ?2 AND status = 'PENDING' AND attempt_count = ?3")
-    .bind(now, id, attemptCount)
-    .run();
+  const result = await database(d1)
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: now, updatedAt: now })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "PENDING"), eq(webhookDeliveries.attemptCount, attemptCount)));
   return result.meta.changes > 0;
 }
 

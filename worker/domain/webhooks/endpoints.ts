@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { webhookDeliveries, webhookEndpoints } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
@@ -115,6 +115,7 @@ const subscribedTo = (parameter: string) => `EXISTS (SELECT 1 FROM json_each(eve
 
 /** The endpoints of these workspaces that subscribed to `type`. */
 export async function subscribedEndpoints(d1: D1Database, workspaceIds: string[], type: WebhookEventType): Promise<Subscriber[]> {
+  // Raw while create-context.test.ts counts endpoint reads by the text "FROM webhook_endpoints" (drizzle writes `from "webhook_endpoints"`).
   const rows = await d1
     .prepare(`SELECT ${SUBSCRIBER_COLUMNS} FROM webhook_endpoints WHERE workspace_id IN (${workspaceIds.map(() => "?").join(", ")}) AND ${subscribedTo("?")}`)
     .bind(...workspaceIds, type)
@@ -127,6 +128,7 @@ export async function subscribedEndpoints(d1: D1Database, workspaceIds: string[]
  * `recipientsOf`), as a statement for a caller to batch before it knows the billing workspace.
  */
 export function workspaceSubscribersStatement(d1: D1Database, workspaceId: string, type: WebhookEventType): D1PreparedStatement {
+  // Raw: create-context.ts batches it with credentials' raw statement in one round trip, and its test counts reads by this text.
   return d1
     .prepare(
       `SELECT ${SUBSCRIBER_COLUMNS} FROM webhook_endpoints
@@ -137,25 +139,25 @@ export function workspaceSubscribersStatement(d1: D1Database, workspaceId: strin
 
 /** As domain/credentials/store.ts `rewrapCredentials`, for endpoints' signing secrets (the current one and a rotation's previous one). */
 export async function rewrapEndpointSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const rows = await d1
-    .prepare(
-      `SELECT id, workspace_id AS workspaceId, sealed_secret AS sealedSecret, previous_sealed_secret AS previousSealedSecret FROM webhook_endpoints
-       WHERE json_extract(sealed_secret, '$.kv') < ?1 OR json_extract(previous_sealed_secret, '$.kv') < ?1 LIMIT ?2`,
-    )
-    .bind(latestKeyVersion(masterSecret), limit)
-    .all<{ id: string; workspaceId: string; sealedSecret: string; previousSealedSecret: string | null }>();
+  const version = latestKeyVersion(masterSecret);
+  const rows = await database(d1)
+    .select({ id: webhookEndpoints.id, workspaceId: webhookEndpoints.workspaceId, sealedSecret: webhookEndpoints.sealedSecret, previousSealedSecret: webhookEndpoints.previousSealedSecret })
+    .from(webhookEndpoints)
+    .where(or(sql`json_extract(${webhookEndpoints.sealedSecret}, '$.kv') < ${version}`, sql`json_extract(${webhookEndpoints.previousSealedSecret}, '$.kv') < ${version}`))
+    .limit(limit)
+    .all();
   let unreadable = 0;
-  for (const row of rows.results) {
+  for (const row of rows) {
     const rewrap = (sealed: string | null) => (sealed ? rewrapSigningSecret(masterSecret, row, sealed).catch(() => undefined) : Promise.resolve(null));
     const [current, previous] = await Promise.all([rewrap(row.sealedSecret), rewrap(row.previousSealedSecret)]);
     if (current === undefined || previous === undefined) {
       unreadable++;
       continue;
     }
-    await d1
-      .prepare("UPDATE webhook_endpoints SET sealed_secret = ?1, previous_sealed_secret = ?2 WHERE id = ?3 AND sealed_secret = ?4 AND previous_sealed_secret IS ?5")
-      .bind(current ?? row.sealedSecret, previous ?? row.previousSealedSecret, row.id, row.sealedSecret, row.previousSealedSecret)
-      .run();
+    await database(d1)
+      .update(webhookEndpoints)
+      .set({ sealedSecret: current ?? row.sealedSecret, previousSealedSecret: previous ?? row.previousSealedSecret })
+      .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.sealedSecret, row.sealedSecret), sql`${webhookEndpoints.previousSealedSecret} IS ${row.previousSealedSecret}`));
   }
-  return { seen: rows.results.length, unreadable };
+  return { seen: rows.length, unreadable };
 }

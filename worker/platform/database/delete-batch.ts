@@ -3,6 +3,7 @@
  * bounded statement of a retention purge (worker/domain/retention/purge.ts). The owning module names its table and condition.
  */
 export async function deleteBatch(d1: D1Database, table: string, where: string, binds: unknown[], limit: number): Promise<number> {
+  // Raw: its callers (seven owners' retention purges) name the table and condition as SQL text, not as drizzle objects.
   const { meta } = await d1.prepare(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ?)`).bind(...binds, limit).run();
   return meta.changes;
 }
