@@ -8,6 +8,9 @@ import { scraperAuthorization } from "../contracts/scraper-protocol";
 import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
 import { REPLICA_SERVICE_KEY } from "../sandbox/nts-business-status/ground-truth";
 import { ntsBusinessStatusStandIns } from "../sandbox/nts-business-status/stand-ins";
+import { REPLICA_CLIENT } from "../sandbox/openbanking/ground-truth";
+import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
+import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { freePort } from "./free-port";
 import { newRegistrationKeyring } from "./registration-keys";
 
@@ -195,6 +198,30 @@ async function waitUntilClosed(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 /**
+ * Where real institutions' hosts point on a local stack: each replica in the sandbox, unless this process's own
+ * INSTITUTION_BASE_URLS names a provider (that provider's entry then replaces the replica's whole).
+ */
+export function localInstitutionBaseUrls(sandboxUrl: string, own = process.env.INSTITUTION_BASE_URLS): InstitutionBaseUrls {
+  return {
+    hometax: hometaxStandIns(sandboxUrl),
+    "nts.business-status": ntsBusinessStatusStandIns(sandboxUrl),
+    openbanking: openBankingStandIns(sandboxUrl),
+    ...parseInstitutionBaseUrls(own),
+  };
+}
+
+/**
+ * The 이용기관 keys Open Banking runs with on a local stack: this process's OPENBANKING_CLIENT_ID, _SECRET and
+ * _USE_CODE when all three are set (a developer's testbed keys, with INSTITUTION_BASE_URLS pointing elsewhere), else
+ * the replica's own (docs/institutions/openbanking.md §11).
+ */
+export function localOpenBankingKeys(env: NodeJS.ProcessEnv = process.env): { OPENBANKING_CLIENT_ID: string; OPENBANKING_CLIENT_SECRET: string; OPENBANKING_CLIENT_USE_CODE: string } {
+  const { OPENBANKING_CLIENT_ID: id, OPENBANKING_CLIENT_SECRET: secret, OPENBANKING_CLIENT_USE_CODE: useCode } = env;
+  if (id && secret && useCode) return { OPENBANKING_CLIENT_ID: id, OPENBANKING_CLIENT_SECRET: secret, OPENBANKING_CLIENT_USE_CODE: useCode };
+  return { OPENBANKING_CLIENT_ID: REPLICA_CLIENT.clientId, OPENBANKING_CLIENT_SECRET: REPLICA_CLIENT.clientSecret, OPENBANKING_CLIENT_USE_CODE: REPLICA_CLIENT.clientUseCode };
+}
+
+/**
  * Brings up the whole local service: the sandbox institutions, the scraper
  * process with Debian's Chromium, and `wrangler dev` with local D1, R2,
  * Queues and Durable Objects; migrates and seeds the demo workspace.
@@ -230,13 +257,19 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const baseUrl = `http://127.0.0.1:${options.port}`;
   const scrapers: (ChildProcess | null)[] = scraperPorts.map(() => null);
 
+  // Real institutions answer from their replicas in the sandbox (nothing local reaches the internet), unless this
+  // process's INSTITUTION_BASE_URLS names a provider. The worker reads them too: it sends a browser to Open Banking's
+  // authorization page at its stand-in.
+  const institutionBaseUrls = JSON.stringify(localInstitutionBaseUrls(sandboxUrl));
+  const openBankingKeys = localOpenBankingKeys();
   const scraperEnv = {
     SCRAPER_SHARED_SECRET: secrets.SCRAPER_SHARED_SECRET!,
     SANDBOX_BASE_URL: sandboxUrl,
-    // Real institutions answer from their replicas in the sandbox: nothing local reaches the internet.
-    INSTITUTION_BASE_URLS: JSON.stringify({ hometax: hometaxStandIns(sandboxUrl), "nts.business-status": ntsBusinessStatusStandIns(sandboxUrl) }),
+    INSTITUTION_BASE_URLS: institutionBaseUrls,
     // The replica's service key (docs/institutions/nts-business-status.md §9): the real API never sees it.
     NTS_SERVICE_KEY: REPLICA_SERVICE_KEY,
+    // The 이용기관 keys the scraper exchanges and refreshes consents with (the replica's unless the environment's).
+    ...openBankingKeys,
     ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),
     ...(options.scraperMaxSessions ? { MAX_SESSIONS: String(options.scraperMaxSessions) } : {}),
     // Route deliveries may reach an SFTP server on this machine, as webhooks may (WEBHOOK_ALLOW_LOCAL_URLS); production refuses loopback.
@@ -316,7 +349,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/domain/pipeline/detached-delivery.ts).
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
     const scraperVars = options.runners ? { SCRAPER_RUNNERS: String(scraperUrls.length) } : { SCRAPER_URL: scraperUrls.join(",") };
-    const vars = { ...scraperVars, SANDBOX_BASE_URL: sandboxUrl, PORTONE_API_URL: `${sandboxUrl}/portone`, PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET, BILLING_TEST_CLOCK: "1", CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
+    const openBankingVars = { OPENBANKING_CLIENT_ID: openBankingKeys.OPENBANKING_CLIENT_ID, INSTITUTION_BASE_URLS: institutionBaseUrls };
+    const vars = { ...scraperVars, ...openBankingVars, SANDBOX_BASE_URL: sandboxUrl, PORTONE_API_URL: `${sandboxUrl}/portone`, PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET, BILLING_TEST_CLOCK: "1", CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     let worker: ChildProcess;
     const startWorker = async () => {

@@ -7,6 +7,8 @@ import { tracedDelivery } from "../../worker/domain/pipeline/traced-delivery";
 import type { ReceivedWebhook } from "../support/webhook-receiver";
 import { call, withCapturedQueue } from "./helpers";
 import { newJob } from "./pipeline-harness";
+import { sql } from "drizzle-orm";
+import { database, withoutQueryParams } from "../../worker/platform/database/client";
 
 type Json = Record<string, any>;
 
@@ -70,5 +72,20 @@ describe("logs and traces", () => {
     await call("/api/v1/openapi.json", { env: traced, headers: { traceparent: `00-${unsampled}-00f067aa0ba902b7-00` } });
     await call("/api/v1/openapi.json", { env: traced });
     expect((await spansAt(collector)).filter((s) => s.traceId === unsampled)).toEqual([]);
+  });
+});
+
+describe("log lines of a failed query", () => {
+  it("keep the query's text and the database's reason, never the values bound to it", async () => {
+    const address = `person-${crypto.randomUUID()}@example.co.kr`;
+    const failed = await database((env as unknown as Bindings).DB)
+      .run(sql`SELECT * FROM no_such_table WHERE email = ${address}`)
+      .then(() => null, (err: unknown) => err as Error);
+    expect(failed).toBeInstanceOf(Error);
+    // drizzle names the bound values in its message; the line kept for the log does not.
+    expect(String(failed)).toContain(address);
+    expect(withoutQueryParams(String(failed))).toContain("no_such_table");
+    expect(withoutQueryParams(String(failed))).not.toContain(address);
+    expect(withoutQueryParams(failed!.stack)).not.toContain(address);
   });
 });

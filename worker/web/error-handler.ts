@@ -8,6 +8,7 @@ import { NO_PROVIDER } from "../domain/alerts/rules";
 import { afterAnswer } from "../platform/http/after-answer";
 import { fileReport } from "../domain/reports/store";
 import { log } from "../platform/observability/telemetry";
+import { withoutQueryParams } from "../platform/database/client";
 
 /** Framework exceptions (body parsing, content type, size) mapped onto catalog codes. */
 function fromHttpException(err: HTTPException): ApiError {
@@ -40,7 +41,7 @@ export function errorResponse<E extends AppEnv>(c: Context<E>, error: ApiError):
 export const onError = <E extends AppEnv>(err: Error, c: Context<E>): Response => {
   if (err instanceof ApiError) return errorResponse(c, err);
   if (err instanceof HTTPException) return errorResponse(c, fromHttpException(err));
-  log("error", "unhandled-error", { error: String(err), stack: err.stack });
+  log("error", "unhandled-error", { error: withoutQueryParams(String(err)), stack: withoutQueryParams(err.stack) });
   return errorResponse(c, new ApiError("INTERNAL_ERROR"));
 };
 

@@ -27,12 +27,6 @@ export function failedOn(err: unknown, constraint: "UNIQUE" | "NOT NULL"): boole
   return false;
 }
 
-/** A drizzle write as a D1 statement, to batch with the statements other owners hand over (workspaces/store.ts). */
-export function prepared(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
-  const { sql: text, params } = query.toSQL();
-  return d1.prepare(text).bind(...params);
-}
-
 /**
  * A new invoice and the writes that open it, to batch together: the invoice with the workspace's usage credits applied
  * (soonest to expire first), its INVOICED ledger row, and CREDIT_APPLIED with the credits' writes when they cover part.

@@ -1,10 +1,10 @@
 import { and, eq, isNotNull, lte } from "drizzle-orm";
-import { database } from "../../platform/database/client";
+import { database, statementOf } from "../../platform/database/client";
 import { type PLANS } from "../workspaces/tables";
 import { subscriptions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { planStatement, workspaceRow } from "../workspaces/store";
-import { failedOn, invoiceWrites, prepared } from "./invoices";
+import { failedOn, invoiceWrites } from "./invoices";
 import { overageOf } from "./overage";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -53,7 +53,7 @@ export async function applyBookedChanges(d1: D1Database, now: number = Date.now(
         : [];
     try {
       await d1.batch([
-        ...bill.map((write) => prepared(d1, write)),
+        ...bill.map((write) => statementOf(d1, write)),
         plan === "FREE"
           ? d1.prepare("DELETE FROM subscriptions WHERE workspace_id = ? AND pending_plan = 'FREE'").bind(row.workspaceId)
           : d1.prepare("UPDATE subscriptions SET pending_plan = NULL, updated_at = ? WHERE workspace_id = ?").bind(now, row.workspaceId),

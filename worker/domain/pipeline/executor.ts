@@ -22,6 +22,7 @@ import { executeProbe, isProbeHolder } from "./probe";
 import { endLease, jobLockName } from "./released-leases";
 import { canonicalJson } from "../../platform/lib/canonical-json";
 import { log } from "../../platform/observability/telemetry";
+import { withoutQueryParams } from "../../platform/database/client";
 
 const ACK: Outcome = { kind: "ack" };
 
@@ -351,11 +352,11 @@ async function closeJobSession(delivery: Delivery): Promise<void> {
 }
 
 /** An error's stack for a log line, with the common redaction: its first line is the error's message. */
-const redactedStack = (err: unknown): string | undefined => (err instanceof Error && typeof err.stack === "string" ? redactText(err.stack) : undefined);
+const redactedStack = (err: unknown): string | undefined => (err instanceof Error && typeof err.stack === "string" ? redactText(withoutQueryParams(err.stack)!) : undefined);
 
 async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: unknown): Promise<Outcome> {
   // An error may quote what the scraper answered (records, an institution's page): a log line keeps it redacted.
-  if (!(err instanceof ProviderFailure)) log("error", "unhandled-error", { jobId: delivery.job.id, error: redactText(String(err)), stack: redactedStack(err) });
+  if (!(err instanceof ProviderFailure)) log("error", "unhandled-error", { jobId: delivery.job.id, error: redactText(withoutQueryParams(String(err))!), stack: redactedStack(err) });
   const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));
   const error = jobError(failure.code, failure.retryAfterSeconds);
   if (failure instanceof TargetNotShown) error.message = `${error.message} 기관이 보여 주는 ${failure.code === "INVALID_CARD_FOR_SERVICE" ? "카드" : "계좌"}: ${shownList(failure.shown)}`;

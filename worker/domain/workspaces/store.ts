@@ -1,6 +1,6 @@
 import { desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/database/client";
-import { database } from "../../platform/database/client";
+import { database, statementOf } from "../../platform/database/client";
 import { workspaces } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type Plan, PLAN_LIMITS } from "./plans";
@@ -173,12 +173,6 @@ export async function setPartnerName(d1: D1Database, workspaceId: string, name: 
 export async function setSuspended(d1: D1Database, workspaceId: string, at: number | null): Promise<boolean> {
   const done = await database(d1).update(workspaces).set({ suspendedAt: at }).where(eq(workspaces.id, workspaceId)).returning({ id: workspaces.id });
   return done.length === 1;
-}
-
-/** A drizzle write as a D1 statement, for billing's batches, which join it to statements of their own (as billing/invoices.ts `prepared`). */
-function statementOf(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
-  const { sql: text, params } = query.toSQL();
-  return d1.prepare(text).bind(...params);
 }
 
 /** The statement that moves a workspace to a plan, for a caller to batch with what pays for it (worker/domain/billing/invoices.ts). */
