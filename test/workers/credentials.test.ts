@@ -97,6 +97,7 @@ describe("credentials API", () => {
       // Registered without a check here (CREDENTIAL_CHECKS=off in this project), and never warned of an expiry.
       check_state: null,
       check_id: null,
+      check_requested_at: null,
       check_error: null,
       checked_at: null,
       expiry_warned_days: null,
