@@ -17,11 +17,19 @@ export const scraperPaths = {
  * An Open Banking token call (docs/institutions/openbanking.md §1.2), made by the scraper because it is the one
  * component that reaches institutions (its egress and stand-ins): the code of a consent just given, exchanged at
  * once and read back with user/me; or a consent's refresh. The 이용기관's keys are the scraper's own
- * (OPENBANKING_CLIENT_ID, OPENBANKING_CLIENT_SECRET, OPENBANKING_CLIENT_USE_CODE); the worker never holds the secret.
+ * (OPENBANKING_CLIENT_ID, OPENBANKING_CLIENT_SECRET, OPENBANKING_CLIENT_USE_CODE; the worker never holds that secret),
+ * or a partner's own, carried in the request (`keys`).
  */
-export type OpenBankingTokenRequest =
+export type OpenBankingTokenRequest = (
   | { grant: "authorization_code"; code: string; redirectUri: string }
-  | { grant: "refresh_token"; credential: OpenBankingConsent; consentGivenAt: string };
+  | { grant: "refresh_token"; credential: OpenBankingConsent; consentGivenAt: string }
+) & {
+  /**
+   * A partner's own 이용기관 keys (docs/institutions/openbanking.md §1.5), opened by the worker for a consent of one of
+   * that partner's businesses: the scraper uses them instead of its own for this call, and never logs them.
+   */
+  keys?: { clientId: string; clientSecret: string; clientUseCode: string };
+};
 
 export interface OpenBankingTokenResponse {
   /** The tokens to seal: the old refresh token no longer works after a refresh. */

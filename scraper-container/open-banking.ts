@@ -17,6 +17,15 @@ export function openBankingKeysFromEnv(env: NodeJS.ProcessEnv): OpenBankingKeys 
   return { clientId, clientSecret, clientUseCode };
 }
 
+/** A request's keys, checked as the environment's are; malformed: 400 (never echoed back). */
+function requestKeys(keys: unknown): OpenBankingKeys {
+  const k = keys as Partial<OpenBankingKeys> | null;
+  if (!k || typeof k.clientId !== "string" || !k.clientId || typeof k.clientSecret !== "string" || !k.clientSecret || typeof k.clientUseCode !== "string" || !/^[A-Z0-9]{10}$/.test(k.clientUseCode)) {
+    throw new HttpFailure(400, "INTERNAL_ERROR");
+  }
+  return { clientId: k.clientId, clientSecret: k.clientSecret, clientUseCode: k.clientUseCode };
+}
+
 export interface OpenBankingTokenDeps {
   keys?: OpenBankingKeys;
   /** INSTITUTION_BASE_URLS' `openbanking` entry. */
@@ -34,18 +43,20 @@ export interface OpenBankingTokenDeps {
  */
 export async function openBankingTokens(input: Record<string, unknown>, deps: OpenBankingTokenDeps): Promise<OpenBankingTokenResponse> {
   const request = input as Partial<OpenBankingTokenRequest>;
-  if (!deps.keys) throw new ProviderFailure("UNKNOWN", "this scraper has no Open Banking keys (OPENBANKING_CLIENT_ID, OPENBANKING_CLIENT_SECRET, OPENBANKING_CLIENT_USE_CODE)");
+  // A partner's own keys (§1.5) in the request replace this scraper's for this call only.
+  const keys = request.keys === undefined ? deps.keys : requestKeys(request.keys);
+  if (!keys) throw new ProviderFailure("UNKNOWN", "this scraper has no Open Banking keys (OPENBANKING_CLIENT_ID, OPENBANKING_CLIENT_SECRET, OPENBANKING_CLIENT_USE_CODE)");
   const http = institutionHttp({ hosts: OPENBANKING_HOSTS, standIns: deps.standIns, transport: deps.transport, timeoutMs: deps.timeoutMs });
   if (request.grant === "authorization_code" && typeof request.code === "string" && typeof request.redirectUri === "string") {
-    const grant = await exchangeCode(http, "production", deps.keys, request.code, request.redirectUri);
+    const grant = await exchangeCode(http, "production", keys, request.code, request.redirectUri);
     const me = await userMe(http, "production", grant.credential);
     const accounts = me.accounts.map(({ fintechUseNum, bankCodeStd, bankName, accountNumMasked, accountAlias, inquiryAgreed }) => ({ fintechUseNum, bankCodeStd, bankName, accountNumMasked, accountAlias, inquiryAgreed }));
     return { ...grant, accounts };
   }
   if (request.grant === "refresh_token" && request.credential?.authMethod === "OPEN_BANKING" && typeof request.consentGivenAt === "string") {
-    // A consent issued to another 이용기관 (a partner's own keys) cannot be refreshed with the deployment's.
-    if (request.credential.clientUseCode !== deps.keys.clientUseCode) throw new ProviderFailure("NO_VALID_CREDENTIAL", "consent of another 이용기관 than this scraper's keys");
-    return refreshConsent(http, "production", deps.keys, request.credential, request.consentGivenAt);
+    // A consent issued to another 이용기관 (a partner's own keys, or keys since replaced) cannot be refreshed with these.
+    if (request.credential.clientUseCode !== keys.clientUseCode) throw new ProviderFailure("NO_VALID_CREDENTIAL", "consent of another 이용기관 than the keys of this call");
+    return refreshConsent(http, "production", keys, request.credential, request.consentGivenAt);
   }
   throw new HttpFailure(400, "INTERNAL_ERROR");
 }

@@ -9,6 +9,8 @@ import { parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { egress } from "../scraper-container/egress";
 import { checkHometax } from "./live-check/hometax";
 import { checkNtsBusinessStatus } from "./live-check/nts-business-status";
+import { atStandIn, checkOpenBanking } from "./live-check/openbanking";
+import { OPENBANKING_HOSTS } from "../collectors/openbanking/hosts";
 import { NTS_STATUS_HOSTS } from "../collectors/nts-business-status/hosts";
 import { isValidBusinessNumber } from "../contracts/business-number";
 
@@ -26,11 +28,14 @@ const { values } = parseArgs({
     // Repeatable for nts.business-status: --business-number 1234567890 --business-number …
     "business-number": { type: "string", multiple: true },
     month: { type: "string" },
+    // openbanking: the port of http://localhost:<port>/callback, the app's Callback URL registered at KFTC.
+    port: { type: "string" },
   },
 });
 
 function usage(message: string): never {
-  console.error(`${message}\n사용법: npm run live:check -- --provider hometax (--cert-dir <signCert.der와 signPri.key가 있는 폴더> | --login-id <아이디>) [--business-number 1234567890] [--month 2026-10]\n       NTS_SERVICE_KEY=<서비스키> npm run live:check -- --provider nts.business-status --business-number 1234567890 [--business-number …]`);
+  console.error(`${message}\n사용법: npm run live:check -- --provider hometax (--cert-dir <signCert.der와 signPri.key가 있는 폴더> | --login-id <아이디>) [--business-number 1234567890] [--month 2026-10]\n       NTS_SERVICE_KEY=<서비스키> npm run live:check -- --provider nts.business-status --business-number 1234567890 [--business-number …]
+       OPENBANKING_CLIENT_ID=… OPENBANKING_CLIENT_SECRET=… OPENBANKING_CLIENT_USE_CODE=… npm run live:check -- --provider openbanking [--port 8080] [--month 2026-10]`);
   process.exit(2);
 }
 
@@ -73,7 +78,31 @@ if (values.provider === "nts.business-status") {
   console.log(`\n${new Date().toISOString().slice(0, 10)} 결과를 docs/institutions/nts-business-status.md의 "Live check" 표에 날짜와 함께 기록해 주세요.`);
   process.exit(steps.some((s) => !s.ok) ? 1 : 0);
 }
-if (values.provider !== "hometax") usage("지금 실기관 확인을 할 수 있는 기관은 hometax와 nts.business-status입니다.");
+if (values.provider === "openbanking") {
+  // docs/institutions/openbanking.md §12: the developer's testbed app keys, from the environment only.
+  const { OPENBANKING_CLIENT_ID: clientId, OPENBANKING_CLIENT_SECRET: clientSecret, OPENBANKING_CLIENT_USE_CODE: clientUseCode } = process.env;
+  if (!clientId || !clientSecret || !clientUseCode || !/^[A-Z0-9]{10}$/.test(clientUseCode)) {
+    usage("OPENBANKING_CLIENT_ID, OPENBANKING_CLIENT_SECRET, OPENBANKING_CLIENT_USE_CODE(이용기관코드 10자리) 환경 변수에 테스트베드 앱의 키를 넣어 주세요.");
+  }
+  const port = Number(values.port ?? 8080);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) usage("--port는 1..65535의 숫자여야 합니다.");
+  const standIns = parseInstitutionBaseUrls(process.env.INSTITUTION_BASE_URLS).openbanking;
+  const transport = egress({ proxyUrl: process.env.EGRESS_PROXY_URL || undefined })("openbanking");
+  const month = values.month ? monthOf(values.month) : lastMonth();
+  console.log(`오픈뱅킹 테스트베드 실기관 확인: ${standIns ? "대역(INSTITUTION_BASE_URLS)" : "https://testapi.openbanking.or.kr"}, 콜백 http://localhost:${port}/callback (앱의 Callback URL로 등록), ${month.start}..${month.end}, 건수만 확인하고 아무것도 저장하지 않습니다.`);
+  const steps = await checkOpenBanking({
+    http: institutionHttp({ hosts: OPENBANKING_HOSTS, standIns, transport }),
+    keys: { clientId, clientSecret, clientUseCode },
+    port,
+    month,
+    browserUrl: (real) => atStandIn(real, standIns),
+    showAuthorizationUrl: (url) => console.log(`\n브라우저에서 이 주소를 열어 테스트 사용자로 동의해 주세요 (10분 안에):\n  ${url}\n`),
+  });
+  for (const { step, ok, detail } of steps) console.log(`${ok ? "✓" : "✗"} ${step}: ${detail}`);
+  console.log(`\n${new Date().toISOString().slice(0, 10)} 결과를 docs/institutions/openbanking.md의 "Live check"(§12) 표에 날짜와 함께 기록해 주세요.`);
+  process.exit(steps.some((s) => !s.ok) ? 1 : 0);
+}
+if (values.provider !== "hometax") usage("지금 실기관 확인을 할 수 있는 기관은 hometax, nts.business-status, openbanking입니다.");
 let credential: LoginCredential;
 if (values["cert-dir"]) {
   const read = (name: string) => readFileSync(path.join(values["cert-dir"]!, name)).toString("base64");

@@ -12,6 +12,7 @@ export const SEALED_COLUMNS: Readonly<Record<string, string>> = {
   operators: "SELECT json_extract(totp_sealed, '$.kv') AS kv FROM operators",
   delivery_routes: "SELECT json_extract(sealed_secret, '$.kv') AS kv FROM delivery_routes WHERE sealed_secret IS NOT NULL",
   payment_methods: "SELECT json_extract(sealed_billing_key, '$.kv') AS kv FROM payment_methods",
+  partner_open_banking_keys: "SELECT json_extract(sealed_secret, '$.kv') AS kv FROM partner_open_banking_keys",
   failure_reports: "SELECT page_key_version AS kv FROM failure_reports WHERE page_key IS NOT NULL",
 };
 

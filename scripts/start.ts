@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { newApiKey, newDemoPassword } from "./demo-seed";
 import { newTotpSecret, totpUri } from "../worker/domain/operators/second-factor";
-import { startLocalStack } from "./local-stack";
+import { localInstitutionBaseUrls, startLocalStack } from "./local-stack";
+import { consentOpenBanking, DEMO_OPENBANKING_USER } from "./demo-openbanking";
+import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** A demo secret: the environment's when set, else the one made on the first start, so restarts keep working curl lines and sign-ins. */
@@ -31,6 +33,20 @@ const stack = await startLocalStack({
   sweepEveryMs: 60_000,
 });
 
+// The demo's Open Banking consent, given through the real flow on every start (the replica forgets its tokens when
+// it stops); skipped when this process's INSTITUTION_BASE_URLS points openbanking elsewhere than the replica.
+let openBankingLine: string;
+if (JSON.stringify(localInstitutionBaseUrls(stack.sandboxUrl).openbanking) !== JSON.stringify(openBankingStandIns(stack.sandboxUrl))) {
+  openBankingLine = "INSTITUTION_BASE_URLS가 openbanking을 복제본이 아닌 곳으로 보내므로 데모 동의는 만들지 않았습니다";
+} else {
+  try {
+    const demo = await consentOpenBanking(stack.baseUrl, stack.apiKey);
+    openBankingLine = `${DEMO_OPENBANKING_USER}의 계좌 ${demo.accounts}개에 동의한 자격 증명 ${demo.credentialId}: openbanking 작업을 바로 실행할 수 있습니다`;
+  } catch (err) {
+    openBankingLine = `데모 동의를 만들지 못했습니다: ${(err as Error).message}`;
+  }
+}
+
 console.log(`
 데이터 수집 서비스가 로컬에서 실행 중입니다.
   API             ${stack.baseUrl}/api/v1
@@ -43,8 +59,12 @@ console.log(`
                   (인증 앱에 이 주소나 비밀 ${stack.demoOperator.totpSecret}을 등록하고 6자리 코드로 로그인합니다)
   샌드박스 기관    ${stack.sandboxUrl}/bank/
   데모 API 키      ${stack.apiKey}
+  오픈뱅킹         ${openBankingLine}
+                  (복제본 ${stack.sandboxUrl}/openbanking/, 사용자 obuser1·obuser2 / pass_good)
 
   curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.baseUrl}/api/v1/providers
+  curl -H "Authorization: Bearer ${stack.apiKey}" -H "Content-Type: application/json" ${stack.baseUrl}/api/v1/data-jobs \\
+    -d '{"providerCode":"openbanking","schema":"bank.transactions.cb.v1","params":{"dateRangeStart":"2026-01-01","dateRangeEnd":"2026-03-31"}}'
 Ctrl-C로 모두 종료합니다.
 `);
 

@@ -568,6 +568,30 @@ export interface paths {
         patch: operations["updatePartnerProfile"];
         trace?: never;
     };
+    "/api/v1/partner-profile/open-banking-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * 파트너의 오픈뱅킹 이용기관 키 정하기
+         * @description 파트너가 스스로 금융결제원 오픈뱅킹 이용기관이면 자기 키(client_id, client_secret, 이용기관 코드)를 둘 수 있습니다. 그 키는 이 파트너가 X-SVC-Business로 연 등록 세션의 오픈뱅킹 동의와 그 동의의 갱신에만 쓰이고, 파트너 자신의 워크스페이스나 다른 파트너의 세션에는 쓰이지 않습니다. 금융결제원에 등록한 Callback URL은 이 서비스의 /connect/open-banking/callback이어야 합니다. client_secret은 금고에 봉인되어 다시 보이지 않습니다. 키를 지우거나 이용기관 코드를 바꾸면 이전 키로 받은 동의는 다음 갱신에서 NO_VALID_CREDENTIAL로 끝나 다시 동의를 받아야 합니다. 관리 권한이 있는 키만 부를 수 있습니다.
+         */
+        put: operations["setPartnerOpenBankingKeys"];
+        post?: never;
+        /**
+         * 파트너의 오픈뱅킹 이용기관 키 지우기
+         * @description 파트너가 스스로 금융결제원 오픈뱅킹 이용기관이면 자기 키(client_id, client_secret, 이용기관 코드)를 둘 수 있습니다. 그 키는 이 파트너가 X-SVC-Business로 연 등록 세션의 오픈뱅킹 동의와 그 동의의 갱신에만 쓰이고, 파트너 자신의 워크스페이스나 다른 파트너의 세션에는 쓰이지 않습니다. 금융결제원에 등록한 Callback URL은 이 서비스의 /connect/open-banking/callback이어야 합니다. client_secret은 금고에 봉인되어 다시 보이지 않습니다. 키를 지우거나 이용기관 코드를 바꾸면 이전 키로 받은 동의는 다음 갱신에서 NO_VALID_CREDENTIAL로 끝나 다시 동의를 받아야 합니다. 관리 권한이 있는 키만 부를 수 있습니다.
+         */
+        delete: operations["removePartnerOpenBankingKeys"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/partners": {
         parameters: {
             query?: never;
@@ -2364,6 +2388,20 @@ export interface components {
              * @example (주)경리나라
              */
             name: string | null;
+        };
+        PartnerOpenBankingKeys: {
+            /** @description 이용기관 client_id (동의 화면 주소에 실립니다) */
+            clientId: string;
+            /**
+             * @description 이용기관 코드 10자 (모든 bank_tran_id의 앞 10자리)
+             * @example M202600002
+             */
+            clientUseCode: string;
+            /**
+             * Format: date-time
+             * @description 정한 때
+             */
+            setAt: string;
         };
         ActingPartnerList: {
             items: components["schemas"]["ActingPartner"][];
@@ -6904,6 +6942,194 @@ export interface operations {
             };
             /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setPartnerOpenBankingKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientId: string;
+                    /** @description 봉인되어 다시 보이지 않습니다 */
+                    clientSecret: string;
+                    /** @example M202600002 */
+                    clientUseCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 정한 키 (client_secret은 없습니다) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerOpenBankingKeys"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removePartnerOpenBankingKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 지웠습니다 (키가 없었어도 204) */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];

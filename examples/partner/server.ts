@@ -3,6 +3,9 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
+/** What the page offers: a sandbox bank login, and Open Banking (a consent on KFTC's page, the replica's locally). */
+const OFFERED = ["sandbox.bank", "openbanking"] as const;
+
 /**
  * A partner's backend in miniature: it holds the API key, issues a
  * registration session for its own origin and hands only the one-time token
@@ -28,8 +31,12 @@ export async function startPartnerExample(options: { port: number; serviceUrl: s
       if (req.method === "GET" && req.url === "/") return send(200, "text/html; charset=utf-8", page);
       if (req.method === "GET" && req.url === "/collect-sdk.js") return send(200, "text/javascript", sdk);
       if (req.method === "POST" && req.url === "/api/registration-session") {
+        // The page names which institution the person connects: the sandbox bank's login, or Open Banking's consent.
+        let asked = "";
+        for await (const chunk of req) asked += chunk;
+        const providerCode = OFFERED.find((code) => code === (asked ? (JSON.parse(asked) as { providerCode?: string }).providerCode : undefined)) ?? OFFERED[0];
         const issued = await service("POST", "/api/v1/registration-sessions", {
-          registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }],
+          registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode }],
           originAllowlist: [origin],
           clientReferenceId: "example-user-1",
         });

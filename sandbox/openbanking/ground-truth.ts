@@ -8,6 +8,10 @@ import { seededRandom } from "../random";
 
 /** The replica's registered 이용기관: its keys are the sandbox's own, never a real 이용기관's. */
 export const REPLICA_CLIENT = { clientId: "sandbox-openbanking-client-0001", clientSecret: "sandbox-openbanking-secret-0001", clientUseCode: "M202600001" } as const;
+/** A second registered 이용기관, a partner that brings its own keys (docs/institutions/openbanking.md §1.5). */
+export const REPLICA_PARTNER_CLIENT = { clientId: "sandbox-openbanking-partner-0002", clientSecret: "sandbox-openbanking-partner-secret-0002", clientUseCode: "M202600002" } as const;
+/** Every 이용기관 the replica knows: each consent, code and token belongs to the one that asked for it. */
+export const REPLICA_CLIENTS: readonly { clientId: string; clientSecret: string; clientUseCode: string }[] = [REPLICA_CLIENT, REPLICA_PARTNER_CLIENT];
 
 export const LEDGER_START = "2025-01-01";
 export const LEDGER_END = "2026-03-31";

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { OPENBANKING_HOSTS } from "../../collectors/openbanking/hosts";
 import { redirect, sendHtml, sendJson } from "../http-kit";
-import { accountByFintech, balanceOf, ledgerOf, type LedgerRow, REPLICA_CLIENT, type ReplicaAccount, type ReplicaUser, userByLogin, userBySeqNo } from "./ground-truth";
+import { accountByFintech, balanceOf, ledgerOf, type LedgerRow, REPLICA_CLIENTS, type ReplicaAccount, type ReplicaUser, userByLogin, userBySeqNo } from "./ground-truth";
 
 export interface OpenBankingReplicaOptions {
   /** The replica's clock (tokens expire by it; `bank_tran_id`s are unique per its Korean day). */
@@ -40,8 +40,11 @@ const MESSAGES: Record<string, string> = {
   O0011: "허용되지 않은 Scope 입니다.",
 };
 
+type ReplicaClient = (typeof REPLICA_CLIENTS)[number];
+
 interface Token {
   user: ReplicaUser;
+  client: ReplicaClient;
   scope: string[];
   expiresAt: number;
 }
@@ -51,6 +54,7 @@ interface AuthorizeSession {
   scope: string[];
   state: string;
   clientInfo: string | null;
+  client: ReplicaClient;
   user?: ReplicaUser;
 }
 
@@ -94,7 +98,7 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
   const now = options.now ?? Date.now;
   const accessTtlMs = (options.accessTtlSeconds ?? 7_776_000) * 1000;
   const authorizeSessions = new Map<string, AuthorizeSession>();
-  const codes = new Map<string, { user: ReplicaUser; scope: string[]; redirectUri: string; at: number }>();
+  const codes = new Map<string, { user: ReplicaUser; scope: string[]; redirectUri: string; at: number; client: ReplicaClient }>();
   const accessTokens = new Map<string, Token>();
   const refreshTokens = new Map<string, Token>();
   /** Per user: the accounts consented to (fintech_use_num → YYYYMMDDhhmmss). */
@@ -104,12 +108,12 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
 
   const newToken = () => randomBytes(30).toString("base64url");
 
-  function issue(user: ReplicaUser, scope: string[]): Json {
+  function issue(user: ReplicaUser, scope: string[], client: ReplicaClient): Json {
     const access = newToken();
     const refresh = newToken();
     const at = now();
-    accessTokens.set(access, { user, scope, expiresAt: at + accessTtlMs });
-    refreshTokens.set(refresh, { user, scope, expiresAt: at + accessTtlMs + REFRESH_EXTRA_MS });
+    accessTokens.set(access, { user, scope, client, expiresAt: at + accessTtlMs });
+    refreshTokens.set(refresh, { user, scope, client, expiresAt: at + accessTtlMs + REFRESH_EXTRA_MS });
     return { access_token: access, token_type: "Bearer", expires_in: Math.floor(accessTtlMs / 1000), refresh_token: refresh, scope: scope.join(" "), user_seq_no: user.userSeqNo };
   }
 
@@ -142,14 +146,15 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
     if (path === "/oauth/2.0/authorize") {
       const q = url.searchParams;
       if (q.get("response_type") !== "code") return paramError(res, "3000116");
-      if (q.get("client_id") !== REPLICA_CLIENT.clientId) return paramError(res, "3000201");
+      const client = REPLICA_CLIENTS.find((c) => c.clientId === q.get("client_id"));
+      if (!client) return paramError(res, "3000201");
       const redirectUri = q.get("redirect_uri") ?? "";
       if (!URL.canParse(redirectUri) || !/^https?:$/.test(new URL(redirectUri).protocol)) return paramError(res, "3000114");
       const scope = (q.get("scope") ?? "").split(/\s+/).filter(Boolean);
       if (!scope.length || scope.some((s) => !SCOPES.has(s))) return paramError(res, "3000115");
       if (!q.get("state")) return paramError(res, "3000103");
       const id = randomBytes(18).toString("base64url");
-      authorizeSessions.set(id, { redirectUri, scope, state: q.get("state")!, clientInfo: q.get("client_info") });
+      authorizeSessions.set(id, { redirectUri, scope, state: q.get("state")!, clientInfo: q.get("client_info"), client });
       return loginForm(res, id);
     }
     if (path === "/oauth/2.0/authorize_login" || path === "/oauth/2.0/authorize_consent") {
@@ -176,31 +181,33 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
       consents.set(session.user.userSeqNo, agreed);
       authorizeSessions.delete(id);
       const code = randomBytes(24).toString("base64url");
-      codes.set(code, { user: session.user, scope: session.scope, redirectUri: session.redirectUri, at: now() });
+      codes.set(code, { user: session.user, scope: session.scope, redirectUri: session.redirectUri, at: now(), client: session.client });
       return back(res, session, { code, scope: session.scope.join(" ") });
     }
     if (path === "/oauth/2.0/token") {
       if (req.method !== "POST") return sendJson(res, 200, envelope("O0010", now()));
       const form = await readForm(req);
-      if (form.get("client_id") !== REPLICA_CLIENT.clientId || form.get("client_secret") !== REPLICA_CLIENT.clientSecret) return paramError(res, "3000201");
+      const client = REPLICA_CLIENTS.find((c) => c.clientId === form.get("client_id"));
+      if (!client || form.get("client_secret") !== client.clientSecret) return paramError(res, "3000201");
       const grant = form.get("grant_type");
       if (grant === "authorization_code") {
         const code = form.get("code") ?? "";
         const issued = codes.get(code);
         codes.delete(code);
-        if (!issued || now() - issued.at > CODE_TTL_MS) return paramError(res, "3002110");
+        // A code is its 이용기관's: another's keys cannot exchange it.
+        if (!issued || now() - issued.at > CODE_TTL_MS || issued.client !== client) return paramError(res, "3002110");
         if (form.get("redirect_uri") !== issued.redirectUri) return paramError(res, "3000114");
-        return sendJson(res, 200, issue(issued.user, issued.scope));
+        return sendJson(res, 200, issue(issued.user, issued.scope, client));
       }
       if (grant === "refresh_token") {
         const refresh = form.get("refresh_token") ?? "";
         const held = refreshTokens.get(refresh);
-        if (!held || held.expiresAt <= now()) return sendJson(res, 200, envelope("O0002", now()));
+        if (!held || held.expiresAt <= now() || held.client !== client) return sendJson(res, 200, envelope("O0002", now()));
         refreshTokens.delete(refresh);
-        return sendJson(res, 200, issue(held.user, held.scope));
+        return sendJson(res, 200, issue(held.user, held.scope, client));
       }
       if (grant === "client_credentials" && form.get("scope") === "oob") {
-        return sendJson(res, 200, { access_token: newToken(), token_type: "Bearer", expires_in: Math.floor(accessTtlMs / 1000), scope: "oob", client_use_code: REPLICA_CLIENT.clientUseCode });
+        return sendJson(res, 200, { access_token: newToken(), token_type: "Bearer", expires_in: Math.floor(accessTtlMs / 1000), scope: "oob", client_use_code: client.clientUseCode });
       }
       return paramError(res, "3000103");
     }
@@ -289,8 +296,8 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
     if (path !== "/v2.0/account/balance/fin_num" && path !== "/v2.0/account/transaction_list/fin_num") return sendJson(res, 404, envelope("O0005", at));
     if (!token.scope.includes("inquiry")) return sendJson(res, 200, envelope("O0011", at));
     const tranId = q.get("bank_tran_id") ?? "";
-    if (!/^[A-Z0-9]{10}U[A-Z0-9]{9}$/.test(tranId) || tranId.slice(0, 10) !== REPLICA_CLIENT.clientUseCode) {
-      return sendJson(res, 200, envelope("A0004", at, `은행거래고유번호의 앞 10자리는 이용기관코드(${REPLICA_CLIENT.clientUseCode})와 같아야 합니다`));
+    if (!/^[A-Z0-9]{10}U[A-Z0-9]{9}$/.test(tranId) || tranId.slice(0, 10) !== token.client.clientUseCode) {
+      return sendJson(res, 200, envelope("A0004", at, `은행거래고유번호의 앞 10자리는 이용기관코드(${token.client.clientUseCode})와 같아야 합니다`));
     }
     const day = kst(at).slice(0, 8);
     const used = usedTranIds.get(day) ?? new Set<string>();

@@ -7,6 +7,7 @@ import { invalidateCredential, type WriteCondition } from "./store";
 import type { Bindings } from "../../env";
 import { scraperInstances } from "../scraper/binding";
 import { ContainerScraper } from "../scraper/container-client";
+import { partnerKeysFor } from "../partners/open-banking-keys";
 
 const DAY_MS = 86_400_000;
 
@@ -77,7 +78,10 @@ export async function refreshConsents(d1: D1Database, masterKey: string, refresh
     try {
       const credential = await openCredential(masterKey, binding, row.sealed);
       if (credential.authMethod !== "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "not a consent");
-      const grant = await refresh({ grant: "refresh_token", credential, consentGivenAt: face.givenAt });
+      // The keys the consent was made with, by its 이용기관 code: the acting partner's own (§1.5) when they match,
+      // else the deployment's (the scraper's), which refuse another 이용기관's consent (NO_VALID_CREDENTIAL).
+      const keys = await partnerKeysFor(d1, masterKey, row.workspaceId, credential.clientUseCode);
+      const grant = await refresh({ grant: "refresh_token", credential, consentGivenAt: face.givenAt, ...(keys ? { keys } : {}) });
       const sealed = await sealCredential(masterKey, binding, grant.credential);
       const next: ConsentFace = { ...face, tokenExpiresAt: grant.credential.expiresAt, refreshableUntil: grant.refreshableUntil, refreshedAt: new Date(now).toISOString() };
       await d1.prepare("UPDATE credentials SET sealed = ?, consent = ? WHERE id = ? AND status = 'ACTIVE' AND sealed = ?").bind(sealed, JSON.stringify(next), row.id, row.sealed).run();

@@ -3,6 +3,7 @@ import { rewrapBillingKeys } from "../billing/payment-methods";
 import { rewrapCredentials } from "../credentials/store";
 import { rewrapRouteSecrets } from "../deliveries/store";
 import { rewrapOperatorSecrets } from "../operators/store";
+import { rewrapOpenBankingKeys } from "../partners/open-banking-keys";
 import { rewrapReportPages } from "../reports/store";
 import { rewrapEndpointSecrets } from "../webhooks/endpoints";
 
@@ -23,6 +24,7 @@ const STORES: Record<string, Rewrap> = {
   operators: (env, key, limit) => rewrapOperatorSecrets(env.DB, key, limit),
   delivery_routes: (env, key, limit) => rewrapRouteSecrets(env.DB, key, limit),
   payment_methods: (env, key, limit) => rewrapBillingKeys(env.DB, key, limit),
+  partner_open_banking_keys: (env, key, limit) => rewrapOpenBankingKeys(env.DB, key, limit),
   failure_reports: rewrapReportPages,
 };
 

@@ -27,3 +27,16 @@ export const connections = sqliteTable(
     index("connections_partner").on(t.partnerWorkspaceId, t.businessNumber),
   ],
 );
+
+/**
+ * A partner's own Open Banking 이용기관 keys (docs/institutions/openbanking.md §1.5), at most one set per partner
+ * workspace: used for the consents of its businesses only. The secret is sealed (open-banking-keys.ts), bound to
+ * the partner's workspace; the client id and 이용기관 code are shown back.
+ */
+export const partnerOpenBankingKeys = sqliteTable("partner_open_banking_keys", {
+  partnerWorkspaceId: text("partner_workspace_id").primaryKey().references(() => workspaces.id),
+  clientId: text("client_id").notNull(),
+  clientUseCode: text("client_use_code").notNull(),
+  sealedSecret: text("sealed_secret").notNull(),
+  setAt: integer("set_at").notNull(),
+});

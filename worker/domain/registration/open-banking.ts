@@ -8,6 +8,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";
 import { log } from "../../platform/observability/telemetry";
 import { findProvider, takesConsent } from "../catalog/providers";
+import { partnerClientIdFor, partnerKeysFor } from "../partners/open-banking-keys";
 import type { ActiveJobCheck } from "../credentials/store";
 import { ContainerScraper } from "../scraper/container-client";
 import { scraperInstances } from "../scraper/binding";
@@ -53,7 +54,9 @@ export async function startConsent(env: Bindings, token: string, providerCode: s
     await recordFailedAttempt(env, session.id);
     throw err;
   }
-  if (!env.OPENBANKING_CLIENT_ID) {
+  // A session a partner issued for one of its businesses uses the partner's own keys, if it set them (§1.5).
+  const clientId = (await partnerClientIdFor(env.DB, session.workspaceId)) ?? env.OPENBANKING_CLIENT_ID;
+  if (!clientId) {
     throw new ApiError("SCRAPING_ENGINE_UNAVAILABLE", { message: "이 서비스에는 오픈뱅킹 이용기관 설정이 없어 동의를 받을 수 없습니다. 서비스 운영자에게 문의해 주세요." });
   }
   const state = newState();
@@ -65,7 +68,7 @@ export async function startConsent(env: Bindings, token: string, providerCode: s
     .bind(await sha256Hex(state), expiresAt, session.id, now)
     .first();
   if (!bound) throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
-  const url = authorizationUrl({ environment: "production", clientId: env.OPENBANKING_CLIENT_ID, redirectUri, state });
+  const url = authorizationUrl({ environment: "production", clientId, redirectUri, state });
   return { authorizationUrl: standIn(url, env), expiresAt };
 }
 
@@ -108,7 +111,7 @@ export async function finishConsent(env: Bindings, query: URLSearchParams, redir
   try {
     if (used.until <= now) throw new ProviderFailure("LOGIN_FAILED", "open banking consent came back after its state expired");
     const { code } = readCallback(query, state);
-    const grant = await exchange(env, code, redirectUri);
+    const grant = await exchange(env, session.workspaceId, code, redirectUri);
     await registerConsent(env, session, grant, hasActiveJob);
     return { state: "CONNECTED" };
   } catch (err) {
@@ -128,8 +131,10 @@ function failed(session: SessionRow, err: unknown): ConsentOutcome {
   return { state: "FAILED", code, message: failureText(code) };
 }
 
-async function exchange(env: Bindings, code: string, redirectUri: string): Promise<OpenBankingTokenResponse> {
+/** The code exchanged with the keys the authorization URL named: the acting partner's own, else the deployment's. */
+async function exchange(env: Bindings, workspaceId: string, code: string, redirectUri: string): Promise<OpenBankingTokenResponse> {
   const instances = scraperInstances(env);
   if (!instances) throw new ProviderFailure("ENGINE_CRASHED", "no scraper configured");
-  return new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET).openBankingToken({ grant: "authorization_code", code, redirectUri });
+  const keys = await partnerKeysFor(env.DB, env.VAULT_MASTER_KEY, workspaceId);
+  return new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET).openBankingToken({ grant: "authorization_code", code, redirectUri, ...(keys ? { keys } : {}) });
 }

@@ -1,0 +1,122 @@
+import type { Browser, Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPartnerExample } from "../../examples/partner/server";
+import { freePort } from "../../scripts/free-port";
+import { transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
+import { launchChromium } from "../node/chromium";
+import { csvRows } from "./result-csv";
+import { client, type Stack, startStack } from "./stack";
+
+type Json = Record<string, any>;
+
+let stack: Stack;
+let api: ReturnType<typeof client>;
+let partner: { url: string; close(): Promise<void> };
+let browser: Browser;
+
+// The shared stack points openbanking at the sandbox's replica of KFTC, with the replica's 이용기관 keys
+// (scripts/local-stack.ts); this file's workspace holds no consent until the person gives one below.
+beforeAll(async () => {
+  stack = await startStack();
+  api = client(stack);
+  [partner, browser] = await Promise.all([startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey: stack.apiKey }), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await partner?.close();
+});
+
+const USER = userByLogin("obuser1")!;
+// Two of the person's three accounts: the checking account at 오픈은행 and the installment savings at 카카오뱅크.
+const CHOSEN = [USER.accounts[0]!, USER.accounts[2]!];
+const YEAR = { dateRangeStart: "2025-04-01", dateRangeEnd: "2026-03-31" };
+const ACCOUNT_TYPES: Record<string, string> = { "1": "CHECKING", "2": "INSTALLMENT_SAVINGS" };
+const FIELDS = ["accountNumber", "accountNumberFormatted", "accountType", "amount", "balance", "currencyCode", "description", "transactionAt"] as const;
+
+/** What the replica's ledgers say the year's records are, every field but the derived `identifier`. */
+function yearOfTruth(): Json[] {
+  const iso = (d: string, t: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6)}T${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4)}+09:00`;
+  return CHOSEN.flatMap((a) =>
+    transactionsBetween(a.fintechUseNum, YEAR.dateRangeStart, YEAR.dateRangeEnd).map((t) => ({
+      accountNumber: a.fintechUseNum,
+      accountNumberFormatted: a.accountNumMasked,
+      accountType: ACCOUNT_TYPES[a.accountType],
+      amount: t.inout_type === "입금" ? t.tran_amt : -t.tran_amt,
+      balance: t.after_balance_amt,
+      currencyCode: "KRW",
+      description: t.print_content,
+      transactionAt: iso(t.tran_date, t.tran_time),
+    })),
+  );
+}
+
+const order = (r: Json) => `${r.accountNumber} ${r.transactionAt} ${r.balance}`;
+const sorted = (rows: Json[]) => [...rows].sort((a, b) => order(a).localeCompare(order(b)));
+
+/** The person on the replica's consent page, in the window the hosted page opened: log in, tick the accounts, agree. */
+async function consentAtReplica(window: Page): Promise<void> {
+  await window.waitForSelector("input[name=user_id]");
+  await window.type("input[name=user_id]", USER.loginId);
+  await window.type("input[name=password]", USER.password);
+  await Promise.all([window.waitForNavigation(), window.click("button[value=login]")]);
+  for (const a of CHOSEN) await window.click(`input[name=fintech_use_num][value="${a.fintechUseNum}"]`);
+  // "동의" sends the browser to our callback, which exchanges the code and answers the person a page.
+  await Promise.all([window.waitForNavigation(), window.click("button[value=agree]")]);
+}
+
+describe("Open Banking end to end: the partner's page, the hosted page, the replica's consent, our callback", () => {
+  it("registers a consent through the SDK in Chromium, collects a year of transactions equal to ground truth in JSON and CSV, and withdraws", async () => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.goto(partner.url);
+    const issued = page.waitForResponse((r) => r.url() === `${partner.url}/api/registration-session` && r.request().method() === "POST");
+    await page.click("#connect-openbanking");
+    const { sessionId } = (await (await issued).json()) as { sessionId: string };
+    const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
+    const submit = await frame.waitForSelector("#submit", { visible: true });
+    expect(await submit!.evaluate((el) => el.textContent)).toBe("오픈뱅킹에서 동의하기");
+
+    // The hosted page opens a window at the click and sends it to the authorization page, at the replica's stand-in.
+    const opened = context.waitForTarget((t) => t.url().includes("/openbanking/openapi.openbanking.or.kr/oauth/2.0/authorize"));
+    await submit!.click();
+    const window = (await (await opened).page())!;
+    expect(new URL(window.url()).searchParams.get("redirect_uri")).toBe(`${stack.baseUrl}/connect/open-banking/callback`);
+    await consentAtReplica(window);
+    expect(window.url().startsWith(`${stack.baseUrl}/connect/open-banking/callback?`)).toBe(true);
+    expect(await window.content()).toContain("동의가 끝났습니다");
+
+    // The hosted page learns it from the service (it polls), tells the SDK, and the partner's backend confirms.
+    await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 60_000, polling: "mutation" });
+    const credentialId = await page.$eval("#status", (el) => (el as HTMLElement).dataset.credentialId);
+    expect((await api.json("GET", `/api/v1/registration-sessions/${sessionId}`)).body).toMatchObject({ status: "CONSUMED", credentialId });
+    const credential = (await api.json("GET", `/api/v1/credentials/${credentialId}`)).body;
+    expect(credential).toMatchObject({ providerCode: "openbanking", authMethod: "OPEN_BANKING", status: "ACTIVE" });
+    expect(credential.consent.accounts).toEqual(
+      CHOSEN.map((a) => ({ accountNumber: a.fintechUseNum, accountNumberFormatted: a.accountNumMasked, bankCode: a.bankCodeStd, bankName: a.bankName, displayName: a.accountAlias })),
+    );
+    expect(JSON.stringify(credential)).not.toMatch(/access|refresh_token|refreshToken/i);
+    await context.close();
+
+    // A year of both consented accounts: twelve windows each, most ordinary months two pages.
+    const job = await api.createJob({ providerCode: "openbanking", schema: "bank.transactions.cb.v1", params: YEAR });
+    const done = await api.waitForJob(job.id);
+    const truth = yearOfTruth();
+    expect(truth.length).toBeGreaterThan(300);
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
+    const data = (await api.json("GET", `/api/v1/data-jobs/${job.id}/results`)).body.data as Json[];
+    expect(new Set(data.map((r) => r.identifier)).size).toBe(data.length);
+    expect(sorted(data.map((r) => Object.fromEntries(FIELDS.map((f) => [f, r[f]]))))).toEqual(sorted(truth));
+    const rows = await csvRows(api, job.id);
+    const column = (header: string) => rows[0]!.indexOf(header);
+    expect(rows.length - 1).toBe(truth.length);
+    const csvKey = (r: string[]) => `${r[column("계좌번호")]} ${r[column("거래일시")]} ${r[column("거래금액")]} ${r[column("거래후잔액")]}`;
+    expect(rows.slice(1).map(csvKey).sort()).toEqual(truth.map((t) => `${t.accountNumber} ${t.transactionAt} ${t.amount} ${t.balance}`).sort());
+
+    // Withdrawal: the credential and its tokens are gone; a job that names it is refused, one that does not has none.
+    expect((await api.request("DELETE", `/api/v1/credentials/${credentialId}`)).status).toBe(204);
+    const named = await api.json("POST", "/api/v1/data-jobs", { providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {}, credentialId });
+    expect(named.body.code).toBe("CREDENTIAL_REVOKED");
+    const unnamed = await api.createJob({ providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {} });
+    expect(await api.waitForJob(unnamed.id)).toMatchObject({ kind: "Failed", error: { code: "CREDENTIAL_NOT_FOUND" } });
+  });
+});
