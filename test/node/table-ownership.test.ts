@@ -15,6 +15,7 @@ const OWNERS: Record<string, string> = {
   credentials: "worker/domain/credentials",
   registration_sessions: "worker/domain/registration",
   connections: "worker/domain/partners",
+  partner_open_banking_keys: "worker/domain/partners",
   users: "worker/domain/users",
   workspace_members: "worker/domain/users",
   workspace_invitations: "worker/domain/users",

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
-import { revokeConnection } from "../../domain/partners/connections";
+import { revokeConnection } from "../../domain/partner-revocation/revoke";
 import { JobLifecycle } from "../../domain/jobs/lifecycle";
 import { pipelineDeps } from "../../domain/pipeline/deps";
 import { releaseJobLeases } from "../../domain/pipeline/released-leases";

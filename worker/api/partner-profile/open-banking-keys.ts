@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
+import { timestamp } from "../../platform/http/bounds";
 import { removeOpenBankingKeys, setOpenBankingKeys } from "../../domain/partners/open-banking-keys";
 import { partnerWorkspaceOf } from "../connections/shapes";
 import { managing } from "../guards";
@@ -10,7 +11,7 @@ export const OpenBankingKeysSchema = z
   .object({
     clientId: z.string().max(100).meta({ description: "이용기관 client_id (동의 화면 주소에 실립니다)" }),
     clientUseCode: z.string().length(10).meta({ description: "이용기관 코드 10자 (모든 bank_tran_id의 앞 10자리)", example: "M202600002" }),
-    setAt: z.iso.datetime().meta({ description: "정한 때" }),
+    setAt: timestamp().meta({ description: "정한 때" }),
   })
   .openapi("PartnerOpenBankingKeys");
 
@@ -28,7 +29,7 @@ export const putRoute = managing("connections.manage", createRoute({
     z.object({
       clientId: z.string().min(1).max(100),
       clientSecret: z.string().min(1).max(200).meta({ description: "봉인되어 다시 보이지 않습니다" }),
-      clientUseCode: z.string().regex(/^[A-Z0-9]{10}$/).meta({ example: "M202600002" }),
+      clientUseCode: z.string().length(10).regex(/^[A-Z0-9]{10}$/).meta({ example: "M202600002" }),
     }),
   ),
   responses: {

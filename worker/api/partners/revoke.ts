@@ -1,7 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { partnerActingFor, revokeConnection } from "../../domain/partners/connections";
+import { partnerActingFor } from "../../domain/partners/connections";
+import { revokeConnection } from "../../domain/partner-revocation/revoke";
 import { JobLifecycle } from "../../domain/jobs/lifecycle";
 import { pipelineDeps } from "../../domain/pipeline/deps";
 import { releaseJobLeases } from "../../domain/pipeline/released-leases";

@@ -1,12 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
-import { jobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
 import { connections } from "./tables";
-import { retireWorkspaceCredentials } from "../credentials/store";
-import type { JobsEnv, JobLifecycle } from "../jobs/lifecycle";
-import type { JobRow } from "../jobs/store";
-import { cancelWorkspaceSessions, workspaceSessionsCancelled } from "../registration/sessions";
 import { insertConnectionWorkspace, partnerNameOf, partnerNames } from "../workspaces/store";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 
@@ -89,33 +84,16 @@ export function listConnections(d1: D1Database, partnerWorkspaceId: string, page
     .all();
 }
 
-/**
- * Revokes a connection and, in the same transaction, everything the business
- * left in motion: its credentials are deleted (their secrets erased), its
- * registration sessions still taking input are cancelled and its unfinished
- * jobs fail CREDENTIAL_NOT_FOUND (their credential is gone). Returns those
- * jobs, whose credential leases the caller releases. `jobs` (the caller's JobLifecycle) fails the jobs in that
- * transaction: the job flow sits above partners.
- */
-export async function revokeConnection(
-  env: JobsEnv,
-  partnerWorkspaceId: string,
-  id: string,
-  jobs: Pick<JobLifecycle, "workspaceFailed">,
-): Promise<{ connection: ConnectionRow; endedJobs: JobRow[] }> {
-  const db = database(env.DB);
-  const row = await db.select().from(connections).where(and(eq(connections.id, id), eq(connections.partnerWorkspaceId, partnerWorkspaceId))).get();
+/** The partner's connection `id` to revoke, or why it cannot be: not the partner's, or revoked already. */
+export async function connectionToRevoke(d1: D1Database, partnerWorkspaceId: string, id: string): Promise<ConnectionRow> {
+  const row = await database(d1).select().from(connections).where(and(eq(connections.id, id), eq(connections.partnerWorkspaceId, partnerWorkspaceId))).get();
   if (!row) throw new ApiError("CONNECTION_NOT_FOUND");
   if (row.status === "REVOKED") throw new ApiError("CONNECTION_REVOKED");
-  const now = Date.now();
-  const endedJobs = await jobs.workspaceFailed(row.workspaceId, jobError("CREDENTIAL_NOT_FOUND"), now, [
-    db.update(connections).set({ status: "REVOKED", revokedAt: now }).where(eq(connections.id, id)),
-    retireWorkspaceCredentials(db, row.workspaceId, now),
-    cancelWorkspaceSessions(db, row.workspaceId, now),
-  ]);
-  await workspaceSessionsCancelled(env, row.workspaceId, now);
-  return { connection: { ...row, status: "REVOKED", revokedAt: now }, endedJobs };
+  return row;
 }
+
+/** The write that revokes connection `id`, for the caller's transaction with what the business left in motion. */
+export const revokeStatement = (d1: D1Database, id: string, now: number) => database(d1).update(connections).set({ status: "REVOKED", revokedAt: now }).where(eq(connections.id, id));
 
 /** A partner acting for a business now, as the business sees it. */
 export interface ActingPartner {
