@@ -31,7 +31,7 @@ const ROTATING = `${OLD},${NEW_KEY}`;
 const RETIRED = NEW_KEY;
 const PROVIDERS = ["sandbox.bank", "sandbox.card", "sandbox.taxportal", "hometax"];
 const CRASH_AFTER = 300;
-const NONE_UNREADABLE = { credentials: 0, webhook_endpoints: 0, operators: 0, delivery_routes: 0, payment_methods: 0, failure_reports: 0 };
+const NONE_UNREADABLE = { credentials: 0, webhook_endpoints: 0, operators: 0, delivery_routes: 0, payment_methods: 0, failure_reports: 0, partner_open_banking_keys: 0 };
 
 /** A D1 that fails every write after `writes` of them, as a crash or a deploy would cut a cron run short. */
 function crashingAfter(writes: number): D1Database {
