@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { database } from "../../platform/database/client";
+import { database, statementOf } from "../../platform/database/client";
 import { billingLedger, invoices, subscriptions } from "./tables";
 import { type PLANS } from "../workspaces/tables";
 import { ApiError } from "../../platform/errors/api-error";
@@ -119,11 +119,22 @@ export async function openInvoiceFor(d1: D1Database, workspaceId: string, plan: 
  * crash) without a second effect: the invoice changes only while OPEN, the ledger holds one PAID row per invoice.
  */
 export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment: { transactionId: string | null; paidAt: number; paymentMethodId: string | null }): Promise<void> {
+  const db = database(d1);
   const paid = [
-    d1.prepare("UPDATE invoices SET status = 'PAID', paid_at = ?, gateway_transaction_id = ?, last_failure_code = NULL WHERE id = ? AND status = 'OPEN'").bind(payment.paidAt, payment.transactionId, invoice.id),
-    d1
-      .prepare("INSERT INTO billing_ledger (id, workspace_id, invoice_id, entry, amount, created_at) VALUES (?, ?, ?, 'PAID', ?, ?) ON CONFLICT (invoice_id, entry) DO NOTHING")
-      .bind(crypto.randomUUID(), invoice.workspaceId, invoice.id, -chargedAmount(invoice), payment.paidAt),
+    statementOf(
+      d1,
+      db
+        .update(invoices)
+        .set({ status: "PAID", paidAt: payment.paidAt, gatewayTransactionId: payment.transactionId, lastFailureCode: null })
+        .where(and(eq(invoices.id, invoice.id), eq(invoices.status, "OPEN"))),
+    ),
+    statementOf(
+      d1,
+      db
+        .insert(billingLedger)
+        .values({ id: crypto.randomUUID(), workspaceId: invoice.workspaceId, invoiceId: invoice.id, entry: "PAID", amount: -chargedAmount(invoice), createdAt: payment.paidAt })
+        .onConflictDoNothing({ target: [billingLedger.invoiceId, billingLedger.entry] }),
+    ),
   ];
   // A period's overage pays for jobs already run: no plan or period comes with it, only the debt is settled.
   if (invoice.kind === "OVERAGE") {
@@ -132,13 +143,16 @@ export async function recordPayment(d1: D1Database, invoice: InvoiceRow, payment
   }
   await d1.batch([
     ...paid,
-    d1
-      .prepare(
-        `INSERT INTO subscriptions (workspace_id, status, current_period_start, current_period_end, pending_plan, payment_method_id, past_due_since, updated_at)
-         VALUES (?1, 'ACTIVE', ?2, ?3, NULL, ?4, NULL, ?5)
-         ON CONFLICT (workspace_id) DO UPDATE SET status = 'ACTIVE', current_period_start = ?2, current_period_end = ?3, pending_plan = NULL, payment_method_id = ?4, past_due_since = NULL, updated_at = ?5`,
-      )
-      .bind(invoice.workspaceId, invoice.periodStart, invoice.periodEnd, payment.paymentMethodId, payment.paidAt),
+    statementOf(
+      d1,
+      db
+        .insert(subscriptions)
+        .values({ workspaceId: invoice.workspaceId, status: "ACTIVE", currentPeriodStart: invoice.periodStart, currentPeriodEnd: invoice.periodEnd, pendingPlan: null, paymentMethodId: payment.paymentMethodId, pastDueSince: null, updatedAt: payment.paidAt })
+        .onConflictDoUpdate({
+          target: subscriptions.workspaceId,
+          set: { status: "ACTIVE", currentPeriodStart: invoice.periodStart, currentPeriodEnd: invoice.periodEnd, pendingPlan: null, paymentMethodId: payment.paymentMethodId, pastDueSince: null, updatedAt: payment.paidAt },
+        }),
+    ),
     planStatement(d1, invoice.workspaceId, invoice.plan),
     pastDueStatement(d1, invoice.workspaceId, null),
   ]);
@@ -166,9 +180,22 @@ export async function recordFailure(d1: D1Database, invoiceId: string, code: str
  * the subscription and the workspace past due since the first refusal, in one transaction.
  */
 export async function recordRenewalRefusal(d1: D1Database, invoice: InvoiceRow, code: string, nextAttemptAt: number | null, now: number): Promise<void> {
+  const db = database(d1);
   await d1.batch([
-    d1.prepare("UPDATE invoices SET attempts = attempts + 1, last_failure_code = ?, next_attempt_at = ? WHERE id = ? AND status = 'OPEN'").bind(code, nextAttemptAt, invoice.id),
-    d1.prepare("UPDATE subscriptions SET status = 'PAST_DUE', past_due_since = coalesce(past_due_since, ?1), updated_at = ?1 WHERE workspace_id = ?2").bind(now, invoice.workspaceId),
+    statementOf(
+      d1,
+      db
+        .update(invoices)
+        .set({ attempts: sql`${invoices.attempts} + 1`, lastFailureCode: code, nextAttemptAt })
+        .where(and(eq(invoices.id, invoice.id), eq(invoices.status, "OPEN"))),
+    ),
+    statementOf(
+      d1,
+      db
+        .update(subscriptions)
+        .set({ status: "PAST_DUE", pastDueSince: sql`coalesce(${subscriptions.pastDueSince}, ${now})`, updatedAt: now })
+        .where(eq(subscriptions.workspaceId, invoice.workspaceId)),
+    ),
     pastDueStatement(d1, invoice.workspaceId, now),
   ]);
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { paymentMethods, subscriptions } from "./tables";
 import type { Bindings } from "../../env";
@@ -84,17 +84,20 @@ export async function deletePaymentMethod(env: Pick<Bindings, "DB" | "VAULT_MAST
  * master key version, each moved onto the newest on its own (only if unchanged meanwhile), deleted cards' too.
  */
 export async function rewrapBillingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const rows = await d1
-    .prepare("SELECT id, sealed_billing_key AS sealed FROM payment_methods WHERE json_extract(sealed_billing_key, '$.kv') < ? LIMIT ?")
-    .bind(latestKeyVersion(masterSecret), limit)
-    .all<{ id: string; sealed: string }>();
+  const db = database(d1);
+  const rows = await db
+    .select({ id: paymentMethods.id, sealed: paymentMethods.sealedBillingKey })
+    .from(paymentMethods)
+    .where(lt(sql`json_extract(${paymentMethods.sealedBillingKey}, '$.kv')`, latestKeyVersion(masterSecret)))
+    .limit(limit)
+    .all();
   let unreadable = 0;
-  for (const row of rows.results) {
+  for (const row of rows) {
     const rewrapped = await rewrapText(masterSecret, [row.id], row.sealed).catch(() => undefined);
     if (rewrapped === undefined) unreadable++;
-    else if (rewrapped) await d1.prepare("UPDATE payment_methods SET sealed_billing_key = ? WHERE id = ? AND sealed_billing_key = ?").bind(rewrapped, row.id, row.sealed).run();
+    else if (rewrapped) await db.update(paymentMethods).set({ sealedBillingKey: rewrapped }).where(and(eq(paymentMethods.id, row.id), eq(paymentMethods.sealedBillingKey, row.sealed)));
   }
-  return { seen: rows.results.length, unreadable };
+  return { seen: rows.length, unreadable };
 }
 
 /** Every card the workspace ever registered, deleted ones too, by its billing key's hash: which card a payment was made with. */

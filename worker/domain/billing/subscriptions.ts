@@ -55,8 +55,8 @@ export async function applyBookedChanges(d1: D1Database, now: number = Date.now(
       await d1.batch([
         ...bill.map((write) => statementOf(d1, write)),
         plan === "FREE"
-          ? d1.prepare("DELETE FROM subscriptions WHERE workspace_id = ? AND pending_plan = 'FREE'").bind(row.workspaceId)
-          : d1.prepare("UPDATE subscriptions SET pending_plan = NULL, updated_at = ? WHERE workspace_id = ?").bind(now, row.workspaceId),
+          ? statementOf(d1, database(d1).delete(subscriptions).where(and(eq(subscriptions.workspaceId, row.workspaceId), eq(subscriptions.pendingPlan, "FREE"))))
+          : statementOf(d1, database(d1).update(subscriptions).set({ pendingPlan: null, updatedAt: now }).where(eq(subscriptions.workspaceId, row.workspaceId))),
         planStatement(d1, row.workspaceId, plan),
       ]);
     } catch (err) {

@@ -1,6 +1,6 @@
-import { and, eq, lte, sql } from "drizzle-orm";
-import { database } from "../../platform/database/client";
-import { invoices } from "./tables";
+import { and, eq, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { database, statementOf } from "../../platform/database/client";
+import { billingLedger, creditUses, invoices, usageCredits } from "./tables";
 
 /** An upgrade left unpaid this long (no charge begun on it since) is voided. */
 export const STALE_UPGRADE_MS = 86_400_000;
@@ -24,7 +24,14 @@ export async function voidStaleUpgrades(d1: D1Database, now: number = Date.now()
   let voided = 0;
   for (const { id } of stale) {
     const [changed] = await d1.batch([
-      d1.prepare("UPDATE invoices SET status = 'VOID' WHERE id = ?1 AND status = 'OPEN' AND coalesce(last_attempt_at, created_at) <= ?2 RETURNING id").bind(id, before),
+      statementOf(
+        d1,
+        database(d1)
+          .update(invoices)
+          .set({ status: "VOID" })
+          .where(and(eq(invoices.id, id), eq(invoices.status, "OPEN"), lte(sql`coalesce(${invoices.lastAttemptAt}, ${invoices.createdAt})`, before)))
+          .returning({ id: invoices.id }),
+      ),
       ...cancellationStatements(d1, id, "VOID", now),
     ]);
     if (changed!.results.length > 0) voided++;
@@ -39,18 +46,41 @@ export async function voidStaleUpgrades(d1: D1Database, now: number = Date.now()
  * entry, each credit use returned once. The caller batches them after its own status change.
  */
 export function cancellationStatements(d1: D1Database, id: string, status: "VOID" | "REFUNDED", now: number): D1PreparedStatement[] {
-  const cancelled = `EXISTS (SELECT 1 FROM invoices WHERE id = ?1 AND status = '${status}')`;
-  const ledger = (entry: string, amount: string, when = "1") =>
-    d1
-      .prepare(`INSERT INTO billing_ledger (id, workspace_id, invoice_id, entry, amount, created_at) SELECT ?3, workspace_id, id, '${entry}', ${amount}, ?2 FROM invoices WHERE id = ?1 AND ${when} AND ${cancelled} ON CONFLICT (invoice_id, entry) DO NOTHING`)
-      .bind(id, now, crypto.randomUUID());
+  const db = database(d1);
+  const cancelled = sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${id} AND ${invoices.status} = ${status})`;
+  const ledger = (entry: (typeof billingLedger.$inferInsert)["entry"], amount: SQL, when?: SQL) =>
+    statementOf(
+      d1,
+      db
+        .insert(billingLedger)
+        .select(
+          db
+            .select({
+              id: sql<string>`${crypto.randomUUID()}`.as("id"),
+              workspaceId: invoices.workspaceId,
+              invoiceId: invoices.id,
+              entry: sql<typeof entry>`${entry}`.as("entry"),
+              amount: sql<number>`${amount}`.as("amount"),
+              createdAt: sql<number>`${now}`.as("created_at"),
+            })
+            .from(invoices)
+            .where(and(eq(invoices.id, id), when, cancelled)),
+        )
+        .onConflictDoNothing({ target: [billingLedger.invoiceId, billingLedger.entry] }),
+    );
   return [
-    ledger("VOIDED", "-total_amount"),
-    ledger("CREDIT_RETURNED", "credit_amount", "credit_amount > 0"),
-    ...(status === "REFUNDED" ? [ledger("REFUNDED", "total_amount - credit_amount", "total_amount > credit_amount")] : []),
-    d1
-      .prepare(`UPDATE usage_credits SET remaining = remaining + (SELECT amount FROM credit_uses u WHERE u.invoice_id = ?1 AND u.credit_id = usage_credits.id AND u.returned_at IS NULL) WHERE id IN (SELECT credit_id FROM credit_uses WHERE invoice_id = ?1 AND returned_at IS NULL) AND ${cancelled}`)
-      .bind(id),
-    d1.prepare(`UPDATE credit_uses SET returned_at = ?2 WHERE invoice_id = ?1 AND returned_at IS NULL AND ${cancelled}`).bind(id, now),
+    ledger("VOIDED", sql`-${invoices.totalAmount}`),
+    ledger("CREDIT_RETURNED", sql`${invoices.creditAmount}`, sql`${invoices.creditAmount} > 0`),
+    ...(status === "REFUNDED" ? [ledger("REFUNDED", sql`${invoices.totalAmount} - ${invoices.creditAmount}`, sql`${invoices.totalAmount} > ${invoices.creditAmount}`)] : []),
+    statementOf(
+      d1,
+      db
+        .update(usageCredits)
+        .set({
+          remaining: sql`${usageCredits.remaining} + (SELECT ${creditUses.amount} FROM ${creditUses} WHERE ${creditUses.invoiceId} = ${id} AND ${creditUses.creditId} = ${usageCredits.id} AND ${creditUses.returnedAt} IS NULL)`,
+        })
+        .where(and(inArray(usageCredits.id, db.select({ creditId: creditUses.creditId }).from(creditUses).where(and(eq(creditUses.invoiceId, id), isNull(creditUses.returnedAt)))), cancelled)),
+    ),
+    statementOf(d1, db.update(creditUses).set({ returnedAt: now }).where(and(eq(creditUses.invoiceId, id), isNull(creditUses.returnedAt), cancelled))),
   ];
 }

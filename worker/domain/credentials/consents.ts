@@ -1,6 +1,9 @@
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { OpenBankingTokenRequest, OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
 import { ProviderFailure } from "../../../collectors/adapter";
 import { log } from "../../platform/observability/telemetry";
+import { database, withoutQueryParams } from "../../platform/database/client";
+import { credentials } from "./tables";
 import { openCredential, sealCredential } from "../vault/envelope";
 import type { ConsentFace } from "./consent-face";
 import { invalidateCredential, type WriteCondition } from "./store";
@@ -35,6 +38,7 @@ export function consentFaceOf(grant: OpenBankingTokenResponse, now: number): Con
  */
 export function consentFaceStatement(d1: D1Database, id: string, face: ConsentFace, onlyIf: WriteCondition): D1PreparedStatement {
   return d1
+    // Raw: the caller hands its write condition over as SQL text (`onlyIf`), which drizzle's builder cannot take.
     .prepare(`UPDATE credentials SET consent = ?, expiry_warned_days = NULL WHERE id = ? AND status = 'ACTIVE' AND ${onlyIf.condition}`)
     .bind(JSON.stringify(face), id, ...onlyIf.binds);
 }
@@ -50,7 +54,7 @@ interface DueRow {
   workspaceId: string;
   providerCode: string;
   sealed: string;
-  consent: string;
+  consent: ConsentFace;
 }
 
 export type ConsentRefresh = (request: OpenBankingTokenRequest) => Promise<OpenBankingTokenResponse>;
@@ -63,18 +67,27 @@ export type ConsentRefresh = (request: OpenBankingTokenRequest) => Promise<OpenB
  * without calling KFTC and a recovery session may ask the person again; anything else is tried again next run.
  */
 export async function refreshConsents(d1: D1Database, masterKey: string, refresh: ConsentRefresh, now: number, limit = REFRESHES_PER_RUN): Promise<{ refreshed: number; ended: number; failed: number }> {
-  const { results } = await d1
-    .prepare(
-      `SELECT id, workspace_id AS workspaceId, provider_code AS providerCode, sealed, consent FROM credentials
-       WHERE status = 'ACTIVE' AND auth_method = 'OPEN_BANKING' AND sealed IS NOT NULL AND invalid_reason IS NULL
-         AND json_extract(consent, '$.tokenExpiresAt') <= ? ORDER BY json_extract(consent, '$.tokenExpiresAt') LIMIT ?`,
+  const db = database(d1);
+  const tokenExpiresAt = sql`json_extract(${credentials.consent}, '$.tokenExpiresAt')`;
+  const results = (await db
+    .select({ id: credentials.id, workspaceId: credentials.workspaceId, providerCode: credentials.providerCode, sealed: credentials.sealed, consent: credentials.consent })
+    .from(credentials)
+    .where(
+      and(
+        eq(credentials.status, "ACTIVE"),
+        eq(credentials.authMethod, "OPEN_BANKING"),
+        isNotNull(credentials.sealed),
+        isNull(credentials.invalidReason),
+        sql`${tokenExpiresAt} <= ${new Date(now + REFRESH_AHEAD_MS).toISOString()}`,
+      ),
     )
-    .bind(new Date(now + REFRESH_AHEAD_MS).toISOString(), limit)
-    .all<DueRow>();
+    .orderBy(tokenExpiresAt)
+    .limit(limit)
+    .all()) as DueRow[];
   const counts = { refreshed: 0, ended: 0, failed: 0 };
   for (const row of results) {
     const binding = { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode };
-    const face = JSON.parse(row.consent) as ConsentFace;
+    const face = row.consent;
     try {
       const credential = await openCredential(masterKey, binding, row.sealed);
       if (credential.authMethod !== "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "not a consent");
@@ -84,12 +97,15 @@ export async function refreshConsents(d1: D1Database, masterKey: string, refresh
       const grant = await refresh({ grant: "refresh_token", credential, consentGivenAt: face.givenAt, ...(keys ? { keys } : {}) });
       const sealed = await sealCredential(masterKey, binding, grant.credential);
       const next: ConsentFace = { ...face, tokenExpiresAt: grant.credential.expiresAt, refreshableUntil: grant.refreshableUntil, refreshedAt: new Date(now).toISOString() };
-      await d1.prepare("UPDATE credentials SET sealed = ?, consent = ? WHERE id = ? AND status = 'ACTIVE' AND sealed = ?").bind(sealed, JSON.stringify(next), row.id, row.sealed).run();
+      await db
+        .update(credentials)
+        .set({ sealed, consent: next })
+        .where(and(eq(credentials.id, row.id), eq(credentials.status, "ACTIVE"), eq(credentials.sealed, row.sealed)));
       counts.refreshed++;
     } catch (err) {
       const code = err instanceof ProviderFailure ? err.code : "INTERNAL_ERROR";
       // KFTC's own words stay here, in the operators' log.
-      log(code === "NO_VALID_CREDENTIAL" ? "info" : "warn", "open-banking-refresh-failed", { credentialId: row.id, code, detail: err instanceof Error ? err.message : String(err) });
+      log(code === "NO_VALID_CREDENTIAL" ? "info" : "warn", "open-banking-refresh-failed", { credentialId: row.id, code, detail: err instanceof Error ? withoutQueryParams(err.message) : String(err) });
       if (code === "NO_VALID_CREDENTIAL") {
         await invalidateCredential(d1, row.id, "NO_VALID_CREDENTIAL", now);
         counts.ended++;

@@ -1,3 +1,6 @@
+import { and, eq, sql } from "drizzle-orm";
+import { database } from "../../platform/database/client";
+import { credentials } from "./tables";
 import { credentialView, RENEWAL_WINDOW_MS } from "./views";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import { findCredential } from "./store";
@@ -20,6 +23,7 @@ function dueWarningsStatement(d1: D1Database, now: number): D1PreparedStatement 
   const within = (days: number) => new Date(now + days * DAY_MS).toISOString();
   const cases = nearestFirst.slice(0, -1).map((days) => `WHEN notAfter <= ? THEN ${days}`).join(" ");
   return d1
+    // Raw: nested derived tables filtered on their computed aliases (notAfter, due), which drizzle's builder cannot express as one statement.
     .prepare(
       `SELECT id, workspaceId, due FROM (
          SELECT id, workspace_id AS workspaceId, expiry_warned_days AS warned, CASE ${cases} ELSE ${nearestFirst.at(-1)} END AS due
@@ -42,7 +46,12 @@ export async function warnExpiringCertificates(env: EventsEnv, now: number): Pro
   const { results } = await dueWarningsStatement(env.DB, now).all<{ id: string; workspaceId: string; due: number }>();
   let warned = 0;
   for (const row of results) {
-    const marked = await env.DB.prepare("UPDATE credentials SET expiry_warned_days = ? WHERE id = ? AND coalesce(expiry_warned_days, 999) > ? RETURNING id").bind(row.due, row.id, row.due).first();
+    const marked = await database(env.DB)
+      .update(credentials)
+      .set({ expiryWarnedDays: row.due })
+      .where(and(eq(credentials.id, row.id), sql`coalesce(${credentials.expiryWarnedDays}, 999) > ${row.due}`))
+      .returning({ id: credentials.id })
+      .get();
     if (!marked) continue;
     await emitEvent(env, { type: "credential.expiring", workspaceId: row.workspaceId, object: credentialView(await findCredential(env.DB, row.workspaceId, row.id)) }, now);
     warned++;

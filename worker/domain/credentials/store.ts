@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
-import { type Database, database } from "../../platform/database/client";
+import { type Database, database, statementOf } from "../../platform/database/client";
 import { credentials } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import type { LoginCredential } from "../../../collectors/adapter";
@@ -101,6 +101,7 @@ const ALWAYS: WriteCondition = { condition: "1", binds: [] };
  */
 export function replaceCredentialStatements(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition = ALWAYS): D1PreparedStatement[] {
   const supersede = d1
+    // Raw: the caller hands its write condition over as SQL text (`onlyIf`), which drizzle's builder cannot take.
     .prepare(
       `UPDATE credentials SET status = 'SUPERSEDED', superseded_by = ?, superseded_at = ?, is_default = 0
        WHERE workspace_id = ? AND provider_code = ? AND identity = ? AND status = 'ACTIVE' AND ${onlyIf.condition} RETURNING id`,
@@ -127,6 +128,7 @@ export function alreadyExists(): ApiError {
 /** Ends the default of a provider's live credential, to batch before another becomes it. */
 function clearDefaultStatement(d1: D1Database, workspaceId: string, providerCode: string, onlyIf: WriteCondition = ALWAYS): D1PreparedStatement {
   return d1
+    // Raw: the caller hands its write condition over as SQL text (`onlyIf`), which drizzle's builder cannot take.
     .prepare(`UPDATE credentials SET is_default = 0 WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1 AND ${onlyIf.condition}`)
     .bind(workspaceId, providerCode, ...onlyIf.binds);
 }
@@ -149,6 +151,7 @@ export async function eraseSupersededSecret(d1: D1Database, id: string, hasActiv
 /** The insert of a sealed row that takes effect only while `onlyIf` holds; it becomes the default where the provider has none. */
 function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCondition): D1PreparedStatement {
   return d1
+    // Raw: an INSERT … SELECT without FROM under a caller's SQL condition, which drizzle's builder cannot express.
     .prepare(
       `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, consent, schemas, created_at)
        SELECT ?, ?, ?, ?, ?,
@@ -247,7 +250,12 @@ export interface CredentialCandidate {
   schemas: string | null;
 }
 
-const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default AS isDefault, json_extract(certificate, '$.notAfter') AS notAfter, known_targets AS knownTargets, json_extract(sealed, '$.kv') AS keyVersion, schemas";
+/** Aliased, as the statement is read raw (its rows keyed by these names), not through drizzle's mapping. */
+const CANDIDATE_COLUMNS = {
+  id: sql<string>`${credentials.id}`.as("id"), providerCode: sql<string>`${credentials.providerCode}`.as("providerCode"), status: sql<string>`${credentials.status}`.as("status"),
+  isDefault: sql<number>`${credentials.isDefault}`.as("isDefault"), notAfter: sql<string | null>`json_extract(${credentials.certificate}, '$.notAfter')`.as("notAfter"),
+  knownTargets: sql<string | null>`${credentials.knownTargets}`.as("knownTargets"), keyVersion: sql<number | null>`json_extract(${credentials.sealed}, '$.kv')`.as("keyVersion"), schemas: sql<string | null>`${credentials.schemas}`.as("schemas"),
+};
 
 /**
  * The credentials a job for the provider may take, as a statement for the caller to batch: the one it names
@@ -255,10 +263,10 @@ const CANDIDATE_COLUMNS = "id, provider_code AS providerCode, status, is_default
  * the provider takes certificates, its global certificates.
  */
 export function jobCredentialCandidatesStatement(d1: D1Database, workspaceId: string, providerCode: string, takesCertificates: boolean, credentialId?: string): D1PreparedStatement {
-  if (credentialId) return d1.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM credentials WHERE id = ? AND workspace_id = ?`).bind(credentialId, workspaceId);
-  return d1
-    .prepare(`SELECT ${CANDIDATE_COLUMNS} FROM credentials WHERE workspace_id = ? AND status = 'ACTIVE' AND (provider_code = ? OR (provider_code = ? AND ?))`)
-    .bind(workspaceId, providerCode, GLOBAL_PROVIDER, takesCertificates ? 1 : 0);
+  const candidates = database(d1).select(CANDIDATE_COLUMNS).from(credentials);
+  if (credentialId) return statementOf(d1, candidates.where(and(eq(credentials.id, credentialId), eq(credentials.workspaceId, workspaceId))));
+  const forProvider = or(eq(credentials.providerCode, providerCode), and(eq(credentials.providerCode, GLOBAL_PROVIDER), sql`${takesCertificates ? 1 : 0}`));
+  return statementOf(d1, candidates.where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.status, "ACTIVE"), forProvider)));
 }
 
 /**
@@ -267,7 +275,8 @@ export function jobCredentialCandidatesStatement(d1: D1Database, workspaceId: st
  * (identity-backfill.ts) still reads some, with the minute the cron takes to come round.
  */
 export async function assertIdentitiesKnown(d1: D1Database, workspaceId: string): Promise<void> {
-  const unknown = await d1.prepare("SELECT 1 FROM credentials WHERE workspace_id = ? AND status = 'ACTIVE' AND identity IS NULL LIMIT 1").bind(workspaceId).first();
+  const live = and(eq(credentials.workspaceId, workspaceId), eq(credentials.status, "ACTIVE"));
+  const unknown = await database(d1).select({ one: sql`1` }).from(credentials).where(and(live, isNull(credentials.identity))).limit(1).get();
   if (!unknown) return;
   throw new ApiError("CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS", {
     message: "이전에 등록된 자격 증명의 인증서 일련번호와 아이디를 확인하는 중입니다. 1분 뒤 다시 등록해 주세요.",
@@ -277,10 +286,8 @@ export async function assertIdentitiesKnown(d1: D1Database, workspaceId: string)
 
 /** Keeps what the institution showed of one kind of target (accounts, cards) for a credential, for later jobs' checks. */
 export async function rememberTargets(d1: D1Database, id: string, kind: keyof KnownTargets, ids: string[], now: number): Promise<void> {
-  await d1
-    .prepare("UPDATE credentials SET known_targets = json_set(coalesce(known_targets, '{}'), ?, json(?)) WHERE id = ?")
-    .bind(`$.${kind}`, JSON.stringify({ ids, seenAt: now }), id)
-    .run();
+  const known = sql`json_set(coalesce(${credentials.knownTargets}, '{}'), ${`$.${kind}`}, json(${JSON.stringify({ ids, seenAt: now })}))`;
+  await database(d1).update(credentials).set({ knownTargets: known }).where(eq(credentials.id, id));
 }
 
 /** A credential's login check, whatever its status since (a registration session shows the one it registered). */
@@ -294,11 +301,9 @@ export function credentialCheckOf(d1: D1Database, workspaceId: string, id: strin
 
 /** Whether a workspace holds a live certificate issued for a business number: the proof that it is that business. */
 export async function holdsCertificateOf(d1: D1Database, workspaceId: string, businessNumber: string): Promise<boolean> {
-  const row = await d1
-    .prepare("SELECT 1 FROM credentials WHERE workspace_id = ? AND business_number = ? AND status = 'ACTIVE' AND certificate IS NOT NULL LIMIT 1")
-    .bind(workspaceId, businessNumber)
-    .first();
-  return row !== null;
+  const held = and(eq(credentials.workspaceId, workspaceId), eq(credentials.businessNumber, businessNumber), eq(credentials.status, "ACTIVE"), isNotNull(credentials.certificate));
+  const row = await database(d1).select({ one: sql`1` }).from(credentials).where(held).limit(1).get();
+  return Boolean(row);
 }
 
 /** What a credential's check settles to. */
@@ -318,25 +323,21 @@ export type CheckStart = { checkId: string } | { refused: "NO_SECRET" } | { refu
  */
 export async function startCheck(d1: D1Database, id: string, now = Date.now()): Promise<CheckStart> {
   const checkId = crypto.randomUUID();
-  const row = await d1
-    .prepare(
-      `UPDATE credentials SET check_state = 'CHECKING', check_id = ?1, check_error = NULL, check_requested_at = ?2
-       WHERE id = ?3 AND status = 'ACTIVE' AND sealed IS NOT NULL AND (check_requested_at IS NULL OR check_requested_at <= ?2 - ?4) RETURNING id`,
-    )
-    .bind(checkId, now, id, CHECK_INTERVAL_MS)
-    .first();
+  const db = database(d1);
+  const kept = and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNotNull(credentials.sealed));
+  const due = or(isNull(credentials.checkRequestedAt), lte(credentials.checkRequestedAt, sql`${now} - ${CHECK_INTERVAL_MS}`));
+  const started = { checkState: "CHECKING" as const, checkId, checkError: null, checkRequestedAt: now };
+  const row = await db.update(credentials).set(started).where(and(kept, due)).returning({ id: credentials.id }).get();
   if (row) return { checkId };
-  const held = await d1.prepare("SELECT check_requested_at AS at FROM credentials WHERE id = ? AND status = 'ACTIVE' AND sealed IS NOT NULL").bind(id).first<{ at: number | null }>();
+  const held = await db.select({ at: credentials.checkRequestedAt }).from(credentials).where(kept).get();
   if (!held || held.at === null) return { refused: "NO_SECRET" };
   return { refused: "TOO_SOON", retryAfterSeconds: Math.min(CHECK_INTERVAL_MS / 1000, Math.max(1, Math.ceil((held.at + CHECK_INTERVAL_MS - now) / 1000))) };
 }
 
 /** Records what the probe `checkId` found, unless a newer check started meanwhile. */
 export async function settleCheck(d1: D1Database, id: string, checkId: string, outcome: CheckOutcome, now: number): Promise<void> {
-  await d1
-    .prepare("UPDATE credentials SET check_state = ?, check_error = ?, checked_at = ? WHERE id = ? AND check_id = ?")
-    .bind(outcome.state, outcome.state === "VALID" ? null : JSON.stringify(outcome.error), now, id, checkId)
-    .run();
+  const settled = { checkState: outcome.state, checkError: outcome.state === "VALID" ? null : outcome.error, checkedAt: now };
+  await database(d1).update(credentials).set(settled).where(and(eq(credentials.id, id), eq(credentials.checkId, checkId)));
 }
 
 /** Renames a live credential and makes it its provider's default or not; the previous default, if any, stops being it. */
@@ -346,7 +347,7 @@ export async function updateCredential(d1: D1Database, workspaceId: string, id: 
   if (change.isDefault === true && !row.isDefault) statements.push(clearDefaultStatement(d1, workspaceId, row.providerCode));
   const isDefault = change.isDefault ?? row.isDefault;
   const label = change.label ?? row.label;
-  statements.push(d1.prepare("UPDATE credentials SET label = ?, is_default = ? WHERE id = ? AND status = 'ACTIVE'").bind(label, isDefault ? 1 : 0, id));
+  statements.push(statementOf(d1, database(d1).update(credentials).set({ label, isDefault }).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")))));
   await d1.batch(statements);
   return { ...row, label, isDefault };
 }
@@ -372,17 +373,16 @@ export async function deleteCredential(d1: D1Database, workspaceId: string, id: 
  * Returns how many rows were looked at and how many could not be opened.
  */
 export async function rewrapCredentials(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const rows = await d1
-    .prepare("SELECT id, workspace_id AS workspaceId, provider_code AS providerCode, sealed FROM credentials WHERE sealed IS NOT NULL AND json_extract(sealed, '$.kv') < ? LIMIT ?")
-    .bind(latestKeyVersion(masterSecret), limit)
-    .all<{ id: string; workspaceId: string; providerCode: string; sealed: string }>();
+  const older = and(isNotNull(credentials.sealed), sql`json_extract(${credentials.sealed}, '$.kv') < ${latestKeyVersion(masterSecret)}`);
+  const columns = { id: credentials.id, workspaceId: credentials.workspaceId, providerCode: credentials.providerCode, sealed: credentials.sealed };
+  const rows = (await database(d1).select(columns).from(credentials).where(older).limit(limit).all()) as { id: string; workspaceId: string; providerCode: string; sealed: string }[];
   let unreadable = 0;
-  for (const row of rows.results) {
+  for (const row of rows) {
     const next = await rewrapCredential(masterSecret, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed).catch(() => undefined);
     if (next === undefined) unreadable++;
     if (next) await database(d1).update(credentials).set({ sealed: next }).where(and(eq(credentials.id, row.id), eq(credentials.sealed, row.sealed)));
   }
-  return { seen: rows.results.length, unreadable };
+  return { seen: rows.length, unreadable };
 }
 
 /** Which workspace a credential is of, for the operator console's search: its id, nothing of its secret. */

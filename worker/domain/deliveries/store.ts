@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { type DeliveryRouteKind, deliveryRoutes, routeDeliveries } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
@@ -39,17 +39,20 @@ export async function openRouteSecret(masterKey: string, route: RouteRow): Promi
  * key version, each moved onto the newest on its own (only if unchanged meanwhile). Deleted routes hold none.
  */
 export async function rewrapRouteSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const rows = await d1
-    .prepare("SELECT id, sealed_secret AS sealed FROM delivery_routes WHERE sealed_secret IS NOT NULL AND json_extract(sealed_secret, '$.kv') < ? LIMIT ?")
-    .bind(latestKeyVersion(masterSecret), limit)
-    .all<{ id: string; sealed: string }>();
+  const db = database(d1);
+  const rows = (await db
+    .select({ id: deliveryRoutes.id, sealed: deliveryRoutes.sealedSecret })
+    .from(deliveryRoutes)
+    .where(and(isNotNull(deliveryRoutes.sealedSecret), lt(sql`json_extract(${deliveryRoutes.sealedSecret}, '$.kv')`, latestKeyVersion(masterSecret))))
+    .limit(limit)
+    .all()) as { id: string; sealed: string }[];
   let unreadable = 0;
-  for (const row of rows.results) {
+  for (const row of rows) {
     const rewrapped = await rewrapText(masterSecret, secretBinding(row.id), row.sealed).catch(() => undefined);
     if (rewrapped === undefined) unreadable++;
-    else if (rewrapped) await d1.prepare("UPDATE delivery_routes SET sealed_secret = ? WHERE id = ? AND sealed_secret = ?").bind(rewrapped, row.id, row.sealed).run();
+    else if (rewrapped) await db.update(deliveryRoutes).set({ sealedSecret: rewrapped }).where(and(eq(deliveryRoutes.id, row.id), eq(deliveryRoutes.sealedSecret, row.sealed)));
   }
-  return { seen: rows.results.length, unreadable };
+  return { seen: rows.length, unreadable };
 }
 
 /** The live routes of a workspace, newest first: `limit` + 1 past `after` (platform/http/paging.ts). */

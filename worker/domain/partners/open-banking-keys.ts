@@ -1,5 +1,8 @@
+import { and, eq, sql } from "drizzle-orm";
 import type { OpenBankingKeys } from "../../../collectors/openbanking";
+import { database } from "../../platform/database/client";
 import { ApiError } from "../../platform/errors/api-error";
+import { connections, partnerOpenBankingKeys } from "./tables";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
 
 /**
@@ -24,27 +27,25 @@ export const CLIENT_USE_CODE = /^[A-Z0-9]{10}$/;
 export async function setOpenBankingKeys(d1: D1Database, masterKey: string, partnerWorkspaceId: string, keys: OpenBankingKeys, now: number): Promise<OpenBankingKeysView> {
   if (!CLIENT_USE_CODE.test(keys.clientUseCode)) throw new ApiError("INVALID_PARAM_FORMAT", { message: "clientUseCode는 영문 대문자와 숫자 10자입니다." });
   const sealed = await sealText(masterKey, binding(partnerWorkspaceId), keys.clientSecret);
-  await d1
-    .prepare(
-      `INSERT INTO partner_open_banking_keys (partner_workspace_id, client_id, client_use_code, sealed_secret, set_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (partner_workspace_id) DO UPDATE SET client_id = excluded.client_id, client_use_code = excluded.client_use_code, sealed_secret = excluded.sealed_secret, set_at = excluded.set_at`,
-    )
-    .bind(partnerWorkspaceId, keys.clientId, keys.clientUseCode, sealed, now)
-    .run();
+  await database(d1)
+    .insert(partnerOpenBankingKeys)
+    .values({ partnerWorkspaceId, clientId: keys.clientId, clientUseCode: keys.clientUseCode, sealedSecret: sealed, setAt: now })
+    .onConflictDoUpdate({
+      target: partnerOpenBankingKeys.partnerWorkspaceId,
+      set: { clientId: sql`excluded.client_id`, clientUseCode: sql`excluded.client_use_code`, sealedSecret: sql`excluded.sealed_secret`, setAt: sql`excluded.set_at` },
+    });
   return { clientId: keys.clientId, clientUseCode: keys.clientUseCode, setAt: now };
 }
 
 /** Removes the partner's keys (the sealed secret with them); consents made with them then fail their next refresh. */
 export async function removeOpenBankingKeys(d1: D1Database, partnerWorkspaceId: string): Promise<boolean> {
-  const { meta } = await d1.prepare("DELETE FROM partner_open_banking_keys WHERE partner_workspace_id = ?").bind(partnerWorkspaceId).run();
+  const { meta } = await database(d1).delete(partnerOpenBankingKeys).where(eq(partnerOpenBankingKeys.partnerWorkspaceId, partnerWorkspaceId)).run();
   return meta.changes > 0;
 }
 
 export async function openBankingKeysView(d1: D1Database, partnerWorkspaceId: string): Promise<OpenBankingKeysView | null> {
-  return d1
-    .prepare("SELECT client_id AS clientId, client_use_code AS clientUseCode, set_at AS setAt FROM partner_open_banking_keys WHERE partner_workspace_id = ?")
-    .bind(partnerWorkspaceId)
-    .first<OpenBankingKeysView>();
+  const k = partnerOpenBankingKeys;
+  return (await database(d1).select({ clientId: k.clientId, clientUseCode: k.clientUseCode, setAt: k.setAt }).from(k).where(eq(k.partnerWorkspaceId, partnerWorkspaceId)).get()) ?? null;
 }
 
 interface KeysRow {
@@ -56,14 +57,14 @@ interface KeysRow {
 
 /** The keys of the partner acting for `workspaceId` (an ACTIVE connection's workspace), if it set any. */
 async function keysRowFor(d1: D1Database, workspaceId: string): Promise<KeysRow | null> {
-  return d1
-    .prepare(
-      `SELECT k.partner_workspace_id AS partnerWorkspaceId, k.client_id AS clientId, k.client_use_code AS clientUseCode, k.sealed_secret AS sealedSecret
-       FROM connections c JOIN partner_open_banking_keys k ON k.partner_workspace_id = c.partner_workspace_id
-       WHERE c.workspace_id = ? AND c.status = 'ACTIVE'`,
-    )
-    .bind(workspaceId)
-    .first<KeysRow>();
+  const k = partnerOpenBankingKeys;
+  const row = await database(d1)
+    .select({ partnerWorkspaceId: k.partnerWorkspaceId, clientId: k.clientId, clientUseCode: k.clientUseCode, sealedSecret: k.sealedSecret })
+    .from(connections)
+    .innerJoin(k, eq(k.partnerWorkspaceId, connections.partnerWorkspaceId))
+    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.status, "ACTIVE")))
+    .get();
+  return row ?? null;
 }
 
 /** The partner's client id for a consent started in `workspaceId`, or null: the deployment's keys then. */
@@ -85,15 +86,19 @@ export async function partnerKeysFor(d1: D1Database, masterKey: string, workspac
 
 /** Moves sealed partner secrets onto the newest master key (key-rotation/rewrap.ts). */
 export async function rewrapOpenBankingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const rows = await d1
-    .prepare("SELECT partner_workspace_id AS id, sealed_secret AS sealed FROM partner_open_banking_keys WHERE json_extract(sealed_secret, '$.kv') < ? LIMIT ?")
-    .bind(latestKeyVersion(masterSecret), limit)
-    .all<{ id: string; sealed: string }>();
+  const k = partnerOpenBankingKeys;
+  const db = database(d1);
+  const rows = await db
+    .select({ id: k.partnerWorkspaceId, sealed: k.sealedSecret })
+    .from(k)
+    .where(sql`json_extract(${k.sealedSecret}, '$.kv') < ${latestKeyVersion(masterSecret)}`)
+    .limit(limit)
+    .all();
   let unreadable = 0;
-  for (const row of rows.results) {
+  for (const row of rows) {
     const rewrapped = await rewrapText(masterSecret, binding(row.id), row.sealed).catch(() => undefined);
     if (rewrapped === undefined) unreadable++;
-    else if (rewrapped) await d1.prepare("UPDATE partner_open_banking_keys SET sealed_secret = ? WHERE partner_workspace_id = ? AND sealed_secret = ?").bind(rewrapped, row.id, row.sealed).run();
+    else if (rewrapped) await db.update(k).set({ sealedSecret: rewrapped }).where(and(eq(k.partnerWorkspaceId, row.id), eq(k.sealedSecret, row.sealed)));
   }
-  return { seen: rows.results.length, unreadable };
+  return { seen: rows.length, unreadable };
 }

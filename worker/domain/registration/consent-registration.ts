@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import type { OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
 import type { Bindings } from "../../env";
+import { database } from "../../platform/database/client";
 import { ApiError } from "../../platform/errors/api-error";
 import { findProvider } from "../catalog/providers";
 import { consentFaceOf, consentFaceStatement } from "../credentials/consents";
@@ -11,6 +13,7 @@ import { sessionEnded } from "./events";
 import { consentOptionOf } from "./open-banking";
 import { consumeStatement, type SessionRow, sessionStillPending } from "./sessions";
 import { consumedFor } from "./submit";
+import { registrationSessions } from "./tables";
 
 const PROVIDER = "openbanking";
 
@@ -66,5 +69,5 @@ async function recoverConsent(env: Bindings, session: SessionRow, credentialId: 
 }
 
 function markConnected(env: Bindings, sessionId: string): Promise<unknown> {
-  return env.DB.prepare("UPDATE registration_sessions SET consent_outcome = ? WHERE id = ?").bind(JSON.stringify({ state: "CONNECTED" }), sessionId).run();
+  return database(env.DB).update(registrationSessions).set({ consentOutcome: { state: "CONNECTED" } }).where(eq(registrationSessions.id, sessionId)).run();
 }

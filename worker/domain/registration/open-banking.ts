@@ -1,9 +1,11 @@
+import { and, eq, gt } from "drizzle-orm";
 import { ProviderFailure } from "../../../collectors/adapter";
 import { authorizationUrl, newState, readCallback } from "../../../collectors/openbanking/oauth";
 import { parseInstitutionBaseUrls } from "../../../collectors/protocol/stand-ins";
 import { jobError } from "../../../contracts/job-failures";
 import type { OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
 import type { Bindings } from "../../env";
+import { database } from "../../platform/database/client";
 import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";
 import { log } from "../../platform/observability/telemetry";
@@ -14,6 +16,7 @@ import { ContainerScraper } from "../scraper/container-client";
 import { scraperInstances } from "../scraper/binding";
 import { findSession, type RegistrationOption, recordFailedAttempt, type SessionRow, usableSessionForPage } from "./sessions";
 import { registerConsent } from "./consent-registration";
+import { registrationSessions } from "./tables";
 
 /** How long a consent's `state` is good: the person logs in and picks accounts at KFTC's page meanwhile. */
 export const CONSENT_STATE_TTL_MS = 10 * 60_000;
@@ -62,11 +65,12 @@ export async function startConsent(env: Bindings, token: string, providerCode: s
   const state = newState();
   const now = Date.now();
   const expiresAt = Math.min(now + CONSENT_STATE_TTL_MS, session.expiresAt);
-  const bound = await env.DB.prepare(
-    "UPDATE registration_sessions SET consent_state_hash = ?, consent_state_expires_at = ?, consent_outcome = NULL WHERE id = ? AND status = 'PENDING' AND expires_at > ? RETURNING id",
-  )
-    .bind(await sha256Hex(state), expiresAt, session.id, now)
-    .first();
+  const bound = await database(env.DB)
+    .update(registrationSessions)
+    .set({ consentStateHash: await sha256Hex(state), consentStateExpiresAt: expiresAt, consentOutcome: null })
+    .where(and(eq(registrationSessions.id, session.id), eq(registrationSessions.status, "PENDING"), gt(registrationSessions.expiresAt, now)))
+    .returning({ id: registrationSessions.id })
+    .get();
   if (!bound) throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
   const url = authorizationUrl({ environment: "production", clientId, redirectUri, state });
   return { authorizationUrl: standIn(url, env), expiresAt };
@@ -75,10 +79,10 @@ export async function startConsent(env: Bindings, token: string, providerCode: s
 /** The last consent's outcome, for the hosted page: it polls while the person is at KFTC's page. Any status of the session. */
 export async function consentOutcome(env: Bindings, token: string): Promise<ConsentOutcome> {
   const row = token.startsWith("rst_")
-    ? await env.DB.prepare("SELECT consent_outcome AS outcome FROM registration_sessions WHERE token_hash = ?").bind(await sha256Hex(token)).first<{ outcome: string | null }>()
-    : null;
+    ? await database(env.DB).select({ outcome: registrationSessions.consentOutcome }).from(registrationSessions).where(eq(registrationSessions.tokenHash, await sha256Hex(token))).get()
+    : undefined;
   if (!row) throw new ApiError("REGISTRATION_SESSION_TOKEN_INVALID");
-  return row.outcome ? (JSON.parse(row.outcome) as ConsentOutcome) : { state: "WAITING" };
+  return row.outcome ?? { state: "WAITING" };
 }
 
 const REFUSED = "오픈뱅킹 동의가 취소되었거나 끝나지 않았습니다. 등록 화면으로 돌아가 다시 동의해 주세요.";
@@ -101,15 +105,18 @@ export async function finishConsent(env: Bindings, query: URLSearchParams, redir
   const state = query.get("state") ?? "";
   const now = Date.now();
   const used = state
-    ? await env.DB.prepare("UPDATE registration_sessions SET consent_state_hash = NULL WHERE consent_state_hash = ? RETURNING id, workspace_id AS workspaceId, consent_state_expires_at AS until")
-        .bind(await sha256Hex(state))
-        .first<{ id: string; workspaceId: string; until: number }>()
-    : null;
+    ? await database(env.DB)
+        .update(registrationSessions)
+        .set({ consentStateHash: null })
+        .where(eq(registrationSessions.consentStateHash, await sha256Hex(state)))
+        .returning({ id: registrationSessions.id, workspaceId: registrationSessions.workspaceId, until: registrationSessions.consentStateExpiresAt })
+        .get()
+    : undefined;
   if (!used) return { state: "FAILED", code: "LOGIN_FAILED", message: UNKNOWN_STATE };
   const session = await findSession(env.DB, used.workspaceId, used.id);
   let outcome: ConsentOutcome;
   try {
-    if (used.until <= now) throw new ProviderFailure("LOGIN_FAILED", "open banking consent came back after its state expired");
+    if ((used.until as number) <= now) throw new ProviderFailure("LOGIN_FAILED", "open banking consent came back after its state expired");
     const { code } = readCallback(query, state);
     const grant = await exchange(env, session.workspaceId, code, redirectUri);
     await registerConsent(env, session, grant, hasActiveJob);
@@ -120,7 +127,7 @@ export async function finishConsent(env: Bindings, query: URLSearchParams, redir
   // A consent that did not complete counts as a failed attempt, as a rejected submission does (a session no longer
   // taking input is left as it is).
   await recordFailedAttempt(env, session.id);
-  await env.DB.prepare("UPDATE registration_sessions SET consent_outcome = ? WHERE id = ?").bind(JSON.stringify(outcome), session.id).run();
+  await database(env.DB).update(registrationSessions).set({ consentOutcome: outcome as Exclude<ConsentOutcome, { state: "WAITING" }> }).where(eq(registrationSessions.id, session.id));
   return outcome;
 }
 

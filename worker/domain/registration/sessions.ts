@@ -1,5 +1,5 @@
-import { and, eq, gt } from "drizzle-orm";
-import { type Database, database } from "../../platform/database/client";
+import { and, eq, gt, sql } from "drizzle-orm";
+import { type Database, database, statementOf } from "../../platform/database/client";
 import { type RegistrationSessionStatus, registrationSessions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import type { ApiErrorCode } from "../../platform/errors/codes";
@@ -130,21 +130,30 @@ export async function workspaceSessionsCancelled(env: SessionEventsEnv, workspac
 
 /** Counts a rejected submission; the last allowed one locks the session. */
 export async function recordFailedAttempt(env: SessionEventsEnv, id: string): Promise<void> {
-  const row = await env.DB.prepare(
-    `UPDATE registration_sessions SET attempts = attempts + 1, status = CASE WHEN attempts + 1 >= ?1 THEN 'LOCKED' ELSE status END,
-       finished_at = CASE WHEN attempts + 1 >= ?1 THEN ?2 ELSE finished_at END
-     WHERE id = ?3 AND status = 'PENDING' RETURNING id, workspace_id AS workspaceId, status`,
-  )
-    .bind(MAX_ATTEMPTS, Date.now(), id)
-    .first<{ id: string; workspaceId: string; status: RegistrationSessionStatus }>();
+  const t = registrationSessions;
+  const locks = sql`${t.attempts} + 1 >= ${MAX_ATTEMPTS}`;
+  const row = await database(env.DB)
+    .update(t)
+    .set({
+      attempts: sql`${t.attempts} + 1`,
+      status: sql`CASE WHEN ${locks} THEN 'LOCKED' ELSE ${t.status} END`,
+      finishedAt: sql`CASE WHEN ${locks} THEN ${Date.now()} ELSE ${t.finishedAt} END`,
+    })
+    .where(and(eq(t.id, id), eq(t.status, "PENDING")))
+    .returning({ id: t.id, workspaceId: t.workspaceId, status: t.status })
+    .get();
   if (row?.status === "LOCKED") await sessionEnded(env, await findSession(env.DB, row.workspaceId, row.id));
 }
 
 /** The statement that consumes a session for a credential, only while it is still PENDING. */
 export function consumeStatement(d1: D1Database, id: string, credentialId: string, now: number): D1PreparedStatement {
-  return d1
-    .prepare("UPDATE registration_sessions SET status = 'CONSUMED', credential_id = ?, finished_at = ? WHERE id = ? AND status = 'PENDING' AND expires_at > ?")
-    .bind(credentialId, now, id, now);
+  return statementOf(
+    d1,
+    database(d1)
+      .update(registrationSessions)
+      .set({ status: "CONSUMED", credentialId, finishedAt: now })
+      .where(and(eq(registrationSessions.id, id), eq(registrationSessions.status, "PENDING"), gt(registrationSessions.expiresAt, now))),
+  );
 }
 
 /** The condition under which a credential may go in for the session: it still takes input. */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { noteFlagged } from "../alerts/raise";
 import { database } from "../../platform/database/client";
 import { failureReports } from "./tables";
@@ -106,14 +106,18 @@ export async function reportPage(env: Pick<Bindings, "RESULTS" | "VAULT_MASTER_K
  */
 export async function rewrapReportPages(env: Pick<Bindings, "DB" | "RESULTS">, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
   const latest = latestKeyVersion(masterSecret);
-  const rows = await env.DB.prepare("SELECT id, page_key AS pageKey, page_key_version AS version FROM failure_reports WHERE page_key IS NOT NULL AND (page_key_version IS NULL OR page_key_version < ?) LIMIT ?")
-    .bind(latest, limit)
-    .all<{ id: string; pageKey: string; version: number | null }>();
+  const db = database(env.DB);
+  const rows = (await db
+    .select({ id: failureReports.id, pageKey: failureReports.pageKey, version: failureReports.pageKeyVersion })
+    .from(failureReports)
+    .where(and(isNotNull(failureReports.pageKey), or(isNull(failureReports.pageKeyVersion), lt(failureReports.pageKeyVersion, latest))))
+    .limit(limit)
+    .all()) as { id: string; pageKey: string; version: number | null }[];
   let unreadable = 0;
-  for (const row of rows.results) {
+  for (const row of rows) {
     const object = await env.RESULTS.get(row.pageKey);
     if (!object) {
-      await env.DB.prepare("UPDATE failure_reports SET page_key = NULL, page_key_version = NULL WHERE id = ? AND page_key = ?").bind(row.id, row.pageKey).run();
+      await db.update(failureReports).set({ pageKey: null, pageKeyVersion: null }).where(and(eq(failureReports.id, row.id), eq(failureReports.pageKey, row.pageKey)));
       continue;
     }
     const sealed = await object.text();
@@ -123,9 +127,9 @@ export async function rewrapReportPages(env: Pick<Bindings, "DB" | "RESULTS">, m
       continue;
     }
     if (rewrapped) await env.RESULTS.put(row.pageKey, rewrapped);
-    await env.DB.prepare("UPDATE failure_reports SET page_key_version = ? WHERE id = ? AND page_key IS ?").bind(latest, row.id, row.pageKey).run();
+    await db.update(failureReports).set({ pageKeyVersion: latest }).where(and(eq(failureReports.id, row.id), sql`${failureReports.pageKey} IS ${row.pageKey}`));
   }
-  return { seen: rows.results.length, unreadable };
+  return { seen: rows.length, unreadable };
 }
 
 /** Closes an open report, naming the adapter change that fixed it; null when there is no open report of that id. */

@@ -20,6 +20,7 @@ WHERE (SELECT count(*) FROM schedules WHERE workspace_id = ?2) < ?12`;
 /** Stores a new ACTIVE schedule; null when the workspace already keeps the most it may (checked in the insert). */
 export async function insertSchedule(d1: D1Database, row: NewSchedule, now: number): Promise<ScheduleRow | null> {
   const result = await d1
+    // Raw: drizzle's builder has no INSERT … SELECT without a FROM, which keeps the count check and the insert one statement.
     .prepare(INSERT)
     .bind(row.id, row.workspaceId, row.providerCode, row.schema, row.credentialId, row.cron, JSON.stringify(row.params), row.lastDays, row.incremental ? 1 : 0, row.nextRunAt, now, MAX_SCHEDULES_PER_WORKSPACE, row.deliveryRouteId)
     .run();
