@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { database } from "../../platform/database/client";
+import { and, eq } from "drizzle-orm";
+import { database, statementOf } from "../../platform/database/client";
 import { invoices } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import type { PaymentGateway } from "./gateway";
@@ -20,6 +20,9 @@ export async function refundInvoice(d1: D1Database, gateway: PaymentGateway, inv
     throw new ApiError("ACTION_NOT_SUPPORTED", { message: "카드로 결제된 청구서만 환불할 수 있습니다. 이 청구서는 돌려줄 결제가 없습니다." });
   }
   await gateway.refund(invoice.id, reason);
-  await d1.batch([d1.prepare("UPDATE invoices SET status = 'REFUNDED' WHERE id = ?1 AND status = 'PAID'").bind(invoice.id), ...cancellationStatements(d1, invoice.id, "REFUNDED", now)]);
+  await d1.batch([
+    statementOf(d1, database(d1).update(invoices).set({ status: "REFUNDED" }).where(and(eq(invoices.id, invoice.id), eq(invoices.status, "PAID")))),
+    ...cancellationStatements(d1, invoice.id, "REFUNDED", now),
+  ]);
   return { ...invoice, status: "REFUNDED" };
 }

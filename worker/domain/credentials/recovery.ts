@@ -55,6 +55,7 @@ export async function assertSameIdentity(row: CredentialRow, credential: LoginCr
  */
 export async function restoreStatement(d1: D1Database, keyring: string, row: CredentialRow, credential: LoginCredential, checkId: string | null, onlyIf: WriteCondition): Promise<D1PreparedStatement> {
   const sealed = await sealCredential(keyring, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, credential);
+  // Raw: the caller hands its write condition over as SQL text (`onlyIf`), which drizzle's builder cannot take.
   return d1
     .prepare(
       `UPDATE credentials SET sealed = ?, invalid_reason = NULL, invalidated_at = NULL, check_state = ?, check_id = ?, check_error = NULL, checked_at = NULL
