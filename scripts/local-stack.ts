@@ -5,13 +5,9 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { DEMO_OPERATOR_EMAIL, DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemoPassword, operatorSeedSql, type WorkspaceSeed, workspaceSeedSql } from "./demo-seed";
 import { scraperAuthorization } from "../contracts/scraper-protocol";
-import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
 import { REPLICA_SERVICE_KEY } from "../sandbox/nts-business-status/ground-truth";
-import { ntsBusinessStatusStandIns } from "../sandbox/nts-business-status/stand-ins";
-import { REPLICA_CLIENT } from "../sandbox/openbanking/ground-truth";
-import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
-import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { freePort } from "./free-port";
+import { localInstitutionBaseUrls, localOpenBankingKeys } from "./local-institutions";
 import { newRegistrationKeyring } from "./registration-keys";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -195,30 +191,6 @@ async function waitUntilClosed(url: string, timeoutMs = 60_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} still answers after ${timeoutMs} ms`);
-}
-
-/**
- * Where real institutions' hosts point on a local stack: each replica in the sandbox, unless this process's own
- * INSTITUTION_BASE_URLS names a provider (that provider's entry then replaces the replica's whole).
- */
-export function localInstitutionBaseUrls(sandboxUrl: string, own = process.env.INSTITUTION_BASE_URLS): InstitutionBaseUrls {
-  return {
-    hometax: hometaxStandIns(sandboxUrl),
-    "nts.business-status": ntsBusinessStatusStandIns(sandboxUrl),
-    openbanking: openBankingStandIns(sandboxUrl),
-    ...parseInstitutionBaseUrls(own),
-  };
-}
-
-/**
- * The 이용기관 keys Open Banking runs with on a local stack: this process's OPENBANKING_CLIENT_ID, _SECRET and
- * _USE_CODE when all three are set (a developer's testbed keys, with INSTITUTION_BASE_URLS pointing elsewhere), else
- * the replica's own (docs/institutions/openbanking.md §11).
- */
-export function localOpenBankingKeys(env: NodeJS.ProcessEnv = process.env): { OPENBANKING_CLIENT_ID: string; OPENBANKING_CLIENT_SECRET: string; OPENBANKING_CLIENT_USE_CODE: string } {
-  const { OPENBANKING_CLIENT_ID: id, OPENBANKING_CLIENT_SECRET: secret, OPENBANKING_CLIENT_USE_CODE: useCode } = env;
-  if (id && secret && useCode) return { OPENBANKING_CLIENT_ID: id, OPENBANKING_CLIENT_SECRET: secret, OPENBANKING_CLIENT_USE_CODE: useCode };
-  return { OPENBANKING_CLIENT_ID: REPLICA_CLIENT.clientId, OPENBANKING_CLIENT_SECRET: REPLICA_CLIENT.clientSecret, OPENBANKING_CLIENT_USE_CODE: REPLICA_CLIENT.clientUseCode };
 }
 
 /**

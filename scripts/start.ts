@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { newApiKey, newDemoPassword } from "./demo-seed";
 import { newTotpSecret, totpUri } from "../worker/domain/operators/second-factor";
-import { localInstitutionBaseUrls, startLocalStack } from "./local-stack";
+import { localInstitutionBaseUrls } from "./local-institutions";
+import { startLocalStack } from "./local-stack";
 import { consentOpenBanking, DEMO_OPENBANKING_USER } from "./demo-openbanking";
 import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
 
