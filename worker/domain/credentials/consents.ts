@@ -8,8 +8,7 @@ import { openCredential, sealCredential } from "../vault/envelope";
 import type { ConsentFace } from "./consent-face";
 import { invalidateCredential, type WriteCondition } from "./store";
 import type { Bindings } from "../../env";
-import { scraperInstances } from "../scraper/binding";
-import { ContainerScraper } from "../scraper/container-client";
+import { scraperClient } from "../scraper/binding";
 import { partnerKeysFor } from "../partners/open-banking-keys";
 
 const DAY_MS = 86_400_000;
@@ -117,8 +116,7 @@ export async function refreshConsents(d1: D1Database, masterKey: string, refresh
 
 /** The cron's step: refreshConsents through this deployment's scraper (none configured, nothing to do). */
 export async function refreshDueConsents(env: Bindings, now: number): Promise<{ refreshed: number; ended: number; failed: number } | null> {
-  const instances = scraperInstances(env);
-  if (!instances) return null;
-  const scraper = new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET);
+  const scraper = scraperClient(env);
+  if (!scraper) return null;
   return refreshConsents(env.DB, env.VAULT_MASTER_KEY, (request) => scraper.openBankingToken(request), now);
 }

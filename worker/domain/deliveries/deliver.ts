@@ -1,7 +1,6 @@
 import type { Bindings } from "../../env";
 import type { FinishedUnits, JobRow } from "../jobs/store";
-import { ContainerScraper } from "../scraper/container-client";
-import { scraperInstances } from "../scraper/binding";
+import { scraperClient } from "../scraper/binding";
 import { resultRecord } from "../results/changes";
 import { csvResults } from "../results/csv-export";
 import { jsonResults } from "../results/json-export";
@@ -35,9 +34,8 @@ async function sinkFor(env: DeliverEnv, route: RouteRow, jobId: string): Promise
     return (name, body, contentType) => putS3Object(config, secret, `${config.prefix}${jobId}/${name}`, body, contentType);
   }
   const config = SftpConfigSchema.parse(route.config);
-  const instances = scraperInstances(env);
-  if (!instances) throw new Error("no scraper to speak SFTP");
-  const scraper = new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET);
+  const scraper = scraperClient(env);
+  if (!scraper) throw new Error("no scraper to speak SFTP");
   const directory = [config.directory.replace(/\/+$/, ""), jobId].filter(Boolean).join("/");
   return (name, body) => scraper.uploadSftp({ host: config.host, port: config.port, username: config.username, secret, hostKeySha256: config.hostKeySha256, directory, name }, body);
 }

@@ -5,8 +5,7 @@ import type { Bindings } from "../../env";
 import { numberOr } from "../../platform/configuration";
 import { JobLifecycle } from "../jobs/lifecycle";
 import { BrowserRenderingScraper, browserRenderingLauncher } from "../scraper/browser-rendering-client";
-import { ContainerScraper } from "../scraper/container-client";
-import { scraperInstances } from "../scraper/binding";
+import { scraperClient } from "../scraper/binding";
 import type { PipelineDeps } from "./ports";
 import { maintenanceAt, providerClocks } from "../catalog/provider-hours";
 import { upcomingOutages } from "../catalog/outages";
@@ -16,10 +15,9 @@ import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS } from "./sweep";
 
 /** Wires the executor to the bindings: the job tables, R2 results, the lock DO, the scraper. */
 export function pipelineDeps(env: Bindings): PipelineDeps {
-  const instances = scraperInstances(env);
+  const container = scraperClient(env);
   // The fetch handler and the consumer check the configuration first (configuration.ts): no scraper means no pipeline.
-  if (!instances) throw new Error("no scraper configured: neither the SCRAPER container binding nor SCRAPER_URL");
-  const container = new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET);
+  if (!container) throw new Error("no scraper configured: neither the SCRAPER container binding nor SCRAPER_URL");
   // Without a Browser Rendering binding (local development, tests) the container renders every provider.
   const browserRendering = env.BROWSER
     ? new BrowserRenderingScraper(browserRenderingLauncher(env.BROWSER), (providerCode) => browserInstitutionFor(providerCode, env.SANDBOX_BASE_URL))

@@ -12,8 +12,7 @@ import { log } from "../../platform/observability/telemetry";
 import { findProvider, takesConsent } from "../catalog/providers";
 import { partnerClientIdFor, partnerKeysFor } from "../partners/open-banking-keys";
 import type { ActiveJobCheck } from "../credentials/store";
-import { ContainerScraper } from "../scraper/container-client";
-import { scraperInstances } from "../scraper/binding";
+import { scraperClient } from "../scraper/binding";
 import { findSession, type RegistrationOption, recordFailedAttempt, type SessionRow, usableSessionForPage } from "./sessions";
 import { registerConsent } from "./consent-registration";
 import { registrationSessions } from "./tables";
@@ -140,8 +139,8 @@ function failed(session: SessionRow, err: unknown): ConsentOutcome {
 
 /** The code exchanged with the keys the authorization URL named: the acting partner's own, else the deployment's. */
 async function exchange(env: Bindings, workspaceId: string, code: string, redirectUri: string): Promise<OpenBankingTokenResponse> {
-  const instances = scraperInstances(env);
-  if (!instances) throw new ProviderFailure("ENGINE_CRASHED", "no scraper configured");
+  const scraper = scraperClient(env);
+  if (!scraper) throw new ProviderFailure("ENGINE_CRASHED", "no scraper configured");
   const keys = await partnerKeysFor(env.DB, env.VAULT_MASTER_KEY, workspaceId);
-  return new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET).openBankingToken({ grant: "authorization_code", code, redirectUri, ...(keys ? { keys } : {}) });
+  return scraper.openBankingToken({ grant: "authorization_code", code, redirectUri, ...(keys ? { keys } : {}) });
 }

@@ -2,6 +2,7 @@ import { runnerInstances } from "./runner-hub";
 import { containerInstances } from "./scraper-container";
 import type { Bindings } from "../../env";
 import { processInstances, type ScraperInstances } from "./instances";
+import { ContainerScraper } from "./container-client";
 import { numberOr } from "../../platform/configuration";
 
 /** Matches `max_instances` of the `[[containers]]` entry in wrangler.toml. */
@@ -16,4 +17,10 @@ export function scraperInstances(env: Partial<Pick<Bindings, "SCRAPER" | "SCRAPE
   if (env.SCRAPER) return containerInstances(env.SCRAPER, numberOr(env.SCRAPER_INSTANCES, DEFAULT_CONTAINER_INSTANCES));
   const urls = (env.SCRAPER_URL ?? "").split(",").map((url) => url.trim()).filter(Boolean);
   return urls.length > 0 ? processInstances(urls) : null;
+}
+
+/** A client of this deployment's scraper, as every caller speaks to it (the shared secret on each call); null when none is configured. */
+export function scraperClient(env: Parameters<typeof scraperInstances>[0] & Pick<Bindings, "SCRAPER_SHARED_SECRET">): ContainerScraper | null {
+  const instances = scraperInstances(env);
+  return instances ? new ContainerScraper(instances, env.SCRAPER_SHARED_SECRET) : null;
 }
