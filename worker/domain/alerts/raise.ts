@@ -18,7 +18,7 @@ export async function noteFlagged(env: Pick<Bindings, "ALERT_DESKS">, code: stri
  */
 export async function noteAlerted(env: Pick<Bindings, "ALERT_DESKS">, code: ApiErrorCode, providerCode: string, example: string): Promise<void> {
   try {
-    await alertDesk(env, code as ApiErrorCode, providerCode).record(code as ApiErrorCode, providerCode, example);
+    await alertDesk(env, code, providerCode).record(code, providerCode, example);
   } catch (err) {
     log("error", "operator-alert-count-failed", { code, providerCode, error: String(err) });
   }

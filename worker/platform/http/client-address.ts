@@ -1,32 +1,9 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
+import { parseIpv6 } from "../../../contracts/public-address";
 
 /** Leading 16-bit groups of an IPv6 address that name one subscriber: a /64, what one line, one phone or one VM is given. */
 const IPV6_SUBSCRIBER_GROUPS = 4;
-
-/**
- * The groups of an IPv6 address written out (`::` expanded, an embedded IPv4 tail as two groups), lower-case and
- * without leading zeros; null for anything else.
- */
-function ipv6Groups(address: string): string[] | null {
-  let text = address.toLowerCase().replace(/%.*$/, "");
-  const v4 = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (v4) {
-    const [a, b, c, d] = v4.slice(2).map(Number) as [number, number, number, number];
-    if ([a, b, c, d].some((n) => n > 255)) return null;
-    text = `${v4[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const part = (s: string) => (s === "" ? [] : s.split(":"));
-  const head = part(halves[0]!);
-  const tail = halves.length === 2 ? part(halves[1]!) : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
-  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
-  return groups.map((g) => g.replace(/^0+(?=.)/, ""));
-}
 
 /**
  * What a limit counts a caller by: an IPv4 address as it is, an IPv6 address by its /64 (`2001:db8:1:2::/64`), since
@@ -35,13 +12,13 @@ function ipv6Groups(address: string): string[] | null {
  */
 export function limitedAddress(address: string): string {
   if (!address.includes(":")) return address;
-  const groups = ipv6Groups(address);
+  const groups = parseIpv6(address.replace(/%.*$/, ""));
   if (!groups) return address;
-  if (groups.slice(0, 5).every((g) => g === "0") && groups[5] === "ffff") {
-    const [hi, lo] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [hi, lo] = [groups[6]!, groups[7]!];
     return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   }
-  return `${groups.slice(0, IPV6_SUBSCRIBER_GROUPS).join(":")}::/64`;
+  return `${groups.slice(0, IPV6_SUBSCRIBER_GROUPS).map((g) => g.toString(16)).join(":")}::/64`;
 }
 
 /**
