@@ -92,7 +92,7 @@ export default defineConfig(async () => {
   // once per runtime instead of once per file, and every test makes its own workspaces, keys, credentials and
   // addresses. The tests that act on every row in storage run in a project of their own, gathered into one file
   // (test/workers/storage-wide.test.ts), so one runtime holds their rows apart from the others'.
-  const storageWide = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts", "test/workers/vault-rotation.test.ts"];
+  const storageWide = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts", "test/workers/vault-rotation.test.ts", "test/workers/provider-status.test.ts"];
   const storageWideFile = "test/workers/storage-wide.test.ts";
   const project = (name: string, include: string[], exclude: string[]) => ({
     plugins: [runtime()],
