@@ -35,9 +35,10 @@ export interface SandboxOptions {
 }
 
 /**
- * The sandbox's clock, for partners' tests and for the service's maintenance calendar, which reads the sandbox's
- * hours here: GET answers the sandbox's time and its offset from the real one (null while it keeps no hours), PUT
- * `{"at": "<date-time>"}` sets it running from that moment, DELETE stops it keeping hours.
+ * A sandbox clock, for partners' tests: the institutions' hours at /sandbox/clock, which the service's maintenance
+ * calendar reads, and Open Banking's token time at /sandbox/openbanking/clock. GET answers its time and offset from
+ * the real one (null while unset: no hours kept, tokens on real time), PUT `{"at": "<date-time>"}` sets it running
+ * from that moment, DELETE unsets it.
  */
 async function answerClock(time: SandboxTime, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === "PUT") {
@@ -53,12 +54,14 @@ async function answerClock(time: SandboxTime, req: IncomingMessage, res: ServerR
 export async function startSandbox(options: SandboxOptions): Promise<SandboxServer> {
   const latencyMs = options.pageLatencyMs ?? 0;
   const time = new SandboxTime(options.clock);
+  // Open Banking's tokens age by a clock of their own: moving it ends consents without moving the banks' hours.
+  const openBankingTime = new SandboxTime();
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
     bank: bankSite({ hangMs: options.hangMs ?? 20_000, clock: time.now }),
     taxportal: taxPortalSite({ clock: time.now }),
     card: cardSite({ clock: time.now }),
     hometax: hometaxReplica(options.hometax),
-    openbanking: openBankingReplica(options.openbanking),
+    openbanking: openBankingReplica({ now: () => openBankingTime.now() ?? Date.now(), ...options.openbanking }),
     "nts-business-status": ntsBusinessStatusReplica(options.ntsBusinessStatus),
     // The payment gateway the service bills through, as a replica (sandbox/portone/gateway.ts).
     portone: portOneReplica({ prefix: "/portone" }).answer,
@@ -71,6 +74,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
       return;
     }
     if (url.pathname === "/sandbox/clock") return void answerClock(time, req, res);
+    if (url.pathname === "/sandbox/openbanking/clock") return void answerClock(openBankingTime, req, res);
     const site = sites[url.pathname.split("/")[1] ?? ""];
     if (site) {
       const answered = latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)).then(() => site(req, res, url)) : site(req, res, url);
@@ -98,6 +102,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     hangMs: Number(process.env.SANDBOX_HANG_MS ?? 20_000),
     pageLatencyMs: Number(process.env.SANDBOX_PAGE_LATENCY_MS ?? 0),
     clock: process.env.SANDBOX_CLOCK ? clockFrom(process.env.SANDBOX_CLOCK) : undefined,
+    ...(process.env.SANDBOX_OPENBANKING_TOKEN_SECONDS ? { openbanking: { accessTtlSeconds: Number(process.env.SANDBOX_OPENBANKING_TOKEN_SECONDS) } } : {}),
   });
   console.log(`sandbox institutions on ${sandbox.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

@@ -39,6 +39,8 @@ export interface StackOptions {
   scraperMaxSessions?: number;
   /** Every sandbox page answers this much later, as real institutions do (0 when absent). */
   sandboxPageLatencyMs?: number;
+  /** How long the Open Banking replica's access tokens live (KFTC's 90 days when absent). */
+  openBankingTokenSeconds?: number;
   /** Workspaces seeded with the demo workspace, before the worker starts. */
   seeds?: WorkspaceSeed[];
   /** Run the scrapers as runners that connect out to the worker (scraper-container/runner.ts), as on a host in Korea. */
@@ -294,6 +296,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const sandbox = spawnLogged("sandbox", ...node("sandbox/server.ts"), {
       SANDBOX_PORT: String(options.sandboxPort),
       SANDBOX_PAGE_LATENCY_MS: String(options.sandboxPageLatencyMs ?? 0),
+      ...(options.openBankingTokenSeconds ? { SANDBOX_OPENBANKING_TOKEN_SECONDS: String(options.openBankingTokenSeconds) } : {}),
     });
     const sandboxReady = waitFor(`${sandboxUrl}/healthz`, sandbox);
     const scraperReady = startScraper();

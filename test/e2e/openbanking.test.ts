@@ -1,4 +1,4 @@
-import type { Browser, Page } from "puppeteer-core";
+import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
@@ -24,8 +24,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await partner?.close();
+  await replicaClock("DELETE");
 });
 
+const DAY = 86_400_000;
 const USER = userByLogin("obuser1")!;
 // Two of the person's three accounts: the checking account at 오픈은행 and the installment savings at 카카오뱅크.
 const CHOSEN = [USER.accounts[0]!, USER.accounts[2]!];
@@ -53,41 +55,66 @@ function yearOfTruth(): Json[] {
 const order = (r: Json) => `${r.accountNumber} ${r.transactionAt} ${r.balance}`;
 const sorted = (rows: Json[]) => [...rows].sort((a, b) => order(a).localeCompare(order(b)));
 
-/** The person on the replica's consent page, in the window the hosted page opened: log in, tick the accounts, agree. */
-async function consentAtReplica(window: Page): Promise<void> {
+/**
+ * The person in Chromium, once the SDK is open on `page`: the hosted page opens a window at the click and sends it to
+ * the authorization page, at the replica's stand-in; there they log in, tick `chosen` and agree, and the replica
+ * sends the window to our callback, which exchanges the code and answers them a page.
+ */
+async function consentInWindow(context: BrowserContext, page: Page, user: typeof USER, chosen: typeof CHOSEN): Promise<void> {
+  const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
+  const submit = await frame.waitForSelector("#submit", { visible: true });
+  expect(await submit!.evaluate((el) => el.textContent)).toBe("오픈뱅킹에서 동의하기");
+  const opened = context.waitForTarget((t) => t.url().includes("/openbanking/openapi.openbanking.or.kr/oauth/2.0/authorize"));
+  await submit!.click();
+  const window = (await (await opened).page())!;
+  expect(new URL(window.url()).searchParams.get("redirect_uri")).toBe(`${stack.baseUrl}/connect/open-banking/callback`);
   await window.waitForSelector("input[name=user_id]");
-  await window.type("input[name=user_id]", USER.loginId);
-  await window.type("input[name=password]", USER.password);
+  await window.type("input[name=user_id]", user.loginId);
+  await window.type("input[name=password]", user.password);
   await Promise.all([window.waitForNavigation(), window.click("button[value=login]")]);
-  for (const a of CHOSEN) await window.click(`input[name=fintech_use_num][value="${a.fintechUseNum}"]`);
-  // "동의" sends the browser to our callback, which exchanges the code and answers the person a page.
+  for (const a of chosen) await window.click(`input[name=fintech_use_num][value="${a.fintechUseNum}"]`);
   await Promise.all([window.waitForNavigation(), window.click("button[value=agree]")]);
+  expect(window.url().startsWith(`${stack.baseUrl}/connect/open-banking/callback?`)).toBe(true);
+  expect(await window.content()).toContain("동의가 끝났습니다");
 }
 
-describe("Open Banking end to end: the partner's page, the hosted page, the replica's consent, our callback", () => {
-  it("registers a consent through the SDK in Chromium, collects a year of transactions equal to ground truth in JSON and CSV, and withdraws", async () => {
-    const context = await browser.createBrowserContext();
+/** The partner example's "오픈뱅킹으로 연결하기" in a fresh browser context, through the person's consent: the session and the credential its backend confirmed. */
+async function connectThroughExample(user: typeof USER, chosen: typeof CHOSEN): Promise<{ sessionId: string; credentialId: string }> {
+  const context = await browser.createBrowserContext();
+  try {
     const page = await context.newPage();
     await page.goto(partner.url);
     const issued = page.waitForResponse((r) => r.url() === `${partner.url}/api/registration-session` && r.request().method() === "POST");
     await page.click("#connect-openbanking");
     const { sessionId } = (await (await issued).json()) as { sessionId: string };
-    const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
-    const submit = await frame.waitForSelector("#submit", { visible: true });
-    expect(await submit!.evaluate((el) => el.textContent)).toBe("오픈뱅킹에서 동의하기");
-
-    // The hosted page opens a window at the click and sends it to the authorization page, at the replica's stand-in.
-    const opened = context.waitForTarget((t) => t.url().includes("/openbanking/openapi.openbanking.or.kr/oauth/2.0/authorize"));
-    await submit!.click();
-    const window = (await (await opened).page())!;
-    expect(new URL(window.url()).searchParams.get("redirect_uri")).toBe(`${stack.baseUrl}/connect/open-banking/callback`);
-    await consentAtReplica(window);
-    expect(window.url().startsWith(`${stack.baseUrl}/connect/open-banking/callback?`)).toBe(true);
-    expect(await window.content()).toContain("동의가 끝났습니다");
-
+    await consentInWindow(context, page, user, chosen);
     // The hosted page learns it from the service (it polls), tells the SDK, and the partner's backend confirms.
     await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 60_000, polling: "mutation" });
-    const credentialId = await page.$eval("#status", (el) => (el as HTMLElement).dataset.credentialId);
+    return { sessionId, credentialId: (await page.$eval("#status", (el) => (el as HTMLElement).dataset.credentialId))! };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The replica's token clock (sandbox/server.ts): PUT runs it from `at`, DELETE puts it back on real time. */
+async function replicaClock(method: "PUT" | "DELETE", at?: number): Promise<void> {
+  if (!stack) return;
+  const res = await fetch(`${stack.sandboxUrl}/sandbox/openbanking/clock`, { method, headers: { "Content-Type": "application/json" }, body: at === undefined ? undefined : JSON.stringify({ at: new Date(at).toISOString() }) });
+  expect(res.status).toBe(200);
+}
+
+/** One run of the worker's cron, as the deployment's every minute (wrangler dev runs none by itself). */
+async function runCron(): Promise<void> {
+  const res = await fetch(`${stack.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+}
+
+const consentOf = async (credentialId: string) => (await api.json("GET", `/api/v1/credentials/${credentialId}`)).body;
+
+describe("Open Banking end to end: the partner's page, the hosted page, the replica's consent, our callback", () => {
+  it("registers a consent through the SDK in Chromium, collects a year of transactions equal to ground truth in JSON and CSV, and withdraws", async () => {
+    const { sessionId, credentialId } = await connectThroughExample(USER, CHOSEN);
     expect((await api.json("GET", `/api/v1/registration-sessions/${sessionId}`)).body).toMatchObject({ status: "CONSUMED", credentialId });
     const credential = (await api.json("GET", `/api/v1/credentials/${credentialId}`)).body;
     expect(credential).toMatchObject({ providerCode: "openbanking", authMethod: "OPEN_BANKING", status: "ACTIVE" });
@@ -95,7 +122,6 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
       CHOSEN.map((a) => ({ accountNumber: a.fintechUseNum, accountNumberFormatted: a.accountNumMasked, bankCode: a.bankCodeStd, bankName: a.bankName, displayName: a.accountAlias })),
     );
     expect(JSON.stringify(credential)).not.toMatch(/access|refresh_token|refreshToken/i);
-    await context.close();
 
     // A year of both consented accounts: twelve windows each, most ordinary months two pages.
     const job = await api.createJob({ providerCode: "openbanking", schema: "bank.transactions.cb.v1", params: YEAR });
@@ -118,5 +144,60 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
     expect(named.body.code).toBe("CREDENTIAL_REVOKED");
     const unnamed = await api.createJob({ providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {} });
     expect(await api.waitForJob(unnamed.id)).toMatchObject({ kind: "Failed", error: { code: "CREDENTIAL_NOT_FOUND" } });
+  });
+
+  it("refreshes the consent's tokens on the cron, and once KFTC has let them end, asks the person again through a recovery session", async () => {
+    const user = userByLogin("obuser2")!;
+    const chosen = [user.accounts[0]!];
+    const { credentialId } = await connectThroughExample(user, chosen);
+    // This stack's replica issues two-day tokens (test/e2e/profiles.ts): inside the week the cron refreshes ahead.
+    const given = (await consentOf(credentialId)).consent;
+    expect(given.refreshedAt).toBeNull();
+    expect(Date.parse(given.tokenExpiresAt) - Date.now()).toBeLessThan(3 * DAY);
+
+    // Two runs: the replica kills each refresh token it takes, so the second works only with the pair the first sealed.
+    let last = given;
+    for (let run = 0; run < 2; run++) {
+      await runCron();
+      const now = (await consentOf(credentialId)).consent;
+      expect(now.refreshedAt).not.toBe(last.refreshedAt);
+      expect(Date.parse(now.tokenExpiresAt)).toBeGreaterThan(Date.parse(last.tokenExpiresAt));
+      expect(now.expiresAt).toBe(given.expiresAt);
+      last = now;
+    }
+    const accounts = await api.createJob({ providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {}, credentialId });
+    expect(await api.waitForJob(accounts.id)).toMatchObject({ kind: "Succeeded", recordCount: 1 });
+
+    // Two weeks on at KFTC, with no refresh between: the access token and the refresh token (ten days longer) ended.
+    await replicaClock("PUT", Date.now() + 14 * DAY);
+    await runCron();
+    const ended = await consentOf(credentialId);
+    expect(ended).toMatchObject({ status: "ACTIVE", refusal: { code: "NO_VALID_CREDENTIAL" } });
+    const refused = await api.createJob({ providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {}, credentialId });
+    expect(await api.waitForJob(refused.id)).toMatchObject({ kind: "Failed", error: { code: "NO_VALID_CREDENTIAL", category: "CREDENTIAL" } });
+
+    // The partner opens a recovery session in its page; the person consents again, and the same credential works.
+    const recovery = await api.json("POST", "/api/v1/registration-sessions", { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "openbanking" }], originAllowlist: [partner.url], recoverCredentialId: credentialId });
+    expect(recovery.status, JSON.stringify(recovery.body)).toBe(201);
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.goto(partner.url);
+    await page.evaluate(
+      (sessionToken, serviceUrl) => {
+        const w = window as unknown as { CollectSDK: { openRegistration(o: object): void }; recovered?: string };
+        w.CollectSDK.openRegistration({ sessionToken, serviceUrl, onSuccess: ({ sessionId }: { sessionId: string }) => (w.recovered = sessionId) });
+      },
+      recovery.body.sessionToken as string,
+      stack.baseUrl,
+    );
+    await consentInWindow(context, page, user, chosen);
+    await page.waitForFunction(() => (window as unknown as { recovered?: string }).recovered, { timeout: 60_000 });
+    await context.close();
+    expect((await api.json("GET", `/api/v1/registration-sessions/${recovery.body.sessionId}`)).body).toMatchObject({ status: "CONSUMED", credentialId });
+    const restored = await consentOf(credentialId);
+    expect(restored.refusal).toBeNull();
+    expect(Date.parse(restored.consent.givenAt)).toBeGreaterThan(Date.parse(given.givenAt));
+    const again = await api.createJob({ providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {}, credentialId });
+    expect(await api.waitForJob(again.id)).toMatchObject({ kind: "Succeeded", recordCount: 1 });
   });
 });

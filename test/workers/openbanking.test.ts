@@ -177,6 +177,27 @@ describe("Open Banking as a provider", () => {
     expect(job).toMatchObject({ kind: "Failed", error: { code: "NO_VALID_CREDENTIAL" } });
   });
 
+  it("lets two overlapping cron runs refresh one consent: the run KFTC refuses, its refresh token spent by the other, erases nothing", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[1]!.fintechUseNum]);
+    // Both runs have read the due consent before either reaches KFTC, as when a slow run outlasts its minute.
+    const refresh = scraperRefresh();
+    let arrived = 0;
+    let release!: () => void;
+    const together = new Promise<void>((resolve) => (release = resolve));
+    const atOnce: Parameters<typeof refreshConsents>[2] = async (request) => {
+      if (++arrived === 2) release();
+      await together;
+      return refresh(request);
+    };
+    const runs = await Promise.all([0, 1].map(() => refreshConsents(env.DB, env.VAULT_MASTER_KEY, atOnce, Date.now() + 85 * DAY)));
+    expect(runs.reduce((n, r) => n + r.ended, 0)).toBeGreaterThanOrEqual(1);
+    const shown = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
+    expect(shown.refusal).toBeNull();
+    expect(shown.consent.refreshedAt).not.toBeNull();
+    expect((await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} })).kind).toBe("Succeeded");
+  });
+
   it("fails a job on an expired consent with NO_VALID_CREDENTIAL, warns of its end, and a recovery session asks for consent again", async () => {
     const ws = await createWorkspace({ businessNumber: "1208800767" });
     const fintech = userByLogin("obuser1")!.accounts[1]!.fintechUseNum;

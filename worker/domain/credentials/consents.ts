@@ -62,7 +62,7 @@ export type ConsentRefresh = (request: OpenBankingTokenRequest) => Promise<OpenB
  * Refreshes the Open Banking consents whose access token ends within REFRESH_AHEAD_MS (the cron, at most `limit`
  * a run), through the scraper's token call (`refresh`): the new pair is sealed before anything uses it, as the old
  * refresh token no longer works. Written only if the sealed blob is still the one read (a recovery or deletion
- * meanwhile keeps its own). A refusal (NO_VALID_CREDENTIAL: the consent ended) marks the credential, so jobs fail
+ * meanwhile keeps its own). A refusal (NO_VALID_CREDENTIAL: the consent ended) of the pair read marks the credential, so jobs fail
  * without calling KFTC and a recovery session may ask the person again; anything else is tried again next run.
  */
 export async function refreshConsents(d1: D1Database, masterKey: string, refresh: ConsentRefresh, now: number, limit = REFRESHES_PER_RUN): Promise<{ refreshed: number; ended: number; failed: number }> {
@@ -106,7 +106,8 @@ export async function refreshConsents(d1: D1Database, masterKey: string, refresh
       // KFTC's own words stay here, in the operators' log.
       log(code === "NO_VALID_CREDENTIAL" ? "info" : "warn", "open-banking-refresh-failed", { credentialId: row.id, code, detail: err instanceof Error ? withoutQueryParams(err.message) : String(err) });
       if (code === "NO_VALID_CREDENTIAL") {
-        await invalidateCredential(d1, row.id, "NO_VALID_CREDENTIAL", now);
+        // Only the pair this run read: an overlapping run that refreshed first made KFTC refuse this one's.
+        await invalidateCredential(d1, row.id, "NO_VALID_CREDENTIAL", now, row.sealed);
         counts.ended++;
       } else counts.failed++;
     }

@@ -225,13 +225,23 @@ export async function openJobCredential(d1: D1Database, masterKey: string, id: s
  * Marks a credential the institution refused (LOGIN_FAILED, LOGIN_LOCKED), or an Open Banking consent that ended
  * (NO_VALID_CREDENTIAL: its token refused and not refreshable); it stays so until registered again (or recovered), so
  * its secret can never serve another login: it is erased with the mark. NO_VALID_CREDENTIAL marks consents only: for
- * a login it says the service holds nothing usable, not that the institution refused it.
+ * a login it says the service holds nothing usable, not that the institution refused it. `whileSealed`: only if the
+ * secret is still that sealed blob.
  */
-export async function invalidateCredential(d1: D1Database, id: string, reason: string, now: number): Promise<void> {
+export async function invalidateCredential(d1: D1Database, id: string, reason: string, now: number, whileSealed?: string): Promise<void> {
   await database(d1)
     .update(credentials)
     .set({ invalidReason: reason, invalidatedAt: now, sealed: null })
-    .where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"), isNull(credentials.invalidReason), reason === "NO_VALID_CREDENTIAL" ? eq(credentials.authMethod, "OPEN_BANKING") : undefined));
+    .where(
+      and(
+        eq(credentials.id, id),
+        eq(credentials.status, "ACTIVE"),
+        isNull(credentials.invalidReason),
+        reason === "NO_VALID_CREDENTIAL" ? eq(credentials.authMethod, "OPEN_BANKING") : undefined,
+        // A refusal of the secret the caller opened says nothing of one written since (a refresh, a new consent).
+        whileSealed === undefined ? undefined : eq(credentials.sealed, whileSealed),
+      ),
+    );
 }
 
 /** What choosing a job's credential reads of each candidate (domain/credentials/choose.ts). */
