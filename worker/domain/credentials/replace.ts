@@ -1,7 +1,8 @@
 import { jobError } from "../../../contracts/job-failures";
 import type { Bindings } from "../../env";
 import type { ProbeMessage } from "../jobs/messages";
-import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersededSecret, findCredential, isIdentityConflict, replaceCredentialStatements, settleCheck, startCheck, supersededIds } from "./store";
+import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersededSecret, findCredential, isIdentityConflict, replaceCredentialStatements, supersededIds } from "./store";
+import { settleCheck, startCheck } from "./login-checks";
 import { log } from "../../platform/observability/telemetry";
 import { ApiError } from "../../platform/errors/api-error";
 

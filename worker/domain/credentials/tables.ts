@@ -47,7 +47,7 @@ export const credentials = sqliteTable(
     checkedAt: integer("checked_at"),
     /**
      * When the latest check was asked for (ms): a check asked for within CHECK_INTERVAL_MS of it is refused, decided in
-     * the same conditional update that starts the check (domain/credentials/store.ts `startCheck`).
+     * the same conditional update that starts the check (domain/credentials/login-checks.ts `startCheck`).
      */
     checkRequestedAt: integer("check_requested_at"),
     /** The nearest warning of its certificate's expiry already sent (30, 7, 1 days ahead: domain/credentials/expiry-warnings.ts). */

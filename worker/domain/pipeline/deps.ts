@@ -1,5 +1,6 @@
 import { browserInstitutionFor } from "../../../collectors/registry";
-import { invalidateCredential, openJobCredential, rememberTargets, settleCheck } from "../credentials/store";
+import { invalidateCredential, openJobCredential, rememberTargets } from "../credentials/store";
+import { settleCheck } from "../credentials/login-checks";
 import { credentialLock } from "./credential-lock";
 import type { Bindings } from "../../env";
 import { numberOr } from "../../platform/configuration";

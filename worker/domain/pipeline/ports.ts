@@ -1,6 +1,7 @@
 import type { PageReport } from "../../../contracts/scraper-protocol";
 import type { JobErrorCode } from "../../../contracts/job-failures";
-import type { CheckOutcome, JobCredential } from "../credentials/store";
+import type { JobCredential } from "../credentials/store";
+import type { CheckOutcome } from "../credentials/login-checks";
 import type { ProviderDefinition } from "../catalog/providers";
 import type { MaintenanceWindow } from "../catalog/maintenance";
 import type { AcquireResult, LeaseGrant, LineRefusal, LineTicket, Released } from "./credential-lock";

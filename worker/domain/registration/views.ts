@@ -1,7 +1,7 @@
 import { effectiveStatus, MAX_ATTEMPTS, type SessionRow } from "./status";
 import { isoTime } from "../../platform/lib/iso-time";
 import { checkView } from "../credentials/views";
-import { credentialCheckOf } from "../credentials/store";
+import { credentialCheckOf } from "../credentials/login-checks";
 
 /** A session as the API shows it, with the login check of the credential it registered (null until then). */
 export function sessionView(row: SessionRow, credentialCheck: ReturnType<typeof checkView> = null) {
