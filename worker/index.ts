@@ -23,7 +23,7 @@ import { purgeExpiredReports } from "./domain/reports/store";
 import { rewrapStep } from "./domain/key-rotation/rewrap";
 import { backfillIdentities } from "./domain/credentials/identity-backfill";
 import { warnExpiringCertificates } from "./domain/credentials/expiry-warnings";
-import { refreshDueConsents } from "./domain/credentials/consents";
+import { refreshDueConsents } from "./domain/pipeline/consent-refresh";
 import { runMissedSchedules } from "./domain/schedule-runs/catch-up";
 import { log } from "./platform/observability/telemetry";
 
@@ -54,7 +54,8 @@ export default {
   async scheduled(_controller, env) {
     assertConfigured(env);
     const used = invocationBindings(env);
-    await sweep(used.DB, pipelineDeps(used));
+    const pipeline = pipelineDeps(used);
+    await sweep(used.DB, pipeline);
     await runMissedSchedules(used);
     await expireSessions(used);
     await resendStalledDeliveries(used);
@@ -67,7 +68,7 @@ export default {
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
     await warnExpiringCertificates(used, Date.now());
     // Open Banking consents whose token ends within a week, refreshed through the scraper (a bounded batch a run).
-    const consents = await refreshDueConsents(used, Date.now());
+    const consents = await refreshDueConsents(used, pipeline, Date.now());
     if (consents && Object.values(consents).some((n) => n > 0)) log("info", "open-banking-refresh", { ...consents });
     const rotation = await rewrapStep(used, used.VAULT_MASTER_KEY);
     if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });

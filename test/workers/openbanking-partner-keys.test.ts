@@ -1,9 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { REPLICA_CLIENT, REPLICA_PARTNER_CLIENT, userByLogin } from "../../sandbox/openbanking/ground-truth";
-import { refreshConsents } from "../../worker/domain/credentials/consents";
-import { ContainerScraper } from "../../worker/domain/scraper/container-client";
-import { scraperInstances } from "../../worker/domain/scraper/binding";
+import { refreshDueConsents } from "../../worker/domain/pipeline/consent-refresh";
+import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import { withCheckDigit } from "../../contracts/business-number";
 import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
@@ -56,11 +55,6 @@ async function consent(by: Issuer, loginId: string): Promise<{ credentialId: str
 const consentCode = async (credentialId: string) =>
   (await env.DB.prepare("SELECT json_extract(consent, '$.clientUseCode') AS code FROM credentials WHERE id = ?").bind(credentialId).first<{ code: string }>())!.code;
 
-const scraperRefresh = () => {
-  const scraper = new ContainerScraper(scraperInstances(env)!, env.SCRAPER_SHARED_SECRET);
-  return (request: Parameters<ContainerScraper["openBankingToken"]>[0]) => scraper.openBankingToken(request);
-};
-
 async function runJob(by: Issuer): Promise<Json> {
   const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", ...by, json: { providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {} } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -107,7 +101,7 @@ describe("a partner's own Open Banking keys", () => {
     expect(job.kind, JSON.stringify(job)).toBe("Succeeded");
 
     // Refresh opens the partner's keys (the replica refuses another client's refresh token).
-    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, scraperRefresh(), Date.now() + 85 * DAY);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 85 * DAY);
     const refreshed = (await callJson<Json>(`/api/v1/credentials/${made.credentialId}`, forBusiness)).body;
     expect(refreshed.consent.refreshedAt, JSON.stringify(refreshed)).not.toBeNull();
     expect(refreshed.refusal).toBeNull();
@@ -127,7 +121,7 @@ describe("a partner's own Open Banking keys", () => {
     // Keys removed: the consent made with them can no longer be refreshed, and ends as a refused refresh does.
     expect((await call(KEYS_PATH, { method: "DELETE", key: partner.apiKey })).status).toBe(204);
     await env.DB.prepare("UPDATE credentials SET consent = json_set(consent, '$.tokenExpiresAt', ?) WHERE id = ?").bind(new Date(Date.now() + DAY).toISOString(), made.credentialId).run();
-    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, scraperRefresh(), Date.now() + 85 * DAY);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 85 * DAY);
     const ended = (await callJson<Json>(`/api/v1/credentials/${made.credentialId}`, forBusiness)).body;
     expect(ended.refusal).toMatchObject({ code: "NO_VALID_CREDENTIAL" });
     // The other partner's consent, made with the deployment's keys, is refreshed as before.

@@ -2,9 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { accountOf, balanceOf, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
 import { refreshConsents } from "../../worker/domain/credentials/consents";
+import { refreshDueConsents, refreshLease } from "../../worker/domain/pipeline/consent-refresh";
+import { pipelineDeps } from "../../worker/domain/pipeline/deps";
+import { scraperClient } from "../../worker/domain/scraper/binding";
 import { warnExpiringCertificates } from "../../worker/domain/credentials/expiry-warnings";
-import { ContainerScraper } from "../../worker/domain/scraper/container-client";
-import { scraperInstances } from "../../worker/domain/scraper/binding";
 import { openCredential, sealCredential } from "../../worker/domain/vault/envelope";
 import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
@@ -74,11 +75,6 @@ async function alterTokens(credentialId: string, change: Json): Promise<void> {
   const opened = await openCredential(env.VAULT_MASTER_KEY, binding, row.sealed);
   await env.DB.prepare("UPDATE credentials SET sealed = ? WHERE id = ?").bind(await sealCredential(env.VAULT_MASTER_KEY, binding, { ...opened, ...change } as never), credentialId).run();
 }
-
-const scraperRefresh = () => {
-  const scraper = new ContainerScraper(scraperInstances(env)!, env.SCRAPER_SHARED_SECRET);
-  return (request: Parameters<ContainerScraper["openBankingToken"]>[0]) => scraper.openBankingToken(request);
-};
 
 describe("Open Banking as a provider", () => {
   it("is in the catalog as a consent: no fields to type, offered as PROVIDER_LOGIN, refused as a typed credential", async () => {
@@ -160,7 +156,7 @@ describe("Open Banking as a provider", () => {
     const before = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     const sealedBefore = (await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(id).first<Json>())!.sealed;
     // 85 days on, the 90-day token is within the week the cron refreshes ahead.
-    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, scraperRefresh(), Date.now() + 85 * DAY);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 85 * DAY);
     const after = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     expect(after.consent.refreshedAt).not.toBeNull();
     expect(after.consent.expiresAt).toBe(before.consent.expiresAt);
@@ -170,31 +166,41 @@ describe("Open Banking as a provider", () => {
     expect(again.kind, JSON.stringify(again)).toBe("Succeeded");
 
     await alterTokens(id, { refreshToken: "no-longer-known" });
-    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, scraperRefresh(), Date.now() + 85 * DAY);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 85 * DAY);
     const ended = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     expect(ended.refusal).toMatchObject({ code: "NO_VALID_CREDENTIAL" });
     const job = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
     expect(job).toMatchObject({ kind: "Failed", error: { code: "NO_VALID_CREDENTIAL" } });
   });
 
-  it("lets two overlapping cron runs refresh one consent: the run KFTC refuses, its refresh token spent by the other, erases nothing", async () => {
+  it("refreshes under the credential's lease: not while a job holds it, and a second run that read the old pair erases nothing", async () => {
     const ws = await createWorkspace({ businessNumber: "1208800767" });
     const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[1]!.fintechUseNum]);
-    // Both runs have read the due consent before either reaches KFTC, as when a slow run outlasts its minute.
-    const refresh = scraperRefresh();
-    let arrived = 0;
-    let release!: () => void;
-    const together = new Promise<void>((resolve) => (release = resolve));
-    const atOnce: Parameters<typeof refreshConsents>[2] = async (request) => {
-      if (++arrived === 2) release();
-      await together;
-      return refresh(request);
-    };
-    const runs = await Promise.all([0, 1].map(() => refreshConsents(env.DB, env.VAULT_MASTER_KEY, atOnce, Date.now() + 85 * DAY)));
-    expect(runs.reduce((n, r) => n + r.ended, 0)).toBeGreaterThanOrEqual(1);
-    const shown = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
-    expect(shown.refusal).toBeNull();
-    expect(shown.consent.refreshedAt).not.toBeNull();
+    const deps = pipelineDeps(env);
+    const later = Date.now() + 85 * DAY;
+    const shown = async () => (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
+
+    // A job holds the lease: its tokens are not swapped under it; the consent waits for the next run.
+    const lock = deps.lockFor(id);
+    expect((await lock.acquire("a-running-job", 60_000)).granted).toBe(true);
+    expect((await refreshDueConsents(env, deps, later))!.busy).toBeGreaterThanOrEqual(1);
+    expect((await shown()).consent.refreshedAt).toBeNull();
+    await lock.release("a-running-job", 60_000);
+
+    // Two overlapping runs read the due consent at once; the second takes the lease only once the first refreshed,
+    // so KFTC refuses the refresh token it read. The pair the first sealed stays.
+    const scraper = scraperClient(env)!;
+    const refresh = (request: Parameters<typeof scraper.openBankingToken>[0]) => scraper.openBankingToken(request);
+    let firstDone!: () => void;
+    const first = new Promise<void>((resolve) => (firstDone = resolve));
+    const runs = await Promise.all([
+      refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh, leased: refreshLease(deps) }, later).finally(firstDone),
+      refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh, leased: (credential, work) => first.then(() => refreshLease(deps)(credential, work)) }, later),
+    ]);
+    expect(runs[1]!.ended).toBeGreaterThanOrEqual(1);
+    const after = await shown();
+    expect(after.refusal).toBeNull();
+    expect(after.consent.refreshedAt).not.toBeNull();
     expect((await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} })).kind).toBe("Succeeded");
   });
 

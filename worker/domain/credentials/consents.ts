@@ -7,8 +7,6 @@ import { credentials } from "./tables";
 import { openCredential, sealCredential } from "../vault/envelope";
 import type { ConsentFace } from "./consent-face";
 import { invalidateCredential, type WriteCondition } from "./store";
-import type { Bindings } from "../../env";
-import { scraperClient } from "../scraper/binding";
 import { partnerKeysFor } from "../partners/open-banking-keys";
 
 const DAY_MS = 86_400_000;
@@ -59,13 +57,28 @@ interface DueRow {
 export type ConsentRefresh = (request: OpenBankingTokenRequest) => Promise<OpenBankingTokenResponse>;
 
 /**
+ * Runs `work` under the credential's lease, as a job's login runs (domain/pipeline/consent-refresh.ts); false, and
+ * nothing run, while a job or a check holds it.
+ */
+export type ConsentLease = (credential: { id: string; providerCode: string }, work: () => Promise<void>) => Promise<boolean>;
+
+export interface RefreshCounts {
+  refreshed: number;
+  ended: number;
+  failed: number;
+  /** Left for the next run: a job or a check held the credential's lease. */
+  busy: number;
+}
+
+/**
  * Refreshes the Open Banking consents whose access token ends within REFRESH_AHEAD_MS (the cron, at most `limit`
- * a run), through the scraper's token call (`refresh`): the new pair is sealed before anything uses it, as the old
- * refresh token no longer works. Written only if the sealed blob is still the one read (a recovery or deletion
+ * a run), through the scraper's token call (`refresh`), each under the credential's lease (`leased`: one a job or a
+ * check holds waits for the next run, so no job's token is swapped under it): the new pair is sealed before anything
+ * uses it, as the old refresh token no longer works. Written only if the sealed blob is still the one read (a recovery or deletion
  * meanwhile keeps its own). A refusal (NO_VALID_CREDENTIAL: the consent ended) of the pair read marks the credential, so jobs fail
  * without calling KFTC and a recovery session may ask the person again; anything else is tried again next run.
  */
-export async function refreshConsents(d1: D1Database, masterKey: string, refresh: ConsentRefresh, now: number, limit = REFRESHES_PER_RUN): Promise<{ refreshed: number; ended: number; failed: number }> {
+export async function refreshConsents(d1: D1Database, masterKey: string, ports: { refresh: ConsentRefresh; leased: ConsentLease }, now: number, limit = REFRESHES_PER_RUN): Promise<RefreshCounts> {
   const db = database(d1);
   const tokenExpiresAt = sql`json_extract(${credentials.consent}, '$.tokenExpiresAt')`;
   const results = (await db
@@ -83,24 +96,26 @@ export async function refreshConsents(d1: D1Database, masterKey: string, refresh
     .orderBy(tokenExpiresAt)
     .limit(limit)
     .all()) as DueRow[];
-  const counts = { refreshed: 0, ended: 0, failed: 0 };
+  const counts: RefreshCounts = { refreshed: 0, ended: 0, failed: 0, busy: 0 };
   for (const row of results) {
     const binding = { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode };
     const face = row.consent;
     try {
-      const credential = await openCredential(masterKey, binding, row.sealed);
-      if (credential.authMethod !== "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "not a consent");
-      // The keys the consent was made with, by its 이용기관 code: the acting partner's own (§1.5) when they match,
-      // else the deployment's (the scraper's), which refuse another 이용기관's consent (NO_VALID_CREDENTIAL).
-      const keys = await partnerKeysFor(d1, masterKey, row.workspaceId, credential.clientUseCode);
-      const grant = await refresh({ grant: "refresh_token", credential, consentGivenAt: face.givenAt, ...(keys ? { keys } : {}) });
-      const sealed = await sealCredential(masterKey, binding, grant.credential);
-      const next: ConsentFace = { ...face, tokenExpiresAt: grant.credential.expiresAt, refreshableUntil: grant.refreshableUntil, refreshedAt: new Date(now).toISOString() };
-      await db
-        .update(credentials)
-        .set({ sealed, consent: next })
-        .where(and(eq(credentials.id, row.id), eq(credentials.status, "ACTIVE"), eq(credentials.sealed, row.sealed)));
-      counts.refreshed++;
+      const ran = await ports.leased({ id: row.id, providerCode: row.providerCode }, async () => {
+        const credential = await openCredential(masterKey, binding, row.sealed);
+        if (credential.authMethod !== "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "not a consent");
+        // The keys the consent was made with, by its 이용기관 code: the acting partner's own (§1.5) when they match,
+        // else the deployment's (the scraper's), which refuse another 이용기관's consent (NO_VALID_CREDENTIAL).
+        const keys = await partnerKeysFor(d1, masterKey, row.workspaceId, credential.clientUseCode);
+        const grant = await ports.refresh({ grant: "refresh_token", credential, consentGivenAt: face.givenAt, ...(keys ? { keys } : {}) });
+        const sealed = await sealCredential(masterKey, binding, grant.credential);
+        const next: ConsentFace = { ...face, tokenExpiresAt: grant.credential.expiresAt, refreshableUntil: grant.refreshableUntil, refreshedAt: new Date(now).toISOString() };
+        await db
+          .update(credentials)
+          .set({ sealed, consent: next })
+          .where(and(eq(credentials.id, row.id), eq(credentials.status, "ACTIVE"), eq(credentials.sealed, row.sealed)));
+      });
+      counts[ran ? "refreshed" : "busy"]++;
     } catch (err) {
       const code = err instanceof ProviderFailure ? err.code : "INTERNAL_ERROR";
       // KFTC's own words stay here, in the operators' log.
@@ -113,11 +128,4 @@ export async function refreshConsents(d1: D1Database, masterKey: string, refresh
     }
   }
   return counts;
-}
-
-/** The cron's step: refreshConsents through this deployment's scraper (none configured, nothing to do). */
-export async function refreshDueConsents(env: Bindings, now: number): Promise<{ refreshed: number; ended: number; failed: number } | null> {
-  const scraper = scraperClient(env);
-  if (!scraper) return null;
-  return refreshConsents(env.DB, env.VAULT_MASTER_KEY, (request) => scraper.openBankingToken(request), now);
 }

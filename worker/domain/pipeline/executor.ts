@@ -18,7 +18,8 @@ import { redactionFor } from "../../../collectors/registry";
 import { splitRange } from "./segments";
 import { isSameTarget, notShown, shownList } from "../credentials/targets";
 import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
-import { executeProbe, isProbeHolder } from "./probe";
+import { executeProbe } from "./probe";
+import { isBriefHolder } from "./brief-holders";
 import { endLease, jobLockName } from "./released-leases";
 import { canonicalJson } from "../../platform/lib/canonical-json";
 import { log } from "../../platform/observability/telemetry";
@@ -26,8 +27,8 @@ import { withoutQueryParams } from "../../platform/database/client";
 
 const ACK: Outcome = { kind: "ack" };
 
-// A probe holds a credential for one login: a job finding it there asks again this soon.
-const PROBE_WAIT_SECONDS = 3;
+// A probe (one login) or a consent's refresh (one token call) holds the credential: a job finding it there asks again this soon.
+const BRIEF_WAIT_SECONDS = 3;
 
 // Transient, but retrying cannot help: another job owns the credential, or the budget is spent.
 const NOT_RESUMED: ReadonlySet<JobErrorCode> = new Set(["LOCK_CONTENTION", "JOB_TIMEOUT", "PENDING_ORPHAN"]);
@@ -159,7 +160,7 @@ async function takeTurn(delivery: Delivery): Promise<{ ctx: JobContext } | { ret
   const { deps, job, lock } = delivery;
   const result = await lock.acquireOrQueue(job.id, deps.leaseMs, { requestKey: canonicalJson([job.schema, job.params]), deadlineAt: job.deadlineAt });
   if (result.granted) return granted(delivery, result);
-  if (isProbeHolder(result.heldBy)) return { retry: { kind: "retry", delaySeconds: PROBE_WAIT_SECONDS } };
+  if (isBriefHolder(result.heldBy)) return { retry: { kind: "retry", delaySeconds: BRIEF_WAIT_SECONDS } };
   if (result.line !== "waiting") throw new ProviderFailure("LOCK_CONTENTION", `credential leased by ${result.heldBy} (${result.line})`);
   if (!result.busy) await deps.jobs.waiting(job.id, result.position);
   return { retry: { kind: "retry", delaySeconds: Math.ceil(result.askAgainMs / 1000) } };
@@ -175,7 +176,7 @@ async function takeLease(delivery: Delivery): Promise<{ ctx: JobContext } | { re
   const result = await lock.acquire(job.id, deps.leaseMs);
   if (result.granted) return granted(delivery, result);
   // A probe logs in once and lets go: waiting a few seconds for it beats failing a job.
-  if (isProbeHolder(result.heldBy)) return { retry: { kind: "retry", delaySeconds: PROBE_WAIT_SECONDS } };
+  if (isBriefHolder(result.heldBy)) return { retry: { kind: "retry", delaySeconds: BRIEF_WAIT_SECONDS } };
   if (result.busy) return { retry: { kind: "retry", delaySeconds: Math.max(1, Math.ceil((result.leaseUntil - deps.now()) / 1000)) } };
   throw new ProviderFailure("LOCK_LEASE_LOST", `credential leased by ${result.heldBy}`);
 }

@@ -5,19 +5,12 @@ import type { ProbeMessage } from "../jobs/messages";
 import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
 import type { Outcome, PipelineDeps } from "./ports";
 import { endLease } from "./released-leases";
+import { probeHolder } from "./brief-holders";
 import { log } from "../../platform/observability/telemetry";
 import { redactText } from "../../../collectors/redaction";
 
 // The engine is full, or a job holds the credential: the probe asks again, at the soonest this soon.
 const WAIT_SECONDS = 5;
-
-const PROBE_HOLDER = "probe:";
-
-/** The lease holder a probe takes the credential's lease as. */
-const probeHolder = (checkId: string) => `${PROBE_HOLDER}${checkId}`;
-
-/** Whether a lease is a probe's: a job waits the few seconds it lasts rather than fail LOCK_CONTENTION. */
-export const isProbeHolder = (holder: string) => holder.startsWith(PROBE_HOLDER);
 
 /**
  * A credential's check: one login at the institution under the credential's lease, as a job's would be, then

@@ -1,0 +1,35 @@
+import { findProvider } from "../catalog/providers";
+import { type ConsentLease, refreshConsents, type RefreshCounts } from "../credentials/consents";
+import type { Bindings } from "../../env";
+import { scraperClient } from "../scraper/binding";
+import { refreshHolder } from "./brief-holders";
+import type { PipelineDeps } from "./ports";
+import { endLease } from "./released-leases";
+
+/**
+ * A consent's refresh under the credential's lease, taken as a probe takes it: refused while a job or a check holds
+ * it. A job's login parked on the lease is closed, so the job's next delivery logs in with the new tokens.
+ */
+export function refreshLease(deps: Pick<PipelineDeps, "jobs" | "leaseMs" | "scraperFor" | "lockFor">): ConsentLease {
+  return async (credential, work) => {
+    const provider = findProvider(credential.providerCode)!;
+    const lock = deps.lockFor(credential.id);
+    const holder = refreshHolder(credential.id);
+    const lease = await lock.acquire(holder, deps.leaseMs);
+    if (!lease.granted) return false;
+    try {
+      if (lease.supersededSessionId) await deps.scraperFor(provider).closeSession(lease.supersededSessionId);
+      await work();
+      return true;
+    } finally {
+      await endLease(deps, lock, holder, provider);
+    }
+  };
+}
+
+/** The cron's step: the due consents refreshed through this deployment's scraper (none configured, nothing to do). */
+export async function refreshDueConsents(env: Bindings, deps: Parameters<typeof refreshLease>[0], now: number): Promise<RefreshCounts | null> {
+  const scraper = scraperClient(env);
+  if (!scraper) return null;
+  return refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh: (request) => scraper.openBankingToken(request), leased: refreshLease(deps) }, now);
+}
