@@ -8,6 +8,7 @@ import { slowFirst } from "./test/support/slow-first";
 import { hostKeyFingerprint, newHostKey } from "./test/support/sftp-server";
 import { SANDBOX_PORTONE_SECRET } from "./sandbox/portone/gateway";
 import { REPLICA_CLIENT } from "./sandbox/openbanking/ground-truth";
+import { REPLICA_SERVICE_KEY } from "./sandbox/nts-business-status/ground-truth";
 import { openBankingStandIns } from "./sandbox/openbanking/stand-ins";
 
 /** Worker tests: real D1 (drizzle-kit migrations applied), R2, Queues and Durable Objects inside workerd. */
@@ -58,6 +59,8 @@ export default defineConfig(async () => {
           SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
           // Open Banking: the replica's 이용기관 (its secret is the scraper's only), and its authorization page at the sandbox.
           OPENBANKING_CLIENT_ID: REPLICA_CLIENT.clientId,
+          // The NTS replica's key (the scraper's too): the console checks businesses' registration status.
+          NTS_SERVICE_KEY: REPLICA_SERVICE_KEY,
           INSTITUTION_BASE_URLS: JSON.stringify({ openbanking: openBankingStandIns(`http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`) }),
           // The payment gateway: the sandbox's PortOne replica and the secret it accepts (sandbox/portone/gateway.ts).
           PORTONE_API_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}/portone`,

@@ -1,4 +1,5 @@
 import { withCheckDigit } from "../../contracts/business-number";
+import { SANDBOX_BUSINESS_NUMBER } from "../certificates/issue";
 
 /** One number as the replica knows it, in the answer's own fields (docs/institutions/nts-business-status.md §3). */
 export interface ReplicaBusiness {
@@ -22,8 +23,8 @@ export const UNAPPROVED_SERVICE_KEY = "sandbox-nts-unapproved-key";
 const none = { rbf_tax_type: "해당없음", rbf_tax_type_cd: "99" };
 
 /**
- * The businesses NTS knows here: active (a general and a simplified taxpayer), suspended, closed, and one closed on
- * converting to unit taxation. Any other valid number is unregistered. Numbers are made with the check-digit rule.
+ * The businesses NTS knows here: active (a general and a simplified taxpayer), suspended, closed, one closed on
+ * converting to unit taxation, and the sandbox's own business. Any other valid number is unregistered. Numbers are made with the check-digit rule.
  */
 export const REPLICA_BUSINESSES: readonly ReplicaBusiness[] = [
   { b_no: withCheckDigit("110811001"), b_stt: "계속사업자", b_stt_cd: "01", tax_type: "부가가치세 일반과세자", tax_type_cd: "01", end_dt: "", utcc_yn: "N", tax_type_change_dt: "", invoice_apply_dt: "", ...none },
@@ -43,6 +44,8 @@ export const REPLICA_BUSINESSES: readonly ReplicaBusiness[] = [
   { b_no: withCheckDigit("305812345"), b_stt: "휴업자", b_stt_cd: "02", tax_type: "부가가치세 일반과세자", tax_type_cd: "01", end_dt: "", utcc_yn: "N", tax_type_change_dt: "", invoice_apply_dt: "", ...none },
   { b_no: withCheckDigit("409863456"), b_stt: "폐업자", b_stt_cd: "03", tax_type: "부가가치세 면세사업자", tax_type_cd: "04", end_dt: "20250331", utcc_yn: "N", tax_type_change_dt: "", invoice_apply_dt: "", ...none },
   { b_no: withCheckDigit("511817890"), b_stt: "폐업자", b_stt_cd: "03", tax_type: "부가가치세 일반과세자", tax_type_cd: "01", end_dt: "20251231", utcc_yn: "Y", tax_type_change_dt: "", invoice_apply_dt: "", ...none },
+  // The sandbox's own business (its certificates, the demo workspace): active, so the console says nothing of it.
+  { b_no: SANDBOX_BUSINESS_NUMBER, b_stt: "계속사업자", b_stt_cd: "01", tax_type: "부가가치세 일반과세자", tax_type_cd: "01", end_dt: "", utcc_yn: "N", tax_type_change_dt: "", invoice_apply_dt: "", ...none },
 ];
 
 /** A valid number no business holds here: answered as unregistered. */

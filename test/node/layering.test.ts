@@ -35,6 +35,7 @@ const DOMAIN_ORDER = [
   "certificates",
   "reports",
   "scraper",
+  "business-status",
   "results",
   "partners",
   "credentials",

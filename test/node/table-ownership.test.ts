@@ -8,6 +8,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Each table and the one folder of worker/domain/ whose code may read or write it (and whose tables.ts declares it). */
 const OWNERS: Record<string, string> = {
   workspaces: "worker/domain/workspaces",
+  business_statuses: "worker/domain/business-status",
   api_keys: "worker/domain/api-keys",
   jobs: "worker/domain/jobs",
   task_units: "worker/domain/jobs",

@@ -13,6 +13,8 @@ import { isSandboxOnly } from "../domain/workspaces/store";
 import { kst } from "../web/kst";
 import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { WorkspaceNav } from "./workspace-nav";
+import { currentStatuses } from "../domain/business-status/check";
+import { BusinessBadge } from "./business-status";
 
 const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
 const AUTH_METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서", OPEN_BANKING: "오픈뱅킹 동의" } as const;
@@ -36,7 +38,9 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
   const workspaceId = c.req.valid("param").workspaceId;
   const role = workspaceRoleOf(c);
   const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
-  const [sandboxOnly, successes] = await Promise.all([isSandboxOnly(c.env.DB, workspaceId), lastSuccesses(c.env.DB, workspaceId)]);
+  // The businesses the live certificates are issued for, as NTS shows them (none asked unless the deployment checks).
+  const certified = rows.flatMap((row) => (row.status === "ACTIVE" && row.authMethod === "CERTIFICATE" && row.businessNumber ? [row.businessNumber] : []));
+  const [sandboxOnly, successes, statuses] = await Promise.all([isSandboxOnly(c.env.DB, workspaceId), lastSuccesses(c.env.DB, workspaceId), currentStatuses(c.env, certified)]);
   const manages = roleMay(role, "credentials.manage");
   const base = `/console/w/${workspaceId}/credentials`;
   const now = Date.now();
@@ -74,6 +78,7 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
             <td>
               {row.label ?? ""}
               {row.isDefault && <span class="badge" data-badge="default"> 기본</span>}
+              {row.status === "ACTIVE" && row.authMethod === "CERTIFICATE" && row.businessNumber && <BusinessBadge status={statuses.get(row.businessNumber)} />}
               {daysLeft(row, now) !== null && (
                 <span class="badge warning" data-badge="expiring">
                   {" "}

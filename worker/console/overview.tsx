@@ -10,6 +10,9 @@ import { DataTable, Page } from "../web/layout";
 import { planUsage, PlanUsageTable } from "./plan-usage";
 import { providerName } from "../web/provider-name";
 import { WorkspaceNav } from "./workspace-nav";
+import { findWorkspace } from "../domain/workspaces/store";
+import { currentStatuses } from "../domain/business-status/check";
+import { BusinessNotice } from "./business-status";
 
 /** Days the overview charts, today included. */
 const DAYS = 14;
@@ -57,11 +60,13 @@ export async function showOverview(c: ConsoleContext<"workspaceId">): Promise<Re
   const workspaceId = c.req.valid("param").workspaceId;
   const now = Date.now();
   const since = Date.parse(`${kstDate(now - (DAYS - 1) * DAY_MS)}T00:00:00+09:00`);
-  const [activity, usage, failures] = await Promise.all([
+  const [activity, usage, failures, business] = await Promise.all([
     jobActivity(c.env.DB, workspaceId, since),
     planUsage(c.env.DB, workspaceId, now),
     listJobs(c.env.DB, { workspaceId, limit: FAILURES_SHOWN, statuses: ["FAILED"] }),
+    findWorkspace(c.env.DB, workspaceId).then((w) => w?.businessNumber ?? null),
   ]);
+  const statuses = business ? await currentStatuses(c.env, [business], now) : new Map();
   const series = daily(activity, now);
   const providers = byProvider(activity);
   const nonce = c.get("cspNonce");
@@ -69,6 +74,7 @@ export async function showOverview(c: ConsoleContext<"workspaceId">): Promise<Re
   return c.html(
     <Page title="개요" nav={<WorkspaceNav workspaceId={workspaceId} user={consoleUserOf(c)} role={workspaceRoleOf(c)} />}>
       <link rel="stylesheet" href="/console/assets/uplot.css" />
+      {business && <BusinessNotice number={business} status={statuses.get(business)} />}
       <h2 id="jobs-title">최근 {DAYS}일 수집 작업</h2>
       <div id="jobs-chart" role="img" aria-labelledby="jobs-title" aria-describedby="daily-table"></div>
       <h2 id="records-title">최근 {DAYS}일 수집한 레코드</h2>
