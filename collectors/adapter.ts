@@ -183,6 +183,8 @@ export interface InstitutionRequest {
  */
 export interface InstitutionHttp {
   fetch(url: string, request?: InstitutionRequest): Promise<InstitutionResponse>;
+  /** Keeps a cookie for the real `url` as a page's own script sets one (`document.cookie`): a queue ticket, say. */
+  setCookie(url: string, setCookie: string): void;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AdapterCredential, BrowserAdapter, ProtocolAdapter, RedactionRule } from "./adapter";
-import { hometax } from "./hometax";
+import { hometax, hometaxAgainstStandIns } from "./hometax";
 import { ntsBusinessStatus } from "./nts-business-status";
 import { openBanking } from "./openbanking";
 import type { InstitutionBaseUrls } from "./protocol/stand-ins";
@@ -56,6 +56,9 @@ const PROTOCOLS = new Map<string, ProtocolAdapter<unknown, AdapterCredential>>([
   [ntsBusinessStatus.providerCode, ntsBusinessStatus as ProtocolAdapter<unknown, AdapterCredential>],
 ]);
 
+/** A protocol adapter as it runs against stand-ins, where it differs: pacing spares the real institution only. */
+const AGAINST_STAND_INS = new Map<string, ProtocolAdapter<unknown, AdapterCredential>>([[hometax.providerCode, hometaxAgainstStandIns as ProtocolAdapter<unknown, AdapterCredential>]]);
+
 /** A browser adapter's site; undefined for a provider of the protocol kind (it needs the scraper, not a remote browser). */
 export function browserInstitutionFor(providerCode: string, sandboxBaseUrl: string): BrowserInstitution | undefined {
   const entry = BROWSER_SITES.get(providerCode);
@@ -74,6 +77,7 @@ export function redactionFor(providerCode: string): readonly RedactionRule[] {
 
 export function institutionFor(providerCode: string, sites: InstitutionSites): Institution | undefined {
   const protocol = PROTOCOLS.get(providerCode);
-  if (protocol) return { kind: "protocol", adapter: protocol, baseUrl: `https://${protocol.hosts[0]}/`, standIns: sites.institutionBaseUrls?.[providerCode] };
+  const standIns = sites.institutionBaseUrls?.[providerCode];
+  if (protocol) return { kind: "protocol", adapter: (standIns && AGAINST_STAND_INS.get(providerCode)) || protocol, baseUrl: `https://${protocol.hosts[0]}/`, standIns };
   return browserInstitutionFor(providerCode, sites.sandboxBaseUrl);
 }

@@ -1,7 +1,7 @@
 import { type LoginCredential, ProviderFailure } from "../adapter";
 import { malformed } from "../failure-text";
 import { hometaxFailure } from "./failures";
-import { PORTAL } from "./hosts";
+import { WWW } from "./hosts";
 import { readLoginAnswer } from "./login-answer";
 import { type Json, PortalClient } from "./portal-client";
 import { openCertificate, signedChallenge } from "./signed-challenge";
@@ -15,21 +15,21 @@ const FORM = { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8
 
 /** The portal's one-time challenge `pkcEncSsn` (ATXPPZXA001R01; no login needed; never contains `$`, S3). */
 async function challenge(client: PortalClient): Promise<string> {
-  const answer = await client.action(PORTAL, "ATXPPZXA001R01", "UTXPPABA01", {});
+  const answer = await client.action(WWW, "ATXPPZXA001R01", "UTXPPABA01", {});
   const value = answer.pkcEncSsn;
   if (typeof value !== "string" || value.length === 0 || value.length > 8192 || value.includes("$")) throw malformed("ATXPPZXA001R01 answered without a usable pkcEncSsn");
   return value;
 }
 
-/** `pubcLogin.do` with a form; its answer is the `nts_loginSystemCallback` script. */
+/** `pubcLogin.do` with a form, on `www` as S1, S3 and S8 send it; its answer is the `nts_loginSystemCallback` script. */
 export async function postLoginForm(client: PortalClient, form: Record<string, string>) {
-  const answer = await client.request(`${PORTAL}/pubcLogin.do?domain=hometax.go.kr&mainSys=Y`, { method: "POST", headers: FORM, body: new URLSearchParams(form).toString() });
+  const answer = await client.request(`${WWW}/pubcLogin.do?domain=hometax.go.kr&mainSys=Y`, { method: "POST", headers: FORM, body: new URLSearchParams(form).toString() });
   return readLoginAnswer(answer.text);
 }
 
-/** The portal session's `sessionMap` (`permission.do`); a login that left none did not happen. */
+/** The portal session's `sessionMap` (`permission.do`, on `www` as S1 and S3 ask it); a login that left none did not happen. */
 export async function portalSessionMap(client: PortalClient): Promise<Json> {
-  const answer = await client.request(`${PORTAL}/permission.do?screenId=index_pp`, {
+  const answer = await client.request(`${WWW}/permission.do?screenId=index_pp`, {
     method: "POST",
     headers: { "Content-Type": "application/xml; charset=UTF-8" },
     body: '<map id="postParam"><popupYn>false</popupYn></map>',
@@ -48,7 +48,7 @@ export async function portalSessionMap(client: PortalClient): Promise<Json> {
 export async function certificateLogin(client: PortalClient, credential: CertificateCredential, businessNumber: string | undefined): Promise<void> {
   const certificate = await openCertificate(credential);
   if (businessNumber && !(await certificate.isFor(businessNumber))) throw new ProviderFailure("BUSINESS_NUMBER_MISMATCH", "the certificate's virtual ID is not the workspace's business number");
-  await client.request(`${PORTAL}/`);
+  await client.request(`${WWW}/`);
   const forms = client.options.serialForms;
   for (const [i, serialForm] of forms.entries()) {
     const logSgnt = await signedChallenge(certificate, await challenge(client), serialForm);

@@ -3,6 +3,7 @@ import { type FailureRules, failureFromRules } from "../failure-text";
 /**
  * What the portal says when it refuses, as the public sources quote it (docs/institutions/hometax.md, "Error
  * answers"), first match wins; anything else is UNKNOWN with the portal's text in the operators' log only.
+ * Throttles and blocks never get here: every answer is read for them first (throttle.ts, portal-client.ts).
  */
 const RULES: FailureRules = [
   [/서비스 중지 시간/, "PROVIDER_TIME_WINDOW"],
@@ -10,7 +11,6 @@ const RULES: FailureRules = [
   [/폐지된 인증서/, "CERT_INVALID"],
   [/(^|\D)-940[2-5](\D|$)/, "DUPLICATE_LOGIN"],
   [/세션정보가 존재하지 않습니다|로그인이 되어있지 않|\[FWE\]/, "SESSION_EXPIRED"],
-  [/반복적인 호출|과부하제어|Request Blocked|\bEIE2\d{3}\b|\bECE10\d{2}\b/, "RATE_LIMITED"],
   [/6개월이상은 조회할 수 없습니다|ETICMZ0008/, "INVALID_DATE_RANGE"],
   // The request-integrity suffix was refused: the portal's script changed under the adapter.
   [/비정상적인 요청이 감지되었습니다/, "PROVIDER_RESPONSE_MALFORMED"],

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoginCredential, TaskUnit } from "../adapter";
 import { hometax, hometaxAdapter } from "./index";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "./options";
+import { REAL_DEPS } from "./pacing";
 import { institutionHttp } from "../protocol/institution-http";
 import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../records/taxportal";
 import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
@@ -11,7 +12,8 @@ import { HOMETAX_MEMBERS, NOT_REGISTERED } from "../../sandbox/hometax/members";
 import type { HometaxReplicaOptions } from "../../sandbox/hometax/site";
 import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { checkHometax } from "../../scripts/live-check/hometax";
+import { checkHometax, LIVE_CHECK_SCHEMAS } from "../../scripts/live-check/hometax";
+import type { DocumentType } from "../../sandbox/taxportal/documents";
 
 const SCHEMAS = {
   "taxportal.tax-invoices.sales.v1": { record: TaxInvoiceSalesRecord, key: "ntsTransactionId" },
@@ -38,9 +40,12 @@ async function replicaWith(options: HometaxReplicaOptions): Promise<SandboxServe
   return sandbox;
 }
 
+/** Pacing and throttle pauses asked for, not waited (volume.test.ts checks them). */
+const NO_WAIT = { ...REAL_DEPS, sleep: async () => {} };
+
 /** The real adapter against a replica, counting the requests that left it. */
 function connect(sandbox: SandboxServer, options: Partial<HometaxOptions> = {}) {
-  const adapter = hometaxAdapter({ ...DEFAULT_OPTIONS, ...options });
+  const adapter = hometaxAdapter({ ...DEFAULT_OPTIONS, ...options }, NO_WAIT);
   const sent: string[] = [];
   const http = institutionHttp({
     hosts: adapter.hosts,
@@ -170,12 +175,12 @@ describe("Hometax adapter against the replica", () => {
 
   it("runs the live check's steps against the replica: the accepted serial form, then counts with and without the suffix", async () => {
     const prefixedOnly = await replicaWith({ serialForm: "prefixed" });
-    const steps = await checkHometax(() => connect(prefixedOnly).http, await certificateOf(SANDBOX_BUSINESS_NUMBER), SANDBOX_BUSINESS_NUMBER, { start: "2024-05-01", end: "2024-05-31" });
-    const count = (schema: Schema) => `${hometaxDocuments(SANDBOX_BUSINESS_NUMBER, schema, { start: "2024-05-01", end: "2024-05-31" }).length} records`;
+    const steps = await checkHometax(() => connect(prefixedOnly).http, await certificateOf(SANDBOX_BUSINESS_NUMBER), SANDBOX_BUSINESS_NUMBER, { start: "2024-05-01", end: "2024-05-31" }, NO_WAIT);
+    const count = (schema: DocumentType) => `${hometaxDocuments(SANDBOX_BUSINESS_NUMBER, schema, { start: "2024-05-01", end: "2024-05-31" }).length} records`;
     expect(steps.map((s) => [s.ok, s.step.split(",")[0], s.detail.replace(/^tin .*/, "tin")])).toEqual([
       [false, 'login', expect.stringMatching(/^UNKNOWN/)],
       [true, 'login', "tin"],
-      ...[true, false].flatMap(() => (Object.keys(SCHEMAS) as Schema[]).map((schema) => [true, `${schema} 2024-05-01..2024-05-31`, count(schema)])),
+      ...[true, false].flatMap(() => LIVE_CHECK_SCHEMAS.map((schema) => [true, `${schema} 2024-05-01..2024-05-31`, count(schema)])),
     ]);
   });
 });

@@ -2,9 +2,10 @@ import { type LoginCredential, ProviderFailure } from "../adapter";
 import { malformed } from "../failure-text";
 import { base64Encode } from "../../contracts/base64url";
 import { hometaxFailure } from "./failures";
-import { PORTAL } from "./hosts";
+import { PORTAL, WWW } from "./hosts";
 import type { LoginAnswer } from "./login-answer";
 import { postLoginForm } from "./certificate-login";
+import { takeNetFunnelTicket } from "./netfunnel";
 import type { PortalClient } from "./portal-client";
 
 type IdCredential = Extract<LoginCredential, { authMethod: "PROVIDER_LOGIN" }>;
@@ -22,14 +23,16 @@ function refusal(answer: LoginAnswer, secondStep: boolean): ProviderFailure {
 
 /**
  * ID login as the 2026 page does it (S2): the R07 pre-check answers the values the form then carries, and a
- * `lgnRsltCd` of 30 asks for the first 7 digits of the resident number. Unverified against the live portal's
- * form protection (docs/institutions/hometax.md, "Unverified").
+ * `lgnRsltCd` of 30 asks for the first 7 digits of the resident number; between the pre-check and the form, the
+ * page's NetFunnel ticket (S2 order). Unverified against the live portal's form protection
+ * (docs/institutions/hometax.md, "Unverified").
  */
 export async function idLogin(client: PortalClient, credential: IdCredential): Promise<void> {
-  await client.request(`${PORTAL}/`);
+  await client.request(`${WWW}/`);
   const checked = await client.action(PORTAL, "ATXPPABA001R07", "UTXPPABA01", { pswd: b64(credential.password), id: b64(`${[...credential.loginId].join(",")},`) });
   if (typeof checked.id !== "string" || typeof checked.pswd !== "string" || !checked.id || !checked.pswd) throw malformed("ATXPPABA001R07 answered without id and pswd");
   const form = { ...ID_FORM, id: b64(checked.id), pswd: b64(checked.pswd) };
+  await takeNetFunnelTicket(client, "public_m_id_login");
   let answer = await postLoginForm(client, form);
   if (answer.code === "S" && answer.lgnRsltCd === "30") {
     if (!credential.secondFactor) throw new ProviderFailure("LOGIN_SECOND_FACTOR_REQUIRED", "the portal asks for the resident-number prefix");

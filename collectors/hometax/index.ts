@@ -1,21 +1,24 @@
 import { ProviderFailure, type ProtocolAdapter } from "../adapter";
+import { businessCardPurchaseRecords } from "./business-card-purchases";
 import { cashReceiptRecords } from "./cash-receipts";
 import { HOMETAX_HOSTS } from "./hosts";
+import { invoiceLineRecords } from "./invoice-lines";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "./options";
+import { type HometaxDeps, REAL_DEPS } from "./pacing";
 import { type HometaxSession, logIn } from "./session";
 import { taxInvoiceRecords } from "./tax-invoices";
 
 /**
  * Hometax (홈택스), spoken to over its own HTTP protocol (docs/institutions/hometax.md): certificate or ID login
- * on the portal, a token hop to the tax-invoice (teet) and cash-receipt (tecr) sites, their JSON list queries.
+ * on the portal, a token hop to the tax-invoice (teet) and cash-receipt and card (tecr) sites, their JSON list queries.
  */
-export function hometaxAdapter(options: HometaxOptions = DEFAULT_OPTIONS): ProtocolAdapter<HometaxSession> {
+export function hometaxAdapter(options: HometaxOptions = DEFAULT_OPTIONS, deps: HometaxDeps = REAL_DEPS): ProtocolAdapter<HometaxSession> {
   return {
     kind: "protocol",
     providerCode: "hometax",
     version: "hometax/2026-11-26",
     hosts: HOMETAX_HOSTS,
-    login: (http, credential, ctx) => logIn(http, credential, ctx, options),
+    login: (http, credential, ctx) => logIn(http, credential, ctx, options, deps),
     async discoverTargets() {
       return [];
     },
@@ -23,9 +26,17 @@ export function hometaxAdapter(options: HometaxOptions = DEFAULT_OPTIONS): Proto
       if (!unit.segment) throw new ProviderFailure("PROVIDER_ERROR", "hometax lists need a period");
       if (unit.schema.startsWith("taxportal.tax-invoices.")) return taxInvoiceRecords(session, unit, ctx);
       if (unit.schema.startsWith("taxportal.cash-receipts.")) return cashReceiptRecords(session, unit, ctx);
+      if (unit.schema === "taxportal.tax-invoice-lines.v1") return invoiceLineRecords(session, unit);
+      if (unit.schema === "taxportal.business-card-purchases.v1") return businessCardPurchaseRecords(session, unit);
       throw new ProviderFailure("PROVIDER_ERROR", `hometax does not collect ${unit.schema}`);
     },
   };
 }
 
 export const hometax = hometaxAdapter();
+
+/**
+ * Hometax as run against stand-ins (INSTITUTION_BASE_URLS: the sandbox's replica in `npm start` and the end-to-end
+ * stacks, never the portal): the pace and the pauses spare the real portal, a replica of ours needs neither.
+ */
+export const hometaxAgainstStandIns = hometaxAdapter({ ...DEFAULT_OPTIONS, requestIntervalMs: 0, requestJitterMs: 0, throttleWaitSeconds: 0 });

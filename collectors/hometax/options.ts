@@ -1,8 +1,9 @@
 import type { SerialForm } from "./signed-challenge";
 
 /**
- * The protocol questions no public source settles (docs/institutions/hometax.md, "Open questions"), each a named
- * option with the safer default; the live check (scripts/live-check.ts) reports which the real portal accepted.
+ * The protocol questions no public source settles (docs/institutions/hometax.md, "Open questions", "Pacing and
+ * throttling"), each a named option with the safer default; the live check (scripts/live-check.ts) reports which
+ * the real portal accepted.
  */
 export interface HometaxOptions {
   /** Append the request-integrity suffix the portal's own pages append. Sending it is what a browser does. */
@@ -11,6 +12,40 @@ export interface HometaxOptions {
   queryMonths: 3 | 6;
   /** Serial-number forms of `logSgnt`, tried in order while the portal refuses the signature. */
   serialForms: readonly SerialForm[];
+  /** Least time between two requests of one login, ms: S1 waits 1 s between pages and after each detail, S3 0.2 s. */
+  requestIntervalMs: number;
+  /** Up to this much more, drawn per request (ms); no source uses jitter, it keeps the pace from looking machine-made. */
+  requestJitterMs: number;
+  /** Wait before asking again after an overload answer (`과부하제어`, HTTP 429/503), s: S8 61, S13 60. */
+  throttleWaitSeconds: number;
+  /** Times one request is asked again after an overload answer before the unit fails RATE_LIMITED: S8 2, S13 3. */
+  throttleRetries: number;
+  /** What RATE_LIMITED says to wait after a block (`Request Blocked`, `EIE2###`, `ECE10##`), s; no source says how long one lasts. */
+  blockPauseSeconds: number;
+  /** NetFunnel service id of the ticket before an ID login: S2 (2026) sends `service_1`, the legacy sources `service_2`. */
+  netFunnelSid: "service_1" | "service_2";
+  /**
+   * How cash-receipt sales are read: `download`, the text download S1 moved to in 2025-04 because the sales screen
+   * encrypts its request body (420dfdf), or `pages`, the plain JSON list (S8), whose paging S1's test suggests repeated pages.
+   */
+  cashReceiptSalesList: "download" | "pages";
+  /**
+   * Check the tax-invoice JSON pages against the text download S1 lists invoices by since 2025-04 (4881e05): the same
+   * approval numbers and send dates, or the unit is malformed. The JSON pages stay the source of the records (S3, live 2026-09).
+   */
+  invoiceDownloadCheck: boolean;
 }
 
-export const DEFAULT_OPTIONS: HometaxOptions = { integritySuffix: true, queryMonths: 3, serialForms: ["bytes", "prefixed"] };
+export const DEFAULT_OPTIONS: HometaxOptions = {
+  integritySuffix: true,
+  queryMonths: 3,
+  serialForms: ["bytes", "prefixed"],
+  requestIntervalMs: 1000,
+  requestJitterMs: 500,
+  throttleWaitSeconds: 61,
+  throttleRetries: 2,
+  blockPauseSeconds: 3600,
+  netFunnelSid: "service_1",
+  cashReceiptSalesList: "download",
+  invoiceDownloadCheck: true,
+};

@@ -1,21 +1,25 @@
-import { type InstitutionHttp, type InstitutionResponse, ProviderFailure } from "../adapter";
+import { type InstitutionHttp, type InstitutionRequest, type InstitutionResponse, ProviderFailure } from "../adapter";
 import { malformed } from "../failure-text";
+import type { Pacer } from "../protocol/pacer";
 import { hometaxFailure } from "./failures";
 import { PORTAL, actionUrl } from "./hosts";
 import { type IntegrityKeys, integritySuffix, keysFromScript } from "./integrity";
 import type { HometaxOptions } from "./options";
+import { type HometaxDeps, loginPacer, REAL_DEPS } from "./pacing";
+import { isStopPage } from "./stop-page";
+import { rateLimited, throttleOf } from "./throttle";
 
 export type Json = Record<string, unknown>;
 
 const KEY_SCRIPT = `${PORTAL}/js/comm/ui/common_te-min.js`;
-const MAINTENANCE = /서비스 중지 시간|blockPage\.html\?msg=stop/;
 
 /** Second of the minute in Korean time: the suffix carries it. */
 const kstSecond = (now: number) => Math.floor(now / 1000) % 60;
 
 /**
  * One login's conversation with the portal and its sub-sites: the cookie jar (in `http`), the user id the
- * integrity suffix is keyed by, and the page script's keys, read once per login as a browser reads them.
+ * integrity suffix is keyed by, the page script's keys, read once per login as a browser reads them, and the
+ * login's pace, which every request of the login waits its turn for.
  */
 export class PortalClient {
   userId = "";
@@ -24,25 +28,42 @@ export class PortalClient {
   constructor(
     readonly http: InstitutionHttp,
     readonly options: HometaxOptions,
-    private readonly now: () => number = Date.now,
+    readonly deps: HometaxDeps = REAL_DEPS,
+    private readonly pacer: Pacer = loginPacer(options, deps),
   ) {}
 
-  /** The same login asked another way (the live check's variants): the same cookies and user, its own options. */
+  /** The same login asked another way (the live check's variants): the same cookies, user and pace, its own options. */
   withOptions(options: HometaxOptions): PortalClient {
-    const client = new PortalClient(this.http, options, this.now);
+    const client = new PortalClient(this.http, options, this.deps, this.pacer);
     client.userId = this.userId;
     return client;
   }
 
-  /** Any answer: the portal's stop page, a block, or a refusal by HTTP status is a failure before its body is read. */
-  async request(url: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {}): Promise<InstitutionResponse> {
-    const answer = await this.http.fetch(url, init);
-    if (MAINTENANCE.test(answer.text) || MAINTENANCE.test(answer.url)) throw new ProviderFailure("PROVIDER_TIME_WINDOW", "서비스 중지 시간");
-    if (answer.status === 400 && /Request Blocked/.test(answer.text)) throw new ProviderFailure("RATE_LIMITED", "Request Blocked");
-    // No source shows how Hometax refuses a foreign address; a refusal of the portal's front door is read as that.
-    if (answer.status === 403) throw new ProviderFailure("OVERSEAS_IP_BLOCKED", `HTTP 403 from ${new URL(answer.url).pathname}`);
-    if (answer.status >= 400) throw hometaxFailure(`HTTP ${answer.status} from ${new URL(answer.url).pathname}: ${answer.text.slice(0, 200)}`);
-    return answer;
+  /** Any answer: the portal's stop page, a throttle, or a refusal by HTTP status is a failure before its body is read. */
+  request(url: string, init: InstitutionRequest = {}): Promise<InstitutionResponse> {
+    return this.exchange(url, init, async () => init.body);
+  }
+
+  /**
+   * One request, paced, and asked again (its body made anew, so the suffix carries the new second) after each
+   * overload answer while `throttleRetries` last; a block is never asked again (throttle.ts).
+   */
+  private async exchange(url: string, init: InstitutionRequest, body: () => Promise<string | undefined>): Promise<InstitutionResponse> {
+    for (let retry = 0; ; retry++) {
+      await this.pacer.wait();
+      const answer = await this.http.fetch(url, { ...init, body: await body() });
+      if (isStopPage(answer)) throw new ProviderFailure("PROVIDER_TIME_WINDOW", `service stop at ${new URL(answer.url).pathname}`);
+      const throttle = throttleOf(answer);
+      if (throttle === "overload" && retry < this.options.throttleRetries) {
+        await this.deps.sleep(this.options.throttleWaitSeconds * 1000);
+        continue;
+      }
+      if (throttle) throw rateLimited(throttle, answer, this.options);
+      // No source shows how Hometax refuses a foreign address; a refusal of the portal's front door is read as that.
+      if (answer.status === 403) throw new ProviderFailure("OVERSEAS_IP_BLOCKED", `HTTP 403 from ${new URL(answer.url).pathname}`);
+      if (answer.status >= 400) throw hometaxFailure(`HTTP ${answer.status} from ${new URL(answer.url).pathname}: ${answer.text.slice(0, 200)}`);
+      return answer;
+    }
   }
 
   private integrityKeys(): Promise<IntegrityKeys> {
@@ -53,7 +74,7 @@ export class PortalClient {
   /** A JSON body as the portal's pages send it: minified, with the integrity suffix when the option is on. */
   async body(json: Json, withSuffix = this.options.integritySuffix): Promise<string> {
     const text = JSON.stringify(json);
-    return withSuffix ? text + (await integritySuffix(await this.integrityKeys(), text, this.userId, kstSecond(this.now()))) : text;
+    return withSuffix ? text + (await integritySuffix(await this.integrityKeys(), text, this.userId, kstSecond(this.deps.now()))) : text;
   }
 
   /** A JSON answer of the portal; anything else (an HTML error page, a truncated body) is malformed. */
@@ -78,11 +99,11 @@ export class PortalClient {
 
   /** `POST wqAction.do` on a site, JSON both ways (S1 S2 S3). */
   async action(site: string, actionId: string, screenId: string, json: Json, options: { popup?: boolean; suffix?: boolean } = {}): Promise<Json> {
-    const answer = await this.request(actionUrl(site, actionId, screenId, options.popup), {
-      method: "POST",
-      headers: { "Content-Type": "application/json; charset=UTF-8", Accept: "application/json" },
-      body: await this.body(json, options.suffix),
-    });
+    // The keys first, on their own turn: the action's body is made right after its turn, with the second it is sent in.
+    if (options.suffix ?? this.options.integritySuffix) await this.integrityKeys();
+    const answer = await this.exchange(actionUrl(site, actionId, screenId, options.popup), { method: "POST", headers: { "Content-Type": "application/json; charset=UTF-8", Accept: "application/json" } }, () =>
+      this.body(json, options.suffix),
+    );
     return PortalClient.checkResult(PortalClient.json(answer));
   }
 }

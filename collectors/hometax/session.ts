@@ -3,6 +3,7 @@ import { certificateLogin, portalSessionMap } from "./certificate-login";
 import { PORTAL } from "./hosts";
 import { idLogin } from "./id-login";
 import type { HometaxOptions } from "./options";
+import { type HometaxDeps, REAL_DEPS } from "./pacing";
 import { type Json, PortalClient } from "./portal-client";
 
 /** A logged-in portal session and the sub-site sessions opened from it, one per site, on first use. */
@@ -20,9 +21,9 @@ function tokenQuery(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => alphabet[b % alphabet.length]).join("");
 }
 
-export async function logIn(http: InstitutionHttp, credential: LoginCredential, ctx: AdapterContext, options: HometaxOptions): Promise<HometaxSession> {
+export async function logIn(http: InstitutionHttp, credential: LoginCredential, ctx: AdapterContext, options: HometaxOptions, deps: HometaxDeps = REAL_DEPS): Promise<HometaxSession> {
   if (credential.authMethod === "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "hometax takes a certificate or an ID login, not a consent");
-  const client = new PortalClient(http, options);
+  const client = new PortalClient(http, options, deps);
   if (credential.authMethod === "CERTIFICATE") await certificateLogin(client, credential, ctx.businessNumber);
   else await idLogin(client, credential);
   const portal = await portalSessionMap(client);

@@ -1,10 +1,13 @@
 import type { AdapterContext, RawRecord, TaskUnit } from "../adapter";
 import { malformed } from "../failure-text";
+import { siteBusiness } from "./business-choice";
 import { TEET } from "./hosts";
+import { checkAgainstDownload } from "./invoice-download";
+import { EXEMPT_KIND, invoiceAmounts, isAmended, remarkWithAmendment } from "./invoice-values";
 import { allRows, PAGE_SIZE, pageInfo } from "./paging";
 import type { Json } from "./portal-client";
-import { type HometaxSession, subSite } from "./session";
-import { amount, businessNumber, compact, date, optionalAmount, optionalDate, text, windows } from "./values";
+import type { HometaxSession } from "./session";
+import { businessNumber, compact, date, optionalAmount, optionalDate, text, windows } from "./values";
 
 /** The list's screen, also the hop's (S3, S4). */
 const LIST_SCREEN = "UTEETBDA01";
@@ -18,7 +21,10 @@ const PAYMENT_TYPES: Record<string, string> = { "01": "영수", "02": "청구" }
 /** `dmnrMpbNo` of the head office (S3): no sub-business number. */
 const HEAD_OFFICE = new Set(["", "0", "0000"]);
 
-type Side = "sales" | "purchase";
+export type Side = "sales" | "purchase";
+
+/** An invoice row's approval number without the `8-8-8` hyphens lists show (S3). */
+const etanOf = (row: Json) => text(row.etan)?.replace(/-/g, "") ?? "";
 
 function listBody(side: Side, tin: string, kind: string, window: { start: string; end: string }, pageNum: number): Json {
   return {
@@ -52,19 +58,21 @@ function listBody(side: Side, tin: string, kind: string, window: { start: string
   };
 }
 
-function record(schema: string, side: Side, kind: keyof typeof KINDS, row: Json, detail: Json, ownBusiness: string | null): RawRecord {
+/** An invoice's detail checked against its list row: its head and line items are there, and are this invoice's (its 24-character etan). */
+export function checkedDetail(row: Json, detail: Json): { etan: string; head: Json; items: Json[] } {
   const head = detail.etxivIsnBrkdTermDVO as Json | undefined;
   const items = detail.lsatInfrBizSVOList;
   if (!head || typeof head !== "object" || !Array.isArray(items)) throw malformed("ATEETBDA001R02 answered without etxivIsnBrkdTermDVO and lsatInfrBizSVOList");
-  const item = (items[0] ?? {}) as Json;
-  const etan = text(row.etan)?.replace(/-/g, "") ?? "";
+  const etan = etanOf(row);
   if (!/^[0-9A-Za-z]{24}$/.test(etan) || text(head.etan)?.replace(/-/g, "") !== etan) throw malformed("an invoice row without its 24-character etan, or a detail of another invoice");
-  const supplyAmount = amount(row.sumSplCft, "sumSplCft");
-  const taxAmount = amount(row.sumTxamt, "sumTxamt");
-  const totalAmount = amount(row.totaAmt, "totaAmt");
-  if (supplyAmount + taxAmount !== totalAmount) throw malformed(`invoice ${etan}: supply and tax do not add up to the total`);
+  return { etan, head, items: items as Json[] };
+}
+
+function record(schema: string, side: Side, kind: keyof typeof KINDS, row: Json, detail: Json, ownBusiness: string | null): RawRecord {
+  const { etan, head, items } = checkedDetail(row, detail);
+  const item = (items[0] ?? {}) as Json;
+  const { supplyAmount, taxAmount, totalAmount } = invoiceAmounts(kind, row);
   const buyerSub = text(head.dmnrMpbNo) ?? "";
-  const amendment = text(head.etxivMdfRsnCd);
   const supplier = businessNumber(head.splrTxprDscmNo);
   const buyer = businessNumber(head.dmnrTxprDscmNo);
   return {
@@ -83,7 +91,7 @@ function record(schema: string, side: Side, kind: keyof typeof KINDS, row: Json,
     buyerRepresentativeName: text(head.dmnrRprsFnm),
     buyerSubBusinessNumber: HEAD_OFFICE.has(buyerSub) ? null : buyerSub,
     // An amendment reason other than none/ZZ marks an amended invoice (S3).
-    invoiceClassification: amendment === null || amendment === "ZZ" ? "일반" : "수정",
+    invoiceClassification: isAmended(head) ? "수정" : "일반",
     invoiceKind: KINDS[kind],
     issueChannel: text(row.isnTypeCd),
     itemName: text(item.lsatNm),
@@ -91,7 +99,7 @@ function record(schema: string, side: Side, kind: keyof typeof KINDS, row: Json,
     itemSpecification: text(item.lsatRszeNm),
     ntsTransactionId: etan,
     paymentType: PAYMENT_TYPES[text(head.recApeClCd) ?? ""] ?? text(head.recApeClCd),
-    remark: text(head.etxivSq1RmrkCntn),
+    remark: remarkWithAmendment(head),
     supplierAddress: text(head.splrPfbAdr),
     supplierEmail: text(head.splrMchrgEmlAdr),
     supplierOrganizationName: text(head.splrTnmNm),
@@ -102,35 +110,44 @@ function record(schema: string, side: Side, kind: keyof typeof KINDS, row: Json,
     trusteeOrganizationName: null,
     itemQuantity: optionalAmount(item.lsatQty, "lsatQty"),
     itemSupplyAmount: optionalAmount(item.lsatSplCft, "lsatSplCft"),
-    itemTaxAmount: optionalAmount(item.lsatTxamt, "lsatTxamt"),
+    // A 계산서 has no tax of its own nor per item (invoice-values.ts).
+    itemTaxAmount: kind === EXEMPT_KIND ? null : optionalAmount(item.lsatTxamt, "lsatTxamt"),
     itemUnitPrice: optionalAmount(item.lsatUtprc, "lsatUtprc"),
     itemSupplyDate: optionalDate(item.lsatSplDt, "lsatSplDt"),
     sendDate: optionalDate(row.tmsnDt, "tmsnDt"),
   };
 }
 
-/** One unit of tax invoices: each window of the period, each kind, every page of the list, and each invoice's detail. */
-export async function taxInvoiceRecords(session: HometaxSession, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]> {
-  const side: Side = unit.schema.includes(".sales.") ? "sales" : "purchase";
-  const site = await subSite(session, TEET, LIST_SCREEN);
-  const tin = text(site.tin) ?? text(session.portal.tin);
-  if (!tin) throw malformed("the tax-invoice site's sessionMap has no tin");
-  const ownBusiness = ctx.businessNumber ?? businessNumber(session.portal.txprDscmNo);
-  const records: RawRecord[] = [];
-  for (const window of windows(unit.segment!.start, unit.segment!.end, session.client.options.queryMonths)) {
+/**
+ * Each invoice of one side over a period, its list row beside its detail: each window of the period, each kind, every
+ * page of the list, and the one detail request per invoice (ATEETBDA001R02) that the invoices and their lines are read from.
+ */
+export async function invoiceDetails(session: HometaxSession, side: Side, period: { start: string; end: string }): Promise<{ kind: keyof typeof KINDS; row: Json; detail: Json }[]> {
+  const { tin } = await siteBusiness(session, TEET, LIST_SCREEN);
+  const found: { kind: keyof typeof KINDS; row: Json; detail: Json }[] = [];
+  for (const window of windows(period.start, period.end, session.client.options.queryMonths)) {
     for (const kind of Object.keys(KINDS) as (keyof typeof KINDS)[]) {
-      const rows = await allRows((pageNum) => session.client.action(TEET, "ATEETBDA001R01", LIST_SCREEN, listBody(side, tin, kind, window, pageNum)), "etxivIsnBrkdTermDVOList");
+      const rows = await allRows((pageNum) => session.client.action(TEET, "ATEETBDA001R01", LIST_SCREEN, listBody(side, tin, kind, window, pageNum)), "etxivIsnBrkdTermDVOList", etanOf);
+      if (session.client.options.invoiceDownloadCheck) await checkAgainstDownload(session.client, listBody(side, tin, kind, window, 1).etxivIsnBrkdTermDVOPrmt as Json, rows);
       for (const row of rows) {
         const detail = await session.client.action(
           TEET,
           "ATEETBDA001R02",
           "UTEETBDA38",
-          { etxivIsnBrkdTermDVOPrmt: { etan: text(row.etan)?.replace(/-/g, "") ?? "", screenId: LIST_SCREEN, pageNum: "1", slsPrhClCd: side === "sales" ? "01" : "02", etxivTin: tin, etxivClCd: "", etxivClsfCd: "", etxivMpbNo: "" } },
+          { etxivIsnBrkdTermDVOPrmt: { etan: etanOf(row), screenId: LIST_SCREEN, pageNum: "1", slsPrhClCd: side === "sales" ? "01" : "02", etxivTin: tin, etxivClCd: "", etxivClsfCd: "", etxivMpbNo: "" } },
           { popup: true },
         );
-        records.push(record(unit.schema, side, kind, row, detail, ownBusiness));
+        found.push({ kind, row, detail });
       }
     }
   }
-  return records;
+  return found;
+}
+
+/** One unit of tax invoices: every invoice of the side in the unit's period, with its detail. */
+export async function taxInvoiceRecords(session: HometaxSession, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]> {
+  const side: Side = unit.schema.includes(".sales.") ? "sales" : "purchase";
+  const ownBusiness = ctx.businessNumber ?? businessNumber(session.portal.txprDscmNo);
+  const invoices = await invoiceDetails(session, side, unit.segment!);
+  return invoices.map(({ kind, row, detail }) => record(unit.schema, side, kind, row, detail, ownBusiness));
 }

@@ -63,3 +63,16 @@ export function windows(start: string, end: string, months: number): { start: st
 }
 
 export const compact = (isoDate: string) => isoDate.replace(/-/g, "");
+
+/**
+ * A cash receipt's `trsClNm` (`거래구분` in the download) names a cancellation `취소거래` (S8, S12; sheet A3); the
+ * download's wording is not shown, so any label with `취소` counts.
+ */
+export const isCancellation = (transactionType: string | null) => transactionType !== null && transactionType.includes("취소");
+
+/**
+ * An amount of a cancellation as the records carry it: negative, so a receipt and its cancellation net to zero as
+ * Hometax's own total does (S12). S8 sees cancellations arrive positive and negates them; whether the portal ever
+ * sends them negative is open (sheet A8 q.3), so an amount already negative is kept, never negated twice.
+ */
+export const cancelled = (value: number) => (value === 0 ? 0 : -Math.abs(value));

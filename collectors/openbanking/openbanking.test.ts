@@ -12,7 +12,7 @@ import { OPENBANKING_HOSTS } from "./hosts";
 import { ACCOUNTS_SCHEMA, openBankingAdapter, TRANSACTIONS_SCHEMA } from "./index";
 import { authorizationUrl, exchangeCode, newState, readCallback, refreshConsent, userMe } from "./oauth";
 import type { OpenBankingOptions } from "./options";
-import { Pacer } from "./wire";
+import { Pacer } from "../protocol/pacer";
 
 const REDIRECT = "https://partner.example/openbanking/callback";
 const DAY = 86_400_000;

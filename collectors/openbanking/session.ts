@@ -5,7 +5,8 @@ import { failureOf } from "./failures";
 import { apiOrigin, PATHS } from "./hosts";
 import { accountsOf, type ConsentedAccount, type OpenBankingGrant } from "./oauth";
 import type { OpenBankingOptions } from "./options";
-import { getJson, type Json, Pacer } from "./wire";
+import { Pacer } from "../protocol/pacer";
+import { getJson, type Json } from "./wire";
 
 /**
  * How a session gets a fresh token when KFTC refuses the one it has: the deployment's keys and a way to seal the

@@ -33,24 +33,6 @@ export function amount(answer: Json, name: string, where: string): number {
   return Number(raw);
 }
 
-/** Spaces calls of one session at least `intervalMs` apart (docs/institutions/openbanking.md, "Pacing"). */
-export class Pacer {
-  private last = 0;
-  private queue: Promise<void> = Promise.resolve();
-  constructor(private readonly intervalMs: number) {}
-
-  wait(): Promise<void> {
-    if (this.intervalMs <= 0) return Promise.resolve();
-    const turn = this.queue.then(async () => {
-      const due = this.last + this.intervalMs - Date.now();
-      if (due > 0) await new Promise((r) => setTimeout(r, due));
-      this.last = Date.now();
-    });
-    this.queue = turn;
-    return turn;
-  }
-}
-
 /** `YYYYMMDDhhmmss` in Korean time, the spec's `tran_dtime` (N(14)). */
 export function kstStamp(now = Date.now()): string {
   return new Date(now + 9 * 3_600_000).toISOString().replace(/\D/g, "").slice(0, 14);

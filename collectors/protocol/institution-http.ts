@@ -107,6 +107,9 @@ export function institutionHttp(options: InstitutionHttpOptions): InstitutionHtt
         return { url: real.toString(), status: response.status, headers: response.headers, text };
       }
     },
+    setCookie(url: string, setCookie: string): void {
+      jar.store(new URL(url), [setCookie]);
+    },
   };
 }
 

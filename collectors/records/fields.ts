@@ -19,7 +19,17 @@ export const str = (title: string) => z.string().max(MAX_FIELD_LENGTH).meta({ ti
 export const nstr = (title: string) => z.string().max(MAX_FIELD_LENGTH).nullable().meta({ title });
 export const num = (title: string) => z.number().meta({ title });
 export const nnum = (title: string) => z.number().nullable().meta({ title });
-export const nint = (title: string) => z.number().int().min(INT32.min).max(INT32.max).nullable().meta({ title, format: "int32" });
+const whole32 = () => z.number().int().min(INT32.min).max(INT32.max);
+/** A position counted from 1 (an invoice's line number). */
+export const ordinal = (title: string) => whole32().min(1).meta({ title, format: "int32" });
+export const nint = (title: string) => whole32().nullable().meta({ title, format: "int32" });
+/**
+ * Whole won, for the extension schemas: KRW has no minor unit, so an amount with a fraction is not
+ * an amount (docs/institutions/hometax.md, "Extension schemas"); JSON numbers carry integers exactly up to 2^53.
+ */
+const wholeWon = () => z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+export const won = (title: string) => wholeWon().meta({ title, format: "int64" });
+export const nwon = (title: string) => wholeWon().nullable().meta({ title, format: "int64" });
 export const bool = (title: string) => z.boolean().meta({ title });
 export const dateTime = (title: string) => z.iso.datetime({ offset: true }).max(MAX_DATETIME_LENGTH).meta({ title });
 export const date = (title: string) => z.iso.date().max(10).meta({ title });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { date, dateTime, discriminator, ndate, nnum, nstr, num, str } from "./fields";
+import { date, dateTime, discriminator, ndate, nnum, nstr, num, nwon, oneOf, ordinal, str, won } from "./fields";
 
 const cashReceiptCommon = {
   approvalNumber: str("승인번호"),
@@ -97,3 +97,51 @@ export const TaxInvoicePurchaseRecord = z
     buyerBusinessIdentifier: str("공급받는자사업자번호"),
   })
   .openapi("TaxInvoicePurchaseRecord");
+
+/**
+ * One line item (품목) of a tax invoice, sales or purchase (an extension schema: docs/institutions/hometax.md,
+ * "Extension schemas"). An invoice's lines add up to its supply and tax totals; the invoice records keep the first
+ * line's fields as the spec defines them. Quantity and unit price may have a fraction and be negative (A5), as numbers,
+ * as the invoice record's `itemQuantity` and `itemUnitPrice` are; a 계산서's lines have no tax (null), as its `itemTaxAmount`.
+ */
+export const TaxInvoiceLineRecord = z
+  .object({
+    schema: discriminator("taxportal.tax-invoice-lines.v1"),
+    approvalNumber: str("승인번호"),
+    side: oneOf(["SALES", "PURCHASE"], "매출매입구분"),
+    writeDate: date("작성일자"),
+    lineNumber: ordinal("품목순번"),
+    itemName: nstr("품목명"),
+    itemSpecification: nstr("규격"),
+    quantity: nnum("수량"),
+    unitPrice: nnum("단가"),
+    supplyAmount: won("공급가액"),
+    taxAmount: nwon("세액"),
+    supplyDate: ndate("공급일자"),
+    remark: nstr("비고"),
+  })
+  .openapi("TaxInvoiceLineRecord");
+
+/** One purchase on a business credit card registered at the tax portal (사업용 신용카드 매입; an extension schema). */
+export const BusinessCardPurchaseRecord = z
+  .object({
+    schema: discriminator("taxportal.business-card-purchases.v1"),
+    transactionIdentifier: str("거래일련번호"),
+    transactionDate: date("거래일자"),
+    cardNumberMasked: str("카드번호"),
+    cardCompany: nstr("카드사"),
+    merchantName: nstr("가맹점명"),
+    merchantBusinessIdentifier: nstr("가맹점사업자번호"),
+    merchantClassification: nstr("가맹점유형"),
+    businessTypeCode: nstr("업종코드"),
+    businessTypeName: nstr("업태"),
+    businessItemName: nstr("종목"),
+    supplyAmount: won("공급가액"),
+    taxAmount: won("부가세"),
+    tip: nwon("봉사료"),
+    totalAmount: won("합계금액"),
+    deductible: nstr("공제여부"),
+    deductionClassificationCode: nstr("공제구분코드"),
+    deductionClassificationName: nstr("공제구분명"),
+  })
+  .openapi("BusinessCardPurchaseRecord");

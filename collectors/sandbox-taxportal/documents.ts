@@ -1,6 +1,13 @@
 import type { z } from "zod";
 import { type FieldInfo, fieldInfos } from "../records/field-kinds";
-import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../records/taxportal";
+import {
+  BusinessCardPurchaseRecord,
+  CashReceiptPurchaseRecord,
+  CashReceiptSalesRecord,
+  TaxInvoiceLineRecord,
+  TaxInvoicePurchaseRecord,
+  TaxInvoiceSalesRecord,
+} from "../records/taxportal";
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
 import { malformed } from "../failure-text";
 import { open, settle } from "../page-state";
@@ -11,6 +18,8 @@ const RECORDS: Record<string, z.ZodObject> = {
   "taxportal.tax-invoices.purchase.v1": TaxInvoicePurchaseRecord,
   "taxportal.cash-receipts.sales.v1": CashReceiptSalesRecord,
   "taxportal.cash-receipts.purchase.v1": CashReceiptPurchaseRecord,
+  "taxportal.tax-invoice-lines.v1": TaxInvoiceLineRecord,
+  "taxportal.business-card-purchases.v1": BusinessCardPurchaseRecord,
 };
 
 const READ_TABLE = `({

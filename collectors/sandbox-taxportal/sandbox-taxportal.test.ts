@@ -1,5 +1,6 @@
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { groupBy } from "../../test/support/group-by";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type DocumentType, DOCUMENT_TYPES, documentsOf } from "../../sandbox/taxportal/documents";
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
@@ -56,6 +57,23 @@ describe("sandbox tax portal adapter in Chromium", () => {
     expect(records.map((r) => ({ schema, ...r }))).toEqual(truth);
     for (const r of truth) expect(DOCUMENT_TYPES[schema].record.safeParse(r).success).toBe(true);
     expect(truth.flatMap(specViolations)).toEqual([]);
+  });
+
+  it("reads invoice lines that add up to the invoices of the same month, and card purchases whose parts make their totals", async () => {
+    const page = await loggedIn(await certificate({ idn: "1208800767" }));
+    const segment = { start: "2026-03-01", end: "2026-03-31" };
+    const read = async (schema: DocumentType) => (await sandboxTaxPortal.collect(page, { jobId: "t", unitIndex: 0, schema, target: null, segment, params: {} }, ctx)) as Record<string, any>[];
+    const lines = await read("taxportal.tax-invoice-lines.v1");
+    const invoices = [...(await read("taxportal.tax-invoices.sales.v1")), ...(await read("taxportal.tax-invoices.purchase.v1"))].filter((i) => i.ntsTransactionId !== null);
+    const byInvoice = groupBy(lines, (l) => l.approvalNumber as string);
+    expect(byInvoice.size).toBe(invoices.length);
+    expect([...byInvoice.values()].some((of) => of.length > 1)).toBe(true);
+    for (const invoice of invoices) {
+      const of = byInvoice.get(invoice.ntsTransactionId)!;
+      expect([of.reduce((sum, l) => sum + l.supplyAmount, 0), of.reduce((sum, l) => sum + l.taxAmount, 0)]).toEqual([invoice.supplyAmount, invoice.taxAmount]);
+      expect(of[0]).toMatchObject({ lineNumber: 1, itemName: invoice.itemName, supplyAmount: invoice.itemSupplyAmount, quantity: invoice.itemQuantity, unitPrice: invoice.itemUnitPrice });
+    }
+    for (const purchase of await read("taxportal.business-card-purchases.v1")) expect(purchase.supplyAmount + purchase.taxAmount + (purchase.tip ?? 0)).toBe(purchase.totalAmount);
   });
 
   it("signs in with each key encryption in use, and the portal tells the business by the virtual ID", async () => {

@@ -15,6 +15,8 @@ const NATURAL_KEYS: { [S in SchemaId]: (record: RecordOf<S>) => (string | null)[
   "taxportal.tax-invoices.purchase.v1": (r) => [r.ntsTransactionId],
   "taxportal.cash-receipts.sales.v1": (r) => [r.approvalNumber, r.transactionAt],
   "taxportal.cash-receipts.purchase.v1": (r) => [r.approvalNumber, r.transactionAt],
+  "taxportal.tax-invoice-lines.v1": (r) => [r.approvalNumber, String(r.lineNumber)],
+  "taxportal.business-card-purchases.v1": (r) => [r.transactionIdentifier],
   "business.status.v1": (r) => [r.businessNumber],
 };
 

@@ -6,12 +6,13 @@ import type { SerialForm } from "../../collectors/hometax/signed-challenge";
 import { base64Decode } from "../../contracts/base64url";
 import { checkCertificateLogin, MESSAGES } from "../certificates/signed-login";
 import { cookie } from "../http-kit";
-import type { DocumentType } from "../taxportal/documents";
-import { hometaxDocuments } from "./ground-truth";
+import { type FrontDoorOptions, frontDoor } from "./front-door";
 import { type HometaxMember, HOMETAX_MEMBERS, memberOf } from "./members";
-import { cashReceiptPurchaseRow, cashReceiptSalesRow, INVOICE_KINDS, invoiceDetail, invoiceRow } from "./wire-rows";
+import { failure, OK } from "./answers";
+import { type DownloadOptions, downloadAnswer, downloadForm } from "./downloads";
+import { tecrAnswer, teetAnswer } from "./lists";
 
-export interface HometaxReplicaOptions {
+export interface HometaxReplicaOptions extends FrontDoorOptions, DownloadOptions {
   /** Every request refused with 403, as an institution refusing foreign addresses might (no source shows Hometax's answer). */
   overseasBlocked?: boolean;
   /** The portal's service stop: every answer is its stop notice (S1). */
@@ -30,7 +31,6 @@ export interface HometaxReplicaOptions {
 export const REPLICA_KEYS: IntegrityKeys = Array.from({ length: 7 }, (_, i) => `ReplicaKey${i}${"x".repeat(24)}Sandbox${i}`);
 
 const COOKIE_DOMAIN = "Domain=.hometax.go.kr; Path=/";
-const OK = { detailMsg: "", msg: "", code: "", result: "S" };
 const STOP_NOTICE = "요청하신 서비스는 현재 서비스 중지 시간 입니다.";
 /** Texts the sources quote (docs/institutions/hometax.md, "Error answers"). */
 const TEXTS = {
@@ -39,12 +39,10 @@ const TEXTS = {
   noSession: "세션정보가 존재하지 않습니다. 다시 로그인 해주세요.",
   badSuffix: "비정상적인 요청이 감지되었습니다.",
   throttled: "반복적인 호출은 시스템에 부하를 줄 수 있습니다.",
-  sixMonths: "6개월이상은 조회할 수 없습니다. \n 조회에 실패 실패하였습니다.",
   // No source quotes these two; the replica's own wording.
   wrongPassword: "아이디 또는 비밀번호가 일치하지 않습니다.",
   wrongResident: "주민등록번호가 일치하지 않습니다.",
 } as const;
-const PAGE_SIZES = new Set([10, 20, 30, 50]);
 const CHALLENGE_TTL_MS = 60_000;
 
 interface PortalSession {
@@ -64,7 +62,6 @@ function send(res: ServerResponse, status: number, body: string, type: string, c
   res.end(body);
 }
 const sendJson = (res: ServerResponse, body: Json, cookies: string[] = []) => send(res, 200, JSON.stringify(body), "application/json; charset=UTF-8", cookies);
-const failure = (msg: string, code = "") => ({ resultMsg: { detailMsg: "", msg, code, result: "F", exceptType: "APPLICATION", serviceTxId: `PTEET_${Date.now()}`, detailLogYn: "N" } });
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -108,18 +105,12 @@ function sessionMap(member: HometaxMember, system: string): Json {
     lgnCertCd: "01",
     mpbNo: "0",
     systemCode: system,
+    // A login that is not plainly the business's (a personal tin, another registration): sheet A5's cases.
+    ...member.session,
   };
 }
 
 const pemToBase64 = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, "");
-
-/** Days between two YYYYMMDD dates, and whether the second is more than six months after the first. */
-function overSixMonths(start: string, end: string): boolean {
-  const from = new Date(`${start.slice(0, 4)}-${start.slice(4, 6)}-${start.slice(6, 8)}T00:00:00Z`);
-  const limit = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 6, from.getUTCDate()));
-  return new Date(`${end.slice(0, 4)}-${end.slice(4, 6)}-${end.slice(6, 8)}T00:00:00Z`) >= limit;
-}
-const isoOf = (d: string) => `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
 
 /**
  * The Hometax replica: the portal (hometax.go.kr) and the tax-invoice (teet) and cash-receipt (tecr) sites under
@@ -234,49 +225,7 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     return send(res, 404, "Not Found", "text/plain");
   }
 
-  function list(member: HometaxMember, schema: DocumentType, start: string, end: string, filter: (doc: Json) => boolean, row: (doc: Json) => Json, key: string, pageInfo: Json): Json {
-    const pageNum = Number(pageInfo.pageNum);
-    const pageSize = Number(pageInfo.pageSize);
-    if (!PAGE_SIZES.has(pageSize) || !Number.isInteger(pageNum) || pageNum < 1) return failure("조회에 실패하였습니다.");
-    const all = hometaxDocuments(member.businessNumber, schema, { start: isoOf(start), end: isoOf(end) }).filter(filter);
-    const rows = all.slice((pageNum - 1) * pageSize, pageNum * pageSize).map(row);
-    // A portal that changed its answer: the rows under a name the adapter does not know.
-    const listKey = member.behaviour === "changed-answer" ? `${key}New` : key;
-    return { resultMsg: OK, pageInfoVO: { pageNum, pageSize, totalCount: all.length }, [listKey]: rows };
-  }
 
-  function teet(actionId: string | null, json: Json, member: HometaxMember): Json {
-    const filter = (json.etxivIsnBrkdTermDVOPrmt ?? {}) as Json;
-    if (actionId === "ATEETBDA001R01") {
-      const start = String(filter.inqrDtStrt ?? "");
-      const end = String(filter.inqrDtEnd ?? "");
-      if (!/^\d{8}$/.test(start) || !/^\d{8}$/.test(end) || end < start) return failure("조회에 실패하였습니다.");
-      if (overSixMonths(start, end)) return failure(TEXTS.sixMonths, "ETICMZ0008");
-      const sales = filter.prhSlsClCd === "01";
-      if ((sales ? filter.splrTin : filter.dmnrTin) !== member.tin) return failure("권한이 없는 화면입니다.");
-      // Blank filters answer nothing rather than everything (S3's "false zero").
-      if (filter.etxivClsfCd !== "all" || filter.etxivKndCd !== "all" || filter.isnTypeCd !== "all") return { resultMsg: OK, pageInfoVO: { ...(json.pageInfoVO as Json), totalCount: 0 }, etxivIsnBrkdTermDVOList: [] };
-      const schema = sales ? "taxportal.tax-invoices.sales.v1" : "taxportal.tax-invoices.purchase.v1";
-      return list(member, schema, start, end, (doc) => INVOICE_KINDS[String(doc.invoiceKind)] === filter.etxivClCd, invoiceRow, "etxivIsnBrkdTermDVOList", (json.pageInfoVO ?? {}) as Json);
-    }
-    if (actionId === "ATEETBDA001R02") {
-      const etan = String(filter.etan ?? "");
-      const schema = filter.slsPrhClCd === "01" ? "taxportal.tax-invoices.sales.v1" : "taxportal.tax-invoices.purchase.v1";
-      const day = isoOf(etan.slice(0, 8));
-      const doc = /^\d{8}/.test(etan) && filter.etxivTin === member.tin ? hometaxDocuments(member.businessNumber, schema, { start: day, end: day }).find((d) => d.ntsTransactionId === etan) : undefined;
-      return doc ? { resultMsg: OK, ...invoiceDetail(doc) } : failure("조회에 실패하였습니다.");
-    }
-    return failure("권한이 없는 화면입니다.");
-  }
-
-  function tecr(actionId: string | null, json: Json, member: HometaxMember): Json {
-    const start = String(json.trsDtRngStrt ?? "");
-    const end = String(json.trsDtRngEnd ?? "");
-    if (!/^\d{8}$/.test(start) || !/^\d{8}$/.test(end) || end < start || json.tin !== member.tin) return failure("조회에 실패하였습니다.");
-    if (actionId === "ATECRCBA001R03") return list(member, "taxportal.cash-receipts.sales.v1", start, end, () => true, cashReceiptSalesRow, "cshTrsBrkdInqrDVOList", (json.pageInfoVO ?? {}) as Json);
-    if (actionId === "ATECRCBA001R02") return list(member, "taxportal.cash-receipts.purchase.v1", start, end, () => true, cashReceiptPurchaseRow, "cshTrsBrkdInqrDVOList", (json.pageInfoVO ?? {}) as Json);
-    return failure("권한이 없는 화면입니다.");
-  }
 
   async function subSite(req: IncomingMessage, res: ServerResponse, system: "TEET" | "TECR", path: string, url: URL): Promise<void> {
     const cookieName = `${system}sessionID`;
@@ -298,7 +247,9 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     const session = id ? siteSessions.get(id) : undefined;
     if (!session || session.system !== system) return sendJson(res, failure(TEXTS.noSession));
     const { member } = session;
-    const { json, refused } = await checkSuffix(sent, member.userId);
+    // A download form carries no JSON body, nor a suffix (S1).
+    const download = downloadForm(sent);
+    const { json, refused } = download ? { json: download.param, refused: false } : await checkSuffix(sent, member.userId);
     if (refused) return sendJson(res, failure(TEXTS.badSuffix));
     if (!json) return sendJson(res, failure("서비스 실행 중 오류가 발생하였습니다."));
     session.calls++;
@@ -310,16 +261,24 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
       siteSessions.delete(id!);
       return sendJson(res, failure(TEXTS.noSession));
     }
+    if (download) {
+      const file = downloadAnswer(system, download, member, options);
+      // The real download's headers are not shown; a plain UTF-8 attachment here.
+      return typeof file === "string" ? send(res, 200, file, "text/plain; charset=UTF-8") : sendJson(res, file);
+    }
     const actionId = url.searchParams.get("actionId");
-    return sendJson(res, system === "TEET" ? teet(actionId, json, member) : tecr(actionId, json, member));
+    return sendJson(res, system === "TEET" ? teetAnswer(actionId, json, member) : tecrAnswer(actionId, json, member, options));
   }
 
+  const door = frontDoor(options);
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const [, , host = "", ...rest] = url.pathname.split("/");
     const path = `/${rest.join("/")}`;
     if (options.overseasBlocked) return send(res, 403, "<html><body>Forbidden</body></html>", "text/html");
     if (options.stopped) return send(res, 200, `<html><body>${STOP_NOTICE}</body></html>`, "text/html; charset=UTF-8");
-    if (host === "hometax.go.kr") return portal(req, res, path, url);
+    if (door(req, res, host, path, url)) return;
+    // The same portal under both names (S1, S3 log in on www; S2 on the apex); its cookies are on .hometax.go.kr.
+    if (host === "hometax.go.kr" || host === "www.hometax.go.kr") return portal(req, res, path, url);
     if (host === "teet.hometax.go.kr") return subSite(req, res, "TEET", path, url);
     if (host === "tecr.hometax.go.kr") return subSite(req, res, "TECR", path, url);
     return send(res, 404, "Not Found", "text/plain");

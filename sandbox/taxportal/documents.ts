@@ -1,13 +1,23 @@
 import { fieldInfos } from "../../collectors/records/field-kinds";
-import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../collectors/records/taxportal";
+import {
+  BusinessCardPurchaseRecord,
+  CashReceiptPurchaseRecord,
+  CashReceiptSalesRecord,
+  TaxInvoiceLineRecord,
+  TaxInvoicePurchaseRecord,
+  TaxInvoiceSalesRecord,
+} from "../../collectors/records/taxportal";
 import { fromDay, toDay, todayKst } from "../dates";
 import { pick, seededRandom } from "../random";
+import { firstLine, INVOICE_SIDES, ITEMS, linesOfSides } from "./invoice-lines";
 
 export const DOCUMENT_TYPES = {
   "taxportal.tax-invoices.sales.v1": { title: "매출 세금계산서", record: TaxInvoiceSalesRecord },
   "taxportal.tax-invoices.purchase.v1": { title: "매입 세금계산서", record: TaxInvoicePurchaseRecord },
   "taxportal.cash-receipts.sales.v1": { title: "매출 현금영수증", record: CashReceiptSalesRecord },
   "taxportal.cash-receipts.purchase.v1": { title: "매입 현금영수증", record: CashReceiptPurchaseRecord },
+  "taxportal.tax-invoice-lines.v1": { title: "세금계산서 품목", record: TaxInvoiceLineRecord },
+  "taxportal.business-card-purchases.v1": { title: "사업용 신용카드 매입", record: BusinessCardPurchaseRecord },
 } as const;
 export type DocumentType = keyof typeof DOCUMENT_TYPES;
 
@@ -15,7 +25,6 @@ export const DOCUMENTS_ORIGIN = "2024-01-01";
 
 const COMPANIES = ["(주)한빛상사", "가람유통", "(주)누리테크", "다온식품", "(주)세움건설", "미래물산", "(주)바른회계", "소담카페"];
 const PEOPLE = ["김민준", "이서연", "박지호", "최유나", "정도윤", "강하은"];
-const ITEMS = ["사무용품", "소프트웨어 라이선스", "컨설팅 용역", "식자재", "물류 서비스", "광고비", "장비 임대"];
 const ADDRESSES = ["서울특별시 강남구 테헤란로 123", "경기도 성남시 분당구 판교역로 45", "부산광역시 해운대구 센텀중앙로 78", "서울특별시 마포구 양화로 12"];
 const VOCAB: Record<string, readonly string[]> = {
   invoiceClassification: ["일반", "수정"],
@@ -31,7 +40,10 @@ const VOCAB: Record<string, readonly string[]> = {
   deductionClassificationName: ["일반", "신용카드 등"],
   merchantClassification: ["일반", "간이"],
   businessTypeName: ["소매업", "음식점업", "서비스업"],
+  businessItemName: ["문구", "한식", "소프트웨어 개발", "화물운송"],
+  cardCompany: ["신한카드", "삼성카드", "KB국민카드", "현대카드"],
 };
+const CARD_PURCHASES = "taxportal.business-card-purchases.v1";
 
 const businessId = (random: () => number) => String(1_000_000_000 + Math.floor(random() * 8_999_999_999)).slice(0, 10);
 
@@ -47,7 +59,7 @@ function document(type: DocumentType, owner: string, date: string, seq: number, 
     supplyAmount: supply,
     taxAmount: tax,
     totalAmount: supply + tax,
-    tip: type.includes("cash-receipts") ? (random() < 0.2 ? Math.round(supply * 0.05) : null) : undefined,
+    tip: type.includes("cash-receipts") || type === CARD_PURCHASES ? (random() < 0.2 ? Math.round(supply * 0.05) : null) : undefined,
     issueDate: date,
     writeDate: date,
     transactionAt: `${date}T${time}+09:00`,
@@ -62,6 +74,14 @@ function document(type: DocumentType, owner: string, date: string, seq: number, 
     sendDate: date,
     itemSupplyDate: date,
     contactNumber: `02-${String(1000 + Math.floor(random() * 9000))}-${String(1000 + Math.floor(random() * 9000))}`,
+    ...(type === CARD_PURCHASES
+      ? {
+          transactionDate: date,
+          transactionIdentifier: `${date.replace(/-/g, "")}${String(seq).padStart(2, "0")}${String(Math.floor(random() * 1e8)).padStart(8, "0")}`,
+          // Two cards a business holds, masked as the portal shows them.
+          cardNumberMasked: `${owner.slice(0, 4)}-****-****-${random() < 0.5 ? "1004" : "2718"}`,
+        }
+      : {}),
   };
   if (typeof known.itemQuantity === "number") known.itemUnitPrice = Math.round(supply / (known.itemQuantity as number));
   const out: Record<string, unknown> = {};
@@ -71,7 +91,7 @@ function document(type: DocumentType, owner: string, date: string, seq: number, 
       const name = field.name;
       value = VOCAB[name]
         ? pick(random, VOCAB[name]!)
-        : /OrganizationName$/.test(name)
+        : /OrganizationName$|^merchantName$/.test(name)
           ? pick(random, COMPANIES)
           : /RepresentativeName$/.test(name)
             ? pick(random, PEOPLE)
@@ -89,6 +109,9 @@ function document(type: DocumentType, owner: string, date: string, seq: number, 
     if (field.nullable && value !== null && random() < 0.15) value = null;
     out[field.name] = value;
   }
+  if (type in INVOICE_SIDES) Object.assign(out, firstLine(out));
+  // The portal's total of a card purchase takes in the tip (A4, S3's check).
+  if (type === CARD_PURCHASES) out.totalAmount = supply + tax + ((out.tip as number | null) ?? 0);
   return out;
 }
 
@@ -100,7 +123,7 @@ function documentsOn(businessNumber: string, type: DocumentType, date: string): 
 }
 
 const AMOUNT_FIELDS = ["supplyAmount", "taxAmount", "totalAmount", "tip", "itemSupplyAmount", "itemTaxAmount", "itemUnitPrice"];
-const DATE_FIELDS = ["issueDate", "writeDate", "sendDate", "itemSupplyDate"];
+const DATE_FIELDS = ["issueDate", "writeDate", "sendDate", "itemSupplyDate", "transactionDate"];
 
 /**
  * The document that takes an earlier one back on `date`: a corrected tax invoice (수정세금계산서) or a cancelled cash
@@ -113,6 +136,7 @@ function correction(original: Record<string, unknown>, date: string, revision: n
   if (typeof out.transactionAt === "string") out.transactionAt = `${date}${(out.transactionAt as string).slice(10)}`;
   const compact = date.replace(/-/g, "");
   if ("approvalNumber" in out) out.approvalNumber = `${compact}9${revision}${String(original.approvalNumber ?? "").slice(-6).padStart(6, "0")}`;
+  if ("transactionIdentifier" in out) out.transactionIdentifier = `${compact}9${revision}${String(original.transactionIdentifier).slice(-8)}`;
   if ("ntsTransactionId" in out) out.ntsTransactionId = `${compact}42${String(revision).padStart(2, "0")}${String(original.ntsTransactionId ?? "").slice(-10).padStart(10, "0")}`;
   if ("invoiceClassification" in out) out.invoiceClassification = "수정";
   if ("transactionType" in out) out.transactionType = "취소거래";
@@ -142,6 +166,8 @@ function correctionsOn(businessNumber: string, type: DocumentType, date: string,
  * its history stands at `revision` (0: as first shown).
  */
 export function documentsOf(businessNumber: string, type: DocumentType, range?: { start: string; end: string }, revision = 0, today = todayKst()): Record<string, unknown>[] {
+  // An invoice's lines are listed by the day the invoice was written.
+  if (type === "taxportal.tax-invoice-lines.v1") return linesOfSides((side) => documentsOf(businessNumber, side, range, revision, today));
   const first = Math.max(toDay(DOCUMENTS_ORIGIN), range ? toDay(range.start) : 0);
   const last = Math.min(toDay(today), range ? toDay(range.end) : Number.MAX_SAFE_INTEGER);
   const documents: Record<string, unknown>[] = [];

@@ -1,6 +1,7 @@
 import type { InstitutionHttp, LoginCredential } from "../../collectors/adapter";
 import { hometaxAdapter } from "../../collectors/hometax";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/options";
+import { type HometaxDeps, REAL_DEPS } from "../../collectors/hometax/pacing";
 import type { HometaxSession } from "../../collectors/hometax/session";
 import type { SerialForm } from "../../collectors/hometax/signed-challenge";
 
@@ -10,6 +11,16 @@ export interface Step {
   ok: boolean;
   detail: string;
 }
+
+/** Every list the adapter reads, each counted over the month. */
+export const LIVE_CHECK_SCHEMAS = [
+  "taxportal.tax-invoices.sales.v1",
+  "taxportal.tax-invoices.purchase.v1",
+  "taxportal.cash-receipts.sales.v1",
+  "taxportal.cash-receipts.purchase.v1",
+  "taxportal.tax-invoice-lines.v1",
+  "taxportal.business-card-purchases.v1",
+] as const;
 
 const failed = (err: unknown) => {
   const { code, message } = err as { code?: string; message?: string };
@@ -21,14 +32,14 @@ const failed = (err: unknown) => {
  * portal takes one, then one month of each list, counted, with and without the integrity suffix. Counts only:
  * no record leaves this function, nothing is stored.
  */
-export async function checkHometax(newHttp: () => InstitutionHttp, credential: LoginCredential, businessNumber: string | undefined, month: { start: string; end: string }): Promise<Step[]> {
+export async function checkHometax(newHttp: () => InstitutionHttp, credential: LoginCredential, businessNumber: string | undefined, month: { start: string; end: string }, deps: HometaxDeps = REAL_DEPS): Promise<Step[]> {
   const steps: Step[] = [];
   const ctx = { baseUrl: "https://hometax.go.kr/", businessNumber };
   let session: HometaxSession | null = null;
   let accepted: SerialForm | null = null;
   const forms: readonly SerialForm[] = credential.authMethod === "CERTIFICATE" ? DEFAULT_OPTIONS.serialForms : [DEFAULT_OPTIONS.serialForms[0]!];
   for (const serialForm of forms) {
-    const adapter = hometaxAdapter({ ...DEFAULT_OPTIONS, serialForms: [serialForm] });
+    const adapter = hometaxAdapter({ ...DEFAULT_OPTIONS, serialForms: [serialForm] }, deps);
     try {
       session = await adapter.login(newHttp(), credential, ctx);
       accepted = serialForm;
@@ -41,10 +52,10 @@ export async function checkHometax(newHttp: () => InstitutionHttp, credential: L
   if (!session || !accepted) return steps;
   for (const integritySuffix of [true, false]) {
     const options: HometaxOptions = { ...DEFAULT_OPTIONS, integritySuffix, serialForms: [accepted] };
-    const adapter = hometaxAdapter(options);
+    const adapter = hometaxAdapter(options, deps);
     // The same login, asked with or without the suffix: the portal's cookies stay in the session's HTTP.
     const asked: HometaxSession = { ...session, client: session.client.withOptions(options), sites: integritySuffix ? session.sites : new Map() };
-    for (const schema of ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"]) {
+    for (const schema of LIVE_CHECK_SCHEMAS) {
       const step = `${schema} ${month.start}..${month.end}, ${integritySuffix ? "with" : "without"} the integrity suffix`;
       try {
         const records = await adapter.collect(asked, { jobId: "live-check", unitIndex: 0, schema, target: null, segment: month, params: {} }, ctx);

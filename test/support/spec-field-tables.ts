@@ -3,7 +3,7 @@
  * by hand rather than read from the zod record types, so records are checked
  * against the contract itself.
  */
-type FieldType = "string" | "number" | "int32" | "boolean" | "date" | "date-time";
+type FieldType = "string" | "number" | "int32" | "int64" | "boolean" | "date" | "date-time";
 
 interface FieldRule {
   type: FieldType;
@@ -89,6 +89,32 @@ export const SPEC_FIELD_TABLES: Record<string, Record<string, FieldRule>> = {
     taxAmount: N("number"),
     transactionIdentifier: R("string"),
   },
+  // Extension schemas, which the spec does not define: transcribed from their tables in docs/institutions/hometax.md
+  // ("Extension schemas"), the contract they are published under.
+  "taxportal.tax-invoice-lines.v1": {
+    approvalNumber: R("string"),
+    side: R("string", ["SALES", "PURCHASE"]),
+    writeDate: R("date"),
+    lineNumber: R("int32"),
+    ...nullable("string", "itemName, itemSpecification, remark"),
+    ...nullable("number", "quantity, unitPrice"),
+    supplyAmount: R("int64"),
+    taxAmount: N("int64"),
+    supplyDate: N("date"),
+  },
+  "taxportal.business-card-purchases.v1": {
+    transactionIdentifier: R("string"),
+    transactionDate: R("date"),
+    cardNumberMasked: R("string"),
+    ...nullable(
+      "string",
+      "cardCompany, merchantName, merchantBusinessIdentifier, merchantClassification, businessTypeCode, businessTypeName, businessItemName, deductible, deductionClassificationCode, deductionClassificationName",
+    ),
+    supplyAmount: R("int64"),
+    taxAmount: R("int64"),
+    tip: N("int64"),
+    totalAmount: R("int64"),
+  },
 };
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -102,6 +128,8 @@ function fits(value: unknown, type: FieldType): boolean {
       return typeof value === "number" && Number.isFinite(value);
     case "int32":
       return Number.isInteger(value) && Math.abs(value as number) < 2 ** 31;
+    case "int64":
+      return Number.isSafeInteger(value);
     case "boolean":
       return typeof value === "boolean";
     case "date":

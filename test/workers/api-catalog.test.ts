@@ -14,11 +14,12 @@ const takesInput = (op: OperationObject) => Boolean(op.parameters?.length) || op
 
 const SCHEMAS = [
   "bank.accounts.cb.v1", "bank.transactions.cb.v1", "taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1",
-  "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1", "business.status.v1", "card.cards.corp.v1", "card.approvals.corp.v1",
+  "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1", "taxportal.tax-invoice-lines.v1", "taxportal.business-card-purchases.v1",
+  "business.status.v1", "card.cards.corp.v1", "card.approvals.corp.v1",
 ];
 
 describe("catalog routes", () => {
-  it("lists all nine schemas and serves each as JSON Schema from the zod definitions", async () => {
+  it("lists all eleven schemas and serves each as JSON Schema from the zod definitions", async () => {
     const ws = await createWorkspace();
     const list = await callJson<Json>("/api/v1/schemas", { key: ws.apiKey });
     expect(list.body.items.map((s: Json) => s.id)).toEqual(SCHEMAS);
@@ -38,6 +39,15 @@ describe("catalog routes", () => {
     expect(tx.body.record.properties.transactionAt.format).toBe("date-time");
     expect(tx.body.record.properties.accountType.enum).toContain("FOREIGN");
     expect(tx.body.providerCodes).toContain("sandbox.bank");
+    // The extension schemas: whole won as int64 integers, the line's side as an enum, offered by both tax portals.
+    const lines = await callJson<Json>("/api/v1/schemas/taxportal.tax-invoice-lines.v1", { key: ws.apiKey });
+    expect(lines.body.params.required).toEqual(["dateRangeStart", "dateRangeEnd"]);
+    expect(lines.body.record.properties.supplyAmount).toMatchObject({ type: "integer", format: "int64", title: "공급가액" });
+    expect(lines.body.record.properties.side.enum).toEqual(["SALES", "PURCHASE"]);
+    expect(lines.body.providerCodes).toEqual(expect.arrayContaining(["sandbox.taxportal", "hometax"]));
+    const cards = await callJson<Json>("/api/v1/schemas/taxportal.business-card-purchases.v1", { key: ws.apiKey });
+    expect(cards.body.record.required).toEqual(expect.arrayContaining(["transactionIdentifier", "transactionDate", "cardNumberMasked", "supplyAmount", "taxAmount", "totalAmount", "tip"]));
+    expect(cards.body.providerCodes).toEqual(expect.arrayContaining(["sandbox.taxportal", "hometax"]));
     const missing = await callJson<Json>("/api/v1/schemas/nope.v1", { key: ws.apiKey });
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe("SCHEMA_NOT_FOUND");

@@ -47,6 +47,11 @@ export interface ProviderDefinition {
   maxRangeDays: number;
   /** Longest range the site answers in one inquiry: the task-unit segment length. */
   pageWindowDays: number;
+  /**
+   * Time one segment is expected to take, in seconds, where a provider's own pace makes it longer than the default
+   * minute (domain/jobs/budget.ts): a provider that spaces its requests spends that pace on every page and detail.
+   */
+  segmentSeconds?: number;
   runtime: ScraperRuntime;
   /** The windows the institution closes every day (maintenance.ts), as it publishes them; none where no source says. */
   maintenance: DailyWindow[];
@@ -82,6 +87,16 @@ export const CERTIFICATE_FIELDS: CredentialField[] = [
   { name: "password", label: "인증서 비밀번호", pattern: "^[\\x20-\\x7E]{4,64}$", secret: true, required: true, authMethod: "CERTIFICATE", input: "text" },
 ];
 
+/** What a tax portal offers: the spec's invoices and cash receipts, and the extensions (docs/institutions/hometax.md, "Extension schemas"). */
+const TAX_PORTAL_SCHEMAS = [
+  "taxportal.tax-invoices.sales.v1",
+  "taxportal.tax-invoices.purchase.v1",
+  "taxportal.cash-receipts.sales.v1",
+  "taxportal.cash-receipts.purchase.v1",
+  "taxportal.tax-invoice-lines.v1",
+  "taxportal.business-card-purchases.v1",
+];
+
 const PROVIDERS: ProviderDefinition[] = [
   {
     code: "sandbox.bank",
@@ -104,7 +119,7 @@ const PROVIDERS: ProviderDefinition[] = [
     kind: "TAX_PORTAL",
     sandbox: true,
     verification: "sandbox",
-    schemas: ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"],
+    schemas: TAX_PORTAL_SCHEMAS,
     // The portal's ID login asks for the resident-number prefix too (LOGIN_SECOND_FACTOR_REQUIRED without it).
     acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"],
     credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS],
@@ -141,13 +156,17 @@ const PROVIDERS: ProviderDefinition[] = [
     sandbox: false,
     // No live check has been recorded yet (docs/institutions/hometax.md, "Live check").
     verification: "replica",
-    schemas: ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"],
+    schemas: TAX_PORTAL_SCHEMAS,
     // A business's joint certificate is the way in every source shows; the ID login's second factor is the resident-number prefix.
     acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"],
     credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS],
     maxRangeDays: 366,
     // Whole quarters at most per unit; the adapter splits a unit further by its query window (collectors/hometax/options.ts).
     pageWindowDays: 92,
+    // Paced at 1 s plus up to 0.5 s jitter per request (collectors/hometax/options.ts, S1): a quarter of a business
+    // issuing about 200 invoices is some 210 requests (pages and one detail each), ~265 s, plus room for one
+    // overload pause of 61 s (docs/institutions/hometax.md, "Pacing and throttling").
+    segmentSeconds: 330,
     // The protocol kind runs in the scraper (container or a runner in Korea), never on Browser Rendering.
     runtime: "container",
     // No public source gives the portal's hours (docs/institutions/hometax.md, "Open questions"): its stop page is

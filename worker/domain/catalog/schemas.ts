@@ -4,8 +4,10 @@ import { BusinessStatusRecord } from "../../../collectors/records/business";
 import { isValidBusinessNumber } from "../../../contracts/business-number";
 import { CardApprovalRecord, CorporateCardRecord } from "../../../collectors/records/card";
 import {
+  BusinessCardPurchaseRecord,
   CashReceiptPurchaseRecord,
   CashReceiptSalesRecord,
+  TaxInvoiceLineRecord,
   TaxInvoicePurchaseRecord,
   TaxInvoiceSalesRecord,
 } from "../../../collectors/records/taxportal";
@@ -110,6 +112,9 @@ const DEFINITIONS: SchemaDefinition[] = [
   { id: "taxportal.tax-invoices.purchase.v1", title: "매입 세금계산서", params: datedParams, record: TaxInvoicePurchaseRecord, ...taxInvoices },
   { id: "taxportal.cash-receipts.sales.v1", title: "매출 현금영수증", params: datedParams, record: CashReceiptSalesRecord, ...cashReceipts },
   { id: "taxportal.cash-receipts.purchase.v1", title: "매입 현금영수증", params: datedParams, record: CashReceiptPurchaseRecord, ...cashReceipts },
+  // An invoice's lines are one document under its approval number, on the day the invoice was written.
+  { id: "taxportal.tax-invoice-lines.v1", title: "세금계산서 품목", params: datedParams, record: TaxInvoiceLineRecord, targets: null, datedRange: true, identity: byFields("approvalNumber", "writeDate") },
+  { id: "taxportal.business-card-purchases.v1", title: "사업용 신용카드 매입", params: datedParams, record: BusinessCardPurchaseRecord, targets: null, datedRange: true, identity: byFields("transactionIdentifier", "transactionDate") },
   { id: "business.status.v1", title: "사업자등록 상태", params: businessStatusParams, record: BusinessStatusRecord, targets: null, datedRange: false },
   { id: "card.cards.corp.v1", title: "법인카드 목록", params: noParams, record: CorporateCardRecord, targets: null, datedRange: false },
   {
