@@ -74,6 +74,9 @@ describe("worker's scraper client", () => {
           expect(ms).toBeGreaterThanOrEqual(BOUND_MS - 50);
           expect(ms).toBeLessThan(BOUND_MS + 2000);
         }
+        // A paced provider's unit (catalog/providers.ts collectBoundMs) waits its own longer bound, never a shorter one.
+        expect(await elapsed(() => expect(client.collect("s", UNIT, 3 * BOUND_MS)).rejects.toMatchObject({ code: "ENGINE_CRASHED" }))).toBeGreaterThanOrEqual(3 * BOUND_MS - 50);
+        expect(await elapsed(() => expect(client.collect("s", UNIT, BOUND_MS / 3)).rejects.toMatchObject({ code: "ENGINE_CRASHED" }))).toBeGreaterThanOrEqual(BOUND_MS - 50);
         // Best effort, yet bounded: the sweep closes sessions one after another.
         expect(await elapsed(() => client.closeSession("s"))).toBeLessThan(BOUND_MS + 2000);
       } finally {

@@ -227,3 +227,12 @@ export function allProviders(): readonly ProviderDefinition[] {
 export function findProvider(code: string): ProviderDefinition | undefined {
   return BY_CODE.get(code);
 }
+
+/**
+ * How long one unit of a provider may run at the scraper before it counts as stuck (ENGINE_CRASHED): twice the time a
+ * paced provider's segment is expected to take, else none beyond the scraper client's own bound. A Queues consumer
+ * may run 15 minutes, so this stays under it.
+ */
+export function collectBoundMs(provider: Pick<ProviderDefinition, "segmentSeconds">): number | undefined {
+  return provider.segmentSeconds === undefined ? undefined : Math.min(2 * provider.segmentSeconds * 1000, 14 * 60_000);
+}

@@ -156,10 +156,10 @@ export class ContainerScraper implements ScraperPort {
     return (await this.call<TargetsResponse>(instance, "POST", scraperPaths.targets(id), this.bounds.targetsMs, request)).targets;
   }
 
-  async collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]> {
+  async collect(sessionId: string, unit: TaskUnit, boundMs = 0): Promise<RawRecord[]> {
     const { instance, id } = pinned(sessionId, this.instances.count);
     const request: CollectRequest = { unit };
-    return (await this.call<CollectResponse>(instance, "POST", scraperPaths.collect(id), this.bounds.collectMs, request)).records;
+    return (await this.call<CollectResponse>(instance, "POST", scraperPaths.collect(id), Math.max(this.bounds.collectMs, boundMs), request)).records;
   }
 
   /**

@@ -12,7 +12,8 @@ export interface ScraperPort {
    */
   openSession(providerCode: string, credential: AdapterCredential, businessNumber?: string): Promise<string>;
   targets(sessionId: string, schema: string): Promise<Target[]>;
-  collect(sessionId: string, unit: TaskUnit): Promise<RawRecord[]>;
+  /** `boundMs`: how long the unit may run before the scraper counts as stuck, where the provider's pace needs longer than the runtime's own bound. */
+  collect(sessionId: string, unit: TaskUnit, boundMs?: number): Promise<RawRecord[]>;
   closeSession(sessionId: string): Promise<void>;
 }
 

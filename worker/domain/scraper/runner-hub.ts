@@ -3,12 +3,16 @@ import type { Bindings } from "../../env";
 import type { RunnerRequest, RunnerResponse } from "../../../contracts/scraper-protocol";
 import type { ScraperInstances } from "./instances";
 import { numberOr } from "../../platform/configuration";
+import { allProviders, collectBoundMs } from "../catalog/providers";
 
 /** Whether a runner holds the slot's socket: the hub's own path, apart from the scraper protocol's. */
 export const RUNNER_STATUS_PATH = "/__runner/status";
 
-/** Longer than any scraper call's own bound (domain/scraper/container-client.ts): those decide; this only frees a lost call. */
-const CALL_LIMIT_MS = 180_000;
+/**
+ * Longer than any scraper call's own bound (domain/scraper/container-client.ts, and a paced provider's unit:
+ * catalog/providers.ts collectBoundMs): those decide; this only frees a lost call.
+ */
+const CALL_LIMIT_MS = Math.max(180_000, ...allProviders().map((p) => (collectBoundMs(p) ?? 0) + 60_000));
 
 /**
  * One runner slot (`runner-<n>`): a scraper that runs where the institutions accept it (a host in Korea) and keeps
