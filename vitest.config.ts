@@ -34,7 +34,7 @@ export default defineConfig(async () => {
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         compatibilityFlags: ["service_binding_extra_handlers"],
-        queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 }, "collect-deliveries": { maxBatchTimeout: 0.05 } },
+        queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 }, "collect-deliveries": { maxBatchTimeout: 0.05 }, "collect-request-logs": { maxBatchTimeout: 0.05 } },
         // Container instances reached through a Durable Object binding, as in production, with the scraper process behind them.
         durableObjects: { SCRAPER_STAND_IN: { className: "ScraperInstanceStandIn", scriptName: "scraper-stand-in" } },
         workers: [
@@ -95,7 +95,7 @@ export default defineConfig(async () => {
   // once per runtime instead of once per file, and every test makes its own workspaces, keys, credentials and
   // addresses. The tests that act on every row in storage run in a project of their own, gathered into one file
   // (test/workers/storage-wide.test.ts), so one runtime holds their rows apart from the others'.
-  const storageWide = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts", "test/workers/vault-rotation.test.ts", "test/workers/provider-status.test.ts"];
+  const storageWide = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts", "test/workers/vault-rotation.test.ts", "test/workers/provider-status.test.ts", "test/workers/results-purge.test.ts", "test/workers/credential-consent.test.ts"];
   const storageWideFile = "test/workers/storage-wide.test.ts";
   const project = (name: string, include: string[], exclude: string[]) => ({
     plugins: [runtime()],

@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "registration_session.expired",
   "registration_session.locked",
   "credential.expiring",
+  "credential.revoked",
   "schedule.paused",
 ] as const;
 

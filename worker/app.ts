@@ -19,8 +19,10 @@ import { registerDeviceCodeRoutes } from "./api/device-codes/routes";
 import { registerDownloadLinkRoutes } from "./api/download-links/routes";
 import { registerPartnerProfileRoutes } from "./api/partner-profile/routes";
 import { registerPartnerRoutes } from "./api/partners/routes";
+import { registerResultsRetentionRoutes } from "./api/results-retention/routes";
 import { registerProviderRoutes } from "./api/providers/routes";
 import { registerRegistrationSessionRoutes } from "./api/registration-sessions/routes";
+import { registerRequestLogRoutes } from "./api/request-logs/routes";
 import { registerScheduleRoutes } from "./api/schedules/routes";
 import { registerSchemaRoutes } from "./api/schemas/routes";
 import { registerWebhookEndpointRoutes } from "./api/webhook-endpoints/routes";
@@ -34,9 +36,12 @@ import { validationHook } from "./platform/http/validation-hook";
 import { serverDescription } from "./platform/http/server-description";
 import { requireAuth } from "./api/authenticate";
 import { rateLimit } from "./api/rate-limit";
+import { recordApiRequest } from "./api/request-log";
 import { requestId } from "./platform/http/request-id";
 import { requireConfiguration } from "./web/require-configuration";
 import { REGISTRATION_SESSION_TOKEN } from "./api/connect/token";
+import { holderPages } from "./web/holder-page/routes";
+import { MANAGE_PAGE_PATH } from "./domain/consent-withdrawal/manage-link";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs", ...Object.keys(REFERENCE_SCRIPTS)]);
@@ -66,12 +71,15 @@ function registerRoutes(api: Api): void {
   registerWorkspaceMemberRoutes(api);
   registerWorkspaceInvitationRoutes(api);
   registerBillingRoutes(api);
+  registerResultsRetentionRoutes(api);
+  registerRequestLogRoutes(api);
 }
 
 export function createApp(): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>({ defaultHook: validationHook });
   app.use(requestId);
   app.use(requireConfiguration);
+  app.use("/api/v1/*", recordApiRequest);
   app.use(rateLimit);
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => errorResponse(c, new ApiError("METHOD_NOT_ALLOWED", { headers: { Allow: methods.join(", ") } })) }));
   app.use(
@@ -94,6 +102,7 @@ export function createApp(): OpenAPIHono<ApiEnv> {
   app.route("/admin", adminConsole());
   registerDeviceCodeRoutes(app);
   registerGatewayWebhookRoutes(app);
+  app.route(MANAGE_PAGE_PATH.slice(0, -1), holderPages());
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "워크스페이스 API 키" });
   app.openAPIRegistry.registerComponent("securitySchemes", REGISTRATION_SESSION_TOKEN, {

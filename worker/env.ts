@@ -11,6 +11,7 @@ import type { DetachedDeliveries } from "./domain/pipeline/detached-delivery";
 import type { PipelineMessage } from "./domain/jobs/messages";
 import type { WebhookMessage } from "./domain/webhooks/messages";
 import type { RouteDeliveryMessage } from "./domain/deliveries/consumer";
+import type { RequestLogMessage } from "./domain/request-logs/messages";
 
 /** Worker bindings, declared once for the app, the queue consumer and the cron. */
 export interface Bindings {
@@ -23,6 +24,8 @@ export interface Bindings {
   DELIVERY_RETRY_BASE_SECONDS?: string;
   /** Webhook delivery attempts (worker/domain/webhooks/). */
   WEBHOOKS: Queue<WebhookMessage>;
+  /** Answered /api/v1 requests on their way to the request log, written in batches (worker/domain/request-logs/). */
+  REQUEST_LOGS: Queue<RequestLogMessage>;
   REQUEST_GATES: DurableObjectNamespace<RequestGate>;
   CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
   JOB_BOARD: DurableObjectNamespace<JobBoard>;
@@ -161,6 +164,8 @@ export interface Principal {
   apiKeyId: string;
   /** The workspace the request acts in: the key's own, or for a partner the selected business's connection workspace. */
   workspaceId: string;
+  /** The key's own workspace, whichever business a partner selects: the one whose request log has the request. */
+  keyWorkspaceId: string;
   isPartner: boolean;
   /** The partner's connection the request acts through, once a business is selected (X-SVC-Business, or a body's connectionId). */
   connectionId?: string;

@@ -9,6 +9,8 @@ import type { PipelineMessage } from "./domain/jobs/messages";
 import { sweep } from "./domain/pipeline/sweep";
 import { expireSessions } from "./domain/registration/expiry";
 import { consumeWebhookBatch } from "./domain/webhooks/consumer";
+import { consumeRequestLogBatch } from "./domain/request-logs/consumer";
+import { REQUEST_LOG_QUEUE, type RequestLogMessage } from "./domain/request-logs/messages";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./domain/webhooks/messages";
 import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, type RouteDeliveryMessage } from "./domain/deliveries/consumer";
 import { findJobById } from "./domain/jobs/store";
@@ -20,6 +22,7 @@ import { renewSubscriptions } from "./domain/billing/renewal";
 import { voidStaleUpgrades } from "./domain/billing/void";
 import { portOneGateway } from "./domain/billing/portone";
 import { purgeExpiredReports } from "./domain/reports/store";
+import { purgeExpiredResults } from "./domain/retention/results";
 import { rewrapStep } from "./domain/key-rotation/rewrap";
 import { backfillIdentities } from "./domain/credentials/identity-backfill";
 import { warnExpiringCertificates } from "./domain/credentials/expiry-warnings";
@@ -46,8 +49,9 @@ export default {
   },
   async queue(batch, env) {
     assertConfigured(env);
-    // One handler serves both queues: the batch names the one it came from.
+    // One handler serves every queue: the batch names the one it came from.
     if (batch.queue === WEBHOOK_QUEUE) await consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, invocationBindings(env));
+    else if (batch.queue === REQUEST_LOG_QUEUE) await consumeRequestLogBatch(batch as MessageBatch<RequestLogMessage>, invocationBindings(env).DB);
     else if (batch.queue === DELIVERY_QUEUE) await consumeDeliveryBatch(batch as MessageBatch<RouteDeliveryMessage>, invocationBindings(env), { findJobById, resultUnits });
     else await consumeBatch(batch as MessageBatch<PipelineMessage>, invocationBindings(env));
   },
@@ -65,6 +69,7 @@ export default {
     await voidStaleUpgrades(used.DB);
     await purgeExpired(used.DB);
     await purgeExpiredReports(used, PURGE_BATCH);
+    await purgeExpiredResults(used);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
     await warnExpiringCertificates(used, Date.now());
     // Open Banking consents whose token ends within a week, refreshed through the scraper (a bounded batch a run).
@@ -73,4 +78,4 @@ export default {
     const rotation = await rewrapStep(used, used.VAULT_MASTER_KEY);
     if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });
   },
-} satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage>;
+} satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage | RequestLogMessage>;

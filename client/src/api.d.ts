@@ -62,7 +62,11 @@ export interface paths {
         get: operations["getDataJobResults"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * 결과 삭제
+         * @description 끝난 작업의 결과(JSON, CSV와 그 저장본)를 지금 지웁니다. 작업 정보(GET /data-jobs/{id})는 남고 resultsExpireAt이 삭제 시각이 되며, 그 뒤 결과를 읽으면(JSON, CSV, 다운로드 링크) 410 DATA_JOB_RESULTS_DELETED, 전달 경로로 보내기 전이면 전달하지 않습니다. 이미 지워진 결과(요청, 자격 증명 삭제, 보관 기간 만료)면 그 삭제를 그대로 돌려주므로 다시 불러도 안전합니다. 진행 중인 작업은 409 DATA_JOB_NOT_FINISHED입니다. 소유자 권한(canManageKeys)의 키만 부를 수 있습니다 (docs/retention.md).
+         */
+        delete: operations["deleteDataJobResults"];
         options?: never;
         head?: never;
         patch?: never;
@@ -99,7 +103,7 @@ export interface paths {
         put?: never;
         /**
          * CSV 다운로드 링크 만들기
-         * @description API 키 없이 이 작업의 CSV(results.csv와 같은 바이트)를 내려받는 서명된 링크를 만듭니다. BI 도구, 스프레드시트, 브라우저에 그대로 넘길 수 있습니다. 링크는 만료되거나, 만든 API 키가 폐기되면 (파트너는 사업자 연결이 해지되어도) 더는 쓸 수 없습니다. 진행 중인 작업의 링크는 그때까지의 부분 결과를 내려줍니다. 본문은 생략할 수 있습니다.
+         * @description API 키 없이 이 작업의 CSV(results.csv와 같은 바이트)를 내려받는 서명된 링크를 만듭니다. BI 도구, 스프레드시트, 브라우저에 그대로 넘길 수 있습니다. 링크는 만료되거나, 만든 API 키가 폐기되면 (파트너는 사업자 연결이 해지되어도) 더는 쓸 수 없습니다. 진행 중인 작업의 링크는 그때까지의 부분 결과를 내려줍니다. 링크는 결과보다 오래 살지 않아 끝난 작업의 resultsExpireAt을 넘지 않으며, 결과가 지워진 작업은 410 DATA_JOB_RESULTS_DELETED입니다 (docs/retention.md). 본문은 생략할 수 있습니다.
          */
         post: operations["createDownloadLink"];
         delete?: never;
@@ -408,7 +412,7 @@ export interface paths {
         post?: never;
         /**
          * 자격 증명 삭제
-         * @description 진행 중인 작업이 쓰고 있으면 409 CREDENTIAL_HAS_ACTIVE_CONNECTIONS. 삭제 뒤 이 기관의 새 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다.
+         * @description 진행 중인 작업이 쓰고 있으면 409 CREDENTIAL_HAS_ACTIVE_CONNECTIONS. 삭제 뒤 이 기관의 새 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. deleteResults=true면 이 자격 증명으로 수집한 끝난 작업들의 결과도 함께 지워 바로 410 DATA_JOB_RESULTS_DELETED가 되고(작업 정보는 남음), 없거나 false면 결과는 보관 기간까지 남습니다 (docs/retention.md).
          */
         delete: operations["deleteCredential"];
         options?: never;
@@ -434,6 +438,26 @@ export interface paths {
          * @description 기관에 한 번 로그인해 보고 결과를 자격 증명의 check에 남깁니다 (202, state CHECKING; 끝나면 VALID, INVALID, UNKNOWN). 등록할 때는 저절로 확인합니다. 전체 기관용 인증서는 확인할 기관을 providerCode로 알려 주세요(없으면 400 PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT). 기관이 거절해 비밀 값이 지워진 자격 증명은 확인할 수 없습니다(422 CREDENTIAL_PROBE_FAILED): 다시 등록하세요. 확인할 때마다 기관에 로그인하므로 관리 권한이 있는 키만 부를 수 있고(403 ADMIN_ACTION_FORBIDDEN), 한 자격 증명은 1분에 한 번만 확인합니다(429 API_RATE_LIMITED, Retry-After).
          */
         post: operations["checkCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/credentials/{id}/manage-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 소유자용 관리 링크 만들기
+         * @description 자격 증명의 소유자(최종 사용자)가 API 키 없이 여는 짧은 수명의 서명된 링크를 만듭니다. 파트너는 자기 서비스 화면에 보여 주거나, mailTo로 서비스가 메일로 보내게 할 수 있습니다. 페이지는 공유하는 기관과 자료, 누구를 위해, 언제부터 언제까지인지 보여 주고, 한 번 확인하면 동의를 철회합니다: 비밀 값은 바로 지워지고 credential.revoked 이벤트(revokedReason HOLDER_WITHDREW)가 갑니다 (docs/credentials.md).
+         */
+        post: operations["createCredentialManageLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1104,6 +1128,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/results-retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 결과 보관 기간
+         * @description 끝난 작업의 결과를 며칠 보관하는지와 플랜의 기본값, 최대값입니다. 파트너가 대신 일하는 사업자의 작업에는 파트너의 보관 기간이 적용됩니다 (docs/retention.md).
+         */
+        get: operations["getResultsRetention"];
+        /**
+         * 결과 보관 기간 정하기
+         * @description 이제부터 끝나는 작업의 결과를 보관할 일수를 정합니다: 1부터 플랜 최대값까지의 정수, null이면 플랜 기본값. 범위 밖이나 정수가 아닌 값은 400 INVALID_PARAM_FORMAT입니다. 이미 끝난 작업의 resultsExpireAt은 바뀌지 않으며, 더 일찍 지우려면 DELETE /data-jobs/{id}/results를 씁니다. 소유자 권한(canManageKeys)의 키만 부를 수 있습니다 (docs/retention.md).
+         */
+        put: operations["updateResultsRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/request-logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API 요청 기록
+         * @description 워크스페이스의 API 키로 보낸 /api/v1 요청을 최신부터 돌려줍니다(30일 보관). 상태, 오류 코드, 키, 메서드, 경로, 기간으로 거를 수 있고, 다음 페이지는 nextCursor를 cursor로 보내 받습니다. 커서는 발급 당시의 필터에 묶여 있습니다. 기록은 응답 뒤에 모아 쓰므로 요청이 목록에 보이기까지 몇 초 걸릴 수 있습니다. 키를 관리할 수 있는 키(canManageKeys)만 볼 수 있습니다.
+         */
+        get: operations["listRequestLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/request-logs/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API 요청 기록 하나
+         * @description requestId(X-Request-Id, 오류 봉투의 requestId)로 요청 하나를 찾습니다: 가린 뒤의 쿼리와 본문, 받은 오류 봉투까지. 다른 워크스페이스의 요청, 30일이 지난 요청, 아직 기록되지 않은 요청은 404 RESOURCE_NOT_FOUND입니다.
+         */
+        get: operations["getRequestLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connect/api/keys": {
         parameters: {
             query?: never;
@@ -1344,6 +1432,11 @@ export interface components {
             recordCount: number;
             /** @description 확장 필드. 기간이 있는 schema의 작업에만 있습니다: 다음 작업의 params.since로 주면 이 작업 이후 바뀐 레코드만 수집합니다 (docs/scheduling.md) */
             since?: string;
+            /**
+             * Format: date-time
+             * @description 확장 필드. 끝난 작업의 결과(JSON, CSV, 다운로드 링크)를 읽을 수 있는 마지막 시각: 작업이 끝난 시각에 워크스페이스의 결과 보관 기간(GET /results-retention)을 더한 값이며, 결과를 먼저 지웠으면 지운 시각입니다. 지난 뒤 결과는 410 DATA_JOB_RESULTS_DELETED이고 작업 정보는 남습니다 (docs/retention.md)
+             */
+            resultsExpireAt?: string;
         };
         FailedDataJob: {
             /**
@@ -1371,6 +1464,11 @@ export interface components {
              */
             maxWaitSeconds: number;
             error: components["schemas"]["JobError"];
+            /**
+             * Format: date-time
+             * @description 확장 필드. 끝난 작업의 결과(JSON, CSV, 다운로드 링크)를 읽을 수 있는 마지막 시각: 작업이 끝난 시각에 워크스페이스의 결과 보관 기간(GET /results-retention)을 더한 값이며, 결과를 먼저 지웠으면 지운 시각입니다. 지난 뒤 결과는 410 DATA_JOB_RESULTS_DELETED이고 작업 정보는 남습니다 (docs/retention.md)
+             */
+            resultsExpireAt?: string;
         };
         JobError: {
             /** @enum {string} */
@@ -1392,7 +1490,7 @@ export interface components {
         };
         Error: {
             /** @enum {string} */
-            code: "ACTION_NOT_SUPPORTED" | "ALREADY_FREE_NO_OP" | "API_KEY_ALREADY_REVOKED" | "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE" | "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER" | "CONNECTION_REQUIRED_FOR_PARTNER" | "CREDENTIAL_ID_NOT_ALLOWED" | "CREDENTIAL_ID_NOT_ALLOWED_FOR_NON_PARTNER" | "CREDENTIAL_RECOVERY_VALIDATION_FAILED" | "DATE_RANGE_EXCEEDED" | "DATE_RANGE_INVALID" | "DELIVERY_ROUTE_NOT_FOUND" | "DEVICE_ACCESS_DENIED" | "DEVICE_CODE_EXPIRED" | "DEVICE_AUTHORIZATION_PENDING" | "DEVICE_CODE_INVALID" | "DEVICE_SLOW_DOWN" | "INVALID_BUSINESS_REGISTRATION_NUMBER" | "INVALID_CREDENTIAL_FORMAT" | "INVALID_CURSOR" | "INVALID_DATA_JOB_PARAMS" | "INVALID_PARAM_FORMAT" | "INVALID_PROVIDER_CODE" | "INVALID_USAGE_CREDIT" | "MALFORMED_REQUEST" | "MISSING_CREDENTIAL_FIELD" | "MISSING_PARAMETER" | "MISSING_REQUIRED_PARAM" | "NO_PENDING_PLAN_CHANGE" | "PARTNER_BUSINESS_SELECTOR_REQUIRED" | "PARTNER_NAME_INVALID" | "PARTNER_WEBHOOK_URL_INVALID" | "PAYMENT_METHOD_REQUIRED" | "PERSONAL_EMAIL_NOT_ALLOWED" | "PROVIDER_CODE_MISMATCH" | "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT" | "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" | "REGISTRATION_E2E_DECRYPT_FAILED" | "REGISTRATION_E2E_UNKNOWN_KEY_ID" | "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID" | "REGISTRATION_SESSION_INVALID_ORIGIN" | "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS" | "SAME_PLAN_CHANGE" | "SUBSCRIPTION_NOT_PAST_DUE" | "UNSUPPORTED_AUTH_METHOD" | "USAGE_CREDIT_EXPIRES_IN_PAST" | "USAGE_CREDIT_NOT_APPLICABLE" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "REGISTRATION_SESSION_TOKEN_INVALID" | "TOKEN_EXPIRED" | "WEBHOOK_SIGNATURE_INVALID" | "CARD_DECLINED" | "CARD_LIMIT_EXCEEDED" | "INSUFFICIENT_FUNDS" | "MERCHANT_LIMIT_EXCEEDED" | "PAYMENT_FAILED" | "SUBSCRIPTION_PAST_DUE" | "ADMIN_ACTION_FORBIDDEN" | "ADMIN_FORBIDDEN" | "INTERNAL_PLAN_NOT_MUTABLE" | "INTERNAL_PLAN_NOT_PURCHASABLE" | "REGISTRATION_SESSION_BUSINESS_MISMATCH" | "REGISTRATION_SESSION_OPTION_NOT_ALLOWED" | "WORKSPACE_ACCESS_DENIED" | "ACCOUNT_NOT_FOUND" | "ACTION_NOT_FOUND" | "AGENT_BUG_REPORT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CONNECTION_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "DATA_JOB_NOT_FOUND" | "INVOICE_NOT_FOUND" | "PARTNER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "REGISTRATION_SESSION_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "SCHEMA_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USER_CODE_INVALID" | "WORKSPACE_MEMBER_NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONNECTION_REVOKED" | "CREDENTIAL_ALREADY_EXISTS" | "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_HAS_ACTIVE_CONNECTIONS" | "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS" | "CREDENTIAL_PROVIDER_DUPLICATED" | "CREDENTIAL_RECOVERY_IN_PROGRESS" | "CREDENTIAL_RECOVERY_NOT_ALLOWED" | "CREDENTIAL_REVOKED" | "CREDENTIAL_SUPERSEDED" | "DUPLICATE_EMAIL" | "IDEMPOTENCY_KEY_CONFLICT" | "PAYMENT_METHOD_IN_USE" | "PARTNER_CREDENTIAL_API_UNSUPPORTED" | "REGISTRATION_SESSION_ALREADY_CANCELLED" | "REGISTRATION_SESSION_ALREADY_CONSUMED" | "REGISTRATION_SESSION_EXPIRED" | "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED" | "REGISTRATION_SESSION_NOT_USABLE" | "USER_CODE_EXPIRED" | "UNSUPPORTED_MEDIA_TYPE" | "CERT_BIZNO_MISMATCH" | "CERT_ENCRYPTION_UNSUPPORTED" | "CERT_EXPIRED" | "CERT_INVALID" | "CERT_KEY_PAIR_MISMATCH" | "CERT_KEY_USAGE_INVALID" | "CERT_R_VALUE_NOT_FOUND" | "CERT_TYPE_UNSUPPORTED" | "CERT_WRONG_PASSWORD" | "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER" | "CREDENTIAL_PROBE_FAILED" | "CREDENTIAL_SCOPE_NOT_SUPPORTED" | "API_RATE_LIMITED" | "FREE_PLAN_JOB_CAP_REACHED" | "FREE_PLAN_TASK_CAP_REACHED" | "TOO_MANY_CONCURRENT_WORKERS" | "TOO_MANY_LOGIN_ATTEMPTS" | "ADMIN_ACTION_NOT_MARKED" | "CONNECTION_CREDENTIAL_UNREADABLE" | "INTERNAL_ERROR" | "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED" | "CERT_CRYPTO_UNAVAILABLE" | "SCRAPING_ENGINE_UNAVAILABLE";
+            code: "ACTION_NOT_SUPPORTED" | "ALREADY_FREE_NO_OP" | "API_KEY_ALREADY_REVOKED" | "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE" | "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER" | "CONNECTION_REQUIRED_FOR_PARTNER" | "CREDENTIAL_ID_NOT_ALLOWED" | "CREDENTIAL_ID_NOT_ALLOWED_FOR_NON_PARTNER" | "CREDENTIAL_RECOVERY_VALIDATION_FAILED" | "DATE_RANGE_EXCEEDED" | "DATE_RANGE_INVALID" | "DELIVERY_ROUTE_NOT_FOUND" | "DEVICE_ACCESS_DENIED" | "DEVICE_CODE_EXPIRED" | "DEVICE_AUTHORIZATION_PENDING" | "DEVICE_CODE_INVALID" | "DEVICE_SLOW_DOWN" | "INVALID_BUSINESS_REGISTRATION_NUMBER" | "INVALID_CREDENTIAL_FORMAT" | "INVALID_CURSOR" | "INVALID_DATA_JOB_PARAMS" | "INVALID_PARAM_FORMAT" | "INVALID_PROVIDER_CODE" | "INVALID_USAGE_CREDIT" | "MALFORMED_REQUEST" | "MISSING_CREDENTIAL_FIELD" | "MISSING_PARAMETER" | "MISSING_REQUIRED_PARAM" | "NO_PENDING_PLAN_CHANGE" | "PARTNER_BUSINESS_SELECTOR_REQUIRED" | "PARTNER_NAME_INVALID" | "PARTNER_WEBHOOK_URL_INVALID" | "PAYMENT_METHOD_REQUIRED" | "PERSONAL_EMAIL_NOT_ALLOWED" | "PROVIDER_CODE_MISMATCH" | "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT" | "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" | "REGISTRATION_E2E_DECRYPT_FAILED" | "REGISTRATION_E2E_UNKNOWN_KEY_ID" | "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID" | "REGISTRATION_SESSION_INVALID_ORIGIN" | "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS" | "SAME_PLAN_CHANGE" | "SUBSCRIPTION_NOT_PAST_DUE" | "UNSUPPORTED_AUTH_METHOD" | "USAGE_CREDIT_EXPIRES_IN_PAST" | "USAGE_CREDIT_NOT_APPLICABLE" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "REGISTRATION_SESSION_TOKEN_INVALID" | "TOKEN_EXPIRED" | "WEBHOOK_SIGNATURE_INVALID" | "CARD_DECLINED" | "CARD_LIMIT_EXCEEDED" | "INSUFFICIENT_FUNDS" | "MERCHANT_LIMIT_EXCEEDED" | "PAYMENT_FAILED" | "SUBSCRIPTION_PAST_DUE" | "ADMIN_ACTION_FORBIDDEN" | "ADMIN_FORBIDDEN" | "INTERNAL_PLAN_NOT_MUTABLE" | "INTERNAL_PLAN_NOT_PURCHASABLE" | "REGISTRATION_SESSION_BUSINESS_MISMATCH" | "REGISTRATION_SESSION_OPTION_NOT_ALLOWED" | "WORKSPACE_ACCESS_DENIED" | "ACCOUNT_NOT_FOUND" | "ACTION_NOT_FOUND" | "AGENT_BUG_REPORT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CONNECTION_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "DATA_JOB_NOT_FOUND" | "INVOICE_NOT_FOUND" | "PARTNER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "REGISTRATION_SESSION_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "SCHEMA_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USER_CODE_INVALID" | "WORKSPACE_MEMBER_NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONNECTION_REVOKED" | "CREDENTIAL_ALREADY_EXISTS" | "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_HAS_ACTIVE_CONNECTIONS" | "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS" | "CREDENTIAL_PROVIDER_DUPLICATED" | "CREDENTIAL_RECOVERY_IN_PROGRESS" | "CREDENTIAL_RECOVERY_NOT_ALLOWED" | "CREDENTIAL_REVOKED" | "CREDENTIAL_SUPERSEDED" | "DATA_JOB_NOT_FINISHED" | "DUPLICATE_EMAIL" | "IDEMPOTENCY_KEY_CONFLICT" | "PAYMENT_METHOD_IN_USE" | "DATA_JOB_RESULTS_DELETED" | "PARTNER_CREDENTIAL_API_UNSUPPORTED" | "REGISTRATION_SESSION_ALREADY_CANCELLED" | "REGISTRATION_SESSION_ALREADY_CONSUMED" | "REGISTRATION_SESSION_EXPIRED" | "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED" | "REGISTRATION_SESSION_NOT_USABLE" | "USER_CODE_EXPIRED" | "UNSUPPORTED_MEDIA_TYPE" | "CERT_BIZNO_MISMATCH" | "CERT_ENCRYPTION_UNSUPPORTED" | "CERT_EXPIRED" | "CERT_INVALID" | "CERT_KEY_PAIR_MISMATCH" | "CERT_KEY_USAGE_INVALID" | "CERT_R_VALUE_NOT_FOUND" | "CERT_TYPE_UNSUPPORTED" | "CERT_WRONG_PASSWORD" | "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER" | "CREDENTIAL_PROBE_FAILED" | "CREDENTIAL_SCOPE_NOT_SUPPORTED" | "API_RATE_LIMITED" | "FREE_PLAN_JOB_CAP_REACHED" | "FREE_PLAN_TASK_CAP_REACHED" | "TOO_MANY_CONCURRENT_WORKERS" | "TOO_MANY_LOGIN_ATTEMPTS" | "ADMIN_ACTION_NOT_MARKED" | "CONNECTION_CREDENTIAL_UNREADABLE" | "INTERNAL_ERROR" | "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED" | "CERT_CRYPTO_UNAVAILABLE" | "SCRAPING_ENGINE_UNAVAILABLE";
             /** @description 한국어 안내 문구 */
             message: string;
             /** @description X-Request-Id 헤더와 같은 값 */
@@ -1407,7 +1505,7 @@ export interface components {
              * @description 이 필드만으로 생긴 오류 코드
              * @enum {string}
              */
-            code: "ACTION_NOT_SUPPORTED" | "ALREADY_FREE_NO_OP" | "API_KEY_ALREADY_REVOKED" | "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE" | "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER" | "CONNECTION_REQUIRED_FOR_PARTNER" | "CREDENTIAL_ID_NOT_ALLOWED" | "CREDENTIAL_ID_NOT_ALLOWED_FOR_NON_PARTNER" | "CREDENTIAL_RECOVERY_VALIDATION_FAILED" | "DATE_RANGE_EXCEEDED" | "DATE_RANGE_INVALID" | "DELIVERY_ROUTE_NOT_FOUND" | "DEVICE_ACCESS_DENIED" | "DEVICE_CODE_EXPIRED" | "DEVICE_AUTHORIZATION_PENDING" | "DEVICE_CODE_INVALID" | "DEVICE_SLOW_DOWN" | "INVALID_BUSINESS_REGISTRATION_NUMBER" | "INVALID_CREDENTIAL_FORMAT" | "INVALID_CURSOR" | "INVALID_DATA_JOB_PARAMS" | "INVALID_PARAM_FORMAT" | "INVALID_PROVIDER_CODE" | "INVALID_USAGE_CREDIT" | "MALFORMED_REQUEST" | "MISSING_CREDENTIAL_FIELD" | "MISSING_PARAMETER" | "MISSING_REQUIRED_PARAM" | "NO_PENDING_PLAN_CHANGE" | "PARTNER_BUSINESS_SELECTOR_REQUIRED" | "PARTNER_NAME_INVALID" | "PARTNER_WEBHOOK_URL_INVALID" | "PAYMENT_METHOD_REQUIRED" | "PERSONAL_EMAIL_NOT_ALLOWED" | "PROVIDER_CODE_MISMATCH" | "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT" | "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" | "REGISTRATION_E2E_DECRYPT_FAILED" | "REGISTRATION_E2E_UNKNOWN_KEY_ID" | "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID" | "REGISTRATION_SESSION_INVALID_ORIGIN" | "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS" | "SAME_PLAN_CHANGE" | "SUBSCRIPTION_NOT_PAST_DUE" | "UNSUPPORTED_AUTH_METHOD" | "USAGE_CREDIT_EXPIRES_IN_PAST" | "USAGE_CREDIT_NOT_APPLICABLE" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "REGISTRATION_SESSION_TOKEN_INVALID" | "TOKEN_EXPIRED" | "WEBHOOK_SIGNATURE_INVALID" | "CARD_DECLINED" | "CARD_LIMIT_EXCEEDED" | "INSUFFICIENT_FUNDS" | "MERCHANT_LIMIT_EXCEEDED" | "PAYMENT_FAILED" | "SUBSCRIPTION_PAST_DUE" | "ADMIN_ACTION_FORBIDDEN" | "ADMIN_FORBIDDEN" | "INTERNAL_PLAN_NOT_MUTABLE" | "INTERNAL_PLAN_NOT_PURCHASABLE" | "REGISTRATION_SESSION_BUSINESS_MISMATCH" | "REGISTRATION_SESSION_OPTION_NOT_ALLOWED" | "WORKSPACE_ACCESS_DENIED" | "ACCOUNT_NOT_FOUND" | "ACTION_NOT_FOUND" | "AGENT_BUG_REPORT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CONNECTION_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "DATA_JOB_NOT_FOUND" | "INVOICE_NOT_FOUND" | "PARTNER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "REGISTRATION_SESSION_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "SCHEMA_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USER_CODE_INVALID" | "WORKSPACE_MEMBER_NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONNECTION_REVOKED" | "CREDENTIAL_ALREADY_EXISTS" | "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_HAS_ACTIVE_CONNECTIONS" | "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS" | "CREDENTIAL_PROVIDER_DUPLICATED" | "CREDENTIAL_RECOVERY_IN_PROGRESS" | "CREDENTIAL_RECOVERY_NOT_ALLOWED" | "CREDENTIAL_REVOKED" | "CREDENTIAL_SUPERSEDED" | "DUPLICATE_EMAIL" | "IDEMPOTENCY_KEY_CONFLICT" | "PAYMENT_METHOD_IN_USE" | "PARTNER_CREDENTIAL_API_UNSUPPORTED" | "REGISTRATION_SESSION_ALREADY_CANCELLED" | "REGISTRATION_SESSION_ALREADY_CONSUMED" | "REGISTRATION_SESSION_EXPIRED" | "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED" | "REGISTRATION_SESSION_NOT_USABLE" | "USER_CODE_EXPIRED" | "UNSUPPORTED_MEDIA_TYPE" | "CERT_BIZNO_MISMATCH" | "CERT_ENCRYPTION_UNSUPPORTED" | "CERT_EXPIRED" | "CERT_INVALID" | "CERT_KEY_PAIR_MISMATCH" | "CERT_KEY_USAGE_INVALID" | "CERT_R_VALUE_NOT_FOUND" | "CERT_TYPE_UNSUPPORTED" | "CERT_WRONG_PASSWORD" | "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER" | "CREDENTIAL_PROBE_FAILED" | "CREDENTIAL_SCOPE_NOT_SUPPORTED" | "API_RATE_LIMITED" | "FREE_PLAN_JOB_CAP_REACHED" | "FREE_PLAN_TASK_CAP_REACHED" | "TOO_MANY_CONCURRENT_WORKERS" | "TOO_MANY_LOGIN_ATTEMPTS" | "ADMIN_ACTION_NOT_MARKED" | "CONNECTION_CREDENTIAL_UNREADABLE" | "INTERNAL_ERROR" | "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED" | "CERT_CRYPTO_UNAVAILABLE" | "SCRAPING_ENGINE_UNAVAILABLE";
+            code: "ACTION_NOT_SUPPORTED" | "ALREADY_FREE_NO_OP" | "API_KEY_ALREADY_REVOKED" | "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE" | "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER" | "CONNECTION_REQUIRED_FOR_PARTNER" | "CREDENTIAL_ID_NOT_ALLOWED" | "CREDENTIAL_ID_NOT_ALLOWED_FOR_NON_PARTNER" | "CREDENTIAL_RECOVERY_VALIDATION_FAILED" | "DATE_RANGE_EXCEEDED" | "DATE_RANGE_INVALID" | "DELIVERY_ROUTE_NOT_FOUND" | "DEVICE_ACCESS_DENIED" | "DEVICE_CODE_EXPIRED" | "DEVICE_AUTHORIZATION_PENDING" | "DEVICE_CODE_INVALID" | "DEVICE_SLOW_DOWN" | "INVALID_BUSINESS_REGISTRATION_NUMBER" | "INVALID_CREDENTIAL_FORMAT" | "INVALID_CURSOR" | "INVALID_DATA_JOB_PARAMS" | "INVALID_PARAM_FORMAT" | "INVALID_PROVIDER_CODE" | "INVALID_USAGE_CREDIT" | "MALFORMED_REQUEST" | "MISSING_CREDENTIAL_FIELD" | "MISSING_PARAMETER" | "MISSING_REQUIRED_PARAM" | "NO_PENDING_PLAN_CHANGE" | "PARTNER_BUSINESS_SELECTOR_REQUIRED" | "PARTNER_NAME_INVALID" | "PARTNER_WEBHOOK_URL_INVALID" | "PAYMENT_METHOD_REQUIRED" | "PERSONAL_EMAIL_NOT_ALLOWED" | "PROVIDER_CODE_MISMATCH" | "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT" | "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN" | "REGISTRATION_E2E_DECRYPT_FAILED" | "REGISTRATION_E2E_UNKNOWN_KEY_ID" | "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID" | "REGISTRATION_SESSION_INVALID_ORIGIN" | "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS" | "SAME_PLAN_CHANGE" | "SUBSCRIPTION_NOT_PAST_DUE" | "UNSUPPORTED_AUTH_METHOD" | "USAGE_CREDIT_EXPIRES_IN_PAST" | "USAGE_CREDIT_NOT_APPLICABLE" | "INVALID_CREDENTIALS" | "INVALID_TOKEN" | "REGISTRATION_SESSION_TOKEN_INVALID" | "TOKEN_EXPIRED" | "WEBHOOK_SIGNATURE_INVALID" | "CARD_DECLINED" | "CARD_LIMIT_EXCEEDED" | "INSUFFICIENT_FUNDS" | "MERCHANT_LIMIT_EXCEEDED" | "PAYMENT_FAILED" | "SUBSCRIPTION_PAST_DUE" | "ADMIN_ACTION_FORBIDDEN" | "ADMIN_FORBIDDEN" | "INTERNAL_PLAN_NOT_MUTABLE" | "INTERNAL_PLAN_NOT_PURCHASABLE" | "REGISTRATION_SESSION_BUSINESS_MISMATCH" | "REGISTRATION_SESSION_OPTION_NOT_ALLOWED" | "WORKSPACE_ACCESS_DENIED" | "ACCOUNT_NOT_FOUND" | "ACTION_NOT_FOUND" | "AGENT_BUG_REPORT_NOT_FOUND" | "API_KEY_NOT_FOUND" | "CONNECTION_NOT_FOUND" | "CREDENTIAL_NOT_FOUND" | "DATA_JOB_NOT_FOUND" | "INVOICE_NOT_FOUND" | "PARTNER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "REGISTRATION_SESSION_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "SCHEMA_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "USER_CODE_INVALID" | "WORKSPACE_MEMBER_NOT_FOUND" | "WORKSPACE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONNECTION_REVOKED" | "CREDENTIAL_ALREADY_EXISTS" | "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS" | "CREDENTIAL_EXPIRED" | "CREDENTIAL_HAS_ACTIVE_CONNECTIONS" | "CREDENTIAL_NATIVE_REWRAP_IN_PROGRESS" | "CREDENTIAL_PROVIDER_DUPLICATED" | "CREDENTIAL_RECOVERY_IN_PROGRESS" | "CREDENTIAL_RECOVERY_NOT_ALLOWED" | "CREDENTIAL_REVOKED" | "CREDENTIAL_SUPERSEDED" | "DATA_JOB_NOT_FINISHED" | "DUPLICATE_EMAIL" | "IDEMPOTENCY_KEY_CONFLICT" | "PAYMENT_METHOD_IN_USE" | "DATA_JOB_RESULTS_DELETED" | "PARTNER_CREDENTIAL_API_UNSUPPORTED" | "REGISTRATION_SESSION_ALREADY_CANCELLED" | "REGISTRATION_SESSION_ALREADY_CONSUMED" | "REGISTRATION_SESSION_EXPIRED" | "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED" | "REGISTRATION_SESSION_NOT_USABLE" | "USER_CODE_EXPIRED" | "UNSUPPORTED_MEDIA_TYPE" | "CERT_BIZNO_MISMATCH" | "CERT_ENCRYPTION_UNSUPPORTED" | "CERT_EXPIRED" | "CERT_INVALID" | "CERT_KEY_PAIR_MISMATCH" | "CERT_KEY_USAGE_INVALID" | "CERT_R_VALUE_NOT_FOUND" | "CERT_TYPE_UNSUPPORTED" | "CERT_WRONG_PASSWORD" | "CREDENTIAL_INSUFFICIENT_FOR_PROVIDER" | "CREDENTIAL_PROBE_FAILED" | "CREDENTIAL_SCOPE_NOT_SUPPORTED" | "API_RATE_LIMITED" | "FREE_PLAN_JOB_CAP_REACHED" | "FREE_PLAN_TASK_CAP_REACHED" | "TOO_MANY_CONCURRENT_WORKERS" | "TOO_MANY_LOGIN_ATTEMPTS" | "ADMIN_ACTION_NOT_MARKED" | "CONNECTION_CREDENTIAL_UNREADABLE" | "INTERNAL_ERROR" | "SCRAPING_PARSER_NOT_FOUND" | "SCRAPING_RESPONSE_MALFORMED" | "CERT_CRYPTO_UNAVAILABLE" | "SCRAPING_ENGINE_UNAVAILABLE";
             message: string;
         };
         CreateDataJobRequest: {
@@ -1486,7 +1584,7 @@ export interface components {
         };
         DataJobResults: {
             /** @description schema에 따른 레코드. 모든 레코드는 판별 필드 schema를 가집니다. 증분 작업(params.since)은 끝난 뒤 바뀐 레코드만 돌려주며, 각 레코드에 확장 필드 change(added, modified, removed)가 마지막 필드로 더해집니다 (CSV에서는 마지막 열 '변경') */
-            data: (components["schemas"]["BankAccountRecord"] | components["schemas"]["BankTransactionRecord"] | components["schemas"]["TaxInvoiceSalesRecord"] | components["schemas"]["TaxInvoicePurchaseRecord"] | components["schemas"]["CashReceiptSalesRecord"] | components["schemas"]["CashReceiptPurchaseRecord"] | components["schemas"]["BusinessStatusRecord"] | components["schemas"]["CorporateCardRecord"] | components["schemas"]["CardApprovalRecord"])[];
+            data: (components["schemas"]["BankAccountRecord"] | components["schemas"]["BankTransactionRecord"] | components["schemas"]["TaxInvoiceSalesRecord"] | components["schemas"]["TaxInvoicePurchaseRecord"] | components["schemas"]["CashReceiptSalesRecord"] | components["schemas"]["CashReceiptPurchaseRecord"] | components["schemas"]["TaxInvoiceLineRecord"] | components["schemas"]["BusinessCardPurchaseRecord"] | components["schemas"]["BusinessStatusRecord"] | components["schemas"]["CorporateCardRecord"] | components["schemas"]["CardApprovalRecord"])[];
             /** Format: uuid */
             jobId: string;
             schema: string;
@@ -1815,6 +1913,111 @@ export interface components {
             /** @description 거래구분 */
             transactionType: string | null;
         };
+        TaxInvoiceLineRecord: {
+            /**
+             * @description 스키마
+             * @enum {string}
+             */
+            schema: "taxportal.tax-invoice-lines.v1";
+            /** @description 승인번호 */
+            approvalNumber: string;
+            /**
+             * @description 매출매입구분
+             * @enum {string}
+             */
+            side: "SALES" | "PURCHASE";
+            /**
+             * Format: date
+             * @description 작성일자
+             */
+            writeDate: string;
+            /**
+             * Format: int32
+             * @description 품목순번
+             */
+            lineNumber: number;
+            /** @description 품목명 */
+            itemName: string | null;
+            /** @description 규격 */
+            itemSpecification: string | null;
+            /** @description 수량 */
+            quantity: number | null;
+            /** @description 단가 */
+            unitPrice: number | null;
+            /**
+             * Format: int64
+             * @description 공급가액
+             */
+            supplyAmount: number;
+            /**
+             * Format: int64
+             * @description 세액
+             */
+            taxAmount: number | null;
+            /**
+             * Format: date
+             * @description 공급일자
+             */
+            supplyDate: string | null;
+            /** @description 비고 */
+            remark: string | null;
+        };
+        BusinessCardPurchaseRecord: {
+            /**
+             * @description 스키마
+             * @enum {string}
+             */
+            schema: "taxportal.business-card-purchases.v1";
+            /** @description 거래일련번호 */
+            transactionIdentifier: string;
+            /**
+             * Format: date
+             * @description 거래일자
+             */
+            transactionDate: string;
+            /** @description 카드번호 */
+            cardNumberMasked: string;
+            /** @description 카드사 */
+            cardCompany: string | null;
+            /** @description 가맹점명 */
+            merchantName: string | null;
+            /** @description 가맹점사업자번호 */
+            merchantBusinessIdentifier: string | null;
+            /** @description 가맹점유형 */
+            merchantClassification: string | null;
+            /** @description 업종코드 */
+            businessTypeCode: string | null;
+            /** @description 업태 */
+            businessTypeName: string | null;
+            /** @description 종목 */
+            businessItemName: string | null;
+            /**
+             * Format: int64
+             * @description 공급가액
+             */
+            supplyAmount: number;
+            /**
+             * Format: int64
+             * @description 부가세
+             */
+            taxAmount: number;
+            /**
+             * Format: int64
+             * @description 봉사료
+             */
+            tip: number | null;
+            /**
+             * Format: int64
+             * @description 합계금액
+             */
+            totalAmount: number;
+            /** @description 공제여부 */
+            deductible: string | null;
+            /** @description 공제구분코드 */
+            deductionClassificationCode: string | null;
+            /** @description 공제구분명 */
+            deductionClassificationName: string | null;
+        };
         BusinessStatusRecord: {
             /**
              * @description 스키마
@@ -1927,6 +2130,25 @@ export interface components {
             taxAmount: number | null;
             /** @description 거래식별자 */
             transactionIdentifier: string;
+        };
+        DataJobResultsDeletion: {
+            /** Format: uuid */
+            jobId: string;
+            /**
+             * Format: int64
+             * @description 지워진 레코드 수
+             */
+            recordCount: number;
+            /**
+             * Format: date-time
+             * @description 결과가 지워진(보관 기간이 끝난) 시각. 작업의 resultsExpireAt과 같습니다
+             */
+            deletedAt: string;
+            /**
+             * @description REQUESTED: DELETE /data-jobs/{id}/results로, CREDENTIAL_DELETED: 자격 증명을 deleteResults=true로 지울 때 함께, EXPIRED: 보관 기간이 끝나
+             * @enum {string}
+             */
+            reason: "REQUESTED" | "CREDENTIAL_DELETED" | "EXPIRED";
         };
         DownloadLink: {
             /**
@@ -2209,6 +2431,7 @@ export interface components {
             consent: components["schemas"]["CredentialConsent"];
             /** @description 소유자가 수집에 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. null이면 이 자격 증명이 수집할 수 있는 모든 스키마 */
             schemas: string[] | null;
+            consentRecord: components["schemas"]["CredentialConsentRecord"];
             check: components["schemas"]["CredentialCheck"];
             /** @description 기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null */
             refusal: {
@@ -2224,6 +2447,11 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             deletedAt: string | null;
+            /**
+             * @description 삭제된 이유: DELETED_BY_WORKSPACE(워크스페이스가 삭제), CONNECTION_REVOKED(파트너 연결 해지), HOLDER_WITHDREW(소유자가 관리 링크에서 동의 철회, credential.revoked 이벤트). 삭제되지 않았으면 null
+             * @enum {string|null}
+             */
+            revokedReason: "DELETED_BY_WORKSPACE" | "CONNECTION_REVOKED" | "HOLDER_WITHDREW" | null;
         };
         /** @description 인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null */
         CredentialCertificate: {
@@ -2294,6 +2522,44 @@ export interface components {
              */
             refreshedAt: string | null;
         } | null;
+        /** @description 소유자가 준 동의의 기록: 언제, 누구를 위해, 무엇을, 어떤 문구로, 언제까지 (docs/credentials.md). 동의 기록이 생기기 전에 등록된 자격 증명은 null */
+        CredentialConsentRecord: {
+            /**
+             * Format: date-time
+             * @description 소유자가 동의한 시각 (복구 세션으로 다시 동의하면 그 시각)
+             */
+            givenAt: string;
+            /**
+             * Format: date-time
+             * @description 동의가 끝나는 시각: 워크스페이스의 동의 기간(최대 1년), 오픈뱅킹 동의는 그 자체의 끝이 더 이르면 그때. 지나면 작업은 409 CREDENTIAL_EXPIRED이고, 30일, 7일, 1일 전에 credential.expiring 이벤트가 갑니다. 복구 세션(recoverCredentialId)으로 다시 동의를 받으세요
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description 소유자가 관리 링크에서 동의를 철회한 시각. 철회하지 않았으면 null
+             */
+            withdrawnAt: string | null;
+            /** @description 누구를 위해 동의했는지: 자격 증명을 가진 워크스페이스와, 요청한 파트너 */
+            onBehalfOf: {
+                /** Format: uuid */
+                workspaceId: string;
+                workspaceName: string;
+                /** @description 등록을 요청한 파트너 (연결된 사업자 워크스페이스일 때). 아니면 null */
+                partner: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string | null;
+                } | null;
+            };
+            /** @description 이 동의로 로그인하는 기관들 */
+            providerCodes: string[];
+            /** @description 동의한 스키마 (schemas가 null이면 이 자격 증명이 수집할 수 있는 모든 스키마) */
+            schemas: string[];
+            /** @description 수집 목적 */
+            purpose: string;
+            /** @description 등록 화면이 보여 준 동의 문구의 버전. API로 직접 등록한 자격 증명은 null */
+            textVersion: string | null;
+        } | null;
         /** @description 등록하거나 다시 확인할 때 기관에 한 번 로그인해 본 결과 (docs/credentials.md). 확인한 적 없으면 null (전체 기관용 인증서는 확인을 요청할 때까지) */
         CredentialCheck: {
             /**
@@ -2312,6 +2578,36 @@ export interface components {
             items: components["schemas"]["Credential"][];
             /** @description 다음 페이지 커서. 마지막 페이지면 null */
             nextCursor: string | null;
+        };
+        ManageLink: {
+            /**
+             * Format: uri
+             * @description 자격 증명 소유자가 무엇을 누구와 언제까지 공유하는지 보고 동의를 철회하는 페이지. 이 자격 증명에만 쓰이고, 철회하면 더는 열리지 않습니다. 소유자에게만 보여 주세요
+             * @example https://api.example.com/manage/k1.eyJjIjoi...In0.dGhpcyBpcyBub3QgYSByZWFsIE1BQw
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description 링크가 만료되는 시각 (UTC)
+             */
+            expiresAt: string;
+            /** @description 링크를 메일로 보낸 주소. 보내지 않았으면 null */
+            mailedTo: string | null;
+        };
+        CreateManageLinkRequest: {
+            /**
+             * Format: int32
+             * @description 링크가 유효한 시간(초). 60초부터 24시간(86400초)까지, 기본 1시간
+             * @default 3600
+             * @example 3600
+             */
+            expiresInSeconds: number;
+            /**
+             * Format: email
+             * @description 주면 이 주소로 링크를 메일로 보냅니다 (자격 증명 소유자의 주소)
+             * @example owner@example.com
+             */
+            mailTo?: string;
         };
         /** @description PROVIDER_LOGIN에는 providerCode가 있어야 하고, CERTIFICATE에는 없어야 합니다. schemas는 최종 사용자에게 동의를 받을 수집 범위입니다(등록 화면에 보이고, 등록된 자격 증명의 schemas가 됩니다) */
         RegistrationOption: {
@@ -2434,7 +2730,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "schedule.paused")[];
+            events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2460,10 +2756,10 @@ export interface components {
             id: string;
             eventId: string;
             /**
-             * @description data_job.succeeded, data_job.failed, registration_session.consumed, .cancelled, .expired, .locked, credential.expiring (인증서 만료 30, 7, 1일 전), schedule.paused (연속 실패로 일정이 일시 중지됨)
+             * @description data_job.succeeded, data_job.failed, registration_session.consumed, .cancelled, .expired, .locked, credential.expiring (인증서나 소유자 동의 만료 30, 7, 1일 전), credential.revoked (소유자가 동의 철회, revokedReason), schedule.paused (연속 실패로 일정이 일시 중지됨)
              * @enum {string}
              */
-            eventType: "data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "schedule.paused";
+            eventType: "data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused";
             /**
              * @description PENDING(보내는 중, 재시도 대기 포함) → SUCCEEDED(2xx 응답) | FAILED(24시간 재시도 끝)
              * @enum {string}
@@ -2859,6 +3155,92 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             paidAt: string | null;
+        };
+        ResultsRetention: {
+            /** @enum {string} */
+            plan: "FREE" | "PRO" | "INTERNAL";
+            /**
+             * Format: int32
+             * @description 지금 끝나는 작업의 결과를 보관하는 일수: 정한 값, 없으면 플랜 기본값 (플랜 최대값을 넘지 않음)
+             * @example 30
+             */
+            days: number;
+            /**
+             * Format: int32
+             * @description 워크스페이스가 정한 일수. 정하지 않았으면 null(플랜 기본값)
+             */
+            chosenDays: number | null;
+            /**
+             * Format: int32
+             * @description 플랜 기본값
+             */
+            defaultDays: number;
+            /**
+             * Format: int32
+             * @description 플랜이 허용하는 최대 일수
+             */
+            maxDays: number;
+        };
+        ResultsRetentionUpdate: {
+            /**
+             * @description 1부터 플랜 최대값까지의 정수(일). null이면 플랜 기본값으로 되돌립니다
+             * @example 90
+             */
+            days: number | null;
+        };
+        RequestLogPage: {
+            items: components["schemas"]["RequestLog"][];
+            /** @description 다음 페이지 커서. 마지막 페이지면 null */
+            nextCursor: string | null;
+        };
+        RequestLog: {
+            /** @description X-Request-Id 헤더와 오류 봉투의 requestId */
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description 요청을 받은 시각
+             */
+            createdAt: string;
+            /**
+             * @description HTTP 메서드
+             * @example POST
+             */
+            method: string;
+            /** @description 쿼리를 뺀 경로 */
+            path: string;
+            /**
+             * Format: int32
+             * @description 응답한 HTTP 상태
+             */
+            status: number;
+            /** @description 오류 봉투의 code. 성공이면 null */
+            errorCode: string | null;
+            /**
+             * Format: int64
+             * @description 요청을 받은 때부터 응답할 때까지 (밀리초)
+             */
+            latencyMs: number;
+            /** @description 요청에 쓴 API 키. 키 자체는 기록하지 않습니다 */
+            apiKey: {
+                /** Format: uuid */
+                id: string;
+                /** @description 키의 앞부분. 키 목록의 prefix와 같습니다 */
+                prefix: string;
+            };
+            /** @description 요청의 Idempotency-Key 헤더. 없으면 null */
+            idempotencyKey: string | null;
+        };
+        RequestLogDetail: components["schemas"]["RequestLog"] & {
+            /** @description 가린 뒤의 요청 (docs/request-logs.md의 가림 규칙) */
+            request: {
+                /** @description 쿼리 문자열. 비밀 값은 [REDACTED]로 가려집니다 */
+                query: {
+                    [key: string]: unknown;
+                } | null;
+                /** @description 라우트가 읽은 JSON 본문. 비밀번호, 토큰, 키, 인증서, 자격 증명 필드(fields 객체 전체)의 값은 [REDACTED]로 가려집니다. 본문이 없거나 JSON이 아니거나 읽기 전에 거절되었으면 null */
+                body?: unknown;
+            };
+            errorBody: components["schemas"]["Error"] & (Record<string, never> | null);
         };
         GatewayWebhookReceipt: {
             /** @enum {string} */
@@ -3358,6 +3740,132 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: DATA_JOB_RESULTS_DELETED */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteDataJobResults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
+                "X-SVC-Business"?: string;
+            };
+            path: {
+                /** @description 작업 id (uuid) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 지워진 결과 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataJobResultsDeletion"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_REVOKED, DATA_JOB_NOT_FINISHED */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
@@ -3478,6 +3986,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description 오류: DATA_JOB_RESULTS_DELETED */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description 오류: API_RATE_LIMITED */
             429: {
                 headers: {
@@ -3586,6 +4106,18 @@ export interface operations {
             };
             /** @description 오류: CONNECTION_REVOKED */
             409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: DATA_JOB_RESULTS_DELETED */
+            410: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -4505,6 +5037,18 @@ export interface operations {
             };
             /** @description 오류: DATA_JOB_NOT_FOUND */
             404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: DATA_JOB_RESULTS_DELETED */
+            410: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -5691,7 +6235,10 @@ export interface operations {
     };
     deleteCredential: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true면 이 자격 증명으로 수집한 끝난 작업들의 결과도 지웁니다. 기본값 false (결과는 보관 기간까지 남음) */
+                deleteResults?: "true" | "false";
+            };
             header?: {
                 /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
                 "X-SVC-Business"?: string;
@@ -6047,6 +6594,135 @@ export interface operations {
             };
             /** @description 오류: CREDENTIAL_INSUFFICIENT_FOR_PROVIDER, CREDENTIAL_PROBE_FAILED */
             422: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCredentialManageLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
+                "X-SVC-Business"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateManageLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description 만든 링크 */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManageLink"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, MALFORMED_REQUEST, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_FOUND, CREDENTIAL_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_REVOKED, CREDENTIAL_SUPERSEDED */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -7544,7 +8220,7 @@ export interface operations {
                      *       "data_job.failed"
                      *     ]
                      */
-                    events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "schedule.paused")[];
+                    events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
                     /**
                      * @description 알아보기 위한 설명, 최대 256자
                      * @example 운영 수신기
@@ -7859,7 +8535,7 @@ export interface operations {
                      *       "data_job.failed"
                      *     ]
                      */
-                    events?: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "schedule.paused")[];
+                    events?: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
                     /**
                      * @description 알아보기 위한 설명, 최대 256자
                      * @example 운영 수신기
@@ -10301,6 +10977,380 @@ export interface operations {
             };
         };
     };
+    getResultsRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 보관 기간 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsRetention"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateResultsRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultsRetentionUpdate"];
+            };
+        };
+        responses: {
+            /** @description 바뀐 보관 기간 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsRetention"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRequestLogs: {
+        parameters: {
+            query?: {
+                /** @description 이전 응답의 nextCursor */
+                cursor?: string;
+                /** @description 1-100, 기본 20 */
+                limit?: number;
+                /** @description HTTP 상태 필터. 정확한 값(429)이나 범위(4xx), 쉼표로 구분해 10개까지. 예: 4xx,500 */
+                status?: string;
+                /** @description 오류 봉투의 code 필터 (예: INVALID_PARAM_FORMAT) */
+                errorCode?: string;
+                /** @description 이 API 키(키 목록의 id)로 보낸 요청만 */
+                keyId?: string;
+                /** @description HTTP 메서드 필터 */
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+                /** @description 경로 필터: 이 경로와 그 아래 경로(앞부분 일치). 예: /api/v1/data-jobs */
+                path?: string;
+                /** @description 이 시각 이후에 받은 요청만 (포함, ISO 8601) */
+                from?: string;
+                /** @description 이 시각 전에 받은 요청만 (제외, ISO 8601) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 요청 기록 한 페이지 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogPage"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT, INVALID_CURSOR, DATE_RANGE_INVALID */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequestLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 요청의 X-Request-Id (오류 봉투의 requestId) */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 요청 기록 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogDetail"];
+                };
+            };
+            /** @description 오류: INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED, ADMIN_ACTION_FORBIDDEN */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: RESOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getRegistrationEncryptionKeys: {
         parameters: {
             query?: never;
@@ -10411,6 +11461,20 @@ export interface operations {
                         originAllowlist: string[];
                         /** @description 이 등록을 요청한 파트너가 밝힌 이름. 파트너 세션이 아니거나 이름을 밝히지 않았으면 null */
                         partnerName: string | null;
+                        /** @description 등록 화면이 제출 전에 보여 주는 동의 문구 (한국어, 버전별로 코드에 보관) */
+                        consentText: {
+                            /**
+                             * @description 동의 문구의 버전. 제출할 때 consentTextVersion으로 돌려보내면 자격 증명의 동의 기록(consentRecord.textVersion)에 남습니다
+                             * @example 2026-11-27
+                             */
+                            version: string;
+                            paragraphs: string[];
+                            /**
+                             * Format: int32
+                             * @description 동의가 이어지는 일수 (요청한 파트너의, 없으면 워크스페이스의 설정, 최대 365일)
+                             */
+                            days: number;
+                        };
                     };
                 };
             };
@@ -10478,6 +11542,8 @@ export interface operations {
                     /** @enum {string} */
                     kind: "PROVIDER_LOGIN" | "CERTIFICATE";
                     providerCode?: string;
+                    /** @description 화면이 보여 준 동의 문구의 버전 (GET /connect/api/session consentText.version). 없으면 현재 버전으로 기록합니다 */
+                    consentTextVersion?: string;
                     envelope: {
                         kid: string;
                         /** @description 브라우저의 임시 ECDH 공개 키 (JWK) */

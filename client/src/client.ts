@@ -196,6 +196,15 @@ export class CollectClient {
     return data as ReadableStream<Uint8Array>;
   }
 
+  /**
+   * Deletes a finished job's results now (docs/retention.md); the job stays. Idempotent, so it is retried like a read:
+   * a second call answers the same deletion.
+   */
+  async deleteResults(jobId: string, options: CallOptions = {}) {
+    const { data } = await this.send(() => this.api.DELETE("/api/v1/data-jobs/{id}/results", { params: { path: { id: jobId } }, signal: options.signal }), options.signal);
+    return data;
+  }
+
   /** A URL that downloads the job's CSV without an API key, for BI tools and spreadsheets (POST .../download-links). */
   async createDownloadLink(jobId: string, options: CallOptions & { expiresInSeconds?: number } = {}) {
     const body = options.expiresInSeconds === undefined ? undefined : { expiresInSeconds: options.expiresInSeconds };

@@ -121,6 +121,39 @@ describe("the console in Chromium against the local stack", () => {
     ]);
   });
 
+  it("shows the workspace's API requests on the Logs page, finds one by its request id, and keeps results as long as the owner sets", async () => {
+    const page = await phonePage();
+    await fillSignUp(page, `logs-${Date.now()}@example.co.kr`, "a long enough password", "기록 테스트 회사");
+    await submit(page);
+    const workspace = /\/console\/w\/[0-9a-f-]+/.exec(page.url())![0];
+    await page.type("#name", "기록 키");
+    await submit(page);
+    const secret = await page.$eval("#issued-secret", (el) => el.textContent!);
+    const missing = await client(stack, secret).json("GET", "/api/v1/data-jobs/00000000-0000-4000-8000-000000000000");
+    expect(missing.status).toBe(404);
+    const requestId = String(missing.body.requestId);
+
+    // Written after the answer, through a queue: the page shows it within seconds.
+    await page.click("a[href$='/logs']");
+    for (const deadline = Date.now() + 20_000; !(await page.$(`tr[data-request-id="${requestId}"]`)); await new Promise((r) => setTimeout(r, 500))) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await page.reload();
+    }
+    expect(await page.$eval(`tr[data-request-id="${requestId}"]`, (row) => row.textContent)).toContain(String(missing.body.code));
+    await page.type("#requestId", requestId);
+    await submit(page, "main form button[type=submit]");
+    expect(page.url()).toBe(`${stack.baseUrl}${workspace}/logs/${requestId}`);
+    expect(JSON.parse(await page.$eval("#error-body", (el) => el.textContent!))).toMatchObject({ code: missing.body.code, requestId });
+    await shot(page, "4-request-log");
+
+    await page.click("a[href$='/results-retention']");
+    await page.waitForSelector("#retention-days");
+    await page.type("#retention-days", "3");
+    await submit(page, "form[action$='/results-retention'] button[type=submit]");
+    expect(await page.$eval("#retention-now strong", (el) => el.textContent)).toBe("3일");
+    expect((await client(stack, secret).json("GET", "/api/v1/results-retention")).body).toMatchObject({ days: 3 });
+  });
+
   it("upgrades to PRO with a card after a declined one, pays a refused renewal when past due, and moves back to FREE at the period's end", async () => {
     const page = await phonePage();
     const payer = `payer-${Date.now()}@example.co.kr`;

@@ -27,6 +27,7 @@ const ROOT_FILES = ["worker/index.ts", "worker/app.ts", "worker/env.ts"];
  */
 const DOMAIN_ORDER = [
   "mail",
+  "request-logs",
   "vault",
   "workspaces",
   "webhooks",
@@ -50,6 +51,7 @@ const DOMAIN_ORDER = [
   "api-keys",
   "console-sessions",
   "download-links",
+  "consent-withdrawal",
   "deployment",
   "device-codes",
   "users",

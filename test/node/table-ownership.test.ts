@@ -42,6 +42,7 @@ const OWNERS: Record<string, string> = {
   billing_ledger: "worker/domain/billing",
   usage_credits: "worker/domain/billing",
   credit_uses: "worker/domain/billing",
+  request_logs: "worker/domain/request-logs",
 };
 
 function sourceFiles(dir: string): string[] {

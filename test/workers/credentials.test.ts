@@ -109,6 +109,9 @@ describe("credentials API", () => {
       certificate: null,
       // An Open Banking consent's face (the accounts it named) is erased with it; a login never had one.
       consent: null,
+      // What the workspace consented to when it registered its own login stays, as the audit of that consent.
+      consent_record: expect.any(String),
+      revoked_reason: "DELETED_BY_WORKSPACE",
       invalid_reason: null,
       invalidated_at: null,
       superseded_by: null,
@@ -116,6 +119,7 @@ describe("credentials API", () => {
       created_at: Date.parse(credential.createdAt),
       deleted_at: expect.any(Number),
     });
+    expect(JSON.parse(row!.consent_record)).toMatchObject({ givenAt: credential.consentRecord.givenAt, expiresAt: credential.consentRecord.expiresAt, textVersion: null, withdrawnAt: null });
   });
 
   it("hides other workspaces' credentials", async () => {

@@ -67,6 +67,7 @@ describe("roles in the console", () => {
     { does: "downloads a job's CSV", page: "/jobs/:job/results.csv", owner: 200, member: 200 },
     { does: "lists credentials", page: "/credentials", owner: 200, member: 200 },
     { does: "connects an institution account", page: "/credentials", form: (w) => [`/console/w/${w}/credentials/connect`, {}], owner: 201, member: 403 },
+    { does: "sets how long holders' consents last", page: "/credentials", form: (w) => [`/console/w/${w}/credentials/consent-days`, { days: "180" }], owner: 200, member: 403 },
     { does: "lists API keys", page: "/keys", owner: 200, member: 403 },
     { does: "issues an API key", page: "/jobs", form: (w) => [`/console/w/${w}/keys`, { name: "배치 서버" }], owner: 201, member: 403 },
     { does: "revokes an API key", page: "/jobs", form: async (w) => [`/console/w/${w}/keys/${await freshKey()}/revoke`, {}], owner: 200, member: 403 },
@@ -203,6 +204,7 @@ describe("roles through the API", () => {
     { does: "deletes a credential", request: (f) => ["DELETE", `/api/v1/credentials/${f.credentialId}`], withRight: 204 },
     // Each check is a login at the institution, holding the credential's lease.
     { does: "checks a credential at its institution", request: (f) => ["POST", `/api/v1/credentials/${f.credentialId}/check`, {}], withRight: 202 },
+    { does: "makes a holder's manage link for a credential", request: (f) => ["POST", `/api/v1/credentials/${f.credentialId}/manage-links`, {}], withRight: 201 },
     // What the console's 결과 전달 pages show owners only: destinations and what arrived there.
     { does: "lists delivery routes", request: () => ["GET", "/api/v1/delivery-routes"], withRight: 200 },
     // Past the rights check, an unknown route is simply not found.

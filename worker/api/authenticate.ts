@@ -9,21 +9,24 @@ import { suspended } from "../domain/workspaces/store";
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
 
+/** The API key the request carries, if its Authorization header is a well-formed bearer key. */
+export const bearerKey = (c: Context<ApiEnv>): string | undefined => BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
+
 /**
  * Resolves the bearer key and counts the request in one step, without
  * failing yet: a valid key is counted against its own gate, anything else
  * against the client address, so failed attempts are limited too.
  */
 export async function authenticate(c: Context<ApiEnv>): Promise<RateDecision> {
-  const match = BEARER.exec(c.req.header("Authorization") ?? "");
-  if (!match) {
+  const key = bearerKey(c);
+  if (!key) {
     c.set("authFailure", "INVALID_TOKEN");
     return addressGate(c.env, clientAddress(c)).hit();
   }
-  const hash = await sha256Hex(match[1]!);
+  const hash = await sha256Hex(key);
   const admission = await keyGate(c.env, hash).admitKey(hash, clientAddress(c));
   if ("key" in admission) {
-    c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner, rights: admission.key.rights });
+    c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, keyWorkspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner, rights: admission.key.rights });
   } else c.set("authFailure", "failure" in admission ? admission.failure : "INVALID_TOKEN");
   return admission.decision;
 }

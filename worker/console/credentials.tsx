@@ -9,7 +9,7 @@ import { providerName } from "../web/provider-name";
 import { EXPIRY_WARNING_DAYS } from "../domain/credentials/expiry-warnings";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { roleMay } from "../domain/workspaces/roles";
-import { isSandboxOnly } from "../domain/workspaces/store";
+import { consentTermsOf, isSandboxOnly, MAX_CONSENT_DAYS, setConsentDays } from "../domain/workspaces/store";
 import { kst } from "../web/kst";
 import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { WorkspaceNav } from "./workspace-nav";
@@ -20,13 +20,31 @@ const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제
 const AUTH_METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서", OPEN_BANKING: "오픈뱅킹 동의" } as const;
 const CHECK = { CHECKING: "확인 중", VALID: "로그인됨", INVALID: "거절됨", UNKNOWN: "확인 못 함" } as const;
 const DAY_MS = 86_400_000;
+/** How long a holder's withdrawal stays announced at the top of the page. */
+const WITHDRAWAL_NOTICE_MS = 30 * DAY_MS;
+
+/** Credentials their holders withdrew lately (domain/consent-withdrawal): the owner learns it here as well as by webhook. */
+function WithdrawalNotice(props: { rows: CredentialRow[]; now: number }) {
+  const withdrawn = props.rows.filter((row) => row.revokedReason === "HOLDER_WITHDREW" && props.now - row.deletedAt! < WITHDRAWAL_NOTICE_MS);
+  if (withdrawn.length === 0) return null;
+  return (
+    <div class="notice" role="status" id="withdrawal-notice">
+      <p>소유자가 동의를 철회한 자격 증명이 있습니다. 비밀 값은 지워졌고, 이 자격 증명으로는 더 수집하지 않습니다.</p>
+      <ul>
+        {withdrawn.map((row) => (
+          <li data-credential-id={row.id}>{`${providerName(row.providerCode)} ${row.label ?? ""}: ${kst(row.deletedAt!)}`}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** Days until a certificate's validity ends (rounded up), shown as a badge from 30 days ahead; null when not soon. */
 function daysLeft(row: CredentialRow, now: number): number | null {
-  // A certificate's validity, or an Open Banking consent's end.
-  const end = row.certificate?.notAfter ?? row.consent?.expiresAt;
-  if (!end || row.status !== "ACTIVE") return null;
-  const left = Math.ceil((Date.parse(end) - now) / DAY_MS);
+  // A certificate's validity, or an Open Banking consent's end, or the holder's consent's, whichever comes first.
+  const ends = [row.certificate?.notAfter ?? row.consent?.expiresAt, row.consentRecord?.expiresAt].flatMap((end) => (end ? [Date.parse(end)] : []));
+  if (ends.length === 0 || row.status !== "ACTIVE") return null;
+  const left = Math.ceil((Math.min(...ends) - now) / DAY_MS);
   return left <= EXPIRY_WARNING_DAYS[0] ? left : null;
 }
 
@@ -40,13 +58,14 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
   const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
   // The businesses the live certificates are issued for, as NTS shows them (none asked unless the deployment checks).
   const certified = rows.flatMap((row) => (row.status === "ACTIVE" && row.authMethod === "CERTIFICATE" && row.businessNumber ? [row.businessNumber] : []));
-  const [sandboxOnly, successes, statuses] = await Promise.all([isSandboxOnly(c.env.DB, workspaceId), lastSuccesses(c.env.DB, workspaceId), currentStatuses(c.env, certified)]);
+  const [sandboxOnly, successes, statuses, terms] = await Promise.all([isSandboxOnly(c.env.DB, workspaceId), lastSuccesses(c.env.DB, workspaceId), currentStatuses(c.env, certified), consentTermsOf(c.env.DB, workspaceId)]);
   const manages = roleMay(role, "credentials.manage");
   const base = `/console/w/${workspaceId}/credentials`;
   const now = Date.now();
   return c.html(
     <Page title="자격 증명" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={role} />}>
       <Outcome shown={shown} />
+      <WithdrawalNotice rows={rows} now={now} />
       {sandboxOnly && (
         <p class="notice" role="status" id="sandbox-only">
           이메일 주소를 확인하기 전에는 샌드박스 기관만 쓸 수 있습니다. 가입할 때 받은 메일의 링크를 눌러 주세요.
@@ -66,11 +85,17 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
             <CsrfField token={user.csrf} />
             <button type="submit">기관 계정 연결</button>
           </form>
+          <form method="post" action={`${base}/consent-days`} id="consent-days">
+            <CsrfField token={user.csrf} />
+            <label for="days">{`소유자 동의 기간 (일, 최대 ${MAX_CONSENT_DAYS}일): 새로 받는 동의부터 적용됩니다`}</label>
+            <input id="days" name="days" type="number" min="1" max={String(MAX_CONSENT_DAYS)} value={String(terms.days)} required />
+            <button type="submit">동의 기간 저장</button>
+          </form>
         </>
       ) : (
         <p id="owner-only">기관 계정 연결과 교체는 워크스페이스 소유자만 할 수 있습니다. 등록된 자격 증명으로 수집 작업은 실행할 수 있습니다.</p>
       )}
-      <DataTable columns={["기관", "방식", "이름 · 계정 · 인증서 (만료일)", "확인", "상태", "마지막 성공", "등록", ...(manages ? [{ hidden: "관리" }] : [])]}>
+      <DataTable columns={["기관", "방식", "이름 · 계정 · 인증서 (만료일)", "확인", "상태", "동의 기한", "마지막 성공", "등록", ...(manages ? [{ hidden: "관리" }] : [])]}>
         {rows.map((row) => (
           <tr data-credential-id={row.id}>
             <td>{providerName(row.providerCode)}</td>
@@ -88,7 +113,11 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
             </td>
             <td data-check={row.checkState ?? ""}>{row.checkState ? CHECK[row.checkState] : "-"}</td>
             {/* The institution refused it (domain/credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
-            <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : STATUS[row.status]}</td>
+            <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : row.revokedReason === "HOLDER_WITHDREW" ? "소유자가 철회" : STATUS[row.status]}</td>
+            {/* Until when its holder consented, and for whom (domain/credentials/consent-record.ts). */}
+            <td data-consent-until={row.consentRecord?.expiresAt ?? ""}>
+              {row.consentRecord ? `${kst(Date.parse(row.consentRecord.expiresAt))}${row.consentRecord.partner?.name ? ` (${row.consentRecord.partner.name} 요청)` : ""}` : "-"}
+            </td>
             <td data-last-success={successes.get(row.id) ?? ""}>{successes.has(row.id) ? kst(successes.get(row.id)!) : "-"}</td>
             <td>{kst(row.createdAt)}</td>
             {manages && (
@@ -137,3 +166,16 @@ export const deleteCredentialForm = credentialForm(async (c, credential) => {
   await deleteCredential(c.env.DB, credential.workspaceId, credential.id, hasActiveJob);
   return "자격 증명을 삭제했습니다. 이 기관의 새 작업에는 더 쓰이지 않습니다.";
 });
+
+/** Sets the period of the consents holders give from now on (a whole number of days, at most a year). */
+export async function consentDaysForm(c: ConsoleContext<"workspaceId">) {
+  const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
+  return onPage(c, credentialsPage, async () => {
+    const days = Number((fields.days ?? "").slice(0, 8));
+    if (!Number.isInteger(days) || days < 1 || days > MAX_CONSENT_DAYS) {
+      throw new ApiError("INVALID_PARAM_FORMAT", { message: `동의 기간은 1일부터 ${MAX_CONSENT_DAYS}일까지의 정수여야 합니다.` });
+    }
+    await setConsentDays(c.env.DB, c.req.valid("param").workspaceId, days);
+    return `새로 받는 동의는 ${days}일 동안 이어집니다. 이미 받은 동의의 기한은 바뀌지 않습니다.`;
+  });
+}

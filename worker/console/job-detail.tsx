@@ -13,8 +13,16 @@ import { JobStatusCell } from "./job-status";
 import { CsrfField, DataTable, Page } from "../web/layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { WorkspaceNav } from "./workspace-nav";
+import { ApiError } from "../platform/errors/api-error";
+import { kst } from "../web/kst";
 
 const PREVIEW_RECORDS = 10;
+
+/** Results deleted (expired, or on request) are no failure of the page: it says so where the preview would be. */
+function deletedResults(err: unknown): ApiError {
+  if (err instanceof ApiError && err.code === "DATA_JOB_RESULTS_DELETED") return err;
+  throw err;
+}
 
 /** What a person can do about a failure, by its category (the message itself already says it in words). */
 export const NEXT_ACTION: Record<JobErrorCategory, string> = {
@@ -33,8 +41,8 @@ export async function showJob(c: ConsoleContext<"workspaceId" | "jobId">): Promi
   const view = jobView(job);
   const schema = findSchema(job.schema)!;
   const base = `/console/w/${workspaceId}/jobs`;
-  const units = await resultUnits(c.env.DB, job);
-  const preview = await firstRecords(c.env.RESULTS, job.id, units.units, PREVIEW_RECORDS);
+  const units = await resultUnits(c.env.DB, job).catch(deletedResults);
+  const preview = units instanceof ApiError ? [] : await firstRecords(c.env.RESULTS, job.id, units.units, PREVIEW_RECORDS);
   const columns = csvColumns(resultRecord(job));
   return c.html(
     <Page title={`작업 ${job.id.slice(0, 8)}`} nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
@@ -65,12 +73,25 @@ export async function showJob(c: ConsoleContext<"workspaceId" | "jobId">): Promi
           </form>
         </section>
       )}
-      <h2>결과 미리보기 ({units.recordCount}건 중 처음 {preview.length}건)</h2>
-      <p>
-        <a id="csv-download" href={`${base}/${job.id}/results.csv`} download>
-          CSV 내려받기
-        </a>
-      </p>
+      {job.resultsExpireAt !== null && (
+        <p id="results-expire-at">
+          결과 보관 기한: {kst(job.resultsExpireAt)} (지나면 결과는 지워지고 작업 정보만 남습니다)
+        </p>
+      )}
+      {units instanceof ApiError ? (
+        <p id="results-deleted" class="notice" role="status">
+          {units.message}
+        </p>
+      ) : (
+        <>
+          <h2>결과 미리보기 ({units.recordCount}건 중 처음 {preview.length}건)</h2>
+          <p>
+            <a id="csv-download" href={`${base}/${job.id}/results.csv`} download>
+              CSV 내려받기
+            </a>
+          </p>
+        </>
+      )}
       {preview.length > 0 && (
         <DataTable id="preview" columns={columns.map((col) => col.label)}>
           {preview.map((record) => (

@@ -1,5 +1,6 @@
 import { kstMonthBounds } from "../domain/jobs/kst-month";
-import { jobsCreatedSince, stepsUsedSince } from "../domain/jobs/store";
+import { jobsCreatedSince } from "../domain/jobs/store";
+import { stepsUsedSince } from "../domain/jobs/step-cap";
 import { jobBilling } from "../domain/workspaces/store";
 
 export interface PlanUsage {

@@ -4,7 +4,7 @@ import { type ConsoleEnv, consoleUserOf } from "./context";
 import { pathParams } from "../web/path-params";
 import { memberships } from "../domain/users/members";
 import { connectCredential } from "./connect-credential";
-import { checkCredentialForm, deleteCredentialForm, showCredentials } from "./credentials";
+import { checkCredentialForm, consentDaysForm, deleteCredentialForm, showCredentials } from "./credentials";
 import { decideDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
 import { createDeliveryRouteForm, deleteDeliveryRouteForm, showDeliveryRoutes, showRouteDeliveries } from "./delivery-routes";
@@ -12,6 +12,8 @@ import { downloadJobCsv, showJob } from "./job-detail";
 import { consolePageHeaders } from "../web/page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
+import { resultsRetentionForm, showResultsRetention } from "./results-retention";
+import { showRequestLog, showRequestLogs } from "./request-logs";
 import { createScheduleForm, scheduleActionForm, showScheduleRuns, showSchedules } from "./schedules";
 import { showSignIn, signOut, signOutEverywhere, submitSignIn } from "./sign-in";
 import { showSignUp, submitSignUp } from "./sign-up";
@@ -47,6 +49,7 @@ const Member = InWorkspace.extend({ userId: id });
 const Invitation = InWorkspace.extend({ invitationId: id });
 const Card = InWorkspace.extend({ cardId: id });
 const Invoice = InWorkspace.extend({ invoiceId: id });
+const RequestLog = InWorkspace.extend({ requestId: id });
 
 /** The console's pages under /console: sign-up and sign-in for anyone, the rest for signed-in members of the workspace in the path. */
 export function consoleRoutes(): Hono<ConsoleEnv> {
@@ -95,11 +98,16 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.post("/w/:workspaceId/schedules/:scheduleId/:action", consoleMay("schedules.manage"), pathParams(ScheduleAction), scheduleActionForm);
   app.get("/w/:workspaceId/credentials", consoleMay("credentials.read"), showCredentials);
   app.post("/w/:workspaceId/credentials/connect", consoleMay("credentials.manage"), connectCredential);
+  app.post("/w/:workspaceId/credentials/consent-days", consoleMay("credentials.manage"), consentDaysForm);
   app.post("/w/:workspaceId/credentials/:credentialId/check", consoleMay("credentials.manage"), pathParams(Credential), checkCredentialForm);
   app.post("/w/:workspaceId/credentials/:credentialId/delete", consoleMay("credentials.manage"), pathParams(Credential), deleteCredentialForm);
   app.get("/w/:workspaceId/keys", consoleMay("keys.manage"), showKeys);
   app.post("/w/:workspaceId/keys", consoleMay("keys.manage"), createKey);
   app.post("/w/:workspaceId/keys/:keyId/revoke", consoleMay("keys.manage"), pathParams(Key), revokeKeyForm);
+  app.get("/w/:workspaceId/logs", consoleMay("logs.read"), showRequestLogs);
+  app.get("/w/:workspaceId/logs/:requestId", consoleMay("logs.read"), pathParams(RequestLog), showRequestLog);
+  app.get("/w/:workspaceId/results-retention", consoleMay("results.retention"), showResultsRetention);
+  app.post("/w/:workspaceId/results-retention", consoleMay("results.retention"), resultsRetentionForm);
   app.get("/w/:workspaceId/delivery-routes", consoleMay("deliveries.manage"), showDeliveryRoutes);
   app.post("/w/:workspaceId/delivery-routes", consoleMay("deliveries.manage"), createDeliveryRouteForm);
   app.get("/w/:workspaceId/delivery-routes/:routeId", consoleMay("deliveries.manage"), pathParams(Route), showRouteDeliveries);

@@ -14,8 +14,10 @@ export function WorkspaceNav(props: { workspaceId: string; user: ConsoleUser; ro
       <a href={`${base}/schedules`}>수집 일정</a>
       <a href={`${base}/credentials`}>자격 증명</a>
       {roleMay(props.role, "keys.manage") && <a href={`${base}/keys`}>API 키</a>}
+      {roleMay(props.role, "logs.read") && <a href={`${base}/logs`}>API 요청 기록</a>}
       {roleMay(props.role, "webhooks.manage") && <a href={`${base}/webhooks`}>웹훅</a>}
       {roleMay(props.role, "deliveries.manage") && <a href={`${base}/delivery-routes`}>결과 전달</a>}
+      {roleMay(props.role, "results.retention") && <a href={`${base}/results-retention`}>결과 보관</a>}
       {roleMay(props.role, "members.manage") && <a href={`${base}/members`}>구성원</a>}
       {roleMay(props.role, "billing.manage") && <a href={`${base}/billing`}>결제</a>}
       <a href={WORKSPACES_PAGE}>워크스페이스 전환</a>

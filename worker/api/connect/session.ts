@@ -10,6 +10,11 @@ import { isoTime } from "../../platform/lib/iso-time";
 import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
 import { requestingPartnerName } from "../../domain/partners/connections";
 import { behind } from "../../platform/http/route-fronts";
+import { consentParagraphs, CURRENT_CONSENT_TEXT_VERSION } from "../../domain/credentials/consent-text";
+import { consentPeriodDays } from "../../domain/credentials/consent-record";
+
+/** A consent text's paragraphs are a few sentences each. */
+const MAX_CONSENT_PARAGRAPHS = 20;
 
 const Field = z.object({ name: code(), label: z.string().max(MAX.name), pattern: z.string().max(MAX.text), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
 
@@ -39,6 +44,13 @@ export const route = behind(createRoute({
             encryptionKey: z.object({ kid: code(), jwk: z.record(code(), z.unknown()) }),
             originAllowlist: z.array(z.string().max(MAX.url)).max(10).meta({ description: "등록 화면을 열 수 있는 출처들 (세션 발급 때 정한 것)" }),
             partnerName: z.string().max(50).nullable().meta({ description: "이 등록을 요청한 파트너가 밝힌 이름. 파트너 세션이 아니거나 이름을 밝히지 않았으면 null" }),
+            consentText: z
+              .object({
+                version: code().meta({ description: "동의 문구의 버전. 제출할 때 consentTextVersion으로 돌려보내면 자격 증명의 동의 기록(consentRecord.textVersion)에 남습니다", example: CURRENT_CONSENT_TEXT_VERSION }),
+                paragraphs: z.array(z.string().max(MAX.text)).max(MAX_CONSENT_PARAGRAPHS),
+                days: z.number().int().min(1).max(366).meta({ format: "int32", description: "동의가 이어지는 일수 (요청한 파트너의, 없으면 워크스페이스의 설정, 최대 365일)" }),
+              })
+              .meta({ description: "등록 화면이 제출 전에 보여 주는 동의 문구 (한국어, 버전별로 코드에 보관)" }),
           }),
         },
       },
@@ -65,6 +77,9 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
       schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),
     }));
   }).filter((option) => option.schemas.length > 0);
+  const partnerName = await requestingPartnerName(c.env.DB, session.workspaceId);
+  const days = await consentPeriodDays(c.env.DB, session.workspaceId);
+  const consentText = { version: CURRENT_CONSENT_TEXT_VERSION, paragraphs: consentParagraphs(CURRENT_CONSENT_TEXT_VERSION, partnerName ?? "등록을 요청한 곳", days), days };
   return c.json(
     {
       sessionId: session.id,
@@ -72,7 +87,8 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
       options,
       encryptionKey: currentPublicKey(c.env.REGISTRATION_E2E_KEYS),
       originAllowlist: session.originAllowlist,
-      partnerName: await requestingPartnerName(c.env.DB, session.workspaceId),
+      partnerName,
+      consentText,
     },
     200,
   );

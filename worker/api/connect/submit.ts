@@ -13,6 +13,7 @@ const MAX_IV_LENGTH = 64;
 const MAX_BODY_CHARS = 256 * 1024;
 import { REGISTRATION_SESSION_TOKEN, registrationToken } from "./token";
 import { behind } from "../../platform/http/route-fronts";
+import { isConsentTextVersion } from "../../domain/credentials/consent-text";
 
 export const route = behind(createRoute({
   method: "post",
@@ -26,6 +27,7 @@ export const route = behind(createRoute({
   request: { ...jsonBody(z.object({
     kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]),
     providerCode: code().min(1).optional(),
+    consentTextVersion: code().refine(isConsentTextVersion, "알 수 없는 동의 문구 버전입니다.").optional().meta({ description: "화면이 보여 준 동의 문구의 버전 (GET /connect/api/session consentText.version). 없으면 현재 버전으로 기록합니다" }),
     envelope: z.object({
       kid: code().min(1),
       epk: z.record(code(), z.unknown()).meta({ description: "브라우저의 임시 ECDH 공개 키 (JWK)" }),
@@ -49,6 +51,7 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const session = await submitRegistration(c.env, registrationToken(c), {
     kind: body.kind,
     providerCode: body.providerCode,
+    consentTextVersion: body.consentTextVersion,
     envelope: { kid: body.envelope.kid, epk: body.envelope.epk as unknown as JsonWebKey, iv: body.envelope.iv, ct: body.envelope.ct },
   }, hasActiveJob);
   return c.json({ sessionId: session.id, status: "CONSUMED" as const }, 201);

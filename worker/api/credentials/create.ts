@@ -16,6 +16,7 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { consentSchemasField, CredentialSchema } from "./shapes";
 import { consentedSchemas } from "../../domain/credentials/consent";
+import { newConsentRecord } from "../../domain/credentials/consent-record";
 import { managingBusiness } from "../guards";
 
 /**
@@ -75,7 +76,7 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const businessNumber = body.businessNumber ? parseBusinessNumber(body.businessNumber, "body.businessNumber") : await workspaceBusinessNumber(c.env.DB, workspaceId);
   assertBusinessFor(businessNumber, scope, body.authMethod);
   const certificate = await checkCredential(credential, businessNumber);
-  const registration = { providerCode: scope.code, credential, certificate, businessNumber, label: body.label, makeDefault: body.isDefault, check: checksOnRegistration(c.env), schemas: consentedSchemas(scope.code, body.schemas, "body.schemas") };
+  const registration = { providerCode: scope.code, credential, certificate, businessNumber, label: body.label, makeDefault: body.isDefault, check: checksOnRegistration(c.env), schemas: consentedSchemas(scope.code, body.schemas, "body.schemas"), consentRecord: await newConsentRecord(c.env.DB, workspaceId, null, null, Date.now()) };
   const row = await registerCredential(c.env, await sealedCredentialRow(c.env.VAULT_MASTER_KEY, workspaceId, registration), hasActiveJob);
   return c.json(credentialView(row), 201);
 };

@@ -6,6 +6,7 @@ import * as getCredential from "./get";
 import * as deleteCredential from "./delete";
 import * as updateCredential from "./update";
 import * as checkCredential from "./check";
+import * as createManageLink from "./manage-links";
 
 /** A business's credentials for the institutions. */
 export function registerCredentialRoutes(api: OpenAPIHono<ApiEnv>): void {
@@ -15,4 +16,5 @@ export function registerCredentialRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(deleteCredential.route, deleteCredential.handler);
   api.openapi(updateCredential.route, updateCredential.handler);
   api.openapi(checkCredential.route, checkCredential.handler);
+  api.openapi(createManageLink.route, createManageLink.handler);
 }

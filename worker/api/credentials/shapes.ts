@@ -1,4 +1,4 @@
-import { CHECK_STATES, CREDENTIAL_STATUSES } from "../../domain/credentials/tables";
+import { CHECK_STATES, CREDENTIAL_STATUSES, REVOKED_REASONS } from "../../domain/credentials/tables";
 import { JobErrorSchema } from "../data-jobs/shapes";
 import { z } from "@hono/zod-openapi";
 import { code, MAX, pathId, text, timestamp, uuid } from "../../platform/http/bounds";
@@ -46,6 +46,23 @@ const CredentialConsentSchema = z
   })
   .openapi("CredentialConsent");
 
+const ConsentRecordSchema = z
+  .object({
+    givenAt: timestamp().meta({ description: "소유자가 동의한 시각 (복구 세션으로 다시 동의하면 그 시각)" }),
+    expiresAt: timestamp().meta({ description: "동의가 끝나는 시각: 워크스페이스의 동의 기간(최대 1년), 오픈뱅킹 동의는 그 자체의 끝이 더 이르면 그때. 지나면 작업은 409 CREDENTIAL_EXPIRED이고, 30일, 7일, 1일 전에 credential.expiring 이벤트가 갑니다. 복구 세션(recoverCredentialId)으로 다시 동의를 받으세요" }),
+    withdrawnAt: timestamp().nullable().meta({ description: "소유자가 관리 링크에서 동의를 철회한 시각. 철회하지 않았으면 null" }),
+    onBehalfOf: z.object({
+      workspaceId: uuid(),
+      workspaceName: text(),
+      partner: z.object({ id: uuid(), name: z.string().max(50).nullable() }).nullable().meta({ description: "등록을 요청한 파트너 (연결된 사업자 워크스페이스일 때). 아니면 null" }),
+    }).meta({ description: "누구를 위해 동의했는지: 자격 증명을 가진 워크스페이스와, 요청한 파트너" }),
+    providerCodes: z.array(code()).max(MAX.items).meta({ description: "이 동의로 로그인하는 기관들" }),
+    schemas: z.array(code()).max(MAX.items).meta({ description: "동의한 스키마 (schemas가 null이면 이 자격 증명이 수집할 수 있는 모든 스키마)" }),
+    purpose: text().meta({ description: "수집 목적" }),
+    textVersion: code().nullable().meta({ description: "등록 화면이 보여 준 동의 문구의 버전. API로 직접 등록한 자격 증명은 null" }),
+  })
+  .openapi("CredentialConsentRecord");
+
 export const CredentialCheckSchema = z
   .object({
     state: z.enum(CHECK_STATES).meta({
@@ -72,6 +89,7 @@ export const CredentialSchema = z
     certificate: CertificateSummarySchema.nullable().meta({ description: "인증서(CERTIFICATE) 자격 증명의 인증서 정보 (비밀이 아닌 값). 그 밖의 자격 증명은 null" }),
     consent: CredentialConsentSchema.nullable().meta({ description: "오픈뱅킹 동의(OPEN_BANKING) 자격 증명이면 동의한 계좌와 기한 (비밀이 아닌 값; 토큰은 금고에만 있습니다). 그 밖의 자격 증명은 null" }),
     schemas: z.array(code()).max(MAX_CONSENTED_SCHEMAS).nullable().meta({ description: "소유자가 수집에 동의한 스키마. 다른 스키마의 작업은 422 CREDENTIAL_SCOPE_NOT_SUPPORTED입니다. null이면 이 자격 증명이 수집할 수 있는 모든 스키마" }),
+    consentRecord: ConsentRecordSchema.nullable().meta({ description: "소유자가 준 동의의 기록: 언제, 누구를 위해, 무엇을, 어떤 문구로, 언제까지 (docs/credentials.md). 동의 기록이 생기기 전에 등록된 자격 증명은 null" }),
     check: nullableCheck(),
     refusal: z
       .object({
@@ -82,7 +100,12 @@ export const CredentialSchema = z
       .meta({ description: "기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null" }),
     createdAt: timestamp(),
     deletedAt: timestamp().nullable(),
+    revokedReason: z.enum(REVOKED_REASONS).nullable().meta({ description: "삭제된 이유: DELETED_BY_WORKSPACE(워크스페이스가 삭제), CONNECTION_REVOKED(파트너 연결 해지), HOLDER_WITHDREW(소유자가 관리 링크에서 동의 철회, credential.revoked 이벤트). 삭제되지 않았으면 null" }),
   })
   .openapi("Credential");
 
 export const CredentialIdParamSchema = z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) });
+
+export const DeleteCredentialQuerySchema = z.object({
+  deleteResults: z.enum(["true", "false"]).optional().meta({ description: "true면 이 자격 증명으로 수집한 끝난 작업들의 결과도 지웁니다. 기본값 false (결과는 보관 기간까지 남음)" }),
+});

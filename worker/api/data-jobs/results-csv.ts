@@ -16,7 +16,7 @@ export const route = businessScoped(createRoute({
   request: { params: JobIdParamSchema },
   responses: {
     200: CSV_RESULTS_RESPONSE,
-    ...errorResponses("DATA_JOB_NOT_FOUND"),
+    ...errorResponses("DATA_JOB_NOT_FOUND", "DATA_JOB_RESULTS_DELETED"),
   },
 }));
 

@@ -17,7 +17,7 @@ export const route = businessScoped(createRoute({
   request: { params: JobIdParamSchema },
   responses: {
     200: { description: "레코드", content: { "application/json": { schema: ResultsSchema } } },
-    ...errorResponses("DATA_JOB_NOT_FOUND"),
+    ...errorResponses("DATA_JOB_NOT_FOUND", "DATA_JOB_RESULTS_DELETED"),
   },
 }));
 

@@ -5,6 +5,7 @@ import * as listDataJobs from "./list";
 import * as getDataJob from "./get";
 import * as getResults from "./results";
 import * as getResultsCsv from "./results-csv";
+import * as deleteResults from "./delete-results";
 import * as createDownloadLink from "../download-links/create";
 
 /**
@@ -17,5 +18,6 @@ export function registerDataJobRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(getDataJob.route, getDataJob.handler);
   api.openapi(getResults.route, getResults.handler);
   api.openapi(getResultsCsv.route, getResultsCsv.handler);
+  api.openapi(deleteResults.route, deleteResults.handler);
   api.openapi(createDownloadLink.route, createDownloadLink.handler);
 }

@@ -16,6 +16,13 @@ export const JobErrorSchema = z
 
 const credentialIdField = uuid().nullable().meta({ description: "작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null" });
 
+const resultsExpireAtField = timestamp()
+  .optional()
+  .meta({
+    description:
+      "확장 필드. 끝난 작업의 결과(JSON, CSV, 다운로드 링크)를 읽을 수 있는 마지막 시각: 작업이 끝난 시각에 워크스페이스의 결과 보관 기간(GET /results-retention)을 더한 값이며, 결과를 먼저 지웠으면 지운 시각입니다. 지난 뒤 결과는 410 DATA_JOB_RESULTS_DELETED이고 작업 정보는 남습니다 (docs/retention.md)",
+  });
+
 const common = {
   id: uuid(),
   providerCode: code(),
@@ -57,10 +64,11 @@ export const SucceededJobSchema = z
         description:
           "확장 필드. 기간이 있는 schema의 작업에만 있습니다: 다음 작업의 params.since로 주면 이 작업 이후 바뀐 레코드만 수집합니다 (docs/scheduling.md)",
       }),
+    resultsExpireAt: resultsExpireAtField,
   })
   .openapi("SucceededDataJob");
 
-export const FailedJobSchema = z.object({ kind: z.literal("Failed"), ...common, error: JobErrorSchema }).openapi("FailedDataJob");
+export const FailedJobSchema = z.object({ kind: z.literal("Failed"), ...common, error: JobErrorSchema, resultsExpireAt: resultsExpireAtField }).openapi("FailedDataJob");
 
 export const DataJobSchema = z
   .discriminatedUnion("kind", [InProgressJobSchema, SucceededJobSchema, FailedJobSchema])
@@ -119,6 +127,17 @@ export const ResultsSchema = z
     totalCount: count().meta({ description: "지금까지 수집된 레코드 수" }),
   })
   .openapi("DataJobResults");
+
+export const ResultsDeletionSchema = z
+  .object({
+    jobId: uuid(),
+    recordCount: count().meta({ description: "지워진 레코드 수" }),
+    deletedAt: timestamp().meta({ description: "결과가 지워진(보관 기간이 끝난) 시각. 작업의 resultsExpireAt과 같습니다" }),
+    reason: z.enum(["REQUESTED", "CREDENTIAL_DELETED", "EXPIRED"]).meta({
+      description: "REQUESTED: DELETE /data-jobs/{id}/results로, CREDENTIAL_DELETED: 자격 증명을 deleteResults=true로 지울 때 함께, EXPIRED: 보관 기간이 끝나",
+    }),
+  })
+  .openapi("DataJobResultsDeletion");
 
 /** The 200 of a CSV download: results.csv and download links serve the same bytes with the same headers. */
 export const CSV_RESULTS_RESPONSE = {

@@ -14,14 +14,14 @@ export const route = businessScoped(createRoute({
   tags: ["Data jobs"],
   summary: "CSV 다운로드 링크 만들기",
   description:
-    "API 키 없이 이 작업의 CSV(results.csv와 같은 바이트)를 내려받는 서명된 링크를 만듭니다. BI 도구, 스프레드시트, 브라우저에 그대로 넘길 수 있습니다. 링크는 만료되거나, 만든 API 키가 폐기되면 (파트너는 사업자 연결이 해지되어도) 더는 쓸 수 없습니다. 진행 중인 작업의 링크는 그때까지의 부분 결과를 내려줍니다. 본문은 생략할 수 있습니다.",
+    "API 키 없이 이 작업의 CSV(results.csv와 같은 바이트)를 내려받는 서명된 링크를 만듭니다. BI 도구, 스프레드시트, 브라우저에 그대로 넘길 수 있습니다. 링크는 만료되거나, 만든 API 키가 폐기되면 (파트너는 사업자 연결이 해지되어도) 더는 쓸 수 없습니다. 진행 중인 작업의 링크는 그때까지의 부분 결과를 내려줍니다. 링크는 결과보다 오래 살지 않아 끝난 작업의 resultsExpireAt을 넘지 않으며, 결과가 지워진 작업은 410 DATA_JOB_RESULTS_DELETED입니다 (docs/retention.md). 본문은 생략할 수 있습니다.",
   request: {
     params: JobIdParamSchema,
     body: { required: false, content: { "application/json": { schema: CreateDownloadLinkBodySchema } } },
   },
   responses: {
     201: { description: "만든 링크", content: { "application/json": { schema: DownloadLinkSchema } } },
-    ...errorResponses("INVALID_PARAM_FORMAT", "DATA_JOB_NOT_FOUND"),
+    ...errorResponses("INVALID_PARAM_FORMAT", "DATA_JOB_NOT_FOUND", "DATA_JOB_RESULTS_DELETED"),
   },
 }));
 

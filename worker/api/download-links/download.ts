@@ -20,7 +20,7 @@ export const route = behind(createRoute({
   request: { params: DownloadTokenParamSchema },
   responses: {
     200: CSV_RESULTS_RESPONSE,
-    ...errorResponses("INVALID_TOKEN", "TOKEN_EXPIRED", "DATA_JOB_NOT_FOUND"),
+    ...errorResponses("INVALID_TOKEN", "TOKEN_EXPIRED", "DATA_JOB_NOT_FOUND", "DATA_JOB_RESULTS_DELETED"),
   },
 }));
 

@@ -7,6 +7,9 @@ import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 const KEY_PREFIX = "sk_";
 const PREFIX_SHOWN = 10;
 
+/** The first characters of a key, by which listings and the request log name it without revealing it. */
+export const shownPrefix = (secret: string): string => secret.slice(0, PREFIX_SHOWN);
+
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export interface IssuedKey {
@@ -24,7 +27,7 @@ export async function issueApiKey(
     id: crypto.randomUUID(),
     workspaceId: input.workspaceId,
     name: input.name,
-    prefix: secret.slice(0, PREFIX_SHOWN),
+    prefix: shownPrefix(secret),
     hash: await sha256Hex(secret),
     createdAt: Date.now(),
     expiresAt: input.expiresAt ?? null,

@@ -5,6 +5,7 @@ import { GLOBAL_PROVIDER } from "./identity";
 import { keyVersionState } from "../vault/keyring";
 import type { CredentialCandidate } from "./store";
 import { log } from "../../platform/observability/telemetry";
+import { assertConsentLive } from "./consent-record";
 
 const on = (field: string, code: ApiErrorCode) => ({ fieldErrors: [fieldError(field, code)] });
 
@@ -49,13 +50,14 @@ function byDefault(candidates: readonly CredentialCandidate[], provider: Provide
 /**
  * The credential a new job takes (domain/jobs/create.ts), from what `jobCredentialCandidatesStatement` read; null when
  * the workspace holds none for the provider (the job is then born Failed, CREDENTIAL_NOT_FOUND). An expired
- * certificate cannot log in anywhere: refused before anything is stored, so the owner registers a new one first.
+ * certificate cannot log in anywhere, and an ended consent allows nothing: both refused before anything is stored.
  */
 export function chooseJobCredential(candidates: readonly CredentialCandidate[], provider: ProviderDefinition, credentialId: string | undefined, now: number, keyring: string): CredentialCandidate | null {
   const chosen = credentialId ? named(candidates[0], provider) : byDefault(candidates, provider);
   if (chosen?.notAfter && Date.parse(chosen.notAfter) <= now) {
     throw new ApiError("CREDENTIAL_EXPIRED", { message: "인증서의 유효기간이 지난 자격 증명입니다. 새 인증서로 다시 등록해 주세요." });
   }
+  if (chosen) assertConsentLive(chosen.consentEndsAt, now);
   if (chosen?.keyVersion != null) assertOpenable(chosen, keyring);
   return chosen;
 }

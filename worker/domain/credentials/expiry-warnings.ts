@@ -14,9 +14,10 @@ export const EXPIRY_WARNING_DAYS = [RENEWAL_WINDOW_MS / DAY_MS, 7, 1] as const;
 const WARNINGS_PER_RUN = 200;
 
 /**
- * The warning each certificate within the first threshold is due (the nearest threshold its end is within; 1 once
- * it has ended), in SQL, so that only rows whose due warning was not sent yet are read: certificates already
- * warned for their threshold must not fill a run's batch and keep others waiting.
+ * The warning each credential within the first threshold is due (the nearest threshold its end is within; 1 once
+ * it has ended), its end the sooner of its certificate's (or Open Banking consent's) and its holder's consent's, in
+ * SQL, so that only rows whose due warning was not sent yet are read: credentials already warned for their threshold
+ * must not fill a run's batch and keep others waiting.
  */
 function dueWarningsStatement(d1: D1Database, now: number): D1PreparedStatement {
   const nearestFirst = [...EXPIRY_WARNING_DAYS].reverse();
@@ -27,8 +28,10 @@ function dueWarningsStatement(d1: D1Database, now: number): D1PreparedStatement 
     .prepare(
       `SELECT id, workspaceId, due FROM (
          SELECT id, workspace_id AS workspaceId, expiry_warned_days AS warned, CASE ${cases} ELSE ${nearestFirst.at(-1)} END AS due
-         FROM (SELECT *, coalesce(json_extract(certificate, '$.notAfter'), json_extract(consent, '$.expiresAt')) AS notAfter FROM credentials
-               WHERE status = 'ACTIVE' AND (certificate IS NOT NULL OR consent IS NOT NULL))
+         FROM (SELECT *, min(coalesce(ends, recordEnds), coalesce(recordEnds, ends)) AS notAfter
+               FROM (SELECT *, coalesce(json_extract(certificate, '$.notAfter'), json_extract(consent, '$.expiresAt')) AS ends,
+                       json_extract(consent_record, '$.expiresAt') AS recordEnds FROM credentials
+                     WHERE status = 'ACTIVE' AND (certificate IS NOT NULL OR consent IS NOT NULL OR consent_record IS NOT NULL)))
          WHERE notAfter <= ?
        ) WHERE coalesce(warned, 999) > due LIMIT ?`,
     )
@@ -36,8 +39,8 @@ function dueWarningsStatement(d1: D1Database, now: number): D1PreparedStatement 
 }
 
 /**
- * Announces live certificates about to end, and Open Banking consents (their `consent.expiresAt`: the person must
- * consent again, through a recovery session), 30, 7 and 1 days ahead, each warning once: a `credential.expiring`
+ * Announces live certificates about to end, Open Banking consents (their `consent.expiresAt`) and holders' consents
+ * (`consentRecord.expiresAt`), the last two asked again through a recovery session, 30, 7 and 1 days ahead, each warning once: a `credential.expiring`
  * webhook event with the credential as GET shows it (the console shows the same as a badge), to the workspace and,
  * for a connection's business, its partner. Run by the cron; each row is marked in a conditional write before its
  * event, so two runs never warn twice. Returns how many it warned.

@@ -8,6 +8,7 @@ import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
 import type { CredentialRow, WriteCondition } from "./store";
 import { consentEnding } from "./consents";
 import { RENEWAL_WINDOW_MS } from "./views";
+import type { ConsentRecord } from "./consent-record";
 
 /**
  * Whether a live credential's secret is lost for good, so that only its owner can give it back: erased when the
@@ -17,6 +18,8 @@ function secretLost(row: CredentialRow, keyring: string): boolean {
   if (row.sealed === null) return true;
   // A consent that ends (or ended) within the warning window: only the person can give it again.
   if (consentEnding(row.consent, Date.now(), RENEWAL_WINDOW_MS)) return true;
+  // So does the holder's consent to the workspace: a recovery is how it is given again.
+  if (row.consentRecord && Date.parse(row.consentRecord.expiresAt) - Date.now() <= RENEWAL_WINDOW_MS) return true;
   const version = (JSON.parse(row.sealed) as { kv?: number }).kv;
   return version !== undefined && keyVersionState(keyring, version) === "missing";
 }
@@ -51,17 +54,19 @@ export async function assertSameIdentity(row: CredentialRow, credential: LoginCr
 
 /**
  * Puts the re-entered secret back under the credential's own id, clearing a refusal, while `onlyIf` holds: the
- * credential keeps its id, label, default role and jobs. Its check starts again when `checkId` is given.
+ * credential keeps its id, label, default role and jobs. Its check starts again when `checkId` is given. The holder
+ * consented anew by entering it, so `record` replaces the consent record and the warnings of its end start over.
  */
-export async function restoreStatement(d1: D1Database, keyring: string, row: CredentialRow, credential: LoginCredential, checkId: string | null, onlyIf: WriteCondition): Promise<D1PreparedStatement> {
+export async function restoreStatement(d1: D1Database, keyring: string, row: CredentialRow, credential: LoginCredential, checkId: string | null, record: ConsentRecord, onlyIf: WriteCondition): Promise<D1PreparedStatement> {
   const sealed = await sealCredential(keyring, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, credential);
   // Raw: the caller hands its write condition over as SQL text (`onlyIf`), which drizzle's builder cannot take.
   return d1
     .prepare(
-      `UPDATE credentials SET sealed = ?, invalid_reason = NULL, invalidated_at = NULL, check_state = ?, check_id = ?, check_error = NULL, checked_at = NULL
+      `UPDATE credentials SET sealed = ?, invalid_reason = NULL, invalidated_at = NULL, check_state = ?, check_id = ?, check_error = NULL, checked_at = NULL,
+         consent_record = ?, expiry_warned_days = NULL
        WHERE id = ? AND status = 'ACTIVE' AND ${onlyIf.condition}`,
     )
-    .bind(sealed, checkId ? "CHECKING" : null, checkId, row.id, ...onlyIf.binds);
+    .bind(sealed, checkId ? "CHECKING" : null, checkId, JSON.stringify(record), row.id, ...onlyIf.binds);
 }
 
 /** A global certificate is recovered without a provider; any other credential at its own. */

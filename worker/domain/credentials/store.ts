@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { type Database, database, statementOf } from "../../platform/database/client";
-import { credentials } from "./tables";
+import { credentials, type REVOKED_REASONS } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import type { LoginCredential } from "../../../collectors/adapter";
 import { latestKeyVersion, openCredential, rewrapCredential, sealCredential } from "../vault/envelope";
@@ -10,8 +10,10 @@ import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
 import type { CertificateFace } from "../certificates/verify";
 import type { KnownTargets } from "./targets";
 import { type ConsentFace, consentLabel } from "./consent-face";
+import type { ConsentRecord } from "./consent-record";
 
 export type CredentialRow = typeof credentials.$inferSelect;
+type RevokedReason = (typeof REVOKED_REASONS)[number];
 
 /**
  * Whether a job still runs on a credential (jobs/store.ts hasActiveJob): the job flow sits above credentials, so the
@@ -36,6 +38,8 @@ export interface CredentialRegistration {
   schemas?: string[] | null;
   /** An Open Banking consent's face (consent-face.ts), shown with it; null for other methods. */
   consent?: ConsentFace | null;
+  /** The consent its holder gave (consent-record.ts newConsentRecord); every registration path records one. */
+  consentRecord?: ConsentRecord | null;
 }
 
 /**
@@ -72,12 +76,14 @@ export async function sealedCredentialRow(masterKey: string, workspaceId: string
     certificate,
     consent: registration.consent ?? null,
     schemas: registration.schemas ?? null,
+    consentRecord: registration.consentRecord ?? null,
     invalidReason: null,
     invalidatedAt: null,
     supersededBy: null,
     supersededAt: null,
     createdAt: Date.now(),
     deletedAt: null,
+    revokedReason: null,
   };
 }
 
@@ -152,15 +158,15 @@ function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCon
   return d1
     // Raw: an INSERT … SELECT without FROM under a caller's SQL condition, which drizzle's builder cannot express.
     .prepare(
-      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, consent, schemas, created_at)
+      `INSERT INTO credentials (id, workspace_id, provider_code, auth_method, identity, is_default, business_number, check_state, check_id, status, sealed, label, certificate, consent, schemas, consent_record, created_at)
        SELECT ?, ?, ?, ?, ?,
          NOT EXISTS (SELECT 1 FROM credentials WHERE workspace_id = ? AND provider_code = ? AND status = 'ACTIVE' AND is_default = 1),
-         ?, ?, ?, 'ACTIVE', ?, ?, ?, ?, ?, ? WHERE ${onlyIf.condition}`,
+         ?, ?, ?, 'ACTIVE', ?, ?, ?, ?, ?, ?, ? WHERE ${onlyIf.condition}`,
     )
     .bind(
       row.id, row.workspaceId, row.providerCode, row.authMethod, row.identity,
       row.workspaceId, row.providerCode,
-      row.businessNumber, row.checkState, row.checkId, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.consent && JSON.stringify(row.consent), row.schemas && JSON.stringify(row.schemas), row.createdAt, ...onlyIf.binds,
+      row.businessNumber, row.checkState, row.checkId, row.sealed, row.label, row.certificate && JSON.stringify(row.certificate), row.consent && JSON.stringify(row.consent), row.schemas && JSON.stringify(row.schemas), row.consentRecord && JSON.stringify(row.consentRecord), row.createdAt, ...onlyIf.binds,
     );
 }
 
@@ -171,13 +177,13 @@ function insertCredentialIf(d1: D1Database, row: CredentialRow, onlyIf: WriteCon
  * its identity (a login id's hash could be guessed back), nor an Open Banking
  * consent's tokens and the accounts it named (a withdrawal).
  */
-const retired = (now: number) => ({ status: "DELETED" as const, sealed: null, identity: null, consent: null, isDefault: false, deletedAt: now });
+const retired = (now: number, revokedReason: RevokedReason) => ({ status: "DELETED" as const, sealed: null, identity: null, consent: null, isDefault: false, deletedAt: now, revokedReason });
 
 /** Retires every live or superseded credential of a workspace (its connection was revoked), to batch with that revocation. */
 export function retireWorkspaceCredentials(db: Database, workspaceId: string, now: number) {
   return db
     .update(credentials)
-    .set(retired(now))
+    .set(retired(now, "CONNECTION_REVOKED"))
     .where(and(eq(credentials.workspaceId, workspaceId), inArray(credentials.status, ["ACTIVE", "SUPERSEDED"])));
 }
 
@@ -257,6 +263,8 @@ export interface CredentialCandidate {
   keyVersion: number | null;
   /** The consented schemas as JSON text, or null for every one (consent.ts). */
   schemas: string | null;
+  /** When its holder's consent ends (ISO time, consent-record.ts), null for rows older than consent records. */
+  consentEndsAt: string | null;
 }
 
 /** Aliased, as the statement is read raw (its rows keyed by these names), not through drizzle's mapping. */
@@ -264,6 +272,7 @@ const CANDIDATE_COLUMNS = {
   id: sql<string>`${credentials.id}`.as("id"), providerCode: sql<string>`${credentials.providerCode}`.as("providerCode"), status: sql<string>`${credentials.status}`.as("status"),
   isDefault: sql<number>`${credentials.isDefault}`.as("isDefault"), notAfter: sql<string | null>`json_extract(${credentials.certificate}, '$.notAfter')`.as("notAfter"),
   knownTargets: sql<string | null>`${credentials.knownTargets}`.as("knownTargets"), keyVersion: sql<number | null>`json_extract(${credentials.sealed}, '$.kv')`.as("keyVersion"), schemas: sql<string | null>`${credentials.schemas}`.as("schemas"),
+  consentEndsAt: sql<string | null>`json_extract(${credentials.consentRecord}, '$.expiresAt')`.as("consentEndsAt"),
 };
 
 /**
@@ -325,11 +334,18 @@ export async function findCredential(d1: D1Database, workspaceId: string, id: st
   return row;
 }
 
-/** Deletes unless a job still runs on it; later jobs of the workspace then fail CREDENTIAL_NOT_FOUND. */
-export async function deleteCredential(d1: D1Database, workspaceId: string, id: string, hasActiveJob: ActiveJobCheck): Promise<void> {
+/**
+ * Deletes unless a job still runs on it; later jobs of the workspace then fail CREDENTIAL_NOT_FOUND. `withdrawnBy`
+ * the holder (domain/consent-withdrawal), the consent record keeps when. The row is the credential after, or null when
+ * a concurrent deletion got there first.
+ */
+export async function deleteCredential(d1: D1Database, workspaceId: string, id: string, hasActiveJob: ActiveJobCheck, withdrawnBy?: { holderAt: number }): Promise<CredentialRow | null> {
   await findCredential(d1, workspaceId, id);
   if (await hasActiveJob(d1, id)) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
-  await database(d1).update(credentials).set(retired(Date.now())).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE")));
+  const now = withdrawnBy?.holderAt ?? Date.now();
+  const withdrawal = withdrawnBy ? { consentRecord: sql`json_set(${credentials.consentRecord}, '$.withdrawnAt', ${new Date(now).toISOString()})` } : {};
+  const after = await database(d1).update(credentials).set({ ...retired(now, withdrawnBy ? "HOLDER_WITHDREW" : "DELETED_BY_WORKSPACE"), ...withdrawal }).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"))).returning().get();
+  return after ?? null;
 }
 
 /**

@@ -4,6 +4,7 @@ import { workspaces } from "../workspaces/tables";
 import type { CertificateFace } from "../certificates/verify";
 import type { KnownTargets } from "./targets";
 import type { ConsentFace } from "./consent-face";
+import type { ConsentRecord } from "./consent-record";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
@@ -11,6 +12,8 @@ import type { ConsentFace } from "./consent-face";
 // still runs on it, since jobs finish on the credential they started with.
 export const CREDENTIAL_STATUSES = ["ACTIVE", "SUPERSEDED", "DELETED"] as const;
 export const CHECK_STATES = ["CHECKING", "VALID", "INVALID", "UNKNOWN"] as const;
+/** Why a credential was DELETED: by its workspace, with its partner connection, or by its holder withdrawing consent. */
+export const REVOKED_REASONS = ["DELETED_BY_WORKSPACE", "CONNECTION_REVOKED", "HOLDER_WITHDREW"] as const;
 
 export const credentials = sqliteTable(
   "credentials",
@@ -67,6 +70,11 @@ export const credentials = sqliteTable(
     /** The schemas its holder consented to have collected with it (domain/credentials/consent.ts); null: every schema it can serve. */
     schemas: text("schemas", { mode: "json" }).$type<string[]>(),
     /**
+     * The consent its holder gave: when, for whom, why, under which text and until when (consent-record.ts). Null on
+     * rows older than consent records, which no consent end refuses.
+     */
+    consentRecord: text("consent_record", { mode: "json" }).$type<ConsentRecord>(),
+    /**
      * The job failure (LOGIN_FAILED, LOGIN_LOCKED) that showed the institution refuses this login, and when;
      * null while it is believed good. Jobs on an invalid credential fail NO_VALID_CREDENTIAL without logging in,
      * since every wrong-password attempt of ours brings a real account closer to its lock.
@@ -78,6 +86,8 @@ export const credentials = sqliteTable(
     supersededAt: integer("superseded_at"),
     createdAt: integer("created_at").notNull(),
     deletedAt: integer("deleted_at"),
+    /** Why it was deleted (REVOKED_REASONS); null while live, and on rows deleted before reasons were kept. */
+    revokedReason: text("revoked_reason", { enum: REVOKED_REASONS }),
   },
   (t) => [
     // One live credential per login or certificate, and one default per provider; the rest may pile up.

@@ -3,6 +3,7 @@ import type { CertificateFace } from "../certificates/verify";
 import type { ConsentFace } from "./consent-face";
 import { isoTime, isoTimeOrNull } from "../../platform/lib/iso-time";
 import { GLOBAL_PROVIDER } from "./identity";
+import { consentRecordView } from "./consent-record";
 
 /** How long before notAfter a certificate is flagged, so a partner can ask the business to renew before jobs fail. */
 export const RENEWAL_WINDOW_MS = 30 * 86_400_000;
@@ -46,9 +47,11 @@ export function credentialView(row: CredentialRow) {
     certificate: row.certificate ? certificateView(row.certificate) : null,
     consent: row.consent ? consentView(row.consent) : null,
     schemas: row.schemas,
+    consentRecord: row.consentRecord ? consentRecordView(row.consentRecord, row.providerCode, row.schemas) : null,
     check: checkView(row),
     refusal: row.invalidReason && row.invalidatedAt !== null ? { code: row.invalidReason, at: isoTime(row.invalidatedAt) } : null,
     createdAt: isoTime(row.createdAt),
     deletedAt: isoTimeOrNull(row.deletedAt),
+    revokedReason: row.revokedReason,
   };
 }

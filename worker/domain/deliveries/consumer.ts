@@ -4,6 +4,7 @@ import { log } from "../../platform/observability/telemetry";
 import { type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
 import { claimStalledDeliveries, findDelivery, insertDelivery, recordTry } from "./store";
 import { numberOr } from "../../platform/configuration";
+import { ApiError } from "../../platform/errors/api-error";
 
 export const DELIVERY_QUEUE = "collect-deliveries";
 
@@ -37,7 +38,8 @@ export async function queueRouteDelivery(env: Pick<Bindings, "DB" | "DELIVERIES"
 /**
  * The DELIVERIES queue's handler: each message one try of one delivery, recorded in the route's log; a failed try
  * comes back as the same message later (backoff from DELIVERY_RETRY_BASE_SECONDS, 30 s by default, doubling to an
- * hour) until DELIVERY_TRIES. A delivery whose route was deleted or whose job is gone since ends FAILED at once.
+ * hour) until DELIVERY_TRIES. A delivery whose route was deleted, whose job is gone since, or whose results were
+ * deleted before it ran ends FAILED at once, the last saying when and why.
  * `jobs`: what it reads of the job flow (worker/index.ts passes it).
  */
 export async function consumeDeliveryBatch(
@@ -63,7 +65,8 @@ export async function consumeDeliveryBatch(
       message.ack();
     } catch (err) {
       const tries = delivery.attempts + 1;
-      const last = tries >= DELIVERY_TRIES;
+      // Results deleted (expired, or on request: docs/retention.md) never come back; another try would only fail again.
+      const last = tries >= DELIVERY_TRIES || (err instanceof ApiError && err.code === "DATA_JOB_RESULTS_DELETED");
       log("warn", "route-delivery-failed", { deliveryId: delivery.id, routeId: delivery.routeId, jobId: delivery.jobId, tries, error: String(err) });
       await recordTry(env.DB, delivery.id, { status: last ? "FAILED" : "PENDING", error: String((err as Error)?.message ?? err), files: null });
       if (last) message.ack();

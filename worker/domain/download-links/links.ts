@@ -5,6 +5,7 @@ import type { JobRow } from "../jobs/store";
 import { isoTime } from "../../platform/lib/iso-time";
 import { isActiveConnection } from "../partners/connections";
 import { workspaceJob } from "../jobs/workspace-job";
+import { resultsDeleted, resultsGone, storedExpiry } from "../jobs/results-expiry";
 import { signLink, verifyLink } from "./token";
 
 /** Where links are served: the token is the last segment, so a link is one opaque URL. */
@@ -17,10 +18,13 @@ export const MAX_LINK_SECONDS = 7 * 24 * 3600;
 /**
  * A link to a job's CSV for whoever holds it. It lives `seconds`, but never
  * past the expiry of the key that makes it, as keys a key issues do not
- * (domain/api-keys/rights.ts): a short-lived key cannot hand out longer access.
+ * (domain/api-keys/rights.ts): a short-lived key cannot hand out longer access;
+ * nor past the job's results (docs/retention.md), and results already gone get none.
  */
 export async function createDownloadLink(env: Bindings, origin: string, principal: Principal, job: JobRow, seconds: number, now: number) {
-  const until = Math.min(now + seconds * 1000, principal.rights.expiresAt ?? Infinity);
+  const stored = await storedExpiry(env.DB, job.id);
+  if (resultsGone(stored, now)) throw resultsDeleted(stored);
+  const until = Math.min(now + seconds * 1000, principal.rights.expiresAt ?? Infinity, stored.resultsExpireAt ?? Infinity);
   const expiresAt = Math.floor(until / 1000);
   const token = await signLink(env.DOWNLOAD_LINK_KEYS, { jobId: job.id, workspaceId: job.workspaceId, apiKeyId: principal.apiKeyId, expiresAt });
   return { url: `${origin}${DOWNLOAD_LINK_PATH}${token}`, expiresAt: isoTime(expiresAt * 1000) };

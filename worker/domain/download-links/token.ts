@@ -18,7 +18,7 @@ interface LinkKey {
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 /** As long as the other HMAC secrets: 32 random bytes in base64url are 43 characters. */
 export const MIN_LINK_SECRET_LENGTH = 32;
-/** Separates these MACs from any other use of the same secret. */
+/** Separates these MACs from any other use of the same secret: each kind of link signs under its own. */
 const DOMAIN = "collect-download-link-v1";
 const encoder = new TextEncoder();
 
@@ -53,38 +53,47 @@ function keyring(value: string): LinkKey[] {
   });
 }
 
-const signedPart = (keyId: string, payload: string) => encoder.encode(`${DOMAIN}.${keyId}.${payload}`);
+const signedPart = (domain: string, keyId: string, payload: string) => encoder.encode(`${domain}.${keyId}.${payload}`);
 
-/** `<key id>.<claims, base64url JSON>.<HMAC-SHA256 of both, base64url>`: URL-safe as it is. */
-export async function signLink(keys: string, claims: LinkClaims): Promise<string> {
+/**
+ * `<key id>.<claims, base64url JSON>.<HMAC-SHA256 of both under `domain`, base64url>`: URL-safe as it is. Every signed
+ * link of the service goes through here (download links, holders' manage links), each kind under its own `domain`, so a
+ * token of one kind never verifies as another.
+ */
+export async function signClaims(keys: string, domain: string, claims: Record<string, string | number>): Promise<string> {
   const key = keyring(keys)[0]!;
-  const payload = base64UrlEncode(encoder.encode(JSON.stringify({ j: claims.jobId, w: claims.workspaceId, k: claims.apiKeyId, e: claims.expiresAt })));
-  const mac = await crypto.subtle.sign("HMAC", await hmacKey(key.secret), signedPart(key.id, payload));
+  const payload = base64UrlEncode(encoder.encode(JSON.stringify(claims)));
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(key.secret), signedPart(domain, key.id, payload));
   return `${key.id}.${payload}.${base64UrlEncode(new Uint8Array(mac))}`;
 }
 
-function claimsOf(payload: string): LinkClaims | null {
-  try {
-    const { j, w, k, e } = JSON.parse(new TextDecoder().decode(base64UrlDecode(payload) ?? new Uint8Array())) as Record<string, unknown>;
-    if (typeof j !== "string" || typeof w !== "string" || typeof k !== "string" || !Number.isSafeInteger(e)) return null;
-    return { jobId: j, workspaceId: w, apiKeyId: k, expiresAt: e as number };
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The claims of a token one of the keys signed, expired or not (the caller
- * tells expiry apart); null for anything else: malformed, signed by a key no
- * longer in the keyring, or changed in any byte.
+ * The claims of a token one of the keys signed under `domain`, expired or not (the caller tells expiry apart); null
+ * for anything else: malformed, signed by a key no longer in the keyring or for another kind of link, or changed in any byte.
  */
-export async function verifyLink(keys: string, token: string): Promise<LinkClaims | null> {
+export async function verifyClaims(keys: string, domain: string, token: string): Promise<Record<string, unknown> | null> {
   const [keyId, payload, mac, ...rest] = token.split(".");
   if (rest.length || !keyId || !payload || !mac) return null;
   const key = keyring(keys).find((k) => k.id === keyId);
   const signature = base64UrlDecode(mac);
   if (!key || !signature) return null;
   // crypto.subtle.verify compares in constant time.
-  if (!(await crypto.subtle.verify("HMAC", await hmacKey(key.secret), signature, signedPart(key.id, payload)))) return null;
-  return claimsOf(payload);
+  if (!(await crypto.subtle.verify("HMAC", await hmacKey(key.secret), signature, signedPart(domain, key.id, payload)))) return null;
+  try {
+    const claims: unknown = JSON.parse(new TextDecoder().decode(base64UrlDecode(payload) ?? new Uint8Array()));
+    return claims && typeof claims === "object" ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function signLink(keys: string, claims: LinkClaims): Promise<string> {
+  return signClaims(keys, DOMAIN, { j: claims.jobId, w: claims.workspaceId, k: claims.apiKeyId, e: claims.expiresAt });
+}
+
+/** A download link's claims, or null (see verifyClaims). */
+export async function verifyLink(keys: string, token: string): Promise<LinkClaims | null> {
+  const { j, w, k, e } = (await verifyClaims(keys, DOMAIN, token)) ?? {};
+  if (typeof j !== "string" || typeof w !== "string" || typeof k !== "string" || !Number.isSafeInteger(e)) return null;
+  return { jobId: j, workspaceId: w, apiKeyId: k, expiresAt: e as number };
 }

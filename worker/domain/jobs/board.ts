@@ -8,15 +8,20 @@ type BoardEnv = Pick<Bindings, "DB" | "JOB_BOARD">;
 /** An InProgress entry older than this is checked against D1, in case a publish was lost. */
 export const FRESH_MS = 15_000;
 
-/** Tells the workspace's board about a job's latest row; every transition of jobs/ after creation calls it after writing D1. */
+/**
+ * Tells the workspace's board about a job's latest row; every transition of jobs/ after creation calls it after
+ * writing D1. This isolate's copy of a finished job is dropped, as an early deletion of its results changes it.
+ */
 export async function publishJob(env: BoardEnv, row: JobRow): Promise<void> {
   await jobBoard(env, row.workspaceId).put(row);
+  finished.forget(`${row.workspaceId}/${row.id}`);
 }
 
 /**
- * Finished jobs never change again (no transition leaves SUCCEEDED or FAILED, and jobs are never purged), so this
- * isolate keeps the last 1,000 it read: reading a finished job again, as a partner does after its webhook and for its
- * results, asks no object.
+ * Finished jobs hardly change again (no transition leaves SUCCEEDED or FAILED, and jobs are never purged; only an early
+ * deletion of their results moves `resultsExpireAt`), so this isolate keeps the last 1,000 it read: reading a finished
+ * job again, as a partner does after its webhook and for its results, asks no object. Another isolate's copy may show
+ * a deleted job's earlier expiry for a while; its results are refused at once all the same (jobs/result-units.ts reads D1).
  */
 const finished = new IsolateMemory<JobRow>(1_000);
 

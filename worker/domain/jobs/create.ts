@@ -17,6 +17,7 @@ import { sinceBase } from "./since";
 import { type CapWindow, type Idempotency, type InsertOutcome, insertJob, type JobRow, type NewJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
 import { jobBillingOf, recipientsOf } from "../workspaces/store";
+import { DAY_MS, retentionOf } from "../workspaces/results-retention";
 import { assertNotPastDue } from "../workspaces/past-due";
 import { usableRoute } from "../deliveries/store";
 import { log } from "../../platform/observability/telemetry";
@@ -165,6 +166,7 @@ async function decide(
       error: credentialId || keyed ? null : jobError("CREDENTIAL_NOT_FOUND"),
       createdAt: now,
       deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
+      resultsExpireAt: credentialId || keyed ? null : now + retentionOf(context.billing).days * DAY_MS,
     },
     cap: { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start, concurrentJobs: billing.concurrentJobs, concurrentScheduledJobs: billing.concurrentScheduledJobs, revisions: context.kept ? context.revisions : null },
   };

@@ -9,6 +9,7 @@ import type { Bindings } from "../../env";
 import { storeChanges } from "../results/changes";
 import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
+import { resultsExpiry } from "./results-expiry";
 import { jobEnded } from "./events";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
@@ -252,11 +253,13 @@ export class JobLifecycle {
    */
   async succeeded(job: JobRow, now: number): Promise<JobRow | null> {
     const changes = job.sinceJobId ? await storeChanges(this.env, job, await findJobById(this.env.DB, job.sinceJobId), finishedUnits) : null;
+    const resultsExpireAt = await resultsExpiry(this.env.DB, job.workspaceId, now);
     const [row] = await database(this.env.DB)
       .update(jobs)
       .set({
         status: "SUCCEEDED",
         finishedAt: now,
+        resultsExpireAt,
         updatedAt: now,
         ...(changes ? { recordCount: changes.recordCount, changesResultId: changes.resultId, changesCsvOffset: changes.csvOffset } : {}),
       })
@@ -267,11 +270,11 @@ export class JobLifecycle {
   }
 
   /** Ends a job with its error object; returns it, or null if it was already final. */
-  async failed(jobId: string, error: JobError, now: number): Promise<JobRow | null> {
+  async failed(job: Pick<JobRow, "id" | "workspaceId">, error: JobError, now: number): Promise<JobRow | null> {
     const [row] = await database(this.env.DB)
       .update(jobs)
-      .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
-      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
+      .set({ status: "FAILED", error, finishedAt: now, updatedAt: now, resultsExpireAt: await resultsExpiry(this.env.DB, job.workspaceId, now) })
+      .where(and(eq(jobs.id, job.id), inArray(jobs.status, ["PENDING", "RUNNING"])))
       .returning();
     if (row) await this.ended(row);
     return row ?? null;
@@ -286,10 +289,11 @@ export class JobLifecycle {
    */
   async workspaceFailed(workspaceId: string, error: JobError, now: number, alongside: BatchItem<"sqlite">[]): Promise<JobRow[]> {
     const db = database(this.env.DB);
+    const resultsExpireAt = await resultsExpiry(this.env.DB, workspaceId, now);
     const [ended] = await db.batch([
       db
         .update(jobs)
-        .set({ status: "FAILED", error, finishedAt: now, updatedAt: now })
+        .set({ status: "FAILED", error, finishedAt: now, updatedAt: now, resultsExpireAt })
         .where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.status, ["PENDING", "RUNNING"])))
         .returning(),
       ...alongside,

@@ -1,12 +1,17 @@
 import { CHANGES_UNIT_INDEX } from "../results/changes";
+import { resultsDeleted, resultsGone, storedExpiry } from "./results-expiry";
 import { type FinishedUnits, finishedUnits, type JobRow } from "./store";
 
 /**
  * What a job's results serve: its finished units, or, for an incremental job, its stored changes once it succeeded
- * and nothing before (they are known only then).
+ * and nothing before (they are known only then). Results past their expiry, or deleted, are 410
+ * DATA_JOB_RESULTS_DELETED for every reader (JSON, CSV, download links, deliveries: docs/retention.md).
  */
-export async function resultUnits(d1: D1Database, job: JobRow): Promise<FinishedUnits> {
-  if (!job.sinceJobId) return finishedUnits(d1, job.id);
+export async function resultUnits(d1: D1Database, job: JobRow, now = Date.now()): Promise<FinishedUnits> {
+  if (resultsGone(job, now)) throw resultsDeleted(job);
+  const [stored, units] = await Promise.all([storedExpiry(d1, job.id), job.sinceJobId ? null : finishedUnits(d1, job.id)]);
+  if (resultsGone(stored, now)) throw resultsDeleted(stored);
+  if (units) return units;
   if (job.status !== "SUCCEEDED") return { units: [], recordCount: 0 };
   return {
     units: [

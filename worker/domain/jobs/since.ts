@@ -3,6 +3,7 @@ import type { SchemaDefinition } from "../catalog/schemas";
 import { canonicalJson } from "../../platform/lib/canonical-json";
 import { invalidCursor } from "../../platform/database/cursor";
 import { findJob, type JobRow } from "./store";
+import { resultsGone } from "./results-expiry";
 
 const FIELD = "body.params.since";
 const PREFIX = "since.v1.";
@@ -43,6 +44,8 @@ export async function sinceBase(
   if (id === null) throw invalidCursor(FIELD, "since 값이 올바르지 않습니다. 성공한 작업이 돌려준 since를 그대로 보내 주세요.");
   const base = await findJob(d1, workspaceId, id);
   if (!base || base.status !== "SUCCEEDED") throw invalidCursor(FIELD, "since가 가리키는 성공한 작업이 없습니다.");
+  // Its records are what the changes are found against: without them every record would read as added.
+  if (resultsGone(base, Date.now())) throw invalidCursor(FIELD, "since가 가리키는 작업의 결과가 보관 기간이 지났거나 삭제되어 바뀐 것만 고를 수 없습니다. since 없이 전체를 수집해 주세요.");
   if (base.schema !== schema.id) throw invalidCursor(FIELD, `since는 같은 schema(${schema.id})의 작업이 돌려준 값이어야 합니다.`);
   if (base.credentialId !== credentialId) throw invalidCursor(FIELD, "since는 같은 자격증명으로 수집한 작업이 돌려준 값이어야 합니다.");
   if (filters(base.params) !== filters(params)) throw invalidCursor(FIELD, "since의 작업과 계좌·카드·통화 조건이 같아야 합니다.");

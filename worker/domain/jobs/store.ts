@@ -35,6 +35,8 @@ export interface NewJob {
   error: JobError | null;
   createdAt: number;
   deadlineAt: number;
+  /** Set for a job born Failed, which finishes as it is created (jobs/results-expiry.ts); null for one that waits to run. */
+  resultsExpireAt: number | null;
 }
 
 export interface Idempotency {
@@ -74,8 +76,8 @@ export type InsertOutcome =
 
 // Raw: an INSERT … SELECT with no FROM whose guards are subqueries; drizzle's insert … select needs a FROM and every column.
 const INSERT_JOB = `
-INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id, schedule_id, scheduled_for, delivery_route_id)
-SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18, ?19
+INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, credential_id, error, created_at, updated_at, deadline_at, finished_at, since_job_id, schedule_id, scheduled_for, delivery_route_id, results_expire_at)
+SELECT ?1, ?2, ?14, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?16, ?17, ?18, ?19, ?23
 WHERE (?12 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND created_at >= ?13) < ?12)
   AND (?6 <> 'PENDING' OR ?15 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING')) < ?15)
   AND (?6 <> 'PENDING' OR ?17 IS NULL OR ?22 IS NULL OR (SELECT count(*) FROM jobs WHERE billing_workspace_id = ?14 AND status IN ('PENDING', 'RUNNING') AND schedule_id IS NOT NULL) < ?22)
@@ -100,6 +102,8 @@ function insertedRow(job: NewJob): JobRow {
     planResentAt: null,
     changesResultId: null,
     changesCsvOffset: null,
+    resultsDeletedReason: null,
+    resultsPurgedAt: null,
     updatedAt: job.createdAt,
     finishedAt: job.status === "FAILED" ? job.createdAt : null,
   };
@@ -192,17 +196,6 @@ export interface SweptJob {
 }
 
 const SWEEP_BATCH = 500;
-
-/** Scraping steps (task units collected) of a billing workspace's jobs since `since`, for its plan's monthly step cap. */
-export async function stepsUsedSince(d1: D1Database, billingWorkspaceId: string, since: number): Promise<number> {
-  const row = await database(d1)
-    .select({ used: count() })
-    .from(taskUnits)
-    .innerJoin(jobs, eq(jobs.id, taskUnits.jobId))
-    .where(and(eq(jobs.billingWorkspaceId, billingWorkspaceId), eq(taskUnits.status, "DONE"), gte(taskUnits.updatedAt, since)))
-    .get();
-  return row?.used ?? 0;
-}
 
 /** The lowest unit of a job still waiting: where its chain goes on. */
 export const nextQueuedUnit = (jobId: string | SQLWrapper) => sql<number | null>`(SELECT min(unit_index) FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED')`;
@@ -325,7 +318,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
       job.id, job.workspaceId, job.providerCode, job.schema, JSON.stringify(job.params), job.status, job.credentialId,
       job.error ? JSON.stringify(job.error) : null, job.createdAt, job.deadlineAt, job.status === "FAILED" ? job.createdAt : null,
       cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId, job.scheduleId, job.scheduledFor, job.deliveryRouteId,
-      cap.revisions?.workspace ?? null, cap.revisions?.billing ?? null, cap.concurrentScheduledJobs,
+      cap.revisions?.workspace ?? null, cap.revisions?.billing ?? null, cap.concurrentScheduledJobs, job.resultsExpireAt,
     );
   try {
     const statements = [insertJobStatement];

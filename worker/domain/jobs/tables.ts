@@ -7,6 +7,10 @@ import { workspaces } from "../workspaces/tables";
 export const JOB_STATUSES = ["PENDING", "RUNNING", "SUCCEEDED", "FAILED"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** Why a job's results were deleted before their expiry (docs/retention.md). */
+export const RESULTS_DELETION_REASONS = ["REQUESTED", "CREDENTIAL_DELETED"] as const;
+export type ResultsDeletionReason = (typeof RESULTS_DELETION_REASONS)[number];
+
 export const jobs = sqliteTable(
   "jobs",
   {
@@ -49,6 +53,15 @@ export const jobs = sqliteTable(
     /** createdAt + maxWaitSeconds: past it the sweep fails the job with JOB_TIMEOUT. */
     deadlineAt: integer("deadline_at").notNull(),
     finishedAt: integer("finished_at"),
+    /**
+     * When its results stop being served (docs/retention.md): set when it finishes, to its finish plus its workspace's
+     * retention then; moved to the moment of an earlier deletion. Null while it runs.
+     */
+    resultsExpireAt: integer("results_expire_at"),
+    /** Why its results went before their time: deleted on request, or with the credential that collected them; null otherwise. */
+    resultsDeletedReason: text("results_deleted_reason", { enum: RESULTS_DELETION_REASONS }),
+    /** When the cron (or a deletion) removed its stored results and its units' rows; null while they are still stored. */
+    resultsPurgedAt: integer("results_purged_at"),
   },
   (t) => [
     index("jobs_workspace_created").on(t.workspaceId, t.createdAt, t.id),
@@ -57,6 +70,8 @@ export const jobs = sqliteTable(
     index("jobs_billing_created").on(t.billingWorkspaceId, t.createdAt),
     // The plan's concurrent-job and concurrent-scheduled-job counts, checked inside each insert (store.ts INSERT_JOB).
     index("jobs_billing_status").on(t.billingWorkspaceId, t.status),
+    // The cron's expired results still stored (domain/jobs/results-purge.ts): only those, so the index stays small.
+    index("jobs_results_due").on(t.resultsExpireAt).where(sql`results_purged_at IS NULL AND results_expire_at IS NOT NULL`),
     uniqueIndex("jobs_schedule_occurrence").on(t.scheduleId, t.scheduledFor).where(sql`schedule_id IS NOT NULL`),
   ],
 );

@@ -1,6 +1,7 @@
 import { findSchema } from "../catalog/schemas";
 import { sinceOf } from "./since";
 import type { JobRow } from "./store";
+import { isoTime } from "../../platform/lib/iso-time";
 import type { JobError } from "../../../contracts/job-failures";
 import type { Bindings } from "../../env";
 
@@ -24,8 +25,8 @@ interface Common {
 
 export type DataJobView =
   | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number; queuePosition?: number; maintenanceUntil?: string })
-  | (Common & { kind: "Succeeded"; recordCount: number; since?: string })
-  | (Common & { kind: "Failed"; error: JobError });
+  | (Common & { kind: "Succeeded"; recordCount: number; since?: string; resultsExpireAt?: string })
+  | (Common & { kind: "Failed"; error: JobError; resultsExpireAt?: string });
 
 type ListCommon = Pick<Common, "id" | "providerCode" | "schema" | "credentialId">;
 
@@ -42,6 +43,9 @@ export function jobKind(row: Pick<JobRow, "status">): JobKind {
   return row.status === "SUCCEEDED" ? "Succeeded" : row.status === "FAILED" ? "Failed" : "InProgress";
 }
 
+/** A finished job's extension field: when its results stop being served (docs/retention.md). */
+const expiry = (row: JobRow) => (row.resultsExpireAt === null ? {} : { resultsExpireAt: isoTime(row.resultsExpireAt) });
+
 /** The spec's `kind` variant of a stored job. */
 export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_INTERVAL_MS): DataJobView {
   const common: Common = {
@@ -54,9 +58,9 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
   };
   switch (row.status) {
     case "SUCCEEDED":
-      return { kind: "Succeeded", ...common, recordCount: row.recordCount, ...(findSchema(row.schema)?.identity ? { since: sinceOf(row) } : {}) };
+      return { kind: "Succeeded", ...common, recordCount: row.recordCount, ...(findSchema(row.schema)?.identity ? { since: sinceOf(row) } : {}), ...expiry(row) };
     case "FAILED":
-      return { kind: "Failed", ...common, error: row.error! };
+      return { kind: "Failed", ...common, error: row.error!, ...expiry(row) };
     default:
       return {
         kind: "InProgress",

@@ -126,12 +126,17 @@ export async function partnerActingFor(d1: D1Database, businessNumber: string, p
 
 /** The public name of the partner a connection workspace acts for, shown on its registration page; null when none. */
 export async function requestingPartnerName(d1: D1Database, workspaceId: string): Promise<string | null> {
+  return (await requestingPartner(d1, workspaceId))?.name ?? null;
+}
+
+/** The partner acting for a connection workspace (its id, and its name if it named itself), or null for any other workspace. */
+export async function requestingPartner(d1: D1Database, workspaceId: string): Promise<{ id: string; name: string | null } | null> {
   const row = await database(d1)
     .select({ partner: connections.partnerWorkspaceId })
     .from(connections)
     .where(and(eq(connections.workspaceId, workspaceId), eq(connections.status, "ACTIVE")))
     .get();
-  return row ? partnerNameOf(d1, row.partner) : null;
+  return row ? { id: row.partner, name: await partnerNameOf(d1, row.partner) } : null;
 }
 
 /** A connection by id, whichever partner's, for the operator console's search. */

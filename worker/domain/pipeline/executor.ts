@@ -1,6 +1,6 @@
 import { type AdapterCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
 import { type JobErrorCode, jobError } from "../../../contracts/job-failures";
-import { findProvider, type ProviderDefinition, runsOnDeploymentKey } from "../catalog/providers";
+import { collectBoundMs, findProvider, type ProviderDefinition, runsOnDeploymentKey } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";
 import type { LeaseGrant } from "./credential-lock";
 import type { MaintenanceWindow } from "../catalog/maintenance";
@@ -322,7 +322,7 @@ async function collectUnit(ctx: JobContext, row: UnitRow, uncommitted: number): 
     segment: row.segmentStart === null ? null : { start: row.segmentStart, end: row.segmentEnd! },
     params: ctx.job.params,
   };
-  const records = await withSession(ctx, (sessionId) => ctx.deps.scraperFor(ctx.provider).collect(sessionId, unit));
+  const records = await withSession(ctx, (sessionId) => ctx.deps.scraperFor(ctx.provider).collect(sessionId, unit, collectBoundMs(ctx.provider)));
   const valid = validated(ctx, records);
   // An empty list (accounts, cards) is the institution having none; an empty period is a valid answer of zero records.
   if (valid.length === 0 && !ctx.schema.datedRange) throw new ProviderFailure("NO_DATA_AVAILABLE", `no ${ctx.schema.id} records at the institution`);
@@ -388,6 +388,6 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
     }
   }
   if (INVALIDATES_CREDENTIAL.has(error.code) && job.credentialId) await deps.invalidateCredential(job.credentialId, error.code);
-  if (await deps.jobs.failed(job.id, error, deps.now())) await closeJobSession(delivery);
+  if (await deps.jobs.failed(job, error, deps.now())) await closeJobSession(delivery);
   return ACK;
 }

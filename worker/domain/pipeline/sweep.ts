@@ -30,7 +30,7 @@ export async function sweep(d1: D1Database, deps: PipelineDeps): Promise<{ timed
   const fail = async (jobs: SweptJob[], code: "JOB_TIMEOUT" | "PENDING_ORPHAN") => {
     let count = 0;
     for (const job of jobs) {
-      if (!(await deps.jobs.failed(job.id, jobError(code), now))) continue;
+      if (!(await deps.jobs.failed(job, jobError(code), now))) continue;
       count++;
       await releaseJobLeases(deps, [job]);
     }

@@ -10,6 +10,8 @@ import { checksOnRegistration, credentialRegistered, sendProbe } from "../creden
 import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
 import { assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
 import { sessionEnded } from "./events";
+import { newConsentRecord } from "../credentials/consent-record";
+import { CURRENT_CONSENT_TEXT_VERSION } from "../credentials/consent-text";
 import { consentOptionOf } from "./open-banking";
 import { consumeStatement, type SessionRow, sessionStillPending } from "./sessions";
 import { consumedFor } from "./submit";
@@ -35,6 +37,8 @@ export async function registerConsent(env: Bindings, session: SessionRow, grant:
   await assertIdentitiesKnown(env.DB, session.workspaceId);
   const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, {
     providerCode: PROVIDER, credential: grant.credential, certificate: null, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas, consent: face,
+    // The consent window opens from the hosted page showing the current text; the callback arrives minutes later at most.
+    consentRecord: await newConsentRecord(env.DB, session.workspaceId, CURRENT_CONSENT_TEXT_VERSION, face, now),
   });
   const [supersede] = await env.DB.batch([
     ...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)),
@@ -56,8 +60,9 @@ async function recoverConsent(env: Bindings, session: SessionRow, credentialId: 
   const checkId = newCheckId(checksOnRegistration(env), row.providerCode);
   const now = Date.now();
   const pending = sessionStillPending(session.id, now);
+  const record = await newConsentRecord(env.DB, session.workspaceId, CURRENT_CONSENT_TEXT_VERSION, face, now);
   await env.DB.batch([
-    await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, grant.credential, checkId, pending),
+    await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, grant.credential, checkId, record, pending),
     consentFaceStatement(env.DB, row.id, face, pending),
     consumeStatement(env.DB, session.id, row.id, now),
   ]);

@@ -7,6 +7,8 @@ import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../c
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { sessionEnded } from "./events";
+import { newConsentRecord } from "../credentials/consent-record";
+import { CURRENT_CONSENT_TEXT_VERSION } from "../credentials/consent-text";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
 import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
 
@@ -14,6 +16,8 @@ export interface Submission {
   kind: "PROVIDER_LOGIN" | "CERTIFICATE";
   providerCode?: string;
   envelope: E2eEnvelope;
+  /** The consent text the page showed (credentials/consent-text.ts), checked by the route; the current one when the page named none. */
+  consentTextVersion?: string;
 }
 
 /**
@@ -47,8 +51,9 @@ async function recover(env: Bindings, session: SessionRow, credentialId: string,
   await assertSameIdentity(row, credential, certificate);
   const checkId = newCheckId(checksOnRegistration(env), row.providerCode);
   const now = Date.now();
+  const record = await newConsentRecord(env.DB, session.workspaceId, submission.consentTextVersion ?? CURRENT_CONSENT_TEXT_VERSION, row.consent, now);
   await env.DB.batch([
-    await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, credential, checkId, sessionStillPending(session.id, now)),
+    await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, credential, checkId, record, sessionStillPending(session.id, now)),
     consumeStatement(env.DB, session.id, row.id, now),
   ]);
   const after = await consumedFor(env, session, row.id);
@@ -74,8 +79,9 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const credential = credentialFromFields(provider, submission.kind, fields, "fields");
   const certificate = await checkCredential(credential, session.businessNumber);
   await assertIdentitiesKnown(env.DB, session.workspaceId);
-  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas });
   const now = Date.now();
+  const consentRecord = await newConsentRecord(env.DB, session.workspaceId, submission.consentTextVersion ?? CURRENT_CONSENT_TEXT_VERSION, null, now);
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas, consentRecord });
   // The credential goes in (superseding the one it replaces) only while the session is still usable,
   // and in the same transaction that consumes it.
   const [supersede] = await env.DB.batch([

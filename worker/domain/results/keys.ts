@@ -7,4 +7,7 @@
  * committed ones. An empty resultId gives the prefix of the objects named
  * for a unit.
  */
-export const unitResultsKey = (jobId: string, unitIndex: number, resultId: string) => `results/${jobId}/${String(unitIndex).padStart(6, "0")}/${resultId}`;
+export const unitResultsKey = (jobId: string, unitIndex: number, resultId: string) => `${jobResultsPrefix(jobId)}${String(unitIndex).padStart(6, "0")}/${resultId}`;
+
+/** Where every object of a job lies, whichever unit or delivery wrote it: what deleting its results removes. */
+export const jobResultsPrefix = (jobId: string) => `results/${jobId}/`;

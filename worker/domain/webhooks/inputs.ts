@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES } from "../../../contracts/webhooks";
 import { MAX_WEBHOOK_URL_LENGTH } from "./url";
 
 export const MAX_DESCRIPTION = 256;
-export const EventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).meta({ description: "data_job.succeeded, data_job.failed, registration_session.consumed, .cancelled, .expired, .locked, credential.expiring (인증서 만료 30, 7, 1일 전), schedule.paused (연속 실패로 일정이 일시 중지됨)" });
+export const EventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).meta({ description: "data_job.succeeded, data_job.failed, registration_session.consumed, .cancelled, .expired, .locked, credential.expiring (인증서나 소유자 동의 만료 30, 7, 1일 전), credential.revoked (소유자가 동의 철회, revokedReason), schedule.paused (연속 실패로 일정이 일시 중지됨)" });
 
 const url = z.string().max(MAX_WEBHOOK_URL_LENGTH).meta({
   description: "이벤트를 받을 https URL. 사설, 루프백, 링크 로컬, 예약 주소와 localhost는 받지 않습니다(400 PARTNER_WEBHOOK_URL_INVALID).",

@@ -30,3 +30,13 @@ export const PLAN_NAMES: Record<Plan, string> = { FREE: "무료", PRO: "프로",
  * month's renewal (worker/domain/billing/renewal.ts); null for a plan without overage.
  */
 export const PLAN_OVERAGE: Record<Plan, { includedJobs: number; perJob: number } | null> = { FREE: null, PRO: { includedJobs: 5_000, perJob: 30 }, INTERNAL: null };
+
+/**
+ * How many days a finished job's results are kept (docs/retention.md): `defaultDays` unless the workspace chose
+ * otherwise, never more than `maxDays`. Longer keeping is what a paid plan buys; nobody's results are kept for ever.
+ */
+export const PLAN_RESULTS_RETENTION: Record<Plan, { defaultDays: number; maxDays: number }> = {
+  FREE: { defaultDays: 7, maxDays: 30 },
+  PRO: { defaultDays: 30, maxDays: 365 },
+  INTERNAL: { defaultDays: 30, maxDays: 365 },
+};

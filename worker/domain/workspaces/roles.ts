@@ -33,6 +33,10 @@ export const ACTIONS = {
   "members.manage": { roles: ["owner"], label: "구성원 관리" },
   "workspace.leave": { roles: ["owner", "member"], label: "워크스페이스 나가기" },
   "billing.manage": { roles: ["owner"], label: "결제 관리" },
+  // Deleted results never come back, for anyone in the workspace: the same hands that manage its credentials.
+  "results.retention": { roles: ["owner"], label: "결과 보관 기간 변경·결과 삭제" },
+  // The log names every key's requests and what they sent (redacted): as much of the workspace as the keys page shows.
+  "logs.read": { roles: ["owner"], label: "API 요청 기록 조회" },
 } as const satisfies Record<string, { roles: readonly MemberRole[]; label: string }>;
 
 export type Action = keyof typeof ACTIONS;

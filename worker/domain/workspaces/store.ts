@@ -42,7 +42,7 @@ export function jobBillingStatement(d1: D1Database, workspaceId: string): D1Prep
   return d1
     .prepare(
       `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan, coalesce(w.suspended_at, b.suspended_at) AS suspendedAt, b.past_due_since AS pastDueSince,
-         w.revision AS revision, b.revision AS billingRevision
+         b.results_retention_days AS resultsRetentionDays, w.revision AS revision, b.revision AS billingRevision
        FROM workspaces w JOIN workspaces b ON b.id = coalesce(w.billing_workspace_id, w.id) WHERE w.id = ?`,
     )
     .bind(workspaceId);
@@ -54,6 +54,8 @@ export type JobBillingRow = {
   plan: Plan;
   suspendedAt: number | null;
   pastDueSince: number | null;
+  /** The billing workspace's chosen results retention (tables.ts); a kept create context may hold an older one (docs/retention.md). */
+  resultsRetentionDays: number | null;
   /** The two rows' revisions (tables.ts `revision`) as read. */
   revision: number;
   billingRevision: number;
@@ -200,4 +202,18 @@ export function workspacesMatching(d1: D1Database, term: string, limit: number):
 /** One workspace whole, for the operator console (which shows no secret: the row holds none). */
 export async function workspaceRow(d1: D1Database, workspaceId: string): Promise<WorkspaceRow | null> {
   return (await database(d1).select().from(workspaces).where(eq(workspaces.id, workspaceId)).get()) ?? null;
+}
+
+/** The longest consent a holder gives, and what a workspace that set none asks for: a year. */
+export const MAX_CONSENT_DAYS = 365;
+
+/** What a consent given now for the workspace records of it: its name and how long consents last there. */
+export async function consentTermsOf(d1: D1Database, workspaceId: string): Promise<{ name: string; days: number }> {
+  const row = await database(d1).select({ name: workspaces.name, days: workspaces.consentDays }).from(workspaces).where(eq(workspaces.id, workspaceId)).get();
+  return { name: row?.name ?? "", days: Math.min(row?.days ?? MAX_CONSENT_DAYS, MAX_CONSENT_DAYS) };
+}
+
+/** Sets how long consents given from now on last (1 to MAX_CONSENT_DAYS days); consents already given keep their end. */
+export async function setConsentDays(d1: D1Database, workspaceId: string, days: number): Promise<void> {
+  await database(d1).update(workspaces).set({ consentDays: days }).where(eq(workspaces.id, workspaceId));
 }

@@ -24,10 +24,14 @@ export const workspaces = sqliteTable(
   billingWorkspaceId: text("billing_workspace_id"),
   /** A self-serve workspace whose owner has not confirmed their e-mail yet: sandbox providers only (workspaces/sandbox-only.ts). */
   sandboxOnly: integer("sandbox_only", { mode: "boolean" }).notNull().default(false),
+  /** How many days a finished job's results are kept (docs/retention.md); null: its plan's default. Read capped at the plan's maximum (workspaces/results-retention.ts). */
+  resultsRetentionDays: integer("results_retention_days"),
   /** When an operator suspended it (worker/domain/operators/workspace-actions.ts): its keys, its businesses' jobs and its console are refused; null while open. */
   suspendedAt: integer("suspended_at"),
   /** When its plan's renewal charge first failed (worker/domain/billing/renewal.ts); past the grace period no job starts. Null while paid up. */
   pastDueSince: integer("past_due_since"),
+  /** How long the consent its credentials' holders give lasts, in days (domain/credentials/consent-record.ts); null: a year. */
+  consentDays: integer("consent_days"),
   /**
    * A random stamp drawn again on every change to what a job's create decides from: this row's plan, caps,
    * suspension and payment state, any of its credentials, and its webhook endpoints (whom a job born Failed is

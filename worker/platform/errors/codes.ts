@@ -4,10 +4,11 @@
  * text. The catalog mirrors the whole spec, so it also holds codes of
  * features not built yet (billing, plans, admin): a code here is not a
  * promise that some route answers it; each route's OpenAPI entry lists
- * the codes it really does. Three codes are ours, for the device grant the
- * spec leaves unshown (docs/api-design.md): DEVICE_AUTHORIZATION_PENDING,
+ * the codes it really does. Five codes are ours (docs/api-design.md): for the
+ * device grant the spec leaves unshown, DEVICE_AUTHORIZATION_PENDING,
  * DEVICE_SLOW_DOWN and DEVICE_ACCESS_DENIED, RFC 8628's authorization_pending,
- * slow_down and access_denied.
+ * slow_down and access_denied; for results kept only so long (docs/retention.md),
+ * DATA_JOB_RESULTS_DELETED and DATA_JOB_NOT_FINISHED.
  */
 const CATALOG = {
   400: {
@@ -117,11 +118,13 @@ const CATALOG = {
     CREDENTIAL_RECOVERY_NOT_ALLOWED: "이 자격 증명은 복구할 수 없습니다.",
     CREDENTIAL_REVOKED: "삭제된 자격 증명입니다(직접 삭제했거나 연결이 해지되었습니다). 다시 등록해 주세요.",
     CREDENTIAL_SUPERSEDED: "이 자격 증명은 다시 등록된 새 자격 증명으로 대체되었습니다. 새 자격 증명을 사용해 주세요.",
+    DATA_JOB_NOT_FINISHED: "작업이 아직 진행 중입니다. 끝난(Succeeded 또는 Failed) 작업의 결과만 삭제할 수 있습니다. 작업이 끝난 뒤 다시 요청해 주세요.",
     DUPLICATE_EMAIL: "이미 사용 중인 이메일입니다.",
     IDEMPOTENCY_KEY_CONFLICT: "같은 Idempotency-Key가 다른 요청 내용으로 이미 사용되었습니다. 새 키를 사용해 주세요.",
     PAYMENT_METHOD_IN_USE: "사용 중인 결제 수단입니다.",
   },
   410: {
+    DATA_JOB_RESULTS_DELETED: "이 작업의 결과는 삭제되었습니다(보관 기간 만료 또는 삭제 요청). 작업 정보는 GET /api/v1/data-jobs/{id}에서 계속 볼 수 있습니다. 결과가 필요하면 작업을 다시 만들어 주세요.",
     PARTNER_CREDENTIAL_API_UNSUPPORTED: "더 이상 지원하지 않는 파트너 자격 증명 API입니다.",
     REGISTRATION_SESSION_ALREADY_CANCELLED: "취소된 등록 세션입니다. 새 세션을 발급받아 주세요.",
     REGISTRATION_SESSION_ALREADY_CONSUMED: "이미 사용된 등록 세션입니다. 새 세션을 발급받아 주세요.",

@@ -46,6 +46,7 @@ export const REGISTRATION_PAGE = `<!doctype html>
   <p id="optionName" class="provider" hidden></p>
   <div class="field" id="optionRow"><label for="option">기관과 로그인 방식</label><select id="option"></select></div>
   <p id="consent" class="provider"></p>
+  <section id="consentText" aria-label="동의 내용"></section>
   <div id="fields"></div>
   <p id="formError" class="error" role="alert" aria-live="assertive"></p>
   <button id="submit" type="submit">연결하기</button>

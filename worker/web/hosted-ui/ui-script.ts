@@ -186,6 +186,14 @@ async function main() {
     $("requester").textContent = session.partnerName + "의 요청으로 연결합니다.";
     $("requester").hidden = false;
   }
+  // The consent text the record will name (its version goes back with the submission), shown before anything is sent.
+  for (const text of session.consentText.paragraphs) {
+    const paragraph = document.createElement("p");
+    paragraph.className = "hint";
+    paragraph.textContent = text;
+    $("consentText").append(paragraph);
+  }
+  $("consentText").dataset.version = session.consentText.version;
   session.options.forEach((option, i) => select.append(new Option(optionLabel(option), String(i))));
   // With one option there is nothing to choose, but the user still sees where the login goes.
   $("optionRow").hidden = session.options.length < 2;
@@ -215,7 +223,7 @@ async function main() {
       const sent = await fetch("/connect/api/registrations", {
         method: "POST",
         headers: apiHeaders({ "Content-Type": "application/json" }),
-        body: JSON.stringify({ kind: option.kind, providerCode: option.providerCode, envelope }),
+        body: JSON.stringify({ kind: option.kind, providerCode: option.providerCode, consentTextVersion: session.consentText.version, envelope }),
       });
       const result = await sent.json();
       if (!sent.ok) {

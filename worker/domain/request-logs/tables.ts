@@ -1,0 +1,38 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+// Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
+
+/**
+ * One answered /api/v1 request of a workspace's API key, kept REQUEST_LOG_RETENTION_MS (store.ts). Written in
+ * batches by the REQUEST_LOGS queue's consumer, never on the request's path (docs/request-logs.md). No foreign keys:
+ * a row outlives the key it names, and the writer must not fail on a workspace or key removed meanwhile.
+ */
+export const requestLogs = sqliteTable(
+  "request_logs",
+  {
+    /** The request's id, the X-Request-Id the caller got: unique, so a queue message delivered twice writes one row. */
+    id: text("id").primaryKey(),
+    /** The calling key's own workspace, whichever business a partner selected. */
+    workspaceId: text("workspace_id").notNull(),
+    apiKeyId: text("api_key_id").notNull(),
+    /** The key's first characters, as the keys list shows them; never more of the secret. */
+    apiKeyPrefix: text("api_key_prefix").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    status: integer("status").notNull(),
+    /** The error envelope's `code`; null for a success. */
+    errorCode: text("error_code"),
+    latencyMs: integer("latency_ms").notNull(),
+    idempotencyKey: text("idempotency_key"),
+    /** The query and the JSON body as redacted (redaction.ts); null when there was none or it was not JSON. */
+    query: text("query", { mode: "json" }).$type<Record<string, unknown>>(),
+    body: text("body", { mode: "json" }).$type<unknown>(),
+    /** The error envelope the caller got, redacted the same way. */
+    errorBody: text("error_body", { mode: "json" }).$type<unknown>(),
+    /** When the request arrived. */
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("request_logs_workspace").on(t.workspaceId, t.createdAt, t.id), index("request_logs_created").on(t.createdAt)],
+);
+
+export type RequestLogRow = typeof requestLogs.$inferSelect;

@@ -1,0 +1,73 @@
+import type { Context } from "hono";
+import type { PageEnv } from "../../env";
+import type { CredentialRow } from "../../domain/credentials/store";
+import { consentCoverage } from "../../domain/credentials/consent-record";
+import { findSchema } from "../../domain/catalog/schemas";
+import { ApiError } from "../../platform/errors/api-error";
+import { ErrorAlert, Page } from "../layout";
+import { kst } from "../kst";
+import { providerName } from "../provider-name";
+
+const PRODUCT = "데이터 수집 서비스";
+const METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서", OPEN_BANKING: "오픈뱅킹 동의" } as const;
+
+/** The form's one field: the person ticks it, so no single stray click (or a link previewer) withdraws. */
+export const CONFIRM_FIELD = "confirm";
+
+/** What is shared, with whom, since when and until when, as the holder reads it. */
+function Shared(props: { credential: CredentialRow }) {
+  const { credential } = props;
+  const record = credential.consentRecord;
+  const { providerCodes, schemas } = consentCoverage(credential.providerCode, credential.schemas);
+  return (
+    <dl id="shared">
+      <dt>맡긴 것</dt>
+      <dd>{`${METHOD[credential.authMethod]} · ${credential.label ?? ""}`}</dd>
+      <dt>누구에게</dt>
+      <dd id="shared-with">{record ? (record.partner?.name ? `${record.partner.name} (${record.workspaceName}을 위해)` : record.workspaceName) : "등록한 워크스페이스"}</dd>
+      <dt>어느 기관에서</dt>
+      <dd>{providerCodes.map(providerName).join(", ")}</dd>
+      <dt>무엇을</dt>
+      <dd id="shared-schemas">{schemas.map((id) => findSchema(id)?.title ?? id).join(", ")}</dd>
+      {record && (
+        <>
+          <dt>목적</dt>
+          <dd>{record.purpose}</dd>
+          <dt>언제부터</dt>
+          <dd id="shared-since">{kst(Date.parse(record.givenAt))}</dd>
+          <dt>언제까지</dt>
+          <dd id="shared-until">{kst(Date.parse(record.expiresAt))}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** The holder's page: what the credential shares and the one confirmed step that withdraws it, or how it ended. */
+export function managePage(c: Context<PageEnv>, shown: { credential?: CredentialRow; withdrawn?: CredentialRow; error?: ApiError }): Response | Promise<Response> {
+  const status = (shown.error?.status ?? 200) as 200;
+  return c.html(
+    <Page title="맡긴 자격 증명 관리" product={PRODUCT}>
+      <ErrorAlert error={shown.error} />
+      {shown.withdrawn && (
+        <p class="notice" role="status" id="withdrawn">
+          {`${kst(shown.withdrawn.deletedAt!)}에 동의를 철회했습니다. 맡긴 비밀번호와 인증서는 지워졌고, 요청한 곳에도 알렸습니다.`}
+        </p>
+      )}
+      {shown.credential && (
+        <>
+          <Shared credential={shown.credential} />
+          <form method="post" action={new URL(c.req.url).pathname}>
+            <label>
+              <input type="checkbox" name={CONFIRM_FIELD} value="yes" required style="width:auto" /> 동의를 철회하고 맡긴 정보를 지웁니다. 이후에는 이 정보로 자료를 모을 수 없습니다.
+            </label>
+            <button type="submit" class="danger">
+              동의 철회
+            </button>
+          </form>
+        </>
+      )}
+    </Page>,
+    status,
+  );
+}
