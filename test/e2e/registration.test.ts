@@ -106,6 +106,9 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await page.click("#connect");
     const frame = await registrationFrame(page);
     await page.screenshot({ path: path.join(SHOTS, "2-registration-ui.png") });
+    // The consent text the person reads before submitting, whose version the credential will record.
+    const shownText = await frame.$eval("#consentText", (el) => ({ version: (el as HTMLElement).dataset.version, text: el.textContent ?? "" }));
+    expect(shownText.text.length).toBeGreaterThan(20);
 
     // A value off the credential-schema pattern is stopped in the browser.
     await frame.type("#f_loginId", "bad id!");
@@ -130,7 +133,8 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
 
     const credentialId = await page.$eval("#status", (el) => (el as HTMLElement).dataset.credentialId);
     const api = client(stack, apiKey);
-    expect((await api.json("GET", `/api/v1/credentials/${credentialId}`)).body).toMatchObject({ providerCode: "sandbox.bank", status: "ACTIVE" });
+    const registered = (await api.json("GET", `/api/v1/credentials/${credentialId}`)).body;
+    expect(registered).toMatchObject({ providerCode: "sandbox.bank", status: "ACTIVE", consentRecord: { textVersion: shownText.version, providerCodes: ["sandbox.bank"], withdrawnAt: null } });
     const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
     const done = await api.waitForJob(job.id);
     expect(done).toMatchObject({ kind: "Succeeded", recordCount: 3 });
