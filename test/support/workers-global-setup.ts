@@ -10,6 +10,7 @@ import { REPLICA_CLIENT } from "../../sandbox/openbanking/ground-truth";
 import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
 import { REPLICA_SERVICE_KEY } from "../../sandbox/nts-business-status/ground-truth";
 import { ntsBusinessStatusStandIns } from "../../sandbox/nts-business-status/stand-ins";
+import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -47,8 +48,10 @@ async function startServices(): Promise<() => Promise<void>> {
     // Route deliveries reach the test SFTP server on this machine, as the local stack allows; production refuses loopback.
     SFTP_ALLOW_LOCAL_HOSTS: "1",
     // Open Banking reaches the sandbox's replica of KFTC, with the replica's 이용기관 keys (test/workers/openbanking.test.ts).
-    // The NTS business-status API likewise, with the replica's service key (test/workers/business-status.test.ts).
+    // The NTS business-status API likewise, with the replica's service key (test/workers/business-status.test.ts),
+    // and Hometax (test/workers/hometax-replica.test.ts).
     INSTITUTION_BASE_URLS: JSON.stringify({
+      hometax: hometaxStandIns(`http://127.0.0.1:${TEST_SANDBOX_PORT}`),
       openbanking: openBankingStandIns(`http://127.0.0.1:${TEST_SANDBOX_PORT}`),
       "nts.business-status": ntsBusinessStatusStandIns(`http://127.0.0.1:${TEST_SANDBOX_PORT}`),
     }),

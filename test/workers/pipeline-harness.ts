@@ -67,7 +67,8 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
   const settleAll = async () => {
     while (queued.length) await settle(queued.shift()!);
   };
-  return { deps, queued, drain, settle, settleAll, logins: () => logins };
+  // `env`: the bindings whose queue is this harness's, for jobs created through the API (helpers.ts `call`).
+  return { deps, env: queue.env, queued, drain, settle, settleAll, logins: () => logins };
 }
 
 export async function newJob(params: Record<string, unknown> = RANGE, schema = "bank.transactions.cb.v1", login?: { loginId: string; password: string }) {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { issueJointCertificate } from "../../sandbox/certificates/issue";
+import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
+import { BUSINESS_CHOICES, HOMETAX_MEMBERS } from "../../sandbox/hometax/members";
+import { callJson, createWorkspace } from "./helpers";
+import { harness } from "./pipeline-harness";
+
+type Json = Record<string, any>;
+const RANGE = { dateRangeStart: "2025-10-01", dateRangeEnd: "2025-12-31" };
+const SCHEMA = "taxportal.tax-invoices.sales.v1";
+const memberOf = (userId: string) => [...HOMETAX_MEMBERS, ...BUSINESS_CHOICES].find((m) => m.userId === userId)!;
+
+/**
+ * A Hometax job through the public API against the replica: the member's certificate registered with POST /credentials,
+ * the job created with POST /data-jobs, run by the real executor and scraper (retries without waiting), read back.
+ */
+async function hometaxJob(userId: string): Promise<{ job: Json; data: Json[] | null; truth: Json[] }> {
+  const { businessNumber } = memberOf(userId);
+  const ws = await createWorkspace({ businessNumber });
+  const { certificate, privateKey, password } = await issueJointCertificate({ idn: businessNumber });
+  const credential = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "hometax", authMethod: "CERTIFICATE", fields: { certificate, privateKey, password } } });
+  expect(credential.status, JSON.stringify(credential.body)).toBe(201);
+  const h = harness();
+  const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "hometax", schema: SCHEMA, params: RANGE }, env: h.env });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  await h.drain();
+  const job = (await callJson<Json>(`/api/v1/data-jobs/${created.body.id}`, { key: ws.apiKey })).body;
+  const data = job.kind === "Succeeded" ? (await callJson<Json>(`/api/v1/data-jobs/${created.body.id}/results`, { key: ws.apiKey })).body.data : null;
+  return { job, data, truth: hometaxDocuments(businessNumber, SCHEMA, { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }) };
+}
+
+const byId = (rows: Json[]) => [...rows].sort((a, b) => String(a.ntsTransactionId).localeCompare(String(b.ntsTransactionId)));
+
+describe("Hometax through the public API against its replica (docs/institutions/hometax.md §11)", () => {
+  it("collects the business the portal script's rule chooses for a login that switched to it, and refuses a login with none chosen", async () => {
+    const switched = await hometaxJob("switched");
+    expect(switched.job, JSON.stringify(switched.job.error)).toMatchObject({ kind: "Succeeded", recordCount: switched.truth.length });
+    expect(switched.truth.length).toBeGreaterThan(0);
+    expect(byId(switched.data!)).toEqual(byId(switched.truth));
+
+    const none = await hometaxJob("nobusiness");
+    expect(none.job).toMatchObject({ kind: "Failed", error: { code: "BUSINESS_NUMBER_MISMATCH", category: "CREDENTIAL" } });
+  });
+
+  it.each(["repeatpage", "movingcount", "dupapproval"])("fails a job whose list moves between pages (%s) as PROVIDER_RESPONSE_MALFORMED after its retries, storing nothing", async (userId) => {
+    const { job } = await hometaxJob(userId);
+    expect(job).toMatchObject({ kind: "Failed", error: { code: "PROVIDER_RESPONSE_MALFORMED" } });
+    expect(job.recordCount ?? 0).toBe(0);
+  });
+});
