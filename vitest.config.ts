@@ -34,7 +34,9 @@ export default defineConfig(async () => {
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         compatibilityFlags: ["service_binding_extra_handlers"],
-        queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 }, "collect-deliveries": { maxBatchTimeout: 0.05 }, "collect-request-logs": { maxBatchTimeout: 0.05 } },
+        queueConsumers: { "collect-tasks": { maxBatchTimeout: 0.05 }, "collect-webhooks": { maxBatchTimeout: 0.05 }, "collect-deliveries": { maxBatchTimeout: 0.05 }, "collect-request-logs": { maxBatchTimeout: 1 } },
+        // The request log waits a second to fill a batch (production: 5 s, wrangler.toml): every API call of every test
+        // is logged, and batches of one cost the suite a D1 write each; its tests wait for the rows.
         // Container instances reached through a Durable Object binding, as in production, with the scraper process behind them.
         durableObjects: { SCRAPER_STAND_IN: { className: "ScraperInstanceStandIn", scriptName: "scraper-stand-in" } },
         workers: [

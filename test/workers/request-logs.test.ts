@@ -174,7 +174,7 @@ describe("the request log", () => {
 
   it("answers even when the log's queue refuses the entry, and says so in the worker's log", async () => {
     const ws = await createWorkspace();
-    const failing = { send: () => Promise.reject(new Error("Queue send failed")) } as unknown as Bindings["REQUEST_LOGS"];
+    const failing = { sendBatch: () => Promise.reject(new Error("Queue send failed")) } as unknown as Bindings["REQUEST_LOGS"];
     const errors = vi.spyOn(console, "error");
     try {
       const response = await call("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Bindings), REQUEST_LOGS: failing } });
