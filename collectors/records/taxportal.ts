@@ -145,3 +145,13 @@ export const BusinessCardPurchaseRecord = z
     deductionClassificationName: nstr("공제구분명"),
   })
   .openapi("BusinessCardPurchaseRecord");
+
+/** Each tax-portal document schema's record, by schema id: what the sandbox portal shows and its adapter reads back. */
+export const TAXPORTAL_RECORDS = {
+  "taxportal.tax-invoices.sales.v1": TaxInvoiceSalesRecord,
+  "taxportal.tax-invoices.purchase.v1": TaxInvoicePurchaseRecord,
+  "taxportal.cash-receipts.sales.v1": CashReceiptSalesRecord,
+  "taxportal.cash-receipts.purchase.v1": CashReceiptPurchaseRecord,
+  "taxportal.tax-invoice-lines.v1": TaxInvoiceLineRecord,
+  "taxportal.business-card-purchases.v1": BusinessCardPurchaseRecord,
+} as const;

@@ -1,26 +1,12 @@
 import type { z } from "zod";
 import { type FieldInfo, fieldInfos } from "../records/field-kinds";
-import {
-  BusinessCardPurchaseRecord,
-  CashReceiptPurchaseRecord,
-  CashReceiptSalesRecord,
-  TaxInvoiceLineRecord,
-  TaxInvoicePurchaseRecord,
-  TaxInvoiceSalesRecord,
-} from "../records/taxportal";
+import { TAXPORTAL_RECORDS } from "../records/taxportal";
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
 import { malformed } from "../failure-text";
 import { open, settle } from "../page-state";
 import { failureFromText } from "./failures";
 
-const RECORDS: Record<string, z.ZodObject> = {
-  "taxportal.tax-invoices.sales.v1": TaxInvoiceSalesRecord,
-  "taxportal.tax-invoices.purchase.v1": TaxInvoicePurchaseRecord,
-  "taxportal.cash-receipts.sales.v1": CashReceiptSalesRecord,
-  "taxportal.cash-receipts.purchase.v1": CashReceiptPurchaseRecord,
-  "taxportal.tax-invoice-lines.v1": TaxInvoiceLineRecord,
-  "taxportal.business-card-purchases.v1": BusinessCardPurchaseRecord,
-};
+const RECORDS: Record<string, z.ZodObject> = TAXPORTAL_RECORDS;
 
 const READ_TABLE = `({
   columns: [...document.querySelectorAll("#docTable thead th")].map((th) => th.dataset.field),

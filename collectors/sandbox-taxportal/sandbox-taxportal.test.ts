@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupBy } from "../../test/support/group-by";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type DocumentType, DOCUMENT_TYPES, documentsOf } from "../../sandbox/taxportal/documents";
+import { TAXPORTAL_RECORDS } from "../records/taxportal";
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { sandboxTaxPortal } from "./index";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
@@ -55,7 +56,7 @@ describe("sandbox tax portal adapter in Chromium", () => {
     const truth = documentsOf("1208800767", schema, segment);
     expect(truth.length).toBeGreaterThan(20);
     expect(records.map((r) => ({ schema, ...r }))).toEqual(truth);
-    for (const r of truth) expect(DOCUMENT_TYPES[schema].record.safeParse(r).success).toBe(true);
+    for (const r of truth) expect(TAXPORTAL_RECORDS[schema].safeParse(r).success).toBe(true);
     expect(truth.flatMap(specViolations)).toEqual([]);
   });
 

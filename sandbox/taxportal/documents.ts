@@ -1,24 +1,18 @@
 import { fieldInfos } from "../../collectors/records/field-kinds";
-import {
-  BusinessCardPurchaseRecord,
-  CashReceiptPurchaseRecord,
-  CashReceiptSalesRecord,
-  TaxInvoiceLineRecord,
-  TaxInvoicePurchaseRecord,
-  TaxInvoiceSalesRecord,
-} from "../../collectors/records/taxportal";
+import { TAXPORTAL_RECORDS } from "../../collectors/records/taxportal";
 import { fromDay, toDay, todayKst } from "../dates";
 import { pick, seededRandom } from "../random";
 import { firstLine, INVOICE_SIDES, ITEMS, linesOfSides } from "./invoice-lines";
 
+/** The documents the sandbox portal lists, by schema, with their menu titles; each one's record is TAXPORTAL_RECORDS'. */
 export const DOCUMENT_TYPES = {
-  "taxportal.tax-invoices.sales.v1": { title: "매출 세금계산서", record: TaxInvoiceSalesRecord },
-  "taxportal.tax-invoices.purchase.v1": { title: "매입 세금계산서", record: TaxInvoicePurchaseRecord },
-  "taxportal.cash-receipts.sales.v1": { title: "매출 현금영수증", record: CashReceiptSalesRecord },
-  "taxportal.cash-receipts.purchase.v1": { title: "매입 현금영수증", record: CashReceiptPurchaseRecord },
-  "taxportal.tax-invoice-lines.v1": { title: "세금계산서 품목", record: TaxInvoiceLineRecord },
-  "taxportal.business-card-purchases.v1": { title: "사업용 신용카드 매입", record: BusinessCardPurchaseRecord },
-} as const;
+  "taxportal.tax-invoices.sales.v1": "매출 세금계산서",
+  "taxportal.tax-invoices.purchase.v1": "매입 세금계산서",
+  "taxportal.cash-receipts.sales.v1": "매출 현금영수증",
+  "taxportal.cash-receipts.purchase.v1": "매입 현금영수증",
+  "taxportal.tax-invoice-lines.v1": "세금계산서 품목",
+  "taxportal.business-card-purchases.v1": "사업용 신용카드 매입",
+} as const satisfies Record<keyof typeof TAXPORTAL_RECORDS, string>;
 export type DocumentType = keyof typeof DOCUMENT_TYPES;
 
 export const DOCUMENTS_ORIGIN = "2024-01-01";
@@ -85,7 +79,7 @@ function document(type: DocumentType, owner: string, date: string, seq: number, 
   };
   if (typeof known.itemQuantity === "number") known.itemUnitPrice = Math.round(supply / (known.itemQuantity as number));
   const out: Record<string, unknown> = {};
-  for (const field of fieldInfos(DOCUMENT_TYPES[type].record)) {
+  for (const field of fieldInfos(TAXPORTAL_RECORDS[type])) {
     let value = known[field.name];
     if (value === undefined) {
       const name = field.name;

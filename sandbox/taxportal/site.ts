@@ -11,6 +11,7 @@ import { checkIdLogin, ID_LOGIN_MESSAGES, MAINTENANCE_HOURS } from "./id-login";
 import { closedNow } from "../hours";
 import { PORTAL_MEMBERS } from "./members";
 import { DOCUMENT_TYPES, DOCUMENTS_ORIGIN, type DocumentType, documentsOf } from "./documents";
+import { TAXPORTAL_RECORDS } from "../../collectors/records/taxportal";
 
 export const MAX_INQUIRY_DAYS = 31;
 export const ROWS_PER_PAGE = 20;
@@ -106,7 +107,7 @@ export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end) || start > end) return sendJson(res, 400, { message: "조회기간을 올바르게 입력해 주십시오." });
     if (start < DOCUMENTS_ORIGIN) return sendJson(res, 400, { message: `조회 가능 기간은 ${DOCUMENTS_ORIGIN} 이후입니다.` });
     if (toDay(end) - toDay(start) + 1 > MAX_INQUIRY_DAYS) return sendJson(res, 400, { message: `조회기간은 최대 ${MAX_INQUIRY_DAYS}일까지 가능합니다.` });
-    const fields = fieldInfos(DOCUMENT_TYPES[type].record).filter((f) => f.name !== "schema");
+    const fields = fieldInfos(TAXPORTAL_RECORDS[type]).filter((f) => f.name !== "schema");
     const documents = documentsOf(session.businessNumber, type, { start, end }, histories.revisionOf(session.businessNumber));
     const totalPages = Math.ceil(documents.length / ROWS_PER_PAGE);
     const pageNo = Math.min(Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1), Math.max(1, totalPages));
@@ -153,7 +154,7 @@ export function taxPortalSite(options: { clock?: SandboxClock } = {}) {
       case "inquiry":
         return sendHtml(res, 200, page("전자(세금)계산서·현금영수증 조회", `<h1>전자(세금)계산서·현금영수증 조회</h1>
 <p class="member">사업자등록번호 <span id="memberBusinessNumber">${shownBusinessNumber(session.businessNumber)}</span></p>
-<form onsubmit="return false"><label>자료 <select id="docType">${Object.entries(DOCUMENT_TYPES).map(([value, t]) => `<option value="${value}">${t.title}</option>`).join("")}</select></label>
+<form onsubmit="return false"><label>자료 <select id="docType">${Object.entries(DOCUMENT_TYPES).map(([value, title]) => `<option value="${value}">${title}</option>`).join("")}</select></label>
 <label>시작일 <input id="startDate" placeholder="YYYY-MM-DD"></label> <label>종료일 <input id="endDate" placeholder="YYYY-MM-DD"></label>
 <button id="btnInquiry" type="button">조회하기</button></form><p class="hint">조회기간은 최대 ${MAX_INQUIRY_DAYS}일입니다.</p>
 <p id="inquiryError" class="error" role="alert"></p>

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { parseCsv } from "../support/parse-csv";
 import { fieldInfos } from "../../collectors/records/field-kinds";
-import { DOCUMENT_TYPES, documentsOf } from "../../sandbox/taxportal/documents";
+import { documentsOf } from "../../sandbox/taxportal/documents";
+import { TAXPORTAL_RECORDS } from "../../collectors/records/taxportal";
 import { ID_MEMBERS } from "../../sandbox/taxportal/members";
 import { addCredential, call, callJson, createWorkspace } from "./helpers";
 
@@ -32,7 +33,7 @@ describe("the tax portal's extension schemas through the public API, against the
     expect(results.body.data).toEqual(truth);
 
     const csv = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${created.body.id}/results.csv`, { key: ws.apiKey })).arrayBuffer()).slice(3)));
-    const fields = fieldInfos(DOCUMENT_TYPES[schema].record);
+    const fields = fieldInfos(TAXPORTAL_RECORDS[schema]);
     expect(csv[0]).toEqual(fields.map((f) => f.title));
     expect(csv.slice(1).filter((row) => row.length > 1)).toEqual(truth.map((record) => fields.map((f) => (record[f.name] === null ? "" : String(record[f.name])))));
   });
