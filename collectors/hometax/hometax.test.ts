@@ -1,17 +1,14 @@
+import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
 import { ReportedFailure, reportingUnreadable } from "../page-report";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LoginCredential, TaskUnit } from "../adapter";
-import { hometax, hometaxAdapter } from "./index";
-import { DEFAULT_OPTIONS, type HometaxOptions } from "./options";
-import { REAL_DEPS } from "./pacing";
-import { institutionHttp } from "../protocol/institution-http";
+import { hometax } from "./index";
+import type { HometaxOptions } from "./options";
 import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../records/taxportal";
 import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { HOMETAX_MEMBERS, NOT_REGISTERED } from "../../sandbox/hometax/members";
-import type { HometaxReplicaOptions } from "../../sandbox/hometax/site";
-import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import type { SandboxServer } from "../../sandbox/server";
 import { checkHometax, LIVE_CHECK_SCHEMAS } from "../../scripts/live-check/hometax";
 import type { DocumentType } from "../../sandbox/taxportal/documents";
 
@@ -23,45 +20,22 @@ const SCHEMAS = {
 } as const;
 type Schema = keyof typeof SCHEMAS;
 
-const sandboxes: SandboxServer[] = [];
+const replicaWith = replicaStarter();
 let replica: SandboxServer;
 
 beforeAll(async () => {
-  replica = await startSandbox({ port: 0 });
-  sandboxes.push(replica);
+  replica = await replicaWith();
 });
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
-
-async function replicaWith(options: HometaxReplicaOptions): Promise<SandboxServer> {
-  const sandbox = await startSandbox({ port: 0, hometax: options });
-  sandboxes.push(sandbox);
-  return sandbox;
-}
-
-/** Pacing and throttle pauses asked for, not waited (volume.test.ts checks them). */
-const NO_WAIT = { ...REAL_DEPS, sleep: async () => {} };
 
 /** The real adapter against a replica, counting the requests that left it. */
 function connect(sandbox: SandboxServer, options: Partial<HometaxOptions> = {}) {
-  const adapter = hometaxAdapter({ ...DEFAULT_OPTIONS, ...options }, NO_WAIT);
   const sent: string[] = [];
-  const http = institutionHttp({
-    hosts: adapter.hosts,
-    standIns: hometaxStandIns(sandbox.url),
-    transport: (input, init) => {
-      sent.push(String(input));
-      return fetch(input, init);
-    },
+  const { adapter, http } = replicaConnection(sandbox, options, NO_WAIT, (input, init) => {
+    sent.push(String(input));
+    return fetch(input, init);
   });
   return { adapter, http, sent };
 }
-
-const certificateOf = async (idn: string, extra: Parameters<typeof issueJointCertificate>[0] = {}): Promise<LoginCredential> => {
-  const { certificate, privateKey, password } = await issueJointCertificate({ idn, ...extra });
-  return { authMethod: "CERTIFICATE", certificate, privateKey, password };
-};
 
 const unit = (schema: Schema, start: string, end: string): TaskUnit => ({ jobId: "job", unitIndex: 0, schema, target: null, segment: { start, end }, params: {} });
 

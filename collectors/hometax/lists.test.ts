@@ -1,55 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoginCredential, TaskUnit } from "../adapter";
-import { institutionHttp } from "../protocol/institution-http";
-import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
+import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TaskUnit } from "../adapter";
+import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { BUSINESS_CHOICES, HOMETAX_MEMBERS, type MemberBehaviour } from "../../sandbox/hometax/members";
-import type { HometaxReplicaOptions } from "../../sandbox/hometax/site";
-import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import type { SandboxServer } from "../../sandbox/server";
 import type { DocumentType } from "../../sandbox/taxportal/documents";
 import { businessTin } from "./business-choice";
-import { hometaxAdapter } from "./index";
-import { DEFAULT_OPTIONS, type HometaxOptions } from "./options";
-import { REAL_DEPS } from "./pacing";
+import type { HometaxOptions } from "./options";
 import { readTable } from "./text-download";
 
 const QUARTER = { start: "2024-01-01", end: "2024-03-31" };
 const LISTS = ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"] as const;
 const KEYS: Record<string, string> = { "taxportal.tax-invoices.sales.v1": "ntsTransactionId", "taxportal.tax-invoices.purchase.v1": "ntsTransactionId", "taxportal.cash-receipts.sales.v1": "approvalNumber", "taxportal.cash-receipts.purchase.v1": "approvalNumber" };
 
-const sandboxes: SandboxServer[] = [];
+const replicaWith = replicaStarter();
 let replica: SandboxServer;
 
 beforeAll(async () => {
-  replica = await startSandbox({ port: 0 });
-  sandboxes.push(replica);
+  replica = await replicaWith();
 });
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
-
-async function replicaWith(options: HometaxReplicaOptions): Promise<SandboxServer> {
-  const sandbox = await startSandbox({ port: 0, hometax: options });
-  sandboxes.push(sandbox);
-  return sandbox;
-}
-
-/** Pacing asked for, not waited. */
-const NO_WAIT = { ...REAL_DEPS, sleep: async () => {} };
 
 const truth = (businessNumber: string, schema: DocumentType, range = QUARTER) => hometaxDocuments(businessNumber, schema, range);
 const byKey = (schema: string, rows: Record<string, unknown>[]) => [...rows].sort((a, b) => String(a[KEYS[schema]!]).localeCompare(String(b[KEYS[schema]!])));
 
 /** The real adapter logged in to a replica as a member, the URLs it called, and a unit collector. */
 async function loggedIn(sandbox: SandboxServer, businessNumber: string, options: Partial<HometaxOptions> = {}) {
-  const adapter = hometaxAdapter({ ...DEFAULT_OPTIONS, ...options }, NO_WAIT);
   const sent: string[] = [];
-  const http = institutionHttp({ hosts: adapter.hosts, standIns: hometaxStandIns(sandbox.url), transport: (input, init) => (sent.push(String(input)), fetch(input, init)) });
-  const { certificate, privateKey, password } = await issueJointCertificate({ idn: businessNumber });
-  const credential: LoginCredential = { authMethod: "CERTIFICATE", certificate, privateKey, password };
+  const { adapter, http } = replicaConnection(sandbox, options, NO_WAIT, (input, init) => (sent.push(String(input)), fetch(input, init)));
   const ctx = { baseUrl: "https://hometax.go.kr/", businessNumber };
-  const session = await adapter.login(http, credential, ctx);
+  const session = await adapter.login(http, await certificateOf(businessNumber), ctx);
   const unit = (schema: string, range = QUARTER): TaskUnit => ({ jobId: "job", unitIndex: 0, schema, target: null, segment: range, params: {} });
   return { sent, collect: (schema: string, range = QUARTER) => adapter.collect(session, unit(schema, range), ctx) as Promise<Record<string, unknown>[]> };
 }

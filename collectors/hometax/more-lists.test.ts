@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
+import { beforeAll, describe, expect, it } from "vitest";
 import { groupBy } from "../../test/support/group-by";
 import type { LoginCredential, TaskUnit } from "../adapter";
-import { hometaxAdapter } from "./index";
-import { DEFAULT_OPTIONS } from "./options";
-import { REAL_DEPS } from "./pacing";
-import { institutionHttp } from "../protocol/institution-http";
 import { BusinessCardPurchaseRecord, TaxInvoiceLineRecord } from "../records/taxportal";
-import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
+import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
-import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import type { SandboxServer } from "../../sandbox/server";
 
 type Json = Record<string, any>;
 const LINES = "taxportal.tax-invoice-lines.v1";
@@ -20,13 +16,11 @@ const ctx = { baseUrl: "https://hometax.go.kr/", businessNumber: SANDBOX_BUSINES
 let replica: SandboxServer;
 let credential: LoginCredential;
 
+const replicaWith = replicaStarter();
+
 beforeAll(async () => {
-  replica = await startSandbox({ port: 0 });
-  const { certificate, privateKey, password } = await issueJointCertificate({ idn: SANDBOX_BUSINESS_NUMBER });
-  credential = { authMethod: "CERTIFICATE", certificate, privateKey, password };
-});
-afterAll(async () => {
-  await replica?.close();
+  replica = await replicaWith();
+  credential = await certificateOf(SANDBOX_BUSINESS_NUMBER);
 });
 
 /**
@@ -34,17 +28,12 @@ afterAll(async () => {
  * portal answering inconsistently would.
  */
 async function loggedIn(alter?: { actionId: string; change: (answer: Json) => void }) {
-  const adapter = hometaxAdapter(DEFAULT_OPTIONS, { ...REAL_DEPS, sleep: async () => {} });
-  const http = institutionHttp({
-    hosts: adapter.hosts,
-    standIns: hometaxStandIns(replica.url),
-    transport: async (input, init) => {
-      const answer = await fetch(input, init);
-      if (!alter || !String(input).includes(`actionId=${alter.actionId}`)) return answer;
-      const json = (await answer.json()) as Json;
-      alter.change(json);
-      return new Response(JSON.stringify(json), { status: answer.status, headers: answer.headers });
-    },
+  const { adapter, http } = replicaConnection(replica, {}, NO_WAIT, async (input, init) => {
+    const answer = await fetch(input, init);
+    if (!alter || !String(input).includes(`actionId=${alter.actionId}`)) return answer;
+    const json = (await answer.json()) as Json;
+    alter.change(json);
+    return new Response(JSON.stringify(json), { status: answer.status, headers: answer.headers });
   });
   const session = await adapter.login(http, credential, ctx);
   return (schema: string, period = HALF_YEAR) => adapter.collect(session, { jobId: "job", unitIndex: 0, schema, target: null, segment: period, params: {} } as TaskUnit, ctx);

@@ -1,27 +1,18 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { certificateOf, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
+import { describe, expect, it } from "vitest";
 import type { LoginCredential, TaskUnit } from "../adapter";
-import { institutionHttp } from "../protocol/institution-http";
-import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
+import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { HOMETAX_MEMBERS } from "../../sandbox/hometax/members";
-import { type HometaxReplicaOptions, REPLICA_KEYS } from "../../sandbox/hometax/site";
+import { REPLICA_KEYS } from "../../sandbox/hometax/site";
 import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import type { SandboxServer } from "../../sandbox/server";
 import { institutionFor } from "../registry";
-import { hometax, hometaxAdapter, hometaxAgainstStandIns } from "./index";
-import { DEFAULT_OPTIONS, type HometaxOptions } from "./options";
+import { hometax, hometaxAgainstStandIns } from "./index";
+import type { HometaxOptions } from "./options";
 import type { HometaxDeps } from "./pacing";
 
-const sandboxes: SandboxServer[] = [];
-afterAll(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-});
-
-async function replicaWith(options: HometaxReplicaOptions = {}): Promise<SandboxServer> {
-  const sandbox = await startSandbox({ port: 0, hometax: options });
-  sandboxes.push(sandbox);
-  return sandbox;
-}
+const replicaWith = replicaStarter();
 
 const SCHEMA = "taxportal.cash-receipts.purchase.v1";
 const PERIOD = { start: "2024-01-01", end: "2024-03-31" };
@@ -43,23 +34,15 @@ function connect(sandbox: SandboxServer, options: Partial<HometaxOptions> = {}) 
     },
     random: () => 0.5,
   };
-  const adapter = hometaxAdapter({ ...DEFAULT_OPTIONS, integritySuffix: false, ...options }, deps);
   const sent: string[] = [];
-  const http = institutionHttp({
-    hosts: adapter.hosts,
-    standIns: hometaxStandIns(sandbox.url),
-    transport: (input, init) => {
-      sent.push(`${init?.method ?? "GET"} ${String(input).replace(sandbox.url, "")}`);
-      return fetch(input, init);
-    },
+  const { adapter, http } = replicaConnection(sandbox, { integritySuffix: false, ...options }, deps, (input, init) => {
+    sent.push(`${init?.method ?? "GET"} ${String(input).replace(sandbox.url, "")}`);
+    return fetch(input, init);
   });
   return { adapter, http, sent, sleeps };
 }
 
-const certificate = async (): Promise<LoginCredential> => {
-  const { certificate, privateKey, password } = await issueJointCertificate({ idn: SANDBOX_BUSINESS_NUMBER });
-  return { authMethod: "CERTIFICATE", certificate, privateKey, password };
-};
+const certificate = () => certificateOf(SANDBOX_BUSINESS_NUMBER);
 
 const idLogin = (): LoginCredential => {
   const login = HOMETAX_MEMBERS[0]!.idLogin!;
