@@ -13,3 +13,8 @@ export function isValidBusinessNumber(digits: string): boolean {
 export function withCheckDigit(nine: string): string {
   return [..."0123456789"].map((d) => nine + d).find(isValidBusinessNumber)!;
 }
+
+/** A business number as Korean sites and our pages show it: "120-88-00767". */
+export function shownBusinessNumber(digits: string): string {
+  return `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`;
+}

@@ -1,7 +1,7 @@
 import { showAmount } from "../amounts";
 import type { ApprovalLine } from "./approvals";
 import type { Card } from "./cards";
-import { shownBusinessNumber } from "../business-number";
+import { shownBusinessNumber } from "../../contracts/business-number";
 
 const KIND_LABELS: Record<Card["kind"], string> = { CREDIT: "신용", CHECK: "체크" };
 const STATE_LABELS: Record<Card["state"], string> = { ACTIVE: "정상", SUSPENDED: "정지", EXPIRED: "만료" };

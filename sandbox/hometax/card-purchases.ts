@@ -1,3 +1,5 @@
+import { shownBusinessNumber } from "../../contracts/business-number";
+
 /**
  * The replica's business-card purchases (사업용 신용카드 매입) as rows of `busnCrdcTrsBrkdAdmDVOList`, the answer of
  * `ATECRCCA001R06` on tecr (sheet A4: S1, S8). Amounts go out as the portal's strings, a blank tip as "".
@@ -11,7 +13,7 @@ const str = (value: unknown) => (value === null || value === undefined ? "" : St
  * ground truth has none for, a masked resident number, which the field may hold instead (A4, S3).
  */
 const merchantNumber = (businessNumber: unknown) =>
-  typeof businessNumber === "string" ? `${businessNumber.slice(0, 3)}-${businessNumber.slice(3, 5)}-${businessNumber.slice(5)}` : "800101-1******";
+  typeof businessNumber === "string" ? shownBusinessNumber(businessNumber) : "800101-1******";
 
 export function cardPurchaseRow(doc: Record<string, unknown>): Record<string, unknown> {
   return {

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { fieldInfos } from "../../collectors/records/field-kinds";
 import { toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
-import { shownBusinessNumber } from "../business-number";
+import { shownBusinessNumber } from "../../contracts/business-number";
 import type { SandboxClock } from "../clock";
 import { challengeBook, type LoginResult, SIGNED_CERTIFICATE_SCRIPT, serveSecurityModule } from "../certificates/signed-login";
 import { checkIdLogin, ID_LOGIN_MESSAGES, MAINTENANCE_HOURS } from "./id-login";

@@ -1,7 +1,7 @@
+import { shownBusinessNumber } from "../../contracts/business-number";
 import { businessStatusNotice } from "../domain/business-status/notice";
 import type { BusinessStatus } from "../domain/business-status/store";
 
-const dashed = (n: string) => `${n.slice(0, 3)}-${n.slice(3, 5)}-${n.slice(5)}`;
 
 /** The workspace's own business, when NTS does not show it active: said at the top of the overview. */
 export function BusinessNotice({ number, status }: { number: string; status: BusinessStatus | undefined }) {
@@ -9,7 +9,7 @@ export function BusinessNotice({ number, status }: { number: string; status: Bus
   if (!notice) return null;
   return (
     <p class="notice warning" role="status" id="business-status" data-status-code={status.statusCode ?? "unregistered"}>
-      사업자등록번호 {dashed(number)}: {notice} 이 사업자의 자료는 더 수집되지 않을 수 있습니다.
+      사업자등록번호 {shownBusinessNumber(number)}: {notice} 이 사업자의 자료는 더 수집되지 않을 수 있습니다.
     </p>
   );
 }
