@@ -32,6 +32,7 @@ import type { ApiEnv } from "./api/context";
 import { ApiError } from "./platform/errors/api-error";
 import { errorResponse, onError, onNotFound } from "./web/error-handler";
 import { registerRateHeaders } from "./platform/http/rate-headers";
+import { serverTiming } from "./platform/http/server-timing";
 import { validationHook } from "./platform/http/validation-hook";
 import { serverDescription } from "./platform/http/server-description";
 import { requireAuth } from "./api/authenticate";
@@ -78,6 +79,7 @@ function registerRoutes(api: Api): void {
 export function createApp(): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>({ defaultHook: validationHook });
   app.use(requestId);
+  app.use(serverTiming);
   app.use(requireConfiguration);
   app.use("/api/v1/*", recordApiRequest);
   app.use(rateLimit);

@@ -1,3 +1,4 @@
+import type { TimingVariables } from "hono/timing";
 import type { KeyRights } from "./domain/api-keys/rights";
 import type { AlertDesk } from "./domain/alerts/alert-desk";
 import type { CredentialLock } from "./domain/pipeline/credential-lock";
@@ -174,7 +175,7 @@ export interface Principal {
 }
 
 /** What every request carries, whatever surface serves it: its id (platform/http/request-id.ts). */
-export interface BaseVariables {
+export interface BaseVariables extends TimingVariables {
   requestId: string;
 }
 

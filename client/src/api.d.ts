@@ -3257,6 +3257,8 @@ export interface components {
         XRateLimitLimitHour: number;
         /** @description 지금 창에서 남은 요청 수 (분, 시간 중 적은 쪽) */
         XRateLimitRemaining: number;
+        /** @description 이 요청이 기다린 내부 단계와 시간(W3C Server-Timing: gate 요청 한도 확인, r2 결과 저장소 읽기, cache 엣지 캐시). 기다린 단계가 없으면 없습니다. */
+        ServerTiming: string;
         /** @description 다시 보내기 전에 기다릴 시간(초) */
         RetryAfter: number;
     };
@@ -3293,6 +3295,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,6 +3308,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3317,6 +3321,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3329,6 +3334,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3341,6 +3347,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3353,6 +3360,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,6 +3373,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3378,6 +3387,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3410,6 +3420,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3422,6 +3433,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,6 +3446,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3446,6 +3459,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,6 +3472,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,6 +3485,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3482,6 +3498,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3494,6 +3511,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3506,6 +3524,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3518,6 +3537,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3531,6 +3551,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,6 +3581,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3572,6 +3594,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3584,6 +3607,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3596,6 +3620,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3608,6 +3633,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +3646,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3632,6 +3659,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3645,6 +3673,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3674,6 +3703,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3686,6 +3716,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3698,6 +3729,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3710,6 +3742,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3722,6 +3755,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3734,6 +3768,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3746,6 +3781,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3758,6 +3794,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3771,6 +3808,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3800,6 +3838,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3812,6 +3851,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3824,6 +3864,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3836,6 +3877,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3848,6 +3890,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3860,6 +3903,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3872,6 +3916,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3885,6 +3930,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3920,6 +3966,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3932,6 +3979,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3944,6 +3992,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +4005,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3968,6 +4018,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3980,6 +4031,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3992,6 +4044,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4004,6 +4057,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4017,6 +4071,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4050,6 +4105,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4062,6 +4118,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4074,6 +4131,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4086,6 +4144,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4098,6 +4157,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4110,6 +4170,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4122,6 +4183,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4134,6 +4196,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4146,6 +4209,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4159,6 +4223,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4190,6 +4255,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,6 +4268,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,6 +4281,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4226,6 +4294,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,6 +4307,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +4320,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4262,6 +4333,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4275,6 +4347,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +4378,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4317,6 +4391,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4329,6 +4404,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4341,6 +4417,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4353,6 +4430,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4365,6 +4443,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4377,6 +4456,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,6 +4469,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4402,6 +4483,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4431,6 +4513,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4443,6 +4526,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4455,6 +4539,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,6 +4552,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4479,6 +4565,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4491,6 +4578,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4503,6 +4591,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4516,6 +4605,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,6 +4635,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4555,6 +4646,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4567,6 +4659,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4579,6 +4672,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4591,6 +4685,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4603,6 +4698,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4615,6 +4711,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4628,6 +4725,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4657,6 +4755,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4669,6 +4768,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4681,6 +4781,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4693,6 +4794,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4705,6 +4807,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4717,6 +4820,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4729,6 +4833,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4742,6 +4847,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,6 +4877,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4783,6 +4890,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,6 +4903,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4807,6 +4916,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4819,6 +4929,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4831,6 +4942,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4843,6 +4955,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4856,6 +4969,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4888,6 +5002,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,6 +5015,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4912,6 +5028,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4924,6 +5041,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4936,6 +5054,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4948,6 +5067,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4960,6 +5080,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4973,6 +5094,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,6 +5127,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5017,6 +5140,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +5153,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5041,6 +5166,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,6 +5179,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5065,6 +5192,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5078,6 +5206,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5101,6 +5230,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,6 +5245,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5127,6 +5258,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5139,6 +5271,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5152,6 +5285,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5177,6 +5311,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5189,6 +5324,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5201,6 +5337,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +5350,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5225,6 +5363,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5237,6 +5376,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5250,6 +5390,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5273,6 +5414,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,6 +5429,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5299,6 +5442,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5311,6 +5455,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5324,6 +5469,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5349,6 +5495,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5361,6 +5508,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5373,6 +5521,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5385,6 +5534,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5397,6 +5547,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5410,6 +5561,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5435,6 +5587,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5447,6 +5600,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5459,6 +5613,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5471,6 +5626,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5483,6 +5639,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5496,6 +5653,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5524,6 +5682,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5536,6 +5695,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5548,6 +5708,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5560,6 +5721,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5572,6 +5734,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5585,6 +5748,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5621,6 +5785,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5635,6 +5800,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5647,6 +5813,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5659,6 +5826,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5671,6 +5839,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5683,6 +5852,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5696,6 +5866,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5721,6 +5892,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5731,6 +5903,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,6 +5916,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5755,6 +5929,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5767,6 +5942,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5779,6 +5955,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5792,6 +5969,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5825,6 +6003,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5837,6 +6016,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5849,6 +6029,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5861,6 +6042,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5873,6 +6055,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5885,6 +6068,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5897,6 +6081,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5910,6 +6095,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5979,6 +6165,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5991,6 +6178,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6003,6 +6191,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6015,6 +6204,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6027,6 +6217,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6039,6 +6230,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6051,6 +6243,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6063,6 +6256,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6075,6 +6269,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6087,6 +6282,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6100,6 +6296,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6112,6 +6309,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6140,6 +6338,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6152,6 +6351,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6164,6 +6364,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +6377,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6188,6 +6390,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6200,6 +6403,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6212,6 +6416,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6225,6 +6430,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6256,6 +6462,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6266,6 +6473,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6278,6 +6486,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,6 +6499,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6302,6 +6512,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6314,6 +6525,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6326,6 +6538,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6339,6 +6552,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6379,6 +6593,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6391,6 +6606,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,6 +6619,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6415,6 +6632,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6427,6 +6645,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6439,6 +6658,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +6671,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6463,6 +6684,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6476,6 +6698,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6514,6 +6737,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6526,6 +6750,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,6 +6763,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6550,6 +6776,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6562,6 +6789,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6574,6 +6802,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6586,6 +6815,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6598,6 +6828,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6610,6 +6841,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6623,6 +6855,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6655,6 +6888,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6667,6 +6901,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6679,6 +6914,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6691,6 +6927,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6703,6 +6940,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6715,6 +6953,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6727,6 +6966,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6739,6 +6979,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6752,6 +6993,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6798,6 +7040,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,6 +7061,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6830,6 +7074,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6842,6 +7087,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6854,6 +7100,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6866,6 +7113,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6878,6 +7126,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6890,6 +7139,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6903,6 +7153,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6931,6 +7182,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6943,6 +7195,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6955,6 +7208,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,6 +7221,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6979,6 +7234,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6991,6 +7247,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7003,6 +7260,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7016,6 +7274,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7044,6 +7303,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7056,6 +7316,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7068,6 +7329,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,6 +7342,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7092,6 +7355,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7104,6 +7368,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7116,6 +7381,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7128,6 +7394,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7141,6 +7408,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7171,6 +7439,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7183,6 +7452,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7195,6 +7465,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7207,6 +7478,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7219,6 +7491,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7232,6 +7505,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7265,6 +7539,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7277,6 +7552,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7289,6 +7565,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7301,6 +7578,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7313,6 +7591,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7325,6 +7604,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7337,6 +7617,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7350,6 +7631,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7375,6 +7657,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7387,6 +7670,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7399,6 +7683,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7411,6 +7696,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7423,6 +7709,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7435,6 +7722,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7447,6 +7735,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7460,6 +7749,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7483,6 +7773,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7495,6 +7786,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7507,6 +7799,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7519,6 +7812,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7531,6 +7825,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7544,6 +7839,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7574,6 +7870,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7586,6 +7883,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7598,6 +7896,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7610,6 +7909,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7622,6 +7922,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7634,6 +7935,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7647,6 +7949,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7680,6 +7983,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7692,6 +7996,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7704,6 +8009,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7716,6 +8022,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7728,6 +8035,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7740,6 +8048,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7753,6 +8062,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7776,6 +8086,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7786,6 +8097,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7798,6 +8110,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7810,6 +8123,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7822,6 +8136,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7835,6 +8150,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7858,6 +8174,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7870,6 +8187,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7882,6 +8200,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7894,6 +8213,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7907,6 +8227,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7932,6 +8253,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,6 +8266,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7956,6 +8279,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7968,6 +8292,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7980,6 +8305,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7992,6 +8318,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8005,6 +8332,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8030,6 +8358,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8040,6 +8369,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8052,6 +8382,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8064,6 +8395,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8076,6 +8408,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8088,6 +8421,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8101,6 +8435,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8129,6 +8464,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8141,6 +8477,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8153,6 +8490,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8165,6 +8503,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8177,6 +8516,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8190,6 +8530,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8236,6 +8577,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8248,6 +8590,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8260,6 +8603,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8272,6 +8616,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8284,6 +8629,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8296,6 +8642,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8309,6 +8656,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8334,6 +8682,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8346,6 +8695,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8358,6 +8708,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8370,6 +8721,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8382,6 +8734,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8394,6 +8747,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8407,6 +8761,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8432,6 +8787,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8442,6 +8798,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8454,6 +8811,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8466,6 +8824,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8478,6 +8837,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8490,6 +8850,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8503,6 +8864,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8551,6 +8913,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8563,6 +8926,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8575,6 +8939,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8587,6 +8952,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8599,6 +8965,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8611,6 +8978,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8623,6 +8991,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8636,6 +9005,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8661,6 +9031,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8673,6 +9044,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8685,6 +9057,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8697,6 +9070,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8709,6 +9083,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8721,6 +9096,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8734,6 +9110,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8764,6 +9141,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8776,6 +9154,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8788,6 +9167,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8800,6 +9180,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8812,6 +9193,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8824,6 +9206,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8837,6 +9220,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8863,6 +9247,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8875,6 +9260,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8887,6 +9273,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8899,6 +9286,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8911,6 +9299,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8923,6 +9312,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8936,6 +9326,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8964,6 +9355,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8976,6 +9368,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,6 +9381,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9000,6 +9394,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9012,6 +9407,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9025,6 +9421,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9052,6 +9449,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9064,6 +9462,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9076,6 +9475,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9088,6 +9488,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9100,6 +9501,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9112,6 +9514,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9125,6 +9528,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9150,6 +9554,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9160,6 +9565,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9172,6 +9578,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9184,6 +9591,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9196,6 +9604,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9208,6 +9617,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9221,6 +9631,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9251,6 +9662,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9263,6 +9675,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9275,6 +9688,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9287,6 +9701,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9299,6 +9714,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9311,6 +9727,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9324,6 +9741,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9352,6 +9770,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9364,6 +9783,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +9796,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9388,6 +9809,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9400,6 +9822,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9413,6 +9836,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9438,6 +9862,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9448,6 +9873,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9460,6 +9886,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9472,6 +9899,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9484,6 +9912,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9496,6 +9925,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9509,6 +9939,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9538,6 +9969,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9550,6 +9982,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9562,6 +9995,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9574,6 +10008,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9586,6 +10021,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9598,6 +10034,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9610,6 +10047,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9623,6 +10061,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9651,6 +10090,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9663,6 +10103,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9675,6 +10116,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9687,6 +10129,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9699,6 +10142,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9712,6 +10156,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9739,6 +10184,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9751,6 +10197,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9763,6 +10210,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9775,6 +10223,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9787,6 +10236,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9799,6 +10249,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9811,6 +10262,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9824,6 +10276,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9849,6 +10302,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9859,6 +10313,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9871,6 +10326,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9883,6 +10339,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9895,6 +10352,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9907,6 +10365,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9920,6 +10379,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9943,6 +10403,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9955,6 +10416,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9967,6 +10429,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9979,6 +10442,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -9992,6 +10456,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10015,6 +10480,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,6 +10493,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,6 +10506,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10051,6 +10519,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10064,6 +10533,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10091,6 +10561,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10103,6 +10574,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10115,6 +10587,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10127,6 +10600,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10139,6 +10613,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10151,6 +10626,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10163,6 +10639,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,6 +10652,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10188,6 +10666,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10211,6 +10690,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10223,6 +10703,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,6 +10716,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10247,6 +10729,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10259,6 +10742,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10272,6 +10756,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10295,6 +10780,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10307,6 +10793,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10319,6 +10806,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10331,6 +10819,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10343,6 +10832,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10355,6 +10845,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10368,6 +10859,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10391,6 +10883,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10403,6 +10896,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10415,6 +10909,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10427,6 +10922,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10440,6 +10936,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10467,6 +10964,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10479,6 +10977,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10491,6 +10990,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10503,6 +11003,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10515,6 +11016,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10527,6 +11029,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10539,6 +11042,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10552,6 +11056,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10577,6 +11082,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10587,6 +11093,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10599,6 +11106,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10611,6 +11119,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10623,6 +11132,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10635,6 +11145,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10647,6 +11158,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10659,6 +11171,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10672,6 +11185,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10700,6 +11214,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10712,6 +11227,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10724,6 +11240,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10736,6 +11253,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10748,6 +11266,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10761,6 +11280,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10786,6 +11306,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10798,6 +11319,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10810,6 +11332,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10822,6 +11345,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10834,6 +11358,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10846,6 +11371,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10859,6 +11385,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10884,6 +11411,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10896,6 +11424,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10908,6 +11437,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10920,6 +11450,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10932,6 +11463,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10944,6 +11476,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10956,6 +11489,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -10969,6 +11503,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10992,6 +11527,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11004,6 +11540,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11016,6 +11553,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11028,6 +11566,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11041,6 +11580,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11068,6 +11608,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11080,6 +11621,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11092,6 +11634,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11104,6 +11647,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11116,6 +11660,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11128,6 +11673,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11141,6 +11687,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11183,6 +11730,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11195,6 +11743,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11207,6 +11756,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11219,6 +11769,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11231,6 +11782,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11244,6 +11796,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11270,6 +11823,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11282,6 +11836,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11294,6 +11849,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11306,6 +11862,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11318,6 +11875,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11330,6 +11888,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11343,6 +11902,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11366,6 +11926,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11385,6 +11946,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11398,6 +11960,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11421,6 +11984,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11484,6 +12048,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,6 +12061,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11508,6 +12074,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11521,6 +12088,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11565,6 +12133,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11582,6 +12151,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11594,6 +12164,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11606,6 +12177,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11618,6 +12190,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11630,6 +12203,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11642,6 +12216,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11654,6 +12229,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11666,6 +12242,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11679,6 +12256,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11691,6 +12269,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11720,6 +12299,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11740,6 +12320,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11752,6 +12333,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11764,6 +12346,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11776,6 +12359,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11788,6 +12372,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11800,6 +12385,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11813,6 +12399,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11825,6 +12412,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11848,6 +12436,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11865,6 +12454,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11877,6 +12467,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -11890,6 +12481,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11936,6 +12528,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11970,6 +12563,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11982,6 +12576,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11994,6 +12589,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -12007,6 +12603,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12045,6 +12642,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12070,6 +12668,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12082,6 +12681,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12094,6 +12694,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -12107,6 +12708,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12130,6 +12732,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12142,6 +12745,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12154,6 +12758,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12166,6 +12771,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -12179,6 +12785,7 @@ export interface operations {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
                     [name: string]: unknown;
                 };
                 content: {
