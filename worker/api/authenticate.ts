@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ApiEnv } from "./context";
-import { addressGate, keyGate, type RateDecision } from "../domain/api-keys/request-gate";
+import { addressGate, type RateDecision } from "../domain/api-keys/request-gate";
+import { keyLeases } from "../domain/api-keys/key-leases";
+import { noteStep } from "../platform/http/server-timing";
 import { ApiError } from "../platform/errors/api-error";
 import { clientAddress } from "../platform/http/client-address";
 import { sha256Hex } from "../platform/lib/crypto";
@@ -14,7 +16,8 @@ export const bearerKey = (c: Context<ApiEnv>): string | undefined => BEARER.exec
 
 /**
  * Resolves the bearer key and counts the request in one step, without
- * failing yet: a valid key is counted against its own gate, anything else
+ * failing yet: a valid key is counted against its own gate (through this
+ * isolate's lease of it, domain/api-keys/key-leases.ts), anything else
  * against the client address, so failed attempts are limited too.
  */
 export async function authenticate(c: Context<ApiEnv>): Promise<RateDecision> {
@@ -24,7 +27,8 @@ export async function authenticate(c: Context<ApiEnv>): Promise<RateDecision> {
     return addressGate(c.env, clientAddress(c)).hit();
   }
   const hash = await sha256Hex(key);
-  const admission = await keyGate(c.env, hash).admitKey(hash, clientAddress(c));
+  const { admission, gate } = await keyLeases.admit(c.env, hash, clientAddress(c), (work) => c.executionCtx.waitUntil(work));
+  if (gate) noteStep(c, "gate", "waitedMs" in gate ? gate.waitedMs : "refill");
   if ("key" in admission) {
     c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, keyWorkspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner, rights: admission.key.rights });
   } else c.set("authFailure", "failure" in admission ? admission.failure : "INVALID_TOKEN");

@@ -73,6 +73,8 @@ describe("RequestGate", () => {
     expect(await gate.admitKey(hash, address, now)).toEqual({
       key: { id: ws.apiKeyId, workspaceId: ws.workspaceId, isPartner: false, rights: { canManageKeys: true, expiresAt: null } },
       decision: expect.objectContaining({ allowed: true, remaining: LIMIT_PER_MINUTE - 1 }),
+      // One request unless more are asked for, spent within its window and five seconds.
+      lease: { granted: 1, windowStart: now - (now % 60_000), expiresAt: Math.min(now + 5_000, now - (now % 60_000) + 60_000) },
     });
     expect(await addressCount(address)).toBe(1);
     expect(await gate.admitKey(hash, address, now + 1)).toMatchObject({ key: { id: ws.apiKeyId }, decision: { remaining: LIMIT_PER_MINUTE - 2 } });

@@ -6,6 +6,7 @@ import { timingSafeEqualHex } from "../../platform/lib/timing-safe-equal";
 import { sessionTokenIssued } from "../registration/sessions";
 import { findWorkspace } from "../workspaces/store";
 import { numberOr } from "../../platform/configuration";
+import { grantLease, HOUR, type Lease, type LeaseAsk, MINUTE } from "./lease";
 
 export const LIMIT_PER_MINUTE = 100;
 export const LIMIT_PER_HOUR = 5000;
@@ -20,15 +21,21 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
 /** How long a resolved key or session token is trusted without asking D1 again; a key revocation does not wait for it (see `revoke()`). */
 const KEY_CACHE_MS = 60_000;
 
 type KeyRecord = Pick<ApiKeyRow, "id" | "workspaceId" | "hash" | "expiresAt" | "revokedAt" | "canManageKeys"> & { isPartner: boolean; suspended: boolean };
 
+export interface AdmittedKey {
+  id: string;
+  workspaceId: string;
+  isPartner: boolean;
+  rights: KeyRights;
+}
+
 export type KeyAdmission =
-  | { key: { id: string; workspaceId: string; isPartner: boolean; rights: KeyRights }; decision: RateDecision }
+  /** The lease is what the decision counted for the asker to spend (lease.ts); none when the key is over its limit. */
+  | { key: AdmittedKey; decision: RateDecision; lease: Lease }
   /** The decision is the caller's address's: a request without a usable key is counted there. */
   | { failure: KeyFailure; decision: RateDecision }
   /** The caller's address was over its limit before the key was looked up. */
@@ -71,14 +78,16 @@ export class RequestGate extends DurableObject<GateEnv> {
   }
 
   /**
-   * Resolves the key this gate is named for and, if it is usable, counts the
-   * request against it: a known key costs this one call and no D1 read.
+   * Resolves the key this gate is named for and, if it is usable, counts a
+   * lease of requests against it (one unless asked for more, lease.ts) and
+   * takes back what the asker did not spend of its last: a known key costs
+   * this one call and no D1 read.
    * Any request it cannot admit is counted against the caller's address, and
    * a key this gate has never admitted is only looked up in D1 after the
    * address had room for it, so made-up keys are stopped per address before
    * each costs a D1 read.
    */
-  async admitKey(hash: string, address: string, now: number = Date.now()): Promise<KeyAdmission> {
+  async admitKey(hash: string, address: string, now: number = Date.now(), ask: LeaseAsk = { wanted: 1 }): Promise<KeyAdmission> {
     let charged: RateDecision | null = null;
     while (!this.key || now - this.key.loadedAt > KEY_CACHE_MS) {
       if (this.keyLookup) {
@@ -96,7 +105,10 @@ export class RequestGate extends DurableObject<GateEnv> {
     if (record.expiresAt !== null && record.expiresAt <= now) return refuse("TOKEN_EXPIRED");
     if (record.suspended) return refuse("WORKSPACE_SUSPENDED");
     const rights = { canManageKeys: record.canManageKeys, expiresAt: record.expiresAt };
-    return { key: { id: record.id, workspaceId: record.workspaceId, isPartner: record.isPartner, rights }, decision: this.hit(now) };
+    const { decision, lease } = this.count(ask, now);
+    // A lease is not spent past the key's own expiry.
+    if (record.expiresAt !== null) lease.expiresAt = Math.min(lease.expiresAt, record.expiresAt);
+    return { key: { id: record.id, workspaceId: record.workspaceId, isPartner: record.isPartner, rights }, decision, lease };
   }
 
   /** Reads the key from D1; a key never admitted here is paid for by the caller's address first. Resolves to that charge. */
@@ -142,24 +154,33 @@ export class RequestGate extends DurableObject<GateEnv> {
   }
 
   hit(now: number = Date.now()): RateDecision {
+    return this.count({ wanted: 1 }, now).decision;
+  }
+
+  /**
+   * Counts a lease of requests (lease.ts: one for a plain hit), after taking back what the asker did not spend of
+   * its last one. A refusal counts nothing.
+   */
+  private count(ask: LeaseAsk, now: number): { decision: RateDecision; lease: Lease } {
     this.prepareWindows();
-    const minute = this.window(MINUTE, now);
-    const hour = this.window(HOUR, now);
-    const blocked = [minute, hour].filter((w) => w.count >= w.limit);
-    if (blocked.length > 0) {
-      const resetAt = Math.max(...blocked.map((w) => w.startedAt + w.size));
-      return this.decision(false, 0, Math.max(1, Math.ceil((resetAt - now) / 1000)));
+    const stored = new Map(
+      this.ctx.storage.sql
+        .exec<{ size: number; started_at: number; count: number }>("SELECT size, started_at, count FROM windows")
+        .toArray()
+        .map((row) => [row.size, { startedAt: row.started_at, count: row.count }]),
+    );
+    const counted = grantLease({ minute: stored.get(MINUTE), hour: stored.get(HOUR) }, { minute: this.limitMinute, hour: this.limitHour }, ask, now);
+    if (counted.lease.granted > 0 || ask.unused) {
+      for (const [size, w] of [[MINUTE, counted.minute], [HOUR, counted.hour]] as const) {
+        this.ctx.storage.sql.exec(
+          "INSERT INTO windows (size, started_at, count) VALUES (?, ?, ?) ON CONFLICT(size) DO UPDATE SET started_at = excluded.started_at, count = excluded.count",
+          size,
+          w.startedAt,
+          w.count,
+        );
+      }
     }
-    for (const w of [minute, hour]) {
-      this.ctx.storage.sql.exec(
-        "INSERT INTO windows (size, started_at, count) VALUES (?, ?, 1) ON CONFLICT(size) DO UPDATE SET started_at = excluded.started_at, count = ?",
-        w.size,
-        w.startedAt,
-        w.count + 1,
-      );
-    }
-    const remaining = Math.min(minute.limit - minute.count, hour.limit - hour.count) - 1;
-    return this.decision(true, remaining, 0);
+    return { decision: this.decision(counted.lease.granted > 0, counted.remaining, counted.retryAfterSeconds), lease: counted.lease };
   }
 
   /** Whether this gate has ever counted a request, i.e. owns storage; asking writes nothing. */
@@ -173,16 +194,6 @@ export class RequestGate extends DurableObject<GateEnv> {
     if (this.windowsReady) return;
     this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS windows (size INTEGER PRIMARY KEY, started_at INTEGER NOT NULL, count INTEGER NOT NULL)");
     this.windowsReady = true;
-  }
-
-  private window(size: number, now: number) {
-    const limit = size === MINUTE ? this.limitMinute : this.limitHour;
-    const startedAt = now - (now % size);
-    const row = this.ctx.storage.sql
-      .exec<{ started_at: number; count: number }>("SELECT started_at, count FROM windows WHERE size = ?", size)
-      .toArray()[0];
-    const count = row && row.started_at === startedAt ? row.count : 0;
-    return { size, limit, startedAt, count };
   }
 
   private decision(allowed: boolean, remaining: number, retryAfterSeconds: number): RateDecision {

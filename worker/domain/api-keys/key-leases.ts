@@ -1,0 +1,135 @@
+import type { Bindings } from "../../env";
+import { type AdmittedKey, type KeyAdmission, keyGate, type RateDecision } from "./request-gate";
+import { type LeaseAsk, wantedFor } from "./lease";
+import { numberOr } from "../../platform/configuration";
+
+/** A lease this isolate spends: the key as its gate last resolved it, and what is left of the requests counted for it. */
+interface Held {
+  key: AdmittedKey;
+  limitMinute: number;
+  limitHour: number;
+  /** Requests counted for this isolate and not yet spent. */
+  left: number;
+  /** What the gate had left in the tighter window once it counted them: the rate header adds `left` to it. */
+  remaining: number;
+  windowStart: number;
+  expiresAt: number;
+  takenAt: number;
+  spent: number;
+}
+
+/** What a request learns from admit(): the admission, and the gate call it waited for (ms) or started without waiting. */
+export interface LeasedAdmission {
+  admission: KeyAdmission;
+  gate: { waitedMs: number } | { refill: true } | null;
+}
+
+/** Keys an isolate keeps leases for; beyond it the oldest is dropped (its unspent requests go unused, counted). */
+const MAX_HELD = 10_000;
+
+type GateEnv = Pick<Bindings, "REQUEST_GATES" | "BENCH_GATE_DISTANCE_MS">;
+
+/**
+ * An isolate's leases of its API keys' gates (lease.ts): a request of a key this isolate holds a live lease for is
+ * admitted here, without a round trip to the key's Durable Object, which may be a continent away. The gate is asked
+ * when the lease runs out or expires (LEASE_MS), and once half of it is spent the next one is asked for in the
+ * background, so a steady caller rarely waits. Requests that arrive while a lease is being asked for wait for it.
+ * A key revoked or its workspace suspended through this isolate is dropped here at once, and everywhere else
+ * within LEASE_MS; anything the gate refuses or does not resolve holds no lease, so every such request asks it.
+ */
+export class KeyLeases {
+  private readonly held = new Map<string, Held>();
+  private readonly asking = new Map<string, Promise<KeyAdmission>>();
+
+  /**
+   * Admits one request of the key `hash`: from a live lease when there is one, from the gate otherwise.
+   * `background` keeps an early refill alive past the request that started it (the request's waitUntil).
+   */
+  async admit(env: GateEnv, hash: string, address: string, background: (work: Promise<unknown>) => void, now = Date.now()): Promise<LeasedAdmission> {
+    // Whether and how long this request waited for the gate (performance.now: Date may be held still in tests).
+    let waitedMs: number | null = null;
+    for (;;) {
+      const spent = this.spend(hash, now);
+      if (spent) return { admission: spent, gate: waitedMs !== null ? { waitedMs } : this.refillEarly(env, hash, address, background, now) };
+      const started = performance.now();
+      const pending = this.asking.get(hash);
+      if (pending) {
+        await pending;
+        waitedMs = (waitedMs ?? 0) + performance.now() - started;
+        continue;
+      }
+      const admission = await this.ask(env, hash, address, now);
+      waitedMs = (waitedMs ?? 0) + performance.now() - started;
+      // Taken from the lease just counted, unless requests that waited on the same call spent it first.
+      if (!("key" in admission) || admission.lease.granted === 0) return { admission, gate: { waitedMs } };
+    }
+  }
+
+  /** Drops the lease of a key revoked, or whose workspace changed, through this isolate: its next request asks the gate. */
+  forget(hash: string): void {
+    this.held.delete(hash);
+  }
+
+  private spend(hash: string, now: number): KeyAdmission | null {
+    const held = this.held.get(hash);
+    if (!held || held.left === 0 || now >= held.expiresAt) return null;
+    held.left--;
+    held.spent++;
+    const decision: RateDecision = { allowed: true, limitMinute: held.limitMinute, limitHour: held.limitHour, remaining: held.remaining + held.left, retryAfterSeconds: 0 };
+    return { key: held.key, decision, lease: { granted: 0, windowStart: held.windowStart, expiresAt: held.expiresAt } };
+  }
+
+  /** Asks for the next lease once half of this one is spent, unless a call is under way. */
+  private refillEarly(env: GateEnv, hash: string, address: string, background: (work: Promise<unknown>) => void, now: number): { refill: true } | null {
+    const held = this.held.get(hash)!;
+    if (this.asking.has(hash) || held.left > held.spent) return null;
+    background(this.ask(env, hash, address, now).catch(() => undefined));
+    return { refill: true };
+  }
+
+  /** One call to the key's gate at a time per key, whatever number of requests wait for it. */
+  private ask(env: GateEnv, hash: string, address: string, now: number): Promise<KeyAdmission> {
+    const held = this.held.get(hash);
+    const live = held && now < held.expiresAt;
+    const ask: LeaseAsk = { wanted: wantedFor(held, now) };
+    // What an expired lease did not spend goes back to its window; a live one's is kept and joined to the next.
+    if (held && !live && held.left > 0) ask.unused = { windowStart: held.windowStart, count: held.left };
+    if (held && !live) this.held.delete(hash);
+    const call = this.callGate(env, hash, address, now, ask)
+      .then((admission) => {
+        this.take(hash, admission, now);
+        return admission;
+      })
+      .finally(() => this.asking.delete(hash));
+    this.asking.set(hash, call);
+    return call;
+  }
+
+  private async callGate(env: GateEnv, hash: string, address: string, now: number, ask: LeaseAsk): Promise<KeyAdmission> {
+    // A stand-in for a gate far away (bench/api.ts): the same wait on the way there and back. No deployment sets it.
+    const distance = numberOr(env.BENCH_GATE_DISTANCE_MS, 0);
+    const travel = () => (distance > 0 ? new Promise((resolve) => setTimeout(resolve, distance)) : undefined);
+    await travel();
+    const admission = await keyGate(env, hash).admitKey(hash, address, now, ask);
+    await travel();
+    return admission;
+  }
+
+  private take(hash: string, admission: KeyAdmission, now: number): void {
+    const held = this.held.get(hash);
+    if (!("key" in admission)) {
+      // Revoked, expired, suspended or unknown: nothing is spent for it here any more.
+      if ("failure" in admission) this.forget(hash);
+      return;
+    }
+    const { lease, decision } = admission;
+    if (lease.granted === 0) return;
+    const carried = held && held.windowStart === lease.windowStart && now < held.expiresAt ? held.left : 0;
+    this.held.delete(hash);
+    this.held.set(hash, { key: admission.key, limitMinute: decision.limitMinute, limitHour: decision.limitHour, left: carried + lease.granted, remaining: decision.remaining, windowStart: lease.windowStart, expiresAt: lease.expiresAt, takenAt: now, spent: 0 });
+    if (this.held.size > MAX_HELD) this.held.delete(this.held.keys().next().value!);
+  }
+}
+
+/** This isolate's leases, module state so they outlive the request: the API's authentication and revocations share them. */
+export const keyLeases = new KeyLeases();
