@@ -933,7 +933,7 @@ export interface paths {
         };
         /**
          * 플랜과 가격
-         * @description 확장 API. 플랜마다 한 달 가격(공급가액, 부가세, 합계, 원)과 한도입니다 (docs/billing.md).
+         * @description 확장 API. 플랜마다 한 달 가격(공급가액, 부가세, 합계, 원)과 한도, 결과를 보관할 수 있는 최대 일수입니다 (docs/billing.md).
          */
         get: operations["listPlans"];
         put?: never;
@@ -3027,6 +3027,12 @@ export interface components {
                  */
                 perJob: number;
             } | null;
+            /**
+             * Format: int32
+             * @description 끝난 작업의 결과를 보관하도록 워크스페이스가 정할 수 있는 최대 일수. 지나면 결과는 지워지고 작업 정보만 남습니다 (PUT /results-retention, docs/retention.md)
+             * @example 365
+             */
+            maxResultsRetentionDays: number;
         };
         Subscription: {
             /**

@@ -121,7 +121,7 @@ describe("the console in Chromium against the local stack", () => {
     ]);
   });
 
-  it("shows the workspace's API requests on the Logs page, finds one by its request id, and keeps results as long as the owner sets", async () => {
+  it("shows the workspace's API requests on the Logs page, finds one by its request id, keeps results as long as the owner sets, and deletes a job's results", async () => {
     const page = await phonePage();
     await fillSignUp(page, `logs-${Date.now()}@example.co.kr`, "a long enough password", "기록 테스트 회사");
     await submit(page);
@@ -152,6 +152,16 @@ describe("the console in Chromium against the local stack", () => {
     await submit(page, "form[action$='/results-retention'] button[type=submit]");
     expect(await page.$eval("#retention-now strong", (el) => el.textContent)).toBe("3일");
     expect((await client(stack, secret).json("GET", "/api/v1/results-retention")).body).toMatchObject({ days: 3 });
+
+    // A job with nothing to log in with fails at once; its owner deletes its results from its page, ticking the box first.
+    await page.goto(`${stack.baseUrl}${workspace}/jobs`);
+    await refresh(page, "sandbox.bank|bank.accounts.cb.v1");
+    const jobId = page.url().split("/").at(-1)!;
+    await page.click("#delete-results input[type=checkbox]");
+    await submit(page, "#delete-results button[type=submit]");
+    expect(await page.$eval("main", (el) => el.textContent)).toMatch(/결과 0건이 .+에 삭제되었습니다/);
+    expect(await page.$("#results-deleted")).not.toBeNull();
+    expect((await client(stack, secret).json("GET", `/api/v1/data-jobs/${jobId}/results`)).status).toBe(410);
   });
 
   it("upgrades to PRO with a card after a declined one, pays a refused renewal when past due, and moves back to FREE at the period's end", async () => {

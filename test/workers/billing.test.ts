@@ -44,6 +44,15 @@ describe("plans and their prices", () => {
     expect(body.items.find((p: Json) => p.plan === "FREE")).toMatchObject({ supplyAmount: 0, totalAmount: 0, limits: { monthlyJobs: 300 } });
     expect(body.items.find((p: Json) => p.plan === "INTERNAL")).toMatchObject({ purchasable: false, totalAmount: null });
   });
+
+  it("says how many days each plan lets a workspace keep results, the same maximum PUT /results-retention allows", async () => {
+    const { api } = await billedWorkspace();
+    const { body } = await api("GET", "/plans");
+    expect(Object.fromEntries(body.items.map((p: Json) => [p.plan, p.maxResultsRetentionDays]))).toEqual({ FREE: 30, PRO: 365, INTERNAL: 365 });
+    const doc = await callJson<Json>("/api/v1/openapi.json");
+    expect(doc.body.components.schemas.PlanOffer.required).toContain("maxResultsRetentionDays");
+    expect(doc.body.components.schemas.PlanOffer.properties.maxResultsRetentionDays).toMatchObject({ type: "integer", description: expect.stringContaining("최대 일수") });
+  });
 });
 
 describe("upgrading with a card through the payment gateway", () => {

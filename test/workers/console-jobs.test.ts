@@ -4,8 +4,12 @@ import { describe, expect, it } from "vitest";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
 import type { Bindings } from "../../worker/env";
 import { runDue } from "../../worker/domain/schedule-runs/run";
-import { callJson, withCapturedQueue } from "./helpers";
+import { bankTransaction, callJson, jobInWorkspace, withCapturedQueue } from "./helpers";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
+import { addMember } from "../../worker/domain/users/members";
+import { findUserByEmail } from "../../worker/domain/users/store";
+import { kst } from "../../worker/web/kst";
+import { finishedJob, jobRowOf, storedObjects } from "./results-retention-helpers";
 
 const DAY = 86_400_000;
 import { alertCode, ConsoleBrowser } from "./console-browser";
@@ -86,6 +90,69 @@ describe("jobs in the console", () => {
     const res = await stranger.open(`/console/w/${own.workspaceId}/jobs/${jobId}/status.json`);
     expect(res.status).toBe(404);
     expect(JSON.parse(res.html).code).toBe("DATA_JOB_NOT_FOUND");
+  });
+});
+
+describe("deleting a job's results in the console", () => {
+  /** A signed-up owner's workspace with a finished job, and a key that only reads (the API's view of the results). */
+  async function ownerWithJob() {
+    const owner = new ConsoleBrowser();
+    const { workspaceId } = await owner.signUp();
+    const jobId = await finishedJob({ workspaceId });
+    const reader = (await issueApiKey(env.DB, { workspaceId, name: "reader", canManageKeys: false })).secret;
+    const results = (id = jobId) => callJson<Json>(`/api/v1/data-jobs/${id}/results`, { key: reader });
+    const page = `/console/w/${workspaceId}/jobs/${jobId}`;
+    return { owner, workspaceId, jobId, results, page, action: `${page}/delete-results` };
+  }
+
+  it("deletes a finished job's results for its owner once the box is ticked; the page says when, and the API then answers 410", async () => {
+    const { owner, jobId, results, page, action } = await ownerWithJob();
+    expect((await owner.open(page)).html).toContain(`action="${action}"`);
+    // Not ticked, posted from another origin, or with a forged token: nothing is deleted.
+    const unticked = await owner.post(action, {});
+    expect([unticked.status, alertCode(unticked.html)]).toEqual([400, "MISSING_REQUIRED_PARAM"]);
+    expect(unticked.html).toContain("확인란을 선택해 주세요");
+    expect((await owner.post(action, { confirm: "yes" }, { Origin: "https://evil.example" })).status).toBe(400);
+    expect((await owner.post(action, { confirm: "yes", _csrf: "forged-token-of-the-same-length-0" })).status).toBe(400);
+    expect(await storedObjects(jobId)).toBeGreaterThan(0);
+    expect((await results()).status).toBe(200);
+
+    await owner.open(page);
+    const done = await owner.post(action, { confirm: "yes" });
+    expect(done.status).toBe(200);
+    const deletedAt = (await jobRowOf(jobId))!.results_expire_at;
+    expect(done.html).toContain(`결과 3건이 ${kst(deletedAt)}에 삭제되었습니다`);
+    expect(done.html).toContain('id="results-deleted"');
+    expect(done.html).not.toContain(`action="${action}"`);
+    expect(await storedObjects(jobId)).toBe(0);
+    const read = await results();
+    expect([read.status, read.body.code]).toEqual([410, "DATA_JOB_RESULTS_DELETED"]);
+    expect(read.body.message).toContain("삭제 요청에 따라");
+  });
+
+  it("offers no button on a running job, and refuses its post with 409 DATA_JOB_NOT_FINISHED", async () => {
+    const { owner, workspaceId, results } = await ownerWithJob();
+    const running = await jobInWorkspace(workspaceId, [[bankTransaction("x", null, 1)], [bankTransaction("y", null, 2)]], [0]);
+    const page = `/console/w/${workspaceId}/jobs/${running}`;
+    expect((await owner.open(page)).html).not.toContain("/delete-results");
+    const refused = await owner.post(`${page}/delete-results`, { confirm: "yes" });
+    expect([refused.status, alertCode(refused.html)]).toEqual([409, "DATA_JOB_NOT_FINISHED"]);
+    expect((await results(running)).body.totalCount).toBe(1);
+  });
+
+  it("shows a member no button, and refuses a member's post with 403 ADMIN_ACTION_FORBIDDEN, deleting nothing", async () => {
+    const { jobId, workspaceId, results, page, action } = await ownerWithJob();
+    const member = new ConsoleBrowser();
+    const { email } = await member.signUp();
+    await addMember(env.DB, { workspaceId, userId: (await findUserByEmail(env.DB, email))!.id, role: "member" });
+    const shown = await member.open(page);
+    expect(shown.status).toBe(200);
+    expect(shown.html).not.toContain("/delete-results");
+    const refused = await member.post(action, { confirm: "yes" });
+    expect([refused.status, alertCode(refused.html)]).toEqual([403, "ADMIN_ACTION_FORBIDDEN"]);
+    expect(await storedObjects(jobId)).toBeGreaterThan(0);
+    expect((await jobRowOf(jobId))!.results_deleted_reason).toBeNull();
+    expect((await results()).status).toBe(200);
   });
 });
 

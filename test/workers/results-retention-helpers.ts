@@ -8,7 +8,7 @@ export const unitRows = async (jobId: string) => (await env.DB.prepare("SELECT c
 export const storedObjects = async (jobId: string) => (await env.RESULTS.list({ prefix: jobResultsPrefix(jobId) })).objects.length;
 
 /** A succeeded job of the workspace: three records in two units, stored as the pipeline stores them. */
-export const finishedJob = (ws: TestWorkspace) => jobInWorkspace(ws.workspaceId, [[tx("a", "급여", 10), tx("b", "이체", -5)], [tx("c", null, 1)]], [0, 1]);
+export const finishedJob = (ws: Pick<TestWorkspace, "workspaceId">) => jobInWorkspace(ws.workspaceId, [[tx("a", "급여", 10), tx("b", "이체", -5)], [tx("c", null, 1)]], [0, 1]);
 
 /** Moves a job's results expiry, as if that much time had passed. */
 export const expireAt = (jobId: string, at: number) => env.DB.prepare("UPDATE jobs SET results_expire_at = ? WHERE id = ?").bind(at, jobId).run();

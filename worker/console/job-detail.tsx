@@ -10,11 +10,17 @@ import { firstRecords } from "../domain/results/record-lines";
 import { workspaceJob } from "../domain/jobs/workspace-job";
 import { jobView } from "../domain/jobs/views";
 import { JobStatusCell } from "./job-status";
-import { CsrfField, DataTable, Page } from "../web/layout";
+import { CsrfField, DataTable, Outcome, Page } from "../web/layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { WorkspaceNav } from "./workspace-nav";
 import { ApiError } from "../platform/errors/api-error";
 import { kst } from "../web/kst";
+import { ConfirmBox, requireConfirmed } from "../web/confirm";
+import { type FormOutcome, onPage } from "../web/form-outcome";
+import { verifiedForm } from "../domain/console-sessions/csrf";
+import { deleteJobResults } from "../domain/jobs/results-deletion";
+import { isFinished } from "../domain/jobs/store";
+import { roleMay } from "../domain/workspaces/roles";
 
 const PREVIEW_RECORDS = 10;
 
@@ -34,7 +40,7 @@ export const NEXT_ACTION: Record<JobErrorCategory, string> = {
   OTHER: "문제가 계속되면 작업 ID와 함께 문의해 주세요.",
 };
 
-export async function showJob(c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> {
+async function jobPage(c: ConsoleContext<"workspaceId" | "jobId">, shown: FormOutcome = {}): Promise<Response> {
   const user = consoleUserOf(c);
   const workspaceId = c.req.valid("param").workspaceId;
   const job = await workspaceJob(c.env, workspaceId, c.req.valid("param").jobId);
@@ -46,6 +52,7 @@ export async function showJob(c: ConsoleContext<"workspaceId" | "jobId">): Promi
   const columns = csvColumns(resultRecord(job));
   return c.html(
     <Page title={`작업 ${job.id.slice(0, 8)}`} nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
+      <Outcome shown={shown} />
       <p>
         <a href={base}>← 작업 목록</a>
       </p>
@@ -73,7 +80,7 @@ export async function showJob(c: ConsoleContext<"workspaceId" | "jobId">): Promi
           </form>
         </section>
       )}
-      {job.resultsExpireAt !== null && (
+      {job.resultsExpireAt !== null && !(units instanceof ApiError) && (
         <p id="results-expire-at">
           결과 보관 기한: {kst(job.resultsExpireAt)} (지나면 결과는 지워지고 작업 정보만 남습니다)
         </p>
@@ -103,9 +110,32 @@ export async function showJob(c: ConsoleContext<"workspaceId" | "jobId">): Promi
           ))}
         </DataTable>
       )}
+      {!(units instanceof ApiError) && isFinished(job) && roleMay(workspaceRoleOf(c), "results.retention") && (
+        <form id="delete-results" method="post" action={`${base}/${job.id}/delete-results`}>
+          <CsrfField token={user.csrf} />
+          <ConfirmBox>이 작업의 결과(JSON, CSV)를 지금 지웁니다. 지운 결과는 되살릴 수 없고, 작업 정보만 남습니다.</ConfirmBox>
+          <button type="submit" class="danger">
+            결과 삭제
+          </button>
+        </form>
+      )}
       <script nonce={c.get("cspNonce")}>{raw(LIVE_PROGRESS_SCRIPT)}</script>
     </Page>,
+    shown.error ? (shown.error.status as 400) : 200,
   );
+}
+
+export const showJob = (c: ConsoleContext<"workspaceId" | "jobId">) => jobPage(c);
+
+/** DELETE /data-jobs/{id}/results from the job's page, once its box is ticked; the page then says the results are gone. */
+export async function deleteResultsForm(c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> {
+  const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
+  const job = await workspaceJob(c.env, c.req.valid("param").workspaceId, c.req.valid("param").jobId);
+  return onPage(c, jobPage, async () => {
+    requireConfirmed(fields, "결과를 삭제하려면 확인란을 선택해 주세요.");
+    const deletion = await deleteJobResults(c.env, job, Date.now());
+    return `결과 ${deletion.recordCount}건이 ${kst(Date.parse(deletion.deletedAt))}에 삭제되었습니다. 작업 정보는 남습니다.`;
+  });
 }
 
 export async function downloadJobCsv(c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> {

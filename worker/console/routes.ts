@@ -8,7 +8,7 @@ import { checkCredentialForm, consentDaysForm, deleteCredentialForm, showCredent
 import { decideDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
 import { createDeliveryRouteForm, deleteDeliveryRouteForm, showDeliveryRoutes, showRouteDeliveries } from "./delivery-routes";
-import { downloadJobCsv, showJob } from "./job-detail";
+import { deleteResultsForm, downloadJobCsv, showJob } from "./job-detail";
 import { consolePageHeaders } from "../web/page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
@@ -92,6 +92,7 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.get("/w/:workspaceId/jobs/:jobId", consoleMay("jobs.read"), pathParams(Job), showJob);
   app.get("/w/:workspaceId/jobs/:jobId/status.json", consoleMay("jobs.read"), pathParams(Job), jobStatusJson);
   app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), pathParams(Job), downloadJobCsv);
+  app.post("/w/:workspaceId/jobs/:jobId/delete-results", consoleMay("results.retention"), pathParams(Job), deleteResultsForm);
   app.get("/w/:workspaceId/schedules", consoleMay("jobs.read"), showSchedules);
   app.post("/w/:workspaceId/schedules", consoleMay("schedules.manage"), createScheduleForm);
   app.get("/w/:workspaceId/schedules/:scheduleId", consoleMay("jobs.read"), pathParams(Schedule), showScheduleRuns);

@@ -1,12 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { INVOICE_KINDS, INVOICE_STATUSES } from "../../domain/billing/tables";
 import { PLANS } from "../../domain/workspaces/tables";
-import { count, pathId, timestamp, uuid } from "../../platform/http/bounds";
+import { count, int32, pathId, timestamp, uuid } from "../../platform/http/bounds";
 import { isoTime } from "../../platform/lib/iso-time";
 import { chargedAmount, type InvoiceRow } from "../../domain/billing/invoices";
 import type { PaymentMethodRow } from "../../domain/billing/payment-methods";
 import type { SubscriptionRow } from "../../domain/billing/subscriptions";
 import { PlanSchema } from "../../domain/billing/inputs";
+import { DAYS_BOUND } from "../results-retention/shapes";
 
 export const IdParamSchema = z.object({ id: pathId().meta({ param: { name: "id", in: "path" } }) });
 const won = () => count().meta({ description: "원 단위 정수" });
@@ -89,5 +90,6 @@ export const PlanOfferSchema = z
     totalAmount: won().nullable(),
     limits: z.object({ monthlyJobs: count().nullable(), monthlyTaskSteps: count().nullable(), concurrentJobs: count().nullable() }).meta({ description: "null은 제한 없음" }),
     overage: z.object({ includedJobs: count(), perJob: won() }).nullable().meta({ description: "한 달에 포함된 작업 수와 넘은 작업 한 건의 공급가액. 다음 달 갱신 청구서에 더해집니다. 없으면 null" }),
+    maxResultsRetentionDays: int32(1, DAYS_BOUND).meta({ description: "끝난 작업의 결과를 보관하도록 워크스페이스가 정할 수 있는 최대 일수. 지나면 결과는 지워지고 작업 정보만 남습니다 (PUT /results-retention, docs/retention.md)", example: 365 }),
   })
   .openapi("PlanOffer");

@@ -3,7 +3,7 @@ import { PLANS } from "../../domain/workspaces/tables";
 import { int32 } from "../../platform/http/bounds";
 
 /** Far past any plan's maximum: the schema bounds the number; the plan's maximum is the domain's check (400 with its Korean message). */
-const DAYS_BOUND = 3650;
+export const DAYS_BOUND = 3650;
 
 export const ResultsRetentionSchema = z
   .object({

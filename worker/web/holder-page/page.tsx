@@ -4,15 +4,13 @@ import type { CredentialRow } from "../../domain/credentials/store";
 import { consentCoverage } from "../../domain/credentials/consent-record";
 import { findSchema } from "../../domain/catalog/schemas";
 import { ApiError } from "../../platform/errors/api-error";
+import { ConfirmBox } from "../confirm";
 import { ErrorAlert, Page } from "../layout";
 import { kst } from "../kst";
 import { providerName } from "../provider-name";
 
 const PRODUCT = "데이터 수집 서비스";
 const METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서", OPEN_BANKING: "오픈뱅킹 동의" } as const;
-
-/** The form's one field: the person ticks it, so no single stray click (or a link previewer) withdraws. */
-export const CONFIRM_FIELD = "confirm";
 
 /** What is shared, with whom, since when and until when, as the holder reads it. */
 function Shared(props: { credential: CredentialRow }) {
@@ -58,9 +56,7 @@ export function managePage(c: Context<PageEnv>, shown: { credential?: Credential
         <>
           <Shared credential={shown.credential} />
           <form method="post" action={new URL(c.req.url).pathname}>
-            <label>
-              <input type="checkbox" name={CONFIRM_FIELD} value="yes" required style="width:auto" /> 동의를 철회하고 맡긴 정보를 지웁니다. 이후에는 이 정보로 자료를 모을 수 없습니다.
-            </label>
+            <ConfirmBox>동의를 철회하고 맡긴 정보를 지웁니다. 이후에는 이 정보로 자료를 모을 수 없습니다.</ConfirmBox>
             <button type="submit" class="danger">
               동의 철회
             </button>

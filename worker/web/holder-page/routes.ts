@@ -5,7 +5,8 @@ import { withdrawConsent } from "../../domain/consent-withdrawal/withdraw";
 import { hasActiveJob } from "../../domain/jobs/store";
 import { ApiError } from "../../platform/errors/api-error";
 import { consolePageHeaders } from "../page-headers";
-import { CONFIRM_FIELD, managePage } from "./page";
+import { requireConfirmed } from "../confirm";
+import { managePage } from "./page";
 
 /** A token is about 200 characters (key id, claims, MAC); anything far longer is no token and is not verified. */
 const MAX_TOKEN_LENGTH = 1024;
@@ -53,7 +54,7 @@ export function holderPages(): Hono<PageEnv> {
       assertSameSite(c);
       credential = await openManageLink(c.env, token, Date.now());
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-      if (form[CONFIRM_FIELD] !== "yes") throw new ApiError("MISSING_REQUIRED_PARAM", { message: "철회하려면 확인란을 선택해 주세요." });
+      requireConfirmed(form, "철회하려면 확인란을 선택해 주세요.");
       return managePage(c, { withdrawn: await withdrawConsent(c.env, credential, hasActiveJob, Date.now()) });
     } catch (err) {
       if (err instanceof ApiError) return managePage(c, { credential, error: err });
