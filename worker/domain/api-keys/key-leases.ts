@@ -26,6 +26,13 @@ export interface LeasedAdmission {
 
 /** Keys an isolate keeps leases for; beyond it the oldest is dropped (its unspent requests go unused, counted). */
 const MAX_HELD = 10_000;
+/**
+ * How long a request waits on another request's call to the gate before it asks itself: a call whose request was torn
+ * down may never settle, and the key's requests in this isolate must not wait on it forever.
+ */
+const STALE_ASK_MS = 3_000;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type GateEnv = Pick<Bindings, "REQUEST_GATES" | "BENCH_GATE_DISTANCE_MS">;
 
@@ -39,7 +46,7 @@ type GateEnv = Pick<Bindings, "REQUEST_GATES" | "BENCH_GATE_DISTANCE_MS">;
  */
 export class KeyLeases {
   private readonly held = new Map<string, Held>();
-  private readonly asking = new Map<string, Promise<KeyAdmission>>();
+  private readonly asking = new Map<string, { call: Promise<KeyAdmission>; startedAt: number }>();
 
   /**
    * Admits one request of the key `hash`: from a live lease when there is one, from the gate otherwise.
@@ -53,8 +60,8 @@ export class KeyLeases {
       if (spent) return { admission: spent, gate: waitedMs !== null ? { waitedMs } : this.refillEarly(env, hash, address, background, now) };
       const started = performance.now();
       const pending = this.asking.get(hash);
-      if (pending) {
-        await pending;
+      if (pending && started - pending.startedAt < STALE_ASK_MS) {
+        await Promise.race([pending.call, pause(STALE_ASK_MS - (started - pending.startedAt))]);
         waitedMs = (waitedMs ?? 0) + performance.now() - started;
         continue;
       }
@@ -95,20 +102,25 @@ export class KeyLeases {
     // What an expired lease did not spend goes back to its window; a live one's is kept and joined to the next.
     if (held && !live && held.left > 0) ask.unused = { windowStart: held.windowStart, count: held.left };
     if (held && !live) this.held.delete(hash);
-    const call = this.callGate(env, hash, address, now, ask)
-      .then((admission) => {
-        this.take(hash, admission, now);
-        return admission;
-      })
-      .finally(() => this.asking.delete(hash));
-    this.asking.set(hash, call);
-    return call;
+    const entry = {
+      call: this.callGate(env, hash, address, now, ask)
+        .then((admission) => {
+          this.take(hash, admission, now);
+          return admission;
+        })
+        .finally(() => {
+          if (this.asking.get(hash) === entry) this.asking.delete(hash);
+        }),
+      startedAt: performance.now(),
+    };
+    this.asking.set(hash, entry);
+    return entry.call;
   }
 
   private async callGate(env: GateEnv, hash: string, address: string, now: number, ask: LeaseAsk): Promise<KeyAdmission> {
     // A stand-in for a gate far away (bench/api.ts): the same wait on the way there and back. No deployment sets it.
     const distance = numberOr(env.BENCH_GATE_DISTANCE_MS, 0);
-    const travel = () => (distance > 0 ? new Promise((resolve) => setTimeout(resolve, distance)) : undefined);
+    const travel = () => (distance > 0 ? pause(distance) : undefined);
     await travel();
     const admission = await keyGate(env, hash).admitKey(hash, address, now, ask);
     await travel();
