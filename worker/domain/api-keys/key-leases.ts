@@ -50,14 +50,17 @@ export class KeyLeases {
 
   /**
    * Admits one request of the key `hash`: from a live lease when there is one, from the gate otherwise.
-   * `background` keeps an early refill alive past the request that started it (the request's waitUntil).
+   * `background` keeps an early refill alive past the request that started it (the request's waitUntil). `at` sets
+   * the time for this isolate and the gate alike (tests); otherwise the gate keeps its windows by its own clock, so
+   * isolates whose clocks differ by a few milliseconds never write one window's count into another's row.
    */
-  async admit(env: GateEnv, hash: string, address: string, background: (work: Promise<unknown>) => void, now = Date.now()): Promise<LeasedAdmission> {
+  async admit(env: GateEnv, hash: string, address: string, background: (work: Promise<unknown>) => void, at?: number): Promise<LeasedAdmission> {
+    const now = at ?? Date.now();
     // Whether and how long this request waited for the gate (performance.now: Date may be held still in tests).
     let waitedMs: number | null = null;
     for (;;) {
       const spent = this.spend(hash, now);
-      if (spent) return { admission: spent, gate: waitedMs !== null ? { waitedMs } : this.refillEarly(env, hash, address, background, now) };
+      if (spent) return { admission: spent, gate: waitedMs !== null ? { waitedMs } : this.refillEarly(env, hash, address, background, now, at) };
       const started = performance.now();
       const pending = this.asking.get(hash);
       if (pending && started - pending.startedAt < STALE_ASK_MS) {
@@ -65,7 +68,7 @@ export class KeyLeases {
         waitedMs = (waitedMs ?? 0) + performance.now() - started;
         continue;
       }
-      const admission = await this.ask(env, hash, address, now);
+      const admission = await this.ask(env, hash, address, now, at);
       waitedMs = (waitedMs ?? 0) + performance.now() - started;
       // Taken from the lease just counted, unless requests that waited on the same call spent it first.
       if (!("key" in admission) || admission.lease.granted === 0) return { admission, gate: { waitedMs } };
@@ -87,15 +90,15 @@ export class KeyLeases {
   }
 
   /** Asks for the next lease once half of this one is spent, unless a call is under way. */
-  private refillEarly(env: GateEnv, hash: string, address: string, background: (work: Promise<unknown>) => void, now: number): { refill: true } | null {
+  private refillEarly(env: GateEnv, hash: string, address: string, background: (work: Promise<unknown>) => void, now: number, at: number | undefined): { refill: true } | null {
     const held = this.held.get(hash)!;
     if (this.asking.has(hash) || held.left > held.spent) return null;
-    background(this.ask(env, hash, address, now).catch(() => undefined));
+    background(this.ask(env, hash, address, now, at).catch(() => undefined));
     return { refill: true };
   }
 
   /** One call to the key's gate at a time per key, whatever number of requests wait for it. */
-  private ask(env: GateEnv, hash: string, address: string, now: number): Promise<KeyAdmission> {
+  private ask(env: GateEnv, hash: string, address: string, now: number, at: number | undefined): Promise<KeyAdmission> {
     const held = this.held.get(hash);
     const live = held && now < held.expiresAt;
     const ask: LeaseAsk = { wanted: wantedFor(held, now) };
@@ -103,7 +106,7 @@ export class KeyLeases {
     if (held && !live && held.left > 0) ask.unused = { windowStart: held.windowStart, count: held.left };
     if (held && !live) this.held.delete(hash);
     const entry = {
-      call: this.callGate(env, hash, address, now, ask)
+      call: this.callGate(env, hash, address, at, ask)
         .then((admission) => {
           this.take(hash, admission, now);
           return admission;
@@ -117,12 +120,12 @@ export class KeyLeases {
     return entry.call;
   }
 
-  private async callGate(env: GateEnv, hash: string, address: string, now: number, ask: LeaseAsk): Promise<KeyAdmission> {
+  private async callGate(env: GateEnv, hash: string, address: string, at: number | undefined, ask: LeaseAsk): Promise<KeyAdmission> {
     // A stand-in for a gate far away (bench/api.ts): the same wait on the way there and back. No deployment sets it.
     const distance = numberOr(env.BENCH_GATE_DISTANCE_MS, 0);
     const travel = () => (distance > 0 ? pause(distance) : undefined);
     await travel();
-    const admission = await keyGate(env, hash).admitKey(hash, address, now, ask);
+    const admission = await keyGate(env, hash).admitKey(hash, address, at, ask);
     await travel();
     return admission;
   }
