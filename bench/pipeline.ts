@@ -3,10 +3,14 @@
  * 1. end-to-end time of a 12-month, 3-account transaction job through the
  *    local stack beside the bare adapter doing the same scrape directly
  *    (target: ratio <= 1.3), and logins per job (target: 1);
- * 2. CSV and JSON export throughput and peak worker memory for 100k and 1M records
- *    beside reading the same bytes raw from R2 (target: >= 70% of raw, memory
- *    flat as size grows), first while the job still runs (one unit left to
- *    collect), then once it succeeded (the same targets).
+ * 2. repeated downloads of that finished job: its JSON, its CSV and a download
+ *    link, `BENCH_DOWNLOADS` times each (default 20), and how many of them read
+ *    R2 (Server-Timing names `r2`; the rest name the edge cache);
+ * 3. CSV and JSON export throughput and peak worker memory for 100k and 1M records
+ *    (`BENCH_EXPORT_RECORDS`, comma-separated; empty skips them) beside reading
+ *    the same bytes raw from R2 (target: >= 70% of raw, memory flat as size
+ *    grows), first while the job still runs (one unit left to collect), then
+ *    once it succeeded (the same targets).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +33,8 @@ import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "../scraper-container/brows
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RANGE = { start: "2025-01-01", end: "2025-12-31" };
 const RECORDS_PER_OBJECT = 100_000;
+const DOWNLOADS = Number(process.env.BENCH_DOWNLOADS ?? 20);
+const EXPORT_RECORDS = (process.env.BENCH_EXPORT_RECORDS ?? "100000,1000000").split(",").filter(Boolean).map(Number);
 
 const stack = await startLocalStack({
   port: await freePort(),
@@ -43,7 +49,7 @@ const auth = { Authorization: `Bearer ${stack.apiKey}`, "Content-Type": "applica
 const logins = async () =>
   ((await (await fetch(`${stack.scraperUrl}/stats`, { headers: { Authorization: scraperAuthorization(stack.scraperSecret) } })).json()) as { logins: number }).logins;
 
-async function serviceJob(): Promise<{ ms: number; records: number; units: number }> {
+async function serviceJob(): Promise<{ id: string; ms: number; records: number; units: number }> {
   const started = performance.now();
   const created = await fetch(`${stack.baseUrl}/api/v1/data-jobs`, {
     method: "POST",
@@ -53,7 +59,7 @@ async function serviceJob(): Promise<{ ms: number; records: number; units: numbe
   const { id } = (await created.json()) as { id: string };
   for (;;) {
     const job = (await (await fetch(`${stack.baseUrl}/api/v1/data-jobs/${id}`, { headers: auth })).json()) as Record<string, any>;
-    if (job.kind === "Succeeded") return { ms: performance.now() - started, records: job.recordCount, units: 0 };
+    if (job.kind === "Succeeded") return { id, ms: performance.now() - started, records: job.recordCount, units: 0 };
     if (job.kind === "Failed") throw new Error(`bench job failed: ${JSON.stringify(job.error)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -140,12 +146,45 @@ async function executeSql(scratch: string, statements: string[]): Promise<void> 
 }
 
 async function drain(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return (await download(url, headers)).bytes;
+}
+
+/** A download read to its end, and which steps its answer says it paid for (`Server-Timing`). */
+async function download(url: string, headers: Record<string, string> = {}): Promise<{ bytes: number; timing: string }> {
   const response = await fetch(url, { headers });
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   let bytes = 0;
   const reader = response.body!.getReader();
   for (let r = await reader.read(); !r.done; r = await reader.read()) bytes += r.value.byteLength;
-  return bytes;
+  return { bytes, timing: response.headers.get("Server-Timing") ?? "" };
+}
+
+/**
+ * A finished job's JSON, CSV and a download link, each downloaded `times` over, one after another: how many read R2.
+ * The link serves results.csv's bytes, so it finds the entry the CSV's first download kept.
+ */
+async function repeatedDownloads(jobId: string, times: number): Promise<Record<string, string | number>[]> {
+  const made = await fetch(`${stack.baseUrl}/api/v1/data-jobs/${jobId}/download-links`, { method: "POST", headers: auth, body: "{}" });
+  const { url } = (await made.json()) as { url: string };
+  const keyed = { Authorization: `Bearer ${stack.apiKey}` };
+  const ways: [string, string, Record<string, string>][] = [
+    ["results (JSON)", `${stack.baseUrl}/api/v1/data-jobs/${jobId}/results`, keyed],
+    ["results.csv", `${stack.baseUrl}/api/v1/data-jobs/${jobId}/results.csv`, keyed],
+    ["download link", url, {}],
+  ];
+  const rows: Record<string, string | number>[] = [];
+  for (const [way, wayUrl, headers] of ways) {
+    const steps = { r2: 0, cache: 0 };
+    let bytes = 0;
+    for (let i = 0; i < times; i++) {
+      const got = await download(wayUrl, headers);
+      if (/(^|,\s*)r2;/.test(got.timing)) steps.r2++;
+      if (/(^|,\s*)cache;/.test(got.timing)) steps.cache++;
+      bytes = got.bytes;
+    }
+    rows.push({ download: way, bytes, "read R2": `${steps.r2} of ${times}`, "from the edge cache": `${steps.cache} of ${times}` });
+  }
+  return rows;
 }
 
 let rawReader: Awaited<ReturnType<typeof startBenchWorker>> | undefined;
@@ -164,6 +203,9 @@ try {
   ]);
   console.log(`end-to-end / bare adapter: ${(service.ms / bare.ms).toFixed(2)}x (target <= 1.3)`);
   console.log(`logins per job: ${loginsPerJob} (target 1)`);
+
+  console.log(`\nThe finished job downloaded ${DOWNLOADS} times each way: reads of R2 (the rest from the edge cache)`);
+  console.table(await repeatedDownloads(service.id, DOWNLOADS));
 
   const scratch = mkdtempSync(path.join(tmpdir(), "bench-export-"));
   rawReader = await startBenchWorker("bench/wrangler.raw-reader.toml", stack.persistTo);
@@ -201,14 +243,16 @@ try {
       "worker RSS peak MB (CSV, JSON)": `${csv.peakMb.toFixed(0)}, ${json.peakMb.toFixed(0)}`,
     });
   };
-  for (const total of [100_000, 1_000_000]) {
+  for (const total of EXPORT_RECORDS) {
     const seeded = await seedExportJob(total, scratch);
     await measureExports(seeded, total, "running");
     await finishExportJob(seeded.jobId, seeded.units, scratch);
     await measureExports(seeded, total, "succeeded");
   }
-  console.log("\nExports vs raw R2 reads of the same bytes, while the job runs and once it succeeded (target >= 70% of raw, peak memory flat as size grows)");
-  console.table(rows);
+  if (rows.length > 0) {
+    console.log("\nExports vs raw R2 reads of the same bytes, while the job runs and once it succeeded (target >= 70% of raw, peak memory flat as size grows)");
+    console.table(rows);
+  }
   rmSync(scratch, { recursive: true, force: true });
 } finally {
   rawReader?.child.kill("SIGTERM");

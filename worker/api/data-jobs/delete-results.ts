@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
 import { deleteJobResults } from "../../domain/jobs/results-deletion";
+import { forgettingExports } from "../../domain/jobs/results-at-edge";
 import { JobIdParamSchema, ResultsDeletionSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
@@ -21,4 +22,7 @@ export const route = managingBusiness("results.retention", createRoute({
   },
 }));
 
-export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => c.json(await deleteJobResults(c.env, await loadJob(c, c.req.valid("param").id), Date.now()), 200);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
+  const job = await loadJob(c, c.req.valid("param").id);
+  return c.json(await forgettingExports(c, c.env.DB, job, () => deleteJobResults(c.env, job, Date.now())), 200);
+};

@@ -2,6 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
 import { resultUnits } from "../../domain/jobs/result-units";
 import { jsonResults } from "../../domain/results/json-export";
+import { exportBody } from "../../domain/jobs/results-at-edge";
 import { JobIdParamSchema, ResultsSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
@@ -24,7 +25,8 @@ export const route = businessScoped(createRoute({
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
   const units = await resultUnits(c.env.DB, job);
-  const body = jsonResults(c.env.RESULTS, { jobId: job.id, schema: job.schema, totalCount: units.recordCount }, units.units);
+  const head = { jobId: job.id, schema: job.schema, totalCount: units.recordCount };
+  const body = await exportBody(c, c.env.RESULTS, job, units, "json", (reader) => jsonResults(reader, head, units.units));
   // Streamed so memory stays flat; the typed route cannot express a stream, hence the cast.
   return c.body(body, 200, { "Content-Type": "application/json; charset=UTF-8" }) as never;
 };

@@ -4,6 +4,7 @@ import { jobKind } from "./views";
 import { resultRecord } from "../results/changes";
 import { csvResults } from "../results/csv-export";
 import { resultUnits } from "./result-units";
+import { exportBody } from "./results-at-edge";
 
 /** Says what a CSV holds: `InProgress` means the finished units so far (the spec's `kind` of the job). */
 export const JOB_KIND_HEADER = "X-Data-Job-Kind";
@@ -16,13 +17,14 @@ export const JOB_KIND_HEADER = "X-Data-Job-Kind";
  */
 export async function csvDownload(c: Context, env: { DB: D1Database; RESULTS: R2Bucket }, job: JobRow): Promise<Response> {
   const units = await resultUnits(env.DB, job);
-  const body = csvResults(env.RESULTS, job.id, resultRecord(job), units.units);
+  const body = await exportBody(c, env.RESULTS, job, units, "csv", (reader) => csvResults(reader, job.id, resultRecord(job), units.units));
   return c.body(body, 200, {
     "Content-Type": "text/csv;charset=UTF-8",
     "Content-Disposition": `attachment; filename="${job.schema}-${job.id}.csv"`,
     "X-Total-Count": String(units.recordCount),
     [JOB_KIND_HEADER]: jobKind(job),
-    // A running job's CSV grows, and a download link must stop serving the moment its key is revoked: no cache may keep a copy.
+    // A running job's CSV grows, and a download link must stop serving the moment its key is revoked: no cache outside
+    // the service may keep a copy (the edge cache's, results-at-edge.ts, is asked only after every check).
     "Cache-Control": "no-store",
   });
 }

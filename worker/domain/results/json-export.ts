@@ -1,5 +1,5 @@
 import type { FinishedUnit } from "../jobs/store";
-import { holdsArrayItems, storedRuns, unitPart } from "./unit-results";
+import { holdsArrayItems, type ResultsReader, storedRuns, unitPart } from "./unit-results";
 
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
@@ -13,7 +13,7 @@ const ITEM_END = 2;
  * (`{...}\n`): JSON.stringify writes no raw newline inside a record (UTF-8 never has the byte inside a character
  * either), so each newline of theirs becomes the comma, in JavaScript. Memory stays flat whatever the job's size.
  */
-export function jsonResults(bucket: R2Bucket, head: { jobId: string; schema: string; totalCount: number }, units: FinishedUnit[]): ReadableStream<Uint8Array> {
+export function jsonResults(bucket: ResultsReader, head: { jobId: string; schema: string; totalCount: number }, units: FinishedUnit[]): ReadableStream<Uint8Array> {
   const { readable, writable } = new IdentityTransformStream();
   const stored = storedRuns(units);
   const write = async (bytes: Uint8Array) => {
@@ -21,15 +21,18 @@ export function jsonResults(bucket: R2Bucket, head: { jobId: string; schema: str
     await writer.write(bytes);
     writer.releaseLock();
   };
+  const open = (at: number) => unitPart(bucket, head.jobId, stored[at]!, "json", at === stored.length - 1 ? ITEM_END : 0);
   const pump = async () => {
     const encoder = new TextEncoder();
-    await write(encoder.encode(`{"jobId":${JSON.stringify(head.jobId)},"schema":${JSON.stringify(head.schema)},"totalCount":${head.totalCount},"data":[`));
+    const frame = encoder.encode(`{"jobId":${JSON.stringify(head.jobId)},"schema":${JSON.stringify(head.schema)},"totalCount":${head.totalCount},"data":[`);
+    // The first run is asked for while the document's start waits for the response's reader (timedReader).
+    const [, opened] = await Promise.all([write(frame), stored.length > 0 ? open(0) : null]);
     // After a unit of bare lines, the next unit's first record needs the comma its last line did not carry.
     let commaOwed = false;
     for (const [at, unit] of stored.entries()) {
       if (commaOwed) await write(Uint8Array.of(COMMA));
       const last = at === stored.length - 1;
-      const object = await unitPart(bucket, head.jobId, unit, "json", last ? ITEM_END : 0);
+      const object = at === 0 ? opened : await open(at);
       // A committed unit's object is never deleted while its job's results are served: a gap would corrupt the document.
       if (!object) throw new Error(`results object of unit ${unit.unitIndex} is missing`);
       if (holdsArrayItems(object)) {

@@ -64,20 +64,58 @@ export function storedRuns(units: FinishedUnit[]): FinishedUnit[] {
   return runs;
 }
 
+/** What an export reads of the results bucket: ranged gets, nothing else. */
+export type ResultsReader = Pick<R2Bucket, "get">;
+
+/** Where a half of a unit's (or a run's) bytes lie in its object; no length: to its end, a CSV half whose end was not recorded. */
+function partRange(unit: FinishedUnit, part: UnitPart): { offset: number; length?: number } {
+  if (part === "json") return { offset: unit.jsonOffset, length: (unit.jsonEnd ?? unit.csvOffset) - unit.jsonOffset };
+  return unit.csvEnd === null ? { offset: unit.csvOffset } : { offset: unit.csvOffset, length: unit.csvEnd - unit.csvOffset };
+}
+
 /**
  * One half of a committed unit's bytes (or of a run's), by a ranged read of
  * its object (whose media type says how its JSON lines end), short of its
  * last `shortBy` bytes if asked. A unit without records stored nothing to read.
  */
-export async function unitPart(bucket: R2Bucket, jobId: string, unit: FinishedUnit, part: UnitPart, shortBy = 0): Promise<R2ObjectBody | null> {
+export async function unitPart(bucket: ResultsReader, jobId: string, unit: FinishedUnit, part: UnitPart, shortBy = 0): Promise<R2ObjectBody | null> {
   if (unit.resultId === null) return null;
-  const range =
-    part === "json"
-      ? { offset: unit.jsonOffset, length: (unit.jsonEnd ?? unit.csvOffset) - unit.jsonOffset - shortBy }
-      : unit.csvEnd === null
-        ? { offset: unit.csvOffset }
-        : { offset: unit.csvOffset, length: unit.csvEnd - unit.csvOffset };
+  const range = partRange(unit, part);
+  if (range.length !== undefined) range.length -= shortBy;
   return bucket.get(unitResultsKey(jobId, unit.resultUnit ?? unit.unitIndex, unit.resultId), { range });
+}
+
+/** How many stored bytes an export of the units reads, or null when a half runs to its object's end, unrecorded. */
+export function storedBytes(units: FinishedUnit[], part: UnitPart): number | null {
+  let bytes = 0;
+  for (const run of storedRuns(units)) {
+    const { length } = partRange(run, part);
+    if (length === undefined) return null;
+    bytes += length;
+  }
+  return bytes;
+}
+
+/**
+ * The bucket's reader, and how long its first get waited for R2: what a download paid before its first stored byte,
+ * for `Server-Timing`. The exports ask for their first part before anything waits for the response's reader, so a
+ * caller can wait for this before it answers.
+ */
+export function timedReader(bucket: ResultsReader): { reader: ResultsReader; firstRead: Promise<number> } {
+  let answered: (ms: number) => void = () => undefined;
+  const firstRead = new Promise<number>((resolve) => (answered = resolve));
+  let asked = false;
+  const get = ((key: string, options?: R2GetOptions) => {
+    const started = performance.now();
+    const got = bucket.get(key, options);
+    if (!asked) {
+      asked = true;
+      const settled = () => answered(Math.round(performance.now() - started));
+      got.then(settled, settled);
+    }
+    return got;
+  }) as R2Bucket["get"];
+  return { reader: { get }, firstRead };
 }
 
 /** Whether the object's JSON lines end with the array's comma (stored since ARRAY_ITEM_LINES). */
