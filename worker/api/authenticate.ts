@@ -4,6 +4,7 @@ import type { ApiEnv } from "./context";
 import { addressGate, type RateDecision } from "../domain/api-keys/request-gate";
 import { keyLeases } from "../domain/api-keys/key-leases";
 import { noteStep } from "../platform/http/server-timing";
+import { afterAnswer } from "../platform/http/after-answer";
 import { ApiError } from "../platform/errors/api-error";
 import { clientAddress } from "../platform/http/client-address";
 import { sha256Hex } from "../platform/lib/crypto";
@@ -27,7 +28,7 @@ export async function authenticate(c: Context<ApiEnv>): Promise<RateDecision> {
     return addressGate(c.env, clientAddress(c)).hit();
   }
   const hash = await sha256Hex(key);
-  const { admission, gate } = await keyLeases.admit(c.env, hash, clientAddress(c), (work) => c.executionCtx.waitUntil(work));
+  const { admission, gate } = await keyLeases.admit(c.env, hash, clientAddress(c), (work) => afterAnswer(c, work));
   if (gate) noteStep(c, "gate", "waitedMs" in gate ? gate.waitedMs : "refill");
   if ("key" in admission) {
     c.set("principal", { apiKeyId: admission.key.id, workspaceId: admission.key.workspaceId, keyWorkspaceId: admission.key.workspaceId, isPartner: admission.key.isPartner, rights: admission.key.rights });
