@@ -6,6 +6,8 @@
  * Targets (issue 48): job detail p50 within 1.3x of the bare route's, job create within 3x, at most one request in
  * ten asking its key's gate (counted from the answers' Server-Timing), and job detail's p50 moving by less than
  * 10 ms when the gate is 80 ms away each way (a second stack with BENCH_GATE_DISTANCE_MS).
+ * What the request log costs (issue 47, "bench:api figures unchanged"): job detail and create on a third stack with the
+ * log's middleware off (BENCH_REQUEST_LOG_OFF), each measured just before the same route on the logged stack.
  * Every answer that is not 2xx is counted by route, status and error code and printed; any at all fails the run
  * (exit code 1): rate limits are lifted, so each one is a defect to explain, never noise to average away.
  */
@@ -74,6 +76,8 @@ const benchStack = async (name: string, vars: Record<string, string> = {}) =>
 const stack = await benchStack("bench-api");
 /** The same service with its keys' gates 80 ms away each way, as for a partner on another continent than the gate. */
 const far = await benchStack("bench-api-far", { BENCH_GATE_DISTANCE_MS: "80" });
+/** The same service with nothing in the request log: the two routes measured on it show what logging adds. */
+const unlogged = await benchStack("bench-api-unlogged", { BENCH_REQUEST_LOG_OFF: "1" });
 const bare = await startBenchWorker("bench/wrangler.bare.toml", mkdtempSync(path.join(tmpdir(), "bare-")));
 const floor = await startBenchWorker("bench/wrangler.floor.toml", mkdtempSync(path.join(tmpdir(), "floor-")));
 try {
@@ -88,6 +92,7 @@ try {
   };
   const detailUrl = await jobOn(stack);
   const farDetailUrl = await jobOn(far);
+  const unloggedDetailUrl = await jobOn(unlogged);
 
   const bareUrl = `${bare.url}/bare`;
   const floorUrl = `${floor.url}/floor`;
@@ -95,14 +100,17 @@ try {
   await measure("warm-up", { url: floorUrl, amount: 300 });
   await measure("warm-up", { url: detailUrl, headers: auth, amount: 300 });
   await measure("warm-up", { url: farDetailUrl, headers: auth, amount: 300 });
+  await measure("warm-up", { url: unloggedDetailUrl, headers: auth, amount: 300 });
 
   const round = async () => [
     await measure("bare GET", { url: bareUrl }),
     await measure("floor GET", { url: floorUrl }),
+    await measure("GET /data-jobs/{id}, no log", { url: unloggedDetailUrl, headers: auth }),
     await measure("GET /data-jobs/{id}", { url: detailUrl, headers: auth }),
     await measure("GET /data-jobs/{id}, gate 80 ms away", { url: farDetailUrl, headers: auth }),
     await measure("bare POST", { url: bareUrl, method: "POST", headers: { "Content-Type": "application/json" }, body }),
     await measure("floor POST", { url: floorUrl, method: "POST", headers: { "Content-Type": "application/json" }, body }),
+    await measure("POST /data-jobs, no log", { url: `${unlogged.baseUrl}/api/v1/data-jobs`, method: "POST", headers: auth, body }),
     await measure("POST /data-jobs", { url: `${stack.baseUrl}/api/v1/data-jobs`, method: "POST", headers: auth, body }),
   ];
   const ratio = (a: number, b: number) => (b === 0 ? a : a / b);
@@ -121,6 +129,9 @@ try {
     "job detail p50 / floor GET p50": (r) => ratio(r["GET /data-jobs/{id}"]!.p50, r["floor GET"]!.p50),
     "floor POST p50 / bare POST p50": (r) => ratio(r["floor POST"]!.p50, r["bare POST"]!.p50),
     "job create p50 / floor POST p50": (r) => ratio(r["POST /data-jobs"]!.p50, r["floor POST"]!.p50),
+    // The request log's cost: the same route on the same code, logged and not.
+    "job detail p50 with the log / without": (r) => ratio(r["GET /data-jobs/{id}"]!.p50, r["GET /data-jobs/{id}, no log"]!.p50),
+    "job create p50 with the log / without": (r) => ratio(r["POST /data-jobs"]!.p50, r["POST /data-jobs, no log"]!.p50),
   };
   const rounds: Record<string, Measured>[] = [];
   for (let i = 1; i <= ROUNDS; i++) {
@@ -144,5 +155,5 @@ try {
 } finally {
   bare.child.kill("SIGTERM");
   floor.child.kill("SIGTERM");
-  await Promise.all([stack.stop(), far.stop()]);
+  await Promise.all([stack.stop(), far.stop(), unlogged.stop()]);
 }

@@ -145,7 +145,7 @@ export async function buildWorkerBundle(outDir: string): Promise<string> {
  * table, a row per file), so later applies add only newer files. One `d1 execute` instead of `migrations apply`, which
  * spent 26 CPU-seconds on 31 files (a runtime started per file), twice per end-to-end run.
  */
-function freshSchemaSql(): string {
+export function freshSchemaSql(): string {
   const dir = path.join(ROOT, "drizzle");
   const files = readdirSync(dir).filter((name) => name.endsWith(".sql")).sort();
   return [
@@ -154,7 +154,7 @@ function freshSchemaSql(): string {
   ].join("\n");
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";

@@ -138,6 +138,8 @@ export interface Bindings {
   RATE_LIMIT_PER_HOUR?: string;
   /** bench/api.ts only: milliseconds added each way to a call of an API key's gate, standing in for a gate far away. */
   BENCH_GATE_DISTANCE_MS?: string;
+  /** bench/api.ts only; no deployment sets it: "1" takes the request log's middleware off the API, to measure what the log costs a request. */
+  BENCH_REQUEST_LOG_OFF?: string;
   /** Local development and tests only (scripts/local-stack.ts, vitest.config.ts; never production): "1" lets webhook endpoints be http(s)://localhost, 127.0.0.1 or [::1]. */
   WEBHOOK_ALLOW_LOCAL_URLS?: string;
   /** Production: the send_email binding that mails users (worker/domain/mail/outbox.ts) and the address it sends from. */

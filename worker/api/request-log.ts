@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { shownPrefix } from "../domain/api-keys/store";
 import { recordRequest } from "../domain/request-logs/record";
+import { flagOn } from "../platform/configuration";
 import { afterAnswer } from "../platform/http/after-answer";
 import { bearerKey } from "./authenticate";
 import type { ApiEnv } from "./context";
@@ -21,9 +22,11 @@ const bodyRead = (c: Context<ApiEnv>): Promise<string> | undefined => (Object.ke
 /**
  * Puts every /api/v1 request an API key made in its workspace's request log. Mounted outside the rate limit, so a 429
  * is logged too; requests without a valid key belong to no workspace and are not. Only what is at hand is taken
- * while the request runs; the entry is made, redacted and queued after the answer (docs/request-logs.md).
+ * while the request runs; the entry is made, redacted and queued after the answer (docs/request-logs.md). Off only in
+ * bench:api's stack that measures the API without it.
  */
 export const recordApiRequest = createMiddleware<ApiEnv>(async (c, next) => {
+  if (flagOn(c.env.BENCH_REQUEST_LOG_OFF)) return next();
   const startedAt = Date.now();
   await next();
   const principal = c.get("principal");
