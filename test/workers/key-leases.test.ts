@@ -5,8 +5,9 @@ import { KeyLeases } from "../../worker/domain/api-keys/key-leases";
 import { LEASE_MS, MINUTE } from "../../worker/domain/api-keys/lease";
 import { keyGate, LIMIT_PER_MINUTE, type RequestGate } from "../../worker/domain/api-keys/request-gate";
 import { revokeKey } from "../../worker/domain/api-keys/revoke";
+import { changeSuspension } from "../../worker/domain/api-keys/suspension";
 import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { call, createWorkspace, onClock } from "./helpers";
+import { call, createWorkspace, onClock, type TestWorkspace } from "./helpers";
 
 /** Work an isolate would keep alive past its request (a refill asked for early), gathered so a test can wait for it. */
 const background = () => {
@@ -49,21 +50,27 @@ describe("leases of an API key's gate", () => {
     expect(firstAdmitted + later).toBe(LIMIT_PER_MINUTE);
   });
 
-  it("stop admitting a revoked key in another isolate once its lease ends, within LEASE_MS", async () => {
-    const ws = await createWorkspace();
-    const hash = await sha256Hex(ws.apiKey);
-    const elsewhere = new KeyLeases();
-    const work = background();
+  it("stop admitting a revoked key, or a suspended workspace's key, in another isolate once its lease ends, within LEASE_MS", async () => {
     const start = Math.floor(Date.now() / MINUTE) * MINUTE + MINUTE + 1_000;
-    // A second request soon after the first takes a lease of several.
-    await elsewhere.admit(env, hash, "test-address", work.keep, start);
-    expect((await elsewhere.admit(env, hash, "test-address", work.keep, start + 100)).gate).toMatchObject({ waitedMs: expect.any(Number) });
+    const ends = [
+      { end: (ws: TestWorkspace) => revokeKey(env, ws.workspaceId, ws.apiKeyId), failure: "INVALID_TOKEN" },
+      { end: (ws: TestWorkspace) => changeSuspension(env, ws.workspaceId, start), failure: "WORKSPACE_SUSPENDED" },
+    ];
+    for (const { end, failure } of ends) {
+      const ws = await createWorkspace();
+      const hash = await sha256Hex(ws.apiKey);
+      const elsewhere = new KeyLeases();
+      const work = background();
+      // A second request soon after the first takes a lease of several.
+      await elsewhere.admit(env, hash, "test-address", work.keep, start);
+      expect((await elsewhere.admit(env, hash, "test-address", work.keep, start + 100)).gate).toMatchObject({ waitedMs: expect.any(Number) });
 
-    expect(await revokeKey(env, ws.workspaceId, ws.apiKeyId)).toBe("REVOKED");
-    // Within its lease the other isolate still admits, without asking the gate.
-    expect(await elsewhere.admit(env, hash, "test-address", work.keep, start + 200)).toMatchObject({ admission: { key: { id: ws.apiKeyId } }, gate: null });
-    expect(await elsewhere.admit(env, hash, "test-address", work.keep, start + 100 + LEASE_MS)).toMatchObject({ admission: { failure: "INVALID_TOKEN" } });
-    await work.settled();
+      await end(ws);
+      // Within its lease the other isolate still admits, without asking the gate.
+      expect(await elsewhere.admit(env, hash, "test-address", work.keep, start + 200)).toMatchObject({ admission: { key: { id: ws.apiKeyId } }, gate: null });
+      expect(await elsewhere.admit(env, hash, "test-address", work.keep, start + 100 + LEASE_MS)).toMatchObject({ admission: { failure } });
+      await work.settled();
+    }
   });
 
   it("keep the API's rate headers exact in one isolate and ask the gate for a few requests in ten, saying so in Server-Timing", async () => {
