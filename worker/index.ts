@@ -74,7 +74,7 @@ export default {
     await warnExpiringCertificates(used, Date.now());
     // Open Banking consents whose token ends within a week, refreshed through the scraper (a bounded batch a run).
     const consents = await refreshDueConsents(used, pipeline, Date.now());
-    if (consents && Object.values(consents).some((n) => n > 0)) log("info", "open-banking-refresh", { ...consents });
+    if (Object.values(consents).some((n) => n > 0)) log("info", "open-banking-refresh", { ...consents });
     const rotation = await rewrapStep(used, used.VAULT_MASTER_KEY);
     if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });
   },

@@ -27,9 +27,9 @@ export function refreshLease(deps: Pick<PipelineDeps, "jobs" | "leaseMs" | "scra
   };
 }
 
-/** The cron's step: the due consents refreshed through this deployment's scraper (none configured, nothing to do). */
-export async function refreshDueConsents(env: Bindings, deps: Parameters<typeof refreshLease>[0], now: number): Promise<RefreshCounts | null> {
+/** The cron's step, in a deployment it found configured (so with a scraper): the due consents refreshed through it. */
+export async function refreshDueConsents(env: Bindings, deps: Parameters<typeof refreshLease>[0], now: number): Promise<RefreshCounts> {
   const scraper = scraperClient(env);
-  if (!scraper) return null;
+  if (!scraper) throw new Error("refreshDueConsents: the deployment has no scraper; the cron asserts one first");
   return refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh: (request) => scraper.openBankingToken(request), leased: refreshLease(deps) }, now);
 }
