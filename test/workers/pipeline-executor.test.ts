@@ -332,9 +332,10 @@ describe("unit executor on real components", () => {
 
   it("keeps the lease through a unit that outlasts the lease term, renewing it while the unit runs", async () => {
     const { job, plan, credentialId } = await newJob();
-    // Renewals every 1.7 s, with two more before the term ends: a 2-core machine running the other lanes
-    // stalled this worker past a 3 s term once (fresh-clone run c28), so the term leaves room for that.
-    const leaseMs = 5000;
+    // Renewals every 2.7 s, with two more before the term ends: a 2-core machine running the other lanes
+    // stalled this worker past a 3 s term once (fresh-clone run c28) and past a 5 s term once (stop 50's second
+    // fresh clone, a renewal found the lease lapsed), so the term leaves room for that.
+    const leaseMs = 8000;
     const base = harness().deps;
     const lock = recordingLock(base.lockFor(credentialId), credentialId);
     const real = base.scraperFor(findProvider("sandbox.bank")!);
