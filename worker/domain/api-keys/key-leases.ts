@@ -1,19 +1,16 @@
 import type { Bindings } from "../../env";
 import { type AdmittedKey, type KeyAdmission, keyGate, type RateDecision } from "./request-gate";
-import { type LeaseAsk, wantedFor } from "./lease";
+import { type Lease, type LeaseAsk, wantedFor } from "./lease";
 import { numberOr } from "../../platform/configuration";
 
-/** A lease this isolate spends: the key as its gate last resolved it, and what is left of the requests counted for it. */
+/** A lease this isolate spends: the key, the gate's answer and lease as they were granted, and what is left of it. */
 interface Held {
   key: AdmittedKey;
-  limitMinute: number;
-  limitHour: number;
-  /** Requests counted for this isolate and not yet spent. */
+  /** The gate's answer: its `remaining` is what the tighter window had left once the lease was counted. */
+  decision: RateDecision;
+  lease: Lease;
+  /** Requests counted for this isolate and not yet spent: the rate header adds them to the gate's `remaining`. */
   left: number;
-  /** What the gate had left in the tighter window once it counted them: the rate header adds `left` to it. */
-  remaining: number;
-  windowStart: number;
-  expiresAt: number;
   takenAt: number;
   spent: number;
 }
@@ -82,11 +79,10 @@ export class KeyLeases {
 
   private spend(hash: string, now: number): KeyAdmission | null {
     const held = this.held.get(hash);
-    if (!held || held.left === 0 || now >= held.expiresAt) return null;
+    if (!held || held.left === 0 || now >= held.lease.expiresAt) return null;
     held.left--;
     held.spent++;
-    const decision: RateDecision = { allowed: true, limitMinute: held.limitMinute, limitHour: held.limitHour, remaining: held.remaining + held.left, retryAfterSeconds: 0 };
-    return { key: held.key, decision, lease: { granted: 0, windowStart: held.windowStart, expiresAt: held.expiresAt } };
+    return { key: held.key, decision: { ...held.decision, remaining: held.decision.remaining + held.left }, lease: { ...held.lease, granted: 0 } };
   }
 
   /** Asks for the next lease once half of this one is spent, unless a call is under way. */
@@ -100,10 +96,10 @@ export class KeyLeases {
   /** One call to the key's gate at a time per key, whatever number of requests wait for it. */
   private ask(env: GateEnv, hash: string, address: string, now: number, at: number | undefined): Promise<KeyAdmission> {
     const held = this.held.get(hash);
-    const live = held && now < held.expiresAt;
+    const live = held && now < held.lease.expiresAt;
     const ask: LeaseAsk = { wanted: wantedFor(held, now) };
     // What an expired lease did not spend goes back to its window; a live one's is kept and joined to the next.
-    if (held && !live && held.left > 0) ask.unused = { windowStart: held.windowStart, count: held.left };
+    if (held && !live && held.left > 0) ask.unused = { windowStart: held.lease.windowStart, count: held.left };
     if (held && !live) this.held.delete(hash);
     const entry = {
       call: this.callGate(env, hash, address, at, ask)
@@ -139,9 +135,9 @@ export class KeyLeases {
     }
     const { lease, decision } = admission;
     if (lease.granted === 0) return;
-    const carried = held && held.windowStart === lease.windowStart && now < held.expiresAt ? held.left : 0;
+    const carried = held && held.lease.windowStart === lease.windowStart && now < held.lease.expiresAt ? held.left : 0;
     this.held.delete(hash);
-    this.held.set(hash, { key: admission.key, limitMinute: decision.limitMinute, limitHour: decision.limitHour, left: carried + lease.granted, remaining: decision.remaining, windowStart: lease.windowStart, expiresAt: lease.expiresAt, takenAt: now, spent: 0 });
+    this.held.set(hash, { key: admission.key, decision, lease, left: carried + lease.granted, takenAt: now, spent: 0 });
     if (this.held.size > MAX_HELD) this.held.delete(this.held.keys().next().value!);
   }
 }
