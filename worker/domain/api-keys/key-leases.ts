@@ -29,8 +29,6 @@ const MAX_HELD = 10_000;
  */
 const STALE_ASK_MS = 3_000;
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 type GateEnv = Pick<Bindings, "REQUEST_GATES" | "BENCH_GATE_DISTANCE_MS">;
 
 /**
@@ -61,7 +59,7 @@ export class KeyLeases {
       const started = performance.now();
       const pending = this.asking.get(hash);
       if (pending && started - pending.startedAt < STALE_ASK_MS) {
-        await Promise.race([pending.call, pause(STALE_ASK_MS - (started - pending.startedAt))]);
+        await Promise.race([pending.call, scheduler.wait(STALE_ASK_MS - (started - pending.startedAt))]);
         waitedMs = (waitedMs ?? 0) + performance.now() - started;
         continue;
       }
@@ -119,7 +117,7 @@ export class KeyLeases {
   private async callGate(env: GateEnv, hash: string, address: string, at: number | undefined, ask: LeaseAsk): Promise<KeyAdmission> {
     // A stand-in for a gate far away (bench/api.ts): the same wait on the way there and back. No deployment sets it.
     const distance = numberOr(env.BENCH_GATE_DISTANCE_MS, 0);
-    const travel = () => (distance > 0 ? pause(distance) : undefined);
+    const travel = () => (distance > 0 ? scheduler.wait(distance) : undefined);
     await travel();
     const admission = await keyGate(env, hash).admitKey(hash, address, at, ask);
     await travel();
