@@ -107,7 +107,7 @@ export default defineConfig(async () => {
       exclude,
       isolate: false,
       setupFiles: ["./test/workers/apply-migrations.ts"],
-      globalSetup: ["./test/support/workers-global-setup.ts", "./test/support/openssl-certificate-setup.ts"],
+      globalSetup: ["./test/support/workers-global-setup.ts"],
       testTimeout: 240_000,
       hookTimeout: 240_000,
     },

@@ -101,7 +101,7 @@ describe("sandbox tax portal adapter in Chromium", () => {
   });
 
   it("maps a certificate from a CA the portal does not trust to CERT_INVALID", async () => {
-    const outside = makeOpensslJointCertificate("1208800767");
+    const outside = await makeOpensslJointCertificate("1208800767");
     const attempt = loggedIn({ authMethod: "CERTIFICATE", certificate: outside.certificate, privateKey: outside.privateKeys.seedCbcWithSha1, password: outside.password });
     await expect(attempt).rejects.toMatchObject({ code: "CERT_INVALID", message: expect.stringContaining("신뢰할 수 없는 인증기관") });
   });

@@ -28,7 +28,7 @@ export interface OpensslJointCertificate {
 
 declare module "vitest" {
   interface ProvidedContext {
-    /** Made by openssl-certificate-setup.ts for the worker tests. */
+    /** Made by the Workers tests' global setup (workers-global-setup.ts). */
     opensslJointCertificate: OpensslJointCertificate;
   }
 }

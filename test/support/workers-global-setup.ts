@@ -11,21 +11,30 @@ import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
 import { REPLICA_SERVICE_KEY } from "../../sandbox/nts-business-status/ground-truth";
 import { ntsBusinessStatusStandIns } from "../../sandbox/nts-business-status/stand-ins";
 import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
+import type { TestProject } from "vitest/node";
+import type { OpensslJointCertificate } from "./joint-certificate-fixture";
+import { makeOpensslJointCertificate } from "./openssl-joint-certificate";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Both worker projects (vitest.config.ts) name this setup; they share one set of services, stopped after the last. */
-const shared = globalThis as { workersServices?: { users: number; started: Promise<() => Promise<void>> } };
+/**
+ * Both worker projects (vitest.config.ts) name this setup; they share one set of services, stopped after the last,
+ * and one certificate.
+ */
+const shared = globalThis as { workersServices?: { users: number; started: Promise<() => Promise<void>>; certificate: Promise<OpensslJointCertificate> } };
 
 /**
  * The worker tests reach a real sandbox bank and a real scraper (with
  * Chromium) over HTTP, exactly as the deployed worker reaches its container.
+ * Workers tests cannot run openssl inside workerd: the certificate openssl makes (openssl-joint-certificate.ts) is made
+ * here, while the services start, and handed over.
  */
-export default async function setup(): Promise<() => Promise<void>> {
-  shared.workersServices ??= { users: 0, started: startServices() };
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.workersServices ??= { users: 0, started: startServices(), certificate: makeOpensslJointCertificate("1208800767") };
   const services = shared.workersServices;
   services.users++;
-  const stop = await services.started;
+  const [stop, certificate] = await Promise.all([services.started, services.certificate]);
+  project.provide("opensslJointCertificate", certificate);
   return async () => {
     if (--services.users === 0) await stop();
   };
