@@ -7,7 +7,7 @@
  * ten asking its key's gate (counted from the answers' Server-Timing), and job detail's p50 moving by less than
  * 10 ms when the gate is 80 ms away each way (a second stack with BENCH_GATE_DISTANCE_MS).
  * What the request log costs (issue 47, "bench:api figures unchanged"): job detail and create on a third stack with the
- * log's middleware off (BENCH_REQUEST_LOG_OFF), each measured just before the same route on the logged stack.
+ * log's middleware off (BENCH_REQUEST_LOG_OFF), measured A B B A against the same route on the logged stack (logPair).
  * Every answer that is not 2xx is counted by route, status and error code and printed; any at all fails the run
  * (exit code 1): rate limits are lifted, so each one is a defect to explain, never noise to average away.
  */
@@ -102,18 +102,36 @@ try {
   await measure("warm-up", { url: farDetailUrl, headers: auth, amount: 300 });
   await measure("warm-up", { url: unloggedDetailUrl, headers: auth, amount: 300 });
 
+  /**
+   * The log's cost, measured A B B A: the route without the log, with it twice, and without it again, half the requests
+   * each, so a drift of the machine over the four weighs on both sides alike; the two unlogged halves show the noise.
+   * The logged stack's consumer writes what it was sent up to max_batch_timeout (5 s) after the last request: the second
+   * unlogged half waits for it, so the log's own work never lands in the measurement without it.
+   */
+  const logPair = async (route: string, logged: { url: string; method?: "GET" | "POST"; body?: string }, unloggedUrl: string) => {
+    const half = Math.round(REQUESTS / 2);
+    const results = [
+      await measure(`${route}, no log, A`, { ...logged, url: unloggedUrl, headers: auth, amount: half }),
+      await measure(`${route}, logged, B`, { ...logged, headers: auth, amount: half }),
+      await measure(`${route}, logged, B again`, { ...logged, headers: auth, amount: half }),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    return [...results, await measure(`${route}, no log, A again`, { ...logged, url: unloggedUrl, headers: auth, amount: half })];
+  };
   const round = async () => [
     await measure("bare GET", { url: bareUrl }),
     await measure("floor GET", { url: floorUrl }),
-    await measure("GET /data-jobs/{id}, no log", { url: unloggedDetailUrl, headers: auth }),
     await measure("GET /data-jobs/{id}", { url: detailUrl, headers: auth }),
     await measure("GET /data-jobs/{id}, gate 80 ms away", { url: farDetailUrl, headers: auth }),
     await measure("bare POST", { url: bareUrl, method: "POST", headers: { "Content-Type": "application/json" }, body }),
     await measure("floor POST", { url: floorUrl, method: "POST", headers: { "Content-Type": "application/json" }, body }),
-    await measure("POST /data-jobs, no log", { url: `${unlogged.baseUrl}/api/v1/data-jobs`, method: "POST", headers: auth, body }),
     await measure("POST /data-jobs", { url: `${stack.baseUrl}/api/v1/data-jobs`, method: "POST", headers: auth, body }),
+    ...(await logPair("GET /data-jobs/{id}", { url: detailUrl }, unloggedDetailUrl)),
+    ...(await logPair("POST /data-jobs", { url: `${stack.baseUrl}/api/v1/data-jobs`, method: "POST", body }, `${unlogged.baseUrl}/api/v1/data-jobs`)),
   ];
   const ratio = (a: number, b: number) => (b === 0 ? a : a / b);
+  const logRatio = (r: Record<string, Measured>, route: string) =>
+    ratio(r[`${route}, logged, B`]!.p50 + r[`${route}, logged, B again`]!.p50, r[`${route}, no log, A`]!.p50 + r[`${route}, no log, A again`]!.p50);
   // Each figure is a ratio within one round, so a slow moment of the machine weighs on both of its routes alike.
   const figures: Record<string, (r: Record<string, Measured>) => number> = {
     "job detail p50 / bare GET p50 (target <= 1.3x)": (r) => ratio(r["GET /data-jobs/{id}"]!.p50, r["bare GET"]!.p50),
@@ -130,8 +148,11 @@ try {
     "floor POST p50 / bare POST p50": (r) => ratio(r["floor POST"]!.p50, r["bare POST"]!.p50),
     "job create p50 / floor POST p50": (r) => ratio(r["POST /data-jobs"]!.p50, r["floor POST"]!.p50),
     // The request log's cost: the same route on the same code, logged and not.
-    "job detail p50 with the log / without": (r) => ratio(r["GET /data-jobs/{id}"]!.p50, r["GET /data-jobs/{id}, no log"]!.p50),
-    "job create p50 with the log / without": (r) => ratio(r["POST /data-jobs"]!.p50, r["POST /data-jobs, no log"]!.p50),
+    // The request log's cost, A B B A (logPair), and the noise it is read against: the two unlogged halves' ratio.
+    "job detail p50 with the log / without (ABBA)": (r) => logRatio(r, "GET /data-jobs/{id}"),
+    "job detail p50 without the log, second / first (noise)": (r) => ratio(r["GET /data-jobs/{id}, no log, A again"]!.p50, r["GET /data-jobs/{id}, no log, A"]!.p50),
+    "job create p50 with the log / without (ABBA)": (r) => logRatio(r, "POST /data-jobs"),
+    "job create p50 without the log, second / first (noise)": (r) => ratio(r["POST /data-jobs, no log, A again"]!.p50, r["POST /data-jobs, no log, A"]!.p50),
   };
   const rounds: Record<string, Measured>[] = [];
   for (let i = 1; i <= ROUNDS; i++) {

@@ -12,8 +12,8 @@ import { recordRequest } from "../worker/domain/request-logs/record";
  */
 type Env = { DB: D1Database; REQUEST_LOGS: Queue<RequestLogMessage> };
 
-/** The consumer's deliveries so far: how many messages each carried and when it began and ended. */
-const deliveries: { messages: number; startedAt: number; endedAt: number }[] = [];
+/** The consumer's deliveries so far: how many messages and entries each carried and when it began and ended. */
+const deliveries: { messages: number; entries: number; startedAt: number; endedAt: number }[] = [];
 
 /** How often the sender wakes to catch up with its schedule: 10 entries a tick at 1,000 a second. */
 const TICK_MS = 10;
@@ -79,6 +79,6 @@ export default {
   async queue(batch, env) {
     const startedAt = Date.now();
     await consumeRequestLogBatch(batch, env.DB);
-    deliveries.push({ messages: batch.messages.length, startedAt, endedAt: Date.now() });
+    deliveries.push({ messages: batch.messages.length, entries: batch.messages.reduce((sum, message) => sum + message.body.length, 0), startedAt, endedAt: Date.now() });
   },
 } satisfies ExportedHandler<Env, RequestLogMessage>;

@@ -50,6 +50,7 @@ function consumerSettings(config: string, environment?: string) {
 
 interface Delivery {
   messages: number;
+  entries: number;
   startedAt: number;
   endedAt: number;
 }
@@ -74,7 +75,7 @@ async function writePath(): Promise<boolean> {
     const { rows, deliveries } = state;
     // The consumer's pace while entries kept coming: what follows the last send is the tail, which waits to fill a batch.
     const steady = deliveries.filter((d) => d.startedAt <= pushed.sentAt);
-    const steadyMessages = steady.reduce((sum, d) => sum + d.messages, 0);
+    const steadyEntries = steady.reduce((sum, d) => sum + d.entries, 0);
     const steadySeconds = steady.length > 0 ? (steady.at(-1)!.endedAt - steady[0]!.startedAt) / 1000 : 0;
     const busySeconds = deliveries.reduce((sum, d) => sum + d.endedAt - d.startedAt, 0) / 1000;
     const [first, last] = [deliveries.at(0), deliveries.at(-1)];
@@ -86,11 +87,12 @@ async function writePath(): Promise<boolean> {
         rows,
         lost: pushed.sent - rows,
         deliveries: deliveries.length,
-        "consumer rows/s while sending": Math.round(steadyMessages / steadySeconds),
+        "consumer rows/s while sending": Math.round(steadyEntries / steadySeconds),
         "consumer busy": first && last ? `${Math.round((100 * busySeconds) / ((last.endedAt - first.startedAt) / 1000))}%` : "none",
         "rows per busy s": Math.round(rows / busySeconds),
         "last row after last send (ms)": rows >= pushed.sent ? lastRowSeenAt - pushed.sentAt : `not within ${DRAIN_TIMEOUT_MS} ms`,
-        "last delivery (messages, ms)": last ? `${last.messages}, ${last.endedAt - last.startedAt}` : "none",
+        "messages a delivery": deliveries.length > 0 ? (deliveries.reduce((sum, d) => sum + d.messages, 0) / deliveries.length).toFixed(1) : "none",
+        "last delivery (messages, entries, ms)": last ? `${last.messages}, ${last.entries}, ${last.endedAt - last.startedAt}` : "none",
       },
     ]);
     return rows >= pushed.sent;

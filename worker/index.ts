@@ -10,7 +10,7 @@ import { sweep } from "./domain/pipeline/sweep";
 import { expireSessions } from "./domain/registration/expiry";
 import { consumeWebhookBatch } from "./domain/webhooks/consumer";
 import { consumeRequestLogBatch } from "./domain/request-logs/consumer";
-import { REQUEST_LOG_QUEUE, type RequestLogMessage } from "./domain/request-logs/messages";
+import { type QueuedRequestLogMessage, REQUEST_LOG_QUEUE } from "./domain/request-logs/messages";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./domain/webhooks/messages";
 import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, type RouteDeliveryMessage } from "./domain/deliveries/consumer";
 import { findJobById } from "./domain/jobs/store";
@@ -51,7 +51,7 @@ export default {
     assertConfigured(env);
     // One handler serves every queue: the batch names the one it came from.
     if (batch.queue === WEBHOOK_QUEUE) await consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, invocationBindings(env));
-    else if (batch.queue === REQUEST_LOG_QUEUE) await consumeRequestLogBatch(batch as MessageBatch<RequestLogMessage>, invocationBindings(env).DB);
+    else if (batch.queue === REQUEST_LOG_QUEUE) await consumeRequestLogBatch(batch as MessageBatch<QueuedRequestLogMessage>, invocationBindings(env).DB);
     else if (batch.queue === DELIVERY_QUEUE) await consumeDeliveryBatch(batch as MessageBatch<RouteDeliveryMessage>, invocationBindings(env), { findJobById, resultUnits });
     else await consumeBatch(batch as MessageBatch<PipelineMessage>, invocationBindings(env));
   },
@@ -78,4 +78,4 @@ export default {
     const rotation = await rewrapStep(used, used.VAULT_MASTER_KEY);
     if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });
   },
-} satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage | RequestLogMessage>;
+} satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage | QueuedRequestLogMessage>;

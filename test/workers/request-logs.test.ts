@@ -1,4 +1,5 @@
-import { env } from "cloudflare:workers";
+import type { QueueResult } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { REDACTED } from "../../worker/domain/request-logs/redaction";
@@ -172,9 +173,33 @@ describe("the request log", () => {
     expect(refused.body.code).toBe("ADMIN_ACTION_FORBIDDEN");
   });
 
+  it("carries an isolate's requests of a moment in one queue message, which the consumer writes", async () => {
+    const ws = await createWorkspace();
+    const queue = (env as Bindings).REQUEST_LOGS;
+    const messages: number[] = [];
+    // The real queue, counted on its way: the messages still go through it to the consumer.
+    const counted = { send: (body: unknown[], options: QueueSendOptions) => (messages.push(body.length), queue.send(body as never, options)) } as unknown as Bindings["REQUEST_LOGS"];
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sent("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Bindings), REQUEST_LOGS: counted } })));
+    await logged(ws.workspaceId, ...answers.map((answer) => answer.requestId));
+    expect(messages.reduce((sum, entries) => sum + entries, 0)).toBe(20);
+    // Twenty requests answered together leave a message or two, never one each (at most ten: two a message at least).
+    expect(messages.length).toBeLessThanOrEqual(10);
+  });
+
+  it("writes a message of one entry, as queued before messages carried several, beside one of several", async () => {
+    const ws = await createWorkspace();
+    const entry = (id: string) => ({ id, workspaceId: ws.workspaceId, apiKeyId: ws.apiKeyId, apiKeyPrefix: ws.apiKey.slice(0, 10), method: "GET", path: "/api/v1/providers", status: 200, latencyMs: 3, createdAt: Date.now() });
+    const [single, first, second] = ["single", "first", "second"].map((name) => `req_${name}${crypto.randomUUID().replaceAll("-", "")}`);
+    const deliveries = [entry(single!), [entry(first!), entry(second!)]].map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body }));
+    // The runtime's own dispatch into the worker's queue handler (compatibility flag service_binding_extra_handlers).
+    const result = await (exports.default as unknown as { queue(name: string, messages: typeof deliveries): Promise<QueueResult> }).queue("collect-request-logs", deliveries);
+    expect(result.ackAll).toBe(true);
+    for (const id of [single, first, second]) expect(await findRequestLog(env.DB, ws.workspaceId, id!)).toBeDefined();
+  });
+
   it("answers even when the log's queue refuses the entry, and says so in the worker's log", async () => {
     const ws = await createWorkspace();
-    const failing = { sendBatch: () => Promise.reject(new Error("Queue send failed")) } as unknown as Bindings["REQUEST_LOGS"];
+    const failing = { send: () => Promise.reject(new Error("Queue send failed")) } as unknown as Bindings["REQUEST_LOGS"];
     const errors = vi.spyOn(console, "error");
     try {
       const response = await call("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Bindings), REQUEST_LOGS: failing } });

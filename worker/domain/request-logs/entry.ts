@@ -1,4 +1,4 @@
-import type { RequestLogMessage } from "./messages";
+import type { RequestLogEntry } from "./messages";
 import { redact } from "./redaction";
 
 /** What the API's middleware saw of an answered request (api/request-log.ts); the slow parts still promised. */
@@ -50,7 +50,7 @@ function errorCodeOf(envelope: unknown): string | null {
 }
 
 /** The row a request leaves: every value bounded, and nothing of a secret, a credential or a record (redaction.ts). */
-export async function requestLogEntry(answered: AnsweredRequest): Promise<RequestLogMessage> {
+export async function requestLogEntry(answered: AnsweredRequest): Promise<RequestLogEntry> {
   const [bodyText, envelope] = await Promise.all([settled(answered.bodyText), settled(answered.errorEnvelope)]);
   const body = bodyText ? redact(parsed(bodyText)) : null;
   return {

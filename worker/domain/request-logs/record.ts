@@ -1,15 +1,19 @@
 import { log } from "../../platform/observability/telemetry";
 import { type AnsweredRequest, requestLogEntry } from "./entry";
-import type { RequestLogMessage } from "./messages";
+import type { RequestLogEntry, RequestLogMessage } from "./messages";
 
-/** How long an isolate gathers its answered requests before one queue call takes them all. */
+/** How long an isolate gathers its answered requests before one queue message takes them all. */
 const GATHER_MS = 50;
-/** Queues takes at most 100 messages and 256 KB a sendBatch call; entries are bounded (entry.ts), the bytes are checked. */
-const MAX_MESSAGES = 100;
-const MAX_BATCH_BYTES = 200 * 1024;
+/**
+ * A queue message holds at most 128 KB, and a consumer's batch (wrangler.toml's max_batch_size, 10 messages) must stay
+ * within D1's 1,000 queries an invocation at 7 rows a statement (store.ts): 100 entries a message, at most 100 KB
+ * (entries are bounded, entry.ts; the bytes are checked).
+ */
+const MAX_ENTRIES_PER_MESSAGE = 100;
+const MAX_MESSAGE_BYTES = 100 * 1024;
 
 interface Outbox {
-  pending: RequestLogMessage[];
+  pending: RequestLogEntry[];
   gathering: boolean;
 }
 
@@ -22,31 +26,32 @@ function outboxOf(queue: Queue<RequestLogMessage>): Outbox {
   return box;
 }
 
-/** Consecutive slices of `entries` that each fit one sendBatch call. */
-function batchesOf(entries: RequestLogMessage[]): RequestLogMessage[][] {
-  const batches: RequestLogMessage[][] = [];
+/** Consecutive slices of `entries` that each fit one queue message. */
+function messagesOf(entries: RequestLogEntry[]): RequestLogMessage[] {
+  const messages: RequestLogMessage[] = [];
   let bytes = 0;
   for (const entry of entries) {
     const size = JSON.stringify(entry).length;
-    const last = batches.at(-1);
-    if (!last || last.length >= MAX_MESSAGES || bytes + size > MAX_BATCH_BYTES) {
-      batches.push([entry]);
+    const last = messages.at(-1);
+    if (!last || last.length >= MAX_ENTRIES_PER_MESSAGE || bytes + size > MAX_MESSAGE_BYTES) {
+      messages.push([entry]);
       bytes = size;
     } else {
       last.push(entry);
       bytes += size;
     }
   }
-  return batches;
+  return messages;
 }
 
 /**
  * Puts an answered request on the log's queue. Runs after the answer (the caller hands it to waitUntil), so neither
- * its redaction nor the send is on the request's path. The isolate's requests of the next GATHER_MS go out in one
- * sendBatch, sent by the request that found no gathering under way (its waitUntil lasts until they are sent; the
- * others hand their entry over and are done, awaiting nothing of another request's). A one-message send per request
- * cost the API a measurable share of its latency under load (docs/benchmarks.md, "Stop 49"). A send that fails is
- * logged with the request ids it carried, which stay unlogged rather than any caller seeing an error for a log.
+ * its redaction nor the send is on the request's path. The isolate's requests of the next GATHER_MS go out as one
+ * queue message, sent by the request that found no gathering under way (its waitUntil lasts until it is sent; the
+ * others hand their entry over and are done, awaiting nothing of another request's). A message per request cost the
+ * API a measurable share of its latency under load, even sent together (docs/benchmarks.md, "The request log"), and
+ * Queues bills by the message. A send that fails is logged with the request ids it carried, which stay unlogged
+ * rather than any caller seeing an error for a log.
  */
 export async function recordRequest(queue: Queue<RequestLogMessage>, answered: AnsweredRequest): Promise<void> {
   const box = outboxOf(queue);
@@ -60,11 +65,11 @@ export async function recordRequest(queue: Queue<RequestLogMessage>, answered: A
   box.gathering = true;
   await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
   box.gathering = false;
-  for (const batch of batchesOf(box.pending.splice(0))) {
+  for (const message of messagesOf(box.pending.splice(0))) {
     try {
-      await queue.sendBatch(batch.map((body) => ({ body, contentType: "json" as const })));
+      await queue.send(message, { contentType: "json" });
     } catch (err) {
-      log("error", "request-log-send-failed", { requestIds: batch.map((entry) => entry.id), error: String(err) });
+      log("error", "request-log-send-failed", { requestIds: message.map((entry) => entry.id), error: String(err) });
     }
   }
 }

@@ -3,7 +3,7 @@ import { database } from "../../platform/database/client";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { deleteBatch } from "../../platform/database/delete-batch";
 import type { RequestLogFilter } from "./inputs";
-import type { RequestLogMessage } from "./messages";
+import type { RequestLogEntry } from "./messages";
 import { type RequestLogRow, requestLogs } from "./tables";
 
 /** How long a request stays in the log (docs/request-logs.md). */
@@ -16,7 +16,7 @@ const ROWS_PER_INSERT = 7;
  * Writes a consumer batch's rows in one D1 round trip. A row already there is left: the queue delivers at least once,
  * and a redelivered message carries the same request.
  */
-export async function insertRequestLogs(d1: D1Database, rows: RequestLogMessage[]): Promise<void> {
+export async function insertRequestLogs(d1: D1Database, rows: RequestLogEntry[]): Promise<void> {
   const db = database(d1);
   const inserts = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(db.insert(requestLogs).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
