@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/domain/jobs/create";
+import { sealCredential } from "../../worker/domain/vault/envelope";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow, RANGE } from "./pipeline-harness";
 
@@ -40,6 +41,34 @@ describe("a credential the institution refused", () => {
     const marked = await env.DB.prepare("SELECT invalid_reason, sealed FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string; sealed: unknown }>();
     expect(marked).toEqual({ invalid_reason: "LOGIN_LOCKED", sealed: null });
     expect(JSON.parse((await runJob(ws.workspaceId))!.error).code).toBe("NO_VALID_CREDENTIAL");
+  });
+
+  it("keeps a secret its holder entered again while the institution was refusing the one before", async () => {
+    const ws = await createWorkspace();
+    const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "wrong_password" });
+    const recovered = await sealCredential(env.VAULT_MASTER_KEY, { credentialId, workspaceId: ws.workspaceId, providerCode: "sandbox.bank" }, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
+    const h = harness();
+    const scraperFor = h.deps.scraperFor;
+    // The real scraper and bank refuse the old password; the holder's recovery writes the new one before the refusal is handled.
+    h.deps.scraperFor = (provider) => {
+      const scraper = scraperFor(provider);
+      return {
+        openSession: async (...args) => {
+          try {
+            return await scraper.openSession(...args);
+          } finally {
+            await env.DB.prepare("UPDATE credentials SET sealed = ? WHERE id = ?").bind(recovered, credentialId).run();
+          }
+        },
+        targets: (...args) => scraper.targets(...args),
+        collect: (...args) => scraper.collect(...args),
+        closeSession: (...args) => scraper.closeSession(...args),
+      };
+    };
+    expect(JSON.parse((await runJob(ws.workspaceId, h))!.error).code).toBe("LOGIN_FAILED");
+    const kept = await env.DB.prepare("SELECT invalid_reason, sealed FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string | null; sealed: string }>();
+    expect(kept).toEqual({ invalid_reason: null, sealed: recovered });
+    expect((await runJob(ws.workspaceId))!.status).toBe("SUCCEEDED");
   });
 
   it("stays valid after a transient login failure", async () => {

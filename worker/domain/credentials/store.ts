@@ -204,7 +204,8 @@ export function listCredentials(d1: D1Database, workspaceId: string, page?: List
 }
 
 /** What a job finds of its credential: the login to use, a login the institution refused, or nothing (deleted, never existed). */
-export type JobCredential = { kind: "usable"; login: LoginCredential; businessNumber: string | null } | { kind: "invalid" } | { kind: "gone" };
+/** `sealed`: the secret as stored when opened, so a refusal of it marks the credential only while it is still that secret. */
+export type JobCredential = { kind: "usable"; login: LoginCredential; businessNumber: string | null; sealed: string } | { kind: "invalid" } | { kind: "gone" };
 
 /** The decrypted login of a credential that can still log in, or null when it was deleted or never existed. */
 export async function openActiveCredential(d1: D1Database, masterKey: string, id: string): Promise<LoginCredential | null> {
@@ -223,7 +224,7 @@ export async function openJobCredential(d1: D1Database, masterKey: string, id: s
   if (row.invalidReason !== null) return { kind: "invalid" };
   if (row.sealed === null) return { kind: "gone" };
   const login = await openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
-  return { kind: "usable", login, businessNumber: row.businessNumber };
+  return { kind: "usable", login, businessNumber: row.businessNumber, sealed: row.sealed };
 }
 
 /**

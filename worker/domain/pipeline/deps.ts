@@ -29,7 +29,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     scraperFor: (provider) => (provider.runtime === "browser-rendering" && browserRendering ? browserRendering : container),
     lockFor: (credentialId) => credentialLock(env, credentialId),
     loadCredential: (credentialId) => openJobCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
-    invalidateCredential: (credentialId, reason) => invalidateCredential(env.DB, credentialId, reason, Date.now()),
+    invalidateCredential: (credentialId, reason, whileSealed) => invalidateCredential(env.DB, credentialId, reason, Date.now(), whileSealed),
     rememberTargets: (credentialId, kind, ids) => rememberTargets(env.DB, credentialId, kind, ids, Date.now()),
     checkSettled: (credentialId, checkId, outcome) => settleCheck(env.DB, credentialId, checkId, outcome, Date.now()),
     fileReport: (providerCode, jobId, report) => fileReport(env, providerCode, { jobId }, report),

@@ -47,6 +47,8 @@ interface JobContext {
   provider: ProviderDefinition;
   schema: SchemaDefinition;
   lock: LockPort;
+  /** The sealed secret this delivery logged in with, shared by the delivery and its context (credentialOf). */
+  opened: { sealed?: string };
   /** The lease this delivery works under; every login and commit happens under its fence. */
   lease: LeaseGrant;
 }
@@ -68,7 +70,7 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
   const job = await deps.jobs.job(message.jobId);
   if (!job || isFinished(job)) return ACK;
   if (message.type === "plan" && job.status !== "PENDING") return ACK;
-  const delivery: Delivery = { deps, job, provider: findProvider(job.providerCode)!, schema: findSchema(job.schema)!, lock: deps.lockFor(jobLockName(job)) };
+  const delivery: Delivery = { deps, job, provider: findProvider(job.providerCode)!, schema: findSchema(job.schema)!, lock: deps.lockFor(jobLockName(job)), opened: {} };
   const ownUnit = message.type === "unit" ? message.unitIndex : null;
   const pending = new PendingUnits(deps.commitEveryMs);
   let ctx: JobContext | null = null;
@@ -148,6 +150,7 @@ async function credentialOf(delivery: Delivery): Promise<{ login: AdapterCredent
   const found = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : { kind: "gone" as const };
   if (found.kind === "invalid") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the institution refused this credential before");
   if (found.kind === "gone") throw new ProviderFailure("CREDENTIAL_NOT_FOUND");
+  delivery.opened.sealed = found.sealed;
   return found;
 }
 
@@ -387,7 +390,8 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
       return { kind: "retry", delaySeconds };
     }
   }
-  if (INVALIDATES_CREDENTIAL.has(error.code) && job.credentialId) await deps.invalidateCredential(job.credentialId, error.code);
+  // Guarded by the secret this delivery opened; a session an earlier delivery logged in is refused unguarded.
+  if (INVALIDATES_CREDENTIAL.has(error.code) && job.credentialId) await deps.invalidateCredential(job.credentialId, error.code, delivery.opened.sealed);
   if (await deps.jobs.failed(job, error, deps.now())) await closeJobSession(delivery);
   return ACK;
 }

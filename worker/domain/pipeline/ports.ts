@@ -35,8 +35,11 @@ export interface PipelineDeps {
   lockFor(credentialId: string): LockPort;
   /** The job's credential: its decrypted login, refused by the institution before (invalid), or gone. */
   loadCredential(credentialId: string): Promise<JobCredential>;
-  /** Tells the credentials' owner that the institution refused this login, so no later job tries it again. */
-  invalidateCredential(credentialId: string, reason: JobErrorCode): Promise<void>;
+  /**
+   * Tells the credentials' owner that the institution refused this login, so no later job tries it again; with
+   * `whileSealed`, only while the secret is still the one refused (a recovery may have written another meanwhile).
+   */
+  invalidateCredential(credentialId: string, reason: JobErrorCode, whileSealed?: string): Promise<void>;
   /** Tells the credentials' owner which accounts or cards the institution showed, so later jobs naming others are refused at once. */
   rememberTargets(credentialId: string, kind: "accounts" | "cards", ids: string[]): Promise<void>;
   /** Tells the credentials' owner what a probe found of the login, under the check it was sent for. */

@@ -27,11 +27,13 @@ export async function executeProbe(deps: PipelineDeps, message: ProbeMessage): P
   // A job logs in on the credential now: the probe asks again once that lease could have ended.
   if (!lease.granted) return { kind: "retry", delaySeconds: Math.max(WAIT_SECONDS, Math.ceil((lease.leaseUntil - deps.now()) / 1000)) };
   const scraper = deps.scraperFor(provider);
+  let opened: string | undefined;
   try {
     // A job parked its login on this lease before: the probe logs in afresh, so that session goes, as a job's would.
     if (lease.supersededSessionId) await scraper.closeSession(lease.supersededSessionId);
     const found = await deps.loadCredential(message.credentialId);
     if (found.kind !== "usable") return { kind: "ack" };
+    opened = found.sealed;
     await scraper.closeSession(await scraper.openSession(provider.code, found.login, found.businessNumber ?? undefined));
     await deps.checkSettled(message.credentialId, message.checkId, { state: "VALID" });
   } catch (err) {
@@ -39,7 +41,7 @@ export async function executeProbe(deps: PipelineDeps, message: ProbeMessage): P
     if (WAITS_FOR_CAPACITY.has(failure.code)) return { kind: "retry", delaySeconds: WAIT_SECONDS };
     if (!(err instanceof ProviderFailure)) log("error", "probe-error", { credentialId: message.credentialId, error: redactText(String(err)) });
     const error = jobError(failure.code, failure.retryAfterSeconds);
-    if (INVALIDATES_CREDENTIAL.has(error.code)) await deps.invalidateCredential(message.credentialId, error.code);
+    if (INVALIDATES_CREDENTIAL.has(error.code)) await deps.invalidateCredential(message.credentialId, error.code, opened);
     const refused = error.category === "CREDENTIAL" || error.category === "USER_ENVIRONMENT";
     await deps.checkSettled(message.credentialId, message.checkId, { state: refused ? "INVALID" : "UNKNOWN", error });
   } finally {
