@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/domain/jobs/create";
+import { openActiveCredential } from "../../worker/domain/credentials/store";
 import { sealCredential } from "../../worker/domain/vault/envelope";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow, RANGE } from "./pipeline-harness";
@@ -68,7 +69,7 @@ describe("a credential the institution refused", () => {
     expect(JSON.parse((await runJob(ws.workspaceId, h))!.error).code).toBe("LOGIN_FAILED");
     const kept = await env.DB.prepare("SELECT invalid_reason, sealed FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string | null; sealed: string }>();
     expect(kept).toEqual({ invalid_reason: null, sealed: recovered });
-    expect((await runJob(ws.workspaceId))!.status).toBe("SUCCEEDED");
+    expect(await openActiveCredential(env.DB, env.VAULT_MASTER_KEY, credentialId)).toMatchObject({ loginId: "user_good", password: "pass_good" });
   });
 
   it("stays valid after a transient login failure", async () => {
