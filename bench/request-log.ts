@@ -8,8 +8,8 @@
  *    sent, what was written, the consumer's rows a second and how long after the last send the last row was there.
  * 2. end-to-end: one workspace's key sends a steady stream of API calls (BENCH_RATE, default 1,000 a second, for
  *    BENCH_SECONDS, default 5) to the local stack, and the run prints what the callers saw (throughput, p50 and p99) and
- *    what the log made of it: how many of the answered requests the log holds, and how long after the last answer the
- *    last of them was written.
+ *    what the log made of it: how many of the answered requests the log holds, how long after the last answer the
+ *    last of them was written, and how long finding one by its request id takes through the API.
  *
  * Fails (exit code 1) on any entry or answered request the log is missing once it has drained, and in the second phase
  * on any non-2xx answer or connection error.
@@ -34,6 +34,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** How long the log may take to catch up after the last answer before the run counts what is missing. */
 const DRAIN_TIMEOUT_MS = 120_000;
+/** How many logged requests the second phase then finds by id, spread over the log (issue 47: "found by requestId in under a second"). */
+const LOOKUPS = 50;
 /** A path of its own, so the log's own list calls are not counted among the measured ones. */
 const MEASURED_PATH = "/api/v1/providers";
 const WRITE_PATH_CONFIG = "bench/wrangler.request-log.toml";
@@ -111,17 +113,33 @@ async function endToEnd(): Promise<boolean> {
     logDir: path.join(ROOT, "test-artifacts/bench-request-log"),
   });
 
-  /** Every logged request of the measured path, walked page by page with the API's own cursor. */
-  async function loggedCount(auth: Record<string, string>): Promise<number> {
-    let count = 0;
+  /** The request ids of every logged request of the measured path, walked page by page with the API's own cursor. */
+  async function loggedIds(auth: Record<string, string>): Promise<string[]> {
+    const ids: string[] = [];
     let cursor: string | null = null;
     do {
       const query = new URLSearchParams({ path: MEASURED_PATH, limit: "100", ...(cursor ? { cursor } : {}) });
-      const page = (await (await fetch(`${stack.baseUrl}/api/v1/request-logs?${query}`, { headers: auth })).json()) as { items: unknown[]; nextCursor: string | null };
-      count += page.items.length;
+      const page = (await (await fetch(`${stack.baseUrl}/api/v1/request-logs?${query}`, { headers: auth })).json()) as { items: { requestId: string }[]; nextCursor: string | null };
+      ids.push(...page.items.map((item) => item.requestId));
       cursor = page.nextCursor;
     } while (cursor);
-    return count;
+    return ids;
+  }
+
+  /** How long finding a request by its id takes through the API (the console's lookup is the same query), for ids spread over the log. */
+  async function lookups(auth: Record<string, string>, ids: string[]): Promise<{ count: number; p50: number; max: number; missing: number }> {
+    const sample = Array.from({ length: Math.min(LOOKUPS, ids.length) }, (_, i) => ids[Math.floor((i * ids.length) / Math.min(LOOKUPS, ids.length))]!);
+    const times: number[] = [];
+    let missing = 0;
+    for (const id of sample) {
+      const started = performance.now();
+      const response = await fetch(`${stack.baseUrl}/api/v1/request-logs/${id}`, { headers: auth });
+      await response.arrayBuffer();
+      times.push(performance.now() - started);
+      if (response.status !== 200) missing++;
+    }
+    times.sort((a, b) => a - b);
+    return { count: sample.length, p50: times[Math.floor(times.length / 2)] ?? 0, max: times.at(-1) ?? 0, missing };
   }
 
   try {
@@ -131,13 +149,15 @@ async function endToEnd(): Promise<boolean> {
     const result = await autocannon({ url: `${stack.baseUrl}${MEASURED_PATH}`, headers: auth, connections: CONNECTIONS, overallRate: RATE, amount: RATE * SECONDS });
     const answered = result.requests.total;
     const lastAnswer = Date.now();
-    let logged = 0;
+    let ids: string[] = [];
     while (Date.now() - lastAnswer < DRAIN_TIMEOUT_MS) {
-      logged = await loggedCount(auth);
-      if (logged >= answered) break;
+      ids = await loggedIds(auth);
+      if (ids.length >= answered) break;
       await sleep(500);
     }
     const drained = Date.now() - lastAnswer;
+    const logged = ids.length;
+    const found = await lookups(auth, ids);
     console.table([
       {
         "offered req/s": RATE,
@@ -149,9 +169,10 @@ async function endToEnd(): Promise<boolean> {
         answered,
         logged,
         "all logged after (s)": logged >= answered ? (drained / 1000).toFixed(1) : `not within ${DRAIN_TIMEOUT_MS / 1000}`,
+        "found by id (of, p50 ms, max ms)": `${found.count - found.missing} of ${found.count}, ${found.p50.toFixed(0)}, ${found.max.toFixed(0)}`,
       },
     ]);
-    return result.non2xx === 0 && result.errors === 0 && logged >= answered;
+    return result.non2xx === 0 && result.errors === 0 && logged >= answered && found.missing === 0;
   } finally {
     await stack.stop();
   }
