@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { sealCredential } from "../../worker/domain/vault/envelope";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { callJson, createWorkspace, type TestWorkspace } from "./helpers";
+import { callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
 import { asPartner, connectionTo, partnerWithConnection } from "./partner-helpers";
 
 type Json = Record<string, any>;
@@ -15,7 +15,9 @@ const ACCOUNTS = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", 
 const INVOICES = { schema: "taxportal.tax-invoices.sales.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } };
 
 const register = (ws: TestWorkspace, json: Json) => callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json });
-const createJob = (ws: TestWorkspace, json: Json, headers?: Headers) => callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json, headers });
+// Which credential a job takes is settled at its creation: its plan message is captured, so no job of this file logs in
+// behind the tests (the pipeline's own files run jobs to their end).
+const createJob = (ws: TestWorkspace, json: Json, headers?: Headers) => callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json, headers, env: withCapturedQueue().env });
 const patch = (ws: TestWorkspace, id: string, json: Json) => callJson<Json>(`/api/v1/credentials/${id}`, { method: "PATCH", key: ws.apiKey, json });
 
 async function certificateFields(idn = BIZNO) {
