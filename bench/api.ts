@@ -147,7 +147,6 @@ try {
     "job detail p50 / floor GET p50": (r) => ratio(r["GET /data-jobs/{id}"]!.p50, r["floor GET"]!.p50),
     "floor POST p50 / bare POST p50": (r) => ratio(r["floor POST"]!.p50, r["bare POST"]!.p50),
     "job create p50 / floor POST p50": (r) => ratio(r["POST /data-jobs"]!.p50, r["floor POST"]!.p50),
-    // The request log's cost: the same route on the same code, logged and not.
     // The request log's cost, A B B A (logPair), and the noise it is read against: the two unlogged halves' ratio.
     "job detail p50 with the log / without (ABBA)": (r) => logRatio(r, "GET /data-jobs/{id}"),
     "job detail p50 without the log, second / first (noise)": (r) => ratio(r["GET /data-jobs/{id}, no log, A again"]!.p50, r["GET /data-jobs/{id}, no log, A"]!.p50),
