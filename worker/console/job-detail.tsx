@@ -18,8 +18,7 @@ import { kst } from "../web/kst";
 import { ConfirmBox, requireConfirmed } from "../web/confirm";
 import { type FormOutcome, onPage } from "../web/form-outcome";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import { deleteJobResults } from "../domain/jobs/results-deletion";
-import { forgettingExports } from "../domain/jobs/results-at-edge";
+import { deleteResultsAndExports } from "../domain/jobs/results-at-edge";
 import { isFinished } from "../domain/jobs/store";
 import { roleMay } from "../domain/workspaces/roles";
 
@@ -134,7 +133,7 @@ export async function deleteResultsForm(c: ConsoleContext<"workspaceId" | "jobId
   const job = await workspaceJob(c.env, c.req.valid("param").workspaceId, c.req.valid("param").jobId);
   return onPage(c, jobPage, async () => {
     requireConfirmed(fields, "결과를 삭제하려면 확인란을 선택해 주세요.");
-    const deletion = await forgettingExports(c, c.env.DB, job, () => deleteJobResults(c.env, job, Date.now()));
+    const deletion = await deleteResultsAndExports(c, c.env, job, Date.now());
     return `결과 ${deletion.recordCount}건이 ${kst(Date.parse(deletion.deletedAt))}에 삭제되었습니다. 작업 정보는 남습니다.`;
   });
 }

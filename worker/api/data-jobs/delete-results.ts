@@ -1,7 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
-import { deleteJobResults } from "../../domain/jobs/results-deletion";
-import { forgettingExports } from "../../domain/jobs/results-at-edge";
+import { deleteResultsAndExports } from "../../domain/jobs/results-at-edge";
 import { JobIdParamSchema, ResultsDeletionSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
@@ -24,5 +23,5 @@ export const route = managingBusiness("results.retention", createRoute({
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
-  return c.json(await forgettingExports(c, c.env.DB, job, () => deleteJobResults(c.env, job, Date.now())), 200);
+  return c.json(await deleteResultsAndExports(c, c.env, job, Date.now()), 200);
 };

@@ -5,6 +5,8 @@ import { noteStep } from "../../platform/http/server-timing";
 import { sha256Hex } from "../../platform/lib/crypto";
 import { type ResultsReader, storedBytes, storedRuns, timedReader, type UnitPart } from "../results/unit-results";
 import { resultUnits, type ServedUnits } from "./result-units";
+import { deleteJobResults, type ResultsDeletion } from "./results-deletion";
+import type { PurgeEnv } from "./results-purge";
 import { isFinished, type JobRow } from "./store";
 
 /**
@@ -75,15 +77,15 @@ const deletedAlready = (err: unknown): null => {
 };
 
 /**
- * Runs a deletion of a job's results, then drops its exports from this location's cache, so their bytes go here at
- * once. Copies elsewhere cannot be found after it (their keys name the expiry the deletion moved, and readers are
- * refused 410 before the cache is asked) and lapse within KEEP_SECONDS.
+ * Deletes a job's results on request (results-deletion.ts), then drops its exports from this location's cache, so
+ * their bytes go here at once. Copies elsewhere cannot be found after it (their keys name the expiry the deletion
+ * moved, and readers are refused 410 before the cache is asked) and lapse within KEEP_SECONDS.
  */
-export async function forgettingExports<T>(c: Context, d1: D1Database, job: JobRow, deletion: () => Promise<T>): Promise<T> {
-  const units = isFinished(job) ? await resultUnits(d1, job).catch(deletedAlready) : null;
+export async function deleteResultsAndExports(c: Context, env: PurgeEnv, job: JobRow, now: number): Promise<ResultsDeletion> {
+  const units = isFinished(job) ? await resultUnits(env.DB, job).catch(deletedAlready) : null;
   const origin = new URL(c.req.url).origin;
   const keys = units ? await Promise.all((["json", "csv"] as const).map((part) => edgeKey(origin, job, units, part))) : [];
-  const deleted = await deletion();
+  const deleted = await deleteJobResults(env, job, now);
   await Promise.all(keys.map((key) => caches.default.delete(key)));
   return deleted;
 }
