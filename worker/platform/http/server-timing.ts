@@ -14,6 +14,7 @@ export type TimedStep = "gate" | "r2" | "cache";
 /** Notes one step of this request: its milliseconds when the request waited for it, a word when it did not. */
 export function noteStep(c: Context, step: TimedStep, waited: number | string): void {
   if (!c.get("metric")) return;
+  // Two calls of one function: its overloads take a duration or a description, never the union.
   if (typeof waited === "number") setMetric(c, step, waited);
   else setMetric(c, step, waited);
 }
