@@ -1,11 +1,11 @@
-import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../worker/env";
 import { createJob } from "../../worker/domain/jobs/create";
 import { consumeBatch } from "../../worker/domain/pipeline/consumer";
 import { type PipelineMessage, planMessage as planOf } from "../../worker/domain/jobs/messages";
-import { TX_JOB, addCredential, createWorkspace, withCapturedQueue } from "./helpers";
+import { TX_JOB, addCredential, createWorkspace, dispatchToQueue, queueDeliveries, withCapturedQueue } from "./helpers";
 
 /** A job as POST /data-jobs records it, its plan message captured, so only this test's batch runs it. */
 async function newJob(login?: { loginId: string; password: string }) {
@@ -14,21 +14,16 @@ async function newJob(login?: { loginId: string; password: string }) {
   return createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB);
 }
 
-const deliveries = (bodies: PipelineMessage[]) => bodies.map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body }));
 
 /** Runs one batch through the queue handler, with the bindings given, and reads back what it acked and retried. */
 async function consume(bodies: PipelineMessage[], bindings: Bindings = env) {
-  const messages = deliveries(bodies);
+  const messages = queueDeliveries(bodies);
   const batch = createMessageBatch<PipelineMessage>("collect-tasks", messages);
   const ctx = createExecutionContext();
   await consumeBatch(batch, bindings);
   return { ids: messages.map((m) => m.id), result: await getQueueResult(batch, ctx) };
 }
 
-/** The runtime delivering a batch to the worker's queue handler (compatibility flag service_binding_extra_handlers); not in the stable types. */
-interface QueueDispatch {
-  queue(queueName: string, messages: ReturnType<typeof deliveries>): Promise<QueueResult>;
-}
 
 async function jobRow(id: string) {
   return env.DB.prepare("SELECT status, attempt, error FROM jobs WHERE id = ?").bind(id).first<{ status: string; attempt: number; error: string | null }>();
@@ -68,8 +63,8 @@ describe("queue consumer: executor outcome to ack or retry", () => {
   // createMessageBatch() drops retry()'s options, so the delay is read from the runtime's own dispatch into the worker.
   it("hands the runtime a backoff delay with the retry", async () => {
     const job = await newJob({ loginId: "user_good", password: "error_LOGIN_TRANSIENT" });
-    const [message] = deliveries([planOf(job)]);
-    const result = await (exports.default as unknown as QueueDispatch).queue("collect-tasks", [message!]);
+    const [message] = queueDeliveries([planOf(job)]);
+    const result = await dispatchToQueue("collect-tasks", [message!]);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages).toEqual([{ msgId: message!.id, delaySeconds: expect.any(Number) }]);
     expect(result.retryMessages[0]!.delaySeconds).toBeGreaterThan(0);

@@ -1,12 +1,11 @@
-import type { QueueResult } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { REDACTED } from "../../worker/domain/request-logs/redaction";
 import { findRequestLog, insertRequestLogs, purgeOldRequestLogs, REQUEST_LOG_RETENTION_MS } from "../../worker/domain/request-logs/store";
 import { PURGE_BATCH } from "../../worker/domain/retention/purge";
 import type { Bindings } from "../../worker/env";
-import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
+import { call, callJson, createWorkspace, dispatchToQueue, queueDeliveries, type TestWorkspace } from "./helpers";
 import { asPartner, connectionTo, partnerWithConnection } from "./partner-helpers";
 import { logged, sent } from "./request-log-helpers";
 
@@ -190,9 +189,7 @@ describe("the request log", () => {
     const ws = await createWorkspace();
     const entry = (id: string) => ({ id, workspaceId: ws.workspaceId, apiKeyId: ws.apiKeyId, apiKeyPrefix: ws.apiKey.slice(0, 10), method: "GET", path: "/api/v1/providers", status: 200, latencyMs: 3, createdAt: Date.now() });
     const [single, first, second] = ["single", "first", "second"].map((name) => `req_${name}${crypto.randomUUID().replaceAll("-", "")}`);
-    const deliveries = [entry(single!), [entry(first!), entry(second!)]].map((body) => ({ id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body }));
-    // The runtime's own dispatch into the worker's queue handler (compatibility flag service_binding_extra_handlers).
-    const result = await (exports.default as unknown as { queue(name: string, messages: typeof deliveries): Promise<QueueResult> }).queue("collect-request-logs", deliveries);
+    const result = await dispatchToQueue("collect-request-logs", queueDeliveries<unknown>([entry(single!), [entry(first!), entry(second!)]]));
     expect(result.ackAll).toBe(true);
     for (const id of [single, first, second]) expect(await findRequestLog(env.DB, ws.workspaceId, id!)).toBeDefined();
   });
