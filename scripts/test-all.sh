@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# `npm test`: every check CI runs. The quick checks go first, so a type error shows within a minute:
+# `npm test`: every check CI runs.
 #   checks:  typecheck, deploy:check
 #   node:    the sandbox, adapters in Chromium, the scraper service, the OpenAPI lint
 #   workers: the Workers runtime tests
 #   e2e:     the SDK build, then the end-to-end tests against the real local stack
-# The node and Workers lanes run side by side (each alone left about a tenth of the two cores idle: 263 s together
-# against 278 s one after the other); the end-to-end lane runs alone, since beside another lane it spent a sixth
-# more CPU and took longer than both in a row (docs/testing.md has the measurements).
+# The quick checks run beside the node lane, which alone leaves a fifth of the two cores idle, so a type error still
+# shows within a minute; then the Workers lane, then the end-to-end lane, each alone. Side by side, the node and
+# Workers lanes took 316-333 s against 106 s and 201 s one after the other, and spent a tenth more CPU
+# (docs/testing.md, "stop 52").
 # Each lane's output goes to test-artifacts/reports/<lane>.log and is printed when the lane ends; vitest's JSON
 # reports beside it give the summary's counts. Every lane runs even after one failed, so one run reports every
 # failure; the exit status is non-zero when any lane failed.
@@ -45,11 +46,11 @@ checks() { npm run -s typecheck && npm run -s deploy:check; }
 node_lane() { vitest vitest.node.config.ts node; }
 
 status=0
-lane checks checks || status=1
-lane node node_lane &
-node_pid=$!
+lane checks checks &
+checks_pid=$!
+lane node node_lane || status=1
+wait "$checks_pid" || status=1
 lane workers workers || status=1
-wait "$node_pid" || status=1
 lane e2e e2e || status=1
 node scripts/test-summary.mjs "$REPORTS" || status=1
 exit $status
