@@ -14,7 +14,6 @@ async function newJob(login?: { loginId: string; password: string }) {
   return createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB);
 }
 
-
 /** Runs one batch through the queue handler, with the bindings given, and reads back what it acked and retried. */
 async function consume(bodies: PipelineMessage[], bindings: Bindings = env) {
   const messages = queueDeliveries(bodies);
@@ -23,7 +22,6 @@ async function consume(bodies: PipelineMessage[], bindings: Bindings = env) {
   await consumeBatch(batch, bindings);
   return { ids: messages.map((m) => m.id), result: await getQueueResult(batch, ctx) };
 }
-
 
 async function jobRow(id: string) {
   return env.DB.prepare("SELECT status, attempt, error FROM jobs WHERE id = ?").bind(id).first<{ status: string; attempt: number; error: string | null }>();
