@@ -24,6 +24,7 @@ import { newApiKey } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { startLocalStack } from "../scripts/local-stack";
 import { applyServiceSchema, startBenchWorker } from "./bench-worker";
+import { percentile } from "./partner-jobs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const PHASES = (process.env.BENCH_PHASES ?? "write-path,end-to-end").split(",");
@@ -128,7 +129,8 @@ async function endToEnd(): Promise<boolean> {
 
   /** How long finding a request by its id takes through the API (the console's lookup is the same query), for ids spread over the log. */
   async function lookups(auth: Record<string, string>, ids: string[]): Promise<{ count: number; p50: number; max: number; missing: number }> {
-    const sample = Array.from({ length: Math.min(LOOKUPS, ids.length) }, (_, i) => ids[Math.floor((i * ids.length) / Math.min(LOOKUPS, ids.length))]!);
+    const count = Math.min(LOOKUPS, ids.length);
+    const sample = Array.from({ length: count }, (_, i) => ids[Math.floor((i * ids.length) / count)]!);
     const times: number[] = [];
     let missing = 0;
     for (const id of sample) {
@@ -139,7 +141,7 @@ async function endToEnd(): Promise<boolean> {
       if (response.status !== 200) missing++;
     }
     times.sort((a, b) => a - b);
-    return { count: sample.length, p50: times[Math.floor(times.length / 2)] ?? 0, max: times.at(-1) ?? 0, missing };
+    return { count, p50: count > 0 ? percentile(times, 50) : 0, max: times.at(-1) ?? 0, missing };
   }
 
   try {
