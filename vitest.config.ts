@@ -106,7 +106,7 @@ export default defineConfig(async () => {
       include,
       exclude,
       isolate: false,
-      setupFiles: ["./test/workers/apply-migrations.ts"],
+      setupFiles: ["./test/workers/main-module-cache.ts", "./test/workers/apply-migrations.ts"],
       globalSetup: ["./test/support/workers-global-setup.ts"],
       testTimeout: 240_000,
       hookTimeout: 240_000,
