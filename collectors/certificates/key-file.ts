@@ -16,6 +16,7 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { OID } from "./oids";
 import { seedCbcDecrypt, seedCbcEncrypt } from "./seed";
+import { sha1 } from "./sha1";
 
 export type KeyFileProblem = "UNREADABLE" | "UNSUPPORTED" | "WRONG_PASSWORD";
 
@@ -46,24 +47,20 @@ const encoder = new TextEncoder();
 const bytes = (buffer: ArrayBuffer | ArrayBufferView): Uint8Array<ArrayBuffer> =>
   buffer instanceof ArrayBuffer ? new Uint8Array(buffer) : new Uint8Array(buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer);
 
-async function sha1(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-1", data));
-}
-
 /** PBKDF1 with SHA-1 (RFC 8018, section 5.1): T1 = SHA1(P || S), Ti = SHA1(Ti-1). */
-async function pbkdf1Sha1(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array<ArrayBuffer>> {
+function pbkdf1Sha1(password: string, salt: Uint8Array, iterations: number): Uint8Array<ArrayBuffer> {
   const pw = encoder.encode(password);
   const first = new Uint8Array(pw.byteLength + salt.byteLength);
   first.set(pw);
   first.set(salt, pw.byteLength);
-  let t = await sha1(first);
-  for (let i = 1; i < iterations; i++) t = await sha1(t);
+  let t = sha1(first);
+  for (let i = 1; i < iterations; i++) t = sha1(t);
   return t;
 }
 
-async function seedWithSha1KeyAndIv(password: string, salt: Uint8Array, iterations: number): Promise<{ key: Uint8Array; iv: Uint8Array }> {
-  const dk = await pbkdf1Sha1(password, salt, iterations);
-  return { key: dk.slice(0, 16), iv: (await sha1(dk.slice(16, 20))).slice(0, 16) };
+function seedWithSha1KeyAndIv(password: string, salt: Uint8Array, iterations: number): { key: Uint8Array; iv: Uint8Array } {
+  const dk = pbkdf1Sha1(password, salt, iterations);
+  return { key: dk.slice(0, 16), iv: sha1(dk.slice(16, 20)).slice(0, 16) };
 }
 
 async function pbkdf2(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number, hash: "SHA-1" | "SHA-256", length: number): Promise<Uint8Array> {
@@ -131,7 +128,7 @@ function seedWithSha1Decryption(params: unknown): Decryption {
   checkIterations(iterations);
   return {
     async decrypt(password, data) {
-      const { key, iv } = await seedWithSha1KeyAndIv(password, salt.valueBlock.valueHexView, iterations);
+      const { key, iv } = seedWithSha1KeyAndIv(password, salt.valueBlock.valueHexView, iterations);
       return seedCbcDecrypt(key, iv, data);
     },
   };
@@ -202,7 +199,7 @@ export async function sealKeyFile(privateKeyInfo: Uint8Array, password: string, 
   let algorithm: pkijs.AlgorithmIdentifier;
   let data: Uint8Array;
   if (encryption === "SEED_CBC_WITH_SHA1") {
-    const { key, iv } = await seedWithSha1KeyAndIv(password, salt, iterations);
+    const { key, iv } = seedWithSha1KeyAndIv(password, salt, iterations);
     data = seedCbcEncrypt(key, iv, privateKeyInfo);
     algorithm = new pkijs.AlgorithmIdentifier({
       algorithmId: OID.seedCbcWithSha1,
