@@ -23,6 +23,7 @@ export function sha1(message: Uint8Array): Uint8Array<ArrayBuffer> {
     padded[end - 4 + i] = (bits >>> (24 - 8 * i)) & 0xff;
   }
 
+  // Signed 32-bit from the start, as every sum below is: V8 keeps them small integers (a few tenths of a ms a chain).
   let h0 = 0x67452301, h1 = 0xefcdab89 | 0, h2 = 0x98badcfe | 0, h3 = 0x10325476, h4 = 0xc3d2e1f0 | 0;
   for (let offset = 0; offset < end; offset += 64) {
     for (let t = 0; t < 16; t++) {
