@@ -12,7 +12,7 @@ export default defineConfig({
     environment: "node",
     globalSetup: ["./test/e2e/global-setup.ts"],
     maxWorkers: 4,
-    sequence: { sequencer: slowFirst(["faults.test.ts", "pipeline.test.ts", "cli.test.ts", "console.test.ts", "bank-errors.test.ts", "accounting-firm.test.ts"]) },
+    sequence: { sequencer: slowFirst(["faults.test.ts", "bank-errors.test.ts", "console.test.ts", "pipeline.test.ts", "dev-server.test.ts", "openbanking.test.ts", "registration.test.ts", "client.test.ts", "cli.test.ts", "operations.test.ts", "accounting-firm.test.ts", "scheduled-load.test.ts", "hometax.test.ts", "download-links.test.ts", "webhooks.test.ts", "holder-withdrawal.test.ts"]) },
     testTimeout: 600_000,
     hookTimeout: 600_000,
   },
