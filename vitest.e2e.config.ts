@@ -4,7 +4,11 @@ import { slowFirst } from "./test/support/slow-first";
 /**
  * End-to-end tests against the real local stack (wrangler dev, scraper, sandbox). The global setup starts
  * each stack profile once for the whole run (test/e2e/profiles.ts) and every file claims a workspace of its
- * own, so four files run side by side (they wait on jobs more than they compute).
+ * own, so four files run side by side (they wait on jobs more than they compute). Every file is named in the order it
+ * starts: the two that mostly wait (faults' restarts and schedule, bank-errors' page timeouts) beside the two that
+ * compute most, so their waits overlap others' work and no file that waits is left for the lane's end (167 s and
+ * 317 CPU-seconds against 185-196 s and 364 with the longest first: docs/testing.md, "stop 54"); named, a fresh clone
+ * without vitest's cache of durations starts them in the same order.
  */
 export default defineConfig({
   test: {
