@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
@@ -7,29 +7,28 @@ import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
 import { sandboxBank } from "./index";
 import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
-import { launchChromium } from "../../test/node/chromium";
+import { launchChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 
 let sandbox: SandboxServer;
 let browser: Browser;
-let context: BrowserContext;
+let resetPage: () => Promise<void>;
 let page: BrowserPage;
 let ctx: AdapterContext;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, hangMs: 3000 });
   browser = await launchChromium();
+  const reusable = await reusablePage(browser);
+  page = reusable.page as unknown as BrowserPage;
+  resetPage = reusable.reset;
   ctx = { baseUrl: `${sandbox.url}/bank/`, timeoutMs: 1500 };
 });
 afterAll(async () => {
   await browser?.close();
   await sandbox?.close();
 });
-beforeEach(async () => {
-  await context?.close();
-  context = await browser.createBrowserContext();
-  page = (await context.newPage()) as unknown as BrowserPage;
-});
+beforeEach(() => resetPage());
 
 const login = (password: string) => sandboxBank.login(page, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password }, { ...ctx, timeoutMs: 30_000 });
 const withSchema = (schema: string, records: Record<string, unknown>[]) => records.map((r) => ({ schema, ...r }));

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_CARD_ERROR_CODES } from "../../sandbox/card/behaviours";
 import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
@@ -13,28 +13,27 @@ import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } f
 import { sandboxCard } from "./index";
 import { fill } from "../page-state";
 import { specViolations } from "../../test/support/spec-field-tables";
-import { launchChromium } from "../../test/node/chromium";
+import { launchChromium, reusablePage } from "../../test/node/chromium";
 
 let sandbox: SandboxServer;
 let browser: Browser;
-let context: BrowserContext;
+let resetPage: () => Promise<void>;
 let page: BrowserPage;
 let ctx: AdapterContext;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   browser = await launchChromium();
+  const reusable = await reusablePage(browser);
+  page = reusable.page as unknown as BrowserPage;
+  resetPage = reusable.reset;
   ctx = { baseUrl: `${sandbox.url}/card/`, timeoutMs: 30_000 };
 });
 afterAll(async () => {
   await browser?.close();
   await sandbox?.close();
 });
-beforeEach(async () => {
-  await context?.close();
-  context = await browser.createBrowserContext();
-  page = (await context.newPage()) as unknown as BrowserPage;
-});
+beforeEach(() => resetPage());
 
 const APPROVALS = "card.approvals.corp.v1";
 const login = (password = "pass_good") => sandboxCard.login(page, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password }, ctx);

@@ -10,17 +10,19 @@ import { issueJointCertificate, type JointCertificateOptions } from "../../sandb
 import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/taxportal/members";
 import { clockFrom } from "../../sandbox/clock";
 import { todayKst } from "../../sandbox/dates";
-import { launchChromium } from "../../test/node/chromium";
+import { launchChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 import { makeOpensslJointCertificate } from "../../test/support/openssl-joint-certificate";
 
 let sandbox: SandboxServer;
 let browser: Browser;
 let ctx: AdapterContext;
+let reusable: Awaited<ReturnType<typeof reusablePage>>;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   browser = await launchChromium();
+  reusable = await reusablePage(browser);
   ctx = { baseUrl: `${sandbox.url}/taxportal/`, timeoutMs: 30_000 };
 });
 afterAll(async () => {
@@ -28,8 +30,10 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** The file's one page, logged in afresh: each test's logins follow one another, none uses an earlier one's page. */
 async function loggedIn(credential: LoginCredential, context: AdapterContext = ctx): Promise<BrowserPage> {
-  const page = (await (await browser.createBrowserContext()).newPage()) as unknown as BrowserPage;
+  await reusable.reset();
+  const page = reusable.page as unknown as BrowserPage;
   await sandboxTaxPortal.login(page, credential, context);
   return page;
 }
