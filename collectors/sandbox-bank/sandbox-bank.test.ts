@@ -20,7 +20,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, hangMs: 3000 });
   browser = await launchChromium();
   const reusable = await reusablePage(browser);
-  page = reusable.page as unknown as BrowserPage;
+  page = reusable.page;
   resetPage = reusable.reset;
   ctx = { baseUrl: `${sandbox.url}/bank/`, timeoutMs: 1500 };
 });

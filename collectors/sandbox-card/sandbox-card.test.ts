@@ -25,7 +25,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   browser = await launchChromium();
   const reusable = await reusablePage(browser);
-  page = reusable.page as unknown as BrowserPage;
+  page = reusable.page;
   resetPage = reusable.reset;
   ctx = { baseUrl: `${sandbox.url}/card/`, timeoutMs: 30_000 };
 });

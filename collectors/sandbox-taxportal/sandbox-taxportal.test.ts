@@ -33,9 +33,8 @@ afterAll(async () => {
 /** The file's one page, logged in afresh: each test's logins follow one another, none uses an earlier one's page. */
 async function loggedIn(credential: LoginCredential, context: AdapterContext = ctx): Promise<BrowserPage> {
   await reusable.reset();
-  const page = reusable.page as unknown as BrowserPage;
-  await sandboxTaxPortal.login(page, credential, context);
-  return page;
+  await sandboxTaxPortal.login(reusable.page, credential, context);
+  return reusable.page;
 }
 
 const [taxUser, otherUser] = ID_MEMBERS as [IdMember, IdMember];

@@ -1,4 +1,5 @@
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser } from "puppeteer-core";
+import type { BrowserPage } from "../../collectors/adapter";
 import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "../../scraper-container/browser-pool";
 
 export function launchChromium(): Promise<Browser> {
@@ -11,11 +12,11 @@ export function launchChromium(): Promise<Browser> {
  * CPU-seconds of Chromium whatever the page: more than a sandbox login with its account list takes in an open page
  * (0.2; docs/testing.md, "stop 54").
  */
-export async function reusablePage(browser: Browser): Promise<{ page: Page; reset(): Promise<void> }> {
+export async function reusablePage(browser: Browser): Promise<{ page: BrowserPage; reset(): Promise<void> }> {
   const page = await (await browser.createBrowserContext()).newPage();
   const cdp = await page.createCDPSession();
   return {
-    page,
+    page: page as unknown as BrowserPage,
     async reset() {
       await page.goto("about:blank");
       await cdp.send("Network.clearBrowserCookies");
