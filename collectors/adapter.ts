@@ -11,7 +11,7 @@ export interface BrowserPage {
   content(): Promise<string>;
   focus(selector: string): Promise<void>;
   keyboard: { sendCharacter(text: string): Promise<void> };
-  click(selector: string, options?: { delay?: number }): Promise<void>;
+  mouse: { click(x: number, y: number): Promise<void> };
   select(selector: string, ...values: string[]): Promise<string[]>;
   waitForSelector(selector: string, options?: { timeout?: number; visible?: boolean }): Promise<unknown>;
   // Page-side code goes in as source text: bundlers (esbuild's keepNames in wrangler and tsx) wrap

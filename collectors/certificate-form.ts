@@ -1,6 +1,6 @@
 import type { BrowserPage, LoginCredential } from "./adapter";
 import type { FailureRules } from "./failure-text";
-import { fill } from "./page-state";
+import { fill, press } from "./page-state";
 
 /**
  * Fills and submits the certificate login form of the sandbox sites (the
@@ -12,7 +12,7 @@ import { fill } from "./page-state";
 export async function submitCertificateForm(page: BrowserPage, credential: Extract<LoginCredential, { authMethod: "CERTIFICATE" }>): Promise<void> {
   await page.evaluate(`document.getElementById("certFile").value = ${JSON.stringify(credential.certificate)}; document.getElementById("keyFile").value = ${JSON.stringify(credential.privateKey)};`);
   await fill(page, "#certPw", credential.password);
-  await page.click("#btnCertLogin");
+  await press(page, "#btnCertLogin");
 }
 
 /** What the sandbox sites' certificate login says when it refuses, shared by their security module and their checks. */

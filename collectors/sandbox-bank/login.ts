@@ -1,6 +1,6 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { ProviderFailure } from "../adapter";
-import { fill, open, settle } from "../page-state";
+import { fill, open, press, settle } from "../page-state";
 import { BANK_PAGES, failureFromText } from "./failures";
 
 export async function login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
@@ -9,6 +9,6 @@ export async function login(page: BrowserPage, credential: LoginCredential, ctx:
   await settle(page, `!!document.querySelector("#btnLogin")`, ctx, failureFromText);
   await fill(page, "#userId", credential.loginId);
   await fill(page, "#userPw", credential.password);
-  await page.click("#btnLogin");
+  await press(page, "#btnLogin");
   await settle(page, `location.pathname.endsWith("/accounts") && document.querySelector("#accountList")?.dataset.state === "done"`, ctx, failureFromText, BANK_PAGES);
 }

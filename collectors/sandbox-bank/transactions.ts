@@ -2,7 +2,7 @@ import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapte
 import { malformed } from "../failure-text";
 import { failureFromText } from "./failures";
 import { parseAmount, parseKstDateTime } from "../display-values";
-import { open, settle } from "../page-state";
+import { open, press, settle } from "../page-state";
 
 interface TxRow {
   at: string | null;
@@ -45,14 +45,14 @@ export async function transactionRecords(page: BrowserPage, unit: TaskUnit, ctx:
   await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
   await page.select("#acctSelect", target.id);
   await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
-  await page.click("#btnInquiry");
+  await press(page, "#btnInquiry");
   const records: RawRecord[] = [];
   for (let pageNo = 1; ; pageNo++) {
     await settle(page, resultOnPage(pageNo), ctx, failureFromText);
     records.push(...((await page.evaluate(READ_ROWS)) as TxRow[]).map((row) => toRecord(row, unit)));
     const hasNext = (await page.evaluate(`!document.getElementById("btnNext").disabled`)) as boolean;
     if (!hasNext) break;
-    await page.click("#btnNext");
+    await press(page, "#btnNext");
   }
   // The site states its total; a mismatch means rows were lost between pages.
   const total = Number(await page.evaluate(`document.getElementById("txCount").textContent`));

@@ -2,7 +2,7 @@ import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapte
 import { ProviderFailure } from "../adapter";
 import { parseAmount, parseKstDateTime } from "../display-values";
 import { malformed } from "../failure-text";
-import { open, settle } from "../page-state";
+import { open, press, settle } from "../page-state";
 import { failureFromText } from "./failures";
 import { closeNoticeLayer } from "./notice-layer";
 
@@ -76,11 +76,11 @@ export async function approvalRecords(page: BrowserPage, unit: TaskUnit, ctx: Ad
   await page.select("#cardSelect", option);
   const dotted = (date: string) => JSON.stringify(date.replace(/-/g, "."));
   await page.evaluate(`document.getElementById("startDate").value = ${dotted(segment.start)}; document.getElementById("endDate").value = ${dotted(segment.end)};`);
-  await page.click("#btnInquiry");
+  await press(page, "#btnInquiry");
   for (let batch = 1; ; batch++) {
     await settle(page, batchLoaded(batch), ctx, failureFromText);
     if (!((await page.evaluate(`!document.getElementById("btnMore").hidden`)) as boolean)) break;
-    await page.click("#btnMore");
+    await press(page, "#btnMore");
   }
   const rows = (await page.evaluate(READ_ROWS)) as Record<string, string | null>[];
   // The site states its total; a mismatch means rows were lost between batches.

@@ -1,7 +1,7 @@
 import { type AdapterContext, type BrowserPage, type LoginCredential, ProviderFailure } from "../adapter";
 import { submitCertificateForm } from "../certificate-form";
 import { malformed } from "../failure-text";
-import { fill, open, settle } from "../page-state";
+import { fill, open, press, settle } from "../page-state";
 import { CARD_LIST_READY } from "./cards";
 import { failureFromText } from "./failures";
 import { closeNoticeLayer } from "./notice-layer";
@@ -34,12 +34,12 @@ async function signIn(page: BrowserPage, credential: LoginCredential, ctx: Adapt
   // The certificate tab works once the site's security module and login script have loaded.
   await settle(page, `!!document.querySelector("#btnIdLogin") && !!document.querySelector("#btnCertLogin[data-ready]")`, ctx, failureFromText);
   if (credential.authMethod === "CERTIFICATE") {
-    await page.click("#tabCertLogin");
+    await press(page, "#tabCertLogin");
     return submitCertificateForm(page, credential);
   }
   await fill(page, "#custId", credential.loginId);
   await fill(page, "#custPw", credential.password);
-  await page.click("#btnIdLogin");
+  await press(page, "#btnIdLogin");
 }
 
 export async function login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
@@ -48,7 +48,7 @@ export async function login(page: BrowserPage, credential: LoginCredential, ctx:
     await settle(page, anyLanding, ctx, failureFromText);
     const landing = (await page.evaluate(whichLanding)) as Landing;
     if (landing === "cardList") return closeNoticeLayer(page, ctx);
-    await page.click(DISMISS[landing]);
+    await press(page, DISMISS[landing]);
     // Gone from the page it dismissed, so the next look is at where the site went.
     await settle(page, `!(${LANDINGS[landing]})`, ctx, failureFromText);
   }

@@ -1,5 +1,5 @@
 import type { AdapterContext, BrowserPage } from "../adapter";
-import { settle } from "../page-state";
+import { press, settle } from "../page-state";
 import { failureFromText } from "./failures";
 
 /**
@@ -9,7 +9,7 @@ import { failureFromText } from "./failures";
  */
 export async function closeNoticeLayer(page: BrowserPage, ctx: AdapterContext): Promise<void> {
   if (!(await page.evaluate(`document.getElementById("noticeLayer")?.hidden === false`))) return;
-  await page.click("#noticeHideToday");
-  await page.click("#noticeClose");
+  await press(page, "#noticeHideToday");
+  await press(page, "#noticeClose");
   await settle(page, `document.getElementById("noticeLayer").hidden`, ctx, failureFromText);
 }

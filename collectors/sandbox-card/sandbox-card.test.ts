@@ -11,7 +11,7 @@ import { findProvider } from "../../worker/domain/catalog/providers";
 import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } from "../adapter";
 import { sandboxCard } from "./index";
-import { fill } from "../page-state";
+import { fill, press } from "../page-state";
 import { specViolations } from "../../test/support/spec-field-tables";
 import { launchChromium, reusablePage } from "../../test/node/chromium";
 
@@ -90,16 +90,16 @@ describe("sandbox card adapter in Chromium", () => {
     await page.goto(`${ctx.baseUrl}login`);
     await fill(page, "#custId", "user_good");
     await fill(page, "#custPw", "pass_good");
-    await page.click("#btnIdLogin");
+    await press(page, "#btnIdLogin");
     await settled(`location.pathname.endsWith("/password-reminder")`);
     await page.goto(`${ctx.baseUrl}main`);
     expect(page.url()).toBe(`${ctx.baseUrl}password-reminder`);
     expect(await evaluate<number>(`fetch("api/cards").then((r) => r.status)`)).toBe(403);
-    await page.click("#btnLater");
+    await press(page, "#btnLater");
     await settled(`location.pathname.endsWith("/security")`);
     await page.goto(`${ctx.baseUrl}approvals`);
     expect(page.url()).toBe(`${ctx.baseUrl}security`);
-    await page.click("#btnSkipInstall");
+    await press(page, "#btnSkipInstall");
     await settled(`location.pathname.endsWith("/main")`);
     expect(await evaluate<number>(`fetch("api/cards").then((r) => r.status)`)).toBe(200);
   });
@@ -113,7 +113,7 @@ describe("sandbox card adapter in Chromium", () => {
     await settled(`document.getElementById("btnInquiry").disabled === false`);
     expect(await evaluate<boolean>(`document.getElementById("noticeLayer").hidden`)).toBe(false);
     await page.evaluate(`document.getElementById("startDate").value = "2026.03.01"; document.getElementById("endDate").value = "2026.03.31";`);
-    await page.click("#btnInquiry");
+    await press(page, "#btnInquiry");
     await new Promise((r) => setTimeout(r, 500));
     expect(await evaluate<string>(`document.getElementById("result").dataset.state`)).toBe("idle");
     const segment = { start: "2026-03-01", end: "2026-03-31" };

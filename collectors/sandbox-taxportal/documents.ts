@@ -3,7 +3,7 @@ import { type FieldInfo, fieldInfos } from "../records/field-kinds";
 import { TAXPORTAL_RECORDS } from "../records/taxportal";
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
 import { malformed } from "../failure-text";
-import { open, settle } from "../page-state";
+import { open, press, settle } from "../page-state";
 import { failureFromText } from "./failures";
 
 const RECORDS: Record<string, z.ZodObject> = TAXPORTAL_RECORDS;
@@ -40,7 +40,7 @@ export async function documentRecords(page: BrowserPage, unit: TaskUnit, ctx: Ad
   await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
   await page.select("#docType", unit.schema);
   await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(unit.segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(unit.segment.end)};`);
-  await page.click("#btnInquiry");
+  await press(page, "#btnInquiry");
   const records: RawRecord[] = [];
   for (let pageNo = 1; ; pageNo++) {
     await settle(page, `document.querySelector("#result")?.dataset.state === "done" && document.querySelector("#result")?.dataset.page === "${pageNo}"`, ctx, failureFromText);
@@ -54,7 +54,7 @@ export async function documentRecords(page: BrowserPage, unit: TaskUnit, ctx: Ad
       })));
     }
     if (!((await page.evaluate(`!document.getElementById("btnNext").disabled`)) as boolean)) break;
-    await page.click("#btnNext");
+    await press(page, "#btnNext");
   }
   const total = Number(await page.evaluate(`document.getElementById("count").textContent`));
   if (total !== records.length) throw malformed(`portal reports ${total} documents, read ${records.length}`);

@@ -1,7 +1,7 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { ProviderFailure } from "../adapter";
 import { submitCertificateForm } from "../certificate-form";
-import { fill, open, settle } from "../page-state";
+import { fill, open, press, settle } from "../page-state";
 import { failureFromText } from "./failures";
 
 type IdLogin = Extract<LoginCredential, { authMethod: "PROVIDER_LOGIN" }>;
@@ -14,7 +14,7 @@ async function signInById(page: BrowserPage, credential: IdLogin): Promise<void>
   await fill(page, "#userId", credential.loginId);
   await fill(page, "#userPw", credential.password);
   if (credential.secondFactor) await fill(page, "#residentPrefix", credential.secondFactor);
-  await page.click("#btnIdLogin");
+  await press(page, "#btnIdLogin");
 }
 
 /** The portal shows whose account is signed in; collecting another business's documents would hand them to the wrong workspace. */
