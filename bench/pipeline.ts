@@ -28,7 +28,7 @@ import { startLocalStack } from "../scripts/local-stack";
 import { startBenchWorker } from "./bench-worker";
 import { peakRssMb } from "./process-memory";
 import { writeSyntheticUnit } from "./synthetic-results";
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "../scraper-container/browser-pool";
+import { CHROMIUM_LAUNCH, DEFAULT_CHROMIUM_PATH } from "../scraper-container/browser-pool";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RANGE = { start: "2025-01-01", end: "2025-12-31" };
@@ -69,7 +69,7 @@ async function serviceJob(): Promise<{ id: string; ms: number; records: number; 
 async function bareAdapter(): Promise<{ ms: number; records: number; units: number }> {
   const provider = findProvider("sandbox.bank")!;
   const { adapter, baseUrl } = browserInstitutionFor(provider.code, stack.sandboxUrl)!;
-  const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: "shell" });
+  const browser = await puppeteer.launch({ ...CHROMIUM_LAUNCH, executablePath: process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH });
   try {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();

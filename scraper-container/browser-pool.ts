@@ -1,4 +1,4 @@
-import puppeteer, { type Browser, type BrowserContext, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type BrowserContext, type LaunchOptions, type Page } from "puppeteer-core";
 import type { SiteFence } from "./site-fence";
 
 /**
@@ -15,7 +15,7 @@ export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium-headless-shell";
  * given. Chromium's own sandbox stays on where it can: it refuses to start as root with it, so only a
  * root process (a developer's machine, CI) turns it off; the container image runs as the `node` user.
  */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   "--headless",
   ...(process.getuid?.() === 0 ? ["--no-sandbox"] : []),
   "--disable-gpu",
@@ -27,6 +27,13 @@ export const CHROMIUM_ARGS = [
   "--webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
+
+/**
+ * How the scraper starts Chromium, but for where it is. Puppeteer follows no network or issue events: no adapter reads
+ * a request or a response (not even `goto`'s answer), and following them cost Chromium 8-12% and this process 15% of
+ * the CPU a bank's transaction unit takes (docs/testing.md, "stop 55").
+ */
+export const CHROMIUM_LAUNCH = { args: CHROMIUM_ARGS, headless: "shell", networkEnabled: false, issuesEnabled: false } as const satisfies LaunchOptions;
 
 /** One Chromium for the process, relaunched if it dies; each login gets its own incognito context, fenced to its site. */
 export class BrowserPool {
@@ -43,7 +50,7 @@ export class BrowserPool {
       if (browser?.connected) return browser;
     }
     // Over a pipe, Chromium exits with this process even when it is killed outright.
-    this.browser = puppeteer.launch({ executablePath: this.executablePath, args: CHROMIUM_ARGS, headless: "shell", pipe: true });
+    this.browser = puppeteer.launch({ ...CHROMIUM_LAUNCH, executablePath: this.executablePath, pipe: true });
     return this.browser;
   }
 

@@ -7,7 +7,7 @@ import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
 import { sandboxBank } from "./index";
 import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
-import { launchChromium, reusablePage } from "../../test/node/chromium";
+import { launchScraperChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 
 let sandbox: SandboxServer;
@@ -18,7 +18,7 @@ let ctx: AdapterContext;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, hangMs: 3000 });
-  browser = await launchChromium();
+  browser = await launchScraperChromium();
   const reusable = await reusablePage(browser);
   page = reusable.page;
   resetPage = reusable.reset;

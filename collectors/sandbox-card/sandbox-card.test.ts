@@ -13,7 +13,7 @@ import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } f
 import { sandboxCard } from "./index";
 import { fill, press } from "../page-state";
 import { specViolations } from "../../test/support/spec-field-tables";
-import { launchChromium, reusablePage } from "../../test/node/chromium";
+import { launchScraperChromium, reusablePage } from "../../test/node/chromium";
 
 let sandbox: SandboxServer;
 let browser: Browser;
@@ -23,7 +23,7 @@ let ctx: AdapterContext;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  browser = await launchChromium();
+  browser = await launchScraperChromium();
   const reusable = await reusablePage(browser);
   page = reusable.page;
   resetPage = reusable.reset;

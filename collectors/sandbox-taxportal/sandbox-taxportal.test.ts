@@ -10,7 +10,7 @@ import { issueJointCertificate, type JointCertificateOptions } from "../../sandb
 import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/taxportal/members";
 import { clockFrom } from "../../sandbox/clock";
 import { todayKst } from "../../sandbox/dates";
-import { launchChromium, reusablePage } from "../../test/node/chromium";
+import { launchScraperChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 import { makeOpensslJointCertificate } from "../../test/support/openssl-joint-certificate";
 
@@ -21,7 +21,7 @@ let reusable: Awaited<ReturnType<typeof reusablePage>>;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  browser = await launchChromium();
+  browser = await launchScraperChromium();
   reusable = await reusablePage(browser);
   ctx = { baseUrl: `${sandbox.url}/taxportal/`, timeoutMs: 30_000 };
 });

@@ -7,7 +7,7 @@ import { SessionGone } from "../../worker/domain/scraper/port";
 import { ReportedFailure } from "../../collectors/page-report";
 import type { BrowserPage } from "../../collectors/adapter";
 import { browserInstitutionFor } from "../../collectors/registry";
-import { launchChromium } from "./chromium";
+import { launchScraperChromium } from "./chromium";
 
 let sandbox: SandboxServer;
 const launched: Browser[] = [];
@@ -19,7 +19,7 @@ const launched: Browser[] = [];
  */
 const localLauncher: BrowserLauncher = {
   async launch() {
-    const browser = await launchChromium();
+    const browser = await launchScraperChromium();
     launched.push(browser);
     return remote(browser);
   },

@@ -1,9 +1,17 @@
 import puppeteer, { type Browser } from "puppeteer-core";
 import type { BrowserPage } from "../../collectors/adapter";
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from "../../scraper-container/browser-pool";
+import { CHROMIUM_LAUNCH, DEFAULT_CHROMIUM_PATH } from "../../scraper-container/browser-pool";
 
+const executablePath = () => process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
+
+/** Chromium as the scraper starts it, for the adapters' tests. */
+export function launchScraperChromium(): Promise<Browser> {
+  return puppeteer.launch({ ...CHROMIUM_LAUNCH, executablePath: executablePath() });
+}
+
+/** Chromium for the tests that use pages as a person does, with puppeteer's request and response events to watch. */
 export function launchChromium(): Promise<Browser> {
-  return puppeteer.launch({ executablePath: process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: "shell" });
+  return puppeteer.launch({ ...CHROMIUM_LAUNCH, executablePath: executablePath(), networkEnabled: true });
 }
 
 /**

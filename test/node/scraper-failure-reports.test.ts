@@ -11,7 +11,7 @@ import { ReportedFailure, reportingUnreadable } from "../../collectors/page-repo
 import { type BrowserPage, ProviderFailure, UnreadablePage } from "../../collectors/adapter";
 import { failureFromRules } from "../../collectors/failure-text";
 import { sandboxBank } from "../../collectors/sandbox-bank";
-import { launchChromium } from "./chromium";
+import { launchScraperChromium } from "./chromium";
 
 const SECRET = randomBytes(32).toString("base64url");
 
@@ -124,7 +124,7 @@ describe("a report of a page that hides personal data outside its text", () => {
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    browser = await launchScraperChromium();
     page = await browser.newPage();
     await page.goto(`${origin}/bank/accounts/110234567890?name=${encodeURIComponent(NAME)}&acct=${ACCOUNT}#token=secret-fragment`, { waitUntil: "load" });
     // What the page's own scripts would do after it loaded, and what a person typed.
