@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # `npm test`: every check CI runs.
-#   checks:  typecheck, deploy:check
+#   checks:  typecheck, deploy:check, the SDK build (the end-to-end tests load it)
 #   node:    the sandbox, adapters in Chromium, the scraper service, the OpenAPI lint
 #   workers: the Workers runtime tests
-#   e2e:     the SDK build, then the end-to-end tests against the real local stack
-# The quick checks run first, so a type error shows within a minute. The node lane then runs beside the Workers lane,
-# one file at a time: its files mostly wait on Chromium and local servers, and fill the cores the Workers lane leaves
-# idle while its runtimes load the worker's modules (253 s for both against 95 s and 180 s one after the other; at
-# two node files at once, 316-333 s: docs/testing.md, "stop 54"). The end-to-end lane runs last, on its own: it keeps
-# both cores busy.
+#   e2e:     the end-to-end tests against the real local stack
+# The checks, the node lane (one file at a time) and the Workers lane start together: the node lane's files mostly
+# wait on Chromium and local servers, and the checks and the node lane fill the cores the Workers lane leaves idle while
+# its runtimes load the worker's modules (docs/testing.md, "stop 54" and "stop 55"); the checks still end within a
+# minute, so a type error shows early. The end-to-end lane runs last, on its own: it keeps both cores busy.
 # Each lane's output goes to test-artifacts/reports/<lane>.log and is printed when the lane ends; vitest's JSON
 # reports beside it give the summary's counts. Every lane runs even after one failed, so one run reports every
 # failure; the exit status is non-zero when any lane failed.
@@ -42,23 +41,27 @@ lane() {
   fi
 }
 workers() { vitest vitest.config.ts workers; }
-e2e() { npm run -s build:sdk && vitest vitest.e2e.config.ts e2e; }
-# The bundle check (wrangler, under one core) runs beside the type check: on a fresh clone 10 s and 5 s one after
-# the other.
+e2e() { vitest vitest.e2e.config.ts e2e; }
+# Three checks side by side, each under one core most of its time: on a fresh clone 10 s, 5 s and 3 s one after the
+# other.
 checks() {
   npm run -s deploy:check &
   local bundle=$!
+  npm run -s build:sdk &
+  local sdk=$!
   npm run -s typecheck
   local types=$?
-  wait "$bundle" && return "$types"
+  wait "$bundle" && wait "$sdk" && return "$types"
 }
 node_lane() { vitest vitest.node.config.ts node --maxWorkers=1; }
 
 status=0
-lane checks checks || status=1
+lane checks checks &
+checks_pid=$!
 lane node node_lane &
 node_pid=$!
 lane workers workers || status=1
+wait "$checks_pid" || status=1
 wait "$node_pid" || status=1
 lane e2e e2e || status=1
 node scripts/test-summary.mjs "$REPORTS" || status=1
