@@ -48,16 +48,19 @@ export async function fill(page: BrowserPage, selector: string, text: string): P
 
 /**
  * Clicks an element as a person does: a real mouse click at its centre, which whatever covers it there receives (a
- * notice layer over the page, as the sandbox card issuer shows). It scrolls the element into view in the page itself;
- * puppeteer's `click` waits for a rendered frame to see it on screen and asks for its layout over the protocol, which
- * cost Chromium 13.7 ms a click against 3 (docs/testing.md, "stop 55").
+ * notice layer over the page, as the sandbox card issuer shows). The page itself scrolls the element into view when it
+ * is out of it; puppeteer's `click` waits for a rendered frame to see it on screen and asks for its layout over the
+ * protocol, which cost Chromium 13.7 ms a click against 3 (docs/testing.md, "stop 55").
  */
 export async function press(page: BrowserPage, selector: string): Promise<void> {
   const point = (await page.evaluate(`(() => {
     const element = document.querySelector(${JSON.stringify(selector)});
     if (!element) return "missing";
-    element.scrollIntoView({ block: "center", inline: "center" });
-    const box = element.getBoundingClientRect();
+    let box = element.getBoundingClientRect();
+    if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth) {
+      element.scrollIntoView({ block: "center", inline: "center" });
+      box = element.getBoundingClientRect();
+    }
     return box.width > 0 && box.height > 0 ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : "hidden";
   })()`)) as { x: number; y: number } | "missing" | "hidden";
   if (point === "missing") throw new Error(`No element found for selector: ${selector}`);

@@ -4,10 +4,11 @@
 #   node:    the sandbox, adapters in Chromium, the scraper service, the OpenAPI lint
 #   workers: the Workers runtime tests
 #   e2e:     the end-to-end tests against the real local stack
-# The checks, the node lane (one file at a time) and the Workers lane start together: the node lane's files mostly
-# wait on Chromium and local servers, and the checks and the node lane fill the cores the Workers lane leaves idle while
-# its runtimes load the worker's modules (docs/testing.md, "stop 54" and "stop 55"); the checks still end within a
-# minute, so a type error shows early. The end-to-end lane runs last, on its own: it keeps both cores busy.
+# The quick checks run first, so a type error shows within a minute (started beside the other lanes, they cost a fresh
+# clone more than they saved: docs/testing.md, "stop 55"). The node lane then runs beside the Workers lane, one file at
+# a time: its files mostly wait on Chromium and local servers, and fill the cores the Workers lane leaves idle while
+# its runtimes load the worker's modules ("stop 54"). The end-to-end lane runs last, on its own: it keeps both cores
+# busy.
 # Each lane's output goes to test-artifacts/reports/<lane>.log and is printed when the lane ends; vitest's JSON
 # reports beside it give the summary's counts. Every lane runs even after one failed, so one run reports every
 # failure; the exit status is non-zero when any lane failed.
@@ -56,12 +57,10 @@ checks() {
 node_lane() { vitest vitest.node.config.ts node --maxWorkers=1; }
 
 status=0
-lane checks checks &
-checks_pid=$!
+lane checks checks || status=1
 lane node node_lane &
 node_pid=$!
 lane workers workers || status=1
-wait "$checks_pid" || status=1
 wait "$node_pid" || status=1
 lane e2e e2e || status=1
 node scripts/test-summary.mjs "$REPORTS" || status=1
