@@ -29,9 +29,9 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
- * How the scraper starts Chromium, but for where it is. Puppeteer follows no network or issue events: no adapter reads
- * a request or a response (not even `goto`'s answer), and following them cost Chromium 8-12% and this process 15% of
- * the CPU a bank's transaction unit takes (docs/testing.md, "stop 55").
+ * How the scraper starts Chromium (the executable's path aside). Puppeteer follows no network or issue events: no
+ * adapter reads a request or a response (not even `goto`'s answer), and following them cost Chromium about 9% and this
+ * process about 13% of the CPU a bank's transaction unit takes (docs/testing.md, "stop 55").
  */
 export const CHROMIUM_LAUNCH = { args: CHROMIUM_ARGS, headless: "shell", networkEnabled: false, issuesEnabled: false } as const satisfies LaunchOptions;
 
