@@ -1,4 +1,3 @@
-import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
@@ -7,18 +6,18 @@ import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
 import { sandboxBank } from "./index";
 import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
-import { launchScraperChromium, reusablePage } from "../../test/node/chromium";
+import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 
 let sandbox: SandboxServer;
-let browser: Browser;
+let browser: FileBrowser;
 let resetPage: () => Promise<void>;
 let page: BrowserPage;
 let ctx: AdapterContext;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, hangMs: 3000 });
-  browser = await launchScraperChromium();
+  browser = await scraperChromium();
   const reusable = await reusablePage(browser);
   page = reusable.page;
   resetPage = reusable.reset;

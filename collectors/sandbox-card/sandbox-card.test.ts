@@ -1,4 +1,3 @@
-import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_CARD_ERROR_CODES } from "../../sandbox/card/behaviours";
 import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
@@ -13,17 +12,17 @@ import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } f
 import { sandboxCard } from "./index";
 import { fill, press } from "../page-state";
 import { specViolations } from "../../test/support/spec-field-tables";
-import { launchScraperChromium, reusablePage } from "../../test/node/chromium";
+import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
 
 let sandbox: SandboxServer;
-let browser: Browser;
+let browser: FileBrowser;
 let resetPage: () => Promise<void>;
 let page: BrowserPage;
 let ctx: AdapterContext;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  browser = await launchScraperChromium();
+  browser = await scraperChromium();
   const reusable = await reusablePage(browser);
   page = reusable.page;
   resetPage = reusable.reset;

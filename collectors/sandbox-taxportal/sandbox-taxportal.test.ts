@@ -1,4 +1,3 @@
-import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupBy } from "../../test/support/group-by";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
@@ -10,18 +9,18 @@ import { issueJointCertificate, type JointCertificateOptions } from "../../sandb
 import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/taxportal/members";
 import { clockFrom } from "../../sandbox/clock";
 import { todayKst } from "../../sandbox/dates";
-import { launchScraperChromium, reusablePage } from "../../test/node/chromium";
+import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 import { makeOpensslJointCertificate } from "../../test/support/openssl-joint-certificate";
 
 let sandbox: SandboxServer;
-let browser: Browser;
+let browser: FileBrowser;
 let ctx: AdapterContext;
 let reusable: Awaited<ReturnType<typeof reusablePage>>;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
-  browser = await launchScraperChromium();
+  browser = await scraperChromium();
   reusable = await reusablePage(browser);
   ctx = { baseUrl: `${sandbox.url}/taxportal/`, timeoutMs: 30_000 };
 });

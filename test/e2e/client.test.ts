@@ -1,21 +1,20 @@
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { build } from "esbuild";
-import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { launchChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../node/chromium";
 import { RANGE, ROOT } from "./partner-programs";
 import { type Stack, startStack } from "./stack";
 import { GOOD_LOGIN } from "./workspaces";
 
 let stack: Stack;
-let browser: Browser;
+let browser: FileBrowser;
 
 beforeAll(async () => {
   stack = await startStack();
-  browser = await launchChromium();
+  browser = await personChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../node/chromium";
 import { client, type Stack, startStack } from "./stack";
 import { NAMED_WORKSPACES } from "./workspaces";
 
@@ -13,12 +13,12 @@ const WORKER_LOG = path.resolve(import.meta.dirname, "../../test-artifacts/e2e/s
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" };
 
 let stack: Stack;
-let browser: Browser;
+let browser: FileBrowser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   stack = await startStack();
-  browser = await launchChromium();
+  browser = await personChromium();
 });
 afterAll(async () => {
   await browser?.close();

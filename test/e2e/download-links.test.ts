@@ -1,9 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../node/chromium";
 import { client, type Stack, startStack } from "./stack";
 
 type Json = Record<string, any>;
@@ -12,14 +12,14 @@ const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
 
 let stack: Stack;
 let api: ReturnType<typeof client>;
-let browser: Browser;
+let browser: FileBrowser;
 let downloads: string;
 
 beforeAll(async () => {
   downloads = mkdtempSync(path.join(tmpdir(), "collect-e2e-downloads-"));
   stack = await startStack();
   api = client(stack);
-  browser = await launchChromium();
+  browser = await personChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,16 +1,15 @@
-import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../node/chromium";
 import { client, type Stack, startStack } from "./stack";
 
 type Json = Record<string, any>;
 
 let stack: Stack;
-let browser: Browser;
+let browser: FileBrowser;
 
 beforeAll(async () => {
   stack = await startStack();
-  browser = await launchChromium();
+  browser = await personChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,9 +1,9 @@
-import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import type { BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
 import { transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
-import { launchChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../node/chromium";
 import { csvRows } from "./result-csv";
 import { client, type Stack, startStack } from "./stack";
 
@@ -12,14 +12,14 @@ type Json = Record<string, any>;
 let stack: Stack;
 let api: ReturnType<typeof client>;
 let partner: { url: string; close(): Promise<void> };
-let browser: Browser;
+let browser: FileBrowser;
 
 // The shared stack points openbanking at the sandbox's replica of KFTC, with the replica's 이용기관 keys
 // (scripts/local-stack.ts); this file's workspace holds no consent until the person gives one below.
 beforeAll(async () => {
   stack = await startStack();
   api = client(stack);
-  [partner, browser] = await Promise.all([startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey: stack.apiKey }), launchChromium()]);
+  [partner, browser] = await Promise.all([startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey: stack.apiKey }), personChromium()]);
 });
 afterAll(async () => {
   await browser?.close();

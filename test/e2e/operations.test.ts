@@ -1,17 +1,16 @@
 import { Secret, TOTP } from "otpauth";
-import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsOf } from "../../sandbox/bank/ledger";
-import { launchChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../node/chromium";
 import { spectralFindings } from "../support/spectral-lint";
 import { client, type Stack, startStack } from "./stack";
 
 
 let stack: Stack;
-let browser: Browser;
+let browser: FileBrowser;
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+  [stack, browser] = await Promise.all([startStack(), personChromium()]);
 });
 afterAll(async () => {
   await browser?.close();

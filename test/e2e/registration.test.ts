@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser, Frame, Page } from "puppeteer-core";
+import type { Frame, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { freePort } from "../../scripts/free-port";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { documentsOf } from "../../sandbox/taxportal/documents";
-import { launchChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../node/chromium";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { client, type Stack, startStack } from "./stack";
 
@@ -19,7 +19,7 @@ const PASSWORD = "pass_good";
 let stack: Stack;
 let partner: { url: string; close(): Promise<void> };
 let otherSite: { url: string; close(): Promise<void> };
-let browser: Browser;
+let browser: FileBrowser;
 let apiKey: string;
 let popupApiKey: string;
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
   popupApiKey = stack.named["registration/popup"].apiKey;
   partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey });
   otherSite = await startOtherSite();
-  browser = await launchChromium();
+  browser = await personChromium();
 });
 afterAll(async () => {
   await browser?.close();

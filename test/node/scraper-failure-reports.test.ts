@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsOf } from "../../sandbox/bank/ledger";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
@@ -11,7 +11,7 @@ import { ReportedFailure, reportingUnreadable } from "../../collectors/page-repo
 import { type BrowserPage, ProviderFailure, UnreadablePage } from "../../collectors/adapter";
 import { failureFromRules } from "../../collectors/failure-text";
 import { sandboxBank } from "../../collectors/sandbox-bank";
-import { launchScraperChromium } from "./chromium";
+import { type FileBrowser, scraperChromium } from "./chromium";
 
 const SECRET = randomBytes(32).toString("base64url");
 
@@ -114,7 +114,7 @@ const FRAME_PAGE = `<!doctype html><html><head><meta charset="utf-8"></head><bod
 describe("a report of a page that hides personal data outside its text", () => {
   let site: Server;
   let origin: string;
-  let browser: Browser;
+  let browser: FileBrowser;
   let page: Page;
 
   beforeAll(async () => {
@@ -124,8 +124,8 @@ describe("a report of a page that hides personal data outside its text", () => {
     });
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    browser = await launchScraperChromium();
-    page = await browser.newPage();
+    browser = await scraperChromium();
+    page = await (await browser.createBrowserContext()).newPage();
     await page.goto(`${origin}/bank/accounts/110234567890?name=${encodeURIComponent(NAME)}&acct=${ACCOUNT}#token=secret-fragment`, { waitUntil: "load" });
     // What the page's own scripts would do after it loaded, and what a person typed.
     await page.evaluate(`(() => {
