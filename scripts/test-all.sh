@@ -22,8 +22,12 @@ REPORTS=test-artifacts/reports
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
   TMPDIR=$(mktemp -d /dev/shm/collect-tests.XXXXXX)
   export TMPDIR
-  trap 'rm -rf "$TMPDIR"' EXIT
+  own_tmpdir=1
 fi
+# deploy:check keeps the worker's bundle here for the end-to-end stacks to serve (scripts/deploy-check.sh).
+WORKER_BUNDLE_DIR=$(mktemp -d)
+export WORKER_BUNDLE_DIR
+trap 'rm -rf "$WORKER_BUNDLE_DIR" ${own_tmpdir:+"$TMPDIR"}' EXIT
 rm -rf "$REPORTS"
 mkdir -p "$REPORTS"
 vitest() { npx vitest run --config "$1" --reporter=default --reporter=json --outputFile.json="$REPORTS/$2.json" "${@:3}"; }

@@ -1,4 +1,4 @@
-import { rmSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -59,9 +59,12 @@ async function body(request: IncomingMessage): Promise<Record<string, any>> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const running = new Map<ProfileName, Promise<Running>>();
   const persistDirs: string[] = [];
-  // Every profile serves the same code: one bundle for all, built when the first profile starts.
+  // Every profile serves the same code: one bundle for all, the one `npm test`'s deploy:check made
+  // (scripts/test-all.sh), else built when the first profile starts.
   let bundle: Promise<string> | undefined;
   const bundleDir = () => {
+    const made = process.env.WORKER_BUNDLE_DIR;
+    if (made && existsSync(path.join(made, "index.js"))) return Promise.resolve(made);
     const dir = mkdtempSync(path.join(tmpdir(), "collect-e2e-bundle-"));
     persistDirs.push(dir);
     return buildWorkerBundle(dir);
