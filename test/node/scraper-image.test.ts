@@ -9,13 +9,13 @@ const DOCKERFILE = readFileSync(path.join(ROOT, "scraper-container/Dockerfile"),
 
 /** What the image holds of the repository: the sources of its COPY lines (the lock files aside). */
 const copied = [...DOCKERFILE.matchAll(/^COPY\s+(.+)\s+\S+$/gm)].flatMap((m) => m[1]!.split(/\s+/)).filter((source) => !source.startsWith("package"));
-/** The program the image runs: the last argument of its CMD. */
-const entry = JSON.parse(/^CMD\s+(\[.*\])$/m.exec(DOCKERFILE)![1]!).at(-1) as string;
+/** The programs the image runs: its CMD's, and the runner a host in Korea starts from it (docs/deploying.md). */
+const entries = [JSON.parse(/^CMD\s+(\[.*\])$/m.exec(DOCKERFILE)![1]!).at(-1) as string, "scraper-container/runner.ts"];
 const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
 
-/** The scraper's module graph as Node would load it: the repository's files, and the packages they import. */
+/** The programs' module graph as Node would load it: the repository's files, and the packages they import. */
 async function moduleGraph(): Promise<{ files: string[]; packages: string[] }> {
-  const { metafile } = await build({ entryPoints: [path.join(ROOT, entry)], bundle: true, platform: "node", format: "esm", packages: "external", write: false, metafile: true, logLevel: "silent" });
+  const { metafile } = await build({ entryPoints: entries.map((entry) => path.join(ROOT, entry)), outdir: "out", bundle: true, platform: "node", format: "esm", packages: "external", write: false, metafile: true, logLevel: "silent" });
   const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path));
   const packageName = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
   const builtin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(specifier);
