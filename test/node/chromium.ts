@@ -23,7 +23,7 @@ const shared = new Map<string, Promise<Browser>>();
  * CPU-seconds against 0.5 for a context's page (docs/testing.md, "stop 56"). Over a pipe, Chromium ends with the
  * worker's process, however that ends.
  */
-async function fileBrowser(name: string, launch: LaunchOptions): Promise<FileBrowser> {
+async function shareOfWorkerChromium(name: string, launch: LaunchOptions): Promise<FileBrowser> {
   let browser = await shared.get(name)?.catch(() => null);
   if (!browser?.connected) {
     const launched = puppeteer.launch({ ...launch, executablePath: executablePath(), pipe: true });
@@ -44,10 +44,10 @@ async function fileBrowser(name: string, launch: LaunchOptions): Promise<FileBro
 }
 
 /** Chromium as the scraper starts it, for the adapters' tests. */
-export const scraperChromium = (): Promise<FileBrowser> => fileBrowser("scraper", CHROMIUM_LAUNCH);
+export const scraperChromium = (): Promise<FileBrowser> => shareOfWorkerChromium("scraper", CHROMIUM_LAUNCH);
 
 /** Chromium for the tests that use pages as a person does, with puppeteer's request and response events to watch. */
-export const personChromium = (): Promise<FileBrowser> => fileBrowser("person", { ...CHROMIUM_LAUNCH, networkEnabled: true });
+export const personChromium = (): Promise<FileBrowser> => shareOfWorkerChromium("person", { ...CHROMIUM_LAUNCH, networkEnabled: true });
 
 /**
  * One page for a file's tests, each test starting it as a new context would: on a blank page, without cookies (the
