@@ -17,8 +17,8 @@ export default defineConfig({
     globalSetup: ["./test/e2e/global-setup.ts"],
     maxWorkers: 4,
     // A worker's files share one module graph (the client, puppeteer, the ground truths imported once, not per file):
-    // the lane's vitest processes 35 CPU-seconds against 47. Each file starts its own browser and claims its own
-    // workspace, so none shares state with another.
+    // the lane's vitest processes 35 CPU-seconds against 47. Each file works in browser contexts of its own in the
+    // worker's Chromium (test/node/chromium.ts) and claims its own workspace, so none shares state with another.
     isolate: false,
     sequence: { sequencer: slowFirst(["faults.test.ts", "bank-errors.test.ts", "console.test.ts", "pipeline.test.ts", "dev-server.test.ts", "openbanking.test.ts", "registration.test.ts", "client.test.ts", "cli.test.ts", "operations.test.ts", "accounting-firm.test.ts", "scheduled-load.test.ts", "hometax.test.ts", "download-links.test.ts", "webhooks.test.ts", "holder-withdrawal.test.ts"]) },
     testTimeout: 600_000,

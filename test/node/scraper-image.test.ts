@@ -14,13 +14,16 @@ const entries = [JSON.parse(/^CMD\s+(\[.*\])$/m.exec(DOCKERFILE)![1]!).at(-1) as
 const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
 
 /** The programs' module graph as Node would load it: the repository's files, and the packages they import. */
-async function moduleGraph(): Promise<{ files: string[]; packages: string[] }> {
+async function readModuleGraph(): Promise<{ files: string[]; packages: string[] }> {
   const { metafile } = await build({ entryPoints: entries.map((entry) => path.join(ROOT, entry)), outdir: "out", bundle: true, platform: "node", format: "esm", packages: "external", write: false, metafile: true, logLevel: "silent" });
   const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path));
   const packageName = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
   const builtin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(specifier);
   return { files: Object.keys(metafile.inputs), packages: [...new Set(imports.filter((i) => !builtin(i)).map(packageName))] };
 }
+
+let graph: ReturnType<typeof readModuleGraph> | undefined;
+const moduleGraph = () => (graph ??= readModuleGraph());
 
 // No Docker daemon runs where the tests do, so the image is never built here: these keep what it copies and installs
 // in step with what the scraper imports (the contract's move to contracts/ left the image without it once).
