@@ -35,7 +35,7 @@ afterAll(async () => {
 beforeEach(() => resetPage());
 
 const APPROVALS = "card.approvals.corp.v1";
-const login = (password = "pass_good") => sandboxCard.login(page, { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password }, ctx);
+const login = (password = "pass_good", loginId = "user_good") => sandboxCard.login(page, { authMethod: "PROVIDER_LOGIN", loginId, password }, ctx);
 const unit = (target: Target, segment: { start: string; end: string }) => ({ jobId: "t", unitIndex: 0, schema: APPROVALS, target, segment, params: {} });
 const withSchema = (schema: string, records: Record<string, unknown>[]) => records.map((r) => ({ schema, ...r }));
 const byTransaction = (a: Record<string, any>, b: Record<string, any>) => (a.transactionIdentifier < b.transactionIdentifier ? -1 : 1);
@@ -76,12 +76,15 @@ describe("sandbox card adapter in Chromium", () => {
 
   it("reads approvals the issuer has authorised but not yet captured", async () => {
     const range = { start: fromDay(toDay(todayKst()) - 6), end: todayKst() };
-    await login();
+    // On about one day in 80, a login's last week holds nothing still waiting for capture; the logins' histories
+    // differ, so the first of a few whose week does (over the five years from 2026, the third at most).
+    const loginId = ["user_good", "user_recent_2", "user_recent_3", "user_recent_4"].find((id) => cardGroundTruth(id, range).approvals.some((a) => a.lifecycleStage === "AUTHORIZED"));
+    expect(loginId).toBeDefined();
+    await login("pass_good", loginId);
     const targets = await sandboxCard.discoverTargets(page, APPROVALS, ctx);
     const collected: Record<string, unknown>[] = [];
     for (const target of targets) collected.push(...(await sandboxCard.collect(page, unit(target, range), ctx)));
-    const truth = cardGroundTruth("user_good", range).approvals;
-    expect(truth.some((a) => a.lifecycleStage === "AUTHORIZED")).toBe(true);
+    const truth = cardGroundTruth(loginId!, range).approvals;
     expect(withSchema(APPROVALS, collected).sort(byTransaction)).toEqual([...truth].sort(byTransaction));
   });
 
