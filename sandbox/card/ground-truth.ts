@@ -1,4 +1,5 @@
 import type { DateSegment } from "../../collectors/adapter";
+import { todayKst } from "../dates";
 import { approvalsOf, viewDay } from "./approvals";
 import { cardsOf } from "./cards";
 
@@ -7,12 +8,12 @@ import { cardsOf } from "./cards";
  * shapes the service returns (`card.cards.corp.v1`, `card.approvals.corp.v1`),
  * so tests can compare collected records with it field for field. Approvals
  * run card by card, oldest first; `revision` is the login's history after that
- * many moves (POST /card/sandbox/history).
+ * many moves (POST /card/sandbox/history), from the issuer's view on `today`.
  */
-export function cardGroundTruth(loginId: string, range?: DateSegment, revision = 0) {
+export function cardGroundTruth(loginId: string, range?: DateSegment, revision = 0, today = todayKst()) {
   const cards = cardsOf(loginId);
   return {
     cards: cards.map((c) => ({ schema: "card.cards.corp.v1" as const, cardName: c.cardName, cardNumberMasked: c.cardNumberMasked })),
-    approvals: cards.flatMap((c) => approvalsOf(c, range, viewDay(revision)).map((line) => ({ schema: "card.approvals.corp.v1" as const, ...line }))),
+    approvals: cards.flatMap((c) => approvalsOf(c, range, viewDay(revision, today)).map((line) => ({ schema: "card.approvals.corp.v1" as const, ...line }))),
   };
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvalsOf, viewDay } from "../../sandbox/card/approvals";
-import type { DateSegment } from "../../collectors/adapter";
+import { approvalsOf } from "../../sandbox/card/approvals";
 import { cardsOf } from "../../sandbox/card/cards";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
 import { fromDay, toDay } from "../../sandbox/dates";
@@ -15,7 +14,6 @@ const approvals = truth.approvals;
 const isCancellation = (a: (typeof approvals)[number]) => a.settledAmount < 0;
 // A day to view the issuer's data on where a check depends on what the last days held (see its test).
 const FIXED_DAY = "2026-06-10";
-const viewedOn = (day: string, range?: DateSegment) => cardsOf("user_good").flatMap((c) => approvalsOf(c, range, day));
 
 describe("sandbox card issuer's data", () => {
   it("is deterministic per login and different across logins", () => {
@@ -106,7 +104,7 @@ describe("sandbox card issuer's data", () => {
     // The issuer's view on a fixed day: whether the last two days saw spending still waiting for capture depends on
     // the day (on about one day in 50 they did not), so today's view would make the last check fail now and then.
     const today = toDay(FIXED_DAY);
-    const viewed = viewedOn(FIXED_DAY);
+    const viewed = cardGroundTruth("user_good", undefined, 0, FIXED_DAY).approvals;
     for (const a of viewed) {
       if (a.status === "DECLINED") expect(a.lifecycleStage).toBe("UNKNOWN");
       else expect(a.lifecycleStage).not.toBe("UNKNOWN");
@@ -119,7 +117,7 @@ describe("sandbox card issuer's data", () => {
   it("moves a login's history on a week per revision: approvals made by then are captured or cancelled since, and match by identifier", () => {
     // As above, a fixed day: on about one day in 100, nothing of the last 30 days changes in the week after.
     const range = { start: fromDay(toDay(FIXED_DAY) - 30), end: FIXED_DAY };
-    const [before, after] = [viewedOn(viewDay(0, FIXED_DAY), range), viewedOn(viewDay(1, FIXED_DAY), range)];
+    const [before, after] = [cardGroundTruth("user_good", range, 0, FIXED_DAY).approvals, cardGroundTruth("user_good", range, 1, FIXED_DAY).approvals];
     const changes = changesBetween(findSchema("card.approvals.corp.v1")!.identity!, { range, records: before }, { range, records: after });
     expect(changes.length).toBeGreaterThan(0);
     for (const { change, ...line } of changes) {
