@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
@@ -31,8 +31,32 @@ export const requestLogs = sqliteTable(
     errorBody: text("error_body", { mode: "json" }).$type<unknown>(),
     /** When the request arrived. */
     createdAt: integer("created_at").notNull(),
+    /**
+     * A 429's key and minute (`<api key id>:<minute start>`): the refusals of one key in one minute are one row, the
+     * first one's, counting the rest (entry.ts); null for every other answer.
+     */
+    collapseKey: text("collapse_key").unique(),
+    /** How many requests the row stands for: 1, or a 429 row's refusals in its minute. */
+    repeatCount: integer("repeat_count").notNull().default(1),
   },
   (t) => [index("request_logs_workspace").on(t.workspaceId, t.createdAt, t.id), index("request_logs_created").on(t.createdAt)],
 );
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
+
+/**
+ * What a workspace's log took in one KST day: the bytes and rows stored against its plan's budget
+ * (workspaces/plans.ts PLAN_REQUEST_LOG), and the requests left out once the budget was spent (docs/request-logs.md).
+ */
+export const requestLogDays = sqliteTable(
+  "request_log_days",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    /** The KST date, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    bytes: integer("bytes").notNull(),
+    rows: integer("rows").notNull(),
+    omitted: integer("omitted").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.day] }), index("request_log_days_day").on(t.day)],
+);
