@@ -102,7 +102,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     hangMs: Number(process.env.SANDBOX_HANG_MS ?? 20_000),
     pageLatencyMs: Number(process.env.SANDBOX_PAGE_LATENCY_MS ?? 0),
     clock: process.env.SANDBOX_CLOCK ? clockFrom(process.env.SANDBOX_CLOCK) : undefined,
-    ...(process.env.SANDBOX_OPENBANKING_TOKEN_SECONDS ? { openbanking: { accessTtlSeconds: Number(process.env.SANDBOX_OPENBANKING_TOKEN_SECONDS) } } : {}),
+    openbanking: {
+      ...(process.env.SANDBOX_OPENBANKING_TOKEN_SECONDS ? { accessTtlSeconds: Number(process.env.SANDBOX_OPENBANKING_TOKEN_SECONDS) } : {}),
+      // The Callback URLs registered for the replica's 이용기관, comma-separated (the stack's own callback).
+      callbackUrls: (process.env.SANDBOX_OPENBANKING_CALLBACK_URLS ?? "").split(",").filter(Boolean),
+    },
   });
   console.log(`sandbox institutions on ${sandbox.url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void sandbox.close().then(() => process.exit(0)));

@@ -229,6 +229,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   while (scraperPorts.length < (options.scrapers ?? 1)) scraperPorts.push(await freePort());
   const scraperUrls = scraperPorts.map((port) => `http://127.0.0.1:${port}`);
   const baseUrl = `http://127.0.0.1:${options.port}`;
+  // The worker's Open Banking callback (worker/domain/registration/open-banking.ts CALLBACK_PATH), configured rather than
+  // taken from a request's Host, and registered for the replica's 이용기관 as a Callback URL is at KFTC.
+  const openBankingCallbackUrl = options.vars?.OPENBANKING_CALLBACK_URL ?? `${baseUrl}/connect/open-banking/callback`;
   const scrapers: (ChildProcess | null)[] = scraperPorts.map(() => null);
 
   // Real institutions answer from their replicas in the sandbox (nothing local reaches the internet), unless this
@@ -296,6 +299,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     const sandbox = spawnLogged("sandbox", ...node("sandbox/server.ts"), {
       SANDBOX_PORT: String(options.sandboxPort),
       SANDBOX_PAGE_LATENCY_MS: String(options.sandboxPageLatencyMs ?? 0),
+      SANDBOX_OPENBANKING_CALLBACK_URLS: openBankingCallbackUrl,
       ...(options.openBankingTokenSeconds ? { SANDBOX_OPENBANKING_TOKEN_SECONDS: String(options.openBankingTokenSeconds) } : {}),
     });
     const sandboxReady = waitFor(`${sandboxUrl}/healthz`, sandbox);
@@ -324,7 +328,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     // Deliveries run side by side as production's concurrent consumer invocations run them (worker/domain/pipeline/detached-delivery.ts).
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
     const scraperVars = options.runners ? { SCRAPER_RUNNERS: String(scraperUrls.length) } : { SCRAPER_URL: scraperUrls.join(",") };
-    const openBankingVars = { OPENBANKING_CLIENT_ID: openBankingKeys.OPENBANKING_CLIENT_ID, INSTITUTION_BASE_URLS: institutionBaseUrls };
+    const openBankingVars = { OPENBANKING_CLIENT_ID: openBankingKeys.OPENBANKING_CLIENT_ID, OPENBANKING_CALLBACK_URL: openBankingCallbackUrl, INSTITUTION_BASE_URLS: institutionBaseUrls };
     const vars = { ...scraperVars, ...openBankingVars, SANDBOX_BASE_URL: sandboxUrl, PORTONE_API_URL: `${sandboxUrl}/portone`, PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET, BILLING_TEST_CLOCK: "1", NTS_SERVICE_KEY: REPLICA_SERVICE_KEY, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     let worker: ChildProcess;

@@ -20,7 +20,7 @@ const sandboxes: SandboxServer[] = [];
 let replica: SandboxServer;
 
 beforeAll(async () => {
-  replica = await startSandbox({ port: 0 });
+  replica = await startSandbox({ port: 0, openbanking: { callbackUrls: [REDIRECT] } });
   sandboxes.push(replica);
 });
 afterAll(async () => {
@@ -160,7 +160,7 @@ describe("Open Banking adapter against the replica", () => {
   });
 
   it("splits by maxPeriodDays so a replica that refuses long periods still answers", async () => {
-    const strict = await startSandbox({ port: 0, openbanking: { maxPeriodDays: 31 } });
+    const strict = await startSandbox({ port: 0, openbanking: { maxPeriodDays: 31, callbackUrls: [REDIRECT] } });
     sandboxes.push(strict);
     const grant = await consented(strict, "obuser1");
     const run = async (maxPeriodDays: number) => {
@@ -191,9 +191,22 @@ describe("Open Banking adapter against the replica", () => {
     expect(wrongKeys).toMatchObject({ code: "UNKNOWN", message: expect.stringContaining("3000201") });
   });
 
+  it("opens the authorization page only for a registered Callback URL, as KFTC does (O0001 [3000114])", async () => {
+    const ask = async (redirectUri: string) => {
+      const url = authorizationUrl({ environment: "testbed", clientId: REPLICA_CLIENT.clientId, redirectUri, state: newState() });
+      return (await fetch(standIn(replica, url))).text();
+    };
+    expect(await ask(REDIRECT)).toContain('name="session"');
+    for (const other of ["https://attacker.example/openbanking/callback", `${REDIRECT}/more`, `${REDIRECT}?next=1`, REDIRECT.replace("https:", "http:")]) {
+      const refused = await ask(other);
+      expect(refused, other).not.toContain('name="session"');
+      expect(JSON.parse(refused)).toEqual({ rsp_code: "O0001", rsp_message: "인증 파라미터 오류([3000114])" });
+    }
+  });
+
   it("refreshes an expired token once and hands the new tokens over; an expired refresh token is NO_VALID_CREDENTIAL", async () => {
     let clock = Date.now();
-    const timed = await startSandbox({ port: 0, openbanking: { now: () => clock } });
+    const timed = await startSandbox({ port: 0, openbanking: { now: () => clock, callbackUrls: [REDIRECT] } });
     sandboxes.push(timed);
     const grant = await consented(timed, "obuser1", "all", () => clock);
     const keys = { clientId: REPLICA_CLIENT.clientId, clientSecret: REPLICA_CLIENT.clientSecret };
@@ -266,7 +279,7 @@ describe("Open Banking adapter against the replica", () => {
   });
 
   it("reads a period without rows as empty whether the bank says A0000 with [] or A0018", async () => {
-    const quiet = await startSandbox({ port: 0, openbanking: { emptyPeriod: "A0018" } });
+    const quiet = await startSandbox({ port: 0, openbanking: { emptyPeriod: "A0018", callbackUrls: [REDIRECT] } });
     sandboxes.push(quiet);
     for (const sandbox of [replica, quiet]) {
       const grant = await consented(sandbox, "obuser1");

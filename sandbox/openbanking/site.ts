@@ -13,6 +13,12 @@ export interface OpenBankingReplicaOptions {
   maxPeriodDays?: number;
   /** How an ordinary account answers a period without rows: `A0000` with an empty list, or `A0018` (unknown for KFTC). */
   emptyPeriod?: "A0000" | "A0018";
+  /**
+   * The Callback URLs registered for the replica's 이용기관 (KFTC's API Key 관리 registers them per app, O15, O16): the
+   * authorization page takes no other redirect_uri (`O0001` [3000114]), as KFTC refuses one it does not know. Unset,
+   * none is registered and every authorization is refused.
+   */
+  callbackUrls?: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -97,6 +103,7 @@ label{display:block;margin:8px 0}.error{color:#c00}.note{color:#666;font-size:13
 export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
   const now = options.now ?? Date.now;
   const accessTtlMs = (options.accessTtlSeconds ?? 7_776_000) * 1000;
+  const callbackUrls = options.callbackUrls ?? [];
   const authorizeSessions = new Map<string, AuthorizeSession>();
   const codes = new Map<string, { user: ReplicaUser; scope: string[]; redirectUri: string; at: number; client: ReplicaClient }>();
   const accessTokens = new Map<string, Token>();
@@ -149,7 +156,7 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
       const client = REPLICA_CLIENTS.find((c) => c.clientId === q.get("client_id"));
       if (!client) return paramError(res, "3000201");
       const redirectUri = q.get("redirect_uri") ?? "";
-      if (!URL.canParse(redirectUri) || !/^https?:$/.test(new URL(redirectUri).protocol)) return paramError(res, "3000114");
+      if (!callbackUrls.includes(redirectUri)) return paramError(res, "3000114");
       const scope = (q.get("scope") ?? "").split(/\s+/).filter(Boolean);
       if (!scope.length || scope.some((s) => !SCOPES.has(s))) return paramError(res, "3000115");
       if (!q.get("state")) return paramError(res, "3000103");

@@ -6,6 +6,7 @@ import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
 import { walkReplicaConsent } from "../../sandbox/openbanking/walk-consent";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { atStandIn, checkOpenBanking } from "../../scripts/live-check/openbanking";
+import { freePort } from "../../scripts/free-port";
 
 /**
  * The steps of `npm run live:check -- --provider openbanking` (scripts/live-check/openbanking.ts) against the sandbox's
@@ -13,8 +14,11 @@ import { atStandIn, checkOpenBanking } from "../../scripts/live-check/openbankin
  * consent page, then on the check's own callback server.
  */
 let replica: SandboxServer;
+// The check's callback server listens here, the Callback URL registered for the replica's 이용기관 as the developer's is at KFTC.
+let port: number;
 beforeAll(async () => {
-  replica = await startSandbox({ port: 0 });
+  port = await freePort();
+  replica = await startSandbox({ port: 0, openbanking: { callbackUrls: [`http://localhost:${port}/callback`] } });
 });
 afterAll(async () => {
   await replica?.close();
@@ -29,7 +33,7 @@ function check(person: (authorizationUrl: string) => Promise<void>) {
   const steps = checkOpenBanking({
     http: institutionHttp({ hosts: OPENBANKING_HOSTS, standIns }),
     keys: REPLICA_CLIENT,
-    port: 0,
+    port,
     month: MONTH,
     minIntervalMs: 0,
     timeoutMs: 20_000,

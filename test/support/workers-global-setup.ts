@@ -44,7 +44,8 @@ async function startServices(): Promise<() => Promise<void>> {
   const { TEST_SANDBOX_PORT, TEST_SCRAPER_PORT, TEST_SCRAPER_SECRET, TEST_WEBHOOK_PORT, TEST_S3_PORT, TEST_SFTP_PORT, TEST_SFTP_HTTP_PORT, TEST_SFTP_HOST_KEY, TEST_SFTP_PASSWORD } = process.env;
   const start = (script: string, env: Record<string, string>) =>
     spawn(path.join(ROOT, "node_modules/.bin/node"), ["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  const sandbox = start("sandbox/server.ts", { SANDBOX_PORT: String(TEST_SANDBOX_PORT) });
+  // The worker's callback (vitest.config.ts) is the one registered for the replica's 이용기관.
+  const sandbox = start("sandbox/server.ts", { SANDBOX_PORT: String(TEST_SANDBOX_PORT), SANDBOX_OPENBANKING_CALLBACK_URLS: String(process.env.TEST_OPENBANKING_CALLBACK_URL) });
   const scraper = start("scraper-container/server.ts", {
     SCRAPER_PORT: String(TEST_SCRAPER_PORT),
     SCRAPER_SHARED_SECRET: String(TEST_SCRAPER_SECRET),
