@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { SDK_BUNDLES } from "../../sdk/bundles";
 
 /** What the page offers: a sandbox bank login, and Open Banking (a consent on KFTC's page, the replica's locally). */
 const OFFERED = ["sandbox.bank", "openbanking"] as const;
@@ -14,7 +16,9 @@ const OFFERED = ["sandbox.bank", "openbanking"] as const;
 export async function startPartnerExample(options: { port: number; serviceUrl: string; apiKey: string }): Promise<{ url: string; close(): Promise<void> }> {
   const root = import.meta.dirname;
   const page = readFileSync(path.join(root, "index.html"));
-  const sdk = readFileSync(path.join(root, "../../sdk/dist/collect-sdk.js"));
+  // Built from the SDK's sources at each start, so the README's command works on a fresh clone (no sdk/dist/ yet).
+  const built = await build({ ...SDK_BUNDLES.scriptTag, write: false });
+  const sdk = Buffer.from(built.outputFiles[0]!.contents);
   const service = (method: string, urlPath: string, body?: unknown) =>
     fetch(`${options.serviceUrl}${urlPath}`, {
       method,
