@@ -8,8 +8,8 @@ type Json = Record<string, any>;
 /**
  * Gives a workspace of a running local stack a consented `openbanking` credential, through the real flow and nothing
  * else: a registration session offering Open Banking, our route that starts a consent, the replica's consent page (by
- * plain HTTP, as `loginId`, every account ticked), our callback, which has the scraper exchange the code and seals the
- * tokens as it does for any person. The replica keeps its tokens in memory, so this runs on every start: a consent of
+ * plain HTTP, as `loginId`, every account ticked), then the completion the hosted page makes with the callback's answer,
+ * which has the scraper exchange the code and seals the tokens as it does for any person. The replica keeps its tokens in memory, so this runs on every start: a consent of
  * the same person supersedes the one of the last start (docs/credentials.md, "Open Banking consents").
  */
 export async function consentOpenBanking(baseUrl: string, apiKey: string, loginId = DEMO_OPENBANKING_USER): Promise<{ credentialId: string; accounts: number }> {
@@ -26,9 +26,9 @@ export async function consentOpenBanking(baseUrl: string, apiKey: string, loginI
   });
   const started = await api("POST", "/connect/api/open-banking/authorizations", { providerCode: "openbanking" }, session.sessionToken);
   const callback = await walkReplicaConsent(started.authorizationUrl, loginId);
-  const page = await fetch(`${baseUrl}${callback.pathname}${callback.search}`);
-  await page.arrayBuffer();
-  const outcome = await api("GET", "/connect/api/open-banking/consent", undefined, session.sessionToken);
+  // As the hosted page does once its consent window hands it KFTC's answer: complete, naming the consent text it showed.
+  const { consentText } = await api("GET", "/connect/api/session", undefined, session.sessionToken);
+  const outcome = await api("POST", "/connect/api/open-banking/completions", { callbackQuery: callback.search, consentTextVersion: consentText.version }, session.sessionToken);
   if (outcome.state !== "CONNECTED") throw new Error(`the demo consent ended ${outcome.state}: ${outcome.code} ${outcome.message}`);
   const { credentialId } = await api("GET", `/api/v1/registration-sessions/${session.sessionId}`);
   const credential = await api("GET", `/api/v1/credentials/${credentialId}`);

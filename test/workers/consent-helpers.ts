@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { callJson, type TestWorkspace } from "./helpers";
+import { walkReplicaConsent } from "../../sandbox/openbanking/walk-consent";
+import { CURRENT_CONSENT_TEXT_VERSION } from "../../worker/domain/credentials/consent-text";
+import { call, callJson, type TestWorkspace } from "./helpers";
 import { asPartner, connectionTo, partnerWithConnection } from "./partner-helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 
@@ -42,3 +44,25 @@ export async function heldCredential(partner: TestWorkspace, schemas: string[] =
 
 /** The credential's row as D1 holds it. */
 export const credentialRow = (id: string) => env.DB.prepare("SELECT * FROM credentials WHERE id = ?").bind(id).first<Json>();
+
+/**
+ * What the hosted page does with KFTC's answer once the consent window it opened hands it over: that window loads our
+ * callback page (which completes nothing by itself), then the page completes the consent, naming the text it showed.
+ */
+export async function completeOpenBanking(token: string, callback: URL, consentTextVersion = CURRENT_CONSENT_TEXT_VERSION) {
+  const handOff = await call(`${callback.pathname}${callback.search}`);
+  expect(handOff.status).toBe(200);
+  expect(await handOff.text()).toContain("collect:open-banking-callback");
+  return callJson<Json>("/connect/api/open-banking/completions", { method: "POST", headers: hostedUiHeaders(token), json: { callbackQuery: callback.search, consentTextVersion } });
+}
+
+/** Our route's authorization URL for the session, and the callback the replica sends the person's browser to once they answered there. */
+export async function consentAtReplica(token: string, loginId: string, options: { fintechs?: string[]; action?: "agree" | "cancel" } = {}): Promise<{ authorize: URL; callback: URL }> {
+  const started = await callJson<Json>("/connect/api/open-banking/authorizations", { method: "POST", headers: hostedUiHeaders(token), json: { providerCode: "openbanking" } });
+  expect(started.status, JSON.stringify(started.body)).toBe(201);
+  const authorize = new URL(started.body.authorizationUrl);
+  expect(authorize.pathname).toMatch(/\/openbanking\/openapi\.openbanking\.or\.kr\/oauth\/2\.0\/authorize$/);
+  const callback = await walkReplicaConsent(authorize.toString(), loginId, options);
+  expect(callback.origin).toBe("https://api.test");
+  return { authorize, callback };
+}

@@ -37,6 +37,29 @@ describe("a deployment missing a secret or its scraper", () => {
     });
   }
 
+  it("requires the Open Banking Callback URL, and without it takes no consent from the Host a request names", async () => {
+    expect(configurationProblems(without("OPENBANKING_CALLBACK_URL"))).toEqual(["OPENBANKING_CALLBACK_URL is not an absolute URL"]);
+    expect(configurationProblems({ ...env, OPENBANKING_CALLBACK_URL: "/connect/open-banking/callback" })).toEqual(["OPENBANKING_CALLBACK_URL is not an absolute URL"]);
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const issued = await fetchWith(env, "/api/v1/registration-sessions", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${ws.apiKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "openbanking" }], originAllowlist: ["https://partner.example"] }),
+    });
+    const { sessionToken } = await issued.json<{ sessionToken: string }>();
+    const ctx = createExecutionContext();
+    const started = await worker.fetch(
+      new Request("https://attacker.example/connect/api/open-banking/authorizations", { method: "POST", headers: { Authorization: `Bearer ${sessionToken}`, Origin: "https://partner.example", "Content-Type": "application/json" }, body: JSON.stringify({ providerCode: "openbanking" }) }) as Parameters<typeof worker.fetch>[0],
+      without("OPENBANKING_CALLBACK_URL"),
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const text = await started.text();
+    expect(started.status, text).toBe(503);
+    expect(JSON.parse(text)).toMatchObject({ code: "SCRAPING_ENGINE_UNAVAILABLE" });
+    expect(text).not.toContain("attacker.example");
+  });
+
   it("refuses a scraper secret shorter than the scraper accepts", () => {
     expect(configurationProblems({ ...env, SCRAPER_SHARED_SECRET: "short" })).toEqual(["secret SCRAPER_SHARED_SECRET is shorter than 32 characters"]);
   });

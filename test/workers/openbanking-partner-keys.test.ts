@@ -7,6 +7,7 @@ import { withCheckDigit } from "../../contracts/business-number";
 import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
 import { asPartner, partnerWithConnection } from "./partner-helpers";
+import { completeOpenBanking } from "./consent-helpers";
 
 type Json = Record<string, any>;
 const DAY = 86_400_000;
@@ -32,7 +33,7 @@ async function authorizeUrl(token: string): Promise<URL> {
   return new URL(started.body.authorizationUrl);
 }
 
-/** The person consents at the replica's page (plain HTTP), and the replica sends the browser to our callback. */
+/** The person consents at the replica's page (plain HTTP), the replica sends the browser to our callback, and the hosted page completes. */
 async function consent(by: Issuer, loginId: string): Promise<{ credentialId: string; clientId: string }> {
   const session = await issue(by);
   const authorize = await authorizeUrl(session.sessionToken);
@@ -44,9 +45,8 @@ async function consent(by: Issuer, loginId: string): Promise<{ credentialId: str
   form.append("fintech_use_num", user.accounts[0]!.fintechUseNum);
   const back = await post("authorize_consent", form);
   expect(back.status).toBe(302);
-  const callback = new URL(back.headers.get("location")!);
-  const page = await call(`${callback.pathname}${callback.search}`);
-  expect(page.status, await page.text()).toBe(200);
+  const completed = await completeOpenBanking(session.sessionToken, new URL(back.headers.get("location")!));
+  expect(completed.body, JSON.stringify(completed.body)).toMatchObject({ state: "CONNECTED" });
   const after = await callJson<Json>(`/api/v1/registration-sessions/${session.sessionId}`, by);
   expect(after.body.status).toBe("CONSUMED");
   return { credentialId: after.body.credentialId, clientId: authorize.searchParams.get("client_id")! };

@@ -9,6 +9,7 @@ import { warnExpiringCertificates } from "../../worker/domain/credentials/expiry
 import { openCredential, sealCredential } from "../../worker/domain/vault/envelope";
 import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
 import { hostedUiHeaders } from "./registration-envelope";
+import { completeOpenBanking, consentAtReplica } from "./consent-helpers";
 
 type Json = Record<string, any>;
 const DAY = 86_400_000;
@@ -22,33 +23,20 @@ async function issue(ws: TestWorkspace, extra: Json = {}) {
 
 /**
  * The person's side, by plain HTTP: our route binds a state and names KFTC's page (the replica's, through the
- * stand-ins), the person logs in there and ticks accounts, and the replica sends the browser to our callback.
+ * stand-ins), the person logs in there and ticks accounts, the replica sends the browser to our callback, and the
+ * hosted page completes the consent with what its window handed it.
  */
 async function consent(token: string, loginId: string, options: { fintechs?: string[]; action?: "agree" | "cancel" } = {}) {
-  const started = await callJson<Json>("/connect/api/open-banking/authorizations", { method: "POST", headers: hostedUiHeaders(token), json: { providerCode: "openbanking" } });
-  expect(started.status, JSON.stringify(started.body)).toBe(201);
-  const authorize = new URL(started.body.authorizationUrl);
-  expect(authorize.pathname).toMatch(/\/openbanking\/openapi\.openbanking\.or\.kr\/oauth\/2\.0\/authorize$/);
+  const { authorize, callback } = await consentAtReplica(token, loginId, options);
   expect(authorize.searchParams.get("redirect_uri")).toBe("https://api.test/connect/open-banking/callback");
-  const user = userByLogin(loginId)!;
-  const sessionId = /name="session" value="([^"]+)"/.exec(await (await fetch(authorize)).text())![1]!;
-  const post = (path: string, form: URLSearchParams) =>
-    fetch(new URL(path, authorize), { method: "POST", body: form, redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
-  await (await post("authorize_login", new URLSearchParams({ session: sessionId, user_id: user.loginId, password: user.password, action: "login" }))).text();
-  const form = new URLSearchParams({ session: sessionId, action: options.action ?? "agree" });
-  for (const f of options.fintechs ?? user.accounts.map((a) => a.fintechUseNum)) form.append("fintech_use_num", f);
-  const back = await post("authorize_consent", form);
-  expect(back.status).toBe(302);
-  const callback = new URL(back.headers.get("location")!);
-  expect(callback.origin).toBe("https://api.test");
-  const page = await call(`${callback.pathname}${callback.search}`);
-  return { page, html: await page.text(), callback };
+  const completed = await completeOpenBanking(token, callback);
+  return { ...completed, callback };
 }
 
 async function consented(ws: TestWorkspace, loginId: string, fintechs?: string[]): Promise<string> {
   const session = await issue(ws);
-  const { page, html } = await consent(session.sessionToken, loginId, { fintechs });
-  expect(page.status, html).toBe(200);
+  const { body } = await consent(session.sessionToken, loginId, { fintechs });
+  expect(body, JSON.stringify(body)).toMatchObject({ state: "CONNECTED" });
   const after = await callJson<Json>(`/api/v1/registration-sessions/${session.sessionId}`, { key: ws.apiKey });
   expect(after.body.status).toBe("CONSUMED");
   return after.body.credentialId;
@@ -96,15 +84,15 @@ describe("Open Banking as a provider", () => {
     const user = userByLogin("obuser1")!;
     const checking = user.accounts[0]!;
     const session = await issue(ws);
-    const { page, html, callback } = await consent(session.sessionToken, "obuser1", { fintechs: [checking.fintechUseNum] });
-    expect(page.status, html).toBe(200);
-    expect(html).toContain("동의가 끝났습니다");
+    const { status, body, callback } = await consent(session.sessionToken, "obuser1", { fintechs: [checking.fintechUseNum] });
+    expect(status).toBe(200);
+    expect(body).toEqual({ state: "CONNECTED", code: null, message: null });
     const outcome = await callJson<Json>("/connect/api/open-banking/consent", { headers: hostedUiHeaders(session.sessionToken) });
     expect(outcome.body).toEqual({ state: "CONNECTED", code: null, message: null });
-    // The state was good once: the same callback again registers nothing.
-    const replay = await call(`${callback.pathname}${callback.search}`);
-    expect(replay.status).toBe(400);
-    expect(await replay.text()).toContain("LOGIN_FAILED");
+    // The session was good once: the same callback again registers nothing.
+    const replay = await completeOpenBanking(session.sessionToken, callback);
+    expect(replay.status).toBe(410);
+    expect(replay.body.code).toBe("REGISTRATION_SESSION_ALREADY_CONSUMED");
 
     const shown = await callJson<Json>(`/api/v1/registration-sessions/${session.sessionId}`, { key: ws.apiKey });
     expect(shown.body).toMatchObject({ status: "CONSUMED", registrationOptions: [OPTION] });
@@ -137,17 +125,15 @@ describe("Open Banking as a provider", () => {
   it("answers a refused consent with a Korean message and LOGIN_FAILED, and registers nothing", async () => {
     const ws = await createWorkspace({ businessNumber: "1208800767" });
     const session = await issue(ws);
-    const { page, html } = await consent(session.sessionToken, "obuser2", { action: "cancel" });
-    expect(page.status).toBe(400);
-    expect(html).toContain("오픈뱅킹 동의가 취소되었거나");
-    expect(html).toContain("LOGIN_FAILED");
+    const { body } = await consent(session.sessionToken, "obuser2", { action: "cancel" });
+    expect(body).toMatchObject({ state: "FAILED", code: "LOGIN_FAILED", message: expect.stringContaining("오픈뱅킹 동의가 취소되었거나") });
     const outcome = await callJson<Json>("/connect/api/open-banking/consent", { headers: hostedUiHeaders(session.sessionToken) });
     expect(outcome.body).toMatchObject({ state: "FAILED", code: "LOGIN_FAILED" });
     const shown = await callJson<Json>(`/api/v1/registration-sessions/${session.sessionId}`, { key: ws.apiKey });
     expect(shown.body).toMatchObject({ status: "PENDING", attempts: 1, credentialId: null });
     // A callback with a state nobody issued is refused the same way.
-    const stray = await call("/connect/open-banking/callback?code=x&state=notissued");
-    expect(stray.status).toBe(400);
+    const stray = await completeOpenBanking(session.sessionToken, new URL("https://api.test/connect/open-banking/callback?code=x&state=notissued"));
+    expect(stray.body).toMatchObject({ state: "FAILED", code: "LOGIN_FAILED" });
   });
 
   it("refreshes tokens before they end, and marks a consent whose refresh KFTC refuses", async () => {
@@ -221,8 +207,8 @@ describe("Open Banking as a provider", () => {
     expect(JSON.stringify(job)).not.toMatch(/open banking|expired at/);
 
     const recovery = await issue(ws, { recoverCredentialId: id });
-    const { page } = await consent(recovery.sessionToken, "obuser1", { fintechs: [fintech] });
-    expect(page.status).toBe(200);
+    const { body } = await consent(recovery.sessionToken, "obuser1", { fintechs: [fintech] });
+    expect(body).toMatchObject({ state: "CONNECTED" });
     const shown = await callJson<Json>(`/api/v1/registration-sessions/${recovery.sessionId}`, { key: ws.apiKey });
     expect(shown.body).toMatchObject({ status: "CONSUMED", credentialId: id });
     const restored = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;

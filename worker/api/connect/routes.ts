@@ -15,5 +15,6 @@ export function registerConnectRoutes(app: OpenAPIHono<ApiEnv>): void {
   app.openapi(connectSubmit.route, connectSubmit.handler);
   app.openapi(openBanking.startRoute, openBanking.startHandler);
   app.openapi(openBanking.outcomeRoute, openBanking.outcomeHandler);
+  app.openapi(openBanking.completeRoute, openBanking.completeHandler);
   app.get(CALLBACK_PATH, openBanking.callback);
 }

@@ -19,7 +19,9 @@ function isAbsoluteUrl(value: string | undefined): boolean {
  * What keeps this deployment from running, by name (never a value): a
  * missing secret, a scraper secret too short for the scraper to accept, a
  * download link keyring that cannot sign, no scraper to reach, no
- * institutions' address. Nothing has a default to fall
+ * institutions' address, no Open Banking Callback URL (every deployment offers
+ * the consent, with its own keys or a partner's; deriving the callback from a
+ * request would let its Host header name it). Nothing has a default to fall
  * back on, so a deployment that lacks one refuses to work instead.
  */
 export function configurationProblems(env: Partial<Bindings>): string[] {
@@ -31,6 +33,7 @@ export function configurationProblems(env: Partial<Bindings>): string[] {
   if (linkKeys) problems.push(`secret DOWNLOAD_LINK_KEYS ${linkKeys}`);
   if (!scraperInstances(env)) problems.push("no scraper: neither the SCRAPER container binding nor SCRAPER_URL");
   if (!isAbsoluteUrl(env.SANDBOX_BASE_URL)) problems.push("SANDBOX_BASE_URL is not an absolute URL");
+  if (!isAbsoluteUrl(env.OPENBANKING_CALLBACK_URL)) problems.push("OPENBANKING_CALLBACK_URL is not an absolute URL");
   if (!flagOn(env.MAIL_OUTBOX_ONLY) && (!env.MAIL || !env.MAIL_FROM)) problems.push("no mail: the MAIL send_email binding and MAIL_FROM");
   return problems;
 }

@@ -11,7 +11,6 @@ import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, findCredenti
 import { assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
 import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
-import { CURRENT_CONSENT_TEXT_VERSION } from "../credentials/consent-text";
 import { consentOptionOf } from "./open-banking";
 import { consumeStatement, type SessionRow, sessionStillPending } from "./sessions";
 import { consumedFor } from "./submit";
@@ -20,16 +19,17 @@ import { registrationSessions } from "./tables";
 const PROVIDER = "openbanking";
 
 /**
- * Registers a consent just exchanged (open-banking.ts finishConsent) as the session's credential, as a submission
+ * Registers a consent just exchanged (open-banking.ts completeConsent) as the session's credential, as a submission
  * registers a login (submit.ts): within the session's option, business number and lifetime, in the transaction that
  * consumes it; the same person consenting again for the workspace supersedes the earlier consent. A recovery
- * session restores it under the credential's id instead, if it is the same person at the same 이용기관.
+ * session restores it under the credential's id instead, if it is the same person at the same 이용기관. Its consent
+ * record names `textVersion`, the text the hosted page showed and sent back when it completed the consent.
  */
-export async function registerConsent(env: Bindings, session: SessionRow, grant: OpenBankingTokenResponse, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
+export async function registerConsent(env: Bindings, session: SessionRow, grant: OpenBankingTokenResponse, textVersion: string, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
   const now = Date.now();
   const face = consentFaceOf(grant, now);
   if (face.accounts.length === 0) throw new ApiError("REGISTRATION_SESSION_NOT_USABLE", { message: "조회에 동의한 계좌가 없습니다. 계좌를 하나 이상 골라 다시 동의해 주세요." });
-  if (session.recoversCredentialId) return recoverConsent(env, session, session.recoversCredentialId, grant, face);
+  if (session.recoversCredentialId) return recoverConsent(env, session, session.recoversCredentialId, grant, face, textVersion);
   const option = consentOptionOf(session, PROVIDER);
   if ((await workspaceBusinessNumber(env.DB, session.workspaceId)) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
   const provider = findProvider(PROVIDER)!;
@@ -37,8 +37,7 @@ export async function registerConsent(env: Bindings, session: SessionRow, grant:
   await assertIdentitiesKnown(env.DB, session.workspaceId);
   const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, {
     providerCode: PROVIDER, credential: grant.credential, certificate: null, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas, consent: face,
-    // The consent window opens from the hosted page showing the current text; the callback arrives minutes later at most.
-    consentRecord: await newConsentRecord(env.DB, session.workspaceId, CURRENT_CONSENT_TEXT_VERSION, face, now),
+    consentRecord: await newConsentRecord(env.DB, session.workspaceId, textVersion, face, now),
   });
   const [supersede] = await env.DB.batch([
     ...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)),
@@ -53,14 +52,14 @@ export async function registerConsent(env: Bindings, session: SessionRow, grant:
   return after;
 }
 
-async function recoverConsent(env: Bindings, session: SessionRow, credentialId: string, grant: OpenBankingTokenResponse, face: ReturnType<typeof consentFaceOf>): Promise<SessionRow> {
+async function recoverConsent(env: Bindings, session: SessionRow, credentialId: string, grant: OpenBankingTokenResponse, face: ReturnType<typeof consentFaceOf>, textVersion: string): Promise<SessionRow> {
   const row = await findCredential(env.DB, session.workspaceId, credentialId);
   if (row.authMethod !== "OPEN_BANKING") throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
   await assertSameIdentity(row, grant.credential, null);
   const checkId = newCheckId(checksOnRegistration(env), row.providerCode);
   const now = Date.now();
   const pending = sessionStillPending(session.id, now);
-  const record = await newConsentRecord(env.DB, session.workspaceId, CURRENT_CONSENT_TEXT_VERSION, face, now);
+  const record = await newConsentRecord(env.DB, session.workspaceId, textVersion, face, now);
   await env.DB.batch([
     await restoreStatement(env.DB, env.VAULT_MASTER_KEY, row, grant.credential, checkId, record, pending),
     consentFaceStatement(env.DB, row.id, face, pending),

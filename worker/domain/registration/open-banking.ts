@@ -13,7 +13,7 @@ import { findProvider, takesConsent } from "../catalog/providers";
 import { partnerClientIdFor, partnerKeysFor } from "../partners/open-banking-keys";
 import type { ActiveJobCheck } from "../credentials/store";
 import { scraperClient } from "../scraper/binding";
-import { findSession, type RegistrationOption, recordFailedAttempt, type SessionRow, usableSessionForPage } from "./sessions";
+import { type RegistrationOption, recordFailedAttempt, type SessionRow, usableSessionForPage } from "./sessions";
 import { registerConsent } from "./consent-registration";
 import { registrationSessions } from "./tables";
 
@@ -24,8 +24,15 @@ export const CALLBACK_PATH = "/connect/open-banking/callback";
 /** What the hosted page learns of the last consent of its session (GET /connect/api/open-banking/consent). */
 export type ConsentOutcome = { state: "WAITING" } | { state: "CONNECTED" } | { state: "FAILED"; code: string; message: string };
 
-/** The redirect_uri: the one registered at KFTC, else this service's own callback as the request reached it. */
-export const callbackUrl = (env: Pick<Bindings, "OPENBANKING_CALLBACK_URL">, requestUrl: string): string => env.OPENBANKING_CALLBACK_URL || new URL(CALLBACK_PATH, requestUrl).toString();
+/**
+ * The redirect_uri: the Callback URL registered at KFTC, from the deployment's configuration only. Never derived from
+ * the request (its Host header is the caller's to choose); a deployment without it is incomplete
+ * (configuration-problems.ts) and takes no consent.
+ */
+export function callbackUrl(env: Pick<Bindings, "OPENBANKING_CALLBACK_URL">): string {
+  if (!env.OPENBANKING_CALLBACK_URL) throw new ApiError("SCRAPING_ENGINE_UNAVAILABLE", { message: "이 서비스에는 오픈뱅킹 콜백 주소 설정이 없어 동의를 받을 수 없습니다. 서비스 운영자에게 문의해 주세요." });
+  return env.OPENBANKING_CALLBACK_URL;
+}
 
 /** A real host's URL at its stand-in (INSTITUTION_BASE_URLS), path and query kept: what a browser can reach here. */
 function standIn(url: string, env: Pick<Bindings, "INSTITUTION_BASE_URLS">): string {
@@ -48,8 +55,9 @@ export function consentOptionOf(session: SessionRow, providerCode: string): Regi
  * CONSENT_STATE_TTL_MS and once, replacing any earlier one) bound to the session, and the authorization page's URL
  * with it (mapped to the stand-in where there is one). A refusal counts as a failed attempt, as a submission's does.
  */
-export async function startConsent(env: Bindings, token: string, providerCode: string, redirectUri: string): Promise<{ authorizationUrl: string; expiresAt: number }> {
+export async function startConsent(env: Bindings, token: string, providerCode: string): Promise<{ authorizationUrl: string; expiresAt: number }> {
   const session = await usableSessionForPage(env.DB, token);
+  const redirectUri = callbackUrl(env);
   try {
     consentOptionOf(session, providerCode);
   } catch (err) {
@@ -94,31 +102,36 @@ function failureText(code: string, fallback?: string): string {
 }
 
 /**
- * The callback from KFTC's page (`code`, `state`, or `error`): the state is looked up by its hash and cleared in
- * the same statement (once); `readCallback` then reads the answer; the code is exchanged at once by the scraper
- * (`exchange`), and the consent registered (or recovered) in the transaction that consumes the session. Whatever
- * fails is recorded on the session for the hosted page, with a catalog code and Korean words; KFTC's own text goes
- * to the operators' log only.
+ * The hosted page completes the consent its own window came back from (docs/institutions/openbanking.md §1.6): KFTC's
+ * answer (`code` and `state`, or `error`) reaches it only from the callback page it opened, by postMessage, so only the
+ * browser that shows the hosted page can finish. The session is checked first (cancelled, expired, consumed or locked
+ * answers its error and nothing is exchanged, so KFTC holds no orphan consent of ours); the state must be the one
+ * bound to this very session (its hash, cleared in the same statement: once); then `readCallback`, the exchange by the
+ * scraper, and the registration in the transaction that consumes the session, with the consent text the page showed.
+ * Whatever fails after the state is used is recorded on the session, with a catalog code and Korean words; KFTC's own
+ * text goes to the operators' log only.
  */
-export async function finishConsent(env: Bindings, query: URLSearchParams, redirectUri: string, hasActiveJob: ActiveJobCheck): Promise<ConsentOutcome> {
+export async function completeConsent(env: Bindings, token: string, query: URLSearchParams, consentTextVersion: string, hasActiveJob: ActiveJobCheck): Promise<ConsentOutcome> {
+  const session = await usableSessionForPage(env.DB, token);
+  const redirectUri = callbackUrl(env);
   const state = query.get("state") ?? "";
   const now = Date.now();
+  const t = registrationSessions;
   const used = state
     ? await database(env.DB)
-        .update(registrationSessions)
+        .update(t)
         .set({ consentStateHash: null })
-        .where(eq(registrationSessions.consentStateHash, await sha256Hex(state)))
-        .returning({ id: registrationSessions.id, workspaceId: registrationSessions.workspaceId, until: registrationSessions.consentStateExpiresAt })
+        .where(and(eq(t.id, session.id), eq(t.consentStateHash, await sha256Hex(state)), eq(t.status, "PENDING"), gt(t.expiresAt, now)))
+        .returning({ until: t.consentStateExpiresAt })
         .get()
     : undefined;
   if (!used) return { state: "FAILED", code: "LOGIN_FAILED", message: UNKNOWN_STATE };
-  const session = await findSession(env.DB, used.workspaceId, used.id);
   let outcome: ConsentOutcome;
   try {
     if ((used.until as number) <= now) throw new ProviderFailure("LOGIN_FAILED", "open banking consent came back after its state expired");
     const { code } = readCallback(query, state);
     const grant = await exchange(env, session.workspaceId, code, redirectUri);
-    await registerConsent(env, session, grant, hasActiveJob);
+    await registerConsent(env, session, grant, consentTextVersion, hasActiveJob);
     return { state: "CONNECTED" };
   } catch (err) {
     outcome = failed(session, err);
@@ -126,7 +139,7 @@ export async function finishConsent(env: Bindings, query: URLSearchParams, redir
   // A consent that did not complete counts as a failed attempt, as a rejected submission does (a session no longer
   // taking input is left as it is).
   await recordFailedAttempt(env, session.id);
-  await database(env.DB).update(registrationSessions).set({ consentOutcome: outcome as Exclude<ConsentOutcome, { state: "WAITING" }> }).where(eq(registrationSessions.id, session.id));
+  await database(env.DB).update(t).set({ consentOutcome: outcome as Exclude<ConsentOutcome, { state: "WAITING" }> }).where(eq(t.id, session.id));
   return outcome;
 }
 

@@ -63,17 +63,24 @@ async function encrypt(keyInfo, sessionId, payload) {
 
 let checks = [];
 
-// Asks the service how the consent under way ended, until it did (the consent window may be closed without a word).
-async function awaitConsent(consentWindow) {
-  for (let i = 0; i < 600; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const res = await fetch("/connect/api/open-banking/consent", { headers: apiHeaders() });
-    const outcome = await res.json();
-    if (!res.ok) return { state: "FAILED", code: outcome.code, message: outcome.message };
-    if (outcome.state !== "WAITING") return outcome;
-    if (consentWindow.closed && i > 0 && i % 5 === 0) showError("동의 창이 닫혔습니다. 동의를 끝내지 않았다면 다시 눌러 주세요.");
-  }
-  return { state: "FAILED", code: "LOGIN_FAILED", message: "동의를 기다리다 시간이 지났습니다. 다시 시도해 주세요." };
+// KFTC's answer (the callback's query) as the callback page in the window this page opened posts it, at this origin;
+// null once that window is closed without one. Only that window counts: the person who consented at KFTC is then the
+// one looking at this page, and a callback that reached another browser completes nothing (openbanking.md §1.6).
+function callbackFrom(consentWindow) {
+  return new Promise((resolve) => {
+    const onMessage = (event) => {
+      if (event.source !== consentWindow || event.origin !== location.origin) return;
+      if (!event.data || event.data.type !== "collect:open-banking-callback" || typeof event.data.query !== "string") return;
+      done(event.data.query);
+    };
+    const watch = setInterval(() => consentWindow.closed && done(null), 1000);
+    function done(query) {
+      window.removeEventListener("message", onMessage);
+      clearInterval(watch);
+      resolve(query);
+    }
+    window.addEventListener("message", onMessage);
+  });
 }
 
 async function consent(option) {
@@ -88,7 +95,16 @@ async function consent(option) {
     return showError(started.message);
   }
   consentWindow.location.href = started.authorizationUrl;
-  const outcome = await awaitConsent(consentWindow);
+  const query = await callbackFrom(consentWindow);
+  if (query === null) return showError("동의 창이 닫혔습니다. 동의를 끝내지 않았다면 다시 눌러 주세요.");
+  // This page completes the consent, naming the consent text it showed: the record says what the person saw.
+  const sent = await fetch("/connect/api/open-banking/completions", { method: "POST", headers: apiHeaders({ "Content-Type": "application/json" }), body: JSON.stringify({ callbackQuery: query, consentTextVersion: session.consentText.version }) });
+  consentWindow.close();
+  const outcome = await sent.json();
+  if (!sent.ok) {
+    if (sent.status === 410 || sent.status === 401) return fail(outcome.message, outcome.code);
+    return showError(outcome.message);
+  }
   if (outcome.state !== "CONNECTED") return showError(outcome.message + " (" + outcome.code + ")");
   $("form").hidden = true;
   $("done").hidden = false;
