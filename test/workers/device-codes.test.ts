@@ -122,6 +122,20 @@ describe("device authorization grant (RFC 8628)", () => {
     expect(page.html).toContain('value="deny"');
   });
 
+  // RFC 8628 §5.4: the page shows the code, so the user can compare it with the one their command line printed (a
+  // link someone else sent carries their code); approving and denying do not look alike.
+  it("shows the user code as the command line printed it, however it was typed, and sets approve apart from deny", async () => {
+    const { body: started } = await start();
+    const browser = new ConsoleBrowser();
+    await browser.signUp();
+    const page = await browser.open(`/console/device?user_code=${started.user_code.replace("-", "").toLowerCase()}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`id="device-user-code">${started.user_code}<`);
+    const button = (value: string) => new RegExp(`<button[^>]*value="${value}"[^>]*>`).exec(page.html)?.[0] ?? "";
+    expect(button("approve")).not.toMatch(/class=/);
+    expect(button("deny")).toContain('class="danger"');
+  });
+
   it("answers the polling client access_denied after the user denies, and issues no key", async () => {
     const { body: started } = await start();
     const browser = new ConsoleBrowser();

@@ -23,8 +23,10 @@ function CodeForm(props: { userCode?: string }) {
 }
 
 /**
- * What asks, before anyone approves it: the client's name and platform as its request gave them, when it asked,
- * the workspace it will act in and what its key may do. Approve or Deny; Deny answers the client access_denied.
+ * What asks, before anyone approves it: the code to compare with the command line's (a link someone else sent
+ * carries theirs: RFC 8628 §5.4), the client's name and platform as its request gave them, when it asked, the
+ * workspace it will act in and what its key may do. Approve, or Deny in the danger colour; Deny answers the client
+ * access_denied.
  */
 async function devicePage(c: Context<ConsoleEnv>, shown: Shown = {}) {
   const user = consoleUserOf(c);
@@ -48,6 +50,10 @@ async function devicePage(c: Context<ConsoleEnv>, shown: Shown = {}) {
           <CsrfField token={user.csrf} />
           <input type="hidden" name="user_code" value={shown.userCode} />
           <dl id="device-request">
+            <dt>코드</dt>
+            <dd>
+              <strong style="font-family:ui-monospace,monospace;font-size:1.75rem;letter-spacing:.15em" id="device-user-code">{pending.userCode}</strong>
+            </dd>
             <dt>클라이언트</dt>
             <dd id="device-client">{pending.clientName}</dd>
             <dt>환경</dt>
@@ -65,11 +71,11 @@ async function devicePage(c: Context<ConsoleEnv>, shown: Shown = {}) {
               <option value={m.workspaceId}>{names.get(m.workspaceId) ?? m.workspaceId}</option>
             ))}
           </select>
-          <p>직접 시작한 로그인이 아니면 거부하세요.</p>
+          <p>이 코드가 명령줄에 표시된 코드와 같은지 확인하세요. 다르거나 직접 시작한 로그인이 아니면 거부하세요.</p>
           <button type="submit" name="decision" value="approve">
             승인
-          </button>
-          <button type="submit" name="decision" value="deny">
+          </button>{" "}
+          <button type="submit" name="decision" value="deny" class="danger">
             거부
           </button>
         </form>

@@ -16,6 +16,9 @@ const USER_CODE_LENGTH = 8;
 /** What the user types, compared without case, spaces or dashes. */
 export const normalizeUserCode = (code: string): string => code.toUpperCase().replace(/[^A-Z]/g, "");
 
+/** A code as the command line prints it, two halves of four letters, so the page can show the one typed the same way. */
+const shownUserCode = (letters: string): string => `${letters.slice(0, 4)}-${letters.slice(4)}`;
+
 function newUserCode(): string {
   // 256 is not a multiple of 20: redraw the bytes that would favour the first letters.
   const letters: string[] = [];
@@ -24,7 +27,7 @@ function newUserCode(): string {
       if (byte < 240 && letters.length < USER_CODE_LENGTH) letters.push(USER_CODE_ALPHABET[byte % 20]!);
     }
   }
-  return `${letters.slice(0, 4).join("")}-${letters.slice(4).join("")}`;
+  return shownUserCode(letters.join(""));
 }
 
 export interface DeviceAuthorization {
@@ -87,6 +90,8 @@ export async function pollDeviceCode(d1: D1Database, deviceCode: string, now: nu
 
 /** What the approval page shows of a pending request: who asks, from what, and since when. */
 export interface PendingDevice {
+  /** The code the command line printed, for the user to compare (RFC 8628 §5.4), whatever case and dashes they typed. */
+  userCode: string;
   clientName: string;
   platform: string | null;
   createdAt: number;
@@ -102,7 +107,7 @@ async function pendingRow(d1: D1Database, userCode: string, now: number) {
 
 export async function pendingDevice(d1: D1Database, userCode: string, now: number = Date.now()): Promise<PendingDevice> {
   const { clientName, platform, createdAt, expiresAt } = await pendingRow(d1, userCode, now);
-  return { clientName, platform, createdAt, expiresAt };
+  return { userCode: shownUserCode(normalizeUserCode(userCode)), clientName, platform, createdAt, expiresAt };
 }
 
 /**
