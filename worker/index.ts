@@ -11,6 +11,7 @@ import { expireSessions } from "./domain/registration/expiry";
 import { consumeWebhookBatch } from "./domain/webhooks/consumer";
 import { consumeRequestLogBatch } from "./domain/request-logs/consumer";
 import { type QueuedRequestLogMessage, REQUEST_LOG_QUEUE } from "./domain/request-logs/messages";
+import { watchRequestLogSize } from "./domain/request-logs/capacity";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./domain/webhooks/messages";
 import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, type RouteDeliveryMessage } from "./domain/deliveries/consumer";
 import { findJobById } from "./domain/jobs/store";
@@ -68,6 +69,7 @@ export default {
     await renewSubscriptions(used, portOneGateway(used));
     await voidStaleUpgrades(used.DB);
     await purgeExpired(used.DB);
+    await watchRequestLogSize(used);
     await purgeExpiredReports(used, PURGE_BATCH);
     await purgeExpiredResults(used);
     await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);

@@ -27,11 +27,11 @@ const ROOT_FILES = ["worker/index.ts", "worker/app.ts", "worker/env.ts"];
  */
 const DOMAIN_ORDER = [
   "mail",
-  "request-logs",
   "vault",
   "workspaces",
   "webhooks",
   "alerts",
+  "request-logs",
   "catalog",
   "certificates",
   "reports",

@@ -43,6 +43,7 @@ const OWNERS: Record<string, string> = {
   usage_credits: "worker/domain/billing",
   credit_uses: "worker/domain/billing",
   request_logs: "worker/domain/request-logs",
+  request_log_days: "worker/domain/request-logs",
 };
 
 function sourceFiles(dir: string): string[] {

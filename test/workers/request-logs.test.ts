@@ -155,10 +155,13 @@ describe("the request log", () => {
     expect(registered.status).toBe(201);
     const token = `tok-${crypto.randomUUID()}`;
     const queried = await sent(`/api/v1/providers?sessionToken=${token}&note=plain`, { key: ws.apiKey });
-    await logged(ws.workspaceId, registered.requestId, queried.requestId);
+    // A route whose body the log keeps (LOGS_BODY), sent a secret-named field all the same.
+    const job = await sent("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", params: { password, note: "plain" } } });
+    await logged(ws.workspaceId, registered.requestId, queried.requestId, job.requestId);
 
-    const one = await detail(ws, registered.requestId);
-    expect(one.body.request.body).toEqual({ providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: REDACTED, label: "본점 계좌" });
+    // A credential's registration keeps no body at all: its route is not on the log's allowlist.
+    expect((await detail(ws, registered.requestId)).body.request.body).toBeNull();
+    expect((await detail(ws, job.requestId)).body.request.body).toEqual({ providerCode: "sandbox.bank", params: { password: REDACTED, note: "plain" } });
     expect((await detail(ws, queried.requestId)).body.request.query).toEqual({ sessionToken: REDACTED, note: "plain" });
     const stored = JSON.stringify((await env.DB.prepare("SELECT * FROM request_logs WHERE workspace_id = ?").bind(ws.workspaceId).all()).results);
     for (const secret of [password, loginId, token, ws.apiKey]) expect(stored).not.toContain(secret);

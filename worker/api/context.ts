@@ -8,6 +8,8 @@ export interface ApiVariables extends BaseVariables {
   principal: Principal | undefined;
   /** Why authentication failed, raised after rate limiting so failures are limited too. */
   authFailure: KeyFailure | undefined;
+  /** Set by a route that lets its request log keep its body (request-log.ts, LOGS_BODY). */
+  logsBody: true | undefined;
 }
 
 export interface ApiEnv {

@@ -8,12 +8,14 @@ import { BUSINESS_SELECTION } from "./select-business";
 export const API_KEY_CHECK: RouteFront = { errors: ["INVALID_TOKEN", "TOKEN_EXPIRED", "WORKSPACE_ACCESS_DENIED"] };
 
 /** Every /api/v1 operation is behind the API key check. */
-export const keyed = <R extends RouteConfig>(route: R) => behind(route, API_KEY_CHECK);
+export const keyed = <R extends RouteConfig>(route: R, ...more: RouteFront<any>[]) => behind(route, API_KEY_CHECK, ...more);
 /** Data of one business (jobs, credentials, registration sessions): a partner selects the business with X-SVC-Business. */
-export const businessScoped = <R extends RouteConfig>(route: R) => behind(route, API_KEY_CHECK, BUSINESS_SELECTION);
+export const businessScoped = <R extends RouteConfig>(route: R, ...more: RouteFront<any>[]) => behind(route, API_KEY_CHECK, BUSINESS_SELECTION, ...more);
 /**
  * Routes that manage the workspace: the key must act with a role that may do `action` (domain/workspaces/roles.ts, the one
  * table of who may do what; the console's pages check the same), refused before the business is selected.
+ * `more` are the route's other fronts (request-log.ts LOGS_BODY).
  */
-export const managing = <R extends RouteConfig>(action: Action, route: R) => behind(route, API_KEY_CHECK, managersOnly(action));
-export const managingBusiness = <R extends RouteConfig>(action: Action, route: R) => behind(route, API_KEY_CHECK, managersOnly(action), BUSINESS_SELECTION);
+export const managing = <R extends RouteConfig>(action: Action, route: R, ...more: RouteFront<any>[]) => behind(route, API_KEY_CHECK, managersOnly(action), ...more);
+export const managingBusiness = <R extends RouteConfig>(action: Action, route: R, ...more: RouteFront<any>[]) =>
+  behind(route, API_KEY_CHECK, managersOnly(action), BUSINESS_SELECTION, ...more);

@@ -4,6 +4,7 @@ import { shownPrefix } from "../domain/api-keys/store";
 import { recordRequest } from "../domain/request-logs/record";
 import { flagOn } from "../platform/configuration";
 import { afterAnswer } from "../platform/http/after-answer";
+import type { RouteFront } from "../platform/http/route-fronts";
 import { bearerKey } from "./authenticate";
 import type { ApiEnv } from "./context";
 
@@ -14,10 +15,25 @@ function errorEnvelope(res: Response): Promise<unknown> | undefined {
 }
 
 /**
- * The body as the route read it. A body the route never read (refused before validation, or no body) is not read
- * here: reading it would take what the body limit never measured.
+ * What a route is defined behind to let its request log keep its JSON body, redacted (domain/request-logs/redaction.ts):
+ * an allowlist, so a new route keeps nothing of what it is sent until someone decides it may. Routes that take card
+ * numbers, credentials or destinations' secrets are never on it (docs/request-logs.md, "What is logged").
  */
-const bodyRead = (c: Context<ApiEnv>): Promise<string> | undefined => (Object.keys(c.req.bodyCache).length > 0 ? c.req.text() : undefined);
+export const LOGS_BODY: RouteFront<ApiEnv> = {
+  middleware: createMiddleware<ApiEnv>(async (c, next) => {
+    c.set("logsBody", true);
+    await next();
+  }),
+  errors: [],
+  extensions: { "x-request-log-body": true },
+};
+
+/**
+ * The body as the route read it, where the route allows it (LOGS_BODY). A body the route never read (refused before
+ * validation, or no body) is not read here: reading it would take what the body limit never measured.
+ */
+const bodyRead = (c: Context<ApiEnv>): Promise<string> | undefined =>
+  c.get("logsBody") && Object.keys(c.req.bodyCache).length > 0 ? c.req.text() : undefined;
 
 /**
  * Puts every /api/v1 request an API key made in its workspace's request log. Mounted outside the rate limit, so a 429
@@ -40,7 +56,8 @@ export const recordApiRequest = createMiddleware<ApiEnv>(async (c, next) => {
       apiKeyId: principal.apiKeyId,
       apiKeyPrefix: shownPrefix(key),
       method: c.req.method,
-      path: c.req.path,
+      // As it came, percent-encoded: a decoded path's control and bidi characters could make it read as another on the Logs page.
+      path: new URL(c.req.url).pathname,
       status: c.res.status,
       latencyMs: Date.now() - startedAt,
       idempotencyKey: c.req.header("Idempotency-Key"),

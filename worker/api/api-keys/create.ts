@@ -8,6 +8,7 @@ import { jsonBody } from "../../platform/http/json-body";
 import { ApiKeySchema } from "./shapes";
 import { apiKeyView } from "./views";
 import { managing } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 export const route = managing("keys.manage", createRoute({
   method: "post",
@@ -26,7 +27,7 @@ export const route = managing("keys.manage", createRoute({
     201: { description: "발급된 키", content: { "application/json": { schema: ApiKeySchema.extend({ secret: z.string().max(MAX.secret) }) } } },
     ...errorResponses("MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "ADMIN_ACTION_FORBIDDEN"),
   },
-}));
+}), LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");

@@ -8,6 +8,7 @@ import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { ConnectionSchema, partnerWorkspaceOf } from "./shapes";
 import { managing } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 export const route = managing("connections.manage", createRoute({
   method: "post",
@@ -23,7 +24,7 @@ export const route = managing("connections.manage", createRoute({
     200: { description: "이미 있는 연결", content: { "application/json": { schema: ConnectionSchema } } },
     ...errorResponses("MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "ADMIN_ACTION_FORBIDDEN"),
   },
-}));
+}), LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const partner = partnerWorkspaceOf(c);

@@ -9,6 +9,7 @@ import { jobWorkspace } from "../../domain/jobs/acting-for";
 import { behind } from "../../platform/http/route-fronts";
 import { API_KEY_CHECK } from "../guards";
 import { BUSINESS_SELECTION_OR_BODY } from "../select-business";
+import { LOGS_BODY } from "../request-log";
 
 export const route = behind(createRoute({
   method: "post",
@@ -37,7 +38,7 @@ export const route = behind(createRoute({
       "TOO_MANY_CONCURRENT_WORKERS", "DELIVERY_ROUTE_NOT_FOUND", "SUBSCRIPTION_PAST_DUE",
     ),
   },
-}), API_KEY_CHECK, BUSINESS_SELECTION_OR_BODY);
+}), API_KEY_CHECK, BUSINESS_SELECTION_OR_BODY, LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");

@@ -6,6 +6,7 @@ import { loadJob } from "../data-jobs/load-job";
 import { JobIdParamSchema } from "../data-jobs/shapes";
 import { CreateDownloadLinkBodySchema, DownloadLinkSchema } from "./shapes";
 import { businessScoped } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 export const route = businessScoped(createRoute({
   method: "post",
@@ -23,7 +24,7 @@ export const route = businessScoped(createRoute({
     201: { description: "만든 링크", content: { "application/json": { schema: DownloadLinkSchema } } },
     ...errorResponses("INVALID_PARAM_FORMAT", "DATA_JOB_NOT_FOUND", "DATA_JOB_RESULTS_DELETED"),
   },
-}));
+}), LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);

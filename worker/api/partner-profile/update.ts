@@ -7,6 +7,7 @@ import { setPartnerName } from "../../domain/workspaces/store";
 import { partnerWorkspaceOf } from "../connections/shapes";
 import { PartnerProfileSchema } from "./shapes";
 import { managing } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 export const route = managing("connections.manage", createRoute({
   method: "patch",
@@ -21,7 +22,7 @@ export const route = managing("connections.manage", createRoute({
     200: { description: "바뀐 프로필", content: { "application/json": { schema: PartnerProfileSchema } } },
     ...errorResponses("PARTNER_NAME_INVALID", "MISSING_REQUIRED_PARAM", "CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER", "ADMIN_ACTION_FORBIDDEN", "INVALID_PARAM_FORMAT"),
   },
-}));
+}), LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const id = partnerWorkspaceOf(c);

@@ -16,6 +16,7 @@ import { jsonBody } from "../../platform/http/json-body";
 import { MAX_CLIENT_REFERENCE_ID, MAX_LIST, MAX_ORIGIN_LENGTH, RegistrationOptionSchema } from "./shapes";
 import { MAX, timestamp, uuid } from "../../platform/http/bounds";
 import { managingBusiness } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 /**
  * `scheme://host[:port]` and nothing else: no path, query, fragment or trailing slash. Case is spelled out rather
@@ -52,7 +53,7 @@ export const route = managingBusiness("credentials.manage", createRoute({
       "REGISTRATION_SESSION_INVALID_CLIENT_REFERENCE_ID", "CREDENTIAL_NOT_FOUND", "CREDENTIAL_SUPERSEDED", "CREDENTIAL_RECOVERY_NOT_ALLOWED", "CREDENTIAL_RECOVERY_IN_PROGRESS",
     ),
   },
-}));
+}), LOGS_BODY);
 
 const FIELD_CODES: Record<string, ApiErrorCode> = {
   registrationOptions: "REGISTRATION_SESSION_INVALID_REGISTRATION_OPTIONS",

@@ -5,6 +5,7 @@ import { jsonBody } from "../../platform/http/json-body";
 import { setResultsRetention } from "../../domain/workspaces/results-retention";
 import { ResultsRetentionSchema, ResultsRetentionUpdateSchema } from "./shapes";
 import { managing } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 export const route = managing("results.retention", createRoute({
   method: "put",
@@ -19,7 +20,7 @@ export const route = managing("results.retention", createRoute({
     200: { description: "바뀐 보관 기간", content: { "application/json": { schema: ResultsRetentionSchema } } },
     ...errorResponses("INVALID_PARAM_FORMAT", "MISSING_REQUIRED_PARAM"),
   },
-}));
+}), LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(await setResultsRetention(c.env.DB, principalOf(c).workspaceId, c.req.valid("json").days, "body.days"), 200);

@@ -7,6 +7,7 @@ import { scheduleView } from "../../domain/schedules/view";
 import { ScheduleSchema } from "./shapes";
 import { CreateScheduleBodySchema } from "../../domain/schedules/inputs";
 import { managingBusiness } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 export const route = managingBusiness("schedules.manage", createRoute({
   method: "post",
@@ -21,7 +22,7 @@ export const route = managingBusiness("schedules.manage", createRoute({
     201: { description: "만든 일정", content: { "application/json": { schema: ScheduleSchema } } },
     ...errorResponses("INVALID_PARAM_FORMAT", "MISSING_REQUIRED_PARAM", "INVALID_DATA_JOB_PARAMS", "INVALID_PROVIDER_CODE", "SCHEMA_NOT_FOUND", "ACTION_NOT_SUPPORTED", "DATE_RANGE_EXCEEDED", "DELIVERY_ROUTE_NOT_FOUND"),
   },
-}));
+}), LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) =>
   c.json(scheduleView(await createSchedule(c.env, principalOf(c).workspaceId, c.req.valid("json"))), 201);

@@ -8,6 +8,7 @@ import { WebhookEndpointWithSecretSchema } from "./shapes";
 import { CreateEndpointBodySchema } from "../../domain/webhooks/inputs";
 import { endpointView } from "./views";
 import { managing } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 export const route = managing("webhooks.manage", createRoute({
   method: "post",
@@ -22,7 +23,7 @@ export const route = managing("webhooks.manage", createRoute({
     201: { description: "등록된 엔드포인트와 서명 비밀 값", content: { "application/json": { schema: WebhookEndpointWithSecretSchema } } },
     ...errorResponses("PARTNER_WEBHOOK_URL_INVALID", "INVALID_PARAM_FORMAT", "MISSING_REQUIRED_PARAM", "ADMIN_ACTION_FORBIDDEN"),
   },
-}));
+}), LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");

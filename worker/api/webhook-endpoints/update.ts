@@ -8,6 +8,7 @@ import { EndpointIdParamSchema, WebhookEndpointSchema } from "./shapes";
 import { UpdateEndpointBodySchema } from "../../domain/webhooks/inputs";
 import { endpointView } from "./views";
 import { managing } from "../guards";
+import { LOGS_BODY } from "../request-log";
 
 export const route = managing("webhooks.manage", createRoute({
   method: "patch",
@@ -21,7 +22,7 @@ export const route = managing("webhooks.manage", createRoute({
     200: { description: "수정된 엔드포인트", content: { "application/json": { schema: WebhookEndpointSchema } } },
     ...errorResponses("RESOURCE_NOT_FOUND", "PARTNER_WEBHOOK_URL_INVALID", "INVALID_PARAM_FORMAT", "ADMIN_ACTION_FORBIDDEN"),
   },
-}));
+}), LOGS_BODY);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");

@@ -1,8 +1,11 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { database } from "../../platform/database/client";
 import { apiKeys } from "./tables";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
+import { ApiError } from "../../platform/errors/api-error";
+import { PLAN_REQUEST_LOG } from "../workspaces/plans";
+import { workspacePlans } from "../workspaces/store";
 
 const KEY_PREFIX = "sk_";
 const PREFIX_SHOWN = 10;
@@ -37,8 +40,33 @@ export async function issueApiKey(
     issuedToUserId: input.issuedToUserId ?? null,
     issuedByUserId: input.issuedByUserId ?? null,
   };
-  await database(d1).insert(apiKeys).values(row);
+  const db = database(d1);
+  await db.insert(apiKeys).values(row);
+  await refuseOverLiveKeyCap(d1, row);
   return { row, secret };
+}
+
+/**
+ * A workspace holds at most its plan's live keys (PLAN_REQUEST_LOG `liveApiKeys`, docs/plans.md): each key has its own
+ * rate limit, so the cap is what bounds a workspace's requests, and with them its request log. Counted after the
+ * insert, so keys made at the same moment cannot together pass it: the one that finds too many is taken back before
+ * anyone holds it (403 ADMIN_ACTION_FORBIDDEN).
+ */
+async function refuseOverLiveKeyCap(d1: D1Database, row: ApiKeyRow): Promise<void> {
+  const db = database(d1);
+  const [[live], plans] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.workspaceId, row.workspaceId), isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, row.createdAt)))),
+    workspacePlans(d1, [row.workspaceId]),
+  ]);
+  const cap = PLAN_REQUEST_LOG[plans.get(row.workspaceId) ?? "FREE"].liveApiKeys;
+  if ((live?.n ?? 0) <= cap) return;
+  await db.delete(apiKeys).where(eq(apiKeys.id, row.id));
+  throw new ApiError("ADMIN_ACTION_FORBIDDEN", {
+    message: `이 워크스페이스에는 API 키를 ${cap}개까지 둘 수 있습니다. 쓰지 않는 키를 폐기한 뒤 다시 만들어 주세요.`,
+  });
 }
 
 export async function findKeyByHash(d1: D1Database, hash: string): Promise<ApiKeyRow | null> {

@@ -1,5 +1,5 @@
 import type { RequestLogEntry } from "./messages";
-import { redact } from "./redaction";
+import { cardMasked, redact, TRUNCATED } from "./redaction";
 
 /** What the API's middleware saw of an answered request (api/request-log.ts); the slow parts still promised. */
 export interface AnsweredRequest {
@@ -13,7 +13,10 @@ export interface AnsweredRequest {
   latencyMs: number;
   idempotencyKey: string | undefined;
   query: Record<string, string[]>;
-  /** The body's text when the route read it, else undefined: an unread body is never read for the log. */
+  /**
+   * The body's text when the route read it and allows it in the log (api/request-log.ts, `LOGS_BODY`), else undefined:
+   * an unread body is never read for the log.
+   */
   bodyText: Promise<string> | undefined;
   /** The error envelope of a JSON error answer, else undefined. */
   errorEnvelope: Promise<unknown> | undefined;
@@ -25,6 +28,25 @@ const MAX_METHOD = 16;
 /** The spec's bound of an Idempotency-Key; a longer one was refused, and its first characters say enough. */
 const MAX_IDEMPOTENCY_KEY = 128;
 const MAX_ERROR_CODE = 64;
+/**
+ * What a row keeps of the query, the body and the error envelope, each as UTF-8 JSON: with the path and the rest a row
+ * stays under 5 KB whatever the request carried (docs/request-logs.md, "Bounds"). A part past its bound is kept as
+ * `{ "[TRUNCATED]": true, bytes, preview }`: the size it had and its first characters, already redacted.
+ */
+const MAX_PART_BYTES = { query: 1024, body: 2048, errorBody: 1024 } as const;
+const MINUTE_MS = 60_000;
+
+const utf8 = new TextEncoder();
+export const byteLength = (text: string): number => utf8.encode(text).length;
+
+function capped(value: unknown, maxBytes: number): unknown {
+  if (value === null || value === undefined) return value ?? null;
+  const text = JSON.stringify(value);
+  const bytes = byteLength(text);
+  if (bytes <= maxBytes) return value;
+  // A third of the bound in characters: a Korean character is three bytes, and the marker's own fields need room.
+  return { [TRUNCATED]: true, bytes, preview: text.slice(0, Math.floor(maxBytes / 3)) };
+}
 
 /** JSON text parsed, or null when it is not JSON: text that does not parse is never kept, as it cannot be redacted by field. */
 function parsed(text: string): unknown {
@@ -49,24 +71,31 @@ function errorCodeOf(envelope: unknown): string | null {
   return typeof code === "string" ? code.slice(0, MAX_ERROR_CODE) : null;
 }
 
-/** The row a request leaves: every value bounded, and nothing of a secret, a credential or a record (redaction.ts). */
+/**
+ * The row a request leaves: every value bounded, and nothing of a secret, a credential, a card number or a record
+ * (redaction.ts). A rate limit's 429 keeps neither query nor envelope and carries its key's minute (`collapseKey`): a key hammering
+ * the limit leaves a row a minute, counting its refusals, not a row each.
+ */
 export async function requestLogEntry(answered: AnsweredRequest): Promise<RequestLogEntry> {
   const [bodyText, envelope] = await Promise.all([settled(answered.bodyText), settled(answered.errorEnvelope)]);
-  const body = bodyText ? redact(parsed(bodyText)) : null;
+  const errorCode = errorCodeOf(envelope);
+  const refused = errorCode === "API_RATE_LIMITED";
   return {
     id: answered.requestId,
     workspaceId: answered.workspaceId,
     apiKeyId: answered.apiKeyId,
     apiKeyPrefix: answered.apiKeyPrefix,
     method: answered.method.slice(0, MAX_METHOD),
-    path: answered.path.slice(0, MAX_PATH),
+    path: cardMasked(answered.path).slice(0, MAX_PATH),
     status: answered.status,
-    errorCode: errorCodeOf(envelope),
+    errorCode,
     latencyMs: Math.max(0, Math.round(answered.latencyMs)),
-    idempotencyKey: answered.idempotencyKey?.slice(0, MAX_IDEMPOTENCY_KEY) ?? null,
-    query: queryOf(answered.query),
-    body,
-    errorBody: envelope === undefined ? null : redact(envelope),
+    idempotencyKey: answered.idempotencyKey === undefined ? null : cardMasked(answered.idempotencyKey).slice(0, MAX_IDEMPOTENCY_KEY),
+    query: refused ? null : (capped(queryOf(answered.query), MAX_PART_BYTES.query) as Record<string, unknown> | null),
+    body: bodyText ? capped(redact(parsed(bodyText)), MAX_PART_BYTES.body) : null,
+    errorBody: envelope === undefined || refused ? null : capped(redact(envelope), MAX_PART_BYTES.errorBody),
     createdAt: answered.startedAt,
+    collapseKey: refused ? `${answered.apiKeyId}:${answered.startedAt - (answered.startedAt % MINUTE_MS)}` : null,
+    repeatCount: 1,
   };
 }

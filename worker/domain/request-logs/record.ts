@@ -1,5 +1,5 @@
 import { log } from "../../platform/observability/telemetry";
-import { type AnsweredRequest, requestLogEntry } from "./entry";
+import { type AnsweredRequest, byteLength, requestLogEntry } from "./entry";
 import type { RequestLogEntry, RequestLogMessage } from "./messages";
 
 /** How long an isolate gathers its answered requests before one queue message takes them all. */
@@ -7,7 +7,7 @@ const GATHER_MS = 50;
 /**
  * A queue message holds at most 128 KB, and a consumer's batch (wrangler.toml's max_batch_size, 10 messages) must stay
  * within D1's 1,000 queries an invocation at 7 rows a statement (store.ts): 100 entries a message, at most 100 KB
- * (entries are bounded, entry.ts; the bytes are checked).
+ * (entries are bounded to a few KB, entry.ts; the UTF-8 bytes are checked).
  */
 const MAX_ENTRIES_PER_MESSAGE = 100;
 const MAX_MESSAGE_BYTES = 100 * 1024;
@@ -26,12 +26,30 @@ function outboxOf(queue: Queue<RequestLogMessage>): Outbox {
   return box;
 }
 
+/** A send that fails is tried again after these pauses: a queue's brief refusal must not leave a request unlogged. */
+const SEND_RETRY_MS = [100, 500];
+
+/** The entries with the rate limit's refusals of one key and minute folded into the first one's, counting the others. */
+function collapsed(entries: RequestLogEntry[]): RequestLogEntry[] {
+  const byKey = new Map<string, RequestLogEntry>();
+  const kept: RequestLogEntry[] = [];
+  for (const entry of entries) {
+    const first = entry.collapseKey ? byKey.get(entry.collapseKey) : undefined;
+    if (first) first.repeatCount = (first.repeatCount ?? 1) + (entry.repeatCount ?? 1);
+    else {
+      if (entry.collapseKey) byKey.set(entry.collapseKey, entry);
+      kept.push(entry);
+    }
+  }
+  return kept;
+}
+
 /** Consecutive slices of `entries` that each fit one queue message. */
 function messagesOf(entries: RequestLogEntry[]): RequestLogMessage[] {
   const messages: RequestLogMessage[] = [];
   let bytes = 0;
   for (const entry of entries) {
-    const size = JSON.stringify(entry).length;
+    const size = byteLength(JSON.stringify(entry));
     const last = messages.at(-1);
     if (!last || last.length >= MAX_ENTRIES_PER_MESSAGE || bytes + size > MAX_MESSAGE_BYTES) {
       messages.push([entry]);
@@ -50,8 +68,9 @@ function messagesOf(entries: RequestLogEntry[]): RequestLogMessage[] {
  * queue message, sent by the request that found no gathering under way (its waitUntil lasts until it is sent; the
  * others hand their entry over and are done, awaiting nothing of another request's). A message per request cost the
  * API a measurable share of its latency under load, even sent together (docs/benchmarks.md, "The request log"), and
- * Queues bills by the message. A send that fails is logged with the request ids it carried, which stay unlogged
- * rather than any caller seeing an error for a log.
+ * Queues bills by the message. A send that fails is tried again (SEND_RETRY_MS); one that still fails is logged
+ * with the request ids it carried and their count (`request-log-send-failed`, for operators' log alerts), which stay
+ * unlogged rather than any caller seeing an error for a log.
  */
 export async function recordRequest(queue: Queue<RequestLogMessage>, answered: AnsweredRequest): Promise<void> {
   const box = outboxOf(queue);
@@ -65,11 +84,21 @@ export async function recordRequest(queue: Queue<RequestLogMessage>, answered: A
   box.gathering = true;
   await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
   box.gathering = false;
-  for (const message of messagesOf(box.pending.splice(0))) {
+  for (const message of messagesOf(collapsed(box.pending.splice(0)))) await sendWithRetries(queue, message);
+}
+
+async function sendWithRetries(queue: Queue<RequestLogMessage>, message: RequestLogMessage): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
     try {
       await queue.send(message, { contentType: "json" });
+      return;
     } catch (err) {
-      log("error", "request-log-send-failed", { requestIds: message.map((entry) => entry.id), error: String(err) });
+      const pause = SEND_RETRY_MS[attempt];
+      if (pause === undefined) {
+        log("error", "request-log-send-failed", { entries: message.length, requestIds: message.map((entry) => entry.id), attempts: attempt + 1, error: String(err) });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 }

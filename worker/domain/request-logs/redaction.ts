@@ -18,6 +18,34 @@ const SECRET_NAMES = new Set(["fields", "records", "record", "pin", "otp", "pfx"
 /** Values that are secrets whatever their field: a PEM block, an API key, a webhook signing secret. */
 const SECRET_VALUE = /-----BEGIN |^(sk|whsec)_[A-Za-z0-9_-]{16,}/;
 
+/**
+ * A run of 12-19 digits, single spaces or hyphens between them allowed, that is not part of a longer run: the shape
+ * of a payment card number (ISO/IEC 7812). Only those that also pass Luhn's check are masked (cardMasked).
+ */
+const DIGIT_RUN = /(?<!\d[ -]?)\d(?:[ -]?\d){11,18}(?![ -]?\d)/g;
+
+function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * `text` with every card number in it cut to its last four digits. By value, not by name: a card number is as much a
+ * secret in a memo field, a query or an error as in `cardNumber`, and it announces itself by its checksum. An account
+ * number of that length that happens to pass Luhn is masked too: the log would rather lose a digit than keep a card.
+ */
+export function cardMasked(text: string): string {
+  return text.replace(DIGIT_RUN, (run) => {
+    const digits = run.replace(/[ -]/g, "");
+    return passesLuhn(digits) ? `[CARD ****${digits.slice(-4)}]` : run;
+  });
+}
+
 const MAX_DEPTH = 6;
 const MAX_ENTRIES = 50;
 const MAX_STRING = 500;
@@ -34,7 +62,15 @@ function isSecretName(name: string): boolean {
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === "string") {
     if (SECRET_VALUE.test(value)) return REDACTED;
-    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
+    const masked = cardMasked(value);
+    return masked.length > MAX_STRING ? `${masked.slice(0, MAX_STRING)}…` : masked;
+  }
+  // A card number sent as a JSON number is still a card number; one past 2^53 has lost its last digits to the parse,
+  // so its checksum says nothing and it is removed whole.
+  if (typeof value === "number" && Number.isInteger(value)) {
+    if (!Number.isSafeInteger(value)) return REDACTED;
+    const masked = cardMasked(String(value));
+    return masked === String(value) ? value : masked;
   }
   if (value === null || typeof value !== "object") return value;
   if (depth >= MAX_DEPTH) return TRUNCATED;
@@ -42,6 +78,6 @@ export function redact(value: unknown, depth = 0): unknown {
   return Object.fromEntries(
     Object.entries(value)
       .slice(0, MAX_ENTRIES)
-      .map(([name, field]) => [name.slice(0, MAX_STRING), isSecretName(name) ? REDACTED : redact(field, depth + 1)]),
+      .map(([name, field]) => [cardMasked(name).slice(0, MAX_STRING), isSecretName(name) ? REDACTED : redact(field, depth + 1)]),
   );
 }

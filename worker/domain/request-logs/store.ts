@@ -1,27 +1,80 @@
-import { and, desc, eq, gte, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, sql, sum, type SQL } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { deleteBatch } from "../../platform/database/delete-batch";
+import { kstDate } from "../../platform/lib/korean-time";
 import type { RequestLogFilter } from "./inputs";
 import type { RequestLogEntry } from "./messages";
-import { type RequestLogRow, requestLogs } from "./tables";
+import type { DayDelta, DayUse } from "./budget";
+import { type RequestLogRow, requestLogDays, requestLogs } from "./tables";
 
 /** How long a request stays in the log (docs/request-logs.md). */
 export const REQUEST_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** D1 binds at most 100 values a statement: rows of 14 columns go 7 to an insert. */
-const ROWS_PER_INSERT = 7;
+/** D1 binds at most 100 values a statement: rows of 16 columns go 6 to an insert. */
+const ROWS_PER_INSERT = 6;
+
+/** What the workspaces' logs took on these days so far (budget.ts). */
+export async function dayUses(d1: D1Database, days: { workspaceId: string; day: string }[]): Promise<DayUse[]> {
+  if (days.length === 0) return [];
+  return database(d1)
+    .select({ workspaceId: requestLogDays.workspaceId, day: requestLogDays.day, bytes: requestLogDays.bytes })
+    .from(requestLogDays)
+    .where(or(...days.map((d) => and(eq(requestLogDays.workspaceId, d.workspaceId), eq(requestLogDays.day, d.day)))));
+}
 
 /**
- * Writes a consumer batch's rows in one D1 round trip. A row already there is left: the queue delivers at least once,
- * and a redelivered message carries the same request.
+ * Writes a consumer batch's rows and what each day took in one D1 round trip. A row already there is left: the queue
+ * delivers at least once, and a redelivered message carries the same request. A rate limit's row of a key and minute
+ * counts the refusals of every message that carries one (a redelivered message counts its own again).
  */
-export async function insertRequestLogs(d1: D1Database, rows: RequestLogEntry[]): Promise<void> {
+export async function insertRequestLogs(d1: D1Database, rows: RequestLogEntry[], days: DayDelta[] = []): Promise<void> {
   const db = database(d1);
   const inserts = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(db.insert(requestLogs).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
+  const plain = rows.filter((row) => !row.collapseKey);
+  const refusals = rows.filter((row) => row.collapseKey);
+  for (let i = 0; i < plain.length; i += ROWS_PER_INSERT) inserts.push(db.insert(requestLogs).values(plain.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
+  for (let i = 0; i < refusals.length; i += ROWS_PER_INSERT) {
+    inserts.push(
+      db
+        .insert(requestLogs)
+        .values(refusals.slice(i, i + ROWS_PER_INSERT))
+        .onConflictDoUpdate({ target: requestLogs.collapseKey, set: { repeatCount: sql`${requestLogs.repeatCount} + excluded.repeat_count` } }),
+    );
+  }
+  for (const day of days) {
+    inserts.push(
+      db
+        .insert(requestLogDays)
+        .values(day)
+        .onConflictDoUpdate({
+          target: [requestLogDays.workspaceId, requestLogDays.day],
+          set: {
+            bytes: sql`${requestLogDays.bytes} + excluded.bytes`,
+            rows: sql`${requestLogDays.rows} + excluded.rows`,
+            omitted: sql`${requestLogDays.omitted} + excluded.omitted`,
+          },
+        }),
+    );
+  }
   const [first, ...rest] = inserts;
   if (first) await db.batch([first, ...rest]);
+}
+
+/** What a workspace's log left out on a KST day past its budget: 0 when nothing was. */
+export async function omittedOn(d1: D1Database, workspaceId: string, day: string): Promise<number> {
+  const row = await database(d1)
+    .select({ omitted: requestLogDays.omitted })
+    .from(requestLogDays)
+    .where(and(eq(requestLogDays.workspaceId, workspaceId), eq(requestLogDays.day, day)))
+    .get();
+  return row?.omitted ?? 0;
+}
+
+/** The bytes every workspace's log took in its retention: about what request_logs holds (docs/capacity.md). */
+export async function storedLogBytes(d1: D1Database, sinceDay: string): Promise<number> {
+  const [row] = await database(d1).select({ bytes: sum(requestLogDays.bytes) }).from(requestLogDays).where(gte(requestLogDays.day, sinceDay));
+  return Number(row?.bytes ?? 0);
 }
 
 /** A path and every path under it, as a range of the index rather than a LIKE, so `%` and `_` in the filter mean themselves. */
@@ -74,4 +127,9 @@ const PURGE_SCALE = 20;
 /** One bounded delete of the retention purge (domain/retention/purge.ts): requests past the log's 30 days. */
 export function purgeOldRequestLogs(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
   return deleteBatch(d1, "request_logs", "created_at <= ?", [now - REQUEST_LOG_RETENTION_MS], limit * PURGE_SCALE);
+}
+
+/** The day counters past the log's retention, and a day more: what storedLogBytes sums is what the table still holds. */
+export function purgeOldRequestLogDays(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
+  return deleteBatch(d1, "request_log_days", "day < ?", [kstDate(now - REQUEST_LOG_RETENTION_MS - 86_400_000)], limit);
 }

@@ -4,7 +4,7 @@ import { purgeExpiredDeviceCodes } from "../device-codes/store";
 import { purgeOldMail } from "../mail/outbox";
 import { purgeExpiredOperatorSessions } from "../operators/store";
 import { purgeFinishedSessions } from "../registration/sessions";
-import { purgeOldRequestLogs } from "../request-logs/store";
+import { purgeOldRequestLogDays, purgeOldRequestLogs } from "../request-logs/store";
 import { purgeExpiredAccountLinks } from "../users/account-links";
 import { purgeOldInvitations } from "../users/invitations";
 import { purgeFinishedDeliveries } from "../webhooks/deliveries";
@@ -25,6 +25,7 @@ const PURGES: Record<string, (d1: D1Database, limit: number, now: number) => Pro
   workspace_invitations: purgeOldInvitations,
   operator_sessions: purgeExpiredOperatorSessions,
   request_logs: purgeOldRequestLogs,
+  request_log_days: purgeOldRequestLogDays,
 };
 
 /**

@@ -40,3 +40,14 @@ export const PLAN_RESULTS_RETENTION: Record<Plan, { defaultDays: number; maxDays
   PRO: { defaultDays: 30, maxDays: 365 },
   INTERNAL: { defaultDays: 30, maxDays: 365 },
 };
+
+/**
+ * What one workspace may put in its request log a KST day, in bytes of stored rows (docs/request-logs.md, "Bounds"),
+ * and how many API keys it may hold live at once (docs/plans.md). Both protect the one database every tenant writes to:
+ * at these numbers the worst workspace holds at most 30 days' budget (docs/capacity.md).
+ */
+export const PLAN_REQUEST_LOG: Record<Plan, { bytesPerDay: number; liveApiKeys: number }> = {
+  FREE: { bytesPerDay: 5 * 1024 * 1024, liveApiKeys: 10 },
+  PRO: { bytesPerDay: 50 * 1024 * 1024, liveApiKeys: 50 },
+  INTERNAL: { bytesPerDay: 50 * 1024 * 1024, liveApiKeys: 50 },
+};

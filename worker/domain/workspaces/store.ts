@@ -136,6 +136,13 @@ export async function workspaceNames(d1: D1Database, ids: string[]): Promise<Map
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
+/** The plan of each of `ids` that exists. */
+export async function workspacePlans(d1: D1Database, ids: string[]): Promise<Map<string, Plan>> {
+  if (ids.length === 0) return new Map();
+  const rows = await database(d1).select({ id: workspaces.id, plan: workspaces.plan }).from(workspaces).where(inArray(workspaces.id, ids)).all();
+  return new Map(rows.map((r) => [r.id, r.plan]));
+}
+
 /** Who hears of a workspace's events: itself and, for a connection workspace, the partner acting for it (its billing workspace). */
 export function recipientsOf(workspaceId: string, billingWorkspaceId: string | null | undefined): string[] {
   return billingWorkspaceId && billingWorkspaceId !== workspaceId ? [workspaceId, billingWorkspaceId] : [workspaceId];

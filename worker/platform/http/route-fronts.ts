@@ -17,6 +17,8 @@ export interface RouteFront<E extends Env = AppEnv> {
   middleware?: MiddlewareHandler<E>;
   headers?: Record<string, ZodType>;
   errors: readonly ApiErrorCode[];
+  /** OpenAPI extensions (`x-…`) the fronted operation's document gains: what the front does that no header or code says. */
+  extensions?: Record<`x-${string}`, unknown>;
 }
 
 const JSON_BODY: RouteFront<any> = { errors: JSON_BODY_ERRORS };
@@ -46,6 +48,7 @@ export function behind<R extends RouteConfig>(route: R, ...fronts: RouteFront<an
   const errors = [...all, ...(takesInput ? [BOUNDED_INPUT] : [])].flatMap((front) => front.errors);
   return {
     ...route,
+    ...Object.assign({}, ...all.map((front) => front.extensions)),
     ...(middleware.length ? { middleware: [...middleware, ...[route.middleware ?? []].flat()] } : {}),
     ...(Object.keys(headers).length ? { request: { ...route.request, headers: withHeaders(route.request?.headers, headers) } } : {}),
     responses: withRateHeaders(withErrorCodes(route.responses, errors)),
