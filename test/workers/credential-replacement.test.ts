@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/domain/jobs/create";
 import { executeMessage } from "../../worker/domain/pipeline/executor";
-import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
+import { addCredential, call, callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow, RANGE } from "./pipeline-harness";
+import { finishedJob, jobRowOf } from "./results-retention-helpers";
 
 type Json = Record<string, any>;
 const GOOD = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } };
@@ -59,5 +60,65 @@ describe("registering a credential again", () => {
     expect(JSON.parse((await run())!.error).code).toBe("NO_VALID_CREDENTIAL");
     expect((await register(ws.apiKey)).status).toBe(201);
     expect((await run())!.status).toBe("SUCCEEDED");
+  });
+});
+
+describe("deleting a re-registered login with deleteResults=true", () => {
+  const remove = (ws: TestWorkspace, id: string, withResults = true) => callJson<Json>(`/api/v1/credentials/${id}${withResults ? "?deleteResults=true" : ""}`, { method: "DELETE", key: ws.apiKey });
+  const resultsStatus = async (ws: TestWorkspace, jobId: string) => (await call(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey })).status;
+
+  it("deletes the results of every row of the login it superseded, and nothing of another login", async () => {
+    const ws = await createWorkspace();
+    const first = (await register(ws.apiKey)).body.id as string;
+    const before = await finishedJob(ws);
+    await register(ws.apiKey);
+    const third = (await register(ws.apiKey)).body.id as string;
+    const after = await finishedJob(ws);
+    expect([(await jobRowOf(before))!.credential_id, (await jobRowOf(after))!.credential_id]).toEqual([first, third]);
+    const other = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { ...GOOD, fields: { loginId: "user_other", password: "pass_good" } } });
+    await callJson(`/api/v1/credentials/${other.body.id}`, { method: "PATCH", key: ws.apiKey, json: { isDefault: true } });
+    const another = await finishedJob(ws);
+    expect((await jobRowOf(another))!.credential_id).toBe(other.body.id);
+
+    expect((await remove(ws, third)).status).toBe(204);
+    expect([await resultsStatus(ws, before), await resultsStatus(ws, after), await resultsStatus(ws, another)]).toEqual([410, 410, 200]);
+    expect((await jobRowOf(before))!.results_deleted_reason).toBe("CREDENTIAL_DELETED");
+  });
+
+  it("takes a superseded or an already deleted id: that row's results and those before it go, a live successor's stay", async () => {
+    const ws = await createWorkspace();
+    const first = (await register(ws.apiKey)).body.id as string;
+    const before = await finishedJob(ws);
+    const second = (await register(ws.apiKey)).body.id as string;
+    const after = await finishedJob(ws);
+    // The credential itself is still deleted through its new id only.
+    expect((await remove(ws, first, false)).body.code).toBe("CREDENTIAL_SUPERSEDED");
+    expect((await remove(ws, first)).status).toBe(204);
+    expect([await resultsStatus(ws, before), await resultsStatus(ws, after)]).toEqual([410, 200]);
+    expect((await callJson<Json>(`/api/v1/credentials/${second}`, { key: ws.apiKey })).body.status).toBe("ACTIVE");
+
+    // Deleted without its results first: asking again with deleteResults deletes them; without it, as before, 404.
+    expect((await remove(ws, second, false)).status).toBe(204);
+    expect(await resultsStatus(ws, after)).toBe(200);
+    expect((await remove(ws, second)).status).toBe(204);
+    expect(await resultsStatus(ws, after)).toBe(410);
+    expect((await remove(ws, second)).status).toBe(204);
+    expect((await remove(ws, second, false)).body.code).toBe("CREDENTIAL_NOT_FOUND");
+    const stranger = await createWorkspace();
+    const refused = await remove(stranger, first);
+    expect([refused.status, refused.body.code]).toEqual([404, "CREDENTIAL_NOT_FOUND"]);
+  });
+
+  it("is refused while a job still runs on a row the login superseded: what it collects would outlive the deletion", async () => {
+    const ws = await createWorkspace();
+    await register(ws.apiKey);
+    const running = await createJob(withCapturedQueue().env, ws.workspaceId, { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", params: {} });
+    expect(running.status).toBe("PENDING");
+    const second = (await register(ws.apiKey)).body.id as string;
+    for (const withResults of [true, false]) {
+      const refused = await remove(ws, second, withResults);
+      expect([refused.status, refused.body.code]).toEqual([409, "CREDENTIAL_HAS_ACTIVE_CONNECTIONS"]);
+    }
+    expect((await callJson<Json>(`/api/v1/credentials/${second}`, { key: ws.apiKey })).body.status).toBe("ACTIVE");
   });
 });

@@ -11,6 +11,7 @@ import type { CertificateFace } from "../certificates/verify";
 import type { KnownTargets } from "./targets";
 import { type ConsentFace, consentLabel } from "./consent-face";
 import type { ConsentRecord } from "./consent-record";
+import { type CredentialLineage, credentialLineage } from "./lineage";
 
 export type CredentialRow = typeof credentials.$inferSelect;
 type RevokedReason = (typeof REVOKED_REASONS)[number];
@@ -19,7 +20,7 @@ type RevokedReason = (typeof REVOKED_REASONS)[number];
  * Whether a job still runs on a credential (jobs/store.ts hasActiveJob): the job flow sits above credentials, so the
  * caller above both passes it.
  */
-export type ActiveJobCheck = (d1: D1Database, credentialId: string) => Promise<boolean>;
+export type ActiveJobCheck = (d1: D1Database, credentialIds: string | readonly string[]) => Promise<boolean>;
 
 /** What a registration says of the credential besides its secret. */
 export interface CredentialRegistration {
@@ -336,13 +337,23 @@ export async function findCredential(d1: D1Database, workspaceId: string, id: st
 }
 
 /**
- * Deletes unless a job still runs on it; later jobs of the workspace then fail CREDENTIAL_NOT_FOUND. `withdrawnBy`
- * the holder (domain/consent-withdrawal), the consent record keeps when. The row is the credential after, or null when
- * a concurrent deletion got there first.
+ * 409 CREDENTIAL_HAS_ACTIVE_CONNECTIONS while a job runs on any row of a credential's lineage: a job started before the
+ * login was registered again still collects for it, and what it collects would outlive a deletion.
+ */
+export async function assertLineageIdle(d1: D1Database, lineage: Pick<CredentialLineage, "ids">, hasActiveJob: ActiveJobCheck): Promise<void> {
+  if (!(await hasActiveJob(d1, lineage.ids))) return;
+  throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명(또는 다시 등록되기 전의 같은 계정)으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
+}
+
+/**
+ * Deletes unless a job still runs on it or on a row of the same login it superseded (assertLineageIdle); later jobs
+ * of the workspace then fail CREDENTIAL_NOT_FOUND. Its results stay unless deleted too (jobs/results-deletion.ts
+ * deleteCredentialResults). `withdrawnBy` the holder (domain/consent-withdrawal), the consent record keeps when. The row
+ * is the credential after, or null when a concurrent deletion got there first.
  */
 export async function deleteCredential(d1: D1Database, workspaceId: string, id: string, hasActiveJob: ActiveJobCheck, withdrawnBy?: { holderAt: number }): Promise<CredentialRow | null> {
   await findCredential(d1, workspaceId, id);
-  if (await hasActiveJob(d1, id)) throw new ApiError("CREDENTIAL_HAS_ACTIVE_CONNECTIONS", { message: "이 자격 증명으로 진행 중인 작업이 있습니다. 작업이 끝난 뒤 삭제해 주세요." });
+  await assertLineageIdle(d1, (await credentialLineage(d1, workspaceId, id)) ?? { ids: [id] }, hasActiveJob);
   const now = withdrawnBy?.holderAt ?? Date.now();
   const withdrawal = withdrawnBy ? { consentRecord: sql`json_set(${credentials.consentRecord}, '$.withdrawnAt', ${new Date(now).toISOString()})` } : {};
   const after = await database(d1).update(credentials).set({ ...retired(now, withdrawnBy ? "HOLDER_WITHDREW" : "DELETED_BY_WORKSPACE"), ...withdrawal }).where(and(eq(credentials.id, id), eq(credentials.status, "ACTIVE"))).returning().get();

@@ -4,7 +4,9 @@ import { ApiError } from "../../platform/errors/api-error";
 import { isoTime } from "../../platform/lib/iso-time";
 import { publishJob } from "./board";
 import { type PurgeEnv, purgeJobResults } from "./results-purge";
-import { findJobById, isFinished, type JobRow } from "./store";
+import { CREDENTIAL_IDS_PER_STATEMENT, findJobById, hasActiveJob, isFinished, type JobRow } from "./store";
+import { credentialLineage } from "../credentials/lineage";
+import { assertLineageIdle } from "../credentials/store";
 import { type ResultsDeletionReason, jobs } from "./tables";
 
 /** What a deletion of a job's results answers: which job, how many records went, when, and why. */
@@ -44,13 +46,27 @@ export async function deleteJobResults(env: PurgeEnv, job: JobRow, now: number):
 }
 
 /**
- * Deletes the results of every finished job a deleted credential collected (DELETE /credentials/{id}?deleteResults=true):
- * refused to readers at once, removed by the cron in its batches (domain/retention/results.ts). Returns how many jobs.
+ * Deletes the results of every finished job a credential collected, and those of every row of the same login it
+ * superseded (credentials/lineage.ts): registering a login again moves it to a new id, and its jobs' data is the
+ * login's whatever row they ran on. The one rule for DELETE /credentials/{id}?deleteResults=true and for a holder's
+ * withdrawal; it takes the credential in any status, so the results of one already deleted or registered again can
+ * still be deleted (calling again changes nothing). Refused to readers at once, removed by the cron in its batches
+ * (domain/retention/results.ts). 404 CREDENTIAL_NOT_FOUND for an id not of the workspace; 409
+ * CREDENTIAL_HAS_ACTIVE_CONNECTIONS while a job runs on the lineage, whose results would outlive the deletion.
+ * Returns how many jobs' results it deleted.
  */
 export async function deleteCredentialResults(d1: D1Database, workspaceId: string, credentialId: string, now: number): Promise<number> {
-  const marked = await database(d1)
-    .update(jobs)
-    .set({ resultsExpireAt: now, resultsDeletedReason: "CREDENTIAL_DELETED", updatedAt: now })
-    .where(and(eq(jobs.workspaceId, workspaceId), eq(jobs.credentialId, credentialId), inArray(jobs.status, ["SUCCEEDED", "FAILED"]), stillKept(now)));
-  return marked.meta.changes;
+  const lineage = await credentialLineage(d1, workspaceId, credentialId);
+  if (!lineage) throw new ApiError("CREDENTIAL_NOT_FOUND");
+  await assertLineageIdle(d1, lineage, hasActiveJob);
+  let deleted = 0;
+  for (let i = 0; i < lineage.ids.length; i += CREDENTIAL_IDS_PER_STATEMENT) {
+    const ids = lineage.ids.slice(i, i + CREDENTIAL_IDS_PER_STATEMENT);
+    const marked = await database(d1)
+      .update(jobs)
+      .set({ resultsExpireAt: now, resultsDeletedReason: "CREDENTIAL_DELETED", updatedAt: now })
+      .where(and(eq(jobs.workspaceId, workspaceId), inArray(jobs.credentialId, ids), inArray(jobs.status, ["SUCCEEDED", "FAILED"]), stillKept(now)));
+    deleted += marked.meta.changes;
+  }
+  return deleted;
 }

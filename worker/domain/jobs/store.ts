@@ -175,15 +175,22 @@ export async function finishedUnits(d1: D1Database, jobId: string): Promise<Fini
   return { units: results, recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
 }
 
-/** Whether a job still runs on the credential, so deleting it now would pull it from under that job. */
-export async function hasActiveJob(d1: D1Database, credentialId: string): Promise<boolean> {
-  const row = await database(d1)
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.credentialId, credentialId), inArray(jobs.status, ["PENDING", "RUNNING"])))
-    .limit(1)
-    .get();
-  return row !== undefined;
+/** How many credential ids one statement names: D1 binds at most 100 parameters a statement, the rest go beside them. */
+export const CREDENTIAL_IDS_PER_STATEMENT = 80;
+
+/** Whether a job still runs on the credential (or on any of them), so deleting it now would pull it from under that job. */
+export async function hasActiveJob(d1: D1Database, credentialIds: string | readonly string[]): Promise<boolean> {
+  const ids = typeof credentialIds === "string" ? [credentialIds] : credentialIds;
+  for (let i = 0; i < ids.length; i += CREDENTIAL_IDS_PER_STATEMENT) {
+    const row = await database(d1)
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(inArray(jobs.credentialId, ids.slice(i, i + CREDENTIAL_IDS_PER_STATEMENT)), inArray(jobs.status, ["PENDING", "RUNNING"])))
+      .limit(1)
+      .get();
+    if (row) return true;
+  }
+  return false;
 }
 
 /** A job the sweep acts on, with the lowest unit still waiting (where a stalled chain resumes). */
