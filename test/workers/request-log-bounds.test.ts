@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { watchRequestLogSize, REQUEST_LOG_ALERT_BYTES } from "../../worker/domain/request-logs/capacity";
 import { cardMasked, REDACTED, redact, TRUNCATED } from "../../worker/domain/request-logs/redaction";
 import { findRequestLog, insertRequestLogs, omittedOn } from "../../worker/domain/request-logs/store";
@@ -166,6 +167,10 @@ describe("the request log's bounds", () => {
     // One a minute: two where the burst crossed a minute's end.
     expect(rows.length).toBeLessThanOrEqual(2);
     for (const row of rows) expect(row).toMatchObject({ error_code: "API_RATE_LIMITED", query: null, error_body: null });
+    // The list says how many a row stands for (read with another key: this one is still over its limit).
+    const reader = await issueApiKey(env.DB, { workspaceId: ws.workspaceId, name: "reader", canManageKeys: true });
+    const page = await callJson<Json>("/api/v1/request-logs?status=429", { key: reader.secret });
+    expect(page.body.items.reduce((n: number, item: Json) => n + item.repeatCount, 0)).toBe(30);
   });
 
   it("stores a workspace's requests until its day's budget is spent, then counts the rest as omitted", async () => {

@@ -2,6 +2,8 @@ import { listApiKeys } from "../domain/api-keys/store";
 import { METHODS, requestLogFilter, RequestLogQuerySchema } from "../domain/request-logs/inputs";
 import { workspaceRequestLog } from "../domain/request-logs/lookup";
 import { requestLogPage } from "../domain/request-logs/page";
+import { omittedOn } from "../domain/request-logs/store";
+import { kstDate } from "../platform/lib/korean-time";
 import type { RequestLogRow } from "../domain/request-logs/tables";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { ApiError } from "../platform/errors/api-error";
@@ -30,7 +32,12 @@ function checkedQuery(query: Record<string, string>) {
   return { query: parsed.data, filter: requestLogFilter(parsed.data) };
 }
 
-const Status = (props: { row: RequestLogRow }) => <span data-status={props.row.status}>{props.row.status}</span>;
+const Status = (props: { row: RequestLogRow }) => (
+  <span data-status={props.row.status}>
+    {props.row.status}
+    {props.row.repeatCount > 1 ? ` × ${props.row.repeatCount.toLocaleString("ko-KR")}회 (이 분 동안)` : ""}
+  </span>
+);
 
 function FilterForm(props: { action: string; shown: Record<string, string>; keys: { id: string; name: string; prefix: string }[] }) {
   const value = (name: string) => props.shown[name] ?? "";
@@ -88,11 +95,17 @@ export async function showRequestLogs(c: ConsoleContext<"workspaceId">): Promise
     if (!(err instanceof ApiError) || err.status >= 500) throw err;
     error = err;
   }
+  const omitted = await omittedOn(c.env.DB, workspaceId, kstDate(Date.now()));
   const next = page.nextCursor ? `${base}?${new URLSearchParams({ ...shown, cursor: page.nextCursor })}` : null;
   return c.html(
     <Page title="API 요청 기록" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <ErrorAlert error={error} />
       <p>이 워크스페이스의 API 키로 보낸 요청을 30일 동안 보관합니다. 요청은 응답 뒤에 기록되므로 목록에 보이기까지 몇 초 걸릴 수 있습니다.</p>
+      {omitted > 0 && (
+        <p role="status" id="log-budget-spent">
+          오늘(한국 시간) 요청 기록 한도를 다 써서 요청 {omitted.toLocaleString("ko-KR")}건은 기록하지 않았습니다. 요청은 모두 처리되었고, 기록만 빠졌습니다. 한도는 요금제마다 다르며 내일 0시에 다시 채워집니다.
+        </p>
+      )}
       <form method="get" action={base}>
         <label for="requestId">요청 ID로 찾기</label>
         <input id="requestId" name="requestId" maxlength={MAX.id} placeholder="req_…" />

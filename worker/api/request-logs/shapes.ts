@@ -20,20 +20,34 @@ export const RequestLogSchema = z
       .object({ id: uuid(), prefix: z.string().max(MAX.name).meta({ description: "키의 앞부분. 키 목록의 prefix와 같습니다" }) })
       .meta({ description: "요청에 쓴 API 키. 키 자체는 기록하지 않습니다" }),
     idempotencyKey: z.string().max(128).nullable().meta({ description: "요청의 Idempotency-Key 헤더. 없으면 null" }),
+    repeatCount: count().meta({
+      description: "이 행이 나타내는 요청 수. 속도 제한의 429 API_RATE_LIMITED는 키와 분마다 한 행(그 분의 첫 요청)에 모아 세고, 다른 요청은 1입니다",
+      example: 1,
+    }),
   })
   .openapi("RequestLog");
+
+/** A part of a request past its bound in the log (domain/request-logs/entry.ts): its size and its first characters. */
+const TruncatedSchema = z
+  .object({
+    "[TRUNCATED]": z.literal(true),
+    bytes: count().meta({ description: "가린 뒤 JSON의 크기 (UTF-8 바이트)" }),
+    preview: z.string().max(1024).meta({ description: "가린 뒤 JSON의 앞부분" }),
+  })
+  .meta({ description: "한 행의 한도(쿼리 1 KB, 본문 2 KB, 오류 봉투 1 KB)를 넘어 잘린 부분" })
+  .openapi("RequestLogTruncated");
 
 export const RequestLogPageSchema = pageSchema(RequestLogSchema, "RequestLogPage");
 
 export const RequestLogDetailSchema = RequestLogSchema.extend({
   request: z
     .object({
-      query: z.record(z.string().max(500), z.unknown()).nullable().meta({ description: "쿼리 문자열. 비밀 값은 [REDACTED]로 가려집니다" }),
+      query: z.record(z.string().max(500), z.unknown()).nullable().meta({ description: "쿼리 문자열. 비밀 값은 [REDACTED], 카드 번호는 끝 네 자리만([CARD ****1234]) 남깁니다. 1 KB를 넘으면 RequestLogTruncated 모양" }),
       body: z.unknown().meta({
         description:
-          "라우트가 읽은 JSON 본문. 비밀번호, 토큰, 키, 인증서, 자격 증명 필드(fields 객체 전체)의 값은 [REDACTED]로 가려집니다. 본문이 없거나 JSON이 아니거나 읽기 전에 거절되었으면 null",
+          "라우트가 읽은 JSON 본문. 본문을 남기는 라우트(문서의 x-request-log-body)만 기록합니다. 비밀번호, 토큰, 키, 인증서, 자격 증명 필드(fields 객체 전체)의 값은 [REDACTED], 카드 번호는 끝 네 자리만 남깁니다. 2 KB를 넘으면 RequestLogTruncated 모양. 본문이 없거나 JSON이 아니거나 읽기 전에 거절되었거나 남기지 않는 라우트면 null",
       }),
     })
     .meta({ description: "가린 뒤의 요청 (docs/request-logs.md의 가림 규칙)" }),
-  errorBody: ErrorEnvelopeSchema.nullable().meta({ description: "받은 오류 봉투. 성공이면 null" }),
+  errorBody: z.union([ErrorEnvelopeSchema, TruncatedSchema]).nullable().meta({ description: "받은 오류 봉투. 성공이거나 속도 제한의 429이면 null, 1 KB를 넘으면 잘린 모양" }),
 }).openapi("RequestLogDetail");

@@ -13,6 +13,7 @@ export function requestLogItem(row: RequestLogRow) {
     latencyMs: row.latencyMs,
     apiKey: { id: row.apiKeyId, prefix: row.apiKeyPrefix },
     idempotencyKey: row.idempotencyKey,
+    repeatCount: row.repeatCount,
   };
 }
 
