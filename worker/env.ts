@@ -142,6 +142,12 @@ export interface Bindings {
   BENCH_REQUEST_LOG_OFF?: string;
   /** Local development and tests only (scripts/local-stack.ts, vitest.config.ts; never production): "1" lets webhook endpoints be http(s)://localhost, 127.0.0.1 or [::1]. */
   WEBHOOK_ALLOW_LOCAL_URLS?: string;
+  /**
+   * The service's own origin (`https://api.example.com`): links it hands out and mails (a holder's manage link) are
+   * built on it, never on the Host a request came with. Unset (local development only), a request's own origin;
+   * a deployment that sends mail cannot run without it (domain/deployment/configuration-problems.ts).
+   */
+  PUBLIC_ORIGIN?: string;
   /** Production: the send_email binding that mails users (worker/domain/mail/outbox.ts) and the address it sends from. */
   MAIL?: SendEmail;
   MAIL_FROM?: string;

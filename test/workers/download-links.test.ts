@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { base64UrlDecode, base64UrlEncode } from "../../contracts/base64url";
 import { configurationProblems } from "../../worker/domain/deployment/configuration-problems";
 import { signLink } from "../../worker/domain/download-links/token";
+import { changeSuspension } from "../../worker/domain/api-keys/suspension";
 import { bankTransaction as tx, call, callJson, createWorkspace, jobInWorkspace, jobWithUnits, onClock, type TestWorkspace } from "./helpers";
 import { servedDocument } from "./openapi-document";
 
@@ -180,6 +181,18 @@ describe("CSV download links", () => {
     expect((await callJson(`/api/v1/api-keys/${second.body.id}`, { method: "DELETE", key: ws.apiKey })).status).toBe(204);
     await expectRefusal(await open(bySecond), "INVALID_TOKEN", /API 키가 폐기/);
     expect((await open(byFirst)).status).toBe(200);
+  });
+
+  it("stop working while an operator suspends the workspace whose key made them", async () => {
+    const { ws, jobId } = await succeededJob();
+    const url = await linkOf(ws.apiKey, jobId);
+    await changeSuspension(env, ws.workspaceId, Date.now());
+    try {
+      await expectRefusal(await open(url), "INVALID_TOKEN", /이용이 정지/);
+    } finally {
+      await changeSuspension(env, ws.workspaceId, null);
+    }
+    expect((await open(url)).status).toBe(200);
   });
 
   it("never outlive the key that made them", async () => {

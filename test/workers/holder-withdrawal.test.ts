@@ -1,14 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, callJson, createWorkspace, jobInWorkspace, onClock, receivedAtLeast, receiverHook, TX_JOB } from "./helpers";
+import { bankTransaction, call, callJson, createWorkspace, jobInWorkspace, onClock, receivedAtLeast, receiverHook, TX_JOB } from "./helpers";
 import { asPartner } from "./partner-helpers";
 import { BUSINESS, credentialRow, heldCredential, namedPartner, PARTNER_NAME } from "./consent-helpers";
 import { createManageLink } from "../../worker/domain/consent-withdrawal/manage-link";
+import { MANAGE_LINK_MAILS_PER_DAY } from "../../worker/domain/consent-withdrawal/mail-link";
 import { signLink } from "../../worker/domain/download-links/token";
 import { kst } from "../../worker/web/kst";
 import { verifyWebhook, type WebhookEvent } from "../../client/src/webhooks";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { ConsoleBrowser } from "./console-browser";
+import { changeSuspension } from "../../worker/domain/api-keys/suspension";
+import { createApp } from "../../worker/app";
 
 type Json = Record<string, any>;
 const ORIGIN = "https://api.test";
@@ -100,10 +103,11 @@ describe("a holder's manage link", () => {
     const { partner, business } = await namedPartner();
     const credential = await heldCredential(partner);
     const now = Date.now();
-    const expired = await createManageLink(env, ORIGIN, { id: credential.id, workspaceId: business.workspaceId }, 60, now - 120_000);
+    const maker = { apiKeyId: partner.apiKeyId, rights: { canManageKeys: true, expiresAt: null } };
+    const expired = await createManageLink(env, ORIGIN, { id: credential.id, workspaceId: business.workspaceId }, maker, 60, now - 120_000);
     expect(alertCode((await open(pathOf(expired.url))).html)).toBe("TOKEN_EXPIRED");
 
-    const { token } = await createManageLink(env, ORIGIN, { id: credential.id, workspaceId: business.workspaceId }, 600, now);
+    const { token } = await createManageLink(env, ORIGIN, { id: credential.id, workspaceId: business.workspaceId }, maker, 600, now);
     const [keyId, payload, mac] = token.split(".");
     const flipped = (s: string) => s.slice(0, -2) + (s.at(-2) === "A" ? "B" : "A") + s.at(-1);
     for (const changed of [`${keyId}.${flipped(payload!)}.${mac}`, `${keyId}.${payload}.${flipped(mac!)}`, `${token}x`, "x".repeat(2000)]) {
@@ -111,7 +115,7 @@ describe("a holder's manage link", () => {
     }
     // Signed for another workspace's credential: the link names both, and they must go together.
     const other = await heldCredential((await namedPartner()).partner);
-    const crossed = await createManageLink(env, ORIGIN, { id: other.id, workspaceId: business.workspaceId }, 600, now);
+    const crossed = await createManageLink(env, ORIGIN, { id: other.id, workspaceId: business.workspaceId }, maker, 600, now);
     expect(alertCode((await open(pathOf(crossed.url))).html)).toBe("INVALID_TOKEN");
     expect((await credentialRow(other.id))!.status).toBe("ACTIVE");
     const download = await signLink(env.DOWNLOAD_LINK_KEYS, { jobId: credential.id, workspaceId: business.workspaceId, apiKeyId: "k", expiresAt: Math.floor(now / 1000) + 600 });
@@ -155,7 +159,7 @@ describe("a holder's manage link", () => {
     const link = await manageLink(partner, credential.id, { mailTo: to, expiresInSeconds: 600 });
     expect([link.status, link.body.mailedTo]).toEqual([201, to]);
     const mail = await env.DB.prepare("SELECT subject, body FROM mail_outbox WHERE recipient = ?").bind(to).first<{ subject: string; body: string }>();
-    expect(mail!.subject).toContain(PARTNER_NAME);
+    expect(mail!.body).toContain(PARTNER_NAME);
     expect(mail!.body).toContain(link.body.url);
     expect((await open(pathOf(link.body.url))).status).toBe(200);
     expect((await manageLink(partner, credential.id, { mailTo: "not an address" })).body.code).toBe("INVALID_PARAM_FORMAT");
@@ -181,5 +185,105 @@ describe("a holder's manage link", () => {
     const after = (await owner.open(page)).html;
     expect(after).toMatch(/id="withdrawal-notice"[\s\S]*본점/);
     expect(after).toContain("소유자가 철회");
+  });
+});
+
+describe("a holder's manage link, against an attacker", () => {
+  it("stops working once the key that made it is revoked or its workspace suspended, and never outlives the key", async () => {
+    const { partner } = await namedPartner();
+    const credential = await heldCredential(partner);
+    const second = await issueApiKey(env.DB, { workspaceId: partner.workspaceId, name: "상담 화면", canManageKeys: true });
+    const bySecond = pathOf((await manageLink({ apiKey: second.secret }, credential.id, { expiresInSeconds: 86_400 })).body.url);
+    const byFirst = pathOf((await manageLink(partner, credential.id)).body.url);
+    expect((await open(bySecond)).status).toBe(200);
+
+    expect((await callJson(`/api/v1/api-keys/${second.row.id}`, { method: "DELETE", key: partner.apiKey })).status).toBe(204);
+    const revoked = await open(bySecond);
+    expect([revoked.status, alertCode(revoked.html)]).toEqual([401, "INVALID_TOKEN"]);
+    expect(revoked.html).toContain("API 키가 폐기");
+    expect((await withdraw(bySecond)).status).toBe(401);
+    expect((await credentialRow(credential.id))!.status).toBe("ACTIVE");
+    // Only that key's links: the first key's still opens.
+    expect((await open(byFirst)).status).toBe(200);
+
+    await changeSuspension(env, partner.workspaceId, Date.now());
+    try {
+      const suspended = await open(byFirst);
+      expect([suspended.status, alertCode(suspended.html)]).toEqual([401, "INVALID_TOKEN"]);
+      expect(suspended.html).toContain("정지");
+      expect((await withdraw(byFirst)).status).toBe(401);
+      expect((await credentialRow(credential.id))!.status).toBe("ACTIVE");
+    } finally {
+      await changeSuspension(env, partner.workspaceId, null);
+    }
+    expect((await open(byFirst)).status).toBe(200);
+
+    // A key that expires in ten minutes hands out no day-long link.
+    const keyExpiry = Date.now() + 10 * 60_000;
+    const short = await issueApiKey(env.DB, { workspaceId: partner.workspaceId, name: "10분", canManageKeys: true, expiresAt: keyExpiry });
+    const made = await manageLink({ apiKey: short.secret }, credential.id, { expiresInSeconds: 86_400 });
+    expect(made.body.expiresAt).toBe(new Date(Math.floor(keyExpiry / 1000) * 1000).toISOString());
+  });
+
+  it("deletes what was collected with the credential when its holder withdraws, and the page says exactly what went", async () => {
+    const { partner, business } = await namedPartner();
+    const credential = await heldCredential(partner);
+    const jobId = await jobInWorkspace(business.workspaceId, [[bankTransaction("a", "급여", 10)]], [0]);
+    const job = await callJson<Json>(`/api/v1/data-jobs/${jobId}`, asPartner(partner.apiKey, BUSINESS));
+    expect([job.body.kind, job.body.credentialId]).toEqual(["Succeeded", credential.id]);
+    expect((await call(`/api/v1/data-jobs/${jobId}/results`, asPartner(partner.apiKey, BUSINESS))).status).toBe(200);
+
+    const path = pathOf((await manageLink(partner, credential.id)).body.url);
+    const page = await open(path);
+    expect(page.html).toContain("이 자격 증명으로 모은 자료(수집 결과)");
+    const done = await withdraw(path);
+    expect(done.status).toBe(200);
+    expect(done.html).toMatch(/id="withdrawn"[^>]*>[^<]*모은 자료\(작업 1개의 수집 결과\)도 지웠습니다/);
+    const gone = await callJson<Json>(`/api/v1/data-jobs/${jobId}/results`, asPartner(partner.apiKey, BUSINESS));
+    expect([gone.status, gone.body.code]).toEqual([410, "DATA_JOB_RESULTS_DELETED"]);
+  });
+
+  it("mails the link built on the service's own origin, with a fixed subject, and not to whoever asks", async () => {
+    const { partner } = await namedPartner();
+    const credential = await heldCredential(partner);
+    const to = `holder-${crypto.randomUUID()}@example.com`;
+    // A request that reached the worker under another Host: the link is built on the configured origin all the same.
+    const spoofed = new Request(`https://evil.example/api/v1/credentials/${credential.id}/manage-links`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": "198.18.9.9", Authorization: `Bearer ${partner.apiKey}`, "X-SVC-Business": BUSINESS },
+      body: JSON.stringify({ mailTo: to }),
+    });
+    const link = await (await createApp().fetch(spoofed, { ...env, PUBLIC_ORIGIN: "https://collect.example" })).json<Json>();
+    expect(link.url).toMatch(/^https:\/\/collect\.example\/manage\//);
+    const mail = await env.DB.prepare("SELECT subject, body FROM mail_outbox WHERE recipient = ?").bind(to).first<{ subject: string; body: string }>();
+    expect(mail!.body).toContain(link.url);
+    expect(mail!.body).not.toContain("evil.example");
+    expect(mail!.subject).not.toContain(PARTNER_NAME);
+    expect(mail!.subject).not.toMatch(/https?:|\.example/);
+
+    // A bounded count a day per workspace: past it 429, and nothing more is mailed.
+    const statuses: number[] = [];
+    for (let i = 1; i < MANAGE_LINK_MAILS_PER_DAY; i++) statuses.push((await manageLink(partner, credential.id, { mailTo: `holder-${i}-${to}` })).status);
+    expect(new Set(statuses)).toEqual(new Set([201]));
+    const over = await manageLink(partner, credential.id, { mailTo: `over-${to}` });
+    expect([over.status, over.body.code]).toEqual([429, "API_RATE_LIMITED"]);
+    expect(over.body.message).toContain(`${MANAGE_LINK_MAILS_PER_DAY}통`);
+    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM mail_outbox WHERE recipient = ?").bind(`over-${to}`).first("n")).toBe(0);
+    // A link without a mail is still made.
+    expect((await manageLink(partner, credential.id)).status).toBe(201);
+  });
+
+  it("mails nothing for a workspace whose owner has not confirmed their e-mail", async () => {
+    const owner = new ConsoleBrowser();
+    const { workspaceId } = await owner.signUp();
+    const { secret } = await issueApiKey(env.DB, { workspaceId, name: "test", canManageKeys: true });
+    const credential = (await callJson<Json>("/api/v1/credentials", { method: "POST", key: secret, json: { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } } })).body;
+    const to = `holder-${crypto.randomUUID()}@example.com`;
+    const refused = await callJson<Json>(`/api/v1/credentials/${credential.id}/manage-links`, { method: "POST", key: secret, json: { mailTo: to } });
+    expect([refused.status, refused.body.code]).toEqual([403, "WORKSPACE_ACCESS_DENIED"]);
+    expect(refused.body.message).toContain("이메일 주소를 확인하기 전에는");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM mail_outbox WHERE recipient = ?").bind(to).first("n")).toBe(0);
+    expect((await callJson<Json>(`/api/v1/credentials/${credential.id}/manage-links`, { method: "POST", key: secret, json: {} })).status).toBe(201);
   });
 });

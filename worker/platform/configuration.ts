@@ -8,3 +8,6 @@ export const flagOn = (value: string | undefined): boolean => value === "1";
 
 /** A tuning number such as RETRY_BASE_SECONDS: the fallback when unset or empty. */
 export const numberOr = (value: string | undefined, fallback: number): number => (value === undefined || value === "" ? fallback : Number(value));
+
+/** The origin links are built on: PUBLIC_ORIGIN, else (local development) the request's own, which its Host names. */
+export const publicOrigin = (env: { PUBLIC_ORIGIN?: string }, requestUrl: string): string => env.PUBLIC_ORIGIN ?? new URL(requestUrl).origin;

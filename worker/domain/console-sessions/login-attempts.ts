@@ -22,9 +22,13 @@ const subjects = {
   guesses: (email: string, address: string) => `guess:${email}|${address}`,
 };
 
+/** Mail a workspace has the service send to addresses it names (a holder's manage link) is counted by the day. */
+export const MAIL_WINDOW_MS = 86_400_000;
+const MAIL_SUBJECT = "mail-ws:";
+
 /** One atomic upsert of a subject's count in the current window, so concurrent guesses cannot slip past a limit. */
-async function counted(d1: D1Database, subject: string, now: number): Promise<{ attempts: number; windowStartedAt: number }> {
-  const closed = sql`${loginAttempts.windowStartedAt} <= ${now - LOGIN_WINDOW_MS}`;
+async function counted(d1: D1Database, subject: string, now: number, windowMs = LOGIN_WINDOW_MS): Promise<{ attempts: number; windowStartedAt: number }> {
+  const closed = sql`${loginAttempts.windowStartedAt} <= ${now - windowMs}`;
   return (await database(d1)
     .insert(loginAttempts)
     .values({ subject, windowStartedAt: now, attempts: 1, lastAttemptAt: now })
@@ -141,7 +145,18 @@ export async function unlockAccount(d1: D1Database, email: string): Promise<void
   ]);
 }
 
+/**
+ * Counts one mail a workspace asks the service to send, in the workspace's day window (the caller bounds it): the
+ * count so far, this one included, and when the window closes.
+ */
+export async function countWorkspaceMail(d1: D1Database, workspaceId: string, now: number): Promise<{ count: number; windowEndsAt: number }> {
+  const window = await counted(d1, `${MAIL_SUBJECT}${workspaceId}`, now, MAIL_WINDOW_MS);
+  return { count: window.attempts, windowEndsAt: window.windowStartedAt + MAIL_WINDOW_MS };
+}
+
 /** Rows whose window has closed count nothing: removed in batches of `limit` (the retention cron, worker/domain/retention/purge.ts). */
 export async function purgeClosedLoginWindows(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
-  return deleteBatch(d1, "login_attempts", "window_started_at <= ?", [now - LOGIN_WINDOW_MS], limit);
+  // A workspace's mail count keeps its day; every other subject's window is LOGIN_WINDOW_MS.
+  const where = "window_started_at <= ? AND (substr(subject, 1, ?) <> ? OR window_started_at <= ?)";
+  return deleteBatch(d1, "login_attempts", where, [now - LOGIN_WINDOW_MS, MAIL_SUBJECT.length, MAIL_SUBJECT, now - MAIL_WINDOW_MS], limit);
 }

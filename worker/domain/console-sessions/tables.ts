@@ -17,7 +17,10 @@ export const consoleSessions = sqliteTable(
 
 /** Sign-in attempts in the current window per e-mail address and per client address (domain/console-sessions/login-attempts.ts). */
 export const loginAttempts = sqliteTable("login_attempts", {
-  /** `ip:<address>` (every attempt), `email:<e-mail>` (failures on the account), `guess:<e-mail>|<address>` (one address's failures on it). */
+  /**
+   * `ip:<address>` (every attempt), `email:<e-mail>` (failures on the account), `guess:<e-mail>|<address>` (one address's
+   * failures on it); `card-…`, `signup-ip:…` likewise; `mail-ws:<workspace>` (mail it had sent, by the day).
+   */
   subject: text("subject").primaryKey(),
   windowStartedAt: integer("window_started_at").notNull(),
   attempts: integer("attempts").notNull(),

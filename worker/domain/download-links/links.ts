@@ -1,9 +1,8 @@
-import { findKeyById } from "../api-keys/store";
+import { type KeyLapse, keyLapse } from "../api-keys/standing";
 import type { Bindings, Principal } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import type { JobRow } from "../jobs/store";
 import { isoTime } from "../../platform/lib/iso-time";
-import { isActiveConnection } from "../partners/connections";
 import { workspaceJob } from "../jobs/workspace-job";
 import { resultsDeleted, resultsGone, storedExpiry } from "../jobs/results-expiry";
 import { signLink, verifyLink } from "./token";
@@ -32,11 +31,18 @@ export async function createDownloadLink(env: Bindings, origin: string, principa
 
 const refused = (message: string) => new ApiError("INVALID_TOKEN", { message });
 
+const MAKER_LAPSED: Record<KeyLapse, string> = {
+  KEY_REVOKED: "이 다운로드 링크를 만든 API 키가 폐기되어",
+  CONNECTION_ENDED: "이 다운로드 링크를 만든 파트너의 사업자 연결이 해지되어",
+  WORKSPACE_SUSPENDED: "이 다운로드 링크를 만든 워크스페이스의 이용이 정지되어",
+};
+
 /**
  * The job a link opens, or the refusal: a token not signed by a key of the
  * keyring (tampered, truncated, made up, or its key rotated out) and a link
- * whose maker no longer stands (its key revoked, or a partner's connection to
- * the business revoked) are INVALID_TOKEN; an expired one TOKEN_EXPIRED. The
+ * whose maker no longer stands (its key revoked, a partner's connection to
+ * the business revoked, or the workspace suspended: keyLapse) are
+ * INVALID_TOKEN; an expired one TOKEN_EXPIRED. The
  * job is inside the signed token, so a link cannot be pointed at another job.
  */
 export async function openDownloadLink(env: Bindings, token: string, now: number): Promise<JobRow> {
@@ -45,11 +51,7 @@ export async function openDownloadLink(env: Bindings, token: string, now: number
   if (claims.expiresAt * 1000 <= now) {
     throw new ApiError("TOKEN_EXPIRED", { message: `다운로드 링크가 ${isoTime(claims.expiresAt * 1000)}에 만료되었습니다. API 키로 새 링크를 만들어 주세요.` });
   }
-  const maker = await findKeyById(env.DB, claims.apiKeyId);
-  if (!maker || maker.revokedAt !== null) throw refused("이 다운로드 링크를 만든 API 키가 폐기되어 링크도 더는 쓸 수 없습니다. 유효한 API 키로 새 링크를 만들어 주세요.");
-  // A partner's key acts in a business's workspace through a connection: once that ends, so do the partner's links there.
-  if (maker.workspaceId !== claims.workspaceId && !(await isActiveConnection(env.DB, maker.workspaceId, claims.workspaceId))) {
-    throw refused("이 다운로드 링크를 만든 파트너의 사업자 연결이 해지되어 링크를 쓸 수 없습니다.");
-  }
+  const lapse = await keyLapse(env.DB, claims.apiKeyId, claims.workspaceId);
+  if (lapse) throw refused(`${MAKER_LAPSED[lapse]} 링크도 더는 쓸 수 없습니다. 유효한 API 키로 새 링크를 만들어 주세요.`);
   return workspaceJob(env, claims.workspaceId, claims.jobId);
 }
