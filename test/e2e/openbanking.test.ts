@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
 import { transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
@@ -57,8 +57,8 @@ const sorted = (rows: Json[]) => [...rows].sort((a, b) => order(a).localeCompare
 
 /**
  * The person in Chromium, once the SDK is open on `page`: the hosted page opens a window at the click and sends it to
- * the authorization page, at the replica's stand-in; there they log in, tick `chosen` and agree, and the replica
- * sends the window to our callback, which exchanges the code and answers them a page.
+ * the authorization page, at the replica's stand-in; there they log in, tick `chosen` and agree, the replica sends the
+ * window to our callback, and its page hands the answer to the hosted page, which completes the consent.
  */
 async function consentInWindow(context: BrowserContext, page: Page, user: typeof USER, chosen: typeof CHOSEN): Promise<void> {
   const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
@@ -68,14 +68,21 @@ async function consentInWindow(context: BrowserContext, page: Page, user: typeof
   await submit!.click();
   const window = (await (await opened).page())!;
   expect(new URL(window.url()).searchParams.get("redirect_uri")).toBe(`${stack.baseUrl}/connect/open-banking/callback`);
+  const back = await agreeAtReplica(window, user, chosen);
+  expect(back.startsWith(`${stack.baseUrl}/connect/open-banking/callback?`)).toBe(true);
+  // The callback page hands KFTC's answer to the hosted page that opened it, which completes and closes the window.
+  await vi.waitUntil(() => window.isClosed(), { timeout: 60_000, interval: 200 });
+}
+
+/** At the replica's page in `window`: log in as `user`, tick `chosen`, agree; answers the page the replica sent it back to. */
+async function agreeAtReplica(window: Page, user: typeof USER, chosen: typeof CHOSEN): Promise<string> {
   await window.waitForSelector("input[name=user_id]");
   await window.type("input[name=user_id]", user.loginId);
   await window.type("input[name=password]", user.password);
   await Promise.all([window.waitForNavigation(), window.click("button[value=login]")]);
   for (const a of chosen) await window.click(`input[name=fintech_use_num][value="${a.fintechUseNum}"]`);
-  await Promise.all([window.waitForNavigation(), window.click("button[value=agree]")]);
-  expect(window.url().startsWith(`${stack.baseUrl}/connect/open-banking/callback?`)).toBe(true);
-  expect(await window.content()).toContain("동의가 끝났습니다");
+  const [back] = await Promise.all([window.waitForNavigation(), window.click("button[value=agree]")]);
+  return back!.url();
 }
 
 /** The partner example's "오픈뱅킹으로 연결하기" in a fresh browser context, through the person's consent: the session and the credential its backend confirmed. */
@@ -144,6 +151,33 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
     expect(named.body.code).toBe("CREDENTIAL_REVOKED");
     const unnamed = await api.createJob({ providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {} });
     expect(await api.waitForJob(unnamed.id)).toMatchObject({ kind: "Failed", error: { code: "CREDENTIAL_NOT_FOUND" } });
+  });
+
+  it("lets no second browser finish the consent: the authorization URL consented in a context that never opened the hosted page registers nothing", async () => {
+    const holder = await browser.createBrowserContext();
+    const other = await browser.createBrowserContext();
+    try {
+      const page = await holder.newPage();
+      await page.goto(partner.url);
+      const issued = page.waitForResponse((r) => r.url() === `${partner.url}/api/registration-session` && r.request().method() === "POST");
+      await page.click("#connect-openbanking");
+      const { sessionId } = (await (await issued).json()) as { sessionId: string };
+      const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
+      const opened = holder.waitForTarget((t) => t.url().includes("/openbanking/openapi.openbanking.or.kr/oauth/2.0/authorize"));
+      await (await frame.waitForSelector("#submit", { visible: true }))!.click();
+      const authorizationUrl = (await opened).url();
+      // Someone else, in a browser of their own, consents with the URL the token holder handed them.
+      const stranger = await other.newPage();
+      await stranger.goto(authorizationUrl);
+      const back = await agreeAtReplica(stranger, USER, CHOSEN);
+      expect(back.startsWith(`${stack.baseUrl}/connect/open-banking/callback?`)).toBe(true);
+      expect((await api.json("GET", `/api/v1/registration-sessions/${sessionId}`)).body).toMatchObject({ status: "PENDING", credentialId: null });
+      expect(await stranger.$eval("#orphan", (el) => (el as HTMLElement).hidden)).toBe(false);
+      expect(await stranger.content()).not.toContain("동의가 끝났습니다");
+      expect(await page.$eval("#status", (el) => el.textContent ?? "")).not.toMatch(/^연결되었습니다/);
+    } finally {
+      await Promise.all([holder.close(), other.close()]);
+    }
   });
 
   it("refreshes the consent's tokens on the cron, and once KFTC has let them end, asks the person again through a recovery session", async () => {
