@@ -329,7 +329,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     // Webhook endpoints may point at this machine (a receiver beside the stack, `webhooks listen`); production refuses them.
     const scraperVars = options.runners ? { SCRAPER_RUNNERS: String(scraperUrls.length) } : { SCRAPER_URL: scraperUrls.join(",") };
     const openBankingVars = { OPENBANKING_CLIENT_ID: openBankingKeys.OPENBANKING_CLIENT_ID, OPENBANKING_CALLBACK_URL: openBankingCallbackUrl, INSTITUTION_BASE_URLS: institutionBaseUrls };
-    const vars = { ...scraperVars, ...openBankingVars, SANDBOX_BASE_URL: sandboxUrl, PORTONE_API_URL: `${sandboxUrl}/portone`, PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET, BILLING_TEST_CLOCK: "1", NTS_SERVICE_KEY: REPLICA_SERVICE_KEY, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", ...options.vars };
+    const vars = { ...scraperVars, ...openBankingVars, SANDBOX_BASE_URL: sandboxUrl, PORTONE_API_URL: `${sandboxUrl}/portone`, PORTONE_API_SECRET: SANDBOX_PORTONE_SECRET, BILLING_TEST_CLOCK: "1", NTS_SERVICE_KEY: REPLICA_SERVICE_KEY, CONCURRENT_DELIVERIES: "1", WEBHOOK_ALLOW_LOCAL_URLS: "1", MAIL_OUTBOX_ONLY: "1", PUBLIC_ORIGIN: baseUrl, ...options.vars };
     const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     let worker: ChildProcess;
     const startWorker = async () => {

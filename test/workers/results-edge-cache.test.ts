@@ -73,4 +73,25 @@ describe("a finished job's results at the edge", () => {
       expect(second.bytes).toEqual(first.bytes);
     }
   });
+
+  it("tell every cache outside the service to keep none of it: JSON, CSV, a link and its bytes are no-store, private, from the edge cache or not", async () => {
+    const { ws, jobId } = await jobWithUnits(UNITS, [0, 1, 2]);
+    const made = await call(`/api/v1/data-jobs/${jobId}/download-links`, { method: "POST", key: ws.apiKey });
+    expect([made.status, made.headers.get("Cache-Control")]).toEqual([201, "no-store, private"]);
+    const link = ((await made.json()) as { url: string }).url;
+    const reads = {
+      json: () => call(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey }),
+      csv: () => call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey }),
+      link: () => call(new URL(link).pathname),
+    };
+    const cacheControl = (got: Awaited<ReturnType<typeof answer>>) => got.headers.find(([name]) => name.toLowerCase() === "cache-control")?.[1];
+    for (const [name, read] of Object.entries(reads)) {
+      const first = await answer(await read());
+      expect([first.status, cacheControl(first)], name).toEqual([200, "no-store, private"]);
+      // The worker's own cache still keeps the bytes: the header is the client's, the entry has its own.
+      expect(cacheControl(await readUntilCached(read)), name).toBe("no-store, private");
+    }
+    const running = await jobWithUnits(UNITS, [0]);
+    expect((await call(`/api/v1/data-jobs/${running.jobId}/results`, { key: running.ws.apiKey })).headers.get("Cache-Control")).toBe("no-store, private");
+  });
 });

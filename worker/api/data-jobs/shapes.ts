@@ -139,12 +139,22 @@ export const ResultsDeletionSchema = z
   })
   .openapi("DataJobResultsDeletion");
 
+/** The header of every answer carrying results or a link to them (domain/jobs/results-at-edge.ts RESULTS_CACHE_CONTROL). */
+export const NO_STORE_HEADERS = {
+  "Cache-Control": {
+    description: "no-store, private: 결과는 브라우저, 프록시, CDN 어디에도 저장하지 않습니다 (진행 중인 결과는 늘어나고, 지우거나 키를 폐기하면 바로 막혀야 합니다)",
+    required: true,
+    schema: { type: "string" as const, enum: ["no-store, private"] },
+  },
+};
+
 /** The 200 of a CSV download: results.csv and download links serve the same bytes with the same headers. */
 export const CSV_RESULTS_RESPONSE = {
   description:
     "UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다.",
   // Header objects rather than a zod object, so the rate headers join them (platform/http/rate-headers.ts).
   headers: {
+    ...NO_STORE_HEADERS,
     [JOB_KIND_HEADER]: {
       description: "작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다",
       required: true,

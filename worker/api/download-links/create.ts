@@ -3,7 +3,8 @@ import { createDownloadLink } from "../../domain/download-links/links";
 import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "../data-jobs/load-job";
-import { JobIdParamSchema } from "../data-jobs/shapes";
+import { JobIdParamSchema, NO_STORE_HEADERS } from "../data-jobs/shapes";
+import { RESULTS_CACHE_CONTROL } from "../../domain/jobs/results-at-edge";
 import { CreateDownloadLinkBodySchema, DownloadLinkSchema } from "./shapes";
 import { businessScoped } from "../guards";
 import { LOGS_BODY } from "../request-log";
@@ -21,7 +22,7 @@ export const route = businessScoped(createRoute({
     body: { required: false, content: { "application/json": { schema: CreateDownloadLinkBodySchema } } },
   },
   responses: {
-    201: { description: "만든 링크", content: { "application/json": { schema: DownloadLinkSchema } } },
+    201: { description: "만든 링크", headers: NO_STORE_HEADERS, content: { "application/json": { schema: DownloadLinkSchema } } },
     ...errorResponses("INVALID_PARAM_FORMAT", "DATA_JOB_NOT_FOUND", "DATA_JOB_RESULTS_DELETED"),
   },
 }), LOGS_BODY);
@@ -31,5 +32,6 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   // The body is optional: without one the validator hands over {} as it is, so the default is applied here.
   const { expiresInSeconds } = CreateDownloadLinkBodySchema.parse(c.req.valid("json"));
   const link = await createDownloadLink(c.env, new URL(c.req.url).origin, principalOf(c), job, expiresInSeconds, Date.now());
-  return c.json(link, 201);
+  // The link is the results' key: kept by no cache, as the results themselves are not.
+  return c.json(link, 201, { "Cache-Control": RESULTS_CACHE_CONTROL });
 };

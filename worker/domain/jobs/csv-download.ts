@@ -4,7 +4,7 @@ import { jobKind } from "./views";
 import { resultRecord } from "../results/changes";
 import { csvResults } from "../results/csv-export";
 import { resultUnits } from "./result-units";
-import { exportBody } from "./results-at-edge";
+import { exportBody, RESULTS_CACHE_CONTROL } from "./results-at-edge";
 
 /** Says what a CSV holds: `InProgress` means the finished units so far (the spec's `kind` of the job). */
 export const JOB_KIND_HEADER = "X-Data-Job-Kind";
@@ -23,8 +23,6 @@ export async function csvDownload(c: Context, env: { DB: D1Database; RESULTS: R2
     "Content-Disposition": `attachment; filename="${job.schema}-${job.id}.csv"`,
     "X-Total-Count": String(units.recordCount),
     [JOB_KIND_HEADER]: jobKind(job),
-    // A running job's CSV grows, and a download link must stop serving the moment its key is revoked: no cache outside
-    // the service may keep a copy (the edge cache's, results-at-edge.ts, is asked only after every check).
-    "Cache-Control": "no-store",
+    "Cache-Control": RESULTS_CACHE_CONTROL,
   });
 }

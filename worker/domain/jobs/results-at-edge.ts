@@ -18,6 +18,14 @@ import { isFinished, type JobRow } from "./store";
  */
 export const EDGE_MAX_BYTES = 8 * 1024 * 1024;
 
+/**
+ * What every answer carrying results tells the caches outside the service (JSON, CSV, a download link and its bytes):
+ * keep nothing. A running job's results grow, a deletion or a revoked key must stop them at once, and they are one
+ * workspace's: no browser, proxy or CDN in front of a client may serve them again. The edge cache below is the
+ * worker's own, asked only after every check, and its entries carry their own header.
+ */
+export const RESULTS_CACHE_CONTROL = "no-store, private";
+
 /** An entry's life, never past the results' expiry: copies a deletion cannot reach (other locations) lapse within it. */
 const KEEP_SECONDS = 86_400;
 
