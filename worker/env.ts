@@ -144,8 +144,8 @@ export interface Bindings {
   WEBHOOK_ALLOW_LOCAL_URLS?: string;
   /**
    * The service's own origin (`https://api.example.com`): links it hands out and mails (a holder's manage link) are
-   * built on it, never on the Host a request came with. Unset (local development only), a request's own origin;
-   * a deployment that sends mail cannot run without it (domain/deployment/configuration-problems.ts).
+   * built on it, never on the Host a request came with. Unset, a request's own origin: production sets it
+   * (wrangler.toml), the local stack to its own address (scripts/local-stack.ts).
    */
   PUBLIC_ORIGIN?: string;
   /** Production: the send_email binding that mails users (worker/domain/mail/outbox.ts) and the address it sends from. */
