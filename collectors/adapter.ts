@@ -29,7 +29,42 @@ export interface BrowserPage {
 export type LoginCredential =
   | { authMethod: "PROVIDER_LOGIN"; loginId: string; password: string; secondFactor?: string }
   | { authMethod: "CERTIFICATE"; certificate: string; privateKey: string; password: string }
+  | SimpleAuthLogin
   | OpenBankingConsent;
+
+/** The 간편인증 apps a relying-party gateway (Hometax's OACX) may ask to confirm a login (docs/institutions/hometax.md). */
+export const SIMPLE_AUTH_PROVIDERS = ["kakao", "naver", "pass", "toss", "kica", "kb", "nh", "shinhan", "hana", "woori", "banksalad", "kakaobank"] as const;
+export type SimpleAuthProvider = (typeof SIMPLE_AUTH_PROVIDERS)[number];
+/** PASS needs the person's carrier; a budget carrier's line goes by its host network. */
+export const MOBILE_CARRIERS = ["SKT", "KT", "LGU"] as const;
+export type MobileCarrier = (typeof MOBILE_CARRIERS)[number];
+
+/**
+ * A person who logs in by 간편인증: who they are, as the app they chose knows them, and that app. No secret of
+ * theirs is here: every login is confirmed on their phone (`requestApproval`), so the data alone logs nobody in.
+ */
+export interface SimpleAuthLogin {
+  authMethod: "SIMPLE_AUTH";
+  /** As the app knows the person: Hangul or Latin letters, 2-30 characters. */
+  name: string;
+  /** 11 digits, 010…, without hyphens. */
+  phone: string;
+  /** YYYYMMDD. */
+  birthDate: string;
+  provider: SimpleAuthProvider;
+  /** PASS only. */
+  carrier?: MobileCarrier;
+}
+
+/** A login waiting for its holder to approve it on their phone: the app asked, and until when the request stands. */
+export interface HolderApproval {
+  method: "SIMPLE_AUTH";
+  provider: SimpleAuthProvider;
+  /** ISO 8601: when the app was asked. */
+  since: string;
+  /** ISO 8601: when the request lapses (about 5 minutes on, facts K5, K9, K11). */
+  until: string;
+}
 
 /**
  * A person's consent at KFTC Open Banking (docs/institutions/openbanking.md §1): the tokens KFTC issued to the
@@ -202,6 +237,21 @@ export interface ProtocolAdapter<Session = unknown, Credential extends AdapterCr
   login(http: InstitutionHttp, credential: Credential, ctx: AdapterContext): Promise<Session>;
   discoverTargets(session: Session, schema: string, ctx: AdapterContext): Promise<Target[]>;
   collect(session: Session, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]>;
+  /**
+   * A login its holder approves on a phone (`SimpleAuthLogin`), in two steps so nothing waits minutes in one call:
+   * `requestApproval` asks the app (the phone rings) and answers at once with what waits and the state to poll with;
+   * `awaitApproval` asks the gateway again, for at most `waitMs` (polling at the facts' pace), and answers the
+   * logged-in session once approved, or null while the person has not answered. Denial, expiry, an unknown person and
+   * an outage are ProviderFailures with catalog codes. `login` with such a credential does both, waiting it out.
+   */
+  requestApproval?(http: InstitutionHttp, credential: SimpleAuthLogin, ctx: AdapterContext): Promise<PendingApproval>;
+  awaitApproval?(http: InstitutionHttp, pending: PendingApproval, waitMs: number, ctx: AdapterContext): Promise<Session | null>;
+}
+
+/** What an adapter asked a phone for: the approval the job shows, and the adapter's own state to go on with. */
+export interface PendingApproval {
+  approval: HolderApproval;
+  state: unknown;
 }
 
 export type ProviderAdapter = BrowserAdapter | ProtocolAdapter;

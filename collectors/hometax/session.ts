@@ -23,6 +23,8 @@ function tokenQuery(): string {
 
 export async function logIn(http: InstitutionHttp, credential: LoginCredential, ctx: AdapterContext, options: HometaxOptions, deps: HometaxDeps = REAL_DEPS): Promise<HometaxSession> {
   if (credential.authMethod === "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "hometax takes a certificate or an ID login, not a consent");
+  // Until its adapter asks for the holder's approval (requestApproval), a 간편인증 login logs in to nothing.
+  if (credential.authMethod === "SIMPLE_AUTH") throw new ProviderFailure("NO_VALID_CREDENTIAL", "hometax's 간편인증 login is not wired yet");
   const client = new PortalClient(http, options, deps);
   if (credential.authMethod === "CERTIFICATE") await certificateLogin(client, credential, ctx.businessNumber);
   else await idLogin(client, credential);

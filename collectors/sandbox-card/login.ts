@@ -29,7 +29,7 @@ const whichLanding = `${Object.entries(LANDINGS).map(([name, expression]) => `($
 
 /** The ID tab, or the business-certificate tab whose security module signs the site's challenge; both lead to the same pages. */
 async function signIn(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
-  if (credential.authMethod === "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the card issuer takes an ID login or a certificate");
+  if (credential.authMethod === "OPEN_BANKING" || credential.authMethod === "SIMPLE_AUTH") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the card issuer takes an ID login or a certificate");
   await open(page, new URL("login", ctx.baseUrl).toString(), ctx);
   // The certificate tab works once the site's security module and login script have loaded.
   await settle(page, `!!document.querySelector("#btnIdLogin") && !!document.querySelector("#btnCertLogin[data-ready]")`, ctx, failureFromText);

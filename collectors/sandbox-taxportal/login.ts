@@ -25,7 +25,7 @@ async function ensureBusiness(page: BrowserPage, ctx: AdapterContext): Promise<v
 }
 
 export async function login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {
-  if (credential.authMethod === "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the tax portal takes an ID login or a certificate");
+  if (credential.authMethod === "OPEN_BANKING" || credential.authMethod === "SIMPLE_AUTH") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the tax portal takes an ID login or a certificate");
   await open(page, new URL("login", ctx.baseUrl).toString(), ctx);
   // The buttons work once the portal's security module and login script have loaded.
   await settle(page, `!!document.querySelector("#btnIdLogin[data-ready]") && !!document.querySelector("#btnCertLogin[data-ready]")`, ctx, failureFromText);

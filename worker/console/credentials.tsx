@@ -1,3 +1,4 @@
+import { AUTH_METHOD_NAMES } from "../domain/catalog/providers";
 import { type CredentialRow, deleteCredential, findCredential, listCredentials } from "../domain/credentials/store";
 import { recheckCredential } from "../domain/credentials/replace";
 import { GLOBAL_PROVIDER } from "../domain/credentials/identity";
@@ -17,7 +18,6 @@ import { currentStatuses } from "../domain/business-status/check";
 import { BusinessBadge } from "./business-status";
 
 const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
-const AUTH_METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서", OPEN_BANKING: "오픈뱅킹 동의" } as const;
 const CHECK = { CHECKING: "확인 중", VALID: "로그인됨", INVALID: "거절됨", UNKNOWN: "확인 못 함" } as const;
 const DAY_MS = 86_400_000;
 /** How long a holder's withdrawal stays announced at the top of the page. */
@@ -58,7 +58,7 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
   const rows = (await listCredentials(c.env.DB, workspaceId)).sort((a, b) => Number(b.status === "ACTIVE") - Number(a.status === "ACTIVE"));
   // The businesses the live certificates are issued for, as NTS shows them (none asked unless the deployment checks).
   const certified = rows.flatMap((row) => (row.status === "ACTIVE" && row.authMethod === "CERTIFICATE" && row.businessNumber ? [row.businessNumber] : []));
-  const [sandboxOnly, successes, statuses, terms] = await Promise.all([isSandboxOnly(c.env.DB, workspaceId), lastSuccesses(c.env.DB, workspaceId), currentStatuses(c.env, certified), consentTermsOf(c.env.DB, workspaceId)]);
+  const [sandboxOnly, successes, statuses, terms] = await Promise.all([isSandboxOnly(c.env.DB, workspaceId), lastSuccesses(c.env.DB, workspaceId), currentStatuses(c.env, workspaceId, certified), consentTermsOf(c.env.DB, workspaceId)]);
   const manages = roleMay(role, "credentials.manage");
   const base = `/console/w/${workspaceId}/credentials`;
   const now = Date.now();
@@ -99,7 +99,7 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
         {rows.map((row) => (
           <tr data-credential-id={row.id}>
             <td>{providerName(row.providerCode)}</td>
-            <td>{AUTH_METHOD[row.authMethod]}</td>
+            <td>{AUTH_METHOD_NAMES[row.authMethod]}</td>
             <td>
               {row.label ?? ""}
               {row.isDefault && <span class="badge" data-badge="default"> 기본</span>}

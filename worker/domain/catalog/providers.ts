@@ -1,11 +1,15 @@
 import type { DailyWindow } from "./maintenance";
 
 /**
- * How a credential gets in: fields typed in (`PROVIDER_LOGIN`, `CERTIFICATE`), or a person's consent at the
- * institution's own page (`OPEN_BANKING`: nothing typed here; docs/credentials.md "Open Banking consents").
+ * How a credential gets in: fields typed in (`PROVIDER_LOGIN`, `CERTIFICATE`), a person's consent at the
+ * institution's own page (`OPEN_BANKING`: nothing typed here; docs/credentials.md "Open Banking consents"), or who a
+ * person is to a 간편인증 app, each login then approved on their phone (`SIMPLE_AUTH`, docs/credentials.md).
  */
-export const AUTH_METHOD_VALUES = ["PROVIDER_LOGIN", "CERTIFICATE", "OPEN_BANKING"] as const;
+export const AUTH_METHOD_VALUES = ["PROVIDER_LOGIN", "CERTIFICATE", "OPEN_BANKING", "SIMPLE_AUTH"] as const;
 export type AuthMethod = (typeof AUTH_METHOD_VALUES)[number];
+
+/** Each way in as the console and the holder's page name it. */
+export const AUTH_METHOD_NAMES: Record<AuthMethod, string> = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서", OPEN_BANKING: "오픈뱅킹 동의", SIMPLE_AUTH: "간편인증" };
 
 export interface CredentialField {
   name: string;

@@ -1,11 +1,11 @@
-import { CERTIFICATE_FIELDS, findProvider, type ProviderDefinition, takesConsent } from "../catalog/providers";
+import { AUTH_METHOD_VALUES, CERTIFICATE_FIELDS, findProvider, type ProviderDefinition, takesConsent } from "../catalog/providers";
 import { GLOBAL_PROVIDER } from "./identity";
 import { ApiError, type FieldError, fieldError } from "../../platform/errors/api-error";
 import type { LoginCredential } from "../../../collectors/adapter";
 import type { CertificateFace } from "../certificates/verify";
 
 /** What a credential's `authMethod` may be: OPEN_BANKING only comes from a consent (registration/open-banking.ts), never typed. */
-export const AUTH_METHODS = ["PROVIDER_LOGIN", "CERTIFICATE", "OPEN_BANKING"] as const;
+export const AUTH_METHODS = AUTH_METHOD_VALUES;
 
 export function providerForCredential(code: string, field = "body.providerCode"): ProviderDefinition {
   const provider = findProvider(code);
@@ -80,6 +80,8 @@ export function credentialFromFields(provider: CredentialScope, authMethod: "PRO
 /** A hint for listings that identifies the login without revealing it; a certificate's comes from its checked face. */
 export function maskedLabel(credential: LoginCredential, certificate: CertificateFace | null = null): string {
   if (credential.authMethod === "OPEN_BANKING") return "오픈뱅킹 동의";
+  // The person's name and app say whose phone is asked; the number's middle is hidden as on a bank's screen.
+  if (credential.authMethod === "SIMPLE_AUTH") return `${credential.name} ${credential.phone.slice(0, 3)}-****-${credential.phone.slice(-4)}`;
   if (credential.authMethod === "CERTIFICATE") {
     // Subject name and expiry are on the certificate's face, not secret, and tell certificates apart.
     return certificate ? `인증서 ${certificate.commonName ?? certificate.subject} (~${certificate.notAfter.slice(0, 10)})` : "인증서";

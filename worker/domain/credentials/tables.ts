@@ -23,7 +23,7 @@ export const credentials = sqliteTable(
     /** The provider it logs in at, or GLOBAL_PROVIDER for a certificate that serves every provider taking certificates. */
     providerCode: text("provider_code").notNull(),
     /** OPEN_BANKING: a person's consent at KFTC Open Banking, its tokens sealed like any secret (consent-face.ts). */
-    authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE", "OPEN_BANKING"] }).notNull(),
+    authMethod: text("auth_method", { enum: ["PROVIDER_LOGIN", "CERTIFICATE", "OPEN_BANKING", "SIMPLE_AUTH"] }).notNull(),
     /**
      * What makes two registrations the same credential (domain/credentials/identity.ts): the certificate's issuer and
      * serial, or a hash of the provider and login id. Null only on rows older than identities, until the

@@ -1,3 +1,4 @@
+import { AUTH_METHOD_NAMES } from "../../domain/catalog/providers";
 import type { Context } from "hono";
 import type { PageEnv } from "../../env";
 import type { CredentialRow } from "../../domain/credentials/store";
@@ -10,7 +11,6 @@ import { kst } from "../kst";
 import { providerName } from "../provider-name";
 
 const PRODUCT = "데이터 수집 서비스";
-const METHOD = { PROVIDER_LOGIN: "아이디 로그인", CERTIFICATE: "공동인증서", OPEN_BANKING: "오픈뱅킹 동의" } as const;
 
 /** What is shared, with whom, since when and until when, as the holder reads it. */
 function Shared(props: { credential: CredentialRow }) {
@@ -20,7 +20,7 @@ function Shared(props: { credential: CredentialRow }) {
   return (
     <dl id="shared">
       <dt>맡긴 것</dt>
-      <dd>{`${METHOD[credential.authMethod]} · ${credential.label ?? ""}`}</dd>
+      <dd>{`${AUTH_METHOD_NAMES[credential.authMethod]} · ${credential.label ?? ""}`}</dd>
       <dt>누구에게</dt>
       <dd id="shared-with">{record ? (record.partner?.name ? `${record.partner.name} (${record.workspaceName}을 위해)` : record.workspaceName) : "등록한 워크스페이스"}</dd>
       <dt>어느 기관에서</dt>
