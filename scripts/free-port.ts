@@ -6,7 +6,8 @@ import { createServer } from "node:net";
 const LOW = 20_000;
 const HIGH = 32_000;
 
-function tryListen(port: number): Promise<boolean> {
+/** Whether nothing listens on `port` of this machine right now. */
+export function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once("error", () => resolve(false));
@@ -18,6 +19,6 @@ function tryListen(port: number): Promise<boolean> {
 export async function freePort(): Promise<number> {
   for (;;) {
     const port = LOW + Math.floor(Math.random() * (HIGH - LOW));
-    if (await tryListen(port)) return port;
+    if (await portIsFree(port)) return port;
   }
 }

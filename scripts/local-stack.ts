@@ -7,6 +7,7 @@ import { DEMO_OPERATOR_EMAIL, DEMO_USER_EMAIL, demoWorkspace, newApiKey, newDemo
 import { scraperAuthorization } from "../contracts/scraper-protocol";
 import { REPLICA_SERVICE_KEY } from "../sandbox/nts-business-status/ground-truth";
 import { freePort } from "./free-port";
+import { startWatchdog } from "./child-watchdog";
 import { localInstitutionBaseUrls, localOpenBankingKeys } from "./local-institutions";
 import { newRegistrationKeyring } from "./registration-keys";
 
@@ -203,15 +204,19 @@ async function waitUntilClosed(url: string, timeoutMs = 60_000): Promise<void> {
 export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
   const env = { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" };
   const children = new Set<ChildProcess>();
+  // Ends the children should this process die before stop() (a SIGKILL, a closed terminal): scripts/child-watchdog.ts.
+  const watchdog = startWatchdog();
   const secrets = await localSecrets();
   const logs = options.logDir;
   if (logs) mkdirSync(logs, { recursive: true });
 
   // Node with tsx as a loader, not the tsx CLI: one process per service, so a kill really stops it.
   const node = (script: string) => [path.join(BIN, "node"), ["--import", "tsx", script]] as const;
-  // `group`: the child leads a process group of its own, so a kill reaches what it spawned too.
-  const spawnLogged = (name: string, command: string, args: readonly string[], extraEnv: Record<string, string>, group = false) => {
-    const child = spawn(command, [...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: logs ? ["ignore", "pipe", "pipe"] : "inherit", detached: group });
+  // Each child leads a process group of its own, so a kill reaches what it spawned too (workerd beneath wrangler,
+  // Chromium beneath a scraper), and the watchdog ends the whole group.
+  const spawnLogged = (name: string, command: string, args: readonly string[], extraEnv: Record<string, string>) => {
+    const child = spawn(command, [...args], { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: logs ? ["ignore", "pipe", "pipe"] : "inherit", detached: true });
+    watchdog.watch(child);
     if (logs) {
       const out = createWriteStream(path.join(logs, `${name}.log`), { flags: "a" });
       // Both streams share the file: neither may end it while the other still writes (an uncaught write after end).
@@ -293,6 +298,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
         return exited.then(() => clearTimeout(force));
       }),
     );
+    watchdog.release();
   };
 
   try {
@@ -342,7 +348,6 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
           "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs,
         ],
         {},
-        true,
       );
       await waitFor(`${baseUrl}/api/v1/openapi.json`, worker);
     };

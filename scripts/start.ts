@@ -6,6 +6,7 @@ import { localInstitutionBaseUrls } from "./local-institutions";
 import { startLocalStack } from "./local-stack";
 import { consentOpenBanking, DEMO_OPENBANKING_USER } from "./demo-openbanking";
 import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
+import { portIsFree } from "./free-port";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** A demo secret: the environment's when set, else the one made on the first start, so restarts keep working curl lines and sign-ins. */
@@ -19,12 +20,27 @@ function remembered(envName: string, fileName: string, make: () => string): stri
   return value;
 }
 
-const port = Number(process.env.PORT ?? 8787);
+// `npm start` dying by SIGKILL runs no handler and leaves this process to init: it ends too (the children's watchdog,
+// scripts/child-watchdog.ts, ends them). The package's start script execs this process, so npm is its parent.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) process.exit(1);
+}, 500).unref();
+
+const ports = { PORT: Number(process.env.PORT ?? 8787), SANDBOX_PORT: Number(process.env.SANDBOX_PORT ?? 8790), SCRAPER_PORT: Number(process.env.SCRAPER_PORT ?? 8791) };
+// Whatever holds a port (an earlier start's worker, most often) would answer in this start's place, unnoticed.
+for (const [name, taken] of Object.entries(ports)) {
+  if (await portIsFree(taken)) continue;
+  console.error(`포트 ${taken}(${name})을 이미 다른 프로세스가 쓰고 있어 시작하지 않습니다. 이전 npm start가 남아 있다면 그 프로세스를 끝내거나, ${name}=<다른 포트>로 시작하세요.`);
+  process.exit(1);
+}
+
 const stack = await startLocalStack({
-  port,
-  sandboxPort: Number(process.env.SANDBOX_PORT ?? 8790),
-  scraperPort: Number(process.env.SCRAPER_PORT ?? 8791),
-  persistTo: path.join(ROOT, ".wrangler", "state"),
+  port: ports.PORT,
+  sandboxPort: ports.SANDBOX_PORT,
+  scraperPort: ports.SCRAPER_PORT,
+  // LOCAL_STATE_DIR: another checkout's (or a test's) state, beside this one's.
+  persistTo: process.env.LOCAL_STATE_DIR ?? path.join(ROOT, ".wrangler", "state"),
   apiKey: remembered("DEMO_API_KEY", "demo-api-key", newApiKey),
   demoPassword: remembered("DEMO_PASSWORD", "demo-password", newDemoPassword),
   demoOperator: {
@@ -69,7 +85,8 @@ console.log(`
 Ctrl-C로 모두 종료합니다.
 `);
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
+// SIGHUP: the terminal closed. A second signal while stopping ends this process at once, and the watchdog the rest.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.once(signal, () => {
     void stack.stop().then(() => process.exit(0));
   });

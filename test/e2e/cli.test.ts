@@ -94,6 +94,15 @@ describe("collect jobs and results", () => {
     expect(csv.equals(served)).toBe(true);
     expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
 
+    // `collect results … | head`: the reader closes the pipe, here before the CLI writes, so every write meets it.
+    for (const args of [["results", job.id], ["results", job.id, "--csv"], ["jobs", "show", job.id, "--json"]]) {
+      const child = runNode(["cli/bin.mjs", ...args], env);
+      child.stdout!.destroy();
+      const closed = await finished(child);
+      expect(closed.stderr, args.join(" ")).toBe("");
+      expect(closed.code, args.join(" ")).toBe(0);
+    }
+
     // A download link hands the same bytes to someone without the key, for the time asked.
     const link = await cli(["links", "create", job.id, "--expires-in", "600", "--json"], env);
     expect(link.code, link.stderr).toBe(0);
