@@ -5,17 +5,22 @@ import { saveStatuses, statusesOf } from "../../worker/domain/business-status/st
 import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { REPLICA_BUSINESSES, UNREGISTERED_NUMBER } from "../../sandbox/nts-business-status/ground-truth";
+import { withCheckDigit } from "../../contracts/business-number";
 import { ConsoleBrowser } from "./console-browser";
 import { callJson } from "./helpers";
 
 type Json = Record<string, any>;
 const [active, , suspended, closed] = REPLICA_BUSINESSES;
 
-/** A console owner whose workspace is of `businessNumber` (sign-up names the sandbox's business; this test names another). */
-async function ownerOf(businessNumber: string) {
+/**
+ * A console owner whose workspace is of `businessNumber` (sign-up names the sandbox's business; this test names
+ * another), their e-mail confirmed unless `confirmed` is false: NTS is a real institution.
+ */
+async function ownerOf(businessNumber: string, confirmed = true) {
   const owner = new ConsoleBrowser();
-  const { workspaceId } = await owner.signUp();
+  const { email, workspaceId } = await owner.signUp();
   await env.DB.prepare("UPDATE workspaces SET business_number = ? WHERE id = ?").bind(businessNumber, workspaceId).run();
+  if (confirmed) await owner.verifyEmail(email);
   return { owner, workspaceId };
 }
 
@@ -52,7 +57,17 @@ describe("the service checks businesses' registration status with NTS", () => {
 
   it("asks nothing where the deployment holds no NTS key", async () => {
     const number = REPLICA_BUSINESSES[4]!.b_no;
-    expect((await currentStatuses({ ...env, NTS_SERVICE_KEY: undefined }, [number])).size).toBe(0);
+    const { workspaceId } = await ownerOf(number);
+    expect((await currentStatuses({ ...env, NTS_SERVICE_KEY: undefined }, workspaceId, [number])).size).toBe(0);
+    expect((await statusesOf(env.DB, [number])).size).toBe(0);
+  });
+
+  it("asks nothing for a workspace whose owner has not confirmed their e-mail: the deployment's NTS key is a real institution's", async () => {
+    // A number no other test asks of NTS.
+    const number = withCheckDigit("617812345");
+    const { owner, workspaceId } = await ownerOf(number, false);
+    expect((await owner.open(`/console/w/${workspaceId}/overview`)).status).toBe(200);
+    expect((await owner.open(`/console/w/${workspaceId}/credentials`)).status).toBe(200);
     expect((await statusesOf(env.DB, [number])).size).toBe(0);
   });
 });

@@ -1,8 +1,10 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { parseCsv } from "../support/parse-csv";
 import { REPLICA_BUSINESSES, UNREGISTERED_NUMBER } from "../../sandbox/nts-business-status/ground-truth";
 import { withCheckDigit } from "../../contracts/business-number";
 import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
+import { ConsoleBrowser } from "./console-browser";
 
 type Json = Record<string, any>;
 const PROVIDER = "nts.business-status";
@@ -84,5 +86,27 @@ describe("business.status.v1 through the public API, against the NTS replica", (
     expect(provider.body).toMatchObject({ code: PROVIDER, verification: "replica", acceptedAuthMethods: [] });
     const schema = await callJson<Json>(`/api/v1/schemas/${SCHEMA}`, { key: ws.apiKey });
     expect(schema.status, JSON.stringify(schema.body)).toBe(200);
+  });
+
+  it("is a real institution: a workspace whose owner has not confirmed their e-mail is refused its jobs and schedules, until confirmed", async () => {
+    const browser = new ConsoleBrowser();
+    const { email, workspaceId } = await browser.signUp();
+    const issued = await browser.post(`/console/w/${workspaceId}/keys`, { name: "서버", canManageKeys: "1" });
+    const ws = { workspaceId, apiKey: /id="issued-secret">([^<]+)</.exec(issued.html)![1]!, apiKeyId: "" };
+    const params = { businessNumbers: [active!.b_no] };
+    const schedule = () => callJson<Json>("/api/v1/schedules", { method: "POST", key: ws.apiKey, json: { providerCode: PROVIDER, schema: SCHEMA, cron: "0 3 * * *", params } });
+    for (const refused of [await create(ws, { params }), await schedule()]) {
+      expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+      expect(refused.body.code).toBe("WORKSPACE_ACCESS_DENIED");
+      expect(refused.body.message).toContain("이메일 주소를 확인하기 전에는");
+    }
+    const stored = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).bind(workspaceId).first<{ n: number }>())!.n;
+    expect([await stored("jobs"), await stored("schedules")]).toEqual([0, 0]);
+    // The sandbox's institutions stay open to it.
+    expect((await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", params: {} } })).status).toBe(201);
+
+    await browser.verifyEmail(email);
+    expect((await create(ws, { params })).status).toBe(201);
+    expect((await schedule()).status).toBe(201);
   });
 });

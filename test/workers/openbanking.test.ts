@@ -237,3 +237,17 @@ describe("Open Banking as a provider", () => {
     expect(job.body.code).toBe("CREDENTIAL_REVOKED");
   });
 });
+
+describe("Open Banking and a workspace whose owner has not confirmed their e-mail", () => {
+  it("opens no consent at KFTC: refused as every real institution is, before a state is bound or KFTC's page named", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    // As sign-up leaves a workspace until its owner follows the mailed link.
+    await env.DB.prepare("UPDATE workspaces SET sandbox_only = 1 WHERE id = ?").bind(ws.workspaceId).run();
+    const session = await issue(ws);
+    const started = await callJson<Json>("/connect/api/open-banking/authorizations", { method: "POST", headers: hostedUiHeaders(session.sessionToken), json: { providerCode: "openbanking" } });
+    expect(started.status, JSON.stringify(started.body)).toBe(403);
+    expect(started.body).toMatchObject({ code: "WORKSPACE_ACCESS_DENIED", message: expect.stringContaining("이메일 주소를 확인하기 전에는") });
+    const row = await env.DB.prepare("SELECT consent_state_hash AS state FROM registration_sessions WHERE id = ?").bind(session.sessionId).first<{ state: string | null }>();
+    expect(row!.state).toBeNull();
+  });
+});

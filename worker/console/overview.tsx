@@ -66,7 +66,7 @@ export async function showOverview(c: ConsoleContext<"workspaceId">): Promise<Re
     listJobs(c.env.DB, { workspaceId, limit: FAILURES_SHOWN, statuses: ["FAILED"] }),
     findWorkspace(c.env.DB, workspaceId).then((w) => w?.businessNumber ?? null),
   ]);
-  const statuses = business ? await currentStatuses(c.env, [business], now) : new Map();
+  const statuses = business ? await currentStatuses(c.env, workspaceId, [business], now) : new Map();
   const series = daily(activity, now);
   const providers = byProvider(activity);
   const nonce = c.get("cspNonce");

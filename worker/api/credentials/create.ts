@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { code, MAX } from "../../platform/http/bounds";
 import { createMiddleware } from "hono/factory";
 import { checkCredential } from "../../domain/credentials/check";
-import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../../domain/workspaces/store";
+import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../../domain/workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope } from "../../domain/credentials/fields";
 import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../../domain/partners/business-number";
 import { sealedCredentialRow } from "../../domain/credentials/store";
@@ -72,7 +72,7 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   checkAuthMethod(scope, body.authMethod);
   const credential = credentialFromFields(scope, body.authMethod, body.fields);
   const { workspaceId } = principalOf(c);
-  await assertMayHoldCredential(c.env.DB, workspaceId, scope);
+  await assertMayUseProvider(c.env.DB, workspaceId, scope);
   const businessNumber = body.businessNumber ? parseBusinessNumber(body.businessNumber, "body.businessNumber") : await workspaceBusinessNumber(c.env.DB, workspaceId);
   assertBusinessFor(businessNumber, scope, body.authMethod);
   const certificate = await checkCredential(credential, businessNumber);

@@ -2,6 +2,8 @@ import type { RawRecord } from "../../../collectors/adapter";
 import type { Bindings } from "../../env";
 import { log } from "../../platform/observability/telemetry";
 import { scraperClient } from "../scraper/binding";
+import { findProvider } from "../catalog/providers";
+import { isSandboxOnly, opensTo } from "../workspaces/store";
 import { type BusinessStatus, saveStatuses, statusesOf } from "./store";
 
 const PROVIDER = "nts.business-status";
@@ -30,7 +32,7 @@ function statusOf(record: RawRecord, now: number): BusinessStatus {
 async function askNts(env: CheckEnv, numbers: string[], now: number): Promise<BusinessStatus[]> {
   const scraper = scraperClient(env);
   if (!scraper) return [];
-  const sessionId = await scraper.openSession(PROVIDER, { authMethod: "DEPLOYMENT_KEY" });
+  const { sessionId } = await scraper.openSession(PROVIDER, { authMethod: "DEPLOYMENT_KEY" });
   try {
     const unit = { jobId: `business-status:${crypto.randomUUID()}`, unitIndex: 0, schema: SCHEMA, target: null, segment: null, params: { businessNumbers: numbers } };
     return (await scraper.collect(sessionId, unit)).map((record) => statusOf(record, now));
@@ -40,11 +42,13 @@ async function askNts(env: CheckEnv, numbers: string[], now: number): Promise<Bu
 }
 
 /**
- * What NTS says of `numbers`: kept answers younger than a day, the rest asked now (at most 100, waited for
- * CHECK_WAIT_MS) and kept. A failed or slow check is logged for the operators and the page shows what was known.
+ * What NTS says of `numbers`, for a page of `workspaceId`: kept answers younger than a day, the rest asked now (at
+ * most 100, waited for CHECK_WAIT_MS) and kept. A failed or slow check is logged for the operators and the page shows
+ * what was known. Nothing for a workspace the provider is not open to (its owner's e-mail not confirmed): the
+ * deployment's key is a real institution's, as a job on it is.
  */
-export async function currentStatuses(env: CheckEnv, numbers: readonly string[], now = Date.now()): Promise<Map<string, BusinessStatus>> {
-  if (!statusChecksOn(env)) return new Map();
+export async function currentStatuses(env: CheckEnv, workspaceId: string, numbers: readonly string[], now = Date.now()): Promise<Map<string, BusinessStatus>> {
+  if (!statusChecksOn(env) || !opensTo(await isSandboxOnly(env.DB, workspaceId), findProvider(PROVIDER)!)) return new Map();
   const distinct = [...new Set(numbers)];
   const known = await statusesOf(env.DB, distinct);
   const due = distinct.filter((n) => !known.has(n) || now - known.get(n)!.checkedAt >= STATUS_TTL_MS).slice(0, MAX_ASKED);

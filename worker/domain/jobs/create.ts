@@ -16,7 +16,7 @@ import { planMessage } from "./messages";
 import { sinceBase } from "./since";
 import { type CapWindow, type Idempotency, type InsertOutcome, insertJob, type JobRow, type NewJob } from "./store";
 import { monthlyStepsLeft } from "./step-cap";
-import { jobBillingOf, recipientsOf } from "../workspaces/store";
+import { assertOpenTo, jobBillingOf, recipientsOf } from "../workspaces/store";
 import { DAY_MS, retentionOf } from "../workspaces/results-retention";
 import { assertNotPastDue } from "../workspaces/past-due";
 import { usableRoute } from "../deliveries/store";
@@ -139,6 +139,8 @@ async function decide(
   const now = Date.now();
   const billing = jobBillingOf(context.billing, workspaceId);
   assertNotPastDue(billing.pastDueSince, now);
+  // Before the credential: a provider on the deployment's key has none to be refused for.
+  assertOpenTo(Boolean(context.billing?.sandboxOnly), request.provider);
   // A provider on the deployment's key runs with no credential; naming one is refused as naming another provider's is.
   const keyed = runsOnDeploymentKey(request.provider);
   const chosen = keyed && !input.credentialId ? null : chooseJobCredential(context.candidates, request.provider, input.credentialId, now, env.VAULT_MASTER_KEY);

@@ -8,7 +8,7 @@ import { consentFaceOf, consentFaceStatement } from "../credentials/consents";
 import { assertSameIdentity, restoreStatement } from "../credentials/recovery";
 import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
 import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
-import { assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
+import { assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
 import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
 import { consentOptionOf } from "./open-banking";
@@ -33,7 +33,7 @@ export async function registerConsent(env: Bindings, session: SessionRow, grant:
   const option = consentOptionOf(session, PROVIDER);
   if ((await workspaceBusinessNumber(env.DB, session.workspaceId)) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
   const provider = findProvider(PROVIDER)!;
-  await assertMayHoldCredential(env.DB, session.workspaceId, provider);
+  await assertMayUseProvider(env.DB, session.workspaceId, provider);
   await assertIdentitiesKnown(env.DB, session.workspaceId);
   const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, {
     providerCode: PROVIDER, credential: grant.credential, certificate: null, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas, consent: face,

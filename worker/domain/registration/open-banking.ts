@@ -13,6 +13,7 @@ import { findProvider, takesConsent } from "../catalog/providers";
 import { partnerClientIdFor, partnerKeysFor } from "../partners/open-banking-keys";
 import type { ActiveJobCheck } from "../credentials/store";
 import { scraperClient } from "../scraper/binding";
+import { assertMayUseProvider } from "../workspaces/store";
 import { type RegistrationOption, recordFailedAttempt, type SessionRow, usableSessionForPage } from "./sessions";
 import { registerConsent } from "./consent-registration";
 import { registrationSessions } from "./tables";
@@ -64,6 +65,8 @@ export async function startConsent(env: Bindings, token: string, providerCode: s
     await recordFailedAttempt(env, session.id);
     throw err;
   }
+  // Before KFTC's page is named: the consent would be given, and exchanged on our keys, only to be refused at the callback.
+  await assertMayUseProvider(env.DB, session.workspaceId, findProvider(providerCode)!);
   // A session a partner issued for one of its businesses uses the partner's own keys, if it set them (§1.5).
   const clientId = (await partnerClientIdFor(env.DB, session.workspaceId)) ?? env.OPENBANKING_CLIENT_ID;
   if (!clientId) {

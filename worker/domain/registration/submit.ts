@@ -1,5 +1,5 @@
 import { checkCredential } from "../credentials/check";
-import { assertBusinessFor, assertMayHoldCredential, workspaceBusinessNumber } from "../workspaces/store";
+import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
 import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
 import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
@@ -73,7 +73,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   if (submission.providerCode === undefined) throw new ApiError("PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT");
   const provider = providerForCredential(submission.providerCode, "body.providerCode");
   checkAuthMethod(provider, submission.kind, "body.kind");
-  await assertMayHoldCredential(env.DB, session.workspaceId, provider);
+  await assertMayUseProvider(env.DB, session.workspaceId, provider);
   assertBusinessFor(session.businessNumber, provider, submission.kind);
   const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
   const credential = credentialFromFields(provider, submission.kind, fields, "fields");

@@ -1,12 +1,12 @@
 import { findSchema } from "../catalog/schemas";
 import type { Bindings } from "../../env";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
-import { validateJobRequest } from "../catalog/job-request";
+import { type JobRequest, validateJobRequest } from "../catalog/job-request";
 import { armSchedule } from "./alarm";
 import { minimumIntervalMinutes, nextOccurrence, parseCron, shortIntervalMinutes } from "./cron";
 import { rollingRange } from "./rolling-range";
 import { usableRoute } from "../deliveries/store";
-import { eventRecipients } from "../workspaces/store";
+import { assertMayUseProvider, eventRecipients } from "../workspaces/store";
 import { deleteSchedule, findSchedule, insertSchedule, isOneActiveConflict, MAX_SCHEDULES_PER_WORKSPACE, type ScheduleRow, setScheduleStatus } from "./store";
 
 type ManageEnv = Pick<Bindings, "DB" | "SCHEDULE_ALARMS" | "SCHEDULE_MIN_INTERVAL_MINUTES">;
@@ -39,7 +39,7 @@ const notFound = () => new ApiError("RESOURCE_NOT_FOUND", { message: "일정을 
  * Checks a schedule as its first run's job would be checked (provider, schema, params with a range of `lastDays`
  * ending today), so a schedule that could never run is refused now, not on its first night.
  */
-function checkInput(input: ScheduleInput, floor: number, now: number): void {
+function checkInput(input: ScheduleInput, floor: number, now: number): JobRequest {
   if (!parseCron(input.cron)) {
     throw new ApiError("INVALID_PARAM_FORMAT", { fieldErrors: [fieldError("body.cron", "INVALID_PARAM_FORMAT", "cron은 다섯 필드(분 시 일 월 요일)의 식이어야 합니다. 예: 0 3 * * *")] });
   }
@@ -57,12 +57,13 @@ function checkInput(input: ScheduleInput, floor: number, now: number): void {
   if (ruled) {
     throw new ApiError("INVALID_DATA_JOB_PARAMS", { fieldErrors: [fieldError(`body.params.${ruled}`, "INVALID_DATA_JOB_PARAMS", "일정의 params에는 기간과 since를 넣지 않습니다. lastDays와 incremental로 정해 주세요.")] });
   }
-  validateJobRequest({ providerCode: input.providerCode, schema: input.schema, params: { ...input.params, ...(dated ? rollingRange(input.lastDays!, now) : {}) } });
+  return validateJobRequest({ providerCode: input.providerCode, schema: input.schema, params: { ...input.params, ...(dated ? rollingRange(input.lastDays!, now) : {}) } });
 }
 
 /** A new ACTIVE schedule, its alarm set at its first occurrence. */
 export async function createSchedule(env: ManageEnv, workspaceId: string, input: ScheduleInput, now = Date.now()): Promise<ScheduleRow> {
-  checkInput(input, minimumIntervalMinutes(env), now);
+  const request = checkInput(input, minimumIntervalMinutes(env), now);
+  await assertMayUseProvider(env.DB, workspaceId, request.provider);
   if (input.deliveryRouteId) await usableRoute(env.DB, input.deliveryRouteId, await eventRecipients(env.DB, workspaceId));
   const row = await insertSchedule(
     env.DB,

@@ -42,7 +42,8 @@ export function jobBillingStatement(d1: D1Database, workspaceId: string): D1Prep
   return d1
     .prepare(
       `SELECT b.id AS billingWorkspaceId, b.monthly_job_cap AS monthlyJobCap, b.plan AS plan, coalesce(w.suspended_at, b.suspended_at) AS suspendedAt, b.past_due_since AS pastDueSince,
-         b.results_retention_days AS resultsRetentionDays, w.revision AS revision, b.revision AS billingRevision
+         b.results_retention_days AS resultsRetentionDays, w.revision AS revision, b.revision AS billingRevision,
+         w.sandbox_only AS sandboxOnly
        FROM workspaces w JOIN workspaces b ON b.id = coalesce(w.billing_workspace_id, w.id) WHERE w.id = ?`,
     )
     .bind(workspaceId);
@@ -59,6 +60,11 @@ export type JobBillingRow = {
   /** The two rows' revisions (tables.ts `revision`) as read. */
   revision: number;
   billingRevision: number;
+  /**
+   * 1 while the owner has not confirmed their e-mail (opensTo). No revision moves with it: it only ever turns 0, and
+   * a kept context's refusal is decided again from a fresh read (jobs/create.ts).
+   */
+  sandboxOnly: number;
 };
 
 /** A suspended workspace, or a business whose partner is suspended, starts no job: WORKSPACE_ACCESS_DENIED. */
@@ -110,12 +116,22 @@ export async function isSandboxOnly(d1: D1Database, workspaceId: string): Promis
 }
 
 /**
- * A workspace whose owner has not confirmed their e-mail keeps no credential of a real institution: nobody has
- * shown they can be reached at the address that signed up. 403 WORKSPACE_ACCESS_DENIED, saying what to do.
+ * The one rule of a workspace whose owner has not confirmed their e-mail (sandboxOnly): the sandbox's providers only.
+ * It holds no credential of a real institution, runs no job or schedule at one, and spends none of the deployment's
+ * own keys at an official API (nts.business-status, Open Banking's consent): nobody has shown they can be reached at
+ * the address that signed up.
  */
-export async function assertMayHoldCredential(d1: D1Database, workspaceId: string, provider: { sandbox: boolean }): Promise<void> {
-  if (provider.sandbox || !(await isSandboxOnly(d1, workspaceId))) return;
+export const opensTo = (sandboxOnly: boolean, provider: { sandbox: boolean }): boolean => provider.sandbox || !sandboxOnly;
+
+/** `opensTo`, else 403 WORKSPACE_ACCESS_DENIED saying what to do. */
+export function assertOpenTo(sandboxOnly: boolean, provider: { sandbox: boolean }): void {
+  if (opensTo(sandboxOnly, provider)) return;
   throw new ApiError("WORKSPACE_ACCESS_DENIED", { message: "이메일 주소를 확인하기 전에는 샌드박스 기관만 쓸 수 있습니다. 가입할 때 받은 메일의 링크를 눌러 주세요." });
+}
+
+/** `assertOpenTo` for a workspace named by id, read only for a real institution. */
+export async function assertMayUseProvider(d1: D1Database, workspaceId: string, provider: { sandbox: boolean }): Promise<void> {
+  if (!provider.sandbox) assertOpenTo(await isSandboxOnly(d1, workspaceId), provider);
 }
 
 /**
