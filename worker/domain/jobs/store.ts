@@ -98,6 +98,7 @@ function insertedRow(job: NewJob): JobRow {
     attempt: 0,
     leaseFence: 0,
     queuePosition: null,
+    awaitingHolder: null,
     resumesAt: null,
     planResentAt: null,
     changesResultId: null,

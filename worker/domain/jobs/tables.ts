@@ -38,6 +38,11 @@ export const jobs = sqliteTable(
     queuePosition: integer("queue_position"),
     /** While the job waits out its provider's maintenance window (domain/pipeline/executor.ts): when it goes on; null otherwise. */
     resumesAt: integer("resumes_at"),
+    /**
+     * While the job waits for its credential's holder to approve the login on their phone (간편인증,
+     * domain/pipeline/executor.ts): the app asked and until when; null otherwise.
+     */
+    awaitingHolder: text("awaiting_holder", { mode: "json" }).$type<import("../../../collectors/adapter").HolderApproval>(),
     /** An incremental job's base (params.since): its results are the changes since that job's collection (domain/results/changes.ts). */
     sinceJobId: text("since_job_id"),
     /** Set when an incremental job succeeds: the R2 object of its changes and where their CSV rows start. */
