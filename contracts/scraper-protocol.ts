@@ -1,4 +1,4 @@
-import type { AdapterCredential, OpenBankingConsent, PageSurprise, RawRecord, Target, TaskUnit } from "../collectors/adapter";
+import type { AdapterCredential, HolderApproval, OpenBankingConsent, PageSurprise, RawRecord, Target, TaskUnit } from "../collectors/adapter";
 
 /**
  * The scraper container's HTTP protocol (docs/scraper-runtime.md), shared by
@@ -9,6 +9,8 @@ export const scraperPaths = {
   session: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}`,
   targets: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/targets`,
   collect: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/collect`,
+  /** 200 once the session is logged in; 202 (AwaitingHolderResponse) while its holder has not approved it. */
+  ready: (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}/ready`,
   sftpUploads: "/deliveries/sftp",
   openBankingTokens: "/open-banking/tokens",
 };
@@ -82,7 +84,23 @@ export interface OpenSessionRequest {
 }
 export interface OpenSessionResponse {
   sessionId: string;
+  /**
+   * A login its holder must approve on their phone (간편인증): the app was asked, and the session is logged in only
+   * once they approve. Its targets and collect calls then answer 202 with `AwaitingHolderResponse` while they have not.
+   */
+  awaiting?: HolderApproval;
 }
+
+/**
+ * The answer (HTTP 202) of a targets or collect call on a session whose holder has not approved its login yet: the
+ * scraper asked the gateway for up to APPROVAL_WAIT_MS first, so the caller asks again at once.
+ */
+export interface AwaitingHolderResponse {
+  awaiting: HolderApproval;
+}
+
+/** How long one targets or collect call waits for a holder's approval before answering 202: well inside the worker's bound of the call. */
+export const APPROVAL_WAIT_MS = 20_000;
 
 export interface TargetsRequest {
   schema: string;

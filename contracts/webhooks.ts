@@ -17,6 +17,7 @@
 export const WEBHOOK_EVENT_TYPES = [
   "data_job.succeeded",
   "data_job.failed",
+  "data_job.awaiting_holder",
   "registration_session.consumed",
   "registration_session.cancelled",
   "registration_session.expired",

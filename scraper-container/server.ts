@@ -4,18 +4,18 @@ import type { AdapterCredential, TaskUnit } from "../collectors/adapter";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
 import { redactText } from "../collectors/redaction";
-import { type CollectRequest, type CollectResponse, type OpenSessionResponse, scraperPaths, type TargetsRequest, type TargetsResponse } from "../contracts/scraper-protocol";
+import { type AwaitingHolderResponse, type CollectRequest, type CollectResponse, type OpenSessionResponse, scraperPaths, type TargetsRequest, type TargetsResponse } from "../contracts/scraper-protocol";
 import { BrowserPool, DEFAULT_CHROMIUM_PATH } from "./browser-pool";
 import { type EgressOptions, egress } from "./egress";
 import { failureAnswer } from "./failure-answer";
 import { HttpFailure, readJsonBody, send, sendFailure } from "./http-io";
-import { logIn } from "./log-in";
+import { AwaitingHolder, logIn } from "./log-in";
 import { SessionStore } from "./sessions";
 import { checkSharedSecret, isAuthorized } from "./shared-secret";
 import { startSiteFence } from "./site-fence";
 import { scraperTracing } from "./tracing";
 import { type SftpOptions, uploadSftp } from "./sftp-upload";
-import type { OpenBankingKeys } from "../collectors/openbanking";
+import { type OpenBankingKeys, randomProcessTag, useProcessTag } from "../collectors/openbanking";
 import { openBankingKeysFromEnv, openBankingTokens } from "./open-banking";
 
 export interface ScraperOptions {
@@ -43,6 +43,12 @@ export interface ScraperOptions {
    * adapter (`ctx.deploymentKey`) only when the worker asks for the deployment's key; unset, such a login fails.
    */
   deploymentKeys?: Readonly<Record<string, string>>;
+  /**
+   * This process's tag in every Open Banking `bank_tran_id` (collectors/openbanking/bank-tran-id.ts, 0..46655), which no
+   * other live scraper process holds (SCRAPER_PROCESS_TAG: a container instance's or runner slot's, process-tag.ts);
+   * unset, a random one.
+   */
+  processTag?: number;
   /** Route deliveries over SFTP: public servers only, this machine's loopback too with SFTP_ALLOW_LOCAL_HOSTS=1 (the local stack and tests). */
   sftp?: SftpOptions;
 }
@@ -59,6 +65,7 @@ export interface ScraperServer {
  */
 export async function startScraper(options: ScraperOptions): Promise<ScraperServer> {
   const sharedSecret = checkSharedSecret(options.sharedSecret);
+  useProcessTag(options.processTag ?? randomProcessTag());
   if (!URL.canParse(options.sandboxBaseUrl)) throw new Error("SANDBOX_BASE_URL must be the absolute URL of the sandbox institutions' sites");
   const institutionBaseUrls = options.institutionBaseUrls ?? {};
   const egressFor = egress(options.egress ?? {});
@@ -83,7 +90,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
       const deploymentKey = credential.authMethod === "DEPLOYMENT_KEY" ? options.deploymentKeys?.[institution.adapter.providerCode] : undefined;
       const ctx = { baseUrl: institution.baseUrl, timeoutMs: options.pageTimeoutMs, businessNumber, deploymentKey };
       const loggedIn = await logIn(institution, credential, ctx, { pool, egressFor });
-      return { sessionId: sessions.add({ loggedIn }).id };
+      return { sessionId: sessions.add({ loggedIn }).id, ...(loggedIn.awaiting ? { awaiting: loggedIn.awaiting } : {}) };
     } finally {
       loginsInFlight--;
     }
@@ -117,6 +124,10 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
     const session = sessions.get(parts[1]);
     if (!session) throw new HttpFailure(404, "SESSION_EXPIRED");
     const input = await readJsonBody(req);
+    if (req.method === "POST" && parts[2] === "ready") {
+      await sessions.run(session, () => session.loggedIn.ready());
+      return send(res, 200, { ready: true });
+    }
     if (req.method === "POST" && parts[2] === "targets") {
       const { schema } = input as Partial<TargetsRequest>;
       const targets = () => sessions.run(session, () => session.loggedIn.discoverTargets(String(schema)));
@@ -134,6 +145,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
 
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
+      if (err instanceof AwaitingHolder) return send(res, 202, { awaiting: err.approval } satisfies AwaitingHolderResponse);
       const answer = failureAnswer(err);
       // One JSON line, naming the trace: the job's id (worker/platform/observability/trace-context.ts), so a job's lines are found on both sides.
       // Adapters' errors leave them redacted (collectors/page-report.ts); whatever else reaches here is redacted by the common rules, as it may quote a page.
@@ -172,6 +184,7 @@ export function scraperOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Scr
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     sftp: { allowLocalHosts: env.SFTP_ALLOW_LOCAL_HOSTS === "1" },
     openBankingKeys: openBankingKeysFromEnv(env),
+    processTag: env.SCRAPER_PROCESS_TAG ? Number(env.SCRAPER_PROCESS_TAG) : undefined,
     // data.go.kr's service key for the NTS business-status API (its "Decoding" form, or the "Encoding" one as issued).
     deploymentKeys: env.NTS_SERVICE_KEY?.trim() ? { "nts.business-status": env.NTS_SERVICE_KEY.trim() } : {},
   };

@@ -1,8 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { RawRecord, Target, TaskUnit } from "../collectors/adapter";
+import type { HolderApproval, RawRecord, Target, TaskUnit } from "../collectors/adapter";
 
 /** A login at an institution, whatever kind of adapter made it (scraper-container/log-in.ts). */
 export interface LoggedIn {
+  /** A login its holder approves on a phone: what the app was asked (log-in.ts, approvedLogIn). */
+  awaiting?: HolderApproval;
+  /** How long the session may stay idle, where its institution keeps a login longer than the store's default. */
+  idleMs?: number;
+  /** Resolves once the login is made: at once, or (approvedLogIn) when its holder approved it; AwaitingHolder meanwhile. */
+  ready(): Promise<void>;
   discoverTargets(schema: string): Promise<Target[]>;
   collect(unit: TaskUnit): Promise<RawRecord[]>;
   close(): Promise<void>;
@@ -64,7 +70,7 @@ export class SessionStore {
   }
 
   private async closeIdle(): Promise<void> {
-    const cutoff = Date.now() - this.idleMs;
-    for (const session of [...this.sessions.values()]) if (session.lastUsed < cutoff) await this.close(session.id);
+    const now = Date.now();
+    for (const session of [...this.sessions.values()]) if (session.lastUsed < now - (session.loggedIn.idleMs ?? this.idleMs)) await this.close(session.id);
   }
 }

@@ -49,7 +49,7 @@ afterAll(async () => {
 describe("Browser Rendering scraper", () => {
   it("runs the adapter across reconnections on one login and returns exact records", async () => {
     const scraper = new BrowserRenderingScraper(localLauncher, (code) => browserInstitutionFor(code, sandbox.url));
-    const sessionId = await scraper.openSession("sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
+    const { sessionId } = await scraper.openSession("sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
     const targets = await scraper.targets(sessionId, "bank.transactions.cb.v1");
     const records = await scraper.collect(sessionId, { jobId: "j", unitIndex: 0, schema: "bank.transactions.cb.v1", target: targets[1]!, segment: { start: "2026-03-01", end: "2026-03-31" }, params: {} });
     const truth = bankGroundTruth("user_good", { start: "2026-03-01", end: "2026-03-31" }).transactions.filter((t) => t.accountNumber === targets[1]!.id);

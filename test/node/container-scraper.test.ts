@@ -43,7 +43,7 @@ async function elapsed(work: () => Promise<unknown>): Promise<number> {
 describe("worker's scraper client", () => {
   it("logs in and collects on the real scraper with the shared secret", async () => {
     const client = new ContainerScraper(scraper.url, SECRET);
-    const sessionId = await client.openSession("sandbox.bank", LOGIN);
+    const { sessionId } = await client.openSession("sandbox.bank", LOGIN);
     expect((await client.collect(sessionId, UNIT)).length).toBeGreaterThan(0);
     await client.closeSession(sessionId);
   });
@@ -53,7 +53,7 @@ describe("worker's scraper client", () => {
     const [taxUser, otherUser] = ID_MEMBERS as [IdMember, IdMember];
     const login = { authMethod: "PROVIDER_LOGIN", loginId: taxUser.loginId, password: taxUser.password, secondFactor: taxUser.residentPrefix } as const;
     await expect(client.openSession("sandbox.taxportal", login, otherUser.businessNumber)).rejects.toMatchObject({ code: "BUSINESS_NUMBER_MISMATCH" });
-    await client.closeSession(await client.openSession("sandbox.taxportal", login, taxUser.businessNumber));
+    await client.closeSession((await client.openSession("sandbox.taxportal", login, taxUser.businessNumber)).sessionId);
   });
 
   it("is refused by a scraper holding another secret, as INTERNAL_ERROR", async () => {
@@ -107,7 +107,7 @@ describe("worker's scraper client over several scraper processes", () => {
     const pickSecond = () => 0.99;
     const client = new ContainerScraper(processInstances([scraper.url, second.url]), SECRET, undefined, pickSecond);
     const [firstBefore, secondBefore] = [await loginsOn(scraper), await loginsOn(second)];
-    const sessionId = await client.openSession("sandbox.bank", LOGIN);
+    const { sessionId } = await client.openSession("sandbox.bank", LOGIN);
     expect([await loginsOn(scraper), await loginsOn(second)]).toEqual([firstBefore, secondBefore + 1]);
     // The first process never saw this session: only routing by the id reaches the browser that holds it.
     expect((await client.collect(sessionId, UNIT)).length).toBeGreaterThan(0);
@@ -118,9 +118,9 @@ describe("worker's scraper client over several scraper processes", () => {
 
   it("passes a login on to the next process when the one it picked is at its session cap", async () => {
     const client = new ContainerScraper(processInstances([scraper.url, second.url]), SECRET, undefined, () => 0.99);
-    const held = await client.openSession("sandbox.bank", LOGIN);
+    const { sessionId: held } = await client.openSession("sandbox.bank", LOGIN);
     const firstBefore = await loginsOn(scraper);
-    const passedOn = await client.openSession("sandbox.bank", LOGIN);
+    const { sessionId: passedOn } = await client.openSession("sandbox.bank", LOGIN);
     expect(await loginsOn(scraper)).toBe(firstBefore + 1);
     expect((await client.collect(passedOn, UNIT)).length).toBeGreaterThan(0);
     await Promise.all([client.closeSession(held), client.closeSession(passedOn)]);
@@ -130,11 +130,11 @@ describe("worker's scraper client over several scraper processes", () => {
     const capped = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: sandbox.url, maxSessions: 1 });
     try {
       const client = new ContainerScraper(processInstances([capped.url, second.url]), SECRET, { ...DEFAULT_CALL_BOUNDS, loginWaitMs: 20_000 }, () => 0);
-      const sessions = [await client.openSession("sandbox.bank", LOGIN), await client.openSession("sandbox.bank", LOGIN)];
+      const sessions = [(await client.openSession("sandbox.bank", LOGIN)).sessionId, (await client.openSession("sandbox.bank", LOGIN)).sessionId];
       const waiting = client.openSession("sandbox.bank", LOGIN);
       await new Promise((r) => setTimeout(r, 1500));
       await client.closeSession(sessions[1]!);
-      const third = await waiting;
+      const { sessionId: third } = await waiting;
       expect((await client.collect(third, UNIT)).length).toBeGreaterThan(0);
       await Promise.all([client.closeSession(sessions[0]!), client.closeSession(third)]);
     } finally {
@@ -146,7 +146,7 @@ describe("worker's scraper client over several scraper processes", () => {
     const capped = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: sandbox.url, maxSessions: 1 });
     try {
       const client = new ContainerScraper(processInstances([capped.url, second.url]), SECRET, { ...DEFAULT_CALL_BOUNDS, loginWaitMs: 1000 }, () => 0);
-      const sessions = [await client.openSession("sandbox.bank", LOGIN), await client.openSession("sandbox.bank", LOGIN)];
+      const sessions = [(await client.openSession("sandbox.bank", LOGIN)).sessionId, (await client.openSession("sandbox.bank", LOGIN)).sessionId];
       const ms = await elapsed(() => expect(client.openSession("sandbox.bank", LOGIN)).rejects.toMatchObject({ code: "ENGINE_CONCURRENCY_LIMIT" }));
       expect(ms).toBeGreaterThanOrEqual(1000);
       await Promise.all(sessions.map((id) => client.closeSession(id)));

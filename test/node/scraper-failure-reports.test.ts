@@ -65,7 +65,7 @@ describe("a page the adapter cannot read", () => {
   it("fails a unit of a known page whose content changed, keeping the session for the next unit", async () => {
     const login = await loginWithChange("transactions-redesign");
     const client = new ContainerScraper(scraper.url, SECRET);
-    const sessionId = await client.openSession("sandbox.bank", login);
+    const { sessionId } = await client.openSession("sandbox.bank", login);
     const [account] = accountsOf(login.loginId);
     const unit = {
       jobId: "j",

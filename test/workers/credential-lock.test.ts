@@ -42,13 +42,13 @@ describe("CredentialLock", () => {
     const lock = stub();
     const now = Date.now();
     const a = (await lock.acquire("job-a", 1000, now)) as LeaseGrant;
-    await lock.rememberSession(a.fence, "s-a", now);
+    await lock.rememberSession(a.fence, "s-a", 0, now);
     expect(await lock.holds("job-a", now + 500)).toBe(true);
     const b = (await lock.acquire("job-b", 1000, now + 1500)) as LeaseGrant;
     expect(b).toMatchObject({ granted: true, scraperSessionId: null, supersededSessionId: "s-a" });
     expect(b.fence).toBeGreaterThan(a.fence);
     expect(await lock.holds("job-a", now + 1600)).toBe(false);
-    expect(await lock.rememberSession(a.fence, "stale", now + 1600)).toBe(false);
+    expect(await lock.rememberSession(a.fence, "stale", 0, now + 1600)).toBe(false);
   });
 
   it("keeps increasing fences after a lease is released", async () => {

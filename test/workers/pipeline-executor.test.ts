@@ -34,6 +34,7 @@ function engineFullFor(refusals: number): ScraperPort {
   return {
     openSession: (providerCode, credential, businessNumber) =>
       refusals-- > 0 ? Promise.reject(new ProviderFailure("ENGINE_CONCURRENCY_LIMIT", "full", 10)) : real.openSession(providerCode, credential, businessNumber),
+    ready: (sessionId) => real.ready(sessionId),
     targets: (sessionId, schema) => real.targets(sessionId, schema),
     collect: (sessionId, unit) => real.collect(sessionId, unit),
     closeSession: (sessionId) => real.closeSession(sessionId),
@@ -60,7 +61,7 @@ function recordingLock(real: LockPort, credentialId: string) {
       return held;
     },
     park: (fence) => real.park(fence),
-    rememberSession: (fence, sessionId) => real.rememberSession(fence, sessionId),
+    rememberSession: (fence, sessionId, keepMs) => real.rememberSession(fence, sessionId, keepMs),
     forgetSession: (fence) => real.forgetSession(fence),
     acquireOrQueue: async (jobId, leaseMs, ticket) => {
       const result = await real.acquireOrQueue(jobId, leaseMs, ticket);
@@ -141,6 +142,7 @@ describe("unit executor on real components", () => {
       const scraper = scraperFor(provider);
       return {
         openSession: (...args) => scraper.openSession(...args),
+        ready: (...args) => scraper.ready(...args),
         targets: (...args) => scraper.targets(...args),
         closeSession: (...args) => scraper.closeSession(...args),
         collect: (sessionId, unit) => {
@@ -343,6 +345,7 @@ describe("unit executor on real components", () => {
     // The first unit takes half as long again as the lease term: only renewals while it runs keep the lease.
     const slowFirstUnit: ScraperPort = {
       openSession: (...a) => real.openSession(...a),
+      ready: (...a) => real.ready(...a),
       targets: (...a) => real.targets(...a),
       closeSession: (...a) => real.closeSession(...a),
       collect: async (sessionId, unit) => {

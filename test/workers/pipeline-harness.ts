@@ -35,6 +35,7 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
         logins++;
         return scraper.openSession(...args);
       },
+      ready: (...args) => scraper.ready(...args),
       targets: (...args) => scraper.targets(...args),
       collect: (...args) => scraper.collect(...args),
       closeSession: (...args) => scraper.closeSession(...args),

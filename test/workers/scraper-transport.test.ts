@@ -32,7 +32,7 @@ describe("scraper client over container instances (Durable Object binding)", () 
     // Instances keep what they were sent across tests: only what this test adds counts.
     const before = await seenBy(3);
     const client = new ContainerScraper(containerInstances(standIn, 3), env.SCRAPER_SHARED_SECRET, undefined, () => 0.5);
-    const sessionId = await client.openSession("sandbox.bank", LOGIN);
+    const { sessionId } = await client.openSession("sandbox.bank", LOGIN);
     expect(sessionId.startsWith("1~")).toBe(true);
     expect(await client.collect(sessionId, UNIT)).toHaveLength(3);
     await client.closeSession(sessionId);

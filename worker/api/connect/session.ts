@@ -16,7 +16,15 @@ import { consentPeriodDays } from "../../domain/credentials/consent-record";
 /** A consent text's paragraphs are a few sentences each. */
 const MAX_CONSENT_PARAGRAPHS = 20;
 
-const Field = z.object({ name: code(), label: z.string().max(MAX.name), pattern: z.string().max(MAX.text), secret: z.boolean(), required: z.boolean(), input: z.enum(["text", "file"]) });
+const Field = z.object({
+  name: code(),
+  label: z.string().max(MAX.name),
+  pattern: z.string().max(MAX.text),
+  secret: z.boolean(),
+  required: z.boolean(),
+  input: z.enum(["text", "file", "select"]),
+  options: z.array(z.object({ value: code(), label: z.string().max(MAX.name) })).max(MAX.items).optional(),
+});
 
 export const route = behind(createRoute({
   method: "get",
@@ -73,7 +81,7 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
       providerCode: provider.code,
       providerName: provider.name,
       consent: takesConsent(provider),
-      fields: provider.credentialFields.filter((f) => f.authMethod === option.kind).map(({ name, label, pattern, secret, required, input }) => ({ name, label, pattern, secret, required, input })),
+      fields: provider.credentialFields.filter((f) => f.authMethod === option.kind).map(({ name, label, pattern, secret, required, input, options }) => ({ name, label, pattern, secret, required, input, ...(options ? { options } : {}) })),
       schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),
     }));
   }).filter((option) => option.schemas.length > 0);

@@ -63,7 +63,14 @@ export const CredentialSchemaSchema = z
         required: z.boolean(),
         secret: z.boolean().meta({ description: "비밀 값. 화면에서 가리고 어디에도 기록하지 않습니다" }),
         pattern: z.string().max(MAX.text).meta({ description: "값 전체가 맞아야 하는 ECMAScript 정규식" }),
-        input: z.enum(["text", "file"]).meta({ description: "file: 사용자가 고른 파일의 바이트를 표준 base64(패딩 포함)로 보냅니다 (인증서 파일 signCert.der, signPri.key)" }),
+        input: z.enum(["text", "file", "select"]).meta({
+          description: "file: 사용자가 고른 파일의 바이트를 표준 base64(패딩 포함)로 보냅니다 (인증서 파일 signCert.der, signPri.key). select: options의 value 중 하나 (간편인증 앱, 통신사)",
+        }),
+        options: z
+          .array(z.object({ value: code(), label: z.string().max(MAX.name) }))
+          .max(MAX.items)
+          .optional()
+          .meta({ description: "input이 select일 때 고를 수 있는 값과 그 이름" }),
       }),
     ).max(MAX_FIELDS),
   })
@@ -90,6 +97,6 @@ export function credentialSchemaView(p: ProviderDefinition) {
     providerCode: p.code,
     acceptedAuthMethods: p.acceptedAuthMethods,
     consent: takesConsent(p),
-    fields: p.credentialFields.map(({ name, label, authMethod, required, secret, pattern, input }) => ({ name, label, authMethod, required, secret, pattern, input })),
+    fields: p.credentialFields.map(({ name, label, authMethod, required, secret, pattern, input, options }) => ({ name, label, authMethod, required, secret, pattern, input, ...(options ? { options } : {}) })),
   };
 }

@@ -1,4 +1,5 @@
 import type { DailyWindow } from "./maintenance";
+import { MOBILE_CARRIERS, SIMPLE_AUTH_PROVIDERS, type SimpleAuthProvider } from "../../../collectors/adapter";
 
 /**
  * How a credential gets in: fields typed in (`PROVIDER_LOGIN`, `CERTIFICATE`), a person's consent at the
@@ -19,8 +20,12 @@ export interface CredentialField {
   secret: boolean;
   required: boolean;
   authMethod: AuthMethod;
-  /** `file`: the value is the bytes of a file the user picks (certificate files) in standard base64, not something typed. */
-  input: "text" | "file";
+  /**
+   * `file`: the value is the bytes of a file the user picks (certificate files) in standard base64, not something
+   * typed; `select`: one of `options`, picked from a list (a 간편인증 app, a carrier).
+   */
+  input: "text" | "file" | "select";
+  options?: { value: string; label: string }[];
 }
 
 /**
@@ -89,6 +94,35 @@ export const CERTIFICATE_FIELDS: CredentialField[] = [
   { name: "certificate", label: "인증서 파일 (signCert.der)", pattern: FILE_BASE64, secret: false, required: true, authMethod: "CERTIFICATE", input: "file" },
   { name: "privateKey", label: "개인키 파일 (signPri.key)", pattern: FILE_BASE64, secret: true, required: true, authMethod: "CERTIFICATE", input: "file" },
   { name: "password", label: "인증서 비밀번호", pattern: "^[\\x20-\\x7E]{4,64}$", secret: true, required: true, authMethod: "CERTIFICATE", input: "text" },
+];
+
+/** The 간편인증 apps as people know them (facts K1 §9: Hometax's list of 2026-04). */
+const SIMPLE_AUTH_APP_NAMES: Record<SimpleAuthProvider, string> = {
+  kakao: "카카오톡",
+  naver: "네이버",
+  pass: "통신사 PASS",
+  toss: "토스",
+  kica: "삼성패스",
+  kb: "KB국민은행",
+  nh: "NH인증서",
+  shinhan: "신한인증서",
+  hana: "하나은행",
+  woori: "우리인증서",
+  banksalad: "뱅크샐러드",
+  kakaobank: "카카오뱅크",
+};
+
+/**
+ * Who a person is to their 간편인증 app: each login is then approved on their phone, so none of these logs anyone in
+ * alone, but all are personal data, sealed and never shown (docs/credentials.md, "간편인증").
+ */
+const SIMPLE_AUTH_FIELDS: CredentialField[] = [
+  { name: "provider", label: "간편인증 앱", pattern: `^(${SIMPLE_AUTH_PROVIDERS.join("|")})$`, secret: false, required: true, authMethod: "SIMPLE_AUTH", input: "select", options: SIMPLE_AUTH_PROVIDERS.map((value) => ({ value, label: SIMPLE_AUTH_APP_NAMES[value] })) },
+  { name: "name", label: "이름 (앱에 등록된 그대로)", pattern: "^[가-힣A-Za-z][가-힣A-Za-z ]{0,28}[가-힣A-Za-z]$", secret: true, required: true, authMethod: "SIMPLE_AUTH", input: "text" },
+  { name: "birthDate", label: "생년월일 8자리 (예: 19800101)", pattern: "^(19|20)\\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])$", secret: true, required: true, authMethod: "SIMPLE_AUTH", input: "text" },
+  { name: "phone", label: "휴대폰 번호 (숫자만, 예: 01012345678)", pattern: "^01[016789]\\d{7,8}$", secret: true, required: true, authMethod: "SIMPLE_AUTH", input: "text" },
+  // PASS asks the person's carrier; a budget carrier's line goes by its host network (facts K6).
+  { name: "carrier", label: "통신사 (PASS를 고른 경우, 알뜰폰은 망 통신사)", pattern: `^(${MOBILE_CARRIERS.join("|")})$`, secret: false, required: false, authMethod: "SIMPLE_AUTH", input: "select", options: [{ value: "SKT", label: "SKT" }, { value: "KT", label: "KT" }, { value: "LGU", label: "LG U+" }] },
 ];
 
 /** What a tax portal offers: the spec's invoices and cash receipts, and the extensions (docs/institutions/hometax.md, "Extension schemas"). */
@@ -161,9 +195,10 @@ const PROVIDERS: ProviderDefinition[] = [
     // No live check has been recorded yet (docs/institutions/hometax.md, "Live check").
     verification: "replica",
     schemas: TAX_PORTAL_SCHEMAS,
-    // A business's joint certificate is the way in every source shows; the ID login's second factor is the resident-number prefix.
-    acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"],
-    credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS],
+    // A business's joint certificate is the way in every source shows; the ID login's second factor is the
+    // resident-number prefix; 간편인증 owners approve each login on their phone (docs/institutions/hometax.md).
+    acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN", "SIMPLE_AUTH"],
+    credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS, ...SIMPLE_AUTH_FIELDS],
     maxRangeDays: 366,
     // Whole quarters at most per unit; the adapter splits a unit further by its query window (collectors/hometax/options.ts).
     pageWindowDays: 92,

@@ -14,6 +14,8 @@ export async function credentialIdentity(providerCode: string, credential: Login
   if (credential.authMethod === "PROVIDER_LOGIN") return `login:${await sha256Hex(`${providerCode}\n${credential.loginId}`)}`;
   // A consent is one person (KFTC's user_seq_no) at one 이용기관: consenting again supersedes it.
   if (credential.authMethod === "OPEN_BANKING") return `consent:${await sha256Hex(`${providerCode}\n${credential.clientUseCode}\n${credential.userSeqNo}`)}`;
+  // A 간편인증 login is one person at one app: registering them again (a new phone number, say) supersedes it.
+  if (credential.authMethod === "SIMPLE_AUTH") return `simple-auth:${await sha256Hex(`${providerCode}\n${credential.provider}\n${credential.name}\n${credential.birthDate}`)}`;
   if (!certificate) throw new Error("a certificate credential's identity needs its checked face");
   return certificateIdentity(certificate);
 }

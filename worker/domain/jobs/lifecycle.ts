@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { type DateSegment, ProviderFailure, type Target } from "../../../collectors/adapter";
+import { type DateSegment, type HolderApproval, ProviderFailure, type Target } from "../../../collectors/adapter";
 import type { JobError } from "../../../contracts/job-failures";
 import { eraseSupersededSecret } from "../credentials/store";
 import { database } from "../../platform/database/client";
@@ -11,11 +11,16 @@ import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
 import { resultsExpiry } from "./results-expiry";
 import { jobEnded } from "./events";
+import { emitEvent } from "../webhooks/emit";
+import { jobView, pollIntervalMs } from "./views";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
 import { type FinishedUnit, findJobById, findUnit, finishedUnits, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
 
-export type JobsEnv = Pick<Bindings, "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES">;
+export type JobsEnv = Pick<
+  Bindings,
+  "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES" | "SUGGESTED_POLL_INTERVAL_MS"
+>;
 
 export interface PlannedUnit {
   target: Target | null;
@@ -82,6 +87,36 @@ export class JobLifecycle {
       .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"])))
       .returning();
     if (row) await publishJob(this.env, row);
+  }
+
+  /**
+   * The job's login waits for its holder to approve it on their phone (간편인증): pollers see the app and until when,
+   * and the workspace's endpoints hear `data_job.awaiting_holder` once for each request to the phone (`since`).
+   */
+  async awaitingHolder(jobId: string, approval: HolderApproval): Promise<void> {
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ awaitingHolder: approval })
+      .where(and(eq(jobs.id, jobId), inArray(jobs.status, ["PENDING", "RUNNING"]), sql`coalesce(json_extract(${jobs.awaitingHolder}, '$.since'), '') <> ${approval.since}`))
+      .returning();
+    if (!row) return;
+    await publishJob(this.env, row);
+    await emitEvent(this.env, { type: "data_job.awaiting_holder", workspaceId: row.workspaceId, billingWorkspaceId: row.billingWorkspaceId ?? undefined, object: jobView(row, pollIntervalMs(this.env)) });
+  }
+
+  /** The holder approved: the job goes on, and pollers no longer see it waiting. */
+  async holderApproved(jobId: string): Promise<void> {
+    const [row] = await database(this.env.DB)
+      .update(jobs)
+      .set({ awaitingHolder: null })
+      .where(and(eq(jobs.id, jobId), sql`${jobs.awaitingHolder} IS NOT NULL`))
+      .returning();
+    if (row) await publishJob(this.env, row);
+  }
+
+  /** Sends a delivery's message again after `delaySeconds`, as a new message: a wait that is no failure spends none of the queue's retries. */
+  async resend(message: PipelineMessage, delaySeconds: number): Promise<void> {
+    await this.send(message, delaySeconds);
   }
 
   /** A job waits for its credential behind `position` others: pollers see its place (written only when it moved). */

@@ -3,6 +3,7 @@ import { sinceOf } from "./since";
 import type { JobRow } from "./store";
 import { isoTime } from "../../platform/lib/iso-time";
 import type { JobError } from "../../../contracts/job-failures";
+import type { HolderApproval } from "../../../collectors/adapter";
 import type { Bindings } from "../../env";
 
 /** The spec's polling interval. */
@@ -24,13 +25,24 @@ interface Common {
 }
 
 export type DataJobView =
-  | (Common & { kind: "InProgress"; phase: "PENDING" | "RUNNING"; completedTaskCount: number; totalTaskCount: number; queuePosition?: number; maintenanceUntil?: string })
+  | (Common & {
+      kind: "InProgress";
+      phase: "PENDING" | "RUNNING";
+      completedTaskCount: number;
+      totalTaskCount: number;
+      queuePosition?: number;
+      maintenanceUntil?: string;
+      awaitingHolder?: HolderApproval;
+    })
   | (Common & { kind: "Succeeded"; recordCount: number; since?: string; resultsExpireAt?: string })
   | (Common & { kind: "Failed"; error: JobError; resultsExpireAt?: string });
 
 type ListCommon = Pick<Common, "id" | "providerCode" | "schema" | "credentialId">;
 
-export type DataJobListItem = (ListCommon & { kind: "InProgress" | "Succeeded" }) | (ListCommon & { kind: "Failed"; error: JobError });
+export type DataJobListItem =
+  | (ListCommon & { kind: "InProgress"; awaitingHolder?: HolderApproval })
+  | (ListCommon & { kind: "Succeeded" })
+  | (ListCommon & { kind: "Failed"; error: JobError });
 
 export function maxWaitSeconds(row: Pick<JobRow, "createdAt" | "deadlineAt">): number {
   return Math.ceil((row.deadlineAt - row.createdAt) / 1000);
@@ -65,11 +77,13 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
       return {
         kind: "InProgress",
         ...common,
-        phase: row.status,
+        // A job whose login waits for its holder has started: it holds its credential and the app was asked.
+        phase: row.awaitingHolder ? "RUNNING" : row.status,
         completedTaskCount: row.completedTaskCount,
         totalTaskCount: row.totalTaskCount,
         ...(row.status === "PENDING" && row.queuePosition !== null ? { queuePosition: row.queuePosition } : {}),
         ...(row.resumesAt !== null ? { maintenanceUntil: new Date(row.resumesAt).toISOString() } : {}),
+        ...(row.awaitingHolder ? { awaitingHolder: row.awaitingHolder } : {}),
       };
   }
 }
@@ -77,5 +91,6 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
 export function jobListItem(row: JobRow): DataJobListItem {
   const base = { id: row.id, providerCode: row.providerCode, schema: row.schema, credentialId: row.credentialId };
   if (row.status === "FAILED") return { kind: "Failed", ...base, error: row.error! };
-  return { kind: row.status === "SUCCEEDED" ? "Succeeded" : "InProgress", ...base };
+  if (row.status === "SUCCEEDED") return { kind: "Succeeded", ...base };
+  return { kind: "InProgress", ...base, ...(row.awaitingHolder ? { awaitingHolder: row.awaitingHolder } : {}) };
 }

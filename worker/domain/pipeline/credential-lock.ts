@@ -72,8 +72,9 @@ interface Lease {
  * between its deliveries, with its scraper session, until the term runs out.
  * An expired lease row stays until the next grant, which hands its session
  * over for closing; a line entry past its job's deadline goes at the next
- * call. With the fence counter and the hold estimate that is all the storage
- * an object keeps, each bounded, so no alarm clears it.
+ * call. With the fence counter, the hold estimate and a login kept for the
+ * next job (`kept_session`, taken or closed by the next grant) that is all the
+ * storage an object keeps, each bounded, so no alarm clears it.
  */
 export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
   constructor(ctx: DurableObjectState, env: Pick<Bindings, never>) {
@@ -84,7 +85,9 @@ export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
       CREATE TABLE IF NOT EXISTS last_fence (id INTEGER PRIMARY KEY CHECK (id = 1), fence INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS line (job_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, request_key TEXT NOT NULL,
         deadline_at INTEGER NOT NULL, granted_at INTEGER);
-      CREATE TABLE IF NOT EXISTS hold_estimate (id INTEGER PRIMARY KEY CHECK (id = 1), ms INTEGER NOT NULL);`);
+      CREATE TABLE IF NOT EXISTS hold_estimate (id INTEGER PRIMARY KEY CHECK (id = 1), ms INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS session_keep (id INTEGER PRIMARY KEY CHECK (id = 1), session_id TEXT NOT NULL, keep_ms INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS kept_session (id INTEGER PRIMARY KEY CHECK (id = 1), session_id TEXT NOT NULL, until INTEGER NOT NULL);`);
   }
 
   private lineEntries(now: number): LineEntry[] {
@@ -145,8 +148,13 @@ export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
     if (live && (live.job_id !== jobId || live.active === 1)) {
       return { granted: false, heldBy: live.job_id, leaseUntil: live.lease_until, busy: live.job_id === jobId };
     }
-    const ownSession = lease?.job_id === jobId ? lease.scraper_session_id : null;
-    const superseded = lease && lease.job_id !== jobId ? lease.scraper_session_id : null;
+    let ownSession = lease?.job_id === jobId ? lease.scraper_session_id : null;
+    let superseded = lease && lease.job_id !== jobId ? lease.scraper_session_id : null;
+    // A login kept after its last job (one its holder approved on a phone): the next job of the credential takes it
+    // while it lives, else closes it.
+    const kept = this.ctx.storage.sql.exec<{ session_id: string; until: number }>("DELETE FROM kept_session RETURNING session_id, until").toArray()[0];
+    if (kept && !ownSession && !superseded && kept.until > now) ownSession = kept.session_id;
+    else if (kept) superseded ??= kept.session_id;
     const fence = this.ctx.storage.transactionSync(() => {
       const next = (this.ctx.storage.sql.exec<{ fence: number }>("SELECT fence FROM last_fence").toArray()[0]?.fence ?? 0) + 1;
       this.ctx.storage.sql.exec("INSERT INTO last_fence (id, fence) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET fence = excluded.fence", next);
@@ -182,9 +190,21 @@ export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
     return lease !== null && lease.job_id === jobId && lease.lease_until > now;
   }
 
-  rememberSession(fence: number, scraperSessionId: string, now: number = Date.now()): boolean {
+  /**
+   * The session a delivery logged in with, kept with the lease. With `keepMs`, the login outlives the job: released
+   * with nobody waiting, it is kept that long for the credential's next job (a login its holder approved on a phone,
+   * which the institution keeps for a while and a new one would ring the phone again).
+   */
+  rememberSession(fence: number, scraperSessionId: string, keepMs = 0, now: number = Date.now()): boolean {
     if (!this.held(fence, now)) return false;
     this.ctx.storage.sql.exec("UPDATE lease SET scraper_session_id = ? WHERE fence = ?", scraperSessionId, fence);
+    if (keepMs > 0) {
+      this.ctx.storage.sql.exec(
+        "INSERT INTO session_keep (id, session_id, keep_ms) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET session_id = excluded.session_id, keep_ms = excluded.keep_ms",
+        scraperSessionId,
+        keepMs,
+      );
+    }
     return true;
   }
 
@@ -217,6 +237,11 @@ export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
     const [next, ...behind] = waiting;
     if (!next) {
       this.ctx.storage.sql.exec("DELETE FROM lease");
+      const keep = this.ctx.storage.sql.exec<{ session_id: string; keep_ms: number }>("DELETE FROM session_keep RETURNING session_id, keep_ms").toArray()[0];
+      if (lease.scraper_session_id && keep?.session_id === lease.scraper_session_id) {
+        this.ctx.storage.sql.exec("INSERT INTO kept_session (id, session_id, until) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET session_id = excluded.session_id, until = excluded.until", keep.session_id, now + keep.keep_ms);
+        return { closeSessionId: null, handedTo: null, waiting };
+      }
       return { closeSessionId: lease.scraper_session_id, handedTo: null, waiting };
     }
     this.ctx.storage.sql.exec("UPDATE lease SET job_id = ?, active = 0, lease_until = ? WHERE id = 1", next, now + leaseMs);

@@ -1,4 +1,4 @@
-import { type AdapterCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
+import { type AdapterCredential, type HolderApproval, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
 import { type JobErrorCode, jobError } from "../../../contracts/job-failures";
 import { collectBoundMs, findProvider, type ProviderDefinition, runsOnDeploymentKey } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";
@@ -11,7 +11,7 @@ import { type CollectedUnit, storeUnitResults } from "../results/unit-results";
 import { PendingUnits } from "./pending-units";
 import { backoffSeconds } from "../../platform/lib/backoff";
 import type { LockPort, Outcome, PipelineDeps } from "./ports";
-import { SessionGone } from "../scraper/port";
+import { AwaitingHolder, SessionGone } from "../scraper/port";
 import { ReportedFailure } from "../../../collectors/page-report";
 import { redactText } from "../../../collectors/redaction";
 import { redactionFor } from "../../../collectors/registry";
@@ -38,6 +38,14 @@ const RUN_ESTIMATE_MS = 60_000;
 // An institution takes a moment to open again after its window.
 const AFTER_WINDOW_MS = 5_000;
 
+/**
+ * A login its holder approved on their phone is kept for the credential's next job this long after the last one ends:
+ * inside the portal's own idle life (about 30 minutes, facts K1, K19), so one approval serves the jobs of a while.
+ */
+const APPROVED_LOGIN_KEEP_MS = 25 * 60_000;
+/** A delivery whose login still waits for its holder is sent again this soon: the scraper itself waited a while already. */
+const ASK_HOLDER_AGAIN_SECONDS = 1;
+
 /** Renewals keep a lease alive while a unit runs: several per term, but never a flood for very short terms. */
 const MIN_RENEW_INTERVAL_MS = 100;
 
@@ -51,6 +59,8 @@ interface JobContext {
   opened: { sealed?: string };
   /** The lease this delivery works under; every login and commit happens under its fence. */
   lease: LeaseGrant;
+  /** This delivery showed the job waiting for its holder's approval (withSession). */
+  holderAsked?: boolean;
 }
 
 type Delivery = Omit<JobContext, "lease">;
@@ -133,6 +143,13 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
       }
     }
     if (ctx) await ctx.lock.park(ctx.lease.fence);
+    // Waiting for a person is no failure: the same work is asked again shortly, spending none of the job's attempts
+    // and none of the message's retries; the request lapsing on the phone is the adapter's failure, in time.
+    if (failure instanceof AwaitingHolder) {
+      if (resumeAt !== null && resumeAt !== ownUnit) await deps.jobs.handedOn(job, resumeAt, ASK_HOLDER_AGAIN_SECONDS);
+      else await deps.jobs.resend(message, ASK_HOLDER_AGAIN_SECONDS);
+      return ACK;
+    }
     const outcome = await handleFailure(delivery, ctx, failure);
     // A unit past the message's own gets a message of its own to resume from, and this message is done; the
     // message's own unit is retried with the message.
@@ -148,7 +165,8 @@ async function credentialOf(delivery: Delivery): Promise<{ login: AdapterCredent
   // The scraper puts its own key in; the worker holds none (docs/institutions/nts-business-status.md §6).
   if (runsOnDeploymentKey(delivery.provider)) return { login: { authMethod: "DEPLOYMENT_KEY" }, businessNumber: null };
   const found = delivery.job.credentialId ? await delivery.deps.loadCredential(delivery.job.credentialId) : { kind: "gone" as const };
-  if (found.kind === "invalid") throw new ProviderFailure("NO_VALID_CREDENTIAL", "the institution refused this credential before");
+  // The refusal it was marked for, so the job names that fix (unlock at the bank, a valid certificate), not "register again".
+  if (found.kind === "invalid") throw new ProviderFailure(found.reason, "the institution refused this credential before");
   if (found.kind === "gone") throw new ProviderFailure("CREDENTIAL_NOT_FOUND");
   delivery.opened.sealed = found.sealed;
   return found;
@@ -216,28 +234,51 @@ async function stillLeased(ctx: JobContext): Promise<void> {
   if (!(await ctx.lock.renew(ctx.lease.fence, ctx.deps.leaseMs))) throw new ProviderFailure("LOCK_LEASE_LOST", "lease lapsed during the unit");
 }
 
-/** Runs `work` on the job's scraper session, logging in only when there is none or the scraper lost it. */
+/**
+ * Runs `work` on the job's scraper session, logging in only when there is none or the scraper lost it. A login its
+ * holder approves on a phone shows on the job while it waits (`awaitingHolder`), and goes off it once work runs.
+ */
 async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Promise<T>): Promise<T> {
   const scraper = ctx.deps.scraperFor(ctx.provider);
   const login = async () => {
     const { login: credential, businessNumber } = await credentialOf(ctx);
-    const sessionId = await scraper.openSession(ctx.provider.code, credential, businessNumber ?? undefined);
-    if (!(await ctx.lock.rememberSession(ctx.lease.fence, sessionId))) {
-      await scraper.closeSession(sessionId);
+    const opened = await scraper.openSession(ctx.provider.code, credential, businessNumber ?? undefined);
+    if (!(await ctx.lock.rememberSession(ctx.lease.fence, opened.sessionId, opened.awaiting ? APPROVED_LOGIN_KEEP_MS : 0))) {
+      await scraper.closeSession(opened.sessionId);
       throw new ProviderFailure("LOCK_LEASE_LOST", "lease lapsed during login");
     }
-    ctx.lease = { ...ctx.lease, scraperSessionId: sessionId };
-    return sessionId;
+    ctx.lease = { ...ctx.lease, scraperSessionId: opened.sessionId };
+    if (opened.awaiting) await holderAsked(ctx, opened.awaiting);
+    return opened.sessionId;
+  };
+  const run = async (sessionId: string) => {
+    try {
+      const result = await work(sessionId);
+      if (ctx.job.awaitingHolder || ctx.holderAsked) {
+        await ctx.deps.jobs.holderApproved(ctx.job.id);
+        ctx.job = { ...ctx.job, awaitingHolder: null };
+        ctx.holderAsked = false;
+      }
+      return result;
+    } catch (err) {
+      if (err instanceof AwaitingHolder) await holderAsked(ctx, err.approval);
+      throw err;
+    }
   };
   return underLease(ctx, async () => {
     const sessionId = ctx.lease.scraperSessionId ?? (await login());
     try {
-      return await work(sessionId);
+      return await run(sessionId);
     } catch (err) {
       if (!(err instanceof SessionGone)) throw err;
-      return work(await login());
+      return run(await login());
     }
   });
+}
+
+async function holderAsked(ctx: JobContext, approval: HolderApproval): Promise<void> {
+  ctx.holderAsked = true;
+  await ctx.deps.jobs.awaitingHolder(ctx.job.id, approval);
 }
 
 /** The provider's calendar says it is closed now, or closes before a job starting now would be done. */
@@ -390,8 +431,15 @@ async function handleFailure(delivery: Delivery, ctx: JobContext | null, err: un
       return { kind: "retry", delaySeconds };
     }
   }
+  // An Open Banking token ended or refused: refreshed once for the job, which then logs in again with the new pair;
+  // only a refresh KFTC refuses after the token's end ends the consent (pipeline/consent-refresh.ts).
+  const renewal = error.code === "NO_VALID_CREDENTIAL" && job.credentialId && delivery.opened.sealed && deps.refreshConsent ? await deps.refreshConsent(job.credentialId, job.createdAt, delivery.opened.sealed) : null;
+  if (renewal === "refreshed" || renewal === "newer") {
+    if (ctx) await closeSession(delivery, await ctx.lock.forgetSession(ctx.lease.fence));
+    return { kind: "retry", delaySeconds: 1 };
+  }
   // Guarded by the secret this delivery opened; a session an earlier delivery logged in is refused unguarded.
-  if (INVALIDATES_CREDENTIAL.has(error.code) && job.credentialId) await deps.invalidateCredential(job.credentialId, error.code, delivery.opened.sealed);
+  if (INVALIDATES_CREDENTIAL.has(error.code) && job.credentialId && (renewal === null || renewal === "ended")) await deps.invalidateCredential(job.credentialId, error.code, delivery.opened.sealed);
   if (await deps.jobs.failed(job, error, deps.now())) await closeJobSession(delivery);
   return ACK;
 }

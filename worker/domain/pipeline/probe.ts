@@ -34,7 +34,7 @@ export async function executeProbe(deps: PipelineDeps, message: ProbeMessage): P
     const found = await deps.loadCredential(message.credentialId);
     if (found.kind !== "usable") return { kind: "ack" };
     opened = found.sealed;
-    await scraper.closeSession(await scraper.openSession(provider.code, found.login, found.businessNumber ?? undefined));
+    await scraper.closeSession((await scraper.openSession(provider.code, found.login, found.businessNumber ?? undefined)).sessionId);
     await deps.checkSettled(message.credentialId, message.checkId, { state: "VALID" });
   } catch (err) {
     const failure = err instanceof ProviderFailure ? err : new ProviderFailure("INTERNAL_ERROR", String(err));

@@ -3,7 +3,7 @@ import type { AdapterContext, AdapterCredential, BrowserAdapter, BrowserPage, Ra
 import { ProviderFailure } from "../../../collectors/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
 import type { BrowserInstitution } from "../../../collectors/registry";
-import { type ScraperPort, SessionGone } from "./port";
+import { type OpenedSession, type ScraperPort, SessionGone } from "./port";
 import { reportingUnreadable } from "../../../collectors/page-report";
 
 /** A remote browser that outlives one request: launched once per job, reconnected for each unit. */
@@ -86,7 +86,7 @@ export class BrowserRenderingScraper implements ScraperPort {
     }
   }
 
-  async openSession(providerCode: string, credential: AdapterCredential, businessNumber?: string): Promise<string> {
+  async openSession(providerCode: string, credential: AdapterCredential, businessNumber?: string): Promise<OpenedSession> {
     const { adapter, baseUrl } = this.institution(providerCode);
     // A deployment's key is held by the scraper only; no site here takes one.
     if (credential.authMethod === "DEPLOYMENT_KEY") throw new ProviderFailure("INTERNAL_ERROR", `${providerCode} needs the scraper`);
@@ -105,8 +105,11 @@ export class BrowserRenderingScraper implements ScraperPort {
     }
     const sessionId = encodeRef({ b: browser.sessionId(), p: providerCode });
     await browser.disconnect();
-    return sessionId;
+    return { sessionId };
   }
+
+  /** Its logins are made whole in openSession: no browser adapter waits for a phone. */
+  async ready(): Promise<void> {}
 
   targets(sessionId: string, schema: string): Promise<Target[]> {
     return this.onPage(sessionId, (page, adapter, ctx) => reportingUnreadable(adapter, page, `targets ${schema}`, () => adapter.discoverTargets(page, schema, ctx)));

@@ -2,6 +2,7 @@ import { type AdapterCredential, ProviderFailure, type RawRecord, type Target, t
 import {
   type CollectRequest,
   type CollectResponse,
+  type AwaitingHolderResponse,
   type FailureResponse,
   type OpenSessionRequest,
   type OpenSessionResponse,
@@ -17,7 +18,7 @@ import {
 } from "../../../contracts/scraper-protocol";
 import { base64UrlEncode } from "../../../contracts/base64url";
 import { processInstances, type ScraperInstances } from "./instances";
-import { type ScraperPort, SessionGone } from "./port";
+import { AwaitingHolder, type OpenedSession, type ScraperPort, SessionGone } from "./port";
 import { ReportedFailure } from "../../../collectors/page-report";
 import { currentSpan, withSpan } from "../../platform/observability/telemetry";
 import { formatTraceparent } from "../../platform/observability/trace-context";
@@ -111,6 +112,7 @@ export class ContainerScraper implements ScraperPort {
       const stuck = err instanceof Error && err.name === "TimeoutError";
       throw new ProviderFailure("ENGINE_CRASHED", stuck ? `scraper gave no answer to ${method} ${path} within ${timeoutMs} ms` : "scraper unreachable");
     }
+    if (response.status === 202) throw new AwaitingHolder((JSON.parse(text) as AwaitingHolderResponse).awaiting);
     if (response.ok) return (text ? JSON.parse(text) : undefined) as T;
     let parsed: Partial<FailureResponse> = {};
     try {
@@ -130,7 +132,7 @@ export class ContainerScraper implements ScraperPort {
    * to `loginWaitMs`: a full scraper is back-pressure, and spending the job's
    * retry attempts on it would fail jobs that only had to queue.
    */
-  async openSession(providerCode: string, credential: AdapterCredential, businessNumber?: string): Promise<string> {
+  async openSession(providerCode: string, credential: AdapterCredential, businessNumber?: string): Promise<OpenedSession> {
     const request: OpenSessionRequest = { providerCode, credential, businessNumber };
     const { count } = this.instances;
     const giveUpAt = Date.now() + this.bounds.loginWaitMs;
@@ -139,8 +141,8 @@ export class ContainerScraper implements ScraperPort {
       for (let tried = 0; tried < count; tried++) {
         const instance = (first + tried) % count;
         try {
-          const { sessionId } = await this.call<OpenSessionResponse>(instance, "POST", scraperPaths.sessions, this.bounds.openSessionMs, request);
-          return `${instance}${INSTANCE_SEPARATOR}${sessionId}`;
+          const { sessionId, awaiting } = await this.call<OpenSessionResponse>(instance, "POST", scraperPaths.sessions, this.bounds.openSessionMs, request);
+          return { sessionId: `${instance}${INSTANCE_SEPARATOR}${sessionId}`, ...(awaiting ? { awaiting } : {}) };
         } catch (err) {
           const full = err instanceof ProviderFailure && err.code === "ENGINE_CONCURRENCY_LIMIT";
           if (!full || (tried === count - 1 && Date.now() >= giveUpAt)) throw err;
@@ -148,6 +150,11 @@ export class ContainerScraper implements ScraperPort {
       }
       await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS * (0.5 + this.random())));
     }
+  }
+
+  async ready(sessionId: string): Promise<void> {
+    const { instance, id } = pinned(sessionId, this.instances.count);
+    await this.call<unknown>(instance, "POST", scraperPaths.ready(id), this.bounds.targetsMs, {});
   }
 
   async targets(sessionId: string, schema: string): Promise<Target[]> {
