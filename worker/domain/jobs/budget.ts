@@ -1,17 +1,21 @@
-import type { ProviderDefinition } from "../catalog/providers";
+import type { AuthMethod, ProviderDefinition } from "../catalog/providers";
 import type { SchemaDefinition } from "../catalog/schemas";
 import { inclusiveDays } from "../catalog/job-request";
 
 const BASE_SECONDS = 300;
 const PER_SEGMENT_SECONDS = 60;
+/** A login its holder approves on their phone may wait the app's whole window (5 minutes, facts K5, K9, K11) and a little. */
+const HOLDER_APPROVAL_SECONDS = 330;
 
 /**
  * The wait budget grows with the number of date segments the job will be cut
  * into, since each segment is at least one page load per target, and more for
- * a provider that paces its requests (`segmentSeconds`).
+ * a provider that paces its requests (`segmentSeconds`); a credential whose
+ * login waits for its holder's phone adds the approval window.
  */
-export function waitBudgetSeconds(provider: ProviderDefinition, schema: SchemaDefinition, params: Record<string, unknown>): number {
-  if (!schema.datedRange) return BASE_SECONDS;
+export function waitBudgetSeconds(provider: ProviderDefinition, schema: SchemaDefinition, params: Record<string, unknown>, authMethod?: AuthMethod): number {
+  const approval = authMethod === "SIMPLE_AUTH" ? HOLDER_APPROVAL_SECONDS : 0;
+  if (!schema.datedRange) return BASE_SECONDS + approval;
   const days = inclusiveDays(params.dateRangeStart as string, params.dateRangeEnd as string);
-  return BASE_SECONDS + (provider.segmentSeconds ?? PER_SEGMENT_SECONDS) * Math.ceil(days / provider.pageWindowDays);
+  return BASE_SECONDS + approval + (provider.segmentSeconds ?? PER_SEGMENT_SECONDS) * Math.ceil(days / provider.pageWindowDays);
 }

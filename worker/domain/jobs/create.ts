@@ -167,7 +167,7 @@ async function decide(
       status: credentialId || keyed ? "PENDING" : "FAILED",
       error: credentialId || keyed ? null : jobError("CREDENTIAL_NOT_FOUND"),
       createdAt: now,
-      deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params) * 1000,
+      deadlineAt: now + waitBudgetSeconds(request.provider, request.schema, request.params, chosen?.authMethod) * 1000,
       resultsExpireAt: credentialId || keyed ? null : now + retentionOf(context.billing).days * DAY_MS,
     },
     cap: { cap: billing.monthlyJobCap, monthStart: kstMonthBounds(now).start, concurrentJobs: billing.concurrentJobs, concurrentScheduledJobs: billing.concurrentScheduledJobs, revisions: context.kept ? context.revisions : null },
