@@ -5,7 +5,7 @@ import { cardSite } from "./card/site";
 import { clockFrom, type SandboxClock, SandboxTime } from "./clock";
 import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
 import { type NtsBusinessStatusReplicaOptions, ntsBusinessStatusReplica } from "./nts-business-status/site";
-import { type OpenBankingReplicaOptions, openBankingReplica } from "./openbanking/site";
+import { type OpenBankingReplicaOptions, openBankingReplica, type TokenSwitch } from "./openbanking/site";
 import { portOneReplica } from "./portone/gateway";
 import { taxPortalSite } from "./taxportal/site";
 import { readJson, sendJson } from "./http-kit";
@@ -50,18 +50,28 @@ async function answerClock(time: SandboxTime, req: IncomingMessage, res: ServerR
   sendJson(res, 200, { now: now === undefined ? null : new Date(now).toISOString(), offsetMs: now === undefined ? null : now - Date.now() });
 }
 
+/** `POST /sandbox/openbanking/tokens {"token", "switch"}`: one token's switch (sandbox/openbanking/site.ts TokenSwitch); 404 for a token the replica never issued. */
+async function answerTokenSwitch(switchToken: (token: string, which: TokenSwitch) => boolean, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readJson(req);
+  const which = body.switch;
+  if (typeof body.token !== "string" || (which !== "end-access" && which !== "refuse-early-refresh")) return sendJson(res, 400, { message: "token과 switch(end-access, refuse-early-refresh)가 필요합니다." });
+  if (!switchToken(body.token, which)) return sendJson(res, 404, { message: "그런 토큰은 발급된 적이 없습니다." });
+  sendJson(res, 200, { switched: which });
+}
+
 /** The sandbox institutions on one port: the bank under /bank/, the tax portal under /taxportal/, the card issuer under /card/, the Hometax replica under /hometax/<real host>/, the Open Banking replica under /openbanking/<real host>/, the NTS business-status replica under /nts-business-status/<real host>/. */
 export async function startSandbox(options: SandboxOptions): Promise<SandboxServer> {
   const latencyMs = options.pageLatencyMs ?? 0;
   const time = new SandboxTime(options.clock);
   // Open Banking's tokens age by a clock of their own: moving it ends consents without moving the banks' hours.
   const openBankingTime = new SandboxTime();
+  const openBanking = openBankingReplica({ now: () => openBankingTime.now() ?? Date.now(), ...options.openbanking });
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
     bank: bankSite({ hangMs: options.hangMs ?? 20_000, clock: time.now }),
     taxportal: taxPortalSite({ clock: time.now }),
     card: cardSite({ clock: time.now }),
     hometax: hometaxReplica(options.hometax),
-    openbanking: openBankingReplica({ now: () => openBankingTime.now() ?? Date.now(), ...options.openbanking }),
+    openbanking: openBanking,
     "nts-business-status": ntsBusinessStatusReplica(options.ntsBusinessStatus),
     // The payment gateway the service bills through, as a replica (sandbox/portone/gateway.ts).
     portone: portOneReplica({ prefix: "/portone" }).answer,
@@ -75,6 +85,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
     }
     if (url.pathname === "/sandbox/clock") return void answerClock(time, req, res);
     if (url.pathname === "/sandbox/openbanking/clock") return void answerClock(openBankingTime, req, res);
+    if (url.pathname === "/sandbox/openbanking/tokens" && req.method === "POST") return void answerTokenSwitch(openBanking.switchToken, req, res);
     const site = sites[url.pathname.split("/")[1] ?? ""];
     if (site) {
       const answered = latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)).then(() => site(req, res, url)) : site(req, res, url);

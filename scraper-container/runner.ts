@@ -1,6 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { WebSocket } from "undici";
 import { type RunnerRequest, type RunnerResponse, scraperAuthorization } from "../contracts/scraper-protocol";
+import { leasedProcessTag } from "../collectors/openbanking";
 import { type ScraperServer, scraperOptionsFromEnv, startScraper } from "./server";
 
 export interface RunnerOptions {
@@ -74,11 +75,13 @@ export function startRunner(options: RunnerOptions): Runner {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   // The scraper listens on this host's loopback only, on any free port: the runner is its one caller.
-  const options = { ...scraperOptionsFromEnv(), port: 0, host: "127.0.0.1" };
+  const slot = Number(process.env.RUNNER_SLOT ?? 0);
+  // The slot is this runner's alone while its socket lives, so its Open Banking ids never meet another process's.
+  const options = { ...scraperOptionsFromEnv(), port: 0, host: "127.0.0.1", processTag: leasedProcessTag("runner", slot) };
   const scraper = await startScraper(options);
   const workerUrl = process.env.RUNNER_WORKER_URL ?? "";
   if (!URL.canParse(workerUrl)) throw new Error("RUNNER_WORKER_URL must be the worker's absolute URL");
-  const runner = startRunner({ workerUrl, slot: Number(process.env.RUNNER_SLOT ?? 0), sharedSecret: options.sharedSecret, scraper });
+  const runner = startRunner({ workerUrl, slot, sharedSecret: options.sharedSecret, scraper });
   console.log(`scraper runner for ${workerUrl} (slot ${process.env.RUNNER_SLOT ?? 0})`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

@@ -67,6 +67,16 @@ export function bankTranIds(tag: number, now: () => number = Date.now): BankTran
 }
 
 /**
+ * The leased tag of a scraper process (SCRAPER_PROCESS_TAG): a container instance's index, or a runner slot's in the
+ * upper half, so that no two live processes share one while each instance or slot runs one process at a time.
+ */
+export function leasedProcessTag(kind: "container" | "runner", index: number): number {
+  const half = PROCESS_TAGS / 2;
+  if (!Number.isInteger(index) || index < 0 || index >= half) throw new Error(`a scraper instance or runner slot is 0..${half - 1}`);
+  return kind === "container" ? index : half + index;
+}
+
+/**
  * This process's source, with a random tag unless the scraper leases one (`useProcessTag`). Made on first use, not at
  * load: the Workers runtime, which loads the registry too, refuses randomness at a module's top level.
  */

@@ -41,6 +41,6 @@ export const openBanking = openBankingAdapter();
 export { authorizationUrl, exchangeCode, newState, READ_SCOPE, readCallback, refreshConsent, userMe } from "./oauth";
 export type { AuthorizationRequest, CallbackResult, ConsentedAccount, OpenBankingGrant, OpenBankingKeys, UserMe } from "./oauth";
 export { OPENBANKING_API_HOSTS, OPENBANKING_HOSTS, type OpenBankingEnvironment } from "./hosts";
-export { bankTranIds, processBankTranIds, useProcessTag, type BankTranIdSource } from "./bank-tran-id";
+export { bankTranIds, leasedProcessTag, processBankTranIds, randomProcessTag, useProcessTag, type BankTranIdSource } from "./bank-tran-id";
 export { DEFAULT_OPTIONS, type OpenBankingOptions } from "./options";
 export type { OpenBankingRefresher, OpenBankingSession } from "./session";

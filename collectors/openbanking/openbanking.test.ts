@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenBankingConsent, TaskUnit } from "../adapter";
 import { institutionHttp } from "../protocol/institution-http";
@@ -6,7 +8,8 @@ import { institutionFor } from "../registry";
 import { type AccountBehaviour, accountOf, balanceOf, LEDGER_END, REPLICA_CLIENT, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
 import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { bankTranIds, PROCESS_TAGS } from "./bank-tran-id";
+import { scraperOptionsFromEnv, startScraper } from "../../scraper-container/server";
+import { bankTranIds, leasedProcessTag, PROCESS_TAGS } from "./bank-tran-id";
 import { failureCodeOf } from "./failures";
 import { OPENBANKING_HOSTS } from "./hosts";
 import { ACCOUNTS_SCHEMA, openBankingAdapter, TRANSACTIONS_SCHEMA } from "./index";
@@ -249,6 +252,36 @@ describe("Open Banking adapter against the replica", () => {
     expect((await balance(persisted[0]!, true, () => clock)).outcome.code).toBe("NO_VALID_CREDENTIAL");
   });
 
+  it("refreshes at the token's end by default, within the skew only when refreshing ahead, and once on an O0003 of a token KFTC ended early", async () => {
+    const grant = await consented(replica, "obuser2");
+    const keys = { clientId: REPLICA_CLIENT.clientId, clientSecret: REPLICA_CLIENT.clientSecret };
+    const refreshed: OpenBankingConsent[] = [];
+    const refresher = {
+      async refresh(http: Parameters<typeof refreshConsent>[0], credential: OpenBankingConsent) {
+        const next = await refreshConsent(http, "testbed", keys, credential, new Date().toISOString());
+        refreshed.push(next.credential);
+        return next;
+      },
+    };
+    // A minute before the token's end: used as it is by default (a refresh now may be one KFTC refuses), refreshed ahead.
+    const ending = { ...grant.credential, expiresAt: new Date(Date.now() + 60_000).toISOString() };
+    await adapterWith({}, { refresher }).login(connect(replica).http, ending, ctx);
+    expect(refreshed).toHaveLength(0);
+    await adapterWith({ refreshPolicy: "ahead" }, { refresher }).login(connect(replica).http, ending, ctx);
+    expect(refreshed).toHaveLength(1);
+
+    // KFTC ends the access token early (the replica's switch): O0003, NO_VALID_CREDENTIAL without a refresher, one refresh with one.
+    const current = refreshed[0]!;
+    const switched = await fetch(`${replica.url}/sandbox/openbanking/tokens`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: current.accessToken, switch: "end-access" }) });
+    expect(switched.status).toBe(200);
+    expect((await failureOf(adapterWith().login(connect(replica).http, current, ctx))).code).toBe("NO_VALID_CREDENTIAL");
+    const { http, sent } = connect(replica);
+    const session = await adapterWith({}, { refresher }).login(http, current, ctx);
+    expect(session.accounts.size).toBe(userByLogin("obuser2")!.accounts.length);
+    expect(refreshed).toHaveLength(2);
+    expect(sent.filter((u) => u.pathname.endsWith("/account/list"))).toHaveLength(2);
+  });
+
   it("maps each failure of the replica's failing accounts to its catalog code", async () => {
     const grant = await consented(replica, "obfail");
     const adapter = adapterWith();
@@ -307,6 +340,49 @@ describe("Open Banking adapter against the replica", () => {
 });
 
 describe("bank_tran_id", () => {
+  it("carries the tag a scraper process was started with (SCRAPER_PROCESS_TAG) in every id it sends", async () => {
+    // What reaches KFTC, recorded on the way to the replica.
+    const seen: string[] = [];
+    const recorder = createServer((req, res) => {
+      const tranId = new URL(req.url ?? "/", "http://recorder").searchParams.get("bank_tran_id");
+      if (tranId) seen.push(tranId);
+      const body: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => body.push(chunk));
+      req.on("end", () => {
+        void fetch(`${replica.url}${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: req.method === "POST" ? Buffer.concat(body) : undefined })
+          .then(async (answer) => {
+            res.writeHead(answer.status, { "Content-Type": answer.headers.get("content-type") ?? "application/json" });
+            res.end(await answer.text());
+          });
+      });
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, "127.0.0.1", resolve));
+    const recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+    const secret = "s".repeat(43);
+    const tag = leasedProcessTag("runner", 7);
+    const scraper = await startScraper({
+      ...scraperOptionsFromEnv({ SCRAPER_SHARED_SECRET: secret, SANDBOX_BASE_URL: replica.url, SCRAPER_PROCESS_TAG: String(tag), INSTITUTION_BASE_URLS: JSON.stringify({ openbanking: openBankingStandIns(recorderUrl) }) }),
+      port: 0,
+    });
+    try {
+      const grant = await consented(replica, "obuser1");
+      const post = async (path: string, body: unknown) => {
+        const answer = await fetch(`${scraper.url}${path}`, { method: "POST", headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+        expect(answer.status, path).toBeLessThan(300);
+        return answer.json() as Promise<Record<string, any>>;
+      };
+      const { sessionId } = await post("/sessions", { providerCode: "openbanking", credential: grant.credential });
+      const { targets } = await post(`/sessions/${sessionId}/targets`, { schema: ACCOUNTS_SCHEMA });
+      for (const target of targets) await post(`/sessions/${sessionId}/collect`, { unit: unit(ACCOUNTS_SCHEMA, target) });
+    } finally {
+      await scraper.close();
+      await new Promise((resolve) => recorder.close(resolve));
+    }
+    const tagText = bankTranIds(tag).next(REPLICA_CLIENT.clientUseCode).slice(15, 18);
+    expect(seen).toHaveLength(userByLogin("obuser1")!.accounts.length);
+    for (const id of seen) expect(id.slice(15, 18), id).toBe(tagText);
+  });
+
   it("never repeats across 1,000 concurrent generations in several processes, and keeps KFTC's form", async () => {
     const processes = Array.from({ length: 8 }, (_, i) => bankTranIds(i * 997));
     const ids = await Promise.all(Array.from({ length: 1000 }, (_, i) => Promise.resolve().then(() => processes[i % processes.length]!.next(REPLICA_CLIENT.clientUseCode))));

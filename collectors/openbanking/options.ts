@@ -30,7 +30,14 @@ export interface OpenBankingOptions {
   maxPagesPerWindow: number;
   /** Consent lifetime reported to the worker with new tokens, in days: one year in the one production client (O4). */
   consentDays: number;
-  /** Seconds before `expiresAt` at which a token counts as expired already (clock skew, a long job). */
+  /**
+   * When a consent's tokens are refreshed. `after-expiry`: once the access token has ended (by our clock, or KFTC
+   * answering `O0003`), as the one production client does (O4 refreshes only after day 90). `ahead`: up to a week
+   * before (the worker's cron) and `expirySkewSeconds` before at login. Whether KFTC takes a refresh before the access
+   * token's end is unknown (§8); a refused early refresh keeps the tokens either way. The live check reports it.
+   */
+  refreshPolicy: "after-expiry" | "ahead";
+  /** Seconds before `expiresAt` at which a token counts as expired already (clock skew, a long job), under `ahead` only. */
   expirySkewSeconds: number;
 }
 
@@ -43,5 +50,6 @@ export const DEFAULT_OPTIONS: OpenBankingOptions = {
   quotaRetryAfterSeconds: 3600,
   maxPagesPerWindow: 400,
   consentDays: 365,
+  refreshPolicy: "after-expiry",
   expirySkewSeconds: 300,
 };

@@ -34,9 +34,11 @@ export interface OpenBankingSession {
   accounts: Map<string, ConsentedAccount>;
 }
 
-const expired = (credential: OpenBankingConsent, now: number, skewSeconds: number) => {
+/** Past its end; under `ahead` also within the skew, since a refresh then is one KFTC may refuse otherwise. */
+const expired = (credential: OpenBankingConsent, now: number, options: OpenBankingOptions) => {
   const at = Date.parse(credential.expiresAt);
-  return !Number.isFinite(at) || at - skewSeconds * 1000 <= now;
+  const skewMs = options.refreshPolicy === "ahead" ? options.expirySkewSeconds * 1000 : 0;
+  return !Number.isFinite(at) || at - skewMs <= now;
 };
 
 async function refresh(session: OpenBankingSession, why: string): Promise<void> {
@@ -77,7 +79,7 @@ export async function logIn(http: InstitutionHttp, credential: AdapterCredential
   if (credential.authMethod !== "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", `open banking takes a consent, not ${credential.authMethod}`);
   if (!/^[A-Z0-9]{10}$/.test(credential.clientUseCode)) throw new ProviderFailure("NO_VALID_CREDENTIAL", "open banking consent without a 10-character 이용기관 code");
   const session: OpenBankingSession = { http, credential, options, deps, pacer: new Pacer(options.minIntervalMs), refreshed: false, accounts: new Map() };
-  if (expired(credential, deps.now(), options.expirySkewSeconds)) await refresh(session, `expired at ${credential.expiresAt}`);
+  if (expired(credential, deps.now(), options)) await refresh(session, `expired at ${credential.expiresAt}`);
   const where = "account/list";
   const answer = checked(await call(session, PATHS.accountList, { user_seq_no: session.credential.userSeqNo, include_cancel_yn: "N", sort_order: "A" }, where), where, options);
   for (const account of accountsOf(answer, where)) session.accounts.set(account.fintechUseNum, account);

@@ -19,6 +19,11 @@ export interface OpenBankingReplicaOptions {
    * none is registered and every authorization is refused.
    */
   callbackUrls?: readonly string[];
+  /**
+   * Whether a refresh before the access token's end is taken (`accept`, unset) or refused (`refuse`): unknown for KFTC
+   * (§8; O4 refreshes only after the end). Per token, the `refuse-early-refresh` switch does the same.
+   */
+  earlyRefresh?: "accept" | "refuse";
 }
 
 type Json = Record<string, unknown>;
@@ -53,7 +58,19 @@ interface Token {
   client: ReplicaClient;
   scope: string[];
   expiresAt: number;
+  /** A refresh token's access token, issued with it. */
+  access?: string;
+  /** A refresh token KFTC refuses while its access token has not ended (`refuse-early-refresh`). */
+  refusesEarly?: boolean;
 }
+
+/**
+ * A test's switch on one token (`POST /sandbox/openbanking/tokens`, sandbox/server.ts), so tests sharing one replica
+ * do not meet each other's: `end-access` ends an access token now (KFTC answers `O0003` from then on, its refresh token
+ * keeps its end), as a token ends whose refresh nobody made in time; `refuse-early-refresh` makes KFTC refuse a refresh
+ * with this refresh token while its access token has not ended (whether KFTC does is unknown, §8).
+ */
+export type TokenSwitch = "end-access" | "refuse-early-refresh";
 
 interface AuthorizeSession {
   redirectUri: string;
@@ -120,7 +137,7 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
     const refresh = newToken();
     const at = now();
     accessTokens.set(access, { user, scope, client, expiresAt: at + accessTtlMs });
-    refreshTokens.set(refresh, { user, scope, client, expiresAt: at + accessTtlMs + REFRESH_EXTRA_MS });
+    refreshTokens.set(refresh, { user, scope, client, expiresAt: at + accessTtlMs + REFRESH_EXTRA_MS, access });
     return { access_token: access, token_type: "Bearer", expires_in: Math.floor(accessTtlMs / 1000), refresh_token: refresh, scope: scope.join(" "), user_seq_no: user.userSeqNo };
   }
 
@@ -210,6 +227,8 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
         const refresh = form.get("refresh_token") ?? "";
         const held = refreshTokens.get(refresh);
         if (!held || held.expiresAt <= now() || held.client !== client) return sendJson(res, 200, envelope("O0002", now()));
+        const access = held.access === undefined ? undefined : accessTokens.get(held.access);
+        if ((held.refusesEarly || options.earlyRefresh === "refuse") && access && access.expiresAt > now()) return sendJson(res, 200, envelope("O0002", now()));
         refreshTokens.delete(refresh);
         return sendJson(res, 200, issue(held.user, held.scope, client));
       }
@@ -374,11 +393,24 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
     });
   }
 
-  return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+  /** Throws a TokenSwitch on `token`; false when the replica knows no such token. */
+  function switchToken(token: string, which: TokenSwitch): boolean {
+    if (which === "end-access") {
+      const access = accessTokens.get(token);
+      if (access) access.expiresAt = Math.min(access.expiresAt, now());
+      return access !== undefined;
+    }
+    const refresh = refreshTokens.get(token);
+    if (refresh) refresh.refusesEarly = true;
+    return refresh !== undefined;
+  }
+
+  const answer = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const [, , host = "", ...rest] = url.pathname.split("/");
     if (!OPENBANKING_HOSTS.includes(host)) return sendJson(res, 404, { message: "no such host" });
     const path = `/${rest.join("/")}`;
     if (path.startsWith("/oauth/")) return oauth(req, res, path, url);
     return api(req, res, path, url);
   };
+  return Object.assign(answer, { switchToken });
 }

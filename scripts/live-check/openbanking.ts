@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { InstitutionHttp } from "../../collectors/adapter";
-import { ACCOUNTS_SCHEMA, authorizationUrl, exchangeCode, newState, openBankingAdapter, type OpenBankingKeys, readCallback, TRANSACTIONS_SCHEMA, userMe } from "../../collectors/openbanking";
+import { ACCOUNTS_SCHEMA, authorizationUrl, exchangeCode, newState, openBankingAdapter, type OpenBankingKeys, readCallback, refreshConsent, TRANSACTIONS_SCHEMA, userMe } from "../../collectors/openbanking";
 import type { Step } from "./hometax";
 
 const failed = (err: unknown) => {
@@ -66,7 +66,8 @@ export interface OpenBankingCheckInput {
 /**
  * The live check of Open Banking (docs/institutions/openbanking.md §12), against KFTC's testbed: the authorization URL
  * for the person to open, the callback received on localhost, the code exchanged, the accounts listed and one month of
- * transactions of one account read through the adapter. Counts only: no token, account number or record leaves this
+ * transactions of one account read through the adapter, then whether KFTC takes a refresh before the access token's end
+ * (the adapter's `refreshPolicy`). Counts only: no token, account number or record leaves this
  * function, and nothing is stored.
  */
 export async function checkOpenBanking(input: OpenBankingCheckInput): Promise<Step[]> {
@@ -124,6 +125,15 @@ export async function checkOpenBanking(input: OpenBankingCheckInput): Promise<St
       }
     } catch (err) {
       steps.push({ step: "account/list (the adapter's login)", ok: false, detail: failed(err) });
+    }
+    // Last, as it may end the tokens: whether KFTC takes a refresh long before the access token's end (§8, refreshPolicy).
+    const step = "token (refresh_token), 90 days before the access token's end";
+    try {
+      await refreshConsent(input.http, "testbed", input.keys, credential, new Date().toISOString());
+      steps.push({ step, ok: true, detail: 'accepted: refreshPolicy "ahead" would work' });
+    } catch (err) {
+      const refused = (err as { code?: string }).code === "NO_VALID_CREDENTIAL";
+      steps.push({ step, ok: refused, detail: refused ? `refused, keep refreshPolicy "after-expiry" (${failed(err)})` : failed(err) });
     }
     return steps;
   } finally {

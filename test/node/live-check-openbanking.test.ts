@@ -14,21 +14,25 @@ import { freePort } from "../../scripts/free-port";
  * consent page, then on the check's own callback server.
  */
 let replica: SandboxServer;
+// The same, refusing a refresh before the access token's end (whether KFTC does is what the check reports).
+let strict: SandboxServer;
 // The check's callback server listens here, the Callback URL registered for the replica's 이용기관 as the developer's is at KFTC.
 let port: number;
 beforeAll(async () => {
   port = await freePort();
   replica = await startSandbox({ port: 0, openbanking: { callbackUrls: [`http://localhost:${port}/callback`] } });
+  strict = await startSandbox({ port: 0, openbanking: { callbackUrls: [`http://localhost:${port}/callback`], earlyRefresh: "refuse" } });
 });
 afterAll(async () => {
   await replica?.close();
+  await strict?.close();
 });
 
 const MONTH = { start: "2026-03-01", end: "2026-03-31" };
 
 /** The check as a developer runs it, with the replica standing in for the testbed and `person` at the browser. */
-function check(person: (authorizationUrl: string) => Promise<void>) {
-  const standIns = openBankingStandIns(replica.url);
+function check(person: (authorizationUrl: string) => Promise<void>, sandbox = replica) {
+  const standIns = openBankingStandIns(sandbox.url);
   const shown: string[] = [];
   const steps = checkOpenBanking({
     http: institutionHttp({ hosts: OPENBANKING_HOSTS, standIns }),
@@ -77,10 +81,20 @@ describe("the Open Banking live check's steps, against the replica", () => {
       { step: "account/list (the adapter's login)", ok: true, detail: `${user.accounts.length} accounts to read` },
       { step: `balance/fin_num, first account (${first.bankName})`, ok: true, detail: "1 record" },
       { step: `transaction_list/fin_num ${MONTH.start}..${MONTH.end}, first account (${first.bankName})`, ok: true, detail: `${transactionsBetween(first.fintechUseNum, MONTH.start, MONTH.end).length} records` },
+      { step: "token (refresh_token), 90 days before the access token's end", ok: true, detail: 'accepted: refreshPolicy "ahead" would work' },
     ]);
     // Counts only: no account number, token or record in what it prints.
     expect(JSON.stringify(result)).not.toContain(first.fintechUseNum);
     expect(JSON.stringify(result)).not.toContain(first.accountNumMasked);
+  });
+
+  it("reports a testbed that refuses a refresh before the access token's end, as the refresh policy's answer", async () => {
+    const { steps } = check(async (url) => {
+      await backToCallback(await walkReplicaConsent(url, "obuser2"));
+    }, strict);
+    const result = await steps;
+    expect(result.at(-1)).toEqual({ step: "token (refresh_token), 90 days before the access token's end", ok: true, detail: expect.stringMatching(/^refused, keep refreshPolicy "after-expiry" \(NO_VALID_CREDENTIAL: /) });
+    expect(result.every((s) => s.ok)).toBe(true);
   });
 
   it("stops at the consent when the person refuses it, and frees its port", async () => {

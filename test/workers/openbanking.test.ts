@@ -64,6 +64,20 @@ async function alterTokens(credentialId: string, change: Json): Promise<void> {
   await env.DB.prepare("UPDATE credentials SET sealed = ? WHERE id = ?").bind(await sealCredential(env.VAULT_MASTER_KEY, binding, { ...opened, ...change } as never), credentialId).run();
 }
 
+/** The consent's tokens as sealed now. */
+async function tokensOf(credentialId: string): Promise<Json> {
+  const row = (await env.DB.prepare("SELECT workspace_id AS workspaceId, provider_code AS providerCode, sealed FROM credentials WHERE id = ?").bind(credentialId).first<Json>())!;
+  return openCredential(env.VAULT_MASTER_KEY, { credentialId, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed) as Promise<Json>;
+}
+
+/** One of the replica's token switches (sandbox/openbanking/site.ts TokenSwitch) on the consent's current tokens. */
+async function switchToken(credentialId: string, which: "end-access" | "refuse-early-refresh"): Promise<void> {
+  const tokens = await tokensOf(credentialId);
+  const token = which === "end-access" ? tokens.accessToken : tokens.refreshToken;
+  const res = await fetch(`${env.SANDBOX_BASE_URL}/sandbox/openbanking/tokens`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token, switch: which }) });
+  expect(res.status).toBe(200);
+}
+
 describe("Open Banking as a provider", () => {
   it("is in the catalog as a consent: no fields to type, offered as PROVIDER_LOGIN, refused as a typed credential", async () => {
     const ws = await createWorkspace({ businessNumber: "1208800767" });
@@ -141,8 +155,8 @@ describe("Open Banking as a provider", () => {
     const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[0]!.fintechUseNum]);
     const before = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     const sealedBefore = (await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(id).first<Json>())!.sealed;
-    // 85 days on, the 90-day token is within the week the cron refreshes ahead.
-    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 85 * DAY);
+    // 91 days on, the 90-day token has ended: the default policy refreshes it now (collectors/openbanking/options.ts).
+    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 91 * DAY);
     const after = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     expect(after.consent.refreshedAt).not.toBeNull();
     expect(after.consent.expiresAt).toBe(before.consent.expiresAt);
@@ -152,7 +166,7 @@ describe("Open Banking as a provider", () => {
     expect(again.kind, JSON.stringify(again)).toBe("Succeeded");
 
     await alterTokens(id, { refreshToken: "no-longer-known" });
-    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 85 * DAY);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 91 * DAY);
     const ended = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     expect(ended.refusal).toMatchObject({ code: "NO_VALID_CREDENTIAL" });
     const job = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
@@ -163,7 +177,7 @@ describe("Open Banking as a provider", () => {
     const ws = await createWorkspace({ businessNumber: "1208800767" });
     const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[1]!.fintechUseNum]);
     const deps = pipelineDeps(env);
-    const later = Date.now() + 85 * DAY;
+    const later = Date.now() + 91 * DAY;
     const shown = async () => (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
 
     // A job holds the lease: its tokens are not swapped under it; the consent waits for the next run.
@@ -199,8 +213,8 @@ describe("Open Banking as a provider", () => {
     await warnExpiringCertificates(env, Date.now());
     expect((await env.DB.prepare("SELECT expiry_warned_days AS warned FROM credentials WHERE id = ?").bind(id).first<Json>())!.warned).toBe(7);
 
-    // Its token past its end, and no refresher in a job: the adapter refuses before calling KFTC.
-    await alterTokens(id, { expiresAt: new Date(Date.now() - DAY).toISOString() });
+    // Its token past its end and its refresh token one KFTC no longer knows: the job's one refresh is refused.
+    await alterTokens(id, { expiresAt: new Date(Date.now() - DAY).toISOString(), refreshToken: "no-longer-known" });
     const job = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
     expect(job.kind).toBe("Failed");
     expect(job.error).toMatchObject({ code: "NO_VALID_CREDENTIAL", category: "CREDENTIAL", message: "유효한 자격 증명이 없습니다. 자격 증명을 다시 등록해 주세요." });
@@ -215,6 +229,56 @@ describe("Open Banking as a provider", () => {
     expect(restored.refusal).toBeNull();
     expect(Date.parse(restored.consent.expiresAt) - Date.now()).toBeGreaterThan(364 * DAY);
     expect((await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} })).kind).toBe("Succeeded");
+  });
+
+  it("refreshes once when KFTC ends the access token before its time, seals the new pair, and the job succeeds", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const fintech = userByLogin("obuser1")!.accounts[2]!.fintechUseNum;
+    const id = await consented(ws, "obuser1", [fintech]);
+    const before = await tokensOf(id);
+    // KFTC answers O0003 while our clock says the token lives: the cron had no reason to refresh it.
+    await switchToken(id, "end-access");
+    const job = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
+    expect(job.kind, JSON.stringify(job)).toBe("Succeeded");
+    const after = await tokensOf(id);
+    expect(after.accessToken).not.toBe(before.accessToken);
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    const shown = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
+    expect(shown.refusal).toBeNull();
+    expect(shown.consent.refreshedAt).not.toBeNull();
+
+    // Our own clock past the token's end, the cron not yet there: the job's refresh, not the end of the consent.
+    await alterTokens(id, { expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    const second = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
+    expect(second.kind, JSON.stringify(second)).toBe("Succeeded");
+    expect((await tokensOf(id)).refreshToken).not.toBe(after.refreshToken);
+  });
+
+  it("keeps the tokens when KFTC refuses a refresh before the access token's end, and ends the consent only on a refusal after it", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[2]!.fintechUseNum]);
+    const deps = pipelineDeps(env);
+    const scraper = scraperClient(env)!;
+    const ports = { refresh: (request: Parameters<typeof scraper.openBankingToken>[0]) => scraper.openBankingToken(request), leased: refreshLease(deps) };
+    const sealed = async () => (await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(id).first<Json>())!.sealed;
+    const sealedBefore = await sealed();
+    await switchToken(id, "refuse-early-refresh");
+    // Refreshing ahead, five days before the token's end: KFTC refuses.
+    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now() + 85 * DAY, 100, "ahead");
+    const kept = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
+    expect(kept.refusal).toBeNull();
+    expect(kept.consent.refreshedAt).toBeNull();
+    expect(await sealed()).toBe(sealedBefore);
+    const row = (await env.DB.prepare("SELECT json_extract(consent, '$.earlyRefreshRefusedAt') AS refused FROM credentials WHERE id = ?").bind(id).first<Json>())!;
+    expect(row.refused).not.toBeNull();
+    // The tokens still read.
+    expect((await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} })).kind).toBe("Succeeded");
+    // A run ahead again leaves it until its token has ended; then a refusal is the consent's end.
+    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now() + 86 * DAY, 100, "ahead");
+    expect(await sealed()).toBe(sealedBefore);
+    expect((await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body.refusal).toBeNull();
+    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now() + 91 * DAY, 100, "ahead");
+    expect((await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body.refusal).toMatchObject({ code: "NO_VALID_CREDENTIAL" });
   });
 
   it("maps KFTC's failures to catalog codes, KFTC's words kept out of the job", async () => {

@@ -11,12 +11,14 @@ export interface ConsentFace {
   givenAt: string;
   /** When the consent itself ends (the adapter's consentDays after it was given): a new consent is needed then. */
   expiresAt: string;
-  /** The access token's end: the cron refreshes it before (refresh.ts). */
+  /** The access token's end: the cron refreshes by it (consents.ts, under the adapter's `refreshPolicy`). */
   tokenExpiresAt: string;
   /** The refresh token's end: past it, nothing but a new consent brings the credential back. */
   refreshableUntil: string;
   /** The last refresh, or null. */
   refreshedAt: string | null;
+  /** When KFTC last refused a refresh before the access token's end (consents.ts RefreshOutcome `kept`); cleared by a refresh. */
+  earlyRefreshRefusedAt?: string | null;
 }
 
 export interface ConsentedAccountFace {

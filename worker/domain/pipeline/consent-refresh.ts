@@ -1,5 +1,5 @@
 import { findProvider } from "../catalog/providers";
-import { type ConsentLease, refreshConsents, type RefreshCounts } from "../credentials/consents";
+import { type ConsentLease, refreshConsents, type RefreshCounts, refreshForJob } from "../credentials/consents";
 import type { Bindings } from "../../env";
 import { scraperClient } from "../scraper/binding";
 import { refreshHolder } from "./brief-holders";
@@ -32,4 +32,17 @@ export async function refreshDueConsents(env: Bindings, deps: Parameters<typeof 
   const scraper = scraperClient(env);
   if (!scraper) throw new Error("refreshDueConsents: the deployment has no scraper; the cron asserts one first");
   return refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh: (request) => scraper.openBankingToken(request), leased: refreshLease(deps) }, now);
+}
+
+/**
+ * A job's consent that the adapter found ended or KFTC refused (NO_VALID_CREDENTIAL): refreshed through the scraper
+ * once for that job (consents.ts refreshForJob), the job holding the credential's lease. The executor tries the job
+ * again on `refreshed` or `newer`, and marks the consent ended only on `ended`.
+ */
+export function refreshJobConsent(env: Bindings): NonNullable<PipelineDeps["refreshConsent"]> {
+  return (credentialId, since, whileSealed) => {
+    const scraper = scraperClient(env);
+    if (!scraper) return Promise.resolve("failed");
+    return refreshForJob(env.DB, env.VAULT_MASTER_KEY, (request) => scraper.openBankingToken(request), credentialId, since, whileSealed, Date.now());
+  };
 }

@@ -11,6 +11,7 @@ import type { PipelineDeps } from "./ports";
 import { maintenanceAt, providerClocks } from "../catalog/provider-hours";
 import { upcomingOutages } from "../catalog/outages";
 import { fileReport } from "../reports/store";
+import { refreshJobConsent } from "./consent-refresh";
 import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS } from "./sweep";
 
 
@@ -30,6 +31,7 @@ export function pipelineDeps(env: Bindings): PipelineDeps {
     lockFor: (credentialId) => credentialLock(env, credentialId),
     loadCredential: (credentialId) => openJobCredential(env.DB, env.VAULT_MASTER_KEY, credentialId),
     invalidateCredential: (credentialId, reason, whileSealed) => invalidateCredential(env.DB, credentialId, reason, Date.now(), whileSealed),
+    refreshConsent: refreshJobConsent(env),
     rememberTargets: (credentialId, kind, ids) => rememberTargets(env.DB, credentialId, kind, ids, Date.now()),
     checkSettled: (credentialId, checkId, outcome) => settleCheck(env.DB, credentialId, checkId, outcome, Date.now()),
     fileReport: (providerCode, jobId, report) => fileReport(env, providerCode, { jobId }, report),

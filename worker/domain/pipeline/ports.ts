@@ -2,6 +2,7 @@ import type { PageReport } from "../../../contracts/scraper-protocol";
 import type { JobErrorCode } from "../../../contracts/job-failures";
 import type { JobCredential } from "../credentials/store";
 import type { CheckOutcome } from "../credentials/login-checks";
+import type { RefreshOutcome } from "../credentials/consents";
 import type { ProviderDefinition } from "../catalog/providers";
 import type { MaintenanceWindow } from "../catalog/maintenance";
 import type { AcquireResult, LeaseGrant, LineRefusal, LineTicket, Released } from "./credential-lock";
@@ -40,6 +41,11 @@ export interface PipelineDeps {
    * `whileSealed`, only while the secret is still the one refused (a recovery may have written another meanwhile).
    */
   invalidateCredential(credentialId: string, reason: JobErrorCode, whileSealed?: string): Promise<void>;
+  /**
+   * An Open Banking consent a job met as ended or refused (NO_VALID_CREDENTIAL): one refresh for the job since
+   * `since`, while `whileSealed` is the secret sealed (pipeline/consent-refresh.ts). Unset (test harnesses), none is tried.
+   */
+  refreshConsent?(credentialId: string, since: number, whileSealed: string): Promise<RefreshOutcome | "newer">;
   /** Tells the credentials' owner which accounts or cards the institution showed, so later jobs naming others are refused at once. */
   rememberTargets(credentialId: string, kind: "accounts" | "cards", ids: string[]): Promise<void>;
   /** Tells the credentials' owner what a probe found of the login, under the check it was sent for. */

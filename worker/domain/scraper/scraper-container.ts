@@ -1,6 +1,7 @@
 import { Container } from "@cloudflare/containers";
 import type { Bindings } from "../../env";
 import type { ScraperInstances } from "./instances";
+import { leasedProcessTag } from "../../../collectors/openbanking/bank-tran-id";
 
 /** The port `scraper-container/Dockerfile` makes the service listen on. */
 export const SCRAPER_CONTAINER_PORT = 8080;
@@ -19,10 +20,13 @@ export class ScraperContainer extends Container<Bindings> {
 
   constructor(ctx: Container["ctx"], env: Bindings) {
     super(ctx, env);
+    const instance = instanceOf(ctx.id.name);
     // The container gets the worker's secrets from the worker's own; the service refuses to start without the shared one.
     this.envVars = {
       SCRAPER_SHARED_SECRET: env.SCRAPER_SHARED_SECRET,
       SANDBOX_BASE_URL: env.SANDBOX_BASE_URL,
+      // This instance's own tag in Open Banking's bank_tran_ids: one process per instance, so no two live ones share it.
+      ...(instance === null ? {} : { SCRAPER_PROCESS_TAG: String(leasedProcessTag("container", instance)) }),
       ...(env.EGRESS_PROXY_URL ? { EGRESS_PROXY_URL: env.EGRESS_PROXY_URL } : {}),
       ...(env.EGRESS_PROVIDERS ? { EGRESS_PROVIDERS: env.EGRESS_PROVIDERS } : {}),
       // The deployment's own key for nts.business-status: the scraper holds it, the worker never uses it.
@@ -39,6 +43,12 @@ export class ScraperContainer extends Container<Bindings> {
 
 /** The instance's Durable Object name: stable, so a session's calls reach the container that holds it. */
 export const containerInstanceName = (instance: number) => `scraper-${instance}`;
+
+/** The instance a Durable Object name names, or null. */
+function instanceOf(name: string | undefined): number | null {
+  const match = /^scraper-(\d+)$/.exec(name ?? "");
+  return match ? Number(match[1]) : null;
+}
 
 /** The scraper's instances in production: reached through the Durable Object binding, never a public address. */
 export function containerInstances(namespace: DurableObjectNamespace<ScraperContainer>, count: number): ScraperInstances {
