@@ -81,9 +81,29 @@ export interface paths {
         };
         /**
          * 결과 (CSV)
-         * @description 작업의 결과를 CSV 파일로 내려받습니다. API 키 없이 내려받을 링크는 POST /api/v1/data-jobs/{id}/download-links로 만듭니다.
+         * @description 작업의 결과를 CSV 파일로 내려받습니다. Excel에서 열 파일은 GET /api/v1/data-jobs/{id}/results.xlsx입니다. API 키 없이 내려받을 링크는 POST /api/v1/data-jobs/{id}/download-links로 만듭니다.
          */
         get: operations["getDataJobResultsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-jobs/{id}/results.xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 결과 (Excel)
+         * @description 작업의 결과를 Excel 파일(.xlsx)로 내려받습니다. 열과 머리글은 results.csv와 같고, 승인번호·계좌번호는 텍스트, 금액은 숫자, 날짜는 날짜 셀이라 Excel에서 앞자리 0이 사라지거나 지수 표기(1.1E+11)로 바뀌지 않습니다. 진행 중인 작업은 끝난 작업 단위까지의 부분 결과입니다. API 키 없이 내려받을 링크는 POST /api/v1/data-jobs/{id}/download-links에 format: xlsx로 만듭니다.
+         */
+        get: operations["getDataJobResultsXlsx"];
         put?: never;
         post?: never;
         delete?: never;
@@ -102,8 +122,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * CSV 다운로드 링크 만들기
-         * @description API 키 없이 이 작업의 CSV(results.csv와 같은 바이트)를 내려받는 서명된 링크를 만듭니다. BI 도구, 스프레드시트, 브라우저에 그대로 넘길 수 있습니다. 링크는 만료되거나, 만든 API 키가 폐기되면 (파트너는 사업자 연결이 해지되어도) 더는 쓸 수 없습니다. 진행 중인 작업의 링크는 그때까지의 부분 결과를 내려줍니다. 링크는 결과보다 오래 살지 않아 끝난 작업의 resultsExpireAt을 넘지 않으며, 결과가 지워진 작업은 410 DATA_JOB_RESULTS_DELETED입니다 (docs/retention.md). 본문은 생략할 수 있습니다.
+         * 다운로드 링크 만들기 (CSV, Excel)
+         * @description API 키 없이 이 작업의 CSV(results.csv와 같은 바이트) 또는 format: xlsx면 Excel 파일(results.xlsx와 같은 내용)을 내려받는 서명된 링크를 만듭니다. 형식은 링크에 서명되어 바꿀 수 없습니다. BI 도구, 스프레드시트, 브라우저에 그대로 넘길 수 있습니다. 링크는 만료되거나, 만든 API 키가 폐기되면 (파트너는 사업자 연결이 해지되어도) 더는 쓸 수 없습니다. 진행 중인 작업의 링크는 그때까지의 부분 결과를 내려줍니다. 링크는 결과보다 오래 살지 않아 끝난 작업의 resultsExpireAt을 넘지 않으며, 결과가 지워진 작업은 410 DATA_JOB_RESULTS_DELETED입니다 (docs/retention.md). 본문은 생략할 수 있습니다.
          */
         post: operations["createDownloadLink"];
         delete?: never;
@@ -228,8 +248,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * 다운로드 링크로 CSV 받기
-         * @description POST /api/v1/data-jobs/{id}/download-links가 만든 링크입니다. API 키가 필요 없고, GET /api/v1/data-jobs/{id}/results.csv와 같은 CSV를 내려줍니다. 요청은 클라이언트 주소별로 한도가 적용됩니다. 토큰이 한 글자라도 바뀌었거나 알 수 없으면, 또는 링크를 만든 API 키가 폐기되었으면 401 INVALID_TOKEN, 만료되었으면 401 TOKEN_EXPIRED입니다.
+         * 다운로드 링크로 CSV·Excel 받기
+         * @description POST /api/v1/data-jobs/{id}/download-links가 만든 링크입니다. API 키가 필요 없고, GET /api/v1/data-jobs/{id}/results.csv와 같은 CSV를, format: xlsx로 만든 링크는 results.xlsx와 같은 Excel 파일을 내려줍니다. 요청은 클라이언트 주소별로 한도가 적용됩니다. 토큰이 한 글자라도 바뀌었거나 알 수 없으면, 또는 링크를 만든 API 키가 폐기되었으면 401 INVALID_TOKEN, 만료되었으면 401 TOKEN_EXPIRED입니다.
          */
         get: operations["downloadJobCsv"];
         put?: never;
@@ -412,7 +432,7 @@ export interface paths {
         post?: never;
         /**
          * 자격 증명 삭제
-         * @description 진행 중인 작업이 쓰고 있으면 409 CREDENTIAL_HAS_ACTIVE_CONNECTIONS. 삭제 뒤 이 기관의 새 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. deleteResults=true면 이 자격 증명으로 수집한 끝난 작업들의 결과도 함께 지워 바로 410 DATA_JOB_RESULTS_DELETED가 되고(작업 정보는 남음), 없거나 false면 결과는 보관 기간까지 남습니다 (docs/retention.md).
+         * @description 진행 중인 작업이 쓰고 있으면 409 CREDENTIAL_HAS_ACTIVE_CONNECTIONS. 삭제 뒤 이 기관의 새 작업은 Failed(CREDENTIAL_NOT_FOUND)로 끝납니다. deleteResults=true면 이 자격 증명과, 같은 계정을 다시 등록해 이것이 교체한 이전 자격 증명들로 수집한 끝난 작업들의 결과도 함께 지워 바로 410 DATA_JOB_RESULTS_DELETED가 되고(작업 정보는 남음), 없거나 false면 결과는 보관 기간까지 남습니다 (docs/retention.md). deleteResults=true는 이미 삭제되었거나 교체된(SUPERSEDED) 자격 증명의 id에도 쓸 수 있어 그 결과만 지우고 204입니다(교체된 것이면 새 자격 증명은 그대로). deleteResults 없이 삭제된 것은 404 CREDENTIAL_NOT_FOUND, 교체된 것은 409 CREDENTIAL_SUPERSEDED입니다. 이전 자격 증명으로 진행 중인 작업이 있어도 409 CREDENTIAL_HAS_ACTIVE_CONNECTIONS입니다.
          */
         delete: operations["deleteCredential"];
         options?: never;
@@ -455,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * 소유자용 관리 링크 만들기
-         * @description 자격 증명의 소유자(최종 사용자)가 API 키 없이 여는 짧은 수명의 서명된 링크를 만듭니다. 파트너는 자기 서비스 화면에 보여 주거나, mailTo로 서비스가 메일로 보내게 할 수 있습니다. 페이지는 공유하는 기관과 자료, 누구를 위해, 언제부터 언제까지인지 보여 주고, 한 번 확인하면 동의를 철회합니다: 비밀 값은 바로 지워지고 credential.revoked 이벤트(revokedReason HOLDER_WITHDREW)가 갑니다 (docs/credentials.md).
+         * @description 자격 증명의 소유자(최종 사용자)가 API 키 없이 여는 짧은 수명의 서명된 링크를 만듭니다 (만든 API 키보다 오래 유효하지 않고, 그 키가 폐기되거나 사업자 연결이 해지되거나 워크스페이스가 정지되면 열리지 않습니다). 파트너는 자기 서비스 화면에 보여 주거나, mailTo로 서비스가 메일로 보내게 할 수 있습니다 (워크스페이스마다 하루 20통까지, 넘으면 429 API_RATE_LIMITED; 이메일을 확인하지 않은 워크스페이스는 403 WORKSPACE_ACCESS_DENIED). 페이지는 공유하는 기관과 자료, 누구를 위해, 언제부터 언제까지인지 보여 주고, 한 번 확인하면 동의를 철회합니다: 비밀 값과 이 자격 증명으로 모은 결과는 바로 지워지고 credential.revoked 이벤트(revokedReason HOLDER_WITHDREW)가 갑니다 (docs/credentials.md).
          */
         post: operations["createCredentialManageLink"];
         delete?: never;
@@ -1263,7 +1283,7 @@ export interface paths {
         put?: never;
         /**
          * 오픈뱅킹 동의 시작
-         * @description Authorization: Bearer <sessionToken>. 동의를 받는 선택지(기관 목록의 consent가 true, 예: openbanking)에서 입력 대신 씁니다: 등록 세션에 한 번만, 10분 동안 쓸 수 있는 state를 묶고(해시만 저장) 금융결제원 오픈뱅킹 인증 화면의 주소를 돌려줍니다. 등록 화면은 이 주소를 새 창으로 열고, 본인이 동의하면 서비스의 콜백(/connect/open-banking/callback)이 코드를 곧바로 토큰으로 바꿔 금고에 넣고 세션을 CONSUMED로 만듭니다. 결과는 GET /connect/api/open-banking/consent로 읽습니다.
+         * @description Authorization: Bearer <sessionToken>. 동의를 받는 선택지(기관 목록의 consent가 true, 예: openbanking)에서 입력 대신 씁니다: 등록 세션에 한 번만, 10분 동안 쓸 수 있는 state를 묶고(해시만 저장) 금융결제원 오픈뱅킹 인증 화면의 주소를 돌려줍니다. 등록 화면은 이 주소를 새 창으로 열고, 본인이 동의하면 서비스의 콜백 화면(/connect/open-banking/callback)이 그 창을 연 등록 화면에만 결과를 postMessage로 넘기고, 등록 화면이 POST /connect/api/open-banking/completions로 동의를 마칩니다. 다른 브라우저에 도착한 콜백은 아무것도 등록하지 않습니다.
          */
         post: operations["startOpenBankingConsent"];
         delete?: never;
@@ -1286,6 +1306,26 @@ export interface paths {
         get: operations["getOpenBankingConsentOutcome"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/api/open-banking/completions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 오픈뱅킹 동의 마치기
+         * @description Authorization: Bearer <sessionToken>. 등록 화면이 연 동의 창이 콜백 화면에서 postMessage로 넘긴 금융결제원의 응답(콜백 주소의 query: code와 state, 또는 error)을 그대로 보내 동의를 마칩니다. 세션이 아직 입력을 받는지 먼저 확인하고(취소·만료·사용됨이면 그 오류, 코드는 바꾸지 않음), state가 이 세션에 묶인 것일 때만 코드를 토큰으로 바꿔 등록하며, 동의 기록에는 화면이 보여 준 동의 문구의 버전(consentTextVersion)을 남깁니다.
+         */
+        post: operations["completeOpenBankingConsent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1402,6 +1442,30 @@ export interface components {
              * @description 확장 필드. 기관의 점검 시간(GET /providers/{code}의 maintenance)을 기다리는 동안 작업이 다시 진행되는 시각. 점검이 끝난 뒤 maxWaitSeconds 안에 끝날 수 없으면 기다리지 않고 PROVIDER_TIME_WINDOW로 실패합니다 (docs/scheduling.md)
              */
             maintenanceUntil?: string;
+            awaitingHolder?: components["schemas"]["HolderApproval"];
+        };
+        /** @description 확장 필드. 작업의 로그인이 자격 증명 주인의 휴대폰 승인을 기다리는 동안만 있습니다: 사용자에게 휴대폰의 앱(provider)을 열어 승인하라고 알려 주세요. 승인하면 작업은 스스로 이어지고, 같은 로그인은 포털이 세션을 유지하는 동안(약 25분) 같은 자격 증명의 다음 작업에도 쓰입니다. 거부하면 LOGIN_FAILED, 시간이 지나면 LOGIN_SECOND_FACTOR_REQUIRED로 실패하며 둘 다 retryable=false입니다(자동 재시도가 휴대폰에 요청을 거듭 보내지 않도록). 처음 요청할 때 data_job.awaiting_holder 웹훅이 갑니다 */
+        HolderApproval: {
+            /**
+             * @description 간편인증: 본인이 휴대폰 앱에서 로그인을 승인합니다
+             * @enum {string}
+             */
+            method: "SIMPLE_AUTH";
+            /**
+             * @description 승인을 요청한 간편인증 앱 (kakao, naver, pass, toss …)
+             * @enum {string}
+             */
+            provider: "kakao" | "naver" | "pass" | "toss" | "kica" | "kb" | "nh" | "shinhan" | "hana" | "woori" | "banksalad" | "kakaobank";
+            /**
+             * Format: date-time
+             * @description 앱에 승인을 요청한 시각
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description 이 시각까지 승인하지 않으면 작업은 LOGIN_SECOND_FACTOR_REQUIRED로 실패합니다 (약 5분)
+             */
+            until: string;
         };
         SucceededDataJob: {
             /**
@@ -1556,6 +1620,7 @@ export interface components {
              * @description 작업이 로그인에 쓰는(쓴) 자격 증명. 자격 증명 없이 태어나 실패한 작업이면 null
              */
             credentialId: string | null;
+            awaitingHolder?: components["schemas"]["HolderApproval"];
         } | {
             /** @enum {string} */
             kind: "Succeeded";
@@ -2153,7 +2218,7 @@ export interface components {
         DownloadLink: {
             /**
              * Format: uri
-             * @description API 키 없이 작업의 CSV를 내려받는 주소. 가진 사람 누구나 내려받을 수 있으니 API 키처럼 다뤄 주세요
+             * @description API 키 없이 작업의 CSV(또는 Excel 파일)를 내려받는 주소. 가진 사람 누구나 내려받을 수 있으니 API 키처럼 다뤄 주세요
              * @example https://api.example.com/api/v1/download-links/k1.eyJqIjoi...In0.dGhpcyBpcyBub3QgYSByZWFsIE1BQw
              */
             url: string;
@@ -2172,6 +2237,13 @@ export interface components {
              * @example 86400
              */
             expiresInSeconds: number;
+            /**
+             * @description 링크가 내려줄 파일: csv(기본, results.csv와 같은 바이트) 또는 xlsx(results.xlsx와 같은 Excel 파일)
+             * @default csv
+             * @example xlsx
+             * @enum {string}
+             */
+            format: "csv" | "xlsx";
         };
         Schedule: {
             /** Format: uuid */
@@ -2316,7 +2388,7 @@ export interface components {
              */
             verification: "sandbox" | "replica" | "live";
             schemas: string[];
-            acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING")[];
+            acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING" | "SIMPLE_AUTH")[];
             /**
              * Format: int32
              * @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED
@@ -2367,24 +2439,29 @@ export interface components {
         CredentialSchema: {
             providerCode: string;
             /** @description PROVIDER_LOGIN, CERTIFICATE: 필드를 입력해 등록. OPEN_BANKING: 입력할 필드 없이, 등록 세션(kind PROVIDER_LOGIN)의 화면에서 본인이 금융결제원 오픈뱅킹 동의 화면으로 가서 동의하면 등록됩니다 (docs/credentials.md) */
-            acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING")[];
+            acceptedAuthMethods: ("PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING" | "SIMPLE_AUTH")[];
             /** @description 확장 필드. true: 이 기관의 자격 증명은 입력 값이 아니라 본인의 동의(오픈뱅킹)이며 fields는 비어 있습니다. 등록 세션으로만 등록합니다 */
             consent: boolean;
             fields: {
                 name: string;
                 label: string;
                 /** @enum {string} */
-                authMethod: "PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING";
+                authMethod: "PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING" | "SIMPLE_AUTH";
                 required: boolean;
                 /** @description 비밀 값. 화면에서 가리고 어디에도 기록하지 않습니다 */
                 secret: boolean;
                 /** @description 값 전체가 맞아야 하는 ECMAScript 정규식 */
                 pattern: string;
                 /**
-                 * @description file: 사용자가 고른 파일의 바이트를 표준 base64(패딩 포함)로 보냅니다 (인증서 파일 signCert.der, signPri.key)
+                 * @description file: 사용자가 고른 파일의 바이트를 표준 base64(패딩 포함)로 보냅니다 (인증서 파일 signCert.der, signPri.key). select: options의 value 중 하나 (간편인증 앱, 통신사)
                  * @enum {string}
                  */
-                input: "text" | "file";
+                input: "text" | "file" | "select";
+                /** @description input이 select일 때 고를 수 있는 값과 그 이름 */
+                options?: {
+                    value: string;
+                    label: string;
+                }[];
             }[];
         };
         ApiKey: {
@@ -2415,7 +2492,7 @@ export interface components {
             /** @description 로그인하는 기관. 전체 기관용 인증서(인증서를 받는 모든 기관에 씀)면 null */
             providerCode: string | null;
             /** @enum {string} */
-            authMethod: "PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING";
+            authMethod: "PROVIDER_LOGIN" | "CERTIFICATE" | "OPEN_BANKING" | "SIMPLE_AUTH";
             /** @description 이 기관의 기본 자격 증명이면 true: credentialId 없이 만든 작업이 씁니다 (기관마다 하나, 전체 기관용 인증서끼리도 하나) */
             isDefault: boolean;
             /**
@@ -2730,7 +2807,7 @@ export interface components {
             id: string;
             url: string;
             description: string | null;
-            events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
+            events: ("data_job.succeeded" | "data_job.failed" | "data_job.awaiting_holder" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2759,7 +2836,7 @@ export interface components {
              * @description data_job.succeeded, data_job.failed, registration_session.consumed, .cancelled, .expired, .locked, credential.expiring (인증서나 소유자 동의 만료 30, 7, 1일 전), credential.revoked (소유자가 동의 철회, revokedReason), schedule.paused (연속 실패로 일정이 일시 중지됨)
              * @enum {string}
              */
-            eventType: "data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused";
+            eventType: "data_job.succeeded" | "data_job.failed" | "data_job.awaiting_holder" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused";
             /**
              * @description PENDING(보내는 중, 재시도 대기 포함) → SUCCEEDED(2xx 응답) | FAILED(24시간 재시도 끝)
              * @enum {string}
@@ -3235,18 +3312,37 @@ export interface components {
             };
             /** @description 요청의 Idempotency-Key 헤더. 없으면 null */
             idempotencyKey: string | null;
+            /**
+             * Format: int64
+             * @description 이 행이 나타내는 요청 수. 속도 제한의 429 API_RATE_LIMITED는 키와 분마다 한 행(그 분의 첫 요청)에 모아 세고, 다른 요청은 1입니다
+             * @example 1
+             */
+            repeatCount: number;
         };
         RequestLogDetail: components["schemas"]["RequestLog"] & {
             /** @description 가린 뒤의 요청 (docs/request-logs.md의 가림 규칙) */
             request: {
-                /** @description 쿼리 문자열. 비밀 값은 [REDACTED]로 가려집니다 */
+                /** @description 쿼리 문자열. 비밀 값은 [REDACTED], 카드 번호는 끝 네 자리만([CARD ****1234]) 남깁니다. 1 KB를 넘으면 RequestLogTruncated 모양 */
                 query: {
                     [key: string]: unknown;
                 } | null;
-                /** @description 라우트가 읽은 JSON 본문. 비밀번호, 토큰, 키, 인증서, 자격 증명 필드(fields 객체 전체)의 값은 [REDACTED]로 가려집니다. 본문이 없거나 JSON이 아니거나 읽기 전에 거절되었으면 null */
+                /** @description 라우트가 읽은 JSON 본문. 본문을 남기는 라우트(문서의 x-request-log-body)만 기록합니다. 비밀번호, 토큰, 키, 인증서, 자격 증명 필드(fields 객체 전체)의 값은 [REDACTED], 카드 번호는 끝 네 자리만 남깁니다. 2 KB를 넘으면 RequestLogTruncated 모양. 본문이 없거나 JSON이 아니거나 읽기 전에 거절되었거나 남기지 않는 라우트면 null */
                 body?: unknown;
             };
-            errorBody: components["schemas"]["Error"] & (Record<string, never> | null);
+            /** @description 받은 오류 봉투. 성공이거나 속도 제한의 429이면 null, 1 KB를 넘으면 잘린 모양 */
+            errorBody: components["schemas"]["Error"] | components["schemas"]["RequestLogTruncated"] | null;
+        };
+        /** @description 한 행의 한도(쿼리 1 KB, 본문 2 KB, 오류 봉투 1 KB)를 넘어 잘린 부분 */
+        RequestLogTruncated: {
+            /** @enum {boolean} */
+            "[TRUNCATED]": true;
+            /**
+             * Format: int64
+             * @description 가린 뒤 JSON의 크기 (UTF-8 바이트)
+             */
+            bytes: number;
+            /** @description 가린 뒤 JSON의 앞부분 */
+            preview: string;
         };
         GatewayWebhookReceipt: {
             /** @enum {string} */
@@ -3706,6 +3802,8 @@ export interface operations {
             /** @description 레코드 */
             200: {
                 headers: {
+                    /** @description no-store, private: 결과는 브라우저, 프록시, CDN 어디에도 저장하지 않습니다 (진행 중인 결과는 늘어나고, 지우거나 키를 폐기하면 바로 막혀야 합니다) */
+                    "Cache-Control": "no-store, private";
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -3963,9 +4061,11 @@ export interface operations {
             /** @description UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다. */
             200: {
                 headers: {
+                    /** @description no-store, private: 결과는 브라우저, 프록시, CDN 어디에도 저장하지 않습니다 (진행 중인 결과는 늘어나고, 지우거나 키를 폐기하면 바로 막혀야 합니다) */
+                    "Cache-Control": "no-store, private";
                     /** @description 작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다 */
                     "X-Data-Job-Kind": "InProgress" | "Succeeded" | "Failed";
-                    /** @description CSV에 담긴 레코드 수 (10진수) */
+                    /** @description 파일에 담긴 레코드 수 (10진수) */
                     "X-Total-Count": string;
                     /** @description 내려받을 파일 이름 `<schema>-<작업 id>.csv` */
                     "Content-Disposition": string;
@@ -3977,6 +4077,149 @@ export interface operations {
                 };
                 content: {
                     "text/csv;charset=UTF-8": string;
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: WORKSPACE_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_NOT_FOUND, DATA_JOB_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CONNECTION_REVOKED */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: DATA_JOB_RESULTS_DELETED */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDataJobResultsXlsx: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 파트너 워크스페이스가 대신 일할 사업자의 사업자등록번호 (하이픈 선택). 파트너는 반드시 보내고, 다른 워크스페이스는 보내지 않습니다. */
+                "X-SVC-Business"?: string;
+            };
+            path: {
+                /** @description 작업 id (uuid) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Excel 통합 문서(.xlsx). 열과 머리글은 CSV와 같습니다 (레코드 필드의 한국어 표시 이름, 같은 순서). 승인번호·계좌번호 같은 문자열은 텍스트 셀(앞자리 0 유지, 지수 표기 없음), 금액은 숫자 셀, 날짜는 날짜 셀(yyyy-mm-dd), 일시는 한국 시각의 날짜 셀(yyyy-mm-dd hh:mm:ss)입니다. 문자열 셀은 수식으로 실행되지 않습니다. 한 시트에 1,048,575행을 넘으면 다음 시트(결과 2, …)로 이어집니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다. */
+            200: {
+                headers: {
+                    /** @description no-store, private: 결과는 브라우저, 프록시, CDN 어디에도 저장하지 않습니다 (진행 중인 결과는 늘어나고, 지우거나 키를 폐기하면 바로 막혀야 합니다) */
+                    "Cache-Control": "no-store, private";
+                    /** @description 작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다 */
+                    "X-Data-Job-Kind": "InProgress" | "Succeeded" | "Failed";
+                    /** @description 파일에 담긴 레코드 수 (10진수) */
+                    "X-Total-Count": string;
+                    /** @description 내려받을 파일 이름 `<schema>-<작업 id>.xlsx` */
+                    "Content-Disposition": string;
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 오류: CONNECTION_NOT_ALLOWED_FOR_NON_PARTNER, PARTNER_BUSINESS_SELECTOR_REQUIRED, INVALID_BUSINESS_REGISTRATION_NUMBER, INVALID_PARAM_FORMAT */
@@ -4108,6 +4351,8 @@ export interface operations {
             /** @description 만든 링크 */
             201: {
                 headers: {
+                    /** @description no-store, private: 결과는 브라우저, 프록시, CDN 어디에도 저장하지 않습니다 (진행 중인 결과는 늘어나고, 지우거나 키를 폐기하면 바로 막혀야 합니다) */
+                    "Cache-Control": "no-store, private";
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
                     "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
@@ -5121,14 +5366,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다. */
+            /** @description 링크를 만들 때 고른 형식의 파일. csv: UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다. xlsx: Excel 통합 문서(.xlsx). 열과 머리글은 CSV와 같습니다 (레코드 필드의 한국어 표시 이름, 같은 순서). 승인번호·계좌번호 같은 문자열은 텍스트 셀(앞자리 0 유지, 지수 표기 없음), 금액은 숫자 셀, 날짜는 날짜 셀(yyyy-mm-dd), 일시는 한국 시각의 날짜 셀(yyyy-mm-dd hh:mm:ss)입니다. 문자열 셀은 수식으로 실행되지 않습니다. 한 시트에 1,048,575행을 넘으면 다음 시트(결과 2, …)로 이어집니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다. */
             200: {
                 headers: {
+                    /** @description no-store, private: 결과는 브라우저, 프록시, CDN 어디에도 저장하지 않습니다 (진행 중인 결과는 늘어나고, 지우거나 키를 폐기하면 바로 막혀야 합니다) */
+                    "Cache-Control": "no-store, private";
                     /** @description 작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다 */
                     "X-Data-Job-Kind": "InProgress" | "Succeeded" | "Failed";
-                    /** @description CSV에 담긴 레코드 수 (10진수) */
+                    /** @description 파일에 담긴 레코드 수 (10진수) */
                     "X-Total-Count": string;
-                    /** @description 내려받을 파일 이름 `<schema>-<작업 id>.csv` */
+                    /** @description 내려받을 파일 이름 `<schema>-<작업 id>.csv|xlsx` */
                     "Content-Disposition": string;
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
@@ -5138,6 +5385,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv;charset=UTF-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description 오류: INVALID_PARAM_FORMAT */
@@ -8567,7 +8815,7 @@ export interface operations {
                      *       "data_job.failed"
                      *     ]
                      */
-                    events: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
+                    events: ("data_job.succeeded" | "data_job.failed" | "data_job.awaiting_holder" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
                     /**
                      * @description 알아보기 위한 설명, 최대 256자
                      * @example 운영 수신기
@@ -8903,7 +9151,7 @@ export interface operations {
                      *       "data_job.failed"
                      *     ]
                      */
-                    events?: ("data_job.succeeded" | "data_job.failed" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
+                    events?: ("data_job.succeeded" | "data_job.failed" | "data_job.awaiting_holder" | "registration_session.consumed" | "registration_session.cancelled" | "registration_session.expired" | "registration_session.locked" | "credential.expiring" | "credential.revoked" | "schedule.paused")[];
                     /**
                      * @description 알아보기 위한 설명, 최대 256자
                      * @example 운영 수신기
@@ -12011,7 +12259,11 @@ export interface operations {
                                 secret: boolean;
                                 required: boolean;
                                 /** @enum {string} */
-                                input: "text" | "file";
+                                input: "text" | "file" | "select";
+                                options?: {
+                                    value: string;
+                                    label: string;
+                                }[];
                             }[];
                             /** @description true: 입력 필드 없이 기관의 동의 화면에서 본인이 동의해 연결합니다 (오픈뱅킹: POST /connect/api/open-banking/authorizations) */
                             consent: boolean;
@@ -12483,6 +12735,136 @@ export interface operations {
             };
             /** @description 오류: INTERNAL_ERROR */
             500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeOpenBankingConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 콜백 주소의 query (예: ?code=...&state=...) */
+                    callbackQuery: string;
+                    /** @description 화면이 보여 준 동의 문구의 버전 (GET /connect/api/session consentText.version) */
+                    consentTextVersion: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 동의 결과: CONNECTED, 또는 FAILED와 그 까닭 */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "WAITING" | "CONNECTED" | "FAILED";
+                        code: string | null;
+                        message: string | null;
+                    };
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_TOKEN_INVALID */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_ALREADY_CONSUMED, REGISTRATION_SESSION_ALREADY_CANCELLED, REGISTRATION_SESSION_EXPIRED, REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: SCRAPING_ENGINE_UNAVAILABLE */
+            503: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
