@@ -4,6 +4,7 @@ import { bankSite } from "./bank/site";
 import { cardSite } from "./card/site";
 import { clockFrom, type SandboxClock, SandboxTime } from "./clock";
 import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
+import { phoneControl, phonePage } from "./hometax/phone-page";
 import { type NtsBusinessStatusReplicaOptions, ntsBusinessStatusReplica } from "./nts-business-status/site";
 import { type OpenBankingReplicaOptions, openBankingReplica, type TokenSwitch } from "./openbanking/site";
 import { portOneReplica } from "./portone/gateway";
@@ -66,11 +67,15 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
   // Open Banking's tokens age by a clock of their own: moving it ends consents without moving the banks' hours.
   const openBankingTime = new SandboxTime();
   const openBanking = openBankingReplica({ now: () => openBankingTime.now() ?? Date.now(), ...options.openbanking });
+  const hometax = hometaxReplica(options.hometax);
   const sites: Record<string, (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>> = {
     bank: bankSite({ hangMs: options.hangMs ?? 20_000, clock: time.now }),
     taxportal: taxPortalSite({ clock: time.now }),
     card: cardSite({ clock: time.now }),
-    hometax: hometaxReplica(options.hometax),
+    hometax,
+    // The sandbox phone that approves the replica's 간편인증 requests: a page for demos, control calls for tests.
+    "hometax-phone": phonePage(hometax.phone),
+    _sandbox: phoneControl(hometax.phone),
     openbanking: openBanking,
     "nts-business-status": ntsBusinessStatusReplica(options.ntsBusinessStatus),
     // The payment gateway the service bills through, as a replica (sandbox/portone/gateway.ts).

@@ -133,7 +133,7 @@ describe("Hometax adapter against the replica", () => {
     // The scraper's wrapper (scraper-container/log-in.ts) makes it an operators' report: the protocol kind has no page to keep.
     const reported = await reportingUnreadable(hometax, null, "collect taxportal.cash-receipts.purchase.v1", () => run(changed, {})).catch((err: unknown) => err);
     expect(reported).toBeInstanceOf(ReportedFailure);
-    expect((reported as ReportedFailure).report).toMatchObject({ surprise: "SCRAPING_RESPONSE_MALFORMED", adapterVersion: "hometax/2026-11-26", url: null, html: null, screenshot: null });
+    expect((reported as ReportedFailure).report).toMatchObject({ surprise: "SCRAPING_RESPONSE_MALFORMED", adapterVersion: "hometax/2026-12-01", url: null, html: null, screenshot: null });
   });
 
   it("tries the serial forms in order until the portal takes the signature", async () => {

@@ -6,19 +6,22 @@ import { invoiceLineRecords } from "./invoice-lines";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "./options";
 import { type HometaxDeps, REAL_DEPS } from "./pacing";
 import { type HometaxSession, logIn } from "./session";
+import { awaitSimpleAuth, requestSimpleAuth } from "./simple-auth";
 import { taxInvoiceRecords } from "./tax-invoices";
 
 /**
- * Hometax (홈택스), spoken to over its own HTTP protocol (docs/institutions/hometax.md): certificate or ID login
- * on the portal, a token hop to the tax-invoice (teet) and cash-receipt and card (tecr) sites, their JSON list queries.
+ * Hometax (홈택스), spoken to over its own HTTP protocol (docs/institutions/hometax.md): certificate, ID or 간편인증
+ * (OACX, approved on the person's phone) login on the portal, a token hop to the tax-invoice (teet) and cash-receipt and card (tecr) sites, their JSON list queries.
  */
 export function hometaxAdapter(options: HometaxOptions = DEFAULT_OPTIONS, deps: HometaxDeps = REAL_DEPS): ProtocolAdapter<HometaxSession> {
   return {
     kind: "protocol",
     providerCode: "hometax",
-    version: "hometax/2026-11-26",
+    version: "hometax/2026-12-01",
     hosts: HOMETAX_HOSTS,
     login: (http, credential, ctx) => logIn(http, credential, ctx, options, deps),
+    requestApproval: (http, credential) => requestSimpleAuth(http, credential, options, deps),
+    awaitApproval: (http, pending, waitMs, ctx) => awaitSimpleAuth(http, pending, waitMs, ctx, options, deps),
     async discoverTargets() {
       return [];
     },

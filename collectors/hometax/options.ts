@@ -34,6 +34,28 @@ export interface HometaxOptions {
    * approval numbers and send dates, or the unit is malformed. The JSON pages stay the source of the records (S3, live 2026-09).
    */
   invoiceDownloadCheck: boolean;
+  /**
+   * 간편인증 (OACX, docs/institutions/hometax.md "간편인증 (OACX)"): how `authen/request` carries name, phone and
+   * birthday: `base64`, as every 2026 client does (K1, K4, K6), or `plain`, as a 2022 client did (K2).
+   */
+  simpleAuthFields: "base64" | "plain";
+  /** The `txId` an `authen/result` poll sends: the `trans` txId (K1, K4 live in 2026, K8) or the request's `reqTxId` (K2, K5, K6, K7). */
+  simpleAuthResultTxId: "trans" | "reqTxId";
+  /**
+   * How the gateway says the person denied in the app: no Hometax source shows it; the vendor's Mobile-ID product
+   * answers 406 `OACX_CANCLED_SIGNED` (K10). Either code of an answer matching is a denial.
+   */
+  simpleAuthDenied: { resultCodes: readonly string[]; oacxCodes: readonly string[] };
+  /** ms between two `authen/result` polls: Hometax's own page checks every 3 s (K11); K4 1 s, K7 2 s, K1 15 s. */
+  simpleAuthPollMs: number;
+  /** How long the app's request stands, s: 5 minutes (K5, K9, K11). */
+  simpleAuthWindowSeconds: number;
+  /** A provider id listed with `_prod` (`nh_prod`): sent as listed (K1, 2026 Hometax) or as `<provider>_<version>` (K5). */
+  simpleAuthProdIds: "as-listed" | "versioned";
+  /** The `simple_cert_<provider>` NetFunnel ticket before `authen/request` only, or before every poll too (K1). */
+  simpleAuthNetFunnel: "request" | "every-call";
+  /** Longest wait in a NetFunnel queue (201/202 answers) before RATE_LIMITED, s; `netfunnel.js` waits at most 5 s a turn (K18). */
+  netFunnelWaitSeconds: number;
 }
 
 export const DEFAULT_OPTIONS: HometaxOptions = {
@@ -48,4 +70,12 @@ export const DEFAULT_OPTIONS: HometaxOptions = {
   netFunnelSid: "service_1",
   cashReceiptSalesList: "download",
   invoiceDownloadCheck: true,
+  simpleAuthFields: "base64",
+  simpleAuthResultTxId: "trans",
+  simpleAuthDenied: { resultCodes: ["406"], oacxCodes: ["OACX_CANCLED_SIGNED"] },
+  simpleAuthPollMs: 3000,
+  simpleAuthWindowSeconds: 300,
+  simpleAuthProdIds: "as-listed",
+  simpleAuthNetFunnel: "request",
+  netFunnelWaitSeconds: 120,
 };

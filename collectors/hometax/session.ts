@@ -1,10 +1,12 @@
 import { type AdapterContext, type InstitutionHttp, type LoginCredential, ProviderFailure } from "../adapter";
-import { certificateLogin, portalSessionMap } from "./certificate-login";
+import { certificateLogin } from "./certificate-login";
 import { PORTAL } from "./hosts";
 import { idLogin } from "./id-login";
 import type { HometaxOptions } from "./options";
 import { type HometaxDeps, REAL_DEPS } from "./pacing";
 import { type Json, PortalClient } from "./portal-client";
+import { loggedIn } from "./portal-session";
+import { simpleAuthLogin } from "./simple-auth";
 
 /** A logged-in portal session and the sub-site sessions opened from it, one per site, on first use. */
 export interface HometaxSession {
@@ -13,8 +15,6 @@ export interface HometaxSession {
   sites: Map<string, Promise<Json>>;
 }
 
-const digitsOf = (value: unknown) => (typeof value === "string" ? value.replace(/\D/g, "") : "");
-
 /** 20 characters like the page's `query=_…` nonce on token.do (S1, S4). */
 function tokenQuery(): string {
   const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -22,18 +22,13 @@ function tokenQuery(): string {
 }
 
 export async function logIn(http: InstitutionHttp, credential: LoginCredential, ctx: AdapterContext, options: HometaxOptions, deps: HometaxDeps = REAL_DEPS): Promise<HometaxSession> {
-  if (credential.authMethod === "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "hometax takes a certificate or an ID login, not a consent");
-  // Until its adapter asks for the holder's approval (requestApproval), a 간편인증 login logs in to nothing.
-  if (credential.authMethod === "SIMPLE_AUTH") throw new ProviderFailure("NO_VALID_CREDENTIAL", "hometax's 간편인증 login is not wired yet");
+  if (credential.authMethod === "OPEN_BANKING") throw new ProviderFailure("NO_VALID_CREDENTIAL", "hometax takes a certificate, an ID login or 간편인증, not a consent");
+  // The phone is asked and the login waits for its answer until the request lapses (simple-auth.ts).
+  if (credential.authMethod === "SIMPLE_AUTH") return simpleAuthLogin(http, credential, ctx, options, deps);
   const client = new PortalClient(http, options, deps);
   if (credential.authMethod === "CERTIFICATE") await certificateLogin(client, credential, ctx.businessNumber);
   else await idLogin(client, credential);
-  const portal = await portalSessionMap(client);
-  client.userId = typeof portal.userId === "string" ? portal.userId : "";
-  // The portal names the business it logged in (a business login's txprDscmNo); another business's account would hand its documents to this workspace.
-  const shown = digitsOf(portal.txprDscmNo);
-  if (ctx.businessNumber && shown.length === 10 && shown !== ctx.businessNumber) throw new ProviderFailure("BUSINESS_NUMBER_MISMATCH", `the portal account is of business ${shown}`);
-  return { client, portal, sites: new Map() };
+  return loggedIn(client, ctx);
 }
 
 /**

@@ -15,6 +15,11 @@ export interface FrontDoorOptions {
   blocked?: "request-blocked" | "block-code";
   /** What NetFunnel answers a ticket request: `5002:200` with a key (S2, S4), or `5002:501`, not queued (S2). */
   netFunnel?: "ticket" | "not-queued";
+  /**
+   * What the 간편인증 queues (`aid=simple_cert_<provider>`, K1) answer: `5002:501` "Action is not exist" by default (K1,
+   * facts §11.10), a ticket, a block (`5002:301`), or a wait (`5002:201`, K18) that passes after this many `opcode=5002` polls.
+   */
+  simpleAuthQueue?: "not-queued" | "ticket" | "blocked" | { busyPolls: number };
   /** `pubcLogin.do` refused with HTTP 400 without a ticket the queue issued (no source shows this; S2 saw 400s on bare form POSTs). */
   requireNetFunnel?: boolean;
   /** The apex sends every GET on to `www` with a 302 (no source shows such a redirect, sheet A6). */
@@ -48,10 +53,38 @@ const refused = (res: ServerResponse, msg: string, code: string): true => (sendJ
 export function frontDoor(options: FrontDoorOptions) {
   const tickets = new Set<string>();
   let dataCalls = 0;
+  /** Keys waiting in a 간편인증 queue, to the polls they have made. */
+  const waiting = new Map<string, number>();
+
+  /** The 간편인증 queues (facts §11.10): the answer to a ticket (5101), a waiting key's poll (5002), a release (5004). */
+  function simpleAuthQueue(opcode: string | null, key: string | null, script: (type: string, result: string) => true): true {
+    const mode = options.simpleAuthQueue ?? "not-queued";
+    const pass = (k: string) => `5002:200:key=${k}&nwait=0&nnext=0&tps=0&ttl=0&ip=apct.hometax.go.kr&port=443`;
+    if (opcode === "5004") return script("5004", '5004:200:msg="Success"');
+    if (opcode === "5002" && key && waiting.has(key) && typeof mode === "object") {
+      const polls = waiting.get(key)! + 1;
+      if (polls < mode.busyPolls) {
+        waiting.set(key, polls);
+        return script("5002", `5002:201:key=${key}&nwait=${mode.busyPolls - polls}&ttl=1&ip=apct.hometax.go.kr&port=443`);
+      }
+      waiting.delete(key);
+      return script("5002", pass(key));
+    }
+    if (opcode !== "5101") return script("5002", '5002:502:msg="already completed"');
+    if (mode === "not-queued") return script("5002", '5002:501:msg="Action is not exist"');
+    if (mode === "blocked") return script("5002", '5002:301:msg="blocked"');
+    const fresh = randomBytes(128).toString("hex").toUpperCase();
+    if (mode === "ticket") return script("5002", pass(fresh));
+    waiting.set(fresh, 0);
+    return script("5002", `5002:201:key=${fresh}&nwait=${mode.busyPolls}&ttl=1&ip=apct.hometax.go.kr&port=443`);
+  }
 
   return (req: IncomingMessage, res: ServerResponse, host: string, path: string, url: URL): boolean => {
     if (host === "apct.hometax.go.kr") {
-      if (path !== "/ts.wseq" || url.searchParams.get("opcode") !== "5101") return text(res, 404, "Not Found");
+      const opcode = url.searchParams.get("opcode");
+      const script = (type: string, result: string) => text(res, 200, `NetFunnel.gRtype=${type}NetFunnel.gControl.result='${result}'; NetFunnel.gControl._showResult();`, "text/javascript; charset=UTF-8");
+      if (path === "/ts.wseq" && (url.searchParams.get("aid") ?? "").startsWith("simple_cert_")) return simpleAuthQueue(opcode, url.searchParams.get("key"), script);
+      if (path !== "/ts.wseq" || opcode !== "5101") return text(res, 404, "Not Found");
       const key = randomBytes(16).toString("hex").toUpperCase();
       if (options.netFunnel !== "not-queued") tickets.add(key);
       const result = options.netFunnel === "not-queued" ? "5002:501:msg=\"not queued\"" : `5002:200:key=${key}&nwait=0&nnext=0&tps=0&ttl=0&ip=apct.hometax.go.kr&port=443`;

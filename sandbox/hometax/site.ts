@@ -11,6 +11,8 @@ import { type HometaxMember, HOMETAX_MEMBERS, memberOf } from "./members";
 import { failure, OK } from "./answers";
 import { type DownloadOptions, downloadAnswer, downloadForm } from "./downloads";
 import { tecrAnswer, teetAnswer } from "./lists";
+import { type GatewayOptions, oacxGateway } from "./gateway";
+import { type PhoneSettings, SandboxPhone } from "./phone";
 
 export interface HometaxReplicaOptions extends FrontDoorOptions, DownloadOptions {
   /** Every request refused with 403, as an institution refusing foreign addresses might (no source shows Hometax's answer). */
@@ -25,6 +27,12 @@ export interface HometaxReplicaOptions extends FrontDoorOptions, DownloadOptions
   keys?: IntegrityKeys;
   /** The script served at common_te-min.js, replacing the keys', to play a portal that changed its script's shape. */
   script?: string;
+  /** The 간편인증 gateway's failure switches (gateway.ts). */
+  gateway?: GatewayOptions;
+  /** How the sandbox phone answers (phone.ts): approve by itself after N polls, how long a request stands, the denial's codes. */
+  phone?: PhoneSettings;
+  /** `pubcLogin.do` refuses an approved 간편인증 token with `'code' : 'F'` (facts §11.7; its text is the replica's). */
+  simpleAuthLoginRefused?: boolean;
 }
 
 /** The replica's own seven keys: the real ones rotate and are the portal's (S1, S2), not ours to copy. */
@@ -51,6 +59,8 @@ interface PortalSession {
   /** Rotated ID-login values of R07, to the login they stand for. */
   idValues?: { id: string; pswd: string; loginId: string; password: string };
   secondFactorAsked?: boolean;
+  /** `userCertClCd` of the login: 19 after 간편인증 (K1 §14); unset for the other ways in. */
+  certClass?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -90,8 +100,9 @@ function loginCallback(fields: { code: "S" | "F"; errMsg?: string; lgnRsltCd?: s
   return `nts_loginSystemCallback('TXPP', { 'code' : '${fields.code}', 'errCode' : null, 'errMsg' : decodeURIComponent('${errMsg}').replace(/\\+/g,' ').replace(/\\\\n/g,'\\n'), 'lgnRsltCd' : ${quote(fields.lgnRsltCd)}, 'pswdErrNbcnt' : ${quote(fields.pswdErrNbcnt ?? "0")}, 'tin' : ${quote(fields.tin)}, 'secCardId' : null, 'sq2LgnCertYn' : ${quote(fields.sq2LgnCertYn)}});`;
 }
 
-function sessionMap(member: HometaxMember, system: string): Json {
+function sessionMap(member: HometaxMember, system: string, certClass?: string): Json {
   return {
+    ...(certClass ? { userCertClCd: certClass } : {}),
     userId: member.userId,
     userNm: member.name,
     tin: member.tin,
@@ -123,6 +134,8 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
   const siteSessions = new Map<string, { member: HometaxMember; system: string; calls: number }>();
   const tokens = new Map<string, { member: HometaxMember; at: number }>();
   const expiredOnce = new Set<string>();
+  const phone = new SandboxPhone(options.phone);
+  const gateway = oacxGateway(phone, options.gateway);
 
   function newPortalSession(state: PortalSession): string {
     const id = `${randomBytes(24).toString("base64url")}.tupiwsp18_servlet_TXPP06`;
@@ -171,6 +184,15 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     return loginCallback({ code: "S", lgnRsltCd: "01", tin: found.tin, sq2LgnCertYn: "N" });
   }
 
+  /** The OACX form (K1, K2, K4): `reqTxId` carries the gateway's final token. */
+  function simpleAuthLogin(form: URLSearchParams, session: PortalSession): string {
+    const member = options.simpleAuthLoginRefused ? undefined : gateway.loginWith(form.get("reqTxId") ?? "");
+    if (!member) return loginCallback({ code: "F", errMsg: "인증정보가 유효하지 않습니다. 다시 인증해 주시기 바랍니다." });
+    session.member = member;
+    session.certClass = "19";
+    return loginCallback({ code: "S", lgnRsltCd: "01", tin: member.tin, sq2LgnCertYn: "N" });
+  }
+
   async function portal(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
     const id = cookie(req, "TXPPsessionID");
     let session = id ? portalSessions.get(id) : undefined;
@@ -186,6 +208,8 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     }
     if (!session) session = portalSessions.get(newPortalSession({}))!;
     const sent = await readBody(req);
+    const oacx = gateway.answer(req.method ?? "GET", path, sent);
+    if (oacx) return send(res, oacx.status, oacx.body, oacx.type);
     if (path === "/wqAction.do") {
       const actionId = url.searchParams.get("actionId");
       const { json, refused } = await checkSuffix(sent, session.member?.userId ?? "");
@@ -206,7 +230,7 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     }
     if (path === "/pubcLogin.do" && req.method === "POST") {
       const form = new URLSearchParams(sent);
-      const answer = form.has("logSgnt") ? await certificateLogin(form, session) : idLogin(form, session);
+      const answer = form.get("moisCertYn") === "Y" ? simpleAuthLogin(form, session) : form.has("logSgnt") ? await certificateLogin(form, session) : idLogin(form, session);
       // A login rotates the portal session cookie (S2, S4).
       const cookies = session.member ? [`TXPPsessionID=${newPortalSession(session)}; ${COOKIE_DOMAIN}`, `NTS_LOGIN_SYSTEM_CODE_P=TXPP; ${COOKIE_DOMAIN}`] : [];
       if (session.member && id) portalSessions.delete(id);
@@ -214,7 +238,7 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     }
     if (path === "/permission.do") {
       if (url.searchParams.get("screenId") === "UTXPPABC12") return sendJson(res, { resultMsg: OK });
-      return sendJson(res, { resultMsg: session.member ? { ...OK, sessionMap: sessionMap(session.member, "TXPP") } : OK });
+      return sendJson(res, { resultMsg: session.member ? { ...OK, sessionMap: sessionMap(session.member, "TXPP", session.certClass) } : OK });
     }
     if (path === "/token.do") {
       if (!session.member) return sendJson(res, { ssoToken: null, userClCd: null, txaaAdmNo: null });
@@ -271,7 +295,7 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
   }
 
   const door = frontDoor(options);
-  return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+  const handler = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const [, , host = "", ...rest] = url.pathname.split("/");
     const path = `/${rest.join("/")}`;
     if (options.overseasBlocked) return send(res, 403, "<html><body>Forbidden</body></html>", "text/html");
@@ -283,4 +307,6 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     if (host === "tecr.hometax.go.kr") return subSite(req, res, "TECR", path, url);
     return send(res, 404, "Not Found", "text/plain");
   };
+  // The sandbox phone is the server's too: its demo page and its control calls (phone-page.ts).
+  return Object.assign(handler, { phone });
 }
