@@ -49,6 +49,7 @@ export async function issueSession(
     consentStateHash: null,
     consentStateExpiresAt: null,
     consentOutcome: null,
+    pendingLogin: null,
     createdAt: now,
     expiresAt: now + SESSION_TTL_MS,
     finishedAt: null,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaces } from "../workspaces/tables";
+import type { PendingLogin } from "./pending-login";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
@@ -35,6 +36,11 @@ export const registrationSessions = sqliteTable(
     consentStateHash: text("consent_state_hash"),
     consentStateExpiresAt: integer("consent_state_expires_at"),
     consentOutcome: text("consent_outcome", { mode: "json" }).$type<{ state: "CONNECTED" } | { state: "FAILED"; code: string; message: string }>(),
+    /**
+     * A login submitted and being checked at the institution (pending-login.ts): sealed, not yet a credential, so a
+     * refused or unchecked one supersedes nothing. Cleared when the check ends, whatever way.
+     */
+    pendingLogin: text("pending_login", { mode: "json" }).$type<PendingLogin>(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
     finishedAt: integer("finished_at"),

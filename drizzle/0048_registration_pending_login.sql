@@ -1,0 +1,1 @@
+ALTER TABLE `registration_sessions` ADD `pending_login` text;
