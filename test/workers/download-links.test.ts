@@ -69,7 +69,7 @@ describe("CSV download links", () => {
     expect(viaLink.headers.get("Content-Disposition")).toBe(`attachment; filename="bank.transactions.cb.v1-${jobId}.csv"`);
     expect(viaLink.headers.get("X-Data-Job-Kind")).toBe("Succeeded");
     expect(viaLink.headers.get("X-Total-Count")).toBe("4");
-    expect(viaLink.headers.get("Cache-Control")).toBe("no-store");
+    expect(viaLink.headers.get("Cache-Control")).toBe("no-store, private");
     const viaKey = await call(`/api/v1/data-jobs/${jobId}/results.csv`, { key: ws.apiKey });
     expect(viaKey.headers.get("Content-Disposition")).toBe(viaLink.headers.get("Content-Disposition"));
     const linkBytes = await bytes(viaLink);
@@ -276,7 +276,7 @@ describe("CSV download links", () => {
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "404", "429"]));
     expect(download.operationId).toBe("downloadJobCsv");
     expect(download.security).toEqual([]);
-    expect(Object.keys(download.responses["200"]!.content!)).toEqual(["text/csv;charset=UTF-8"]);
+    expect(Object.keys(download.responses["200"]!.content!)).toEqual(["text/csv;charset=UTF-8", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]);
     expect(download.responses["401"]!["x-error-codes"]).toEqual(["INVALID_TOKEN", "TOKEN_EXPIRED"]);
     expect(download.parameters!.map((p) => p.name)).toEqual(["token"]);
   });

@@ -4,7 +4,7 @@ import { findSchema } from "../domain/catalog/schemas";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { resultRecord } from "../domain/results/changes";
 import { resultUnits } from "../domain/jobs/result-units";
-import { csvDownload } from "../domain/jobs/csv-download";
+import { type ResultFile, resultsDownload } from "../domain/jobs/results-download";
 import { csvColumns } from "../domain/results/csv-format";
 import { firstRecords } from "../domain/results/record-lines";
 import { workspaceJob } from "../domain/jobs/workspace-job";
@@ -95,6 +95,9 @@ async function jobPage(c: ConsoleContext<"workspaceId" | "jobId">, shown: FormOu
           <p>
             <a id="csv-download" href={`${base}/${job.id}/results.csv`} download>
               CSV 내려받기
+            </a>{" "}
+            <a id="xlsx-download" href={`${base}/${job.id}/results.xlsx`} download>
+              Excel 내려받기
             </a>
           </p>
         </>
@@ -138,6 +141,6 @@ export async function deleteResultsForm(c: ConsoleContext<"workspaceId" | "jobId
   });
 }
 
-export async function downloadJobCsv(c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> {
-  return csvDownload(c, c.env, await workspaceJob(c.env, c.req.valid("param").workspaceId, c.req.valid("param").jobId));
-}
+/** The job's results file (CSV or Excel), as the API serves it. */
+export const downloadJobFile = (file: ResultFile) => async (c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> =>
+  resultsDownload(c, c.env, await workspaceJob(c.env, c.req.valid("param").workspaceId, c.req.valid("param").jobId), file);

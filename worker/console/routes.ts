@@ -8,7 +8,7 @@ import { checkCredentialForm, consentDaysForm, deleteCredentialForm, showCredent
 import { decideDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
 import { createDeliveryRouteForm, deleteDeliveryRouteForm, showDeliveryRoutes, showRouteDeliveries } from "./delivery-routes";
-import { deleteResultsForm, downloadJobCsv, showJob } from "./job-detail";
+import { deleteResultsForm, downloadJobFile, showJob } from "./job-detail";
 import { consolePageHeaders } from "../web/page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
@@ -91,7 +91,8 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.post("/w/:workspaceId/jobs", consoleMay("jobs.run"), refreshJob);
   app.get("/w/:workspaceId/jobs/:jobId", consoleMay("jobs.read"), pathParams(Job), showJob);
   app.get("/w/:workspaceId/jobs/:jobId/status.json", consoleMay("jobs.read"), pathParams(Job), jobStatusJson);
-  app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), pathParams(Job), downloadJobCsv);
+  app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), pathParams(Job), downloadJobFile("csv"));
+  app.get("/w/:workspaceId/jobs/:jobId/results.xlsx", consoleMay("results.download"), pathParams(Job), downloadJobFile("xlsx"));
   app.post("/w/:workspaceId/jobs/:jobId/delete-results", consoleMay("results.retention"), pathParams(Job), deleteResultsForm);
   app.get("/w/:workspaceId/schedules", consoleMay("jobs.read"), showSchedules);
   app.post("/w/:workspaceId/schedules", consoleMay("schedules.manage"), createScheduleForm);

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
-import { csvDownload } from "../../domain/jobs/csv-download";
+import { resultsDownload } from "../../domain/jobs/results-download";
 import { CSV_RESULTS_RESPONSE, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
@@ -12,7 +12,7 @@ export const route = businessScoped(createRoute({
   operationId: "getDataJobResultsCsv",
   tags: ["Data jobs"],
   summary: "결과 (CSV)",
-  description: "작업의 결과를 CSV 파일로 내려받습니다. API 키 없이 내려받을 링크는 POST /api/v1/data-jobs/{id}/download-links로 만듭니다.",
+  description: "작업의 결과를 CSV 파일로 내려받습니다. Excel에서 열 파일은 GET /api/v1/data-jobs/{id}/results.xlsx입니다. API 키 없이 내려받을 링크는 POST /api/v1/data-jobs/{id}/download-links로 만듭니다.",
   request: { params: JobIdParamSchema },
   responses: {
     200: CSV_RESULTS_RESPONSE,
@@ -22,5 +22,5 @@ export const route = businessScoped(createRoute({
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
-  return csvDownload(c, c.env, job);
+  return resultsDownload(c, c.env, job, "csv");
 };

@@ -5,6 +5,7 @@ import * as listDataJobs from "./list";
 import * as getDataJob from "./get";
 import * as getResults from "./results";
 import * as getResultsCsv from "./results-csv";
+import * as getResultsXlsx from "./results-xlsx";
 import * as deleteResults from "./delete-results";
 import * as createDownloadLink from "../download-links/create";
 
@@ -18,6 +19,7 @@ export function registerDataJobRoutes(api: OpenAPIHono<ApiEnv>): void {
   api.openapi(getDataJob.route, getDataJob.handler);
   api.openapi(getResults.route, getResults.handler);
   api.openapi(getResultsCsv.route, getResultsCsv.handler);
+  api.openapi(getResultsXlsx.route, getResultsXlsx.handler);
   api.openapi(deleteResults.route, deleteResults.handler);
   api.openapi(createDownloadLink.route, createDownloadLink.handler);
 }

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { allSchemas } from "../../domain/catalog/schemas";
-import { JOB_KIND_HEADER } from "../../domain/jobs/csv-download";
+import { JOB_KIND_HEADER, XLSX_MEDIA_TYPE } from "../../domain/jobs/results-download";
 import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../contracts/job-failures";
+import { SIMPLE_AUTH_PROVIDERS } from "../../../collectors/adapter";
 import { code, count, cursor, MAX, text, timestamp, uuid } from "../../platform/http/bounds";
 
 export const JobErrorSchema = z
@@ -32,6 +33,20 @@ const common = {
   maxWaitSeconds: count().meta({ description: "자동 재개를 포함해 종료 상태까지 기다릴 상한(초)" }),
 };
 
+/** A login waiting for its holder's approval on their phone (간편인증, docs/institutions/hometax.md): what the partner tells its user. */
+export const HolderApprovalSchema = z
+  .object({
+    method: z.literal("SIMPLE_AUTH").meta({ description: "간편인증: 본인이 휴대폰 앱에서 로그인을 승인합니다" }),
+    provider: z.enum(SIMPLE_AUTH_PROVIDERS).meta({ description: "승인을 요청한 간편인증 앱 (kakao, naver, pass, toss …)" }),
+    since: timestamp().meta({ description: "앱에 승인을 요청한 시각" }),
+    until: timestamp().meta({ description: "이 시각까지 승인하지 않으면 작업은 LOGIN_SECOND_FACTOR_REQUIRED로 실패합니다 (약 5분)" }),
+  })
+  .meta({
+    description:
+      "확장 필드. 작업의 로그인이 자격 증명 주인의 휴대폰 승인을 기다리는 동안만 있습니다: 사용자에게 휴대폰의 앱(provider)을 열어 승인하라고 알려 주세요. 승인하면 작업은 스스로 이어지고, 같은 로그인은 포털이 세션을 유지하는 동안(약 25분) 같은 자격 증명의 다음 작업에도 쓰입니다. 거부하면 LOGIN_FAILED, 시간이 지나면 LOGIN_SECOND_FACTOR_REQUIRED로 실패하며 둘 다 retryable=false입니다(자동 재시도가 휴대폰에 요청을 거듭 보내지 않도록). 처음 요청할 때 data_job.awaiting_holder 웹훅이 갑니다",
+  })
+  .openapi("HolderApproval");
+
 export const InProgressJobSchema = z
   .object({
     kind: z.literal("InProgress"),
@@ -48,6 +63,7 @@ export const InProgressJobSchema = z
       description:
         "확장 필드. 기관의 점검 시간(GET /providers/{code}의 maintenance)을 기다리는 동안 작업이 다시 진행되는 시각. 점검이 끝난 뒤 maxWaitSeconds 안에 끝날 수 없으면 기다리지 않고 PROVIDER_TIME_WINDOW로 실패합니다 (docs/scheduling.md)",
     }),
+    awaitingHolder: HolderApprovalSchema.optional(),
   })
   .openapi("InProgressDataJob");
 
@@ -78,7 +94,7 @@ const listCommon = { id: uuid(), providerCode: code(), schema: code(), credentia
 
 export const DataJobListItemSchema = z
   .discriminatedUnion("kind", [
-    z.object({ kind: z.literal("InProgress"), ...listCommon }),
+    z.object({ kind: z.literal("InProgress"), ...listCommon, awaitingHolder: HolderApprovalSchema.optional() }),
     z.object({ kind: z.literal("Succeeded"), ...listCommon }),
     z.object({ kind: z.literal("Failed"), ...listCommon, error: JobErrorSchema }),
   ])
@@ -148,28 +164,49 @@ export const NO_STORE_HEADERS = {
   },
 };
 
+const CSV_DESCRIPTION =
+  "UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다.";
+const XLSX_DESCRIPTION =
+  "Excel 통합 문서(.xlsx). 열과 머리글은 CSV와 같습니다 (레코드 필드의 한국어 표시 이름, 같은 순서). 승인번호·계좌번호 같은 문자열은 텍스트 셀(앞자리 0 유지, 지수 표기 없음), 금액은 숫자 셀, 날짜는 날짜 셀(yyyy-mm-dd), 일시는 한국 시각의 날짜 셀(yyyy-mm-dd hh:mm:ss)입니다. 문자열 셀은 수식으로 실행되지 않습니다. 한 시트에 1,048,575행을 넘으면 다음 시트(결과 2, …)로 이어집니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다.";
+
+/** The headers of a results file: results.csv, results.xlsx and download links send the same. */
+const resultFileHeaders = (extensions: string) => ({
+  // Header objects rather than a zod object, so the rate headers join them (platform/http/rate-headers.ts).
+  ...NO_STORE_HEADERS,
+  [JOB_KIND_HEADER]: {
+    description: "작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다",
+    required: true,
+    schema: { type: "string" as const, enum: ["InProgress", "Succeeded", "Failed"] },
+  },
+  "X-Total-Count": {
+    description: "파일에 담긴 레코드 수 (10진수)",
+    required: true,
+    schema: { type: "string" as const, pattern: "^[0-9]{1,16}$", maxLength: 16, example: "42" },
+  },
+  "Content-Disposition": {
+    description: `내려받을 파일 이름 \`<schema>-<작업 id>.${extensions}\``,
+    required: true,
+    schema: { type: "string" as const, maxLength: MAX.code + 64, example: `attachment; filename="bank.transactions.cb.v1-0b5d7a1e-3f7c-4a51-9a43-2f1e8c9d6b70.${extensions.split("|")[0]}"` },
+  },
+});
+
 /** The 200 of a CSV download: results.csv and download links serve the same bytes with the same headers. */
 export const CSV_RESULTS_RESPONSE = {
-  description:
-    "UTF-8(BOM 포함) RFC 4180 CSV. 머리글은 레코드 필드의 한국어 표시 이름입니다. =, +, -, @, 탭, CR로 시작하는 문자열 셀은 수식으로 실행되지 않도록 앞에 작은따옴표를 붙입니다. 작업이 진행 중이면 끝난 작업 단위까지의 부분 결과입니다.",
-  // Header objects rather than a zod object, so the rate headers join them (platform/http/rate-headers.ts).
-  headers: {
-    ...NO_STORE_HEADERS,
-    [JOB_KIND_HEADER]: {
-      description: "작업의 kind. InProgress면 지금까지 끝난 작업 단위의 부분 결과입니다",
-      required: true,
-      schema: { type: "string" as const, enum: ["InProgress", "Succeeded", "Failed"] },
-    },
-    "X-Total-Count": {
-      description: "CSV에 담긴 레코드 수 (10진수)",
-      required: true,
-      schema: { type: "string" as const, pattern: "^[0-9]{1,16}$", maxLength: 16, example: "42" },
-    },
-    "Content-Disposition": {
-      description: "내려받을 파일 이름 `<schema>-<작업 id>.csv`",
-      required: true,
-      schema: { type: "string" as const, maxLength: MAX.code + 64, example: 'attachment; filename="bank.transactions.cb.v1-0b5d7a1e-3f7c-4a51-9a43-2f1e8c9d6b70.csv"' },
-    },
-  },
+  description: CSV_DESCRIPTION,
+  headers: resultFileHeaders("csv"),
   content: { "text/csv;charset=UTF-8": { schema: z.string() } },
+};
+
+/** The 200 of an Excel download: results.xlsx and download links made with format xlsx. */
+export const XLSX_RESULTS_RESPONSE = {
+  description: XLSX_DESCRIPTION,
+  headers: resultFileHeaders("xlsx"),
+  content: { [XLSX_MEDIA_TYPE]: { schema: z.string().meta({ format: "binary" }) } },
+};
+
+/** A download link serves the file it was made for: the CSV, or the workbook (format xlsx). */
+export const LINKED_RESULTS_RESPONSE = {
+  description: `링크를 만들 때 고른 형식의 파일. csv: ${CSV_DESCRIPTION} xlsx: ${XLSX_DESCRIPTION}`,
+  headers: resultFileHeaders("csv|xlsx"),
+  content: { ...CSV_RESULTS_RESPONSE.content, ...XLSX_RESULTS_RESPONSE.content },
 };

@@ -2,8 +2,8 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { openDownloadLink } from "../../domain/download-links/links";
 import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { csvDownload } from "../../domain/jobs/csv-download";
-import { CSV_RESULTS_RESPONSE } from "../data-jobs/shapes";
+import { resultsDownload } from "../../domain/jobs/results-download";
+import { LINKED_RESULTS_RESPONSE } from "../data-jobs/shapes";
 import { DownloadTokenParamSchema } from "./shapes";
 import { behind } from "../../platform/http/route-fronts";
 
@@ -13,15 +13,18 @@ export const route = behind(createRoute({
   path: "/download-links/{token}",
   operationId: "downloadJobCsv",
   tags: ["Data jobs"],
-  summary: "다운로드 링크로 CSV 받기",
+  summary: "다운로드 링크로 CSV·Excel 받기",
   description:
-    "POST /api/v1/data-jobs/{id}/download-links가 만든 링크입니다. API 키가 필요 없고, GET /api/v1/data-jobs/{id}/results.csv와 같은 CSV를 내려줍니다. 요청은 클라이언트 주소별로 한도가 적용됩니다. 토큰이 한 글자라도 바뀌었거나 알 수 없으면, 또는 링크를 만든 API 키가 폐기되었으면 401 INVALID_TOKEN, 만료되었으면 401 TOKEN_EXPIRED입니다.",
+    "POST /api/v1/data-jobs/{id}/download-links가 만든 링크입니다. API 키가 필요 없고, GET /api/v1/data-jobs/{id}/results.csv와 같은 CSV를, format: xlsx로 만든 링크는 results.xlsx와 같은 Excel 파일을 내려줍니다. 요청은 클라이언트 주소별로 한도가 적용됩니다. 토큰이 한 글자라도 바뀌었거나 알 수 없으면, 또는 링크를 만든 API 키가 폐기되었으면 401 INVALID_TOKEN, 만료되었으면 401 TOKEN_EXPIRED입니다.",
   security: [],
   request: { params: DownloadTokenParamSchema },
   responses: {
-    200: CSV_RESULTS_RESPONSE,
+    200: LINKED_RESULTS_RESPONSE,
     ...errorResponses("INVALID_TOKEN", "TOKEN_EXPIRED", "DATA_JOB_NOT_FOUND", "DATA_JOB_RESULTS_DELETED"),
   },
 }));
 
-export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => csvDownload(c, c.env, await openDownloadLink(c.env, c.req.valid("param").token, Date.now()));
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
+  const { job, file } = await openDownloadLink(c.env, c.req.valid("param").token, Date.now());
+  return resultsDownload(c, c.env, job, file);
+};

@@ -2,6 +2,7 @@ import { type KeyLapse, keyLapse } from "../api-keys/standing";
 import type { Bindings, Principal } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import type { JobRow } from "../jobs/store";
+import type { ResultFile } from "../jobs/results-download";
 import { isoTime } from "../../platform/lib/iso-time";
 import { workspaceJob } from "../jobs/workspace-job";
 import { resultsDeleted, resultsGone, storedExpiry } from "../jobs/results-expiry";
@@ -15,17 +16,17 @@ export const MIN_LINK_SECONDS = 60;
 export const MAX_LINK_SECONDS = 7 * 24 * 3600;
 
 /**
- * A link to a job's CSV for whoever holds it. It lives `seconds`, but never
+ * A link to a job's CSV or workbook (`file`, signed into the link) for whoever holds it. It lives `seconds`, but never
  * past the expiry of the key that makes it, as keys a key issues do not
  * (domain/api-keys/rights.ts): a short-lived key cannot hand out longer access;
  * nor past the job's results (docs/retention.md), and results already gone get none.
  */
-export async function createDownloadLink(env: Bindings, origin: string, principal: Principal, job: JobRow, seconds: number, now: number) {
+export async function createDownloadLink(env: Bindings, origin: string, principal: Principal, job: JobRow, link: { expiresInSeconds: number; format: ResultFile }, now: number) {
   const stored = await storedExpiry(env.DB, job.id);
   if (resultsGone(stored, now)) throw resultsDeleted(stored);
-  const until = Math.min(now + seconds * 1000, principal.rights.expiresAt ?? Infinity, stored.resultsExpireAt ?? Infinity);
+  const until = Math.min(now + link.expiresInSeconds * 1000, principal.rights.expiresAt ?? Infinity, stored.resultsExpireAt ?? Infinity);
   const expiresAt = Math.floor(until / 1000);
-  const token = await signLink(env.DOWNLOAD_LINK_KEYS, { jobId: job.id, workspaceId: job.workspaceId, apiKeyId: principal.apiKeyId, expiresAt });
+  const token = await signLink(env.DOWNLOAD_LINK_KEYS, { jobId: job.id, file: link.format, workspaceId: job.workspaceId, apiKeyId: principal.apiKeyId, expiresAt });
   return { url: `${origin}${DOWNLOAD_LINK_PATH}${token}`, expiresAt: isoTime(expiresAt * 1000) };
 }
 
@@ -38,14 +39,14 @@ const MAKER_LAPSED: Record<KeyLapse, string> = {
 };
 
 /**
- * The job a link opens, or the refusal: a token not signed by a key of the
+ * The job a link opens and which of its files, or the refusal: a token not signed by a key of the
  * keyring (tampered, truncated, made up, or its key rotated out) and a link
  * whose maker no longer stands (its key revoked, a partner's connection to
  * the business revoked, or the workspace suspended: keyLapse) are
  * INVALID_TOKEN; an expired one TOKEN_EXPIRED. The
  * job is inside the signed token, so a link cannot be pointed at another job.
  */
-export async function openDownloadLink(env: Bindings, token: string, now: number): Promise<JobRow> {
+export async function openDownloadLink(env: Bindings, token: string, now: number): Promise<{ job: JobRow; file: ResultFile }> {
   const claims = await verifyLink(env.DOWNLOAD_LINK_KEYS, token);
   if (!claims) throw refused("다운로드 링크가 올바르지 않습니다. 링크를 받은 그대로 쓰거나, API 키로 새 링크를 만들어 주세요.");
   if (claims.expiresAt * 1000 <= now) {
@@ -53,5 +54,5 @@ export async function openDownloadLink(env: Bindings, token: string, now: number
   }
   const lapse = await keyLapse(env.DB, claims.apiKeyId, claims.workspaceId);
   if (lapse) throw refused(`${MAKER_LAPSED[lapse]} 링크도 더는 쓸 수 없습니다. 유효한 API 키로 새 링크를 만들어 주세요.`);
-  return workspaceJob(env, claims.workspaceId, claims.jobId);
+  return { job: await workspaceJob(env, claims.workspaceId, claims.jobId), file: claims.file };
 }

@@ -1,9 +1,11 @@
 import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
 import { hmacKey } from "../../platform/lib/crypto";
+import type { ResultFile } from "../jobs/results-download";
 
-/** What a download link grants: one job's CSV, in the workspace it was made in, by the key that made it, until it expires. */
+/** What a download link grants: one job's CSV or workbook, in the workspace it was made in, by the key that made it, until it expires. */
 export interface LinkClaims {
   jobId: string;
+  file: ResultFile;
   workspaceId: string;
   apiKeyId: string;
   /** Epoch seconds. */
@@ -87,13 +89,16 @@ export async function verifyClaims(keys: string, domain: string, token: string):
   }
 }
 
-export function signLink(keys: string, claims: LinkClaims): Promise<string> {
-  return signClaims(keys, DOMAIN, { j: claims.jobId, w: claims.workspaceId, k: claims.apiKeyId, e: claims.expiresAt });
+/** Signs a link; without `file`, a CSV link. */
+export function signLink(keys: string, claims: Omit<LinkClaims, "file"> & Partial<Pick<LinkClaims, "file">>): Promise<string> {
+  // A CSV link's claims are as they were before links had a format, so links made then open as they did.
+  const format: Record<string, string> = claims.file === "xlsx" ? { f: claims.file } : {};
+  return signClaims(keys, DOMAIN, { j: claims.jobId, w: claims.workspaceId, k: claims.apiKeyId, e: claims.expiresAt, ...format });
 }
 
 /** A download link's claims, or null (see verifyClaims). */
 export async function verifyLink(keys: string, token: string): Promise<LinkClaims | null> {
-  const { j, w, k, e } = (await verifyClaims(keys, DOMAIN, token)) ?? {};
-  if (typeof j !== "string" || typeof w !== "string" || typeof k !== "string" || !Number.isSafeInteger(e)) return null;
-  return { jobId: j, workspaceId: w, apiKeyId: k, expiresAt: e as number };
+  const { j, w, k, e, f = "csv" } = (await verifyClaims(keys, DOMAIN, token)) ?? {};
+  if (typeof j !== "string" || typeof w !== "string" || typeof k !== "string" || !Number.isSafeInteger(e) || (f !== "csv" && f !== "xlsx")) return null;
+  return { jobId: j, file: f, workspaceId: w, apiKeyId: k, expiresAt: e as number };
 }

@@ -1,13 +1,13 @@
 import type { FinishedUnit } from "../jobs/store";
 import { recordJson } from "./array-item-lines";
-import { storedRuns, unitPart } from "./unit-results";
+import { type ResultsReader, storedRuns, unitPart } from "./unit-results";
 
 /**
  * Yields the records' JSON of the given units in order, a batch per chunk read,
  * streaming each object so memory stays flat whatever its size. Batches, not
  * single lines, keep the per-record cost of async iteration out of the loop.
  */
-export async function* recordLineBatches(bucket: R2Bucket, jobId: string, units: FinishedUnit[]): AsyncGenerator<string[]> {
+export async function* recordLineBatches(bucket: ResultsReader, jobId: string, units: FinishedUnit[]): AsyncGenerator<string[]> {
   for (const run of storedRuns(units)) {
     const object = await unitPart(bucket, jobId, run, "json");
     if (!object) continue;
