@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { credentialLock, type LeaseGrant, type LineTicket } from "../../worker/domain/pipeline/credential-lock";
+import { credentialLock, HOLDER_ASKS_PER_HOUR, type LeaseGrant, type LineTicket } from "../../worker/domain/pipeline/credential-lock";
 
 const stub = () => credentialLock(env, crypto.randomUUID());
 
@@ -104,5 +104,36 @@ describe("the line of jobs waiting for a credential", () => {
 
     const many = await Promise.all(Array.from({ length: 20 }, (_, i) => stub().acquireOrQueue(`job-${i}`, 60_000, ticket("same"))));
     expect(many.every((r) => r.granted)).toBe(true);
+  });
+
+  it("keeps a login its holder approved for the credential's next job, until its keep ends, then has it closed", async () => {
+    const lock = stub();
+    const now = Date.now();
+    const first = (await lock.acquire("job-a", 60_000, now)) as LeaseGrant;
+    expect(await lock.rememberSession(first.fence, "approved", 60_000, now)).toBe(true);
+    // Nobody waits: the login is kept, not handed back for closing.
+    expect(await lock.release("job-a", 60_000, now)).toEqual({ closeSessionId: null, handedTo: null, waiting: [] });
+    const next = (await lock.acquire("job-b", 60_000, now + 1_000)) as LeaseGrant;
+    expect(next).toMatchObject({ granted: true, scraperSessionId: "approved", supersededSessionId: null });
+    // A login without a keep is handed back for closing, as before.
+    expect(await lock.release("job-b", 60_000, now + 2_000)).toEqual({ closeSessionId: "approved", handedTo: null, waiting: [] });
+
+    const other = stub();
+    const a = (await other.acquire("job-a", 60_000, now)) as LeaseGrant;
+    await other.rememberSession(a.fence, "kept-too-long", 60_000, now);
+    await other.release("job-a", 60_000, now);
+    // Past its keep the next grant gets no session and closes the old one.
+    expect(await other.acquire("job-b", 60_000, now + 61_000)).toMatchObject({ granted: true, scraperSessionId: null, supersededSessionId: "kept-too-long" });
+  });
+
+  it("lets a credential ring its holder's phone a few times an hour, then says how long until it may again", async () => {
+    const lock = stub();
+    const now = Date.now();
+    for (let i = 0; i < HOLDER_ASKS_PER_HOUR; i++) expect(await lock.holderAsk(now + i)).toBe(0);
+    const wait = await lock.holderAsk(now + 10_000);
+    expect(wait).toBeGreaterThan(3_500_000);
+    expect(wait).toBeLessThanOrEqual(3_600_000);
+    // An hour after the first ask, one more may ring.
+    expect(await lock.holderAsk(now + 3_600_001)).toBe(0);
   });
 });

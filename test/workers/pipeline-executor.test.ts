@@ -63,6 +63,7 @@ function recordingLock(real: LockPort, credentialId: string) {
     park: (fence) => real.park(fence),
     rememberSession: (fence, sessionId, keepMs) => real.rememberSession(fence, sessionId, keepMs),
     forgetSession: (fence) => real.forgetSession(fence),
+    holderAsk: () => real.holderAsk(),
     acquireOrQueue: async (jobId, leaseMs, ticket) => {
       const result = await real.acquireOrQueue(jobId, leaseMs, ticket);
       if (result.granted) grants.push(result);

@@ -42,6 +42,10 @@ export interface Released {
   waiting: string[];
 }
 
+/** How often one credential's login may ring its holder's phone: a few jobs an hour, never a stream of requests. */
+export const HOLDER_ASKS_PER_HOUR = 5;
+const HOUR_MS = 3_600_000;
+
 // Until the credential has a history, a job is expected to hold it this long.
 const FIRST_HOLD_ESTIMATE_MS = 30_000;
 // A waiting job that is not woken asks again within these bounds, in case its wake-up was lost.
@@ -87,7 +91,8 @@ export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
         deadline_at INTEGER NOT NULL, granted_at INTEGER);
       CREATE TABLE IF NOT EXISTS hold_estimate (id INTEGER PRIMARY KEY CHECK (id = 1), ms INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS session_keep (id INTEGER PRIMARY KEY CHECK (id = 1), session_id TEXT NOT NULL, keep_ms INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS kept_session (id INTEGER PRIMARY KEY CHECK (id = 1), session_id TEXT NOT NULL, until INTEGER NOT NULL);`);
+      CREATE TABLE IF NOT EXISTS kept_session (id INTEGER PRIMARY KEY CHECK (id = 1), session_id TEXT NOT NULL, until INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS holder_asks (at INTEGER NOT NULL);`);
   }
 
   private lineEntries(now: number): LineEntry[] {
@@ -170,6 +175,19 @@ export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
       return next;
     });
     return { granted: true, fence, leaseUntil: now + leaseMs, scraperSessionId: ownSession, supersededSessionId: superseded };
+  }
+
+  /**
+   * Counts a request to the holder's phone (a 간편인증 login) against HOLDER_ASKS_PER_HOUR: 0 when it may ring now,
+   * else how long until it may. Whoever holds the credential (a partner's jobs, a schedule, someone who registered
+   * another person's name and number) cannot make that person's phone ring more often than this.
+   */
+  holderAsk(now: number = Date.now()): number {
+    this.ctx.storage.sql.exec("DELETE FROM holder_asks WHERE at <= ?", now - HOUR_MS);
+    const asks = this.ctx.storage.sql.exec<{ at: number }>("SELECT at FROM holder_asks ORDER BY at").toArray();
+    if (asks.length >= HOLDER_ASKS_PER_HOUR) return asks[0]!.at + HOUR_MS - now;
+    this.ctx.storage.sql.exec("INSERT INTO holder_asks (at) VALUES (?)", now);
+    return 0;
   }
 
   /** Extends a held lease while its delivery works; false once it ran out or passed to another grant. */

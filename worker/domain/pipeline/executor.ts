@@ -242,6 +242,10 @@ async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Prom
   const scraper = ctx.deps.scraperFor(ctx.provider);
   const login = async () => {
     const { login: credential, businessNumber } = await credentialOf(ctx);
+    if (credential.authMethod === "SIMPLE_AUTH") {
+      const waitMs = await ctx.lock.holderAsk();
+      if (waitMs > 0) throw new ProviderFailure("RATE_LIMITED", "the holder's phone was asked its hourly share already", Math.ceil(waitMs / 1000));
+    }
     const opened = await scraper.openSession(ctx.provider.code, credential, businessNumber ?? undefined);
     if (!(await ctx.lock.rememberSession(ctx.lease.fence, opened.sessionId, opened.awaiting ? APPROVED_LOGIN_KEEP_MS : 0))) {
       await scraper.closeSession(opened.sessionId);

@@ -16,8 +16,9 @@ export interface LockPort {
   acquireOrQueue(jobId: string, leaseMs: number, ticket: LineTicket): Promise<LeaseGrant | LineRefusal>;
   renew(fence: number, leaseMs: number): Promise<boolean>;
   park(fence: number): Promise<void>;
-  rememberSession(fence: number, scraperSessionId: string): Promise<boolean>;
+  rememberSession(fence: number, scraperSessionId: string, keepMs?: number): Promise<boolean>;
   forgetSession(fence: number): Promise<string | null>;
+  holderAsk(): Promise<number>;
   release(jobId: string, leaseMs: number): Promise<Released>;
 }
 
