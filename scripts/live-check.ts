@@ -7,7 +7,8 @@ import { HOMETAX_HOSTS } from "../collectors/hometax/hosts";
 import { institutionHttp } from "../collectors/protocol/institution-http";
 import { parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { egress } from "../scraper-container/egress";
-import { checkHometax } from "./live-check/hometax";
+import { checkHometax, checkHometaxSimpleAuth } from "./live-check/hometax";
+import { MOBILE_CARRIERS, type MobileCarrier, SIMPLE_AUTH_PROVIDERS, type SimpleAuthProvider } from "../collectors/adapter";
 import { checkNtsBusinessStatus } from "./live-check/nts-business-status";
 import { atStandIn, checkOpenBanking } from "./live-check/openbanking";
 import { OPENBANKING_HOSTS } from "../collectors/openbanking/hosts";
@@ -34,7 +35,8 @@ const { values } = parseArgs({
 });
 
 function usage(message: string): never {
-  console.error(`${message}\n사용법: npm run live:check -- --provider hometax (--cert-dir <signCert.der와 signPri.key가 있는 폴더> | --login-id <아이디>) [--business-number 1234567890] [--month 2026-10]\n       NTS_SERVICE_KEY=<서비스키> npm run live:check -- --provider nts.business-status --business-number 1234567890 [--business-number …]
+  console.error(`${message}\n사용법: npm run live:check -- --provider hometax (--cert-dir <signCert.der와 signPri.key가 있는 폴더> | --login-id <아이디>) [--business-number 1234567890] [--month 2026-10]
+       HOMETAX_SIMPLE_AUTH_NAME=홍길동 HOMETAX_SIMPLE_AUTH_PHONE=01012345678 HOMETAX_SIMPLE_AUTH_BIRTH=19800101 HOMETAX_SIMPLE_AUTH_PROVIDER=kakao [HOMETAX_SIMPLE_AUTH_CARRIER=SKT] npm run live:check -- --provider hometax [--business-number …] [--month …]\n       NTS_SERVICE_KEY=<서비스키> npm run live:check -- --provider nts.business-status --business-number 1234567890 [--business-number …]
        OPENBANKING_CLIENT_ID=… OPENBANKING_CLIENT_SECRET=… OPENBANKING_CLIENT_USE_CODE=… npm run live:check -- --provider openbanking [--port 8080] [--month 2026-10]`);
   process.exit(2);
 }
@@ -103,6 +105,33 @@ if (values.provider === "openbanking") {
   process.exit(steps.some((s) => !s.ok) ? 1 : 0);
 }
 if (values.provider !== "hometax") usage("지금 실기관 확인을 할 수 있는 기관은 hometax, nts.business-status, openbanking입니다.");
+if (process.env.HOMETAX_SIMPLE_AUTH_NAME) {
+  // 간편인증 (docs/institutions/hometax.md, "간편인증 (OACX)"): the person's own data, from the environment only; their phone rings.
+  const env = process.env;
+  const provider = env.HOMETAX_SIMPLE_AUTH_PROVIDER ?? "kakao";
+  const carrier = env.HOMETAX_SIMPLE_AUTH_CARRIER;
+  if (!SIMPLE_AUTH_PROVIDERS.includes(provider as SimpleAuthProvider)) usage(`HOMETAX_SIMPLE_AUTH_PROVIDER는 ${SIMPLE_AUTH_PROVIDERS.join(", ")} 중 하나여야 합니다.`);
+  if (carrier && !MOBILE_CARRIERS.includes(carrier as MobileCarrier)) usage(`HOMETAX_SIMPLE_AUTH_CARRIER는 ${MOBILE_CARRIERS.join(", ")} 중 하나여야 합니다.`);
+  if (!env.HOMETAX_SIMPLE_AUTH_PHONE || !env.HOMETAX_SIMPLE_AUTH_BIRTH) usage("HOMETAX_SIMPLE_AUTH_PHONE(010으로 시작하는 11자리)과 HOMETAX_SIMPLE_AUTH_BIRTH(YYYYMMDD)가 필요합니다.");
+  const credential = {
+    authMethod: "SIMPLE_AUTH" as const,
+    name: env.HOMETAX_SIMPLE_AUTH_NAME,
+    phone: env.HOMETAX_SIMPLE_AUTH_PHONE.replace(/-/g, ""),
+    birthDate: env.HOMETAX_SIMPLE_AUTH_BIRTH,
+    provider: provider as SimpleAuthProvider,
+    ...(carrier ? { carrier: carrier as MobileCarrier } : {}),
+  };
+  const standIns = parseInstitutionBaseUrls(process.env.INSTITUTION_BASE_URLS).hometax;
+  const transport = egress({ proxyUrl: process.env.EGRESS_PROXY_URL || undefined })("hometax");
+  const month = values.month ? monthOf(values.month) : lastMonth();
+  console.log(`홈택스 간편인증 실기관 확인: ${standIns ? "대역(INSTITUTION_BASE_URLS)" : "https://hometax.go.kr"}, ${month.start}..${month.end} 세금계산서, 건수만 확인하고 아무것도 저장하지 않습니다.`);
+  const steps = await checkHometaxSimpleAuth(institutionHttp({ hosts: HOMETAX_HOSTS, standIns, transport }), credential, values["business-number"]?.[0], month, (approval) =>
+    console.log(`\n휴대폰의 ${approval.provider} 앱에 온 홈택스 인증 요청을 ${new Date(approval.until).toLocaleTimeString("ko-KR")}까지 승인해 주세요.\n`),
+  );
+  for (const { step, ok, detail } of steps) console.log(`${ok ? "✓" : "✗"} ${step}: ${detail}`);
+  console.log(`\n${new Date().toISOString().slice(0, 10)} 결과를 docs/institutions/hometax.md의 "간편인증 (OACX)" 절 "Live check" 표에 날짜와 함께 기록해 주세요.`);
+  process.exit(steps.some((s) => !s.ok) ? 1 : 0);
+}
 let credential: LoginCredential;
 if (values["cert-dir"]) {
   const read = (name: string) => readFileSync(path.join(values["cert-dir"]!, name)).toString("base64");

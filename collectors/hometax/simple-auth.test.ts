@@ -9,6 +9,7 @@ import type { SandboxServer } from "../../sandbox/server";
 import type { HometaxOptions } from "./options";
 import type { HometaxDeps } from "./pacing";
 import { SIMPLE_AUTH_NEXT_STEPS } from "./simple-auth-failures";
+import { checkHometaxSimpleAuth, SIMPLE_AUTH_CHECK_SCHEMAS } from "../../scripts/live-check/hometax";
 
 const replicaWith = replicaStarter();
 let replica: SandboxServer;
@@ -199,5 +200,26 @@ describe("Hometax 간편인증 (OACX) against the replica's gateway and sandbox 
     const tapped = await fetch(`${replica.url}/hometax-phone/approve`, { method: "POST", body: new URLSearchParams({ cxId }), redirect: "manual" });
     expect(tapped.status).toBe(303);
     expect(await adapter.awaitApproval!(http, pending, 0, ctx)).not.toBeNull();
+  });
+
+  it("runs the live check's 간편인증 steps against the replica: asks, tells the person, waits for the phone, counts a month of tax invoices", async () => {
+    const { http } = connect(replica);
+    const told: string[] = [];
+    const steps = await checkHometaxSimpleAuth(http, kakao, SANDBOX_BUSINESS_NUMBER, MAY, (approval) => {
+      told.push(approval.provider);
+      // The person approves on the sandbox phone once told.
+      void phone(replica, "approve", { name: owner.name });
+    }, NO_WAIT);
+    expect(told).toEqual(["kakao"]);
+    expect(steps.map((s) => [s.ok, s.step, s.detail.replace(/tin .*/, "tin").replace(/until .*/, "until")])).toEqual([
+      [true, "간편인증 request (kakao, fields base64)", "the app was asked, until"],
+      [true, 'approval and pubcLogin.do (result txId "trans")', "userCertClCd 19, tin"],
+      ...SIMPLE_AUTH_CHECK_SCHEMAS.map((schema) => [true, `${schema} ${MAY.start}..${MAY.end}`, `${hometaxDocuments(SANDBOX_BUSINESS_NUMBER, schema, MAY).length} records`]),
+    ]);
+    // Counts only: nothing of the person's or the documents' in what it prints.
+    expect(JSON.stringify(steps)).not.toContain(owner.phone);
+    expect(JSON.stringify(steps)).not.toContain(owner.name);
+    const unknown = await checkHometaxSimpleAuth(connect(replica).http, { ...kakao, ...UNKNOWN_PERSON }, SANDBOX_BUSINESS_NUMBER, MAY, () => undefined, NO_WAIT);
+    expect(unknown).toEqual([{ step: "간편인증 request (kakao, fields base64)", ok: false, detail: expect.stringMatching(/^LOGIN_CREDENTIALS_MISMATCH: authen\/request answered 400 OACX_NO_USER/) }]);
   });
 });

@@ -1,4 +1,4 @@
-import type { InstitutionHttp, LoginCredential } from "../../collectors/adapter";
+import type { HolderApproval, InstitutionHttp, LoginCredential, PendingApproval, SimpleAuthLogin } from "../../collectors/adapter";
 import { hometaxAdapter } from "../../collectors/hometax";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/options";
 import { type HometaxDeps, REAL_DEPS } from "../../collectors/hometax/pacing";
@@ -63,6 +63,55 @@ export async function checkHometax(newHttp: () => InstitutionHttp, credential: L
       } catch (err) {
         steps.push({ step, ok: false, detail: failed(err) });
       }
+    }
+  }
+  return steps;
+}
+
+/** The two lists of a 간편인증 check: one month of tax invoices, counted. */
+export const SIMPLE_AUTH_CHECK_SCHEMAS = ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1"] as const;
+
+/**
+ * The live check of 간편인증 (docs/institutions/hometax.md, "간편인증 (OACX)"): the app is asked (`tell` says to
+ * approve on the phone), the approval waited for in the scraper's own 20 s steps until the request lapses, then one
+ * month of tax invoices counted. The options' defaults are what it tries; each step names what the gateway did.
+ */
+export async function checkHometaxSimpleAuth(
+  http: InstitutionHttp,
+  credential: SimpleAuthLogin,
+  businessNumber: string | undefined,
+  month: { start: string; end: string },
+  tell: (approval: HolderApproval) => void,
+  deps: HometaxDeps = REAL_DEPS,
+): Promise<Step[]> {
+  const steps: Step[] = [];
+  const ctx = { baseUrl: "https://hometax.go.kr/", businessNumber };
+  const adapter = hometaxAdapter(DEFAULT_OPTIONS, deps);
+  const asked = `간편인증 request (${credential.provider}, fields ${DEFAULT_OPTIONS.simpleAuthFields})`;
+  let pending: PendingApproval;
+  try {
+    pending = await adapter.requestApproval!(http, credential, ctx);
+    steps.push({ step: asked, ok: true, detail: `the app was asked, until ${pending.approval.until}` });
+  } catch (err) {
+    return [{ step: asked, ok: false, detail: failed(err) }];
+  }
+  tell(pending.approval);
+  const approval = `approval and pubcLogin.do (result txId "${DEFAULT_OPTIONS.simpleAuthResultTxId}")`;
+  let session: HometaxSession | null = null;
+  try {
+    while (!session) session = await adapter.awaitApproval!(http, pending, 20_000, ctx);
+    steps.push({ step: approval, ok: true, detail: `userCertClCd ${String(session.portal.userCertClCd ?? "-")}, tin ${String(session.portal.tin ?? "").replace(/\d(?=\d{4})/g, "*")}` });
+  } catch (err) {
+    steps.push({ step: approval, ok: false, detail: failed(err) });
+    return steps;
+  }
+  for (const schema of SIMPLE_AUTH_CHECK_SCHEMAS) {
+    const step = `${schema} ${month.start}..${month.end}`;
+    try {
+      const records = await adapter.collect(session, { jobId: "live-check", unitIndex: 0, schema, target: null, segment: month, params: {} }, ctx);
+      steps.push({ step, ok: true, detail: `${records.length} records` });
+    } catch (err) {
+      steps.push({ step, ok: false, detail: failed(err) });
     }
   }
   return steps;
