@@ -4,6 +4,7 @@ import { REGISTRATION_PAGE, REGISTRATION_PAGE_CSP } from "../../web/hosted-ui/pa
 import * as connectKeys from "./keys";
 import * as connectSession from "./session";
 import * as connectSubmit from "./submit";
+import * as connectCheck from "./check";
 import * as openBanking from "./open-banking";
 import { CALLBACK_PATH } from "../../domain/registration/open-banking";
 
@@ -13,6 +14,8 @@ export function registerConnectRoutes(app: OpenAPIHono<ApiEnv>): void {
   app.openapi(connectKeys.route, connectKeys.handler);
   app.openapi(connectSession.route, connectSession.handler);
   app.openapi(connectSubmit.route, connectSubmit.handler);
+  app.openapi(connectCheck.getRoute, connectCheck.handler);
+  app.openapi(connectCheck.postRoute, connectCheck.handler);
   app.openapi(openBanking.startRoute, openBanking.startHandler);
   app.openapi(openBanking.outcomeRoute, openBanking.outcomeHandler);
   app.openapi(openBanking.completeRoute, openBanking.completeHandler);

@@ -35,14 +35,25 @@ export function credentialScope(providerCode: string | undefined, authMethod: st
   throw new ApiError("MISSING_PARAMETER", { message: "아이디 로그인(PROVIDER_LOGIN)에는 providerCode가 필요합니다.", fieldErrors: [fieldError("body.providerCode", "MISSING_PARAMETER", "아이디 로그인(PROVIDER_LOGIN)에는 providerCode가 필요합니다.")] });
 }
 
-/** The auth method must be one we know and one the provider takes. */
-export function checkAuthMethod(provider: CredentialScope, authMethod: unknown, field = "body.authMethod"): asserts authMethod is "PROVIDER_LOGIN" | "CERTIFICATE" {
+/** The auth methods a person types in; a 간편인증 login only where they approve it at once (`hosted`). */
+export type TypedAuthMethod = "PROVIDER_LOGIN" | "CERTIFICATE" | "SIMPLE_AUTH";
+
+/**
+ * The auth method must be one we know and one the provider takes. A 간편인증 login is taken only by the hosted
+ * registration page (`hosted`): it is stored once its holder approved it on their phone (registration/login-check.ts),
+ * which a direct registration's one answer cannot wait for.
+ */
+export function checkAuthMethod(provider: CredentialScope, authMethod: unknown, field = "body.authMethod", hosted = false): asserts authMethod is TypedAuthMethod {
+  if (authMethod === "SIMPLE_AUTH" && !hosted) {
+    const message = "간편인증은 본인이 휴대폰에서 승인해야 등록됩니다. 등록 세션(POST /api/v1/registration-sessions, registrationOptions: PROVIDER_LOGIN)을 발급해 등록 화면에서 본인이 승인하게 해 주세요.";
+    throw new ApiError("UNSUPPORTED_AUTH_METHOD", { message, fieldErrors: [fieldError(field, "UNSUPPORTED_AUTH_METHOD", message)] });
+  }
   if (authMethod === "OPEN_BANKING" || (authMethod === "PROVIDER_LOGIN" && takesConsent(provider))) {
     // A consent is given by the person on the institution's own page, never typed in or passed through a caller.
     const message = "오픈뱅킹은 아이디나 비밀번호가 아니라 본인의 동의로 연결합니다. 등록 세션(registrationOptions: PROVIDER_LOGIN, providerCode openbanking)의 화면에서 동의를 받아 주세요.";
     throw new ApiError("UNSUPPORTED_AUTH_METHOD", { message, fieldErrors: [fieldError(field, "UNSUPPORTED_AUTH_METHOD", message)] });
   }
-  if (authMethod !== "PROVIDER_LOGIN" && authMethod !== "CERTIFICATE") {
+  if (authMethod !== "PROVIDER_LOGIN" && authMethod !== "CERTIFICATE" && authMethod !== "SIMPLE_AUTH") {
     throw new ApiError("UNSUPPORTED_AUTH_METHOD", { fieldErrors: [fieldError(field, "UNSUPPORTED_AUTH_METHOD")] });
   }
   if (!provider.acceptedAuthMethods.includes(authMethod)) {
@@ -56,7 +67,7 @@ export function checkAuthMethod(provider: CredentialScope, authMethod: unknown, 
  * same patterns `/providers/{code}/credential-schema` publishes). Messages
  * name the field, never its value.
  */
-export function credentialFromFields(provider: CredentialScope, authMethod: "PROVIDER_LOGIN" | "CERTIFICATE", fields: unknown, prefix = "body.fields"): LoginCredential {
+export function credentialFromFields(provider: CredentialScope, authMethod: TypedAuthMethod, fields: unknown, prefix = "body.fields"): LoginCredential {
   const values = fields && typeof fields === "object" && !Array.isArray(fields) ? (fields as Record<string, unknown>) : {};
   const expected = provider.credentialFields.filter((f) => f.authMethod === authMethod);
   const errors: FieldError[] = [];

@@ -12,8 +12,7 @@ import { assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/sto
 import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
 import { consentOptionOf } from "./open-banking";
-import { consumeStatement, type SessionRow, sessionStillPending } from "./sessions";
-import { consumedFor } from "./submit";
+import { consumedFor, consumeStatement, type SessionRow, sessionStillPending } from "./sessions";
 import { registrationSessions } from "./tables";
 
 const PROVIDER = "openbanking";

@@ -11,7 +11,7 @@ import { type SessionEventsEnv, sessionEnded } from "./events";
 export async function expireSessions(env: SessionEventsEnv, now = Date.now()): Promise<number> {
   const expired = await database(env.DB)
     .update(registrationSessions)
-    .set({ status: "EXPIRED", finishedAt: now })
+    .set({ status: "EXPIRED", finishedAt: now, pendingLogin: null })
     .where(and(eq(registrationSessions.status, "PENDING"), lte(registrationSessions.expiresAt, now)))
     .returning();
   for (const row of expired) await sessionEnded(env, row);

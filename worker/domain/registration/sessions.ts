@@ -96,7 +96,7 @@ export async function cancelSession(env: SessionEventsEnv, row: SessionRow): Pro
   const now = Date.now();
   const [updated] = await database(env.DB)
     .update(registrationSessions)
-    .set({ status: "CANCELLED", finishedAt: now })
+    .set({ status: "CANCELLED", finishedAt: now, pendingLogin: null })
     .where(and(eq(registrationSessions.id, row.id), eq(registrationSessions.status, "PENDING")))
     .returning();
   if (!updated) return cancelSession(env, await findSession(env.DB, row.workspaceId, row.id));
@@ -139,6 +139,8 @@ export async function recordFailedAttempt(env: SessionEventsEnv, id: string): Pr
       attempts: sql`${t.attempts} + 1`,
       status: sql`CASE WHEN ${locks} THEN 'LOCKED' ELSE ${t.status} END`,
       finishedAt: sql`CASE WHEN ${locks} THEN ${Date.now()} ELSE ${t.finishedAt} END`,
+      // A locked session holds no login being checked.
+      pendingLogin: sql`CASE WHEN ${locks} THEN NULL ELSE ${t.pendingLogin} END`,
     })
     .where(and(eq(t.id, id), eq(t.status, "PENDING")))
     .returning({ id: t.id, workspaceId: t.workspaceId, status: t.status })
@@ -152,7 +154,7 @@ export function consumeStatement(d1: D1Database, id: string, credentialId: strin
     d1,
     database(d1)
       .update(registrationSessions)
-      .set({ status: "CONSUMED", credentialId, finishedAt: now })
+      .set({ status: "CONSUMED", credentialId, finishedAt: now, pendingLogin: null })
       .where(and(eq(registrationSessions.id, id), eq(registrationSessions.status, "PENDING"), gt(registrationSessions.expiresAt, now))),
   );
 }
@@ -174,4 +176,13 @@ export const FINISHED_SESSION_RETENTION_MS = 30 * 24 * 3_600_000;
 /** Finished sessions past their retention: removed in batches of `limit` (worker/domain/retention/purge.ts); they then read as not found. */
 export async function purgeFinishedSessions(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
   return deleteBatch(d1, "registration_sessions", "finished_at IS NOT NULL AND finished_at <= ?", [now - FINISHED_SESSION_RETENTION_MS], limit);
+}
+
+/** The session after the batch that consumes it for `credentialId`, or why that batch changed nothing. */
+export async function consumedFor(env: SessionEventsEnv, session: SessionRow, credentialId: string): Promise<SessionRow> {
+  const after = await findSession(env.DB, session.workspaceId, session.id);
+  if (after.credentialId === credentialId) return after;
+  // Another submission, a cancellation or the clock got there first.
+  assertPending(after);
+  throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
 }

@@ -1,7 +1,7 @@
 import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
-import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
 import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
 import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
 import type { Bindings } from "../../env";
@@ -10,10 +10,13 @@ import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
 import { CURRENT_CONSENT_TEXT_VERSION } from "../credentials/consent-text";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
-import { assertPending, consumeStatement, findSession, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
+import { consumedFor, consumeStatement, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
+import { type LoginCheckDeps, type LoginCheckState, startLoginCheck } from "./login-check";
 
 export interface Submission {
   kind: "PROVIDER_LOGIN" | "CERTIFICATE";
+  /** How a PROVIDER_LOGIN option's person logs in, where the provider takes several ways (hometax: ID or 간편인증); ID login when absent. */
+  authMethod?: "PROVIDER_LOGIN" | "SIMPLE_AUTH";
   providerCode?: string;
   envelope: E2eEnvelope;
   /** The consent text the page showed (credentials/consent-text.ts), checked by the route; the current one when the page named none. */
@@ -24,14 +27,16 @@ export interface Submission {
  * Registers the credential an end-user entered in the hosted UI: only
  * within the options, business number and lifetime fixed at issue, only
  * and only once. A rejected submission counts against the session's attempts. `hasActiveJob` (jobs/store.ts) tells
- * whether a credential it supersedes may lose its secret now.
+ * whether a credential it supersedes may lose its secret now. A login (ID or 간편인증) is first checked at the
+ * institution (login-check.ts) and stored only once it is let in: the answer says CONNECTED, or that the check goes on.
  */
-export async function submitRegistration(env: Bindings, token: string, submission: Submission, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
+export async function submitRegistration(env: Bindings, token: string, submission: Submission, deps: LoginCheckDeps): Promise<LoginCheckState> {
   const session = await usableSessionForPage(env.DB, token);
   try {
-    return await register(env, session, submission, hasActiveJob);
+    return await register(env, session, submission, deps);
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) await recordFailedAttempt(env, session.id);
+    // A login the institution refused was counted by its check, and one it could not check costs no attempt.
+    if (err instanceof ApiError && err.status < 500 && err.code !== "CREDENTIAL_PROBE_FAILED") await recordFailedAttempt(env, session.id);
     throw err;
   }
 }
@@ -62,8 +67,8 @@ async function recover(env: Bindings, session: SessionRow, credentialId: string,
   return after;
 }
 
-async function register(env: Bindings, session: SessionRow, submission: Submission, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
-  if (session.recoversCredentialId) return recover(env, session, session.recoversCredentialId, submission);
+async function register(env: Bindings, session: SessionRow, submission: Submission, deps: LoginCheckDeps): Promise<LoginCheckState> {
+  if (session.recoversCredentialId) return { state: "CONNECTED", session: await recover(env, session, session.recoversCredentialId, submission) };
   const option = session.options.find((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
   if (!option) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
   if ((await workspaceBusinessNumber(env.DB, session.workspaceId)) !== session.businessNumber) throw new ApiError("REGISTRATION_SESSION_BUSINESS_MISMATCH");
@@ -72,16 +77,21 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   // (A provider login without a code never matched an option above.)
   if (submission.providerCode === undefined) throw new ApiError("PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT");
   const provider = providerForCredential(submission.providerCode, "body.providerCode");
-  checkAuthMethod(provider, submission.kind, "body.kind");
+  const authMethod = submission.kind === "PROVIDER_LOGIN" ? (submission.authMethod ?? "PROVIDER_LOGIN") : submission.kind;
+  checkAuthMethod(provider, authMethod, submission.authMethod ? "body.authMethod" : "body.kind", true);
   await assertMayUseProvider(env.DB, session.workspaceId, provider);
-  assertBusinessFor(session.businessNumber, provider, submission.kind);
+  assertBusinessFor(session.businessNumber, provider, authMethod);
   const fields = await decryptEnvelope(env.REGISTRATION_E2E_KEYS, session.id, submission.envelope);
-  const credential = credentialFromFields(provider, submission.kind, fields, "fields");
+  const credential = credentialFromFields(provider, authMethod, fields, "fields");
   const certificate = await checkCredential(credential, session.businessNumber);
   await assertIdentitiesKnown(env.DB, session.workspaceId);
   const now = Date.now();
   const consentRecord = await newConsentRecord(env.DB, session.workspaceId, submission.consentTextVersion ?? CURRENT_CONSENT_TEXT_VERSION, null, now);
-  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas, consentRecord });
+  // A login is checked at the institution before it is stored (a 간편인증 one always: its approval is the check); a
+  // certificate was checked above and goes to the probe, as before.
+  const checkFirst = authMethod === "SIMPLE_AUTH" || (authMethod === "PROVIDER_LOGIN" && checksOnRegistration(env));
+  const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: !checkFirst && checksOnRegistration(env), schemas: option.schemas, consentRecord });
+  if (checkFirst) return startLoginCheck(env, deps, session, row, credential);
   // The credential goes in (superseding the one it replaces) only while the session is still usable,
   // and in the same transaction that consumes it.
   const [supersede] = await env.DB.batch([
@@ -91,16 +101,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
     throw isIdentityConflict(err) ? alreadyExists() : err;
   });
   const after = await consumedFor(env, session, row.id);
-  await credentialRegistered(env, row, supersededIds(supersede!), hasActiveJob);
+  await credentialRegistered(env, row, supersededIds(supersede!), deps.hasActiveJob);
   await sessionEnded(env, after);
-  return after;
-}
-
-/** The session after the batch that consumes it for `credentialId`, or why that batch changed nothing. */
-export async function consumedFor(env: Bindings, session: SessionRow, credentialId: string): Promise<SessionRow> {
-  const after = await findSession(env.DB, session.workspaceId, session.id);
-  if (after.credentialId === credentialId) return after;
-  // Another submission, a cancellation or the clock got there first.
-  assertPending(after);
-  throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
+  return { state: "CONNECTED", session: after };
 }
