@@ -20,6 +20,13 @@ import { WorkspaceNav } from "./workspace-nav";
 const STATUS = { ACTIVE: "실행 중", PAUSED: "일시 중지" } as const;
 const RUNS_SHOWN = 50;
 
+/** Each run of a schedule on a 간편인증 login rings its holder's phone (docs/scheduling.md), so the form says so on choosing one. */
+const SIMPLE_AUTH_HINT_SCRIPT = `{
+const credential = document.getElementById("credentialId"), hint = document.getElementById("simple-auth-hint");
+const showHint = () => { hint.hidden = credential.selectedOptions[0]?.dataset.authMethod !== "SIMPLE_AUTH"; };
+credential.addEventListener("change", showHint);
+showHint();
+}`;
 
 async function schedulesPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome = {}) {
   const user = consoleUserOf(c);
@@ -39,6 +46,9 @@ async function schedulesPage(c: ConsoleContext<"workspaceId">, shown: FormOutcom
           <form method="post" action={base}>
             <CsrfField token={user.csrf} />
             <TargetFields credentials={live} defaultCredential="실행할 때의 기본 자격 증명" />
+            <p id="simple-auth-hint" class="notice" role="status" hidden>
+              이 자격 증명은 실행할 때마다 휴대폰 승인이 필요합니다. 사람이 응답할 수 있는 시각을 고르세요 (승인 요청은 약 5분 뒤 끝나고, 그때까지 승인이 없으면 그 실행은 LOGIN_SECOND_FACTOR_REQUIRED로 실패합니다).
+            </p>
             <label for="cron">실행 시각 (cron 다섯 필드: 분 시 일 월 요일, 한국 시간)</label>
             <input id="cron" name="cron" required maxlength={100} placeholder="0 3 * * * (매일 03:00)" />
             <label for="lastDays">수집 기간: 실행일까지 며칠 (기간이 있는 데이터만)</label>
@@ -48,6 +58,7 @@ async function schedulesPage(c: ConsoleContext<"workspaceId">, shown: FormOutcom
             </label>
             <button type="submit">일정 만들기</button>
           </form>
+          <script nonce={c.get("cspNonce")}>{raw(SIMPLE_AUTH_HINT_SCRIPT)}</script>
         </>
       )}
       <h2>일정 목록</h2>

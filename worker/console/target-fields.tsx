@@ -7,7 +7,10 @@ import { providerName } from "../web/provider-name";
 const targetChoices = () =>
   allProviders().flatMap((p) => p.schemas.map((schema) => ({ value: `${p.code}|${schema}`, label: `${p.name} · ${findSchema(schema)?.title ?? schema}` })));
 
-/** What a job or schedule form asks first: the provider and schema (`target`), and the credential to log in with. */
+/**
+ * What a job or schedule form asks first: the provider and schema (`target`), and the credential to log in with (each
+ * option says its auth method, for the hints of a form that cares: schedules on a 간편인증 login).
+ */
 export function TargetFields(props: { credentials: CredentialRow[]; defaultCredential: string }) {
   return (
     <>
@@ -21,7 +24,7 @@ export function TargetFields(props: { credentials: CredentialRow[]; defaultCrede
       <select id="credentialId" name="credentialId">
         <option value="">{props.defaultCredential}</option>
         {props.credentials.map((row) => (
-          <option value={row.id}>
+          <option value={row.id} data-auth-method={row.authMethod}>
             {row.label ?? row.id.slice(0, 8)} · {providerName(row.providerCode)}
           </option>
         ))}

@@ -97,7 +97,7 @@ export const CERTIFICATE_FIELDS: CredentialField[] = [
 ];
 
 /** The 간편인증 apps as people know them (facts K1 §9: Hometax's list of 2026-04). */
-const SIMPLE_AUTH_APP_NAMES: Record<SimpleAuthProvider, string> = {
+export const SIMPLE_AUTH_APP_NAMES: Record<SimpleAuthProvider, string> = {
   kakao: "카카오톡",
   naver: "네이버",
   pass: "통신사 PASS",
