@@ -9,7 +9,8 @@ import {
   type DataJob,
   type DataJobListItem,
   type DataJobResults,
-  type InProgressDataJob,
+  type HolderApproval,
+  type InProgressSnapshot,
   isTerminal,
   type Provider,
   type Records,
@@ -43,8 +44,13 @@ export interface CreateJobOptions extends CallOptions {
 }
 
 export interface WaitOptions extends CallOptions {
-  /** Called with each snapshot while the job is InProgress (completedTaskCount of totalTaskCount units). */
-  onProgress?: (job: InProgressDataJob) => void | Promise<void>;
+  /** Called with each snapshot while the job is InProgress (completedTaskCount of totalTaskCount units; `awaitingHolder` while it waits for a phone). */
+  onProgress?: (job: InProgressSnapshot) => void | Promise<void>;
+  /**
+   * Called once for each request to the holder's phone (a new `since`): tell the person to open `approval.provider`'s
+   * app and approve before `approval.until`. The job goes on by itself once they do, and fails non-retryable if not.
+   */
+  onAwaitingHolder?: (approval: HolderApproval, job: InProgressSnapshot) => void | Promise<void>;
   /** The wait budget in seconds; the job's own maxWaitSeconds when absent, as the spec recommends. */
   maxWaitSeconds?: number;
   /** Throw JobFailedError instead of returning a Failed job. */
@@ -113,14 +119,24 @@ export class CollectClient {
   /**
    * Polls a job at its suggestedPollIntervalMs until it is Succeeded or
    * Failed, for at most its maxWaitSeconds (JobWaitTimeoutError after that).
+   * A job waiting for its holder's phone is no hang: it is reported to
+   * onAwaitingHolder, and the wait goes on at least until the request's
+   * `until` (the person may still approve; the job itself fails after it).
    */
   async waitForJob(job: string | DataJob, options: WaitOptions = {}): Promise<TerminalDataJob> {
     let current = typeof job === "string" ? await this.getJob(job, options) : job;
     const budgetSeconds = options.maxWaitSeconds ?? current.maxWaitSeconds;
     const deadline = Date.now() + budgetSeconds * 1000;
+    let askedSince: string | undefined;
     while (!isTerminal(current)) {
-      await options.onProgress?.(current);
-      const left = deadline - Date.now();
+      const snapshot: InProgressSnapshot = current;
+      const approval = snapshot.awaitingHolder;
+      if (approval && approval.since !== askedSince) {
+        askedSince = approval.since;
+        await options.onAwaitingHolder?.(approval, snapshot);
+      }
+      await options.onProgress?.(snapshot);
+      const left = Math.max(deadline, approval ? Date.parse(approval.until) + current.suggestedPollIntervalMs : 0) - Date.now();
       if (left <= 0) throw new JobWaitTimeoutError(current, budgetSeconds);
       await sleep(Math.min(current.suggestedPollIntervalMs, left), options.signal);
       current = await this.getJob(current.id, options);
