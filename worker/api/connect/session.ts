@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { findSchema } from "../../domain/catalog/schemas";
-import { allProviders, findProvider, takesConsent } from "../../domain/catalog/providers";
+import { allProviders, AUTH_METHOD_NAMES, findProvider, type ProviderDefinition, takesConsent } from "../../domain/catalog/providers";
 import type { ApiEnv } from "../context";
 import { currentPublicKey } from "../../domain/registration/e2e-keys";
 import { usableSessionForPage } from "../../domain/registration/sessions";
@@ -26,6 +26,12 @@ const Field = z.object({
   options: z.array(z.object({ value: code(), label: z.string().max(MAX.name) })).max(MAX.items).optional(),
 });
 
+/** The login methods a PROVIDER_LOGIN option's person may choose from: ID login, and 간편인증 where the provider takes it. */
+const LOGIN_METHODS = ["PROVIDER_LOGIN", "SIMPLE_AUTH"] as const;
+
+const fieldsOf = (provider: ProviderDefinition, authMethod: string) =>
+  provider.credentialFields.filter((f) => f.authMethod === authMethod).map(({ name, label, pattern, secret, required, input, options }) => ({ name, label, pattern, secret, required, input, ...(options ? { options } : {}) }));
+
 export const route = behind(createRoute({
   method: "get",
   path: "/connect/api/session",
@@ -46,6 +52,11 @@ export const route = behind(createRoute({
             options: z
               .array(z.object({ kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]), providerCode: code(), providerName: z.string().max(MAX.name),
                   fields: z.array(Field).max(MAX.items),
+                  methods: z
+                    .array(z.object({ authMethod: z.enum(LOGIN_METHODS), name: z.string().max(MAX.name), fields: z.array(Field).max(MAX.items) }))
+                    .max(LOGIN_METHODS.length)
+                    .optional()
+                    .meta({ description: "PROVIDER_LOGIN 선택지의 기관이 로그인 방식을 여럿 받을 때(hometax: 아이디 로그인, 간편인증) 본인이 고를 방식과 각 입력 필드. 고른 방식을 제출의 authMethod로 보냅니다" }),
                   consent: z.boolean().meta({ description: "true: 입력 필드 없이 기관의 동의 화면에서 본인이 동의해 연결합니다 (오픈뱅킹: POST /connect/api/open-banking/authorizations)" }),
                   schemas: z.array(z.object({ id: code(), title: z.string().max(MAX.name) })).max(MAX.items).meta({ description: "이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위" }) }))
               .max(MAX.items),
@@ -70,6 +81,11 @@ export const route = behind(createRoute({
   },
 }));
 
+function loginMethods(kind: string, provider: ProviderDefinition) {
+  const methods = LOGIN_METHODS.filter((m) => kind === "PROVIDER_LOGIN" && provider.acceptedAuthMethods.includes(m));
+  return methods.length > 1 ? { methods: methods.map((authMethod) => ({ authMethod, name: AUTH_METHOD_NAMES[authMethod], fields: fieldsOf(provider, authMethod) })) } : {};
+}
+
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const session = await usableSessionForPage(c.env.DB, registrationToken(c));
   // A certificate option offers every provider that takes certificates and serves a schema it asks consent for; a
@@ -81,7 +97,8 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
       providerCode: provider.code,
       providerName: provider.name,
       consent: takesConsent(provider),
-      fields: provider.credentialFields.filter((f) => f.authMethod === option.kind).map(({ name, label, pattern, secret, required, input, options }) => ({ name, label, pattern, secret, required, input, ...(options ? { options } : {}) })),
+      fields: fieldsOf(provider, option.kind),
+      ...loginMethods(option.kind, provider),
       schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),
     }));
   }).filter((option) => option.schemas.length > 0);

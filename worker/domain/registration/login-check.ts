@@ -114,7 +114,8 @@ async function refuse(env: Bindings, session: SessionRow, pending: PendingLogin,
   await recordFailedAttempt(env, session.id);
   const left = MAX_ATTEMPTS - (session.attempts + 1);
   const attempts = left > 0 ? ` 남은 시도: ${left}회.` : " 시도 횟수를 모두 써서 이 등록 화면은 닫힙니다.";
-  throw new ApiError("CREDENTIAL_PROBE_FAILED", { message: `${refusalMessage(pending.row, error)}${attempts}` });
+  // The person's own input refused: not an alert for operators.
+  throw new ApiError("CREDENTIAL_PROBE_FAILED", { message: `${refusalMessage(pending.row, error)}${attempts}`, noise: true });
 }
 
 /**
