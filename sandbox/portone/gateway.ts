@@ -146,6 +146,10 @@ export function portOneReplica(options: { prefix: string; secret?: string }): Po
       const path = url.pathname.slice(options.prefix.length);
       // The sandbox's own view of what was charged (not PortOne's): tests count charges with it.
       if (path === "/_sandbox/payments" && req.method === "GET") return sendJson(res, 200, { items: [...payments.values()].map(paymentView) });
+      // The sandbox's own list of its test cards (not PortOne's), which the console's billing page shows where it bills here.
+      if (path === "/_sandbox/test-cards" && req.method === "GET") {
+        return sendJson(res, 200, { items: Object.entries(TEST_CARDS).map(([number, pg]) => ({ number, registers: !pg?.atRegistration, pgCode: pg?.pgCode ?? null, pgMessage: pg?.pgMessage ?? null })) });
+      }
       if (req.headers.authorization !== `PortOne ${secret}`) return error(res, 401, "UNAUTHORIZED", "인증 정보가 올바르지 않습니다.");
       const payment = /^\/payments\/([^/]+)(\/billing-key|\/cancel)?$/.exec(path);
       const key = /^\/billing-keys\/([^/]+)$/.exec(path);

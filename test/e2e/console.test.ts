@@ -180,12 +180,18 @@ describe("the console in Chromium against the local stack", () => {
       for (const [field, value] of [["#card-number", number], ["#card-expiry-month", "12"], ["#card-expiry-year", "29"], ["#card-owner", "900101"], ["#card-password", "00"]] as const) await page.type(field, value);
       await submit(page, "form[action$='/billing/cards'] button[type=submit]");
     };
+    // An upgrade charges only from its confirmation, which shows the amount with VAT first.
+    const upgrade = async () => {
+      await submit(page, "form[action$='/billing/plan'] button[type=submit]");
+      expect(await page.$eval("#confirm-total", (el) => el.textContent)).toBe("108,900원");
+      await submit(page, "#plan-confirm form button[type=submit]");
+    };
     await addCard("4000 0000 0000 0002");
-    await submit(page, "form[action$='/billing/plan'] button[type=submit]");
+    await upgrade();
     expect(await page.$eval("[role=alert]", (el) => el.getAttribute("data-code"))).toBe("CARD_DECLINED");
     await shot(page, "10-billing-declined");
     await addCard("4242 4242 4242 4242");
-    await submit(page, "form[action$='/billing/plan'] button[type=submit]");
+    await upgrade();
     expect(await page.$eval("#plan", (el) => [el.getAttribute("data-plan"), el.getAttribute("data-status")])).toEqual(["PRO", "ACTIVE"]);
     expect(await page.$$eval("tr[data-invoice-id]", (rows) => rows.map((r) => [r.getAttribute("data-status"), r.textContent!.includes("108,900원")]))).toEqual([["PAID", true]]);
     await shot(page, "11-billing-pro");

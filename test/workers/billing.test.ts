@@ -211,7 +211,14 @@ async function billingConsole() {
     await owner.open(page);
     return owner.post(`${page}${path}`, fields);
   };
-  return { owner, workspaceId, page, post };
+  /** An upgrade as the owner makes it: the plan's button, then the confirmation's, which carries the amount it showed. */
+  const upgrade = async (plan = "PRO") => {
+    const shown = await post("/plan", { plan });
+    const amount = /name="confirmedAmount" value="(\d+)"/.exec(shown.html)?.[1];
+    if (!amount) throw new Error(`no confirmation of the upgrade: ${shown.status} ${shown.html.slice(0, 300)}`);
+    return owner.post(`${page}/plan`, { plan, confirmedAmount: amount });
+  };
+  return { owner, workspaceId, page, post, upgrade };
 }
 
 describe("renewals, past due and paying late", () => {
@@ -323,9 +330,9 @@ describe("usage credits", () => {
 
 describe("the sandbox's test clock", () => {
   it("ends a paid period at once from the billing page, applying the booked move to FREE, and exists only where the deployment keeps one", async () => {
-    const { workspaceId, post } = await billingConsole();
+    const { workspaceId, post, upgrade } = await billingConsole();
     await post("/cards", { number: "4242424242424242", expiryMonth: "12", expiryYear: "29", birthOrBusinessRegistrationNumber: "900101", passwordTwoDigits: "00" });
-    await post("/plan", { plan: "PRO" });
+    await upgrade();
     expect((await post("/cancel")).html).toContain('data-pending="FREE"');
     await expect(endPeriodNow({ ...env, BILLING_TEST_CLOCK: undefined }, portOneGateway(env), workspaceId)).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
     const ended = await post("/test-clock");
@@ -470,10 +477,10 @@ describe("the gateway's webhooks", () => {
 
 describe("the console's billing page", () => {
   it("shows the owner a past-due renewal with a pay-now button that pays it with the card just added", async () => {
-    const { owner, workspaceId, page, post } = await billingConsole();
+    const { owner, workspaceId, page, post, upgrade } = await billingConsole();
     const card = (number: string) => ({ number, expiryMonth: "12", expiryYear: "29", birthOrBusinessRegistrationNumber: "900101", passwordTwoDigits: "00" });
     await post("/cards", card("4242424242424242"));
-    expect((await post("/plan", { plan: "PRO" })).html).toContain('data-plan="PRO"');
+    expect((await upgrade()).html).toContain('data-plan="PRO"');
     await post("/cards", card("4000000000000002"));
     const periodEnd = (await env.DB.prepare("SELECT current_period_end AS end FROM subscriptions WHERE workspace_id = ?").bind(workspaceId).first<{ end: number }>())!.end;
     await renewSubscriptions(env, portOneGateway(env), periodEnd + 1000);
@@ -498,5 +505,66 @@ describe("the console's billing page", () => {
     const file = await owner.open(`${page}/invoices/${invoiceId}?download=1`);
     expect(file.response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="invoice-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.html"$/);
     expect((await owner.open(`${page}/invoices/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+
+  const card = (number: string) => ({ number, expiryMonth: "12", expiryYear: "29", birthOrBusinessRegistrationNumber: "900101", passwordTwoDigits: "00" });
+  const invoicesOf = async (workspaceId: string) => (await env.DB.prepare("SELECT status, total_amount AS total FROM invoices WHERE workspace_id = ?").bind(workspaceId).all<Json>()).results;
+
+  it("charges an upgrade only once the owner confirms the amount: the first press shows 공급가액, 부가세 and 합계 and charges nothing", async () => {
+    const { owner, workspaceId, page, post } = await billingConsole();
+    await post("/cards", card("4242424242424242"));
+    const first = await post("/plan", { plan: "PRO" });
+    expect(first.status).toBe(200);
+    expect(first.html).toContain('id="plan-confirm"');
+    expect(first.html).toContain('id="confirm-supply">99,000원<');
+    expect(first.html).toContain('id="confirm-vat">9,900원<');
+    expect(first.html).toContain('id="confirm-total">108,900원<');
+    expect(first.html).toContain("끝자리 4242 카드");
+    expect(first.html).toContain("108,900원 결제하고 프로 플랜 시작");
+    expect(first.html).toContain('data-plan="FREE"');
+    expect(await invoicesOf(workspaceId)).toEqual([]);
+    expect(await planOf(workspaceId)).toBe("FREE");
+
+    // A press carrying another amount than the charge would be (a stale or forged form) is shown the amounts again.
+    const stale = await owner.post(`${page}/plan`, { plan: "PRO", confirmedAmount: "99000" });
+    expect(stale.html).toContain('id="plan-confirm"');
+    expect(stale.html).toContain("결제 금액이 108,900원으로 바뀌었습니다");
+    expect(await invoicesOf(workspaceId)).toEqual([]);
+
+    const confirmed = await owner.post(`${page}/plan`, { plan: "PRO", confirmedAmount: "108900" });
+    expect(confirmed.html).toContain("프로 플랜으로 바꿨습니다");
+    expect(confirmed.html).toContain('data-plan="PRO"');
+    expect(confirmed.html).not.toContain('id="plan-confirm"');
+    expect(await invoicesOf(workspaceId)).toEqual([{ status: "PAID", total: 108_900 }]);
+  });
+
+  it("shows this period's jobs against what the paid plan includes, and FREE's against its cap", async () => {
+    const { owner, workspaceId, page, post, upgrade } = await billingConsole();
+    expect((await post("/cards", card("4242424242424242"))).html).toContain('id="usage-jobs">0 / 300<');
+    await upgrade();
+    const periodStart = (await env.DB.prepare("SELECT current_period_start AS start FROM subscriptions WHERE workspace_id = ?").bind(workspaceId).first<{ start: number }>())!.start;
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12)
+       INSERT INTO jobs (id, workspace_id, billing_workspace_id, provider_code, schema, params, status, created_at, updated_at, deadline_at)
+       SELECT lower(hex(randomblob(16))), ?1, ?1, 'sandbox.bank', 'bank.accounts.cb.v1', '{}', 'SUCCEEDED', ?2 + i, ?2 + i, ?2 + i FROM n`,
+    )
+      .bind(workspaceId, periodStart)
+      .run();
+    const { html } = await owner.open(page);
+    expect(html).toMatch(/id="usage-jobs" data-used="12" data-included="5000">12 \/ 5,000건 포함, 초과분 건당 30원</);
+    expect(html).not.toMatch(/id="usage-jobs"[^>]*>[^<]*제한 없음/);
+  });
+
+  it("lists the replica's test cards on the sandbox's billing page only, with what each does", async () => {
+    const { owner, page } = await billingConsole();
+    const sandbox = await owner.open(page);
+    expect(sandbox.html).toContain('id="test-cards"');
+    expect(sandbox.html).toMatch(/data-test-card="4242424242424242"><td>4242 4242 4242 4242<\/td><td>됨<\/td><td>결제됨</);
+    expect(sandbox.html).toMatch(/data-test-card="4000000000000002">.*?거절 CARD_DECLINED/);
+    expect(sandbox.html).toMatch(/data-test-card="4000000000000127"><td>[^<]+<\/td><td>거절 \(CARD_DECLINED\)/);
+    owner.bindings = { ...(env as never as NonNullable<ConsoleBrowser["bindings"]>), PORTONE_API_URL: "https://api.portone.io" };
+    const production = await owner.open(page);
+    expect(production.status).toBe(200);
+    expect(production.html).not.toContain('id="test-cards"');
   });
 });

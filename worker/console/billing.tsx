@@ -19,25 +19,31 @@ import { ApiError } from "../platform/errors/api-error";
 import { clientAddress } from "../platform/http/client-address";
 import { countCardAttempt } from "../domain/console-sessions/login-attempts";
 import { findUser } from "../domain/users/store";
+import { replicaTestCards } from "../domain/billing/replica-test-cards";
+import { type UpgradeQuote, upgradeQuote } from "../domain/billing/upgrade-quote";
+import { PlanConfirm, TestCards } from "./plan-confirm";
+import { won } from "./won";
 
 const INVOICES_SHOWN = 24;
 const STATUS = { NONE: "결제 기간 없음", ACTIVE: "결제됨", PAST_DUE: "연체: 갱신 결제 실패" } as const;
 
-/** Won as the console writes amounts: "108,900원". */
-export const won = (amount: number) => `${amount.toLocaleString("ko-KR")}원`;
 export const INVOICE_STATUS = { OPEN: "미결제", PAID: "결제됨", VOID: "취소됨", REFUNDED: "환불됨" } as const;
 
-/** The owner's billing page: the plan and its usage this month, changing it, the cards, and the invoices. */
-async function billingPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome = {}) {
+/**
+ * The owner's billing page: the plan and its usage this month, changing it, the cards, and the invoices; with
+ * `confirming`, an upgrade's amounts to confirm before anything is charged; in the sandbox, its test cards.
+ */
+async function billingPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome = {}, confirming?: UpgradeQuote) {
   const user = consoleUserOf(c);
   const workspaceId = c.req.valid("param").workspaceId;
   const base = `/console/w/${workspaceId}/billing`;
-  const [workspace, subscription, cards, invoices, usage] = await Promise.all([
+  const [workspace, subscription, cards, invoices, usage, testCards] = await Promise.all([
     workspaceRow(c.env.DB, workspaceId),
     findSubscription(c.env.DB, workspaceId),
     listPaymentMethods(c.env.DB, workspaceId),
     listInvoices(c.env.DB, workspaceId, { limit: INVOICES_SHOWN, after: undefined }),
     planUsage(c.env.DB, workspaceId),
+    replicaTestCards(c.env),
   ]);
   const plan = workspace?.plan ?? "FREE";
   // A refused renewal of a past-due subscription, or a refused overage bill (a cancelled plan's last period).
@@ -67,15 +73,17 @@ async function billingPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome 
       <PlanUsageTable usage={usage} />
       {plan !== "INTERNAL" && (
         <>
-          {plan === "FREE" ? (
+          {confirming ? (
+            <PlanConfirm quote={confirming} action={`${base}/plan`} cancel={base} csrf={user.csrf} />
+          ) : plan === "FREE" ? (
             <form method="post" action={`${base}/plan`}>
               <CsrfField token={user.csrf} />
               <input type="hidden" name="plan" value="PRO" />
               <p>
                 {PLAN_NAMES.PRO} 플랜: 월 {won(PLAN_PRICES.PRO!)} (부가세 별도), 수집 작업 한 달 {PLAN_OVERAGE.PRO!.includedJobs.toLocaleString("ko-KR")}건 포함, 넘으면 건당{" "}
-                {won(PLAN_OVERAGE.PRO!.perJob)}을 다음 달 청구서에 더합니다. 등록한 카드로 곧바로 결제하고 그때부터 한 달입니다.
+                {won(PLAN_OVERAGE.PRO!.perJob)}을 다음 달 청구서에 더합니다. 다음 단계에서 결제할 금액(부가세 포함)을 확인한 뒤 등록한 카드로 결제하고, 그때부터 한 달입니다.
               </p>
-              <button type="submit">{PLAN_NAMES.PRO} 플랜으로 올리기</button>
+              <button type="submit">{PLAN_NAMES.PRO} 플랜으로 올리기 (결제 금액 확인)</button>
             </form>
           ) : (
             !subscription?.pendingPlan && <ActionButton action={`${base}/cancel`} csrf={user.csrf} text="해지 예약 (결제 기간이 끝나면 무료 플랜)" danger />
@@ -114,6 +122,7 @@ async function billingPage(c: ConsoleContext<"workspaceId">, shown: FormOutcome 
         <p>카드 정보는 결제대행사(PortOne)에만 전달하고 저장하지 않습니다. 끝 네 자리만 보관합니다.</p>
         <button type="submit">카드 등록</button>
       </form>
+      {testCards && <TestCards cards={testCards} />}
       <h2>청구서</h2>
       <DataTable columns={["기간", "공급가액", "부가세", "합계", "크레딧", "결제 금액", "상태"]}>
         {invoices.slice(0, INVOICES_SHOWN).map((invoice) => (
@@ -149,11 +158,29 @@ const billingForm = <K extends string = never>(act: (c: ConsoleContext<"workspac
   return onPage(c, billingPage, () => act(c, fields, c.req.valid("param").workspaceId));
 };
 
-export const changePlanForm = billingForm(async (c, fields, workspaceId) => {
-  const { plan } = asApiBody(ChangePlanBodySchema, { plan: fields.plan ?? "" });
-  await changePlan(c.env, portOneGateway(c.env), workspaceId, plan);
-  return `${PLAN_NAMES[plan]} 플랜으로 바꿨습니다.`;
-});
+/**
+ * A plan change from the page. An upgrade charges the card, so the first press only shows the amounts (PlanConfirm);
+ * the charge goes ahead when the press carries the amount it would charge now, which the confirmation's button does.
+ * Asked with no amount or another one (a credit spent or a price changed meanwhile), the amounts are shown again.
+ */
+export const changePlanForm = async (c: ConsoleContext<"workspaceId">) => {
+  const fields = await verifiedForm(c, consoleUserOf(c).sessionToken);
+  const workspaceId = c.req.valid("param").workspaceId;
+  let confirming: UpgradeQuote | undefined;
+  return onPage(c, (page, shown) => billingPage(page, shown, confirming), async () => {
+    const { plan } = asApiBody(ChangePlanBodySchema, { plan: fields.plan ?? "" });
+    const current = (await workspaceRow(c.env.DB, workspaceId))?.plan ?? "FREE";
+    const charges = PLAN_PRICES[plan] !== null && PLAN_PRICES[current] !== null && PLAN_PRICES[plan]! > PLAN_PRICES[current]!;
+    // Without a card there is nothing to confirm: changePlan refuses it (PAYMENT_METHOD_REQUIRED) before any charge.
+    const quote = charges ? await upgradeQuote(c.env.DB, workspaceId, plan) : null;
+    if (quote?.card && fields.confirmedAmount !== String(quote.chargedAmount)) {
+      confirming = quote;
+      return fields.confirmedAmount === undefined ? "" : `결제 금액이 ${won(quote.chargedAmount)}으로 바뀌었습니다. 바뀐 금액을 확인해 주세요.`;
+    }
+    await changePlan(c.env, portOneGateway(c.env), workspaceId, plan);
+    return `${PLAN_NAMES[plan]} 플랜으로 바꿨습니다.`;
+  });
+};
 
 export const cancelForm = billingForm(async (c, _fields, workspaceId) => {
   await cancelPlan(c.env, workspaceId);

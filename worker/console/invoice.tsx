@@ -3,7 +3,8 @@ import type { ConsoleContext } from "./context";
 import { PLAN_NAMES } from "../domain/workspaces/plans";
 import { workspaceRow } from "../domain/workspaces/store";
 import { kstDate } from "../platform/lib/korean-time";
-import { INVOICE_STATUS, won } from "./billing";
+import { INVOICE_STATUS } from "./billing";
+import { won } from "./won";
 import { kst } from "../web/kst";
 import { DataTable, Page } from "../web/layout";
 

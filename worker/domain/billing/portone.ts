@@ -34,9 +34,12 @@ type PortOneError = { type?: string; message?: string; pgCode?: string; pgMessag
 /** What GET /payments/{paymentId} answers, as far as a payment is reconciled with its invoice (the SDK's `PaidPayment`). */
 type PortOnePayment = { status: string; transactionId: string; pgTxId?: string; paidAt?: string; amount?: { total: number }; currency?: string; storeId?: string; billingKey?: string };
 
+/** The catalog's code for a card company's refusal: the mapped ones, else PAYMENT_FAILED. */
+export const pgCodeOutcome = (pgCode: string): ApiErrorCode => PG_CODES[pgCode] ?? "PAYMENT_FAILED";
+
 /** The catalog's refusal for a PortOne error body: the PG's words beside ours, so the holder knows what their card company said. */
 function refusal(body: PortOneError): ApiError {
-  const code = (body.type === "PG_PROVIDER" && body.pgCode && PG_CODES[body.pgCode]) || "PAYMENT_FAILED";
+  const code = body.type === "PG_PROVIDER" && body.pgCode ? pgCodeOutcome(body.pgCode) : "PAYMENT_FAILED";
   const said = body.pgMessage ?? body.message;
   return new ApiError(code, said ? { message: `${new ApiError(code).message} (결제대행사 응답: ${said.slice(0, 200)})` } : {});
 }
