@@ -28,25 +28,59 @@ export function fields(record: Record<string, unknown>): string {
 
 export const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
+/** Time left until an ISO instant, as mm:ss (00:00 once it has passed). */
+export function timeLeft(until: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.floor((Date.parse(until) - now) / 1000));
+  return `${String(Math.floor(seconds / 60)).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** A request to the holder's phone, as a job's `awaitingHolder` carries it. */
+export interface Awaiting {
+  provider: string;
+  since: string;
+  until: string;
+}
+
+const awaitingLine = (a: Awaiting) => `waiting for the holder's phone: approve in the ${a.provider} app (${timeLeft(a.until)} left)`;
+
 /**
  * Progress of completed/total units: a bar redrawn in place on a terminal,
- * one plain line per change otherwise (logs, CI, pipes).
+ * one plain line per change otherwise (logs, CI, pipes). While the job waits
+ * for its holder's phone the terminal's line counts the time left down every
+ * second; elsewhere each request to the phone is one line.
  */
 export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boolean }) {
   let last = "";
+  let bar = "";
+  let awaiting: Awaiting | undefined;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const draw = () => stream.write(`\r${bar}${awaiting ? ` · ${awaitingLine(awaiting)}` : ""}   `);
   return {
     update(completed: number, total: number, phase: string) {
       const text = total > 0 ? `${completed}/${total}` : "0/?";
       if (stream.isTTY) {
         const width = 30;
         const filled = total > 0 ? Math.round((completed / total) * width) : 0;
-        stream.write(`\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${text} units ${phase}   `);
+        bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${text} units ${phase}`;
+        draw();
       } else if (`${text} ${phase}` !== last) {
         stream.write(`progress ${text} units ${phase}\n`);
       }
       last = `${text} ${phase}`;
     },
+    /** The job's `awaitingHolder` of its latest snapshot (undefined once it no longer waits). */
+    awaiting(next: Awaiting | undefined) {
+      const asked = next && next.since !== awaiting?.since;
+      awaiting = next;
+      if (!stream.isTTY) {
+        if (asked) stream.write(`${awaitingLine(next)}\n`);
+        return;
+      }
+      if (next && !ticker) ticker = setInterval(draw, 1000);
+      if (!next && ticker) ticker = void clearInterval(ticker);
+    },
     done() {
+      if (ticker) clearInterval(ticker);
       if (stream.isTTY && last) stream.write("\n");
     },
   };

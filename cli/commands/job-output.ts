@@ -1,14 +1,19 @@
-import { type CollectClient, type DataJob, type DataJobListItem, type TerminalDataJob } from "../../client/src/index";
+import { type CollectClient, type DataJob, type DataJobListItem, type InProgressSnapshot, type TerminalDataJob } from "../../client/src/index";
 import type { Context } from "../context";
 import { EXIT, type ExitCode } from "../exit-codes";
-import { fields, json, progressReporter, table } from "../output";
+import { fields, json, progressReporter, table, timeLeft } from "../output";
 
 /** A job as label/value lines for people. */
 function jobFields(job: DataJob): Record<string, unknown> {
   const base = { id: job.id, kind: job.kind, provider: job.providerCode, schema: job.schema, credential: job.credentialId ?? "-" };
   if (job.kind === "InProgress") {
-    // Why a job that has not started yet waits: its turn on the credential, or the institution's maintenance.
-    const waiting = { ...(job.queuePosition !== undefined && { "jobs ahead": job.queuePosition }), ...(job.maintenanceUntil && { "maintenance until": job.maintenanceUntil }) };
+    // Why a job waits: its turn on the credential, the institution's maintenance, or its holder's phone.
+    const approval = (job as InProgressSnapshot).awaitingHolder;
+    const waiting = {
+      ...(job.queuePosition !== undefined && { "jobs ahead": job.queuePosition }),
+      ...(job.maintenanceUntil && { "maintenance until": job.maintenanceUntil }),
+      ...(approval && { "awaiting holder": `approve in the ${approval.provider} app by ${approval.until} (${timeLeft(approval.until)} left)` }),
+    };
     return { ...base, phase: job.phase, progress: `${job.completedTaskCount}/${job.totalTaskCount}`, ...waiting };
   }
   if (job.kind === "Succeeded") return { ...base, records: job.recordCount };
@@ -29,7 +34,13 @@ export function printJobList(ctx: Context, jobs: DataJobListItem[]): void {
 export async function waitShowingProgress(ctx: Context, client: CollectClient, job: string | DataJob): Promise<TerminalDataJob> {
   const progress = progressReporter(ctx.err);
   try {
-    return await client.waitForJob(job, { signal: ctx.signal, onProgress: (j) => progress.update(j.completedTaskCount, j.totalTaskCount, j.phase) });
+    return await client.waitForJob(job, {
+      signal: ctx.signal,
+      onProgress: (j) => {
+        progress.awaiting(j.awaitingHolder);
+        progress.update(j.completedTaskCount, j.totalTaskCount, j.phase);
+      },
+    });
   } finally {
     progress.done();
   }
