@@ -32,6 +32,13 @@ export const REGISTRATION_PAGE = `<!doctype html>
   button { padding: 11px 16px; font-size: 1rem; border-radius: 6px; border: 0; cursor: pointer; }
   #submit { background: #1456c7; color: #fff; width: 100%; }
   #close { background: none; color: #4a5365; position: absolute; top: 12px; right: 12px; }
+  .methods { border: 1px solid #b8c0cf; border-radius: 6px; margin: 0 0 14px; padding: 8px 12px; }
+  .method { display: inline-flex; align-items: center; gap: 4px; margin-right: 16px; font-weight: 600; }
+  .method input { width: auto; }
+  h2.provider { font-size: 1rem; }
+  .progress { background: #eef3fc; border: 1px solid #9fb7e8; padding: 12px; border-radius: 8px; margin-bottom: 12px; }
+  .spinner { display: inline-block; width: 12px; height: 12px; border: 2px solid #1456c7; border-right-color: transparent; border-radius: 50%; animation: spin 1s linear infinite; }
+  @keyframes spin { to { transform: rotate(360deg); } }
   .done { background: #eaf6ee; border: 1px solid #9ad1ad; padding: 16px; border-radius: 8px; }
 </style>
 </head>
@@ -45,9 +52,12 @@ export const REGISTRATION_PAGE = `<!doctype html>
 <form id="form" hidden novalidate>
   <p id="optionName" class="provider" hidden></p>
   <div class="field" id="optionRow"><label for="option">기관과 로그인 방식</label><select id="option"></select></div>
+  <fieldset id="methods" class="methods" hidden></fieldset>
+  <h2 id="methodHeader" class="provider" hidden></h2>
   <p id="consent" class="provider"></p>
   <section id="consentText" aria-label="동의 내용"></section>
   <div id="fields"></div>
+  <div id="progress" class="progress" role="status" aria-live="polite" hidden><span class="spinner" aria-hidden="true"></span> <span id="progressText"></span> <strong id="countdown"></strong></div>
   <p id="formError" class="error" role="alert" aria-live="assertive"></p>
   <button id="submit" type="submit">연결하기</button>
 </form>

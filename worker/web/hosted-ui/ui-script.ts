@@ -111,10 +111,51 @@ async function consent(option) {
   post({ type: "collect:success", sessionId: session.sessionId });
 }
 
+// The login method the person chose, where the option's provider takes several (hometax: ID login or 간편인증).
+let method = null;
+const HELP = {
+  PROVIDER_LOGIN: "기관 사이트에서 쓰는 아이디와 비밀번호를 입력해 주세요. 연결하기를 누르면 기관에 한 번 로그인해 확인한 뒤 연결합니다.",
+  SIMPLE_AUTH: "간편인증 앱에 등록된 이름, 생년월일, 휴대폰 번호를 입력해 주세요. 연결하기를 누르면 휴대폰의 앱으로 인증 요청이 가고, 승인하면 연결됩니다.",
+};
+const APP_NAMES = { kakao: "카카오톡", naver: "네이버", pass: "PASS", toss: "토스" };
+const fieldsOf = (option) => (method ? method.fields : option.fields);
+
+function renderMethods(option) {
+  const box = $("methods");
+  box.textContent = "";
+  method = option.methods ? option.methods[0] : null;
+  box.hidden = !option.methods;
+  if (!option.methods) return renderFields(option);
+  const legend = document.createElement("legend");
+  legend.textContent = "로그인 방식";
+  box.append(legend);
+  option.methods.forEach((m, i) => {
+    const label = document.createElement("label");
+    label.className = "method";
+    const radio = Object.assign(document.createElement("input"), { type: "radio", name: "method", value: m.authMethod, checked: i === 0, id: "m_" + m.authMethod });
+    radio.addEventListener("change", () => {
+      method = m;
+      renderFields(option);
+    });
+    label.append(radio, " " + m.name);
+    box.append(label);
+  });
+  renderFields(option);
+}
+
 function renderFields(option) {
   const box = $("fields");
   box.textContent = "";
   checks = [];
+  $("methodHeader").hidden = !method;
+  if (method) {
+    $("methodHeader").textContent = method.name;
+    const help = document.createElement("p");
+    help.className = "hint";
+    help.id = "methodHelp";
+    help.textContent = HELP[method.authMethod] || "";
+    box.append(help);
+  }
   // What the login will be used to collect: the consent the session asks of the user.
   $("consent").textContent = "수집할 자료: " + option.schemas.map((s) => s.title).join(", ");
   // A consent (Open Banking): nothing to type here; the person agrees on the institution's own page, in a new window.
@@ -125,29 +166,34 @@ function renderFields(option) {
     note.textContent = "금융결제원 오픈뱅킹 화면이 새 창으로 열립니다. 그 화면에서 조회할 계좌를 고르고 동의하면 이 화면에 결과가 나타납니다. 아이디나 비밀번호는 이 서비스에 전달되지 않습니다.";
     box.append(note);
   }
-  for (const field of option.fields) {
+  for (const field of fieldsOf(option)) {
     const id = "f_" + field.name;
     const wrap = document.createElement("div");
     wrap.className = "field";
     const label = document.createElement("label");
     label.htmlFor = id;
     label.textContent = field.label;
-    const input = document.createElement("input");
     const isFile = field.input === "file";
+    const isSelect = field.input === "select";
+    const input = document.createElement(isSelect ? "select" : "input");
     Object.assign(input, { id, name: field.name, required: field.required });
-    if (isFile) input.type = "file";
+    if (isSelect) {
+      if (!field.required) input.append(new Option("선택 안 함", ""));
+      for (const choice of field.options || []) input.append(new Option(choice.label, choice.value));
+    } else if (isFile) input.type = "file";
     else Object.assign(input, { type: field.secret ? "password" : "text", autocomplete: field.secret ? "current-password" : "username" });
     input.setAttribute("aria-describedby", id + "_hint");
     // The credential schema's pattern, checked here (the pattern attribute's regex dialect differs from ECMAScript's).
     // A file's content is checked by the service (certificate checks), so only its presence is checked here.
     const pattern = new RegExp(field.pattern);
     const check = () => input.setCustomValidity(isFile || input.value === "" || pattern.test(input.value) ? "" : field.label + " 형식이 올바르지 않습니다.");
-    input.addEventListener(isFile ? "change" : "input", check);
+    input.addEventListener(isFile || isSelect ? "change" : "input", check);
     checks.push(check);
     const hint = document.createElement("p");
     hint.id = id + "_hint";
     hint.className = "hint";
     hint.textContent = isFile ? "파일은 이 화면에서 읽어 암호화한 뒤 전송됩니다." : field.secret ? "입력한 값은 이 화면에서 암호화되어 전송됩니다." : "";
+    if (isSelect) hint.textContent = "";
     wrap.append(label, input, hint);
     box.append(wrap);
   }
@@ -177,6 +223,69 @@ function handshake() {
   });
 }
 
+// How long the page waits before it says the check is taking long, and how many checks it asks before it stops asking.
+const SLOW_NOTICE_MS = 8000;
+const MAX_CHECKS = 40;
+let countdown = null;
+let slowNotice = null;
+
+function showProgress(text, until) {
+  clearInterval(countdown);
+  clearTimeout(slowNotice);
+  $("progress").hidden = false;
+  $("progressText").textContent = text;
+  $("countdown").textContent = "";
+  $("form").setAttribute("aria-busy", "true");
+  if (until) {
+    const tick = () => {
+      const left = Math.max(0, Math.round((Date.parse(until) - Date.now()) / 1000));
+      $("countdown").textContent = "남은 시간 " + Math.floor(left / 60) + "분 " + String(left % 60).padStart(2, "0") + "초";
+    };
+    tick();
+    countdown = setInterval(tick, 1000);
+  } else {
+    // An institution slower than usual: say so, rather than leave a spinner without a word.
+    slowNotice = setTimeout(() => ($("progressText").textContent = "기관의 응답이 늦어지고 있습니다. 확인이 끝날 때까지 이 창을 닫지 말고 기다려 주세요."), SLOW_NOTICE_MS);
+  }
+}
+function hideProgress() {
+  clearInterval(countdown);
+  clearTimeout(slowNotice);
+  $("progress").hidden = true;
+  $("form").removeAttribute("aria-busy");
+}
+
+// A submission's or a check's answer: connected only once the service stored the login the institution let in; while
+// the check goes on (or the holder's phone is asked) the page asks again; a refusal is shown in place, with its reason.
+async function follow(res) {
+  for (let asked = 0; ; asked++) {
+    const result = await res.json();
+    if (!res.ok) {
+      hideProgress();
+      if (res.status === 410 && result.code !== "REGISTRATION_SESSION_NOT_USABLE") return fail(result.message, result.code);
+      if (res.status === 401) return fail(result.message, result.code);
+      return showError(result.message);
+    }
+    if (result.state === "CONNECTED") {
+      hideProgress();
+      $("form").hidden = true;
+      $("done").hidden = false;
+      return post({ type: "collect:success", sessionId: result.sessionId });
+    }
+    if (asked >= MAX_CHECKS) {
+      hideProgress();
+      return showError("기관에서 확인이 아직 끝나지 않았습니다. 아직 연결되지 않았으니 잠시 후 연결하기를 다시 눌러 주세요.");
+    }
+    if (result.state === "AWAITING_HOLDER") {
+      const app = APP_NAMES[result.awaiting.provider] || "간편인증 앱";
+      showProgress("휴대폰의 " + app + "에서 인증 요청을 확인해 주세요. 승인하면 이 화면이 저절로 넘어갑니다.", result.awaiting.until);
+    } else showProgress("기관에서 로그인을 확인하고 있습니다. 아직 연결되지 않았습니다. 잠시만 기다려 주세요…", null);
+    // The check waits for the phone on the service's side (long poll); a check still being made is asked again soon.
+    if (result.state === "CHECKING") await new Promise((resolve) => setTimeout(resolve, 2000));
+    res = await fetch("/connect/api/registrations/check", { method: "POST", headers: apiHeaders() });
+  }
+}
+
 async function main() {
   let answer;
   try {
@@ -196,7 +305,7 @@ async function main() {
   const ancestors = location.ancestorOrigins ? Array.from(location.ancestorOrigins).filter((origin) => origin !== "null") : [];
   if (![peerOrigin, ...ancestors].every((origin) => session.originAllowlist.includes(origin))) return fail(${JSON.stringify(ORIGIN_NOT_ALLOWED)}, "REGISTRATION_SESSION_INVALID_ORIGIN");
   const select = $("option");
-  const optionLabel = (option) => option.providerName + (option.consent ? " (본인 동의)" : option.kind === "CERTIFICATE" ? " (공동인증서)" : " (아이디 로그인)");
+  const optionLabel = (option) => option.providerName + (option.consent ? " (본인 동의)" : option.kind === "CERTIFICATE" ? " (공동인증서)" : option.methods ? "" : " (아이디 로그인)");
   // Who asks for the login, in the partner's own words (checked when it named itself: domain/partners/name.ts).
   if (session.partnerName) {
     $("requester").textContent = session.partnerName + "의 요청으로 연결합니다.";
@@ -215,8 +324,8 @@ async function main() {
   $("optionRow").hidden = session.options.length < 2;
   $("optionName").hidden = session.options.length > 1;
   $("optionName").textContent = optionLabel(session.options[0]);
-  select.addEventListener("change", () => renderFields(session.options[Number(select.value)]));
-  renderFields(session.options[0]);
+  select.addEventListener("change", () => renderMethods(session.options[Number(select.value)]));
+  renderMethods(session.options[0]);
   $("loading").hidden = true;
   $("form").hidden = false;
   $("form").addEventListener("submit", async (event) => {
@@ -228,28 +337,21 @@ async function main() {
     $("submit").disabled = true;
     try {
       if (option.consent) return await consent(option);
-      const fields = Object.fromEntries(await Promise.all(option.fields.map(async (f) => {
+      const shown = fieldsOf(option);
+      const fields = Object.fromEntries(await Promise.all(shown.map(async (f) => {
         const input = $("f_" + f.name);
         return [f.name, f.input === "file" ? await fileBase64(input.files[0]) : input.value];
       })));
       // A file's pattern bounds its size: an empty or oversized file is refused here, before anything is sent.
-      const badFile = option.fields.find((f) => f.input === "file" && !new RegExp(f.pattern).test(fields[f.name]));
+      const badFile = shown.find((f) => f.input === "file" && !new RegExp(f.pattern).test(fields[f.name]));
       if (badFile) return showError(badFile.label + " 파일을 읽을 수 없습니다. 파일을 확인해 주세요.");
+      // Optional fields left blank (PASS's carrier for another app) are not sent.
+      for (const f of shown) if (!f.required && fields[f.name] === "") delete fields[f.name];
       const envelope = await encrypt(session.encryptionKey, session.sessionId, fields);
-      const sent = await fetch("/connect/api/registrations", {
-        method: "POST",
-        headers: apiHeaders({ "Content-Type": "application/json" }),
-        body: JSON.stringify({ kind: option.kind, providerCode: option.providerCode, consentTextVersion: session.consentText.version, envelope }),
-      });
-      const result = await sent.json();
-      if (!sent.ok) {
-        if (sent.status === 410 || sent.status === 401) return fail(result.message, result.code);
-        showError(result.message);
-        return;
-      }
-      $("form").hidden = true;
-      $("done").hidden = false;
-      post({ type: "collect:success", sessionId: result.sessionId });
+      const body = { kind: option.kind, providerCode: option.providerCode, consentTextVersion: session.consentText.version, envelope };
+      if (method) body.authMethod = method.authMethod;
+      showProgress("기관에서 로그인을 확인하고 있습니다…", null);
+      await follow(await fetch("/connect/api/registrations", { method: "POST", headers: apiHeaders({ "Content-Type": "application/json" }), body: JSON.stringify(body) }));
     } finally {
       $("submit").disabled = false;
     }
