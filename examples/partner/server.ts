@@ -32,7 +32,8 @@ export async function startPartnerExample(options: { port: number; serviceUrl: s
       res.end(body);
     };
     try {
-      if (req.method === "GET" && req.url === "/") return send(200, "text/html; charset=utf-8", page);
+      // The page, also as `/?job=ID` when it follows a job.
+      if (req.method === "GET" && /^\/(\?|$)/.test(req.url ?? "")) return send(200, "text/html; charset=utf-8", page);
       if (req.method === "GET" && req.url === "/collect-sdk.js") return send(200, "text/javascript", sdk);
       if (req.method === "POST" && req.url === "/api/registration-session") {
         // The page names which institution the person connects: the sandbox bank's login, or Open Banking's consent.
@@ -52,6 +53,8 @@ export async function startPartnerExample(options: { port: number; serviceUrl: s
         const polled = await service("GET", `/api/v1/registration-sessions/${match[1]}`);
         return send(polled.status, "application/json", await polled.text());
       }
+      const job = /^\/api\/jobs\/([\w-]+)$/.exec(req.url ?? "");
+      if (req.method === "GET" && job) return send(200, "application/json", JSON.stringify(await jobForPage(service, job[1]!)));
       send(404, "text/plain", "not found");
     } catch (err) {
       send(502, "application/json", JSON.stringify({ message: String(err) }));
@@ -60,6 +63,24 @@ export async function startPartnerExample(options: { port: number; serviceUrl: s
   await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return { url: origin, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+type Service = (method: string, urlPath: string) => Promise<Response>;
+
+/**
+ * A job as the page shows it, polled through the backend (the key stays here). While the job waits for its holder's
+ * phone (`awaitingHolder`, 간편인증) the app's name people know is added from the provider's own list of apps
+ * (GET /providers/{code}, the `provider` field's options), so the page says "카카오톡", not "kakao". A backend that
+ * takes webhooks hears the same moment as `data_job.awaiting_holder` (its `data.object` is this job), e.g. to send
+ * the person a push message as well.
+ */
+async function jobForPage(service: Service, id: string): Promise<Record<string, any>> {
+  const answer = await service("GET", `/api/v1/data-jobs/${encodeURIComponent(id)}`);
+  const job = (await answer.json()) as Record<string, any>;
+  if (!answer.ok || !job.awaitingHolder) return job;
+  const provider = (await (await service("GET", `/api/v1/providers/${encodeURIComponent(job.providerCode)}`)).json()) as { credentialFields?: { name: string; authMethod: string; options?: { value: string; label: string }[] }[] };
+  const app = provider.credentialFields?.find((f) => f.name === "provider" && f.authMethod === "SIMPLE_AUTH")?.options?.find((o) => o.value === job.awaitingHolder.provider);
+  return { ...job, awaitingHolder: { ...job.awaitingHolder, appName: app?.label ?? job.awaitingHolder.provider } };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
