@@ -27,10 +27,10 @@ describe("collect check-credential", () => {
     expect(run.stdout).toMatch(/category\s+CREDENTIAL/);
     expect(run.stdout).toMatch(/code\s+LOGIN_FAILED/);
 
-    // The service now knows the credential is refused: the next check fails before logging in, still in category CREDENTIAL.
+    // The service now knows the credential is refused: the next check fails before logging in, with the refusal it recorded.
     const json = await cli(["check-credential", "sandbox.bank", "--json"], { COLLECT_API_KEY: stack.named["cli/refused"].apiKey, COLLECT_BASE_URL: stack.baseUrl });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "REFUSED", category: "CREDENTIAL", code: "NO_VALID_CREDENTIAL" });
+    expect(JSON.parse(json.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "REFUSED", category: "CREDENTIAL", code: "LOGIN_FAILED" });
   });
 
   it("exits 0 with verdict VALID for a login the institution accepts", async () => {

@@ -16,7 +16,7 @@ async function runJob(workspaceId: string, h = harness()) {
 }
 
 describe("a credential the institution refused", () => {
-  it("is marked invalid after LOGIN_FAILED with its secret erased, and later jobs fail NO_VALID_CREDENTIAL without logging in", async () => {
+  it("is marked invalid after LOGIN_FAILED with its secret erased, and later jobs fail with that refusal (LOGIN_FAILED) without logging in", async () => {
     const ws = await createWorkspace();
     const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "wrong_password" });
     const first = await runJob(ws.workspaceId);
@@ -31,17 +31,20 @@ describe("a credential the institution refused", () => {
     const second = await runJob(ws.workspaceId, secondRun);
     expect(secondRun.logins()).toBe(0);
     expect(second!.status).toBe("FAILED");
-    expect(JSON.parse(second!.error)).toMatchObject({ code: "NO_VALID_CREDENTIAL", category: "CREDENTIAL", retryable: false });
+    expect(JSON.parse(second!.error)).toMatchObject({ code: "LOGIN_FAILED", category: "CREDENTIAL", retryable: false });
   });
 
-  it("is marked invalid after LOGIN_LOCKED too", async () => {
+  it("is marked invalid after LOGIN_LOCKED too, and later jobs say the account is locked (unlock at the bank), not to register again", async () => {
     const ws = await createWorkspace();
     const credentialId = await addCredential(ws.workspaceId, "sandbox.bank", { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "error_LOGIN_LOCKED" });
     const first = await runJob(ws.workspaceId);
     expect(JSON.parse(first!.error).code).toBe("LOGIN_LOCKED");
     const marked = await env.DB.prepare("SELECT invalid_reason, sealed FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string; sealed: unknown }>();
     expect(marked).toEqual({ invalid_reason: "LOGIN_LOCKED", sealed: null });
-    expect(JSON.parse((await runJob(ws.workspaceId))!.error).code).toBe("NO_VALID_CREDENTIAL");
+    const later = harness();
+    const again = JSON.parse((await runJob(ws.workspaceId, later))!.error);
+    expect(later.logins()).toBe(0);
+    expect(again).toMatchObject({ code: "LOGIN_LOCKED", category: "CREDENTIAL", retryable: false, message: expect.stringContaining("기관에서 잠금을 해제한 뒤") });
   });
 
   it("keeps a secret its holder entered again while the institution was refusing the one before", async () => {
@@ -61,6 +64,7 @@ describe("a credential the institution refused", () => {
             await env.DB.prepare("UPDATE credentials SET sealed = ? WHERE id = ?").bind(recovered, credentialId).run();
           }
         },
+        ready: (...args) => scraper.ready(...args),
         targets: (...args) => scraper.targets(...args),
         collect: (...args) => scraper.collect(...args),
         closeSession: (...args) => scraper.closeSession(...args),

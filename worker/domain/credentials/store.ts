@@ -4,6 +4,7 @@ import { type Database, database, statementOf } from "../../platform/database/cl
 import { credentials, type REVOKED_REASONS } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import type { LoginCredential } from "../../../collectors/adapter";
+import { isJobErrorCode, type JobErrorCode } from "../../../contracts/job-failures";
 import { latestKeyVersion, openCredential, rewrapCredential, sealCredential } from "../vault/envelope";
 import { maskedLabel } from "./fields";
 import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
@@ -204,9 +205,16 @@ export function listCredentials(d1: D1Database, workspaceId: string, page?: List
   return page ? query.limit(page.limit + 1).all() : query.all();
 }
 
-/** What a job finds of its credential: the login to use, a login the institution refused, or nothing (deleted, never existed). */
-/** `sealed`: the secret as stored when opened, so a refusal of it marks the credential only while it is still that secret. */
-export type JobCredential = { kind: "usable"; login: LoginCredential; businessNumber: string | null; sealed: string } | { kind: "invalid" } | { kind: "gone" };
+/**
+ * What a job finds of its credential: the login to use, a login the institution refused (`reason`: the refusal
+ * recorded when it was marked, so a later job names the same fix: unlock at the bank, a new certificate), or nothing
+ * (deleted, never existed). `sealed`: the secret as stored when opened, so a refusal of it marks the credential only
+ * while it is still that secret.
+ */
+export type JobCredential =
+  | { kind: "usable"; login: LoginCredential; businessNumber: string | null; sealed: string }
+  | { kind: "invalid"; reason: JobErrorCode }
+  | { kind: "gone" };
 
 /** The decrypted login of a credential that can still log in, or null when it was deleted or never existed. */
 export async function openActiveCredential(d1: D1Database, masterKey: string, id: string): Promise<LoginCredential | null> {
@@ -222,7 +230,8 @@ export async function openActiveCredential(d1: D1Database, masterKey: string, id
 export async function openJobCredential(d1: D1Database, masterKey: string, id: string): Promise<JobCredential> {
   const row = await database(d1).select().from(credentials).where(eq(credentials.id, id)).get();
   if (!row || row.status === "DELETED") return { kind: "gone" };
-  if (row.invalidReason !== null) return { kind: "invalid" };
+  // A mark older than its reason's code, or naming none the catalog knows, still says only that nothing usable is held.
+  if (row.invalidReason !== null) return { kind: "invalid", reason: isJobErrorCode(row.invalidReason) ? row.invalidReason : "NO_VALID_CREDENTIAL" };
   if (row.sealed === null) return { kind: "gone" };
   const login = await openCredential(masterKey, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed);
   return { kind: "usable", login, businessNumber: row.businessNumber, sealed: row.sealed };
@@ -267,6 +276,7 @@ export interface CredentialCandidate {
   schemas: string | null;
   /** When its holder's consent ends (ISO time, consent-record.ts), null for rows older than consent records. */
   consentEndsAt: string | null;
+  authMethod: CredentialRow["authMethod"];
 }
 
 /** Aliased, as the statement is read raw (its rows keyed by these names), not through drizzle's mapping. */
@@ -275,6 +285,7 @@ const CANDIDATE_COLUMNS = {
   isDefault: sql<number>`${credentials.isDefault}`.as("isDefault"), notAfter: sql<string | null>`json_extract(${credentials.certificate}, '$.notAfter')`.as("notAfter"),
   knownTargets: sql<string | null>`${credentials.knownTargets}`.as("knownTargets"), keyVersion: sql<number | null>`json_extract(${credentials.sealed}, '$.kv')`.as("keyVersion"), schemas: sql<string | null>`${credentials.schemas}`.as("schemas"),
   consentEndsAt: sql<string | null>`json_extract(${credentials.consentRecord}, '$.expiresAt')`.as("consentEndsAt"),
+  authMethod: sql<CredentialRow["authMethod"]>`${credentials.authMethod}`.as("authMethod"),
 };
 
 /**
