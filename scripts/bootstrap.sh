@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Chromium and the fonts (apt, on a new machine: 20-30 s) install while npm installs: neither needs the other, and a
 # new machine, CI's among them, needs both (docs/testing.md, "stop 54").
-bash scripts/ensure-chromium.sh &
+# The Java and Python clients' toolchains (apt too) after Chromium's: two apt runs at once would fight over dpkg's lock.
+{ bash scripts/ensure-chromium.sh && bash scripts/ensure-client-toolchains.sh; } &
 chromium=$!
 if [ ! -x node_modules/.bin/wrangler ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # `npm install`, not `npm ci`: npm cannot lock the other platforms' optional workerd binaries for two
