@@ -34,6 +34,11 @@ export const NAMED_WORKSPACES = {
   "client/transient": { login: { loginId: "user_good", password: "error_LOGIN_TRANSIENT" } },
   "client/browser": { login: GOOD_LOGIN },
   "scheduled-load": { login: GOOD_LOGIN },
+  // The Java and Python clients' programs (partner-clients.test.ts): a good login each, and one the bank refuses.
+  "clients/java": { login: GOOD_LOGIN },
+  "clients/java-refused": { login: REFUSED_LOGIN },
+  "clients/python": { login: GOOD_LOGIN },
+  "clients/python-refused": { login: REFUSED_LOGIN },
   // The faults file's every-minute schedule, on a credential of its own so its runs never wait on the file's jobs' lock.
   "faults/schedule": { login: GOOD_LOGIN },
   ...Object.fromEntries(BANK_ERRORS_END_TO_END.map((code) => [`bank-errors/${code}`, { login: { loginId: "user_good", password: `error_${code}` } }])),
