@@ -221,9 +221,13 @@ export class CollectClient {
     return data;
   }
 
-  /** A URL that downloads the job's CSV without an API key, for BI tools and spreadsheets (POST .../download-links). */
-  async createDownloadLink(jobId: string, options: CallOptions & { expiresInSeconds?: number } = {}) {
-    const body = options.expiresInSeconds === undefined ? undefined : { expiresInSeconds: options.expiresInSeconds };
+  /**
+   * A URL that downloads the job's results without an API key, for BI tools and spreadsheets (POST .../download-links):
+   * the CSV unless `format` says xlsx. An empty body takes the service's defaults (an hour, CSV); a body names both.
+   */
+  async createDownloadLink(jobId: string, options: CallOptions & { expiresInSeconds?: number; format?: "csv" | "xlsx" } = {}) {
+    const body =
+      options.expiresInSeconds === undefined && options.format === undefined ? undefined : { expiresInSeconds: options.expiresInSeconds ?? 3600, format: options.format ?? "csv" };
     const { data } = await this.send(
       () => this.api.POST("/api/v1/data-jobs/{id}/download-links", { params: { path: { id: jobId } }, body, signal: options.signal }),
       options.signal,
