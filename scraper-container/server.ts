@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import type { AdapterCredential, TaskUnit } from "../collectors/adapter";
+import { degradedCounts } from "../collectors/degraded-paths";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
 import { redactText } from "../collectors/redaction";
@@ -97,7 +98,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   }
 
   async function stats() {
-    return { logins, loginsInFlight, activeSessions: sessions.size, browserContexts: await pool.contextCount(), refusedRequests: fence.refused() };
+    return { logins, loginsInFlight, activeSessions: sessions.size, browserContexts: await pool.contextCount(), refusedRequests: fence.refused(), degradedPaths: degradedCounts() };
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -14,7 +14,11 @@ const RULES: FailureRules = [
   [/6개월이상은 조회할 수 없습니다|ETICMZ0008/, "INVALID_DATE_RANGE"],
   // The request-integrity suffix was refused: the portal's script changed under the adapter.
   [/비정상적인 요청이 감지되었습니다/, "PROVIDER_RESPONSE_MALFORMED"],
-  [/공인인증서로 로그인|권한이 없는 화면|pubcPermission/, "LOGIN_FAILED"],
+  // The login's grade is too low for the menu (S2): a certificate is what it takes, so the credential is what to change.
+  [/공인인증서로 로그인/, "LOGIN_FAILED"],
+  // A screen refused to a session that logged in (S1, S2) says nothing about the credential: no source reads it as a
+  // refused login, so it never marks one refused (invoice-download.ts reads the pages without the refused download).
+  [/권한이 없는 화면|pubcPermission/, "PROVIDER_ERROR"],
 ];
 
 export const hometaxFailure = failureFromRules(RULES);

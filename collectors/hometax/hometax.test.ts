@@ -155,6 +155,7 @@ describe("Hometax adapter against the replica", () => {
       [false, 'login', expect.stringMatching(/^UNKNOWN/)],
       [true, 'login', "tin"],
       ...[true, false].flatMap(() => LIVE_CHECK_SCHEMAS.map((schema) => [true, `${schema} 2024-05-01..2024-05-31`, count(schema)])),
+      [true, "invoice text download ATEETBDA005R04 (invoiceDownloadCheck on by default)", "every invoice list agreed with its download"],
     ]);
   });
 });

@@ -9,6 +9,8 @@ import type { DocumentType } from "../../sandbox/taxportal/documents";
 import { businessTin } from "./business-choice";
 import type { HometaxOptions } from "./options";
 import { readTable } from "./text-download";
+import { degradedCounts } from "../degraded-paths";
+import { DOWNLOAD_FALLBACK } from "./invoice-download";
 
 const QUARTER = { start: "2024-01-01", end: "2024-03-31" };
 const LISTS = ["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1", "taxportal.cash-receipts.sales.v1", "taxportal.cash-receipts.purchase.v1"] as const;
@@ -64,6 +66,17 @@ describe("Hometax lists one can trust", () => {
     for (const schema of LISTS) expect(byKey(schema, await collect(schema)), schema).toEqual(byKey(schema, truth(SANDBOX_BUSINESS_NUMBER, schema)));
     expect(downloads(sent, "teet.hometax.go.kr")).toEqual([]);
     expect(downloads(sent, "tecr.hometax.go.kr")).toEqual([]);
+  });
+
+  it("reads the invoices from their JSON pages alone when the download is refused or unreadable, counting each list it did so for", async () => {
+    for (const behaviour of ["download-refused", "download-changed"] as const) {
+      const before = degradedCounts()[DOWNLOAD_FALLBACK] ?? 0;
+      const { collect, sent } = await loggedIn(replica, memberWith(behaviour));
+      for (const schema of LISTS.slice(0, 2)) expect(byKey(schema, await collect(schema)), `${behaviour} ${schema}`).toEqual(byKey(schema, truth(memberWith(behaviour), schema)));
+      const asked = downloads(sent, "teet.hometax.go.kr").length;
+      expect(asked).toBeGreaterThan(0);
+      expect((degradedCounts()[DOWNLOAD_FALLBACK] ?? 0) - before, behaviour).toBe(asked);
+    }
   });
 
   it("never negates a cancellation twice: a portal sending cancellations negative gives the same records", async () => {

@@ -49,12 +49,14 @@ export function downloadAnswer(system: "TEET" | "TECR", form: { param: Json; act
   const asked = pageAsked(form.param);
   if (!asked) return failure("조회에 실패하였습니다.");
   if (system === "TEET" && form.actionId === "ATEETBDA005R04") {
+    if (member.behaviour === "download-refused") return failure("권한이 없는 화면입니다.");
     const filter = (form.param.etxivIsnBrkdTermDVOPrmt ?? {}) as Json;
     const found = invoicesFor(member, filter);
     if (!("documents" in found)) return found;
     const rows = downloadPage(found.documents as PortalDocument[], asked, member).map(invoiceLine);
     const period = `조회기간 : ${isoOf(String(filter.inqrDtStrt))} ~ ${isoOf(String(filter.inqrDtEnd))}`;
-    return text([["전자(세금)계산서 목록조회"], [period], [`조회일시 : ${new Date().toISOString().slice(0, 10)}`], [`총 ${(found.documents as PortalDocument[]).length}건`], INVOICE_DOWNLOAD_COLUMNS, ...rows]);
+    const columns = member.behaviour === "download-changed" ? INVOICE_DOWNLOAD_COLUMNS.map((name) => (name === "승인번호" ? "국세청승인번호" : name)) : INVOICE_DOWNLOAD_COLUMNS;
+    return text([["전자(세금)계산서 목록조회"], [period], [`조회일시 : ${new Date().toISOString().slice(0, 10)}`], [`총 ${(found.documents as PortalDocument[]).length}건`], columns, ...rows]);
   }
   if (system === "TECR" && form.actionId === "ATECRCBA001R03") {
     const found = receiptsFor(member, form.param, "taxportal.cash-receipts.sales.v1");

@@ -13,7 +13,10 @@ export type MemberBehaviour =
   // Lists that move between pages (sheet A2, lists.ts): a page repeating the one before, a total that changes, an approval number twice.
   | "repeated-page"
   | "count-changes"
-  | "duplicate-approval";
+  | "duplicate-approval"
+  // The invoice text download refused (`권한이 없는 화면입니다.`) while the JSON pages answer, or answered in a layout no source shows.
+  | "download-refused"
+  | "download-changed";
 
 /** A business with a Hometax account whose certificate is registered there (what its holder does once on the real portal). */
 export interface HometaxMember {
@@ -77,6 +80,8 @@ export const HOMETAX_MEMBERS: readonly HometaxMember[] = [
   member(withCheckDigit("105820001"), "repeatpage", "페이지반복상사", { behaviour: "repeated-page" }),
   member(withCheckDigit("105820002"), "movingcount", "건수변동상사", { behaviour: "count-changes" }),
   member(withCheckDigit("105820003"), "dupapproval", "승인번호중복상사", { behaviour: "duplicate-approval" }),
+  member(withCheckDigit("105820011"), "nodownload", "다운로드거부상사", { behaviour: "download-refused" }),
+  member(withCheckDigit("105820012"), "newlayout", "다운로드변경상사", { behaviour: "download-changed" }),
   ...BUSINESS_CHOICES,
   ...ACCOUNTING_FIRM_CLIENTS.map((businessNumber, i) => member(businessNumber, `client${String(i + 1).padStart(2, "0")}`, `세무고객${String(i + 1).padStart(2, "0")}상사`)),
 ];

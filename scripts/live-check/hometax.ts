@@ -4,6 +4,8 @@ import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/o
 import { type HometaxDeps, REAL_DEPS } from "../../collectors/hometax/pacing";
 import type { HometaxSession } from "../../collectors/hometax/session";
 import type { SerialForm } from "../../collectors/hometax/signed-challenge";
+import { degradedCounts } from "../../collectors/degraded-paths";
+import { DOWNLOAD_FALLBACK } from "../../collectors/hometax/invoice-download";
 
 /** One step of the check: what was tried, and what the portal did. */
 export interface Step {
@@ -50,6 +52,7 @@ export async function checkHometax(newHttp: () => InstitutionHttp, credential: L
     }
   }
   if (!session || !accepted) return steps;
+  const fallbacksBefore = degradedCounts()[DOWNLOAD_FALLBACK] ?? 0;
   for (const integritySuffix of [true, false]) {
     const options: HometaxOptions = { ...DEFAULT_OPTIONS, integritySuffix, serialForms: [accepted] };
     const adapter = hometaxAdapter(options, deps);
@@ -65,6 +68,14 @@ export async function checkHometax(newHttp: () => InstitutionHttp, credential: L
       }
     }
   }
+  // Whether the default (invoiceDownloadCheck on) found the download it checks against: a refused or unreadable one
+  // leaves the lists to their JSON pages (collectors/hometax/invoice-download.ts), which the counts above then were.
+  const fallbacks = (degradedCounts()[DOWNLOAD_FALLBACK] ?? 0) - fallbacksBefore;
+  steps.push({
+    step: `invoice text download ATEETBDA005R04 (invoiceDownloadCheck ${DEFAULT_OPTIONS.invoiceDownloadCheck ? "on" : "off"} by default)`,
+    ok: fallbacks === 0,
+    detail: fallbacks === 0 ? "every invoice list agreed with its download" : `${fallbacks} lists without a usable download: read from the JSON pages alone`,
+  });
   return steps;
 }
 
