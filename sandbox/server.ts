@@ -75,7 +75,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxServ
     hometax,
     // The sandbox phone that approves the replica's 간편인증 requests: a page for demos, control calls for tests.
     "hometax-phone": phonePage(hometax.phone),
-    _sandbox: phoneControl(hometax.phone),
+    _sandbox: phoneControl(hometax.phone, hometax.logOut),
     openbanking: openBanking,
     "nts-business-status": ntsBusinessStatusReplica(options.ntsBusinessStatus),
     // The payment gateway the service bills through, as a replica (sandbox/portone/gateway.ts).

@@ -59,9 +59,10 @@ const view = (phone: SandboxPhone, r: PhoneRequest) => ({ cxId: r.cxId, provider
 /**
  * The tests' control calls: `GET /_sandbox/hometax/phone` lists the standing requests; `POST …/approve` and
  * `…/deny` with `{cxId?, name?, phone?}` answer every standing request matched (`{answered: n}`); `PUT …/settings`
- * with `{approveAfterPolls?, expirySeconds?, denial?}` changes how the phone answers from then on.
+ * with `{approveAfterPolls?, expirySeconds?, denial?}` changes how the phone answers from then on; `POST …/logout`
+ * with `{businessNumber}` ends that login's portal sessions, as the portal's idle end would (`{ended: n}`).
  */
-export function phoneControl(phone: SandboxPhone) {
+export function phoneControl(phone: SandboxPhone, logOut: (businessNumber: string) => number) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const path = url.pathname.slice(PHONE_CONTROL.length);
     if (!url.pathname.startsWith(PHONE_CONTROL)) return sendJson(res, 404, { message: "없는 경로입니다." });
@@ -71,6 +72,11 @@ export function phoneControl(phone: SandboxPhone) {
       const match: PhoneMatch = { cxId: text(body.cxId), name: text(body.name), phone: text(body.phone) };
       if (!match.cxId && !match.name && !match.phone) return sendJson(res, 400, { message: "cxId, name 또는 phone 중 하나가 필요합니다." });
       return sendJson(res, 200, { answered: phone.answer(match, path === "/approve" ? "approved" : "denied") });
+    }
+    if (req.method === "POST" && path === "/logout") {
+      const businessNumber = text((await readJson(req)).businessNumber);
+      if (!businessNumber || !/^\d{10}$/.test(businessNumber)) return sendJson(res, 400, { message: "businessNumber(10자리)가 필요합니다." });
+      return sendJson(res, 200, { ended: logOut(businessNumber) });
     }
     if (req.method === "PUT" && path === "/settings") {
       const body = await readJson(req);

@@ -64,12 +64,16 @@ export class SandboxPhone {
     return this.requests.get(cxId);
   }
 
+  private windowMs(request: PhoneRequest): number {
+    return (request.person.windowSeconds ?? this.settings.expirySeconds) * 1000;
+  }
+
   lapsed(request: PhoneRequest, now = Date.now()): boolean {
-    return now - request.at >= this.settings.expirySeconds * 1000;
+    return now - request.at >= this.windowMs(request);
   }
 
   secondsLeft(request: PhoneRequest, now = Date.now()): number {
-    return Math.max(0, Math.ceil((request.at + this.settings.expirySeconds * 1000 - now) / 1000));
+    return Math.max(0, Math.ceil((request.at + this.windowMs(request) - now) / 1000));
   }
 
   /** Requests still waiting for a tap, newest first. */

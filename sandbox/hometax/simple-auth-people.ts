@@ -16,12 +16,16 @@ export interface SimpleAuthPerson {
   /** PASS's carrier letter (`telcoTycd`, K5, K6): S, K or L. */
   carrier?: "S" | "K" | "L";
   businessNumber: string;
+  /** Their requests lapse after this many seconds instead of the phone's setting: a person who never answers in time. */
+  windowSeconds?: number;
 }
 
 export const SIMPLE_AUTH_PEOPLE: readonly SimpleAuthPerson[] = [
   // The demo workspace's owner (120-88-00767), whose ID login's resident-number prefix (members.ts, 8001011) says 1980-01-01.
   { name: "홍길동", phone: "01012345678", birthDate: "19800101", providers: ["kakao", "naver", "pass"], carrier: "S", businessNumber: SANDBOX_BUSINESS_NUMBER },
   { name: "김물산", phone: "01098765432", birthDate: "19851212", providers: ["kakao", "toss"], businessNumber: "2208162517" },
+  // Never answers in time: the window lapses after 2 s, so a test sees the expiry without setting the shared phone.
+  { name: "최늦음", phone: "01077776666", birthDate: "19750303", providers: ["kakao"], businessNumber: "2208162517", windowSeconds: 2 },
 ];
 
 /** Known to no app: every provider answers OACX_NO_USER. */

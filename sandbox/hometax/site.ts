@@ -307,6 +307,13 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     if (host === "tecr.hometax.go.kr") return subSite(req, res, "TECR", path, url);
     return send(res, 404, "Not Found", "text/plain");
   };
+  /** Ends every portal and sub-site session of the business's login, as the portal does at its idle end or a logout elsewhere. */
+  function logOut(businessNumber: string): number {
+    let ended = 0;
+    for (const [id, session] of [...portalSessions]) if (session.member?.businessNumber === businessNumber && portalSessions.delete(id)) ended++;
+    for (const [id, session] of [...siteSessions]) if (session.member.businessNumber === businessNumber && siteSessions.delete(id)) ended++;
+    return ended;
+  }
   // The sandbox phone is the server's too: its demo page and its control calls (phone-page.ts).
-  return Object.assign(handler, { phone });
+  return Object.assign(handler, { phone, logOut });
 }

@@ -5,6 +5,7 @@ import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
 import { addCredential, callJson, createWorkspace, receivedAtLeast, receiverHook } from "./helpers";
 import { harness } from "./pipeline-harness";
+import { executeMessage } from "../../worker/domain/pipeline/executor";
 
 type Json = Record<string, any>;
 const SCHEMA = "taxportal.tax-invoices.sales.v1";
@@ -100,5 +101,52 @@ describe("a Hometax job on a 간편인증 login waits for its holder's phone", (
     // A person who said no is not asked again by the next job: the credential waits for its holder to act.
     const row = await env.DB.prepare("SELECT invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ invalid_reason: string | null }>();
     expect(row!.invalid_reason).toBe("LOGIN_FAILED");
+  });
+
+  it("fails LOGIN_SECOND_FACTOR_REQUIRED, not retryable, when the request lapses unanswered, and keeps the credential for a later try", async () => {
+    const { ws, credentialId } = await simpleAuthWorkspace(2, "kakao");
+    const h = harness();
+    const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "hometax", schema: SCHEMA, params: RANGE }, env: h.env });
+    await h.drain();
+    expect(await jobOf(ws.apiKey, created.body.id)).toMatchObject({ kind: "Failed", error: { code: "LOGIN_SECOND_FACTOR_REQUIRED", category: "CREDENTIAL", retryable: false } });
+    // Not answering in time says nothing against the login itself: the next job may ask again.
+    const row = await env.DB.prepare("SELECT status, invalid_reason FROM credentials WHERE id = ?").bind(credentialId).first<{ status: string; invalid_reason: string | null }>();
+    expect(row).toEqual({ status: "ACTIVE", invalid_reason: null });
+  });
+
+  it("asks the phone again when the portal ends the session mid-job, and goes on from the unit it was on once approved", async () => {
+    const { ws, person } = await simpleAuthWorkspace(0, "kakao");
+    const range = { dateRangeStart: "2025-07-01", dateRangeEnd: "2025-12-31" };
+    const h = harness();
+    const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "hometax", schema: SCHEMA, params: range }, env: h.env });
+    let asked = 0;
+    // The phone answers each request as it comes: the first, and the one the lost session makes.
+    const phone = (async () => {
+      while (asked < 2) {
+        const job = await jobOf(ws.apiKey, created.body.id);
+        if (job.kind !== "InProgress") return;
+        if (job.awaitingHolder && (await tap("approve", person)) > 0) asked++;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    // The queue run by hand: once the first unit is committed, the portal ends the login (its idle end, a logout elsewhere).
+    let loggedOut = false;
+    while (h.queued.length) {
+      const message = h.queued.shift()!;
+      const outcome = await executeMessage(h.deps, message);
+      if (outcome.kind === "retry") h.queued.push(message);
+      const units = await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ? AND status = 'DONE'").bind(created.body.id).first<{ n: number }>();
+      if (!loggedOut && units!.n === 1) {
+        const ended = await fetch(`${PHONE}/logout`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ businessNumber: person.businessNumber }) });
+        expect(((await ended.json()) as { ended: number }).ended).toBeGreaterThan(0);
+        loggedOut = true;
+      }
+    }
+    await phone;
+    expect(loggedOut).toBe(true);
+    expect(asked).toBe(2);
+    const done = await jobOf(ws.apiKey, created.body.id);
+    expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: hometaxDocuments(person.businessNumber, SCHEMA, { start: range.dateRangeStart, end: range.dateRangeEnd }).length });
+    expect(h.logins()).toBe(2);
   });
 });

@@ -257,13 +257,15 @@ async function withSession<T>(ctx: JobContext, work: (sessionId: string) => Prom
   };
   const run = async (sessionId: string) => {
     try {
-      const result = await work(sessionId);
+      // A login still waiting for its holder is asked first: work that calls the scraper for nothing (a plan with no
+      // targets to find) must not take the job off its wait.
       if (ctx.job.awaitingHolder || ctx.holderAsked) {
+        await scraper.ready(sessionId);
         await ctx.deps.jobs.holderApproved(ctx.job.id);
         ctx.job = { ...ctx.job, awaitingHolder: null };
         ctx.holderAsked = false;
       }
-      return result;
+      return await work(sessionId);
     } catch (err) {
       if (err instanceof AwaitingHolder) await holderAsked(ctx, err.approval);
       throw err;
