@@ -2510,7 +2510,7 @@ export interface components {
             schemas: string[] | null;
             consentRecord: components["schemas"]["CredentialConsentRecord"];
             check: components["schemas"]["CredentialCheck"];
-            /** @description 기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null */
+            /** @description 기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 이 코드로 실패합니다 (계정 잠금 방지: LOGIN_LOCKED면 기관에서 잠금을 해제한 뒤 다시 등록). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null */
             refusal: {
                 /**
                  * @description 기관이 로그인을 거절한 작업의 실패 코드 (LOGIN_FAILED, LOGIN_LOCKED)

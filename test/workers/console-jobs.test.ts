@@ -31,7 +31,9 @@ describe("jobs in the console", () => {
     expect(page.status).toBe(200);
     expect(alertCode(page.html)).toBe("CREDENTIAL_NOT_FOUND");
     expect(page.html).toContain("자격 증명을 다시 등록해 주세요");
-    expect(page.html).toContain("다음 할 일");
+    // Nothing a retry would mend: the page says what to fix first, and where.
+    expect(page.html).toContain("먼저 고칠 것");
+    expect(page.html).toContain(`<a id="fix-link" href="/console/w/${workspaceId}/credentials">`);
 
     const status = await browser.open(`/console/w/${workspaceId}/jobs/${jobId}/status.json`);
     expect((JSON.parse(status.html) as Json).kind).toBe("Failed");

@@ -48,6 +48,9 @@ function daysLeft(row: CredentialRow, now: number): number | null {
   return left <= EXPIRY_WARNING_DAYS[0] ? left : null;
 }
 
+/** The fragment naming a credential's row on this page, which a job's page links to. */
+export const credentialAnchor = (credentialId: string) => `credential-${credentialId}`;
+
 /** The workspace's credentials: live ones first; a certificate's label carries its expiry (domain/credentials/fields.ts maskedLabel). */
 export const showCredentials = (c: ConsoleContext<"workspaceId">) => credentialsPage(c);
 
@@ -97,7 +100,7 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
       )}
       <DataTable columns={["기관", "방식", "이름 · 계정 · 인증서 (만료일)", "확인", "상태", "동의 기한", "마지막 성공", "등록", ...(manages ? [{ hidden: "관리" }] : [])]}>
         {rows.map((row) => (
-          <tr data-credential-id={row.id}>
+          <tr id={credentialAnchor(row.id)} data-credential-id={row.id}>
             <td>{providerName(row.providerCode)}</td>
             <td>{AUTH_METHOD_NAMES[row.authMethod]}</td>
             <td>
@@ -112,8 +115,8 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
               )}
             </td>
             <td data-check={row.checkState ?? ""}>{row.checkState ? CHECK[row.checkState] : "-"}</td>
-            {/* The institution refused it (domain/credentials/store.ts invalidateCredential): jobs fail NO_VALID_CREDENTIAL until it is registered again. */}
-            <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? "다시 등록 필요" : row.revokedReason === "HOLDER_WITHDREW" ? "소유자가 철회" : STATUS[row.status]}</td>
+            {/* The institution refused it (domain/credentials/store.ts invalidateCredential): jobs fail with that refusal until it is registered again. */}
+            <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? `다시 등록 필요 (${row.invalidReason})` : row.revokedReason === "HOLDER_WITHDREW" ? "소유자가 철회" : STATUS[row.status]}</td>
             {/* Until when its holder consented, and for whom (domain/credentials/consent-record.ts). */}
             <td data-consent-until={row.consentRecord?.expiresAt ?? ""}>
               {row.consentRecord ? `${kst(Date.parse(row.consentRecord.expiresAt))}${row.consentRecord.partner?.name ? ` (${row.consentRecord.partner.name} 요청)` : ""}` : "-"}

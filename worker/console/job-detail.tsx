@@ -1,5 +1,5 @@
 import { raw } from "hono/html";
-import type { JobErrorCategory } from "../../contracts/job-failures";
+import type { JobError, JobErrorCategory, JobErrorCode } from "../../contracts/job-failures";
 import { findSchema } from "../domain/catalog/schemas";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { resultRecord } from "../domain/results/changes";
@@ -21,6 +21,11 @@ import { verifiedForm } from "../domain/console-sessions/csrf";
 import { deleteResultsAndExports } from "../domain/jobs/results-at-edge";
 import { isFinished } from "../domain/jobs/store";
 import { roleMay } from "../domain/workspaces/roles";
+import { type CredentialRow, listCredentials } from "../domain/credentials/store";
+import { createJob } from "../domain/jobs/create";
+import type { JobRow } from "../domain/jobs/store";
+import { providerName } from "../web/provider-name";
+import { credentialAnchor } from "./credentials";
 
 const PREVIEW_RECORDS = 10;
 
@@ -40,6 +45,53 @@ export const NEXT_ACTION: Record<JobErrorCategory, string> = {
   OTHER: "문제가 계속되면 작업 ID와 함께 문의해 주세요.",
 };
 
+/** Codes whose fix is not their category's: a locked account is unlocked at the institution before anything else. */
+const CODE_ACTION: Partial<Record<JobErrorCode, string>> = {
+  LOGIN_LOCKED: "기관 사이트나 영업점에서 계정 잠금을 먼저 해제한 뒤, 자격 증명을 다시 등록하고 새로 수집해 주세요.",
+  CERT_INVALID: "기관에서 쓸 수 있는 유효한 인증서로 자격 증명을 다시 등록한 뒤 새로 수집해 주세요.",
+  LOGIN_CREDENTIALS_MISMATCH: "아이디, 비밀번호, 주민등록번호를 확인해 자격 증명을 다시 등록한 뒤 새로 수집해 주세요.",
+  LOGIN_SECOND_FACTOR_REQUIRED: "주민등록번호 앞 7자리를 넣어 자격 증명을 다시 등록한 뒤 새로 수집해 주세요.",
+  WORKSPACE_QUOTA_EXCEEDED: "플랜을 변경하거나 다음 달에 새로 수집해 주세요.",
+};
+
+/** What a person does next about a job's failure: its code's own step where the category's would mislead. */
+export const nextActionOf = (error: Pick<JobError, "code" | "category">): string => CODE_ACTION[error.code] ?? NEXT_ACTION[error.category];
+
+/** Where a failure that no retry can mend is fixed: the credential's row, the credentials to register one, the form, the plan. */
+function fixLink(error: JobError, job: JobRow, workspaceId: string): { href: string; text: string } | null {
+  const w = `/console/w/${workspaceId}`;
+  switch (error.category) {
+    case "CREDENTIAL":
+    case "USER_ENVIRONMENT":
+      return job.credentialId ? { href: `${w}/credentials#${credentialAnchor(job.credentialId)}`, text: "이 작업의 자격 증명 보기" } : { href: `${w}/credentials`, text: "자격 증명 관리" };
+    case "CREDENTIAL_MISSING":
+      return { href: `${w}/credentials`, text: "자격 증명 등록" };
+    case "INVALID_INPUT":
+      return { href: `${w}/jobs`, text: "조건을 고쳐 새로 수집" };
+    case "OTHER":
+      return error.code === "WORKSPACE_QUOTA_EXCEEDED" ? { href: `${w}/billing`, text: "플랜 보기" } : null;
+    case "TRANSIENT":
+      return null;
+  }
+}
+
+const CREDENTIAL_STATE = { SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
+
+/** The credential a job logged in with, as its row stands now: linked to that row, with why it no longer serves. */
+function JobCredential(props: { row: CredentialRow | undefined; id: string; workspaceId: string }) {
+  if (!props.row) return <>{props.id.slice(0, 8)}</>;
+  const row = props.row;
+  const state = row.status !== "ACTIVE" ? CREDENTIAL_STATE[row.status] : row.invalidReason ? `다시 등록 필요 (${row.invalidReason})` : null;
+  return (
+    <>
+      <a id="job-credential-link" href={`/console/w/${props.workspaceId}/credentials#${credentialAnchor(row.id)}`}>
+        {row.label ?? row.id.slice(0, 8)} · {providerName(row.providerCode)}
+      </a>
+      {state && <span class="badge warning"> {state}</span>}
+    </>
+  );
+}
+
 async function jobPage(c: ConsoleContext<"workspaceId" | "jobId">, shown: FormOutcome = {}): Promise<Response> {
   const user = consoleUserOf(c);
   const workspaceId = c.req.valid("param").workspaceId;
@@ -50,6 +102,8 @@ async function jobPage(c: ConsoleContext<"workspaceId" | "jobId">, shown: FormOu
   const units = await resultUnits(c.env.DB, job).catch(deletedResults);
   const preview = units instanceof ApiError ? [] : await firstRecords(c.env.RESULTS, job.id, units.units, PREVIEW_RECORDS);
   const columns = csvColumns(resultRecord(job));
+  const credential = job.credentialId ? (await listCredentials(c.env.DB, workspaceId, undefined, job.providerCode)).find((row) => row.id === job.credentialId) : undefined;
+  const fix = view.kind === "Failed" && !view.error.retryable ? fixLink(view.error, job, workspaceId) : null;
   return c.html(
     <Page title={`작업 ${job.id.slice(0, 8)}`} nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <Outcome shown={shown} />
@@ -61,6 +115,24 @@ async function jobPage(c: ConsoleContext<"workspaceId" | "jobId">, shown: FormOu
         <dd>
           {job.providerCode} · {schema.title}
         </dd>
+        <dt>자격 증명</dt>
+        <dd id="job-credential">{job.credentialId ? <JobCredential row={credential} id={job.credentialId} workspaceId={workspaceId} /> : "없음"}</dd>
+        {schema.datedRange && (
+          <>
+            <dt>조회 기간</dt>
+            <dd id="job-period">
+              {String(job.params.dateRangeStart ?? "")} ~ {String(job.params.dateRangeEnd ?? "")}
+            </dd>
+          </>
+        )}
+        <dt>요청 시각</dt>
+        <dd id="job-created-at">{kst(job.createdAt)}</dd>
+        {job.finishedAt !== null && (
+          <>
+            <dt>끝난 시각</dt>
+            <dd id="job-finished-at">{kst(job.finishedAt)}</dd>
+          </>
+        )}
         <dt>상태</dt>
         <dd id="job-status">
           <JobStatusCell job={job} pollUrl={`${base}/${job.id}/status.json`} />
@@ -70,14 +142,28 @@ async function jobPage(c: ConsoleContext<"workspaceId" | "jobId">, shown: FormOu
         <section class="alert" role="alert" data-code={view.error.code} aria-labelledby="failure-title">
           <h2 id="failure-title">수집에 실패했습니다 ({view.error.code})</h2>
           <p id="failure-message">{view.error.message}</p>
-          <p id="next-action">다음 할 일: {NEXT_ACTION[view.error.category]}</p>
-          <form method="post" action={base}>
-            <CsrfField token={user.csrf} />
-            <input type="hidden" name="target" value={`${job.providerCode}|${job.schema}`} />
-            {schema.datedRange && <input type="hidden" name="dateRangeStart" value={String(job.params.dateRangeStart ?? "")} />}
-            {schema.datedRange && <input type="hidden" name="dateRangeEnd" value={String(job.params.dateRangeEnd ?? "")} />}
-            <button type="submit">같은 조건으로 다시 수집</button>
-          </form>
+          {view.error.retryable ? (
+            <>
+              <p id="next-action">다음 할 일: {nextActionOf(view.error)}</p>
+              {/* The job's own inputs, read again from its row: its credential, params and delivery route, never the form's defaults. */}
+              <form id="retry" method="post" action={`${base}/${job.id}/retry`}>
+                <CsrfField token={user.csrf} />
+                <button type="submit">같은 조건으로 다시 수집</button>
+              </form>
+            </>
+          ) : (
+            <p id="next-action">
+              먼저 고칠 것: {nextActionOf(view.error)}
+              {fix && (
+                <>
+                  {" "}
+                  <a id="fix-link" href={fix.href}>
+                    {fix.text}
+                  </a>
+                </>
+              )}
+            </p>
+          )}
         </section>
       )}
       {job.resultsExpireAt !== null && !(units instanceof ApiError) && (
@@ -139,6 +225,34 @@ export async function deleteResultsForm(c: ConsoleContext<"workspaceId" | "jobId
     const deletion = await deleteResultsAndExports(c, c.env, job, Date.now());
     return `결과 ${deletion.recordCount}건이 ${kst(Date.parse(deletion.deletedAt))}에 삭제되었습니다. 작업 정보는 남습니다.`;
   });
+}
+
+/**
+ * Runs a failed job again under exactly its conditions: the credential it ran on (never the provider's default, which
+ * may be another login), every param and its delivery route, in the job's own workspace. Only a failure the catalog
+ * calls retryable is retried; any other is fixed first, as the page says.
+ */
+export async function retryJobForm(c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> {
+  await verifiedForm(c, consoleUserOf(c).sessionToken);
+  const workspaceId = c.req.valid("param").workspaceId;
+  const job = await workspaceJob(c.env, workspaceId, c.req.valid("param").jobId);
+  const view = jobView(job);
+  try {
+    if (view.kind !== "Failed" || !view.error.retryable) {
+      throw new ApiError("INVALID_PARAM_FORMAT", { message: "같은 조건으로 다시 수집할 수 없는 작업입니다. 일시적인 오류로 실패한 작업만 그대로 다시 수집하고, 다른 실패는 이 페이지의 안내대로 먼저 고쳐 주세요." });
+    }
+    const retried = await createJob(c.env, workspaceId, {
+      providerCode: job.providerCode,
+      schema: job.schema,
+      params: job.params,
+      credentialId: job.credentialId ?? undefined,
+      deliveryRouteId: job.deliveryRouteId ?? undefined,
+    });
+    return c.redirect(`/console/w/${workspaceId}/jobs/${retried.id}`, 303);
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return jobPage(c, { error: err });
+    throw err;
+  }
 }
 
 /** The job's results file (CSV or Excel), as the API serves it. */

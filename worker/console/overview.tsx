@@ -4,7 +4,7 @@ import { jobView, pollIntervalMs } from "../domain/jobs/views";
 import { jobActivity, listJobs } from "../domain/jobs/store";
 import { DAY_MS, kstDate } from "../platform/lib/korean-time";
 import { OVERVIEW_CHART_SCRIPT } from "./assets";
-import { NEXT_ACTION } from "./job-detail";
+import { nextActionOf } from "./job-detail";
 import { kst } from "../web/kst";
 import { DataTable, Page } from "../web/layout";
 import { planUsage, PlanUsageTable } from "./plan-usage";
@@ -116,7 +116,7 @@ export async function showOverview(c: ConsoleContext<"workspaceId">): Promise<Re
               <a href={`${jobs}/${row.id}`}>
                 {providerName(row.providerCode)} · {kst(row.createdAt)}
               </a>{" "}
-              {view.error.message} <strong>다음 할 일:</strong> {NEXT_ACTION[view.error.category]}
+              {view.error.message} <strong>다음 할 일:</strong> {nextActionOf(view.error)}
             </li>
           );
         })}

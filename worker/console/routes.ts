@@ -8,7 +8,7 @@ import { checkCredentialForm, consentDaysForm, deleteCredentialForm, showCredent
 import { decideDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
 import { createDeliveryRouteForm, deleteDeliveryRouteForm, showDeliveryRoutes, showRouteDeliveries } from "./delivery-routes";
-import { deleteResultsForm, downloadJobFile, showJob } from "./job-detail";
+import { deleteResultsForm, downloadJobFile, retryJobForm, showJob } from "./job-detail";
 import { consolePageHeaders } from "../web/page-headers";
 import { jobStatusJson, refreshJob, showJobs } from "./jobs";
 import { createKey, revokeKeyForm, showKeys } from "./keys";
@@ -94,6 +94,7 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.get("/w/:workspaceId/jobs/:jobId/results.csv", consoleMay("results.download"), pathParams(Job), downloadJobFile("csv"));
   app.get("/w/:workspaceId/jobs/:jobId/results.xlsx", consoleMay("results.download"), pathParams(Job), downloadJobFile("xlsx"));
   app.post("/w/:workspaceId/jobs/:jobId/delete-results", consoleMay("results.retention"), pathParams(Job), deleteResultsForm);
+  app.post("/w/:workspaceId/jobs/:jobId/retry", consoleMay("jobs.run"), pathParams(Job), retryJobForm);
   app.get("/w/:workspaceId/schedules", consoleMay("jobs.read"), showSchedules);
   app.post("/w/:workspaceId/schedules", consoleMay("schedules.manage"), createScheduleForm);
   app.get("/w/:workspaceId/schedules/:scheduleId", consoleMay("jobs.read"), pathParams(Schedule), showScheduleRuns);

@@ -97,7 +97,7 @@ export const CredentialSchema = z
         at: timestamp(),
       })
       .nullable()
-      .meta({ description: "기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 NO_VALID_CREDENTIAL로 실패합니다 (계정 잠금 방지). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null" }),
+      .meta({ description: "기관이 이 자격 증명의 로그인을 거절했으면 그 코드와 시각. 이후 작업은 로그인을 시도하지 않고 이 코드로 실패합니다 (계정 잠금 방지: LOGIN_LOCKED면 기관에서 잠금을 해제한 뒤 다시 등록). 다시 등록하면 새 자격 증명이 이 자격 증명을 대체합니다. 거절되지 않았으면 null" }),
     createdAt: timestamp(),
     deletedAt: timestamp().nullable(),
     revokedReason: z.enum(REVOKED_REASONS).nullable().meta({ description: "삭제된 이유: DELETED_BY_WORKSPACE(워크스페이스가 삭제), CONNECTION_REVOKED(파트너 연결 해지), HOLDER_WITHDREW(소유자가 관리 링크에서 동의 철회, credential.revoked 이벤트). 삭제되지 않았으면 null" }),
