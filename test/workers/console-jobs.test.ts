@@ -65,7 +65,7 @@ describe("jobs in the console", () => {
     await register("user_good");
     const second = await register("user_second");
     const page = await browser.open(`/console/w/${workspaceId}/jobs`);
-    expect(page.html).toContain(`<option value="${second.id}">user_second`);
+    expect(page.html).toContain(`<option value="${second.id}" data-auth-method="PROVIDER_LOGIN">user_second`);
     const created = await browser.post(`/console/w/${workspaceId}/jobs`, { target: "sandbox.bank|bank.accounts.cb.v1", credentialId: second.id });
     expect(created.status).toBe(303);
     const jobId = created.location!.split("/").at(-1)!;
