@@ -3,7 +3,8 @@ import type { OpenBankingConsent, TaskUnit } from "../adapter";
 import { institutionHttp } from "../protocol/institution-http";
 import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
 import { institutionFor } from "../registry";
-import { type AccountBehaviour, accountOf, balanceOf, LEDGER_END, REPLICA_CLIENT, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
+import { type AccountBehaviour, accountOf, balanceOf, REPLICA_CLIENT, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
+import { fromDay, toDay, todayKst } from "../../sandbox/dates";
 import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { failureCodeOf } from "./failures";
@@ -142,6 +143,36 @@ describe("Open Banking adapter against the replica", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("holds a new user's last month, up to today, paged past KFTC's 25 rows", async () => {
+    const grant = await consented(replica, "obuser1");
+    const account = userByLogin("obuser1")!.accounts[0]!;
+    const adapter = adapterWith();
+    const { http, sent } = connect(replica);
+    const session = await adapter.login(http, grant.credential, ctx);
+    const [target] = (await adapter.discoverTargets(session, TRANSACTIONS_SCHEMA, ctx)).filter((t) => t.id === account.fintechUseNum);
+    const today = todayKst();
+    const start = fromDay(toDay(today) - 29);
+    const records = await adapter.collect(session, unit(TRANSACTIONS_SCHEMA, target!, start, today), ctx);
+    const truth = transactionsBetween(account.fintechUseNum, start, today);
+    expect(truth.length).toBeGreaterThan(25);
+    expect(records.map((r) => [r.transactionAt, r.amount, r.balance])).toEqual(
+      truth.map((t) => [`${t.tran_date.slice(0, 4)}-${t.tran_date.slice(4, 6)}-${t.tran_date.slice(6)}T${t.tran_time.slice(0, 2)}:${t.tran_time.slice(2, 4)}:${t.tran_time.slice(4)}+09:00`, t.inout_type === "입금" ? t.tran_amt : -t.tran_amt, t.after_balance_amt]),
+    );
+    expect(records.at(-1)!.transactionAt.slice(0, 10)).toBe(today);
+    expect(sent.filter((u) => u.pathname.endsWith("/transaction_list/fin_num") && u.searchParams.has("befor_inquiry_trace_info")).length).toBeGreaterThan(0);
+  });
+
+  it("keeps a past day's rows whatever day the ledger is viewed on, and every month of an ordinary account holds more than a page", () => {
+    const account = userByLogin("obuser2")!.accounts[0]!;
+    const march = (viewedOn: string) => transactionsBetween(account.fintechUseNum, "2026-03-01", "2026-03-31", viewedOn);
+    expect(march("2026-04-01")).toEqual(march("2027-09-15"));
+    for (let month = new Date("2025-01-01T00:00:00Z"); month.getTime() < Date.parse("2027-12-01T00:00:00Z"); month.setUTCMonth(month.getUTCMonth() + 1)) {
+      const first = month.toISOString().slice(0, 10);
+      const last = fromDay(toDay(new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1)).toISOString().slice(0, 10)) - 1);
+      expect(transactionsBetween(account.fintechUseNum, first, last, "2027-12-31").length, first).toBeGreaterThan(25);
+    }
+  });
+
   it("gives the same records, identifiers included, whatever the period is cut into", async () => {
     const grant = await consented(replica, "obuser2");
     const account = userByLogin("obuser2")!.accounts[0]!;
@@ -149,10 +180,10 @@ describe("Open Banking adapter against the replica", () => {
       const adapter = adapterWith({ maxPeriodDays });
       const session = await adapter.login(connect(replica).http, grant.credential, ctx);
       const [target] = (await adapter.discoverTargets(session, TRANSACTIONS_SCHEMA, ctx)).filter((t) => t.id === account.fintechUseNum);
-      return adapter.collect(session, unit(TRANSACTIONS_SCHEMA, target!, "2025-02-10", LEDGER_END), ctx);
+      return adapter.collect(session, unit(TRANSACTIONS_SCHEMA, target!, "2025-02-10", "2026-03-31"), ctx);
     };
     const [daily, monthly, whole] = await Promise.all([collect(7), collect(31), collect(500)]);
-    expect(monthly.length).toBe(transactionsBetween(account.fintechUseNum, "2025-02-10", LEDGER_END).length);
+    expect(monthly.length).toBe(transactionsBetween(account.fintechUseNum, "2025-02-10", "2026-03-31").length);
     expect(daily).toEqual(monthly);
     expect(whole).toEqual(monthly);
   });

@@ -1,9 +1,11 @@
+import { fromDay, toDay, todayKst } from "../dates";
 import { seededRandom } from "../random";
 
 /**
  * What the Open Banking replica holds (docs/institutions/openbanking.md §9): its own 이용기관 (the client a test
- * registers consents with), test users with accounts at several banks, and each account's ledger over fifteen
- * months. Everything is derived from fixed seeds, so tests compare the adapter's records with these values.
+ * registers consents with), test users with accounts at several banks, and each account's ledger from LEDGER_START up to
+ * today. Everything is derived from fixed seeds, each day's rows from that day's own, so a day shows the same rows
+ * whichever later day it is viewed on, and tests compare the adapter's records with these values.
  */
 
 /** The replica's registered 이용기관: its keys are the sandbox's own, never a real 이용기관's. */
@@ -13,8 +15,8 @@ export const REPLICA_PARTNER_CLIENT = { clientId: "sandbox-openbanking-partner-0
 /** Every 이용기관 the replica knows: each consent, code and token belongs to the one that asked for it. */
 export const REPLICA_CLIENTS: readonly { clientId: string; clientSecret: string; clientUseCode: string }[] = [REPLICA_CLIENT, REPLICA_PARTNER_CLIENT];
 
+/** The first day of every ledger; each runs up to today (Korean time), as the sandbox bank's and card issuer's do. */
 export const LEDGER_START = "2025-01-01";
-export const LEDGER_END = "2026-03-31";
 
 /**
  * What an account does besides answering, one failure each (the failures docs §7 maps): a test reaches one by
@@ -124,22 +126,25 @@ const BRANCHES = ["본점", "강남지점", "여의도지점", "모바일"];
 
 const ledgers = new Map<string, LedgerRow[]>();
 
-/** Every transaction of an account, oldest first, from LEDGER_START to LEDGER_END: hundreds for an ordinary account. */
-export function ledgerOf(fintechUseNum: string): LedgerRow[] {
-  const cached = ledgers.get(fintechUseNum);
+/**
+ * Every transaction of an account, oldest first, from LEDGER_START up to `today`: an ordinary (수시입출금) account has
+ * one or two a day besides its payday, so every month of it holds more than a page (25 rows) of KFTC's list.
+ */
+export function ledgerOf(fintechUseNum: string, today = todayKst()): LedgerRow[] {
+  const key = `${fintechUseNum}:${today}`;
+  const cached = ledgers.get(key);
   if (cached) return cached;
   const found = accountByFintech(fintechUseNum);
   const rows: LedgerRow[] = [];
   if (found && found.account.behaviour !== "no-transactions") {
-    const random = seededRandom(`openbanking-ledger-${fintechUseNum}`);
-    let balance = 500_000 + Math.floor(random() * 4_500) * 1000;
+    let balance = 500_000 + Math.floor(seededRandom(`openbanking-ledger-${fintechUseNum}`)() * 4_500) * 1000;
     const savings = found.account.accountType !== "1";
-    const first = Date.parse(`${LEDGER_START}T00:00:00Z`);
-    const last = Date.parse(`${LEDGER_END}T00:00:00Z`);
-    for (let at = first; at <= last; at += 86_400_000) {
-      const day = new Date(at);
-      const date = day.toISOString().slice(0, 10).replace(/-/g, "");
-      const count = savings ? (day.getUTCDate() === 10 ? 1 : random() < 0.1 ? 1 : 0) : Math.floor(random() * 3);
+    for (let n = toDay(LEDGER_START); n <= toDay(today); n++) {
+      const day = new Date(`${fromDay(n)}T00:00:00Z`);
+      const date = fromDay(n).replace(/-/g, "");
+      // The day's own seed: its rows never depend on how far the ledger runs.
+      const random = seededRandom(`openbanking-ledger-${fintechUseNum}-${date}`);
+      const count = savings ? (day.getUTCDate() === 10 ? 1 : random() < 0.1 ? 1 : 0) : 1 + Math.floor(random() * 2);
       const times = Array.from({ length: count + (day.getUTCDate() === 25 && !savings ? 1 : 0) }, () => Math.floor(random() * 86_400)).sort((a, b) => a - b);
       times.forEach((seconds, i) => {
         const time = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60].map((n) => String(n).padStart(2, "0")).join("");
@@ -154,21 +159,21 @@ export function ledgerOf(fintechUseNum: string): LedgerRow[] {
       });
     }
   }
-  ledgers.set(fintechUseNum, rows);
+  ledgers.set(key, rows);
   return rows;
 }
 
-/** The account's balance now: after its last transaction (the ledger ends before today). */
-export function balanceOf(fintechUseNum: string): { balance: number; available: number } {
-  const rows = ledgerOf(fintechUseNum);
+/** The account's balance on `today`: after its last transaction up to then. */
+export function balanceOf(fintechUseNum: string, today = todayKst()): { balance: number; available: number } {
+  const rows = ledgerOf(fintechUseNum, today);
   const balance = rows.length ? rows[rows.length - 1]!.after_balance_amt : 0;
   const found = accountByFintech(fintechUseNum);
   return { balance, available: found?.account.accountType === "1" ? balance : 0 };
 }
 
-/** The ledger rows of a period (YYYY-MM-DD, inclusive), oldest first. */
-export function transactionsBetween(fintechUseNum: string, start: string, end: string): LedgerRow[] {
+/** The ledger rows of a period (YYYY-MM-DD, inclusive), oldest first, as shown on `today`. */
+export function transactionsBetween(fintechUseNum: string, start: string, end: string, today = todayKst()): LedgerRow[] {
   const from = start.replace(/-/g, "");
   const to = end.replace(/-/g, "");
-  return ledgerOf(fintechUseNum).filter((r) => r.tran_date >= from && r.tran_date <= to);
+  return ledgerOf(fintechUseNum, today).filter((r) => r.tran_date >= from && r.tran_date <= to);
 }
