@@ -63,7 +63,7 @@ export default defineConfig(async () => {
           SANDBOX_BASE_URL: `http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`,
           // Open Banking: the replica's 이용기관 (its secret is the scraper's only), and its authorization page at the sandbox.
           OPENBANKING_CLIENT_ID: REPLICA_CLIENT.clientId,
-          OPENBANKING_CALLBACK_URL: process.env.TEST_OPENBANKING_CALLBACK_URL,
+          OPENBANKING_CALLBACK_URL: String(process.env.TEST_OPENBANKING_CALLBACK_URL),
           // The NTS replica's key (the scraper's too): the console checks businesses' registration status.
           NTS_SERVICE_KEY: REPLICA_SERVICE_KEY,
           INSTITUTION_BASE_URLS: JSON.stringify({ openbanking: openBankingStandIns(`http://127.0.0.1:${process.env.TEST_SANDBOX_PORT}`) }),

@@ -115,7 +115,7 @@ if (process.env.HOMETAX_SIMPLE_AUTH_NAME) {
   if (!env.HOMETAX_SIMPLE_AUTH_PHONE || !env.HOMETAX_SIMPLE_AUTH_BIRTH) usage("HOMETAX_SIMPLE_AUTH_PHONE(010으로 시작하는 11자리)과 HOMETAX_SIMPLE_AUTH_BIRTH(YYYYMMDD)가 필요합니다.");
   const credential = {
     authMethod: "SIMPLE_AUTH" as const,
-    name: env.HOMETAX_SIMPLE_AUTH_NAME,
+    name: env.HOMETAX_SIMPLE_AUTH_NAME ?? "",
     phone: env.HOMETAX_SIMPLE_AUTH_PHONE.replace(/-/g, ""),
     birthDate: env.HOMETAX_SIMPLE_AUTH_BIRTH,
     provider: provider as SimpleAuthProvider,
