@@ -1,4 +1,4 @@
-import { type CollectClient, type DataJob, type DataJobListItem, type InProgressSnapshot, type TerminalDataJob } from "../../client/src/index";
+import { type CollectClient, type DataJob, type DataJobListItem, type TerminalDataJob } from "../../client/src/index";
 import type { Context } from "../context";
 import { EXIT, type ExitCode } from "../exit-codes";
 import { fields, json, progressReporter, table, timeLeft } from "../output";
@@ -8,7 +8,7 @@ function jobFields(job: DataJob): Record<string, unknown> {
   const base = { id: job.id, kind: job.kind, provider: job.providerCode, schema: job.schema, credential: job.credentialId ?? "-" };
   if (job.kind === "InProgress") {
     // Why a job waits: its turn on the credential, the institution's maintenance, or its holder's phone.
-    const approval = (job as InProgressSnapshot).awaitingHolder;
+    const approval = job.awaitingHolder;
     const waiting = {
       ...(job.queuePosition !== undefined && { "jobs ahead": job.queuePosition }),
       ...(job.maintenanceUntil && { "maintenance until": job.maintenanceUntil }),

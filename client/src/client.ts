@@ -10,7 +10,7 @@ import {
   type DataJobListItem,
   type DataJobResults,
   type HolderApproval,
-  type InProgressSnapshot,
+  type InProgressDataJob,
   isTerminal,
   type Provider,
   type Records,
@@ -45,12 +45,12 @@ export interface CreateJobOptions extends CallOptions {
 
 export interface WaitOptions extends CallOptions {
   /** Called with each snapshot while the job is InProgress (completedTaskCount of totalTaskCount units; `awaitingHolder` while it waits for a phone). */
-  onProgress?: (job: InProgressSnapshot) => void | Promise<void>;
+  onProgress?: (job: InProgressDataJob) => void | Promise<void>;
   /**
    * Called once for each request to the holder's phone (a new `since`): tell the person to open `approval.provider`'s
    * app and approve before `approval.until`. The job goes on by itself once they do, and fails non-retryable if not.
    */
-  onAwaitingHolder?: (approval: HolderApproval, job: InProgressSnapshot) => void | Promise<void>;
+  onAwaitingHolder?: (approval: HolderApproval, job: InProgressDataJob) => void | Promise<void>;
   /** The wait budget in seconds; the job's own maxWaitSeconds when absent, as the spec recommends. */
   maxWaitSeconds?: number;
   /** Throw JobFailedError instead of returning a Failed job. */
@@ -129,7 +129,7 @@ export class CollectClient {
     const deadline = Date.now() + budgetSeconds * 1000;
     let askedSince: string | undefined;
     while (!isTerminal(current)) {
-      const snapshot: InProgressSnapshot = current;
+      const snapshot: InProgressDataJob = current;
       const approval = snapshot.awaitingHolder;
       if (approval && approval.since !== askedSince) {
         askedSince = approval.since;

@@ -30,19 +30,7 @@ export interface Records<S extends SchemaId> {
   data: RecordOf<S>[];
 }
 
-/**
- * An InProgress job's `awaitingHolder` (OpenAPI `HolderApproval`): its login waits for the credential's holder to
- * approve it in their 간편인증 app (`provider`: kakao, naver, pass, toss …) before `until` (ISO 8601, about five
- * minutes after `since`). Written out here until client/openapi.json is regenerated with the field.
- */
-export interface HolderApproval {
-  method: "SIMPLE_AUTH";
-  provider: string;
-  since: string;
-  until: string;
-}
-
-/** An InProgress snapshot as the service answers it, its `awaitingHolder` while the holder's phone is asked. */
-export type InProgressSnapshot = InProgressDataJob & { awaitingHolder?: HolderApproval };
+/** An InProgress job's `awaitingHolder`: its login waits for the holder's approval in their 간편인증 app (`provider`) until `until`. */
+export type HolderApproval = Schemas["HolderApproval"];
 
 export const isTerminal = (job: DataJob): job is TerminalDataJob => job.kind !== "InProgress";

@@ -1,5 +1,5 @@
 import { SIMPLE_AUTH_APP_NAMES } from "../domain/catalog/providers";
-import { progressText } from "./job-status";
+import { progressText } from "./progress-text";
 
 /**
  * Inline script of the jobs pages: every element with `data-poll` (a job
