@@ -1,5 +1,5 @@
 import type { AdapterCredential, BrowserAdapter, ProtocolAdapter, RedactionRule } from "./adapter";
-import { hometax, hometaxAgainstStandIns } from "./hometax";
+import { hometax, hometaxPacedAt } from "./hometax";
 import { ntsBusinessStatus } from "./nts-business-status";
 import { openBanking } from "./openbanking";
 import type { InstitutionBaseUrls } from "./protocol/stand-ins";
@@ -34,6 +34,11 @@ export type Institution = BrowserInstitution | ProtocolInstitution;
 export interface InstitutionSites {
   sandboxBaseUrl: string;
   institutionBaseUrls?: InstitutionBaseUrls;
+  /**
+   * The pace, ms between requests, Hometax keeps against its stand-ins (HOMETAX_PACE_MS): set by the test stacks (0)
+   * and the local stack (a short one), never for the real portal. Absent, the options' 1 s pace holds everywhere.
+   */
+  hometaxPaceMs?: number;
 }
 
 /**
@@ -56,8 +61,11 @@ const PROTOCOLS = new Map<string, ProtocolAdapter<unknown, AdapterCredential>>([
   [ntsBusinessStatus.providerCode, ntsBusinessStatus as ProtocolAdapter<unknown, AdapterCredential>],
 ]);
 
-/** A protocol adapter as it runs against stand-ins, where it differs: pacing spares the real institution only. */
-const AGAINST_STAND_INS = new Map<string, ProtocolAdapter<unknown, AdapterCredential>>([[hometax.providerCode, hometaxAgainstStandIns as ProtocolAdapter<unknown, AdapterCredential>]]);
+/** A protocol adapter as the deployment asks it to run against stand-ins: Hometax at the pace it names, if it names one. */
+function againstStandIns(providerCode: string, sites: InstitutionSites): ProtocolAdapter<unknown, AdapterCredential> | undefined {
+  if (providerCode !== hometax.providerCode || sites.hometaxPaceMs === undefined) return undefined;
+  return hometaxPacedAt(sites.hometaxPaceMs) as ProtocolAdapter<unknown, AdapterCredential>;
+}
 
 /** A browser adapter's site; undefined for a provider of the protocol kind (it needs the scraper, not a remote browser). */
 export function browserInstitutionFor(providerCode: string, sandboxBaseUrl: string): BrowserInstitution | undefined {
@@ -78,6 +86,6 @@ export function redactionFor(providerCode: string): readonly RedactionRule[] {
 export function institutionFor(providerCode: string, sites: InstitutionSites): Institution | undefined {
   const protocol = PROTOCOLS.get(providerCode);
   const standIns = sites.institutionBaseUrls?.[providerCode];
-  if (protocol) return { kind: "protocol", adapter: (standIns && AGAINST_STAND_INS.get(providerCode)) || protocol, baseUrl: `https://${protocol.hosts[0]}/`, standIns };
+  if (protocol) return { kind: "protocol", adapter: (standIns && againstStandIns(providerCode, sites)) || protocol, baseUrl: `https://${protocol.hosts[0]}/`, standIns };
   return browserInstitutionFor(providerCode, sites.sandboxBaseUrl);
 }

@@ -34,6 +34,8 @@ export interface ScraperOptions {
   pageTimeoutMs?: number;
   /** Stand-ins for real institutions' hosts (INSTITUTION_BASE_URLS, parsed). */
   institutionBaseUrls?: InstitutionBaseUrls;
+  /** Hometax's pace against its stand-ins, ms (HOMETAX_PACE_MS; collectors/registry.ts): the test and local stacks only. */
+  hometaxPaceMs?: number;
   egress?: EgressOptions;
   /** An OTLP/HTTP collector's base URL for the scraper's spans (OTEL_EXPORTER_OTLP_ENDPOINT); unset, none are sent. */
   otlpEndpoint?: string;
@@ -80,7 +82,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   let loginsInFlight = 0;
 
   async function openSession(input: Record<string, unknown>): Promise<OpenSessionResponse> {
-    const institution = institutionFor(String(input.providerCode), { sandboxBaseUrl: options.sandboxBaseUrl, institutionBaseUrls });
+    const institution = institutionFor(String(input.providerCode), { sandboxBaseUrl: options.sandboxBaseUrl, institutionBaseUrls, hometaxPaceMs: options.hometaxPaceMs });
     if (!institution || !input.credential) throw new HttpFailure(400, "PROVIDER_ERROR");
     if (sessions.size + loginsInFlight >= maxSessions) throw new HttpFailure(429, "ENGINE_CONCURRENCY_LIMIT", 10);
     loginsInFlight++;
@@ -180,6 +182,7 @@ export function scraperOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Scr
     maxSessions: env.MAX_SESSIONS ? Number(env.MAX_SESSIONS) : undefined,
     sessionIdleMs: env.SESSION_IDLE_MS ? Number(env.SESSION_IDLE_MS) : undefined,
     pageTimeoutMs: env.PAGE_TIMEOUT_MS ? Number(env.PAGE_TIMEOUT_MS) : undefined,
+    hometaxPaceMs: /^\d+$/.test(env.HOMETAX_PACE_MS ?? "") ? Number(env.HOMETAX_PACE_MS) : undefined,
     institutionBaseUrls: parseInstitutionBaseUrls(env.INSTITUTION_BASE_URLS),
     egress: { proxyUrl: env.EGRESS_PROXY_URL || undefined, providers: env.EGRESS_PROVIDERS?.split(",").map((p) => p.trim()).filter(Boolean) },
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,

@@ -14,6 +14,9 @@ import { newRegistrationKeyring } from "./registration-keys";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "node_modules", ".bin");
 
+/** `npm start`'s Hometax pace against the replica (StackOptions.hometaxPaceMs), ms: short, yet a pace. */
+const LOCAL_HOMETAX_PACE_MS = 100;
+
 export interface StackOptions {
   port: number;
   sandboxPort: number;
@@ -46,6 +49,11 @@ export interface StackOptions {
   seeds?: WorkspaceSeed[];
   /** Run the scrapers as runners that connect out to the worker (scraper-container/runner.ts), as on a host in Korea. */
   runners?: boolean;
+  /**
+   * Hometax's pace against the replica, ms between requests (the scraper's HOMETAX_PACE_MS): the test stacks pass 0;
+   * absent, a short pace, so a local job still goes at a pace without the real portal's second a request.
+   */
+  hometaxPaceMs?: number;
   /** The worker's bundle, built once for several stacks (`buildWorkerBundle`); built for this stack when absent. */
   bundleDir?: Promise<string>;
 }
@@ -250,6 +258,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     INSTITUTION_BASE_URLS: institutionBaseUrls,
     // The replica's service key (docs/institutions/nts-business-status.md §9): the real API never sees it.
     NTS_SERVICE_KEY: REPLICA_SERVICE_KEY,
+    HOMETAX_PACE_MS: String(options.hometaxPaceMs ?? LOCAL_HOMETAX_PACE_MS),
     // The 이용기관 keys the scraper exchanges and refreshes consents with (the replica's unless the environment's).
     ...openBankingKeys,
     ...(options.pageTimeoutMs ? { PAGE_TIMEOUT_MS: String(options.pageTimeoutMs) } : {}),

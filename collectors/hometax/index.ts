@@ -39,7 +39,10 @@ export function hometaxAdapter(options: HometaxOptions = DEFAULT_OPTIONS, deps: 
 export const hometax = hometaxAdapter();
 
 /**
- * Hometax as run against stand-ins (INSTITUTION_BASE_URLS: the sandbox's replica in `npm start` and the end-to-end
- * stacks, never the portal): the pace and the pauses spare the real portal, a replica of ours needs neither.
+ * Hometax at the pace a deployment of stand-ins asks for (HOMETAX_PACE_MS, collectors/registry.ts): requests `paceMs`
+ * apart without jitter, and an overload answer asked again at once. Only tests and the local stack ask, so that
+ * they need not wait a second a request: everything else, a stand-in included, keeps the options' pace.
  */
-export const hometaxAgainstStandIns = hometaxAdapter({ ...DEFAULT_OPTIONS, requestIntervalMs: 0, requestJitterMs: 0, throttleWaitSeconds: 0 });
+export function hometaxPacedAt(paceMs: number): ProtocolAdapter<HometaxSession> {
+  return hometaxAdapter({ ...DEFAULT_OPTIONS, requestIntervalMs: paceMs, requestJitterMs: 0, throttleWaitSeconds: 0 });
+}

@@ -8,7 +8,8 @@ import { REPLICA_KEYS } from "../../sandbox/hometax/site";
 import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
 import type { SandboxServer } from "../../sandbox/server";
 import { institutionFor } from "../registry";
-import { hometax, hometaxAgainstStandIns } from "./index";
+import { hometax } from "./index";
+import { institutionHttp } from "../protocol/institution-http";
 import type { HometaxOptions } from "./options";
 import type { HometaxDeps } from "./pacing";
 
@@ -76,11 +77,23 @@ describe("Hometax at volume: pacing, throttles, NetFunnel, hosts and the stop pa
     expect(fast.sleeps).toEqual(Array(fast.sent.length - 1).fill(200));
   });
 
-  it("runs unpaced only against stand-ins, paced against the real portal", async () => {
+  it("holds the one-second pace against stand-ins too, on the wall clock, unless the deployment names another for them", async () => {
     const sandbox = await replicaWith();
-    const sites = { sandboxBaseUrl: sandbox.url };
-    expect(institutionFor("hometax", { ...sites, institutionBaseUrls: { hometax: hometaxStandIns(sandbox.url) } })?.adapter).toBe(hometaxAgainstStandIns);
-    expect(institutionFor("hometax", sites)?.adapter).toBe(hometax);
+    const standIns = hometaxStandIns(sandbox.url);
+    const sites = { sandboxBaseUrl: sandbox.url, institutionBaseUrls: { hometax: standIns } };
+    const paced = institutionFor("hometax", sites)!;
+    expect(paced.adapter).toBe(hometax);
+    if (paced.kind !== "protocol") throw new Error("hometax is a protocol institution");
+    // A pace named for stand-ins (HOMETAX_PACE_MS) never reaches the real portal.
+    expect(institutionFor("hometax", { sandboxBaseUrl: sandbox.url, hometaxPaceMs: 0 })?.adapter).toBe(hometax);
+    expect(institutionFor("hometax", { ...sites, hometaxPaceMs: 0 })?.adapter).not.toBe(hometax);
+    // The registry's adapter as the scraper runs it against the replica: a login and its first requests, timed.
+    const sentAt: number[] = [];
+    const http = institutionHttp({ hosts: paced.adapter.hosts, standIns, transport: (input, init) => (sentAt.push(performance.now()), fetch(input, init)) });
+    await paced.adapter.login(http, await certificateOf(SANDBOX_BUSINESS_NUMBER), ctx);
+    expect(sentAt.length).toBeGreaterThan(2);
+    const gaps = sentAt.slice(1).map((at, i) => at - sentAt[i]!);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(990);
   });
 
   it("waits and asks the same list page again after an overload answer, and ends RATE_LIMITED when the retries run out", async () => {

@@ -86,6 +86,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       sandboxPort: await freePort(),
       scraperPort: await freePort(),
       persistTo,
+      // The end-to-end stacks run Hometax jobs against the replica: no pace, said here (collectors/registry.ts).
+      hometaxPaceMs: 0,
       bundleDir: (bundle ??= bundleDir()),
       logDir: path.join(ROOT, "test-artifacts/e2e", name),
     });
