@@ -1665,7 +1665,7 @@ export interface components {
              * @enum {string}
              */
             schema: "bank.accounts.cb.v1";
-            /** @description 계좌번호 */
+            /** @description 계좌번호(오픈뱅킹: 핀테크이용번호) */
             accountNumber: string;
             /** @description 계좌번호(표시형식) */
             accountNumberFormatted: string | null;
@@ -1691,7 +1691,7 @@ export interface components {
              * @enum {string}
              */
             schema: "bank.transactions.cb.v1";
-            /** @description 계좌번호 */
+            /** @description 계좌번호(오픈뱅킹: 핀테크이용번호) */
             accountNumber: string;
             /** @description 계좌번호(표시형식) */
             accountNumberFormatted: string | null;

@@ -15,7 +15,7 @@ export const ACCOUNT_TYPES = [
 export const BankAccountRecord = z
   .object({
     schema: discriminator("bank.accounts.cb.v1"),
-    accountNumber: str("계좌번호"),
+    accountNumber: str("계좌번호(오픈뱅킹: 핀테크이용번호)"),
     accountNumberFormatted: nstr("계좌번호(표시형식)"),
     accountType: oneOf(ACCOUNT_TYPES, "계좌유형"),
     availableBalance: nnum("출금가능금액"),
@@ -29,7 +29,7 @@ export const BankAccountRecord = z
 export const BankTransactionRecord = z
   .object({
     schema: discriminator("bank.transactions.cb.v1"),
-    accountNumber: str("계좌번호"),
+    accountNumber: str("계좌번호(오픈뱅킹: 핀테크이용번호)"),
     accountNumberFormatted: nstr("계좌번호(표시형식)"),
     accountType: oneOf(ACCOUNT_TYPES, "계좌유형"),
     amount: num("거래금액"),

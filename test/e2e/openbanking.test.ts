@@ -142,7 +142,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
     const rows = await csvRows(api, job.id);
     const column = (header: string) => rows[0]!.indexOf(header);
     expect(rows.length - 1).toBe(truth.length);
-    const csvKey = (r: string[]) => `${r[column("계좌번호")]} ${r[column("거래일시")]} ${r[column("거래금액")]} ${r[column("거래후잔액")]}`;
+    const csvKey = (r: string[]) => `${r[column("계좌번호(오픈뱅킹: 핀테크이용번호)")]} ${r[column("거래일시")]} ${r[column("거래금액")]} ${r[column("거래후잔액")]}`;
     expect(rows.slice(1).map(csvKey).sort()).toEqual(truth.map((t) => `${t.accountNumber} ${t.transactionAt} ${t.amount} ${t.balance}`).sort());
 
     // Withdrawal: the credential and its tokens are gone; a job that names it is refused, one that does not has none.

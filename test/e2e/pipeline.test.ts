@@ -64,7 +64,7 @@ describe("bank jobs through the real stack", () => {
     expect(await results(job.id)).toEqual(body);
 
     const rows = await csvRows(job.id);
-    expect(rows[0]).toEqual(["스키마", "계좌번호", "계좌번호(표시형식)", "계좌유형", "거래금액", "거래후잔액", "통화", "적요", "거래식별자", "거래일시"]);
+    expect(rows[0]).toEqual(["스키마", "계좌번호(오픈뱅킹: 핀테크이용번호)", "계좌번호(표시형식)", "계좌유형", "거래금액", "거래후잔액", "통화", "적요", "거래식별자", "거래일시"]);
     expect(rows.length - 1).toBe(done.recordCount);
     expect(rows.slice(1).map((r) => r[8]).sort()).toEqual(body.data.map((r: Json) => r.identifier).sort());
   });

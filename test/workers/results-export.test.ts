@@ -68,7 +68,7 @@ describe("results export", () => {
     const text = new TextDecoder().decode(bytes.slice(3));
     expect(text.endsWith("\r\n")).toBe(true);
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(["스키마", "계좌번호", "계좌번호(표시형식)", "계좌유형", "거래금액", "거래후잔액", "통화", "적요", "거래식별자", "거래일시"]);
+    expect(rows[0]).toEqual(["스키마", "계좌번호(오픈뱅킹: 핀테크이용번호)", "계좌번호(표시형식)", "계좌유형", "거래금액", "거래후잔액", "통화", "적요", "거래식별자", "거래일시"]);
     expect(rows.slice(1).map((r) => r[7])).toEqual(["'=HYPERLINK(\"x\")", "'+1", "'-2", "'@SUM(A1)", "'\tlead", "'\rcr", 'say "hi", ok', "line\nbreak", "평범한 적요", "'＝1+1", "'＋1", "'－2", "'＠SUM(A1)"]);
     // Numbers stay numbers: a negative amount is data, not a formula.
     expect(rows[1]![4]).toBe("-1000");
