@@ -5,6 +5,7 @@ import type { Bindings } from "./env";
 import { consumeBatch } from "./domain/pipeline/consumer";
 import { invocationBindings } from "./domain/pipeline/detached-delivery";
 import { pipelineDeps } from "./domain/pipeline/deps";
+import type { PipelineDeps } from "./domain/pipeline/ports";
 import type { PipelineMessage } from "./domain/jobs/messages";
 import { sweep } from "./domain/pipeline/sweep";
 import { expireSessions } from "./domain/registration/expiry";
@@ -43,6 +44,46 @@ export { DetachedDeliveries } from "./domain/pipeline/detached-delivery";
 
 const app = createApp();
 
+type CronStep = (env: Bindings, pipeline: PipelineDeps) => Promise<unknown>;
+
+/**
+ * The minute's cron, in order: each step is its owning domain's, and a new one is a row here (docs/architecture.md).
+ * Runs one after another, as each may act on what the one before it left.
+ */
+const CRON_STEPS: readonly CronStep[] = [
+  (env, pipeline) => sweep(env.DB, pipeline),
+  (env) => runMissedSchedules(env),
+  (env) => expireSessions(env),
+  (env) => resendStalledDeliveries(env),
+  (env) => resendStalledRouteDeliveries(env),
+  (env) => applyBookedChanges(env.DB),
+  (env) => renewSubscriptions(env, portOneGateway(env)),
+  (env) => voidStaleUpgrades(env.DB),
+  (env) => purgeExpired(env.DB),
+  (env) => watchRequestLogSize(env),
+  (env) => purgeExpiredReports(env, PURGE_BATCH),
+  (env) => purgeExpiredResults(env),
+  (env) => backfillIdentities(env.DB, env.VAULT_MASTER_KEY),
+  (env) => warnExpiringCertificates(env, Date.now()),
+  // Open Banking consents whose token ends soon, refreshed through the scraper (a bounded batch a run).
+  async (env, pipeline) => {
+    const consents = await refreshDueConsents(env, pipeline, Date.now());
+    if (Object.values(consents).some((n) => n > 0)) log("info", "open-banking-refresh", { ...consents });
+  },
+  async (env) => {
+    const rotation = await rewrapStep(env, env.VAULT_MASTER_KEY);
+    if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });
+  },
+];
+
+/** Each queue's consumer, by the queue's name; the pipeline's tasks queue takes what no other names. */
+const CONSUMERS: Readonly<Record<string, (batch: MessageBatch<unknown>, env: Bindings) => Promise<void>>> = {
+  [WEBHOOK_QUEUE]: (batch, env) => consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, env),
+  [REQUEST_LOG_QUEUE]: (batch, env) => consumeRequestLogBatch(batch as MessageBatch<QueuedRequestLogMessage>, env.DB),
+  [DELIVERY_QUEUE]: (batch, env) => consumeDeliveryBatch(batch as MessageBatch<RouteDeliveryMessage>, env, { findJobById, resultUnits }),
+};
+const consumePipeline = (batch: MessageBatch<unknown>, env: Bindings) => consumeBatch(batch as MessageBatch<PipelineMessage>, env);
+
 export default {
   fetch(request, env, ctx) {
     if (meteringOn(env) && new URL(request.url).pathname === "/__meter") return Response.json(takeUsage(new URL(request.url).searchParams.has("reset")));
@@ -51,33 +92,12 @@ export default {
   async queue(batch, env) {
     assertConfigured(env);
     // One handler serves every queue: the batch names the one it came from.
-    if (batch.queue === WEBHOOK_QUEUE) await consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, invocationBindings(env));
-    else if (batch.queue === REQUEST_LOG_QUEUE) await consumeRequestLogBatch(batch as MessageBatch<QueuedRequestLogMessage>, invocationBindings(env).DB);
-    else if (batch.queue === DELIVERY_QUEUE) await consumeDeliveryBatch(batch as MessageBatch<RouteDeliveryMessage>, invocationBindings(env), { findJobById, resultUnits });
-    else await consumeBatch(batch as MessageBatch<PipelineMessage>, invocationBindings(env));
+    await (CONSUMERS[batch.queue] ?? consumePipeline)(batch, invocationBindings(env));
   },
   async scheduled(_controller, env) {
     assertConfigured(env);
     const used = invocationBindings(env);
     const pipeline = pipelineDeps(used);
-    await sweep(used.DB, pipeline);
-    await runMissedSchedules(used);
-    await expireSessions(used);
-    await resendStalledDeliveries(used);
-    await resendStalledRouteDeliveries(used);
-    await applyBookedChanges(used.DB);
-    await renewSubscriptions(used, portOneGateway(used));
-    await voidStaleUpgrades(used.DB);
-    await purgeExpired(used.DB);
-    await watchRequestLogSize(used);
-    await purgeExpiredReports(used, PURGE_BATCH);
-    await purgeExpiredResults(used);
-    await backfillIdentities(used.DB, used.VAULT_MASTER_KEY);
-    await warnExpiringCertificates(used, Date.now());
-    // Open Banking consents whose token ends within a week, refreshed through the scraper (a bounded batch a run).
-    const consents = await refreshDueConsents(used, pipeline, Date.now());
-    if (Object.values(consents).some((n) => n > 0)) log("info", "open-banking-refresh", { ...consents });
-    const rotation = await rewrapStep(used, used.VAULT_MASTER_KEY);
-    if (Object.values({ ...rotation.rewrapped, ...rotation.unreadable }).some((n) => n > 0)) log("info", "vault-rewrap", { ...rotation });
+    for (const step of CRON_STEPS) await step(used, pipeline);
   },
 } satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage | QueuedRequestLogMessage>;
