@@ -56,6 +56,8 @@ export interface StackOptions {
   hometaxPaceMs?: number;
   /** The worker's bundle, built once for several stacks (`buildWorkerBundle`); built for this stack when absent. */
   bundleDir?: Promise<string>;
+  /** The wrangler configuration `wrangler dev` runs with (the checkout's wrangler.toml when absent): a benchmark's without a consumer. */
+  config?: string;
 }
 
 export interface LocalStack {
@@ -352,7 +354,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
         "worker",
         path.join(BIN, "wrangler"),
         [
-          "dev", path.join(bundleDir, "index.js"), "--no-bundle", "--config", path.join(ROOT, "wrangler.toml"),
+          "dev", path.join(bundleDir, "index.js"), "--no-bundle", "--config", options.config ?? path.join(ROOT, "wrangler.toml"),
           "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()),
           "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs,
         ],
