@@ -10,7 +10,10 @@
  *    (`BENCH_EXPORT_RECORDS`, comma-separated; empty skips them) beside reading
  *    the same bytes raw from R2 (target: >= 70% of raw, memory flat as size
  *    grows), first while the job still runs (one unit left to collect), then
- *    once it succeeded (the same targets).
+ *    once it succeeded (the same targets);
+ * 0. first, apart from the stack: the institution's pace (institution-pace.ts), every real-institution schema's
+ *    requests per record against its replica and a large business's 12-month job in requests and minutes beside the
+ *    fewest the facts allow; `BENCH_PACE_ONLY=1` stops after it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +29,7 @@ import { DEMO_WORKSPACE_ID } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { startLocalStack } from "../scripts/local-stack";
 import { startBenchWorker } from "./bench-worker";
+import { institutionPace } from "./institution-pace";
 import { peakRssMb } from "./process-memory";
 import { writeSyntheticUnit } from "./synthetic-results";
 import { CHROMIUM_LAUNCH, DEFAULT_CHROMIUM_PATH } from "../scraper-container/browser-pool";
@@ -35,6 +39,9 @@ const RANGE = { start: "2025-01-01", end: "2025-12-31" };
 const RECORDS_PER_OBJECT = 100_000;
 const DOWNLOADS = Number(process.env.BENCH_DOWNLOADS ?? 20);
 const EXPORT_RECORDS = (process.env.BENCH_EXPORT_RECORDS ?? "100000,1000000").split(",").filter(Boolean).map(Number);
+
+await institutionPace();
+if (process.env.BENCH_PACE_ONLY === "1") process.exit(0);
 
 const stack = await startLocalStack({
   port: await freePort(),
