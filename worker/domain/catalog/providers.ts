@@ -61,6 +61,11 @@ export interface ProviderDefinition {
    * minute (domain/jobs/budget.ts): a provider that spaces its requests spends that pace on every page and detail.
    */
   segmentSeconds?: number;
+  /**
+   * A schema's own segment time where its requests grow with its records (a detail request each) and a large business's
+   * segment takes far longer than the provider's (bench/institution-pace.ts, docs/benchmarks.md).
+   */
+  segmentSecondsBySchema?: Readonly<Record<string, number>>;
   runtime: ScraperRuntime;
   /** The windows the institution closes every day (maintenance.ts), as it publishes them; none where no source says. */
   maintenance: DailyWindow[];
@@ -133,6 +138,9 @@ const TAX_PORTAL_SCHEMAS = [
   "taxportal.cash-receipts.purchase.v1",
   "taxportal.tax-invoice-lines.v1",
   "taxportal.business-card-purchases.v1",
+  // Read from the business-card purchases, every issuer's (collectors/business-card-approvals.ts).
+  "card.cards.corp.v1",
+  "card.approvals.corp.v1",
 ];
 
 const PROVIDERS: ProviderDefinition[] = [
@@ -206,6 +214,9 @@ const PROVIDERS: ProviderDefinition[] = [
     // issuing about 200 invoices is some 210 requests (pages and one detail each), ~265 s, plus room for one
     // overload pause of 61 s (docs/institutions/hometax.md, "Pacing and throttling").
     segmentSeconds: 330,
+    // A detail request per invoice: a large business's quarter (750 invoices a side, issue 65) is some 770 requests
+    // at 1.25 s, ~960 s, and one overload pause; a lines job reads both sides' invoices, twice that.
+    segmentSecondsBySchema: { "taxportal.tax-invoices.sales.v1": 1_030, "taxportal.tax-invoices.purchase.v1": 1_030, "taxportal.tax-invoice-lines.v1": 1_990 },
     // The protocol kind runs in the scraper (container or a runner in Korea), never on Browser Rendering.
     runtime: "container",
     // No public source gives the portal's hours (docs/institutions/hometax.md, "Open questions"): its stop page is

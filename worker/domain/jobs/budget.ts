@@ -10,12 +10,14 @@ const HOLDER_APPROVAL_SECONDS = 330;
 /**
  * The wait budget grows with the number of date segments the job will be cut
  * into, since each segment is at least one page load per target, and more for
- * a provider that paces its requests (`segmentSeconds`); a credential whose
+ * a provider that paces its requests (`segmentSeconds`, a schema's own where its
+ * requests grow with its records); a credential whose
  * login waits for its holder's phone adds the approval window.
  */
 export function waitBudgetSeconds(provider: ProviderDefinition, schema: SchemaDefinition, params: Record<string, unknown>, authMethod?: AuthMethod): number {
   const approval = authMethod === "SIMPLE_AUTH" ? HOLDER_APPROVAL_SECONDS : 0;
   if (!schema.datedRange) return BASE_SECONDS + approval;
   const days = inclusiveDays(params.dateRangeStart as string, params.dateRangeEnd as string);
-  return BASE_SECONDS + approval + (provider.segmentSeconds ?? PER_SEGMENT_SECONDS) * Math.ceil(days / provider.pageWindowDays);
+  const segment = provider.segmentSecondsBySchema?.[schema.id] ?? provider.segmentSeconds ?? PER_SEGMENT_SECONDS;
+  return BASE_SECONDS + approval + segment * Math.ceil(days / provider.pageWindowDays);
 }
