@@ -1,4 +1,5 @@
-import type { RawRecord, TaskUnit } from "../adapter";
+import type { DateSegment, RawRecord } from "../adapter";
+import { CARD_PURCHASES } from "../business-card-approvals";
 import { malformed } from "../failure-text";
 import { siteBusiness } from "./business-choice";
 import { optionalWon, won } from "./exact-numbers";
@@ -54,13 +55,13 @@ function record(schema: string, row: Json): RawRecord {
   };
 }
 
-/** One unit of business-card purchases: each window of the period, every page of `busnCrdcTrsBrkdAdmDVOList` (A4). */
-export async function businessCardPurchaseRecords(session: HometaxSession, unit: TaskUnit): Promise<RawRecord[]> {
+/** The business-card purchases of a period: each window of it, every page of `busnCrdcTrsBrkdAdmDVOList` (A4). */
+export async function businessCardPurchaseRecords(session: HometaxSession, period: DateSegment): Promise<RawRecord[]> {
   const { tin } = await siteBusiness(session, TECR, SCREEN);
   const records: RawRecord[] = [];
-  for (const window of windows(unit.segment!.start, unit.segment!.end, session.client.options.queryMonths)) {
+  for (const window of windows(period.start, period.end, session.client.options.queryMonths)) {
     const rows = await allRows((pageNum) => session.client.action(TECR, ACTION, SCREEN, listBody(tin, window, pageNum)), "busnCrdcTrsBrkdAdmDVOList", serialOf);
-    records.push(...rows.map((row) => record(unit.schema, row)));
+    records.push(...rows.map((row) => record(CARD_PURCHASES, row)));
   }
   return records;
 }

@@ -1,4 +1,5 @@
 import { ProviderFailure, type ProtocolAdapter } from "../adapter";
+import { approvalsOfCard, CARD_PURCHASES, cardLookback, cardsOfPurchases } from "../business-card-approvals";
 import { businessCardPurchaseRecords } from "./business-card-purchases";
 import { cashReceiptRecords } from "./cash-receipts";
 import { HOMETAX_HOSTS } from "./hosts";
@@ -22,15 +23,22 @@ export function hometaxAdapter(options: HometaxOptions = DEFAULT_OPTIONS, deps: 
     login: (http, credential, ctx) => logIn(http, credential, ctx, options, deps),
     requestApproval: (http, credential) => requestSimpleAuth(http, credential, options, deps),
     awaitApproval: (http, pending, waitMs, ctx) => awaitSimpleAuth(http, pending, waitMs, ctx, options, deps),
-    async discoverTargets() {
-      return [];
+    // The cards are those of the business-card purchases (business-card-approvals.ts): no public source shows a card list.
+    async discoverTargets(session, schema) {
+      if (schema !== "card.approvals.corp.v1") return [];
+      return cardsOfPurchases(await businessCardPurchaseRecords(session, cardLookback(deps.now()))).map((card) => ({ id: String(card.cardNumberMasked), attributes: {} }));
     },
     async collect(session, unit, ctx) {
+      if (unit.schema === "card.cards.corp.v1") return cardsOfPurchases(await businessCardPurchaseRecords(session, cardLookback(deps.now())));
       if (!unit.segment) throw new ProviderFailure("PROVIDER_ERROR", "hometax lists need a period");
+      if (unit.schema === "card.approvals.corp.v1") {
+        if (!unit.target) throw new ProviderFailure("PROVIDER_ERROR", "card approvals need a card");
+        return approvalsOfCard(await businessCardPurchaseRecords(session, unit.segment), unit.target.id);
+      }
       if (unit.schema.startsWith("taxportal.tax-invoices.")) return taxInvoiceRecords(session, unit, ctx);
       if (unit.schema.startsWith("taxportal.cash-receipts.")) return cashReceiptRecords(session, unit, ctx);
       if (unit.schema === "taxportal.tax-invoice-lines.v1") return invoiceLineRecords(session, unit);
-      if (unit.schema === "taxportal.business-card-purchases.v1") return businessCardPurchaseRecords(session, unit);
+      if (unit.schema === CARD_PURCHASES) return businessCardPurchaseRecords(session, unit.segment);
       throw new ProviderFailure("PROVIDER_ERROR", `hometax does not collect ${unit.schema}`);
     },
   };

@@ -38,6 +38,8 @@ const VOCAB: Record<string, readonly string[]> = {
   cardCompany: ["신한카드", "삼성카드", "KB국민카드", "현대카드"],
 };
 const CARD_PURCHASES = "taxportal.business-card-purchases.v1";
+/** The issuer of each of a business's two cards, by the card's last four digits. */
+const CARD_ISSUERS: Record<string, string> = { "1004": "신한카드", "2718": "KB국민카드" };
 
 const businessId = (random: () => number) => String(1_000_000_000 + Math.floor(random() * 8_999_999_999)).slice(0, 10);
 
@@ -106,6 +108,8 @@ function document(type: DocumentType, owner: string, date: string, seq: number, 
   if (type in INVOICE_SIDES) Object.assign(out, firstLine(out));
   // The portal's total of a card purchase takes in the tip (A4, S3's check).
   if (type === CARD_PURCHASES) out.totalAmount = supply + tax + ((out.tip as number | null) ?? 0);
+  // A card is one issuer's, every purchase on it names that issuer (crcmClNm), as the cards list is read from them.
+  if (type === CARD_PURCHASES) out.cardCompany = CARD_ISSUERS[String(out.cardNumberMasked).slice(-4)] ?? null;
   return out;
 }
 

@@ -31,6 +31,13 @@ const common = {
   credentialId: credentialIdField,
   suggestedPollIntervalMs: count().meta({ description: "권장 폴링 간격(ms), 기본 5000" }),
   maxWaitSeconds: count().meta({ description: "자동 재개를 포함해 종료 상태까지 기다릴 상한(초)" }),
+  unpublishedFrom: z.iso
+    .date()
+    .optional()
+    .meta({
+      description:
+        "확장 필드. 조회 기간 가운데 작업을 요청한 때 기관이 아직 공개하지 않은 첫날(YYYY-MM-DD, 한국 시간). 그날부터의 자료는 아직 없을 수 있으니 0건을 '사용 없음'으로 읽지 마세요. 모두 공개된 기간이면 없습니다 (GET /providers/{code}의 freshness)",
+    }),
 };
 
 /** A login waiting for its holder's approval on their phone (간편인증, docs/institutions/hometax.md): what the partner tells its user. */

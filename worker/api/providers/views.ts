@@ -3,6 +3,7 @@ import { AUTH_METHOD_VALUES as AUTH_METHODS, type ProviderDefinition, takesConse
 import { code, count, int32, MAX, timestamp } from "../../platform/http/bounds";
 import { type LiveProvider, UPCOMING_WINDOWS } from "../../domain/catalog/live";
 import { isoTime } from "../../platform/lib/iso-time";
+import { publicationOf } from "../../domain/catalog/publication";
 
 /** A provider offers a handful of schemas and asks for a handful of credential fields. */
 const MAX_SCHEMAS = 50;
@@ -28,6 +29,20 @@ export const ProviderSchema = z
     schemas: z.array(code()).max(MAX_SCHEMAS),
     acceptedAuthMethods: z.array(z.enum(AUTH_METHODS)).max(AUTH_METHODS.length),
     maxDateRangeDays: int32(1, 3660).meta({ description: "한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED" }),
+    freshness: z
+      .array(
+        z.object({
+          schema: code(),
+          lag: z.enum(["AT_COLLECTION", "NEXT_MONTH"]).meta({ description: "AT_COLLECTION: 수집 시점에 기관이 보여 주는 자료. NEXT_MONTH: 매월 자료를 다음 달 publishedFromDay일 무렵부터 기관이 보여 줍니다" }),
+          publishedFromDay: int32(1, 31).nullable().meta({ description: "NEXT_MONTH일 때 한 달 자료가 공개되는 다음 달의 날짜(한국 시간). 그 밖에는 null" }),
+          note: z.string().max(MAX.name),
+        }),
+      )
+      .max(MAX_SCHEMAS)
+      .meta({
+        description:
+          "확장 필드. schema마다 자료가 얼마나 늦게 기관에 올라오는지. 아직 공개되지 않은 달이 조회 기간에 들면 작업의 unpublishedFrom이 그 첫날을 알려 줍니다: 그 뒤의 0건은 '사용 없음'이 아니라 '아직 공개 전'입니다 (docs/institutions/hometax.md)",
+      }),
     status: z
       .object({
         state: z.enum(["OPERATIONAL", "DEGRADED", "DOWN", "MAINTENANCE"]),
@@ -87,6 +102,7 @@ export function providerView(p: ProviderDefinition, live: LiveProvider) {
     schemas: p.schemas,
     acceptedAuthMethods: p.acceptedAuthMethods,
     maxDateRangeDays: p.maxRangeDays,
+    freshness: p.schemas.map((schema) => ({ schema, ...publicationOf(p, schema) })),
     status: live.status,
     maintenance: live.maintenance.map((w) => ({ startsAt: isoTime(w.startsAt), endsAt: isoTime(w.endsAt), note: w.note })),
   };

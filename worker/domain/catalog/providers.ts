@@ -1,4 +1,5 @@
 import type { DailyWindow } from "./maintenance";
+import type { Publication } from "./publication";
 import { MOBILE_CARRIERS, SIMPLE_AUTH_PROVIDERS, type SimpleAuthProvider } from "../../../collectors/adapter";
 
 /**
@@ -67,6 +68,8 @@ export interface ProviderDefinition {
    */
   segmentSecondsBySchema?: Readonly<Record<string, number>>;
   runtime: ScraperRuntime;
+  /** Schemas whose data the institution publishes late (publication.ts), by schema; the others as at collection. */
+  publication?: Readonly<Record<string, Publication>>;
   /** The windows the institution closes every day (maintenance.ts), as it publishes them; none where no source says. */
   maintenance: DailyWindow[];
   /**
@@ -143,6 +146,13 @@ const TAX_PORTAL_SCHEMAS = [
   "card.approvals.corp.v1",
 ];
 
+/**
+ * Hometax's business-card data, and the card schemas read from it: the issuers report each month's purchases, which
+ * Hometax shows from around the 15th of the next month (docs/institutions/hometax.md, "Freshness"; facts, S1).
+ */
+const CARD_DATA_NEXT_MONTH: Publication = { lag: "NEXT_MONTH", publishedFromDay: 15, note: "카드사가 보낸 사업용 신용카드 사용내역: 매월 자료를 다음 달 15일 무렵부터 조회할 수 있습니다" };
+const TAX_PORTAL_PUBLICATION = Object.fromEntries(["taxportal.business-card-purchases.v1", "card.cards.corp.v1", "card.approvals.corp.v1"].map((schema) => [schema, CARD_DATA_NEXT_MONTH]));
+
 const PROVIDERS: ProviderDefinition[] = [
   {
     code: "sandbox.bank",
@@ -166,6 +176,7 @@ const PROVIDERS: ProviderDefinition[] = [
     sandbox: true,
     verification: "sandbox",
     schemas: TAX_PORTAL_SCHEMAS,
+    publication: TAX_PORTAL_PUBLICATION,
     // The portal's ID login asks for the resident-number prefix too (LOGIN_SECOND_FACTOR_REQUIRED without it).
     acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"],
     credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS],
@@ -203,6 +214,7 @@ const PROVIDERS: ProviderDefinition[] = [
     // No live check has been recorded yet (docs/institutions/hometax.md, "Live check").
     verification: "replica",
     schemas: TAX_PORTAL_SCHEMAS,
+    publication: TAX_PORTAL_PUBLICATION,
     // A business's joint certificate is the way in every source shows; the ID login's second factor is the
     // resident-number prefix; 간편인증 owners approve each login on their phone (docs/institutions/hometax.md).
     acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN", "SIMPLE_AUTH"],

@@ -1,4 +1,6 @@
 import { findSchema } from "../catalog/schemas";
+import { findProvider } from "../catalog/providers";
+import { publicationOf, unpublishedFrom } from "../catalog/publication";
 import { sinceOf } from "./since";
 import type { JobRow } from "./store";
 import { isoTime } from "../../platform/lib/iso-time";
@@ -22,6 +24,7 @@ interface Common {
   credentialId: string | null;
   suggestedPollIntervalMs: number;
   maxWaitSeconds: number;
+  unpublishedFrom?: string;
 }
 
 export type DataJobView =
@@ -58,6 +61,15 @@ export function jobKind(row: Pick<JobRow, "status">): JobKind {
 /** A finished job's extension field: when its results stop being served (docs/retention.md). */
 const expiry = (row: JobRow) => (row.resultsExpireAt === null ? {} : { resultsExpireAt: isoTime(row.resultsExpireAt) });
 
+/** A dated job's extension field: the first day of its range the institution had not published when it was asked (catalog/publication.ts). */
+function unpublished(row: JobRow): { unpublishedFrom?: string } {
+  const provider = findProvider(row.providerCode);
+  const { dateRangeStart: start, dateRangeEnd: end } = row.params;
+  if (!provider || typeof start !== "string" || typeof end !== "string") return {};
+  const from = unpublishedFrom(publicationOf(provider, row.schema), { start, end }, row.createdAt);
+  return from === null ? {} : { unpublishedFrom: from };
+}
+
 /** The spec's `kind` variant of a stored job. */
 export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_INTERVAL_MS): DataJobView {
   const common: Common = {
@@ -67,6 +79,7 @@ export function jobView(row: JobRow, suggestedPollIntervalMs = SUGGESTED_POLL_IN
     credentialId: row.credentialId,
     suggestedPollIntervalMs,
     maxWaitSeconds: maxWaitSeconds(row),
+    ...unpublished(row),
   };
   switch (row.status) {
     case "SUCCEEDED":
