@@ -99,6 +99,13 @@ export interface AwaitingHolderResponse {
   awaiting: HolderApproval;
 }
 
+/**
+ * How long a login its holder approved on their phone is kept between jobs, by the scraper (its session's idle life)
+ * and the worker (the credential lock's keep): inside the portal's own idle life, about 30 minutes (facts K1, K19), so
+ * one approval serves the credential's jobs of a while.
+ */
+export const APPROVED_LOGIN_KEEP_MS = 25 * 60_000;
+
 /** How long one targets or collect call waits for a holder's approval before answering 202: well inside the worker's bound of the call. */
 export const APPROVAL_WAIT_MS = 20_000;
 

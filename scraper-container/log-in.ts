@@ -1,5 +1,5 @@
 import { type AdapterContext, type AdapterCredential, type HolderApproval, ProviderFailure, type ProtocolAdapter, type InstitutionHttp, type SimpleAuthLogin } from "../collectors/adapter";
-import { APPROVAL_WAIT_MS } from "../contracts/scraper-protocol";
+import { APPROVAL_WAIT_MS, APPROVED_LOGIN_KEEP_MS } from "../contracts/scraper-protocol";
 import { institutionHttp } from "../collectors/protocol/institution-http";
 import type { Institution } from "../collectors/registry";
 import type { BrowserPool } from "./browser-pool";
@@ -21,12 +21,6 @@ export class AwaitingHolder extends Error {
 }
 
 /**
- * How long a session whose login a person approved on their phone is kept idle: the portal's own idle life, about
- * 30 minutes (facts K1, K19), less a margin, so later jobs of the credential ride on the same approval.
- */
-export const APPROVED_SESSION_IDLE_MS = 25 * 60_000;
-
-/**
  * A 간편인증 login: the app is asked now and the session answers at once, logged in to nothing yet; its first
  * targets or collect call waits up to APPROVAL_WAIT_MS for the approval and, still without one, is AwaitingHolder
  * (the worker asks again). After the approval every call runs on the portal session it gave.
@@ -43,7 +37,7 @@ async function approvedLogIn(adapter: ProtocolAdapter, http: InstitutionHttp, cr
   };
   return {
     awaiting: pending.approval,
-    idleMs: APPROVED_SESSION_IDLE_MS,
+    idleMs: APPROVED_LOGIN_KEEP_MS,
     ready: async () => {
       await approved();
     },

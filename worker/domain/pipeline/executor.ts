@@ -3,6 +3,7 @@ import { type JobErrorCode, jobError } from "../../../contracts/job-failures";
 import { collectBoundMs, findProvider, type ProviderDefinition, runsOnDeploymentKey } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";
 import type { LeaseGrant } from "./credential-lock";
+import { APPROVED_LOGIN_KEEP_MS } from "../../../contracts/scraper-protocol";
 import type { MaintenanceWindow } from "../catalog/maintenance";
 import type { Continuation, PlannedUnit } from "../jobs/lifecycle";
 import type { PipelineMessage } from "../jobs/messages";
@@ -38,11 +39,6 @@ const RUN_ESTIMATE_MS = 60_000;
 // An institution takes a moment to open again after its window.
 const AFTER_WINDOW_MS = 5_000;
 
-/**
- * A login its holder approved on their phone is kept for the credential's next job this long after the last one ends:
- * inside the portal's own idle life (about 30 minutes, facts K1, K19), so one approval serves the jobs of a while.
- */
-const APPROVED_LOGIN_KEEP_MS = 25 * 60_000;
 /** A delivery whose login still waits for its holder is sent again this soon: the scraper itself waited a while already. */
 const ASK_HOLDER_AGAIN_SECONDS = 1;
 

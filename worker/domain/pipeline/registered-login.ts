@@ -2,16 +2,11 @@ import type { Bindings } from "../../env";
 import type { LoginCheckDeps } from "../registration/login-check";
 import { hasActiveJob } from "../jobs/store";
 import { pipelineDeps } from "./deps";
+import { APPROVED_LOGIN_KEEP_MS } from "../../../contracts/scraper-protocol";
 
 /** The lease holder a registration takes a new credential's lease as, for the moment it leaves its login there. */
 const registrationHolder = (credentialId: string) => `registration:${credentialId}`;
 
-/**
- * How long the lock keeps a login its holder approved at registration for the credential's first job: as long as
- * the executor keeps one a job's holder approved (25 minutes, within the institution's session), so the first job
- * after a 간편인증 registration asks the phone nothing.
- */
-const APPROVED_AT_REGISTRATION_KEEP_MS = 25 * 60_000;
 
 /**
  * What the hosted registration's login check (registration/login-check.ts) uses of the pipeline: the scraper each
@@ -29,7 +24,7 @@ export function registrationCheckDeps(env: Bindings, defer: (work: Promise<unkno
       const holder = registrationHolder(credentialId);
       const lease = await lock.acquire(holder, deps.leaseMs);
       if (!lease.granted) return false;
-      const kept = await lock.rememberSession(lease.fence, scraperSessionId, APPROVED_AT_REGISTRATION_KEEP_MS);
+      const kept = await lock.rememberSession(lease.fence, scraperSessionId, APPROVED_LOGIN_KEEP_MS);
       const released = await lock.release(holder, deps.leaseMs);
       return kept && released.closeSessionId === null;
     },
