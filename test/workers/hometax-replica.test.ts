@@ -4,6 +4,8 @@ import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { BUSINESS_CHOICES, HOMETAX_MEMBERS } from "../../sandbox/hometax/members";
 import { callJson, createWorkspace } from "./helpers";
 import { harness } from "./pipeline-harness";
+import type { DocumentType } from "../../sandbox/taxportal/documents";
+import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/business-card-approvals";
 
 type Json = Record<string, any>;
 const RANGE = { dateRangeStart: "2025-10-01", dateRangeEnd: "2025-12-31" };
@@ -14,7 +16,7 @@ const memberOf = (userId: string) => [...HOMETAX_MEMBERS, ...BUSINESS_CHOICES].f
  * A Hometax job through the public API against the replica: the member's certificate registered with POST /credentials,
  * the job created with POST /data-jobs, run by the real executor and scraper (retries without waiting), read back.
  */
-async function hometaxJob(userId: string, runs = 1): Promise<{ job: Json; data: Json[] | null; truth: Json[]; jobs: Json[] }> {
+async function hometaxJob(userId: string, runs = 1, schema = SCHEMA, range: Record<string, string> = RANGE): Promise<{ job: Json; data: Json[] | null; truth: Json[]; jobs: Json[] }> {
   const { businessNumber } = memberOf(userId);
   const ws = await createWorkspace({ businessNumber });
   const { certificate, privateKey, password } = await issueJointCertificate({ idn: businessNumber });
@@ -24,14 +26,14 @@ async function hometaxJob(userId: string, runs = 1): Promise<{ job: Json; data: 
   let data: Json[] | null = null;
   for (let run = 0; run < runs; run++) {
     const h = harness();
-    const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "hometax", schema: SCHEMA, params: RANGE }, env: h.env });
+    const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "hometax", schema, params: range }, env: h.env });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await h.drain();
     const job = (await callJson<Json>(`/api/v1/data-jobs/${created.body.id}`, { key: ws.apiKey })).body;
     data = job.kind === "Succeeded" ? (await callJson<Json>(`/api/v1/data-jobs/${created.body.id}/results`, { key: ws.apiKey })).body.data : null;
     jobs.push(job);
   }
-  return { job: jobs.at(-1)!, jobs, data, truth: hometaxDocuments(businessNumber, SCHEMA, { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }) };
+  return { job: jobs.at(-1)!, jobs, data, truth: schema.startsWith("taxportal.") ? hometaxDocuments(businessNumber, schema as DocumentType, { start: range.dateRangeStart!, end: range.dateRangeEnd! }) : [] };
 }
 
 const byId = (rows: Json[]) => [...rows].sort((a, b) => String(a.ntsTransactionId).localeCompare(String(b.ntsTransactionId)));
@@ -52,6 +54,23 @@ describe("Hometax through the public API against its replica (docs/institutions/
     expect(truth.length).toBeGreaterThan(0);
     for (const job of jobs) expect(job, JSON.stringify(job.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     expect(byId(data!)).toEqual(byId(truth));
+  });
+
+  it("gives the spec's card schemas from the business-card purchases of every issuer: a card's approvals of a month equal that month's purchases on it, and the cards are those of the ground truth", async () => {
+    const month = { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-31" };
+    const cards = await hometaxJob("sandboxtwo", 1, "card.cards.corp.v1", {});
+    expect(cards.job, JSON.stringify(cards.job.error)).toMatchObject({ kind: "Succeeded" });
+    expect(cards.data).toEqual(cardsOfPurchases(hometaxDocuments(memberOf("sandboxtwo").businessNumber, "taxportal.business-card-purchases.v1", cardLookback())));
+    const approvals = await hometaxJob("sandboxtwo", 1, "card.approvals.corp.v1", month);
+    const purchases = await hometaxJob("sandboxtwo", 1, "taxportal.business-card-purchases.v1", month);
+    expect(approvals.job, JSON.stringify(approvals.job.error)).toMatchObject({ kind: "Succeeded", recordCount: purchases.truth.length });
+    expect(purchases.data).toEqual(purchases.truth);
+    const byId = (rows: Json[]) => [...rows].sort((a, b) => String(a.transactionIdentifier).localeCompare(String(b.transactionIdentifier)));
+    for (const card of cards.data!) {
+      const mine = approvals.data!.filter((a) => a.cardNumberMasked === card.cardNumberMasked);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(byId(mine)).toEqual(byId(purchases.truth.filter((p) => p.cardNumberMasked === card.cardNumberMasked).map(approvalOfPurchase)));
+    }
   });
 
   it.each(["repeatpage", "movingcount", "dupapproval"])("fails a job whose list moves between pages (%s) as PROVIDER_RESPONSE_MALFORMED after its retries, storing nothing", async (userId) => {
