@@ -108,4 +108,20 @@ describe("a 간편인증 login registered in the hosted page", () => {
     expect(stored).toMatchObject({ status: "ACTIVE", checkState: "VALID", sealed: 1 });
     expect(await sessionRow(session.sessionId)).toMatchObject({ status: "CONSUMED", pending: null });
   });
+
+  it("counts a login given up for a resubmission as an attempt, so one session cannot ring the holder's phone past its five", async () => {
+    const person = SIMPLE_AUTH_PEOPLE[2]!;
+    const ws = await createWorkspace({ businessNumber: person.businessNumber });
+    const session = await issue(ws, { kind: "PROVIDER_LOGIN", providerCode: "hometax" });
+    const fields = { provider: "kakao", name: person.name, birthDate: person.birthDate, phone: person.phone };
+    const answers: [number, string][] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await submit(session.sessionToken, fields, { kind: "PROVIDER_LOGIN", providerCode: "hometax", authMethod: "SIMPLE_AUTH" });
+      answers.push([res.status, res.body.state ?? res.body.code]);
+    }
+    // Each submission asked the phone; the ones replaced were never answered, and each of those spent an attempt.
+    expect(answers).toEqual([...Array(5).fill([202, "AWAITING_HOLDER"]), [410, "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED"]]);
+    expect(await sessionRow(session.sessionId)).toMatchObject({ status: "LOCKED", attempts: 5, pending: null });
+    await fetch(`${PHONE}/deny`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: person.name }) });
+  });
 });

@@ -11,7 +11,7 @@ import { AwaitingHolder, type ScraperPort } from "../scraper/port";
 import { findProvider } from "../catalog/providers";
 import { sessionEnded } from "./events";
 import { dropPendingLogin, holdPendingLogin, type PendingLogin, pendingLoginOf, updatePendingLogin } from "./pending-login";
-import { consumedFor, consumeStatement, MAX_ATTEMPTS, recordFailedAttempt, type SessionRow, sessionStillPending } from "./sessions";
+import { assertPending, consumedFor, consumeStatement, findSession, MAX_ATTEMPTS, recordFailedAttempt, type SessionRow, sessionStillPending } from "./sessions";
 
 /** What checking a login at the institution needs from above: the scraper a provider runs on, and the pipeline's lock. */
 export interface LoginCheckDeps {
@@ -49,7 +49,10 @@ function refusalMessage(row: Pick<CredentialRow, "authMethod">, error: JobError)
 export async function startLoginCheck(env: Bindings, deps: LoginCheckDeps, session: SessionRow, row: CredentialRow, credential: LoginCredential): Promise<LoginCheckState> {
   const pending: PendingLogin = { checkId: crypto.randomUUID(), row, scraperSessionId: null, awaiting: null, refused: null };
   const earlier = await pendingLoginOf(env.DB, session.id);
-  await holdPendingLogin(env.DB, session.id, pending);
+  if (!(await holdPendingLogin(env, session.id, pending))) {
+    assertPending(await findSession(env.DB, session.workspaceId, session.id));
+    throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
+  }
   const provider = findProvider(row.providerCode)!;
   const scraper = deps.scraperFor(provider);
   if (earlier?.scraperSessionId) deps.defer(scraper.closeSession(earlier.scraperSessionId).catch(() => undefined));

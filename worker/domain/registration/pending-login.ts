@@ -3,6 +3,8 @@ import type { HolderApproval } from "../../../collectors/adapter";
 import type { JobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
 import type { CredentialRow } from "../credentials/store";
+import type { SessionEventsEnv } from "./events";
+import { spendAttempts } from "./sessions";
 import { registrationSessions } from "./tables";
 
 /**
@@ -27,9 +29,15 @@ export async function pendingLoginOf(d1: D1Database, sessionId: string): Promise
   return row?.pending ?? null;
 }
 
-/** Holds `pending` for the session while it takes input (replacing an earlier submission's). */
-export async function holdPendingLogin(d1: D1Database, sessionId: string, pending: PendingLogin): Promise<void> {
-  await database(d1).update(registrationSessions).set({ pendingLogin: pending }).where(and(eq(registrationSessions.id, sessionId), eq(registrationSessions.status, "PENDING")));
+/**
+ * Holds `pending` for the session while it takes input. A login it replaces was given up before its answer was read:
+ * that costs an attempt, as the refusal it may have been would, so resubmitting cannot try logins at the institution,
+ * or ring a holder's phone, past the session's attempts (counted in the same statement, so concurrent submissions
+ * each count too). False when the session no longer takes input, this replacement having locked it or otherwise.
+ */
+export async function holdPendingLogin(env: SessionEventsEnv, sessionId: string, pending: PendingLogin): Promise<boolean> {
+  const held = registrationSessions.pendingLogin;
+  return (await spendAttempts(env, sessionId, sql`(CASE WHEN ${held} IS NULL THEN 0 ELSE 1 END)`, sql`${JSON.stringify(pending)}`)) === "PENDING";
 }
 
 /** Updates the pending login of check `checkId` only: a newer submission's is left alone. False when it is no longer held. */

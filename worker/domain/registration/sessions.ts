@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 import { type Database, database, statementOf } from "../../platform/database/client";
 import { type RegistrationSessionStatus, registrationSessions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
@@ -131,21 +131,30 @@ export async function workspaceSessionsCancelled(env: SessionEventsEnv, workspac
 
 /** Counts a rejected submission; the last allowed one locks the session. */
 export async function recordFailedAttempt(env: SessionEventsEnv, id: string): Promise<void> {
+  await spendAttempts(env, id, sql`1`, sql`${registrationSessions.pendingLogin}`);
+}
+
+/**
+ * Adds `spent` (an expression of the row) to a PENDING session's attempts and sets its pending login to `pendingLogin`,
+ * in one statement, so concurrent submissions each count; reaching MAX_ATTEMPTS locks the session, which then holds
+ * no login being checked. Answers the status after, or undefined when the session no longer took input.
+ */
+export async function spendAttempts(env: SessionEventsEnv, id: string, spent: SQL, pendingLogin: SQL): Promise<RegistrationSessionStatus | undefined> {
   const t = registrationSessions;
-  const locks = sql`${t.attempts} + 1 >= ${MAX_ATTEMPTS}`;
+  const locks = sql`${t.attempts} + ${spent} >= ${MAX_ATTEMPTS}`;
   const row = await database(env.DB)
     .update(t)
     .set({
-      attempts: sql`${t.attempts} + 1`,
+      attempts: sql`${t.attempts} + ${spent}`,
       status: sql`CASE WHEN ${locks} THEN 'LOCKED' ELSE ${t.status} END`,
       finishedAt: sql`CASE WHEN ${locks} THEN ${Date.now()} ELSE ${t.finishedAt} END`,
-      // A locked session holds no login being checked.
-      pendingLogin: sql`CASE WHEN ${locks} THEN NULL ELSE ${t.pendingLogin} END`,
+      pendingLogin: sql`CASE WHEN ${locks} THEN NULL ELSE ${pendingLogin} END`,
     })
     .where(and(eq(t.id, id), eq(t.status, "PENDING")))
     .returning({ id: t.id, workspaceId: t.workspaceId, status: t.status })
     .get();
   if (row?.status === "LOCKED") await sessionEnded(env, await findSession(env.DB, row.workspaceId, row.id));
+  return row?.status;
 }
 
 /** The statement that consumes a session for a credential, only while it is still PENDING. */
