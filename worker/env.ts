@@ -83,6 +83,12 @@ export interface Bindings {
    */
   OPENBANKING_CALLBACK_URL?: string;
   /**
+   * When the cron refreshes Open Banking consents (collectors/openbanking/options.ts `refreshPolicy`): `after-expiry`
+   * (unset: once the access token has ended, as the production client in the sources does) or `ahead` (a week early),
+   * once the live check reports that KFTC takes an early refresh.
+   */
+  OPENBANKING_REFRESH_POLICY?: string;
+  /**
    * Stand-ins for real institutions' hosts, as the scraper reads them (collectors/protocol/stand-ins.ts): the worker
    * maps the authorization page it sends a browser to (Open Banking's) through them. Local stack and tests only.
    */

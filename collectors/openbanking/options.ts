@@ -36,7 +36,7 @@ export interface OpenBankingOptions {
    * before (the worker's cron) and `expirySkewSeconds` before at login. Whether KFTC takes a refresh before the access
    * token's end is unknown (§8); a refused early refresh keeps the tokens either way. The live check reports it.
    */
-  refreshPolicy: "after-expiry" | "ahead";
+  refreshPolicy: (typeof REFRESH_POLICIES)[number];
   /** Seconds before `expiresAt` at which a token counts as expired already (clock skew, a long job), under `ahead` only. */
   expirySkewSeconds: number;
 }
@@ -53,3 +53,6 @@ export const DEFAULT_OPTIONS: OpenBankingOptions = {
   refreshPolicy: "after-expiry",
   expirySkewSeconds: 300,
 };
+
+/** The refresh policies a deployment may choose for its cron (OPENBANKING_REFRESH_POLICY). */
+export const REFRESH_POLICIES = ["after-expiry", "ahead"] as const;

@@ -6,7 +6,7 @@ import { build } from "esbuild";
 import { SDK_BUNDLES } from "../../sdk/bundles";
 
 /** What the page offers: a sandbox bank login, and Open Banking (a consent on KFTC's page, the replica's locally). */
-const OFFERED = ["sandbox.bank", "openbanking"] as const;
+const OFFERED = ["sandbox.bank", "openbanking", "hometax"] as const;
 
 /**
  * A partner's backend in miniature: it holds the API key, issues a

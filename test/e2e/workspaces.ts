@@ -24,6 +24,8 @@ export const NAMED_WORKSPACES = {
   // Bank logins the end-user registers through the UI, in an iframe and in a popup.
   "registration/iframe": {},
   "registration/popup": {},
+  // A 간편인증 login to Hometax registered through the partner example's page and approved on the sandbox phone.
+  "hometax/simple-auth": {},
   // Its jobs fail LOGIN_FAILED; its console user signs in to see them.
   "console/login-failed": { user: { email: "failing@collect-edge.co.kr", password: "wrong-bank-password-1" }, login: REFUSED_LOGIN },
   "cli/refused": { login: REFUSED_LOGIN },

@@ -76,7 +76,14 @@ describe("catalog routes", () => {
     expect(taxPortal.body.fields.filter((f: Json) => f.authMethod === "PROVIDER_LOGIN").map((f: Json) => [f.name, f.required, f.secret])).toEqual([["loginId", true, false], ["password", true, true], ["secondFactor", false, true]]);
     // Hometax is a real institution, verified against its replica until a live check is recorded.
     const hometax = await callJson<Json>("/api/v1/providers/hometax", { key: ws.apiKey });
-    expect(hometax.body).toMatchObject({ kind: "TAX_PORTAL", sandbox: false, verification: "replica", acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN"] });
+    expect(hometax.body).toMatchObject({ kind: "TAX_PORTAL", sandbox: false, verification: "replica", acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN", "SIMPLE_AUTH"] });
+    // 간편인증: who the person is to their app, and which app, picked from those Hometax's gateway lists.
+    const schema = (await callJson<Json>("/api/v1/providers/hometax/credential-schema", { key: ws.apiKey })).body;
+    const simple = (schema.fields as Json[]).filter((f) => f.authMethod === "SIMPLE_AUTH");
+    expect(simple.map((f) => [f.name, f.required, f.input])).toEqual([["provider", true, "select"], ["name", true, "text"], ["birthDate", true, "text"], ["phone", true, "text"], ["carrier", false, "select"]]);
+    expect(simple[0]!.options.map((o: Json) => o.value)).toEqual(expect.arrayContaining(["kakao", "naver", "pass", "toss"]));
+    expect(simple[0]!.options.find((o: Json) => o.value === "kakao").label).toBe("카카오톡");
+    for (const field of simple.filter((f) => f.input === "text")) expect(field.secret).toBe(true);
     expect(bank.body.verification).toBe("sandbox");
     const listed = list.body.items.find((p: Json) => p.code === "sandbox.taxportal");
     expect(listed.acceptedAuthMethods).toEqual(["CERTIFICATE", "PROVIDER_LOGIN"]);

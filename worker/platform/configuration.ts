@@ -9,5 +9,8 @@ export const flagOn = (value: string | undefined): boolean => value === "1";
 /** A tuning number such as RETRY_BASE_SECONDS: the fallback when unset or empty. */
 export const numberOr = (value: string | undefined, fallback: number): number => (value === undefined || value === "" ? fallback : Number(value));
 
+/** A setting that names one of a few choices: the fallback when unset or anything else. */
+export const oneOf = <T extends string>(value: string | undefined, choices: readonly T[], fallback: T): T => (choices.includes(value as T) ? (value as T) : fallback);
+
 /** The origin links are built on: PUBLIC_ORIGIN, else (local development) the request's own, which its Host names. */
 export const publicOrigin = (env: { PUBLIC_ORIGIN?: string }, requestUrl: string): string => env.PUBLIC_ORIGIN ?? new URL(requestUrl).origin;

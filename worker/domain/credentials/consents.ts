@@ -86,7 +86,7 @@ export type RefreshOutcome = "refreshed" | "kept" | "ended" | "failed";
  * token no longer works), written only if the sealed blob is still the one read (a recovery or deletion meanwhile
  * keeps its own).
  */
-async function refreshRow(d1: D1Database, masterKey: string, refresh: ConsentRefresh, row: DueRow, now: number): Promise<RefreshOutcome> {
+async function refreshRow(d1: D1Database, masterKey: string, refresh: ConsentRefresh, row: DueRow, now: number, refusedAtKftc = false): Promise<RefreshOutcome> {
   const db = database(d1);
   const binding = { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode };
   const face = row.consent;
@@ -109,7 +109,9 @@ async function refreshRow(d1: D1Database, masterKey: string, refresh: ConsentRef
     // KFTC's own words stay here, in the operators' log.
     log(code === "NO_VALID_CREDENTIAL" ? "info" : "warn", "open-banking-refresh-failed", { credentialId: row.id, code, detail: err instanceof Error ? withoutQueryParams(err.message) : String(err) });
     if (code !== "NO_VALID_CREDENTIAL") return "failed";
-    if (Date.parse(face.tokenExpiresAt) > now) {
+    // Refused while the access token lives by our clock, and nothing else said it ended: an early refresh KFTC does
+    // not take, which ends nothing. A job's refresh follows KFTC's own refusal of the token, so its refusal is final.
+    if (!refusedAtKftc && Date.parse(face.tokenExpiresAt) > now) {
       await db
         .update(credentials)
         .set({ consent: { ...face, earlyRefreshRefusedAt: new Date(now).toISOString() } })
@@ -175,5 +177,5 @@ export async function refreshForJob(d1: D1Database, masterKey: string, refresh: 
   if (!row?.sealed || !row.consent) return "ended";
   if (row.sealed !== whileSealed) return "newer";
   if (row.consent.refreshedAt && Date.parse(row.consent.refreshedAt) >= since) return "ended";
-  return refreshRow(d1, masterKey, refresh, row, now);
+  return refreshRow(d1, masterKey, refresh, row, now, true);
 }

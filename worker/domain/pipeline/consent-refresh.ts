@@ -1,6 +1,8 @@
 import { findProvider } from "../catalog/providers";
 import { type ConsentLease, refreshConsents, type RefreshCounts, refreshForJob } from "../credentials/consents";
 import type { Bindings } from "../../env";
+import { oneOf } from "../../platform/configuration";
+import { DEFAULT_OPTIONS, REFRESH_POLICIES } from "../../../collectors/openbanking/options";
 import { scraperClient } from "../scraper/binding";
 import { refreshHolder } from "./brief-holders";
 import type { PipelineDeps } from "./ports";
@@ -31,7 +33,8 @@ export function refreshLease(deps: Pick<PipelineDeps, "jobs" | "leaseMs" | "scra
 export async function refreshDueConsents(env: Bindings, deps: Parameters<typeof refreshLease>[0], now: number): Promise<RefreshCounts> {
   const scraper = scraperClient(env);
   if (!scraper) throw new Error("refreshDueConsents: the deployment has no scraper; the cron asserts one first");
-  return refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh: (request) => scraper.openBankingToken(request), leased: refreshLease(deps) }, now);
+  const policy = oneOf(env.OPENBANKING_REFRESH_POLICY, REFRESH_POLICIES, DEFAULT_OPTIONS.refreshPolicy);
+  return refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh: (request) => scraper.openBankingToken(request), leased: refreshLease(deps) }, now, undefined, policy);
 }
 
 /**
