@@ -11,6 +11,34 @@ type Json = Record<string, any>;
 const create = (key: string, body: unknown, idempotencyKey?: string, bindings?: Bindings) =>
   callJson<Json>("/api/v1/data-jobs", { method: "POST", key, json: body, headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey }, env: bindings });
 
+/** A D1 binding that counts its round trips: a batch is one, as is each statement's run, all, first or raw. */
+function roundTripCounting(): { db: D1Database; roundTrips: () => number } {
+  let trips = 0;
+  const unwrapped = new WeakMap<object, D1PreparedStatement>();
+  const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, prop) {
+        if (prop === "bind") return (...values: unknown[]) => counted(target.bind(...values));
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        if (prop !== "run" && prop !== "all" && prop !== "first" && prop !== "raw") return value.bind(target);
+        return (...args: unknown[]) => (trips++, value.apply(target, args));
+      },
+    });
+    unwrapped.set(proxy, statement);
+    return proxy;
+  };
+  const db = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => counted(target.prepare(sql));
+      if (prop === "batch") return (statements: D1PreparedStatement[]) => (trips++, target.batch(statements.map((s) => unwrapped.get(s) ?? s)));
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db, roundTrips: () => trips };
+}
+
 async function jobCount(workspaceId: string): Promise<number> {
   return (await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE workspace_id = ?").bind(workspaceId).first<{ n: number }>())!.n;
 }
@@ -57,6 +85,30 @@ describe("Idempotency-Key", () => {
   it("accepts a key of 128 characters", async () => {
     const ws = await createWorkspace();
     expect((await create(ws.apiKey, TX_JOB, "k".repeat(128))).status).toBe(201);
+  });
+
+  it("makes a first create with a key one D1 round trip once the create context is kept, and its replay still answers the job", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    // A plan without a monthly step cap, whose create reads no steps used (jobs/step-cap.ts).
+    await env.DB.prepare("UPDATE workspaces SET plan = 'PRO' WHERE id = ?").bind(ws.workspaceId).run();
+    const body = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" };
+    const queue = withCapturedQueue();
+    // The workspace's first create reads the create context; later ones decide from the kept one.
+    expect((await create(ws.apiKey, body, "warm-up", queue.env)).status).toBe(201);
+    const counting = roundTripCounting();
+    const counted = { ...queue.env, DB: counting.db } as Bindings;
+    const first = await create(ws.apiKey, body, "one-trip", counted);
+    expect([first.status, first.body.phase, counting.roundTrips()]).toEqual([201, "PENDING", 1]);
+    const replayed = await create(ws.apiKey, body, "one-trip", counted);
+    expect([replayed.status, replayed.body.id]).toEqual([201, first.body.id]);
+    // Its insert now refused by the monthly cap, the replay still answers the job the key names, and re-sends its plan.
+    await env.DB.prepare("UPDATE workspaces SET monthly_job_cap = 2 WHERE id = ?").bind(ws.workspaceId).run();
+    const capped = await create(ws.apiKey, body, "one-trip", counted);
+    expect([capped.status, capped.body.id]).toEqual([201, first.body.id]);
+    expect(queue.sent.filter((m) => "jobId" in m && m.jobId === first.body.id)).toHaveLength(3);
+    expect((await create(ws.apiKey, body, "another", counted)).body.code).toBe("FREE_PLAN_JOB_CAP_REACHED");
+    expect(await jobCount(ws.workspaceId)).toBe(2);
   });
 
   it("creates exactly one job from concurrent first requests with one key", async () => {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, max, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { database } from "../../platform/database/client";
+import { database, statementOf } from "../../platform/database/client";
 import { idempotencyKeys, type JobStatus, jobs, taskUnits } from "./tables";
 import type { JobError } from "../../../contracts/job-failures";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
@@ -307,19 +307,12 @@ async function refusal(d1: D1Database, job: NewJob, cap: CapWindow): Promise<Ins
 }
 
 /**
- * Inserts a job and, with an Idempotency-Key, its key in one transaction: of
- * concurrent first requests with one key exactly one commits, the others see
- * its row and replay it.
+ * Inserts a job and, with an Idempotency-Key, its key in one transaction, with the key's expired row deleted first
+ * (an expired key may be taken over by a new request): a first create is this one batch. Of concurrent first
+ * requests with one key exactly one commits; the others fail on the key's primary key and replay its job, as does
+ * a retry of a created job.
  */
 export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, idem?: Idempotency): Promise<InsertOutcome> {
-  if (idem) {
-    const earlier = await replay(d1, job, idem);
-    if (earlier) return earlier;
-    // An expired key may be taken over by a new request.
-    await database(d1)
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.workspaceId, job.workspaceId), eq(idempotencyKeys.key, idem.key), lte(idempotencyKeys.expiresAt, job.createdAt)));
-  }
   const insertJobStatement = d1
     .prepare(INSERT_JOB)
     .bind(
@@ -328,15 +321,18 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
       cap.cap, cap.monthStart, job.billingWorkspaceId, cap.concurrentJobs, job.sinceJobId, job.scheduleId, job.scheduledFor, job.deliveryRouteId,
       cap.revisions?.workspace ?? null, cap.revisions?.billing ?? null, cap.concurrentScheduledJobs, job.resultsExpireAt,
     );
+  const statements: D1PreparedStatement[] = [insertJobStatement];
+  if (idem) {
+    const expiredKey = database(d1)
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.workspaceId, job.workspaceId), eq(idempotencyKeys.key, idem.key), lte(idempotencyKeys.expiresAt, job.createdAt)));
+    statements.unshift(statementOf(d1, expiredKey));
+    statements.push(d1.prepare(INSERT_KEY).bind(job.workspaceId, idem.key, idem.requestHash, job.id, job.createdAt, job.createdAt + IDEMPOTENCY_TTL_MS));
+  }
   try {
-    const statements = [insertJobStatement];
-    if (idem) {
-      statements.push(
-        d1.prepare(INSERT_KEY).bind(job.workspaceId, idem.key, idem.requestHash, job.id, job.createdAt, job.createdAt + IDEMPOTENCY_TTL_MS),
-      );
-    }
-    const [inserted] = await d1.batch(statements);
-    if (!inserted!.meta.changes) return await refusal(d1, job, cap);
+    const results = await d1.batch(statements);
+    // No job went in: a limit or a moved revision refused it, unless the key already names a job (its replay).
+    if (!results[idem ? 1 : 0]!.meta.changes) return (idem && (await replay(d1, job, idem))) || (await refusal(d1, job, cap));
   } catch (err) {
     // The key's primary key rejected us: another request with this key committed first.
     const winner = idem ? await replay(d1, job, idem) : null;
