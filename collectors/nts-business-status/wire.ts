@@ -1,8 +1,9 @@
 import { ProviderFailure, type InstitutionResponse, type RawRecord } from "../adapter";
 import { UNREGISTERED_TEXT } from "./hosts";
+import { BusinessStatusRecord } from "../records/business";
 
-/** One item of the status answer's `data` (docs/institutions/nts-business-status.md §3). */
-interface StatusItem {
+/** One item of the status answer's `data` (docs/institutions/nts-business-status.md §3); the replica answers the same. */
+export interface StatusItem {
   b_no: string;
   b_stt: string;
   b_stt_cd: string;
@@ -15,6 +16,9 @@ interface StatusItem {
   rbf_tax_type?: string;
   rbf_tax_type_cd?: string;
 }
+
+/** The record's fields a registered number's item fills (collectors/records/business.ts). */
+const STATUS_FIELDS = Object.keys(BusinessStatusRecord.shape).filter((field) => !["schema", "businessNumber", "registered"].includes(field));
 
 const REQUIRED = ["b_no", "b_stt", "b_stt_cd", "tax_type", "tax_type_cd", "end_dt", "utcc_yn", "tax_type_change_dt", "invoice_apply_dt"] as const;
 // Added in v1.1 (N4): an item without them is still read, the previous tax type null.
@@ -100,20 +104,8 @@ function itemOf(raw: unknown): StatusItem {
 export function recordOf(item: StatusItem): RawRecord {
   const registered = !(item.b_stt_cd === "" && item.tax_type === UNREGISTERED_TEXT);
   if (!registered) {
-    return {
-      businessNumber: item.b_no,
-      registered: false,
-      status: null,
-      statusCode: null,
-      taxType: null,
-      taxTypeCode: null,
-      closureDate: null,
-      unitTaxationClosure: null,
-      taxTypeChangeDate: null,
-      invoiceApplyDate: null,
-      previousTaxType: null,
-      previousTaxTypeCode: null,
-    };
+    // A number NTS does not know has nothing more to say: every field but the number and the flag is null.
+    return { ...Object.fromEntries(STATUS_FIELDS.map((field) => [field, null])), businessNumber: item.b_no, registered: false };
   }
   if (item.b_stt_cd === "") throw malformed("a registered item has no b_stt_cd");
   return {

@@ -1,20 +1,9 @@
 import { withCheckDigit } from "../../contracts/business-number";
 import { SANDBOX_BUSINESS_NUMBER } from "../certificates/issue";
+import type { StatusItem } from "../../collectors/nts-business-status/wire";
 
-/** One number as the replica knows it, in the answer's own fields (docs/institutions/nts-business-status.md §3). */
-export interface ReplicaBusiness {
-  b_no: string;
-  b_stt: string;
-  b_stt_cd: string;
-  tax_type: string;
-  tax_type_cd: string;
-  end_dt: string;
-  utcc_yn: string;
-  tax_type_change_dt: string;
-  invoice_apply_dt: string;
-  rbf_tax_type: string;
-  rbf_tax_type_cd: string;
-}
+/** One number as the replica knows it, in the answer's own fields, each present (docs/institutions/nts-business-status.md §3). */
+export type ReplicaBusiness = Required<StatusItem>;
 
 /** The replica's service keys: the one that works, and one not approved for this service (gateway -3). */
 export const REPLICA_SERVICE_KEY = "sandbox-nts-service-key/0123456789+abcdef==";
