@@ -124,4 +124,23 @@ describe("a 간편인증 login registered in the hosted page", () => {
     expect(await sessionRow(session.sessionId)).toMatchObject({ status: "LOCKED", attempts: 5, pending: null });
     await fetch(`${PHONE}/deny`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: person.name }) });
   });
+
+  it("asks one person's phone at most five times an hour however many sessions and workspaces name them, answering 429 without asking", async () => {
+    const person = SIMPLE_AUTH_PEOPLE[0]!;
+    const fields = { provider: "kakao", name: person.name, birthDate: person.birthDate, phone: person.phone };
+    const method = { kind: "PROVIDER_LOGIN", providerCode: "hometax", authMethod: "SIMPLE_AUTH" };
+    const answers: [number, string][] = [];
+    let last: Json = {};
+    for (let i = 0; i < 6; i++) {
+      // A session of another workspace each time: no session spends an attempt, and no one workspace asks twice.
+      const ws = await createWorkspace({ businessNumber: person.businessNumber });
+      const session = await issue(ws, { kind: "PROVIDER_LOGIN", providerCode: "hometax" });
+      last = await submit(session.sessionToken, fields, method);
+      answers.push([last.status, last.body.state ?? last.body.code]);
+      if (i === 5) expect(await sessionRow(session.sessionId)).toMatchObject({ status: "PENDING", attempts: 0, pending: null });
+    }
+    expect(answers).toEqual([...Array(5).fill([202, "AWAITING_HOLDER"]), [429, "API_RATE_LIMITED"]]);
+    expect(Number(last.headers.get("Retry-After"))).toBeGreaterThan(0);
+    await fetch(`${PHONE}/deny`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: person.name }) });
+  });
 });

@@ -24,7 +24,7 @@ export const route = behind(createRoute({
   tags: ["Hosted registration UI"],
   summary: "자격 증명 제출 (종단간 암호화)",
   description:
-    `Authorization: Bearer <sessionToken>. 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = \"collect-registration-v1:\" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다. 로그인(아이디 로그인, 간편인증)은 저장하기 전에 기관에서 확인합니다: 기관이 20초 안에 들여보내면 201 CONNECTED, 아직 확인 중이면 202 CHECKING, 본인의 휴대폰 승인을 기다리면 202 AWAITING_HOLDER(awaiting.until까지)이고, 그동안 아무것도 저장하거나 대체하지 않으며 화면은 POST /connect/api/registrations/check로 결과를 묻습니다. 기관이 거절하면 422 CREDENTIAL_PROBE_FAILED(기관의 사유와 남은 시도 횟수, 시도 1회)입니다. 배포가 등록 확인을 끈 경우(CREDENTIAL_CHECKS=off) 아이디 로그인은 확인 없이 저장됩니다.`,
+    `Authorization: Bearer <sessionToken>. 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = \"collect-registration-v1:\" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다. 로그인(아이디 로그인, 간편인증)은 저장하기 전에 기관에서 확인합니다: 기관이 20초 안에 들여보내면 201 CONNECTED, 아직 확인 중이면 202 CHECKING, 본인의 휴대폰 승인을 기다리면 202 AWAITING_HOLDER(awaiting.until까지)이고, 그동안 아무것도 저장하거나 대체하지 않으며 화면은 POST /connect/api/registrations/check로 결과를 묻습니다. 기관이 거절하면 422 CREDENTIAL_PROBE_FAILED(기관의 사유와 남은 시도 횟수, 시도 1회)입니다. 확인 중이던 로그인을 새 제출로 바꾸면 바뀐 로그인은 시도 1회로 셉니다. 한 사람의 휴대폰에는 세션과 워크스페이스를 통틀어 한 시간에 5번까지만 간편인증을 요청하고, 넘으면 요청하지 않고 429 API_RATE_LIMITED(Retry-After, 시도로 세지 않음)입니다. 배포가 등록 확인을 끈 경우(CREDENTIAL_CHECKS=off) 아이디 로그인은 확인 없이 저장됩니다.`,
   security: [{ [REGISTRATION_SESSION_TOKEN]: [] }],
   request: { ...jsonBody(z.object({
     kind: z.enum(["PROVIDER_LOGIN", "CERTIFICATE"]),
@@ -45,7 +45,7 @@ export const route = behind(createRoute({
       "MISSING_REQUIRED_PARAM", "INVALID_PARAM_FORMAT", "INVALID_BUSINESS_REGISTRATION_NUMBER", "REGISTRATION_SESSION_TOKEN_INVALID", "REGISTRATION_SESSION_OPTION_NOT_ALLOWED", "REGISTRATION_SESSION_BUSINESS_MISMATCH",
       "REGISTRATION_E2E_UNKNOWN_KEY_ID", "REGISTRATION_E2E_DECRYPT_FAILED", "MISSING_CREDENTIAL_FIELD", "INVALID_CREDENTIAL_FORMAT",
       "REGISTRATION_SESSION_ALREADY_CONSUMED", "REGISTRATION_SESSION_ALREADY_CANCELLED", "REGISTRATION_SESSION_EXPIRED", "REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED",
-      "REGISTRATION_SESSION_NOT_USABLE", "CREDENTIAL_PROBE_FAILED", "UNSUPPORTED_AUTH_METHOD", "INVALID_PROVIDER_CODE", "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", "CREDENTIAL_ALREADY_EXISTS", "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS", "CREDENTIAL_RECOVERY_VALIDATION_FAILED", "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "WORKSPACE_ACCESS_DENIED", ...CERTIFICATE_ERRORS,
+      "REGISTRATION_SESSION_NOT_USABLE", "CREDENTIAL_PROBE_FAILED", "API_RATE_LIMITED", "UNSUPPORTED_AUTH_METHOD", "INVALID_PROVIDER_CODE", "PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT", "CREDENTIAL_ALREADY_EXISTS", "CREDENTIAL_CERTIFICATE_SERIAL_BACKFILL_IN_PROGRESS", "CREDENTIAL_RECOVERY_VALIDATION_FAILED", "PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN", "WORKSPACE_ACCESS_DENIED", ...CERTIFICATE_ERRORS,
     ),
   },
 }));

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../../env";
+import { sha256Hex } from "../../platform/lib/crypto";
 
 export type LeaseGrant = {
   granted: true;
@@ -269,3 +270,11 @@ export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
 
 /** The lock of one credential. */
 export const credentialLock = (env: Pick<Bindings, "CREDENTIAL_LOCKS">, credentialId: string) => env.CREDENTIAL_LOCKS.getByName(credentialId);
+
+/**
+ * Where one person's phone asks are counted (only its `holderAsk`), named by their number's hash: the hosted
+ * registration asks the phone before any credential exists, and whoever issues sessions may name the same person in
+ * as many of them, in as many workspaces, as they like.
+ */
+export const holderPhoneAsks = async (env: Pick<Bindings, "CREDENTIAL_LOCKS">, phone: string) =>
+  env.CREDENTIAL_LOCKS.getByName(`holder-phone:${await sha256Hex(phone.replace(/\D/g, ""))}`);

@@ -2,6 +2,7 @@ import type { Bindings } from "../../env";
 import type { LoginCheckDeps } from "../registration/login-check";
 import { hasActiveJob } from "../jobs/store";
 import { pipelineDeps } from "./deps";
+import { holderPhoneAsks } from "./credential-lock";
 import { APPROVED_LOGIN_KEEP_MS } from "../../../contracts/scraper-protocol";
 
 /** The lease holder a registration takes a new credential's lease as, for the moment it leaves its login there. */
@@ -19,6 +20,7 @@ export function registrationCheckDeps(env: Bindings, defer: (work: Promise<unkno
     scraperFor: deps.scraperFor,
     hasActiveJob,
     defer,
+    holderAsk: async (phone) => (await holderPhoneAsks(env, phone)).holderAsk(),
     async keepLogin(credentialId, scraperSessionId) {
       const lock = deps.lockFor(credentialId);
       const holder = registrationHolder(credentialId);

@@ -21,6 +21,8 @@ export interface LoginCheckDeps {
   hasActiveJob: ActiveJobCheck;
   /** Lets a login still being made go on after the answer (the request's waitUntil). */
   defer(work: Promise<unknown>): void;
+  /** Counts a ring of this person's phone, across sessions and workspaces: 0 when it may ring now, else the ms until it may. */
+  holderAsk(phone: string): Promise<number>;
 }
 
 /** Where a submitted login stands, as the hosted page shows it. */
@@ -56,6 +58,17 @@ export async function startLoginCheck(env: Bindings, deps: LoginCheckDeps, sessi
   const provider = findProvider(row.providerCode)!;
   const scraper = deps.scraperFor(provider);
   if (earlier?.scraperSessionId) deps.defer(scraper.closeSession(earlier.scraperSessionId).catch(() => undefined));
+  if (credential.authMethod === "SIMPLE_AUTH") {
+    const waitMs = await deps.holderAsk(credential.phone);
+    if (waitMs > 0) {
+      await dropPendingLogin(env.DB, session.id, pending.checkId);
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new ApiError("API_RATE_LIMITED", {
+        message: `이 휴대폰에는 최근 한 시간 동안 인증 요청을 이미 여러 번 보냈습니다. ${Math.ceil(seconds / 60)}분 뒤에 다시 연결하기를 눌러 주세요. 입력한 정보는 저장하지 않았습니다.`,
+        headers: { "Retry-After": String(seconds) },
+      });
+    }
+  }
   const login = scraper.openSession(provider.code, credential, row.businessNumber ?? undefined).then(
     async (opened) => {
       // A newer submission replaced this one meanwhile: its login is not wanted.

@@ -35,8 +35,9 @@ export async function submitRegistration(env: Bindings, token: string, submissio
   try {
     return await register(env, session, submission, deps);
   } catch (err) {
-    // A login the institution refused was counted by its check, and one it could not check costs no attempt.
-    if (err instanceof ApiError && err.status < 500 && err.code !== "CREDENTIAL_PROBE_FAILED") await recordFailedAttempt(env, session.id);
+    // A login the institution refused was counted by its check, and one it could not check costs no attempt; nor does
+    // a holder's phone asked too often already (nothing was tried).
+    if (err instanceof ApiError && err.status < 500 && err.code !== "CREDENTIAL_PROBE_FAILED" && err.code !== "API_RATE_LIMITED") await recordFailedAttempt(env, session.id);
     throw err;
   }
 }
