@@ -7,12 +7,12 @@ import { findProvider } from "../catalog/providers";
 import { consentFaceOf, consentFaceStatement } from "../credentials/consents";
 import { assertSameIdentity, restoreStatement } from "../credentials/recovery";
 import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
-import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { type ActiveJobCheck, assertIdentitiesKnown, findCredential, newCheckId, sealedCredentialRow } from "../credentials/store";
 import { assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
 import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
 import { consentOptionOf } from "./open-banking";
-import { consumedFor, consumeStatement, type SessionRow, sessionStillPending } from "./sessions";
+import { consumedFor, consumeStatement, consumeWithCredential, type SessionRow, sessionStillPending } from "./sessions";
 import { registrationSessions } from "./tables";
 
 const PROVIDER = "openbanking";
@@ -38,14 +38,8 @@ export async function registerConsent(env: Bindings, session: SessionRow, grant:
     providerCode: PROVIDER, credential: grant.credential, certificate: null, businessNumber: session.businessNumber, check: checksOnRegistration(env), schemas: option.schemas, consent: face,
     consentRecord: await newConsentRecord(env.DB, session.workspaceId, textVersion, face, now),
   });
-  const [supersede] = await env.DB.batch([
-    ...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)),
-    consumeStatement(env.DB, session.id, row.id, now),
-  ]).catch((err: unknown) => {
-    throw isIdentityConflict(err) ? alreadyExists() : err;
-  });
-  const after = await consumedFor(env, session, row.id);
-  await credentialRegistered(env, row, supersededIds(supersede!), hasActiveJob);
+  const { after, superseded } = await consumeWithCredential(env, session, row, now);
+  await credentialRegistered(env, row, superseded, hasActiveJob);
   await markConnected(env, session.id);
   await sessionEnded(env, after);
   return after;

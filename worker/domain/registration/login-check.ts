@@ -6,12 +6,12 @@ import { log } from "../../platform/observability/telemetry";
 import { redactText } from "../../../collectors/redaction";
 import type { ProviderDefinition } from "../catalog/providers";
 import { credentialRegistered } from "../credentials/replace";
-import { type ActiveJobCheck, alreadyExists, type CredentialRow, isIdentityConflict, replaceCredentialStatements, supersededIds } from "../credentials/store";
+import { type ActiveJobCheck, type CredentialRow } from "../credentials/store";
 import { AwaitingHolder, type ScraperPort } from "../scraper/port";
 import { findProvider } from "../catalog/providers";
 import { sessionEnded } from "./events";
 import { dropPendingLogin, holdPendingLogin, type PendingLogin, pendingLoginOf, updatePendingLogin } from "./pending-login";
-import { assertPending, consumedFor, consumeStatement, findSession, MAX_ATTEMPTS, recordFailedAttempt, type SessionRow, sessionStillPending } from "./sessions";
+import { assertPending, consumeWithCredential, findSession, MAX_ATTEMPTS, recordFailedAttempt, type SessionRow } from "./sessions";
 
 /** What checking a login at the institution needs from above: the scraper a provider runs on, and the pipeline's lock. */
 export interface LoginCheckDeps {
@@ -144,19 +144,12 @@ async function store(env: Bindings, deps: LoginCheckDeps, session: SessionRow, p
   const row: CredentialRow = { ...pending.row, checkState: "VALID", checkId: null, checkError: null, checkedAt: now };
   const scraper = deps.scraperFor(findProvider(row.providerCode)!);
   const sessionId = pending.scraperSessionId!;
-  let supersede: D1Result;
-  try {
-    [supersede] = (await env.DB.batch([...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)), consumeStatement(env.DB, session.id, row.id, now)])) as [D1Result];
-  } catch (err) {
-    await scraper.closeSession(sessionId).catch(() => undefined);
-    throw isIdentityConflict(err) ? alreadyExists() : err;
-  }
-  const after = await consumedFor(env, session, row.id).catch(async (err: unknown) => {
+  const { after, superseded } = await consumeWithCredential(env, session, row, now).catch(async (err: unknown) => {
     await scraper.closeSession(sessionId).catch(() => undefined);
     throw err;
   });
   if (!(row.authMethod === "SIMPLE_AUTH" && (await deps.keepLogin(row.id, sessionId)))) await scraper.closeSession(sessionId).catch(() => undefined);
-  await credentialRegistered(env, row, supersededIds(supersede), deps.hasActiveJob);
+  await credentialRegistered(env, row, superseded, deps.hasActiveJob);
   await sessionEnded(env, after);
   return { state: "CONNECTED", session: after };
 }

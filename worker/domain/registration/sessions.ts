@@ -7,6 +7,7 @@ import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 import { type SessionEventsEnv, sessionEnded } from "./events";
 import { effectiveStatus, MAX_ATTEMPTS, type SessionRow } from "./status";
 import { deleteBatch } from "../../platform/database/delete-batch";
+import { alreadyExists, type CredentialRow, isIdentityConflict, replaceCredentialStatements, supersededIds } from "../credentials/store";
 
 export { effectiveStatus, MAX_ATTEMPTS, type SessionRow };
 export type RegistrationOption = SessionRow["options"][number];
@@ -194,4 +195,17 @@ export async function consumedFor(env: SessionEventsEnv, session: SessionRow, cr
   // Another submission, a cancellation or the clock got there first.
   assertPending(after);
   throw new ApiError("REGISTRATION_SESSION_NOT_USABLE");
+}
+
+/**
+ * Stores the credential a session registered and consumes the session, in one transaction and only while the session
+ * still takes input, superseding the same login's earlier row; a login stored meanwhile is 409 CREDENTIAL_ALREADY_EXISTS.
+ * Answers the consumed session and the rows superseded. Every way a session ends in a new credential goes through here
+ * (a submission, a checked login, a consent).
+ */
+export async function consumeWithCredential(env: SessionEventsEnv, session: SessionRow, row: CredentialRow, now: number): Promise<{ after: SessionRow; superseded: string[] }> {
+  const [supersede] = await env.DB.batch([...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)), consumeStatement(env.DB, session.id, row.id, now)]).catch((err: unknown) => {
+    throw isIdentityConflict(err) ? alreadyExists() : err;
+  });
+  return { after: await consumedFor(env, session, row.id), superseded: supersededIds(supersede!) };
 }

@@ -1,7 +1,7 @@
 import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
-import { alreadyExists, assertIdentitiesKnown, findCredential, isIdentityConflict, newCheckId, replaceCredentialStatements, sealedCredentialRow, supersededIds } from "../credentials/store";
+import { assertIdentitiesKnown, findCredential, newCheckId, sealedCredentialRow } from "../credentials/store";
 import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
 import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
 import type { Bindings } from "../../env";
@@ -10,7 +10,7 @@ import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
 import { CURRENT_CONSENT_TEXT_VERSION } from "../credentials/consent-text";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
-import { consumedFor, consumeStatement, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
+import { consumedFor, consumeStatement, consumeWithCredential, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
 import { type LoginCheckDeps, type LoginCheckState, startLoginCheck } from "./login-check";
 
 export interface Submission {
@@ -93,16 +93,8 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const checkFirst = authMethod === "SIMPLE_AUTH" || (authMethod === "PROVIDER_LOGIN" && checksOnRegistration(env));
   const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: !checkFirst && checksOnRegistration(env), schemas: option.schemas, consentRecord });
   if (checkFirst) return startLoginCheck(env, deps, session, row, credential);
-  // The credential goes in (superseding the one it replaces) only while the session is still usable,
-  // and in the same transaction that consumes it.
-  const [supersede] = await env.DB.batch([
-    ...replaceCredentialStatements(env.DB, row, sessionStillPending(session.id, now)),
-    consumeStatement(env.DB, session.id, row.id, now),
-  ]).catch((err: unknown) => {
-    throw isIdentityConflict(err) ? alreadyExists() : err;
-  });
-  const after = await consumedFor(env, session, row.id);
-  await credentialRegistered(env, row, supersededIds(supersede!), deps.hasActiveJob);
+  const { after, superseded } = await consumeWithCredential(env, session, row, now);
+  await credentialRegistered(env, row, superseded, deps.hasActiveJob);
   await sessionEnded(env, after);
   return { state: "CONNECTED", session: after };
 }
