@@ -99,7 +99,9 @@ describe("registration through the hosted UI's API", () => {
   it("offers a certificate only at the providers serving a schema its session asks consent for", async () => {
     const { res } = await issue({ ...VALID, registrationOptions: [{ kind: "CERTIFICATE", schemas: ["card.approvals.corp.v1"] }] });
     const offered = (await connect(res.body.sessionToken)).body.options;
-    expect(offered.map((o: Json) => [o.providerCode, o.schemas.map((s: Json) => s.id)])).toEqual([["sandbox.card", ["card.approvals.corp.v1"]]]);
+    // The card issuer, and the tax portals, which read every issuer's business-card purchases (issue 62); no bank.
+    const byProvider = offered.map((o: Json) => [o.providerCode, o.schemas.map((s: Json) => s.id)]).sort((a: string[], b: string[]) => a[0]!.localeCompare(b[0]!));
+    expect(byProvider).toEqual([["hometax", ["card.approvals.corp.v1"]], ["sandbox.card", ["card.approvals.corp.v1"]], ["sandbox.taxportal", ["card.approvals.corp.v1"]]]);
   });
 
   it("answers unknown tokens 401 and cancelled or expired sessions 410", async () => {
