@@ -29,6 +29,11 @@ def _check_timestamp(t: int, tolerance: int, now: float | None) -> None:
         raise WebhookSignatureError(f"signature timestamp is more than {tolerance} seconds away from now")
 
 
+def _same(candidate: str, expected: str) -> bool:
+    # As bytes: compare_digest refuses a str with non-ASCII characters (TypeError), and a header is whatever was sent.
+    return hmac.compare_digest(candidate.encode(), expected.encode())
+
+
 def _parse(body: str) -> dict[str, Any]:
     try:
         event: dict[str, Any] = json.loads(body, parse_float=Decimal)
@@ -53,7 +58,7 @@ def verify_webhook(body: str, signature_header: str | None, secret: str, *, tole
         raise WebhookSignatureError(f"{SIGNATURE_HEADER} header is malformed")
     _check_timestamp(t, tolerance_seconds, now)
     expected = hmac.new(secret.encode(), f"{t}.{body}".encode(), hashlib.sha256).hexdigest()
-    if not any(hmac.compare_digest(c, expected) for c in candidates):
+    if not any(_same(c, expected) for c in candidates):
         raise WebhookSignatureError("no signature matches the body and secret")
     return _parse(body)
 
@@ -75,6 +80,6 @@ def verify_standard_webhook(body: str, headers: Mapping[str, str], secret: str, 
     _check_timestamp(int(timestamp), tolerance_seconds, now)
     mac = hmac.new(_standard_key(secret), f"{msg_id}.{timestamp}.{body}".encode(), hashlib.sha256).digest()
     expected = "v1," + base64.b64encode(mac).decode()
-    if not any(hmac.compare_digest(c, expected) for c in signatures.split(" ")):
+    if not any(_same(c, expected) for c in signatures.split(" ")):
         raise WebhookSignatureError("no signature matches the body and secret")
     return _parse(body)

@@ -46,7 +46,7 @@ public final class Webhooks {
     for (String part : signatureHeader.split(",")) {
       String[] kv = part.trim().split("=", 2);
       if (kv.length != 2 || kv[1].isEmpty()) continue;
-      if (kv[0].equals("t") && kv[1].matches("\\d+")) t = Long.parseLong(kv[1]);
+      if (kv[0].equals("t") && kv[1].matches("\\d+")) t = seconds(kv[1]);
       else if (kv[0].equals("v1")) candidates.add(kv[1]);
     }
     if (t == null || candidates.isEmpty()) throw new WebhookSignatureException(SIGNATURE_HEADER + " header is malformed");
@@ -66,7 +66,7 @@ public final class Webhooks {
     if (id == null || id.isEmpty() || timestamp == null || signatures == null || signatures.isEmpty() || !timestamp.matches("\\d+")) {
       throw new WebhookSignatureException("Standard Webhooks headers are missing or malformed");
     }
-    checkTimestamp(Long.parseLong(timestamp));
+    checkTimestamp(seconds(timestamp));
     String expected = "v1," + Base64.getEncoder().encodeToString(hmac(standardKey(), id + "." + timestamp + "." + body));
     boolean matched = false;
     for (String candidate : signatures.split(" ")) matched |= same(candidate, expected);
@@ -81,6 +81,15 @@ public final class Webhooks {
       return Base64.getDecoder().decode(text + "=".repeat((4 - text.length() % 4) % 4));
     } catch (IllegalArgumentException e) {
       throw new WebhookSignatureException("the secret is not base64");
+    }
+  }
+
+  /** A header's digits as seconds; more than a long holds is no time a delivery was signed at. */
+  private static long seconds(String digits) throws WebhookSignatureException {
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      throw new WebhookSignatureException("signature timestamp is out of range");
     }
   }
 
