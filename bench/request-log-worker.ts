@@ -33,7 +33,7 @@ const LIMITED_ENVELOPE = { code: "API_RATE_LIMITED", message: "요청 한도를 
 function answered(n: number, startedAt: number): AnsweredRequest {
   const requestId = crypto.randomUUID();
   const common = { requestId, workspaceId: WORKSPACE_ID, apiKeyId: API_KEY_ID, apiKeyPrefix: "sk_live_4f", startedAt, latencyMs: 20 + (n % 180) };
-  const none = { idempotencyKey: undefined, query: {}, bodyText: undefined, errorEnvelope: undefined };
+  const none = { idempotencyKey: undefined, query: {}, bodyText: undefined, errorEnvelope: undefined, answerText: undefined };
   switch (n % 10) {
     case 6:
       return { ...common, ...none, method: "GET", path: "/api/v1/data-jobs", status: 200, query: { limit: ["20"], status: ["FAILED", "SUCCEEDED"] } };

@@ -3314,7 +3314,7 @@ export interface components {
             idempotencyKey: string | null;
             /**
              * Format: int64
-             * @description 이 행이 나타내는 요청 수. 속도 제한의 429 API_RATE_LIMITED는 키와 분마다 한 행(그 분의 첫 요청)에 모아 세고, 다른 요청은 1입니다
+             * @description 이 행이 나타내는 요청 수. 속도 제한의 429 API_RATE_LIMITED는 키와 분마다 한 행(그 분의 첫 요청)에 모아 세고, 같은 작업 조회(GET /data-jobs/{id})에 같은 200 응답을 받은 요청도 키와 분마다 한 행에 모아 셉니다. 다른 요청은 1입니다
              * @example 1
              */
             repeatCount: number;

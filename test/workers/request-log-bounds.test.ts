@@ -173,6 +173,39 @@ describe("the request log's bounds", () => {
     expect(page.body.items.reduce((n: number, item: Json) => n + item.repeatCount, 0)).toBe(30);
   });
 
+  it("folds a key's polls of a job answered the same within a minute into one row counting them, and a changed answer starts another", async () => {
+    const ws = await createWorkspace();
+    // No credential: the job is born Failed, so its answer stays the same.
+    const job = (await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB })).body;
+    const path = `/api/v1/data-jobs/${job.id}`;
+    const poll = async (times: number, bindings: Bindings = env) => {
+      const ids = [];
+      for (let i = 0; i < times; i++) ids.push((await sent(path, { key: ws.apiKey, env: bindings })).requestId);
+      return ids;
+    };
+    const before = await poll(6);
+    // Another suggested poll interval: the same job, answered otherwise.
+    const changed = { ...env, SUGGESTED_POLL_INTERVAL_MS: "1234" } as Bindings;
+    const after = await poll(4, changed);
+    expect((await callJson<Json>(path, { key: ws.apiKey, env: changed })).body.suggestedPollIntervalMs).toBe(1234);
+    await logged(ws.workspaceId, before[0]!);
+    await vi.waitFor(
+      async () => {
+        const rows = (await rowsOf(ws.workspaceId)).filter((r) => r.path === path);
+        expect(rows.reduce((n, r) => n + r.repeat_count, 0)).toBe(11);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    const rows = (await rowsOf(ws.workspaceId)).filter((r) => r.path === path).sort((a, b) => a.created_at - b.created_at);
+    // One row an answer and minute: the two answers' rows, and one more a minute's end crossed.
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows.length).toBeLessThanOrEqual(3);
+    expect(rows[0]).toMatchObject({ id: before[0], status: 200, method: "GET" });
+    expect(rows.some((r) => r.id === after[0])).toBe(true);
+    // The create, answered once, is a row of its own.
+    expect((await rowsOf(ws.workspaceId)).filter((r) => r.method === "POST").map((r) => r.repeat_count)).toEqual([1]);
+  });
+
   it("stores a workspace's requests until its day's budget is spent, then counts the rest as omitted", async () => {
     const ws = await createWorkspace();
     const day = kstDate(Date.now());

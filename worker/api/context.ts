@@ -10,6 +10,8 @@ export interface ApiVariables extends BaseVariables {
   authFailure: KeyFailure | undefined;
   /** Set by a route that lets its request log keep its body (request-log.ts, LOGS_BODY). */
   logsBody: true | undefined;
+  /** Set by a route whose repeated reads answered the same fold into one row of the request log (request-log.ts, FOLDS_REPEATS). */
+  foldsRepeats: true | undefined;
 }
 
 export interface ApiEnv {

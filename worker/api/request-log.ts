@@ -29,6 +29,19 @@ export const LOGS_BODY: RouteFront<ApiEnv> = {
 };
 
 /**
+ * What a route is defined behind when a client reads it again and again until it changes (a job's detail, polled at
+ * its suggestedPollIntervalMs): its 200 answers the same within a minute are one row of the log, counting them
+ * (domain/request-logs/entry.ts). Its answer is small JSON, read again after it has gone to hash it.
+ */
+export const FOLDS_REPEATS: RouteFront<ApiEnv> = {
+  middleware: createMiddleware<ApiEnv>(async (c, next) => {
+    c.set("foldsRepeats", true);
+    await next();
+  }),
+  errors: [],
+};
+
+/**
  * The body as the route read it, where the route allows it (LOGS_BODY). A body the route never read (refused before
  * validation, or no body) is not read here: reading it would take what the body limit never measured.
  */
@@ -64,6 +77,7 @@ export const recordApiRequest = createMiddleware<ApiEnv>(async (c, next) => {
       query: c.req.queries(),
       bodyText: bodyRead(c),
       errorEnvelope: errorEnvelope(c.res),
+      answerText: c.get("foldsRepeats") && c.res.status === 200 ? c.res.clone().text() : undefined,
       startedAt,
     }),
   );

@@ -5,6 +5,7 @@ import { DataJobSchema, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
 import { businessScoped } from "../guards";
+import { FOLDS_REPEATS } from "../request-log";
 
 export const route = businessScoped(createRoute({
   method: "get",
@@ -18,6 +19,6 @@ export const route = businessScoped(createRoute({
     200: { description: "작업의 현재 상태", content: { "application/json": { schema: DataJobSchema } } },
     ...errorResponses("DATA_JOB_NOT_FOUND"),
   },
-}));
+}), FOLDS_REPEATS);
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => c.json(jobView(await loadJob(c, c.req.valid("param").id), pollIntervalMs(c.env)), 200);

@@ -21,7 +21,7 @@ export const RequestLogSchema = z
       .meta({ description: "요청에 쓴 API 키. 키 자체는 기록하지 않습니다" }),
     idempotencyKey: z.string().max(128).nullable().meta({ description: "요청의 Idempotency-Key 헤더. 없으면 null" }),
     repeatCount: count().meta({
-      description: "이 행이 나타내는 요청 수. 속도 제한의 429 API_RATE_LIMITED는 키와 분마다 한 행(그 분의 첫 요청)에 모아 세고, 다른 요청은 1입니다",
+      description: "이 행이 나타내는 요청 수. 속도 제한의 429 API_RATE_LIMITED는 키와 분마다 한 행(그 분의 첫 요청)에 모아 세고, 같은 작업 조회(GET /data-jobs/{id})에 같은 200 응답을 받은 요청도 키와 분마다 한 행에 모아 셉니다. 다른 요청은 1입니다",
       example: 1,
     }),
   })

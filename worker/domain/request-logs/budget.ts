@@ -1,6 +1,6 @@
 import { type Plan, PLAN_REQUEST_LOG } from "../workspaces/plans";
 import { kstDate } from "../../platform/lib/korean-time";
-import { byteLength } from "./entry";
+import { byteLength, isRefusalFold } from "./entry";
 import type { RequestLogEntry } from "./messages";
 
 /** What a workspace's log already took on a day (tables.ts requestLogDays), as the consumer read it. */
@@ -23,14 +23,16 @@ export const dayKey = (workspaceId: string, day: string) => `${workspaceId}|${da
  * for a workspace gone meanwhile), in the order they came, and what each day gains. Past the budget a request is
  * counted as omitted, not stored: the log must not let one tenant fill the database every tenant writes to
  * (docs/capacity.md). A rate limit's refusals (`collapseKey`) are always kept and not charged: they fold into a row
- * per key and minute, bounded by the plan's live keys, and a hammered limit is what an owner most needs to see.
+ * per key and minute, bounded by the plan's live keys, and a hammered limit is what an owner most needs to see. A
+ * job's folded polls are charged as any request, once a message that carries them: a fold's row may be charged more
+ * than once when its polls came in several messages, so the budget errs toward storing less, never more.
  * Two consumers running at once may each see the same remaining budget, so a day can overshoot by one batch.
  */
 export function withinBudget(entries: RequestLogEntry[], used: DayUse[], plans: Map<string, Plan>): { kept: RequestLogEntry[]; days: DayDelta[] } {
   const days = new Map<string, DayDelta & { start: number }>(used.map((u) => [dayKey(u.workspaceId, u.day), { ...u, start: u.bytes, rows: 0, omitted: 0 }]));
   const kept: RequestLogEntry[] = [];
   for (const entry of entries) {
-    if (entry.collapseKey) {
+    if (isRefusalFold(entry)) {
       kept.push(entry);
       continue;
     }

@@ -1,3 +1,4 @@
+import { sha256Hex } from "../../platform/lib/crypto";
 import type { RequestLogEntry } from "./messages";
 import { cardMasked, redact, TRUNCATED } from "./redaction";
 
@@ -20,6 +21,8 @@ export interface AnsweredRequest {
   bodyText: Promise<string> | undefined;
   /** The error envelope of a JSON error answer, else undefined. */
   errorEnvelope: Promise<unknown> | undefined;
+  /** The 200 answer's body of a route whose repeats fold (api/request-log.ts, FOLDS_REPEATS), else undefined. */
+  answerText: Promise<string> | undefined;
   startedAt: number;
 }
 
@@ -71,10 +74,26 @@ function errorCodeOf(envelope: unknown): string | null {
   return typeof code === "string" ? code.slice(0, MAX_ERROR_CODE) : null;
 }
 
+/** A rate limit's refusals, folded per key and minute: a row of them is not charged to the day's budget (budget.ts). */
+export const isRefusalFold = (entry: Pick<RequestLogEntry, "collapseKey" | "errorCode">): boolean => !!entry.collapseKey && entry.errorCode === "API_RATE_LIMITED";
+
+/**
+ * Where a request's row folds into another's (`collapseKey`), or null: a rate limit's refusals by key and minute, and
+ * a repeated read answered the same (FOLDS_REPEATS) by key, minute and a hash of what was asked and answered, so a
+ * row stands only for requests that sent and got the same. Neither row keeps what the hash covers beyond the first's.
+ */
+async function collapseKeyOf(answered: AnsweredRequest, refused: boolean): Promise<string | null> {
+  const minute = `${answered.apiKeyId}:${answered.startedAt - (answered.startedAt % MINUTE_MS)}`;
+  if (refused) return minute;
+  const answer = await settled(answered.answerText);
+  if (answer === undefined) return null;
+  return `${minute}:${await sha256Hex(JSON.stringify([answered.workspaceId, answered.method, answered.path, answered.query, answered.status, answer]))}`;
+}
+
 /**
  * The row a request leaves: every value bounded, and nothing of a secret, a credential, a card number or a record
  * (redaction.ts). A rate limit's 429 keeps neither query nor envelope and carries its key's minute (`collapseKey`): a key hammering
- * the limit leaves a row a minute, counting its refusals, not a row each.
+ * the limit leaves a row a minute, counting its refusals, not a row each. A job's polls answered the same fold alike.
  */
 export async function requestLogEntry(answered: AnsweredRequest): Promise<RequestLogEntry> {
   const [bodyText, envelope] = await Promise.all([settled(answered.bodyText), settled(answered.errorEnvelope)]);
@@ -95,7 +114,7 @@ export async function requestLogEntry(answered: AnsweredRequest): Promise<Reques
     body: bodyText ? capped(redact(parsed(bodyText)), MAX_PART_BYTES.body) : null,
     errorBody: envelope === undefined || refused ? null : capped(redact(envelope), MAX_PART_BYTES.errorBody),
     createdAt: answered.startedAt,
-    collapseKey: refused ? `${answered.apiKeyId}:${answered.startedAt - (answered.startedAt % MINUTE_MS)}` : null,
+    collapseKey: await collapseKeyOf(answered, refused),
     repeatCount: 1,
   };
 }

@@ -29,7 +29,7 @@ function outboxOf(queue: Queue<RequestLogMessage>): Outbox {
 /** A send that fails is tried again after these pauses: a queue's brief refusal must not leave a request unlogged. */
 const SEND_RETRY_MS = [100, 500];
 
-/** The entries with the rate limit's refusals of one key and minute folded into the first one's, counting the others. */
+/** The entries with those of one `collapseKey` (a key's refusals, or its polls answered the same, in a minute) folded into the first one's, counting the others. */
 function collapsed(entries: RequestLogEntry[]): RequestLogEntry[] {
   const byKey = new Map<string, RequestLogEntry>();
   const kept: RequestLogEntry[] = [];

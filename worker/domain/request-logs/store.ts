@@ -25,8 +25,9 @@ export async function dayUses(d1: D1Database, days: { workspaceId: string; day: 
 
 /**
  * Writes a consumer batch's rows and what each day took in one D1 round trip. A row already there is left: the queue
- * delivers at least once, and a redelivered message carries the same request. A rate limit's row of a key and minute
- * counts the refusals of every message that carries one (a redelivered message counts its own again).
+ * delivers at least once, and a redelivered message carries the same request. A folded row (a rate limit's of a key
+ * and minute, a job's polls answered the same, entry.ts) counts the requests of every message that carries one (a
+ * redelivered message counts its own again).
  */
 export async function insertRequestLogs(d1: D1Database, rows: RequestLogEntry[], days: DayDelta[] = []): Promise<void> {
   const db = database(d1);

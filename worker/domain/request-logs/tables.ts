@@ -33,10 +33,11 @@ export const requestLogs = sqliteTable(
     createdAt: integer("created_at").notNull(),
     /**
      * A 429's key and minute (`<api key id>:<minute start>`): the refusals of one key in one minute are one row, the
-     * first one's, counting the rest (entry.ts); null for every other answer.
+     * first one's, counting the rest; a job's poll answered 200 adds a hash of what was asked and answered, so its
+     * polls answered the same in a minute are one row (entry.ts); null for every other answer.
      */
     collapseKey: text("collapse_key").unique(),
-    /** How many requests the row stands for: 1, or a 429 row's refusals in its minute. */
+    /** How many requests the row stands for: 1, or a folded row's requests in its minute. */
     repeatCount: integer("repeat_count").notNull().default(1),
   },
   (t) => [index("request_logs_workspace").on(t.workspaceId, t.createdAt, t.id), index("request_logs_created").on(t.createdAt)],
