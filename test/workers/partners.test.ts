@@ -5,7 +5,8 @@ import { readJob } from "../../worker/domain/jobs/board";
 import { createJob } from "../../worker/domain/jobs/create";
 import { isValidBusinessNumber, withCheckDigit } from "../../contracts/business-number";
 import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
-import { hostedUiHeaders } from "./registration-envelope";
+import { encryptForService, hostedUiHeaders } from "./registration-envelope";
+import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { asPartner, connectBusinesses, connectionTo, partnerWithConnection } from "./partner-helpers";
 
@@ -126,6 +127,26 @@ describe("partners acting for businesses", () => {
     expect(await lock.holds(job.id)).toBe(false);
     // A job that had already ended keeps its own outcome.
     expect((await readJob(env, connection.workspaceId, finished.id))!.updatedAt).toBe(finished.updatedAt);
+  });
+
+  it("drops the sealed login a cancelled session held for the institution's answer with the revocation", async () => {
+    const person = SIMPLE_AUTH_PEOPLE[1]!;
+    const partner = await partnerWithConnection(person.businessNumber);
+    const connection = await connectionTo(partner, person.businessNumber);
+    const issued = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", json: { ...SESSION, registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "hometax" }] }, ...asPartner(partner.apiKey, person.businessNumber) });
+    const token = issued.body.sessionToken;
+    const page = (await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(token) })).body;
+    const envelope = await encryptForService(page.encryptionKey, page.sessionId, { provider: "kakao", name: person.name, birthDate: person.birthDate, phone: person.phone });
+    const waiting = await callJson<Json>("/connect/api/registrations", { method: "POST", headers: hostedUiHeaders(token), json: { kind: "PROVIDER_LOGIN", providerCode: "hometax", authMethod: "SIMPLE_AUTH", envelope } });
+    expect(waiting.body.state, JSON.stringify(waiting.body)).toBe("AWAITING_HOLDER");
+    const held = () => env.DB.prepare("SELECT status, pending_login AS pending FROM registration_sessions WHERE id = ?").bind(page.sessionId).first<Json>();
+    expect((await held())!.pending).toContain('"sealed"');
+
+    expect((await revoke(partner, connection.id)).status).toBe(200);
+
+    // The login waiting for the phone was sealed for a credential the revocation says is gone: nothing of it is left.
+    expect(await held()).toEqual({ status: "CANCELLED", pending: null });
+    await fetch(`${env.SANDBOX_BASE_URL}/_sandbox/hometax/phone/deny`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: person.name }) });
   });
 
   it("refuses partners' direct credential registration with 410 PARTNER_CREDENTIAL_API_UNSUPPORTED and stores nothing", async () => {

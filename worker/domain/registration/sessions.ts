@@ -113,7 +113,8 @@ export async function cancelSession(env: SessionEventsEnv, row: SessionRow): Pro
 export function cancelWorkspaceSessions(db: Database, workspaceId: string, now: number) {
   return db
     .update(registrationSessions)
-    .set({ status: "CANCELLED", finishedAt: now })
+    // A login held for the institution's answer is sealed for a credential that will not be: it goes with the session.
+    .set({ status: "CANCELLED", finishedAt: now, pendingLogin: null })
     .where(and(eq(registrationSessions.workspaceId, workspaceId), eq(registrationSessions.status, "PENDING"), gt(registrationSessions.expiresAt, now)));
 }
 
