@@ -158,7 +158,7 @@ describe("Open Banking adapter against the replica", () => {
     expect(records.map((r) => [r.transactionAt, r.amount, r.balance])).toEqual(
       truth.map((t) => [`${t.tran_date.slice(0, 4)}-${t.tran_date.slice(4, 6)}-${t.tran_date.slice(6)}T${t.tran_time.slice(0, 2)}:${t.tran_time.slice(2, 4)}:${t.tran_time.slice(4)}+09:00`, t.inout_type === "입금" ? t.tran_amt : -t.tran_amt, t.after_balance_amt]),
     );
-    expect(records.at(-1)!.transactionAt.slice(0, 10)).toBe(today);
+    expect(String(records.at(-1)!.transactionAt).slice(0, 10)).toBe(today);
     expect(sent.filter((u) => u.pathname.endsWith("/transaction_list/fin_num") && u.searchParams.has("befor_inquiry_trace_info")).length).toBeGreaterThan(0);
   });
 
