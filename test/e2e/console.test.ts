@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FileBrowser, personChromium } from "../node/chromium";
 import { client, type Stack, startStack } from "./stack";
 import { NAMED_WORKSPACES } from "./workspaces";
+import { fromMenu } from "./console-menu";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
 /** The shared profile's worker output (test/e2e/global-setup.ts). */
@@ -81,7 +82,7 @@ describe("the console in Chromium against the local stack", () => {
     await submit(page);
     expect(page.url()).toMatch(/\/console\/w\/[0-9a-f-]+\/keys$/);
 
-    await submit(page, "header form button[type=submit]");
+    await Promise.all([page.waitForNavigation(), fromMenu(page, "form[action='/console/sign-out'] button")]);
     expect(page.url()).toMatch(/\/console\/sign-in$/);
     await signIn(page, email, "not the password");
     expect(await page.$eval("[role=alert]", (el) => el.getAttribute("data-code"))).toBe("INVALID_CREDENTIALS");
@@ -91,7 +92,7 @@ describe("the console in Chromium against the local stack", () => {
     await submit(page);
     expect(page.url()).toMatch(/\/console\/w\/[0-9a-f-]+\/jobs$/);
 
-    await page.click("a[href$='/keys']");
+    await fromMenu(page, "a[href$='/keys']");
     await page.waitForSelector("#name");
     await page.type("#name", "배치 서버");
     await submit(page);
@@ -102,7 +103,7 @@ describe("the console in Chromium against the local stack", () => {
 
     // A colleague invited from the members page follows the mailed link, chooses a password and is in.
     const colleague = `colleague-${Date.now()}@example.co.kr`;
-    await page.click("a[href$='/members']");
+    await fromMenu(page, "a[href$='/members']");
     await page.waitForSelector("#invite-email");
     await page.type("#invite-email", colleague);
     await submit(page, "form[action$='/members/invite'] button[type=submit]");
@@ -134,7 +135,7 @@ describe("the console in Chromium against the local stack", () => {
     const requestId = String(missing.body.requestId);
 
     // Written after the answer, through a queue: the page shows it within seconds.
-    await page.click("a[href$='/logs']");
+    await fromMenu(page, "a[href$='/logs']");
     for (const deadline = Date.now() + 20_000; !(await page.$(`tr[data-request-id="${requestId}"]`)); await new Promise((r) => setTimeout(r, 500))) {
       expect(Date.now()).toBeLessThan(deadline);
       await page.reload();
@@ -146,7 +147,7 @@ describe("the console in Chromium against the local stack", () => {
     expect(JSON.parse(await page.$eval("#error-body", (el) => el.textContent!))).toMatchObject({ code: missing.body.code, requestId });
     await shot(page, "4-request-log");
 
-    await page.click("a[href$='/results-retention']");
+    await fromMenu(page, "a[href$='/results-retention']");
     await page.waitForSelector("#retention-days");
     await page.type("#retention-days", "3");
     await submit(page, "form[action$='/results-retention'] button[type=submit]");
@@ -174,7 +175,7 @@ describe("the console in Chromium against the local stack", () => {
     await page.goto(await mailedLink(payer, "verify-email"));
     await submit(page);
     await page.goto(workspacePage);
-    await page.click("a[href$='/billing']");
+    await fromMenu(page, "a[href$='/billing']");
     await page.waitForSelector("#card-number");
     const addCard = async (number: string) => {
       for (const [field, value] of [["#card-number", number], ["#card-expiry-month", "12"], ["#card-expiry-year", "29"], ["#card-owner", "900101"], ["#card-password", "00"]] as const) await page.type(field, value);
@@ -265,7 +266,7 @@ describe("the console in Chromium against the local stack", () => {
     expect(csv.bytes.slice(0, 3)).toEqual([0xef, 0xbb, 0xbf]);
     expect(text.trim().split("\n").length).toBeGreaterThan(rows);
 
-    await page.click("a[href$='/jobs']");
+    await fromMenu(page, "a[href$='/jobs']");
     await page.waitForSelector("#status");
     await page.select("#status", "SUCCEEDED");
     await submit(page, "form[method=get] button[type=submit]");
@@ -274,7 +275,7 @@ describe("the console in Chromium against the local stack", () => {
     await shot(page, "6-jobs-filtered");
 
     // The overview draws the day's jobs with uPlot, served by the worker under the page's policy.
-    await page.click("a[href$='/overview']");
+    await fromMenu(page, "a[href$='/overview']");
     await page.waitForSelector("#jobs-chart[data-drawn=true] canvas");
     // The job just run is in today's count (the last day the chart draws).
     expect(await page.$eval("#overview-data", (el) => JSON.parse(el.textContent!).succeeded.at(-1))).toBeGreaterThanOrEqual(1);

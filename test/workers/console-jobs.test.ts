@@ -9,6 +9,8 @@ import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { addMember } from "../../worker/domain/users/members";
 import { findUserByEmail } from "../../worker/domain/users/store";
 import { kst } from "../../worker/web/kst";
+import { publishJob } from "../../worker/domain/jobs/board";
+import { findJobById } from "../../worker/domain/jobs/store";
 import { finishedJob, jobRowOf, storedObjects } from "./results-retention-helpers";
 
 const DAY = 86_400_000;
@@ -45,6 +47,40 @@ describe("jobs in the console", () => {
     expect(failedOnly.html).toContain(`data-job-id="${jobId}"`);
     const succeededOnly = await browser.open(`/console/w/${workspaceId}/jobs?status=SUCCEEDED`);
     expect(succeededOnly.html).not.toContain(`data-job-id="${jobId}"`);
+  });
+
+  it("lists when each job was asked for and when it ended, and a failure in Korean with its next step rather than its code", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    await browser.open(`/console/w/${workspaceId}/jobs`);
+    const created = await browser.post(`/console/w/${workspaceId}/jobs`, { target: "sandbox.bank|bank.accounts.cb.v1" });
+    const jobId = /\/jobs\/([0-9a-f-]{36})$/.exec(created.location!)![1]!;
+    const row = (await jobRowOf(jobId))!;
+    const list = await browser.open(`/console/w/${workspaceId}/jobs`);
+    const cells = new RegExp(`<tr data-job-id="${jobId}">([\\s\\S]*?)</tr>`).exec(list.html)![1]!;
+    expect(cells).toContain(kst(row.created_at));
+    expect(cells).toContain(kst(row.finished_at));
+    expect(cells).toContain("이 기관에 등록된 자격 증명이 없거나 삭제되었습니다");
+    expect(cells).toContain("다음 할 일: 이 기관의 자격 증명을 등록한 뒤 새로 수집해 주세요.");
+    expect(cells).not.toContain(">실패 · CREDENTIAL_NOT_FOUND<");
+  });
+
+  it("shows a job's course on its page from what is recorded: asked for, each unit committed and still to come, the turn it waits for, its resumptions", async () => {
+    const browser = new ConsoleBrowser();
+    const { workspaceId } = await browser.signUp();
+    const jobId = await jobInWorkspace(workspaceId, [[bankTransaction("a", "급여", 10)], [bankTransaction("b", "이체", -5), bankTransaction("c", null, 1)], [bankTransaction("d", null, 2)]], [0, 1]);
+    // Waiting its turn behind two others after one automatic resumption, written and published as the pipeline does.
+    await env.DB.prepare("UPDATE jobs SET queue_position = 2, attempt = 1 WHERE id = ?").bind(jobId).run();
+    await publishJob(env as Bindings, (await findJobById(env.DB, jobId))!);
+    const row = (await jobRowOf(jobId))!;
+    const page = await browser.open(`/console/w/${workspaceId}/jobs/${jobId}`);
+    const steps = [...page.html.matchAll(/<li data-step="([a-z-]+)">([\s\S]*?)<\/li>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, "")]);
+    expect(steps.map(([kind]) => kind)).toEqual(["queued", "unit-done", "unit-done", "wait", "retry", "unit-queued"]);
+    expect(steps[0]![1]).toContain(kst(row.created_at));
+    expect(steps[2]![1]).toMatch(/단위 2 .*수집 완료 · 2건/);
+    expect(steps[3]![1]).toContain("앞에 2건");
+    expect(steps[4]![1]).toContain("1번");
+    expect(steps[5]![1]).toContain("단위 3");
   });
 
   it("answers a refresh with bad input on the page with the API's code", async () => {
@@ -193,7 +229,8 @@ describe("schedules in the console", () => {
     const runs = await browser.open(`${base}/${row.id}`);
     const run = (await env.DB.prepare("SELECT id FROM jobs WHERE schedule_id = ?").bind(row.id).first<Json>())!;
     expect(runs.html).toContain(`data-job-id="${run.id}"`);
-    expect(runs.html).toContain("실패 · CREDENTIAL_NOT_FOUND");
+    expect(runs.html).toContain('data-failure-code="CREDENTIAL_NOT_FOUND"');
+    expect(runs.html).toContain("자격 증명을 다시 등록해 주세요");
 
     const paused = await browser.post(`${base}/${row.id}/pause`, {});
     expect([paused.status, paused.html.includes('data-status="PAUSED"')]).toEqual([200, true]);

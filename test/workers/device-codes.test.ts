@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../worker/platform/lib/crypto";
 import { callJson } from "./helpers";
 import { alertCode, ConsoleBrowser } from "./console-browser";
+import { kst } from "../../worker/web/kst";
 
 type Json = Record<string, any>;
 
@@ -173,7 +174,10 @@ describe("device authorization grant (RFC 8628)", () => {
     const approver = await env.DB.prepare("SELECT user_id AS id FROM workspace_members WHERE workspace_id = ?").bind(workspaceId).first<{ id: string }>();
     const row = await env.DB.prepare("SELECT issued_to_user_id AS issuedTo, issued_by_user_id AS issuedBy FROM api_keys WHERE id = ?").bind(granted.body.apiKey.id).first();
     expect(row).toEqual({ issuedTo: approver!.id, issuedBy: approver!.id });
-    expect((await browser.open(`/console/w/${workspaceId}/keys`)).html).toContain("명령줄 로그인으로 발급");
+    const keysPage = (await browser.open(`/console/w/${workspaceId}/keys`)).html;
+    expect(keysPage).toContain("명령줄 로그인으로 발급");
+    // Its expiry in Korean time, as every other moment of the console.
+    expect(keysPage).toContain(`사용 중 (${kst(Date.parse(granted.body.apiKey.expiresAt))} 만료)`);
 
     const { body: second } = await start();
     await browser.post("/console/device", { user_code: second.user_code, workspaceId, decision: "approve" });

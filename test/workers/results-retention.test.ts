@@ -68,7 +68,9 @@ describe("the results retention setting", () => {
     const owner = new ConsoleBrowser();
     const { workspaceId } = await owner.signUp();
     const page = `/console/w/${workspaceId}/results-retention`;
-    expect((await owner.open(page)).html).toContain(`최대 ${PLAN_RESULTS_RETENTION.FREE.maxDays}일`);
+    const words = (await owner.open(page)).html;
+    expect(words).toContain(`최대 ${PLAN_RESULTS_RETENTION.FREE.maxDays}일`);
+    expect(words).toMatch(/남습니다\. 무료 플랜/);
     const tooLong = await owner.post(page, { days: String(PLAN_RESULTS_RETENTION.FREE.maxDays + 1) });
     expect(tooLong.status).toBe(400);
     expect(alertCode(tooLong.html)).toBe("INVALID_PARAM_FORMAT");

@@ -12,10 +12,14 @@ import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { roleMay } from "../domain/workspaces/roles";
 import { consentTermsOf, isSandboxOnly, MAX_CONSENT_DAYS, setConsentDays } from "../domain/workspaces/store";
 import { kst } from "../web/kst";
-import { ActionButton, CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
+import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { WorkspaceNav } from "./workspace-nav";
 import { currentStatuses } from "../domain/business-status/check";
 import { BusinessBadge } from "./business-status";
+import { holderName } from "../domain/certificates/holder-name";
+import { kstDate } from "../platform/lib/korean-time";
+import { raw } from "hono/html";
+import { CHECK_IN_PLACE_SCRIPT } from "./check-in-place";
 
 const STATUS = { ACTIVE: "사용 중", SUPERSEDED: "교체됨", DELETED: "삭제됨" } as const;
 const CHECK = { CHECKING: "확인 중", VALID: "로그인됨", INVALID: "거절됨", UNKNOWN: "확인 못 함" } as const;
@@ -32,7 +36,7 @@ function WithdrawalNotice(props: { rows: CredentialRow[]; now: number }) {
       <p>소유자가 동의를 철회한 자격 증명이 있습니다. 비밀 값은 지워졌고, 이 자격 증명으로는 더 수집하지 않습니다.</p>
       <ul>
         {withdrawn.map((row) => (
-          <li data-credential-id={row.id}>{`${providerName(row.providerCode)} ${row.label ?? ""}: ${kst(row.deletedAt!)}`}</li>
+          <li data-credential-id={row.id}>{`${providerName(row.providerCode)} ${credentialName(row)}: ${kst(row.deletedAt!)}`}</li>
         ))}
       </ul>
     </div>
@@ -47,6 +51,24 @@ function daysLeft(row: CredentialRow, now: number): number | null {
   const left = Math.ceil((Math.min(...ends) - now) / DAY_MS);
   return left <= EXPIRY_WARNING_DAYS[0] ? left : null;
 }
+
+/** What a row's 교체 registers anew, by method: the same login or certificate again supersedes this one. */
+const REPLACE_TEXT: Record<CredentialRow["authMethod"], string> = { PROVIDER_LOGIN: "비밀번호 교체", CERTIFICATE: "인증서 교체", SIMPLE_AUTH: "다시 등록해 교체", OPEN_BANKING: "동의 다시 받기" };
+const REPLACES: Record<CredentialRow["authMethod"], string> = {
+  PROVIDER_LOGIN: "같은 아이디를 새 비밀번호로 다시 등록하면 이 자격 증명은 교체됨이 됩니다",
+  CERTIFICATE: "갱신한 인증서를 다시 등록하면 이 인증서는 교체됨이 됩니다",
+  SIMPLE_AUTH: "같은 사람의 간편인증을 다시 등록하면 이 자격 증명은 교체됨이 됩니다",
+  OPEN_BANKING: "오픈뱅킹 동의를 다시 받으면 이 동의는 교체됨이 됩니다",
+};
+
+/** A credential as a person tells it apart: a certificate by its holder and expiry (its face), any other by its label. */
+function credentialName(row: CredentialRow): string {
+  const face = row.certificate;
+  return face ? `인증서 ${holderName(face.commonName ?? face.subject)} · ${kstDate(Date.parse(face.notAfter))}까지` : (row.label ?? "");
+}
+
+/** A GET of a row's form address (a reload after posting, a shared link): the list it belongs to, not a 405. */
+export const backToCredentials = (c: ConsoleContext<"workspaceId">) => c.redirect(`/console/w/${c.req.valid("param").workspaceId}/credentials`, 303);
 
 /** The fragment naming a credential's row on this page, which a job's page links to. */
 export const credentialAnchor = (credentialId: string) => `credential-${credentialId}`;
@@ -98,13 +120,17 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
       ) : (
         <p id="owner-only">기관 계정 연결과 교체는 워크스페이스 소유자만 할 수 있습니다. 등록된 자격 증명으로 수집 작업은 실행할 수 있습니다.</p>
       )}
-      <DataTable columns={["기관", "방식", "이름 · 계정 · 인증서 (만료일)", "확인", "상태", "동의 기한", "마지막 성공", "등록", ...(manages ? [{ hidden: "관리" }] : [])]}>
+      <div id="check-outcome" aria-live="polite"></div>
+      <DataTable stacked columns={["기관 · 방식", "이름 · 계정 · 인증서", "상태 · 확인", "기한 · 기록", ...(manages ? [{ hidden: "관리" }] : [])]}>
         {rows.map((row) => (
           <tr id={credentialAnchor(row.id)} data-credential-id={row.id}>
-            <td>{providerName(row.providerCode)}</td>
-            <td>{AUTH_METHOD_NAMES[row.authMethod]}</td>
             <td>
-              {row.label ?? ""}
+              {providerName(row.providerCode)}
+              <br />
+              <small>{AUTH_METHOD_NAMES[row.authMethod]}</small>
+            </td>
+            <td>
+              {credentialName(row)}
               {row.isDefault && <span class="badge" data-badge="default"> 기본</span>}
               {row.status === "ACTIVE" && row.authMethod === "CERTIFICATE" && row.businessNumber && <BusinessBadge status={statuses.get(row.businessNumber)} />}
               {daysLeft(row, now) !== null && (
@@ -114,36 +140,52 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
                 </span>
               )}
             </td>
-            <td data-check={row.checkState ?? ""}>{row.checkState ? CHECK[row.checkState] : "-"}</td>
-            {/* The institution refused it (domain/credentials/store.ts invalidateCredential): jobs fail with that refusal until it is registered again. */}
-            <td data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? `다시 등록 필요 (${row.invalidReason})` : row.revokedReason === "HOLDER_WITHDREW" ? "소유자가 철회" : STATUS[row.status]}</td>
-            {/* Until when its holder consented, and for whom (domain/credentials/consent-record.ts). */}
-            <td data-consent-until={row.consentRecord?.expiresAt ?? ""}>
-              {row.consentRecord ? `${kst(Date.parse(row.consentRecord.expiresAt))}${row.consentRecord.partner?.name ? ` (${row.consentRecord.partner.name} 요청)` : ""}` : "-"}
+            <td>
+              {/* The institution refused it (domain/credentials/store.ts invalidateCredential): jobs fail with that refusal until it is registered again. */}
+              <span data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? `다시 등록 필요 (${row.invalidReason})` : row.revokedReason === "HOLDER_WITHDREW" ? "소유자가 철회" : STATUS[row.status]}</span>
+              <br />
+              <small data-check={row.checkState ?? ""}>로그인 확인: {row.checkState ? CHECK[row.checkState] : "-"}</small>
             </td>
-            <td data-last-success={successes.get(row.id) ?? ""}>{successes.has(row.id) ? kst(successes.get(row.id)!) : "-"}</td>
-            <td>{kst(row.createdAt)}</td>
+            <td>
+              {/* Until when its holder consented, and for whom (domain/credentials/consent-record.ts). */}
+              <small data-consent-until={row.consentRecord?.expiresAt ?? ""}>
+                동의 기한: {row.consentRecord ? `${kst(Date.parse(row.consentRecord.expiresAt))}${row.consentRecord.partner?.name ? ` (${row.consentRecord.partner.name} 요청)` : ""}` : "-"}
+              </small>
+              <br />
+              <small data-last-success={successes.get(row.id) ?? ""}>마지막 성공: {successes.has(row.id) ? kst(successes.get(row.id)!) : "-"}</small>
+              <br />
+              <small>등록: {kst(row.createdAt)}</small>
+            </td>
             {manages && (
               <td>
-                {row.status === "ACTIVE" && row.providerCode !== GLOBAL_PROVIDER && !row.invalidReason && (
-                  <ActionButton action={`${base}/${row.id}/check`} csrf={user.csrf} text="지금 확인" label={`${providerName(row.providerCode)} ${row.label ?? ""} 지금 확인`} />
-                )}
                 {row.status === "ACTIVE" && (
-                  <form method="post" action={`${base}/connect`}>
-                    <CsrfField token={user.csrf} />
-                    <input type="hidden" name="replace" value={row.id} />
-                    <button type="submit" aria-label={`${providerName(row.providerCode)} ${row.label ?? ""} 교체`}>
-                      교체
-                    </button>
-                  </form>
+                  <div class="row-actions">
+                    {row.providerCode !== GLOBAL_PROVIDER && !row.invalidReason && (
+                      // Posted in place by the page's script (the row then follows the check), or as a plain form without it.
+                      <form method="post" action={`${base}/${row.id}/check`} data-check-in-place>
+                        <CsrfField token={user.csrf} />
+                        <button type="submit" aria-label={`${providerName(row.providerCode)} ${credentialName(row)} 지금 확인`}>
+                          지금 확인
+                        </button>
+                      </form>
+                    )}
+                    <form method="post" action={`${base}/connect`}>
+                      <CsrfField token={user.csrf} />
+                      <input type="hidden" name="replace" value={row.id} />
+                      <button type="submit" aria-label={`${providerName(row.providerCode)} ${credentialName(row)} 교체: ${REPLACES[row.authMethod]}`} title={REPLACES[row.authMethod]}>
+                        {REPLACE_TEXT[row.authMethod]}
+                      </button>
+                    </form>
+                    <DeleteForm action={`${base}/${row.id}/delete`} csrf={user.csrf} label={`${providerName(row.providerCode)} ${credentialName(row)} 삭제`} />
+                  </div>
                 )}
-                {row.status === "ACTIVE" && <DeleteForm action={`${base}/${row.id}/delete`} csrf={user.csrf} label={`${providerName(row.providerCode)} ${row.label ?? ""} 삭제`} />}
               </td>
             )}
           </tr>
         ))}
       </DataTable>
       {rows.length === 0 && <p>등록된 자격 증명이 없습니다.</p>}
+      <script nonce={c.get("cspNonce")}>{raw(CHECK_IN_PLACE_SCRIPT)}</script>
     </Page>,
     shown.error ? (shown.error.status as 400) : 200,
     // A refused check says when the next may be asked for, as the API's 429 does.

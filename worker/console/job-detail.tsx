@@ -1,5 +1,6 @@
 import { raw } from "hono/html";
-import type { JobError, JobErrorCategory, JobErrorCode } from "../../contracts/job-failures";
+import type { JobError } from "../../contracts/job-failures";
+import { nextActionOf } from "./next-action";
 import { findSchema } from "../domain/catalog/schemas";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { resultRecord } from "../domain/results/changes";
@@ -26,6 +27,8 @@ import { createJob } from "../domain/jobs/create";
 import type { JobRow } from "../domain/jobs/store";
 import { providerName } from "../web/provider-name";
 import { credentialAnchor } from "./credentials";
+import { unitHistory } from "../domain/jobs/unit-history";
+import { JobTimeline } from "./job-timeline";
 
 const PREVIEW_RECORDS = 10;
 
@@ -34,28 +37,6 @@ function deletedResults(err: unknown): ApiError {
   if (err instanceof ApiError && err.code === "DATA_JOB_RESULTS_DELETED") return err;
   throw err;
 }
-
-/** What a person can do about a failure, by its category (the message itself already says it in words). */
-export const NEXT_ACTION: Record<JobErrorCategory, string> = {
-  CREDENTIAL: "자격 증명을 확인한 뒤 다시 등록하고 새로 수집해 주세요.",
-  CREDENTIAL_MISSING: "이 기관의 자격 증명을 등록한 뒤 새로 수집해 주세요.",
-  USER_ENVIRONMENT: "기관 사이트에서 계정 상태를 확인한 뒤 새로 수집해 주세요.",
-  INVALID_INPUT: "조회 조건을 고쳐 새로 수집해 주세요.",
-  TRANSIENT: "일시적인 문제입니다. 잠시 후 같은 조건으로 다시 수집해 주세요.",
-  OTHER: "문제가 계속되면 작업 ID와 함께 문의해 주세요.",
-};
-
-/** Codes whose fix is not their category's: a locked account is unlocked at the institution before anything else. */
-const CODE_ACTION: Partial<Record<JobErrorCode, string>> = {
-  LOGIN_LOCKED: "기관 사이트나 영업점에서 계정 잠금을 먼저 해제한 뒤, 자격 증명을 다시 등록하고 새로 수집해 주세요.",
-  CERT_INVALID: "기관에서 쓸 수 있는 유효한 인증서로 자격 증명을 다시 등록한 뒤 새로 수집해 주세요.",
-  LOGIN_CREDENTIALS_MISMATCH: "아이디, 비밀번호, 주민등록번호를 확인해 자격 증명을 다시 등록한 뒤 새로 수집해 주세요.",
-  LOGIN_SECOND_FACTOR_REQUIRED: "주민등록번호 앞 7자리를 넣어 자격 증명을 다시 등록한 뒤 새로 수집해 주세요.",
-  WORKSPACE_QUOTA_EXCEEDED: "플랜을 변경하거나 다음 달에 새로 수집해 주세요.",
-};
-
-/** What a person does next about a job's failure: its code's own step where the category's would mislead. */
-export const nextActionOf = (error: Pick<JobError, "code" | "category">): string => CODE_ACTION[error.code] ?? NEXT_ACTION[error.category];
 
 /** Where a failure that no retry can mend is fixed: the credential's row, the credentials to register one, the form, the plan. */
 function fixLink(error: JobError, job: JobRow, workspaceId: string): { href: string; text: string } | null {
@@ -102,6 +83,7 @@ async function jobPage(c: ConsoleContext<"workspaceId" | "jobId">, shown: FormOu
   const units = await resultUnits(c.env.DB, job).catch(deletedResults);
   const preview = units instanceof ApiError ? [] : await firstRecords(c.env.RESULTS, job.id, units.units, PREVIEW_RECORDS);
   const columns = csvColumns(resultRecord(job));
+  const history = await unitHistory(c.env.DB, job.id);
   const credential = job.credentialId ? (await listCredentials(c.env.DB, workspaceId, undefined, job.providerCode)).find((row) => row.id === job.credentialId) : undefined;
   const fix = view.kind === "Failed" && !view.error.retryable ? fixLink(view.error, job, workspaceId) : null;
   return c.html(
@@ -135,9 +117,10 @@ async function jobPage(c: ConsoleContext<"workspaceId" | "jobId">, shown: FormOu
         )}
         <dt>상태</dt>
         <dd id="job-status">
-          <JobStatusCell job={job} pollUrl={`${base}/${job.id}/status.json`} />
+          <JobStatusCell job={job} pollUrl={`${base}/${job.id}/status.json`} brief />
         </dd>
       </dl>
+      <JobTimeline job={job} units={history} />
       {view.kind === "Failed" && (
         <section class="alert" role="alert" data-code={view.error.code} aria-labelledby="failure-title">
           <h2 id="failure-title">수집에 실패했습니다 ({view.error.code})</h2>

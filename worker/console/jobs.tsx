@@ -15,6 +15,8 @@ import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { parseTarget, TargetFields } from "./target-fields";
 import { WorkspaceNav } from "./workspace-nav";
 import { DAY_MS, kstDate } from "../platform/lib/korean-time";
+import { kst } from "../web/kst";
+import { providerName } from "../web/provider-name";
 
 const STATUS_LABELS: Record<JobStatus, string> = { PENDING: "대기", RUNNING: "수집 중", SUCCEEDED: "완료", FAILED: "실패" };
 const PAGE_SIZE = 50;
@@ -53,14 +55,19 @@ async function jobsPage(c: ConsoleContext<"workspaceId">, error?: ApiError) {
         </select>
         <button type="submit">거르기</button>
       </form>
-      <DataTable columns={["작업", "기관 · 데이터", "상태"]}>
+      <DataTable columns={["작업", "기관 · 데이터", "요청 · 끝난 시각", "상태"]}>
         {rows.map((job) => (
           <tr data-job-id={job.id}>
             <td>
               <a href={`${base}/${job.id}`}>{job.id.slice(0, 8)}</a>
             </td>
             <td>
-              {job.providerCode} · {findSchema(job.schema)?.title ?? job.schema}
+              {providerName(job.providerCode)} · {findSchema(job.schema)?.title ?? job.schema}
+            </td>
+            <td data-created-at={job.createdAt} data-finished-at={job.finishedAt ?? ""}>
+              {kst(job.createdAt)}
+              <br />
+              {job.finishedAt === null ? "끝나지 않음" : `→ ${kst(job.finishedAt)}`}
             </td>
             <td>
               <JobStatusCell job={job} pollUrl={`${base}/${job.id}/status.json`} />

@@ -5,7 +5,6 @@ import { verifiedForm } from "../domain/console-sessions/csrf";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { roleMay } from "../domain/workspaces/roles";
 import { ApiError } from "../platform/errors/api-error";
-import { isoTime } from "../platform/lib/iso-time";
 import { kst } from "../web/kst";
 import { CsrfField, DataTable, ErrorAlert, Page } from "../web/layout";
 import { WorkspaceNav } from "./workspace-nav";
@@ -62,7 +61,7 @@ async function keysPage(c: ConsoleContext<"workspaceId">, shown: { issued?: Issu
                 : key.expiresAt !== null && key.expiresAt <= Date.now()
                   ? "만료됨"
                   : key.expiresAt !== null
-                    ? `사용 중 (${isoTime(key.expiresAt)} 만료)`
+                    ? `사용 중 (${kst(key.expiresAt)} 만료)`
                     : "사용 중"}
             </td>
             <td>

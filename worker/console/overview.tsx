@@ -4,7 +4,7 @@ import { jobView, pollIntervalMs } from "../domain/jobs/views";
 import { jobActivity, listJobs } from "../domain/jobs/store";
 import { DAY_MS, kstDate } from "../platform/lib/korean-time";
 import { OVERVIEW_CHART_SCRIPT } from "./assets";
-import { nextActionOf } from "./job-detail";
+import { nextActionOf } from "./next-action";
 import { kst } from "../web/kst";
 import { DataTable, Page } from "../web/layout";
 import { planUsage, PlanUsageTable } from "./plan-usage";

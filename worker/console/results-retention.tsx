@@ -14,7 +14,7 @@ async function retentionPage(c: ConsoleContext<"workspaceId">, shown: FormOutcom
     <Page title="결과 보관 기간" nav={<WorkspaceNav workspaceId={workspaceId} user={user} role={workspaceRoleOf(c)} />}>
       <Outcome shown={shown} />
       <p id="retention-now">
-        끝난 작업의 결과(JSON, CSV)는 <strong>{retention.days}일</strong> 보관한 뒤 지웁니다. 작업 정보(상태, 건수, 오류)는 남습니다.
+        끝난 작업의 결과(JSON, CSV)는 <strong>{retention.days}일</strong> 보관한 뒤 지웁니다. 작업 정보(상태, 건수, 오류)는 남습니다.{" "}
         {PLAN_NAMES[retention.plan]} 플랜의 기본값은 {retention.defaultDays}일, 최대 {retention.maxDays}일입니다.
       </p>
       <p>바꾼 기간은 이제부터 끝나는 작업에 적용됩니다. 이미 끝난 작업은 작업 화면에 보이는 보관 기한을 지킵니다.</p>

@@ -4,7 +4,7 @@ import { type ConsoleEnv, consoleUserOf } from "./context";
 import { pathParams } from "../web/path-params";
 import { memberships } from "../domain/users/members";
 import { connectCredential } from "./connect-credential";
-import { checkCredentialForm, consentDaysForm, deleteCredentialForm, showCredentials } from "./credentials";
+import { backToCredentials, checkCredentialForm, consentDaysForm, deleteCredentialForm, showCredentials } from "./credentials";
 import { decideDevice, showDevice } from "./device";
 import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
 import { createDeliveryRouteForm, deleteDeliveryRouteForm, showDeliveryRoutes, showRouteDeliveries } from "./delivery-routes";
@@ -104,6 +104,7 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
   app.post("/w/:workspaceId/credentials/consent-days", consoleMay("credentials.manage"), consentDaysForm);
   app.post("/w/:workspaceId/credentials/:credentialId/check", consoleMay("credentials.manage"), pathParams(Credential), checkCredentialForm);
   app.post("/w/:workspaceId/credentials/:credentialId/delete", consoleMay("credentials.manage"), pathParams(Credential), deleteCredentialForm);
+  app.get("/w/:workspaceId/credentials/:credentialId/:form{check|delete}", consoleMay("credentials.read"), pathParams(Credential), backToCredentials);
   app.get("/w/:workspaceId/keys", consoleMay("keys.manage"), showKeys);
   app.post("/w/:workspaceId/keys", consoleMay("keys.manage"), createKey);
   app.post("/w/:workspaceId/keys/:keyId/revoke", consoleMay("keys.manage"), pathParams(Key), revokeKeyForm);

@@ -1,5 +1,6 @@
 import type { FormOutcome } from "./form-outcome";
 import type { Child } from "hono/jsx";
+import { raw } from "hono/html";
 import { CSRF_FIELD } from "../domain/console-sessions/csrf";
 import type { ApiError } from "../platform/errors/api-error";
 
@@ -8,12 +9,23 @@ const STYLE = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;color:#111;background:#fff;line-height:1.5}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.75rem 1rem;background:#0b3d91;color:#fff}
 header a{color:#fff}nav{display:flex;flex-wrap:wrap;gap:.75rem}main{max-width:56rem;margin:0 auto;padding:1rem}
-label{display:block;font-weight:600;margin-top:.75rem}input,select{font:inherit;width:100%;max-width:28rem;padding:.5rem;border:1px solid #555;border-radius:4px}
+label{display:block;font-weight:600;margin-top:.75rem;overflow-wrap:anywhere}input,select{font:inherit;width:100%;max-width:28rem;padding:.5rem;border:1px solid #555;border-radius:4px}
 button{font:inherit;margin-top:.75rem;padding:.5rem 1rem;border:0;border-radius:4px;background:#0b3d91;color:#fff;cursor:pointer}
 button.danger{background:#a4161a}:focus-visible{outline:3px solid #f4a300;outline-offset:2px}
 .alert{padding:.75rem;border:2px solid #a4161a;background:#fdecec;color:#5c0b0d;border-radius:4px}
 .notice{padding:.75rem;border:2px solid #1b5e20;background:#eaf6ea;border-radius:4px;word-break:break-all}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid #ccc;vertical-align:top}
+.menu{flex:1 1 auto}.menu-bar{width:100%}.menu ul{list-style:none;margin:0;padding:0}.menu summary{cursor:pointer;font-weight:600}.menu a{text-decoration:none}.menu a:hover{text-decoration:underline}
+.menu-toggle{display:inline-block;padding:.25rem .75rem;border:1px solid #fff;border-radius:4px}.menu-bar{display:flex;flex-direction:column;padding-top:.5rem}
+.menu-bar a,.menu-group summary{display:block;padding:.4rem 0}.menu-group ul{padding-left:1rem}.menu-group button{margin:.25rem 0;background:#fff;color:#0b3d91}
+@media (min-width:48rem){@supports selector(::details-content){.menu-toggle{display:none}.menu-all::details-content{content-visibility:visible}
+.menu-bar{flex-direction:row;align-items:center;gap:1.25rem;padding:0}.menu-account{margin-left:auto}.menu-group details{position:relative}
+.menu-group ul{position:absolute;top:100%;left:0;z-index:10;min-width:12rem;padding:.5rem 1rem;background:#fff;border:1px solid #999;border-radius:4px;box-shadow:0 4px 12px rgba(0,0,0,.2)}
+.menu-account ul{left:auto;right:0}.menu-group ul a{color:#0b3d91}.menu-group button{background:#0b3d91;color:#fff}}}
+.timeline{padding-left:1.25rem}.timeline time{margin-right:.5rem;color:#333;font-variant-numeric:tabular-nums}.next-step{display:block;color:#333}
+.row-actions{display:flex;flex-wrap:wrap;gap:.5rem}.row-actions form{margin:0}.row-actions button{margin:0;white-space:nowrap}
+@media (max-width:47.99rem){.stacked thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.stacked tr{display:block;padding:.5rem 0;border-bottom:1px solid #ccc}
+.stacked td{display:block;border:0;padding:.15rem 0}}
 .table{overflow-x:auto}.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}code{word-break:break-all}
 `;
 
@@ -26,7 +38,8 @@ export function Page(props: { title: string; nav?: Child; product?: string; chil
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · ${product}`}</title>
-        <style>{STYLE}</style>
+        {/* Raw: the sheet is this file's constant, and escaped quotes would void its font list and its labels. */}
+        <style>{raw(STYLE)}</style>
       </head>
       <body>
         <header>
@@ -72,10 +85,13 @@ export const ActionButton = (props: { action: string; csrf: string; text: string
 /** A heading read out to screen readers but not shown: an action column's, whose buttons say what they do. */
 export type HiddenHeading = { hidden: string };
 
-/** Rows under column headings, scrolled sideways on a narrow screen; `foot` rows go below them (totals). */
-export const DataTable = (props: { id?: string; columns: (string | HiddenHeading)[]; foot?: Child; children: Child }) => (
+/**
+ * Rows under column headings, scrolled sideways on a narrow screen; `foot` rows go below them (totals). `stacked`: on a
+ * phone each row is a block of its cells instead (cells that say what they hold), so a row's buttons stay on screen.
+ */
+export const DataTable = (props: { id?: string; columns: (string | HiddenHeading)[]; foot?: Child; stacked?: boolean; children: Child }) => (
   <div class="table">
-    <table id={props.id}>
+    <table id={props.id} class={props.stacked ? "stacked" : undefined}>
       <thead>
         <tr>
           {props.columns.map((column) => (
