@@ -7,6 +7,7 @@ import { startLocalStack } from "./local-stack";
 import { consentOpenBanking, DEMO_OPENBANKING_USER } from "./demo-openbanking";
 import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
 import { portIsFree } from "./free-port";
+import { PHONE_PAGE } from "../sandbox/hometax/phone-page";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** A demo secret: the environment's when set, else the one made on the first start, so restarts keep working curl lines and sign-ins. */
@@ -35,12 +36,19 @@ for (const [name, taken] of Object.entries(ports)) {
   process.exit(1);
 }
 
+// The children's output (wrangler's bindings table and request lines, the scraper's, the sandbox's) goes to these files,
+// so the banner below stays the last thing on the screen.
+const STATE_DIR = process.env.LOCAL_STATE_DIR ?? path.join(ROOT, ".wrangler", "state");
+const LOG_DIR = path.join(STATE_DIR, "logs");
+console.log(`시작하는 중입니다. 워커·스크레이퍼·샌드박스의 출력은 ${path.relative(process.cwd(), LOG_DIR) || LOG_DIR}/ 에 남습니다.`);
+
 const stack = await startLocalStack({
+  logDir: LOG_DIR,
   port: ports.PORT,
   sandboxPort: ports.SANDBOX_PORT,
   scraperPort: ports.SCRAPER_PORT,
   // LOCAL_STATE_DIR: another checkout's (or a test's) state, beside this one's.
-  persistTo: process.env.LOCAL_STATE_DIR ?? path.join(ROOT, ".wrangler", "state"),
+  persistTo: STATE_DIR,
   apiKey: remembered("DEMO_API_KEY", "demo-api-key", newApiKey),
   demoPassword: remembered("DEMO_PASSWORD", "demo-password", newDemoPassword),
   demoOperator: {
@@ -75,6 +83,8 @@ console.log(`
   운영자 TOTP      ${totpUri(stack.demoOperator.email, stack.demoOperator.totpSecret)}
                   (인증 앱에 이 주소나 비밀 ${stack.demoOperator.totpSecret}을 등록하고 6자리 코드로 로그인합니다)
   샌드박스 기관    ${stack.sandboxUrl}/bank/
+  간편인증 휴대폰  ${stack.sandboxUrl}${PHONE_PAGE}
+                  (샌드박스 홈택스의 간편인증 요청을 이 화면에서 승인하거나 거절합니다)
   데모 API 키      ${stack.apiKey}
   오픈뱅킹         ${openBankingLine}
                   (복제본 ${stack.sandboxUrl}/openbanking/, 사용자 obuser1·obuser2 / pass_good)
@@ -82,6 +92,7 @@ console.log(`
   curl -H "Authorization: Bearer ${stack.apiKey}" ${stack.baseUrl}/api/v1/providers
   curl -H "Authorization: Bearer ${stack.apiKey}" -H "Content-Type: application/json" ${stack.baseUrl}/api/v1/data-jobs \\
     -d '{"providerCode":"openbanking","schema":"bank.transactions.cb.v1","params":{"dateRangeStart":"2026-01-01","dateRangeEnd":"2026-03-31"}}'
+  로그            ${LOG_DIR}/worker.log, scraper.log, sandbox.log
 Ctrl-C로 모두 종료합니다.
 `);
 

@@ -120,6 +120,13 @@ describe("npm start", () => {
         if (started.exitCode !== null || Date.now() - since > 300_000) throw new Error(`npm start did not come up: ${JSON.stringify(await output)}`);
       }
       const baseUrl = `http://127.0.0.1:${ports.PORT}`;
+      // The banner stays last on the screen: wrangler's bindings table and its request lines go to the worker's log.
+      expect((await fetch(`${baseUrl}/api/v1/openapi.json`)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(printed.trimEnd().endsWith("Ctrl-C로 모두 종료합니다.")).toBe(true);
+      expect(printed).toContain(`/hometax-phone`);
+      expect(printed).not.toContain("Your Worker has access to the following bindings");
+      expect(readFileSync(path.join(state, "logs", "worker.log"), "utf8")).toContain("Your Worker has access to the following bindings");
 
       // The start it refuses ends at once: one that waits (on the other stack's worker) fails here, not at the test's timeout.
       const refusing = npmStart();
