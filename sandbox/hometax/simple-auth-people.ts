@@ -26,6 +26,12 @@ export const SIMPLE_AUTH_PEOPLE: readonly SimpleAuthPerson[] = [
   { name: "김물산", phone: "01098765432", birthDate: "19851212", providers: ["kakao", "toss"], businessNumber: "2208162517" },
   // Never answers in time: the window lapses after 2 s, so a test sees the expiry without setting the shared phone.
   { name: "최늦음", phone: "01077776666", birthDate: "19750303", providers: ["kakao"], businessNumber: "2208162517", windowSeconds: 2 },
+  // One person for each test file that rings phones in the Workers lane, whose files share one sandbox and run side by
+  // side: a tap by name, and the hourly asks per person, then concern that file alone.
+  { name: "이등록", phone: "01030003000", birthDate: "19810303", providers: ["kakao"], businessNumber: "2208162517" },
+  { name: "정재등록", phone: "01040004000", birthDate: "19820404", providers: ["kakao"], businessNumber: SANDBOX_BUSINESS_NUMBER },
+  { name: "한제한", phone: "01050005000", birthDate: "19830505", providers: ["kakao"], businessNumber: SANDBOX_BUSINESS_NUMBER },
+  { name: "윤파트너", phone: "01060006000", birthDate: "19840606", providers: ["kakao"], businessNumber: "2208162517" },
 ];
 
 /** Known to no app: every provider answers OACX_NO_USER. */

@@ -44,7 +44,7 @@ export const PROFILES = {
   // the restarts profile keeps the scraper reached at its own address.
   // The Open Banking replica's tokens live two days, inside the week a cron refreshing ahead (OPENBANKING_REFRESH_POLICY
   // "ahead") looks, so a consent's refresh is due at once (test/e2e/openbanking.test.ts).
-  shared: { workspaces: 15, scraperMaxSessions: 16, pageTimeoutMs: 15_000, vars: { ...TEST_VARS, OPENBANKING_REFRESH_POLICY: "ahead" }, runners: true, openBankingTokenSeconds: 2 * 86_400 },
+  shared: { workspaces: 20, scraperMaxSessions: 16, pageTimeoutMs: 15_000, vars: { ...TEST_VARS, OPENBANKING_REFRESH_POLICY: "ahead" }, runners: true, openBankingTokenSeconds: 2 * 86_400 },
   // faults.test.ts kills the worker and the scraper: the sweep runs every second with thresholds of seconds, so
   // lost work comes back within a test's time; a short lease lets a delivery that died free the credential soon;
   // enough attempts to outlast a restart on a loaded machine (10 at 1-2 s apart ran out twice, c32 and c35, while

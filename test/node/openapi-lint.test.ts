@@ -26,7 +26,8 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "collect-openapi-lint-"));
   // The worker as `wrangler dev` runs it, asked for its document and stopped. Its secrets only have to exist: it is asked
   // nothing that uses them, nor the scraper, which the deployment check requires to be named, nor mail (its outbox will do).
-  const secrets = { ...(await freshSecrets()), SCRAPER_URL: "http://127.0.0.1:9", MAIL_OUTBOX_ONLY: "1" };
+  // The Open Banking Callback URL a deployment must name (docs/deploying.md) is the deployed origin's own.
+  const secrets = { ...(await freshSecrets()), SCRAPER_URL: "http://127.0.0.1:9", MAIL_OUTBOX_ONLY: "1", OPENBANKING_CALLBACK_URL: `${DEPLOYED_ORIGIN}/connect/open-banking/callback` };
   const worker = await unstable_startWorker({
     config: path.join(ROOT, "wrangler.toml"),
     bindings: Object.fromEntries(Object.entries(secrets).map(([name, value]) => [name, { type: "plain_text" as const, value }])),

@@ -100,8 +100,9 @@ describe("a partner's own Open Banking keys", () => {
     const job = await runJob(forBusiness);
     expect(job.kind, JSON.stringify(job)).toBe("Succeeded");
 
-    // Refresh opens the partner's keys (the replica refuses another client's refresh token).
-    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 85 * DAY);
+    // Refresh opens the partner's keys (the replica refuses another client's refresh token): once the access token
+    // (90 days) has ended, as the default policy refreshes.
+    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 91 * DAY);
     const refreshed = (await callJson<Json>(`/api/v1/credentials/${made.credentialId}`, forBusiness)).body;
     expect(refreshed.consent.refreshedAt, JSON.stringify(refreshed)).not.toBeNull();
     expect(refreshed.refusal).toBeNull();

@@ -130,7 +130,7 @@ describe("partners acting for businesses", () => {
   });
 
   it("drops the sealed login a cancelled session held for the institution's answer with the revocation", async () => {
-    const person = SIMPLE_AUTH_PEOPLE[1]!;
+    const person = SIMPLE_AUTH_PEOPLE[6]!;
     const partner = await partnerWithConnection(person.businessNumber);
     const connection = await connectionTo(partner, person.businessNumber);
     const issued = await callJson<Json>("/api/v1/registration-sessions", { method: "POST", json: { ...SESSION, registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "hometax" }] }, ...asPartner(partner.apiKey, person.businessNumber) });

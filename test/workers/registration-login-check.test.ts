@@ -71,11 +71,11 @@ describe("a login registered in the hosted page is checked at the institution be
   });
 
   it("answers a check with nothing submitted as not usable, and the direct API refuses a 간편인증 login, pointing to the hosted page", async () => {
-    const ws = await createWorkspace({ businessNumber: SIMPLE_AUTH_PEOPLE[1]!.businessNumber });
+    const ws = await createWorkspace({ businessNumber: SIMPLE_AUTH_PEOPLE[3]!.businessNumber });
     const session = await issue(ws);
     const nothing = await check(session.sessionToken);
     expect([nothing.status, nothing.body.code]).toEqual([410, "REGISTRATION_SESSION_NOT_USABLE"]);
-    const person = SIMPLE_AUTH_PEOPLE[1]!;
+    const person = SIMPLE_AUTH_PEOPLE[3]!;
     const direct = await callJson<Json>("/api/v1/credentials", { method: "POST", key: ws.apiKey, json: { providerCode: "hometax", authMethod: "SIMPLE_AUTH", fields: { provider: "kakao", name: person.name, birthDate: person.birthDate, phone: person.phone } } });
     expect([direct.status, direct.body.code]).toEqual([400, "UNSUPPORTED_AUTH_METHOD"]);
     expect(direct.body.message).toContain("registration-sessions");
@@ -85,7 +85,7 @@ describe("a login registered in the hosted page is checked at the institution be
 
 describe("a 간편인증 login registered in the hosted page", () => {
   it("waits for the holder's phone, stores nothing until they approve, then is stored and its login kept for the first job", async () => {
-    const person = SIMPLE_AUTH_PEOPLE[1]!;
+    const person = SIMPLE_AUTH_PEOPLE[3]!;
     const ws = await createWorkspace({ businessNumber: person.businessNumber });
     const session = await issue(ws, { kind: "PROVIDER_LOGIN", providerCode: "hometax" });
     const offered = (await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(session.sessionToken) })).body.options[0];
@@ -110,7 +110,7 @@ describe("a 간편인증 login registered in the hosted page", () => {
   });
 
   it("counts a login given up for a resubmission as an attempt, so one session cannot ring the holder's phone past its five", async () => {
-    const person = SIMPLE_AUTH_PEOPLE[2]!;
+    const person = SIMPLE_AUTH_PEOPLE[4]!;
     const ws = await createWorkspace({ businessNumber: person.businessNumber });
     const session = await issue(ws, { kind: "PROVIDER_LOGIN", providerCode: "hometax" });
     const fields = { provider: "kakao", name: person.name, birthDate: person.birthDate, phone: person.phone };
@@ -126,7 +126,7 @@ describe("a 간편인증 login registered in the hosted page", () => {
   });
 
   it("asks one person's phone at most five times an hour however many sessions and workspaces name them, answering 429 without asking", async () => {
-    const person = SIMPLE_AUTH_PEOPLE[0]!;
+    const person = SIMPLE_AUTH_PEOPLE[5]!;
     const fields = { provider: "kakao", name: person.name, birthDate: person.birthDate, phone: person.phone };
     const method = { kind: "PROVIDER_LOGIN", providerCode: "hometax", authMethod: "SIMPLE_AUTH" };
     const answers: [number, string][] = [];
