@@ -59,6 +59,24 @@ describe("scheduled sweep", () => {
     expect((await status(stalled.row.id))!.status).toBe("RUNNING");
   });
 
+  it("leaves a job waiting for its holder's phone alone: no plan sent again, no unit restarted, not orphaned", async () => {
+    const now = Date.now();
+    const waiting = { method: "SIMPLE_AUTH", provider: "kakao", since: new Date(now - 60_000).toISOString(), until: new Date(now + 240_000).toISOString() };
+    const planning = await pendingJob();
+    const running = await pendingJob();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE jobs SET created_at = ?, awaiting_holder = ? WHERE id = ?").bind(now - PENDING_ORPHAN_MS - 1, JSON.stringify(waiting), planning.row.id),
+      env.DB.prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = 2, completed_task_count = 1, updated_at = ?, awaiting_holder = ? WHERE id = ?").bind(now - STALL_MS - 1, JSON.stringify(waiting), running.row.id),
+      env.DB.prepare("INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, 0, 'DONE', 3, ?), (?, 1, 'QUEUED', NULL, ?)").bind(running.row.id, now, running.row.id, now),
+    ]);
+    const queue = withCapturedQueue();
+    await sweep(env.DB, { ...pipelineDeps(queue.env), now: () => now });
+    // The waiting delivery asks again by itself; a second chain would poll the gateway twice over.
+    expect(queue.sent.filter((m) => m.type !== "probe" && [planning.row.id, running.row.id].includes(m.jobId))).toEqual([]);
+    expect((await status(planning.row.id))!.status).toBe("PENDING");
+    expect((await status(running.row.id))!.status).toBe("RUNNING");
+  });
+
   it("sends the plan of a job left PENDING once more, and gives it up as PENDING_ORPHAN only after a further wait", async () => {
     const { row, queue } = await jobWithLostPlan();
     const deps = pipelineDeps(queue.env);

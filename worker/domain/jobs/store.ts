@@ -221,9 +221,9 @@ function sweptJobs(d1: D1Database, where: SQL): Promise<SweptJob[]> {
 export const overdueJobs = (d1: D1Database, now: number) => sweptJobs(d1, and(inArray(jobs.status, ["PENDING", "RUNNING"]), lte(jobs.deadlineAt, now))!);
 
 /** Jobs still waiting for planning since before `createdBefore`. */
-// A job waiting in its credential's line or for its provider's maintenance to end has its next delivery queued, and
-// its deadline bounds it: the sweep leaves it alone.
-const notWaiting = () => and(isNull(jobs.queuePosition), isNull(jobs.resumesAt));
+// A job waiting in its credential's line, for its provider's maintenance to end or for its holder's phone has its
+// next delivery queued, and its deadline bounds it: the sweep leaves it alone.
+const notWaiting = () => and(isNull(jobs.queuePosition), isNull(jobs.resumesAt), isNull(jobs.awaitingHolder));
 
 export const orphanedJobs = (d1: D1Database, createdBefore: number) =>
   sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), notWaiting())!);
@@ -233,7 +233,8 @@ export const unplannedJobs = (d1: D1Database, createdBefore: number) =>
   sweptJobs(d1, and(eq(jobs.status, "PENDING"), lte(jobs.createdAt, createdBefore), isNull(jobs.planResentAt), notWaiting())!);
 
 /** Running jobs with no progress since `updatedBefore`. */
-export const stalledJobs = (d1: D1Database, updatedBefore: number) => sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore), isNull(jobs.resumesAt))!);
+export const stalledJobs = (d1: D1Database, updatedBefore: number) =>
+  sweptJobs(d1, and(eq(jobs.status, "RUNNING"), lte(jobs.updatedAt, updatedBefore), isNull(jobs.resumesAt), isNull(jobs.awaitingHolder))!);
 
 async function findByKey(d1: D1Database, workspaceId: string, key: string, now: number) {
   const row = await database(d1)
