@@ -6,6 +6,7 @@ import type { HometaxSession } from "../../collectors/hometax/session";
 import type { SerialForm } from "../../collectors/hometax/signed-challenge";
 import { degradedCounts } from "../../collectors/degraded-paths";
 import { DOWNLOAD_FALLBACK } from "../../collectors/hometax/invoice-download";
+import { findProvider } from "../../worker/domain/catalog/providers";
 
 /** One step of the check: what was tried, and what the portal did. */
 export interface Step {
@@ -14,15 +15,11 @@ export interface Step {
   detail: string;
 }
 
-/** Every list the adapter reads, each counted over the month. */
-export const LIVE_CHECK_SCHEMAS = [
-  "taxportal.tax-invoices.sales.v1",
-  "taxportal.tax-invoices.purchase.v1",
-  "taxportal.cash-receipts.sales.v1",
-  "taxportal.cash-receipts.purchase.v1",
-  "taxportal.tax-invoice-lines.v1",
-  "taxportal.business-card-purchases.v1",
-] as const;
+/**
+ * Every list the adapter reads, each counted over the month: the catalog's Hometax schemas of the portal's own lists
+ * (the card schemas are read from the business-card purchases, counted already).
+ */
+export const LIVE_CHECK_SCHEMAS = findProvider("hometax")!.schemas.filter((schema) => schema.startsWith("taxportal."));
 
 const failed = (err: unknown) => {
   const { code, message } = err as { code?: string; message?: string };
