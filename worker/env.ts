@@ -165,7 +165,9 @@ export interface Bindings {
   /**
    * "off": registering a credential does not check it with a login (docs/credentials.md); POST /credentials/{id}/check
    * still does. For a deployment whose institutions alert their customers on every login, and for the Workers tests,
-   * whose many registrations would each log in beside the test's own jobs. Unset: checked.
+   * whose many registrations would each log in beside the test's own jobs. "hosted-only": the hosted page still checks
+   * an ID login before it stores it (the person sees a refusal in place), and nothing is checked in the background
+   * (the end-to-end stacks). Unset: both.
    */
   CREDENTIAL_CHECKS?: string;
   /** Webhook retry tuning (seconds); unset means the production schedule in domain/webhooks/deps.ts. */

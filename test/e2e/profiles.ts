@@ -26,10 +26,11 @@ const TEST_VARS = {
   // Webhook retries a second or two apart, so a test sees several.
   WEBHOOK_RETRY_BASE_SECONDS: "1",
   WEBHOOK_RETRY_MAX_SECONDS: "2",
-  // Registrations here are not checked with a login: each check logged in beside the tests' own jobs, which then
-  // waited behind it, and cost the suite a minute (runs c30-c33). The check runs against the real scraper and
-  // sandbox in test/workers/credential-check.test.ts.
-  CREDENTIAL_CHECKS: "off",
+  // Registrations here are not checked with a login in the background: each check logged in beside the tests' own
+  // jobs, which then waited behind it, and cost the suite a minute (runs c30-c33); that check runs against the real
+  // scraper and sandbox in test/workers/credential-check.test.ts. The hosted page still checks an ID login before it
+  // stores it, as a person meets it (test/e2e/registration.test.ts).
+  CREDENTIAL_CHECKS: "hosted-only",
   // Each unit commits on its own: the sandbox answers at once, so a job's units would otherwise all wait for one
   // commit, and these files watch a job's progress mid-run (and kill the scraper or the worker there). Commits of
   // several units are tested in the Workers runtime (test/workers/pipeline-executor.test.ts).

@@ -117,8 +117,21 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     expect(await frame.$eval("#f_loginId", (el) => (el as HTMLInputElement).validity.valid)).toBe(false);
     await page.screenshot({ path: path.join(SHOTS, "3-invalid-input.png") });
 
+    // A wrong password: the bank refuses it while the page waits, and the page says so in place, with the bank's reason
+    // and the attempts left; nothing is stored, nothing connected.
     await frame.$eval("#f_loginId", (el) => ((el as HTMLInputElement).value = ""));
     await frame.type("#f_loginId", "user_good");
+    await frame.$eval("#f_password", (el) => ((el as HTMLInputElement).value = ""));
+    await frame.type("#f_password", "not-the-password");
+    await frame.click("#submit");
+    await frame.waitForFunction(() => /남은 시도/.test(document.getElementById("formError")?.textContent ?? ""), { timeout: 60_000 });
+    expect(await frame.$eval("#formError", (el) => el.textContent)).toMatch(/기관 로그인에 실패했습니다[\s\S]*남은 시도: 4회/);
+    expect(await page.$eval("#status", (el) => el.textContent ?? "")).not.toMatch(/연결되었습니다/);
+    expect((await client(stack, apiKey).json("GET", "/api/v1/credentials")).body.items).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, "3b-wrong-password.png") });
+
+    await frame.$eval("#f_password", (el) => ((el as HTMLInputElement).value = ""));
+    await frame.type("#f_password", PASSWORD);
     await frame.click("#submit");
     await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 80_000, polling: "mutation" });
     await page.screenshot({ path: path.join(SHOTS, "4-connected.png") });

@@ -6,6 +6,8 @@ import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 import { act, auditOf, newOperator, signedIn } from "./operator-helpers";
+import { signUp } from "../../worker/domain/users/store";
+import { jobError } from "../../contracts/job-failures";
 
 type Json = Record<string, any>;
 
@@ -93,7 +95,7 @@ describe("operator actions", () => {
     expect(byNumber.body.items).toEqual([expect.objectContaining({ kind: "workspace", id: ws.workspaceId })]);
     for (const [kind, id] of [["job", job.id], ["credential", credentialId]]) {
       const found = await act(operator.token, `/search?q=${id}`);
-      expect(found.body.items).toEqual([{ kind, id, workspace: expect.objectContaining({ id: ws.workspaceId, businessNumber }) }]);
+      expect(found.body.items).toEqual([{ kind, id, workspace: expect.objectContaining({ id: ws.workspaceId, businessNumber }), ownerEmail: null }]);
     }
 
     const detail = await act(operator.token, `/workspaces/${ws.workspaceId}`);
@@ -102,6 +104,69 @@ describe("operator actions", () => {
     const shown = JSON.stringify(detail.body);
     for (const secret of [ws.apiKey, "pass_good", "sealed", "hash"]) expect(shown).not.toContain(secret);
     expect((await auditOf(operator.token, ws.workspaceId)).map((l) => [l.action, l.operatorId])).toEqual([["workspace.view", operator.id]]);
+  });
+
+  it("find a workspace by part of its company name or its owner's e-mail, each shown with the owner's e-mail", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const email = `owner-${tag}@acme-${tag}.co.kr`;
+    const { workspaceId } = await signUp(env.DB, { email, password: `pw-${tag}-long-enough`, workspaceName: `(주)한빛${tag}상사`, businessNumber: String(5_000_000_000 + Math.floor(Math.random() * 999_999_999)) });
+    // A wildcard in the term is a character, not "anything": it finds no workspace whose name lacks it.
+    const wildcard = await signUp(env.DB, { email: `other-${tag}@example.co.kr`, password: `pw-${tag}-long-enough`, workspaceName: `한빛_${tag}`, businessNumber: String(5_000_000_000 + Math.floor(Math.random() * 999_999_999)) });
+    const operator = await signedIn("viewer");
+
+    for (const q of [`한빛${tag}`, email.toUpperCase(), `@acme-${tag}`]) {
+      const found = await act(operator.token, `/search?q=${encodeURIComponent(q)}`);
+      expect(found.body.items, q).toEqual([{ kind: "workspace", id: workspaceId, workspace: expect.objectContaining({ name: `(주)한빛${tag}상사` }), ownerEmail: email }]);
+    }
+    expect((await act(operator.token, `/search?q=${encodeURIComponent(`한빛_${tag}`)}`)).body.items.map((m: Json) => m.id)).toEqual([wildcard.workspaceId]);
+    expect((await act(operator.token, `/search?q=${encodeURIComponent(`한빛%${tag}`)}`)).body.items).toEqual([]);
+    expect((await act(operator.token, `/workspaces/${workspaceId}`)).body.ownerEmail).toBe(email);
+
+    const browser = new ConsoleBrowser();
+    const person = await newOperator("viewer");
+    await browser.open("/admin/sign-in");
+    await browser.post("/admin/sign-in", { email: person.email, password: person.password, code: person.app.generate() });
+    const page = await browser.open(`/admin?q=${encodeURIComponent(`@acme-${tag}`)}`);
+    expect(page.html).toContain(`href="/admin/workspaces/${workspaceId}"`);
+    expect(page.html).toContain(`<td data-field="owner">${email}</td>`);
+    expect((await browser.open(`/admin/workspaces/${workspaceId}`)).html).toContain(`<dd data-field="owner">${email}</dd>`);
+  });
+
+  it("show a failed job's id, Korean message and credential with a page of its own, and a credential its last check refused as refused, not ACTIVE", async () => {
+    const ws = await createWorkspace();
+    const credentialId = await addCredential(ws.workspaceId);
+    const job = await createJob(withCapturedQueue().env, ws.workspaceId, TX_JOB);
+    const refused = jobError("LOGIN_FAILED");
+    // What the pipeline leaves when the bank refuses the login: the job failed, and the login check that followed refused too.
+    await env.DB.prepare("UPDATE jobs SET status = 'FAILED', error = ?, finished_at = ? WHERE id = ?").bind(JSON.stringify(refused), Date.now(), job.id).run();
+    await env.DB.prepare("UPDATE credentials SET check_state = 'INVALID', check_error = ?, checked_at = ? WHERE id = ?").bind(JSON.stringify(refused), Date.now(), credentialId).run();
+    const operator = await signedIn("support");
+
+    const detail = await act(operator.token, `/workspaces/${ws.workspaceId}`);
+    expect(detail.body.credentials).toEqual([expect.objectContaining({ id: credentialId, status: "ACTIVE", refusal: { code: "LOGIN_FAILED", message: refused.message } })]);
+    expect(detail.body.recentJobs).toEqual([expect.objectContaining({ id: job.id, status: "FAILED", errorCode: "LOGIN_FAILED", errorMessage: refused.message, credentialId, finishedAt: expect.any(String) })]);
+    const one = await act(operator.token, `/jobs/${job.id}`);
+    expect(one.body).toMatchObject({ job: { id: job.id, errorMessage: refused.message }, workspace: { id: ws.workspaceId }, credential: { id: credentialId, refusal: { code: "LOGIN_FAILED" } } });
+    expect((await act(operator.token, `/jobs/${crypto.randomUUID()}`)).body.code).toBe("DATA_JOB_NOT_FOUND");
+    expect((await auditOf(operator.token, job.id)).map((l) => [l.action, l.operatorId])).toEqual([["job.view", operator.id]]);
+
+    const person = await newOperator("support");
+    const browser = new ConsoleBrowser();
+    await browser.open("/admin/sign-in");
+    await browser.post("/admin/sign-in", { email: person.email, password: person.password, code: person.app.generate() });
+    const page = (await browser.open(`/admin/workspaces/${ws.workspaceId}`)).html;
+    const row = /<tr data-job="[^"]+">[\s\S]*?<\/tr>/.exec(page)![0];
+    expect(row).toContain(`href="/admin/jobs/${job.id}"`);
+    expect(row).toContain(refused.message);
+    const credentialItem = new RegExp(`<li data-credential="${credentialId}">[\\s\\S]*?</li>`).exec(page)![0];
+    expect(credentialItem).toContain(`data-status="REFUSED"`);
+    expect(credentialItem).not.toContain("ACTIVE");
+    const jobPage = await browser.open(`/admin/jobs/${job.id}`);
+    expect(jobPage.status).toBe(200);
+    expect(jobPage.html).toContain(refused.message);
+    expect(jobPage.html).toMatch(new RegExp(`data-field="credential"><code>${credentialId}</code>[^]*거절됨`));
+    expect(jobPage.html).toContain(`action="/admin/jobs/${job.id}/rerun"`);
+    expect((await browser.open("/admin/jobs/no-such-job")).status).toBe(404);
   });
 
   it("re-run a failed job as a new job of the same request, and only a failed one", async () => {

@@ -36,6 +36,27 @@ export const JobSummarySchema = z
     schema: code(),
     status: z.string().max(MAX.code),
     errorCode: code().nullable(),
+    errorMessage: z.string().max(MAX.text).nullable().meta({ description: "실패의 한국어 메시지" }),
+    credentialId: pathId().nullable().meta({ description: "작업이 쓴 인증정보" }),
     createdAt: timestamp(),
+    finishedAt: timestamp().nullable(),
   })
   .openapi("AdminJob");
+
+export const CredentialSummarySchema = z
+  .object({
+    id: pathId(),
+    providerCode: code(),
+    authMethod: code(),
+    status: code(),
+    refusal: z
+      .object({ code: code(), message: z.string().max(MAX.text) })
+      .nullable()
+      .meta({ description: "기관이 이 인증정보를 거절한 이유 (작업 실패나 마지막 로그인 확인). 상태가 ACTIVE여도 있으면 작업은 이 이유로 실패합니다" }),
+    label: z.string().max(MAX.text).nullable(),
+    createdAt: timestamp(),
+  })
+  .openapi("AdminCredential");
+
+/** Whose a workspace is: the e-mail of its owner, whom support answers. */
+export const OwnerEmailSchema = z.string().max(254).nullable().meta({ description: "워크스페이스 소유자의 이메일 (소유자가 없으면 null)" });

@@ -7,6 +7,7 @@ import { showAlerts } from "./alerts";
 import { showAudit } from "./audit";
 import { closeReportForm, showReport, showReports } from "./reports";
 import { showSearch } from "./home";
+import { showJob } from "./job";
 import { announceForm, showOutages, withdrawForm } from "./outages";
 import { operatorSignedIn } from "./session";
 import { operatorSignOut, showOperatorSignIn, submitOperatorSignIn } from "./sign-in";
@@ -33,6 +34,7 @@ export function adminConsole(): Hono<AdminPagesEnv> {
   app.post("/workspaces/:id/plan", operatorSignedIn, pathParams(Id), planForm);
   app.post("/workspaces/:id/credits", operatorSignedIn, pathParams(Id), creditForm);
   app.post("/workspaces/:id/:direction", operatorSignedIn, pathParams(WorkspaceSuspension), suspensionForm);
+  app.get("/jobs/:id", operatorSignedIn, pathParams(Id), showJob);
   app.post("/jobs/:id/rerun", operatorSignedIn, pathParams(Id), rerunForm);
   app.get("/outages", operatorSignedIn, showOutages);
   app.post("/outages", operatorSignedIn, announceForm);

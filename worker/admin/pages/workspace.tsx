@@ -8,14 +8,16 @@ import { CsrfField, DataTable } from "../../web/layout";
 import { kst } from "../../web/kst";
 import { providerName } from "../../web/provider-name";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
+import { CredentialStanding, JobOutcome } from "./job-parts";
 
 /** One workspace: what it is, its keys and credentials without their secrets, its latest jobs; the actions the operator's role allows. */
 export async function showWorkspace(c: AdminPageContext<"id">): Promise<Response> {
-  const { workspace: w, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.valid("param").id);
+  const { workspace: w, ownerEmail, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.valid("param").id);
   const credits = await spendableCredits(c.env.DB, w.id);
   const role = operatorOf(c).role;
   const csrf = operatorCsrfOf(c);
   const base = `/admin/workspaces/${w.id}`;
+  const labels = new Map(credentials.map((r) => [r.id, r.label ?? r.authMethod]));
   return c.html(
     <AdminPage c={c} title={w.name}>
       <dl>
@@ -23,6 +25,8 @@ export async function showWorkspace(c: AdminPageContext<"id">): Promise<Response
         <dd>
           <code>{w.id}</code>
         </dd>
+        <dt>소유자</dt>
+        <dd data-field="owner">{ownerEmail ?? "-"}</dd>
         <dt>사업자등록번호</dt>
         <dd>{w.businessNumber ?? "-"}</dd>
         <dt>요금제</dt>
@@ -90,20 +94,28 @@ export async function showWorkspace(c: AdminPageContext<"id">): Promise<Response
       <h2>인증정보</h2>
       <ul>
         {credentials.map((r) => (
-          <li>
-            {providerName(r.providerCode)} · {r.label ?? r.authMethod} · {r.status}
+          <li data-credential={r.id}>
+            {providerName(r.providerCode)} · {r.label ?? r.authMethod} · <CredentialStanding credential={r} />
           </li>
         ))}
       </ul>
       <h2>최근 작업</h2>
-      <DataTable columns={["만든 때", "기관", "상태", "다시 실행"]}>
+      <DataTable stacked columns={["작업", "만든 때", "기관", "상태", "인증정보", "다시 실행"]}>
         {jobs.map((j) => (
           <tr data-job={j.id}>
+            <td>
+              <a href={`/admin/jobs/${j.id}`}>
+                <code>{j.id}</code>
+              </a>
+            </td>
             <td>{kst(j.createdAt)}</td>
             <td>
               {providerName(j.providerCode)} · {j.schema}
             </td>
-            <td>{j.error ? `${j.status} (${j.error.code})` : j.status}</td>
+            <td>
+              <JobOutcome job={j} />
+            </td>
+            <td>{j.credentialId ? (labels.get(j.credentialId) ?? <code>{j.credentialId}</code>) : "-"}</td>
             <td>
               {j.status === "FAILED" && operatorMay(role, "jobs.rerun") && (
                 <form method="post" action={`/admin/jobs/${j.id}/rerun`}>

@@ -8,8 +8,11 @@ import { ApiError } from "../../platform/errors/api-error";
 
 type RegistrationEnv = Pick<Bindings, "DB" | "TASKS">;
 
-/** Whether a registration is checked with a login at once (CREDENTIAL_CHECKS, env.ts). */
-export const checksOnRegistration = (env: Pick<Bindings, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS !== "off";
+/** Whether a registration is checked with a login once it is in, in the background (CREDENTIAL_CHECKS, env.ts). */
+export const checksOnRegistration = (env: Pick<Bindings, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS === undefined || env.CREDENTIAL_CHECKS === "";
+
+/** Whether the hosted page checks an ID login at the institution before it stores it (CREDENTIAL_CHECKS, env.ts). */
+export const checksHostedLogins = (env: Pick<Bindings, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS !== "off";
 
 /**
  * Sends a credential's login check to the pipeline (domain/pipeline/probe.ts). The check is recorded before the send, so

@@ -390,6 +390,11 @@ export async function rewrapCredentials(d1: D1Database, masterSecret: string, li
   return { seen: rows.length, unreadable };
 }
 
+/** A credential in whatever state, for the operator console, which reads the job that ran on it (the row holds its secret sealed: views leave it out). */
+export async function credentialRow(d1: D1Database, id: string): Promise<CredentialRow | null> {
+  return (await database(d1).select().from(credentials).where(eq(credentials.id, id)).get()) ?? null;
+}
+
 /** Which workspace a credential is of, for the operator console's search: its id, nothing of its secret. */
 export async function credentialWorkspace(d1: D1Database, id: string): Promise<string | null> {
   return (await database(d1).select({ workspaceId: credentials.workspaceId }).from(credentials).where(eq(credentials.id, id)).get())?.workspaceId ?? null;

@@ -4,6 +4,7 @@ import type { ConsentFace } from "./consent-face";
 import { isoTime, isoTimeOrNull } from "../../platform/lib/iso-time";
 import { GLOBAL_PROVIDER } from "./identity";
 import { consentRecordView } from "./consent-record";
+import { type JobError, jobError } from "../../../contracts/job-failures";
 
 /** How long before notAfter a certificate is flagged, so a partner can ask the business to renew before jobs fail. */
 export const RENEWAL_WINDOW_MS = 30 * 86_400_000;
@@ -32,6 +33,15 @@ function consentView(face: ConsentFace) {
 /** A credential's login check as the API shows it, on the credential and on the registration session that made it. */
 export function checkView(row: Pick<CredentialRow, "checkState" | "checkError" | "checkedAt">) {
   return row.checkState ? { state: row.checkState, error: row.checkError, checkedAt: isoTimeOrNull(row.checkedAt) } : null;
+}
+
+/**
+ * Why the institution refuses a live credential, if it does: the job failure that showed it (jobs now fail with it
+ * without logging in), else its last login check's refusal. Null while it is believed good or not yet checked.
+ */
+export function refusalOf(row: Pick<CredentialRow, "invalidReason" | "checkState" | "checkError">): JobError | null {
+  if (row.invalidReason) return jobError(row.invalidReason);
+  return row.checkState === "INVALID" ? row.checkError : null;
 }
 
 /** What the API shows of a credential: never the sealed secret. */

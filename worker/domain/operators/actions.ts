@@ -5,7 +5,7 @@ import { refundInvoice } from "../billing/refunds";
 import { announceOutage, type OutageRow, withdrawOutage } from "../catalog/outages";
 import type { ProviderDefinition } from "../catalog/providers";
 import { listApiKeys } from "../api-keys/store";
-import { credentialWorkspace, listCredentials } from "../credentials/store";
+import { credentialRow, type CredentialRow, credentialWorkspace, listCredentials } from "../credentials/store";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { createJob } from "../jobs/create";
@@ -19,6 +19,7 @@ import { type AuditEntry, markAction } from "./audit";
 import { assertOperatorMay, type OperatorAction } from "./permissions";
 import { confirmFreshCode } from "./sign-in";
 import type { Operator } from "./store";
+import { ownerEmails, workspacesOwnedByEmail } from "../users/members";
 
 /**
  * What operators do, for the operator API and the /admin console alike: each checks the operator's role, writes its
@@ -54,39 +55,57 @@ async function existingWorkspace(env: ActionsEnv, id: string): Promise<Workspace
   return workspace;
 }
 
-export type SearchMatch = { kind: "workspace" | "job" | "credential" | "connection"; id: string; workspace: WorkspaceRow | null };
+export type SearchMatch = { kind: "workspace" | "job" | "credential" | "connection"; id: string; workspace: WorkspaceRow | null; ownerEmail: string | null };
 
-/** Workspaces (partners' too) by id or business number (123-45-67890 as people write it), and jobs, credentials and connections by id. */
+/**
+ * Workspaces (partners' too) by id, business number (123-45-67890 as people write it), company name or owner's e-mail
+ * (any part of either), and jobs, credentials and connections by id; each with its workspace's owner's e-mail.
+ */
 export async function searchTargets(env: ActionsEnv, actor: Actor, asked: string): Promise<SearchMatch[]> {
   const term = /^\d{3}-\d{2}-\d{5}$/.test(asked) ? asked.replaceAll("-", "") : asked;
   await mark(env, actor, "workspaces.read", { action: "search", targetKind: "query", targetId: term, reason: null });
   const [workspaces, job, credentialOf, connection] = await Promise.all([
-    workspacesMatching(env.DB, term, MAX_MATCHES),
+    workspacesOwnedByEmail(env.DB, term, MAX_MATCHES).then((owned) => workspacesMatching(env.DB, term, MAX_MATCHES, owned)),
     findJobById(env.DB, term),
     credentialWorkspace(env.DB, term),
     connectionById(env.DB, term),
   ]);
   const owners = new Map(workspaces.map((w) => [w.id, w]));
   const ownerOf = async (workspaceId: string) => owners.get(workspaceId) ?? (await workspaceRow(env.DB, workspaceId));
-  const matches: SearchMatch[] = [
+  const found: Omit<SearchMatch, "ownerEmail">[] = [
     ...workspaces.map((w) => ({ kind: "workspace" as const, id: w.id, workspace: w })),
     ...(job ? [{ kind: "job" as const, id: job.id, workspace: await ownerOf(job.workspaceId) }] : []),
     ...(credentialOf ? [{ kind: "credential" as const, id: term, workspace: await ownerOf(credentialOf) }] : []),
     ...(connection ? [{ kind: "connection" as const, id: connection.id, workspace: await ownerOf(connection.workspaceId) }] : []),
-  ];
-  return matches.slice(0, MAX_MATCHES);
+  ].slice(0, MAX_MATCHES);
+  const emails = await ownerEmails(env.DB, found.flatMap((m) => (m.workspace ? [m.workspace.id] : [])));
+  return found.map((m) => ({ ...m, ownerEmail: (m.workspace && emails.get(m.workspace.id)) ?? null }));
 }
 
-/** A workspace with its keys, credentials and latest jobs: rows that hold no secret an operator could read (hashes and sealed values are left out by the views). */
+/** A workspace with its owner's e-mail, keys, credentials and latest jobs: rows that hold no secret an operator could read (hashes and sealed values are left out by the views). */
 export async function inspectWorkspace(env: ActionsEnv, actor: Actor, id: string) {
   const workspace = await existingWorkspace(env, id);
   await mark(env, actor, "workspaces.read", { action: "workspace.view", targetKind: "workspace", targetId: id, reason: null });
-  const [keys, credentials, jobs] = await Promise.all([
+  const [keys, credentials, jobs, emails] = await Promise.all([
     listApiKeys(env.DB, id, { limit: LISTED, after: undefined }),
     listCredentials(env.DB, id, { limit: LISTED, after: undefined }),
     listJobs(env.DB, { workspaceId: id, limit: RECENT_JOBS }),
+    ownerEmails(env.DB, [id]),
   ]);
-  return { workspace, keys: keys.slice(0, LISTED), credentials: credentials.slice(0, LISTED), jobs: jobs.slice(0, RECENT_JOBS) };
+  return { workspace, ownerEmail: emails.get(id) ?? null, keys: keys.slice(0, LISTED), credentials: credentials.slice(0, LISTED), jobs: jobs.slice(0, RECENT_JOBS) };
+}
+
+/** One job with its workspace and the credential it ran on (without its secret), as support reads a failure. */
+export async function inspectJob(env: ActionsEnv, actor: Actor, id: string): Promise<{ job: JobRow; workspace: WorkspaceRow; ownerEmail: string | null; credential: CredentialRow | null }> {
+  const job = await findJobById(env.DB, id);
+  if (!job) throw new ApiError("DATA_JOB_NOT_FOUND");
+  await mark(env, actor, "workspaces.read", { action: "job.view", targetKind: "job", targetId: id, reason: null });
+  const [workspace, emails, credential] = await Promise.all([
+    existingWorkspace(env, job.workspaceId),
+    ownerEmails(env.DB, [job.workspaceId]),
+    job.credentialId ? credentialRow(env.DB, job.credentialId) : null,
+  ]);
+  return { job, workspace, ownerEmail: emails.get(job.workspaceId) ?? null, credential };
 }
 
 /** Suspends or restores a workspace, effective for its very next request; a second suspension keeps the first one's time. */

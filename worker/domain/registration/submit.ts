@@ -2,7 +2,7 @@ import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
 import { assertIdentitiesKnown, findCredential, newCheckId, sealedCredentialRow } from "../credentials/store";
-import { checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
+import { checksHostedLogins, checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
 import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
@@ -90,7 +90,7 @@ async function register(env: Bindings, session: SessionRow, submission: Submissi
   const consentRecord = await newConsentRecord(env.DB, session.workspaceId, submission.consentTextVersion ?? CURRENT_CONSENT_TEXT_VERSION, null, now);
   // A login is checked at the institution before it is stored (a 간편인증 one always: its approval is the check); a
   // certificate was checked above and goes to the probe, as before.
-  const checkFirst = authMethod === "SIMPLE_AUTH" || (authMethod === "PROVIDER_LOGIN" && checksOnRegistration(env));
+  const checkFirst = authMethod === "SIMPLE_AUTH" || (authMethod === "PROVIDER_LOGIN" && checksHostedLogins(env));
   const row = await sealedCredentialRow(env.VAULT_MASTER_KEY, session.workspaceId, { providerCode: provider.code, credential, certificate, businessNumber: session.businessNumber, check: !checkFirst && checksOnRegistration(env), schemas: option.schemas, consentRecord });
   if (checkFirst) return startLoginCheck(env, deps, session, row, credential);
   const { after, superseded } = await consumeWithCredential(env, session, row, now);

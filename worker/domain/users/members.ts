@@ -1,4 +1,4 @@
-import { and, count, desc, eq, exists, gt, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { alias, QueryBuilder } from "drizzle-orm/sqlite-core";
 import { revokeIssuerManagingKeys, revokeUserKeys } from "../api-keys/revoke";
 import type { Database } from "../../platform/database/client";
@@ -8,6 +8,8 @@ import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { findWorkspace, suspended } from "../workspaces/store";
+import { contains } from "../../platform/database/contains";
+import { normalizeEmail } from "./email";
 
 /** A person in a workspace, as the members API and the console show them. */
 export interface Member {
@@ -61,6 +63,32 @@ export async function ownedWorkspaceIds(d1: D1Database, userId: string): Promise
     .where(and(eq(workspaceMembers.userId, userId), eq(workspaceMembers.role, "owner")))
     .all();
   return rows.map((r) => r.workspaceId);
+}
+
+/** The workspaces whose owner's e-mail holds the term, for an operator's search (at most `limit`). */
+export async function workspacesOwnedByEmail(d1: D1Database, term: string, limit: number): Promise<string[]> {
+  const rows = await database(d1)
+    .select({ workspaceId: workspaceMembers.workspaceId })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(and(eq(workspaceMembers.role, "owner"), contains(users.email, normalizeEmail(term))))
+    .limit(limit)
+    .all();
+  return rows.map((r) => r.workspaceId);
+}
+
+/** Each workspace's owner's e-mail (the earliest owner's, where there are several), for the operator console. */
+export async function ownerEmails(d1: D1Database, workspaceIds: readonly string[]): Promise<Map<string, string>> {
+  if (workspaceIds.length === 0) return new Map();
+  const rows = await database(d1)
+    .select({ workspaceId: workspaceMembers.workspaceId, email: users.email })
+    .from(workspaceMembers)
+    .innerJoin(users, eq(users.id, workspaceMembers.userId))
+    .where(and(eq(workspaceMembers.role, "owner"), inArray(workspaceMembers.workspaceId, [...workspaceIds])))
+    .orderBy(desc(workspaceMembers.createdAt))
+    .all();
+  // Oldest last, so it is the one the map keeps.
+  return new Map(rows.map((r) => [r.workspaceId, r.email]));
 }
 
 /** A workspace's members, newest first: all of them, or one page (`limit` + 1 rows past `after`, for platform/http/paging.ts). */

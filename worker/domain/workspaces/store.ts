@@ -3,6 +3,7 @@ import type { Database } from "../../platform/database/client";
 import { database, statementOf } from "../../platform/database/client";
 import { workspaces } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
+import { contains } from "../../platform/database/contains";
 import { type Plan, PLAN_LIMITS } from "./plans";
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -217,9 +218,14 @@ export async function setPlan(d1: D1Database, workspaceId: string, plan: Plan): 
   return done.length === 1;
 }
 
-/** Workspaces an operator's search names: by id, or every workspace of a business number (its own and partners' connection ones). */
-export function workspacesMatching(d1: D1Database, term: string, limit: number): Promise<WorkspaceRow[]> {
-  return database(d1).select().from(workspaces).where(or(eq(workspaces.id, term), eq(workspaces.businessNumber, term))).orderBy(desc(workspaces.createdAt)).limit(limit).all();
+/**
+ * Workspaces an operator's search names: by id, every workspace of a business number (its own and partners' connection
+ * ones), those whose company name holds the term, and `ownedIds` (the users domain finds the workspaces an owner's
+ * e-mail names: the members are its tables).
+ */
+export function workspacesMatching(d1: D1Database, term: string, limit: number, ownedIds: readonly string[] = []): Promise<WorkspaceRow[]> {
+  const named = or(eq(workspaces.id, term), eq(workspaces.businessNumber, term), contains(workspaces.name, term), ownedIds.length > 0 ? inArray(workspaces.id, [...ownedIds]) : undefined);
+  return database(d1).select().from(workspaces).where(named).orderBy(desc(workspaces.createdAt)).limit(limit).all();
 }
 
 /** One workspace whole, for the operator console (which shows no secret: the row holds none). */

@@ -2,10 +2,10 @@ import { actorOf, type AdminApiEnv } from "../../context";
 import { inspectWorkspace, LISTED, RECENT_JOBS } from "../../../domain/operators/actions";
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { errorResponses } from "../../../platform/http/error-responses";
-import { code, MAX, pathId, timestamp } from "../../../platform/http/bounds";
+import { MAX, pathId, timestamp } from "../../../platform/http/bounds";
 import { isoTime, isoTimeOrNull } from "../../../platform/lib/iso-time";
-import { IdParamSchema, JobSummarySchema, WorkspaceSchema } from "../shapes";
-import { jobSummaryView, workspaceView } from "../views";
+import { CredentialSummarySchema, IdParamSchema, JobSummarySchema, OwnerEmailSchema, WorkspaceSchema } from "../shapes";
+import { credentialSummaryView, jobSummaryView, workspaceView } from "../views";
 import { operating } from "../guards";
 
 export const route = operating("workspaces.read", createRoute({
@@ -15,7 +15,7 @@ export const route = operating("workspaces.read", createRoute({
   tags: ["Workspaces"],
   summary: "워크스페이스 살펴보기",
   description:
-    "워크스페이스와 그 API 키(앞부분만), 인증정보(기관, 상태, 가려진 라벨만), 최근 작업 20개. 비밀(키, 비밀번호, 인증서, 봉인된 값)은 어떤 역할에도 보이지 않습니다. 누가 언제 보았는지 감사 기록에 남습니다.",
+    "워크스페이스와 소유자의 이메일, 그 API 키(앞부분만), 인증정보(기관, 상태, 기관이 거절했다면 그 이유, 가려진 라벨만), 최근 작업 20개. 비밀(키, 비밀번호, 인증서, 봉인된 값)은 어떤 역할에도 보이지 않습니다. 누가 언제 보았는지 감사 기록에 남습니다.",
   request: { params: IdParamSchema },
   responses: {
     200: {
@@ -25,8 +25,9 @@ export const route = operating("workspaces.read", createRoute({
           schema: z
             .object({
               workspace: WorkspaceSchema,
+              ownerEmail: OwnerEmailSchema,
               apiKeys: z.array(z.object({ id: pathId(), name: z.string().max(MAX.name), prefix: z.string().max(MAX.name), createdAt: timestamp(), revokedAt: timestamp().nullable() })).max(LISTED),
-              credentials: z.array(z.object({ id: pathId(), providerCode: code(), authMethod: code(), status: code(), label: z.string().max(MAX.text).nullable(), createdAt: timestamp() })).max(LISTED),
+              credentials: z.array(CredentialSummarySchema).max(LISTED),
               recentJobs: z.array(JobSummarySchema).max(RECENT_JOBS),
             })
             .openapi("AdminWorkspaceDetail"),
@@ -38,12 +39,13 @@ export const route = operating("workspaces.read", createRoute({
 }));
 
 export const handler: RouteHandler<typeof route, AdminApiEnv> = async (c) => {
-  const { workspace, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.valid("param").id);
+  const { workspace, ownerEmail, keys, credentials, jobs } = await inspectWorkspace(c.env, actorOf(c), c.req.valid("param").id);
   return c.json(
     {
       workspace: workspaceView(workspace),
+      ownerEmail,
       apiKeys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, createdAt: isoTime(k.createdAt), revokedAt: isoTimeOrNull(k.revokedAt) })),
-      credentials: credentials.map((r) => ({ id: r.id, providerCode: r.providerCode, authMethod: r.authMethod, status: r.status, label: r.label, createdAt: isoTime(r.createdAt) })),
+      credentials: credentials.map(credentialSummaryView),
       recentJobs: jobs.map(jobSummaryView),
     },
     200,
