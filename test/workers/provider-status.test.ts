@@ -25,11 +25,25 @@ describe("a provider's status from its jobs", () => {
     const summary = await pulse.summary(now);
     expect(summary.lastHour).toEqual({ jobs: 7, successRate: 0.8, medianDurationMs: 5_000 });
     expect(summary.lastDay).toEqual({ jobs: 12, successRate: 0.4, medianDurationMs: 5_000 });
-    expect(providerState(summary, false)).toBe("DEGRADED");
+    // Seven jobs in the hour are too few to judge on: the day's twelve decide.
+    expect(providerState(summary, false)).toBe("DOWN");
     expect(providerState(summary, true)).toBe("MAINTENANCE");
-    // Under five jobs in the hour, the day decides.
-    expect(providerState({ ...summary, lastHour: { jobs: 4, successRate: 1, medianDurationMs: 2_000 } }, false)).toBe("DOWN");
+    expect(providerState({ ...summary, lastHour: { jobs: 10, successRate: 0.8, medianDurationMs: 2_000 } }, false)).toBe("DEGRADED");
     expect(providerState({ lastHour: { jobs: 0, successRate: null, medianDurationMs: null }, lastDay: { jobs: 0, successRate: null, medianDurationMs: null } }, false)).toBe("OPERATIONAL");
+  });
+
+  it("does not turn amber on one failure among eight jobs: a rate counts from ten jobs in its window", async () => {
+    const pulse = providerPulse(env, `test.${crypto.randomUUID().slice(0, 8)}`);
+    const now = Date.now();
+    for (let i = 0; i < 7; i++) await pulse.record({ ok: true, durationMs: 2_000, at: now - 60_000 });
+    await pulse.record({ ok: false, durationMs: 30_000, at: now - 60_000 });
+    const eight = await pulse.summary(now);
+    expect(eight.lastDay).toMatchObject({ jobs: 8, successRate: 0.875 });
+    expect(providerState(eight, false)).toBe("OPERATIONAL");
+    // Two more, one of them failed: 8 of 10 is a rate worth showing.
+    await pulse.record({ ok: true, durationMs: 2_000, at: now - 60_000 });
+    await pulse.record({ ok: false, durationMs: 30_000, at: now - 60_000 });
+    expect(providerState(await pulse.summary(now), false)).toBe("DEGRADED");
   });
 
   it("leaves out a job that ended for want of a credential, which never reached the institution", async () => {

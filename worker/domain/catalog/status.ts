@@ -6,15 +6,22 @@ import { log } from "../../platform/observability/telemetry";
 /**
  * A provider's state as partners see it (GET /providers/{code} `status`, the public status page; docs/operations.md):
  * MAINTENANCE while a window of its calendar is open, else from the success rate of the last hour (of the last day
- * while the hour has fewer than MIN_JOBS): DOWN below 50 %, DEGRADED below 90 %, OPERATIONAL otherwise or without jobs.
+ * while the hour has fewer than MIN_JOBS): DOWN below 50 %, DEGRADED below 90 %, OPERATIONAL otherwise or while
+ * neither window has MIN_JOBS jobs.
  */
 export type ProviderState = "OPERATIONAL" | "DEGRADED" | "DOWN" | "MAINTENANCE";
 
-const MIN_JOBS = 5;
+/**
+ * The fewest jobs a rate is judged on: below it one failure is a big share (1 of 8 is 87.5 %) and says more of one
+ * login than of the institution, so a quiet institution does not turn amber on a single bad job.
+ */
+export const MIN_JOBS = 10;
+
+const judged = (window: PulseWindow) => (window.jobs >= MIN_JOBS ? window.successRate : null);
 
 export function providerState(pulse: { lastHour: PulseWindow; lastDay: PulseWindow }, inMaintenance: boolean): ProviderState {
   if (inMaintenance) return "MAINTENANCE";
-  const rate = pulse.lastHour.jobs >= MIN_JOBS && pulse.lastHour.successRate !== null ? pulse.lastHour.successRate : pulse.lastDay.successRate;
+  const rate = judged(pulse.lastHour) ?? judged(pulse.lastDay);
   if (rate === null) return "OPERATIONAL";
   return rate < 0.5 ? "DOWN" : rate < 0.9 ? "DEGRADED" : "OPERATIONAL";
 }
