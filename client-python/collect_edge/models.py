@@ -51,7 +51,7 @@ class HolderApproval:
 
 @dataclass(frozen=True)
 class InProgressDataJob:
-    JSON_FIELDS: ClassVar[dict[str, str]] = {"kind": "kind", "id": "id", "provider_code": "providerCode", "schema": "schema", "credential_id": "credentialId", "suggested_poll_interval_ms": "suggestedPollIntervalMs", "max_wait_seconds": "maxWaitSeconds", "phase": "phase", "completed_task_count": "completedTaskCount", "total_task_count": "totalTaskCount", "queue_position": "queuePosition", "maintenance_until": "maintenanceUntil", "awaiting_holder": "awaitingHolder"}
+    JSON_FIELDS: ClassVar[dict[str, str]] = {"kind": "kind", "id": "id", "provider_code": "providerCode", "schema": "schema", "credential_id": "credentialId", "suggested_poll_interval_ms": "suggestedPollIntervalMs", "max_wait_seconds": "maxWaitSeconds", "unpublished_from": "unpublishedFrom", "phase": "phase", "completed_task_count": "completedTaskCount", "total_task_count": "totalTaskCount", "queue_position": "queuePosition", "maintenance_until": "maintenanceUntil", "awaiting_holder": "awaitingHolder"}
     kind: str
     id: str
     provider_code: str
@@ -62,6 +62,7 @@ class InProgressDataJob:
     completed_task_count: int
     total_task_count: int
     credential_id: str | None = None
+    unpublished_from: str | None = None
     queue_position: int | None = None
     maintenance_until: str | None = None
     awaiting_holder: HolderApproval | None = None
@@ -79,6 +80,7 @@ class InProgressDataJob:
             completed_task_count=d["completedTaskCount"],
             total_task_count=d["totalTaskCount"],
             credential_id=None if d.get("credentialId") is None else d["credentialId"],
+            unpublished_from=None if d.get("unpublishedFrom") is None else d["unpublishedFrom"],
             queue_position=None if d.get("queuePosition") is None else d["queuePosition"],
             maintenance_until=None if d.get("maintenanceUntil") is None else d["maintenanceUntil"],
             awaiting_holder=None if d.get("awaitingHolder") is None else HolderApproval.from_json(d["awaitingHolder"]),
@@ -87,7 +89,7 @@ class InProgressDataJob:
 
 @dataclass(frozen=True)
 class SucceededDataJob:
-    JSON_FIELDS: ClassVar[dict[str, str]] = {"kind": "kind", "id": "id", "provider_code": "providerCode", "schema": "schema", "credential_id": "credentialId", "suggested_poll_interval_ms": "suggestedPollIntervalMs", "max_wait_seconds": "maxWaitSeconds", "record_count": "recordCount", "since": "since", "results_expire_at": "resultsExpireAt"}
+    JSON_FIELDS: ClassVar[dict[str, str]] = {"kind": "kind", "id": "id", "provider_code": "providerCode", "schema": "schema", "credential_id": "credentialId", "suggested_poll_interval_ms": "suggestedPollIntervalMs", "max_wait_seconds": "maxWaitSeconds", "unpublished_from": "unpublishedFrom", "record_count": "recordCount", "since": "since", "results_expire_at": "resultsExpireAt"}
     kind: str
     id: str
     provider_code: str
@@ -96,6 +98,7 @@ class SucceededDataJob:
     max_wait_seconds: int
     record_count: int
     credential_id: str | None = None
+    unpublished_from: str | None = None
     since: str | None = None
     results_expire_at: str | None = None
 
@@ -110,6 +113,7 @@ class SucceededDataJob:
             max_wait_seconds=d["maxWaitSeconds"],
             record_count=d["recordCount"],
             credential_id=None if d.get("credentialId") is None else d["credentialId"],
+            unpublished_from=None if d.get("unpublishedFrom") is None else d["unpublishedFrom"],
             since=None if d.get("since") is None else d["since"],
             results_expire_at=None if d.get("resultsExpireAt") is None else d["resultsExpireAt"],
         )
@@ -117,7 +121,7 @@ class SucceededDataJob:
 
 @dataclass(frozen=True)
 class FailedDataJob:
-    JSON_FIELDS: ClassVar[dict[str, str]] = {"kind": "kind", "id": "id", "provider_code": "providerCode", "schema": "schema", "credential_id": "credentialId", "suggested_poll_interval_ms": "suggestedPollIntervalMs", "max_wait_seconds": "maxWaitSeconds", "error": "error", "results_expire_at": "resultsExpireAt"}
+    JSON_FIELDS: ClassVar[dict[str, str]] = {"kind": "kind", "id": "id", "provider_code": "providerCode", "schema": "schema", "credential_id": "credentialId", "suggested_poll_interval_ms": "suggestedPollIntervalMs", "max_wait_seconds": "maxWaitSeconds", "unpublished_from": "unpublishedFrom", "error": "error", "results_expire_at": "resultsExpireAt"}
     kind: str
     id: str
     provider_code: str
@@ -126,6 +130,7 @@ class FailedDataJob:
     max_wait_seconds: int
     error: JobError
     credential_id: str | None = None
+    unpublished_from: str | None = None
     results_expire_at: str | None = None
 
     @classmethod
@@ -139,6 +144,7 @@ class FailedDataJob:
             max_wait_seconds=d["maxWaitSeconds"],
             error=JobError.from_json(d["error"]),
             credential_id=None if d.get("credentialId") is None else d["credentialId"],
+            unpublished_from=None if d.get("unpublishedFrom") is None else d["unpublishedFrom"],
             results_expire_at=None if d.get("resultsExpireAt") is None else d["resultsExpireAt"],
         )
 
@@ -349,7 +355,7 @@ class CredentialCheck:
 
 @dataclass(frozen=True)
 class Provider:
-    JSON_FIELDS: ClassVar[dict[str, str]] = {"code": "code", "name": "name", "kind": "kind", "sandbox": "sandbox", "verification": "verification", "schemas": "schemas", "accepted_auth_methods": "acceptedAuthMethods", "max_date_range_days": "maxDateRangeDays", "status": "status", "maintenance": "maintenance"}
+    JSON_FIELDS: ClassVar[dict[str, str]] = {"code": "code", "name": "name", "kind": "kind", "sandbox": "sandbox", "verification": "verification", "schemas": "schemas", "accepted_auth_methods": "acceptedAuthMethods", "max_date_range_days": "maxDateRangeDays", "freshness": "freshness", "status": "status", "maintenance": "maintenance"}
     code: str
     name: str
     kind: str
@@ -358,6 +364,7 @@ class Provider:
     schemas: list[str]
     accepted_auth_methods: list[str]
     max_date_range_days: int
+    freshness: list[dict[str, Any]]
     status: dict[str, Any]
     maintenance: list[dict[str, Any]]
 
@@ -372,6 +379,7 @@ class Provider:
             schemas=list(d["schemas"]),
             accepted_auth_methods=list(d["acceptedAuthMethods"]),
             max_date_range_days=d["maxDateRangeDays"],
+            freshness=list(d["freshness"]),
             status=d["status"],
             maintenance=list(d["maintenance"]),
         )

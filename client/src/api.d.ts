@@ -147,7 +147,7 @@ export interface paths {
         put?: never;
         /**
          * 일정 만들기
-         * @description 서비스가 cron(한국 시간)마다 작업을 하나씩 만듭니다. 각 실행은 보통의 작업이라 결과, 웹훅(data_job.succeeded/failed)이 같습니다. 한 실행 시각에는 작업이 하나뿐이며, 서비스가 멈췄던 동안 놓친 실행은 가장 최근 것 하나만 합니다. 앞선 실행이 아직 끝나지 않았으면 그 실행 시각은 건너뛰고 skippedRuns에 셉니다. 재시도로 고칠 수 없는 실패가 3번 이어지면 일시 중지하고 schedule.paused 이벤트를 보냅니다. 워크스페이스당 100개까지. 두 실행 사이는 15분 이상이어야 하고(아니면 400 INVALID_PARAM_FORMAT, body.cron), 자격 증명과 schema마다 실행 중인(ACTIVE) 일정은 하나입니다(400 INVALID_DATA_JOB_PARAMS; credentialId가 없는 일정은 그 기관의 기본 자격 증명 몫). 일정은 사람 없이 계속 기관에 로그인하므로 관리 권한이 있는 키만 만들고 바꿀 수 있습니다(403 ADMIN_ACTION_FORBIDDEN). 자세한 내용은 docs/scheduling.md
+         * @description 서비스가 cron(한국 시간)마다 작업을 하나씩 만듭니다. 각 실행은 보통의 작업이라 결과, 웹훅(data_job.succeeded/failed)이 같습니다. 한 실행 시각에는 작업이 하나뿐이며, 서비스가 멈췄던 동안 놓친 실행은 가장 최근 것 하나만 합니다. 앞선 실행이 아직 끝나지 않았으면 그 실행 시각은 건너뛰고 skippedRuns에 셉니다. 재시도로 고칠 수 없는 실패가 3번 이어지면 일시 중지하고 schedule.paused 이벤트를 보냅니다. 워크스페이스당 100개까지. 두 실행 사이는 15분 이상이어야 하고(아니면 400 INVALID_PARAM_FORMAT, body.cron), 자격 증명과 schema마다 실행 중인(ACTIVE) 일정은 하나입니다(400 INVALID_DATA_JOB_PARAMS; credentialId가 없는 일정은 그 기관의 기본 자격 증명 몫). 일정은 사람 없이 계속 기관에 로그인하므로 관리 권한이 있는 키만 만들고 바꿀 수 있습니다(403 ADMIN_ACTION_FORBIDDEN). 간편인증(SIMPLE_AUTH) 자격 증명의 일정은 실행할 때마다(포털 세션이 살아 있는 약 25분 안의 실행은 빼고) 주인의 휴대폰에 승인 요청이 가고 약 5분 안에 사람이 승인해야 합니다: 승인이 없으면 그 실행은 LOGIN_SECOND_FACTOR_REQUIRED(retryable=false)로 실패하고 3번 이어지면 일정이 일시 중지되니, 사람이 응답할 수 있는 시각을 cron으로 고르세요. 자세한 내용은 docs/scheduling.md
          */
         post: operations["createSchedule"];
         delete?: never;
@@ -1263,9 +1263,33 @@ export interface paths {
         put?: never;
         /**
          * 자격 증명 제출 (종단간 암호화)
-         * @description Authorization: Bearer <sessionToken>. 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = "collect-registration-v1:" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다.
+         * @description Authorization: Bearer <sessionToken>. 자격 증명 필드(JSON)를 브라우저에서 암호화해 보냅니다: 임시 ECDH P-256 키와 서비스 공개 키로 공유 비밀을 만들고, HKDF-SHA-256(salt 없음, info = "collect-registration-v1:" + sessionId)로 AES-256-GCM 키를 만들어 additionalData = sessionId로 암호화합니다. 성공하면 토큰은 영구히 무효가 됩니다. 실패한 제출은 시도 횟수에 들어가고 5회가 되면 세션이 잠깁니다. 로그인(아이디 로그인, 간편인증)은 저장하기 전에 기관에서 확인합니다: 기관이 20초 안에 들여보내면 201 CONNECTED, 아직 확인 중이면 202 CHECKING, 본인의 휴대폰 승인을 기다리면 202 AWAITING_HOLDER(awaiting.until까지)이고, 그동안 아무것도 저장하거나 대체하지 않으며 화면은 POST /connect/api/registrations/check로 결과를 묻습니다. 기관이 거절하면 422 CREDENTIAL_PROBE_FAILED(기관의 사유와 남은 시도 횟수, 시도 1회)입니다. 확인 중이던 로그인을 새 제출로 바꾸면 바뀐 로그인은 시도 1회로 셉니다. 한 사람의 휴대폰에는 세션과 워크스페이스를 통틀어 한 시간에 5번까지만 간편인증을 요청하고, 넘으면 요청하지 않고 429 API_RATE_LIMITED(Retry-After, 시도로 세지 않음)입니다. 배포가 등록 확인을 끈 경우(CREDENTIAL_CHECKS=off) 아이디 로그인은 확인 없이 저장됩니다.
          */
         post: operations["submitHostedRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/api/registrations/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 제출한 로그인의 확인 결과 (롱 폴링)
+         * @description Authorization: Bearer <sessionToken>. POST /connect/api/registrations가 202(CHECKING 또는 AWAITING_HOLDER)로 답한 로그인을 기관에 묻습니다. 본인의 휴대폰 승인을 기다리는 동안에는 답하기 전에 20초쯤 기다립니다(롱 폴링). 기관이 들여보내면 그때 자격 증명을 저장하고(같은 로그인의 옛 자격 증명 대체, 동의 기록, registration_session.consumed 웹훅) 201 CONNECTED로 답하며, 승인된 간편인증 로그인은 그 자격 증명의 첫 작업이 다시 승인을 받지 않도록 넘겨줍니다. 기관이 거절하면 422 CREDENTIAL_PROBE_FAILED(기관의 사유와 남은 시도 횟수; 시도 1회)이고 아무것도 저장하거나 대체하지 않습니다. 확인할 로그인이 없으면 410 REGISTRATION_SESSION_NOT_USABLE입니다. GET과 POST는 같습니다.
+         */
+        get: operations["readHostedRegistrationCheck"];
+        put?: never;
+        /**
+         * 제출한 로그인의 확인 결과 (롱 폴링)
+         * @description Authorization: Bearer <sessionToken>. POST /connect/api/registrations가 202(CHECKING 또는 AWAITING_HOLDER)로 답한 로그인을 기관에 묻습니다. 본인의 휴대폰 승인을 기다리는 동안에는 답하기 전에 20초쯤 기다립니다(롱 폴링). 기관이 들여보내면 그때 자격 증명을 저장하고(같은 로그인의 옛 자격 증명 대체, 동의 기록, registration_session.consumed 웹훅) 201 CONNECTED로 답하며, 승인된 간편인증 로그인은 그 자격 증명의 첫 작업이 다시 승인을 받지 않도록 넘겨줍니다. 기관이 거절하면 422 CREDENTIAL_PROBE_FAILED(기관의 사유와 남은 시도 횟수; 시도 1회)이고 아무것도 저장하거나 대체하지 않습니다. 확인할 로그인이 없으면 410 REGISTRATION_SESSION_NOT_USABLE입니다. GET과 POST는 같습니다.
+         */
+        post: operations["checkHostedRegistration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1422,6 +1446,11 @@ export interface components {
              * @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초)
              */
             maxWaitSeconds: number;
+            /**
+             * Format: date
+             * @description 확장 필드. 조회 기간 가운데 작업을 요청한 때 기관이 아직 공개하지 않은 첫날(YYYY-MM-DD, 한국 시간). 그날부터의 자료는 아직 없을 수 있으니 0건을 '사용 없음'으로 읽지 마세요. 모두 공개된 기간이면 없습니다 (GET /providers/{code}의 freshness)
+             */
+            unpublishedFrom?: string;
             /** @enum {string} */
             phase: "PENDING" | "RUNNING";
             /** Format: int64 */
@@ -1492,6 +1521,11 @@ export interface components {
              * @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초)
              */
             maxWaitSeconds: number;
+            /**
+             * Format: date
+             * @description 확장 필드. 조회 기간 가운데 작업을 요청한 때 기관이 아직 공개하지 않은 첫날(YYYY-MM-DD, 한국 시간). 그날부터의 자료는 아직 없을 수 있으니 0건을 '사용 없음'으로 읽지 마세요. 모두 공개된 기간이면 없습니다 (GET /providers/{code}의 freshness)
+             */
+            unpublishedFrom?: string;
             /** Format: int64 */
             recordCount: number;
             /** @description 확장 필드. 기간이 있는 schema의 작업에만 있습니다: 다음 작업의 params.since로 주면 이 작업 이후 바뀐 레코드만 수집합니다 (docs/scheduling.md) */
@@ -1527,6 +1561,11 @@ export interface components {
              * @description 자동 재개를 포함해 종료 상태까지 기다릴 상한(초)
              */
             maxWaitSeconds: number;
+            /**
+             * Format: date
+             * @description 확장 필드. 조회 기간 가운데 작업을 요청한 때 기관이 아직 공개하지 않은 첫날(YYYY-MM-DD, 한국 시간). 그날부터의 자료는 아직 없을 수 있으니 0건을 '사용 없음'으로 읽지 마세요. 모두 공개된 기간이면 없습니다 (GET /providers/{code}의 freshness)
+             */
+            unpublishedFrom?: string;
             error: components["schemas"]["JobError"];
             /**
              * Format: date-time
@@ -2394,6 +2433,21 @@ export interface components {
              * @description 한 작업의 최대 조회 기간(일). 넘으면 DATE_RANGE_EXCEEDED
              */
             maxDateRangeDays: number;
+            /** @description 확장 필드. schema마다 자료가 얼마나 늦게 기관에 올라오는지. 아직 공개되지 않은 달이 조회 기간에 들면 작업의 unpublishedFrom이 그 첫날을 알려 줍니다: 그 뒤의 0건은 '사용 없음'이 아니라 '아직 공개 전'입니다 (docs/institutions/hometax.md) */
+            freshness: {
+                schema: string;
+                /**
+                 * @description AT_COLLECTION: 수집 시점에 기관이 보여 주는 자료. NEXT_MONTH: 매월 자료를 다음 달 publishedFromDay일 무렵부터 기관이 보여 줍니다
+                 * @enum {string}
+                 */
+                lag: "AT_COLLECTION" | "NEXT_MONTH";
+                /**
+                 * Format: int32
+                 * @description NEXT_MONTH일 때 한 달 자료가 공개되는 다음 달의 날짜(한국 시간). 그 밖에는 null
+                 */
+                publishedFromDay: number | null;
+                note: string;
+            }[];
             /** @description 확장 필드. 작업 결과로 본 기관 상태: 점검 중이면 MAINTENANCE, 아니면 최근 1시간(작업이 5개 미만이면 24시간) 성공률이 50% 미만이면 DOWN, 90% 미만이면 DEGRADED, 그 밖에는 OPERATIONAL. 비밀번호 오류처럼 사용자 쪽 원인의 실패는 성공률에 넣지 않습니다 (docs/operations.md) */
             status: {
                 /** @enum {string} */
@@ -3343,6 +3397,21 @@ export interface components {
             bytes: number;
             /** @description 가린 뒤 JSON의 앞부분 */
             preview: string;
+        };
+        HostedRegistrationCheck: {
+            /** Format: uuid */
+            sessionId: string;
+            /**
+             * @description CONNECTED: 기관이 들여보내 자격 증명을 저장했습니다(세션 CONSUMED). CHECKING: 기관에서 확인 중입니다. AWAITING_HOLDER: 본인의 휴대폰 승인을 기다립니다(awaiting)
+             * @enum {string}
+             */
+            state: "CONNECTED" | "CHECKING" | "AWAITING_HOLDER";
+            /**
+             * @description 세션의 상태
+             * @enum {string}
+             */
+            status: "CONSUMED" | "PENDING";
+            awaiting?: components["schemas"]["HolderApproval"] & unknown;
         };
         GatewayWebhookReceipt: {
             /** @enum {string} */
@@ -12265,6 +12334,25 @@ export interface operations {
                                     label: string;
                                 }[];
                             }[];
+                            /** @description PROVIDER_LOGIN 선택지의 기관이 로그인 방식을 여럿 받을 때(hometax: 아이디 로그인, 간편인증) 본인이 고를 방식과 각 입력 필드. 고른 방식을 제출의 authMethod로 보냅니다 */
+                            methods?: {
+                                /** @enum {string} */
+                                authMethod: "PROVIDER_LOGIN" | "SIMPLE_AUTH";
+                                name: string;
+                                fields: {
+                                    name: string;
+                                    label: string;
+                                    pattern: string;
+                                    secret: boolean;
+                                    required: boolean;
+                                    /** @enum {string} */
+                                    input: "text" | "file" | "select";
+                                    options?: {
+                                        value: string;
+                                        label: string;
+                                    }[];
+                                }[];
+                            }[];
                             /** @description true: 입력 필드 없이 기관의 동의 화면에서 본인이 동의해 연결합니다 (오픈뱅킹: POST /connect/api/open-banking/authorizations) */
                             consent: boolean;
                             /** @description 이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위 */
@@ -12368,6 +12456,11 @@ export interface operations {
                     /** @enum {string} */
                     kind: "PROVIDER_LOGIN" | "CERTIFICATE";
                     providerCode?: string;
+                    /**
+                     * @description PROVIDER_LOGIN 선택지에서 본인이 고른 로그인 방식 (기관이 여러 방식을 받을 때, 예: hometax의 간편인증). 없으면 PROVIDER_LOGIN(아이디 로그인)
+                     * @enum {string}
+                     */
+                    authMethod?: "PROVIDER_LOGIN" | "SIMPLE_AUTH";
                     /** @description 화면이 보여 준 동의 문구의 버전 (GET /connect/api/session consentText.version). 없으면 현재 버전으로 기록합니다 */
                     consentTextVersion?: string;
                     envelope: {
@@ -12385,7 +12478,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description 등록되었습니다 */
+            /** @description 등록되었습니다 (로그인은 기관이 들여보낸 뒤) */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -12395,15 +12488,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        sessionId: string;
-                        /** @enum {string} */
-                        status: "CONSUMED";
-                    };
+                    "application/json": components["schemas"]["HostedRegistrationCheck"];
                 };
             };
-            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_BUSINESS_REGISTRATION_NUMBER, REGISTRATION_E2E_UNKNOWN_KEY_ID, REGISTRATION_E2E_DECRYPT_FAILED, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT, INVALID_PROVIDER_CODE, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, CREDENTIAL_RECOVERY_VALIDATION_FAILED, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN */
+            /** @description 기관에서 확인 중이거나 본인의 휴대폰 승인을 기다립니다: 아무것도 저장하지 않았습니다 */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedRegistrationCheck"];
+                };
+            };
+            /** @description 오류: MALFORMED_REQUEST, INVALID_PARAM_FORMAT, MISSING_REQUIRED_PARAM, INVALID_BUSINESS_REGISTRATION_NUMBER, REGISTRATION_E2E_UNKNOWN_KEY_ID, REGISTRATION_E2E_DECRYPT_FAILED, MISSING_CREDENTIAL_FIELD, INVALID_CREDENTIAL_FORMAT, UNSUPPORTED_AUTH_METHOD, INVALID_PROVIDER_CODE, PROVIDER_CODE_REQUIRED_FOR_GLOBAL_CERT, CREDENTIAL_RECOVERY_VALIDATION_FAILED, PROVIDER_DOES_NOT_ACCEPT_CERT_LOGIN */
             400: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -12481,7 +12582,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 오류: CERT_INVALID, CERT_ENCRYPTION_UNSUPPORTED, CERT_WRONG_PASSWORD, CERT_KEY_PAIR_MISMATCH, CERT_EXPIRED, CERT_KEY_USAGE_INVALID, CERT_TYPE_UNSUPPORTED, CERT_R_VALUE_NOT_FOUND, CERT_BIZNO_MISMATCH */
+            /** @description 오류: CREDENTIAL_PROBE_FAILED, CERT_INVALID, CERT_ENCRYPTION_UNSUPPORTED, CERT_WRONG_PASSWORD, CERT_KEY_PAIR_MISMATCH, CERT_EXPIRED, CERT_KEY_USAGE_INVALID, CERT_TYPE_UNSUPPORTED, CERT_R_VALUE_NOT_FOUND, CERT_BIZNO_MISMATCH */
             422: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
@@ -12523,6 +12624,238 @@ export interface operations {
             };
             /** @description 오류: CERT_CRYPTO_UNAVAILABLE */
             503: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readHostedRegistrationCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 기관이 들여보내 등록되었습니다 */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedRegistrationCheck"];
+                };
+            };
+            /** @description 아직 확인 중이거나 휴대폰 승인을 기다립니다 */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedRegistrationCheck"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_TOKEN_INVALID */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CREDENTIAL_ALREADY_EXISTS */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_ALREADY_CONSUMED, REGISTRATION_SESSION_ALREADY_CANCELLED, REGISTRATION_SESSION_EXPIRED, REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED, REGISTRATION_SESSION_NOT_USABLE */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CREDENTIAL_PROBE_FAILED */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkHostedRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 기관이 들여보내 등록되었습니다 */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedRegistrationCheck"];
+                };
+            };
+            /** @description 아직 확인 중이거나 휴대폰 승인을 기다립니다 */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedRegistrationCheck"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_TOKEN_INVALID */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CREDENTIAL_ALREADY_EXISTS */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: REGISTRATION_SESSION_ALREADY_CONSUMED, REGISTRATION_SESSION_ALREADY_CANCELLED, REGISTRATION_SESSION_EXPIRED, REGISTRATION_SESSION_MAX_ATTEMPTS_EXCEEDED, REGISTRATION_SESSION_NOT_USABLE */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: CREDENTIAL_PROBE_FAILED */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: API_RATE_LIMITED */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
+                    "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "Server-Timing": components["headers"]["ServerTiming"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 오류: INTERNAL_ERROR */
+            500: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["XRateLimitLimitMinute"];
                     "X-RateLimit-Limit-Hour": components["headers"]["XRateLimitLimitHour"];

@@ -74,6 +74,7 @@ public final class Schemas {
       String credentialId,
       long suggestedPollIntervalMs,
       long maxWaitSeconds,
+      String unpublishedFrom,
       String phase,
       long completedTaskCount,
       long totalTaskCount,
@@ -91,6 +92,7 @@ public final class Schemas {
       String credentialId,
       long suggestedPollIntervalMs,
       long maxWaitSeconds,
+      String unpublishedFrom,
       long recordCount,
       String since,
       String resultsExpireAt
@@ -105,6 +107,7 @@ public final class Schemas {
       String credentialId,
       long suggestedPollIntervalMs,
       long maxWaitSeconds,
+      String unpublishedFrom,
       JobError error,
       String resultsExpireAt
   ) implements DataJob {
@@ -210,6 +213,7 @@ public final class Schemas {
       List<String> schemas,
       List<String> acceptedAuthMethods,
       int maxDateRangeDays,
+      List<JsonNode> freshness,
       JsonNode status,
       List<JsonNode> maintenance
   ) {
