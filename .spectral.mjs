@@ -14,6 +14,7 @@ const DEVICE_AUTHORIZATION = operation("/oauth/device_authorization", "post");
 const DEVICE_TOKEN = operation("/oauth/device/token", "post");
 const DOWNLOAD_LINK = operation("/api/v1/download-links/{token}", "get");
 const RESULTS_CSV = operation("/api/v1/data-jobs/{id}/results.csv", "get");
+const RESULTS_XLSX = operation("/api/v1/data-jobs/{id}/results.xlsx", "get");
 const ENCRYPTION_KEYS = operation("/connect/api/keys", "get");
 const GATEWAY_WEBHOOK = operation("/webhooks/portone", "post");
 const RESULTS_DATA = "#/components/schemas/DataJobResults/properties/data";
@@ -76,8 +77,8 @@ export default {
     },
     {
       // A job's results are every record the institution holds for the job's period, streamed: the size is the data's,
-      // not a request's (results are read in pieces through results.csv or a download link of the same bytes).
-      files: at(RESULTS_DATA, `${RESULTS_CSV}/responses/200/content`, `${DOWNLOAD_LINK}/responses/200/content`),
+      // not a request's (results are read in pieces through results.csv, results.xlsx or a download link of the same bytes).
+      files: at(RESULTS_DATA, `${RESULTS_CSV}/responses/200/content`, `${RESULTS_XLSX}/responses/200/content`, `${DOWNLOAD_LINK}/responses/200/content`),
       rules: { "owasp:api4:2023-array-limit": "off", "owasp:api4:2023-string-limit": "off" },
     },
   ],

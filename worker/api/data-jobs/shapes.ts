@@ -33,6 +33,7 @@ const common = {
   maxWaitSeconds: count().meta({ description: "자동 재개를 포함해 종료 상태까지 기다릴 상한(초)" }),
   unpublishedFrom: z.iso
     .date()
+    .max(10)
     .optional()
     .meta({
       description:
