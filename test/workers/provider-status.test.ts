@@ -4,6 +4,7 @@ import { notePulse, providerState } from "../../worker/domain/catalog/status";
 import { jobError } from "../../contracts/job-failures";
 import type { JobRow } from "../../worker/domain/jobs/store";
 import { providerPulse } from "../../worker/domain/catalog/provider-pulse";
+import { kst } from "../../worker/web/kst";
 import { call, callJson, createWorkspace } from "./helpers";
 import { harness, newJob } from "./pipeline-harness";
 
@@ -70,10 +71,18 @@ describe("a provider's status from its jobs", () => {
     const listed = (await callJson<Json>("/api/v1/providers", { key: (await createWorkspace()).apiKey })).body.items as Json[];
     expect(listed.every((p) => typeof p.status.state === "string")).toBe(true);
 
+    const asked = Date.now();
     const page = await call("/status");
     expect(page.status).toBe(200);
     expect(page.headers.get("Cache-Control")).toBe("public, max-age=60");
     const html = await page.text();
     for (const p of listed) expect(html).toContain(`data-provider="${p.code}" data-state="${p.status.state}"`);
+    // When it was rendered (a cache may show it for up to a minute), in Korean time as the rest of the page.
+    const updated = html.match(/마지막 업데이트: <time datetime="([^"]+)">([^<]+)<\/time>/);
+    expect(updated).not.toBeNull();
+    const renderedAt = Date.parse(updated![1]);
+    expect(renderedAt).toBeGreaterThanOrEqual(asked);
+    expect(renderedAt).toBeLessThanOrEqual(Date.now());
+    expect(updated![2]).toBe(kst(renderedAt));
   });
 });

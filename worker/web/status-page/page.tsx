@@ -21,8 +21,13 @@ const seconds = (w: PulseWindow) => (w.medianDurationMs === null ? "-" : `${Math
 export async function showStatusPage(c: Context<AppEnv>): Promise<Response> {
   const providers = allProviders();
   const live = await liveProviders(c.env, providers);
+  // A cache may serve the page for up to a minute: the reader sees how old what they read is.
+  const renderedAt = Date.now();
   return c.html(
     <Page product="데이터 수집 서비스" title="기관별 상태">
+      <p>
+        마지막 업데이트: <time datetime={new Date(renderedAt).toISOString()}>{kst(renderedAt)}</time> (한국 시간)
+      </p>
       <DataTable columns={["기관", "상태", "성공률 (1시간 · 24시간)", "작업 시간 중앙값 (1시간)", "다음 점검"]}>
         {providers.map((p) => {
           const { status, maintenance } = live.get(p.code)!;
