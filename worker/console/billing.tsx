@@ -22,7 +22,7 @@ import { findUser } from "../domain/users/store";
 import { replicaTestCards } from "../domain/billing/replica-test-cards";
 import { type UpgradeQuote, upgradeQuote } from "../domain/billing/upgrade-quote";
 import { PlanConfirm, TestCards } from "./plan-confirm";
-import { won } from "./won";
+import { won } from "./amounts";
 
 const INVOICES_SHOWN = 24;
 const STATUS = { NONE: "결제 기간 없음", ACTIVE: "결제됨", PAST_DUE: "연체: 갱신 결제 실패" } as const;

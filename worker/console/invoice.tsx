@@ -2,9 +2,9 @@ import { chargedAmount, getInvoice } from "../domain/billing/invoices";
 import type { ConsoleContext } from "./context";
 import { PLAN_NAMES } from "../domain/workspaces/plans";
 import { workspaceRow } from "../domain/workspaces/store";
-import { kstDate } from "../platform/lib/korean-time";
+import { kstDate } from "../../contracts/korean-time";
 import { INVOICE_STATUS } from "./billing";
-import { won } from "./won";
+import { VatRows, won } from "./amounts";
 import { kst } from "../web/kst";
 import { DataTable, Page } from "../web/layout";
 
@@ -43,18 +43,7 @@ export async function showInvoice(c: ConsoleContext<"workspaceId" | "invoiceId">
         columns={["품목", "공급가액"]}
         foot={
           <>
-            <tr>
-              <th scope="row">공급가액</th>
-              <td id="supply">{won(invoice.supplyAmount)}</td>
-            </tr>
-            <tr>
-              <th scope="row">부가세 (10%)</th>
-              <td id="vat">{won(invoice.vatAmount)}</td>
-            </tr>
-            <tr>
-              <th scope="row">합계</th>
-              <td id="total">{won(invoice.totalAmount)}</td>
-            </tr>
+            <VatRows supply={invoice.supplyAmount} vat={invoice.vatAmount} total={invoice.totalAmount} />
             <tr>
               <th scope="row">사용 크레딧</th>
               <td>{won(invoice.creditAmount)}</td>

@@ -2,7 +2,7 @@ import type { TestCard } from "../domain/billing/replica-test-cards";
 import type { UpgradeQuote } from "../domain/billing/upgrade-quote";
 import { PLAN_NAMES } from "../domain/workspaces/plans";
 import { CsrfField } from "../web/layout";
-import { won } from "./won";
+import { VatRows, won } from "./amounts";
 
 /**
  * The upgrade's second step, rendered by the server: what the card will be charged (공급가액, 부가세, 합계, credits) and
@@ -18,18 +18,7 @@ export const PlanConfirm = (props: { quote: UpgradeQuote; action: string; cancel
       <div class="table">
         <table>
           <tbody>
-            <tr>
-              <th scope="row">공급가액</th>
-              <td id="confirm-supply">{won(quote.supplyAmount)}</td>
-            </tr>
-            <tr>
-              <th scope="row">부가세 (10%)</th>
-              <td id="confirm-vat">{won(quote.vatAmount)}</td>
-            </tr>
-            <tr>
-              <th scope="row">합계</th>
-              <td id="confirm-total">{won(quote.totalAmount)}</td>
-            </tr>
+            <VatRows supply={quote.supplyAmount} vat={quote.vatAmount} total={quote.totalAmount} idPrefix="confirm-" />
             {quote.creditAmount > 0 && (
               <tr>
                 <th scope="row">크레딧</th>
