@@ -16,8 +16,8 @@ import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { WorkspaceNav } from "./workspace-nav";
 import { currentStatuses } from "../domain/business-status/check";
 import { BusinessBadge } from "./business-status";
-import { holderName } from "../domain/certificates/holder-name";
-import { kstDate } from "../platform/lib/korean-time";
+import { holderName } from "../domain/certificates/verify";
+import { kstDate } from "../../contracts/korean-time";
 import { raw } from "hono/html";
 import { CHECK_IN_PLACE_SCRIPT } from "./check-in-place";
 

@@ -25,6 +25,12 @@ export interface CertificateFace {
   commonName: string | null;
 }
 
+/**
+ * The holder's name in a Korean certificate's common name: NPKI names end in `()` and the holder's identifier digits
+ * (`(주)샌드박스상사()0012345678901234`), which tell a person nothing; any other name is kept whole.
+ */
+export const holderName = (commonName: string): string => /^(.+?)\(\)\d*$/.exec(commonName)?.[1] ?? commonName;
+
 const KEY_FILE_CODES: Record<KeyFileProblem, ApiErrorCode> = {
   UNREADABLE: "CERT_INVALID",
   UNSUPPORTED: "CERT_ENCRYPTION_UNSUPPORTED",
