@@ -1,5 +1,6 @@
 import type { RawRecord } from "./adapter";
 import { malformed } from "./failure-text";
+import { DAY_MS, kstDate, kstIso } from "../contracts/korean-time";
 
 /**
  * The spec's card schemas read from a tax portal's business-card purchases (`taxportal.business-card-purchases.v1`,
@@ -21,8 +22,8 @@ export const CARD_LOOKBACK_DAYS = 366;
 
 /** The period the cards are read from, ending today in Korea. */
 export function cardLookback(now = Date.now()): { start: string; end: string } {
-  const today = new Date(now + 9 * 3_600_000).toISOString().slice(0, 10);
-  return { start: new Date(Date.parse(today) - (CARD_LOOKBACK_DAYS - 1) * 86_400_000).toISOString().slice(0, 10), end: today };
+  const today = kstDate(now);
+  return { start: new Date(Date.parse(today) - (CARD_LOOKBACK_DAYS - 1) * DAY_MS).toISOString().slice(0, 10), end: today };
 }
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
@@ -51,7 +52,7 @@ export function approvalOfPurchase(purchase: RawRecord): RawRecord {
     // The row serial is what S1 takes for the approval number; the list shows no other (A4).
     approvalNumber: serial,
     // The list has the approval day only (`aprvDt`): the day's start in Korea, the time not known.
-    approvedAt: `${String(purchase.transactionDate)}T00:00:00+09:00`,
+    approvedAt: kstIso(`${String(purchase.transactionDate)}T00:00:00`),
     cardNumberMasked: purchase.cardNumberMasked,
     // Neither installments nor the card's kind (credit or check) is in the list.
     installmentMonths: null,

@@ -1,4 +1,5 @@
 import { malformed } from "./failure-text";
+import { kstIso } from "../contracts/korean-time";
 
 /** An amount as Korean institution pages show it: "1,234,567원", "-1,234.56 USD", "5,000 JPY". */
 export interface ShownAmount {
@@ -20,5 +21,5 @@ export function parseAmount(text: string): ShownAmount {
 export function parseKstDateTime(text: string): string {
   const match = /^(\d{4})\.(\d{2})\.(\d{2}) (\d{2}:\d{2}:\d{2})$/.exec(text.trim());
   if (!match) throw malformed(`unreadable date "${text}"`);
-  return `${match[1]}-${match[2]}-${match[3]}T${match[4]}+09:00`;
+  return kstIso(`${match[1]}-${match[2]}-${match[3]}T${match[4]}`);
 }

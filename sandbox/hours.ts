@@ -1,5 +1,5 @@
 import type { SandboxClock } from "./clock";
-import { KST_MS } from "./dates";
+import { DAY_MS, isLastKstDayOfMonth, KST_OFFSET_MS } from "../contracts/korean-time";
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
@@ -13,19 +13,16 @@ export interface DailyHours {
   on?: "monthEnd";
 }
 
-const DAY_MS = 86_400_000;
-const isLastDayOfMonth = (kstMs: number) => new Date(kstMs + DAY_MS).getUTCDate() === 1;
-
 /** Whether the site is closed by the sandbox's clock; without a clock the sandbox keeps no hours. */
 export function closedNow(clock: SandboxClock | undefined, hours: DailyHours): boolean {
   const at = clock?.();
   if (at === undefined) return false;
-  const kst = new Date(at + KST_MS);
+  const kst = new Date(at + KST_OFFSET_MS);
   const now = kst.getUTCHours() * 60 + kst.getUTCMinutes();
   const from = minutes(hours.from);
   const to = minutes(hours.to);
   // Which day the window opened on: today, or yesterday for the part past midnight.
-  const openedOn = from <= to || now >= from ? at + KST_MS : at + KST_MS - DAY_MS;
-  if (hours.on === "monthEnd" && !isLastDayOfMonth(openedOn)) return false;
+  const openedOn = from <= to || now >= from ? at : at - DAY_MS;
+  if (hours.on === "monthEnd" && !isLastKstDayOfMonth(openedOn)) return false;
   return from <= to ? now >= from && now < to : now >= from || now < to;
 }

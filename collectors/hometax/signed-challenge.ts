@@ -3,6 +3,7 @@ import { identifies } from "../certificates/identity";
 import { KeyFileError, openKeyFile } from "../certificates/key-file";
 import { ProviderFailure, type LoginCredential } from "../adapter";
 import { base64Decode, base64Encode } from "../../contracts/base64url";
+import { kstStamp } from "../../contracts/korean-time";
 
 type CertificateCredential = Extract<LoginCredential, { authMethod: "CERTIFICATE" }>;
 
@@ -62,11 +63,6 @@ export async function openCertificate(credential: CertificateCredential, now = D
     sign: async (data) => new Uint8Array(await crypto.subtle.sign(SIGNATURE, key, data)),
     isFor: (businessNumber) => identifies(certificate.identity, businessNumber, opened.randomNum!),
   };
-}
-
-/** YYYYMMDDhhmmss in Korean time, whatever zone the scraper runs in. */
-export function kstStamp(now: number): string {
-  return new Date(now + 9 * 3_600_000).toISOString().replace(/\D/g, "").slice(0, 14);
 }
 
 /** `logSgnt`: base64 of challenge `$` serial `$` KST time `$` base64(PKCS#1 v1.5 SHA-256 signature of the challenge). */

@@ -1,4 +1,5 @@
 import { malformed } from "../failure-text";
+import { kstIso } from "../../contracts/korean-time";
 
 /** The portal's values, read strictly: an answer whose value is not what the field holds is malformed, never a wrong record. */
 
@@ -37,7 +38,7 @@ export function kstDateTime(value: unknown, field: string): string {
   const digits = text(value)?.replace(/\D/g, "") ?? "";
   if (digits.length !== 12 && digits.length !== 14) throw malformed(`${field} is not a date-time`);
   const d = digits.padEnd(14, "0");
-  return `${date(d.slice(0, 8), field)}T${d.slice(8, 10)}:${d.slice(10, 12)}:${d.slice(12, 14)}+09:00`;
+  return kstIso(`${date(d.slice(0, 8), field)}T${d.slice(8, 10)}:${d.slice(10, 12)}:${d.slice(12, 14)}`);
 }
 
 /** Business number: the 10 digits of `NNN-NN-NNNNN`; another identifier (a masked resident number) is none. */

@@ -4,7 +4,8 @@ import type { ACCOUNT_TYPES } from "../records/bank";
 import { PATHS } from "./hosts";
 import type { ConsentedAccount } from "./oauth";
 import { call, checked, type OpenBankingSession } from "./session";
-import { amount, kstStamp, optionalField } from "./wire";
+import { amount, optionalField } from "./wire";
+import { kstStamp } from "../../contracts/korean-time";
 
 type AccountType = (typeof ACCOUNT_TYPES)[number];
 

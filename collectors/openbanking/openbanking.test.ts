@@ -4,7 +4,8 @@ import { institutionHttp } from "../protocol/institution-http";
 import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
 import { institutionFor } from "../registry";
 import { type AccountBehaviour, accountOf, balanceOf, REPLICA_CLIENT, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
-import { fromDay, toDay, todayKst } from "../../sandbox/dates";
+import { fromDay, toDay } from "../../sandbox/dates";
+import { kstDate } from "../../contracts/korean-time";
 import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { failureCodeOf } from "./failures";
@@ -150,7 +151,7 @@ describe("Open Banking adapter against the replica", () => {
     const { http, sent } = connect(replica);
     const session = await adapter.login(http, grant.credential, ctx);
     const [target] = (await adapter.discoverTargets(session, TRANSACTIONS_SCHEMA, ctx)).filter((t) => t.id === account.fintechUseNum);
-    const today = todayKst();
+    const today = kstDate();
     const start = fromDay(toDay(today) - 29);
     const records = await adapter.collect(session, unit(TRANSACTIONS_SCHEMA, target!, start, today), ctx);
     const truth = transactionsBetween(account.fintechUseNum, start, today);

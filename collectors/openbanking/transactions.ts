@@ -4,7 +4,8 @@ import { accountOfUnit, accountTypeOf, CURRENCY } from "./accounts";
 import { failureOf } from "./failures";
 import { PATHS } from "./hosts";
 import { call, checked, type OpenBankingSession } from "./session";
-import { amount, field, type Json, kstStamp } from "./wire";
+import { amount, field, type Json } from "./wire";
+import { kstIso, kstStamp } from "../../contracts/korean-time";
 
 /** Rows a `transaction_list` page holds at most (O1/O2 주1, O5, O14). */
 export const PAGE_ROWS = 25;
@@ -166,7 +167,7 @@ export async function transactionRecords(session: OpenBankingSession, unit: Task
         currencyCode: CURRENCY,
         description: row.print_content,
         identifier: `${d}${t}-${key}-${ordinal}`,
-        transactionAt: `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4, 6)}+09:00`,
+        transactionAt: kstIso(`${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${t.slice(0, 2)}:${t.slice(2, 4)}:${t.slice(4, 6)}`),
       });
     }
   }

@@ -33,11 +33,6 @@ export function amount(answer: Json, name: string, where: string): number {
   return Number(raw);
 }
 
-/** `YYYYMMDDhhmmss` in Korean time, the spec's `tran_dtime` (N(14)). */
-export function kstStamp(now = Date.now()): string {
-  return new Date(now + 9 * 3_600_000).toISOString().replace(/\D/g, "").slice(0, 14);
-}
-
 export async function getJson(http: InstitutionHttp, url: string, accessToken: string, where: string): Promise<Json> {
   const answer = await http.fetch(url, { headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" } });
   return parseAnswer(answer.text, answer.status, where);

@@ -4,7 +4,8 @@ import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers"
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
 import { cardGroundTruth } from "../../sandbox/card/ground-truth";
 import { MAX_INQUIRY_DAYS } from "../../sandbox/card/site";
-import { fromDay, toDay, todayKst } from "../../sandbox/dates";
+import { fromDay, toDay } from "../../sandbox/dates";
+import { kstDate } from "../../contracts/korean-time";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { findProvider } from "../../worker/domain/catalog/providers";
 import { splitRange } from "../../worker/domain/pipeline/segments";
@@ -75,7 +76,7 @@ describe("sandbox card adapter in Chromium", () => {
   });
 
   it("reads approvals the issuer has authorised but not yet captured", async () => {
-    const range = { start: fromDay(toDay(todayKst()) - 6), end: todayKst() };
+    const range = { start: fromDay(toDay(kstDate()) - 6), end: kstDate() };
     // On about one day in 80, a login's last week holds nothing still waiting for capture; the logins' histories
     // differ, so the first of a few whose week does (over the five years from 2026, the third at most).
     const loginId = ["user_good", "user_recent_2", "user_recent_3", "user_recent_4"].find((id) => cardGroundTruth(id, range).approvals.some((a) => a.lifecycleStage === "AUTHORIZED"));

@@ -5,6 +5,7 @@ import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapte
 import { malformed } from "../failure-text";
 import { open, press, settle } from "../page-state";
 import { failureFromText } from "./failures";
+import { kstIso } from "../../contracts/korean-time";
 
 const RECORDS: Record<string, z.ZodObject> = TAXPORTAL_RECORDS;
 
@@ -26,7 +27,7 @@ function value(text: string, field: FieldInfo): unknown {
   }
   if (field.kind === "datetime") {
     if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text)) throw malformed(`unreadable time in ${field.name}`);
-    return `${text.replace(" ", "T")}+09:00`;
+    return kstIso(text.replace(" ", "T"));
   }
   return text;
 }

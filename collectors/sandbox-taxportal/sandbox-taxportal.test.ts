@@ -8,7 +8,7 @@ import { sandboxTaxPortal } from "./index";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
 import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/taxportal/members";
 import { clockFrom } from "../../sandbox/clock";
-import { todayKst } from "../../sandbox/dates";
+import { kstDate } from "../../contracts/korean-time";
 import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 import { makeOpensslJointCertificate } from "../../test/support/openssl-joint-certificate";
@@ -140,7 +140,7 @@ describe("sandbox tax portal ID login in Chromium", () => {
 
   it("maps the portal's early-morning maintenance, by the sandbox's clock, to PROVIDER_TIME_WINDOW for either login", async () => {
     // 02:30 KST today: inside the 00:00-06:00 window whatever the real hour.
-    const clock = clockFrom(`${todayKst()}T02:30:00+09:00`);
+    const clock = clockFrom(`${kstDate()}T02:30:00+09:00`);
     const closed = await startSandbox({ port: 0, clock });
     try {
       const closedCtx = { ...ctx, baseUrl: `${closed.url}/taxportal/` };
@@ -152,7 +152,7 @@ describe("sandbox tax portal ID login in Chromium", () => {
   });
 
   it("opens again when the sandbox's clock is past the maintenance window", async () => {
-    const open = await startSandbox({ port: 0, clock: clockFrom(`${todayKst()}T06:00:00+09:00`) });
+    const open = await startSandbox({ port: 0, clock: clockFrom(`${kstDate()}T06:00:00+09:00`) });
     try {
       await expect(loggedIn(idLogin(taxUser), { ...ctx, baseUrl: `${open.url}/taxportal/`, businessNumber: taxUser.businessNumber })).resolves.toBeDefined();
     } finally {

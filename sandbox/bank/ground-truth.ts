@@ -1,4 +1,5 @@
 import { accountsOf, currentBalance, ledgerOf } from "./ledger";
+import { kstIso } from "../../contracts/korean-time";
 
 export interface DateRange {
   start: string;
@@ -41,7 +42,7 @@ export function bankGroundTruth(loginId: string, range?: DateRange, revision = 0
           currencyCode: a.currencyCode,
           description: e.description,
           identifier: e.identifier,
-          transactionAt: `${e.date}T${e.time}+09:00`,
+          transactionAt: kstIso(`${e.date}T${e.time}`),
         })),
     ),
   };

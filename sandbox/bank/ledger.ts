@@ -1,4 +1,5 @@
-import { fromDay, toDay, todayKst } from "../dates";
+import { fromDay, toDay } from "../dates";
+import { kstDate } from "../../contracts/korean-time";
 import { pick, seededRandom } from "../random";
 
 export type AccountType = "CHECKING" | "INSTALLMENT_SAVINGS" | "FOREIGN";
@@ -89,7 +90,7 @@ function amendments(today: string, revision: number) {
  * Every entry of an account from the origin up to today, with running balances, as the login's history stands at
  * `revision` (0: as first shown).
  */
-export function ledgerOf(account: Account, today = todayKst(), revision = 0): LedgerEntry[] {
+export function ledgerOf(account: Account, today = kstDate(), revision = 0): LedgerEntry[] {
   const key = `${account.accountNumber}:${today}:${revision}`;
   const cached = cache.get(key);
   if (cached) return cached;
@@ -128,6 +129,6 @@ export function ledgerOf(account: Account, today = todayKst(), revision = 0): Le
   return entries;
 }
 
-export function currentBalance(account: Account, today = todayKst(), revision = 0): number {
+export function currentBalance(account: Account, today = kstDate(), revision = 0): number {
   return ledgerOf(account, today, revision).at(-1)?.balance ?? account.openingBalance;
 }

@@ -3,7 +3,8 @@ import { LoginHistories } from "../history";
 import { PageChanges } from "../page-changes";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { showAmount } from "../amounts";
-import { todayKst, toDay } from "../dates";
+import { toDay } from "../dates";
+import { kstDate } from "../../contracts/korean-time";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { INQUIRY_BEHAVIOURS, LOGIN_BEHAVIOURS, MAINTENANCE_HOURS, NOTICES, type LoginNotice } from "./behaviours";
 import type { SandboxClock } from "../clock";
@@ -132,7 +133,7 @@ export function bankSite(options: BankSiteOptions) {
 
   function accountsApi(session: Session, res: ServerResponse) {
     const accounts = accountsOf(session.loginId).map((a) => {
-      const balance = currentBalance(a, todayKst(), histories.revisionOf(session.loginId));
+      const balance = currentBalance(a, kstDate(), histories.revisionOf(session.loginId));
       return { number: a.accountNumber, formatted: a.accountNumberFormatted, typeLabel: TYPE_LABELS[a.accountType], product: a.productName, alias: a.displayName, currency: a.currencyCode, balanceText: formatSigned(balance, a.currencyCode), availableText: formatSigned(balance, a.currencyCode) };
     });
     sendJson(res, 200, { accounts });
@@ -158,7 +159,7 @@ export function bankSite(options: BankSiteOptions) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end) || start > end) return sendJson(res, 400, { message: "조회기간을 올바르게 입력해 주십시오." });
     if (start < LEDGER_ORIGIN) return sendJson(res, 400, { message: `조회 가능 기간은 ${LEDGER_ORIGIN.replace(/-/g, ".")} 이후입니다.` });
     if (toDay(end) - toDay(start) + 1 > MAX_INQUIRY_DAYS) return sendJson(res, 400, { message: `조회기간은 최대 ${MAX_INQUIRY_DAYS}일까지 가능합니다.` });
-    const entries = ledgerOf(account, todayKst(), histories.revisionOf(session.loginId)).filter((e) => e.date >= start && e.date <= end);
+    const entries = ledgerOf(account, kstDate(), histories.revisionOf(session.loginId)).filter((e) => e.date >= start && e.date <= end);
     const totalPages = Math.ceil(entries.length / ROWS_PER_PAGE);
     const pageNo = Math.min(Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1), Math.max(1, totalPages));
     const rows = entries.slice((pageNo - 1) * ROWS_PER_PAGE, pageNo * ROWS_PER_PAGE).map((e) => ({

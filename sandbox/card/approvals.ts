@@ -2,10 +2,11 @@ import type { z } from "zod";
 import type { DateSegment } from "../../collectors/adapter";
 import type { CardApprovalRecord } from "../../collectors/records/card";
 import { inCurrency } from "../amounts";
-import { fromDay, toDay, todayKst } from "../dates";
+import { fromDay, toDay } from "../dates";
 import { pick, seededRandom } from "../random";
 import { APPROVALS_ORIGIN, type Card } from "./cards";
 import { DOMESTIC_MERCHANTS, type Merchant, OVERSEAS_MERCHANTS, SETTLEMENT_CURRENCY_ABROAD, USD_PER_UNIT } from "./merchants";
+import { kstDate, kstIso } from "../../contracts/korean-time";
 
 /** One line of a card's approval history, in the record shape the service returns. */
 export type ApprovalLine = Omit<z.infer<typeof CardApprovalRecord>, "schema">;
@@ -47,7 +48,7 @@ function attempt(card: Card, day: number, second: number, seq: number, random: (
   const approvalNumber = String(Math.floor(random() * 1e8)).padStart(8, "0");
   const line: ApprovalLine = {
     approvalNumber,
-    approvedAt: `${date}T${clock(second)}+09:00`,
+    approvedAt: kstIso(`${date}T${clock(second)}`),
     cardNumberMasked: card.cardNumberMasked,
     installmentMonths: installment,
     lifecycleStage: "UNKNOWN",
@@ -98,7 +99,7 @@ function linesAsOf(a: Attempt, today: number): ApprovalLine[] {
     own,
     {
       ...own,
-      approvedAt: `${fromDay(cancel.day)}T${cancel.time}+09:00`,
+      approvedAt: kstIso(`${fromDay(cancel.day)}T${cancel.time}`),
       settledAmount: -cancel.settled,
       originalAmount: cancel.original === null ? null : -cancel.original,
       taxAmount: vat ? -vat : vat,
@@ -134,7 +135,7 @@ function attemptsOf(card: Card, today: number): Attempt[] {
  * A card's approval history as the issuer shows it on `today` (KST): oldest
  * first, cancellations as lines of their own on the day they were made.
  */
-export function approvalsOf(card: Card, range?: DateSegment, today = todayKst()): ApprovalLine[] {
+export function approvalsOf(card: Card, range?: DateSegment, today = kstDate()): ApprovalLine[] {
   const todayNumber = toDay(today);
   return attemptsOf(card, todayNumber)
     .flatMap((a) => linesAsOf(a, todayNumber))
@@ -149,7 +150,7 @@ export const DAYS_PER_REVISION = 7;
  * The day whose view a login's history shows at `revision`: today, or that many weeks on, when approvals made by
  * today have been captured or cancelled since (and later ones, past any range ending today, were made).
  */
-export function viewDay(revision: number, today = todayKst()): string {
+export function viewDay(revision: number, today = kstDate()): string {
   return fromDay(toDay(today) + revision * DAYS_PER_REVISION);
 }
 

@@ -1,5 +1,5 @@
 import type { DateSegment } from "../../collectors/adapter";
-import { todayKst } from "../dates";
+import { kstDate } from "../../contracts/korean-time";
 import { approvalsOf, viewDay } from "./approvals";
 import { cardsOf } from "./cards";
 
@@ -10,7 +10,7 @@ import { cardsOf } from "./cards";
  * run card by card, oldest first; `revision` is the login's history after that
  * many moves (POST /card/sandbox/history), from the issuer's view on `today`.
  */
-export function cardGroundTruth(loginId: string, range?: DateSegment, revision = 0, today = todayKst()) {
+export function cardGroundTruth(loginId: string, range?: DateSegment, revision = 0, today = kstDate()) {
   const cards = cardsOf(loginId);
   return {
     cards: cards.map((c) => ({ schema: "card.cards.corp.v1" as const, cardName: c.cardName, cardNumberMasked: c.cardNumberMasked })),

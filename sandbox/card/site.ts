@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { LoginHistories } from "../history";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { todayKst, toDay } from "../dates";
+import { toDay } from "../dates";
+import { kstDate } from "../../contracts/korean-time";
 import { cookie, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { challengeBook, serveSecurityModule } from "../certificates/signed-login";
 import { approvalsOf, byApprovalTime, viewDay } from "./approvals";
@@ -85,7 +86,7 @@ export function cardSite(options: { clock?: SandboxClock } = {}) {
   }
 
   function notices(req: IncomingMessage, res: ServerResponse) {
-    const hideToken = `${POPUP_NOTICE.id}.${todayKst().replace(/-/g, "")}`;
+    const hideToken = `${POPUP_NOTICE.id}.${kstDate().replace(/-/g, "")}`;
     sendJson(res, 200, { notices: cookie(req, NOTICE_COOKIE) === hideToken ? [] : [POPUP_NOTICE], hideToken });
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { kstDigits } from "../../contracts/korean-time";
 
 /** What the Open Banking replica (site.ts) answers with: KFTC's envelope and messages, its forms and its pages. */
 
@@ -23,11 +24,10 @@ export const MESSAGES: Record<string, string> = {
   O0011: "허용되지 않은 Scope 입니다.",
 };
 
-export const kst = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().replace(/\D/g, "");
 export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function envelope(code: string, now: number, detail = ""): Json {
-  return { api_tran_id: randomUUID(), api_tran_dtm: kst(now).slice(0, 17), rsp_code: code, rsp_message: `${MESSAGES[code] ?? ""}${detail ? ` [${detail}]` : ""}` };
+  return { api_tran_id: randomUUID(), api_tran_dtm: kstDigits(now), rsp_code: code, rsp_message: `${MESSAGES[code] ?? ""}${detail ? ` [${detail}]` : ""}` };
 }
 
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {

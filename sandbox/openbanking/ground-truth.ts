@@ -1,4 +1,5 @@
-import { fromDay, toDay, todayKst } from "../dates";
+import { fromDay, toDay } from "../dates";
+import { kstDate } from "../../contracts/korean-time";
 import { seededRandom } from "../random";
 
 /**
@@ -130,7 +131,7 @@ const ledgers = new Map<string, LedgerRow[]>();
  * Every transaction of an account, oldest first, from LEDGER_START up to `today`: an ordinary (수시입출금) account has
  * one or two a day besides its payday, so every month of it holds more than a page (25 rows) of KFTC's list.
  */
-export function ledgerOf(fintechUseNum: string, today = todayKst()): LedgerRow[] {
+export function ledgerOf(fintechUseNum: string, today = kstDate()): LedgerRow[] {
   const key = `${fintechUseNum}:${today}`;
   const cached = ledgers.get(key);
   if (cached) return cached;
@@ -164,7 +165,7 @@ export function ledgerOf(fintechUseNum: string, today = todayKst()): LedgerRow[]
 }
 
 /** The account's balance on `today`: after its last transaction up to then. */
-export function balanceOf(fintechUseNum: string, today = todayKst()): { balance: number; available: number } {
+export function balanceOf(fintechUseNum: string, today = kstDate()): { balance: number; available: number } {
   const rows = ledgerOf(fintechUseNum, today);
   const balance = rows.length ? rows[rows.length - 1]!.after_balance_amt : 0;
   const found = accountByFintech(fintechUseNum);
@@ -172,7 +173,7 @@ export function balanceOf(fintechUseNum: string, today = todayKst()): { balance:
 }
 
 /** The ledger rows of a period (YYYY-MM-DD, inclusive), oldest first, as shown on `today`. */
-export function transactionsBetween(fintechUseNum: string, start: string, end: string, today = todayKst()): LedgerRow[] {
+export function transactionsBetween(fintechUseNum: string, start: string, end: string, today = kstDate()): LedgerRow[] {
   const from = start.replace(/-/g, "");
   const to = end.replace(/-/g, "");
   return ledgerOf(fintechUseNum, today).filter((r) => r.tran_date >= from && r.tran_date <= to);

@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { OPENBANKING_HOSTS } from "../../collectors/openbanking/hosts";
 import { redirect, sendHtml, sendJson } from "../http-kit";
-import { envelope, escape, kst, MESSAGES, page, readForm } from "./answers";
+import { envelope, escape, MESSAGES, page, readForm } from "./answers";
 import { accountByFintech, balanceOf, ledgerOf, type LedgerRow, REPLICA_CLIENTS, type ReplicaAccount, type ReplicaUser, userByLogin, userBySeqNo } from "./ground-truth";
+import { kstStamp } from "../../contracts/korean-time";
 
 export interface OpenBankingReplicaOptions {
   /** The replica's clock (tokens expire by it; `bank_tran_id`s are unique per its Korean day). */
@@ -158,7 +159,7 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
       const chosen = form.getAll("fintech_use_num").filter((f) => session.user!.accounts.some((a) => a.fintechUseNum === f));
       if (!chosen.length) return consentForm(res, id, session, "계좌를 하나 이상 선택해 주세요.");
       const agreed = consents.get(session.user.userSeqNo) ?? new Map<string, string>();
-      for (const f of chosen) agreed.set(f, kst(now()).slice(0, 14));
+      for (const f of chosen) agreed.set(f, kstStamp(now()));
       consents.set(session.user.userSeqNo, agreed);
       authorizeSessions.delete(id);
       const code = randomBytes(24).toString("base64url");
@@ -220,7 +221,7 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
   }
 
   function bankFields(a: ReplicaAccount, tranId: string, at: number, code = "000", message = ""): Json {
-    return { bank_tran_id: tranId, bank_tran_date: kst(at).slice(0, 8), bank_code_tran: a.bankCodeStd, bank_rsp_code: code, bank_rsp_message: message };
+    return { bank_tran_id: tranId, bank_tran_date: kstStamp(at).slice(0, 8), bank_code_tran: a.bankCodeStd, bank_rsp_code: code, bank_rsp_message: message };
   }
 
   /** The failure an account's behaviour gives on a bank-routed call, or null. */
@@ -282,7 +283,7 @@ export function openBankingReplica(options: OpenBankingReplicaOptions = {}) {
     if (!/^[A-Z0-9]{10}U[A-Z0-9]{9}$/.test(tranId) || tranId.slice(0, 10) !== token.client.clientUseCode) {
       return sendJson(res, 200, envelope("A0004", at, `은행거래고유번호의 앞 10자리는 이용기관코드(${token.client.clientUseCode})와 같아야 합니다`));
     }
-    const day = kst(at).slice(0, 8);
+    const day = kstStamp(at).slice(0, 8);
     const used = usedTranIds.get(day) ?? new Set<string>();
     usedTranIds.set(day, used);
     if (used.has(tranId)) return sendJson(res, 200, envelope("A0326", at));

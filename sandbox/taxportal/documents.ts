@@ -1,8 +1,9 @@
 import { fieldInfos } from "../../collectors/records/field-kinds";
 import { TAXPORTAL_RECORDS } from "../../collectors/records/taxportal";
-import { fromDay, toDay, todayKst } from "../dates";
+import { fromDay, toDay } from "../dates";
 import { pick, seededRandom } from "../random";
 import { firstLine, INVOICE_SIDES, ITEMS, linesOfSides } from "./invoice-lines";
+import { kstDate, kstIso } from "../../contracts/korean-time";
 
 /** The documents the sandbox portal lists, by schema, with their menu titles; each one's record is TAXPORTAL_RECORDS'. */
 export const DOCUMENT_TYPES = {
@@ -58,7 +59,7 @@ function document(type: DocumentType, owner: string, date: string, seq: number, 
     tip: type.includes("cash-receipts") || type === CARD_PURCHASES ? (random() < 0.2 ? Math.round(supply * 0.05) : null) : undefined,
     issueDate: date,
     writeDate: date,
-    transactionAt: `${date}T${time}+09:00`,
+    transactionAt: kstIso(`${date}T${time}`),
     approvalNumber: `${date.replace(/-/g, "")}${String(seq).padStart(2, "0")}${String(Math.floor(random() * 1e6)).padStart(6, "0")}`,
     ntsTransactionId: `${date.replace(/-/g, "")}41${String(Math.floor(random() * 1e12)).padStart(12, "0")}`,
     supplierBusinessIdentifier: sales ? owner : counterparty,
@@ -163,7 +164,7 @@ function correctionsOn(businessNumber: string, type: DocumentType, date: string,
  * Every document of a type for a business, deterministic from its business number, from the origin up to today, as
  * its history stands at `revision` (0: as first shown).
  */
-export function documentsOf(businessNumber: string, type: DocumentType, range?: { start: string; end: string }, revision = 0, today = todayKst()): Record<string, unknown>[] {
+export function documentsOf(businessNumber: string, type: DocumentType, range?: { start: string; end: string }, revision = 0, today = kstDate()): Record<string, unknown>[] {
   // An invoice's lines are listed by the day the invoice was written.
   if (type === "taxportal.tax-invoice-lines.v1") return linesOfSides((side) => documentsOf(businessNumber, side, range, revision, today));
   const first = Math.max(toDay(DOCUMENTS_ORIGIN), range ? toDay(range.start) : 0);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { todayKst } from "../../sandbox/dates";
+import { kstDate } from "../../contracts/korean-time";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { findProvider } from "../../worker/domain/catalog/providers";
 import { nextWindows, windowMet } from "../../worker/domain/catalog/maintenance";
 import { maintenanceAt, providerClocks, upcomingMaintenance } from "../../worker/domain/catalog/provider-hours";
 
 const MINUTE = 60_000;
-const at = (hhmm: string, day = todayKst()) => Date.parse(`${day}T${hhmm}:00+09:00`);
+const at = (hhmm: string, day = kstDate()) => Date.parse(`${day}T${hhmm}:00+09:00`);
 
 describe("a provider's maintenance calendar", () => {
   const card = [{ from: "23:50", to: "00:10", note: "card" }];
@@ -50,7 +50,7 @@ describe("the sandbox's hours and the service's calendar", () => {
   });
   afterAll(() => sandbox.close());
 
-  const setClock = (hhmm: string, day = todayKst()) =>
+  const setClock = (hhmm: string, day = kstDate()) =>
     fetch(`${sandbox.url}/sandbox/clock`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ at: `${day}T${hhmm}:00+09:00` }) });
 
   /** A sandbox site's login answer now, beside what the service's calendar, reading the sandbox's clock over HTTP, says of now. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { kstDate } from "../../worker/platform/lib/korean-time";
+import { kstDate } from "../../contracts/korean-time";
 import { ConsoleBrowser } from "./console-browser";
 import { bankTransaction, callJson, jobInWorkspace } from "./helpers";
 import { env } from "cloudflare:workers";

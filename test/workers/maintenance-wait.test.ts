@@ -4,14 +4,14 @@ import { maintenanceAt } from "../../worker/domain/catalog/provider-hours";
 import type { PipelineDeps } from "../../worker/domain/pipeline/ports";
 import { executeMessage } from "../../worker/domain/pipeline/executor";
 import { accountsOf } from "../../sandbox/bank/ledger";
-import { todayKst } from "../../sandbox/dates";
+import { kstDate } from "../../contracts/korean-time";
 import { callJson } from "./helpers";
 import { progressText } from "../../worker/console/job-status";
 import { harness, jobRow, newJob } from "./pipeline-harness";
 
 type Json = Record<string, any>;
 
-const kstToday = (hhmmss: string) => `${todayKst()}T${hhmmss}+09:00`;
+const kstToday = (hhmmss: string) => `${kstDate()}T${hhmmss}+09:00`;
 /**
  * The calendar as it reads with the sandbox's clock at `hhmmss` Korean time today. The sandbox the test files share
  * keeps no hours (setting its clock would close it under the others), so its offset is given here.

@@ -6,7 +6,7 @@ import { cardMasked, REDACTED, redact, TRUNCATED } from "../../worker/domain/req
 import { findRequestLog, insertRequestLogs, omittedOn } from "../../worker/domain/request-logs/store";
 import { PLAN_REQUEST_LOG } from "../../worker/domain/workspaces/plans";
 import type { Bindings } from "../../worker/env";
-import { kstDate } from "../../worker/platform/lib/korean-time";
+import { kstDate } from "../../contracts/korean-time";
 import { call, callJson, createWorkspace, TX_JOB } from "./helpers";
 import { logged, sent } from "./request-log-helpers";
 

@@ -14,7 +14,7 @@ import { CsrfField, DataTable, ErrorAlert, Page } from "../web/layout";
 import { LIVE_PROGRESS_SCRIPT } from "./live-progress";
 import { parseTarget, TargetFields } from "./target-fields";
 import { WorkspaceNav } from "./workspace-nav";
-import { DAY_MS, kstDate } from "../platform/lib/korean-time";
+import { DAY_MS, kstDate } from "../../contracts/korean-time";
 import { kst } from "../web/kst";
 import { providerName } from "../web/provider-name";
 

@@ -2,7 +2,7 @@ import { raw } from "hono/html";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { jobView, pollIntervalMs } from "../domain/jobs/views";
 import { jobActivity, listJobs } from "../domain/jobs/store";
-import { DAY_MS, kstDate } from "../platform/lib/korean-time";
+import { DAY_MS, kstDate, kstMidnight } from "../../contracts/korean-time";
 import { OVERVIEW_CHART_SCRIPT } from "./assets";
 import { nextActionOf } from "./next-action";
 import { kst } from "../web/kst";
@@ -59,7 +59,7 @@ function byProvider(rows: Awaited<ReturnType<typeof jobActivity>>) {
 export async function showOverview(c: ConsoleContext<"workspaceId">): Promise<Response> {
   const workspaceId = c.req.valid("param").workspaceId;
   const now = Date.now();
-  const since = Date.parse(`${kstDate(now - (DAYS - 1) * DAY_MS)}T00:00:00+09:00`);
+  const since = kstMidnight(now - (DAYS - 1) * DAY_MS);
   const [activity, usage, failures, business] = await Promise.all([
     jobActivity(c.env.DB, workspaceId, since),
     planUsage(c.env.DB, workspaceId, now),

@@ -3,7 +3,7 @@ import { METHODS, requestLogFilter, RequestLogQuerySchema } from "../domain/requ
 import { workspaceRequestLog } from "../domain/request-logs/lookup";
 import { requestLogPage } from "../domain/request-logs/page";
 import { omittedOn } from "../domain/request-logs/store";
-import { kstDate } from "../platform/lib/korean-time";
+import { kstDate, kstIso } from "../../contracts/korean-time";
 import type { RequestLogRow } from "../domain/request-logs/tables";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { ApiError } from "../platform/errors/api-error";
@@ -21,7 +21,7 @@ const WALL_CLOCK = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 /** The filter form's values as the API's query takes them: empty fields dropped, the form's times read as KST. */
 function formQuery(query: Record<string, string>): Record<string, string> {
   const filled = Object.entries(query).filter(([, value]) => value !== "");
-  return Object.fromEntries(filled.map(([name, value]) => [name, (name === "from" || name === "to") && WALL_CLOCK.test(value) ? `${value}:00+09:00` : value]));
+  return Object.fromEntries(filled.map(([name, value]) => [name, (name === "from" || name === "to") && WALL_CLOCK.test(value) ? kstIso(`${value}:00`) : value]));
 }
 
 /** The list's query checked by the API's own schema, so the page refuses what the API refuses, with the same codes. */

@@ -8,13 +8,14 @@ import { announceProviderOutage, withdrawProviderOutage } from "../../domain/ope
 import { operatorMay } from "../../domain/operators/permissions";
 import { CsrfField } from "../../web/layout";
 import { kst } from "../../web/kst";
+import { kstIso } from "../../../contracts/korean-time";
 import { OutageNoteSchema } from "../api/outages/shapes";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
 
 const BACK = "/admin/outages";
 /** A `datetime-local` value, read as Korean time: what an operator reading a Korean institution's notice types. */
 const DATETIME_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
-const kstIso = (value: string | undefined) => (value && DATETIME_LOCAL.test(value) ? `${value}:00+09:00` : "");
+const kstInput = (value: string | undefined) => (value && DATETIME_LOCAL.test(value) ? kstIso(`${value}:00`) : "");
 
 /** Outages operators announced that are not over yet, and (for roles that may) the form to announce one and the buttons to withdraw them. */
 export async function showOutages(c: Context<AdminPagesEnv>): Promise<Response> {
@@ -72,7 +73,7 @@ export const announceForm = (c: Context<AdminPagesEnv>) =>
     if (!provider) throw new ApiError("INVALID_PROVIDER_CODE");
     const note = OutageNoteSchema.safeParse(fields.note ?? "");
     if (!note.success) throw new ApiError("INVALID_PARAM_FORMAT", { message: `안내는 1자 이상 ${MAX.name}자 이하로 적어 주세요.` });
-    await announceProviderOutage(c.env, actorOf(c), provider, { startsAt: kstIso(fields.startsAt), endsAt: kstIso(fields.endsAt), note: note.data, reason });
+    await announceProviderOutage(c.env, actorOf(c), provider, { startsAt: kstInput(fields.startsAt), endsAt: kstInput(fields.endsAt), note: note.data, reason });
   });
 
 export const withdrawForm = (c: AdminPageContext<"code" | "id">) =>

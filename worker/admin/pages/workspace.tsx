@@ -6,6 +6,7 @@ import { PLANS } from "../../domain/workspaces/tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { CsrfField, DataTable } from "../../web/layout";
 import { kst } from "../../web/kst";
+import { kstIso } from "../../../contracts/korean-time";
 import { providerName } from "../../web/provider-name";
 import { actionForm, AdminPage, answerForm, ReasonField } from "./layout";
 import { CredentialStanding, JobOutcome } from "./job-parts";
@@ -160,7 +161,7 @@ export async function creditForm(c: AdminPageContext<"id">): Promise<Response> {
     const day = /^\d{4}-\d{2}-\d{2}$/.exec(fields.expiresOn ?? "")?.[0];
     if (!day) throw new ApiError("INVALID_PARAM_FORMAT", { message: "만료일은 YYYY-MM-DD입니다." });
     // The day's end in Korea, where the partner reads "until the 30th".
-    await grantUsageCredit(c.env, actorOf(c), id, { amount: Number(fields.amount), expiresAt: Date.parse(`${day}T23:59:59.999+09:00`), reason }, (fields.code ?? "").slice(0, 6));
+    await grantUsageCredit(c.env, actorOf(c), id, { amount: Number(fields.amount), expiresAt: Date.parse(kstIso(`${day}T23:59:59.999`)), reason }, (fields.code ?? "").slice(0, 6));
   });
 }
 

@@ -1,4 +1,4 @@
-import { DAY_MS, KST_OFFSET_MS } from "../../platform/lib/korean-time";
+import { DAY_MS, isLastKstDayOfMonth, kstMidnight } from "../../../contracts/korean-time";
 
 /**
  * A window the institution closes every day, in Korean time: `from` to `to` ("HH:MM"); a `to` before `from`
@@ -23,11 +23,11 @@ const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.sl
 
 /** The day's occurrence of each window, for the Korean days around `at`, in time order. */
 function occurrences(windows: readonly DailyWindow[], at: number, days: number): MaintenanceWindow[] {
-  const kstMidnight = Math.floor((at + KST_OFFSET_MS) / DAY_MS) * DAY_MS - KST_OFFSET_MS;
+  const firstDay = kstMidnight(at);
   const found: MaintenanceWindow[] = [];
   for (let day = -1; day <= days; day++) {
-    const dayStart = kstMidnight + day * DAY_MS;
-    const monthEnd = new Date(dayStart + KST_OFFSET_MS + DAY_MS).getUTCDate() === 1;
+    const dayStart = firstDay + day * DAY_MS;
+    const monthEnd = isLastKstDayOfMonth(dayStart);
     for (const w of windows) {
       if (w.on === "monthEnd" && !monthEnd) continue;
       const startsAt = dayStart + minutes(w.from) * 60_000;

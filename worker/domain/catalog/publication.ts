@@ -1,4 +1,4 @@
-import { kstDate } from "../../platform/lib/korean-time";
+import { kstDate } from "../../../contracts/korean-time";
 import type { ProviderDefinition } from "./providers";
 
 /**

@@ -1,4 +1,4 @@
-import { KST_OFFSET_MS } from "../../platform/lib/korean-time";
+import { KST_OFFSET_MS } from "../../../contracts/korean-time";
 
 /** Plan months follow the Korean calendar: a month starts at 00:00 KST on the 1st. */
 export function kstMonthBounds(now: number): { start: number; end: number } {

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, max
 import { database, statementOf } from "../../platform/database/client";
 import { idempotencyKeys, type JobStatus, jobs, taskUnits } from "./tables";
 import type { JobError } from "../../../contracts/job-failures";
+import { KST_OFFSET_MS } from "../../../contracts/korean-time";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { revisionsHold } from "../workspaces/store";
 
@@ -256,7 +257,7 @@ async function replay(d1: D1Database, job: NewJob, idem: Idempotency): Promise<I
 /** A workspace's jobs since `since` counted by KST day, status and provider, with the records they collected: the console overview's. */
 export async function jobActivity(d1: D1Database, workspaceId: string, since: number): Promise<{ day: string; status: JobStatus; providerCode: string; jobs: number; records: number }[]> {
   // The KST calendar day (UTC+9) of the job's creation.
-  const day = sql<string>`date((${jobs.createdAt} + 32400000) / 1000, 'unixepoch')`;
+  const day = sql<string>`date((${jobs.createdAt} + ${sql.raw(String(KST_OFFSET_MS))}) / 1000, 'unixepoch')`;
   return database(d1)
     .select({ day, status: jobs.status, providerCode: jobs.providerCode, jobs: count(), records: sql<number>`coalesce(sum(${jobs.recordCount}), 0)` })
     .from(jobs)

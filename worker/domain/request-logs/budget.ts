@@ -1,5 +1,5 @@
 import { type Plan, PLAN_REQUEST_LOG } from "../workspaces/plans";
-import { kstDate } from "../../platform/lib/korean-time";
+import { kstDate } from "../../../contracts/korean-time";
 import { byteLength, isRefusalFold } from "./entry";
 import type { RequestLogEntry } from "./messages";
 

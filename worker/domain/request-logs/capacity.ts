@@ -1,6 +1,6 @@
 import { noteAlerted } from "../alerts/raise";
 import type { Bindings } from "../../env";
-import { kstDate } from "../../platform/lib/korean-time";
+import { kstDate } from "../../../contracts/korean-time";
 import { REQUEST_LOG_RETENTION_MS, storedLogBytes } from "./store";
 
 /**

@@ -1,6 +1,6 @@
 import { workspacePlans } from "../workspaces/store";
 import { log } from "../../platform/observability/telemetry";
-import { kstDate } from "../../platform/lib/korean-time";
+import { kstDate } from "../../../contracts/korean-time";
 import { dayKey, withinBudget } from "./budget";
 import type { QueuedRequestLogMessage, RequestLogEntry } from "./messages";
 import { dayUses, insertRequestLogs } from "./store";

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, lt, or, sql, sum, type SQL } from "drizzle
 import { database } from "../../platform/database/client";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { deleteBatch } from "../../platform/database/delete-batch";
-import { kstDate } from "../../platform/lib/korean-time";
+import { kstDate } from "../../../contracts/korean-time";
 import type { RequestLogFilter } from "./inputs";
 import type { RequestLogEntry } from "./messages";
 import type { DayDelta, DayUse } from "./budget";

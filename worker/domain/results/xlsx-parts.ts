@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { type FieldKind, fieldInfos } from "../../../collectors/records/field-kinds";
-import { DAY_MS, KST_OFFSET_MS } from "../../platform/lib/korean-time";
+import { DAY_MS, KST_OFFSET_MS } from "../../../contracts/korean-time";
 
 /**
  * The SpreadsheetML parts of the Excel download (ECMA-376), written by us: the ZIP container is fflate's

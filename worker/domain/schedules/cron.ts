@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { numberOr } from "../../platform/configuration";
+import { DAY_MS, kstMidnight } from "../../../contracts/korean-time";
 
 /**
  * Five fields (minute, hour, day of month, month, day of week) in Korean time: at most one run a minute. Seconds
@@ -42,8 +43,6 @@ export function minimumIntervalMinutes(env: { SCHEDULE_MIN_INTERVAL_MINUTES?: st
 }
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
-const KST_OFFSET_MS = 9 * 3_600_000;
 /** Every (month, weekday of its first day, leap or not) a calendar can have comes round within 28 years (1901-2099). */
 const CALENDAR_CYCLE_DAYS = 28 * 366;
 
@@ -73,7 +72,7 @@ export function shortIntervalMinutes(expression: string, floor: number, now = Da
 }
 
 function runsTwoDaysInARow(days: Cron, from: number): boolean {
-  const midnight = from - ((from + KST_OFFSET_MS) % DAY_MS);
+  const midnight = kstMidnight(from);
   let previous = false;
   for (let day = midnight; day <= midnight + CALENDAR_CYCLE_DAYS * DAY_MS; day += DAY_MS) {
     const runs = days.match(new Date(day));

@@ -1,4 +1,4 @@
-import { DAY_MS, kstDate } from "../../platform/lib/korean-time";
+import { DAY_MS, kstDate } from "../../../contracts/korean-time";
 
 /** A run's range: the `lastDays` days ending on the Korean day of `at`, as a job's params name them. */
 export function rollingRange(lastDays: number, at: number): { dateRangeStart: string; dateRangeEnd: string } {
