@@ -41,6 +41,7 @@ export interface RegistrationHandle {
 
 type UiMessage =
   | { type: "collect:hello"; nonce: string }
+  | { type: "collect:resize"; height: number }
   | { type: "collect:success"; sessionId: string }
   | { type: "collect:error"; code: string }
   | { type: "collect:close" };
@@ -53,16 +54,24 @@ function overlay(): HTMLElement {
   backdrop.setAttribute("role", "dialog");
   backdrop.setAttribute("aria-modal", "true");
   backdrop.setAttribute("aria-label", "기관 계정 연결");
-  Object.assign(backdrop.style, { position: "fixed", inset: "0", background: "rgba(15,23,42,.55)", display: "flex", alignItems: "center", justifyContent: "center", zIndex: "2147483647" });
+  // The frame centres by its auto margins, not by align-items: one taller than the screen scrolls from its top.
+  Object.assign(backdrop.style, { position: "fixed", inset: "0", background: "rgba(15,23,42,.55)", display: "flex", overflowY: "auto", zIndex: "2147483647" });
   document.body.append(backdrop);
   return backdrop;
 }
+
+/** The heights the SDK gives the frame, whatever the page asks: a page cannot make it vanish or cover a screen a hundred times over. */
+const MIN_FRAME_HEIGHT = 320;
+const MAX_FRAME_HEIGHT = 2000;
+/** Narrower than this, the overlay's frame takes the whole screen, as a phone's own pages do. */
+const FULL_SCREEN_BELOW = 480;
 
 export function openRegistration(options: OpenRegistrationOptions): RegistrationHandle {
   const serviceOrigin = new URL(options.serviceUrl).origin;
   const mode = options.mode ?? "iframe";
   const url = `${serviceOrigin}/connect`;
   let target: Window | null = null;
+  let resize = (_height: number) => {};
   let cleanup = () => {};
   let finished = false;
 
@@ -82,7 +91,8 @@ export function openRegistration(options: OpenRegistrationOptions): Registration
       // targetOrigin: should the window have navigated away from the service meanwhile, the browser drops the token.
       const reply: TokenMessage = { type: "collect:token", nonce: message.nonce, token: options.sessionToken };
       target.postMessage(reply, serviceOrigin);
-    } else if (message?.type === "collect:success") finish(() => options.onSuccess?.({ sessionId: message.sessionId }));
+    } else if (message?.type === "collect:resize" && Number.isFinite(message.height)) resize(message.height);
+    else if (message?.type === "collect:success") finish(() => options.onSuccess?.({ sessionId: message.sessionId }));
     else if (message?.type === "collect:error") options.onError?.({ code: message.code });
     else if (message?.type === "collect:close") finish(() => options.onClose?.());
   }
@@ -108,10 +118,25 @@ export function openRegistration(options: OpenRegistrationOptions): Registration
     frame.src = url;
     frame.title = "기관 계정 연결";
     frame.allow = "clipboard-write";
-    Object.assign(frame.style, { width: "420px", maxWidth: "100%", height: "560px", border: "0", borderRadius: "12px", background: "#fff" });
+    // 560 px until the page reports its content's height, which it does once it knows who embeds it.
+    Object.assign(frame.style, { width: "420px", maxWidth: "100%", height: "560px", border: "0", borderRadius: "12px", background: "#fff", margin: "auto", flexShrink: "0" });
     host.append(frame);
     target = frame.contentWindow;
-    cleanup = () => (options.container ? frame.remove() : host.remove());
+    // The frame is as tall as the page's content, so 연결하기 is never below a fixed frame's fold.
+    resize = (height) => (frame.style.height = `${Math.min(MAX_FRAME_HEIGHT, Math.max(MIN_FRAME_HEIGHT, Math.ceil(height)))}px`);
+    // In the overlay, a narrow screen gets the frame edge to edge and at least as tall as the screen.
+    const narrow = window.matchMedia(`(max-width: ${FULL_SCREEN_BELOW - 0.02}px)`);
+    const fit = () => {
+      const full = !options.container && narrow.matches;
+      Object.assign(frame.style, { width: full ? "100%" : "420px", minHeight: full ? "100%" : "", borderRadius: full ? "0" : "12px" });
+    };
+    fit();
+    narrow.addEventListener("change", fit);
+    cleanup = () => {
+      narrow.removeEventListener("change", fit);
+      if (options.container) frame.remove();
+      else host.remove();
+    };
   }
 
   return { close: () => finish(() => options.onClose?.()) };

@@ -155,6 +155,47 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await page.browserContext().close();
   });
 
+  it.each([
+    ["at 1280x800", 1280, 800],
+    ["on a phone, 390x844, full-screen", 390, 844],
+  ] as const)("sizes the iframe to the hosted page's content %s, so 연결하기 shows without scrolling the frame", async (_name, width, height) => {
+    const page = await freshPage();
+    await page.setViewport({ width, height });
+    await page.goto(partner.url);
+    await page.click("#connect");
+    const frame = await registrationFrame(page);
+    const iframe = (await page.$("iframe[title='기관 계정 연결']"))!;
+    // The page posts its height to the SDK, which sizes the frame to it (under 480 px wide, full-screen: at least the
+    // screen's height, edge to edge): the frame's viewport holds all of its content.
+    const fullScreen = width < 480;
+    const expected = async () => {
+      const content = await frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+      return fullScreen ? Math.max(content, height) : content;
+    };
+    await page.waitForFunction((el, h) => Math.abs((el as HTMLIFrameElement).getBoundingClientRect().height - h) <= 1, { timeout: 10_000 }, iframe, await expected());
+    const box = await iframe.evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+    expect(Math.abs(box.height - (await expected()))).toBeLessThanOrEqual(1);
+    expect(await frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+    if (fullScreen) expect(box).toMatchObject({ left: 0, top: 0, width });
+    // 연결하기 is on the screen as the page opens: nothing to scroll, in the frame or around it.
+    const submit = await frame.$eval("#submit", (el) => el.getBoundingClientRect().toJSON() as DOMRect);
+    expect(box.top + submit.bottom).toBeLessThanOrEqual(height);
+    expect(box.top + submit.top).toBeGreaterThanOrEqual(0);
+    await page.screenshot({ path: path.join(SHOTS, `2b-registration-ui-${width}.png`) });
+    // An optional field says so in its label; a required one does not.
+    const labels = await frame.$$eval("#fields label", (els) => els.map((el) => ({ text: el.textContent ?? "", required: (document.getElementById((el as HTMLLabelElement).htmlFor) as HTMLInputElement).required })));
+    expect(labels.some((l) => !l.required)).toBe(true);
+    for (const label of labels) expect(label.text.endsWith("(선택)")).toBe(!label.required);
+
+    // The frame follows the content as it changes: a refusal shown in place grows the page, and the frame with it.
+    // (Long enough to outgrow a phone's screen too: the frame, not the page in it, is what gets taller.)
+    await frame.$eval("#formError", (el) => (el.textContent = "기관 로그인에 실패했습니다. ".repeat(40)));
+    await page.waitForFunction((el, h) => (el as HTMLIFrameElement).getBoundingClientRect().height > h, { timeout: 10_000 }, iframe, box.height);
+    await page.waitForFunction((el, h) => Math.abs((el as HTMLIFrameElement).getBoundingClientRect().height - h) <= 1, { timeout: 10_000 }, iframe, await expected());
+    expect(await frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+    await page.browserContext().close();
+  });
+
   it("shows a used token as dead and tells the partner page through onError", async () => {
     const page = await freshPage();
     const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });

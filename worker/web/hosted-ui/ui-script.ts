@@ -25,6 +25,16 @@ let session = null;
 function post(message) {
   if (peer && peerOrigin) peer.postMessage(message, peerOrigin);
 }
+// In a frame, the SDK sizes the frame to this page (it would otherwise stay 560 px, 연결하기 below its fold): the
+// height goes, as every message, only to the origin the handshake named, once the session allows it to embed the page.
+function reportHeight() {
+  if (window.parent === window) return;
+  let sent = 0;
+  new ResizeObserver(() => {
+    const height = Math.ceil(document.body.getBoundingClientRect().height);
+    if (height !== sent) post({ type: "collect:resize", height: (sent = height) });
+  }).observe(document.body);
+}
 function showError(text) {
   $("formError").textContent = text;
 }
@@ -172,7 +182,7 @@ function renderFields(option) {
     wrap.className = "field";
     const label = document.createElement("label");
     label.htmlFor = id;
-    label.textContent = field.label;
+    label.textContent = field.required ? field.label : field.label + " (선택)";
     const isFile = field.input === "file";
     const isSelect = field.input === "select";
     const input = document.createElement(isSelect ? "select" : "input");
@@ -304,6 +314,7 @@ async function main() {
   // session says where it may be, and nothing the requests carry decides it.
   const ancestors = location.ancestorOrigins ? Array.from(location.ancestorOrigins).filter((origin) => origin !== "null") : [];
   if (![peerOrigin, ...ancestors].every((origin) => session.originAllowlist.includes(origin))) return fail(${JSON.stringify(ORIGIN_NOT_ALLOWED)}, "REGISTRATION_SESSION_INVALID_ORIGIN");
+  reportHeight();
   const select = $("option");
   const optionLabel = (option) => option.providerName + (option.consent ? " (본인 동의)" : option.kind === "CERTIFICATE" ? " (공동인증서)" : option.methods ? "" : " (아이디 로그인)");
   // Who asks for the login, in the partner's own words (checked when it named itself: domain/partners/name.ts).
