@@ -237,4 +237,43 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
     const again = await api.createJob({ providerCode: "openbanking", schema: "bank.accounts.cb.v1", params: {}, credentialId });
     expect(await api.waitForJob(again.id)).toMatchObject({ kind: "Succeeded", recordCount: 1 });
   });
+
+  it("waits while KFTC's window is open, brings it back on 창 다시 열기, and on 취소 closes it, says the person cancelled and leaves the session usable", async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(partner.url);
+      const issued = page.waitForResponse((r) => r.url() === `${partner.url}/api/registration-session` && r.request().method() === "POST");
+      await page.click("#connect-openbanking");
+      const { sessionId } = (await (await issued).json()) as { sessionId: string };
+      const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
+      const start = async () => {
+        const opened = context.waitForTarget((t) => t.url().includes("/openbanking/openapi.openbanking.or.kr/oauth/2.0/authorize"));
+        await (await frame.waitForSelector("#submit", { visible: true }))!.click();
+        return (await (await opened).page())!;
+      };
+      const window = await start();
+      await frame.waitForSelector("#consentWait", { visible: true });
+      expect(await frame.$eval("#reopenConsent", (el) => el.textContent)).toBe("창 다시 열기");
+      await frame.click("#reopenConsent");
+      expect(window.isClosed()).toBe(false);
+      expect(await frame.$eval("#consentWait", (el) => (el as HTMLElement).hidden)).toBe(false);
+
+      await frame.click("#cancelConsent");
+      await vi.waitUntil(() => window.isClosed(), { timeout: 10_000, interval: 100 });
+      await frame.waitForFunction(() => document.getElementById("formError")?.textContent?.startsWith("동의를 취소했습니다"), { timeout: 10_000, polling: "mutation" });
+      expect(await frame.$eval("#consentWait", (el) => (el as HTMLElement).hidden)).toBe(true);
+      expect(await frame.$eval("#formError", (el) => el.textContent ?? "")).not.toContain("LOGIN_FAILED");
+      expect(await page.$eval("#status", (el) => el.textContent ?? "")).not.toMatch(/오류|LOGIN_FAILED/);
+      expect((await api.json("GET", `/api/v1/registration-sessions/${sessionId}`)).body).toMatchObject({ status: "PENDING", credentialId: null });
+
+      // The same session starts over from the same button.
+      const again = await start();
+      await frame.waitForSelector("#consentWait", { visible: true });
+      expect(await frame.$eval("#formError", (el) => el.textContent)).toBe("");
+      expect(again.isClosed()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
 });

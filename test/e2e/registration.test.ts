@@ -108,7 +108,12 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await page.screenshot({ path: path.join(SHOTS, "2-registration-ui.png") });
     // The consent text the person reads before submitting, whose version the credential will record.
     const shownText = await frame.$eval("#consentText", (el) => ({ version: (el as HTMLElement).dataset.version, text: el.textContent ?? "" }));
-    expect(shownText.text.length).toBeGreaterThan(20);
+    // It names who asks (this workspace: the partner example's backend holds no partner's name), what will be
+    // collected (the option's schemas' titles), for how long, and how the holder withdraws, before anything is sent.
+    expect(shownText.text).toContain("registration/iframe이(가) 위에 적힌 자료를 조회하도록");
+    expect(shownText.text).toMatch(/수집할 자료: 은행 \S/);
+    expect(shownText.text).toContain("동의 기간: 동의한 날부터 365일");
+    expect(shownText.text).toContain("연결을 요청한 곳(registration/iframe)에 철회를 요청하거나, 그곳이 보내 준 관리 링크에서 직접 철회할 수 있습니다");
 
     // A value off the credential-schema pattern is stopped in the browser.
     await frame.type("#f_loginId", "bad id!");
@@ -247,6 +252,13 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     const certInput = (await frame.waitForSelector("input#f_certificate", { visible: true }))!;
     expect(await frame.$eval("#f_certificate", (el) => (el as HTMLInputElement).type)).toBe("file");
     expect(await frame.$eval("label[for=f_privateKey]", (el) => el.textContent)).toContain("개인키");
+    // Where the files usually are, said in each file field's help.
+    for (const hint of ["#f_certificate_hint", "#f_privateKey_hint"]) {
+      const text = await frame.$eval(hint, (el) => el.textContent ?? "");
+      expect(text).toContain("Windows는 C:\\Users\\<이름>\\AppData\\LocalLow\\NPKI");
+      expect(text).toContain("macOS는 ~/Library/Preferences/NPKI");
+      expect(text).toContain("이동식 디스크(USB)는 그 디스크의 NPKI 폴더");
+    }
     await page.screenshot({ path: path.join(SHOTS, "6-certificate-ui.png") });
 
     await certInput.uploadFile(certFile);

@@ -12,6 +12,7 @@ import { requestingPartnerName } from "../../domain/partners/connections";
 import { behind } from "../../platform/http/route-fronts";
 import { consentParagraphs, CURRENT_CONSENT_TEXT_VERSION } from "../../domain/credentials/consent-text";
 import { consentPeriodDays } from "../../domain/credentials/consent-record";
+import { consentTermsOf } from "../../domain/workspaces/store";
 
 /** A consent text's paragraphs are a few sentences each. */
 const MAX_CONSENT_PARAGRAPHS = 20;
@@ -102,9 +103,12 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
       schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),
     }));
   }).filter((option) => option.schemas.length > 0);
-  const partnerName = await requestingPartnerName(c.env.DB, session.workspaceId);
-  const days = await consentPeriodDays(c.env.DB, session.workspaceId);
-  const consentText = { version: CURRENT_CONSENT_TEXT_VERSION, paragraphs: consentParagraphs(CURRENT_CONSENT_TEXT_VERSION, partnerName ?? "등록을 요청한 곳", days), days };
+  const [partnerName, days, workspace] = await Promise.all([
+    requestingPartnerName(c.env.DB, session.workspaceId), consentPeriodDays(c.env.DB, session.workspaceId), consentTermsOf(c.env.DB, session.workspaceId),
+  ]);
+  // Who asks, by name: the partner when it named itself, else the workspace the credential will be held in.
+  const requester = partnerName ?? (workspace.name || "연결을 요청한 곳");
+  const consentText = { version: CURRENT_CONSENT_TEXT_VERSION, paragraphs: consentParagraphs(CURRENT_CONSENT_TEXT_VERSION, requester, days), days };
   return c.json(
     {
       sessionId: session.id,

@@ -21,6 +21,17 @@ export const CONSENT_TEXTS: Readonly<Record<string, ConsentText>> = {
       "언제든지 요청한 곳이 보내 준 관리 링크에서 동의를 철회할 수 있으며, 철회하면 맡긴 비밀번호와 인증서는 바로 지워집니다.",
     ],
   },
+  // The list of what is collected sits above the text on the page (not below, as the first version said); the holder
+  // gets a manage link only when the one who asked makes one, so asking them is the way that always works.
+  "2026-12-01": {
+    purpose: "요청한 곳의 서비스 제공을 위한 금융·세무 자료 조회",
+    paragraphs: [
+      "{requester}이(가) 위에 적힌 자료를 조회하도록 이 로그인(또는 인증서, 오픈뱅킹 동의)을 맡깁니다.",
+      "수집 목적: 요청한 곳의 서비스 제공을 위한 금융·세무 자료 조회. 위에 적힌 자료 말고는 수집하지 않습니다.",
+      "동의 기간: 동의한 날부터 {days}일. 기간이 끝나면 다시 동의해야 수집이 이어집니다.",
+      "철회 방법: 언제든지 연결을 요청한 곳({requester})에 철회를 요청하거나, 그곳이 보내 준 관리 링크에서 직접 철회할 수 있습니다. 관리 링크로 철회하면 맡긴 비밀번호·인증서와 그것으로 모은 자료가 바로 지워집니다.",
+    ],
+  },
 };
 
 /** The version new consents are given under: the newest. */

@@ -39,6 +39,8 @@ export const REGISTRATION_PAGE = `<!doctype html>
   .progress { background: #eef3fc; border: 1px solid #9fb7e8; padding: 12px; border-radius: 8px; margin-bottom: 12px; }
   .spinner { display: inline-block; width: 12px; height: 12px; border: 2px solid #1456c7; border-right-color: transparent; border-radius: 50%; animation: spin 1s linear infinite; }
   @keyframes spin { to { transform: rotate(360deg); } }
+  .secondary { background: #fff; color: #1456c7; border: 1px solid #1456c7; }
+  .actions { display: flex; gap: 8px; flex-wrap: wrap; }
   .done { background: #eaf6ee; border: 1px solid #9ad1ad; padding: 16px; border-radius: 8px; }
 </style>
 </head>
@@ -54,10 +56,10 @@ export const REGISTRATION_PAGE = `<!doctype html>
   <div class="field" id="optionRow"><label for="option">기관과 로그인 방식</label><select id="option"></select></div>
   <fieldset id="methods" class="methods" hidden></fieldset>
   <h2 id="methodHeader" class="provider" hidden></h2>
-  <p id="consent" class="provider"></p>
-  <section id="consentText" aria-label="동의 내용"></section>
+  <section id="consentText" aria-label="동의 내용"><p id="consent" class="provider"></p></section>
   <div id="fields"></div>
   <div id="progress" class="progress" role="status" aria-live="polite" hidden><span class="spinner" aria-hidden="true"></span> <span id="progressText"></span> <strong id="countdown"></strong></div>
+  <div id="consentWait" class="progress" role="status" aria-live="polite" hidden><p><span class="spinner" aria-hidden="true"></span> 금융결제원 오픈뱅킹 창에서 동의를 기다리고 있습니다. 그 창에서 계좌를 고르고 동의해 주세요.</p><div class="actions"><button id="reopenConsent" type="button" class="secondary">창 다시 열기</button> <button id="cancelConsent" type="button" class="secondary">취소</button></div></div>
   <p id="formError" class="error" role="alert" aria-live="assertive"></p>
   <button id="submit" type="submit">연결하기</button>
 </form>

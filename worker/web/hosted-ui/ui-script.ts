@@ -1,6 +1,9 @@
 /** What the page says where it may not be used: the same words the SDK's partner sees with the error code. */
 const ORIGIN_NOT_ALLOWED = "이 사이트에서는 등록 화면을 열 수 없습니다. 등록 화면을 연 페이지의 출처가 등록 세션의 originAllowlist에 없습니다.";
 
+/** Where a person looks for the certificate files: the folders Korean certificate software saves them in. */
+const NPKI_HINT = "공동인증서 파일은 보통 Windows는 C:\\Users\\<이름>\\AppData\\LocalLow\\NPKI, macOS는 ~/Library/Preferences/NPKI, 이동식 디스크(USB)는 그 디스크의 NPKI 폴더 안, 발급 기관 이름 폴더의 User 폴더에 인증서마다 하나씩 있는 폴더에 있습니다.";
+
 /**
  * The hosted registration UI's browser script, served inline with the page.
  * Nothing in the URL is trusted: the page asks the window that opened or
@@ -73,23 +76,36 @@ async function encrypt(keyInfo, sessionId, payload) {
 
 let checks = [];
 
-// KFTC's answer (the callback's query) as the callback page in the window this page opened posts it, at this origin;
-// null once that window is closed without one. Only that window counts: the person who consented at KFTC is then the
+// KFTC's answer (the callback's query) as the callback page in the window this page opened posts it, at this origin:
+// { query }, or { ended: "closed" } once that window is closed without one, or { ended: "cancelled" } when the person
+// stops waiting here (취소 closes the window). Only that window counts: the person who consented at KFTC is then the
 // one looking at this page, and a callback that reached another browser completes nothing (openbanking.md §1.6).
+// While it waits the page says so, and 창 다시 열기 brings the window back in front of this one, where it hid.
 function callbackFrom(consentWindow) {
+  $("consentWait").hidden = false;
   return new Promise((resolve) => {
     const onMessage = (event) => {
       if (event.source !== consentWindow || event.origin !== location.origin) return;
       if (!event.data || event.data.type !== "collect:open-banking-callback" || typeof event.data.query !== "string") return;
-      done(event.data.query);
+      done({ query: event.data.query });
     };
-    const watch = setInterval(() => consentWindow.closed && done(null), 1000);
-    function done(query) {
+    const reopen = () => consentWindow.focus();
+    const cancel = () => {
+      consentWindow.close();
+      done({ ended: "cancelled" });
+    };
+    const watch = setInterval(() => consentWindow.closed && done({ ended: "closed" }), 1000);
+    function done(outcome) {
       window.removeEventListener("message", onMessage);
+      $("reopenConsent").removeEventListener("click", reopen);
+      $("cancelConsent").removeEventListener("click", cancel);
       clearInterval(watch);
-      resolve(query);
+      $("consentWait").hidden = true;
+      resolve(outcome);
     }
     window.addEventListener("message", onMessage);
+    $("reopenConsent").addEventListener("click", reopen);
+    $("cancelConsent").addEventListener("click", cancel);
   });
 }
 
@@ -105,10 +121,12 @@ async function consent(option) {
     return showError(started.message);
   }
   consentWindow.location.href = started.authorizationUrl;
-  const query = await callbackFrom(consentWindow);
-  if (query === null) return showError("동의 창이 닫혔습니다. 동의를 끝내지 않았다면 다시 눌러 주세요.");
+  const answer = await callbackFrom(consentWindow);
+  // Nothing reached the service: the session stays as it was, and the same button starts over.
+  if (answer.ended === "cancelled") return showError("동의를 취소했습니다. 아직 연결되지 않았습니다. 연결하려면 오픈뱅킹에서 동의하기를 다시 눌러 주세요.");
+  if (answer.ended === "closed") return showError("동의 창이 닫혔습니다. 동의를 끝내지 않았다면 다시 눌러 주세요.");
   // This page completes the consent, naming the consent text it showed: the record says what the person saw.
-  const sent = await fetch("/connect/api/open-banking/completions", { method: "POST", headers: apiHeaders({ "Content-Type": "application/json" }), body: JSON.stringify({ callbackQuery: query, consentTextVersion: session.consentText.version }) });
+  const sent = await fetch("/connect/api/open-banking/completions", { method: "POST", headers: apiHeaders({ "Content-Type": "application/json" }), body: JSON.stringify({ callbackQuery: answer.query, consentTextVersion: session.consentText.version }) });
   consentWindow.close();
   const outcome = await sent.json();
   if (!sent.ok) {
@@ -202,7 +220,7 @@ function renderFields(option) {
     const hint = document.createElement("p");
     hint.id = id + "_hint";
     hint.className = "hint";
-    hint.textContent = isFile ? "파일은 이 화면에서 읽어 암호화한 뒤 전송됩니다." : field.secret ? "입력한 값은 이 화면에서 암호화되어 전송됩니다." : "";
+    hint.textContent = isFile ? "파일은 이 화면에서 읽어 암호화한 뒤 전송됩니다." + (option.kind === "CERTIFICATE" ? " " + ${JSON.stringify(NPKI_HINT)} : "") : field.secret ? "입력한 값은 이 화면에서 암호화되어 전송됩니다." : "";
     if (isSelect) hint.textContent = "";
     wrap.append(label, input, hint);
     box.append(wrap);
