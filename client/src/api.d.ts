@@ -12375,7 +12375,7 @@ export interface operations {
                         consentText: {
                             /**
                              * @description 동의 문구의 버전. 제출할 때 consentTextVersion으로 돌려보내면 자격 증명의 동의 기록(consentRecord.textVersion)에 남습니다
-                             * @example 2026-11-27
+                             * @example 2026-12-01
                              */
                             version: string;
                             paragraphs: string[];
