@@ -85,15 +85,21 @@ async function agreeAtReplica(window: Page, user: typeof USER, chosen: typeof CH
   return back!.url();
 }
 
+/** The partner example's "오픈뱅킹으로 연결하기" pressed in a new page of `context`: the page, and the session its backend issued. */
+async function pressConnect(context: BrowserContext): Promise<{ page: Page; sessionId: string }> {
+  const page = await context.newPage();
+  await page.goto(partner.url);
+  const issued = page.waitForResponse((r) => r.url() === `${partner.url}/api/registration-session` && r.request().method() === "POST");
+  await page.click("#connect-openbanking");
+  const { sessionId } = (await (await issued).json()) as { sessionId: string };
+  return { page, sessionId };
+}
+
 /** The partner example's "오픈뱅킹으로 연결하기" in a fresh browser context, through the person's consent: the session and the credential its backend confirmed. */
 async function connectThroughExample(user: typeof USER, chosen: typeof CHOSEN): Promise<{ sessionId: string; credentialId: string }> {
   const context = await browser.createBrowserContext();
   try {
-    const page = await context.newPage();
-    await page.goto(partner.url);
-    const issued = page.waitForResponse((r) => r.url() === `${partner.url}/api/registration-session` && r.request().method() === "POST");
-    await page.click("#connect-openbanking");
-    const { sessionId } = (await (await issued).json()) as { sessionId: string };
+    const { page, sessionId } = await pressConnect(context);
     await consentInWindow(context, page, user, chosen);
     // The hosted page learns it from the service (it polls), tells the SDK, and the partner's backend confirms.
     await page.waitForFunction(() => document.getElementById("status")?.textContent?.startsWith("연결되었습니다"), { timeout: 60_000, polling: "mutation" });
@@ -157,11 +163,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
     const holder = await browser.createBrowserContext();
     const other = await browser.createBrowserContext();
     try {
-      const page = await holder.newPage();
-      await page.goto(partner.url);
-      const issued = page.waitForResponse((r) => r.url() === `${partner.url}/api/registration-session` && r.request().method() === "POST");
-      await page.click("#connect-openbanking");
-      const { sessionId } = (await (await issued).json()) as { sessionId: string };
+      const { page, sessionId } = await pressConnect(holder);
       const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
       const opened = holder.waitForTarget((t) => t.url().includes("/openbanking/openapi.openbanking.or.kr/oauth/2.0/authorize"));
       await (await frame.waitForSelector("#submit", { visible: true }))!.click();
@@ -241,11 +243,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
   it("waits while KFTC's window is open, brings it back on 창 다시 열기, and on 취소 closes it, says the person cancelled and leaves the session usable", async () => {
     const context = await browser.createBrowserContext();
     try {
-      const page = await context.newPage();
-      await page.goto(partner.url);
-      const issued = page.waitForResponse((r) => r.url() === `${partner.url}/api/registration-session` && r.request().method() === "POST");
-      await page.click("#connect-openbanking");
-      const { sessionId } = (await (await issued).json()) as { sessionId: string };
+      const { page, sessionId } = await pressConnect(context);
       const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
       const start = async () => {
         const opened = context.waitForTarget((t) => t.url().includes("/openbanking/openapi.openbanking.or.kr/oauth/2.0/authorize"));
