@@ -32,6 +32,7 @@ const OWNERS: Record<string, string> = {
   operator_sessions: "worker/domain/operators",
   operator_audit: "worker/domain/operators",
   provider_outages: "worker/domain/catalog",
+  provider_days: "worker/domain/catalog",
   operator_alerts: "worker/domain/alerts",
   failure_reports: "worker/domain/reports",
   delivery_routes: "worker/domain/deliveries",

@@ -5,6 +5,10 @@ import { jobError } from "../../contracts/job-failures";
 import type { JobRow } from "../../worker/domain/jobs/store";
 import { providerPulse } from "../../worker/domain/catalog/provider-pulse";
 import { kst } from "../../worker/web/kst";
+import { DAY_MS, kstDate, kstMidnight } from "../../contracts/korean-time";
+import { announceOutage } from "../../worker/domain/catalog/outages";
+import { countProviderDay, HISTORY_DAYS } from "../../worker/domain/catalog/provider-days";
+import { purgeExpired } from "../../worker/domain/retention/purge";
 import { call, callJson, createWorkspace } from "./helpers";
 import { harness, newJob } from "./pipeline-harness";
 
@@ -83,5 +87,48 @@ describe("a provider's status from its jobs", () => {
     expect(renderedAt).toBeGreaterThanOrEqual(asked);
     expect(renderedAt).toBeLessThanOrEqual(Date.now());
     expect(shownAt).toBe(kst(renderedAt));
+  });
+
+  it("keeps each institution's last 90 days on the status page: an outage yesterday on yesterday's bar, a bad day's jobs on its own, older days purged", async () => {
+    const providerCode = "sandbox.card";
+    const now = Date.now();
+    const today = kstMidnight(now);
+    const [yesterday, twoDaysAgo] = [today - DAY_MS, today - 2 * DAY_MS];
+    const outage = await announceOutage(env.DB, { providerCode, startsAt: yesterday + 2 * HOUR, endsAt: yesterday + 3 * HOUR, note: "카드사 전산 장애", announcedBy: "test" });
+    // Two days ago twelve jobs ended, five of them for the institution's reasons, one for a wrong password: each end counted as the pipeline counts it.
+    const ended = (status: string, code?: Parameters<typeof jobError>[0]) => ({ providerCode, status, error: code ? jobError(code) : null, createdAt: twoDaysAgo, finishedAt: twoDaysAgo + HOUR }) as JobRow;
+    for (let i = 0; i < 6; i++) await notePulse(env, ended("SUCCEEDED"), twoDaysAgo + HOUR);
+    for (let i = 0; i < 5; i++) await notePulse(env, ended("FAILED", "PROVIDER_ERROR"), twoDaysAgo + HOUR);
+    await notePulse(env, ended("FAILED", "LOGIN_FAILED"), twoDaysAgo + HOUR);
+    // A day just past the history, and the history's first day.
+    await countProviderDay(env.DB, providerCode, false, today - HISTORY_DAYS * DAY_MS);
+    await countProviderDay(env.DB, providerCode, true, today - (HISTORY_DAYS - 1) * DAY_MS);
+
+    const days = () => env.DB.prepare("SELECT day, ended, counted, succeeded FROM provider_days WHERE provider_code = ? AND day < ? ORDER BY day").bind(providerCode, kstDate(yesterday)).all();
+    expect((await days()).results).toEqual([
+      { day: kstDate(today - HISTORY_DAYS * DAY_MS), ended: 1, counted: 1, succeeded: 0 },
+      { day: kstDate(today - (HISTORY_DAYS - 1) * DAY_MS), ended: 1, counted: 1, succeeded: 1 },
+      { day: kstDate(twoDaysAgo), ended: 12, counted: 11, succeeded: 6 },
+    ]);
+    const removed = await purgeExpired(env.DB, now);
+    expect(removed.provider_days).toBeGreaterThanOrEqual(1);
+    expect((await days()).results.map((r) => r.day)).toEqual([kstDate(today - (HISTORY_DAYS - 1) * DAY_MS), kstDate(twoDaysAgo)]);
+
+    const html = await (await call("/status")).text();
+    const section = html.slice(html.indexOf(`data-history="${providerCode}"`), html.indexOf("</section>", html.indexOf(`data-history="${providerCode}"`)));
+    const bars = [...section.matchAll(/<li class="history-bar" data-day="([^"]+)" data-state="([^"]+)" title="([^"]*)"><span class="sr-only">([^<]*)<\/span><\/li>/g)].map(([, day, state, title, text]) => ({ day, state, title, text }));
+    expect(bars).toHaveLength(HISTORY_DAYS);
+    expect(bars[0]!.day).toBe(kstDate(today - (HISTORY_DAYS - 1) * DAY_MS));
+    expect(bars.at(-1)!.day).toBe(kstDate(now));
+    const bar = (at: number) => bars.find((b) => b.day === kstDate(at))!;
+    // Each bar says in words what its colour says; the tooltip says the same.
+    expect(bar(yesterday)).toMatchObject({ state: "MAINTENANCE", text: expect.stringContaining("장애·점검 공지 · 카드사 전산 장애") });
+    expect(bar(twoDaysAgo)).toMatchObject({ state: "DEGRADED", text: expect.stringMatching(/: 일부 지연·실패 \(작업 12건, 성공률 54\.5%\)$/) });
+    expect(bars.every((b) => b.title === b.text)).toBe(true);
+    expect(bars[0]!.state).toBe("OPERATIONAL");
+    expect(bar(today - 3 * DAY_MS).state).toBe("NO_DATA");
+    expect(section).toContain("최근 90일: 일부 지연·실패 1일 · 장애·점검 공지 1일");
+    expect(section).toContain(`data-incident="${outage.id}"`);
+    expect(section).toContain(`${kst(outage.startsAt)}</time> ~ <time datetime="${new Date(outage.endsAt).toISOString()}">${kst(outage.endsAt)}</time>: 카드사 전산 장애`);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { providerOutages } from "./tables";
 import type { MaintenanceWindow } from "./maintenance";
@@ -43,4 +43,17 @@ export async function upcomingOutages(d1: D1Database, now: number, providerCode?
     byProvider.set(row.providerCode, windows);
   }
   return byProvider;
+}
+
+/** Outages one history shows at most, of all providers: a few a month each, not a flood. */
+export const MAX_PAST_OUTAGES = 500;
+
+/** The outages announced (not withdrawn) that touched `from`..`to`, of all providers, latest first: the status page's incidents. */
+export function pastOutageRows(d1: D1Database, from: number, to: number): Promise<OutageRow[]> {
+  return database(d1)
+    .select()
+    .from(providerOutages)
+    .where(and(isNull(providerOutages.withdrawnAt), gt(providerOutages.endsAt, from), lt(providerOutages.startsAt, to)))
+    .orderBy(desc(providerOutages.startsAt))
+    .limit(MAX_PAST_OUTAGES);
 }

@@ -2,6 +2,7 @@ import { type PulseWindow, providerPulse } from "./provider-pulse";
 import type { Bindings } from "../../env";
 import type { JobRow } from "../jobs/store";
 import { log } from "../../platform/observability/telemetry";
+import { countProviderDay } from "./provider-days";
 
 /**
  * A provider's state as partners see it (GET /providers/{code} `status`, the public status page; docs/operations.md):
@@ -29,13 +30,16 @@ export function providerState(pulse: { lastHour: PulseWindow; lastDay: PulseWind
 /** Failures the user's side causes (a wrong password, a missing credential, bad input) say nothing of the institution. */
 const INSTITUTION_CATEGORIES = new Set(["TRANSIENT", "OTHER"]);
 
-/** Counts an ended job toward its provider's status. Never throws: a status is not worth failing a job's end over. */
-export async function notePulse(env: Pick<Bindings, "PROVIDER_PULSES">, row: JobRow, now: number = Date.now()): Promise<void> {
+/**
+ * Counts an ended job toward its provider's status and its day of the status page's history. Never throws: a status is
+ * not worth failing a job's end over.
+ */
+export async function notePulse(env: Pick<Bindings, "PROVIDER_PULSES" | "DB">, row: JobRow, now: number = Date.now()): Promise<void> {
   // Without a credential to log in with, the job never reached the institution: it is no job of the provider's.
   if (row.error?.category === "CREDENTIAL_MISSING") return;
   const ok = row.status === "SUCCEEDED" ? true : row.error && INSTITUTION_CATEGORIES.has(row.error.category) ? false : null;
   try {
-    await providerPulse(env, row.providerCode).record({ ok, durationMs: (row.finishedAt ?? now) - row.createdAt, at: now });
+    await Promise.all([providerPulse(env, row.providerCode).record({ ok, durationMs: (row.finishedAt ?? now) - row.createdAt, at: now }), countProviderDay(env.DB, row.providerCode, ok, now)]);
   } catch (err) {
     log("error", "provider-pulse-failed", { jobId: row.id, error: String(err) });
   }

@@ -1,3 +1,4 @@
+import { purgeOldProviderDays } from "../catalog/provider-days";
 import { purgeClosedLoginWindows } from "../console-sessions/login-attempts";
 import { purgeExpiredSessions } from "../console-sessions/store";
 import { purgeExpiredDeviceCodes } from "../device-codes/store";
@@ -26,6 +27,7 @@ const PURGES: Record<string, (d1: D1Database, limit: number, now: number) => Pro
   operator_sessions: purgeExpiredOperatorSessions,
   request_logs: purgeOldRequestLogs,
   request_log_days: purgeOldRequestLogDays,
+  provider_days: purgeOldProviderDays,
 };
 
 /**
