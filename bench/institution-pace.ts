@@ -26,7 +26,7 @@ import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
 import { walkReplicaConsent } from "../sandbox/openbanking/walk-consent";
 import { startSandbox } from "../sandbox/server";
 import type { DocumentType } from "../sandbox/taxportal/documents";
-import { findProvider } from "../worker/domain/catalog/providers";
+import { findProvider, unitWindowDays } from "../worker/domain/catalog/providers";
 import { splitRange } from "../worker/domain/pipeline/segments";
 import { canonicalJson } from "../worker/platform/lib/canonical-json";
 
@@ -110,7 +110,8 @@ async function hometaxRows(sandboxUrl: string): Promise<PaceRow[]> {
     const session = await adapter.login(http, credential, ctx);
     count.loggedIn();
     const records: unknown[] = [];
-    const units = splitRange(RANGE.start, RANGE.end, provider.pageWindowDays);
+    // The executor's units: a schema's own where its unit would otherwise outrun a unit's bound (tax invoices).
+    const units = splitRange(RANGE.start, RANGE.end, unitWindowDays(provider, schema));
     for (const [unitIndex, segment] of units.entries()) {
       const unit: TaskUnit = { jobId: "bench", unitIndex, schema, target: null, segment, params: {} };
       records.push(...(await adapter.collect(session, unit, ctx)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findProvider } from "../../worker/domain/catalog/providers";
+import { collectBoundMs, findProvider, unitWindowDays } from "../../worker/domain/catalog/providers";
 import { findSchema } from "../../worker/domain/catalog/schemas";
 import { waitBudgetSeconds } from "../../worker/domain/jobs/budget";
 
@@ -15,6 +15,24 @@ describe("a job's wait budget", () => {
     expect(hometax.segmentSeconds!).toBeGreaterThanOrEqual(200);
     const unpaced = { ...hometax, segmentSeconds: undefined };
     expect(waitBudgetSeconds(unpaced, schema, year)).toBe(300 + 4 * 60);
+  });
+
+  it("cuts a large business's invoice units short enough to run within what a unit may (issue 65): a month a side, half a month for lines", () => {
+    const hometax = findProvider("hometax")!;
+    // bench:pipeline's counts for a large business's year (docs/benchmarks.md), spread over the year's days; each request
+    // at the adapter's 1.25 s on average, and one overload pause of 61 s (collectors/hometax/options.ts) a unit.
+    const yearRequests: Record<string, number> = { "taxportal.tax-invoices.sales.v1": 3_078, "taxportal.tax-invoices.purchase.v1": 3_078, "taxportal.tax-invoice-lines.v1": 6_149 };
+    for (const [schema, requests] of Object.entries(yearRequests)) {
+      const days = unitWindowDays(hometax, schema);
+      const unitSeconds = Math.ceil((requests * days) / 365) * 1.25 + 61;
+      const segment = hometax.segmentSecondsBySchema![schema]!;
+      expect(segment, schema).toBeGreaterThanOrEqual(unitSeconds);
+      // The scraper stops a unit at collectBoundMs as stuck: the unit's expected time stays within it.
+      expect(segment * 1000, schema).toBeLessThanOrEqual(collectBoundMs(hometax)!);
+    }
+    // Schemas of pages only keep the provider's quarters.
+    expect(unitWindowDays(hometax, "taxportal.cash-receipts.purchase.v1")).toBe(hometax.pageWindowDays);
+    expect(waitBudgetSeconds(hometax, findSchema("taxportal.tax-invoices.sales.v1")!, year)).toBe(300 + Math.ceil(365 / unitWindowDays(hometax, "taxportal.tax-invoices.sales.v1")) * hometax.segmentSecondsBySchema!["taxportal.tax-invoices.sales.v1"]!);
   });
 
   it("holds a large business's Hometax year at the adapter's pace (issue 65): 3,000 invoices a side, a detail request each", () => {

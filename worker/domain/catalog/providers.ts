@@ -58,6 +58,11 @@ export interface ProviderDefinition {
   /** Longest range the site answers in one inquiry: the task-unit segment length. */
   pageWindowDays: number;
   /**
+   * A schema's own, shorter unit where a large business's unit of `pageWindowDays` would run longer than a unit may
+   * (`collectBoundMs`): its requests grow with its records (a detail request each). See `unitWindowDays`.
+   */
+  pageWindowDaysBySchema?: Readonly<Record<string, number>>;
+  /**
    * Time one segment is expected to take, in seconds, where a provider's own pace makes it longer than the default
    * minute (domain/jobs/budget.ts): a provider that spaces its requests spends that pace on every page and detail.
    */
@@ -222,13 +227,16 @@ const PROVIDERS: ProviderDefinition[] = [
     maxRangeDays: 366,
     // Whole quarters at most per unit; the adapter splits a unit further by its query window (collectors/hometax/options.ts).
     pageWindowDays: 92,
+    // A detail request per invoice (docs/institutions/hometax.md, "Requests a record needs"): a large business's
+    // quarter (750 invoices a side, issue 65) is some 770 requests, ~16 min at 1.25 s, past the 11 min a unit may run
+    // (collectBoundMs). A month of a side is some 265; a lines unit reads both sides, so half a month is as many.
+    pageWindowDaysBySchema: { "taxportal.tax-invoices.sales.v1": 31, "taxportal.tax-invoices.purchase.v1": 31, "taxportal.tax-invoice-lines.v1": 16 },
     // Paced at 1 s plus up to 0.5 s jitter per request (collectors/hometax/options.ts, S1): a quarter of a business
     // issuing about 200 invoices is some 210 requests (pages and one detail each), ~265 s, plus room for one
     // overload pause of 61 s (docs/institutions/hometax.md, "Pacing and throttling").
     segmentSeconds: 330,
-    // A detail request per invoice: a large business's quarter (750 invoices a side, issue 65) is some 770 requests
-    // at 1.25 s, ~960 s, and one overload pause; a lines job reads both sides' invoices, twice that.
-    segmentSecondsBySchema: { "taxportal.tax-invoices.sales.v1": 1_030, "taxportal.tax-invoices.purchase.v1": 1_030, "taxportal.tax-invoice-lines.v1": 1_990 },
+    // Those units of a large business at 1.25 s a request (~265 requests, ~330 s) and one overload pause (61 s).
+    segmentSecondsBySchema: { "taxportal.tax-invoices.sales.v1": 400, "taxportal.tax-invoices.purchase.v1": 400, "taxportal.tax-invoice-lines.v1": 420 },
     // The protocol kind runs in the scraper (container or a runner in Korea), never on Browser Rendering.
     runtime: "container",
     // No public source gives the portal's hours (docs/institutions/hometax.md, "Open questions"): its stop page is
@@ -288,6 +296,11 @@ export function allProviders(): readonly ProviderDefinition[] {
 
 export function findProvider(code: string): ProviderDefinition | undefined {
   return BY_CODE.get(code);
+}
+
+/** How many days one unit of a schema spans: the schema's own where a provider sets one, else the provider's. */
+export function unitWindowDays(provider: Pick<ProviderDefinition, "pageWindowDays" | "pageWindowDaysBySchema">, schemaId: string): number {
+  return provider.pageWindowDaysBySchema?.[schemaId] ?? provider.pageWindowDays;
 }
 
 /**

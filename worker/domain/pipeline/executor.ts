@@ -1,6 +1,6 @@
 import { type AdapterCredential, type HolderApproval, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
 import { type JobErrorCode, jobError } from "../../../contracts/job-failures";
-import { collectBoundMs, findProvider, type ProviderDefinition, runsOnDeploymentKey } from "../catalog/providers";
+import { collectBoundMs, findProvider, type ProviderDefinition, runsOnDeploymentKey, unitWindowDays } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";
 import type { LeaseGrant } from "./credential-lock";
 import { APPROVED_LOGIN_KEEP_MS } from "../../../contracts/scraper-protocol";
@@ -320,7 +320,7 @@ function narrowTargets(ctx: JobContext, discovered: Target[]): Target[] {
 
 function planUnits(ctx: JobContext, targets: Target[] | null): PlannedUnit[] {
   const segments = ctx.schema.datedRange
-    ? splitRange(ctx.job.params.dateRangeStart as string, ctx.job.params.dateRangeEnd as string, ctx.provider.pageWindowDays)
+    ? splitRange(ctx.job.params.dateRangeStart as string, ctx.job.params.dateRangeEnd as string, unitWindowDays(ctx.provider, ctx.schema.id))
     : [null];
   if (targets === null) return segments.map((segment) => ({ target: null, segment }));
   return targets.flatMap((target) => segments.map((segment) => ({ target, segment })));
