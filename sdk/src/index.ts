@@ -11,6 +11,8 @@
  * session's origin allowlist before the page shows any form.
  */
 
+import { frameHeight } from "./frame-height";
+
 export interface RegistrationSuccess {
   sessionId: string;
 }
@@ -60,9 +62,6 @@ function overlay(): HTMLElement {
   return backdrop;
 }
 
-/** The heights the SDK gives the frame, whatever the page asks: a page cannot make it vanish or cover a screen a hundred times over. */
-const MIN_FRAME_HEIGHT = 320;
-const MAX_FRAME_HEIGHT = 2000;
 /** Narrower than this, the overlay's frame takes the whole screen, as a phone's own pages do. */
 const FULL_SCREEN_BELOW = 480;
 
@@ -123,7 +122,7 @@ export function openRegistration(options: OpenRegistrationOptions): Registration
     host.append(frame);
     target = frame.contentWindow;
     // The frame is as tall as the page's content, so 연결하기 is never below a fixed frame's fold.
-    resize = (height) => (frame.style.height = `${Math.min(MAX_FRAME_HEIGHT, Math.max(MIN_FRAME_HEIGHT, Math.ceil(height)))}px`);
+    resize = (height) => (frame.style.height = frameHeight(height));
     // In the overlay, a narrow screen gets the frame edge to edge and at least as tall as the screen.
     const narrow = window.matchMedia(`(max-width: ${FULL_SCREEN_BELOW - 0.02}px)`);
     const fit = () => {

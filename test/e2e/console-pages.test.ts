@@ -78,4 +78,25 @@ describe("the console's pages in Chromium", () => {
     expect(await page.$eval(`#${row} form[action$='/check'] button`, (el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
     await shot(page, "credentials-phone");
   });
+
+  it.each([1280, 390])("sizes the connect page's frame to the hosted page's content at %i px, as the SDK does, and follows it as it grows", async (width) => {
+    const page = await signedIn(width);
+    await page.goto(`${stack.baseUrl}${new URL(page.url()).pathname.replace(/\/[a-z-]+$/, "/credentials")}`);
+    await Promise.all([page.waitForNavigation(), page.click("form[action$='/credentials/connect'] button[type=submit]")]);
+    const iframe = (await page.waitForSelector("iframe#registration"))!;
+    const frame = (await iframe.contentFrame())!;
+    await frame.waitForSelector("#option", { visible: true });
+    const content = () => frame.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+    const fits = async () => page.waitForFunction((el, h) => Math.abs((el as HTMLIFrameElement).getBoundingClientRect().height - h) <= 3, { timeout: 10_000 }, iframe, await content());
+    // The frame's height is the page's (its 1 px borders aside): nothing scrolls inside it, and 연결하기 is in view.
+    await fits();
+    expect(await frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+    await shot(page, `connect-frame-${width}`);
+    const before = await iframe.evaluate((el) => el.getBoundingClientRect().height);
+    await frame.$eval("#formError", (el) => (el.textContent = "기관 로그인에 실패했습니다. ".repeat(30)));
+    await page.waitForFunction((el, h) => (el as HTMLIFrameElement).getBoundingClientRect().height > h + 20, { timeout: 10_000 }, iframe, before);
+    await fits();
+    expect(await frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight)).toBe(true);
+    await page.browserContext().close();
+  });
 });

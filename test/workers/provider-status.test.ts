@@ -127,7 +127,7 @@ describe("a provider's status from its jobs", () => {
     expect(bars.every((b) => b.title === b.text)).toBe(true);
     expect(bars[0]!.state).toBe("OPERATIONAL");
     expect(bar(today - 3 * DAY_MS).state).toBe("NO_DATA");
-    expect(section).toContain("최근 90일: 일부 지연·실패 1일 · 장애·점검 공지 1일");
+    expect(section).toContain("최근 90일: 일부 지연·실패 1일 · 장애·점검 공지 1일 · 정상 ");
     expect(section).toContain(`data-incident="${outage.id}"`);
     expect(section).toContain(`${kst(outage.startsAt)}</time> ~ <time datetime="${new Date(outage.endsAt).toISOString()}">${kst(outage.endsAt)}</time>: 카드사 전산 장애`);
   });

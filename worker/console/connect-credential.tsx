@@ -7,21 +7,25 @@ import { workspaceBusinessNumber } from "../domain/workspaces/store";
 import { findCredential } from "../domain/credentials/store";
 import { Page } from "../web/layout";
 import { WorkspaceNav } from "./workspace-nav";
+import { frameHeight } from "../../sdk/src/frame-height";
 
 /**
  * The console is a partner page like any other: it answers the hosted page's
  * handshake (docs/registration-sessions.md) with the session token, for the
- * frame it made, and goes back to the list once the page reports an outcome.
- * The password or certificate is typed into the hosted page and never
- * reaches the console.
+ * frame it made, sizes the frame to the height the page reports as the SDK
+ * does (the SDK's own function, from its source text), and goes back to the
+ * list once the page reports an outcome. The password or certificate is typed
+ * into the hosted page and never reaches the console.
  */
 const ANSWER_HANDSHAKE_SCRIPT = `
+const frameHeight = ${frameHeight.toString()};
 const frame = document.getElementById("registration");
 const origin = location.origin, done = frame.dataset.done;
 addEventListener("message", (event) => {
   if (event.origin !== origin || event.source !== frame.contentWindow) return;
   const message = event.data || {};
   if (message.type === "collect:hello") frame.contentWindow.postMessage({ type: "collect:token", nonce: message.nonce, token: frame.dataset.token }, origin);
+  else if (message.type === "collect:resize" && Number.isFinite(message.height)) frame.style.height = frameHeight(message.height);
   else if (message.type === "collect:success") location.assign(done + "?added=1");
   else if (message.type === "collect:close") location.assign(done);
   else if (message.type === "collect:error") document.getElementById("outcome").textContent = "등록할 수 없습니다 (" + message.code + "). 목록으로 돌아가 다시 시작해 주세요.";
@@ -70,7 +74,7 @@ export async function connectCredential(c: ConsoleContext<"workspaceId">): Promi
         src={`${origin}/connect`}
         data-token={token}
         data-done={`/console/w/${workspaceId}/credentials`}
-        style="width:100%;max-width:32rem;height:40rem;border:1px solid #555;border-radius:4px"
+        style="box-sizing:content-box;width:calc(100% - 2px);max-width:32rem;height:560px;border:1px solid #555;border-radius:4px"
       />
       <script nonce={c.get("cspNonce")}>{raw(ANSWER_HANDSHAKE_SCRIPT)}</script>
     </Page>,

@@ -26,7 +26,7 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;bo
 .row-actions{display:flex;flex-wrap:wrap;gap:.5rem}.row-actions form{margin:0}.row-actions button{margin:0;white-space:nowrap}
 @media (max-width:47.99rem){.stacked thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.stacked tr{display:block;padding:.5rem 0;border-bottom:1px solid #ccc}
 .stacked td{display:block;border:0;padding:.15rem 0}}
-.history-bars,.history-legend{list-style:none;margin:.25rem 0;padding:0;display:flex}.history-bars{gap:1px;height:2.25rem;align-items:flex-end}.history-bars .history-bar{flex:1 1 0;min-width:0}
+.history h3{margin:1.25rem 0 0}.history h4{margin:.5rem 0 0}.history-summary{margin:0}.history-bars,.history-legend{list-style:none;margin:.25rem 0;padding:0;display:flex}.history-bars{gap:1px;height:2.25rem;align-items:flex-end}.history-bars .history-bar{flex:1 1 0;min-width:0}
 .history-legend{flex-wrap:wrap;gap:.25rem 1rem}.history-legend li{display:flex;align-items:flex-end;gap:.3rem;height:1.25rem;line-height:1}.history-legend .history-bar{width:.6rem}.history-ends{display:flex;justify-content:space-between;margin:0;color:#333;font-size:.875rem}
 .history-bar{height:100%;background:#1b7f3b}.history-bar[data-state=DEGRADED]{height:66%;background:#b35c00}.history-bar[data-state=DOWN]{height:33%;background:#a4161a}
 .history-bar[data-state=MAINTENANCE]{background:repeating-linear-gradient(45deg,#0b3d91 0 3px,#6d8fd0 3px 6px)}.history-bar[data-state=NO_DATA]{height:15%;background:#767676}

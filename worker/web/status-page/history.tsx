@@ -16,10 +16,14 @@ function dayText(d: HistoryDay): string {
   return `${dayName(d.day)}: ${DAY_STATE_NAMES[d.state]}${jobs}${notes}`;
 }
 
-/** The days of each state but the quiet ones, e.g. "장애 1일 · 장애·점검 공지 2일": the bars' story in one line. */
+/** How many days of each state, the worst first, e.g. "장애·점검 공지 2일 · 정상 80일 · 기록 없음 8일": the bars in one line. */
 function tally(days: readonly HistoryDay[]): string {
-  const counts = (["DOWN", "DEGRADED", "MAINTENANCE"] as const).map((s) => [s, days.filter((d) => d.state === s).length] as const).filter(([, n]) => n > 0);
-  return counts.length === 0 ? "장애나 지연이 없었습니다" : counts.map(([s, n]) => `${DAY_STATE_NAMES[s]} ${n}일`).join(" · ");
+  const order: DayState[] = ["DOWN", "DEGRADED", "MAINTENANCE", "OPERATIONAL", "NO_DATA"];
+  return order
+    .map((s) => [s, days.filter((d) => d.state === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `${DAY_STATE_NAMES[s]} ${n}일`)
+    .join(" · ");
 }
 
 /** The states' colours and heights, for sighted readers; a screen reader reads each bar's words instead. */
@@ -33,10 +37,9 @@ export const HistoryLegend = () => (
   </ul>
 );
 
-const Incidents = (props: { incidents: readonly OutageRow[] }) =>
-  props.incidents.length === 0 ? (
-    <p>공지된 장애·점검이 없었습니다.</p>
-  ) : (
+const Incidents = (props: { incidents: readonly OutageRow[] }) => (
+  <>
+    <h4>공지된 장애·점검</h4>
     <ul class="incidents">
       {props.incidents.map((o) => (
         <li data-incident={o.id}>
@@ -44,7 +47,8 @@ const Incidents = (props: { incidents: readonly OutageRow[] }) =>
         </li>
       ))}
     </ul>
-  );
+  </>
+);
 
 /**
  * One institution's last 90 days as a status page shows a component: a bar a day, oldest on the left, each with its
@@ -53,8 +57,9 @@ const Incidents = (props: { incidents: readonly OutageRow[] }) =>
 export const ProviderHistory = (props: { code: string; name: string; days: readonly HistoryDay[]; incidents: readonly OutageRow[] }) => (
   <section class="history" data-history={props.code} aria-labelledby={`history-${props.code}`}>
     <h3 id={`history-${props.code}`}>{props.name}</h3>
-    <p>
+    <p class="history-summary">
       최근 {HISTORY_DAYS}일: {tally(props.days)}
+      {props.incidents.length === 0 ? " · 공지된 장애·점검 없음" : ""}
     </p>
     <ol class="history-bars" aria-label={`${props.name} 최근 ${HISTORY_DAYS}일, 오래된 날부터`}>
       {props.days.map((d) => (
@@ -67,7 +72,6 @@ export const ProviderHistory = (props: { code: string; name: string; days: reado
       <span>{HISTORY_DAYS}일 전</span>
       <span>오늘</span>
     </p>
-    <h4>공지된 장애·점검</h4>
-    <Incidents incidents={props.incidents} />
+    {props.incidents.length > 0 && <Incidents incidents={props.incidents} />}
   </section>
 );

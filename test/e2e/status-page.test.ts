@@ -1,0 +1,48 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FileBrowser, personChromium } from "../node/chromium";
+import { type Stack, startStack } from "./stack";
+
+/** The public status page as a partner reads it at a desk (1280 px) and on a phone (390 px): issue 63. */
+const SHOTS = path.resolve(import.meta.dirname, "screenshots");
+let stack: Stack;
+let browser: FileBrowser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  stack = await startStack();
+  browser = await personChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the status page in Chromium", () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    it(`shows each institution's last 90 days as 90 bars on one line within the screen at ${width}x${height}, each with its words`, async () => {
+      const page = await (await browser.createBrowserContext()).newPage();
+      await page.setViewport({ width, height });
+      await page.goto(`${stack.baseUrl}/status`);
+      const histories = await page.$$eval("[data-history]", (sections) =>
+        sections.map((section) => {
+          const bars = [...section.querySelectorAll<HTMLElement>(".history-bars > li")].map((li) => ({ box: li.getBoundingClientRect(), words: li.textContent ?? "", title: li.title }));
+          return { count: bars.length, rows: new Set(bars.map((b) => Math.round(b.box.bottom))).size, left: Math.min(...bars.map((b) => b.box.left)), right: Math.max(...bars.map((b) => b.box.right)), narrowest: Math.min(...bars.map((b) => b.box.width)), wordless: bars.filter((b) => !/^\d+월 \d+일: /.test(b.words) || b.words !== b.title).length };
+        }),
+      );
+      expect(histories.length).toBeGreaterThanOrEqual(5);
+      for (const h of histories) {
+        // One row, bottoms aligned, inside the page: nothing wraps or scrolls sideways, and a bar is wide enough to see.
+        expect(h).toMatchObject({ count: 90, rows: 1, wordless: 0 });
+        expect(h.left).toBeGreaterThanOrEqual(0);
+        expect(h.right).toBeLessThanOrEqual(width);
+        expect(h.narrowest).toBeGreaterThanOrEqual(2);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: path.join(SHOTS, `status-page-${width}.png`), fullPage: true });
+    });
+  }
+});
