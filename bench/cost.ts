@@ -75,6 +75,7 @@ const stack = await startLocalStack({
 try {
   const rows = [];
   const costs = [];
+  const writers: Record<string, Record<string, number>> = {};
   for (const kind of KINDS) {
     await runJob(stack, kind); // warm-up: compile, browser, caches
     await new Promise((r) => setTimeout(r, 2000)); // the warm-up's trailing session close
@@ -119,6 +120,7 @@ try {
       "container s": containerSeconds.toFixed(1),
       "scraper CPU s (local)": scraperCpuS.toFixed(1),
     });
+    writers[kind.name] = used.d1RowsWrittenBy;
     const total = Object.values(lines).reduce((a, b) => a + b, 0);
     const biggest = Object.entries(lines).sort(([, a], [, b]) => b - a)[0]!;
     costs.push({
@@ -132,6 +134,9 @@ try {
   console.table(rows);
   console.log("\nCost per 1,000 jobs at the unit prices in docs/costs.md (USD; free allowances not deducted)");
   console.table(costs);
+  console.log("\nD1 rows written per job by statement (verb and table), as D1 reported them: what to cut first");
+  const statementsSeen = [...new Set(Object.values(writers).flatMap(Object.keys))].sort();
+  console.table(statementsSeen.map((statement) => ({ statement, ...Object.fromEntries(Object.entries(writers).map(([job, by]) => [job, by[statement] ?? 0])) })));
   console.log(
     "container s = job time / 8 sessions per standard-1 instance (the instance's idle tail before sleepAfter is not counted);" +
       " worker CPU ms is workerd's whole process on this machine, an upper bound on billed CPU.",

@@ -206,6 +206,51 @@ describe("the request log's bounds", () => {
     expect((await rowsOf(ws.workspaceId)).filter((r) => r.method === "POST").map((r) => r.repeat_count)).toEqual([1]);
   });
 
+  it("writes a request answered once as 4 D1 rows, a poll's own row as 5 and a folded poll as 1", async () => {
+    const ws = await createWorkspace();
+    let written = 0;
+    // D1 bills every index an insert touches as a row written: counted as D1 reports it for each statement of the batch.
+    const counting = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            const results = await target.batch(statements);
+            written += results.reduce((n, r) => n + (r.meta.rows_written ?? 0), 0);
+            return results;
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const now = Date.now();
+    const row = (id: string, createdAt: number, collapseKey: string | null = null) => ({
+      id,
+      workspaceId: ws.workspaceId,
+      apiKeyId: ws.apiKeyId,
+      apiKeyPrefix: ws.apiKey.slice(0, 10),
+      method: "GET",
+      path: "/api/v1/data-jobs/x",
+      status: 200,
+      errorCode: null,
+      latencyMs: 3,
+      idempotencyKey: null,
+      query: null,
+      body: null,
+      errorBody: null,
+      createdAt,
+      collapseKey,
+    });
+    const id = () => `req_${crypto.randomUUID().replaceAll("-", "")}`;
+    const writes = async (rows: ReturnType<typeof row>[]) => {
+      written = 0;
+      await insertRequestLogs(counting, rows);
+      return written;
+    };
+    const fold = `${ws.apiKeyId}:${now}:${crypto.randomUUID()}`;
+    expect([await writes([row(id(), now)]), await writes([row(id(), now, fold)]), await writes([row(id(), now, fold)])]).toEqual([4, 5, 1]);
+  });
+
   it("stores a workspace's requests until its day's budget is spent, then counts the rest as omitted", async () => {
     const ws = await createWorkspace();
     const day = kstDate(Date.now());

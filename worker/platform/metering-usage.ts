@@ -5,6 +5,8 @@ export interface Usage {
   d1Queries: number;
   d1RowsRead: number;
   d1RowsWritten: number;
+  /** D1 rows written by what wrote them (a statement's verb and table, `insert task_units`): where to look first. */
+  d1RowsWrittenBy: Record<string, number>;
   durableObjectRequests: number;
   /** Messages sent; Cloudflare bills a write, a read and a delete for each (64 KB or less). */
   queueMessages: number;

@@ -13,6 +13,7 @@ const zero = (): Usage => ({
   d1Queries: 0,
   d1RowsRead: 0,
   d1RowsWritten: 0,
+  d1RowsWrittenBy: {},
   durableObjectRequests: 0,
   queueMessages: 0,
   r2ClassA: 0,
@@ -31,30 +32,38 @@ export function takeUsage(reset: boolean): Usage {
   return taken;
 }
 
-function countD1(meta: D1Meta | undefined): void {
-  usage.d1Queries++;
-  usage.d1RowsRead += meta?.rows_read ?? 0;
-  usage.d1RowsWritten += meta?.rows_written ?? 0;
+/** `insert task_units`, `update jobs`: enough of a statement to tell which table's writes it counts. */
+function writer(query: string): string {
+  const [, verb = "?", table = "?"] = /^\s*(insert|update|delete)\b(?:\s+or\s+\w+)?(?:\s+into|\s+from)?\s+"?(\w+)"?/i.exec(query) ?? [];
+  return `${verb.toLowerCase()} ${table}`;
 }
 
-const statements = new WeakMap<object, D1PreparedStatement>();
+function countD1(query: string, meta: D1Meta | undefined): void {
+  usage.d1Queries++;
+  usage.d1RowsRead += meta?.rows_read ?? 0;
+  const written = meta?.rows_written ?? 0;
+  usage.d1RowsWritten += written;
+  if (written > 0) usage.d1RowsWrittenBy[writer(query)] = (usage.d1RowsWrittenBy[writer(query)] ?? 0) + written;
+}
+
+const statements = new WeakMap<object, { statement: D1PreparedStatement; query: string }>();
 
 /** first() and raw() report no rows read: the meter runs all() instead and shapes its answer as they would. */
-function meteredStatement(statement: D1PreparedStatement): D1PreparedStatement {
+function meteredStatement(statement: D1PreparedStatement, query: string): D1PreparedStatement {
   const proxy = new Proxy(statement, {
     get(target, prop) {
-      if (prop === "bind") return (...values: unknown[]) => meteredStatement(target.bind(...values));
+      if (prop === "bind") return (...values: unknown[]) => meteredStatement(target.bind(...values), query);
       if (prop === "run" || prop === "all") {
         return async () => {
           const result = await target.all();
-          countD1(result.meta);
+          countD1(query, result.meta);
           return result;
         };
       }
       if (prop === "first") {
         return async (column?: string) => {
           const result = await target.all<Record<string, unknown>>();
-          countD1(result.meta);
+          countD1(query, result.meta);
           const row = result.results[0] ?? null;
           return column === undefined ? row : (row?.[column] ?? null);
         };
@@ -62,7 +71,7 @@ function meteredStatement(statement: D1PreparedStatement): D1PreparedStatement {
       if (prop === "raw") {
         return async () => {
           const result = await target.all<Record<string, unknown>>();
-          countD1(result.meta);
+          countD1(query, result.meta);
           return result.results.map((row) => Object.values(row));
         };
       }
@@ -70,18 +79,18 @@ function meteredStatement(statement: D1PreparedStatement): D1PreparedStatement {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  statements.set(proxy, statement);
+  statements.set(proxy, { statement, query });
   return proxy;
 }
 
 function meteredD1(d1: D1Database): D1Database {
   return new Proxy(d1, {
     get(target, prop) {
-      if (prop === "prepare") return (query: string) => meteredStatement(target.prepare(query));
+      if (prop === "prepare") return (query: string) => meteredStatement(target.prepare(query), query);
       if (prop === "batch") {
         return async (batch: D1PreparedStatement[]) => {
-          const results = await target.batch(batch.map((s) => statements.get(s) ?? s));
-          for (const result of results) countD1(result.meta);
+          const results = await target.batch(batch.map((s) => statements.get(s)?.statement ?? s));
+          results.forEach((result, i) => countD1(statements.get(batch[i]!)?.query ?? "", result.meta));
           return results;
         };
       }

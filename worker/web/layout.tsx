@@ -86,6 +86,16 @@ export const ActionButton = (props: { action: string; csrf: string; text: string
   </form>
 );
 
+/**
+ * A table's box, scrolled sideways when the table is wider than the screen. It takes the keyboard's focus, so someone
+ * without a mouse or touch can scroll it with the arrow keys too (axe: scrollable-region-focusable).
+ */
+export const SidewaysScroll = (props: { children: Child }) => (
+  <div class="table" tabindex={0}>
+    {props.children}
+  </div>
+);
+
 /** A heading read out to screen readers but not shown: an action column's, whose buttons say what they do. */
 export type HiddenHeading = { hidden: string };
 
@@ -94,7 +104,7 @@ export type HiddenHeading = { hidden: string };
  * phone each row is a block of its cells instead (cells that say what they hold), so a row's buttons stay on screen.
  */
 export const DataTable = (props: { id?: string; columns: (string | HiddenHeading)[]; foot?: Child; stacked?: boolean; children: Child }) => (
-  <div class="table">
+  <SidewaysScroll>
     <table id={props.id} class={props.stacked ? "stacked" : undefined}>
       <thead>
         <tr>
@@ -106,7 +116,7 @@ export const DataTable = (props: { id?: string; columns: (string | HiddenHeading
       <tbody>{props.children}</tbody>
       {props.foot && <tfoot>{props.foot}</tfoot>}
     </table>
-  </div>
+  </SidewaysScroll>
 );
 
 /** A row's delete button, named for screen readers by what it deletes. */

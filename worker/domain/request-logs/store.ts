@@ -40,7 +40,12 @@ export async function insertRequestLogs(d1: D1Database, rows: RequestLogEntry[],
       db
         .insert(requestLogs)
         .values(refusals.slice(i, i + ROWS_PER_INSERT))
-        .onConflictDoUpdate({ target: requestLogs.collapseKey, set: { repeatCount: sql`${requestLogs.repeatCount} + excluded.repeat_count` } }),
+        .onConflictDoUpdate({
+          target: requestLogs.collapseKey,
+          // The fold's unique index is partial (tables.ts): SQLite takes it as the conflict target only with its WHERE.
+          targetWhere: sql`collapse_key IS NOT NULL`,
+          set: { repeatCount: sql`${requestLogs.repeatCount} + excluded.repeat_count` },
+        }),
     );
   }
   for (const day of days) {
