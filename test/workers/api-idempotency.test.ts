@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import type { Bindings } from "../../worker/env";
+import type { PipelineMessage } from "../../worker/domain/jobs/messages";
 import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import { executeMessage } from "../../worker/domain/pipeline/executor";
 import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
@@ -109,6 +110,22 @@ describe("Idempotency-Key", () => {
     expect(queue.sent.filter((m) => "jobId" in m && m.jobId === first.body.id)).toHaveLength(3);
     expect((await create(ws.apiKey, body, "another", counted)).body.code).toBe("FREE_PLAN_JOB_CAP_REACHED");
     expect(await jobCount(ws.workspaceId)).toBe(2);
+  });
+
+  it("answers a create before its plan message is sent, and sends it after the answer", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    const body = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" };
+    const sent: PipelineMessage[] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A queue that takes its time: the answer must not wait for it (the sweep re-sends a plan a send lost).
+    const TASKS = { send: async (message: PipelineMessage) => (await held, sent.push(message)) } as unknown as Queue<PipelineMessage>;
+    const answered = await Promise.race([create(ws.apiKey, body, "answered-first", { ...env, TASKS } as Bindings), new Promise((r) => setTimeout(() => r("waited"), 5_000))]);
+    expect(answered).toMatchObject({ status: 201, body: { phase: "PENDING" } });
+    expect(sent).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(sent.map((m) => "jobId" in m && m.jobId)).toEqual([(answered as { body: Json }).body.id]));
   });
 
   it("creates exactly one job from concurrent first requests with one key", async () => {

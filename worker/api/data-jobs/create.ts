@@ -5,6 +5,7 @@ import { jobView, pollIntervalMs } from "../../domain/jobs/views";
 import { CreateDataJobBodySchema, DataJobSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
+import { afterAnswer } from "../../platform/http/after-answer";
 import { jobWorkspace } from "../../domain/jobs/acting-for";
 import { behind } from "../../platform/http/route-fronts";
 import { API_KEY_CHECK } from "../guards";
@@ -43,6 +44,6 @@ export const route = behind(createRoute({
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const body = c.req.valid("json");
   const workspaceId = await jobWorkspace(c.env.DB, principalOf(c), body);
-  const row = await createJob(c.env, workspaceId, body, c.req.valid("header")["Idempotency-Key"]);
+  const row = await createJob(c.env, workspaceId, body, c.req.valid("header")["Idempotency-Key"], null, (work) => afterAnswer(c, work));
   return c.json(jobView(row, pollIntervalMs(c.env)), 201);
 };

@@ -32,6 +32,9 @@ export interface CreateJobInput {
   deliveryRouteId?: string;
 }
 
+/** Hands work that need not hold up a create's answer to the runtime (the API's waitUntil); without it, the create awaits it. */
+export type AfterAnswer = (work: Promise<unknown>) => void;
+
 // A job usually finishes within minutes: a slot is worth asking for again soon.
 const CONCURRENCY_RETRY_SECONDS = 60;
 
@@ -73,7 +76,14 @@ export async function createJob(
   input: CreateJobInput,
   idempotencyKey?: string,
   run: { scheduleId: string; scheduledFor: number } | null = null,
+  afterAnswer?: AfterAnswer,
 ): Promise<JobRow> {
+  // The row is committed before the plan is sent, and a lost send is sent again (enqueuePlan): an API create answers
+  // without waiting for the queue, a round trip its caller would otherwise wait on.
+  const sendPlan = async (row: JobRow) => {
+    if (afterAnswer) afterAnswer(enqueuePlan(env, row));
+    else await enqueuePlan(env, row);
+  };
   const request = validateJobRequest(input);
   const idem = idempotencyKey
     ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson(idempotentRequest(input))) }
@@ -93,11 +103,11 @@ export async function createJob(
       case "TOO_MANY_UNFINISHED":
         throw new ApiError("TOO_MANY_CONCURRENT_WORKERS", { headers: { "Retry-After": String(CONCURRENCY_RETRY_SECONDS) } });
       case "REPLAYED":
-        await enqueuePlan(env, outcome.row);
+        await sendPlan(outcome.row);
         return outcome.row;
       case "CREATED":
         // A job born Failed (no credential) ends here: its event is announced now, once.
-        await Promise.all([enqueuePlan(env, outcome.row), jobEnded(env, outcome.row, context.failedJobSubscribers)]);
+        await Promise.all([sendPlan(outcome.row), jobEnded(env, outcome.row, context.failedJobSubscribers)]);
         return outcome.row;
     }
   }
