@@ -12353,6 +12353,11 @@ export interface operations {
                                     }[];
                                 }[];
                             }[];
+                            /**
+                             * Format: int32
+                             * @description 기관이 아이디 로그인을 잠그기까지 받는 틀린 비밀번호 횟수. 출처가 있는 기관만 알려 주며, 모르면 null (아이디 로그인이 아닌 선택지도 null)
+                             */
+                            lockAfterWrongPasswords: number | null;
                             /** @description true: 입력 필드 없이 기관의 동의 화면에서 본인이 동의해 연결합니다 (오픈뱅킹: POST /connect/api/open-banking/authorizations) */
                             consent: boolean;
                             /** @description 이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위 */

@@ -115,6 +115,9 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     expect(shownText.text).toContain("동의 기간: 동의한 날부터 365일");
     expect(shownText.text).toContain("연결을 요청한 곳(registration/iframe)에 철회를 요청하거나, 그곳이 보내 준 관리 링크에서 직접 철회할 수 있습니다");
 
+    // The bank locks its ID login after five wrong passwords: the password's help says so before the first try.
+    expect(await frame.$eval("#f_password_hint", (el) => el.textContent)).toContain("비밀번호를 5회 틀리면 기관이 로그인을 잠급니다.");
+
     // A value off the credential-schema pattern is stopped in the browser.
     await frame.type("#f_loginId", "bad id!");
     await frame.type("#f_password", PASSWORD);
@@ -130,7 +133,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await frame.type("#f_password", "not-the-password");
     await frame.click("#submit");
     await frame.waitForFunction(() => /남은 시도/.test(document.getElementById("formError")?.textContent ?? ""), { timeout: 60_000 });
-    expect(await frame.$eval("#formError", (el) => el.textContent)).toMatch(/기관 로그인에 실패했습니다[\s\S]*남은 시도: 4회/);
+    expect(await frame.$eval("#formError", (el) => el.textContent)).toMatch(/기관 로그인에 실패했습니다[\s\S]*비밀번호를 5회 틀리면 기관이 로그인을 잠급니다\(이 화면에서 실패한 시도: 1회\)\. 남은 시도: 4회/);
     expect(await page.$eval("#status", (el) => el.textContent ?? "")).not.toMatch(/연결되었습니다/);
     expect((await client(stack, apiKey).json("GET", "/api/v1/credentials")).body.items).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, "3b-wrong-password.png") });
@@ -259,6 +262,8 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
       expect(text).toContain("macOS는 ~/Library/Preferences/NPKI");
       expect(text).toContain("이동식 디스크(USB)는 그 디스크의 NPKI 폴더");
     }
+    // A certificate's password is checked on the file, by no institution's count: no lock is spoken of.
+    expect(await frame.$eval("#fields", (el) => el.textContent ?? "")).not.toContain("잠급니다");
     await page.screenshot({ path: path.join(SHOTS, "6-certificate-ui.png") });
 
     await certInput.uploadFile(certFile);

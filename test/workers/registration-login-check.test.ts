@@ -41,6 +41,27 @@ describe("a login registered in the hosted page is checked at the institution be
     expect(await sessionRow(session.sessionId)).toMatchObject({ status: "CONSUMED", pending: null });
   });
 
+  it("tells the institution's lock rule where a source gives one, before the first try and with each refusal's count, and nothing where none does", async () => {
+    const ws = await createWorkspace({ businessNumber: "1208800767" });
+    const session = await issue(ws, { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" });
+    const options = async (option: Json) => {
+      const { sessionToken } = await issue(ws, option);
+      return ((await callJson<Json>("/connect/api/session", { headers: hostedUiHeaders(sessionToken) })).body.options as Json[]).map((o) => [o.kind, o.providerCode, o.lockAfterWrongPasswords]);
+    };
+    // The bank's and Hometax's ID logins lock after five (sandbox/bank/behaviours.ts, docs/institutions/hometax.md); the
+    // tax portal replica's says nothing of a lock, and a certificate's password is checked on the file, not by a count.
+    expect(await options({ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" })).toEqual([["PROVIDER_LOGIN", "sandbox.bank", 5]]);
+    expect(await options({ kind: "PROVIDER_LOGIN", providerCode: "hometax" })).toEqual([["PROVIDER_LOGIN", "hometax", 5]]);
+    expect(await options({ kind: "PROVIDER_LOGIN", providerCode: "sandbox.taxportal" })).toEqual([["PROVIDER_LOGIN", "sandbox.taxportal", null]]);
+    expect((await options({ kind: "CERTIFICATE" })).every(([, , lock]) => lock === null)).toBe(true);
+
+    const lock = (failed: number) => `비밀번호를 5회 틀리면 기관이 로그인을 잠급니다(이 화면에서 실패한 시도: ${failed}회).`;
+    const first = await submit(session.sessionToken, { loginId: "user_good", password: "wrong_password" });
+    expect([first.status, first.body.message]).toEqual([422, `${jobError("LOGIN_FAILED").message} ${lock(1)} 남은 시도: 4회.`]);
+    const second = await submit(session.sessionToken, { loginId: "user_good", password: "wrong_again" });
+    expect([second.status, second.body.message]).toEqual([422, `${jobError("LOGIN_FAILED").message} ${lock(2)} 남은 시도: 3회.`]);
+  });
+
   it("shows a wrong password's refusal in place, with the catalog's reason and the attempts left, and supersedes nothing", async () => {
     const ws = await createWorkspace({ businessNumber: "1208800767" });
     const first = await issue(ws);
@@ -51,7 +72,7 @@ describe("a login registered in the hosted page is checked at the institution be
     const refused = await submit(again.sessionToken, { loginId: "user_good", password: "wrong_password" });
     expect(refused.status, JSON.stringify(refused.body)).toBe(422);
     expect(refused.body).toMatchObject({ code: "CREDENTIAL_PROBE_FAILED", requestId: expect.any(String) });
-    expect(refused.body.message).toBe(`${jobError("LOGIN_FAILED").message} 남은 시도: 4회.`);
+    expect(refused.body.message).toBe(`${jobError("LOGIN_FAILED").message} 비밀번호를 5회 틀리면 기관이 로그인을 잠급니다(이 화면에서 실패한 시도: 1회). 남은 시도: 4회.`);
     // The working default is untouched: still ACTIVE, the default, with its secret; no new row.
     expect(await credentialsOf(ws)).toEqual([{ ...working, status: "ACTIVE", isDefault: 1, supersededBy: null, sealed: 1 }]);
     // One attempt spent, not two, and nothing held for the session any more.

@@ -58,6 +58,7 @@ export const route = behind(createRoute({
                     .max(LOGIN_METHODS.length)
                     .optional()
                     .meta({ description: "PROVIDER_LOGIN 선택지의 기관이 로그인 방식을 여럿 받을 때(hometax: 아이디 로그인, 간편인증) 본인이 고를 방식과 각 입력 필드. 고른 방식을 제출의 authMethod로 보냅니다" }),
+                  lockAfterWrongPasswords: z.number().int().min(1).max(99).nullable().meta({ format: "int32", description: "기관이 아이디 로그인을 잠그기까지 받는 틀린 비밀번호 횟수. 출처가 있는 기관만 알려 주며, 모르면 null (아이디 로그인이 아닌 선택지도 null)" }),
                   consent: z.boolean().meta({ description: "true: 입력 필드 없이 기관의 동의 화면에서 본인이 동의해 연결합니다 (오픈뱅킹: POST /connect/api/open-banking/authorizations)" }),
                   schemas: z.array(z.object({ id: code(), title: z.string().max(MAX.name) })).max(MAX.items).meta({ description: "이 선택지로 등록한 자격 증명이 수집할 자료: 등록 화면이 최종 사용자에게 보여 주고 동의를 받는 범위" }) }))
               .max(MAX.items),
@@ -98,6 +99,7 @@ export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
       providerCode: provider.code,
       providerName: provider.name,
       consent: takesConsent(provider),
+      lockAfterWrongPasswords: option.kind === "PROVIDER_LOGIN" ? (provider.lockAfterWrongPasswords ?? null) : null,
       fields: fieldsOf(provider, option.kind),
       ...loginMethods(option.kind, provider),
       schemas: provider.schemas.filter((id) => !option.schemas || option.schemas.includes(id)).map((id) => ({ id, title: findSchema(id)!.title })),

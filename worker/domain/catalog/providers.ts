@@ -53,6 +53,11 @@ export interface ProviderDefinition {
   /** The first is the provider's main way in, the one the demo workspace holds (scripts/demo-seed.ts). */
   acceptedAuthMethods: AuthMethod[];
   credentialFields: CredentialField[];
+  /**
+   * How many wrong passwords the institution takes before it locks its ID login, where a source says (cited beside
+   * each value); absent when none does, and the hosted page then says nothing of a lock.
+   */
+  lockAfterWrongPasswords?: number;
   /** Longest date range one job may ask for; longer gives DATE_RANGE_EXCEEDED. */
   maxRangeDays: number;
   /** Longest range the site answers in one inquiry: the task-unit segment length. */
@@ -168,6 +173,8 @@ const PROVIDERS: ProviderDefinition[] = [
     schemas: ["bank.accounts.cb.v1", "bank.transactions.cb.v1"],
     acceptedAuthMethods: ["PROVIDER_LOGIN"],
     credentialFields: LOGIN_FIELDS,
+    // The bank's lock notice: "비밀번호를 5회 연속 잘못 입력하여…" (sandbox/bank/behaviours.ts NOTICES.locked).
+    lockAfterWrongPasswords: 5,
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
@@ -201,6 +208,8 @@ const PROVIDERS: ProviderDefinition[] = [
     // The issuer's ID login and its business-certificate login (sandbox/card/certificate-customers.ts).
     acceptedAuthMethods: ["PROVIDER_LOGIN", "CERTIFICATE"],
     credentialFields: [...ID_LOGIN_FIELDS, ...CERTIFICATE_FIELDS],
+    // The issuer's lock notice: "비밀번호 5회 연속 오류로…" (sandbox/card/behaviours.ts NOTICES.locked).
+    lockAfterWrongPasswords: 5,
     maxRangeDays: 366,
     // The issuer's approval history answers at most 90 days per search (sandbox/card/site.ts MAX_INQUIRY_DAYS).
     pageWindowDays: 90,
@@ -224,6 +233,8 @@ const PROVIDERS: ProviderDefinition[] = [
     // resident-number prefix; 간편인증 owners approve each login on their phone (docs/institutions/hometax.md).
     acceptedAuthMethods: ["CERTIFICATE", "PROVIDER_LOGIN", "SIMPLE_AUTH"],
     credentialFields: [...CERTIFICATE_FIELDS, ...LOGIN_FIELDS, ...SIMPLE_AUTH_FIELDS],
+    // Five wrong passwords lock the ID login (docs/institutions/hometax.md, "Login lock": two help pages, no code source).
+    lockAfterWrongPasswords: 5,
     maxRangeDays: 366,
     // Whole quarters at most per unit; the adapter splits a unit further by its query window (collectors/hometax/options.ts).
     pageWindowDays: 92,

@@ -44,6 +44,16 @@ function refusalMessage(row: Pick<CredentialRow, "authMethod">, error: JobError)
 }
 
 /**
+ * A wrong password at an institution known to lock its ID login: its rule, and how many tries this page has seen
+ * fail. The institution's own count may be higher (tries elsewhere), so the page says what it knows, not what is left.
+ */
+function lockNote(row: Pick<CredentialRow, "authMethod" | "providerCode">, error: JobError, failed: number): string {
+  const lockAfter = findProvider(row.providerCode)?.lockAfterWrongPasswords;
+  if (row.authMethod !== "PROVIDER_LOGIN" || error.code !== "LOGIN_FAILED" || !lockAfter) return "";
+  return ` 비밀번호를 ${lockAfter}회 틀리면 기관이 로그인을 잠급니다(이 화면에서 실패한 시도: ${failed}회).`;
+}
+
+/**
  * Holds the sealed login with the session and logs in with it at the institution. The answer waits LOGIN_ANSWER_MS
  * at most: a login still being made goes on (`defer`) and records what it found in the pending login, for the
  * page's next check. Nothing is stored here unless the institution let the login in.
@@ -131,7 +141,7 @@ async function refuse(env: Bindings, session: SessionRow, pending: PendingLogin,
   const left = MAX_ATTEMPTS - (session.attempts + 1);
   const attempts = left > 0 ? ` 남은 시도: ${left}회.` : " 시도 횟수를 모두 써서 이 등록 화면은 닫힙니다.";
   // The person's own input refused: not an alert for operators.
-  throw new ApiError("CREDENTIAL_PROBE_FAILED", { message: `${refusalMessage(pending.row, error)}${attempts}`, noise: true });
+  throw new ApiError("CREDENTIAL_PROBE_FAILED", { message: `${refusalMessage(pending.row, error)}${lockNote(pending.row, error, session.attempts + 1)}${attempts}`, noise: true });
 }
 
 /**

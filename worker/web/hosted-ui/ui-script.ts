@@ -221,6 +221,9 @@ function renderFields(option) {
     hint.id = id + "_hint";
     hint.className = "hint";
     hint.textContent = isFile ? "파일은 이 화면에서 읽어 암호화한 뒤 전송됩니다." + (option.kind === "CERTIFICATE" ? " " + ${JSON.stringify(NPKI_HINT)} : "") : field.secret ? "입력한 값은 이 화면에서 암호화되어 전송됩니다." : "";
+    // Said before the first try, where the institution's rule is known: a locked login has to be freed at the institution.
+    const lockAfter = (method ? method.authMethod === "PROVIDER_LOGIN" : option.kind === "PROVIDER_LOGIN") && option.lockAfterWrongPasswords;
+    if (field.name === "password" && lockAfter) hint.textContent += " 비밀번호를 " + lockAfter + "회 틀리면 기관이 로그인을 잠급니다. 잠기면 기관에서 풀어야 합니다.";
     if (isSelect) hint.textContent = "";
     wrap.append(label, input, hint);
     box.append(wrap);
