@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,10 +6,9 @@ import { type FileBrowser, personChromium } from "../node/chromium";
 import { client, type Stack, startStack } from "./stack";
 import { NAMED_WORKSPACES } from "./workspaces";
 import { fromMenu } from "./console-menu";
+import { mailedLink } from "./mailed-link";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
-/** The shared profile's worker output (test/e2e/global-setup.ts). */
-const WORKER_LOG = path.resolve(import.meta.dirname, "../../test-artifacts/e2e/shared/worker.log");
 // One month of three accounts: three units, enough to follow progress to the end.
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" };
 
@@ -30,16 +29,6 @@ async function phonePage(): Promise<Page> {
   const page = await (await browser.createBrowserContext()).newPage();
   await page.setViewport({ width: 390, height: 844 });
   return page;
-}
-
-/** The link in the last mail to `to`: the local stack sends none, it logs each mail (worker/domain/mail/outbox.ts). */
-async function mailedLink(to: string, kind: "invitation" | "verify-email" = "invitation"): Promise<string> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-    const mails = readFileSync(WORKER_LOG, "utf8").split("\n").filter((line) => line.includes('"mail-outbox"') && line.includes(`"to":"${to}"`));
-    const link = new RegExp(`https?://[^\\s"\\\\]+/console/${kind}\\?token=[\\w-]+`).exec(mails.at(-1) ?? "")?.[0];
-    if (link) return link;
-  }
-  throw new Error(`no mail to ${to} in ${WORKER_LOG}`);
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `console-${name}.png`), fullPage: true });

@@ -172,7 +172,8 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
                     <form method="post" action={`${base}/connect`}>
                       <CsrfField token={user.csrf} />
                       <input type="hidden" name="replace" value={row.id} />
-                      <button type="submit" aria-label={`${providerName(row.providerCode)} ${credentialName(row)} 교체: ${REPLACES[row.authMethod]}`} title={REPLACES[row.authMethod]}>
+                      {/* The name starts from what the button shows (a voice user says it); what it replaces is its description, the title. */}
+                      <button type="submit" aria-label={`${providerName(row.providerCode)} ${credentialName(row)} ${REPLACE_TEXT[row.authMethod]}`} title={REPLACES[row.authMethod]}>
                         {REPLACE_TEXT[row.authMethod]}
                       </button>
                     </form>

@@ -1,7 +1,7 @@
 import type { TestCard } from "../domain/billing/replica-test-cards";
 import type { UpgradeQuote } from "../domain/billing/upgrade-quote";
 import { PLAN_NAMES } from "../domain/workspaces/plans";
-import { CsrfField } from "../web/layout";
+import { CsrfField, SidewaysScroll } from "../web/layout";
 import { VatRows, won } from "./amounts";
 
 /**
@@ -15,7 +15,7 @@ export const PlanConfirm = (props: { quote: UpgradeQuote; action: string; cancel
     <section id="plan-confirm" data-plan={quote.plan} data-charged={quote.chargedAmount} aria-labelledby="plan-confirm-title">
       <h3 id="plan-confirm-title">{PLAN_NAMES[quote.plan]} 플랜 결제 확인</h3>
       <p>아래 금액을 확인한 뒤 결제해 주세요. 결제를 누르기 전에는 아무것도 청구하지 않습니다.</p>
-      <div class="table">
+      <SidewaysScroll>
         <table>
           <tbody>
             <VatRows supply={quote.supplyAmount} vat={quote.vatAmount} total={quote.totalAmount} idPrefix="confirm-" />
@@ -34,7 +34,7 @@ export const PlanConfirm = (props: { quote: UpgradeQuote; action: string; cancel
             </tr>
           </tbody>
         </table>
-      </div>
+      </SidewaysScroll>
       <p>결제한 때부터 한 달이 결제 기간이고, 기간이 끝나면 같은 금액으로 갱신 결제합니다.</p>
       <form method="post" action={props.action}>
         <CsrfField token={props.csrf} />
@@ -56,7 +56,7 @@ export const TestCards = (props: { cards: TestCard[] }) => (
   <section id="test-cards" aria-labelledby="test-cards-title">
     <h3 id="test-cards-title">샌드박스 테스트 카드</h3>
     <p>이 환경의 결제대행사는 샌드박스의 PortOne 복제본이라 실제로 청구하지 않습니다. 유효기간, 생년월일, 비밀번호 앞 두 자리는 아무 값이나 됩니다.</p>
-    <div class="table">
+    <SidewaysScroll>
       <table>
         <thead>
           <tr>
@@ -75,6 +75,6 @@ export const TestCards = (props: { cards: TestCard[] }) => (
           ))}
         </tbody>
       </table>
-    </div>
+    </SidewaysScroll>
   </section>
 );

@@ -5,6 +5,7 @@ import { jobBilling, workspaceRow } from "../domain/workspaces/store";
 import { PLAN_OVERAGE } from "../domain/workspaces/plans";
 import { findSubscription } from "../domain/billing/subscriptions";
 import { kst } from "../web/kst";
+import { SidewaysScroll } from "../web/layout";
 
 /** A paid period's jobs against what its plan includes, as its renewal will count them (billing/overage.ts). */
 export interface PlanAllowance {
@@ -60,7 +61,7 @@ function ofAllowance(allowance: PlanAllowance): string {
 }
 
 export const PlanUsageTable = (props: { usage: PlanUsage }) => (
-  <div class="table">
+  <SidewaysScroll>
     <table>
       <caption>이번 달 사용량</caption>
       <tbody>
@@ -85,5 +86,5 @@ export const PlanUsageTable = (props: { usage: PlanUsage }) => (
         </tr>
       </tbody>
     </table>
-  </div>
+  </SidewaysScroll>
 );
