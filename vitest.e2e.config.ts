@@ -20,7 +20,7 @@ export default defineConfig({
     // the lane's vitest processes 35 CPU-seconds against 47. Each file works in browser contexts of its own in the
     // worker's Chromium (test/node/chromium.ts) and claims its own workspace, so none shares state with another.
     isolate: false,
-    sequence: { sequencer: slowFirst(["faults.test.ts", "bank-errors.test.ts", "console.test.ts", "pipeline.test.ts", "dev-server.test.ts", "openbanking.test.ts", "registration.test.ts", "client.test.ts", "cli.test.ts", "operations.test.ts", "accounting-firm.test.ts", "scheduled-load.test.ts", "hometax.test.ts", "download-links.test.ts", "webhooks.test.ts", "holder-withdrawal.test.ts", "console-pages.test.ts"]) },
+    sequence: { sequencer: slowFirst(["faults.test.ts", "bank-errors.test.ts", "console.test.ts", "pipeline.test.ts", "dev-server.test.ts", "openbanking.test.ts", "accessibility.test.ts", "registration.test.ts", "client.test.ts", "cli.test.ts", "operations.test.ts", "accounting-firm.test.ts", "scheduled-load.test.ts", "hometax.test.ts", "download-links.test.ts", "webhooks.test.ts", "holder-withdrawal.test.ts", "console-pages.test.ts"]) },
     testTimeout: 600_000,
     hookTimeout: 600_000,
   },
