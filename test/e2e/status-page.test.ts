@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FileBrowser, personChromium } from "../node/chromium";
-import { type Stack, startStack } from "./stack";
+import { client, type Stack, startStack } from "./stack";
 
 /** The public status page as a partner reads it at a desk (1280 px) and on a phone (390 px): issue 63. */
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
@@ -13,6 +13,9 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   stack = await startStack();
   browser = await personChromium();
+  // A job of today's, through the real pipeline: its end is what today's bar of the bank counts.
+  const api = client(stack, stack.apiKey);
+  expect(await api.waitForJob((await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" })).id)).toMatchObject({ kind: "Succeeded" });
 });
 afterAll(async () => {
   await browser?.close();
@@ -34,6 +37,8 @@ describe("the status page in Chromium", () => {
         }),
       );
       expect(histories.length).toBeGreaterThanOrEqual(5);
+      // Today's bank job, counted at its end: the last bar says so in words.
+      expect(await page.$eval("[data-history='sandbox.bank'] .history-bars > li:last-child", (li) => [li.getAttribute("data-state"), li.textContent])).toEqual(["OPERATIONAL", expect.stringMatching(/^\d+월 \d+일: 정상 \(작업 \d+건, 성공률 [\d.]+%\)$/)]);
       for (const h of histories) {
         // One row, bottoms aligned, inside the page: nothing wraps or scrolls sideways, and a bar is wide enough to see.
         expect(h).toMatchObject({ count: 90, rows: 1, wordless: 0 });
