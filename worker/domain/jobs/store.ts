@@ -5,6 +5,7 @@ import type { JobError } from "../../../contracts/job-failures";
 import { KST_OFFSET_MS } from "../../../contracts/korean-time";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { revisionsHold } from "../workspaces/store";
+import type { FinishedUnit, FinishedUnits } from "../results/unit-results";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type UnitRow = typeof taskUnits.$inferSelect;
@@ -36,7 +37,7 @@ export interface NewJob {
   error: JobError | null;
   createdAt: number;
   deadlineAt: number;
-  /** Set for a job born Failed, which finishes as it is created (jobs/results-expiry.ts); null for one that waits to run. */
+  /** Set for a job born Failed, which finishes as it is created (results/job-results.ts resultsExpiry); null for one that waits to run. */
   resultsExpireAt: number | null;
 }
 
@@ -123,32 +124,6 @@ export async function findJobById(d1: D1Database, id: string): Promise<JobRow | 
 
 export async function findUnit(d1: D1Database, jobId: string, unitIndex: number): Promise<UnitRow | null> {
   return (await database(d1).select().from(taskUnits).where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.unitIndex, unitIndex))).get()) ?? null;
-}
-
-/** What a unit's commit records of its stored results. */
-export interface StoredUnit {
-  recordCount: number;
-  /** The R2 object holding the unit's records (null when it has none), shared by the units committed with it. */
-  resultId: string | null;
-  /** The unit whose key names the object: the first of those stored together; null for the unit's own. */
-  resultUnit: number | null;
-  /**
-   * Where the unit's JSON lines and its CSV rows lie in the object, so a read needs no call to find them: `jsonEnd`
-   * null means they end where the rows start, `csvEnd` null the object's end (objects of one unit, stored before).
-   */
-  jsonOffset: number;
-  jsonEnd: number | null;
-  csvOffset: number;
-  csvEnd: number | null;
-}
-
-export interface FinishedUnit extends StoredUnit {
-  unitIndex: number;
-}
-
-export interface FinishedUnits {
-  units: FinishedUnit[];
-  recordCount: number;
 }
 
 /** The first unit after `unitIndex` still to collect: where a delivery's chain goes on while its units wait to be committed together. */
