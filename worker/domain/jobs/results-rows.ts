@@ -16,8 +16,8 @@ import { type ResultsDeletionReason, jobs, taskUnits } from "./tables";
 import { jobKind } from "./views";
 
 /*
- * What the jobs tables hold of a job's results: the units that name their objects, their expiry, their deletion and
- * purge. What the results are is results/'s (it sits below and takes what is read here as parameters).
+ * What the jobs tables hold of a job's results (the units naming their objects, their expiry, deletion and purge) is
+ * read and written here, by the tables' owner; results/ sits below and takes what is read here as parameters.
  */
 
 export type PurgeEnv = Pick<Bindings, "DB" | "RESULTS" | "JOB_BOARD">;
@@ -72,6 +72,7 @@ export function resultsDue(d1: D1Database, limit: number, now: number): Promise<
     .limit(limit)
     .all();
 }
+
 /** What a deletion of a job's results answers: which job, how many records went, when, and why. */
 export interface ResultsDeletion {
   jobId: string;
