@@ -16,7 +16,8 @@ import { emitEvent } from "../webhooks/emit";
 import { jobView, pollIntervalMs } from "./views";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
-import { findJobById, findUnit, finishedUnits, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
+import { finishedUnits } from "./results-rows";
+import { findJobById, findUnit, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<
   Bindings,

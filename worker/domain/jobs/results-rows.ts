@@ -8,8 +8,9 @@ import { changesUnits } from "../results/changes";
 import { withExportsDropped } from "../results/edge-cache";
 import { resultsDeleted, resultsGone, type ServedUnits } from "../results/job-results";
 import { deleteStoredResults } from "../results/purge";
+import type { FinishedUnit, FinishedUnits } from "../results/unit-results";
 import { publishJob } from "./board";
-import { CREDENTIAL_IDS_PER_STATEMENT, findJobById, finishedUnits, hasActiveJob, isFinished, type JobRow } from "./store";
+import { CREDENTIAL_IDS_PER_STATEMENT, findJobById, hasActiveJob, isFinished, type JobRow } from "./store";
 import { credentialLineage } from "../credentials/lineage";
 import { assertLineageIdle } from "../credentials/store";
 import { type ResultsDeletionReason, jobs, taskUnits } from "./tables";
@@ -28,6 +29,19 @@ type Expiry = Pick<JobRow, "resultsExpireAt" | "resultsDeletedReason">;
 export async function storedExpiry(d1: D1Database, jobId: string): Promise<Expiry> {
   const row = await database(d1).select({ resultsExpireAt: jobs.resultsExpireAt, resultsDeletedReason: jobs.resultsDeletedReason }).from(jobs).where(eq(jobs.id, jobId)).get();
   return row ?? { resultsExpireAt: null, resultsDeletedReason: null };
+}
+
+/** Units whose records are committed, in unit order: the snapshot a results read streams. */
+export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
+  const rows = await database(d1)
+    .select({ unitIndex: taskUnits.unitIndex, recordCount: taskUnits.recordCount, resultId: taskUnits.resultId, resultUnit: taskUnits.resultUnit, jsonOffset: taskUnits.jsonOffset, jsonEnd: taskUnits.jsonEnd, csvOffset: taskUnits.csvOffset, csvEnd: taskUnits.csvEnd })
+    .from(taskUnits)
+    .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "DONE")))
+    .orderBy(taskUnits.unitIndex)
+    .all();
+  // A DONE unit has its record count and CSV offset: its commit sets them (lifecycle.ts `unitsCommitted`).
+  const results = rows as FinishedUnit[];
+  return { units: results, recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
 }
 
 /**

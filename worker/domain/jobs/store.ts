@@ -5,7 +5,6 @@ import type { JobError } from "../../../contracts/job-failures";
 import { KST_OFFSET_MS } from "../../../contracts/korean-time";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { revisionsHold } from "../workspaces/store";
-import type { FinishedUnit, FinishedUnits } from "../results/unit-results";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type UnitRow = typeof taskUnits.$inferSelect;
@@ -137,19 +136,6 @@ export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: 
       .limit(1)
       .get()) ?? null
   );
-}
-
-/** Units whose records are committed, in unit order: the snapshot a results read streams. */
-export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
-  const rows = await database(d1)
-    .select({ unitIndex: taskUnits.unitIndex, recordCount: taskUnits.recordCount, resultId: taskUnits.resultId, resultUnit: taskUnits.resultUnit, jsonOffset: taskUnits.jsonOffset, jsonEnd: taskUnits.jsonEnd, csvOffset: taskUnits.csvOffset, csvEnd: taskUnits.csvEnd })
-    .from(taskUnits)
-    .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "DONE")))
-    .orderBy(taskUnits.unitIndex)
-    .all();
-  // A DONE unit has its record count and CSV offset: its commit sets them (lifecycle.ts `unitsCommitted`).
-  const results = rows as FinishedUnit[];
-  return { units: results, recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
 }
 
 /** How many credential ids one statement names: D1 binds at most 100 parameters a statement, the rest go beside them. */

@@ -31,7 +31,7 @@ async function recordsOf(bucket: R2Bucket, jobId: string, units: FinishedUnit[])
 /**
  * Computes and stores an incremental job's changes against its base's collected records (a base that was itself
  * incremental collected in full too), as one object shaped like a unit's. `finishedUnits` reads a job's finished
- * units (jobs/store.ts): the job flow, above results, passes it.
+ * units (jobs/results-rows.ts): the job flow, above results, passes it.
  */
 export async function storeChanges(
   env: { DB: D1Database; RESULTS: R2Bucket },
