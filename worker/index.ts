@@ -16,7 +16,7 @@ import { watchRequestLogSize } from "./domain/request-logs/capacity";
 import { WEBHOOK_QUEUE, type WebhookMessage } from "./domain/webhooks/messages";
 import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, type RouteDeliveryMessage } from "./domain/deliveries/consumer";
 import { findJobById } from "./domain/jobs/store";
-import { resultUnits } from "./domain/jobs/result-units";
+import { resultUnits } from "./domain/jobs/results-rows";
 import { resendStalledDeliveries } from "./domain/webhooks/sweep";
 import { PURGE_BATCH, purgeExpired } from "./domain/retention/purge";
 import { applyBookedChanges } from "./domain/billing/subscriptions";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { createJob } from "../../worker/domain/jobs/create";
-import { finishedUnits } from "../../worker/domain/jobs/store";
+import { finishedUnits } from "../../worker/domain/jobs/results-rows";
 import { recordLineBatches } from "../../worker/domain/results/record-lines";
 import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import type { PipelineMessage } from "../../worker/domain/jobs/messages";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "../support/parse-csv";
-import { finishedUnits } from "../../worker/domain/jobs/store";
+import { finishedUnits } from "../../worker/domain/jobs/results-rows";
 import { recordLineBatches } from "../../worker/domain/results/record-lines";
 import { unitResultsKey } from "../../worker/domain/results/keys";
 import { csvResults } from "../../worker/domain/results/csv-export";

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "../support/parse-csv";
 import { readXlsx, serialTime, type XlsxCell } from "../support/read-xlsx";
-import { finishedUnits } from "../../worker/domain/jobs/store";
+import { finishedUnits } from "../../worker/domain/jobs/results-rows";
 import { storeUnitResults } from "../../worker/domain/results/unit-results";
 import { xlsxResults } from "../../worker/domain/results/xlsx-export";
 import { BankTransactionRecord } from "../../collectors/records/bank";

@@ -18,7 +18,7 @@ import { deliverJob } from "../../worker/domain/deliveries/deliver";
 import { findRouteById } from "../../worker/domain/deliveries/store";
 import { createJob } from "../../worker/domain/jobs/create";
 import { findJobById } from "../../worker/domain/jobs/store";
-import { resultUnits } from "../../worker/domain/jobs/result-units";
+import { resultUnits } from "../../worker/domain/jobs/results-rows";
 import { fileReport, findReport, reportPage } from "../../worker/domain/reports/store";
 import { type SealedVersionCount, sealedVersionsQueries } from "../../scripts/sealed-columns";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";

@@ -4,8 +4,8 @@ import { nextActionOf } from "./next-action";
 import { findSchema } from "../domain/catalog/schemas";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { resultRecord } from "../domain/results/changes";
-import { resultUnits } from "../domain/jobs/result-units";
-import { type ResultFile, resultsDownload } from "../domain/jobs/results-download";
+import { resultUnits } from "../domain/jobs/results-rows";
+import { type ResultFile, resultsDownload } from "../domain/results/download";
 import { csvColumns } from "../domain/results/csv-format";
 import { firstRecords } from "../domain/results/record-lines";
 import { workspaceJob } from "../domain/jobs/workspace-job";
@@ -19,7 +19,7 @@ import { kst } from "../web/kst";
 import { ConfirmBox, requireConfirmed } from "../web/confirm";
 import { type FormOutcome, onPage } from "../web/form-outcome";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import { deleteResultsAndExports } from "../domain/jobs/results-at-edge";
+import { deleteResultsAndExports } from "../domain/jobs/results-rows";
 import { isFinished } from "../domain/jobs/store";
 import { roleMay } from "../domain/workspaces/roles";
 import { type CredentialRow, listCredentials } from "../domain/credentials/store";
@@ -239,5 +239,7 @@ export async function retryJobForm(c: ConsoleContext<"workspaceId" | "jobId">): 
 }
 
 /** The job's results file (CSV or Excel), as the API serves it. */
-export const downloadJobFile = (file: ResultFile) => async (c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> =>
-  resultsDownload(c, c.env, await workspaceJob(c.env, c.req.valid("param").workspaceId, c.req.valid("param").jobId), file);
+export const downloadJobFile = (file: ResultFile) => async (c: ConsoleContext<"workspaceId" | "jobId">): Promise<Response> => {
+  const job = await workspaceJob(c.env, c.req.valid("param").workspaceId, c.req.valid("param").jobId);
+  return resultsDownload(c, c.env.RESULTS, job, await resultUnits(c.env.DB, job), file);
+};

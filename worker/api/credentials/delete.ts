@@ -4,7 +4,7 @@ import { hasActiveJob } from "../../domain/jobs/store";
 import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { CredentialIdParamSchema, DeleteCredentialQuerySchema } from "./shapes";
-import { deleteCredentialResults } from "../../domain/jobs/results-deletion";
+import { deleteCredentialResults } from "../../domain/jobs/results-rows";
 import { credentialLineage } from "../../domain/credentials/lineage";
 import { managingBusiness } from "../guards";
 

@@ -1,6 +1,6 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
-import { deleteResultsAndExports } from "../../domain/jobs/results-at-edge";
+import { deleteResultsAndExports } from "../../domain/jobs/results-rows";
 import { JobIdParamSchema, ResultsDeletionSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";

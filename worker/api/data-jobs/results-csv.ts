@@ -1,6 +1,7 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
-import { resultsDownload } from "../../domain/jobs/results-download";
+import { resultUnits } from "../../domain/jobs/results-rows";
+import { resultsDownload } from "../../domain/results/download";
 import { CSV_RESULTS_RESPONSE, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
@@ -22,5 +23,5 @@ export const route = businessScoped(createRoute({
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const job = await loadJob(c, c.req.valid("param").id);
-  return resultsDownload(c, c.env, job, "csv");
+  return resultsDownload(c, c.env.RESULTS, job, await resultUnits(c.env.DB, job), "csv");
 };

@@ -1,8 +1,8 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import type { ApiEnv } from "../context";
-import { resultUnits } from "../../domain/jobs/result-units";
+import { resultUnits } from "../../domain/jobs/results-rows";
 import { jsonResults } from "../../domain/results/json-export";
-import { exportBody, RESULTS_CACHE_CONTROL } from "../../domain/jobs/results-at-edge";
+import { exportBody, RESULTS_CACHE_CONTROL } from "../../domain/results/edge-cache";
 import { JobIdParamSchema, NO_STORE_HEADERS, ResultsSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";

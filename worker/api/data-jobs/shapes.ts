@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { allSchemas } from "../../domain/catalog/schemas";
-import { JOB_KIND_HEADER, XLSX_MEDIA_TYPE } from "../../domain/jobs/results-download";
+import { JOB_KIND_HEADER, XLSX_MEDIA_TYPE } from "../../domain/results/download";
 import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../contracts/job-failures";
 import { SIMPLE_AUTH_PROVIDERS } from "../../../collectors/adapter";
 import { code, count, cursor, MAX, text, timestamp, uuid } from "../../platform/http/bounds";
@@ -163,7 +163,7 @@ export const ResultsDeletionSchema = z
   })
   .openapi("DataJobResultsDeletion");
 
-/** The header of every answer carrying results or a link to them (domain/jobs/results-at-edge.ts RESULTS_CACHE_CONTROL). */
+/** The header of every answer carrying results or a link to them (domain/results/edge-cache.ts RESULTS_CACHE_CONTROL). */
 export const NO_STORE_HEADERS = {
   "Cache-Control": {
     description: "no-store, private: 결과는 브라우저, 프록시, CDN 어디에도 저장하지 않습니다 (진행 중인 결과는 늘어나고, 지우거나 키를 폐기하면 바로 막혀야 합니다)",

@@ -4,7 +4,7 @@ import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "../data-jobs/load-job";
 import { JobIdParamSchema, NO_STORE_HEADERS } from "../data-jobs/shapes";
-import { RESULTS_CACHE_CONTROL } from "../../domain/jobs/results-at-edge";
+import { RESULTS_CACHE_CONTROL } from "../../domain/results/edge-cache";
 import { CreateDownloadLinkBodySchema, DownloadLinkSchema } from "./shapes";
 import { businessScoped } from "../guards";
 import { LOGS_BODY } from "../request-log";

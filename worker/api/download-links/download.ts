@@ -2,7 +2,8 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { openDownloadLink } from "../../domain/download-links/links";
 import type { ApiEnv } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
-import { resultsDownload } from "../../domain/jobs/results-download";
+import { resultUnits } from "../../domain/jobs/results-rows";
+import { resultsDownload } from "../../domain/results/download";
 import { LINKED_RESULTS_RESPONSE } from "../data-jobs/shapes";
 import { DownloadTokenParamSchema } from "./shapes";
 import { behind } from "../../platform/http/route-fronts";
@@ -26,5 +27,5 @@ export const route = behind(createRoute({
 
 export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => {
   const { job, file } = await openDownloadLink(c.env, c.req.valid("param").token, Date.now());
-  return resultsDownload(c, c.env, job, file);
+  return resultsDownload(c, c.env.RESULTS, job, await resultUnits(c.env.DB, job), file);
 };

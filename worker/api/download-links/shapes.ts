@@ -4,7 +4,7 @@ import { MAX, timestamp } from "../../platform/http/bounds";
 /** A link's token is about 300 characters (key id, claims, MAC); anything far longer is no token. */
 const MAX_LINK_TOKEN_LENGTH = 1024;
 import { DEFAULT_LINK_SECONDS, MAX_LINK_SECONDS, MIN_LINK_SECONDS } from "../../domain/download-links/links";
-import { RESULT_FILES } from "../../domain/jobs/results-download";
+import { RESULT_FILES } from "../../domain/results/download";
 
 export const CreateDownloadLinkBodySchema = z
   .object({

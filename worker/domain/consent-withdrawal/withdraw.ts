@@ -2,7 +2,7 @@ import type { Bindings } from "../../env";
 import { deleteCredential, type CredentialRow, type ActiveJobCheck } from "../credentials/store";
 import { credentialView } from "../credentials/views";
 import { emitEvent } from "../webhooks/emit";
-import { deleteCredentialResults } from "../jobs/results-deletion";
+import { deleteCredentialResults } from "../jobs/results-rows";
 import { ApiError } from "../../platform/errors/api-error";
 
 /** A job runs on the credential (or on a row of its login it replaced): the holder is told to try again shortly. */

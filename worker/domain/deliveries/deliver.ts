@@ -1,5 +1,6 @@
 import type { Bindings } from "../../env";
-import type { FinishedUnits, JobRow } from "../jobs/store";
+import type { JobRow } from "../jobs/store";
+import type { FinishedUnits } from "../results/unit-results";
 import { scraperClient } from "../scraper/binding";
 import { resultRecord } from "../results/changes";
 import { csvResults } from "../results/csv-export";
@@ -14,7 +15,7 @@ export type DeliverEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | 
 
 /**
  * What a delivery reads of the job flow, which sits above deliveries: the job (jobs/store.ts findJobById) and the units
- * its results serve (jobs/result-units.ts resultUnits). The queue handler's caller passes them.
+ * its results serve (jobs/results-rows.ts resultUnits). The queue handler's caller passes them.
  */
 export interface DeliveryJobs {
   findJobById(d1: D1Database, id: string): Promise<JobRow | null>;

@@ -2,10 +2,11 @@ import { type KeyLapse, keyLapse } from "../api-keys/standing";
 import type { Bindings, Principal } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import type { JobRow } from "../jobs/store";
-import type { ResultFile } from "../jobs/results-download";
+import type { ResultFile } from "../results/download";
 import { isoTime } from "../../platform/lib/iso-time";
 import { workspaceJob } from "../jobs/workspace-job";
-import { resultsDeleted, resultsGone, storedExpiry } from "../jobs/results-expiry";
+import { storedExpiry } from "../jobs/results-rows";
+import { resultsDeleted, resultsGone } from "../results/job-results";
 import { signLink, verifyLink } from "./token";
 
 /** Where links are served: the token is the last segment, so a link is one opaque URL. */

@@ -1,6 +1,6 @@
 import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
 import { hmacKey } from "../../platform/lib/crypto";
-import type { ResultFile } from "../jobs/results-download";
+import type { ResultFile } from "../results/download";
 
 /** What a download link grants: one job's CSV or workbook, in the workspace it was made in, by the key that made it, until it expires. */
 export interface LinkClaims {

@@ -21,7 +21,7 @@ export async function publishJob(env: BoardEnv, row: JobRow): Promise<void> {
  * Finished jobs hardly change again (no transition leaves SUCCEEDED or FAILED, and jobs are never purged; only an early
  * deletion of their results moves `resultsExpireAt`), so this isolate keeps the last 1,000 it read: reading a finished
  * job again, as a partner does after its webhook and for its results, asks no object. Another isolate's copy may show
- * a deleted job's earlier expiry for a while; its results are refused at once all the same (jobs/result-units.ts reads D1).
+ * a deleted job's earlier expiry for a while; its results are refused at once all the same (jobs/results-rows.ts resultUnits reads D1).
  */
 const finished = new IsolateMemory<JobRow>(1_000);
 

@@ -7,15 +7,17 @@ import { database } from "../../platform/database/client";
 import { jobs, taskUnits } from "./tables";
 import type { Bindings } from "../../env";
 import { storeChanges } from "../results/changes";
+import type { FinishedUnit } from "../results/unit-results";
 import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
-import { resultsExpiry } from "./results-expiry";
+import { resultsExpiry } from "../results/job-results";
 import { jobEnded } from "./events";
 import { emitEvent } from "../webhooks/emit";
 import { jobView, pollIntervalMs } from "./views";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, planMessage, unitMessage } from "./messages";
-import { type FinishedUnit, findJobById, findUnit, finishedUnits, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
+import { finishedUnits } from "./results-rows";
+import { findJobById, findUnit, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<
   Bindings,

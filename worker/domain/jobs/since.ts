@@ -3,7 +3,7 @@ import type { SchemaDefinition } from "../catalog/schemas";
 import { canonicalJson } from "../../platform/lib/canonical-json";
 import { invalidCursor } from "../../platform/database/cursor";
 import { findJob, type JobRow } from "./store";
-import { resultsGone } from "./results-expiry";
+import { resultsGone } from "../results/job-results";
 
 const FIELD = "body.params.since";
 const PREFIX = "since.v1.";

@@ -36,7 +36,7 @@ export interface NewJob {
   error: JobError | null;
   createdAt: number;
   deadlineAt: number;
-  /** Set for a job born Failed, which finishes as it is created (jobs/results-expiry.ts); null for one that waits to run. */
+  /** Set for a job born Failed, which finishes as it is created (results/job-results.ts resultsExpiry); null for one that waits to run. */
   resultsExpireAt: number | null;
 }
 
@@ -125,32 +125,6 @@ export async function findUnit(d1: D1Database, jobId: string, unitIndex: number)
   return (await database(d1).select().from(taskUnits).where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.unitIndex, unitIndex))).get()) ?? null;
 }
 
-/** What a unit's commit records of its stored results. */
-export interface StoredUnit {
-  recordCount: number;
-  /** The R2 object holding the unit's records (null when it has none), shared by the units committed with it. */
-  resultId: string | null;
-  /** The unit whose key names the object: the first of those stored together; null for the unit's own. */
-  resultUnit: number | null;
-  /**
-   * Where the unit's JSON lines and its CSV rows lie in the object, so a read needs no call to find them: `jsonEnd`
-   * null means they end where the rows start, `csvEnd` null the object's end (objects of one unit, stored before).
-   */
-  jsonOffset: number;
-  jsonEnd: number | null;
-  csvOffset: number;
-  csvEnd: number | null;
-}
-
-export interface FinishedUnit extends StoredUnit {
-  unitIndex: number;
-}
-
-export interface FinishedUnits {
-  units: FinishedUnit[];
-  recordCount: number;
-}
-
 /** The first unit after `unitIndex` still to collect: where a delivery's chain goes on while its units wait to be committed together. */
 export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: number): Promise<UnitRow | null> {
   return (
@@ -162,19 +136,6 @@ export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: 
       .limit(1)
       .get()) ?? null
   );
-}
-
-/** Units whose records are committed, in unit order: the snapshot a results read streams. */
-export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
-  const rows = await database(d1)
-    .select({ unitIndex: taskUnits.unitIndex, recordCount: taskUnits.recordCount, resultId: taskUnits.resultId, resultUnit: taskUnits.resultUnit, jsonOffset: taskUnits.jsonOffset, jsonEnd: taskUnits.jsonEnd, csvOffset: taskUnits.csvOffset, csvEnd: taskUnits.csvEnd })
-    .from(taskUnits)
-    .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "DONE")))
-    .orderBy(taskUnits.unitIndex)
-    .all();
-  // A DONE unit has its record count and CSV offset: its commit sets them (lifecycle.ts `unitsCommitted`).
-  const results = rows as FinishedUnit[];
-  return { units: results, recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
 }
 
 /** How many credential ids one statement names: D1 binds at most 100 parameters a statement, the rest go beside them. */

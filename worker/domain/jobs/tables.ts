@@ -75,7 +75,7 @@ export const jobs = sqliteTable(
     index("jobs_billing_created").on(t.billingWorkspaceId, t.createdAt),
     // The plan's concurrent-job and concurrent-scheduled-job counts, checked inside each insert (store.ts INSERT_JOB).
     index("jobs_billing_status").on(t.billingWorkspaceId, t.status),
-    // The cron's expired results still stored (domain/jobs/results-purge.ts): only those, so the index stays small.
+    // The cron's expired results still stored (domain/jobs/results-rows.ts resultsDue): only those, so the index stays small.
     index("jobs_results_due").on(t.resultsExpireAt).where(sql`results_purged_at IS NULL AND results_expire_at IS NOT NULL`),
     uniqueIndex("jobs_schedule_occurrence").on(t.scheduleId, t.scheduledFor).where(sql`schedule_id IS NOT NULL`),
   ],

@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import { csvColumns, csvRows } from "./csv-format";
-import type { FinishedUnit } from "../jobs/store";
-import { type ResultsReader, storedRuns, unitPart } from "./unit-results";
+import { type FinishedUnit, type ResultsReader, storedRuns, unitPart } from "./unit-results";
 
 const BOM = "\uFEFF";
 

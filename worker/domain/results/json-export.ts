@@ -1,5 +1,4 @@
-import type { FinishedUnit } from "../jobs/store";
-import { holdsArrayItems, type ResultsReader, storedRuns, unitPart } from "./unit-results";
+import { type FinishedUnit, holdsArrayItems, type ResultsReader, storedRuns, unitPart } from "./unit-results";
 
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;

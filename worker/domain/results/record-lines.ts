@@ -1,6 +1,5 @@
-import type { FinishedUnit } from "../jobs/store";
 import { recordJson } from "./array-item-lines";
-import { type ResultsReader, storedRuns, unitPart } from "./unit-results";
+import { type FinishedUnit, type ResultsReader, storedRuns, unitPart } from "./unit-results";
 
 /**
  * Yields the records' JSON of the given units in order, a batch per chunk read,

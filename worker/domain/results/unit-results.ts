@@ -1,8 +1,33 @@
 import type { z } from "zod";
-import type { FinishedUnit } from "../jobs/store";
 import { csvColumns, csvRecordRows } from "./csv-format";
 import { ARRAY_ITEM_LINES, arrayItemLine } from "./array-item-lines";
 import { unitResultsKey } from "./keys";
+
+/** What a unit's commit records of its stored results (jobs/tables.ts task_units holds it). */
+export interface StoredUnit {
+  recordCount: number;
+  /** The R2 object holding the unit's records (null when it has none), shared by the units committed with it. */
+  resultId: string | null;
+  /** The unit whose key names the object: the first of those stored together; null for the unit's own. */
+  resultUnit: number | null;
+  /**
+   * Where the unit's JSON lines and its CSV rows lie in the object, so a read needs no call to find them: `jsonEnd`
+   * null means they end where the rows start, `csvEnd` null the object's end (objects of one unit, stored before).
+   */
+  jsonOffset: number;
+  jsonEnd: number | null;
+  csvOffset: number;
+  csvEnd: number | null;
+}
+
+export interface FinishedUnit extends StoredUnit {
+  unitIndex: number;
+}
+
+export interface FinishedUnits {
+  units: FinishedUnit[];
+  recordCount: number;
+}
 
 /** The two halves of a unit's bytes: its JSON lines, then its ready-made CSV rows. */
 export type UnitPart = "json" | "csv";

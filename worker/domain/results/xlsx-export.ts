@@ -1,8 +1,7 @@
 import { Zip, ZipDeflate } from "fflate";
 import type { z } from "zod";
-import type { FinishedUnit } from "../jobs/store";
 import { recordLineBatches } from "./record-lines";
-import type { ResultsReader } from "./unit-results";
+import type { FinishedUnit, ResultsReader } from "./unit-results";
 import { packageParts, SHEET_ROWS, sheetLayout, sheetPath } from "./xlsx-parts";
 
 /** How much sheet XML is gathered before it is deflated and handed on: large enough to keep fflate's calls few. */

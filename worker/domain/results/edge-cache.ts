@@ -1,13 +1,9 @@
 import type { Context } from "hono";
-import { ApiError } from "../../platform/errors/api-error";
 import { afterAnswer } from "../../platform/http/after-answer";
 import { noteStep } from "../../platform/http/server-timing";
 import { sha256Hex } from "../../platform/lib/crypto";
-import { type ResultsReader, storedBytes, storedRuns, timedReader, type UnitPart } from "../results/unit-results";
-import { resultUnits, type ServedUnits } from "./result-units";
-import { deleteJobResults, type ResultsDeletion } from "./results-deletion";
-import type { PurgeEnv } from "./results-purge";
-import { isFinished, type JobRow } from "./store";
+import type { ResultsJob, ServedUnits } from "./job-results";
+import { type ResultsReader, storedBytes, storedRuns, timedReader, type UnitPart } from "./unit-results";
 
 /**
  * The most stored bytes an export may have and still be kept at the edge. A miss tees the export, one branch to the
@@ -39,7 +35,7 @@ const LAYOUT = "1";
  * (the CSV's columns), and the results' expiry, which a deletion moves. A new revision or a deletion is a new key, so
  * an old entry is never found. Nothing secret is in it, and a digest of random ids cannot be guessed.
  */
-async function edgeKey(origin: string, job: JobRow, units: ServedUnits, part: UnitPart): Promise<Request> {
+async function edgeKey(origin: string, job: ResultsJob, units: ServedUnits, part: UnitPart): Promise<Request> {
   const parts = units.units.map((u) => [u.unitIndex, u.resultId, u.resultUnit, u.jsonOffset, u.jsonEnd, u.csvOffset, u.csvEnd, u.recordCount].join(":"));
   const revision = await sha256Hex([LAYOUT, job.schema, job.sinceJobId ?? "", units.resultsExpireAt ?? "", ...parts].join("\n"));
   return new Request(`${origin}/.edge-cache/results/${job.id}/${revision}.${part}`);
@@ -54,14 +50,14 @@ async function edgeKey(origin: string, job: JobRow, units: ServedUnits, part: Un
 export async function exportBody(
   c: Context,
   bucket: R2Bucket,
-  job: JobRow,
+  job: ResultsJob,
   units: ServedUnits,
   part: UnitPart,
   produce: (reader: ResultsReader) => ReadableStream<Uint8Array>,
 ): Promise<ReadableStream<Uint8Array>> {
   // Nothing stored yet: no R2 read to spare.
   if (storedRuns(units.units).length === 0) return produce(bucket);
-  const key = isFinished(job) ? await edgeKey(new URL(c.req.url).origin, job, units, part) : null;
+  const key = units.kind !== "InProgress" ? await edgeKey(new URL(c.req.url).origin, job, units, part) : null;
   const kept = key ? await caches.default.match(key) : undefined;
   if (kept?.body) {
     noteStep(c, "cache", "hit");
@@ -79,21 +75,17 @@ export async function exportBody(
   return served;
 }
 
-const deletedAlready = (err: unknown): null => {
-  if (err instanceof ApiError && err.code === "DATA_JOB_RESULTS_DELETED") return null;
-  throw err;
-};
-
 /**
- * Deletes a job's results on request (results-deletion.ts), then drops its exports from this location's cache, so
- * their bytes go here at once. Copies elsewhere cannot be found after it (their keys name the expiry the deletion
- * moved, and readers are refused 410 before the cache is asked) and lapse within KEEP_SECONDS.
+ * Deletes a job's results on request (`deletion`: jobs/results-rows.ts deleteJobResults), then drops its exports from
+ * this location's cache, so their bytes go here at once; their keys are made before the deletion moves the expiry
+ * they name. Copies elsewhere cannot be found after it (their keys name the expiry the deletion moved, and readers are
+ * refused 410 before the cache is asked) and lapse within KEEP_SECONDS. `units` is null when none were kept: the job
+ * still runs, or its results are gone already.
  */
-export async function deleteResultsAndExports(c: Context, env: PurgeEnv, job: JobRow, now: number): Promise<ResultsDeletion> {
-  const units = isFinished(job) ? await resultUnits(env.DB, job).catch(deletedAlready) : null;
+export async function withExportsDropped<T>(c: Context, job: ResultsJob, units: ServedUnits | null, deletion: () => Promise<T>): Promise<T> {
   const origin = new URL(c.req.url).origin;
   const keys = units ? await Promise.all((["json", "csv"] as const).map((part) => edgeKey(origin, job, units, part))) : [];
-  const deleted = await deleteJobResults(env, job, now);
+  const deleted = await deletion();
   await Promise.all(keys.map((key) => caches.default.delete(key)));
   return deleted;
 }
