@@ -17,7 +17,7 @@ import { exchangeCode, newState, readCallback, authorizationUrl } from "../colle
 import { OPENBANKING_HOSTS } from "../collectors/openbanking/hosts";
 import { PAGE_ROWS } from "../collectors/openbanking/transactions";
 import { DEFAULT_OPTIONS as OPENBANKING_DEFAULTS } from "../collectors/openbanking/options";
-import { institutionHttp } from "../collectors/protocol/institution-http";
+import { institutionHttp } from "../collectors/kit/protocol/institution-http";
 import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../sandbox/certificates/issue";
 import { hometaxDocuments } from "../sandbox/hometax/ground-truth";
 import { hometaxStandIns } from "../sandbox/hometax/stand-ins";

@@ -2,8 +2,8 @@ import type { AdapterCredential, BrowserAdapter, ProtocolAdapter, RedactionRule 
 import { hometax, hometaxPacedAt } from "./hometax";
 import { ntsBusinessStatus } from "./nts-business-status";
 import { openBanking } from "./openbanking";
-import type { InstitutionBaseUrls } from "./protocol/stand-ins";
-import { COMMON_REDACTION } from "./redaction";
+import type { InstitutionBaseUrls } from "./kit/protocol/stand-ins";
+import { COMMON_REDACTION } from "./kit/redaction";
 import { sandboxBank } from "./sandbox-bank";
 import { sandboxCard } from "./sandbox-card";
 import { sandboxTaxPortal } from "./sandbox-taxportal";

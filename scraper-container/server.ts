@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import type { AdapterCredential, TaskUnit } from "../collectors/adapter";
-import { degradedCounts } from "../collectors/degraded-paths";
-import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
+import { degradedCounts } from "../collectors/kit/degraded-paths";
+import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/kit/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
-import { redactText } from "../collectors/redaction";
+import { redactText } from "../collectors/kit/redaction";
 import { type AwaitingHolderResponse, type CollectRequest, type CollectResponse, type OpenSessionResponse, scraperPaths, type TargetsRequest, type TargetsResponse } from "../contracts/scraper-protocol";
 import { BrowserPool, DEFAULT_CHROMIUM_PATH } from "./browser-pool";
 import { type EgressOptions, egress } from "./egress";

@@ -1,5 +1,5 @@
 import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
-import { ReportedFailure, reportingUnreadable } from "../page-report";
+import { ReportedFailure, reportingUnreadable } from "../kit/page-report";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LoginCredential, TaskUnit } from "../adapter";
 import { hometax } from "./index";

@@ -1,6 +1,6 @@
 import { ProviderFailure } from "../adapter";
-import { noteDegraded } from "../degraded-paths";
-import { malformed } from "../failure-text";
+import { noteDegraded } from "../kit/degraded-paths";
+import { malformed } from "../kit/failure-text";
 import { TEET } from "./hosts";
 import { checkedPages } from "./paging";
 import type { Json, PortalClient } from "./portal-client";

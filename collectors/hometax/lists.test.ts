@@ -9,7 +9,7 @@ import type { DocumentType } from "../../sandbox/taxportal/documents";
 import { businessTin } from "./business-choice";
 import type { HometaxOptions } from "./options";
 import { readTable } from "./text-download";
-import { degradedCounts } from "../degraded-paths";
+import { degradedCounts } from "../kit/degraded-paths";
 import { DOWNLOAD_FALLBACK } from "./invoice-download";
 
 const QUARTER = { start: "2024-01-01", end: "2024-03-31" };

@@ -1,7 +1,7 @@
-import { type BrowserPage, ProviderFailure, type RedactionRule, UnreadablePage } from "./adapter";
-import { base64Encode } from "../contracts/base64url";
+import { type BrowserPage, ProviderFailure, type RedactionRule, UnreadablePage } from "../adapter";
+import { base64Encode } from "../../contracts/base64url";
 import { COMMON_REDACTION, redactionScript, redactText, reportUrl } from "./redaction";
-import { MAX_REPORT_HTML_CHARS, type PageReport } from "../contracts/scraper-protocol";
+import { MAX_REPORT_HTML_CHARS, type PageReport } from "../../contracts/scraper-protocol";
 
 // A screenshot is for a person to see the page's layout: a modest JPEG of the viewport keeps a report small.
 const SCREENSHOT_QUALITY = 60;

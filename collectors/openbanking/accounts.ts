@@ -1,5 +1,5 @@
 import { ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import type { ACCOUNT_TYPES } from "../records/bank";
 import { PATHS } from "./hosts";
 import type { ConsentedAccount } from "./oauth";

@@ -11,7 +11,7 @@ import { findProvider } from "../../worker/domain/catalog/providers";
 import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } from "../adapter";
 import { sandboxCard } from "./index";
-import { fill, press } from "../page-state";
+import { fill, press } from "../kit/page-state";
 import { specViolations } from "../../test/support/spec-field-tables";
 import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
 

@@ -4,7 +4,7 @@ import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../worker/domain/scraper/browser-rendering-client";
 import { SessionGone } from "../../worker/domain/scraper/port";
-import { ReportedFailure } from "../../collectors/page-report";
+import { ReportedFailure } from "../../collectors/kit/page-report";
 import type { BrowserPage } from "../../collectors/adapter";
 import { browserInstitutionFor } from "../../collectors/registry";
 import { launchScraperChromium } from "./chromium";

@@ -5,7 +5,7 @@ import { documentsOf } from "../../sandbox/taxportal/documents";
 import { TAXPORTAL_RECORDS } from "../../collectors/records/taxportal";
 import { ID_MEMBERS } from "../../sandbox/taxportal/members";
 import { addCredential, call, callJson, createWorkspace } from "./helpers";
-import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/business-card-approvals";
+import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/kit/business-card-approvals";
 
 type Json = Record<string, any>;
 const PERIOD = { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-10" };
