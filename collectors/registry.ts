@@ -76,7 +76,7 @@ export function browserInstitutionFor(providerCode: string, sandboxBaseUrl: stri
 }
 
 /**
- * What a provider's text must go through before a log line keeps it (collectors/redaction.ts): the common rules and
+ * What a provider's text must go through before a log line keeps it (collectors/kit/redaction.ts): the common rules and
  * the adapter's own, as its failure reports get them; the common ones for a provider without rules of its own.
  */
 export function redactionFor(providerCode: string): readonly RedactionRule[] {

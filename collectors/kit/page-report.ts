@@ -30,7 +30,7 @@ export class ReportedFailure extends ProviderFailure {
 
 /**
  * The page as it is, after its personal data was rewritten in place by the common and the institution's rules
- * (collectors/redaction.ts): the HTML is the redaction's own answer (URLs without query or fragment), and the
+ * (collectors/kit/redaction.ts): the HTML is the redaction's own answer (URLs without query or fragment), and the
  * redaction runs again right before the screenshot, so whatever the page's scripts wrote back meanwhile (a
  * re-rendered field) is gone from it too. The address keeps neither query nor fragment.
  */

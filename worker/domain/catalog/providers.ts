@@ -141,7 +141,7 @@ const TAX_PORTAL_SCHEMAS = [
   "taxportal.cash-receipts.purchase.v1",
   "taxportal.tax-invoice-lines.v1",
   "taxportal.business-card-purchases.v1",
-  // Read from the business-card purchases, every issuer's (collectors/business-card-approvals.ts).
+  // Read from the business-card purchases, every issuer's (collectors/kit/business-card-approvals.ts).
   "card.cards.corp.v1",
   "card.approvals.corp.v1",
 ];
