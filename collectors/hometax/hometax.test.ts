@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { LoginCredential, TaskUnit } from "../adapter";
 import { hometax } from "./index";
 import type { HometaxOptions } from "./options";
-import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../records/taxportal";
+import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../contracts/records/taxportal";
 import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { HOMETAX_MEMBERS, NOT_REGISTERED } from "../../sandbox/hometax/members";

@@ -1,6 +1,6 @@
 import { ProviderFailure, type InstitutionResponse, type RawRecord } from "../adapter";
 import { UNREGISTERED_TEXT } from "./hosts";
-import { BusinessStatusRecord } from "../records/business";
+import { BusinessStatusRecord } from "../../contracts/records/business";
 
 /** One item of the status answer's `data` (docs/institutions/nts-business-status.md §3); the replica answers the same. */
 export interface StatusItem {

@@ -5,7 +5,7 @@ import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
 import { sandboxBank } from "./index";
-import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
+import { BankAccountRecord, BankTransactionRecord } from "../../contracts/records/bank";
 import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 

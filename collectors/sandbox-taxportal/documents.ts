@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { type FieldInfo, fieldInfos } from "../records/field-kinds";
-import { TAXPORTAL_RECORDS } from "../records/taxportal";
+import { type FieldInfo, fieldInfos } from "../../contracts/records/field-kinds";
+import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
 import { malformed } from "../kit/failure-text";
 import { open, press, settle } from "../kit/page-state";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupBy } from "../../test/support/group-by";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type DocumentType, DOCUMENT_TYPES, documentsOf } from "../../sandbox/taxportal/documents";
-import { TAXPORTAL_RECORDS } from "../records/taxportal";
+import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { sandboxTaxPortal } from "./index";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";

@@ -5,7 +5,7 @@ import { cardGroundTruth } from "../../sandbox/card/ground-truth";
 import { fromDay, toDay } from "../../sandbox/dates";
 import { findSchema } from "../../worker/domain/catalog/schemas";
 import { changesBetween } from "../../worker/domain/results/record-changes";
-import { CardApprovalRecord, CorporateCardRecord } from "../../collectors/records/card";
+import { CardApprovalRecord, CorporateCardRecord } from "../../contracts/records/card";
 import { specViolations } from "../support/spec-field-tables";
 
 const truth = cardGroundTruth("user_good");
