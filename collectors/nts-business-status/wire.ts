@@ -17,7 +17,7 @@ export interface StatusItem {
   rbf_tax_type_cd?: string;
 }
 
-/** The record's fields a registered number's item fills (collectors/records/business.ts). */
+/** The record's fields a registered number's item fills (contracts/records/business.ts). */
 const STATUS_FIELDS = Object.keys(BusinessStatusRecord.shape).filter((field) => !["schema", "businessNumber", "registered"].includes(field));
 
 const REQUIRED = ["b_no", "b_stt", "b_stt_cd", "tax_type", "tax_type_cd", "end_dt", "utcc_yn", "tax_type_change_dt", "invoice_apply_dt"] as const;
