@@ -3,7 +3,7 @@ import { describe, expect, inject, it, vi } from "vitest";
 import { CERTIFICATE_CHECK_VERSION, verifyCertificate } from "../../worker/domain/certificates/verify";
 import { openActiveCredential } from "../../worker/domain/credentials/store";
 import { base64Decode, base64Encode } from "../../contracts/base64url";
-import { sealKeyFile } from "../../collectors/certificates/key-file";
+import { sealKeyFile } from "../../contracts/certificates/key-file";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
 import { NOT_A_MEMBER } from "../../sandbox/taxportal/members";
 import { callJson, createWorkspace } from "./helpers";
