@@ -25,7 +25,7 @@ import { REPLICA_CLIENT, transactionsBetween } from "../sandbox/openbanking/grou
 import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
 import { walkReplicaConsent } from "../sandbox/openbanking/walk-consent";
 import { startSandbox } from "../sandbox/server";
-import type { DocumentType } from "../sandbox/taxportal/documents";
+import type { DocumentType } from "../sandbox/sandbox-taxportal/documents";
 import { findProvider } from "../worker/domain/catalog/providers";
 import { splitRange } from "../worker/domain/pipeline/segments";
 import { canonicalJson } from "../worker/platform/lib/canonical-json";

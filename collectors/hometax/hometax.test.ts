@@ -10,7 +10,7 @@ import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { HOMETAX_MEMBERS, NOT_REGISTERED } from "../../sandbox/hometax/members";
 import type { SandboxServer } from "../../sandbox/server";
 import { checkHometax, LIVE_CHECK_SCHEMAS } from "../../scripts/live-check/hometax";
-import type { DocumentType } from "../../sandbox/taxportal/documents";
+import type { DocumentType } from "../../sandbox/sandbox-taxportal/documents";
 
 const SCHEMAS = {
   "taxportal.tax-invoices.sales.v1": { record: TaxInvoiceSalesRecord, key: "ntsTransactionId" },

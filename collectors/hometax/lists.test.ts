@@ -5,7 +5,7 @@ import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { BUSINESS_CHOICES, HOMETAX_MEMBERS, type MemberBehaviour } from "../../sandbox/hometax/members";
 import type { SandboxServer } from "../../sandbox/server";
-import type { DocumentType } from "../../sandbox/taxportal/documents";
+import type { DocumentType } from "../../sandbox/sandbox-taxportal/documents";
 import { businessTin } from "./business-choice";
 import type { HometaxOptions } from "./options";
 import { readTable } from "./text-download";

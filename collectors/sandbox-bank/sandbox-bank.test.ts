@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/sandbox-bank/behaviours";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";

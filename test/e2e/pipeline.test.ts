@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
-import { cardGroundTruth } from "../../sandbox/card/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
+import { CERTIFICATE_CUSTOMERS } from "../../sandbox/sandbox-card/certificate-customers";
+import { cardGroundTruth } from "../../sandbox/sandbox-card/ground-truth";
 import { fromDay, toDay } from "../../sandbox/dates";
 import { kstDate } from "../../contracts/korean-time";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { documentsOf } from "../../sandbox/taxportal/documents";
-import { ID_MEMBERS } from "../../sandbox/taxportal/members";
+import { documentsOf } from "../../sandbox/sandbox-taxportal/documents";
+import { ID_MEMBERS } from "../../sandbox/sandbox-taxportal/members";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { specViolations } from "../support/spec-field-tables";
 import { csvRows as csvRowsOf } from "./result-csv";

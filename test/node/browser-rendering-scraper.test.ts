@@ -1,6 +1,6 @@
 import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../worker/domain/scraper/browser-rendering-client";
 import { SessionGone } from "../../worker/domain/scraper/port";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { accountsOf, ledgerOf } from "../../sandbox/bank/ledger";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
+import { accountsOf, ledgerOf } from "../../sandbox/sandbox-bank/ledger";
 import { BankAccountRecord, BankTransactionRecord } from "../../contracts/records/bank";
 import { fromDay, toDay } from "../../sandbox/dates";
 

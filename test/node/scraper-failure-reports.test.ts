@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountsOf } from "../../sandbox/bank/ledger";
+import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
 import { ContainerScraper } from "../../worker/domain/scraper/container-client";

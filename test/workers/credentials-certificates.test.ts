@@ -5,7 +5,7 @@ import { openActiveCredential } from "../../worker/domain/credentials/store";
 import { base64Decode, base64Encode } from "../../contracts/base64url";
 import { sealKeyFile } from "../../contracts/certificates/key-file";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
-import { NOT_A_MEMBER } from "../../sandbox/taxportal/members";
+import { NOT_A_MEMBER } from "../../sandbox/sandbox-taxportal/members";
 import { callJson, createWorkspace } from "./helpers";
 import { act, signedIn } from "./operator-helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";

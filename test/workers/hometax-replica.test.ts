@@ -4,7 +4,7 @@ import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { BUSINESS_CHOICES, HOMETAX_MEMBERS } from "../../sandbox/hometax/members";
 import { callJson, createWorkspace } from "./helpers";
 import { harness } from "./pipeline-harness";
-import type { DocumentType } from "../../sandbox/taxportal/documents";
+import type { DocumentType } from "../../sandbox/sandbox-taxportal/documents";
 import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/kit/business-card-approvals";
 
 type Json = Record<string, any>;

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { parseCsv } from "../support/parse-csv";
 import { fieldInfos } from "../../contracts/records/field-kinds";
-import { documentsOf } from "../../sandbox/taxportal/documents";
+import { documentsOf } from "../../sandbox/sandbox-taxportal/documents";
 import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
-import { ID_MEMBERS } from "../../sandbox/taxportal/members";
+import { ID_MEMBERS } from "../../sandbox/sandbox-taxportal/members";
 import { addCredential, call, callJson, createWorkspace } from "./helpers";
 import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/kit/business-card-approvals";
 
