@@ -102,7 +102,7 @@ describe("bank jobs through the real stack", () => {
     const loginId = `since_${crypto.randomUUID().slice(0, 8)}`;
     const credential = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" } });
     const [account] = bankGroundTruth(loginId).accounts.map((a) => a.accountNumber);
-    // The last two weeks, where the bank's next revision posts late and takes a posting back (sandbox/bank/ledger.ts).
+    // The last two weeks, where the bank's next revision posts late and takes a posting back (sandbox/sandbox-bank/ledger.ts).
     const range = { start: fromDay(toDay(kstDate()) - 14), end: kstDate() };
     const params = { dateRangeStart: range.start, dateRangeEnd: range.end, accountNumber: [account] };
     const request = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", credentialId: credential.body.id };
