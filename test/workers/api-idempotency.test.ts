@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import type { Bindings } from "../../worker/env";
 import type { PipelineMessage } from "../../worker/domain/jobs/messages";
 import { pipelineDeps } from "../../worker/domain/pipeline/deps";
