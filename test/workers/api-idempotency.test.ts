@@ -1,14 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import type { Bindings } from "../../worker/env";
 import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import { executeMessage } from "../../worker/domain/pipeline/executor";
 import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 type Json = Record<string, any>;
 
-const create = (key: string, body: unknown, idempotencyKey?: string, bindings?: Bindings) =>
+const create = (key: string, body: unknown, idempotencyKey?: string, bindings?: Env) =>
   callJson<Json>("/api/v1/data-jobs", { method: "POST", key, json: body, headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey }, env: bindings });
 
 /** A D1 binding that counts its round trips: a batch is one, as is each statement's run, all, first or raw. */
@@ -97,7 +96,7 @@ describe("Idempotency-Key", () => {
     // The workspace's first create reads the create context; later ones decide from the kept one.
     expect((await create(ws.apiKey, body, "warm-up", queue.env)).status).toBe(201);
     const counting = roundTripCounting();
-    const counted = { ...queue.env, DB: counting.db } as Bindings;
+    const counted = { ...queue.env, DB: counting.db } as Env;
     const first = await create(ws.apiKey, body, "one-trip", counted);
     expect([first.status, first.body.phase, counting.roundTrips()]).toEqual([201, "PENDING", 1]);
     const replayed = await create(ws.apiKey, body, "one-trip", counted);

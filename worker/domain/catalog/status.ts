@@ -1,5 +1,4 @@
 import { type PulseWindow, providerPulse } from "./provider-pulse";
-import type { Bindings } from "../../env";
 import type { JobRow } from "../jobs/store";
 import { log } from "../../platform/observability/telemetry";
 
@@ -30,7 +29,7 @@ export function providerState(pulse: { lastHour: PulseWindow; lastDay: PulseWind
 const INSTITUTION_CATEGORIES = new Set(["TRANSIENT", "OTHER"]);
 
 /** Counts an ended job toward its provider's status. Never throws: a status is not worth failing a job's end over. */
-export async function notePulse(env: Pick<Bindings, "PROVIDER_PULSES">, row: JobRow, now: number = Date.now()): Promise<void> {
+export async function notePulse(env: Pick<Env, "PROVIDER_PULSES">, row: JobRow, now: number = Date.now()): Promise<void> {
   // Without a credential to log in with, the job never reached the institution: it is no job of the provider's.
   if (row.error?.category === "CREDENTIAL_MISSING") return;
   const ok = row.status === "SUCCEEDED" ? true : row.error && INSTITUTION_CATEGORIES.has(row.error.category) ? false : null;

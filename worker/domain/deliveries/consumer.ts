@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import type { JobRow } from "../jobs/store";
 import { log } from "../../platform/observability/telemetry";
 import { type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
@@ -16,20 +15,20 @@ export interface RouteDeliveryMessage {
 /** Tries a delivery gets before it ends FAILED in the route's log: spread over hours by the backoff below. */
 export const DELIVERY_TRIES = 8;
 
-const backoffSeconds = (env: Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">, tries: number) => Math.min(numberOr(env.DELIVERY_RETRY_BASE_SECONDS, 30) * 2 ** (tries - 1), 3600);
+const backoffSeconds = (env: Pick<Env, "DELIVERY_RETRY_BASE_SECONDS">, tries: number) => Math.min(numberOr(env.DELIVERY_RETRY_BASE_SECONDS, 30) * 2 ** (tries - 1), 3600);
 
 /** Longer than the longest backoff (an hour): a pending delivery untouched this long lost its queue message. */
 const STALLED_MS = 2 * 3_600_000;
 
 /** Sends again the deliveries whose queue message was lost; the cron runs it. Returns how many. */
-export async function resendStalledRouteDeliveries(env: Pick<Bindings, "DB" | "DELIVERIES">, now: number = Date.now()): Promise<number> {
+export async function resendStalledRouteDeliveries(env: Pick<Env, "DB" | "DELIVERIES">, now: number = Date.now()): Promise<number> {
   const ids = await claimStalledDeliveries(env.DB, STALLED_MS, now);
   for (const deliveryId of ids) await env.DELIVERIES.send({ deliveryId });
   return ids.length;
 }
 
 /** A succeeded job with a route gets its delivery, once (a second end of the job finds the first), queued. */
-export async function queueRouteDelivery(env: Pick<Bindings, "DB" | "DELIVERIES">, job: JobRow): Promise<void> {
+export async function queueRouteDelivery(env: Pick<Env, "DB" | "DELIVERIES">, job: JobRow): Promise<void> {
   if (job.status !== "SUCCEEDED" || !job.deliveryRouteId) return;
   const delivery = await insertDelivery(env.DB, job.deliveryRouteId, job.id);
   if (delivery) await env.DELIVERIES.send({ deliveryId: delivery.id });
@@ -44,7 +43,7 @@ export async function queueRouteDelivery(env: Pick<Bindings, "DB" | "DELIVERIES"
  */
 export async function consumeDeliveryBatch(
   batch: MessageBatch<RouteDeliveryMessage>,
-  env: DeliverEnv & Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">,
+  env: DeliverEnv & Pick<Env, "DELIVERY_RETRY_BASE_SECONDS">,
   jobs: DeliveryJobs,
 ): Promise<void> {
   for (const message of batch.messages) {

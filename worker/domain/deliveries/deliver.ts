@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import type { FinishedUnits, JobRow } from "../jobs/store";
 import { scraperClient } from "../scraper/binding";
 import { resultRecord } from "../results/changes";
@@ -10,7 +9,7 @@ import { localDestinationsAllowed } from "../../platform/http/public-destination
 import { putS3Object } from "./s3";
 import { findRouteById, openRouteSecret, type RouteRow } from "./store";
 
-export type DeliverEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "SCRAPER" | "SCRAPER_URL" | "SCRAPER_INSTANCES" | "RUNNER_HUB" | "SCRAPER_RUNNERS" | "SCRAPER_SHARED_SECRET" | "WEBHOOK_ALLOW_LOCAL_URLS">;
+export type DeliverEnv = Pick<Env, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "SCRAPER" | "SCRAPER_URL" | "SCRAPER_INSTANCES" | "RUNNER_HUB" | "SCRAPER_RUNNERS" | "SCRAPER_SHARED_SECRET" | "WEBHOOK_ALLOW_LOCAL_URLS">;
 
 /**
  * What a delivery reads of the job flow, which sits above deliveries: the job (jobs/store.ts findJobById) and the units

@@ -1,4 +1,4 @@
-import type { Principal } from "../../env";
+import type { Principal } from "../api-keys/principal";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import { activeConnectionById } from "../partners/connections";
 

@@ -5,7 +5,6 @@ import type { JobError } from "../../../contracts/job-failures";
 import { eraseSupersededSecret } from "../credentials/store";
 import { database } from "../../platform/database/client";
 import { jobs, taskUnits } from "./tables";
-import type { Bindings } from "../../env";
 import { storeChanges } from "../results/changes";
 import { jobBilling } from "../workspaces/store";
 import { publishJob } from "./board";
@@ -18,7 +17,7 @@ import { type PipelineMessage, planMessage, unitMessage } from "./messages";
 import { type FinishedUnit, findJobById, findUnit, finishedUnits, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<
-  Bindings,
+  Env,
   "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES" | "SUGGESTED_POLL_INTERVAL_MS"
 >;
 

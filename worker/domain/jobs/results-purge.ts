@@ -1,12 +1,11 @@
 import { and, eq, isNotNull, isNull, lte } from "drizzle-orm";
-import type { Bindings } from "../../env";
 import { database } from "../../platform/database/client";
 import { deleteStoredResults } from "../results/purge";
 import { publishJob } from "./board";
 import type { JobRow } from "./store";
 import { jobs, taskUnits } from "./tables";
 
-export type PurgeEnv = Pick<Bindings, "DB" | "RESULTS" | "JOB_BOARD">;
+export type PurgeEnv = Pick<Env, "DB" | "RESULTS" | "JOB_BOARD">;
 
 /**
  * Removes a job's stored results, then its units' rows, and marks it purged: its row, what the job was, stays. The

@@ -5,7 +5,7 @@ import type { ProviderState } from "../../domain/catalog/status";
 import { kst } from "../kst";
 import { DataTable, Page } from "../layout";
 import type { PulseWindow } from "../../domain/catalog/provider-pulse";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../platform/http/app-env";
 
 export const STATUS_PAGE_PATH = "/status";
 
