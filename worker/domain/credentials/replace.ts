@@ -1,11 +1,10 @@
 import { jobError } from "../../../contracts/job-failures";
-import type { ProbeMessage } from "../jobs/messages";
 import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersededSecret, findCredential, isIdentityConflict, replaceCredentialStatements, supersededIds } from "./store";
-import { settleCheck, startCheck } from "./login-checks";
+import { type ProbeMessage, settleCheck, startCheck } from "./login-checks";
 import { log } from "../../platform/observability/telemetry";
 import { ApiError } from "../../platform/errors/api-error";
 
-type RegistrationEnv = Pick<Env, "DB" | "TASKS">;
+type RegistrationEnv = Pick<Env, "DB"> & { TASKS: Queue<ProbeMessage> };
 
 /** Whether a registration is checked with a login once it is in, in the background (CREDENTIAL_CHECKS, env.ts). */
 export const checksOnRegistration = (env: Pick<Env, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS === undefined || env.CREDENTIAL_CHECKS === "";

@@ -12,6 +12,9 @@ export interface RouteDeliveryMessage {
   deliveryId: string;
 }
 
+/** The DELIVERIES queue as its senders name it: the generated bindings type it a queue of anything (worker-configuration.d.ts). */
+type DeliveryQueue = { DELIVERIES: Queue<RouteDeliveryMessage> };
+
 /** Tries a delivery gets before it ends FAILED in the route's log: spread over hours by the backoff below. */
 export const DELIVERY_TRIES = 8;
 
@@ -21,14 +24,14 @@ const backoffSeconds = (env: Pick<Env, "DELIVERY_RETRY_BASE_SECONDS">, tries: nu
 const STALLED_MS = 2 * 3_600_000;
 
 /** Sends again the deliveries whose queue message was lost; the cron runs it. Returns how many. */
-export async function resendStalledRouteDeliveries(env: Pick<Env, "DB" | "DELIVERIES">, now: number = Date.now()): Promise<number> {
+export async function resendStalledRouteDeliveries(env: Pick<Env, "DB"> & DeliveryQueue, now: number = Date.now()): Promise<number> {
   const ids = await claimStalledDeliveries(env.DB, STALLED_MS, now);
   for (const deliveryId of ids) await env.DELIVERIES.send({ deliveryId });
   return ids.length;
 }
 
 /** A succeeded job with a route gets its delivery, once (a second end of the job finds the first), queued. */
-export async function queueRouteDelivery(env: Pick<Env, "DB" | "DELIVERIES">, job: JobRow): Promise<void> {
+export async function queueRouteDelivery(env: Pick<Env, "DB"> & DeliveryQueue, job: JobRow): Promise<void> {
   if (job.status !== "SUCCEEDED" || !job.deliveryRouteId) return;
   const delivery = await insertDelivery(env.DB, job.deliveryRouteId, job.id);
   if (delivery) await env.DELIVERIES.send({ deliveryId: delivery.id });

@@ -13,13 +13,14 @@ import { jobEnded } from "./events";
 import { emitEvent } from "../webhooks/emit";
 import { jobView, pollIntervalMs } from "./views";
 import { monthlyStepsLeft } from "./step-cap";
-import { type PipelineMessage, planMessage, unitMessage } from "./messages";
+import { type PipelineMessage, type PipelineQueue, planMessage, unitMessage } from "./messages";
 import { type FinishedUnit, findJobById, findUnit, finishedUnits, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<
   Env,
-  "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES" | "SUGGESTED_POLL_INTERVAL_MS"
->;
+  "DB" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES" | "SUGGESTED_POLL_INTERVAL_MS"
+> &
+  PipelineQueue;
 
 export interface PlannedUnit {
   target: Target | null;
