@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle
 import { noteFlagged } from "../alerts/raise";
 import { database } from "../../platform/database/client";
 import { failureReports } from "./tables";
-import type { FailureReport } from "./failure-report";
+import type { FailureReport } from "../../platform/errors/failure-report";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
 import { reportUrl } from "../../../collectors/redaction";
 
