@@ -1,5 +1,5 @@
 import { type PulseWindow, providerPulse } from "./provider-pulse";
-import type { JobRow } from "../jobs/store";
+import type { JobError } from "../../../contracts/job-failures";
 import { log } from "../../platform/observability/telemetry";
 
 /**
@@ -28,8 +28,11 @@ export function providerState(pulse: { lastHour: PulseWindow; lastDay: PulseWind
 /** Failures the user's side causes (a wrong password, a missing credential, bad input) say nothing of the institution. */
 const INSTITUTION_CATEGORIES = new Set(["TRANSIENT", "OTHER"]);
 
+/** What a status reads of an ended job (a JobRow of jobs/store.ts, which sits above catalog). */
+type EndedJob = { id: string; providerCode: string; status: string; error: JobError | null; createdAt: number; finishedAt: number | null };
+
 /** Counts an ended job toward its provider's status. Never throws: a status is not worth failing a job's end over. */
-export async function notePulse(env: Pick<Env, "PROVIDER_PULSES">, row: JobRow, now: number = Date.now()): Promise<void> {
+export async function notePulse(env: Pick<Env, "PROVIDER_PULSES">, row: EndedJob, now: number = Date.now()): Promise<void> {
   // Without a credential to log in with, the job never reached the institution: it is no job of the provider's.
   if (row.error?.category === "CREDENTIAL_MISSING") return;
   const ok = row.status === "SUCCEEDED" ? true : row.error && INSTITUTION_CATEGORIES.has(row.error.category) ? false : null;

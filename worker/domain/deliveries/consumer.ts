@@ -1,4 +1,3 @@
-import type { JobRow } from "../jobs/store";
 import { log } from "../../platform/observability/telemetry";
 import { type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
 import { claimStalledDeliveries, findDelivery, insertDelivery, recordTry } from "./store";
@@ -31,7 +30,7 @@ export async function resendStalledRouteDeliveries(env: Pick<Env, "DB"> & Delive
 }
 
 /** A succeeded job with a route gets its delivery, once (a second end of the job finds the first), queued. */
-export async function queueRouteDelivery(env: Pick<Env, "DB"> & DeliveryQueue, job: JobRow): Promise<void> {
+export async function queueRouteDelivery(env: Pick<Env, "DB"> & DeliveryQueue, job: { id: string; status: string; deliveryRouteId: string | null }): Promise<void> {
   if (job.status !== "SUCCEEDED" || !job.deliveryRouteId) return;
   const delivery = await insertDelivery(env.DB, job.deliveryRouteId, job.id);
   if (delivery) await env.DELIVERIES.send({ deliveryId: delivery.id });
