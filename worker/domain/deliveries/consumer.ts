@@ -1,5 +1,5 @@
 import { log } from "../../platform/observability/telemetry";
-import { type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
+import { type DeliveredJob, type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
 import { claimStalledDeliveries, findDelivery, insertDelivery, recordTry } from "./store";
 import { numberOr } from "../../platform/configuration";
 import { ApiError } from "../../platform/errors/api-error";
@@ -43,10 +43,10 @@ export async function queueRouteDelivery(env: Pick<Env, "DB"> & DeliveryQueue, j
  * deleted before it ran ends FAILED at once, the last saying when and why.
  * `jobs`: what it reads of the job flow (worker/index.ts passes it).
  */
-export async function consumeDeliveryBatch(
+export async function consumeDeliveryBatch<Job extends DeliveredJob>(
   batch: MessageBatch<RouteDeliveryMessage>,
   env: DeliverEnv & Pick<Env, "DELIVERY_RETRY_BASE_SECONDS">,
-  jobs: DeliveryJobs,
+  jobs: DeliveryJobs<Job>,
 ): Promise<void> {
   for (const message of batch.messages) {
     const delivery = await findDelivery(env.DB, message.body.deliveryId);
