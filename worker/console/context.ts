@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { MemberRole } from "../domain/workspaces/member-roles";
+import type { MemberRole } from "../domain/workspaces/tables";
 import type { PageVariables } from "../web/page-env";
 import type { WithPath } from "../web/path-params";
 

@@ -3,7 +3,7 @@ import { alias, QueryBuilder } from "drizzle-orm/sqlite-core";
 import { revokeIssuerManagingKeys, revokeUserKeys } from "../api-keys/revoke";
 import type { Database } from "../../platform/database/client";
 import { database } from "../../platform/database/client";
-import type { MemberRole } from "../workspaces/member-roles";
+import type { MemberRole } from "../workspaces/tables";
 import { users, workspaceMembers } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";

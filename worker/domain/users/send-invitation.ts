@@ -1,4 +1,4 @@
-import type { MemberRole } from "../workspaces/member-roles";
+import type { MemberRole } from "../workspaces/tables";
 import { sendMail } from "../mail/outbox";
 import { workspaceNames } from "../workspaces/store";
 import { INVITATION_TTL_MS, type InvitationRow, invite } from "./invitations";

@@ -1,6 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { workspaces } from "../workspaces/tables";
-import { MEMBER_ROLES } from "../workspaces/member-roles";
+import { MEMBER_ROLES, workspaces } from "../workspaces/tables";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 

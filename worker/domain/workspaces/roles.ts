@@ -1,4 +1,4 @@
-import type { MemberRole } from "./member-roles";
+import type { MemberRole } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 
 /**
