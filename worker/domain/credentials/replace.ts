@@ -6,10 +6,10 @@ import { ApiError } from "../../platform/errors/api-error";
 
 type RegistrationEnv = Pick<Env, "DB"> & { TASKS: Queue<ProbeMessage> };
 
-/** Whether a registration is checked with a login once it is in, in the background (CREDENTIAL_CHECKS, env.ts). */
+/** Whether a registration is checked with a login once it is in, in the background (CREDENTIAL_CHECKS, platform/settings.d.ts). */
 export const checksOnRegistration = (env: Pick<Env, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS === undefined || env.CREDENTIAL_CHECKS === "";
 
-/** Whether the hosted page checks an ID login at the institution before it stores it (CREDENTIAL_CHECKS, env.ts). */
+/** Whether the hosted page checks an ID login at the institution before it stores it (CREDENTIAL_CHECKS, platform/settings.d.ts). */
 export const checksHostedLogins = (env: Pick<Env, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS !== "off";
 
 /**
