@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every check CI runs.
-#   checks:  typecheck, deploy:check, the SDK build (the end-to-end tests load it)
+#   checks:  the bindings' types against wrangler.toml, typecheck, deploy:check, the SDK build (the end-to-end tests
+#            load it)
 #   node:    the sandbox, adapters in Chromium, the scraper service, the OpenAPI lint
 #   workers: the Workers runtime tests
 #   e2e:     the end-to-end tests against the real local stack
@@ -54,7 +55,8 @@ checks() {
   local bundle=$!
   npm run -s build:sdk &
   local sdk=$!
-  npm run -s typecheck
+  # worker-configuration.d.ts is generated from wrangler.toml: a binding changed there and not regenerated fails here.
+  WRANGLER_SEND_METRICS=false npm run -s types:bindings -- --check && npm run -s typecheck
   local types=$?
   wait "$bundle" && wait "$sdk" && return "$types"
 }

@@ -1,7 +1,6 @@
 import { createApp } from "./app";
 import { assertConfigured } from "./domain/deployment/configuration-problems";
 import { meteringOn, takeUsage } from "./platform/metering";
-import type { Bindings } from "./env";
 import { consumeBatch } from "./domain/pipeline/consumer";
 import { invocationBindings } from "./domain/pipeline/detached-delivery";
 import { pipelineDeps } from "./domain/pipeline/deps";
@@ -44,7 +43,7 @@ export { DetachedDeliveries } from "./domain/pipeline/detached-delivery";
 
 const app = createApp();
 
-type CronStep = (env: Bindings, pipeline: PipelineDeps) => Promise<unknown>;
+type CronStep = (env: Env, pipeline: PipelineDeps) => Promise<unknown>;
 
 /**
  * The minute's cron, in order: each step is its owning domain's, and a new one is a row here (docs/architecture.md).
@@ -77,12 +76,12 @@ const CRON_STEPS: readonly CronStep[] = [
 ];
 
 /** Each queue's consumer, by the queue's name; the pipeline's tasks queue takes what no other names. */
-const CONSUMERS: Readonly<Record<string, (batch: MessageBatch<unknown>, env: Bindings) => Promise<void>>> = {
+const CONSUMERS: Readonly<Record<string, (batch: MessageBatch<unknown>, env: Env) => Promise<void>>> = {
   [WEBHOOK_QUEUE]: (batch, env) => consumeWebhookBatch(batch as MessageBatch<WebhookMessage>, env),
   [REQUEST_LOG_QUEUE]: (batch, env) => consumeRequestLogBatch(batch as MessageBatch<QueuedRequestLogMessage>, env.DB),
   [DELIVERY_QUEUE]: (batch, env) => consumeDeliveryBatch(batch as MessageBatch<RouteDeliveryMessage>, env, { findJobById, resultUnits }),
 };
-const consumePipeline = (batch: MessageBatch<unknown>, env: Bindings) => consumeBatch(batch as MessageBatch<PipelineMessage>, env);
+const consumePipeline = (batch: MessageBatch<unknown>, env: Env) => consumeBatch(batch as MessageBatch<PipelineMessage>, env);
 
 export default {
   fetch(request, env, ctx) {
@@ -100,4 +99,4 @@ export default {
     const pipeline = pipelineDeps(used);
     for (const step of CRON_STEPS) await step(used, pipeline);
   },
-} satisfies ExportedHandler<Bindings, PipelineMessage | WebhookMessage | QueuedRequestLogMessage>;
+} satisfies ExportedHandler<Env, PipelineMessage | WebhookMessage | QueuedRequestLogMessage>;

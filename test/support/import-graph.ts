@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-/** A value import from one source file to another, both relative to the repository's root. */
-export interface ValueImport {
+/** An import from one source file to another, both relative to the repository's root. */
+export interface Import {
   from: string;
   to: string;
 }
@@ -27,31 +27,19 @@ function resolveRelative(root: string, from: string, specifier: string): string 
   return undefined;
 }
 
-/** Whether an import declaration brings in anything at run time: type-only imports and imports of types alone do not. */
-function importsValue(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
-  if (ts.isExportDeclaration(node)) {
-    if (node.isTypeOnly) return false;
-    if (node.exportClause && ts.isNamedExports(node.exportClause)) return node.exportClause.elements.some((e) => !e.isTypeOnly);
-    return true;
-  }
-  const clause = node.importClause;
-  if (!clause) return true; // a side-effect import
-  if (clause.isTypeOnly) return false;
-  if (clause.name) return true;
-  const bindings = clause.namedBindings;
-  if (!bindings) return false;
-  if (ts.isNamespaceImport(bindings)) return true;
-  return bindings.elements.length === 0 || bindings.elements.some((e) => !e.isTypeOnly);
-}
-
-/** The relative value imports of one file: static imports and re-exports that bring values, and dynamic imports. */
-export function valueImportsOf(root: string, file: string): ValueImport[] {
+/**
+ * The relative imports of one file: static imports and re-exports, `import type` as much as values (a type names its
+ * owner as a value does), dynamic imports and `import("…")` types.
+ */
+export function importsOf(root: string, file: string): Import[] {
   const text = readFileSync(path.join(root, file), "utf8");
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const specifiers: string[] = [];
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (importsValue(node)) specifiers.push(node.moduleSpecifier.text);
+      specifiers.push(node.moduleSpecifier.text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      specifiers.push(node.argument.literal.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
       specifiers.push(node.arguments[0].text);
     }
@@ -71,8 +59,8 @@ export function folderOf(file: string, depth: number): string {
   return parts.length > depth + 1 ? parts.slice(0, depth + 1).join("/") : file;
 }
 
-/** Folder-to-folder value imports, each edge with one file pair as its witness. */
-export function folderGraph(imports: ValueImport[], folder: (file: string) => string | undefined): Map<string, Map<string, string>> {
+/** Folder-to-folder imports, each edge with one file pair as its witness. */
+export function folderGraph(imports: Import[], folder: (file: string) => string | undefined): Map<string, Map<string, string>> {
   const graph = new Map<string, Map<string, string>>();
   for (const { from, to } of imports) {
     const a = folder(from);

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import type { Bindings } from "../../worker/env";
 import type { PipelineMessage } from "../../worker/domain/jobs/messages";
 import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import { executeMessage } from "../../worker/domain/pipeline/executor";
@@ -9,7 +8,7 @@ import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } f
 
 type Json = Record<string, any>;
 
-const create = (key: string, body: unknown, idempotencyKey?: string, bindings?: Bindings) =>
+const create = (key: string, body: unknown, idempotencyKey?: string, bindings?: Env) =>
   callJson<Json>("/api/v1/data-jobs", { method: "POST", key, json: body, headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey }, env: bindings });
 
 /** A D1 binding that counts its round trips: a batch is one, as is each statement's run, all, first or raw. */
@@ -98,7 +97,7 @@ describe("Idempotency-Key", () => {
     // The workspace's first create reads the create context; later ones decide from the kept one.
     expect((await create(ws.apiKey, body, "warm-up", queue.env)).status).toBe(201);
     const counting = roundTripCounting();
-    const counted = { ...queue.env, DB: counting.db } as Bindings;
+    const counted = { ...queue.env, DB: counting.db } as Env;
     const first = await create(ws.apiKey, body, "one-trip", counted);
     expect([first.status, first.body.phase, counting.roundTrips()]).toEqual([201, "PENDING", 1]);
     const replayed = await create(ws.apiKey, body, "one-trip", counted);
@@ -121,7 +120,7 @@ describe("Idempotency-Key", () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     // A queue that takes its time: the answer must not wait for it (the sweep re-sends a plan a send lost).
     const TASKS = { send: async (message: PipelineMessage) => (await held, sent.push(message)) } as unknown as Queue<PipelineMessage>;
-    const answered = await Promise.race([create(ws.apiKey, body, "answered-first", { ...env, TASKS } as Bindings), new Promise((r) => setTimeout(() => r("waited"), 5_000))]);
+    const answered = await Promise.race([create(ws.apiKey, body, "answered-first", { ...env, TASKS } as Env), new Promise((r) => setTimeout(() => r("waited"), 5_000))]);
     expect(answered).toMatchObject({ status: 201, body: { phase: "PENDING" } });
     expect(sent).toEqual([]);
     release();

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { CollectClient, type HolderApproval } from "../../client/src/index";
 import { jobError } from "../../contracts/job-failures";
 import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
-import type { Bindings } from "../../worker/env";
 import { fileAddress, jobWithUnits } from "./helpers";
 
 /** The typed client inside workerd, calling the worker through its fetch handler. */
@@ -23,7 +22,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("the typed client on a job waiting for its holder's phone", () => {
   it("reports each request to the phone once to onAwaitingHolder, waits past its budget while the request stands, and returns the job's end", async () => {
     const { ws, jobId } = await jobWithUnits([[], []], []);
-    const jobs = new JobLifecycle(env as Bindings);
+    const jobs = new JobLifecycle(env as Env);
     const asked = (sinceMs: number, untilMs: number) => ({ method: "SIMPLE_AUTH" as const, provider: "kakao" as const, since: new Date(sinceMs).toISOString(), until: new Date(untilMs).toISOString() });
     const first = asked(Date.now(), Date.now() + 1_500);
     await jobs.awaitingHolder(jobId, first);

@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { Bindings } from "../../worker/env";
 import { createJob } from "../../worker/domain/jobs/create";
 import { planMessage } from "../../worker/domain/jobs/messages";
 import type { JobRow } from "../../worker/domain/jobs/store";
@@ -8,7 +7,7 @@ import { withDetachedDeliveries } from "../../worker/domain/pipeline/detached-de
 import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
 
 const status = async (id: string) => (await env.DB.prepare("SELECT status FROM jobs WHERE id = ?").bind(id).first<{ status: string }>())!.status;
-const localTasks = () => withDetachedDeliveries({ ...(env as Bindings), CONCURRENT_DELIVERIES: "1" }).TASKS;
+const localTasks = () => withDetachedDeliveries({ ...(env as Env), CONCURRENT_DELIVERIES: "1" }).TASKS;
 
 async function pendingJob(): Promise<JobRow> {
   const ws = await createWorkspace();

@@ -2,13 +2,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { SimpleAuthProvider } from "../../collectors/adapter";
 import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
-import type { Bindings } from "../../worker/env";
 import { addCredential, jobInWorkspace } from "./helpers";
 import { ConsoleBrowser } from "./console-browser";
 
 type Json = Record<string, any>;
 
-const jobs = new JobLifecycle(env as Bindings);
+const jobs = new JobLifecycle(env as Env);
 
 /** The row as the executor leaves it while the job's login waits for the holder's phone, the app asked `leftMs` before `until`. */
 async function setAwaiting(jobId: string, provider: SimpleAuthProvider, leftMs: number): Promise<void> {

@@ -1,6 +1,5 @@
 import { env, exports } from "cloudflare:workers";
 import { createApp } from "../../worker/app";
-import type { Bindings } from "../../worker/env";
 
 /**
  * A browser as far as the console cares: a cookie jar, a fixed client
@@ -13,7 +12,7 @@ export class ConsoleBrowser {
   lastSetCookies: string[] = [];
   lastHtml = "";
   /** When set, the same app runs on these bindings instead of the runtime's (one of them replaced, e.g. a mail binding that records). */
-  bindings: Bindings | undefined;
+  bindings: Env | undefined;
 
   constructor(
     readonly address: string = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
@@ -75,7 +74,7 @@ export class ConsoleBrowser {
 
   /** Follows the verification link sign-up mailed to `email` (the outbox keeps it), pressing its button as the owner would. */
   async verifyEmail(email: string): Promise<void> {
-    const db = (this.bindings ?? (env as Bindings)).DB;
+    const db = (this.bindings ?? (env as Env)).DB;
     const mail = await db.prepare("SELECT body FROM mail_outbox WHERE recipient = ? ORDER BY created_at DESC").bind(email).first<{ body: string }>();
     const link = /https?:\/\/\S+\/console\/verify-email\?token=\S+/.exec(mail?.body ?? "")?.[0];
     if (!link) throw new Error(`no verification link mailed to ${email}`);

@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { invalidateCredential } from "../../worker/domain/credentials/store";
 import { describe, expect, it } from "vitest";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
-import type { Bindings } from "../../worker/env";
 import { runDue } from "../../worker/domain/schedule-runs/run";
 import { bankTransaction, callJson, jobInWorkspace, withCapturedQueue } from "./helpers";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
@@ -71,7 +70,7 @@ describe("jobs in the console", () => {
     const jobId = await jobInWorkspace(workspaceId, [[bankTransaction("a", "급여", 10)], [bankTransaction("b", "이체", -5), bankTransaction("c", null, 1)], [bankTransaction("d", null, 2)]], [0, 1]);
     // Waiting its turn behind two others after one automatic resumption, written and published as the pipeline does.
     await env.DB.prepare("UPDATE jobs SET queue_position = 2, attempt = 1 WHERE id = ?").bind(jobId).run();
-    await publishJob(env as Bindings, (await findJobById(env.DB, jobId))!);
+    await publishJob(env as Env, (await findJobById(env.DB, jobId))!);
     const row = (await jobRowOf(jobId))!;
     const page = await browser.open(`/console/w/${workspaceId}/jobs/${jobId}`);
     const steps = [...page.html.matchAll(/<li data-step="([a-z-]+)">([\s\S]*?)<\/li>/g)].map((m) => [m[1], m[2]!.replace(/<[^>]+>/g, "")]);
@@ -225,7 +224,7 @@ describe("schedules in the console", () => {
     expect((await browser.open(`${base}/${row.id}`)).html).toContain("아직 실행이 없습니다");
     const occurrence = Date.now() - 60_000;
     await env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?").bind(occurrence, row.id).run();
-    await runDue(withCapturedQueue().env as Bindings, row.id, occurrence);
+    await runDue(withCapturedQueue().env as Env, row.id, occurrence);
     const runs = await browser.open(`${base}/${row.id}`);
     const run = (await env.DB.prepare("SELECT id FROM jobs WHERE schedule_id = ?").bind(row.id).first<Json>())!;
     expect(runs.html).toContain(`data-job-id="${run.id}"`);

@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../worker/env";
 import { callJson, createWorkspace, type TestWorkspace } from "./helpers";
 import { asPartner, partnerWithConnection } from "./partner-helpers";
 
@@ -22,7 +21,7 @@ function recordingDb(seen: string[]): D1Database {
 /** Creates a job through the API with its D1 statements recorded: how many read the create context, inserted a job, read endpoints. */
 async function createRecorded(ws: TestWorkspace, body: Json = ACCOUNTS, init: { key?: string; headers?: Headers } = {}) {
   const seen: string[] = [];
-  const res = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, ...init, json: body, env: { ...env, DB: recordingDb(seen) } as Bindings });
+  const res = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, ...init, json: body, env: { ...env, DB: recordingDb(seen) } as Env });
   return {
     ...res,
     contextReads: seen.filter((sql) => sql.includes("FROM workspaces w JOIN workspaces b")).length,

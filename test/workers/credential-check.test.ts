@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ProbeMessage } from "../../worker/domain/jobs/messages";
+import type { ProbeMessage } from "../../worker/domain/credentials/login-checks";
 import { registerCredential, recheckCredential } from "../../worker/domain/credentials/replace";
 import { findCredential, invalidateCredential, openActiveCredential, sealedCredentialRow } from "../../worker/domain/credentials/store";
 import { hasActiveJob } from "../../worker/domain/jobs/store";

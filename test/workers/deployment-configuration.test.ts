@@ -2,14 +2,13 @@ import { createExecutionContext, createMessageBatch, createScheduledController, 
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { configurationProblems, REQUIRED_SECRETS } from "../../worker/domain/deployment/configuration-problems";
-import type { Bindings } from "../../worker/env";
 import worker from "../../worker/index";
 import type { PipelineMessage } from "../../worker/domain/jobs/messages";
 import { createWorkspace } from "./helpers";
 
-const without = (name: keyof Bindings): Bindings => ({ ...env, [name]: undefined });
+const without = (name: keyof Env): Env => ({ ...env, [name]: undefined });
 
-async function fetchWith(bindings: Bindings, path: string, init: RequestInit = {}): Promise<Response> {
+async function fetchWith(bindings: Env, path: string, init: RequestInit = {}): Promise<Response> {
   const ctx = createExecutionContext();
   const response = await worker.fetch(new Request(`https://api.test${path}`, init) as Parameters<typeof worker.fetch>[0], bindings, ctx);
   await waitOnExecutionContext(ctx);

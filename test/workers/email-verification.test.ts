@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { callJson } from "./helpers";
 import { alertCode, ConsoleBrowser } from "./console-browser";
 import { sha256Hex } from "../../worker/platform/lib/crypto";
-import type { Bindings } from "../../worker/env";
 
 type Json = Record<string, any>;
 
@@ -52,7 +51,7 @@ describe("mailed account links", () => {
     const sent: { to: string; text: string }[] = [];
     const MAIL = { send: async (message: { to: string; text: string }) => void sent.push(message) } as unknown as SendEmail;
     const browser = new ConsoleBrowser();
-    browser.bindings = { ...env, MAIL, MAIL_FROM: "no-reply@collect-edge.co.kr", MAIL_OUTBOX_ONLY: undefined } as Bindings;
+    browser.bindings = { ...env, MAIL, MAIL_FROM: "no-reply@collect-edge.co.kr", MAIL_OUTBOX_ONLY: undefined } as Env;
     const { email } = await browser.signUp();
     const link = /https?:\/\/\S+\/console\/verify-email\?token=\S+/.exec(sent.find((m) => m.to === email)?.text ?? "")![0];
     const token = new URL(link).searchParams.get("token")!;

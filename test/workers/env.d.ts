@@ -1,14 +1,10 @@
 import type { D1Migration } from "cloudflare:test";
-import type { Bindings } from "../../worker/env";
 // The openssl-made certificate worker tests inject (declares its ProvidedContext entry).
 import "../support/joint-certificate-fixture";
 
 declare global {
   namespace Cloudflare {
-    interface GlobalProps {
-      mainModule: typeof import("../../worker/index");
-    }
-    interface Env extends Bindings {
+    interface Env {
       TEST_MIGRATIONS: D1Migration[];
       /** Container instances' stand-in (test/support/scraper-instance-stand-in.js): the scraper process behind a Durable Object binding. */
       SCRAPER_STAND_IN: DurableObjectNamespace;

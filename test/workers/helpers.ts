@@ -8,7 +8,6 @@ import { credentials } from "../../worker/domain/credentials/tables";
 import { workspaces } from "../../worker/domain/workspaces/tables";
 import type { LoginCredential } from "../../collectors/adapter";
 import type { RequestGate } from "../../worker/domain/api-keys/request-gate";
-import type { Bindings } from "../../worker/env";
 import type { PipelineMessage } from "../../worker/domain/jobs/messages";
 import { credentialIdentity } from "../../worker/domain/credentials/identity";
 import { sealCredential } from "../../worker/domain/vault/envelope";
@@ -54,7 +53,7 @@ export function fileAddress(): string {
  * Calls the worker under test through its real fetch handler; with `env`,
  * the same app runs on those bindings instead (one of them wrapped to fail).
  */
-export async function call(path: string, init: RequestInit & { key?: string; json?: unknown; env?: Bindings } = {}): Promise<Response> {
+export async function call(path: string, init: RequestInit & { key?: string; json?: unknown; env?: Env } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (!headers.has("CF-Connecting-IP")) headers.set("CF-Connecting-IP", fileAddress());
   if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
@@ -141,7 +140,7 @@ export const TX_JOB = { providerCode: "sandbox.bank", schema: "bank.transactions
  * `failingSends`, that many sends first throw as an unavailable queue would,
  * delivering nothing.
  */
-export function withCapturedQueue(options: { failingSends?: number } = {}): { env: Bindings; sent: PipelineMessage[] } {
+export function withCapturedQueue(options: { failingSends?: number } = {}): { env: Env; sent: PipelineMessage[] } {
   const sent: PipelineMessage[] = [];
   let failuresLeft = options.failingSends ?? 0;
   const accept = (messages: PipelineMessage[]) => {

@@ -1,7 +1,6 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Bindings } from "../../worker/env";
 import { createJob } from "../../worker/domain/jobs/create";
 import { consumeBatch } from "../../worker/domain/pipeline/consumer";
 import { type PipelineMessage, planMessage as planOf } from "../../worker/domain/jobs/messages";
@@ -15,7 +14,7 @@ async function newJob(login?: { loginId: string; password: string }) {
 }
 
 /** Runs one batch through the queue handler, with the bindings given, and reads back what it acked and retried. */
-async function consume(bodies: PipelineMessage[], bindings: Bindings = env) {
+async function consume(bodies: PipelineMessage[], bindings: Env = env) {
   const messages = queueDeliveries(bodies);
   const batch = createMessageBatch<PipelineMessage>("collect-tasks", messages);
   const ctx = createExecutionContext();
@@ -51,7 +50,7 @@ describe("queue consumer: executor outcome to ack or retry", () => {
   it("retries a message whose job hit a transient failure and keeps the job open", async () => {
     const job = await newJob({ loginId: "user_good", password: "pass_good" });
     // Nothing listens on port 1: the scraper is down, a crash the executor classifies as retryable (ENGINE_CRASHED).
-    const scraperDown: Bindings = { ...env, SCRAPER_URL: "http://127.0.0.1:1" };
+    const scraperDown: Env = { ...env, SCRAPER_URL: "http://127.0.0.1:1" };
     const { ids, result } = await consume([planOf(job)], scraperDown);
     expect(result.explicitAcks).toEqual([]);
     expect(result.retryMessages.map((m) => m.msgId)).toEqual(ids);

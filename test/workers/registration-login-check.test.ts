@@ -2,14 +2,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { jobError } from "../../contracts/job-failures";
 import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
-import type { Bindings } from "../../worker/env";
 import { callJson, createWorkspace, type TestWorkspace } from "./helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";
 
 type Json = Record<string, any>;
 const BANK = { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" };
 // This project registers without checks (vitest.config.ts); the hosted page's check is what these tests are about.
-const CHECKED = { ...(env as Bindings), CREDENTIAL_CHECKS: "on" } as Bindings;
+const CHECKED = { ...(env as Env), CREDENTIAL_CHECKS: "on" } as Env;
 const PHONE = `${env.SANDBOX_BASE_URL}/_sandbox/hometax/phone`;
 
 async function issue(ws: TestWorkspace, option: Json = BANK) {

@@ -5,7 +5,6 @@ import { watchRequestLogSize, REQUEST_LOG_ALERT_BYTES } from "../../worker/domai
 import { cardMasked, REDACTED, redact, TRUNCATED } from "../../worker/domain/request-logs/redaction";
 import { findRequestLog, insertRequestLogs, omittedOn } from "../../worker/domain/request-logs/store";
 import { PLAN_REQUEST_LOG } from "../../worker/domain/workspaces/plans";
-import type { Bindings } from "../../worker/env";
 import { kstDate } from "../../contracts/korean-time";
 import { call, callJson, createWorkspace, TX_JOB } from "./helpers";
 import { logged, sent } from "./request-log-helpers";
@@ -105,7 +104,7 @@ describe("card numbers in the request log", () => {
       { ...base, id: card, path: "/api/v1/billing/payment-methods", body: { card: { number: "4242424242424242", expiryMonth: "12" } } },
       { ...base, id: query, path: "/api/v1/data-jobs", errorCode: "INVALID_PARAM_FORMAT", query: { note: "4242 4242 4242 4242" }, errorBody: { code: "X", message: "4242-4242-4242-4242" } },
     ]);
-    const migration = (env as Bindings & { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.includes("request_log_bounds"))!;
+    const migration = (env as Env & { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.includes("request_log_bounds"))!;
     for (const statement of migration.queries.filter((q) => q.includes("UPDATE"))) await env.DB.prepare(statement).run();
     expect(await findRequestLog(env.DB, ws.workspaceId, card)).toMatchObject({ body: null, path: "/api/v1/billing/payment-methods", status: 400 });
     expect(await findRequestLog(env.DB, ws.workspaceId, query)).toMatchObject({ query: null, errorBody: null, errorCode: "INVALID_PARAM_FORMAT" });
@@ -142,10 +141,10 @@ describe("the request log's bounds", () => {
 
   it("tries a refused send again, so a queue's brief refusal loses no request", async () => {
     const ws = await createWorkspace();
-    const queue = (env as Bindings).REQUEST_LOGS;
+    const queue = (env as Env).REQUEST_LOGS;
     let refusals = 1;
-    const flaky = { send: (body: never, options: QueueSendOptions) => (refusals-- > 0 ? Promise.reject(new Error("Queue send failed")) : queue.send(body, options)) } as unknown as Bindings["REQUEST_LOGS"];
-    const response = await call("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Bindings), REQUEST_LOGS: flaky } });
+    const flaky = { send: (body: never, options: QueueSendOptions) => (refusals-- > 0 ? Promise.reject(new Error("Queue send failed")) : queue.send(body, options)) } as unknown as Env["REQUEST_LOGS"];
+    const response = await call("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Env), REQUEST_LOGS: flaky } });
     await response.arrayBuffer();
     await logged(ws.workspaceId, response.headers.get("X-Request-Id")!);
     expect(refusals).toBe(-1);
@@ -178,14 +177,14 @@ describe("the request log's bounds", () => {
     // No credential: the job is born Failed, so its answer stays the same.
     const job = (await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB })).body;
     const path = `/api/v1/data-jobs/${job.id}`;
-    const poll = async (times: number, bindings: Bindings = env) => {
+    const poll = async (times: number, bindings: Env = env) => {
       const ids = [];
       for (let i = 0; i < times; i++) ids.push((await sent(path, { key: ws.apiKey, env: bindings })).requestId);
       return ids;
     };
     const before = await poll(6);
     // Another suggested poll interval: the same job, answered otherwise.
-    const changed = { ...env, SUGGESTED_POLL_INTERVAL_MS: "1234" } as Bindings;
+    const changed = { ...env, SUGGESTED_POLL_INTERVAL_MS: "1234" } as Env;
     const after = await poll(4, changed);
     expect((await callJson<Json>(path, { key: ws.apiKey, env: changed })).body.suggestedPollIntervalMs).toBe(1234);
     await logged(ws.workspaceId, before[0]!);
@@ -287,7 +286,7 @@ describe("the request log's bounds", () => {
     const workspaceId = crypto.randomUUID();
     await env.DB.prepare("INSERT INTO request_log_days (workspace_id, day, bytes, rows, omitted) VALUES (?, ?, ?, 1, 0)").bind(workspaceId, day, REQUEST_LOG_ALERT_BYTES).run();
     try {
-      for (let minute = 0; minute < 3; minute++) expect(await watchRequestLogSize(env as Bindings)).toBeGreaterThanOrEqual(REQUEST_LOG_ALERT_BYTES);
+      for (let minute = 0; minute < 3; minute++) expect(await watchRequestLogSize(env as Env)).toBeGreaterThanOrEqual(REQUEST_LOG_ALERT_BYTES);
       const alert = await env.DB.prepare("SELECT code, provider_code, example FROM operator_alerts WHERE provider_code = 'request-logs' AND resolved_at IS NULL").first<Json>();
       expect(alert).toMatchObject({ code: "INTERNAL_ERROR", example: expect.stringContaining("request_logs") });
     } finally {

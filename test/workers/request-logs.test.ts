@@ -4,7 +4,6 @@ import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { REDACTED } from "../../worker/domain/request-logs/redaction";
 import { findRequestLog, insertRequestLogs, purgeOldRequestLogs, REQUEST_LOG_RETENTION_MS } from "../../worker/domain/request-logs/store";
 import { PURGE_BATCH } from "../../worker/domain/retention/purge";
-import type { Bindings } from "../../worker/env";
 import { call, callJson, createWorkspace, dispatchToQueue, queueDeliveries, type TestWorkspace } from "./helpers";
 import { asPartner, connectionTo, partnerWithConnection } from "./partner-helpers";
 import { logged, sent } from "./request-log-helpers";
@@ -177,11 +176,11 @@ describe("the request log", () => {
 
   it("carries an isolate's requests of a moment in one queue message, which the consumer writes", async () => {
     const ws = await createWorkspace();
-    const queue = (env as Bindings).REQUEST_LOGS;
+    const queue = (env as Env).REQUEST_LOGS;
     const messages: number[] = [];
     // The real queue, counted on its way: the messages still go through it to the consumer.
-    const counted = { send: (body: unknown[], options: QueueSendOptions) => (messages.push(body.length), queue.send(body as never, options)) } as unknown as Bindings["REQUEST_LOGS"];
-    const answers = await Promise.all(Array.from({ length: 20 }, () => sent("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Bindings), REQUEST_LOGS: counted } })));
+    const counted = { send: (body: unknown[], options: QueueSendOptions) => (messages.push(body.length), queue.send(body as never, options)) } as unknown as Env["REQUEST_LOGS"];
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sent("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Env), REQUEST_LOGS: counted } })));
     await logged(ws.workspaceId, ...answers.map((answer) => answer.requestId));
     expect(messages.reduce((sum, entries) => sum + entries, 0)).toBe(20);
     // Twenty requests answered together leave a message or two, never one each (at most ten: two a message at least).
@@ -199,10 +198,10 @@ describe("the request log", () => {
 
   it("answers even when the log's queue refuses the entry, and says so in the worker's log", async () => {
     const ws = await createWorkspace();
-    const failing = { send: () => Promise.reject(new Error("Queue send failed")) } as unknown as Bindings["REQUEST_LOGS"];
+    const failing = { send: () => Promise.reject(new Error("Queue send failed")) } as unknown as Env["REQUEST_LOGS"];
     const errors = vi.spyOn(console, "error");
     try {
-      const response = await call("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Bindings), REQUEST_LOGS: failing } });
+      const response = await call("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Env), REQUEST_LOGS: failing } });
       expect(response.status).toBe(200);
       const requestId = response.headers.get("X-Request-Id")!;
       await vi.waitFor(() => expect(errors.mock.calls.some(([line]) => String(line).includes("request-log-send-failed") && String(line).includes(requestId))).toBe(true));

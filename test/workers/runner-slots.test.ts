@@ -1,12 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { scraperAuthorization } from "../../contracts/scraper-protocol";
-import type { Bindings } from "../../worker/env";
 import { call } from "./helpers";
 
 type Json = Record<string, any>;
 
-const withRunners = { ...env, SCRAPER_RUNNERS: "2" } as Bindings;
+const withRunners = { ...env, SCRAPER_RUNNERS: "2" } as Env;
 const asScraper = { Authorization: scraperAuthorization(env.SCRAPER_SHARED_SECRET) };
 
 describe("runner slots", () => {

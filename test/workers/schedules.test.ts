@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { Bindings } from "../../worker/env";
 import { sinceOf } from "../../worker/domain/jobs/since";
 import { runMissedSchedules } from "../../worker/domain/schedule-runs/catch-up";
 import { runDue, SLOT_RETRY_MS } from "../../worker/domain/schedule-runs/run";
@@ -29,7 +28,7 @@ async function created(ws: TestWorkspace, body: Json): Promise<Json> {
 const dueAt = (id: string, at: number) => env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?").bind(at, id).run();
 const runsOf = async (id: string) => (await env.DB.prepare("SELECT id, params, scheduled_for AS scheduledFor, since_job_id AS sinceJobId FROM jobs WHERE schedule_id = ? ORDER BY scheduled_for").bind(id).all<Json>()).results;
 // Runs here are only made, not collected: their plan messages are captured.
-const quiet = () => withCapturedQueue().env as Bindings;
+const quiet = () => withCapturedQueue().env as Env;
 
 describe("schedules", () => {
   it("runs each due occurrence once as a normal job over its rolling range, from its alarm, the minute's cron or both", async () => {

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import type { Bindings } from "../../worker/env";
 import { createJob } from "../../worker/domain/jobs/create";
 import { ContainerScraper } from "../../worker/domain/scraper/container-client";
 import { pipelineDeps } from "../../worker/domain/pipeline/deps";
@@ -20,10 +19,10 @@ async function seenBy(count: number): Promise<string[][]> {
 }
 
 // The stand-in answers the same fetch a Container does; its own class is not the container's.
-const standIn = env.SCRAPER_STAND_IN as unknown as NonNullable<Bindings["SCRAPER"]>;
+const standIn = env.SCRAPER_STAND_IN as unknown as NonNullable<Env["SCRAPER"]>;
 
 /** The production wiring: a SCRAPER container binding and no scraper URL. */
-function productionScraper(instances: number): Bindings {
+function productionScraper(instances: number): Env {
   return { ...env, SCRAPER: standIn, SCRAPER_INSTANCES: String(instances), SCRAPER_URL: undefined };
 }
 

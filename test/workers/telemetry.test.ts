@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Bindings } from "../../worker/env";
 import { jobTraceId } from "../../worker/platform/observability/trace-context";
 import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import { tracedDelivery } from "../../worker/domain/pipeline/traced-delivery";
@@ -28,7 +27,7 @@ describe("logs and traces", () => {
 
   it("follow a job end to end: its queue deliveries and the scraper's login and collection are one trace, the job's id", async () => {
     const collector = `otlp-${crypto.randomUUID().slice(0, 8)}`;
-    const traced: Bindings = { ...withCapturedQueue().env, OTEL_EXPORTER_OTLP_ENDPOINT: `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${collector}` };
+    const traced: Env = { ...withCapturedQueue().env, OTEL_EXPORTER_OTLP_ENDPOINT: `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${collector}` };
     const { job, plan } = await newJob({}, "bank.accounts.cb.v1");
     expect(await tracedDelivery(pipelineDeps(traced), traced, plan)).toEqual({ kind: "ack" });
 
@@ -61,7 +60,7 @@ describe("logs and traces", () => {
 
   it("continue a caller's trace on an API request, with the request's id, and send nothing for an unsampled one", async () => {
     const collector = `otlp-${crypto.randomUUID().slice(0, 8)}`;
-    const traced: Bindings = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${collector}` };
+    const traced: Env = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: `${env.TEST_WEBHOOK_RECEIVER_URL}/hooks/${collector}` };
     const traceId = crypto.randomUUID().replaceAll("-", "");
     const answer = await call("/api/v1/openapi.json", { env: traced, headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     expect(answer.status).toBe(200);
@@ -78,7 +77,7 @@ describe("logs and traces", () => {
 describe("log lines of a failed query", () => {
   it("keep the query's text and the database's reason, never the values bound to it", async () => {
     const address = `person-${crypto.randomUUID()}@example.co.kr`;
-    const failed = await database((env as unknown as Bindings).DB)
+    const failed = await database((env as unknown as Env).DB)
       .run(sql`SELECT * FROM no_such_table WHERE email = ${address}`)
       .then(() => null, (err: unknown) => err as Error);
     expect(failed).toBeInstanceOf(Error);

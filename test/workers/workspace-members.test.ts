@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
-import type { Bindings } from "../../worker/env";
 import { sha256Hex } from "../../worker/platform/lib/crypto";
 import { INVITATIONS_PER_DAY } from "../../worker/domain/users/invitations";
 import { alertCode, ConsoleBrowser } from "./console-browser";
@@ -290,7 +289,7 @@ describe("one-time tokens in mail", () => {
     const { key } = await ownedWorkspace();
     const sent: { to: string; text: string }[] = [];
     const MAIL = { send: async (message: { to: string; text: string }) => void sent.push(message) } as unknown as SendEmail;
-    const bindings = { ...env, MAIL, MAIL_FROM: "no-reply@collect-edge.co.kr", MAIL_OUTBOX_ONLY: undefined } as Bindings;
+    const bindings = { ...env, MAIL, MAIL_FROM: "no-reply@collect-edge.co.kr", MAIL_OUTBOX_ONLY: undefined } as Env;
     const email = address();
     const invited = await callJson<Json>("/api/v1/workspace/members/invitations", { method: "POST", key, json: { email }, env: bindings });
     expect(invited.status, JSON.stringify(invited.body)).toBe(201);

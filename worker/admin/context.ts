@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import type { Actor } from "../domain/operators/actions";
 import type { Operator } from "../domain/operators/store";
-import type { BaseVariables, Bindings, PageVariables } from "../env";
+import type { BaseVariables } from "../platform/http/app-env";
+import type { PageVariables } from "../web/page-env";
 import type { WithPath } from "../web/path-params";
 
 /** The operators' API's request data (/admin/api), beside what every request has. */
@@ -11,7 +12,7 @@ export interface AdminApiVariables extends BaseVariables {
 }
 
 export interface AdminApiEnv {
-  Bindings: Bindings;
+  Bindings: Env;
   Variables: AdminApiVariables;
 }
 
@@ -24,7 +25,7 @@ export interface AdminPagesVariables extends PageVariables {
 }
 
 export interface AdminPagesEnv {
-  Bindings: Bindings;
+  Bindings: Env;
   Variables: AdminPagesVariables;
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { KeyFailure } from "../domain/api-keys/request-gate";
-import type { BaseVariables, Bindings, Principal } from "../env";
+import type { BaseVariables } from "../platform/http/app-env";
+import type { Principal } from "../domain/api-keys/principal";
 
 /** The partner API's request data (/api/v1, /connect, /oauth), beside what every request has. */
 export interface ApiVariables extends BaseVariables {
@@ -15,7 +16,7 @@ export interface ApiVariables extends BaseVariables {
 }
 
 export interface ApiEnv {
-  Bindings: Bindings;
+  Bindings: Env;
   Variables: ApiVariables;
 }
 

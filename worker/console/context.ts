@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import type { MemberRole } from "../domain/users/tables";
-import type { Bindings, PageVariables } from "../env";
+import type { MemberRole } from "../domain/workspaces/tables";
+import type { PageVariables } from "../web/page-env";
 import type { WithPath } from "../web/path-params";
 
 /** The signed-in console user of a /console request (signed-in.ts). */
@@ -22,7 +22,7 @@ export interface ConsoleVariables extends PageVariables {
 }
 
 export interface ConsoleEnv {
-  Bindings: Bindings;
+  Bindings: Env;
   Variables: ConsoleVariables;
 }
 

@@ -1,4 +1,4 @@
-import type { MemberRole } from "../domain/users/tables";
+import type { MemberRole } from "../domain/workspaces/tables";
 import type { ConsoleUser } from "./context";
 import { type Action, roleMay } from "../domain/workspaces/roles";
 import { CsrfField } from "../web/layout";

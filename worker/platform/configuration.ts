@@ -1,5 +1,5 @@
 /**
- * The one reader of the worker's settings: every optional variable in `env.ts` is a string or unset, and each
+ * The one reader of the worker's settings: every optional variable of `Env` (settings.d.ts) is a string or unset, and each
  * is read through one of these, so a flag and a tuning number mean the same everywhere.
  */
 

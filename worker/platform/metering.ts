@@ -1,4 +1,3 @@
-import type { Bindings } from "../env";
 import type { Usage } from "./metering-usage";
 import { flagOn } from "./configuration";
 
@@ -23,7 +22,7 @@ const zero = (): Usage => ({
 
 let usage = zero();
 
-export const meteringOn = (env: Pick<Bindings, "COST_METER">) => flagOn(env.COST_METER);
+export const meteringOn = (env: Pick<Env, "COST_METER">) => flagOn(env.COST_METER);
 
 /** The counters so far, and a fresh start when `reset`. */
 export function takeUsage(reset: boolean): Usage {
@@ -163,7 +162,7 @@ function meteredNamespace<N extends DurableObjectNamespace<any>>(namespace: N): 
 }
 
 /** The bindings of one invocation, counted, with every billed call counted. */
-export function meteredEnv(env: Bindings): Bindings {
+export function meteredEnv(env: Env): Env {
   usage.workerInvocations++;
   return {
     ...env,

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../platform/http/app-env";
 import { ApiError } from "../platform/errors/api-error";
 import { ALERTED_CODES } from "../platform/errors/codes";
 import { noteFlagged } from "../domain/alerts/raise";

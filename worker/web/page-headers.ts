@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { PageEnv } from "../env";
+import type { PageEnv } from "./page-env";
 import { randomToken } from "../platform/lib/crypto";
 
 /**

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { configurationProblems } from "../domain/deployment/configuration-problems";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../platform/http/app-env";
 import { log } from "../platform/observability/telemetry";
 import { ApiError } from "../platform/errors/api-error";
 

@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ProbeMessage } from "../../../worker/domain/jobs/messages";
+import type { ProbeMessage } from "../../../worker/domain/credentials/login-checks";
 import { type CredentialLock, credentialLock } from "../../../worker/domain/pipeline/credential-lock";
 import type { DetachedDeliveries } from "../../../worker/domain/pipeline/detached-delivery";
 

@@ -2,7 +2,6 @@ import { DurableObject } from "cloudflare:workers";
 import { alertRule } from "./rules";
 import { type AlertNotice, notifyOperators } from "./notify";
 import { countAlert, openAlert, resolveAlert } from "./store";
-import type { Bindings } from "../../env";
 import type { ApiErrorCode } from "../../platform/errors/codes";
 import { isoTime } from "../../platform/lib/iso-time";
 import { log } from "../../platform/observability/telemetry";
@@ -29,8 +28,8 @@ interface OpenAlert {
  * one alert, not a thousand), and resolves it once the window's count falls below the threshold again. Operators
  * hear of both (domain/alerts/notify.ts); notices their channels did not take are retried by the alarm.
  */
-export class AlertDesk extends DurableObject<Bindings> {
-  constructor(ctx: DurableObjectState, env: Bindings) {
+export class AlertDesk extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS occurrences (at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS notices (id TEXT PRIMARY KEY, body TEXT NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL)`);
@@ -114,4 +113,4 @@ export class AlertDesk extends DurableObject<Bindings> {
 }
 
 /** The desk of one flagged code at one provider. */
-export const alertDesk = (env: Pick<Bindings, "ALERT_DESKS">, code: ApiErrorCode, providerCode: string) => env.ALERT_DESKS.getByName(`${code}|${providerCode}`);
+export const alertDesk = (env: Pick<Env, "ALERT_DESKS">, code: ApiErrorCode, providerCode: string) => env.ALERT_DESKS.getByName(`${code}|${providerCode}`);

@@ -1,11 +1,10 @@
 import { standardWebhookHeaders } from "../../../contracts/webhooks";
-import type { Bindings } from "../../env";
 import { sendMail } from "../mail/outbox";
 import { postWebhook } from "../webhooks/post";
 import { NO_PROVIDER } from "./rules";
 import { log } from "../../platform/observability/telemetry";
 
-export type AlertNoticeEnv = Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY" | "OPERATOR_ALERT_WEBHOOK_URL" | "OPERATOR_ALERT_WEBHOOK_SECRET" | "OPERATOR_ALERT_EMAIL">;
+export type AlertNoticeEnv = Pick<Env, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY" | "OPERATOR_ALERT_WEBHOOK_URL" | "OPERATOR_ALERT_WEBHOOK_SECRET" | "OPERATOR_ALERT_EMAIL">;
 
 /** What operators are told when an alert opens and when it resolves: the chat webhook's JSON body, and the mail's text. */
 export interface AlertNotice {

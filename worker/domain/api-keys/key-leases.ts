@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import { type AdmittedKey, type KeyAdmission, keyGate, type RateDecision } from "./request-gate";
 import { type Lease, type LeaseAsk, wantedFor } from "./lease";
 import { numberOr } from "../../platform/configuration";
@@ -29,7 +28,7 @@ const MAX_HELD = 10_000;
  */
 const STALE_ASK_MS = 3_000;
 
-type GateEnv = Pick<Bindings, "REQUEST_GATES" | "BENCH_GATE_DISTANCE_MS">;
+type GateEnv = Pick<Env, "REQUEST_GATES" | "BENCH_GATE_DISTANCE_MS">;
 
 /**
  * An isolate's leases of its API keys' gates (lease.ts): a request of a key this isolate holds a live lease for is

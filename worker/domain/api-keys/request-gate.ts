@@ -1,7 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { KeyRights } from "./rights";
 import { type ApiKeyRow, findKeyByHash } from "./store";
-import type { Bindings } from "../../env";
 import { timingSafeEqualHex } from "../../platform/lib/timing-safe-equal";
 import { sessionTokenIssued } from "../registration/sessions";
 import { findWorkspace } from "../workspaces/store";
@@ -44,7 +43,7 @@ export type KeyAdmission =
 /** Why a key is not admitted: unknown or revoked, past its expiry, or its workspace suspended by an operator. */
 export type KeyFailure = "INVALID_TOKEN" | "TOKEN_EXPIRED" | "WORKSPACE_SUSPENDED";
 
-type GateEnv = Pick<Bindings, "DB" | "REQUEST_GATES" | "RATE_LIMIT_PER_MINUTE" | "RATE_LIMIT_PER_HOUR">;
+type GateEnv = Pick<Env, "DB" | "REQUEST_GATES" | "RATE_LIMIT_PER_MINUTE" | "RATE_LIMIT_PER_HOUR">;
 
 /**
  * Admits requests of one API key (named by the key's hash), one registration
@@ -202,10 +201,10 @@ export class RequestGate extends DurableObject<GateEnv> {
 }
 
 /** The gate of one API key, named by the key's hash: all we store of a key. */
-export const keyGate = (env: Pick<Bindings, "REQUEST_GATES">, keyHash: string) => env.REQUEST_GATES.getByName(`key:${keyHash}`);
+export const keyGate = (env: Pick<Env, "REQUEST_GATES">, keyHash: string) => env.REQUEST_GATES.getByName(`key:${keyHash}`);
 
 /** The gate of one registration session, named by its token's hash, for the hosted UI's API. */
-export const sessionGate = (env: Pick<Bindings, "REQUEST_GATES">, tokenHash: string) => env.REQUEST_GATES.getByName(`rst:${tokenHash}`);
+export const sessionGate = (env: Pick<Env, "REQUEST_GATES">, tokenHash: string) => env.REQUEST_GATES.getByName(`rst:${tokenHash}`);
 
 /** The gate of one client address, for requests without a usable key and for the hosted UI. */
-export const addressGate = (env: Pick<Bindings, "REQUEST_GATES">, address: string) => env.REQUEST_GATES.getByName(`ip:${address}`);
+export const addressGate = (env: Pick<Env, "REQUEST_GATES">, address: string) => env.REQUEST_GATES.getByName(`ip:${address}`);

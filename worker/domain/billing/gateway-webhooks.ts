@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { verifyStandardWebhook, WebhookSignatureError } from "../../../contracts/webhooks";
 import { database } from "../../platform/database/client";
 import { invoices } from "./tables";
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import type { PaymentGateway } from "./gateway";
 import { chargedAmount, recordPayment } from "./invoices";
@@ -41,7 +40,7 @@ async function namesOurs(d1: D1Database, event: GatewayWebhook | null): Promise<
  * store and card), for an invoice of ours still open (the charge whose answer the service never recorded); a deleted
  * billing key removes its card here.
  */
-export async function receiveGatewayWebhook(env: Pick<Bindings, "DB" | "PORTONE_WEBHOOK_SECRET">, gateway: PaymentGateway, body: string, headers: Headers): Promise<string> {
+export async function receiveGatewayWebhook(env: Pick<Env, "DB" | "PORTONE_WEBHOOK_SECRET">, gateway: PaymentGateway, body: string, headers: Headers): Promise<string> {
   const refused = async (message: string) => new ApiError("WEBHOOK_SIGNATURE_INVALID", { message, noise: !(await namesOurs(env.DB, parsed(body))) });
   if (!env.PORTONE_WEBHOOK_SECRET) throw await refused("결제대행사 웹훅의 서명 비밀(PORTONE_WEBHOOK_SECRET)이 설정되지 않아 검증할 수 없습니다.");
   try {

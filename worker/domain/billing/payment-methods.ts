@@ -1,7 +1,6 @@
 import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { paymentMethods, subscriptions } from "./tables";
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
@@ -24,7 +23,7 @@ export const openBillingKey = (masterKey: string, row: PaymentMethodRow): Promis
  * counts toward the operators' CARD_DECLINED alert (a run of them is someone testing stolen cards). The surfaces
  * limit attempts before calling this (console-sessions/login-attempts.ts countCardAttempt).
  */
-export async function addPaymentMethod(env: Pick<Bindings, "DB" | "VAULT_MASTER_KEY" | "ALERT_DESKS">, gateway: PaymentGateway, workspaceId: string, card: CardDetails, now: number = Date.now()): Promise<PaymentMethodRow> {
+export async function addPaymentMethod(env: Pick<Env, "DB" | "VAULT_MASTER_KEY" | "ALERT_DESKS">, gateway: PaymentGateway, workspaceId: string, card: CardDetails, now: number = Date.now()): Promise<PaymentMethodRow> {
   const db = database(env.DB);
   const held = await db.select({ n: count() }).from(paymentMethods).where(live(workspaceId)).get();
   if ((held?.n ?? 0) >= MAX_PAYMENT_METHODS) {
@@ -66,7 +65,7 @@ export async function chargeableMethod(d1: D1Database, workspaceId: string): Pro
  * PAYMENT_METHOD_IN_USE for the card the paid plan's next renewal would charge (no other card, and no cancellation
  * booked): the plan would have nothing to renew with.
  */
-export async function deletePaymentMethod(env: Pick<Bindings, "DB" | "VAULT_MASTER_KEY">, gateway: PaymentGateway, workspaceId: string, id: string, now: number = Date.now()): Promise<void> {
+export async function deletePaymentMethod(env: Pick<Env, "DB" | "VAULT_MASTER_KEY">, gateway: PaymentGateway, workspaceId: string, id: string, now: number = Date.now()): Promise<void> {
   const db = database(env.DB);
   const methods = await listPaymentMethods(env.DB, workspaceId);
   const row = methods.find((m) => m.id === id);

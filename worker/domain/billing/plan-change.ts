@@ -1,5 +1,4 @@
 import type { PLANS } from "../workspaces/tables";
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { PLAN_NAMES, PLAN_PRICES } from "../workspaces/plans";
 import { workspaceRow } from "../workspaces/store";
@@ -9,7 +8,7 @@ import { chargeableMethod, openBillingKey } from "./payment-methods";
 import { bookChange, findSubscription } from "./subscriptions";
 
 type Plan = (typeof PLANS)[number];
-export type BillingEnv = Pick<Bindings, "DB" | "VAULT_MASTER_KEY">;
+export type BillingEnv = Pick<Env, "DB" | "VAULT_MASTER_KEY">;
 
 /** A paid period: a calendar month from the moment it starts (the same day and time next month, or that month's last day). */
 export function periodFrom(start: number): { periodStart: number; periodEnd: number } {

@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import type { ApiErrorCode } from "../../platform/errors/codes";
 import type { PaymentGateway } from "./gateway";
@@ -44,7 +43,7 @@ function refusal(body: PortOneError): ApiError {
   return new ApiError(code, said ? { message: `${new ApiError(code).message} (결제대행사 응답: ${said.slice(0, 200)})` } : {});
 }
 
-export type PortOneConfig = Pick<Bindings, "PORTONE_API_URL" | "PORTONE_API_SECRET" | "PORTONE_STORE_ID">;
+export type PortOneConfig = Pick<Env, "PORTONE_API_URL" | "PORTONE_API_SECRET" | "PORTONE_STORE_ID">;
 
 export function portOneGateway(config: PortOneConfig): PaymentGateway {
   const { PORTONE_API_URL: base, PORTONE_API_SECRET: secret } = config;

@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import { pgCodeOutcome } from "./portone";
 
 /** A test card of the sandbox's PortOne replica, as its billing page lists it. */
@@ -20,7 +19,7 @@ const WAIT_MS = 2000;
  * cards it answers to (sandbox/portone/gateway.ts, TEST_CARDS); null anywhere else (PortOne itself, in production), or
  * when the replica does not answer: the page then shows none.
  */
-export async function replicaTestCards(env: Pick<Bindings, "PORTONE_API_URL" | "SANDBOX_BASE_URL">): Promise<TestCard[] | null> {
+export async function replicaTestCards(env: Pick<Env, "PORTONE_API_URL" | "SANDBOX_BASE_URL">): Promise<TestCard[] | null> {
   const gateway = env.PORTONE_API_URL ? URL.parse(env.PORTONE_API_URL) : null;
   const sandbox = env.SANDBOX_BASE_URL ? URL.parse(env.SANDBOX_BASE_URL) : null;
   if (!gateway || !sandbox || gateway.origin !== sandbox.origin) return null;

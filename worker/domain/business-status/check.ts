@@ -1,5 +1,4 @@
 import type { RawRecord } from "../../../collectors/adapter";
-import type { Bindings } from "../../env";
 import { log } from "../../platform/observability/telemetry";
 import { scraperClient } from "../scraper/binding";
 import { findProvider } from "../catalog/providers";
@@ -15,13 +14,13 @@ const CHECK_WAIT_MS = 3_000;
 /** The API takes 100 numbers a call (N2, N3, N7): one call's worth a page. */
 const MAX_ASKED = 100;
 
-type CheckEnv = Pick<Bindings, "DB" | "NTS_SERVICE_KEY" | "SCRAPER_SHARED_SECRET"> & Parameters<typeof scraperClient>[0];
+type CheckEnv = Pick<Env, "DB" | "NTS_SERVICE_KEY" | "SCRAPER_SHARED_SECRET"> & Parameters<typeof scraperClient>[0];
 
 /**
  * Whether this deployment checks business numbers: it holds the NTS service key, the one its scraper calls with
  * (docs/deploying.md). Without it nothing is asked and nothing is shown.
  */
-export const statusChecksOn = (env: Pick<Bindings, "NTS_SERVICE_KEY">): boolean => Boolean(env.NTS_SERVICE_KEY?.trim());
+export const statusChecksOn = (env: Pick<Env, "NTS_SERVICE_KEY">): boolean => Boolean(env.NTS_SERVICE_KEY?.trim());
 
 function statusOf(record: RawRecord, now: number): BusinessStatus {
   const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);

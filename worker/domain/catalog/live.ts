@@ -4,7 +4,6 @@ import { providerClocks, upcomingMaintenance } from "./provider-hours";
 import type { ProviderDefinition } from "./providers";
 import { providerState, type ProviderState } from "./status";
 import { type PulseWindow, providerPulse } from "./provider-pulse";
-import type { Bindings } from "../../env";
 
 /** How many of a provider's next windows it shows: today's and tomorrow's for a daily window. */
 export const UPCOMING_WINDOWS = 3;
@@ -19,7 +18,7 @@ export interface LiveProvider {
  * The live side of `providers`, read once for the lot: the sandbox's clock once, announced outages in one D1 read,
  * each provider's pulse object once.
  */
-export async function liveProviders(env: Pick<Bindings, "DB" | "SANDBOX_BASE_URL" | "PROVIDER_PULSES">, providers: readonly ProviderDefinition[], now: number = Date.now()): Promise<Map<string, LiveProvider>> {
+export async function liveProviders(env: Pick<Env, "DB" | "SANDBOX_BASE_URL" | "PROVIDER_PULSES">, providers: readonly ProviderDefinition[], now: number = Date.now()): Promise<Map<string, LiveProvider>> {
   const clockOf = providerClocks(env);
   const outages = await upcomingOutages(env.DB, now, providers.length === 1 ? providers[0]!.code : undefined);
   const live = await Promise.all(

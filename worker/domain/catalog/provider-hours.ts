@@ -1,7 +1,7 @@
 import { firstMet, type MaintenanceWindow, nextWindows } from "./maintenance";
 import type { ProviderDefinition } from "./providers";
 
-/** The one setting the calendar reads (worker/env.ts), not the bindings: the node tests run it outside the Workers runtime. */
+/** The one setting the calendar reads (worker/platform/settings.d.ts), not the bindings: the node tests run it outside the Workers runtime. */
 type HoursEnv = { SANDBOX_BASE_URL: string };
 
 // A sandbox slow to say its time must not hold a job's delivery: past this it is taken to keep no hours.

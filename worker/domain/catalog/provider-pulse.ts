@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../../env";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -31,8 +30,8 @@ export interface PulseWindow {
  * One per provider (`providerPulse`): how its jobs ended over the last hour and day, in minute rows, for the
  * provider's `status` (api/providers/views.ts) and the public status page. Recording costs one row upsert.
  */
-export class ProviderPulse extends DurableObject<Bindings> {
-  constructor(ctx: DurableObjectState, env: Bindings) {
+export class ProviderPulse extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS minutes (
       minute INTEGER PRIMARY KEY, ended INTEGER NOT NULL, counted INTEGER NOT NULL, succeeded INTEGER NOT NULL, buckets TEXT NOT NULL)`);
@@ -75,4 +74,4 @@ function windowOf(stored: { ended: number; counted: number; succeeded: number; b
   return { jobs: sum((r) => r.ended), successRate: counted === 0 ? null : Math.round((succeeded / counted) * 1000) / 1000, medianDurationMs: median };
 }
 
-export const providerPulse = (env: Pick<Bindings, "PROVIDER_PULSES">, providerCode: string) => env.PROVIDER_PULSES.getByName(providerCode);
+export const providerPulse = (env: Pick<Env, "PROVIDER_PULSES">, providerCode: string) => env.PROVIDER_PULSES.getByName(providerCode);

@@ -1,6 +1,5 @@
 import { type PulseWindow, providerPulse } from "./provider-pulse";
-import type { Bindings } from "../../env";
-import type { JobRow } from "../jobs/store";
+import type { JobError } from "../../../contracts/job-failures";
 import { log } from "../../platform/observability/telemetry";
 import { countProviderDay } from "./provider-days";
 
@@ -30,11 +29,14 @@ export function providerState(pulse: { lastHour: PulseWindow; lastDay: PulseWind
 /** Failures the user's side causes (a wrong password, a missing credential, bad input) say nothing of the institution. */
 const INSTITUTION_CATEGORIES = new Set(["TRANSIENT", "OTHER"]);
 
+/** What a status reads of an ended job (a JobRow of jobs/store.ts, which sits above catalog). */
+type EndedJob = { id: string; providerCode: string; status: string; error: JobError | null; createdAt: number; finishedAt: number | null };
+
 /**
  * Counts an ended job toward its provider's status and its day of the status page's history. Never throws: a status is
  * not worth failing a job's end over.
  */
-export async function notePulse(env: Pick<Bindings, "PROVIDER_PULSES" | "DB">, row: JobRow, now: number = Date.now()): Promise<void> {
+export async function notePulse(env: Pick<Env, "PROVIDER_PULSES" | "DB">, row: EndedJob, now: number = Date.now()): Promise<void> {
   // Without a credential to log in with, the job never reached the institution: it is no job of the provider's.
   if (row.error?.category === "CREDENTIAL_MISSING") return;
   const ok = row.status === "SUCCEEDED" ? true : row.error && INSTITUTION_CATEGORIES.has(row.error.category) ? false : null;

@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { sendMail } from "../mail/outbox";
 import { isSandboxOnly } from "../workspaces/store";
@@ -22,7 +21,7 @@ const SUBJECT = "[데이터 수집 서비스] 맡긴 자격 증명 관리 링크
  * where a binding carries the mail the stored copy keeps its hash only.
  */
 export async function mailManageLink(
-  env: Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">,
+  env: Pick<Env, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">,
   sender: string,
   to: string,
   link: { token: string; url: string },

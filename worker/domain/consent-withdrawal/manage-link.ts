@@ -1,4 +1,4 @@
-import type { Bindings, Principal } from "../../env";
+import type { Principal } from "../api-keys/principal";
 import { ApiError } from "../../platform/errors/api-error";
 import { isoTime } from "../../platform/lib/iso-time";
 import { signClaims, verifyClaims } from "../download-links/token";
@@ -21,7 +21,7 @@ const DOMAIN = "collect-manage-link-v1";
  * ends with that key's standing (openManageLink), and never past the key's own expiry, as download links do not.
  */
 export async function createManageLink(
-  env: Pick<Bindings, "DOWNLOAD_LINK_KEYS">,
+  env: Pick<Env, "DOWNLOAD_LINK_KEYS">,
   origin: string,
   credential: Pick<CredentialRow, "id" | "workspaceId">,
   maker: Pick<Principal, "apiKeyId" | "rights">,
@@ -48,7 +48,7 @@ const MAKER_LAPSED: Record<KeyLapse, string> = {
  * (withdrawn, which uses the link up, deleted, or registered again), each saying which. The credential is inside the
  * signed token, so a link cannot be pointed at another one.
  */
-export async function openManageLink(env: Pick<Bindings, "DB" | "DOWNLOAD_LINK_KEYS">, token: string, now: number): Promise<CredentialRow> {
+export async function openManageLink(env: Pick<Env, "DB" | "DOWNLOAD_LINK_KEYS">, token: string, now: number): Promise<CredentialRow> {
   const { c, w, k, e } = (await verifyClaims(env.DOWNLOAD_LINK_KEYS, DOMAIN, token)) ?? {};
   if (typeof c !== "string" || typeof w !== "string" || typeof k !== "string" || !Number.isSafeInteger(e)) throw refused("관리 링크가 올바르지 않습니다. 받은 링크를 그대로 열거나, 요청한 곳에서 새 링크를 받아 주세요.");
   if ((e as number) * 1000 <= now) throw new ApiError("TOKEN_EXPIRED", { message: `관리 링크가 ${isoTime((e as number) * 1000)}에 만료되었습니다. 요청한 곳에서 새 링크를 받아 주세요.` });

@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import { deleteCredential, type CredentialRow, type ActiveJobCheck } from "../credentials/store";
 import { credentialView } from "../credentials/views";
 import { emitEvent } from "../webhooks/emit";
@@ -25,7 +24,7 @@ const busy = (err: unknown): never => {
  * HOLDER_WITHDREW). Only the first of two concurrent withdrawals announces it. Returns the credential after, and how
  * many jobs' results were deleted.
  */
-export async function withdrawConsent(env: Pick<Bindings, "DB" | "WEBHOOKS">, credential: CredentialRow, hasActiveJob: ActiveJobCheck, now: number): Promise<{ credential: CredentialRow; resultsDeleted: number }> {
+export async function withdrawConsent(env: Pick<Env, "DB" | "WEBHOOKS">, credential: CredentialRow, hasActiveJob: ActiveJobCheck, now: number): Promise<{ credential: CredentialRow; resultsDeleted: number }> {
   const resultsDeleted = await deleteCredentialResults(env.DB, credential.workspaceId, credential.id, now).catch(busy);
   const after = await deleteCredential(env.DB, credential.workspaceId, credential.id, hasActiveJob, { holderAt: now }).catch(busy);
   if (!after) throw new ApiError("INVALID_TOKEN", { message: "이 링크의 자격 증명은 이미 철회되었습니다." });

@@ -3,6 +3,9 @@ import type { JobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
 import { credentials } from "./tables";
 
+/** A credential's login check on the TASKS queue (domain/pipeline/probe.ts): one login at `providerCode`, settled under `checkId`. */
+export type ProbeMessage = { type: "probe"; credentialId: string; workspaceId: string; providerCode: string; checkId: string };
+
 /** A credential's login check, whatever its status since (a registration session shows the one it registered). */
 export function credentialCheckOf(d1: D1Database, workspaceId: string, id: string) {
   return database(d1)

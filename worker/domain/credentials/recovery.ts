@@ -1,7 +1,6 @@
 import type { LoginCredential } from "../../../collectors/adapter";
 import type { CertificateFace } from "../certificates/verify";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
-import type { RegistrationOption } from "../registration/sessions";
 import { keyVersionState } from "../vault/keyring";
 import { sealCredential } from "../vault/envelope";
 import { credentialIdentity, GLOBAL_PROVIDER } from "./identity";
@@ -36,8 +35,8 @@ export function assertRecoverable(row: CredentialRow, keyring: string): void {
   });
 }
 
-/** The one registration option a recovery session offers: the credential's own method and provider. */
-export function recoveryOption(row: CredentialRow): RegistrationOption {
+/** The one registration option a recovery session offers (a RegistrationOption, registration/sessions.ts, above credentials): the credential's own method and provider. */
+export function recoveryOption(row: CredentialRow): { kind: "CERTIFICATE" } | { kind: "PROVIDER_LOGIN"; providerCode: string } {
   return row.authMethod === "CERTIFICATE" ? { kind: "CERTIFICATE" } : { kind: "PROVIDER_LOGIN", providerCode: row.providerCode };
 }
 

@@ -1,18 +1,16 @@
 import { jobError } from "../../../contracts/job-failures";
-import type { Bindings } from "../../env";
-import type { ProbeMessage } from "../jobs/messages";
 import { type ActiveJobCheck, alreadyExists, assertIdentitiesKnown, type CredentialRow, eraseSupersededSecret, findCredential, isIdentityConflict, replaceCredentialStatements, supersededIds } from "./store";
-import { settleCheck, startCheck } from "./login-checks";
+import { type ProbeMessage, settleCheck, startCheck } from "./login-checks";
 import { log } from "../../platform/observability/telemetry";
 import { ApiError } from "../../platform/errors/api-error";
 
-type RegistrationEnv = Pick<Bindings, "DB" | "TASKS">;
+type RegistrationEnv = Pick<Env, "DB"> & { TASKS: Queue<ProbeMessage> };
 
-/** Whether a registration is checked with a login once it is in, in the background (CREDENTIAL_CHECKS, env.ts). */
-export const checksOnRegistration = (env: Pick<Bindings, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS === undefined || env.CREDENTIAL_CHECKS === "";
+/** Whether a registration is checked with a login once it is in, in the background (CREDENTIAL_CHECKS, platform/settings.d.ts). */
+export const checksOnRegistration = (env: Pick<Env, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS === undefined || env.CREDENTIAL_CHECKS === "";
 
-/** Whether the hosted page checks an ID login at the institution before it stores it (CREDENTIAL_CHECKS, env.ts). */
-export const checksHostedLogins = (env: Pick<Bindings, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS !== "off";
+/** Whether the hosted page checks an ID login at the institution before it stores it (CREDENTIAL_CHECKS, platform/settings.d.ts). */
+export const checksHostedLogins = (env: Pick<Env, "CREDENTIAL_CHECKS">): boolean => env.CREDENTIAL_CHECKS !== "off";
 
 /**
  * Sends a credential's login check to the pipeline (domain/pipeline/probe.ts). The check is recorded before the send, so

@@ -1,7 +1,5 @@
-import type { Bindings } from "../../env";
-import type { JobRow } from "../jobs/store";
 import { log } from "../../platform/observability/telemetry";
-import { type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
+import { type DeliveredJob, type DeliverEnv, type DeliveryJobs, deliverJob, deliveryParts } from "./deliver";
 import { claimStalledDeliveries, findDelivery, insertDelivery, recordTry } from "./store";
 import { numberOr } from "../../platform/configuration";
 import { ApiError } from "../../platform/errors/api-error";
@@ -13,23 +11,26 @@ export interface RouteDeliveryMessage {
   deliveryId: string;
 }
 
+/** The DELIVERIES queue as its senders name it: the generated bindings type it a queue of anything (worker-configuration.d.ts). */
+type DeliveryQueue = { DELIVERIES: Queue<RouteDeliveryMessage> };
+
 /** Tries a delivery gets before it ends FAILED in the route's log: spread over hours by the backoff below. */
 export const DELIVERY_TRIES = 8;
 
-const backoffSeconds = (env: Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">, tries: number) => Math.min(numberOr(env.DELIVERY_RETRY_BASE_SECONDS, 30) * 2 ** (tries - 1), 3600);
+const backoffSeconds = (env: Pick<Env, "DELIVERY_RETRY_BASE_SECONDS">, tries: number) => Math.min(numberOr(env.DELIVERY_RETRY_BASE_SECONDS, 30) * 2 ** (tries - 1), 3600);
 
 /** Longer than the longest backoff (an hour): a pending delivery untouched this long lost its queue message. */
 const STALLED_MS = 2 * 3_600_000;
 
 /** Sends again the deliveries whose queue message was lost; the cron runs it. Returns how many. */
-export async function resendStalledRouteDeliveries(env: Pick<Bindings, "DB" | "DELIVERIES">, now: number = Date.now()): Promise<number> {
+export async function resendStalledRouteDeliveries(env: Pick<Env, "DB"> & DeliveryQueue, now: number = Date.now()): Promise<number> {
   const ids = await claimStalledDeliveries(env.DB, STALLED_MS, now);
   for (const deliveryId of ids) await env.DELIVERIES.send({ deliveryId });
   return ids.length;
 }
 
 /** A succeeded job with a route gets its delivery, once (a second end of the job finds the first), queued. */
-export async function queueRouteDelivery(env: Pick<Bindings, "DB" | "DELIVERIES">, job: JobRow): Promise<void> {
+export async function queueRouteDelivery(env: Pick<Env, "DB"> & DeliveryQueue, job: { id: string; status: string; deliveryRouteId: string | null }): Promise<void> {
   if (job.status !== "SUCCEEDED" || !job.deliveryRouteId) return;
   const delivery = await insertDelivery(env.DB, job.deliveryRouteId, job.id);
   if (delivery) await env.DELIVERIES.send({ deliveryId: delivery.id });
@@ -42,10 +43,10 @@ export async function queueRouteDelivery(env: Pick<Bindings, "DB" | "DELIVERIES"
  * deleted before it ran ends FAILED at once, the last saying when and why.
  * `jobs`: what it reads of the job flow (worker/index.ts passes it).
  */
-export async function consumeDeliveryBatch(
+export async function consumeDeliveryBatch<Job extends DeliveredJob>(
   batch: MessageBatch<RouteDeliveryMessage>,
-  env: DeliverEnv & Pick<Bindings, "DELIVERY_RETRY_BASE_SECONDS">,
-  jobs: DeliveryJobs,
+  env: DeliverEnv & Pick<Env, "DELIVERY_RETRY_BASE_SECONDS">,
+  jobs: DeliveryJobs<Job>,
 ): Promise<void> {
   for (const message of batch.messages) {
     const delivery = await findDelivery(env.DB, message.body.deliveryId);

@@ -1,6 +1,3 @@
-import type { Bindings } from "../../env";
-import type { JobRow } from "../jobs/store";
-import type { FinishedUnits } from "../results/unit-results";
 import { scraperClient } from "../scraper/binding";
 import { resultRecord } from "../results/changes";
 import { csvResults } from "../results/csv-export";
@@ -11,15 +8,19 @@ import { localDestinationsAllowed } from "../../platform/http/public-destination
 import { putS3Object } from "./s3";
 import { findRouteById, openRouteSecret, type RouteRow } from "./store";
 
-export type DeliverEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "SCRAPER" | "SCRAPER_URL" | "SCRAPER_INSTANCES" | "RUNNER_HUB" | "SCRAPER_RUNNERS" | "SCRAPER_SHARED_SECRET" | "WEBHOOK_ALLOW_LOCAL_URLS">;
+export type DeliverEnv = Pick<Env, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "SCRAPER" | "SCRAPER_URL" | "SCRAPER_INSTANCES" | "RUNNER_HUB" | "SCRAPER_RUNNERS" | "SCRAPER_SHARED_SECRET" | "WEBHOOK_ALLOW_LOCAL_URLS">;
+
+/** What a delivery reads of a job (a JobRow of jobs/store.ts). */
+export type DeliveredJob = { id: string; schema: string; providerCode: string; sinceJobId: string | null; finishedAt: number | null };
 
 /**
  * What a delivery reads of the job flow, which sits above deliveries: the job (jobs/store.ts findJobById) and the units
- * its results serve (jobs/results-rows.ts resultUnits). The queue handler's caller passes them.
+ * its results serve (jobs/results-rows.ts resultUnits), as results' exporters take them. The queue handler's caller
+ * passes them.
  */
-export interface DeliveryJobs {
-  findJobById(d1: D1Database, id: string): Promise<JobRow | null>;
-  resultUnits(d1: D1Database, job: JobRow): Promise<FinishedUnits>;
+export interface DeliveryJobs<Job extends DeliveredJob> {
+  findJobById(d1: D1Database, id: string): Promise<Job | null>;
+  resultUnits(d1: D1Database, job: Job): Promise<{ units: Parameters<typeof jsonResults>[2]; recordCount: number }>;
 }
 
 /** Where one file of a delivery goes: it takes the file's bytes and answers how many it wrote. */
@@ -46,7 +47,7 @@ async function sinkFor(env: DeliverEnv, route: RouteRow, jobId: string): Promise
  * them"): `results.csv` and `results.json` streamed from R2 as the API serves them, then `manifest.json`, last, so a
  * reader that sees the manifest finds every file whole. Answers what landed; throws on any failure (the caller retries).
  */
-export async function deliverJob(env: DeliverEnv, route: RouteRow, job: JobRow, jobs: DeliveryJobs): Promise<{ name: string; bytes: number }[]> {
+export async function deliverJob<Job extends DeliveredJob>(env: DeliverEnv, route: RouteRow, job: Job, jobs: DeliveryJobs<Job>): Promise<{ name: string; bytes: number }[]> {
   const sink = await sinkFor(env, route, job.id);
   const units = await jobs.resultUnits(env.DB, job);
   const files = [
@@ -62,7 +63,7 @@ export async function deliverJob(env: DeliverEnv, route: RouteRow, job: JobRow, 
 }
 
 /** The route and job of a delivery, as they are now: null when the route was deleted or the job is gone since. */
-export async function deliveryParts(d1: D1Database, routeId: string, jobId: string, jobs: DeliveryJobs): Promise<{ route: RouteRow; job: JobRow } | null> {
+export async function deliveryParts<Job extends DeliveredJob>(d1: D1Database, routeId: string, jobId: string, jobs: DeliveryJobs<Job>): Promise<{ route: RouteRow; job: Job } | null> {
   const [route, job] = await Promise.all([findRouteById(d1, routeId), jobs.findJobById(d1, jobId)]);
   return route && job ? { route, job } : null;
 }

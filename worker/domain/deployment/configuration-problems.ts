@@ -1,6 +1,5 @@
 import { MIN_SHARED_SECRET_LENGTH } from "../../../contracts/scraper-protocol";
 import { linkKeyringProblem } from "../download-links/token";
-import type { Bindings } from "../../env";
 import { scraperInstances } from "../scraper/binding";
 import { flagOn } from "../../platform/configuration";
 
@@ -24,7 +23,7 @@ function isAbsoluteUrl(value: string | undefined): boolean {
  * request would let its Host header name it). Nothing has a default to fall
  * back on, so a deployment that lacks one refuses to work instead.
  */
-export function configurationProblems(env: Partial<Bindings>): string[] {
+export function configurationProblems(env: Partial<Env>): string[] {
   const problems: string[] = REQUIRED_SECRETS.filter((name) => !env[name]).map((name) => `secret ${name} is not set`);
   if (env.SCRAPER_SHARED_SECRET && env.SCRAPER_SHARED_SECRET.length < MIN_SHARED_SECRET_LENGTH) {
     problems.push(`secret SCRAPER_SHARED_SECRET is shorter than ${MIN_SHARED_SECRET_LENGTH} characters`);
@@ -39,7 +38,7 @@ export function configurationProblems(env: Partial<Bindings>): string[] {
 }
 
 /** For the queue consumer and the cron: throwing leaves the batch to be retried once the deployment is complete. */
-export function assertConfigured(env: Partial<Bindings>): void {
+export function assertConfigured(env: Partial<Env>): void {
   const problems = configurationProblems(env);
   if (problems.length > 0) throw new Error(`deployment incomplete: ${problems.join("; ")}`);
 }

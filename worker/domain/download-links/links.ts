@@ -1,5 +1,5 @@
 import { type KeyLapse, keyLapse } from "../api-keys/standing";
-import type { Bindings, Principal } from "../../env";
+import type { Principal } from "../api-keys/principal";
 import { ApiError } from "../../platform/errors/api-error";
 import type { JobRow } from "../jobs/store";
 import type { ResultFile } from "../results/download";
@@ -22,7 +22,7 @@ export const MAX_LINK_SECONDS = 7 * 24 * 3600;
  * (domain/api-keys/rights.ts): a short-lived key cannot hand out longer access;
  * nor past the job's results (docs/retention.md), and results already gone get none.
  */
-export async function createDownloadLink(env: Bindings, origin: string, principal: Principal, job: JobRow, link: { expiresInSeconds: number; format: ResultFile }, now: number) {
+export async function createDownloadLink(env: Env, origin: string, principal: Principal, job: JobRow, link: { expiresInSeconds: number; format: ResultFile }, now: number) {
   const stored = await storedExpiry(env.DB, job.id);
   if (resultsGone(stored, now)) throw resultsDeleted(stored);
   const until = Math.min(now + link.expiresInSeconds * 1000, principal.rights.expiresAt ?? Infinity, stored.resultsExpireAt ?? Infinity);
@@ -47,7 +47,7 @@ const MAKER_LAPSED: Record<KeyLapse, string> = {
  * INVALID_TOKEN; an expired one TOKEN_EXPIRED. The
  * job is inside the signed token, so a link cannot be pointed at another job.
  */
-export async function openDownloadLink(env: Bindings, token: string, now: number): Promise<{ job: JobRow; file: ResultFile }> {
+export async function openDownloadLink(env: Env, token: string, now: number): Promise<{ job: JobRow; file: ResultFile }> {
   const claims = await verifyLink(env.DOWNLOAD_LINK_KEYS, token);
   if (!claims) throw refused("다운로드 링크가 올바르지 않습니다. 링크를 받은 그대로 쓰거나, API 키로 새 링크를 만들어 주세요.");
   if (claims.expiresAt * 1000 <= now) {

@@ -1,4 +1,3 @@
-import type { Principal } from "../../env";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import { activeConnectionById } from "../partners/connections";
 
@@ -6,9 +5,10 @@ import { activeConnectionById } from "../partners/connections";
  * The workspace a job is created in. A workspace acting for itself may name one of its credentials, never a
  * connection; a partner names the business by connection (the body's connectionId or the X-SVC-Business
  * header, which must then agree) and may pick among that business's credentials only once the header chose it,
- * since a connectionId stands for the business's default credential.
+ * since a connectionId stands for the business's default credential. The caller is what jobs read of an API key's
+ * Principal (domain/api-keys/principal.ts, above jobs).
  */
-export async function jobWorkspace(d1: D1Database, principal: Principal, body: { credentialId?: string; connectionId?: string }): Promise<string> {
+export async function jobWorkspace(d1: D1Database, principal: { isPartner: boolean; workspaceId: string; connectionId?: string }, body: { credentialId?: string; connectionId?: string }): Promise<string> {
   if (body.connectionId && body.credentialId) {
     throw new ApiError("CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE", { fieldErrors: [fieldError("body.connectionId", "CONNECTION_AND_CREDENTIAL_ID_EXCLUSIVE")] });
   }

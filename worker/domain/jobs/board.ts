@@ -1,9 +1,8 @@
 import { jobBoard } from "./job-board";
-import type { Bindings } from "../../env";
 import { IsolateMemory } from "../../platform/lib/isolate-memory";
 import { findJob, isFinished, type JobRow } from "./store";
 
-type BoardEnv = Pick<Bindings, "DB" | "JOB_BOARD">;
+type BoardEnv = Pick<Env, "DB" | "JOB_BOARD">;
 
 /** An InProgress entry older than this is checked against D1, in case a publish was lost. */
 export const FRESH_MS = 15_000;

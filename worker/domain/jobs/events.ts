@@ -3,7 +3,6 @@ import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import type { Subscriber } from "../webhooks/endpoints";
 import { type OutcomesEnv, scheduleRunEnded } from "../schedules/outcomes";
 import { isFinished, type JobRow } from "./store";
-import type { Bindings } from "../../env";
 import { noteFlagged } from "../alerts/raise";
 import { notePulse } from "../catalog/status";
 import { queueRouteDelivery } from "../deliveries/consumer";
@@ -15,7 +14,7 @@ import { queueRouteDelivery } from "../deliveries/consumer";
  * read them with its change (emitEvent).
  */
 export async function jobEnded(
-  env: EventsEnv & OutcomesEnv & Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES">,
+  env: EventsEnv & OutcomesEnv & Pick<Env, "SUGGESTED_POLL_INTERVAL_MS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES">,
   row: JobRow,
   subscribers?: readonly Subscriber[],
 ): Promise<void> {

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../../env";
 import type { JobRow } from "./store";
 
 const KEEP_MS = 24 * 3_600_000;
@@ -10,8 +9,8 @@ const KEEP_MS = 24 * 3_600_000;
  * publish after each D1 transition; readers fall back to D1 when an entry
  * may be stale (see domain/jobs/board.ts).
  */
-export class JobBoard extends DurableObject<Pick<Bindings, never>> {
-  constructor(ctx: DurableObjectState, env: Pick<Bindings, never>) {
+export class JobBoard extends DurableObject<Pick<Env, never>> {
+  constructor(ctx: DurableObjectState, env: Pick<Env, never>) {
     super(ctx, env);
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS rows (id TEXT PRIMARY KEY, row TEXT NOT NULL, cached_at INTEGER NOT NULL)");
   }
@@ -45,4 +44,4 @@ export class JobBoard extends DurableObject<Pick<Bindings, never>> {
 }
 
 /** The board of one workspace. */
-export const jobBoard = (env: Pick<Bindings, "JOB_BOARD">, workspaceId: string) => env.JOB_BOARD.getByName(workspaceId);
+export const jobBoard = (env: Pick<Env, "JOB_BOARD">, workspaceId: string) => env.JOB_BOARD.getByName(workspaceId);

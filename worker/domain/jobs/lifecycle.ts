@@ -5,7 +5,6 @@ import type { JobError } from "../../../contracts/job-failures";
 import { eraseSupersededSecret } from "../credentials/store";
 import { database } from "../../platform/database/client";
 import { jobs, taskUnits } from "./tables";
-import type { Bindings } from "../../env";
 import { storeChanges } from "../results/changes";
 import type { FinishedUnit } from "../results/unit-results";
 import { jobBilling } from "../workspaces/store";
@@ -15,14 +14,15 @@ import { jobEnded } from "./events";
 import { emitEvent } from "../webhooks/emit";
 import { jobView, pollIntervalMs } from "./views";
 import { monthlyStepsLeft } from "./step-cap";
-import { type PipelineMessage, planMessage, unitMessage } from "./messages";
+import { type PipelineMessage, type PipelineQueue, planMessage, unitMessage } from "./messages";
 import { finishedUnits } from "./results-rows";
 import { findJobById, findUnit, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
 
 export type JobsEnv = Pick<
-  Bindings,
-  "DB" | "TASKS" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES" | "SUGGESTED_POLL_INTERVAL_MS"
->;
+  Env,
+  "DB" | "JOB_BOARD" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "RESULTS" | "SCHEDULE_ALARMS" | "ALERT_DESKS" | "PROVIDER_PULSES" | "DELIVERIES" | "SUGGESTED_POLL_INTERVAL_MS"
+> &
+  PipelineQueue;
 
 export interface PlannedUnit {
   target: Target | null;

@@ -1,10 +1,12 @@
+import type { ProbeMessage } from "../credentials/login-checks";
+
 /** What travels on the TASKS queue. Small by design: the state lives in D1. */
 export type JobMessage = { type: "plan"; jobId: string; workspaceId: string } | { type: "unit"; jobId: string; workspaceId: string; unitIndex: number };
 
-/** A credential's login check (domain/pipeline/probe.ts): one login at `providerCode`, settled under `checkId`. */
-export type ProbeMessage = { type: "probe"; credentialId: string; workspaceId: string; providerCode: string; checkId: string };
-
 export type PipelineMessage = JobMessage | ProbeMessage;
+
+/** The TASKS queue as its senders name it: the generated bindings type it a queue of anything (worker-configuration.d.ts). */
+export type PipelineQueue = { TASKS: Queue<PipelineMessage> };
 
 type JobRef = { id: string; workspaceId: string };
 

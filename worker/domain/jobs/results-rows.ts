@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { and, eq, gt, inArray, isNotNull, isNull, lte, or } from "drizzle-orm";
-import type { Bindings } from "../../env";
 import { database } from "../../platform/database/client";
 import { ApiError } from "../../platform/errors/api-error";
 import { isoTime } from "../../platform/lib/iso-time";
@@ -21,7 +20,7 @@ import { jobKind } from "./views";
  * read and written here, by the tables' owner; results/ sits below and takes what is read here as parameters.
  */
 
-export type PurgeEnv = Pick<Bindings, "DB" | "RESULTS" | "JOB_BOARD">;
+export type PurgeEnv = Pick<Env, "DB" | "RESULTS" | "JOB_BOARD">;
 
 type Expiry = Pick<JobRow, "resultsExpireAt" | "resultsDeletedReason">;
 

@@ -6,13 +6,12 @@ import type { JobRow } from "./store";
 import { isoTime } from "../../platform/lib/iso-time";
 import type { JobError } from "../../../contracts/job-failures";
 import type { HolderApproval } from "../../../collectors/adapter";
-import type { Bindings } from "../../env";
 
 /** The spec's polling interval. */
 export const SUGGESTED_POLL_INTERVAL_MS = 5000;
 
 /** The interval a deployment suggests: the spec's, unless SUGGESTED_POLL_INTERVAL_MS names a whole number of milliseconds. */
-export function pollIntervalMs(env: Pick<Bindings, "SUGGESTED_POLL_INTERVAL_MS">): number {
+export function pollIntervalMs(env: Pick<Env, "SUGGESTED_POLL_INTERVAL_MS">): number {
   const configured = Number(env.SUGGESTED_POLL_INTERVAL_MS);
   return Number.isInteger(configured) && configured > 0 ? configured : SUGGESTED_POLL_INTERVAL_MS;
 }

@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import { rewrapBillingKeys } from "../billing/payment-methods";
 import { rewrapCredentials } from "../credentials/store";
 import { rewrapRouteSecrets } from "../deliveries/store";
@@ -11,7 +10,7 @@ import { rewrapEndpointSecrets } from "../webhooks/endpoints";
 export const REWRAP_BATCH = 200;
 export const REWRAP_BATCHES_PER_RUN = 5;
 
-type RewrapEnv = Pick<Bindings, "DB" | "RESULTS">;
+type RewrapEnv = Pick<Env, "DB" | "RESULTS">;
 type Rewrap = (env: RewrapEnv, masterSecret: string, limit: number) => Promise<{ seen: number; unreadable: number }>;
 
 /**

@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { deleteBatch } from "../../platform/database/delete-batch";
 import { mailOutbox } from "./tables";
-import type { Bindings } from "../../env";
 import { log } from "../../platform/observability/telemetry";
 import { flagOn } from "../../platform/configuration";
 import { sha256Hex } from "../../platform/lib/crypto";
@@ -36,7 +35,7 @@ const KEPT_MS = 30 * 86_400_000;
  * Nothing is sent again from the outbox. A failed send is logged, never thrown: the action that mails (a sign-in)
  * has happened either way.
  */
-export async function sendMail(env: Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">, mail: Mail, now: number = Date.now()): Promise<void> {
+export async function sendMail(env: Pick<Env, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">, mail: Mail, now: number = Date.now()): Promise<void> {
   const id = crypto.randomUUID();
   const outboxOnly = flagOn(env.MAIL_OUTBOX_ONLY) || !env.MAIL || !env.MAIL_FROM;
   const body = outboxOnly ? mail.text : await withoutSecrets(mail.text, mail.secrets ?? []);

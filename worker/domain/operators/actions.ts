@@ -6,7 +6,6 @@ import { announceOutage, type OutageRow, withdrawOutage } from "../catalog/outag
 import type { ProviderDefinition } from "../catalog/providers";
 import { listApiKeys } from "../api-keys/store";
 import { credentialRow, type CredentialRow, credentialWorkspace, listCredentials } from "../credentials/store";
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { createJob } from "../jobs/create";
 import { findJobById, type JobRow, listJobs } from "../jobs/store";
@@ -30,7 +29,7 @@ export interface Actor {
   requestId: string;
 }
 
-type ActionsEnv = Bindings;
+type ActionsEnv = Env;
 
 /** What one answer lists at most: search matches, a workspace's latest jobs, its keys and its credentials. */
 export const MAX_MATCHES = 20;

@@ -1,7 +1,6 @@
 import { accountFailures, admitLoginAttempt, forgiveLoginAttempt, recordAccountFailure, recordFailedLogin } from "../console-sessions/login-attempts";
 import { noteAlerted } from "../alerts/raise";
 import { NO_PROVIDER } from "../alerts/rules";
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { normalizeEmail } from "../users/email";
 import { UNMATCHABLE_HASH, verifyPassword } from "../users/password";
@@ -20,7 +19,7 @@ const attemptSubject = (email: string) => `operator:${email}`;
  */
 export const OPERATOR_LOCK_AFTER = 10;
 
-type SignInEnv = Pick<Bindings, "DB" | "VAULT_MASTER_KEY" | "ALERT_DESKS">;
+type SignInEnv = Pick<Env, "DB" | "VAULT_MASTER_KEY" | "ALERT_DESKS">;
 
 /** A well-formed TOTP secret no operator has: the code is checked against it when the account or the password is wrong. */
 const DUMMY_TOTP_SECRET = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";

@@ -1,10 +1,15 @@
-import { jobError } from "../../../contracts/job-failures";
+import type { BatchItem } from "drizzle-orm/batch";
+import { type JobError, jobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
 import { retireWorkspaceCredentials } from "../credentials/store";
-import type { JobsEnv, JobLifecycle } from "../jobs/lifecycle";
-import type { JobRow } from "../jobs/store";
 import { type ConnectionRow, connectionToRevoke, revokeStatement } from "../partners/connections";
+import type { SessionEventsEnv } from "../registration/events";
 import { cancelWorkspaceSessions, workspaceSessionsCancelled } from "../registration/sessions";
+
+/** What revoking asks of the job flow (jobs/lifecycle.ts `JobLifecycle`): a workspace's unfinished jobs failed in the batch given. */
+interface WorkspaceJobs<Job> {
+  workspaceFailed(workspaceId: string, error: JobError, now: number, alongside: BatchItem<"sqlite">[]): Promise<Job[]>;
+}
 
 /**
  * Revokes a connection and, in the same transaction, everything the business left in motion: its credentials are
@@ -14,12 +19,12 @@ import { cancelWorkspaceSessions, workspaceSessionsCancelled } from "../registra
  * Open Banking consents use a partner's keys); `jobs` (the caller's JobLifecycle) fails the jobs in that transaction,
  * the job flow sitting above it.
  */
-export async function revokeConnection(
-  env: JobsEnv,
+export async function revokeConnection<Job>(
+  env: SessionEventsEnv,
   partnerWorkspaceId: string,
   id: string,
-  jobs: Pick<JobLifecycle, "workspaceFailed">,
-): Promise<{ connection: ConnectionRow; endedJobs: JobRow[] }> {
+  jobs: WorkspaceJobs<Job>,
+): Promise<{ connection: ConnectionRow; endedJobs: Job[] }> {
   const row = await connectionToRevoke(env.DB, partnerWorkspaceId, id);
   const db = database(env.DB);
   const now = Date.now();

@@ -1,6 +1,5 @@
 import { findProvider } from "../catalog/providers";
 import { type ConsentLease, refreshConsents, type RefreshCounts, refreshForJob } from "../credentials/consents";
-import type { Bindings } from "../../env";
 import { oneOf } from "../../platform/configuration";
 import { DEFAULT_OPTIONS, REFRESH_POLICIES } from "../../../collectors/openbanking/options";
 import { scraperClient } from "../scraper/binding";
@@ -30,7 +29,7 @@ export function refreshLease(deps: Pick<PipelineDeps, "jobs" | "leaseMs" | "scra
 }
 
 /** The cron's step, in a deployment it found configured (so with a scraper): the due consents refreshed through it. */
-export async function refreshDueConsents(env: Bindings, deps: Parameters<typeof refreshLease>[0], now: number): Promise<RefreshCounts> {
+export async function refreshDueConsents(env: Env, deps: Parameters<typeof refreshLease>[0], now: number): Promise<RefreshCounts> {
   const scraper = scraperClient(env);
   if (!scraper) throw new Error("refreshDueConsents: the deployment has no scraper; the cron asserts one first");
   const policy = oneOf(env.OPENBANKING_REFRESH_POLICY, REFRESH_POLICIES, DEFAULT_OPTIONS.refreshPolicy);
@@ -42,7 +41,7 @@ export async function refreshDueConsents(env: Bindings, deps: Parameters<typeof 
  * once for that job (consents.ts refreshForJob), the job holding the credential's lease. The executor tries the job
  * again on `refreshed` or `newer`, and marks the consent ended only on `ended`.
  */
-export function refreshJobConsent(env: Bindings): NonNullable<PipelineDeps["refreshConsent"]> {
+export function refreshJobConsent(env: Env): NonNullable<PipelineDeps["refreshConsent"]> {
   return (credentialId, since, whileSealed) => {
     const scraper = scraperClient(env);
     if (!scraper) return Promise.resolve("failed");

@@ -1,10 +1,9 @@
-import type { Bindings } from "../../env";
 import { pipelineDeps } from "./deps";
 import { tracedDelivery } from "./traced-delivery";
 import type { PipelineMessage } from "../jobs/messages";
 
 /** The queue handler: a thin loop handing each message to the executor and acting on its outcome. */
-export async function consumeBatch(batch: MessageBatch<PipelineMessage>, env: Bindings): Promise<void> {
+export async function consumeBatch(batch: MessageBatch<PipelineMessage>, env: Env): Promise<void> {
   const deps = pipelineDeps(env);
   await Promise.all(
     batch.messages.map(async (message) => {

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../../env";
 import { sha256Hex } from "../../platform/lib/crypto";
 
 export type LeaseGrant = {
@@ -81,8 +80,8 @@ interface Lease {
  * next job (`kept_session`, taken or closed by the next grant) that is all the
  * storage an object keeps, each bounded, so no alarm clears it.
  */
-export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
-  constructor(ctx: DurableObjectState, env: Pick<Bindings, never>) {
+export class CredentialLock extends DurableObject<Pick<Env, never>> {
+  constructor(ctx: DurableObjectState, env: Pick<Env, never>) {
     super(ctx, env);
     ctx.storage.sql.exec(`
       CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY CHECK (id = 1), job_id TEXT NOT NULL, fence INTEGER NOT NULL,
@@ -269,12 +268,12 @@ export class CredentialLock extends DurableObject<Pick<Bindings, never>> {
 }
 
 /** The lock of one credential. */
-export const credentialLock = (env: Pick<Bindings, "CREDENTIAL_LOCKS">, credentialId: string) => env.CREDENTIAL_LOCKS.getByName(credentialId);
+export const credentialLock = (env: Pick<Env, "CREDENTIAL_LOCKS">, credentialId: string) => env.CREDENTIAL_LOCKS.getByName(credentialId);
 
 /**
  * Where one person's phone asks are counted (only its `holderAsk`), named by their number's hash: the hosted
  * registration asks the phone before any credential exists, and whoever issues sessions may name the same person in
  * as many of them, in as many workspaces, as they like.
  */
-export const holderPhoneAsks = async (env: Pick<Bindings, "CREDENTIAL_LOCKS">, phone: string) =>
+export const holderPhoneAsks = async (env: Pick<Env, "CREDENTIAL_LOCKS">, phone: string) =>
   env.CREDENTIAL_LOCKS.getByName(`holder-phone:${await sha256Hex(phone.replace(/\D/g, ""))}`);

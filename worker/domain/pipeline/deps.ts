@@ -2,7 +2,6 @@ import { browserInstitutionFor } from "../../../collectors/registry";
 import { invalidateCredential, openJobCredential, rememberTargets } from "../credentials/store";
 import { settleCheck } from "../credentials/login-checks";
 import { credentialLock } from "./credential-lock";
-import type { Bindings } from "../../env";
 import { numberOr } from "../../platform/configuration";
 import { JobLifecycle } from "../jobs/lifecycle";
 import { BrowserRenderingScraper, browserRenderingLauncher } from "../scraper/browser-rendering-client";
@@ -16,7 +15,7 @@ import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS } from "./sweep";
 
 
 /** Wires the executor to the bindings: the job tables, R2 results, the lock DO, the scraper. */
-export function pipelineDeps(env: Bindings): PipelineDeps {
+export function pipelineDeps(env: Env): PipelineDeps {
   const container = scraperClient(env);
   // The fetch handler and the consumer check the configuration first (configuration.ts): no scraper means no pipeline.
   if (!container) throw new Error("no scraper configured: neither the SCRAPER container binding nor SCRAPER_URL");

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../../env";
 import type { PipelineMessage } from "../jobs/messages";
 import { meteredEnv, meteringOn } from "../../platform/metering";
 import { pipelineDeps } from "./deps";
@@ -21,7 +20,7 @@ import { flagOn } from "../../platform/configuration";
  * counts a job's attempts, and the sweep restarts a chain a dying dev
  * process drops (docs/pipeline.md).
  */
-export class DetachedDeliveries extends DurableObject<Bindings> {
+export class DetachedDeliveries extends DurableObject<Env> {
   async deliver(message: PipelineMessage, delaySeconds: number): Promise<void> {
     await this.ctx.storage.put("message", message);
     await this.ctx.storage.setAlarm(Date.now() + delaySeconds * 1000);
@@ -59,14 +58,14 @@ function detachedProducer(deliveries: DurableObjectNamespace<DetachedDeliveries>
 }
 
 /** The bindings as every pipeline message is sent with: under CONCURRENT_DELIVERIES, TASKS delivers through these objects. */
-export function withDetachedDeliveries(env: Bindings): Bindings {
+export function withDetachedDeliveries(env: Env): Env {
   if (!flagOn(env.CONCURRENT_DELIVERIES)) return env;
   if (!env.DETACHED_DELIVERIES) throw new Error("CONCURRENT_DELIVERIES needs the DETACHED_DELIVERIES binding (top level of wrangler.toml)");
   return { ...env, TASKS: detachedProducer(env.DETACHED_DELIVERIES) };
 }
 
 /** The bindings an invocation works with: local deliveries substituted, and metered for `npm run bench:cost` only (metering.ts). */
-export function invocationBindings(env: Bindings): Bindings {
+export function invocationBindings(env: Env): Env {
   const local = withDetachedDeliveries(env);
   return meteringOn(local) ? meteredEnv(local) : local;
 }

@@ -1,7 +1,7 @@
 import { ProviderFailure } from "../../../collectors/adapter";
 import { jobError } from "../../../contracts/job-failures";
 import { findProvider } from "../catalog/providers";
-import type { ProbeMessage } from "../jobs/messages";
+import type { ProbeMessage } from "../credentials/login-checks";
 import { INVALIDATES_CREDENTIAL, WAITS_FOR_CAPACITY } from "./failure-policy";
 import type { Outcome, PipelineDeps } from "./ports";
 import { endLease } from "./released-leases";

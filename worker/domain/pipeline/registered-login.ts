@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import type { LoginCheckDeps } from "../registration/login-check";
 import { hasActiveJob } from "../jobs/store";
 import { pipelineDeps } from "./deps";
@@ -14,7 +13,7 @@ const registrationHolder = (credentialId: string) => `registration:${credentialI
  * provider runs on, as jobs reach it, and the credential's lock, where an approved login is left for its first job
  * (`CredentialLock.rememberSession` with a keep, then released with nobody waiting).
  */
-export function registrationCheckDeps(env: Bindings, defer: (work: Promise<unknown>) => void): LoginCheckDeps {
+export function registrationCheckDeps(env: Env, defer: (work: Promise<unknown>) => void): LoginCheckDeps {
   const deps = pipelineDeps(env);
   return {
     scraperFor: deps.scraperFor,

@@ -1,5 +1,4 @@
 import type { PipelineMessage } from "../jobs/messages";
-import type { Bindings } from "../../env";
 import { withSpan } from "../../platform/observability/telemetry";
 import { jobTraceId, newTraceId } from "../../platform/observability/trace-context";
 import { executeMessage } from "./executor";
@@ -10,7 +9,7 @@ import type { Outcome, PipelineDeps } from "./ports";
  * every log line inside it carrying the job id: however many messages and invocations a job takes, its trace
  * follows it from planning through each unit to the scraper's pages.
  */
-export function tracedDelivery(deps: PipelineDeps, env: Pick<Bindings, "OTEL_EXPORTER_OTLP_ENDPOINT">, message: PipelineMessage): Promise<Outcome> {
+export function tracedDelivery(deps: PipelineDeps, env: Pick<Env, "OTEL_EXPORTER_OTLP_ENDPOINT">, message: PipelineMessage): Promise<Outcome> {
   const jobId = message.type === "probe" ? undefined : message.jobId;
   const name = message.type === "unit" ? `job unit ${message.unitIndex}` : message.type === "plan" ? "job plan" : "credential probe";
   return withSpan(

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import type { OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
-import type { Bindings } from "../../env";
 import { database } from "../../platform/database/client";
 import { ApiError } from "../../platform/errors/api-error";
 import { findProvider } from "../catalog/providers";
@@ -24,7 +23,7 @@ const PROVIDER = "openbanking";
  * session restores it under the credential's id instead, if it is the same person at the same 이용기관. Its consent
  * record names `textVersion`, the text the hosted page showed and sent back when it completed the consent.
  */
-export async function registerConsent(env: Bindings, session: SessionRow, grant: OpenBankingTokenResponse, textVersion: string, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
+export async function registerConsent(env: Env, session: SessionRow, grant: OpenBankingTokenResponse, textVersion: string, hasActiveJob: ActiveJobCheck): Promise<SessionRow> {
   const now = Date.now();
   const face = consentFaceOf(grant, now);
   if (face.accounts.length === 0) throw new ApiError("REGISTRATION_SESSION_NOT_USABLE", { message: "조회에 동의한 계좌가 없습니다. 계좌를 하나 이상 골라 다시 동의해 주세요." });
@@ -45,7 +44,7 @@ export async function registerConsent(env: Bindings, session: SessionRow, grant:
   return after;
 }
 
-async function recoverConsent(env: Bindings, session: SessionRow, credentialId: string, grant: OpenBankingTokenResponse, face: ReturnType<typeof consentFaceOf>, textVersion: string): Promise<SessionRow> {
+async function recoverConsent(env: Env, session: SessionRow, credentialId: string, grant: OpenBankingTokenResponse, face: ReturnType<typeof consentFaceOf>, textVersion: string): Promise<SessionRow> {
   const row = await findCredential(env.DB, session.workspaceId, credentialId);
   if (row.authMethod !== "OPEN_BANKING") throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
   await assertSameIdentity(row, grant.credential, null);
@@ -65,6 +64,6 @@ async function recoverConsent(env: Bindings, session: SessionRow, credentialId: 
   return after;
 }
 
-function markConnected(env: Bindings, sessionId: string): Promise<unknown> {
+function markConnected(env: Env, sessionId: string): Promise<unknown> {
   return database(env.DB).update(registrationSessions).set({ consentOutcome: { state: "CONNECTED" } }).where(eq(registrationSessions.id, sessionId)).run();
 }

@@ -1,6 +1,5 @@
 import { type HolderApproval, type LoginCredential, ProviderFailure } from "../../../collectors/adapter";
 import { jobError, type JobError } from "../../../contracts/job-failures";
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { log } from "../../platform/observability/telemetry";
 import { redactText } from "../../../collectors/kit/redaction";
@@ -58,7 +57,7 @@ function lockNote(row: Pick<CredentialRow, "authMethod" | "providerCode">, error
  * at most: a login still being made goes on (`defer`) and records what it found in the pending login, for the
  * page's next check. Nothing is stored here unless the institution let the login in.
  */
-export async function startLoginCheck(env: Bindings, deps: LoginCheckDeps, session: SessionRow, row: CredentialRow, credential: LoginCredential): Promise<LoginCheckState> {
+export async function startLoginCheck(env: Env, deps: LoginCheckDeps, session: SessionRow, row: CredentialRow, credential: LoginCredential): Promise<LoginCheckState> {
   const pending: PendingLogin = { checkId: crypto.randomUUID(), row, scraperSessionId: null, awaiting: null, refused: null };
   const earlier = await pendingLoginOf(env.DB, session.id);
   if (!(await holdPendingLogin(env, session.id, pending))) {
@@ -105,11 +104,11 @@ function failureOf(err: unknown): JobError {
  * The hosted page's check of the login it submitted (GET/POST /connect/api/registrations/check): asks the scraper
  * whether the login is through (`ready` waits for the holder's approval a while), and stores it once it is.
  */
-export function checkPendingLogin(env: Bindings, deps: LoginCheckDeps, session: SessionRow): Promise<LoginCheckState> {
+export function checkPendingLogin(env: Env, deps: LoginCheckDeps, session: SessionRow): Promise<LoginCheckState> {
   return advance(env, deps, session, true);
 }
 
-async function advance(env: Bindings, deps: LoginCheckDeps, session: SessionRow, waitForHolder: boolean): Promise<LoginCheckState> {
+async function advance(env: Env, deps: LoginCheckDeps, session: SessionRow, waitForHolder: boolean): Promise<LoginCheckState> {
   const pending = await pendingLoginOf(env.DB, session.id);
   if (!pending) throw new ApiError("REGISTRATION_SESSION_NOT_USABLE", { message: "확인 중인 로그인이 없습니다. 입력한 뒤 연결하기를 눌러 주세요." });
   if (pending.refused) return refuse(env, session, pending, pending.refused);
@@ -134,7 +133,7 @@ async function advance(env: Bindings, deps: LoginCheckDeps, session: SessionRow,
  * the session's attempts, and the page shows the institution's reason with the attempts left; a check that could not
  * tell costs no attempt.
  */
-async function refuse(env: Bindings, session: SessionRow, pending: PendingLogin, error: JobError): Promise<never> {
+async function refuse(env: Env, session: SessionRow, pending: PendingLogin, error: JobError): Promise<never> {
   await dropPendingLogin(env.DB, session.id, pending.checkId);
   if (!isRefusal(error)) throw new ApiError("CREDENTIAL_PROBE_FAILED", { message: `${error.message} 입력한 정보는 저장하지 않았습니다.` });
   await recordFailedAttempt(env, session.id);
@@ -149,7 +148,7 @@ async function refuse(env: Bindings, session: SessionRow, pending: PendingLogin,
  * earlier row, in the transaction that consumes the session), already VALID. An approved 간편인증 login is handed to
  * the credential's lock for its first job; any other is logged out, as a check's is.
  */
-async function store(env: Bindings, deps: LoginCheckDeps, session: SessionRow, pending: PendingLogin): Promise<LoginCheckState> {
+async function store(env: Env, deps: LoginCheckDeps, session: SessionRow, pending: PendingLogin): Promise<LoginCheckState> {
   const now = Date.now();
   const row: CredentialRow = { ...pending.row, checkState: "VALID", checkId: null, checkError: null, checkedAt: now };
   const scraper = deps.scraperFor(findProvider(row.providerCode)!);

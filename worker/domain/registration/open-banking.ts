@@ -4,7 +4,6 @@ import { authorizationUrl, newState, readCallback } from "../../../collectors/op
 import { parseInstitutionBaseUrls } from "../../../collectors/kit/protocol/stand-ins";
 import { jobError } from "../../../contracts/job-failures";
 import type { OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
-import type { Bindings } from "../../env";
 import { database } from "../../platform/database/client";
 import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";
@@ -30,13 +29,13 @@ export type ConsentOutcome = { state: "WAITING" } | { state: "CONNECTED" } | { s
  * the request (its Host header is the caller's to choose); a deployment without it is incomplete
  * (configuration-problems.ts) and takes no consent.
  */
-export function callbackUrl(env: Pick<Bindings, "OPENBANKING_CALLBACK_URL">): string {
+export function callbackUrl(env: Pick<Env, "OPENBANKING_CALLBACK_URL">): string {
   if (!env.OPENBANKING_CALLBACK_URL) throw new ApiError("SCRAPING_ENGINE_UNAVAILABLE", { message: "이 서비스에는 오픈뱅킹 콜백 주소 설정이 없어 동의를 받을 수 없습니다. 서비스 운영자에게 문의해 주세요." });
   return env.OPENBANKING_CALLBACK_URL;
 }
 
 /** A real host's URL at its stand-in (INSTITUTION_BASE_URLS), path and query kept: what a browser can reach here. */
-function standIn(url: string, env: Pick<Bindings, "INSTITUTION_BASE_URLS">): string {
+function standIn(url: string, env: Pick<Env, "INSTITUTION_BASE_URLS">): string {
   const base = parseInstitutionBaseUrls(env.INSTITUTION_BASE_URLS).openbanking?.[new URL(url).hostname];
   if (!base) return url;
   const real = new URL(url);
@@ -56,7 +55,7 @@ export function consentOptionOf(session: SessionRow, providerCode: string): Regi
  * CONSENT_STATE_TTL_MS and once, replacing any earlier one) bound to the session, and the authorization page's URL
  * with it (mapped to the stand-in where there is one). A refusal counts as a failed attempt, as a submission's does.
  */
-export async function startConsent(env: Bindings, token: string, providerCode: string): Promise<{ authorizationUrl: string; expiresAt: number }> {
+export async function startConsent(env: Env, token: string, providerCode: string): Promise<{ authorizationUrl: string; expiresAt: number }> {
   const session = await usableSessionForPage(env.DB, token);
   const redirectUri = callbackUrl(env);
   try {
@@ -87,7 +86,7 @@ export async function startConsent(env: Bindings, token: string, providerCode: s
 }
 
 /** The last consent's outcome, for the hosted page: it polls while the person is at KFTC's page. Any status of the session. */
-export async function consentOutcome(env: Bindings, token: string): Promise<ConsentOutcome> {
+export async function consentOutcome(env: Env, token: string): Promise<ConsentOutcome> {
   const row = token.startsWith("rst_")
     ? await database(env.DB).select({ outcome: registrationSessions.consentOutcome }).from(registrationSessions).where(eq(registrationSessions.tokenHash, await sha256Hex(token))).get()
     : undefined;
@@ -114,7 +113,7 @@ function failureText(code: string, fallback?: string): string {
  * Whatever fails after the state is used is recorded on the session, with a catalog code and Korean words; KFTC's own
  * text goes to the operators' log only.
  */
-export async function completeConsent(env: Bindings, token: string, query: URLSearchParams, consentTextVersion: string, hasActiveJob: ActiveJobCheck): Promise<ConsentOutcome> {
+export async function completeConsent(env: Env, token: string, query: URLSearchParams, consentTextVersion: string, hasActiveJob: ActiveJobCheck): Promise<ConsentOutcome> {
   const session = await usableSessionForPage(env.DB, token);
   const redirectUri = callbackUrl(env);
   const state = query.get("state") ?? "";
@@ -154,7 +153,7 @@ function failed(session: SessionRow, err: unknown): ConsentOutcome {
 }
 
 /** The code exchanged with the keys the authorization URL named: the acting partner's own, else the deployment's. */
-async function exchange(env: Bindings, workspaceId: string, code: string, redirectUri: string): Promise<OpenBankingTokenResponse> {
+async function exchange(env: Env, workspaceId: string, code: string, redirectUri: string): Promise<OpenBankingTokenResponse> {
   const scraper = scraperClient(env);
   if (!scraper) throw new ProviderFailure("ENGINE_CRASHED", "no scraper configured");
   const keys = await partnerKeysFor(env.DB, env.VAULT_MASTER_KEY, workspaceId);

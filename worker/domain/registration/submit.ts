@@ -4,7 +4,6 @@ import { checkAuthMethod, credentialFromFields, credentialScope, providerForCred
 import { assertIdentitiesKnown, findCredential, newCheckId, sealedCredentialRow } from "../credentials/store";
 import { checksHostedLogins, checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
 import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
@@ -30,7 +29,7 @@ export interface Submission {
  * whether a credential it supersedes may lose its secret now. A login (ID or 간편인증) is first checked at the
  * institution (login-check.ts) and stored only once it is let in: the answer says CONNECTED, or that the check goes on.
  */
-export async function submitRegistration(env: Bindings, token: string, submission: Submission, deps: LoginCheckDeps): Promise<LoginCheckState> {
+export async function submitRegistration(env: Env, token: string, submission: Submission, deps: LoginCheckDeps): Promise<LoginCheckState> {
   const session = await usableSessionForPage(env.DB, token);
   try {
     return await register(env, session, submission, deps);
@@ -47,7 +46,7 @@ export async function submitRegistration(env: Bindings, token: string, submissio
  * and provider, whatever the page sent), checked as a registration is, then sealed back under the credential's id
  * in the transaction that consumes the session.
  */
-async function recover(env: Bindings, session: SessionRow, credentialId: string, submission: Submission): Promise<SessionRow> {
+async function recover(env: Env, session: SessionRow, credentialId: string, submission: Submission): Promise<SessionRow> {
   const row = await findCredential(env.DB, session.workspaceId, credentialId);
   if (submission.kind !== row.authMethod) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");
   const scope = credentialScope(recoveryProviderCode(row), row.authMethod);
@@ -68,7 +67,7 @@ async function recover(env: Bindings, session: SessionRow, credentialId: string,
   return after;
 }
 
-async function register(env: Bindings, session: SessionRow, submission: Submission, deps: LoginCheckDeps): Promise<LoginCheckState> {
+async function register(env: Env, session: SessionRow, submission: Submission, deps: LoginCheckDeps): Promise<LoginCheckState> {
   if (session.recoversCredentialId) return { state: "CONNECTED", session: await recover(env, session, session.recoversCredentialId, submission) };
   const option = session.options.find((o) => o.kind === submission.kind && (o.kind === "CERTIFICATE" || o.providerCode === submission.providerCode));
   if (!option) throw new ApiError("REGISTRATION_SESSION_OPTION_NOT_ALLOWED");

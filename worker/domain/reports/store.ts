@@ -2,8 +2,7 @@ import { and, asc, desc, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle
 import { noteFlagged } from "../alerts/raise";
 import { database } from "../../platform/database/client";
 import { failureReports } from "./tables";
-import type { Bindings } from "../../env";
-import type { FailureReport } from "./failure-report";
+import type { FailureReport } from "../../platform/errors/failure-report";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
 import { reportUrl } from "../../../collectors/kit/redaction";
 
@@ -11,7 +10,7 @@ export type ReportRow = typeof failureReports.$inferSelect;
 
 /** Who met it first: a job, or, outside any job, a request (its answer's requestId). */
 export type ReportOrigin = { jobId: string } | { requestId: string };
-type ReportsEnv = Pick<Bindings, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "ALERT_DESKS">;
+type ReportsEnv = Pick<Env, "DB" | "RESULTS" | "VAULT_MASTER_KEY" | "ALERT_DESKS">;
 
 /** A report's page is kept this long, then removed with its row by the cron: long enough to fix the adapter, no longer. */
 export const REPORT_RETENTION_MS = 30 * 86_400_000;
@@ -92,7 +91,7 @@ export async function findReport(d1: D1Database, id: string): Promise<ReportRow 
 }
 
 /** The page a report kept, opened; null when it kept none. */
-export async function reportPage(env: Pick<Bindings, "RESULTS" | "VAULT_MASTER_KEY">, row: ReportRow): Promise<{ html: string | null; screenshot: string | null } | null> {
+export async function reportPage(env: Pick<Env, "RESULTS" | "VAULT_MASTER_KEY">, row: ReportRow): Promise<{ html: string | null; screenshot: string | null } | null> {
   if (!row.pageKey) return null;
   const object = await env.RESULTS.get(row.pageKey);
   return object ? JSON.parse(await openText(env.VAULT_MASTER_KEY, pageBinding(row.id), await object.text())) : null;
@@ -104,7 +103,7 @@ export async function reportPage(env: Pick<Bindings, "RESULTS" | "VAULT_MASTER_K
  * key re-wrapped, the page never decrypted) and its version written after. A page whose object is gone keeps nothing
  * to open: its row says so (`page_key` null).
  */
-export async function rewrapReportPages(env: Pick<Bindings, "DB" | "RESULTS">, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+export async function rewrapReportPages(env: Pick<Env, "DB" | "RESULTS">, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
   const latest = latestKeyVersion(masterSecret);
   const db = database(env.DB);
   const rows = (await db
@@ -143,7 +142,7 @@ export async function closeReport(d1: D1Database, id: string, closedBy: string, 
 }
 
 /** Reports past their retention, page and row, `limit` at a time (the cron, worker/index.ts). Returns how many went. */
-export async function purgeExpiredReports(env: Pick<Bindings, "DB" | "RESULTS">, limit: number, now: number = Date.now()): Promise<number> {
+export async function purgeExpiredReports(env: Pick<Env, "DB" | "RESULTS">, limit: number, now: number = Date.now()): Promise<number> {
   const expired = await database(env.DB)
     .select({ id: failureReports.id, pageKey: failureReports.pageKey })
     .from(failureReports)

@@ -1,5 +1,4 @@
 import { noteAlerted } from "../alerts/raise";
-import type { Bindings } from "../../env";
 import { kstDate } from "../../../contracts/korean-time";
 import { REQUEST_LOG_RETENTION_MS, storedLogBytes } from "./store";
 
@@ -14,7 +13,7 @@ export const REQUEST_LOG_ALERT_BYTES = 2 * 1024 ** 3;
  * retention holds more than REQUEST_LOG_ALERT_BYTES, so an alert opens after a few minutes of it (domain/alerts/rules.ts)
  * and resolves once the purge or a smaller budget brings it down. Returns the bytes it found.
  */
-export async function watchRequestLogSize(env: Pick<Bindings, "DB" | "ALERT_DESKS">, now: number = Date.now()): Promise<number> {
+export async function watchRequestLogSize(env: Pick<Env, "DB" | "ALERT_DESKS">, now: number = Date.now()): Promise<number> {
   const bytes = await storedLogBytes(env.DB, kstDate(now - REQUEST_LOG_RETENTION_MS));
   if (bytes >= REQUEST_LOG_ALERT_BYTES) {
     const mb = (n: number) => Math.round(n / 1024 ** 2);

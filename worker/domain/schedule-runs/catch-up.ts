@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import { armSchedule } from "../schedules/alarm";
 import { runDue } from "./run";
 import { dueSchedules } from "../schedules/store";
@@ -11,7 +10,7 @@ const PER_RUN = 50;
  * Run by the minute's cron: occurrences whose alarm did not fire run now, and their alarms are set again. run.ts
  * makes an occurrence once, so an alarm firing just now as well does no harm.
  */
-export async function runMissedSchedules(env: Bindings, now = Date.now()): Promise<number> {
+export async function runMissedSchedules(env: Env, now = Date.now()): Promise<number> {
   const missed = await dueSchedules(env.DB, now - LOST_AFTER_MS, PER_RUN);
   for (const schedule of missed) await armSchedule(env, schedule.id, await runDue(env, schedule.id, now));
   return missed.length;

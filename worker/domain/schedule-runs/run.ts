@@ -5,7 +5,6 @@ import type { JobsEnv } from "../jobs/lifecycle";
 import { sinceOf } from "../jobs/since";
 import { lastSucceededRun, occurrenceRun, unfinishedRun } from "../jobs/store";
 import { latestOccurrence, minimumIntervalMinutes, nextOccurrence } from "../schedules/cron";
-import type { Bindings } from "../../env";
 import { pauseForFailures } from "../schedules/outcomes";
 import { rollingRange } from "../schedules/rolling-range";
 import { advanceSchedule, findScheduleById, type ScheduleRow } from "../schedules/store";
@@ -60,7 +59,7 @@ export const SLOT_RETRY_MS = 60_000;
  * schedule's next occurrence takes its place. The next occurrence is never less than the deployment's minimum
  * interval after this one (domain/schedules/cron.ts), whatever cron a schedule was stored with before that rule.
  */
-export async function runDue(env: JobsEnv & Pick<Bindings, "SCHEDULE_MIN_INTERVAL_MINUTES">, scheduleId: string, now: number): Promise<number | null> {
+export async function runDue(env: JobsEnv & Pick<Env, "SCHEDULE_MIN_INTERVAL_MINUTES">, scheduleId: string, now: number): Promise<number | null> {
   const schedule = await findScheduleById(env.DB, scheduleId);
   if (!schedule || schedule.status !== "ACTIVE" || schedule.nextRunAt === null) return null;
   if (schedule.nextRunAt > now) return schedule.nextRunAt;

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../../env";
 import { invocationBindings } from "../pipeline/detached-delivery";
 import { runDue } from "./run";
 
@@ -7,7 +6,7 @@ import { runDue } from "./run";
  * One per schedule: an alarm at its next occurrence. D1 keeps the schedule and which occurrence is next, so the
  * alarm only says when to look: firing twice, late, or after a redeploy runs an occurrence at most once (run.ts).
  */
-export class ScheduleAlarm extends DurableObject<Bindings> {
+export class ScheduleAlarm extends DurableObject<Env> {
   async arm(scheduleId: string, at: number | null): Promise<void> {
     if (at === null) {
       await this.ctx.storage.deleteAlarm();

@@ -1,6 +1,5 @@
-import type { Bindings } from "../../env";
 
-export type AlarmsEnv = Pick<Bindings, "SCHEDULE_ALARMS">;
+export type AlarmsEnv = Pick<Env, "SCHEDULE_ALARMS">;
 
 /** Sets the schedule's alarm to its next occurrence, or clears it (null) while it is paused or gone. */
 export async function armSchedule(env: AlarmsEnv, scheduleId: string, at: number | null): Promise<void> {

@@ -1,5 +1,4 @@
 import { findSchema } from "../catalog/schemas";
-import type { Bindings } from "../../env";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import { type JobRequest, validateJobRequest } from "../catalog/job-request";
 import { armSchedule } from "./alarm";
@@ -9,7 +8,7 @@ import { usableRoute } from "../deliveries/store";
 import { assertMayUseProvider, eventRecipients } from "../workspaces/store";
 import { deleteSchedule, findSchedule, insertSchedule, isOneActiveConflict, MAX_SCHEDULES_PER_WORKSPACE, type ScheduleRow, setScheduleStatus } from "./store";
 
-type ManageEnv = Pick<Bindings, "DB" | "SCHEDULE_ALARMS" | "SCHEDULE_MIN_INTERVAL_MINUTES">;
+type ManageEnv = Pick<Env, "DB" | "SCHEDULE_ALARMS" | "SCHEDULE_MIN_INTERVAL_MINUTES">;
 
 export interface ScheduleInput {
   providerCode: string;

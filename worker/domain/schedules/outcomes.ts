@@ -1,4 +1,4 @@
-import type { JobRow } from "../jobs/store";
+import type { JobError } from "../../../contracts/job-failures";
 import { emitEvent, type EventsEnv } from "../webhooks/emit";
 import { armSchedule, type AlarmsEnv } from "./alarm";
 import { countRunOutcome, SCHEDULE_FAILURE_LIMIT, type ScheduleRow, setScheduleStatus } from "./store";
@@ -22,7 +22,7 @@ export async function pauseForFailures(env: OutcomesEnv, schedule: Pick<Schedule
 }
 
 /** A schedule's run ended: a success ends a run of failures, a failure no retry can mend counts toward a pause. */
-export async function scheduleRunEnded(env: OutcomesEnv, job: JobRow, now = Date.now()): Promise<void> {
+export async function scheduleRunEnded(env: OutcomesEnv, job: { scheduleId: string | null; status: string; error: JobError | null }, now = Date.now()): Promise<void> {
   if (!job.scheduleId) return;
   if (job.status === "SUCCEEDED") await countRunOutcome(env.DB, job.scheduleId, false, now);
   else if (job.status === "FAILED" && !job.error?.retryable) await pauseForFailures(env, { id: job.scheduleId }, job.error?.message ?? "", now);

@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Bindings } from "../../env";
 import type { RunnerRequest, RunnerResponse } from "../../../contracts/scraper-protocol";
 import type { ScraperInstances } from "./instances";
 import { numberOr } from "../../platform/configuration";
@@ -20,7 +19,7 @@ const CALL_LIMIT_MS = Math.max(180_000, ...allProviders().map((p) => (collectBou
  * requests and travel over that socket; the runner answers each by its id. A runner that reconnects replaces the
  * old socket; with none connected, a call answers 503 like an unreachable scraper.
  */
-export class RunnerHub extends DurableObject<Pick<Bindings, never>> {
+export class RunnerHub extends DurableObject<Pick<Env, never>> {
   /** Calls awaiting an answer, each with the socket it went out on: only that socket's close fails it. */
   private readonly pending = new Map<string, { socket: WebSocket; answer: (response: Response) => void }>();
 
@@ -90,7 +89,7 @@ export function runnerInstances(namespace: DurableObjectNamespace<RunnerHub>, co
 }
 
 /** Runner slot `slot`'s hub, when this deployment has that slot (SCRAPER_RUNNERS of them, from 0), else null. */
-export function runnerSlot(env: Pick<Bindings, "RUNNER_HUB" | "SCRAPER_RUNNERS">, slot: number): DurableObjectStub<RunnerHub> | null {
+export function runnerSlot(env: Pick<Env, "RUNNER_HUB" | "SCRAPER_RUNNERS">, slot: number): DurableObjectStub<RunnerHub> | null {
   if (!env.RUNNER_HUB || !Number.isInteger(slot) || slot < 0 || slot >= numberOr(env.SCRAPER_RUNNERS, 0)) return null;
   return env.RUNNER_HUB.getByName(runnerSlotName(slot));
 }

@@ -1,5 +1,4 @@
 import { Container } from "@cloudflare/containers";
-import type { Bindings } from "../../env";
 import type { ScraperInstances } from "./instances";
 import { leasedProcessTag } from "../../../collectors/openbanking/bank-tran-id";
 
@@ -11,14 +10,14 @@ export const SCRAPER_CONTAINER_PORT = 8080;
  * Durable Object per instance, named `scraper-<n>` (containerInstances below), which keeps every call of a session on the
  * instance that logged in, since sessions live in that process's memory.
  */
-export class ScraperContainer extends Container<Bindings> {
+export class ScraperContainer extends Container<Env> {
   override defaultPort = SCRAPER_CONTAINER_PORT;
   // Longer than the scraper's own idle close (SESSION_IDLE_MS, 5 min), so an instance sleeps only once its sessions are gone.
   override sleepAfter = "10m";
   // The institutions are on the internet.
   override enableInternet = true;
 
-  constructor(ctx: Container["ctx"], env: Bindings) {
+  constructor(ctx: Container["ctx"], env: Env) {
     super(ctx, env);
     const instance = instanceOf(ctx.id.name);
     // The container gets the worker's secrets from the worker's own; the service refuses to start without the shared one.

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MEMBER_ROLES } from "./tables";
+import { MEMBER_ROLES } from "../workspaces/tables";
 
 export const email = () => z.email().max(254);
 

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { type Database, database } from "../../platform/database/client";
 import { deleteBatch } from "../../platform/database/delete-batch";
-import { type MemberRole, users, workspaceInvitations, workspaceMembers } from "./tables";
+import type { MemberRole } from "../workspaces/tables";
+import { users, workspaceInvitations, workspaceMembers } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";

@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { revokeKey } from "../api-keys/revoke";
 import { type IssuedKey, issueApiKey, keyIssuer } from "../api-keys/store";
-import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { database } from "../../platform/database/client";
 import { workspaceMembers } from "./tables";
@@ -25,7 +24,7 @@ async function owns(d1: D1Database, userId: string, workspaceId: string): Promis
  * managing keys (domain/users/members.ts), or is seen here, and the key is revoked before anyone holds it
  * (403 ADMIN_ACTION_FORBIDDEN).
  */
-export async function issuePersonsKey(env: Pick<Bindings, "DB" | "REQUEST_GATES">, input: KeyInput & { issuedByUserId: string | null }): Promise<IssuedKey> {
+export async function issuePersonsKey(env: Pick<Env, "DB" | "REQUEST_GATES">, input: KeyInput & { issuedByUserId: string | null }): Promise<IssuedKey> {
   const issued = await issueApiKey(env.DB, input);
   if (input.issuedByUserId && issued.row.canManageKeys && !(await owns(env.DB, input.issuedByUserId, input.workspaceId))) {
     await revokeKey(env, input.workspaceId, issued.row.id);

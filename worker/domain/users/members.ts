@@ -3,8 +3,8 @@ import { alias, QueryBuilder } from "drizzle-orm/sqlite-core";
 import { revokeIssuerManagingKeys, revokeUserKeys } from "../api-keys/revoke";
 import type { Database } from "../../platform/database/client";
 import { database } from "../../platform/database/client";
-import { type MemberRole, users, workspaceMembers } from "./tables";
-import type { Bindings } from "../../env";
+import type { MemberRole } from "../workspaces/tables";
+import { users, workspaceMembers } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { findWorkspace, suspended } from "../workspaces/store";
@@ -133,7 +133,7 @@ async function refusal(d1: D1Database, workspaceId: string, userId: string): Pro
   return (await findMember(d1, workspaceId, userId)) ? lastOwner() : notAMember();
 }
 
-type MembersEnv = Pick<Bindings, "DB" | "REQUEST_GATES">;
+type MembersEnv = Pick<Env, "DB" | "REQUEST_GATES">;
 
 /**
  * Gives a member another role; the last owner cannot become a member (ADMIN_ACTION_FORBIDDEN). A member now is no

@@ -1,5 +1,4 @@
-import type { MemberRole } from "./tables";
-import type { Bindings } from "../../env";
+import type { MemberRole } from "../workspaces/tables";
 import { sendMail } from "../mail/outbox";
 import { workspaceNames } from "../workspaces/store";
 import { INVITATION_TTL_MS, type InvitationRow, invite } from "./invitations";
@@ -12,7 +11,7 @@ export const AS_ROLE: Record<MemberRole, string> = { owner: "소유자(owner)로
 
 /** Invites an address (domain/users/invitations.ts `invite`) and mails it the link, as the API and the console both do. */
 export async function sendInvitation(
-  env: Pick<Bindings, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">,
+  env: Pick<Env, "DB" | "MAIL" | "MAIL_FROM" | "MAIL_OUTBOX_ONLY">,
   origin: string,
   input: { workspaceId: string; email: string; role: MemberRole },
 ): Promise<InvitationRow> {

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { workspaces } from "../workspaces/tables";
+import { MEMBER_ROLES, workspaces } from "../workspaces/tables";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
@@ -18,9 +18,6 @@ export const users = sqliteTable(
   },
   (t) => [uniqueIndex("users_email").on(t.email)],
 );
-
-export const MEMBER_ROLES = ["owner", "member"] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 export const workspaceMembers = sqliteTable(
   "workspace_members",

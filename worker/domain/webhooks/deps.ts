@@ -1,4 +1,3 @@
-import type { Bindings } from "../../env";
 import { numberOr } from "../../platform/configuration";
 import { claimAttempt, recordAttempt } from "./deliveries";
 import type { DeliveryDeps } from "./deliver";
@@ -6,8 +5,9 @@ import { postWebhook } from "./post";
 import { endpointById } from "./endpoints";
 import { signingSecrets } from "./secrets";
 import { deliveryUrlRefusal, localUrlsAllowed } from "./url";
+import type { WebhookQueue } from "./messages";
 
-export type WebhooksEnv = Pick<Bindings, "DB" | "WEBHOOKS" | "VAULT_MASTER_KEY" | "WEBHOOK_RETRY_BASE_SECONDS" | "WEBHOOK_RETRY_MAX_SECONDS" | "WEBHOOK_ALLOW_LOCAL_URLS">;
+export type WebhooksEnv = Pick<Env, "DB" | "VAULT_MASTER_KEY" | "WEBHOOK_RETRY_BASE_SECONDS" | "WEBHOOK_RETRY_MAX_SECONDS" | "WEBHOOK_ALLOW_LOCAL_URLS"> & WebhookQueue;
 
 /** Production's retry schedule: about 1 minute doubling up to 2 hours, within the 24 h window (Queues delays at most 12 h). */
 const RETRY_BASE_SECONDS = 60;

@@ -1,13 +1,12 @@
 import type { WebhookEvent, WebhookEventType } from "../../../contracts/webhooks";
-import type { Bindings } from "../../env";
 import { isoTime } from "../../platform/lib/iso-time";
 import { eventRecipients, recipientsOf } from "../workspaces/store";
 import { insertDeliveries } from "./deliveries";
 import { type Subscriber, subscribedEndpoints } from "./endpoints";
-import { deliveryMessage } from "./messages";
+import { deliveryMessage, type WebhookQueue } from "./messages";
 import { log } from "../../platform/observability/telemetry";
 
-export type EventsEnv = Pick<Bindings, "DB" | "WEBHOOKS">;
+export type EventsEnv = Pick<Env, "DB"> & WebhookQueue;
 
 export interface ResourceEvent {
   type: WebhookEventType;

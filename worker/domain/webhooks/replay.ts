@@ -1,9 +1,8 @@
-import type { Bindings } from "../../env";
 import { type DeliveryRow, replayDelivery } from "./deliveries";
-import { deliveryMessage } from "./messages";
+import { deliveryMessage, type WebhookQueue } from "./messages";
 
 /** Sends a delivery again from its first attempt, and queues it: what the API's replay and the console's both do. */
-export async function replayWebhook(env: Pick<Bindings, "DB" | "WEBHOOKS">, endpointId: string, deliveryId: string, now: number = Date.now()): Promise<DeliveryRow> {
+export async function replayWebhook(env: Pick<Env, "DB"> & WebhookQueue, endpointId: string, deliveryId: string, now: number = Date.now()): Promise<DeliveryRow> {
   const row = await replayDelivery(env.DB, endpointId, deliveryId, now);
   await env.WEBHOOKS.send(deliveryMessage(row));
   return row;

@@ -1,5 +1,4 @@
-import type { KeyRights } from "../api-keys/rights";
-import type { MemberRole } from "../users/tables";
+import type { MemberRole } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 
 /**
@@ -46,8 +45,8 @@ export function roleMay(role: MemberRole, action: Action): boolean {
   return (ACTIONS[action].roles as readonly MemberRole[]).includes(role);
 }
 
-/** The role an API key acts with: owner with the managing right (`canManageKeys`), member without. */
-export function keyRole(rights: Pick<KeyRights, "canManageKeys">): MemberRole {
+/** The role an API key acts with: owner with the managing right (`canManageKeys` of api-keys/rights.ts `KeyRights`), member without. */
+export function keyRole(rights: { canManageKeys: boolean }): MemberRole {
   return rights.canManageKeys ? "owner" : "member";
 }
 
@@ -67,7 +66,7 @@ export function requireRole(role: MemberRole, action: Action): void {
 }
 
 /** An API key's refusal: 403 ADMIN_ACTION_FORBIDDEN, naming the right the key lacks. */
-export function requireKeyRight(rights: Pick<KeyRights, "canManageKeys">, action: Action): void {
+export function requireKeyRight(rights: { canManageKeys: boolean }, action: Action): void {
   if (roleMay(keyRole(rights), action)) return;
   throw new ApiError("ADMIN_ACTION_FORBIDDEN", {
     message: `이 API 키에는 관리 권한(canManageKeys)이 없어 ${withParticle(ACTIONS[action].label, "을를")} 할 수 없습니다. 관리 권한이 있는 키로 요청해 주세요.`,

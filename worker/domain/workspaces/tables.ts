@@ -5,6 +5,10 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 /** What a workspace pays for (worker/domain/workspaces/plans.ts has each one's limits). */
 export const PLANS = ["FREE", "PRO", "INTERNAL"] as const;
 
+/** The roles a workspace's members hold (users/tables.ts stores them; roles.ts says what each may do). */
+export const MEMBER_ROLES = ["owner", "member"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
 export const workspaces = sqliteTable(
   "workspaces",
   {

@@ -1,5 +1,5 @@
 import { type ApiErrorCode, catalogEntry } from "./codes";
-import type { FailureReport } from "../../domain/reports/failure-report";
+import type { FailureReport } from "./failure-report";
 
 /** One entry of `fieldErrors`: where, which rule, and a Korean explanation. */
 export interface FieldError {

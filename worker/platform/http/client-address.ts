@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "./app-env";
 import { parseIpv6 } from "../../../contracts/public-address";
 
 /** Leading 16-bit groups of an IPv6 address that name one subscriber: a /64, what one line, one phone or one VM is given. */

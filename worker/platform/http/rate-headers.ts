@@ -1,5 +1,5 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "./app-env";
 
 /**
  * The rate headers api/rate-limit.ts puts on every response (the spec's `X-RateLimit-Limit-Minute`,

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "./app-env";
 import { withSpan } from "../observability/telemetry";
 import { newTraceId, parseTraceparent } from "../observability/trace-context";
 import { afterAnswer } from "./after-answer";

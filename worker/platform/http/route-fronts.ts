@@ -1,7 +1,7 @@
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import type { Env, MiddlewareHandler } from "hono";
 import type { ZodType } from "zod";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "./app-env";
 import type { ApiErrorCode } from "../errors/codes";
 import { withErrorCodes } from "./error-responses";
 import { JSON_BODY_ERRORS } from "./json-body";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "./app-env";
 import { ApiError, type FieldError, fieldError } from "../errors/api-error";
 import type { ApiErrorCode } from "../errors/codes";
 

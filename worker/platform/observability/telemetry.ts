@@ -31,7 +31,7 @@ interface FinishedSpan {
 
 const store = new AsyncLocalStorage<TelemetryContext>();
 
-/** The one setting telemetry reads (worker/env.ts), not the bindings: the scraper client runs it under Node too. */
+/** The one setting telemetry reads (worker/platform/settings.d.ts), not the bindings: the scraper client runs it under Node too. */
 type TelemetryEnv = { OTEL_EXPORTER_OTLP_ENDPOINT?: string };
 
 export function log(level: "info" | "warn" | "error", event: string, fields: Record<string, unknown> = {}): void {

@@ -8,7 +8,7 @@ import { kst } from "../kst";
 import { DataTable, Page } from "../layout";
 import { HistoryLegend, ProviderHistory } from "./history";
 import type { PulseWindow } from "../../domain/catalog/provider-pulse";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../platform/http/app-env";
 
 export const STATUS_PAGE_PATH = "/status";
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { code, count, MAX, pathId, timestamp } from "../../../platform/http/bounds";
 import { isoTime, isoTimeOrNull } from "../../../platform/lib/iso-time";
-import type { FailureReport } from "../../../domain/reports/failure-report";
+import type { FailureReport } from "../../../platform/errors/failure-report";
 import type { ReportRow } from "../../../domain/reports/store";
 
 export const FixRefSchema = z.string().trim().min(3).max(300).meta({ description: "고친 어댑터 변경: 커밋이나 풀 리퀘스트 주소" });

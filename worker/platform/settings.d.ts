@@ -1,61 +1,24 @@
-import type { TimingVariables } from "hono/timing";
-import type { KeyRights } from "./domain/api-keys/rights";
-import type { AlertDesk } from "./domain/alerts/alert-desk";
-import type { CredentialLock } from "./domain/pipeline/credential-lock";
-import type { JobBoard } from "./domain/jobs/job-board";
-import type { ProviderPulse } from "./domain/catalog/provider-pulse";
-import type { RequestGate } from "./domain/api-keys/request-gate";
-import type { RunnerHub } from "./domain/scraper/runner-hub";
-import type { ScheduleAlarm } from "./domain/schedule-runs/schedule-alarm";
-import type { ScraperContainer } from "./domain/scraper/scraper-container";
-import type { DetachedDeliveries } from "./domain/pipeline/detached-delivery";
-import type { PipelineMessage } from "./domain/jobs/messages";
-import type { WebhookMessage } from "./domain/webhooks/messages";
-import type { RouteDeliveryMessage } from "./domain/deliveries/consumer";
-import type { RequestLogMessage } from "./domain/request-logs/messages";
-
-/** Worker bindings, declared once for the app, the queue consumer and the cron. */
-export interface Bindings {
-  DB: D1Database;
-  RESULTS: R2Bucket;
-  TASKS: Queue<PipelineMessage>;
-  /** Route deliveries of succeeded jobs' results (worker/domain/deliveries/). */
-  DELIVERIES: Queue<RouteDeliveryMessage>;
+/**
+ * The settings wrangler.toml does not name, which `wrangler types` (worker-configuration.d.ts) cannot see: secrets
+ * (`wrangler secret put`, .dev.vars) and optional settings that a deployment, the local stack or a test sets. They join
+ * both generated `Env`s: the one the worker names, and `Cloudflare.Env`, which `cloudflare:workers` and the tests' env have.
+ */
+interface WorkerSettings {
   /** The first retry's delay of a failed route delivery, doubling after; 30 s when unset (tests shorten it). */
   DELIVERY_RETRY_BASE_SECONDS?: string;
-  /** Webhook delivery attempts (worker/domain/webhooks/). */
-  WEBHOOKS: Queue<WebhookMessage>;
-  /** Answered /api/v1 requests on their way to the request log, written in batches (worker/domain/request-logs/). */
-  REQUEST_LOGS: Queue<RequestLogMessage>;
-  REQUEST_GATES: DurableObjectNamespace<RequestGate>;
-  CREDENTIAL_LOCKS: DurableObjectNamespace<CredentialLock>;
-  JOB_BOARD: DurableObjectNamespace<JobBoard>;
-  SCHEDULE_ALARMS: DurableObjectNamespace<ScheduleAlarm>;
-  /** One per flagged code and provider (worker/domain/alerts/alert-desk.ts). */
-  ALERT_DESKS: DurableObjectNamespace<AlertDesk>;
-  /** One per provider: how its jobs ended lately, for its status (worker/domain/catalog/provider-pulse.ts). */
-  PROVIDER_PULSES: DurableObjectNamespace<ProviderPulse>;
   /** Operators' channels for alerts (docs/operations.md): a chat tool's incoming webhook, its Standard Webhooks secret (whsec_…), an e-mail address. Each optional. */
   OPERATOR_ALERT_WEBHOOK_URL?: string;
   OPERATOR_ALERT_WEBHOOK_SECRET?: string;
   OPERATOR_ALERT_EMAIL?: string;
   /** An OTLP/HTTP collector's base URL: spans go to its /v1/traces (docs/operations.md, "Logs and traces"); unset, none are sent. */
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
-  /** Production: the scraper's Cloudflare Container instances (docs/deploying.md); when bound, SCRAPER_URL is not used. */
-  SCRAPER?: DurableObjectNamespace<ScraperContainer>;
-  /** How many container instances sessions spread over; unset means the `max_instances` default in domain/scraper/instances.ts. */
-  SCRAPER_INSTANCES?: string;
   /** Local development and tests: base URLs of the scraper processes, comma-separated, one per instance. */
   SCRAPER_URL?: string;
-  /** Runner slots, one per scraper running where the institutions are and connected out to the worker (docs/deploying.md). */
-  RUNNER_HUB?: DurableObjectNamespace<RunnerHub>;
   /** How many runner slots sessions spread over; set, runners are the scraper (before the container and SCRAPER_URL). */
   SCRAPER_RUNNERS?: string;
   /** Secret the worker shows the scraper container on every call; the container holds the same one (docs/scraper-runtime.md). */
   SCRAPER_SHARED_SECRET: string;
-  /** The payment gateway (worker/domain/billing/portone.ts): PortOne's API base (https://api.portone.io; locally the sandbox's replica) and its API secret. Unset, nothing can be paid. */
-  PORTONE_API_URL?: string;
-  /** Secret. */
+  /** Secret: PortOne's API secret (worker/domain/billing/portone.ts, beside PORTONE_API_URL); unset, nothing can be paid. */
   PORTONE_API_SECRET?: string;
   /** Optional: the PortOne store (상점 아이디) when the secret serves several. */
   PORTONE_STORE_ID?: string;
@@ -63,8 +26,6 @@ export interface Bindings {
   BILLING_TEST_CLOCK?: string;
   /** Secret: what PortOne signs its webhooks with (its console, 결제알림(웹훅) 관리); unset, every delivery is refused. */
   PORTONE_WEBHOOK_SECRET?: string;
-  /** Base URL of the sandbox institutions' web sites, for adapters the worker runs on Browser Rendering. */
-  SANDBOX_BASE_URL: string;
   /**
    * Open Banking (docs/deploying.md, "Open Banking"): the 이용기관's client id, which the authorization page a person
    * is sent to names. Its secret and 이용기관 code are used by the scraper only (it exchanges and refreshes the tokens).
@@ -130,8 +91,6 @@ export interface Bindings {
    * queue would deliver one batch at a time. Unset in production.
    */
   CONCURRENT_DELIVERIES?: string;
-  /** Where concurrent deliveries run (local development only; not bound in production). */
-  DETACHED_DELIVERIES?: DurableObjectNamespace<DetachedDeliveries>;
   /** `npm run bench:cost` only: "1" counts billed platform calls and serves them at /__meter (metering.ts). Never set in a deployment. */
   COST_METER?: string;
   /**
@@ -148,15 +107,6 @@ export interface Bindings {
   BENCH_REQUEST_LOG_OFF?: string;
   /** Local development and tests only (scripts/local-stack.ts, vitest.config.ts; never production): "1" lets webhook endpoints be http(s)://localhost, 127.0.0.1 or [::1]. */
   WEBHOOK_ALLOW_LOCAL_URLS?: string;
-  /**
-   * The service's own origin (`https://api.example.com`): links it hands out and mails (a holder's manage link) are
-   * built on it, never on the Host a request came with. Unset, a request's own origin: production sets it
-   * (wrangler.toml), the local stack to its own address (scripts/local-stack.ts).
-   */
-  PUBLIC_ORIGIN?: string;
-  /** Production: the send_email binding that mails users (worker/domain/mail/outbox.ts) and the address it sends from. */
-  MAIL?: SendEmail;
-  MAIL_FROM?: string;
   /**
    * Local development and tests only (scripts/local-stack.ts, vitest.config.ts; never production): "1" keeps mail in the
    * outbox and prints it to the log instead of sending it; without it a deployment needs MAIL and MAIL_FROM.
@@ -175,43 +125,10 @@ export interface Bindings {
   WEBHOOK_RETRY_MAX_SECONDS?: string;
   /** JSON array of private ECDH P-256 JWKs with `kid` for end-to-end encrypted registration; the last is current. */
   REGISTRATION_E2E_KEYS: string;
-  /** Browser Rendering binding, used by providers whose runtime is "browser-rendering". */
-  BROWSER?: import("@cloudflare/puppeteer").BrowserWorker;
 }
 
-export interface Principal {
-  apiKeyId: string;
-  /** The workspace the request acts in: the key's own, or for a partner the selected business's connection workspace. */
-  workspaceId: string;
-  /** The key's own workspace, whichever business a partner selects: the one whose request log has the request. */
-  keyWorkspaceId: string;
-  isPartner: boolean;
-  /** The partner's connection the request acts through, once a business is selected (X-SVC-Business, or a body's connectionId). */
-  connectionId?: string;
-  /** The calling key's own rights: key management, and its expiry (which keys it issues may not outlive). */
-  rights: KeyRights;
-}
+interface Env extends WorkerSettings {}
 
-/** What every request carries, whatever surface serves it: its id (platform/http/request-id.ts). */
-export interface BaseVariables extends TimingVariables {
-  requestId: string;
-}
-
-/**
- * The request context every surface extends with its own request data (api/context.ts, console/context.ts,
- * admin/context.ts); what the platform and web/ share takes this, and so any surface's context.
- */
-export interface AppEnv {
-  Bindings: Bindings;
-  Variables: BaseVariables;
-}
-
-/** What pages have besides: the response's script nonce (web/page-headers.ts). */
-export interface PageVariables extends BaseVariables {
-  cspNonce: string;
-}
-
-export interface PageEnv {
-  Bindings: Bindings;
-  Variables: PageVariables;
+declare namespace Cloudflare {
+  interface Env extends WorkerSettings {}
 }
