@@ -6,7 +6,7 @@
  * the facts allow for the same records (their largest pages: 50 rows a screen list, 1,000 a file download, 25 an
  * Open Banking page; one login and one site hop a job; no detail request where a download carries the fields).
  */
-import type { LoginCredential, TaskUnit } from "../collectors/adapter";
+import type { LoginCredential, TaskUnit } from "../contracts/task-unit";
 import { hometaxAdapter } from "../collectors/hometax/index";
 import { DEFAULT_OPTIONS } from "../collectors/hometax/options";
 import { PAGE_SIZE } from "../collectors/hometax/paging";

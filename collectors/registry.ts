@@ -1,4 +1,5 @@
-import type { AdapterCredential, BrowserAdapter, ProtocolAdapter, RedactionRule } from "./adapter";
+import type { BrowserAdapter, ProtocolAdapter, RedactionRule } from "./adapter";
+import type { AdapterCredential } from "../contracts/task-unit";
 import { hometax, hometaxPacedAt } from "./hometax";
 import { ntsBusinessStatus } from "./nts-business-status";
 import { openBanking } from "./openbanking";

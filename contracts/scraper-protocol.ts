@@ -1,4 +1,4 @@
-import type { AdapterCredential, HolderApproval, OpenBankingConsent, PageSurprise, RawRecord, Target, TaskUnit } from "../collectors/adapter";
+import type { AdapterCredential, HolderApproval, OpenBankingConsent, PageSurprise, RawRecord, Target, TaskUnit } from "./task-unit";
 
 /**
  * The scraper container's HTTP protocol (docs/scraper-runtime.md), shared by

@@ -1,4 +1,5 @@
-import { type AdapterContext, type AdapterCredential, type HolderApproval, ProviderFailure, type ProtocolAdapter, type InstitutionHttp, type SimpleAuthLogin } from "../collectors/adapter";
+import { type AdapterContext, ProviderFailure, type ProtocolAdapter, type InstitutionHttp } from "../collectors/adapter";
+import { type AdapterCredential, type HolderApproval, type SimpleAuthLogin } from "../contracts/task-unit";
 import { APPROVAL_WAIT_MS, APPROVED_LOGIN_KEEP_MS } from "../contracts/scraper-protocol";
 import { institutionHttp } from "../collectors/kit/protocol/institution-http";
 import type { Institution } from "../collectors/registry";

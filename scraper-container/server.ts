@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
-import type { AdapterCredential, TaskUnit } from "../collectors/adapter";
+import type { AdapterCredential, TaskUnit } from "../contracts/task-unit";
 import { degradedCounts } from "../collectors/kit/degraded-paths";
 import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/kit/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";

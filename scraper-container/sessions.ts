@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { HolderApproval, RawRecord, Target, TaskUnit } from "../collectors/adapter";
+import type { HolderApproval, RawRecord, Target, TaskUnit } from "../contracts/task-unit";
 
 /** A login at an institution, whatever kind of adapter made it (scraper-container/log-in.ts). */
 export interface LoggedIn {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { allProviders } from "../worker/domain/catalog/providers";
-import type { LoginCredential } from "../collectors/adapter";
+import type { LoginCredential } from "../contracts/task-unit";
 import { sealCredential } from "../worker/domain/vault/envelope";
 import { type CertificateFace, verifyCertificate } from "../worker/domain/certificates/verify";
 import { maskedLabel } from "../worker/domain/credentials/fields";

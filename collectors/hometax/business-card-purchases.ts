@@ -1,4 +1,4 @@
-import type { DateSegment, RawRecord } from "../adapter";
+import type { DateSegment, RawRecord } from "../../contracts/task-unit";
 import { CARD_PURCHASES } from "../kit/business-card-approvals";
 import { malformed } from "../kit/failure-text";
 import { siteBusiness } from "./business-choice";

@@ -1,4 +1,5 @@
-import type { AdapterContext, RawRecord, TaskUnit } from "../adapter";
+import type { AdapterContext } from "../adapter";
+import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { siteBusiness } from "./business-choice";
 import { TECR } from "./hosts";

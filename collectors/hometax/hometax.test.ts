@@ -1,7 +1,7 @@
 import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
 import { ReportedFailure, reportingUnreadable } from "../kit/page-report";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { LoginCredential, TaskUnit } from "../adapter";
+import type { LoginCredential, TaskUnit } from "../../contracts/task-unit";
 import { hometax } from "./index";
 import type { HometaxOptions } from "./options";
 import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../contracts/records/taxportal";

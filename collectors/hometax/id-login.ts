@@ -1,4 +1,5 @@
-import { type LoginCredential, ProviderFailure } from "../adapter";
+import { ProviderFailure } from "../adapter";
+import { type LoginCredential } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { base64Encode } from "../../contracts/base64url";
 import { hometaxFailure } from "./failures";

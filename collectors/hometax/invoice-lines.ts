@@ -1,4 +1,4 @@
-import type { RawRecord, TaskUnit } from "../adapter";
+import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { optionalDecimal, optionalWon, won } from "./exact-numbers";
 import { EXEMPT_KIND, invoiceAmounts } from "./invoice-values";

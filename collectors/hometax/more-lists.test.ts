@@ -1,7 +1,7 @@
 import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBy } from "../../test/support/group-by";
-import type { LoginCredential, TaskUnit } from "../adapter";
+import type { LoginCredential, TaskUnit } from "../../contracts/task-unit";
 import { BusinessCardPurchaseRecord, TaxInvoiceLineRecord } from "../../contracts/records/taxportal";
 import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";

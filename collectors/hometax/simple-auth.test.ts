@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SimpleAuthLogin, TaskUnit } from "../adapter";
+import type { SimpleAuthLogin, TaskUnit } from "../../contracts/task-unit";
 import { NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
 import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";

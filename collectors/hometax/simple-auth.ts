@@ -1,4 +1,5 @@
-import { type AdapterContext, type InstitutionHttp, type InstitutionResponse, type MobileCarrier, type PendingApproval, ProviderFailure, type SimpleAuthLogin, SIMPLE_AUTH_PROVIDERS } from "../adapter";
+import { type AdapterContext, type InstitutionHttp, type InstitutionResponse, type PendingApproval, ProviderFailure } from "../adapter";
+import { type MobileCarrier, type SimpleAuthLogin, SIMPLE_AUTH_PROVIDERS } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { base64Encode } from "../../contracts/base64url";
 import { postLoginForm } from "./certificate-login";

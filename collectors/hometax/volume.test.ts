@@ -1,6 +1,6 @@
 import { certificateOf, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
 import { describe, expect, it } from "vitest";
-import type { LoginCredential, TaskUnit } from "../adapter";
+import type { LoginCredential, TaskUnit } from "../../contracts/task-unit";
 import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { HOMETAX_MEMBERS } from "../../sandbox/hometax/members";

@@ -1,4 +1,4 @@
-import type { RawRecord } from "../adapter";
+import type { RawRecord } from "../../contracts/task-unit";
 import { malformed } from "./failure-text";
 import { DAY_MS, kstDate, kstIso } from "../../contracts/korean-time";
 

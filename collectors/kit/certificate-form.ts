@@ -1,4 +1,5 @@
-import type { BrowserPage, LoginCredential } from "../adapter";
+import type { BrowserPage } from "../adapter";
+import type { LoginCredential } from "../../contracts/task-unit";
 import type { FailureRules } from "./failure-text";
 import { fill, press } from "./page-state";
 

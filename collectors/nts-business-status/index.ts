@@ -1,4 +1,5 @@
-import { type DeploymentKeyCredential, ProviderFailure, type ProtocolAdapter, type RawRecord } from "../adapter";
+import { ProviderFailure, type ProtocolAdapter } from "../adapter";
+import { type DeploymentKeyCredential, type RawRecord } from "../../contracts/task-unit";
 import { isValidBusinessNumber } from "../../contracts/business-number";
 import { MAX_NUMBERS_PER_CALL, NTS_STATUS_HOSTS, serviceKeyQuery, STATUS_URL } from "./hosts";
 import { recordsOf } from "./wire";

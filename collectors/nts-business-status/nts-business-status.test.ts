@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AdapterContext, InstitutionResponse, TaskUnit } from "../adapter";
+import type { AdapterContext, InstitutionResponse } from "../adapter";
+import type { TaskUnit } from "../../contracts/task-unit";
 import { institutionHttp } from "../kit/protocol/institution-http";
 import { BusinessStatusRecord } from "../../contracts/records/business";
 import { withCheckDigit } from "../../contracts/business-number";

@@ -1,4 +1,5 @@
-import { ProviderFailure, type InstitutionResponse, type RawRecord } from "../adapter";
+import { ProviderFailure, type InstitutionResponse } from "../adapter";
+import { type RawRecord } from "../../contracts/task-unit";
 import { UNREGISTERED_TEXT } from "./hosts";
 import { BusinessStatusRecord } from "../../contracts/records/business";
 

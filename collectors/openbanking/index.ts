@@ -1,4 +1,5 @@
-import { type AdapterCredential, ProviderFailure, type ProtocolAdapter } from "../adapter";
+import { ProviderFailure, type ProtocolAdapter } from "../adapter";
+import { type AdapterCredential } from "../../contracts/task-unit";
 import { accountRecords, targetsOf } from "./accounts";
 import { processBankTranIds } from "./bank-tran-id";
 import { OPENBANKING_API_HOSTS } from "./hosts";

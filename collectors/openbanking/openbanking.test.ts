@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OpenBankingConsent, TaskUnit } from "../adapter";
+import type { OpenBankingConsent, TaskUnit } from "../../contracts/task-unit";
 import { institutionHttp } from "../kit/protocol/institution-http";
 import { BankAccountRecord, BankTransactionRecord } from "../../contracts/records/bank";
 import { institutionFor } from "../registry";

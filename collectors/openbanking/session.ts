@@ -1,4 +1,5 @@
-import { type AdapterCredential, type InstitutionHttp, type OpenBankingConsent, ProviderFailure } from "../adapter";
+import { type InstitutionHttp, ProviderFailure } from "../adapter";
+import { type AdapterCredential, type OpenBankingConsent } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import type { BankTranIdSource } from "./bank-tran-id";
 import { failureOf } from "./failures";

@@ -1,4 +1,4 @@
-import type { RawRecord, Target } from "../adapter";
+import type { RawRecord, Target } from "../../contracts/task-unit";
 import type { AdapterContext, BrowserPage } from "../adapter";
 import { malformed } from "../kit/failure-text";
 import { failureFromText } from "./failures";

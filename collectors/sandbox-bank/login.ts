@@ -1,4 +1,5 @@
-import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
+import type { AdapterContext, BrowserPage } from "../adapter";
+import type { LoginCredential } from "../../contracts/task-unit";
 import { ProviderFailure } from "../adapter";
 import { fill, open, press, settle } from "../kit/page-state";
 import { BANK_PAGES, failureFromText } from "./failures";

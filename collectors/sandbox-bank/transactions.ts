@@ -1,4 +1,5 @@
-import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
+import type { AdapterContext, BrowserPage } from "../adapter";
+import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { failureFromText } from "./failures";
 import { parseAmount, parseKstDateTime } from "../kit/display-values";

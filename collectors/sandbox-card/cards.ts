@@ -1,4 +1,5 @@
-import type { AdapterContext, BrowserPage, RawRecord, Target } from "../adapter";
+import type { AdapterContext, BrowserPage } from "../adapter";
+import type { RawRecord, Target } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { open, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";

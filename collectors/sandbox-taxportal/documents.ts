@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { type FieldInfo, fieldInfos } from "../../contracts/records/field-kinds";
 import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
-import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
+import type { AdapterContext, BrowserPage } from "../adapter";
+import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";

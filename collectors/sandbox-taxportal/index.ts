@@ -1,4 +1,5 @@
-import type { AdapterContext, BrowserAdapter, BrowserPage, RawRecord } from "../adapter";
+import type { AdapterContext, BrowserAdapter, BrowserPage } from "../adapter";
+import type { RawRecord } from "../../contracts/task-unit";
 import { ProviderFailure } from "../adapter";
 import { approvalsOfCard, CARD_PURCHASES, cardLookback, cardsOfPurchases } from "../kit/business-card-approvals";
 import { documentRecords } from "./documents";

@@ -1,4 +1,4 @@
-import type { SimpleAuthProvider } from "../../collectors/adapter";
+import type { SimpleAuthProvider } from "../../contracts/task-unit";
 import { SANDBOX_BUSINESS_NUMBER } from "../certificates/issue";
 
 /**

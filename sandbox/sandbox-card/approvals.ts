@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { DateSegment } from "../../collectors/adapter";
+import type { DateSegment } from "../../contracts/task-unit";
 import type { CardApprovalRecord } from "../../contracts/records/card";
 import { inCurrency } from "../amounts";
 import { fromDay, toDay } from "../dates";

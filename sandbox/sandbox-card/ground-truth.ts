@@ -1,4 +1,4 @@
-import type { DateSegment } from "../../collectors/adapter";
+import type { DateSegment } from "../../contracts/task-unit";
 import { kstDate } from "../../contracts/korean-time";
 import { approvalsOf, viewDay } from "./approvals";
 import { cardsOf } from "./cards";

@@ -1,4 +1,5 @@
-import type { HolderApproval, InstitutionHttp, LoginCredential, PendingApproval, SimpleAuthLogin } from "../../collectors/adapter";
+import type { InstitutionHttp, PendingApproval } from "../../collectors/adapter";
+import type { HolderApproval, LoginCredential, SimpleAuthLogin } from "../../contracts/task-unit";
 import { hometaxAdapter } from "../../collectors/hometax";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/options";
 import { type HometaxDeps, REAL_DEPS } from "../../collectors/hometax/pacing";

@@ -1,4 +1,5 @@
-import type { InstitutionHttp, RawRecord } from "../../collectors/adapter";
+import type { InstitutionHttp } from "../../collectors/adapter";
+import type { RawRecord } from "../../contracts/task-unit";
 import { BUSINESS_STATUS_SCHEMA, ntsBusinessStatusAdapter } from "../../collectors/nts-business-status";
 import type { Step } from "./hometax";
 

@@ -132,7 +132,7 @@ const packagePartOf = (file: string): string => {
   return parts[0] === "collectors" && parts.length > 2 ? parts.slice(0, 2).join("/") : parts[0] === "collectors" ? file : parts[0]!;
 };
 /** What runs: the tests beside the adapters check against the sandbox and the worker, and the image leaves them out. */
-const runtimeImports = (dir: string): ValueImport[] => sourceFiles(ROOT, dir).filter((file) => !file.endsWith(".test.ts")).flatMap((file) => valueImportsOf(ROOT, file));
+const runtimeImports = (dir: string): Import[] => sourceFiles(ROOT, dir).filter((file) => !file.endsWith(".test.ts")).flatMap((file) => importsOf(ROOT, file));
 
 // The scraper's image holds contracts/ and collectors/ and nothing else of the repository: what they import at run
 // time must be there too. Type imports leave nothing behind (contracts/scraper-protocol.ts types the wire with the adapter's types).

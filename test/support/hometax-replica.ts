@@ -1,5 +1,5 @@
 import { afterAll } from "vitest";
-import type { LoginCredential } from "../../collectors/adapter";
+import type { LoginCredential } from "../../contracts/task-unit";
 import { hometaxAdapter } from "../../collectors/hometax/index";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/options";
 import { type HometaxDeps, REAL_DEPS } from "../../collectors/hometax/pacing";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { SimpleAuthProvider } from "../../collectors/adapter";
+import type { SimpleAuthProvider } from "../../contracts/task-unit";
 import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
 import { addCredential, jobInWorkspace } from "./helpers";
 import { ConsoleBrowser } from "./console-browser";

@@ -6,7 +6,7 @@ import { createApp } from "../../worker/app";
 import { database } from "../../worker/platform/database/client";
 import { credentials } from "../../worker/domain/credentials/tables";
 import { workspaces } from "../../worker/domain/workspaces/tables";
-import type { LoginCredential } from "../../collectors/adapter";
+import type { LoginCredential } from "../../contracts/task-unit";
 import type { RequestGate } from "../../worker/domain/api-keys/request-gate";
 import type { PipelineMessage } from "../../worker/domain/jobs/messages";
 import { credentialIdentity } from "../../worker/domain/credentials/identity";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { SimpleAuthLogin } from "../../collectors/adapter";
+import type { SimpleAuthLogin } from "../../contracts/task-unit";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
 import { addCredential, callJson, createWorkspace, receivedAtLeast, receiverHook } from "./helpers";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { LoginCredential } from "../../collectors/adapter";
+import type { LoginCredential } from "../../contracts/task-unit";
 import { openActiveCredential } from "../../worker/domain/credentials/store";
 import { createEndpoint, endpointById } from "../../worker/domain/webhooks/endpoints";
 import { signingSecrets } from "../../worker/domain/webhooks/secrets";

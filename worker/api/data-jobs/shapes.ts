@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { allSchemas } from "../../domain/catalog/schemas";
 import { JOB_KIND_HEADER, XLSX_MEDIA_TYPE } from "../../domain/results/download";
 import { JOB_ERROR_CATEGORIES, JOB_ERROR_CODES } from "../../../contracts/job-failures";
-import { SIMPLE_AUTH_PROVIDERS } from "../../../collectors/adapter";
+import { SIMPLE_AUTH_PROVIDERS } from "../../../contracts/task-unit";
 import { code, count, cursor, MAX, text, timestamp, uuid } from "../../platform/http/bounds";
 
 export const JobErrorSchema = z

@@ -1,4 +1,4 @@
-import type { RawRecord } from "../../../collectors/adapter";
+import type { RawRecord } from "../../../contracts/task-unit";
 import { log } from "../../platform/observability/telemetry";
 import { scraperClient } from "../scraper/binding";
 import { findProvider } from "../catalog/providers";

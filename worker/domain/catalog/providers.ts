@@ -1,6 +1,6 @@
 import type { DailyWindow } from "./maintenance";
 import type { Publication } from "./publication";
-import { MOBILE_CARRIERS, SIMPLE_AUTH_PROVIDERS, type SimpleAuthProvider } from "../../../collectors/adapter";
+import { MOBILE_CARRIERS, SIMPLE_AUTH_PROVIDERS, type SimpleAuthProvider } from "../../../contracts/task-unit";
 
 /**
  * How a credential gets in: fields typed in (`PROVIDER_LOGIN`, `CERTIFICATE`), a person's consent at the

@@ -1,5 +1,5 @@
 import { type CertificateFace, verifyCertificate } from "../certificates/verify";
-import type { LoginCredential } from "../../../collectors/adapter";
+import type { LoginCredential } from "../../../contracts/task-unit";
 
 /**
  * What a credential's field patterns cannot show, checked before it is

@@ -1,7 +1,7 @@
 import { AUTH_METHOD_VALUES, CERTIFICATE_FIELDS, findProvider, type ProviderDefinition, takesConsent } from "../catalog/providers";
 import { GLOBAL_PROVIDER } from "./identity";
 import { ApiError, type FieldError, fieldError } from "../../platform/errors/api-error";
-import type { LoginCredential } from "../../../collectors/adapter";
+import type { LoginCredential } from "../../../contracts/task-unit";
 import type { CertificateFace } from "../certificates/verify";
 
 /** What a credential's `authMethod` may be: OPEN_BANKING only comes from a consent (registration/open-banking.ts), never typed. */

@@ -1,4 +1,4 @@
-import type { LoginCredential } from "../../../collectors/adapter";
+import type { LoginCredential } from "../../../contracts/task-unit";
 import type { CertificateFace } from "../certificates/verify";
 import { sha256Hex } from "../../platform/lib/crypto";
 

@@ -3,7 +3,7 @@ import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { type Database, database, statementOf } from "../../platform/database/client";
 import { credentials, type REVOKED_REASONS } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
-import type { LoginCredential } from "../../../collectors/adapter";
+import type { LoginCredential } from "../../../contracts/task-unit";
 import { isJobErrorCode, type JobErrorCode } from "../../../contracts/job-failures";
 import { latestKeyVersion, openCredential, rewrapCredential, sealCredential } from "../vault/envelope";
 import { maskedLabel } from "./fields";

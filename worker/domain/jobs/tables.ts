@@ -42,7 +42,7 @@ export const jobs = sqliteTable(
      * While the job waits for its credential's holder to approve the login on their phone (간편인증,
      * domain/pipeline/executor.ts): the app asked and until when; null otherwise.
      */
-    awaitingHolder: text("awaiting_holder", { mode: "json" }).$type<import("../../../collectors/adapter").HolderApproval>(),
+    awaitingHolder: text("awaiting_holder", { mode: "json" }).$type<import("../../../contracts/task-unit").HolderApproval>(),
     /** An incremental job's base (params.since): its results are the changes since that job's collection (domain/results/changes.ts). */
     sinceJobId: text("since_job_id"),
     /** Set when an incremental job succeeds: the R2 object of its changes and where their CSV rows start. */

@@ -5,7 +5,7 @@ import { sinceOf } from "./since";
 import type { JobRow } from "./store";
 import { isoTime } from "../../platform/lib/iso-time";
 import type { JobError } from "../../../contracts/job-failures";
-import type { HolderApproval } from "../../../collectors/adapter";
+import type { HolderApproval } from "../../../contracts/task-unit";
 
 /** The spec's polling interval. */
 export const SUGGESTED_POLL_INTERVAL_MS = 5000;

@@ -1,4 +1,4 @@
-import type { DateSegment } from "../../../collectors/adapter";
+import type { DateSegment } from "../../../contracts/task-unit";
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -1,4 +1,5 @@
-import { type HolderApproval, type LoginCredential, ProviderFailure } from "../../../collectors/adapter";
+import { ProviderFailure } from "../../../collectors/adapter";
+import { type HolderApproval, type LoginCredential } from "../../../contracts/task-unit";
 import { jobError, type JobError } from "../../../contracts/job-failures";
 import { ApiError } from "../../platform/errors/api-error";
 import { log } from "../../platform/observability/telemetry";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { HolderApproval } from "../../../collectors/adapter";
+import type { HolderApproval } from "../../../contracts/task-unit";
 import type { JobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
 import type { CredentialRow } from "../credentials/store";

@@ -1,5 +1,6 @@
 import type { BrowserWorker } from "@cloudflare/puppeteer";
-import type { AdapterContext, AdapterCredential, BrowserAdapter, BrowserPage, RawRecord, Target, TaskUnit } from "../../../collectors/adapter";
+import type { AdapterContext, BrowserAdapter, BrowserPage } from "../../../collectors/adapter";
+import type { AdapterCredential, RawRecord, Target, TaskUnit } from "../../../contracts/task-unit";
 import { ProviderFailure } from "../../../collectors/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
 import type { BrowserInstitution } from "../../../collectors/registry";

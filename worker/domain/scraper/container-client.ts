@@ -1,4 +1,5 @@
-import { type AdapterCredential, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
+import { ProviderFailure } from "../../../collectors/adapter";
+import { type AdapterCredential, type RawRecord, type Target, type TaskUnit } from "../../../contracts/task-unit";
 import {
   type CollectRequest,
   type CollectResponse,

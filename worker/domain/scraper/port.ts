@@ -1,4 +1,5 @@
-import { type AdapterCredential, type HolderApproval, ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../../../collectors/adapter";
+import { ProviderFailure } from "../../../collectors/adapter";
+import { type AdapterCredential, type HolderApproval, type RawRecord, type Target, type TaskUnit } from "../../../contracts/task-unit";
 
 /** A login the runtime made: its session, and what waits for the holder where they approve it on their phone. */
 export interface OpenedSession {

@@ -1,4 +1,4 @@
-import type { LoginCredential } from "../../../collectors/adapter";
+import type { LoginCredential } from "../../../contracts/task-unit";
 import { base64Decode, base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
 import { keyringEntries } from "./keyring";
 
