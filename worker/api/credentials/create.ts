@@ -10,7 +10,7 @@ import { hasActiveJob } from "../../domain/jobs/store";
 import { checksOnRegistration, registerCredential } from "../../domain/credentials/replace";
 import { credentialView } from "../../domain/credentials/views";
 import { type ApiEnv, principalOf } from "../context";
-import { CERTIFICATE_ERRORS } from "../../domain/certificates/errors";
+import { CERTIFICATE_ERRORS } from "../../domain/certificates/verify";
 import { ApiError } from "../../platform/errors/api-error";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";

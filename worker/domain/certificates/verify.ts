@@ -6,7 +6,6 @@ import { identifies } from "../../../collectors/certificates/identity";
 import { KeyFileError, type KeyFileProblem, openKeyFile } from "../../../collectors/certificates/key-file";
 import { OID } from "../../../collectors/certificates/oids";
 import { certificateHolder } from "../../../collectors/certificates/policies";
-import type { ApiErrorCode } from "../../platform/errors/codes";
 
 /** The credential fields of a joint certificate: signCert.der and signPri.key as standard base64, and the password. */
 export interface CertificateMaterial {

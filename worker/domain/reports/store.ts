@@ -3,9 +3,9 @@ import { noteFlagged } from "../alerts/raise";
 import { database } from "../../platform/database/client";
 import { failureReports } from "./tables";
 import type { Bindings } from "../../env";
+import type { FailureReport } from "./failure-report";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
 import { reportUrl } from "../../../collectors/redaction";
-import type { PageReport } from "../../../contracts/scraper-protocol";
 
 export type ReportRow = typeof failureReports.$inferSelect;
 
@@ -155,6 +155,3 @@ export async function purgeExpiredReports(env: Pick<Bindings, "DB" | "RESULTS">,
   for (const r of expired) await database(env.DB).delete(failureReports).where(eq(failureReports.id, r.id));
   return expired.length;
 }
-
-/** What a report holds: a scraper's page it could not read, or a certificate check whose crypto could not run (no page). */
-export type FailureReport = Omit<PageReport, "surprise"> & { surprise: PageReport["surprise"] | "CERT_CRYPTO_UNAVAILABLE" };
