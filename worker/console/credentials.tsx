@@ -1,5 +1,6 @@
 import { AUTH_METHOD_NAMES } from "../domain/catalog/providers";
-import { type CredentialRow, deleteCredential, findCredential, listCredentials } from "../domain/credentials/store";
+import { type CredentialRow, findCredential, listCredentials } from "../domain/credentials/store";
+import { deleteCredential } from "../domain/credentials/retirement";
 import { recheckCredential } from "../domain/credentials/replace";
 import { GLOBAL_PROVIDER } from "../domain/credentials/identity";
 import { verifiedForm } from "../domain/console-sessions/csrf";

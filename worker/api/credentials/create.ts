@@ -1,13 +1,11 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { code, MAX } from "../../platform/http/bounds";
 import { createMiddleware } from "hono/factory";
-import { checkCredential } from "../../domain/credentials/check";
 import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../../domain/workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope } from "../../domain/credentials/fields";
 import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../../domain/partners/business-number";
-import { sealedCredentialRow } from "../../domain/credentials/store";
 import { hasActiveJob } from "../../domain/jobs/store";
-import { checksOnRegistration, registerCredential } from "../../domain/credentials/replace";
+import { checksOnRegistration, registerCredential, sealedCredentialRow, checkCredential } from "../../domain/credentials/replace";
 import { credentialView } from "../../domain/credentials/views";
 import { type ApiEnv, principalOf } from "../context";
 import { CERTIFICATE_ERRORS } from "../../domain/certificates/verify";

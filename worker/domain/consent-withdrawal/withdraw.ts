@@ -1,5 +1,6 @@
 import type { Bindings } from "../../env";
-import { deleteCredential, type CredentialRow, type ActiveJobCheck } from "../credentials/store";
+import { type CredentialRow, type ActiveJobCheck } from "../credentials/store";
+import { deleteCredential } from "../credentials/retirement";
 import { credentialView } from "../credentials/views";
 import { emitEvent } from "../webhooks/emit";
 import { deleteCredentialResults } from "../jobs/results-deletion";

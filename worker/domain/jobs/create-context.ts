@@ -1,5 +1,5 @@
 import type { ProviderDefinition } from "../catalog/providers";
-import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/store";
+import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/choose";
 import { type JobBillingRow, jobBillingStatement } from "../workspaces/store";
 import type { Revisions } from "./store";
 import { IsolateMemory } from "../../platform/lib/isolate-memory";

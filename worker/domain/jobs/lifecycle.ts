@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type DateSegment, type HolderApproval, ProviderFailure, type Target } from "../../../collectors/adapter";
 import type { JobError } from "../../../contracts/job-failures";
-import { eraseSupersededSecret } from "../credentials/store";
+import { eraseSupersededSecret } from "../credentials/retirement";
 import { database } from "../../platform/database/client";
 import { jobs, taskUnits } from "./tables";
 import type { Bindings } from "../../env";

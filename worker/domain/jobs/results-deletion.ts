@@ -6,7 +6,7 @@ import { publishJob } from "./board";
 import { type PurgeEnv, purgeJobResults } from "./results-purge";
 import { CREDENTIAL_IDS_PER_STATEMENT, findJobById, hasActiveJob, isFinished, type JobRow } from "./store";
 import { credentialLineage } from "../credentials/lineage";
-import { assertLineageIdle } from "../credentials/store";
+import { assertLineageIdle } from "../credentials/retirement";
 import { type ResultsDeletionReason, jobs } from "./tables";
 
 /** What a deletion of a job's results answers: which job, how many records went, when, and why. */

@@ -1,6 +1,6 @@
 import { jobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
-import { retireWorkspaceCredentials } from "../credentials/store";
+import { retireWorkspaceCredentials } from "../credentials/retirement";
 import type { JobsEnv, JobLifecycle } from "../jobs/lifecycle";
 import type { JobRow } from "../jobs/store";
 import { type ConnectionRow, connectionToRevoke, revokeStatement } from "../partners/connections";

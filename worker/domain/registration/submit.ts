@@ -1,8 +1,7 @@
-import { checkCredential } from "../credentials/check";
 import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
-import { assertIdentitiesKnown, findCredential, newCheckId, sealedCredentialRow } from "../credentials/store";
-import { checksHostedLogins, checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
+import { findCredential } from "../credentials/store";
+import { checksHostedLogins, checksOnRegistration, credentialRegistered, sendProbe, assertIdentitiesKnown, newCheckId, sealedCredentialRow, checkCredential } from "../credentials/replace";
 import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
