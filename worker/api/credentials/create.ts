@@ -1,7 +1,8 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
 import { code, MAX } from "../../platform/http/bounds";
 import { createMiddleware } from "hono/factory";
-import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../../domain/workspaces/store";
+import { workspaceBusinessNumber } from "../../domain/workspaces/store";
+import { assertBusinessFor, assertMayUseProvider } from "../../domain/workspaces/provider-access";
 import { checkAuthMethod, credentialFromFields, credentialScope } from "../../domain/credentials/fields";
 import { BUSINESS_NUMBER_INPUT_MAX, parseBusinessNumber } from "../../domain/partners/business-number";
 import { hasActiveJob } from "../../domain/jobs/store";

@@ -3,7 +3,7 @@ import type { Bindings } from "../../env";
 import { log } from "../../platform/observability/telemetry";
 import { scraperClient } from "../scraper/binding";
 import { findProvider } from "../catalog/providers";
-import { isSandboxOnly, opensTo } from "../workspaces/store";
+import { isSandboxOnly, opensTo } from "../workspaces/provider-access";
 import { type BusinessStatus, saveStatuses, statusesOf } from "./store";
 
 const PROVIDER = "nts.business-status";

@@ -7,7 +7,7 @@ import { database } from "../../platform/database/client";
 import { jobs, taskUnits } from "./tables";
 import type { Bindings } from "../../env";
 import { storeChanges } from "../results/changes";
-import { jobBilling } from "../workspaces/store";
+import { jobBilling } from "../workspaces/job-billing";
 import { publishJob } from "./board";
 import { resultsExpiry } from "./results-expiry";
 import { jobEnded } from "./events";

@@ -1,4 +1,5 @@
-import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
+import { workspaceBusinessNumber } from "../workspaces/store";
+import { assertBusinessFor, assertMayUseProvider } from "../workspaces/provider-access";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
 import { findCredential } from "../credentials/store";
 import { checksHostedLogins, checksOnRegistration, credentialRegistered, sendProbe, assertIdentitiesKnown, newCheckId, sealedCredentialRow, checkCredential } from "../credentials/replace";

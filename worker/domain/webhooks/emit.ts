@@ -1,7 +1,7 @@
 import type { WebhookEvent, WebhookEventType } from "../../../contracts/webhooks";
 import type { Bindings } from "../../env";
 import { isoTime } from "../../platform/lib/iso-time";
-import { eventRecipients, recipientsOf } from "../workspaces/store";
+import { eventRecipients, recipientsOf } from "../workspaces/recipients";
 import { type DeliveryRow, insertDeliveries, markResent, replayDelivery, stalledDeliveries } from "./deliveries";
 import { type Subscriber, subscribedEndpoints } from "./endpoints";
 import { deliveryMessage } from "./messages";
