@@ -143,7 +143,7 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
               )}
             </td>
             <td>
-              {/* The institution refused it (domain/credentials/store.ts invalidateCredential): jobs fail with that refusal until it is registered again. */}
+              {/* The institution refused it (domain/credentials/job-credential.ts invalidateCredential): jobs fail with that refusal until it is registered again. */}
               <span data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? `다시 등록 필요 (${row.invalidReason})` : row.revokedReason === "HOLDER_WITHDREW" ? "소유자가 철회" : STATUS[row.status]}</span>
               <br />
               <small data-check={row.checkState ?? ""}>로그인 확인: {row.checkState ? CHECK[row.checkState] : "-"}</small>

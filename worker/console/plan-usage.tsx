@@ -7,7 +7,7 @@ import { PLAN_OVERAGE } from "../domain/workspaces/plans";
 import { findSubscription } from "../domain/billing/subscriptions";
 import { kst } from "../web/kst";
 
-/** A paid period's jobs against what its plan includes, as its renewal will count them (billing/overage.ts). */
+/** A paid period's jobs against what its plan includes, as its renewal will count them (billing/subscriptions.ts overageOf). */
 export interface PlanAllowance {
   used: number;
   includedJobs: number;
