@@ -13,7 +13,8 @@ import { assertMayUseProvider } from "../workspaces/provider-access";
 import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
 import { consentOptionOf } from "./open-banking";
-import { consumedFor, consumeStatement, consumeWithCredential, type SessionRow, sessionStillPending } from "./sessions";
+import { consumedFor, consumeStatement, consumeWithCredential, sessionStillPending } from "./sessions";
+import type { SessionRow } from "./status";
 import { registrationSessions } from "./tables";
 
 const PROVIDER = "openbanking";

@@ -10,7 +10,6 @@ import { deleteBatch } from "../../platform/database/delete-batch";
 import { type CredentialRow } from "../credentials/store";
 import { alreadyExists, isIdentityConflict, replaceCredentialStatements, supersededIds } from "../credentials/replace";
 
-export { effectiveStatus, MAX_ATTEMPTS, type SessionRow };
 export type RegistrationOption = SessionRow["options"][number];
 
 export const SESSION_TTL_MS = 30 * 60_000;

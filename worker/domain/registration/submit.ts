@@ -10,7 +10,8 @@ import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
 import { CURRENT_CONSENT_TEXT_VERSION } from "../credentials/consent-text";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
-import { consumedFor, consumeStatement, consumeWithCredential, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
+import { consumedFor, consumeStatement, consumeWithCredential, recordFailedAttempt, sessionStillPending, usableSessionForPage } from "./sessions";
+import type { SessionRow } from "./status";
 import { type LoginCheckDeps, type LoginCheckState, startLoginCheck } from "./login-check";
 
 export interface Submission {
