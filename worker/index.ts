@@ -16,7 +16,7 @@ import { WEBHOOK_QUEUE, type WebhookMessage } from "./domain/webhooks/messages";
 import { consumeDeliveryBatch, DELIVERY_QUEUE, resendStalledRouteDeliveries, type RouteDeliveryMessage } from "./domain/deliveries/consumer";
 import { findJobById } from "./domain/jobs/store";
 import { resultUnits } from "./domain/jobs/results-rows";
-import { resendStalledDeliveries } from "./domain/webhooks/sweep";
+import { resendStalledDeliveries } from "./domain/webhooks/emit";
 import { PURGE_BATCH, purgeExpired } from "./domain/retention/purge";
 import { applyBookedChanges } from "./domain/billing/subscriptions";
 import { renewSubscriptions } from "./domain/billing/renewal";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { jobError } from "../../contracts/job-failures";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { invalidateCredential } from "../../worker/domain/credentials/store";
+import { invalidateCredential } from "../../worker/domain/credentials/job-credential";
 import { createJob } from "../../worker/domain/jobs/create";
 import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
 import { callJson, withCapturedQueue } from "./helpers";

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { invalidateCredential } from "../../worker/domain/credentials/store";
+import { invalidateCredential } from "../../worker/domain/credentials/job-credential";
 import { describe, expect, it } from "vitest";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { runDue } from "../../worker/domain/schedule-runs/run";

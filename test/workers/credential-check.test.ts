@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ProbeMessage } from "../../worker/domain/credentials/login-checks";
-import { registerCredential, recheckCredential } from "../../worker/domain/credentials/replace";
-import { findCredential, invalidateCredential, openActiveCredential, sealedCredentialRow } from "../../worker/domain/credentials/store";
+import { registerCredential, recheckCredential, sealedCredentialRow } from "../../worker/domain/credentials/replace";
+import { findCredential } from "../../worker/domain/credentials/store";
+import { invalidateCredential, openActiveCredential } from "../../worker/domain/credentials/job-credential";
 import { hasActiveJob } from "../../worker/domain/jobs/store";
 import { issueApiKey } from "../../worker/domain/api-keys/store";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";

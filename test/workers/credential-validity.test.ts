@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createJob } from "../../worker/domain/jobs/create";
-import { openActiveCredential } from "../../worker/domain/credentials/store";
+import { openActiveCredential } from "../../worker/domain/credentials/job-credential";
 import { sealCredential } from "../../worker/domain/vault/envelope";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
 import { harness, jobRow, RANGE } from "./pipeline-harness";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it, vi } from "vitest";
 import { CERTIFICATE_CHECK_VERSION, verifyCertificate } from "../../worker/domain/certificates/verify";
-import { openActiveCredential } from "../../worker/domain/credentials/store";
+import { openActiveCredential } from "../../worker/domain/credentials/job-credential";
 import { base64Decode, base64Encode } from "../../contracts/base64url";
 import { sealKeyFile } from "../../contracts/certificates/key-file";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { openActiveCredential } from "../../worker/domain/credentials/store";
+import { openActiveCredential } from "../../worker/domain/credentials/job-credential";
 import { openCredential, sealCredential } from "../../worker/domain/vault/envelope";
 import { addCredential, callJson, createWorkspace, TX_JOB } from "./helpers";
 

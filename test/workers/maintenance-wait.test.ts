@@ -6,7 +6,7 @@ import { executeMessage } from "../../worker/domain/pipeline/executor";
 import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
 import { kstDate } from "../../contracts/korean-time";
 import { callJson } from "./helpers";
-import { progressText } from "../../worker/console/job-status";
+import { progressText } from "../../worker/console/progress-text";
 import { harness, jobRow, newJob } from "./pipeline-harness";
 
 type Json = Record<string, any>;

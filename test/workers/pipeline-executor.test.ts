@@ -14,7 +14,7 @@ import { ContainerScraper } from "../../worker/domain/scraper/container-client";
 import { type ScraperPort, SessionGone } from "../../worker/domain/scraper/port";
 import { ProviderFailure } from "../../collectors/adapter";
 import { findProvider } from "../../worker/domain/catalog/providers";
-import { progressText } from "../../worker/console/job-status";
+import { progressText } from "../../worker/console/progress-text";
 
 /** Whether the scraper still knows a session: a closed one is gone (404). */
 /** What the scraper says of a session: it serves it, it has none by that id, or it failed to answer (a loaded machine). */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { LoginCredential } from "../../contracts/task-unit";
-import { openActiveCredential } from "../../worker/domain/credentials/store";
+import { openActiveCredential } from "../../worker/domain/credentials/job-credential";
 import { createEndpoint, endpointById } from "../../worker/domain/webhooks/endpoints";
 import { signingSecrets } from "../../worker/domain/webhooks/secrets";
 import { database } from "../../worker/platform/database/client";

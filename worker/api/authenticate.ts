@@ -8,7 +8,7 @@ import { afterAnswer } from "../platform/http/after-answer";
 import { ApiError } from "../platform/errors/api-error";
 import { clientAddress } from "../platform/http/client-address";
 import { sha256Hex } from "../platform/lib/crypto";
-import { suspended } from "../domain/workspaces/store";
+import { suspended } from "../domain/workspaces/job-billing";
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,200})$/;
 

@@ -1,5 +1,6 @@
 import { AUTH_METHOD_NAMES } from "../domain/catalog/providers";
-import { type CredentialRow, deleteCredential, findCredential, listCredentials } from "../domain/credentials/store";
+import { type CredentialRow, findCredential, listCredentials } from "../domain/credentials/store";
+import { deleteCredential } from "../domain/credentials/retirement";
 import { recheckCredential } from "../domain/credentials/replace";
 import { GLOBAL_PROVIDER } from "../domain/credentials/identity";
 import { verifiedForm } from "../domain/console-sessions/csrf";
@@ -10,7 +11,8 @@ import { providerName } from "../web/provider-name";
 import { EXPIRY_WARNING_DAYS } from "../domain/credentials/expiry-warnings";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { roleMay } from "../domain/workspaces/roles";
-import { consentTermsOf, isSandboxOnly, MAX_CONSENT_DAYS, setConsentDays } from "../domain/workspaces/store";
+import { consentTermsOf, MAX_CONSENT_DAYS, setConsentDays } from "../domain/workspaces/store";
+import { isSandboxOnly } from "../domain/workspaces/provider-access";
 import { kst } from "../web/kst";
 import { CsrfField, DataTable, DeleteForm, Outcome, Page } from "../web/layout";
 import { WorkspaceNav } from "./workspace-nav";
@@ -141,7 +143,7 @@ async function credentialsPage(c: ConsoleContext<"workspaceId">, shown: FormOutc
               )}
             </td>
             <td>
-              {/* The institution refused it (domain/credentials/store.ts invalidateCredential): jobs fail with that refusal until it is registered again. */}
+              {/* The institution refused it (domain/credentials/job-credential.ts invalidateCredential): jobs fail with that refusal until it is registered again. */}
               <span data-status={row.status}>{row.status === "ACTIVE" && row.invalidReason ? `다시 등록 필요 (${row.invalidReason})` : row.revokedReason === "HOLDER_WITHDREW" ? "소유자가 철회" : STATUS[row.status]}</span>
               <br />
               <small data-check={row.checkState ?? ""}>로그인 확인: {row.checkState ? CHECK[row.checkState] : "-"}</small>

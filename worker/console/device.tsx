@@ -1,11 +1,10 @@
 import type { Context } from "hono";
 import { verifiedForm } from "../domain/console-sessions/csrf";
-import { DEVICE_KEY_TTL_DAYS, decideUserCode, type PendingDevice, pendingDevice } from "../domain/device-codes/store";
+import { DEVICE_KEY_TTL_DAYS, decideUserCode, type PendingDevice, pendingDevice, DEVICE_CODE_PAGE } from "../domain/device-codes/store";
 import { type ConsoleEnv, consoleUserOf } from "./context";
 import { ApiError } from "../platform/errors/api-error";
 import { memberships, requireMembership } from "../domain/users/members";
 import { workspaceNames } from "../domain/workspaces/store";
-import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
 import { kst } from "../web/kst";
 import { CsrfField, ErrorAlert, Page } from "../web/layout";
 

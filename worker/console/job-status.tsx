@@ -4,9 +4,6 @@ import { SIMPLE_AUTH_APP_NAMES } from "../domain/catalog/providers";
 import { progressText } from "./progress-text";
 import { nextActionOf } from "./next-action";
 
-// The words live in a file of their own, without JSX, so the page's inline script (live-progress.ts) takes them anywhere.
-export { progressText } from "./progress-text";
-
 /**
  * A job's state for people: a live progress bar while it runs, else its outcome; a failure in the catalog's Korean
  * words with the next step (`brief`: the word only, where the page explains the failure beside it). A job waiting for

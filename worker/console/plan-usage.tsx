@@ -1,13 +1,14 @@
 import { kstMonthBounds } from "../domain/jobs/kst-month";
 import { jobsCreatedBetween, jobsCreatedSince } from "../domain/jobs/store";
 import { stepsUsedSince } from "../domain/jobs/step-cap";
-import { jobBilling, workspaceRow } from "../domain/workspaces/store";
+import { workspaceRow } from "../domain/workspaces/store";
+import { jobBilling } from "../domain/workspaces/job-billing";
 import { PLAN_OVERAGE } from "../domain/workspaces/plans";
 import { findSubscription } from "../domain/billing/subscriptions";
 import { kst } from "../web/kst";
 import { SidewaysScroll } from "../web/layout";
 
-/** A paid period's jobs against what its plan includes, as its renewal will count them (billing/overage.ts). */
+/** A paid period's jobs against what its plan includes, as its renewal will count them (billing/subscriptions.ts overageOf). */
 export interface PlanAllowance {
   used: number;
   includedJobs: number;

@@ -1,8 +1,7 @@
 import { listApiKeys } from "../domain/api-keys/store";
 import { METHODS, requestLogFilter, RequestLogQuerySchema } from "../domain/request-logs/inputs";
-import { workspaceRequestLog } from "../domain/request-logs/lookup";
 import { requestLogPage } from "../domain/request-logs/page";
-import { omittedOn } from "../domain/request-logs/store";
+import { omittedOn, workspaceRequestLog } from "../domain/request-logs/store";
 import { kstDate, kstIso } from "../../contracts/korean-time";
 import type { RequestLogRow } from "../domain/request-logs/tables";
 import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";

@@ -6,7 +6,7 @@ import { memberships } from "../domain/users/members";
 import { connectCredential } from "./connect-credential";
 import { backToCredentials, checkCredentialForm, consentDaysForm, deleteCredentialForm, showCredentials } from "./credentials";
 import { decideDevice, showDevice } from "./device";
-import { DEVICE_CODE_PAGE } from "../domain/device-codes/page-path";
+import { DEVICE_CODE_PAGE } from "../domain/device-codes/store";
 import { createDeliveryRouteForm, deleteDeliveryRouteForm, showDeliveryRoutes, showRouteDeliveries } from "./delivery-routes";
 import { deleteResultsForm, downloadJobFile, retryJobForm, showJob } from "./job-detail";
 import { consolePageHeaders } from "../web/page-headers";

@@ -4,7 +4,7 @@ import { type ConsoleContext, consoleUserOf, workspaceRoleOf } from "./context";
 import { CreateEndpointBodySchema } from "../domain/webhooks/inputs";
 import { listDeliveries } from "../domain/webhooks/deliveries";
 import { createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateSecret } from "../domain/webhooks/endpoints";
-import { replayWebhook } from "../domain/webhooks/replay";
+import { replayWebhook } from "../domain/webhooks/emit";
 import { checkWebhookUrl, localUrlsAllowed } from "../domain/webhooks/url";
 import { asApiBody, type FormOutcome, onPage } from "../web/form-outcome";
 import { kst } from "../web/kst";

@@ -10,7 +10,7 @@ import { managing } from "../guards";
 import { ApiError } from "../../platform/errors/api-error";
 import { clientAddress } from "../../platform/http/client-address";
 import { countCardAttempt } from "../../domain/console-sessions/login-attempts";
-import { isSandboxOnly } from "../../domain/workspaces/store";
+import { isSandboxOnly } from "../../domain/workspaces/provider-access";
 
 export const route = managing("billing.manage", createRoute({
   method: "post",

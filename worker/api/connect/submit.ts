@@ -3,7 +3,7 @@ import type { ApiEnv } from "../context";
 import { submitRegistration } from "../../domain/registration/submit";
 import { registrationCheckDeps } from "../../domain/pipeline/registered-login";
 import { CheckStateSchema, checkAnswer } from "./check-state";
-import { CERTIFICATE_ERRORS } from "../../domain/certificates/errors";
+import { CERTIFICATE_ERRORS } from "../../domain/certificates/verify";
 import { errorResponses } from "../../platform/http/error-responses";
 import { jsonBody } from "../../platform/http/json-body";
 import { code } from "../../platform/http/bounds";

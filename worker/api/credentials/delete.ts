@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { deleteCredential } from "../../domain/credentials/store";
+import { deleteCredential } from "../../domain/credentials/retirement";
 import { hasActiveJob } from "../../domain/jobs/store";
 import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";

@@ -1,6 +1,5 @@
 import { createRoute, type RouteHandler, z } from "@hono/zod-openapi";
-import { DEVICE_CODE_PAGE } from "../../domain/device-codes/page-path";
-import { startDeviceAuthorization } from "../../domain/device-codes/store";
+import { startDeviceAuthorization, DEVICE_CODE_PAGE } from "../../domain/device-codes/store";
 import type { ApiEnv } from "../context";
 import { int32, MAX } from "../../platform/http/bounds";
 import { errorResponses } from "../../platform/http/error-responses";

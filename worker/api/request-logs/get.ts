@@ -1,5 +1,5 @@
 import { createRoute, type RouteHandler } from "@hono/zod-openapi";
-import { workspaceRequestLog } from "../../domain/request-logs/lookup";
+import { workspaceRequestLog } from "../../domain/request-logs/store";
 import { requestLogDetail } from "../../domain/request-logs/views";
 import { errorResponses } from "../../platform/http/error-responses";
 import { type ApiEnv, principalOf } from "../context";

@@ -2,7 +2,7 @@ import { createRoute, type RouteHandler } from "@hono/zod-openapi";
 import { type ApiEnv, principalOf } from "../context";
 import { errorResponses } from "../../platform/http/error-responses";
 import { findEndpoint } from "../../domain/webhooks/endpoints";
-import { replayWebhook } from "../../domain/webhooks/replay";
+import { replayWebhook } from "../../domain/webhooks/emit";
 import { DeliveryIdParamSchema, WebhookDeliverySchema } from "./shapes";
 import { deliveryView } from "./views";
 import { managing } from "../guards";

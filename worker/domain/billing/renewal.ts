@@ -7,10 +7,9 @@ import { PLAN_PRICES } from "../workspaces/plans";
 import { workspaceRow } from "../workspaces/store";
 import type { PaymentGateway } from "./gateway";
 import { getInvoice, type InvoiceRow, openPeriodInvoice, periodInvoice, recordRenewalRefusal } from "./invoices";
-import { overageOf } from "./overage";
 import { type BillingEnv, payInvoice, periodFrom } from "./plan-change";
 import { RETRY_AFTER_FIRST_FAILURE_MS } from "../workspaces/past-due";
-import { endSubscription, findSubscription } from "./subscriptions";
+import { endSubscription, findSubscription, overageOf } from "./subscriptions";
 
 /** Subscriptions one cron run renews at most; the rest wait a minute. */
 const RENEWALS_PER_RUN = 50;

@@ -5,7 +5,8 @@ import { subscriptions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { planStatement, workspaceRow } from "../workspaces/store";
 import { failedOn, invoiceWrites } from "./invoices";
-import { overageOf } from "./overage";
+import { PLAN_OVERAGE } from "../workspaces/plans";
+import { jobsCreatedBetween } from "../jobs/store";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 type Plan = (typeof PLANS)[number];
@@ -76,4 +77,15 @@ export async function endPeriodAt(d1: D1Database, workspaceId: string, now: numb
 /** Ends a subscription whose period ended on a plan no longer paid for (an operator moved the workspace): nothing renews it. */
 export async function endSubscription(d1: D1Database, workspaceId: string, periodEnd: number): Promise<void> {
   await database(d1).delete(subscriptions).where(and(eq(subscriptions.workspaceId, workspaceId), eq(subscriptions.currentPeriodEnd, periodEnd)));
+}
+
+/**
+ * The jobs past the plan's monthly allowance in a paid period, and their price. Billed once the period ends, whatever
+ * follows it: with the renewal, or on an OVERAGE invoice of its own when none follows (a cancellation, a downgrade).
+ */
+export async function overageOf(d1: D1Database, workspaceId: string, plan: Plan, periodStart: number, periodEnd: number): Promise<{ jobs: number; amount: number }> {
+  const terms = PLAN_OVERAGE[plan];
+  if (!terms) return { jobs: 0, amount: 0 };
+  const jobs = Math.max(0, (await jobsCreatedBetween(d1, workspaceId, periodStart, periodEnd)) - terms.includedJobs);
+  return { jobs, amount: jobs * terms.perJob };
 }

@@ -2,7 +2,7 @@ import type { RawRecord } from "../../../contracts/task-unit";
 import { log } from "../../platform/observability/telemetry";
 import { scraperClient } from "../scraper/binding";
 import { findProvider } from "../catalog/providers";
-import { isSandboxOnly, opensTo } from "../workspaces/store";
+import { isSandboxOnly, opensTo } from "../workspaces/provider-access";
 import { type BusinessStatus, saveStatuses, statusesOf } from "./store";
 
 const PROVIDER = "nts.business-status";

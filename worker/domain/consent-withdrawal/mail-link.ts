@@ -1,6 +1,6 @@
 import { ApiError } from "../../platform/errors/api-error";
 import { sendMail } from "../mail/outbox";
-import { isSandboxOnly } from "../workspaces/store";
+import { isSandboxOnly } from "../workspaces/provider-access";
 import { countWorkspaceMail, MAIL_WINDOW_MS } from "../console-sessions/login-attempts";
 
 /**

@@ -1,4 +1,5 @@
-import { deleteCredential, type CredentialRow, type ActiveJobCheck } from "../credentials/store";
+import { type CredentialRow, type ActiveJobCheck } from "../credentials/store";
+import { deleteCredential } from "../credentials/retirement";
 import { credentialView } from "../credentials/views";
 import { emitEvent } from "../webhooks/emit";
 import { deleteCredentialResults } from "../jobs/results-rows";

@@ -1,9 +1,12 @@
+import { and, eq, or, sql } from "drizzle-orm";
+import { database, statementOf } from "../../platform/database/client";
+import { credentials } from "./tables";
 import type { ProviderDefinition } from "../catalog/providers";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import type { ApiErrorCode } from "../../platform/errors/codes";
 import { GLOBAL_PROVIDER } from "./identity";
 import { keyVersionState } from "../vault/keyring";
-import type { CredentialCandidate } from "./store";
+import type { CredentialRow } from "./store";
 import { log } from "../../platform/observability/telemetry";
 import { assertConsentLive } from "./consent-record";
 
@@ -81,4 +84,44 @@ function assertOpenable(chosen: CredentialCandidate, keyring: string): void {
       message: "이 자격 증명의 비밀 값을 열 수 있는 키가 없습니다. 운영팀에 알렸습니다. 같은 계정이나 인증서로 다시 등록하면 바로 쓸 수 있습니다.",
     });
   }
+}
+
+/** What choosing a job's credential reads of each candidate (domain/credentials/choose.ts). */
+export interface CredentialCandidate {
+  id: string;
+  providerCode: string;
+  status: CredentialRow["status"];
+  isDefault: number;
+  /** A certificate's end of validity (ISO time), null for a login. */
+  notAfter: string | null;
+  /** KnownTargets as JSON text, or null. */
+  knownTargets: string | null;
+  /** The master key version its secret is sealed under; null when no secret is kept. */
+  keyVersion: number | null;
+  /** The consented schemas as JSON text, or null for every one (consent.ts). */
+  schemas: string | null;
+  /** When its holder's consent ends (ISO time, consent-record.ts), null for rows older than consent records. */
+  consentEndsAt: string | null;
+  authMethod: CredentialRow["authMethod"];
+}
+
+/** Aliased, as the statement is read raw (its rows keyed by these names), not through drizzle's mapping. */
+const CANDIDATE_COLUMNS = {
+  id: sql<string>`${credentials.id}`.as("id"), providerCode: sql<string>`${credentials.providerCode}`.as("providerCode"), status: sql<string>`${credentials.status}`.as("status"),
+  isDefault: sql<number>`${credentials.isDefault}`.as("isDefault"), notAfter: sql<string | null>`json_extract(${credentials.certificate}, '$.notAfter')`.as("notAfter"),
+  knownTargets: sql<string | null>`${credentials.knownTargets}`.as("knownTargets"), keyVersion: sql<number | null>`json_extract(${credentials.sealed}, '$.kv')`.as("keyVersion"), schemas: sql<string | null>`${credentials.schemas}`.as("schemas"),
+  consentEndsAt: sql<string | null>`json_extract(${credentials.consentRecord}, '$.expiresAt')`.as("consentEndsAt"),
+  authMethod: sql<CredentialRow["authMethod"]>`${credentials.authMethod}`.as("authMethod"),
+};
+
+/**
+ * The credentials a job for the provider may take, as a statement for the caller to batch: the one it names
+ * (whatever its state, so the answer can say why not), or the workspace's live ones for the provider and, where
+ * the provider takes certificates, its global certificates.
+ */
+export function jobCredentialCandidatesStatement(d1: D1Database, workspaceId: string, providerCode: string, takesCertificates: boolean, credentialId?: string): D1PreparedStatement {
+  const candidates = database(d1).select(CANDIDATE_COLUMNS).from(credentials);
+  if (credentialId) return statementOf(d1, candidates.where(and(eq(credentials.id, credentialId), eq(credentials.workspaceId, workspaceId))));
+  const forProvider = or(eq(credentials.providerCode, providerCode), and(eq(credentials.providerCode, GLOBAL_PROVIDER), sql`${takesCertificates ? 1 : 0}`));
+  return statementOf(d1, candidates.where(and(eq(credentials.workspaceId, workspaceId), eq(credentials.status, "ACTIVE"), forProvider)));
 }

@@ -7,7 +7,8 @@ import { database, withoutQueryParams } from "../../platform/database/client";
 import { credentials } from "./tables";
 import { openCredential, sealCredential } from "../vault/envelope";
 import type { ConsentFace } from "./consent-face";
-import { invalidateCredential, type WriteCondition } from "./store";
+import { type WriteCondition } from "./store";
+import { invalidateCredential } from "./job-credential";
 import { partnerKeysFor } from "../partners/open-banking-keys";
 
 const DAY_MS = 86_400_000;

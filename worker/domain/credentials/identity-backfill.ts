@@ -3,7 +3,7 @@ import { type CertificateFace, storedCertificateFace } from "../certificates/ver
 import { database } from "../../platform/database/client";
 import { openCredential } from "../vault/envelope";
 import { certificateIdentity, credentialIdentity } from "./identity";
-import { isIdentityConflict } from "./store";
+import { isIdentityConflict } from "./replace";
 import { credentials } from "./tables";
 
 /** Rows one cron run gives an identity; a backlog drains over the next runs. */

@@ -77,7 +77,7 @@ export const credentials = sqliteTable(
     /**
      * The job failure (LOGIN_FAILED, LOGIN_LOCKED) that showed the institution refuses this login, and when;
      * null while it is believed good. Jobs on an invalid credential fail with this same code without logging in
-     * (store.ts openJobCredential), since every wrong-password attempt of ours brings a real account closer to its lock.
+     * (job-credential.ts openJobCredential), since every wrong-password attempt of ours brings a real account closer to its lock.
      */
     invalidReason: text("invalid_reason"),
     invalidatedAt: integer("invalidated_at"),

@@ -133,3 +133,6 @@ export async function decideUserCode(
 export async function purgeExpiredDeviceCodes(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
   return deleteBatch(d1, "device_codes", "expires_at <= ?", [now], limit);
 }
+
+/** Where a signed-in user enters the code a command-line client shows (RFC 8628 verification URI). */
+export const DEVICE_CODE_PAGE = "/console/device";

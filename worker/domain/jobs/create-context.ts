@@ -1,6 +1,6 @@
 import type { ProviderDefinition } from "../catalog/providers";
-import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/store";
-import { type JobBillingRow, jobBillingStatement } from "../workspaces/store";
+import { type CredentialCandidate, jobCredentialCandidatesStatement } from "../credentials/choose";
+import { type JobBillingRow, jobBillingStatement } from "../workspaces/job-billing";
 import type { Revisions } from "./store";
 import { IsolateMemory } from "../../platform/lib/isolate-memory";
 import { type Subscriber, workspaceSubscribersStatement } from "../webhooks/endpoints";

@@ -11,7 +11,7 @@ import type { FinishedUnit, FinishedUnits } from "../results/unit-results";
 import { publishJob } from "./board";
 import { CREDENTIAL_IDS_PER_STATEMENT, findJobById, hasActiveJob, isFinished, type JobRow } from "./store";
 import { credentialLineage } from "../credentials/lineage";
-import { assertLineageIdle } from "../credentials/store";
+import { assertLineageIdle } from "../credentials/retirement";
 import { type ResultsDeletionReason, jobs, taskUnits } from "./tables";
 import { jobKind } from "./views";
 

@@ -1,6 +1,6 @@
 import { and, count, eq, gte, isNotNull, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
-import type { JobBilling } from "../workspaces/store";
+import type { JobBilling } from "../workspaces/job-billing";
 import { kstMonthBounds } from "./kst-month";
 import { jobs, taskUnits } from "./tables";
 

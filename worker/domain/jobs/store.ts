@@ -4,7 +4,7 @@ import { idempotencyKeys, type JobStatus, jobs, taskUnits } from "./tables";
 import type { JobError } from "../../../contracts/job-failures";
 import { KST_OFFSET_MS } from "../../../contracts/korean-time";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
-import { revisionsHold } from "../workspaces/store";
+import { revisionsHold } from "../workspaces/job-billing";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type UnitRow = typeof taskUnits.$inferSelect;

@@ -1,7 +1,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { type JobError, jobError } from "../../../contracts/job-failures";
 import { database } from "../../platform/database/client";
-import { retireWorkspaceCredentials } from "../credentials/store";
+import { retireWorkspaceCredentials } from "../credentials/retirement";
 import { type ConnectionRow, connectionToRevoke, revokeStatement } from "../partners/connections";
 import type { SessionEventsEnv } from "../registration/events";
 import { cancelWorkspaceSessions, workspaceSessionsCancelled } from "../registration/sessions";

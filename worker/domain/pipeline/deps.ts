@@ -1,5 +1,5 @@
 import { browserInstitutionFor } from "../../../collectors/registry";
-import { invalidateCredential, openJobCredential, rememberTargets } from "../credentials/store";
+import { invalidateCredential, openJobCredential, rememberTargets } from "../credentials/job-credential";
 import { settleCheck } from "../credentials/login-checks";
 import { credentialLock } from "./credential-lock";
 import { numberOr } from "../../platform/configuration";

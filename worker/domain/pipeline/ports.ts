@@ -1,6 +1,6 @@
 import type { PageReport } from "../../../contracts/scraper-protocol";
 import type { JobErrorCode } from "../../../contracts/job-failures";
-import type { JobCredential } from "../credentials/store";
+import type { JobCredential } from "../credentials/job-credential";
 import type { CheckOutcome } from "../credentials/login-checks";
 import type { RefreshOutcome } from "../credentials/consents";
 import type { ProviderDefinition } from "../catalog/providers";

@@ -11,7 +11,8 @@ import { AwaitingHolder, type ScraperPort } from "../scraper/port";
 import { findProvider } from "../catalog/providers";
 import { sessionEnded } from "./events";
 import { dropPendingLogin, holdPendingLogin, type PendingLogin, pendingLoginOf, updatePendingLogin } from "./pending-login";
-import { assertPending, consumeWithCredential, findSession, MAX_ATTEMPTS, recordFailedAttempt, type SessionRow } from "./sessions";
+import { assertPending, consumeWithCredential, findSession, recordFailedAttempt } from "./sessions";
+import { MAX_ATTEMPTS, type SessionRow } from "./status";
 
 /** What checking a login at the institution needs from above: the scraper a provider runs on, and the pipeline's lock. */
 export interface LoginCheckDeps {

@@ -12,8 +12,9 @@ import { findProvider, takesConsent } from "../catalog/providers";
 import { partnerClientIdFor, partnerKeysFor } from "../partners/open-banking-keys";
 import type { ActiveJobCheck } from "../credentials/store";
 import { scraperClient } from "../scraper/binding";
-import { assertMayUseProvider } from "../workspaces/store";
-import { type RegistrationOption, recordFailedAttempt, type SessionRow, usableSessionForPage } from "./sessions";
+import { assertMayUseProvider } from "../workspaces/provider-access";
+import { type RegistrationOption, recordFailedAttempt, usableSessionForPage } from "./sessions";
+import type { SessionRow } from "./status";
 import { registerConsent } from "./consent-registration";
 import { registrationSessions } from "./tables";
 

@@ -7,9 +7,9 @@ import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 import { type SessionEventsEnv, sessionEnded } from "./events";
 import { effectiveStatus, MAX_ATTEMPTS, type SessionRow } from "./status";
 import { deleteBatch } from "../../platform/database/delete-batch";
-import { alreadyExists, type CredentialRow, isIdentityConflict, replaceCredentialStatements, supersededIds } from "../credentials/store";
+import { type CredentialRow } from "../credentials/store";
+import { alreadyExists, isIdentityConflict, replaceCredentialStatements, supersededIds } from "../credentials/replace";
 
-export { effectiveStatus, MAX_ATTEMPTS, type SessionRow };
 export type RegistrationOption = SessionRow["options"][number];
 
 export const SESSION_TTL_MS = 30 * 60_000;

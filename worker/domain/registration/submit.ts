@@ -1,15 +1,16 @@
-import { checkCredential } from "../credentials/check";
-import { assertBusinessFor, assertMayUseProvider, workspaceBusinessNumber } from "../workspaces/store";
+import { workspaceBusinessNumber } from "../workspaces/store";
+import { assertBusinessFor, assertMayUseProvider } from "../workspaces/provider-access";
 import { checkAuthMethod, credentialFromFields, credentialScope, providerForCredential } from "../credentials/fields";
-import { assertIdentitiesKnown, findCredential, newCheckId, sealedCredentialRow } from "../credentials/store";
-import { checksHostedLogins, checksOnRegistration, credentialRegistered, sendProbe } from "../credentials/replace";
+import { findCredential } from "../credentials/store";
+import { checksHostedLogins, checksOnRegistration, credentialRegistered, sendProbe, assertIdentitiesKnown, newCheckId, sealedCredentialRow, checkCredential } from "../credentials/replace";
 import { assertSameIdentity, recoveryProviderCode, restoreStatement } from "../credentials/recovery";
 import { ApiError } from "../../platform/errors/api-error";
 import { sessionEnded } from "./events";
 import { newConsentRecord } from "../credentials/consent-record";
 import { CURRENT_CONSENT_TEXT_VERSION } from "../credentials/consent-text";
 import { decryptEnvelope, type E2eEnvelope } from "./e2e-keys";
-import { consumedFor, consumeStatement, consumeWithCredential, recordFailedAttempt, type SessionRow, sessionStillPending, usableSessionForPage } from "./sessions";
+import { consumedFor, consumeStatement, consumeWithCredential, recordFailedAttempt, sessionStillPending, usableSessionForPage } from "./sessions";
+import type { SessionRow } from "./status";
 import { type LoginCheckDeps, type LoginCheckState, startLoginCheck } from "./login-check";
 
 export interface Submission {

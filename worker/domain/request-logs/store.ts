@@ -7,6 +7,7 @@ import type { RequestLogFilter } from "./inputs";
 import type { RequestLogEntry } from "./messages";
 import type { DayDelta, DayUse } from "./budget";
 import { type RequestLogRow, requestLogDays, requestLogs } from "./tables";
+import { ApiError } from "../../platform/errors/api-error";
 
 /** How long a request stays in the log (docs/request-logs.md). */
 export const REQUEST_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -138,4 +139,11 @@ export function purgeOldRequestLogs(d1: D1Database, limit: number, now: number =
 /** The day counters past the log's retention, and a day more: what storedLogBytes sums is what the table still holds. */
 export function purgeOldRequestLogDays(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
   return deleteBatch(d1, "request_log_days", "day < ?", [kstDate(now - REQUEST_LOG_RETENTION_MS - 86_400_000)], limit);
+}
+
+/** One request of the workspace's log, or 404: another workspace's, a purged and a not yet written request alike. */
+export async function workspaceRequestLog(d1: D1Database, workspaceId: string, requestId: string): Promise<RequestLogRow> {
+  const row = await findRequestLog(d1, workspaceId, requestId);
+  if (row) return row;
+  throw new ApiError("RESOURCE_NOT_FOUND", { message: "요청 기록을 찾을 수 없습니다. 요청 ID를 확인해 주세요. 기록은 30일 보관되며, 방금 보낸 요청은 몇 초 뒤에 보입니다." });
 }

@@ -4,9 +4,8 @@ import { createJob } from "../jobs/create";
 import type { JobsEnv } from "../jobs/lifecycle";
 import { sinceOf } from "../jobs/since";
 import { lastSucceededRun, occurrenceRun, unfinishedRun } from "../jobs/store";
-import { latestOccurrence, minimumIntervalMinutes, nextOccurrence } from "../schedules/cron";
+import { latestOccurrence, minimumIntervalMinutes, nextOccurrence, rollingRange } from "../schedules/cron";
 import { pauseForFailures } from "../schedules/outcomes";
-import { rollingRange } from "../schedules/rolling-range";
 import { advanceSchedule, findScheduleById, type ScheduleRow } from "../schedules/store";
 
 /** The params of an occurrence's job: the schedule's own, its rolling range ending on the occurrence's day, and the last run's `since`. */

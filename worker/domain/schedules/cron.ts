@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import { numberOr } from "../../platform/configuration";
-import { DAY_MS, kstMidnight } from "../../../contracts/korean-time";
+import { DAY_MS, kstDate, kstMidnight } from "../../../contracts/korean-time";
 
 /**
  * Five fields (minute, hour, day of month, month, day of week) in Korean time: at most one run a minute. Seconds
@@ -80,4 +80,9 @@ function runsTwoDaysInARow(days: Cron, from: number): boolean {
     previous = runs;
   }
   return false;
+}
+
+/** A run's range: the `lastDays` days ending on the Korean day of `at`, as a job's params name them. */
+export function rollingRange(lastDays: number, at: number): { dateRangeStart: string; dateRangeEnd: string } {
+  return { dateRangeStart: kstDate(at - (lastDays - 1) * DAY_MS), dateRangeEnd: kstDate(at) };
 }

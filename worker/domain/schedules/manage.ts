@@ -2,10 +2,10 @@ import { findSchema } from "../catalog/schemas";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import { type JobRequest, validateJobRequest } from "../catalog/job-request";
 import { armSchedule } from "./alarm";
-import { minimumIntervalMinutes, nextOccurrence, parseCron, shortIntervalMinutes } from "./cron";
-import { rollingRange } from "./rolling-range";
+import { minimumIntervalMinutes, nextOccurrence, parseCron, shortIntervalMinutes, rollingRange } from "./cron";
 import { usableRoute } from "../deliveries/store";
-import { assertMayUseProvider, eventRecipients } from "../workspaces/store";
+import { eventRecipients } from "../workspaces/recipients";
+import { assertMayUseProvider } from "../workspaces/provider-access";
 import { deleteSchedule, findSchedule, insertSchedule, isOneActiveConflict, MAX_SCHEDULES_PER_WORKSPACE, type ScheduleRow, setScheduleStatus } from "./store";
 
 type ManageEnv = Pick<Env, "DB" | "SCHEDULE_ALARMS" | "SCHEDULE_MIN_INTERVAL_MINUTES">;

@@ -7,7 +7,8 @@ import type { MemberRole } from "../workspaces/tables";
 import { users, workspaceMembers } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
-import { findWorkspace, suspended } from "../workspaces/store";
+import { findWorkspace } from "../workspaces/store";
+import { suspended } from "../workspaces/job-billing";
 import { contains } from "../../platform/database/contains";
 import { normalizeEmail } from "./email";
 

@@ -8,7 +8,7 @@ import { log } from "../../platform/observability/telemetry";
  * Retries are new messages the delivery schedules itself. The queue's own
  * retry is for a message whose attempt could not be claimed (D1
  * unreachable); one that failed after its claim is outdated by then, and
- * the cron sends that delivery again (sweep.ts).
+ * the cron sends that delivery again (emit.ts resendStalledDeliveries).
  */
 export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, env: WebhooksEnv): Promise<void> {
   const deps = deliveryDeps(env);

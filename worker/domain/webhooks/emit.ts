@@ -1,7 +1,7 @@
 import type { WebhookEvent, WebhookEventType } from "../../../contracts/webhooks";
 import { isoTime } from "../../platform/lib/iso-time";
-import { eventRecipients, recipientsOf } from "../workspaces/store";
-import { insertDeliveries } from "./deliveries";
+import { eventRecipients, recipientsOf } from "../workspaces/recipients";
+import { type DeliveryRow, insertDeliveries, markResent, replayDelivery, stalledDeliveries } from "./deliveries";
 import { type Subscriber, subscribedEndpoints } from "./endpoints";
 import { deliveryMessage, type WebhookQueue } from "./messages";
 import { log } from "../../platform/observability/telemetry";
@@ -45,4 +45,22 @@ export async function emitEvent(env: EventsEnv, event: ResourceEvent, now = Date
   } catch (err) {
     log("error", "webhook-emit-failed", { type: event.type, workspaceId: event.workspaceId, error: String(err) });
   }
+}
+
+/** Sends a delivery again from its first attempt, and queues it: what the API's replay and the console's both do. */
+export async function replayWebhook(env: EventsEnv, endpointId: string, deliveryId: string, now: number = Date.now()): Promise<DeliveryRow> {
+  const row = await replayDelivery(env.DB, endpointId, deliveryId, now);
+  await env.WEBHOOKS.send(deliveryMessage(row));
+  return row;
+}
+
+/** Sends again the deliveries whose queue message was lost; the cron runs it. Returns how many. */
+export async function resendStalledDeliveries(env: EventsEnv, now = Date.now()): Promise<number> {
+  let resent = 0;
+  for (const row of await stalledDeliveries(env.DB, now)) {
+    if (!(await markResent(env.DB, row.id, row.attemptCount, now))) continue;
+    await env.WEBHOOKS.send(deliveryMessage(row));
+    resent++;
+  }
+  return resent;
 }

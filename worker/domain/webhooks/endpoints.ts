@@ -5,7 +5,7 @@ import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import type { WebhookEventType } from "../../../contracts/webhooks";
 import { latestKeyVersion } from "../vault/envelope";
-import { recipientsSql } from "../workspaces/store";
+import { recipientsSql } from "../workspaces/recipients";
 import { newSigningSecret, rewrapSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;

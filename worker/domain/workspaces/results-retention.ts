@@ -2,7 +2,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { ApiError, fieldError } from "../../platform/errors/api-error";
 import { type Plan, PLAN_RESULTS_RETENTION } from "./plans";
-import { type JobBillingRow, jobBillingStatement } from "./store";
+import { type JobBillingRow, jobBillingStatement } from "./job-billing";
 import { workspaces } from "./tables";
 
 export const DAY_MS = 86_400_000;
