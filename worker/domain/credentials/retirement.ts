@@ -45,7 +45,7 @@ export async function assertLineageIdle(d1: D1Database, lineage: Pick<Credential
 
 /**
  * Deletes unless a job still runs on it or on a row of the same login it superseded (assertLineageIdle); later jobs
- * of the workspace then fail CREDENTIAL_NOT_FOUND. Its results stay unless deleted too (jobs/results-deletion.ts
+ * of the workspace then fail CREDENTIAL_NOT_FOUND. Its results stay unless deleted too (jobs/results-rows.ts
  * deleteCredentialResults). `withdrawnBy` the holder (domain/consent-withdrawal), the consent record keeps when. The row
  * is the credential after, or null when a concurrent deletion got there first.
  */
