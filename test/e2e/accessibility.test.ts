@@ -209,7 +209,8 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     expect(registered.filter((key) => !(key in CONSOLE))).toEqual([]);
 
     const out = await newPage();
-    for (const visit of [...registered.map((key) => CONSOLE[key]!), { signedOut: "/status" }]) {
+    // Beside the console's: the status page, and Open Banking's callback opened in a window no hosted page opened.
+    for (const visit of [...registered.map((key) => CONSOLE[key]!), { signedOut: "/status" }, { signedOut: "/connect/open-banking/callback" }]) {
       if (!("signedOut" in visit)) continue;
       await open(out, visit.signedOut);
       await check(visit.signedOut, out);
