@@ -116,7 +116,7 @@ async function seedRows() {
   const succeeded = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
   // A bank whose pages changed under the login: the job fails and operators get a failure report to read.
   const loginId = `a11y_${crypto.randomUUID().slice(0, 8)}`;
-  await fetch(`${stack.sandboxUrl}/bank/sandbox/page-changes?loginId=${loginId}`, { method: "PUT", body: JSON.stringify({ change: "transactions-redesign" }) });
+  expect((await fetch(`${stack.sandboxUrl}/bank/sandbox/page-changes?loginId=${loginId}`, { method: "PUT", body: JSON.stringify({ change: "transactions-redesign" }) })).status).toBe(200);
   const changed = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" }, schemas: ["bank.transactions.cb.v1"], label: "접근성 점검 계좌" });
   const failed = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", credentialId: changed.body.id, params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } });
   const schedule = await api.json("POST", "/api/v1/schedules", { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "0 3 * * *" });
@@ -124,7 +124,7 @@ async function seedRows() {
   const route = await api.json("POST", "/api/v1/delivery-routes", { kind: "S3", name: "보관 버킷", s3: { endpoint: "https://s3.example.co.kr", bucket: "partner-bucket", region: "ap-northeast-2", accessKeyId: "AKIAEXAMPLE", prefix: "a11y/" }, secretAccessKey: "secret-example" });
   const manage = await api.json("POST", `/api/v1/credentials/${changed.body.id}/manage-links`, { expiresInSeconds: 600 });
   for (const made of [changed, schedule, endpoint, route, manage]) expect(made.status, JSON.stringify(made.body)).toBe(201);
-  await Promise.all([api.waitForJob(succeeded.id), api.waitForJob(failed.id)]);
+  expect((await Promise.all([api.waitForJob(succeeded.id), api.waitForJob(failed.id)])).map((job) => job.kind)).toEqual(["Succeeded", "Failed"]);
   return { succeeded: succeeded.id as string, failed: failed.id as string, schedule: schedule.body.id as string, endpoint: endpoint.body.id as string, route: route.body.id as string, manageUrl: manage.body.url as string };
 }
 
@@ -209,7 +209,8 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     expect(registered.filter((key) => !(key in CONSOLE))).toEqual([]);
 
     const out = await newPage();
-    for (const visit of [...registered.map((key) => CONSOLE[key]!), { signedOut: "/status" }]) {
+    // Beside the console's: the status page, and Open Banking's callback opened in a window no hosted page opened.
+    for (const visit of [...registered.map((key) => CONSOLE[key]!), { signedOut: "/status" }, { signedOut: "/connect/open-banking/callback" }]) {
       if (!("signedOut" in visit)) continue;
       await open(out, visit.signedOut);
       await check(visit.signedOut, out);

@@ -30,13 +30,14 @@ export async function providerHistory(d1: D1Database, providerCodes: readonly st
       .orderBy(asc(providerDays.day)),
     pastOutageRows(d1, from, now),
   ]);
+  const countOf = new Map(counts.map((c) => [`${c.providerCode} ${c.day}`, c]));
   const history = new Map<string, { days: HistoryDay[]; incidents: OutageRow[] }>();
   for (const code of providerCodes) {
     const incidents = outages.filter((o) => o.providerCode === code);
     const days = Array.from({ length: HISTORY_DAYS }, (_, i): HistoryDay => {
       const start = from + i * DAY_MS;
       const day = kstDate(start);
-      const count = counts.find((c) => c.providerCode === code && c.day === day);
+      const count = countOf.get(`${code} ${day}`);
       const touched = incidents.filter((o) => o.startsAt < start + DAY_MS && o.endsAt > start);
       const ended = count?.ended ?? 0;
       const successRate = count && count.counted > 0 ? Math.round((count.succeeded / count.counted) * 1000) / 1000 : null;

@@ -6,7 +6,7 @@ import { kst } from "../kst";
 type DayState = HistoryDay["state"];
 
 /** What a day's bar says in words: its colour and height say the same to those who can see them. */
-export const DAY_STATE_NAMES: Record<DayState, string> = { OPERATIONAL: "정상", DEGRADED: "일부 지연·실패", DOWN: "장애", MAINTENANCE: "장애·점검 공지", NO_DATA: "기록 없음" };
+const DAY_STATE_NAMES: Record<DayState, string> = { OPERATIONAL: "정상", DEGRADED: "일부 지연·실패", DOWN: "장애", MAINTENANCE: "장애·점검 공지", NO_DATA: "기록 없음" };
 
 const dayName = (day: string) => `${Number(day.slice(5, 7))}월 ${Number(day.slice(8, 10))}일`;
 
