@@ -1,5 +1,5 @@
 import { type AdapterContext, ProviderFailure, type ProtocolAdapter, type InstitutionHttp } from "../collectors/adapter";
-import { type AdapterCredential, type HolderApproval, type SimpleAuthLogin } from "../contracts/task-unit";
+import type { AdapterCredential, HolderApproval, SimpleAuthLogin } from "../contracts/task-unit";
 import { APPROVAL_WAIT_MS, APPROVED_LOGIN_KEEP_MS } from "../contracts/scraper-protocol";
 import { institutionHttp } from "../collectors/kit/protocol/institution-http";
 import type { Institution } from "../collectors/registry";

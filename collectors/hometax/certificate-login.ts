@@ -1,5 +1,5 @@
 import { ProviderFailure } from "../adapter";
-import { type LoginCredential } from "../../contracts/task-unit";
+import type { LoginCredential } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { hometaxFailure } from "./failures";
 import { WWW } from "./hosts";

@@ -1,5 +1,5 @@
 import { ProviderFailure } from "../adapter";
-import { type LoginCredential } from "../../contracts/task-unit";
+import type { LoginCredential } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { base64Encode } from "../../contracts/base64url";
 import { hometaxFailure } from "./failures";

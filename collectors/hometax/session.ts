@@ -1,5 +1,5 @@
 import { type AdapterContext, type InstitutionHttp, ProviderFailure } from "../adapter";
-import { type LoginCredential } from "../../contracts/task-unit";
+import type { LoginCredential } from "../../contracts/task-unit";
 import { certificateLogin } from "./certificate-login";
 import { PORTAL } from "./hosts";
 import { idLogin } from "./id-login";

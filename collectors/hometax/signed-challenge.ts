@@ -2,7 +2,7 @@ import { readCertificateFile } from "../../contracts/certificates/certificate-fi
 import { identifies } from "../../contracts/certificates/identity";
 import { KeyFileError, openKeyFile } from "../../contracts/certificates/key-file";
 import { ProviderFailure } from "../adapter";
-import { type LoginCredential } from "../../contracts/task-unit";
+import type { LoginCredential } from "../../contracts/task-unit";
 import { base64Decode, base64Encode } from "../../contracts/base64url";
 import { kstStamp } from "../../contracts/korean-time";
 

@@ -1,5 +1,5 @@
 import { ProviderFailure, type ProtocolAdapter } from "../adapter";
-import { type DeploymentKeyCredential, type RawRecord } from "../../contracts/task-unit";
+import type { DeploymentKeyCredential, RawRecord } from "../../contracts/task-unit";
 import { isValidBusinessNumber } from "../../contracts/business-number";
 import { MAX_NUMBERS_PER_CALL, NTS_STATUS_HOSTS, serviceKeyQuery, STATUS_URL } from "./hosts";
 import { recordsOf } from "./wire";

@@ -1,5 +1,5 @@
 import { ProviderFailure, type InstitutionResponse } from "../adapter";
-import { type RawRecord } from "../../contracts/task-unit";
+import type { RawRecord } from "../../contracts/task-unit";
 import { UNREGISTERED_TEXT } from "./hosts";
 import { BusinessStatusRecord } from "../../contracts/records/business";
 

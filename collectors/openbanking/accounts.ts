@@ -1,5 +1,5 @@
 import { ProviderFailure } from "../adapter";
-import { type RawRecord, type Target, type TaskUnit } from "../../contracts/task-unit";
+import type { RawRecord, Target, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import type { ACCOUNT_TYPES } from "../../contracts/records/bank";
 import { PATHS } from "./hosts";

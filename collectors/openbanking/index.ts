@@ -1,5 +1,5 @@
 import { ProviderFailure, type ProtocolAdapter } from "../adapter";
-import { type AdapterCredential } from "../../contracts/task-unit";
+import type { AdapterCredential } from "../../contracts/task-unit";
 import { accountRecords, targetsOf } from "./accounts";
 import { processBankTranIds } from "./bank-tran-id";
 import { OPENBANKING_API_HOSTS } from "./hosts";

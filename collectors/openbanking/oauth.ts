@@ -1,5 +1,5 @@
 import { type InstitutionHttp, ProviderFailure } from "../adapter";
-import { type OpenBankingConsent } from "../../contracts/task-unit";
+import type { OpenBankingConsent } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { failureOf } from "./failures";
 import { apiOrigin, type OpenBankingEnvironment, PATHS } from "./hosts";

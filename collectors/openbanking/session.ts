@@ -1,5 +1,5 @@
 import { type InstitutionHttp, ProviderFailure } from "../adapter";
-import { type AdapterCredential, type OpenBankingConsent } from "../../contracts/task-unit";
+import type { AdapterCredential, OpenBankingConsent } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import type { BankTranIdSource } from "./bank-tran-id";
 import { failureOf } from "./failures";

@@ -1,5 +1,5 @@
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
-import { type LoginCredential } from "../../contracts/task-unit";
+import type { LoginCredential } from "../../contracts/task-unit";
 import { submitCertificateForm } from "../kit/certificate-form";
 import { malformed } from "../kit/failure-text";
 import { fill, open, press, settle } from "../kit/page-state";

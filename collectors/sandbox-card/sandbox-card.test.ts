@@ -10,7 +10,7 @@ import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { findProvider } from "../../worker/domain/catalog/providers";
 import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
-import { type Target } from "../../contracts/task-unit";
+import type { Target } from "../../contracts/task-unit";
 import { sandboxCard } from "./index";
 import { fill, press } from "../kit/page-state";
 import { specViolations } from "../../test/support/spec-field-tables";

@@ -7,7 +7,7 @@ import { database, withoutQueryParams } from "../../platform/database/client";
 import { credentials } from "./tables";
 import { openCredential, sealCredential } from "../vault/envelope";
 import type { ConsentFace } from "./consent-face";
-import { type WriteCondition } from "./store";
+import type { WriteCondition } from "./store";
 import { invalidateCredential } from "./job-credential";
 import { partnerKeysFor } from "../partners/open-banking-keys";
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ProviderFailure } from "../../../collectors/adapter";
-import { type DateSegment, type HolderApproval, type Target } from "../../../contracts/task-unit";
+import type { DateSegment, HolderApproval, Target } from "../../../contracts/task-unit";
 import type { JobError } from "../../../contracts/job-failures";
 import { eraseSupersededSecret } from "../credentials/retirement";
 import { database } from "../../platform/database/client";

@@ -1,5 +1,5 @@
 import { ProviderFailure } from "../../../collectors/adapter";
-import { type AdapterCredential, type HolderApproval, type RawRecord, type Target, type TaskUnit } from "../../../contracts/task-unit";
+import type { AdapterCredential, HolderApproval, RawRecord, Target, TaskUnit } from "../../../contracts/task-unit";
 import { type JobErrorCode, jobError } from "../../../contracts/job-failures";
 import { collectBoundMs, findProvider, type ProviderDefinition, runsOnDeploymentKey, unitWindowDays } from "../catalog/providers";
 import { findSchema, type SchemaDefinition } from "../catalog/schemas";

@@ -1,12 +1,12 @@
 import { ProviderFailure } from "../../../collectors/adapter";
-import { type HolderApproval, type LoginCredential } from "../../../contracts/task-unit";
+import type { HolderApproval, LoginCredential } from "../../../contracts/task-unit";
 import { jobError, type JobError } from "../../../contracts/job-failures";
 import { ApiError } from "../../platform/errors/api-error";
 import { log } from "../../platform/observability/telemetry";
 import { redactText } from "../../../collectors/kit/redaction";
 import type { ProviderDefinition } from "../catalog/providers";
 import { credentialRegistered } from "../credentials/replace";
-import { type ActiveJobCheck, type CredentialRow } from "../credentials/store";
+import type { ActiveJobCheck, CredentialRow } from "../credentials/store";
 import { AwaitingHolder, type ScraperPort } from "../scraper/port";
 import { findProvider } from "../catalog/providers";
 import { sessionEnded } from "./events";

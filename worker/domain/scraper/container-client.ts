@@ -1,5 +1,5 @@
 import { ProviderFailure } from "../../../collectors/adapter";
-import { type AdapterCredential, type RawRecord, type Target, type TaskUnit } from "../../../contracts/task-unit";
+import type { AdapterCredential, RawRecord, Target, TaskUnit } from "../../../contracts/task-unit";
 import {
   type CollectRequest,
   type CollectResponse,

@@ -1,5 +1,5 @@
 import { ProviderFailure } from "../../../collectors/adapter";
-import { type AdapterCredential, type HolderApproval, type RawRecord, type Target, type TaskUnit } from "../../../contracts/task-unit";
+import type { AdapterCredential, HolderApproval, RawRecord, Target, TaskUnit } from "../../../contracts/task-unit";
 
 /** A login the runtime made: its session, and what waits for the holder where they approve it on their phone. */
 export interface OpenedSession {
