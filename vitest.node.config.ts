@@ -4,7 +4,7 @@ import { slowFirst } from "./test/support/slow-first";
 /** Node tests: the sandbox institutions, adapters in real Chromium (beside each adapter, collectors/<institution>/), the scraper service over HTTP. */
 export default defineConfig({
   test: {
-    include: ["test/node/**/*.test.ts", "collectors/**/*.test.ts"],
+    include: ["test/node/**/*.test.ts", "collectors/**/*.test.ts", "contracts/**/*.test.ts"],
     environment: "node",
     // Two files at once: most of a file's time is spent waiting on Chromium and local servers.
     maxWorkers: 2,

@@ -17,7 +17,7 @@ import { exchangeCode, newState, readCallback, authorizationUrl } from "../colle
 import { OPENBANKING_HOSTS } from "../collectors/openbanking/hosts";
 import { PAGE_ROWS } from "../collectors/openbanking/transactions";
 import { DEFAULT_OPTIONS as OPENBANKING_DEFAULTS } from "../collectors/openbanking/options";
-import { institutionHttp } from "../collectors/protocol/institution-http";
+import { institutionHttp } from "../collectors/kit/protocol/institution-http";
 import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../sandbox/certificates/issue";
 import { hometaxDocuments } from "../sandbox/hometax/ground-truth";
 import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
@@ -25,7 +25,7 @@ import { REPLICA_CLIENT, transactionsBetween } from "../sandbox/openbanking/grou
 import { openBankingStandIns } from "../sandbox/openbanking/stand-ins";
 import { walkReplicaConsent } from "../sandbox/openbanking/walk-consent";
 import { startSandbox } from "../sandbox/server";
-import type { DocumentType } from "../sandbox/taxportal/documents";
+import type { DocumentType } from "../sandbox/sandbox-taxportal/documents";
 import { findProvider, unitWindowDays } from "../worker/domain/catalog/providers";
 import { splitRange } from "../worker/domain/pipeline/segments";
 import { canonicalJson } from "../worker/platform/lib/canonical-json";

@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
 import { csvColumns, csvRecordRows } from "../worker/domain/results/csv-format";
-import { BankTransactionRecord } from "../collectors/records/bank";
+import { BankTransactionRecord } from "../contracts/records/bank";
 import { arrayItemLine } from "../worker/domain/results/array-item-lines";
 
 const COLUMNS = csvColumns(BankTransactionRecord);

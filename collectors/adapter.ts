@@ -153,7 +153,7 @@ export class UnreadablePage extends ProviderFailure {
 /**
  * What personal data looks like on an institution's pages, to be replaced before a failure report keeps a page:
  * each match's digits become `#` and its Hangul `○` (amounts and numbers keep only their shape), or, with
- * `replacement`, that text. Applied to the page's text, input values and attributes (collectors/redaction.ts).
+ * `replacement`, that text. Applied to the page's text, input values and attributes (collectors/kit/redaction.ts).
  */
 export interface RedactionRule {
   pattern: RegExp;
@@ -187,7 +187,7 @@ export interface BrowserAdapter {
   readonly providerCode: string;
   /** Named in failure reports, so a report leads to the adapter's code as it was; changed with every change of the adapter. */
   readonly version: string;
-  /** The institution's own personal data shapes, beside the common ones (collectors/redaction.ts). */
+  /** The institution's own personal data shapes, beside the common ones (collectors/kit/redaction.ts). */
   readonly redaction?: readonly RedactionRule[];
   login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void>;
   /** Targets a schema runs over; empty for schemas that need none. Page is logged in. */

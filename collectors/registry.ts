@@ -2,8 +2,8 @@ import type { AdapterCredential, BrowserAdapter, ProtocolAdapter, RedactionRule 
 import { hometax, hometaxPacedAt } from "./hometax";
 import { ntsBusinessStatus } from "./nts-business-status";
 import { openBanking } from "./openbanking";
-import type { InstitutionBaseUrls } from "./protocol/stand-ins";
-import { COMMON_REDACTION } from "./redaction";
+import type { InstitutionBaseUrls } from "./kit/protocol/stand-ins";
+import { COMMON_REDACTION } from "./kit/redaction";
 import { sandboxBank } from "./sandbox-bank";
 import { sandboxCard } from "./sandbox-card";
 import { sandboxTaxPortal } from "./sandbox-taxportal";
@@ -76,7 +76,7 @@ export function browserInstitutionFor(providerCode: string, sandboxBaseUrl: stri
 }
 
 /**
- * What a provider's text must go through before a log line keeps it (collectors/redaction.ts): the common rules and
+ * What a provider's text must go through before a log line keeps it (collectors/kit/redaction.ts): the common rules and
  * the adapter's own, as its failure reports get them; the common ones for a provider without rules of its own.
  */
 export function redactionFor(providerCode: string): readonly RedactionRule[] {

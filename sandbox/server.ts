@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
-import { bankSite } from "./bank/site";
-import { cardSite } from "./card/site";
+import { bankSite } from "./sandbox-bank/site";
+import { cardSite } from "./sandbox-card/site";
 import { clockFrom, type SandboxClock, SandboxTime } from "./clock";
 import { type HometaxReplicaOptions, hometaxReplica } from "./hometax/site";
 import { phoneControl, phonePage } from "./hometax/phone-page";
 import { type NtsBusinessStatusReplicaOptions, ntsBusinessStatusReplica } from "./nts-business-status/site";
 import { type OpenBankingReplicaOptions, openBankingReplica, type TokenSwitch } from "./openbanking/site";
 import { portOneReplica } from "./portone/gateway";
-import { taxPortalSite } from "./taxportal/site";
+import { taxPortalSite } from "./sandbox-taxportal/site";
 import { readJson, sendJson } from "./http-kit";
 
 export interface SandboxServer {

@@ -1,7 +1,7 @@
 import { TimeoutError } from "puppeteer-core";
 import { ProviderFailure } from "../collectors/adapter";
 import type { PageReport } from "../contracts/scraper-protocol";
-import { ReportedFailure } from "../collectors/page-report";
+import { ReportedFailure } from "../collectors/kit/page-report";
 import { HttpFailure } from "./http-io";
 
 export interface FailureAnswer {

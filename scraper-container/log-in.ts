@@ -1,9 +1,9 @@
 import { type AdapterContext, type AdapterCredential, type HolderApproval, ProviderFailure, type ProtocolAdapter, type InstitutionHttp, type SimpleAuthLogin } from "../collectors/adapter";
 import { APPROVAL_WAIT_MS, APPROVED_LOGIN_KEEP_MS } from "../contracts/scraper-protocol";
-import { institutionHttp } from "../collectors/protocol/institution-http";
+import { institutionHttp } from "../collectors/kit/protocol/institution-http";
 import type { Institution } from "../collectors/registry";
 import type { BrowserPool } from "./browser-pool";
-import { reportingUnreadable } from "../collectors/page-report";
+import { reportingUnreadable } from "../collectors/kit/page-report";
 import type { LoggedIn } from "./sessions";
 
 export interface LogInDeps {

@@ -1,6 +1,6 @@
 import { ProviderFailure } from "../collectors/adapter";
 import { exchangeCode, OPENBANKING_HOSTS, type OpenBankingKeys, refreshConsent, userMe } from "../collectors/openbanking";
-import { institutionHttp } from "../collectors/protocol/institution-http";
+import { institutionHttp } from "../collectors/kit/protocol/institution-http";
 import type { OpenBankingTokenRequest, OpenBankingTokenResponse } from "../contracts/scraper-protocol";
 import { HttpFailure } from "./http-io";
 

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import type { AdapterCredential, TaskUnit } from "../collectors/adapter";
-import { degradedCounts } from "../collectors/degraded-paths";
-import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
+import { degradedCounts } from "../collectors/kit/degraded-paths";
+import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/kit/protocol/stand-ins";
 import { institutionFor } from "../collectors/registry";
-import { redactText } from "../collectors/redaction";
+import { redactText } from "../collectors/kit/redaction";
 import { type AwaitingHolderResponse, type CollectRequest, type CollectResponse, type OpenSessionResponse, scraperPaths, type TargetsRequest, type TargetsResponse } from "../contracts/scraper-protocol";
 import { BrowserPool, DEFAULT_CHROMIUM_PATH } from "./browser-pool";
 import { type EgressOptions, egress } from "./egress";
@@ -151,7 +151,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
       if (err instanceof AwaitingHolder) return send(res, 202, { awaiting: err.approval } satisfies AwaitingHolderResponse);
       const answer = failureAnswer(err);
       // One JSON line, naming the trace: the job's id (worker/platform/observability/trace-context.ts), so a job's lines are found on both sides.
-      // Adapters' errors leave them redacted (collectors/page-report.ts); whatever else reaches here is redacted by the common rules, as it may quote a page.
+      // Adapters' errors leave them redacted (collectors/kit/page-report.ts); whatever else reaches here is redacted by the common rules, as it may quote a page.
       if (answer.logged) console.error(JSON.stringify({ level: "error", event: "scraper-error", traceId: tracing.traceIdOf(req.headers), error: redactText(String(err)), stack: err instanceof Error && err.stack ? redactText(err.stack) : undefined }));
       sendFailure(res, answer.status, answer.code, answer.retryAfterSeconds, answer.detail, answer.report);
     });

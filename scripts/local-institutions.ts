@@ -1,4 +1,4 @@
-import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/protocol/stand-ins";
+import { type InstitutionBaseUrls, parseInstitutionBaseUrls } from "../collectors/kit/protocol/stand-ins";
 import { hometaxStandIns } from "../sandbox/hometax/stand-ins";
 import { ntsBusinessStatusStandIns } from "../sandbox/nts-business-status/stand-ins";
 import { REPLICA_CLIENT } from "../sandbox/openbanking/ground-truth";

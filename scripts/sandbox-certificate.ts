@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { CertificateHolder } from "../collectors/certificates/policies";
-import type { KeyEncryption } from "../collectors/certificates/key-file";
+import type { CertificateHolder } from "../contracts/certificates/policies";
+import type { KeyEncryption } from "../contracts/certificates/key-file";
 import { issueJointCertificate } from "../sandbox/certificates/issue";
 import { DEMO_BUSINESS_NUMBER } from "./demo-seed";
 

@@ -89,7 +89,7 @@ export interface Bindings {
    */
   OPENBANKING_REFRESH_POLICY?: string;
   /**
-   * Stand-ins for real institutions' hosts, as the scraper reads them (collectors/protocol/stand-ins.ts): the worker
+   * Stand-ins for real institutions' hosts, as the scraper reads them (collectors/kit/protocol/stand-ins.ts): the worker
    * maps the authorization page it sends a browser to (Open Banking's) through them. Local stack and tests only.
    */
   INSTITUTION_BASE_URLS?: string;

@@ -1,6 +1,6 @@
 import type { DateSegment, RawRecord } from "../adapter";
-import { CARD_PURCHASES } from "../business-card-approvals";
-import { malformed } from "../failure-text";
+import { CARD_PURCHASES } from "../kit/business-card-approvals";
+import { malformed } from "../kit/failure-text";
 import { siteBusiness } from "./business-choice";
 import { optionalWon, won } from "./exact-numbers";
 import { TECR } from "./hosts";

@@ -1,5 +1,5 @@
 import { type LoginCredential, ProviderFailure } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { hometaxFailure } from "./failures";
 import { WWW } from "./hosts";
 import { readLoginAnswer } from "./login-answer";

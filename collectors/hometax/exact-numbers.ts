@@ -1,4 +1,4 @@
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { optionalAmount, text } from "./values";
 
 /**

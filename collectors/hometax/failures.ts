@@ -1,4 +1,4 @@
-import { type FailureRules, failureFromRules } from "../failure-text";
+import { type FailureRules, failureFromRules } from "../kit/failure-text";
 
 /**
  * What the portal says when it refuses, as the public sources quote it (docs/institutions/hometax.md, "Error

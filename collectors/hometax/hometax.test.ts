@@ -1,16 +1,16 @@
 import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
-import { ReportedFailure, reportingUnreadable } from "../page-report";
+import { ReportedFailure, reportingUnreadable } from "../kit/page-report";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LoginCredential, TaskUnit } from "../adapter";
 import { hometax } from "./index";
 import type { HometaxOptions } from "./options";
-import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../records/taxportal";
+import { CashReceiptPurchaseRecord, CashReceiptSalesRecord, TaxInvoicePurchaseRecord, TaxInvoiceSalesRecord } from "../../contracts/records/taxportal";
 import { issueJointCertificate, SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { HOMETAX_MEMBERS, NOT_REGISTERED } from "../../sandbox/hometax/members";
 import type { SandboxServer } from "../../sandbox/server";
 import { checkHometax, LIVE_CHECK_SCHEMAS } from "../../scripts/live-check/hometax";
-import type { DocumentType } from "../../sandbox/taxportal/documents";
+import type { DocumentType } from "../../sandbox/sandbox-taxportal/documents";
 
 const SCHEMAS = {
   "taxportal.tax-invoices.sales.v1": { record: TaxInvoiceSalesRecord, key: "ntsTransactionId" },

@@ -1,5 +1,5 @@
 import { type LoginCredential, ProviderFailure } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { base64Encode } from "../../contracts/base64url";
 import { hometaxFailure } from "./failures";
 import { PORTAL, WWW } from "./hosts";

@@ -1,5 +1,5 @@
 import { ProviderFailure, type ProtocolAdapter } from "../adapter";
-import { approvalsOfCard, CARD_PURCHASES, cardLookback, cardsOfPurchases } from "../business-card-approvals";
+import { approvalsOfCard, CARD_PURCHASES, cardLookback, cardsOfPurchases } from "../kit/business-card-approvals";
 import { businessCardPurchaseRecords } from "./business-card-purchases";
 import { cashReceiptRecords } from "./cash-receipts";
 import { HOMETAX_HOSTS } from "./hosts";

@@ -1,6 +1,6 @@
 import { ProviderFailure } from "../adapter";
-import { noteDegraded } from "../degraded-paths";
-import { malformed } from "../failure-text";
+import { noteDegraded } from "../kit/degraded-paths";
+import { malformed } from "../kit/failure-text";
 import { TEET } from "./hosts";
 import { checkedPages } from "./paging";
 import type { Json, PortalClient } from "./portal-client";
@@ -9,7 +9,7 @@ import { optionalDate, text } from "./values";
 
 const etanOf = (value: unknown) => text(value)?.replace(/-/g, "") ?? "";
 
-/** The operators' name of the road around a refused or unreadable download (collectors/degraded-paths.ts). */
+/** The operators' name of the road around a refused or unreadable download (collectors/kit/degraded-paths.ts). */
 export const DOWNLOAD_FALLBACK = "hometax.invoice-download-check";
 
 /**

@@ -1,5 +1,5 @@
 import type { RawRecord, TaskUnit } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { optionalDecimal, optionalWon, won } from "./exact-numbers";
 import { EXEMPT_KIND, invoiceAmounts } from "./invoice-values";
 import type { Json } from "./portal-client";

@@ -1,4 +1,4 @@
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import type { Json } from "./portal-client";
 import { amount, optionalAmount, text } from "./values";
 

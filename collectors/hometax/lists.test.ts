@@ -5,11 +5,11 @@ import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { BUSINESS_CHOICES, HOMETAX_MEMBERS, type MemberBehaviour } from "../../sandbox/hometax/members";
 import type { SandboxServer } from "../../sandbox/server";
-import type { DocumentType } from "../../sandbox/taxportal/documents";
+import type { DocumentType } from "../../sandbox/sandbox-taxportal/documents";
 import { businessTin } from "./business-choice";
 import type { HometaxOptions } from "./options";
 import { readTable } from "./text-download";
-import { degradedCounts } from "../degraded-paths";
+import { degradedCounts } from "../kit/degraded-paths";
 import { DOWNLOAD_FALLBACK } from "./invoice-download";
 
 const QUARTER = { start: "2024-01-01", end: "2024-03-31" };

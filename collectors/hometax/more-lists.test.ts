@@ -2,7 +2,7 @@ import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../..
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBy } from "../../test/support/group-by";
 import type { LoginCredential, TaskUnit } from "../adapter";
-import { BusinessCardPurchaseRecord, TaxInvoiceLineRecord } from "../records/taxportal";
+import { BusinessCardPurchaseRecord, TaxInvoiceLineRecord } from "../../contracts/records/taxportal";
 import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import type { SandboxServer } from "../../sandbox/server";

@@ -1,4 +1,4 @@
-import { type Clock, Pacer, REAL_CLOCK } from "../protocol/pacer";
+import { type Clock, Pacer, REAL_CLOCK } from "../kit/protocol/pacer";
 import type { HometaxOptions } from "./options";
 
 /** What the adapter takes from the world besides the portal: injected so tests ask for waits without waiting them. */

@@ -1,4 +1,4 @@
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import type { Json } from "./portal-client";
 
 /** Rows a list page holds: 50, the largest the sources ask for (S3, S4 "최대 50개"). */

@@ -1,6 +1,6 @@
 import { type InstitutionHttp, type InstitutionRequest, type InstitutionResponse, ProviderFailure } from "../adapter";
-import { malformed } from "../failure-text";
-import type { Pacer } from "../protocol/pacer";
+import { malformed } from "../kit/failure-text";
+import type { Pacer } from "../kit/protocol/pacer";
 import { hometaxFailure } from "./failures";
 import { PORTAL, actionUrl } from "./hosts";
 import { type IntegrityKeys, integritySuffix, keysFromScript } from "./integrity";

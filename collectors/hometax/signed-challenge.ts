@@ -1,6 +1,6 @@
-import { readCertificateFile } from "../certificates/certificate-file";
-import { identifies } from "../certificates/identity";
-import { KeyFileError, openKeyFile } from "../certificates/key-file";
+import { readCertificateFile } from "../../contracts/certificates/certificate-file";
+import { identifies } from "../../contracts/certificates/identity";
+import { KeyFileError, openKeyFile } from "../../contracts/certificates/key-file";
 import { ProviderFailure, type LoginCredential } from "../adapter";
 import { base64Decode, base64Encode } from "../../contracts/base64url";
 import { kstStamp } from "../../contracts/korean-time";

@@ -1,5 +1,5 @@
 import { type AdapterContext, type InstitutionHttp, type InstitutionResponse, type MobileCarrier, type PendingApproval, ProviderFailure, type SimpleAuthLogin, SIMPLE_AUTH_PROVIDERS } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { base64Encode } from "../../contracts/base64url";
 import { postLoginForm } from "./certificate-login";
 import { hometaxFailure } from "./failures";

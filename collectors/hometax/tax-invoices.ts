@@ -1,5 +1,5 @@
 import type { AdapterContext, RawRecord, TaskUnit } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { siteBusiness } from "./business-choice";
 import { TEET } from "./hosts";
 import { checkAgainstDownload } from "./invoice-download";

@@ -1,4 +1,4 @@
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { type Json, PortalClient } from "./portal-client";
 
 /** Rows a download page holds (S1 2064dfa; the first version asked 10000 in one page). */

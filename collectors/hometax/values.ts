@@ -1,4 +1,4 @@
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { kstIso } from "../../contracts/korean-time";
 
 /** The portal's values, read strictly: an answer whose value is not what the field holds is malformed, never a wrong record. */

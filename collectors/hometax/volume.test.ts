@@ -9,7 +9,7 @@ import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";
 import type { SandboxServer } from "../../sandbox/server";
 import { institutionFor } from "../registry";
 import { hometax } from "./index";
-import { institutionHttp } from "../protocol/institution-http";
+import { institutionHttp } from "../kit/protocol/institution-http";
 import type { HometaxOptions } from "./options";
 import type { HometaxDeps } from "./pacing";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdapterContext, InstitutionResponse, TaskUnit } from "../adapter";
-import { institutionHttp } from "../protocol/institution-http";
-import { BusinessStatusRecord } from "../records/business";
+import { institutionHttp } from "../kit/protocol/institution-http";
+import { BusinessStatusRecord } from "../../contracts/records/business";
 import { withCheckDigit } from "../../contracts/business-number";
 import { REPLICA_BUSINESSES, REPLICA_SERVICE_KEY, UNAPPROVED_SERVICE_KEY, UNREGISTERED_NUMBER } from "../../sandbox/nts-business-status/ground-truth";
 import { ntsBusinessStatusStandIns } from "../../sandbox/nts-business-status/stand-ins";

@@ -1,6 +1,6 @@
 import { ProviderFailure, type InstitutionResponse, type RawRecord } from "../adapter";
 import { UNREGISTERED_TEXT } from "./hosts";
-import { BusinessStatusRecord } from "../records/business";
+import { BusinessStatusRecord } from "../../contracts/records/business";
 
 /** One item of the status answer's `data` (docs/institutions/nts-business-status.md §3); the replica answers the same. */
 export interface StatusItem {
@@ -17,7 +17,7 @@ export interface StatusItem {
   rbf_tax_type_cd?: string;
 }
 
-/** The record's fields a registered number's item fills (collectors/records/business.ts). */
+/** The record's fields a registered number's item fills (contracts/records/business.ts). */
 const STATUS_FIELDS = Object.keys(BusinessStatusRecord.shape).filter((field) => !["schema", "businessNumber", "registered"].includes(field));
 
 const REQUIRED = ["b_no", "b_stt", "b_stt_cd", "tax_type", "tax_type_cd", "end_dt", "utcc_yn", "tax_type_change_dt", "invoice_apply_dt"] as const;

@@ -1,6 +1,6 @@
 import { ProviderFailure, type RawRecord, type Target, type TaskUnit } from "../adapter";
-import { malformed } from "../failure-text";
-import type { ACCOUNT_TYPES } from "../records/bank";
+import { malformed } from "../kit/failure-text";
+import type { ACCOUNT_TYPES } from "../../contracts/records/bank";
 import { PATHS } from "./hosts";
 import type { ConsentedAccount } from "./oauth";
 import { call, checked, type OpenBankingSession } from "./session";

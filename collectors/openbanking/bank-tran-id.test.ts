@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { institutionHttp } from "../protocol/institution-http";
-import { Pacer } from "../protocol/pacer";
+import { institutionHttp } from "../kit/protocol/institution-http";
+import { Pacer } from "../kit/protocol/pacer";
 import { REPLICA_CLIENT, userByLogin } from "../../sandbox/openbanking/ground-truth";
 import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
 import { walkReplicaConsent } from "../../sandbox/openbanking/walk-consent";

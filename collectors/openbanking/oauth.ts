@@ -1,5 +1,5 @@
 import { type InstitutionHttp, type OpenBankingConsent, ProviderFailure } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { failureOf } from "./failures";
 import { apiOrigin, type OpenBankingEnvironment, PATHS } from "./hosts";
 import { DEFAULT_OPTIONS } from "./options";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenBankingConsent, TaskUnit } from "../adapter";
-import { institutionHttp } from "../protocol/institution-http";
-import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
+import { institutionHttp } from "../kit/protocol/institution-http";
+import { BankAccountRecord, BankTransactionRecord } from "../../contracts/records/bank";
 import { institutionFor } from "../registry";
 import { type AccountBehaviour, accountOf, balanceOf, REPLICA_CLIENT, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
 import { fromDay, toDay } from "../../sandbox/dates";

@@ -1,11 +1,11 @@
 import { type AdapterCredential, type InstitutionHttp, type OpenBankingConsent, ProviderFailure } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import type { BankTranIdSource } from "./bank-tran-id";
 import { failureOf } from "./failures";
 import { apiOrigin, PATHS } from "./hosts";
 import { accountsOf, type ConsentedAccount, type OpenBankingGrant } from "./oauth";
 import type { OpenBankingOptions } from "./options";
-import { Pacer } from "../protocol/pacer";
+import { Pacer } from "../kit/protocol/pacer";
 import { getJson, type Json } from "./wire";
 
 /**

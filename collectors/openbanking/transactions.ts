@@ -1,5 +1,5 @@
 import type { RawRecord, TaskUnit } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { accountOfUnit, accountTypeOf, CURRENCY } from "./accounts";
 import { failureOf } from "./failures";
 import { PATHS } from "./hosts";

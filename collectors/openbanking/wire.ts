@@ -1,5 +1,5 @@
 import { type InstitutionHttp, ProviderFailure } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 
 export type Json = Record<string, unknown>;
 

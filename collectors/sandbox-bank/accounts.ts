@@ -1,9 +1,9 @@
 import type { RawRecord, Target } from "../adapter";
 import type { AdapterContext, BrowserPage } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { failureFromText } from "./failures";
-import { parseAmount } from "../display-values";
-import { open, settle } from "../page-state";
+import { parseAmount } from "../kit/display-values";
+import { open, settle } from "../kit/page-state";
 
 const TYPES: Record<string, string> = { 입출금: "CHECKING", 적금: "INSTALLMENT_SAVINGS", 외화: "FOREIGN" };
 

@@ -1,4 +1,4 @@
-import { type FailureRules, failureFromRules } from "../failure-text";
+import { type FailureRules, failureFromRules } from "../kit/failure-text";
 
 // What the bank's notices and error lines say, in the order they are checked.
 const RULES: FailureRules = [

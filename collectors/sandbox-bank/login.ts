@@ -1,6 +1,6 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { ProviderFailure } from "../adapter";
-import { fill, open, press, settle } from "../page-state";
+import { fill, open, press, settle } from "../kit/page-state";
 import { BANK_PAGES, failureFromText } from "./failures";
 
 export async function login(page: BrowserPage, credential: LoginCredential, ctx: AdapterContext): Promise<void> {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/bank/behaviours";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/sandbox-bank/behaviours";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
 import { sandboxBank } from "./index";
-import { BankAccountRecord, BankTransactionRecord } from "../records/bank";
+import { BankAccountRecord, BankTransactionRecord } from "../../contracts/records/bank";
 import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 

@@ -1,8 +1,8 @@
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
-import { malformed } from "../failure-text";
+import { malformed } from "../kit/failure-text";
 import { failureFromText } from "./failures";
-import { parseAmount, parseKstDateTime } from "../display-values";
-import { open, press, settle } from "../page-state";
+import { parseAmount, parseKstDateTime } from "../kit/display-values";
+import { open, press, settle } from "../kit/page-state";
 
 interface TxRow {
   at: string | null;

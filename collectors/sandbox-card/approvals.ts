@@ -1,8 +1,8 @@
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
 import { ProviderFailure } from "../adapter";
-import { parseAmount, parseKstDateTime } from "../display-values";
-import { malformed } from "../failure-text";
-import { open, press, settle } from "../page-state";
+import { parseAmount, parseKstDateTime } from "../kit/display-values";
+import { malformed } from "../kit/failure-text";
+import { open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 import { closeNoticeLayer } from "./notice-layer";
 

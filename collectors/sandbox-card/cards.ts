@@ -1,6 +1,6 @@
 import type { AdapterContext, BrowserPage, RawRecord, Target } from "../adapter";
-import { malformed } from "../failure-text";
-import { open, settle } from "../page-state";
+import { malformed } from "../kit/failure-text";
+import { open, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 
 /** The card list, filled by the page's script after its notices. */

@@ -1,7 +1,7 @@
 import { type AdapterContext, type BrowserPage, type LoginCredential, ProviderFailure } from "../adapter";
-import { submitCertificateForm } from "../certificate-form";
-import { malformed } from "../failure-text";
-import { fill, open, press, settle } from "../page-state";
+import { submitCertificateForm } from "../kit/certificate-form";
+import { malformed } from "../kit/failure-text";
+import { fill, open, press, settle } from "../kit/page-state";
 import { CARD_LIST_READY } from "./cards";
 import { failureFromText } from "./failures";
 import { closeNoticeLayer } from "./notice-layer";

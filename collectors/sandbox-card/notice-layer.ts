@@ -1,5 +1,5 @@
 import type { AdapterContext, BrowserPage } from "../adapter";
-import { press, settle } from "../page-state";
+import { press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 
 /**

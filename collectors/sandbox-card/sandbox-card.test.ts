@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SANDBOX_CARD_ERROR_CODES } from "../../sandbox/card/behaviours";
-import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
+import { SANDBOX_CARD_ERROR_CODES } from "../../sandbox/sandbox-card/behaviours";
+import { CERTIFICATE_CUSTOMERS } from "../../sandbox/sandbox-card/certificate-customers";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
-import { cardGroundTruth } from "../../sandbox/card/ground-truth";
-import { MAX_INQUIRY_DAYS } from "../../sandbox/card/site";
+import { cardGroundTruth } from "../../sandbox/sandbox-card/ground-truth";
+import { MAX_INQUIRY_DAYS } from "../../sandbox/sandbox-card/site";
 import { fromDay, toDay } from "../../sandbox/dates";
 import { kstDate } from "../../contracts/korean-time";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
@@ -11,7 +11,7 @@ import { findProvider } from "../../worker/domain/catalog/providers";
 import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure, type Target } from "../adapter";
 import { sandboxCard } from "./index";
-import { fill, press } from "../page-state";
+import { fill, press } from "../kit/page-state";
 import { specViolations } from "../../test/support/spec-field-tables";
 import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
 

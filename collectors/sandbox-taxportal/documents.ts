@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { type FieldInfo, fieldInfos } from "../records/field-kinds";
-import { TAXPORTAL_RECORDS } from "../records/taxportal";
+import { type FieldInfo, fieldInfos } from "../../contracts/records/field-kinds";
+import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 import type { AdapterContext, BrowserPage, RawRecord, TaskUnit } from "../adapter";
-import { malformed } from "../failure-text";
-import { open, press, settle } from "../page-state";
+import { malformed } from "../kit/failure-text";
+import { open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 import { kstIso } from "../../contracts/korean-time";
 

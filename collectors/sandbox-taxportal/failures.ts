@@ -1,5 +1,5 @@
-import { CERTIFICATE_LOGIN_RULES } from "../certificate-form";
-import { type FailureRules, failureFromRules } from "../failure-text";
+import { CERTIFICATE_LOGIN_RULES } from "../kit/certificate-form";
+import { type FailureRules, failureFromRules } from "../kit/failure-text";
 
 // What the portal's login and inquiry pages say, in the order they are checked.
 const RULES: FailureRules = [

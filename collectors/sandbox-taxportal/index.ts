@@ -1,6 +1,6 @@
 import type { AdapterContext, BrowserAdapter, BrowserPage, RawRecord } from "../adapter";
 import { ProviderFailure } from "../adapter";
-import { approvalsOfCard, CARD_PURCHASES, cardLookback, cardsOfPurchases } from "../business-card-approvals";
+import { approvalsOfCard, CARD_PURCHASES, cardLookback, cardsOfPurchases } from "../kit/business-card-approvals";
 import { documentRecords } from "./documents";
 import { login } from "./login";
 

@@ -1,7 +1,7 @@
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { ProviderFailure } from "../adapter";
-import { submitCertificateForm } from "../certificate-form";
-import { fill, open, press, settle } from "../page-state";
+import { submitCertificateForm } from "../kit/certificate-form";
+import { fill, open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 
 type IdLogin = Extract<LoginCredential, { authMethod: "PROVIDER_LOGIN" }>;

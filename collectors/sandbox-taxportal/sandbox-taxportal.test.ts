@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupBy } from "../../test/support/group-by";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { type DocumentType, DOCUMENT_TYPES, documentsOf } from "../../sandbox/taxportal/documents";
-import { TAXPORTAL_RECORDS } from "../records/taxportal";
+import { type DocumentType, DOCUMENT_TYPES, documentsOf } from "../../sandbox/sandbox-taxportal/documents";
+import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 import type { AdapterContext, BrowserPage, LoginCredential } from "../adapter";
 import { sandboxTaxPortal } from "./index";
 import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
-import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/taxportal/members";
+import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/sandbox-taxportal/members";
 import { clockFrom } from "../../sandbox/clock";
 import { kstDate } from "../../contracts/korean-time";
 import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";

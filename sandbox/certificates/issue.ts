@@ -1,10 +1,10 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { base64Encode } from "../../contracts/base64url";
-import { identifyDataBlock, virtualId } from "../../collectors/certificates/identity";
-import { type KeyEncryption, sealKeyFile } from "../../collectors/certificates/key-file";
-import { OID } from "../../collectors/certificates/oids";
-import type { CertificateHolder } from "../../collectors/certificates/policies";
+import { identifyDataBlock, virtualId } from "../../contracts/certificates/identity";
+import { type KeyEncryption, sealKeyFile } from "../../contracts/certificates/key-file";
+import { OID } from "../../contracts/certificates/oids";
+import type { CertificateHolder } from "../../contracts/certificates/policies";
 import { issuingAuthority, newSerialNumber } from "./authority";
 
 export interface JointCertificateOptions {

@@ -5,7 +5,7 @@
  * signs the site's challenge and hands over the signature and R (for the
  * site's identity check); the key itself never leaves the page.
  */
-import { openKeyFile } from "../../collectors/certificates/key-file";
+import { openKeyFile } from "../../contracts/certificates/key-file";
 import { base64Decode, base64Encode } from "../../contracts/base64url";
 
 const SIGNATURE = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import path from "node:path";
-import { parseCertificate, readCertificateFile } from "../../collectors/certificates/certificate-file";
-import { identifies } from "../../collectors/certificates/identity";
-import { certificateHolder } from "../../collectors/certificates/policies";
+import { parseCertificate, readCertificateFile } from "../../contracts/certificates/certificate-file";
+import { identifies } from "../../contracts/certificates/identity";
+import { certificateHolder } from "../../contracts/certificates/policies";
 import { base64Decode } from "../../contracts/base64url";
 import { browserBundle } from "../browser-bundle";
 import { isRevoked, issuedBySandboxCa } from "./authority";

@@ -1,6 +1,6 @@
 import { hashSeed } from "../random";
-import { type DocumentType, documentsOf } from "../taxportal/documents";
-import { linesOfSides } from "../taxportal/invoice-lines";
+import { type DocumentType, documentsOf } from "../sandbox-taxportal/documents";
+import { linesOfSides } from "../sandbox-taxportal/invoice-lines";
 
 /**
  * What the replica holds for a member: the sandbox portal's documents of the business, as Hometax's answers can

@@ -1,4 +1,4 @@
-import type { DocumentType } from "../taxportal/documents";
+import type { DocumentType } from "../sandbox-taxportal/documents";
 import { failure, OK } from "./answers";
 import { CARD_PURCHASES, cardPurchaseRow } from "./card-purchases";
 import { type PortalDocument, portalDocuments } from "./ground-truth";

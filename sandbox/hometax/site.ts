@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readCertificateFile } from "../../collectors/certificates/certificate-file";
+import { readCertificateFile } from "../../contracts/certificates/certificate-file";
 import { type IntegrityKeys, splitSuffix, suffixIsValid } from "../../collectors/hometax/integrity";
 import type { SerialForm } from "../../collectors/hometax/signed-challenge";
 import { base64Decode } from "../../contracts/base64url";

@@ -1,4 +1,4 @@
-import { invoiceLines } from "../taxportal/invoice-lines";
+import { invoiceLines } from "../sandbox-taxportal/invoice-lines";
 import type { PortalDocument } from "./ground-truth";
 
 /**

@@ -4,7 +4,7 @@ import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/o
 import { type HometaxDeps, REAL_DEPS } from "../../collectors/hometax/pacing";
 import type { HometaxSession } from "../../collectors/hometax/session";
 import type { SerialForm } from "../../collectors/hometax/signed-challenge";
-import { degradedCounts } from "../../collectors/degraded-paths";
+import { degradedCounts } from "../../collectors/kit/degraded-paths";
 import { DOWNLOAD_FALLBACK } from "../../collectors/hometax/invoice-download";
 import { findProvider } from "../../worker/domain/catalog/providers";
 

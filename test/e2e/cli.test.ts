@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { type FileBrowser, personChromium } from "../node/chromium";
 import { cli, finished, runNode } from "./partner-programs";
 import { type Stack, startStack } from "./stack";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { type FileBrowser, personChromium } from "../node/chromium";
 import { RANGE, ROOT } from "./partner-programs";
 import { type Stack, startStack } from "./stack";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { client, type Stack, startStack } from "./stack";
 
 type Json = Record<string, any>;

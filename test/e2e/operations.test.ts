@@ -1,6 +1,6 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountsOf } from "../../sandbox/bank/ledger";
+import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
 import { type FileBrowser, personChromium } from "../node/chromium";
 import { spectralFindings } from "../support/spectral-lint";
 import { client, type Stack, startStack } from "./stack";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { startWebhookReceiver } from "../support/webhook-receiver";
 import { finished, RANGE, ROOT } from "./partner-programs";
 import { client, type Stack, startStack } from "./stack";

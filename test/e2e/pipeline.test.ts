@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { CERTIFICATE_CUSTOMERS } from "../../sandbox/card/certificate-customers";
-import { cardGroundTruth } from "../../sandbox/card/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
+import { CERTIFICATE_CUSTOMERS } from "../../sandbox/sandbox-card/certificate-customers";
+import { cardGroundTruth } from "../../sandbox/sandbox-card/ground-truth";
 import { fromDay, toDay } from "../../sandbox/dates";
 import { kstDate } from "../../contracts/korean-time";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { documentsOf } from "../../sandbox/taxportal/documents";
-import { ID_MEMBERS } from "../../sandbox/taxportal/members";
+import { documentsOf } from "../../sandbox/sandbox-taxportal/documents";
+import { ID_MEMBERS } from "../../sandbox/sandbox-taxportal/members";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { specViolations } from "../support/spec-field-tables";
 import { csvRows as csvRowsOf } from "./result-csv";
@@ -102,7 +102,7 @@ describe("bank jobs through the real stack", () => {
     const loginId = `since_${crypto.randomUUID().slice(0, 8)}`;
     const credential = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" } });
     const [account] = bankGroundTruth(loginId).accounts.map((a) => a.accountNumber);
-    // The last two weeks, where the bank's next revision posts late and takes a posting back (sandbox/bank/ledger.ts).
+    // The last two weeks, where the bank's next revision posts late and takes a posting back (sandbox/sandbox-bank/ledger.ts).
     const range = { start: fromDay(toDay(kstDate()) - 14), end: kstDate() };
     const params = { dateRangeStart: range.start, dateRangeEnd: range.end, accountNumber: [account] };
     const request = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", credentialId: credential.body.id };

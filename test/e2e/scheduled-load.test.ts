@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { finished, RANGE, runNode } from "./partner-programs";
 import { type Stack, startStack } from "./stack";
 import { GOOD_LOGIN } from "./workspaces";

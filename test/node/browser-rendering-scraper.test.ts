@@ -1,10 +1,10 @@
 import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../worker/domain/scraper/browser-rendering-client";
 import { SessionGone } from "../../worker/domain/scraper/port";
-import { ReportedFailure } from "../../collectors/page-report";
+import { ReportedFailure } from "../../collectors/kit/page-report";
 import type { BrowserPage } from "../../collectors/adapter";
 import { browserInstitutionFor } from "../../collectors/registry";
 import { launchScraperChromium } from "./chromium";

@@ -119,3 +119,37 @@ describe("the worker's layers", () => {
     expect(cycles(folderGraph([...found, { from: "worker/domain/jobs/store.ts", to: "worker/platform/wrong.ts" }], layerOf))).toEqual([["domain", "platform"]]);
   });
 });
+
+/** A file's top-level folder, or for collectors/ the folder below it (its kit, or one institution) or the root file itself. */
+const packagePartOf = (file: string): string => {
+  const parts = file.split("/");
+  return parts[0] === "collectors" && parts.length > 2 ? parts.slice(0, 2).join("/") : parts[0] === "collectors" ? file : parts[0]!;
+};
+/** What runs: the tests beside the adapters check against the sandbox and the worker, and the image leaves them out. */
+const runtimeImports = (dir: string): ValueImport[] => sourceFiles(ROOT, dir).filter((file) => !file.endsWith(".test.ts")).flatMap((file) => valueImportsOf(ROOT, file));
+
+// The scraper's image holds contracts/ and collectors/ and nothing else of the repository: what they import at run
+// time must be there too. Type imports leave nothing behind (contracts/scraper-protocol.ts types the wire with the adapter's types).
+describe("contracts and the collectors", () => {
+  const contracts = runtimeImports("contracts");
+  const collectors = runtimeImports("collectors");
+
+  it("lets contracts import only contracts", () => {
+    expect(contracts.length).toBeGreaterThan(5);
+    expect(contracts.filter(({ to }) => !to.startsWith("contracts/")).map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  it("lets the collectors import only the collectors and contracts", () => {
+    expect(collectors.length).toBeGreaterThan(100);
+    expect(collectors.filter(({ to }) => !to.startsWith("collectors/") && !to.startsWith("contracts/")).map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  it("keeps each institution's adapter to itself: it and the kit use the adapter contract, the kit and contracts; only the registry imports an institution", () => {
+    const shared = new Set(["collectors/adapter.ts", "collectors/kit", "contracts"]);
+    const crossings = collectors.filter(({ from, to }) => {
+      const [a, b] = [packagePartOf(from), packagePartOf(to)];
+      return a !== b && a !== "collectors/registry.ts" && !shared.has(b);
+    });
+    expect(crossings.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPENBANKING_HOSTS } from "../../collectors/openbanking/hosts";
-import { institutionHttp } from "../../collectors/protocol/institution-http";
+import { institutionHttp } from "../../collectors/kit/protocol/institution-http";
 import { REPLICA_CLIENT, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
 import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
 import { walkReplicaConsent } from "../../sandbox/openbanking/walk-consent";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
-import { accountsOf, ledgerOf } from "../../sandbox/bank/ledger";
-import { BankAccountRecord, BankTransactionRecord } from "../../collectors/records/bank";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
+import { accountsOf, ledgerOf } from "../../sandbox/sandbox-bank/ledger";
+import { BankAccountRecord, BankTransactionRecord } from "../../contracts/records/bank";
 import { fromDay, toDay } from "../../sandbox/dates";
 
 describe("sandbox bank ledger", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromDay, toDay } from "../../sandbox/dates";
-import { DOCUMENT_TYPES, type DocumentType, documentsOf } from "../../sandbox/taxportal/documents";
+import { DOCUMENT_TYPES, type DocumentType, documentsOf } from "../../sandbox/sandbox-taxportal/documents";
 import { findSchema } from "../../worker/domain/catalog/schemas";
 import { changesBetween } from "../../worker/domain/results/record-changes";
 

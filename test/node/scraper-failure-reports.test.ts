@@ -3,13 +3,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountsOf } from "../../sandbox/bank/ledger";
+import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
 import { ContainerScraper } from "../../worker/domain/scraper/container-client";
-import { ReportedFailure, reportingUnreadable } from "../../collectors/page-report";
+import { ReportedFailure, reportingUnreadable } from "../../collectors/kit/page-report";
 import { type BrowserPage, ProviderFailure, UnreadablePage } from "../../collectors/adapter";
-import { failureFromRules } from "../../collectors/failure-text";
+import { failureFromRules } from "../../collectors/kit/failure-text";
 import { sandboxBank } from "../../collectors/sandbox-bank";
 import { type FileBrowser, scraperChromium } from "./chromium";
 

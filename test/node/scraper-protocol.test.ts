@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Agent, createServer, request, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scraperAuthorization } from "../../contracts/scraper-protocol";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
 import { type ScraperServer, startScraper } from "../../scraper-container/server";
 

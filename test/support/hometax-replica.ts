@@ -3,7 +3,7 @@ import type { LoginCredential } from "../../collectors/adapter";
 import { hometaxAdapter } from "../../collectors/hometax/index";
 import { DEFAULT_OPTIONS, type HometaxOptions } from "../../collectors/hometax/options";
 import { type HometaxDeps, REAL_DEPS } from "../../collectors/hometax/pacing";
-import { institutionHttp } from "../../collectors/protocol/institution-http";
+import { institutionHttp } from "../../collectors/kit/protocol/institution-http";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import type { HometaxReplicaOptions } from "../../sandbox/hometax/site";
 import { hometaxStandIns } from "../../sandbox/hometax/stand-ins";

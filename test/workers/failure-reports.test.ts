@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accountsOf } from "../../sandbox/bank/ledger";
+import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
 import { fileReport, purgeExpiredReports, REPORT_RETENTION_MS } from "../../worker/domain/reports/store";
 import { callJson } from "./helpers";
 import { act, auditOf, newOperator, signedIn } from "./operator-helpers";

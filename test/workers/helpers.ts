@@ -15,7 +15,7 @@ import { sealCredential } from "../../worker/domain/vault/envelope";
 import { createJob } from "../../worker/domain/jobs/create";
 import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
 import { storeUnitResults } from "../../worker/domain/results/unit-results";
-import { BankTransactionRecord } from "../../collectors/records/bank";
+import { BankTransactionRecord } from "../../contracts/records/bank";
 import type { ReceivedWebhook } from "../support/webhook-receiver";
 
 export interface TestWorkspace {

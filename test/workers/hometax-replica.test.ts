@@ -4,8 +4,8 @@ import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { BUSINESS_CHOICES, HOMETAX_MEMBERS } from "../../sandbox/hometax/members";
 import { callJson, createWorkspace } from "./helpers";
 import { harness, jobRow } from "./pipeline-harness";
-import type { DocumentType } from "../../sandbox/taxportal/documents";
-import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/business-card-approvals";
+import type { DocumentType } from "../../sandbox/sandbox-taxportal/documents";
+import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/kit/business-card-approvals";
 
 type Json = Record<string, any>;
 const RANGE = { dateRangeStart: "2025-10-01", dateRangeEnd: "2025-12-31" };

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { maintenanceAt } from "../../worker/domain/catalog/provider-hours";
 import type { PipelineDeps } from "../../worker/domain/pipeline/ports";
 import { executeMessage } from "../../worker/domain/pipeline/executor";
-import { accountsOf } from "../../sandbox/bank/ledger";
+import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
 import { kstDate } from "../../contracts/korean-time";
 import { callJson } from "./helpers";
 import { progressText } from "../../worker/console/job-status";

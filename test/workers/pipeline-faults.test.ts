@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import type { PipelineMessage } from "../../worker/domain/jobs/messages";
 import { executeMessage } from "../../worker/domain/pipeline/executor";
 import type { Outcome } from "../../worker/domain/pipeline/ports";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NO_ACCOUNTS_LOGIN } from "../../sandbox/bank/ledger";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { NO_ACCOUNTS_LOGIN } from "../../sandbox/sandbox-bank/ledger";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { callJson } from "./helpers";
 import { harness, jobRow, newJob } from "./pipeline-harness";
 

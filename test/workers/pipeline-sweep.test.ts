@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { createJob } from "../../worker/domain/jobs/create";
 import { pipelineDeps } from "../../worker/domain/pipeline/deps";
 import { executeMessage } from "../../worker/domain/pipeline/executor";

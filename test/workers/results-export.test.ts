@@ -6,7 +6,7 @@ import { recordLineBatches } from "../../worker/domain/results/record-lines";
 import { unitResultsKey } from "../../worker/domain/results/keys";
 import { csvResults } from "../../worker/domain/results/csv-export";
 import { jsonResults } from "../../worker/domain/results/json-export";
-import { BankTransactionRecord } from "../../collectors/records/bank";
+import { BankTransactionRecord } from "../../contracts/records/bank";
 import { call, callJson, jobWithUnits, bankTransaction as tx } from "./helpers";
 
 type Json = Record<string, any>;

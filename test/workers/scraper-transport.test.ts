@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/bank/ground-truth";
+import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import type { Bindings } from "../../worker/env";
 import { createJob } from "../../worker/domain/jobs/create";
 import { ContainerScraper } from "../../worker/domain/scraper/container-client";

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { parseCsv } from "../support/parse-csv";
-import { fieldInfos } from "../../collectors/records/field-kinds";
-import { documentsOf } from "../../sandbox/taxportal/documents";
-import { TAXPORTAL_RECORDS } from "../../collectors/records/taxportal";
-import { ID_MEMBERS } from "../../sandbox/taxportal/members";
+import { fieldInfos } from "../../contracts/records/field-kinds";
+import { documentsOf } from "../../sandbox/sandbox-taxportal/documents";
+import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
+import { ID_MEMBERS } from "../../sandbox/sandbox-taxportal/members";
 import { addCredential, call, callJson, createWorkspace } from "./helpers";
-import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/business-card-approvals";
+import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/kit/business-card-approvals";
 
 type Json = Record<string, any>;
 const PERIOD = { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-10" };

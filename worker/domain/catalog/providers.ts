@@ -146,7 +146,7 @@ const TAX_PORTAL_SCHEMAS = [
   "taxportal.cash-receipts.purchase.v1",
   "taxportal.tax-invoice-lines.v1",
   "taxportal.business-card-purchases.v1",
-  // Read from the business-card purchases, every issuer's (collectors/business-card-approvals.ts).
+  // Read from the business-card purchases, every issuer's (collectors/kit/business-card-approvals.ts).
   "card.cards.corp.v1",
   "card.approvals.corp.v1",
 ];
@@ -171,7 +171,7 @@ const PROVIDERS: ProviderDefinition[] = [
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
-    // The bank's maintenance notice (sandbox/bank/behaviours.ts NOTICES.maintenance), kept while the sandbox keeps hours.
+    // The bank's maintenance notice (sandbox/sandbox-bank/behaviours.ts NOTICES.maintenance), kept while the sandbox keeps hours.
     maintenance: [{ from: "00:00", to: "00:30", note: "인터넷뱅킹 정기점검 (매일 00:00~00:30)" }],
   },
   {
@@ -188,7 +188,7 @@ const PROVIDERS: ProviderDefinition[] = [
     maxRangeDays: 366,
     pageWindowDays: 31,
     runtime: "container",
-    // The portal's notice (sandbox/taxportal/id-login.ts MAINTENANCE_HOURS).
+    // The portal's notice (sandbox/sandbox-taxportal/id-login.ts MAINTENANCE_HOURS).
     maintenance: [{ from: "00:00", to: "06:00", note: "시스템 점검 (매일 00:00~06:00)" }],
   },
   {
@@ -198,14 +198,14 @@ const PROVIDERS: ProviderDefinition[] = [
     sandbox: true,
     verification: "sandbox",
     schemas: ["card.cards.corp.v1", "card.approvals.corp.v1"],
-    // The issuer's ID login and its business-certificate login (sandbox/card/certificate-customers.ts).
+    // The issuer's ID login and its business-certificate login (sandbox/sandbox-card/certificate-customers.ts).
     acceptedAuthMethods: ["PROVIDER_LOGIN", "CERTIFICATE"],
     credentialFields: [...ID_LOGIN_FIELDS, ...CERTIFICATE_FIELDS],
     maxRangeDays: 366,
-    // The issuer's approval history answers at most 90 days per search (sandbox/card/site.ts MAX_INQUIRY_DAYS).
+    // The issuer's approval history answers at most 90 days per search (sandbox/sandbox-card/site.ts MAX_INQUIRY_DAYS).
     pageWindowDays: 90,
     runtime: "container",
-    // The issuer's notice (sandbox/card/behaviours.ts NOTICES.maintenance).
+    // The issuer's notice (sandbox/sandbox-card/behaviours.ts NOTICES.maintenance).
     maintenance: [
       { from: "23:50", to: "00:10", note: "법인카드 시스템 정기점검 (매일 23:50~00:10)" },
       { from: "23:00", to: "01:00", on: "monthEnd", note: "월말 정산 배치 (매월 말일 23:00~익일 01:00)" },

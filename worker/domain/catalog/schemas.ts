@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { BankAccountRecord, BankTransactionRecord } from "../../../collectors/records/bank";
-import { BusinessStatusRecord } from "../../../collectors/records/business";
+import { BankAccountRecord, BankTransactionRecord } from "../../../contracts/records/bank";
+import { BusinessStatusRecord } from "../../../contracts/records/business";
 import { isValidBusinessNumber } from "../../../contracts/business-number";
-import { CardApprovalRecord, CorporateCardRecord } from "../../../collectors/records/card";
+import { CardApprovalRecord, CorporateCardRecord } from "../../../contracts/records/card";
 import {
   BusinessCardPurchaseRecord,
   CashReceiptPurchaseRecord,
@@ -10,7 +10,7 @@ import {
   TaxInvoiceLineRecord,
   TaxInvoicePurchaseRecord,
   TaxInvoiceSalesRecord,
-} from "../../../collectors/records/taxportal";
+} from "../../../contracts/records/taxportal";
 
 const isoDate = z.iso.date().meta({ description: "YYYY-MM-DD" });
 

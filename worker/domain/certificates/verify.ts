@@ -1,11 +1,11 @@
 import { ApiError } from "../../platform/errors/api-error";
 import type { ApiErrorCode } from "../../platform/errors/codes";
 import { base64Decode } from "../../../contracts/base64url";
-import { type CertificateFile, readCertificateFile } from "../../../collectors/certificates/certificate-file";
-import { identifies } from "../../../collectors/certificates/identity";
-import { KeyFileError, type KeyFileProblem, openKeyFile } from "../../../collectors/certificates/key-file";
-import { OID } from "../../../collectors/certificates/oids";
-import { certificateHolder } from "../../../collectors/certificates/policies";
+import { type CertificateFile, readCertificateFile } from "../../../contracts/certificates/certificate-file";
+import { identifies } from "../../../contracts/certificates/identity";
+import { KeyFileError, type KeyFileProblem, openKeyFile } from "../../../contracts/certificates/key-file";
+import { OID } from "../../../contracts/certificates/oids";
+import { certificateHolder } from "../../../contracts/certificates/policies";
 
 /** The credential fields of a joint certificate: signCert.der and signPri.key as standard base64, and the password. */
 export interface CertificateMaterial {

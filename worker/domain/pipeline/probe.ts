@@ -7,7 +7,7 @@ import type { Outcome, PipelineDeps } from "./ports";
 import { endLease } from "./released-leases";
 import { probeHolder } from "./brief-holders";
 import { log } from "../../platform/observability/telemetry";
-import { redactText } from "../../../collectors/redaction";
+import { redactText } from "../../../collectors/kit/redaction";
 
 // The engine is full, or a job holds the credential: the probe asks again, at the soonest this soon.
 const WAIT_SECONDS = 5;

@@ -3,7 +3,7 @@ import { jobError, type JobError } from "../../../contracts/job-failures";
 import type { Bindings } from "../../env";
 import { ApiError } from "../../platform/errors/api-error";
 import { log } from "../../platform/observability/telemetry";
-import { redactText } from "../../../collectors/redaction";
+import { redactText } from "../../../collectors/kit/redaction";
 import type { ProviderDefinition } from "../catalog/providers";
 import { credentialRegistered } from "../credentials/replace";
 import { type ActiveJobCheck, type CredentialRow } from "../credentials/store";

@@ -1,7 +1,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import { ProviderFailure } from "../../../collectors/adapter";
 import { authorizationUrl, newState, readCallback } from "../../../collectors/openbanking/oauth";
-import { parseInstitutionBaseUrls } from "../../../collectors/protocol/stand-ins";
+import { parseInstitutionBaseUrls } from "../../../collectors/kit/protocol/stand-ins";
 import { jobError } from "../../../contracts/job-failures";
 import type { OpenBankingTokenResponse } from "../../../contracts/scraper-protocol";
 import type { Bindings } from "../../env";

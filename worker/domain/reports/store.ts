@@ -5,7 +5,7 @@ import { failureReports } from "./tables";
 import type { Bindings } from "../../env";
 import type { FailureReport } from "./failure-report";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
-import { reportUrl } from "../../../collectors/redaction";
+import { reportUrl } from "../../../collectors/kit/redaction";
 
 export type ReportRow = typeof failureReports.$inferSelect;
 

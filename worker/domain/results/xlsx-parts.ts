@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type FieldKind, fieldInfos } from "../../../collectors/records/field-kinds";
+import { type FieldKind, fieldInfos } from "../../../contracts/records/field-kinds";
 import { DAY_MS, KST_OFFSET_MS } from "../../../contracts/korean-time";
 
 /**

@@ -4,7 +4,7 @@ import { ProviderFailure } from "../../../collectors/adapter";
 import { base64UrlDecode, base64UrlEncode } from "../../../contracts/base64url";
 import type { BrowserInstitution } from "../../../collectors/registry";
 import { type OpenedSession, type ScraperPort, SessionGone } from "./port";
-import { reportingUnreadable } from "../../../collectors/page-report";
+import { reportingUnreadable } from "../../../collectors/kit/page-report";
 
 /** A remote browser that outlives one request: launched once per job, reconnected for each unit. */
 export interface RemoteBrowser {

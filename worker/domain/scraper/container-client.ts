@@ -19,7 +19,7 @@ import {
 import { base64UrlEncode } from "../../../contracts/base64url";
 import { processInstances, type ScraperInstances } from "./instances";
 import { AwaitingHolder, type OpenedSession, type ScraperPort, SessionGone } from "./port";
-import { ReportedFailure } from "../../../collectors/page-report";
+import { ReportedFailure } from "../../../collectors/kit/page-report";
 import { currentSpan, withSpan } from "../../platform/observability/telemetry";
 import { formatTraceparent } from "../../platform/observability/trace-context";
 

@@ -1,5 +1,5 @@
-import { fieldInfos } from "../../collectors/records/field-kinds";
-import { TAXPORTAL_RECORDS } from "../../collectors/records/taxportal";
+import { fieldInfos } from "../../contracts/records/field-kinds";
+import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 import { fromDay, toDay } from "../dates";
 import { pick, seededRandom } from "../random";
 import { firstLine, INVOICE_SIDES, ITEMS, linesOfSides } from "./invoice-lines";

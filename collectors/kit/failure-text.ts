@@ -1,5 +1,5 @@
-import type { JobErrorCode } from "../contracts/job-failures";
-import { ProviderFailure, UnreadablePage } from "./adapter";
+import type { JobErrorCode } from "../../contracts/job-failures";
+import { ProviderFailure, UnreadablePage } from "../adapter";
 
 export type FailureRules = readonly (readonly [RegExp, JobErrorCode])[];
 

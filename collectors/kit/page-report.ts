@@ -1,7 +1,7 @@
-import { type BrowserPage, ProviderFailure, type RedactionRule, UnreadablePage } from "./adapter";
-import { base64Encode } from "../contracts/base64url";
+import { type BrowserPage, ProviderFailure, type RedactionRule, UnreadablePage } from "../adapter";
+import { base64Encode } from "../../contracts/base64url";
 import { COMMON_REDACTION, redactionScript, redactText, reportUrl } from "./redaction";
-import { MAX_REPORT_HTML_CHARS, type PageReport } from "../contracts/scraper-protocol";
+import { MAX_REPORT_HTML_CHARS, type PageReport } from "../../contracts/scraper-protocol";
 
 // A screenshot is for a person to see the page's layout: a modest JPEG of the viewport keeps a report small.
 const SCREENSHOT_QUALITY = 60;
@@ -30,7 +30,7 @@ export class ReportedFailure extends ProviderFailure {
 
 /**
  * The page as it is, after its personal data was rewritten in place by the common and the institution's rules
- * (collectors/redaction.ts): the HTML is the redaction's own answer (URLs without query or fragment), and the
+ * (collectors/kit/redaction.ts): the HTML is the redaction's own answer (URLs without query or fragment), and the
  * redaction runs again right before the screenshot, so whatever the page's scripts wrote back meanwhile (a
  * re-rendered field) is gone from it too. The address keeps neither query nor fragment.
  */

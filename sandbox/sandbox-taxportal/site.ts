@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { LoginHistories } from "../history";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { fieldInfos } from "../../collectors/records/field-kinds";
+import { fieldInfos } from "../../contracts/records/field-kinds";
 import { toDay } from "../dates";
 import { cookie, page, readJson, redirect, sendHtml, sendJson } from "../http-kit";
 import { shownBusinessNumber } from "../../contracts/business-number";
@@ -11,7 +11,7 @@ import { checkIdLogin, ID_LOGIN_MESSAGES, MAINTENANCE_HOURS } from "./id-login";
 import { closedNow } from "../hours";
 import { PORTAL_MEMBERS } from "./members";
 import { DOCUMENT_TYPES, DOCUMENTS_ORIGIN, type DocumentType, documentsOf } from "./documents";
-import { TAXPORTAL_RECORDS } from "../../collectors/records/taxportal";
+import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 
 export const MAX_INQUIRY_DAYS = 31;
 export const ROWS_PER_PAGE = 20;

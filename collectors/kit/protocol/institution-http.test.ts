@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { institutionHttp } from "./institution-http";
-import { egress } from "../../scraper-container/egress";
+import { egress } from "../../../scraper-container/egress";
 
 const servers: Server[] = [];
 

@@ -1,5 +1,5 @@
 import { malformed } from "./failure-text";
-import { kstIso } from "../contracts/korean-time";
+import { kstIso } from "../../contracts/korean-time";
 
 /** An amount as Korean institution pages show it: "1,234,567원", "-1,234.56 USD", "5,000 JPY". */
 export interface ShownAmount {

@@ -1,4 +1,4 @@
-import type { RedactionRule } from "./adapter";
+import type { RedactionRule } from "../adapter";
 
 /**
  * Personal data as every Korean institution's pages show it (docs/operations.md, "Scraper failure reports"): resident

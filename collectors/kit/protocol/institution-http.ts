@@ -1,4 +1,4 @@
-import { type InstitutionHttp, type InstitutionRequest, type InstitutionResponse, ProviderFailure } from "../adapter";
+import { type InstitutionHttp, type InstitutionRequest, type InstitutionResponse, ProviderFailure } from "../../adapter";
 import { CookieJar } from "./cookie-jar";
 
 export interface InstitutionHttpOptions {

@@ -1,6 +1,6 @@
-import type { RawRecord } from "./adapter";
+import type { RawRecord } from "../adapter";
 import { malformed } from "./failure-text";
-import { DAY_MS, kstDate, kstIso } from "../contracts/korean-time";
+import { DAY_MS, kstDate, kstIso } from "../../contracts/korean-time";
 
 /**
  * The spec's card schemas read from a tax portal's business-card purchases (`taxportal.business-card-purchases.v1`,

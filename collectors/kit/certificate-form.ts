@@ -1,4 +1,4 @@
-import type { BrowserPage, LoginCredential } from "./adapter";
+import type { BrowserPage, LoginCredential } from "../adapter";
 import type { FailureRules } from "./failure-text";
 import { fill, press } from "./page-state";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { DateSegment } from "../../collectors/adapter";
-import type { CardApprovalRecord } from "../../collectors/records/card";
+import type { CardApprovalRecord } from "../../contracts/records/card";
 import { inCurrency } from "../amounts";
 import { fromDay, toDay } from "../dates";
 import { pick, seededRandom } from "../random";

@@ -1,4 +1,4 @@
-import { type AdapterContext, type BrowserPage, ProviderFailure, UnreadablePage } from "./adapter";
+import { type AdapterContext, type BrowserPage, ProviderFailure, UnreadablePage } from "../adapter";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
