@@ -27,7 +27,7 @@ interface Sent {
 }
 
 /** The real adapter against the replica; `spoil` may change a workbook on its way back, as a portal sending another file would. */
-async function collect(schema: string, options: Partial<HometaxOptions> = {}, spoil?: (file: Uint8Array) => Uint8Array) {
+async function collect(schema: string, options: Partial<HometaxOptions> = {}, spoil?: (file: Uint8Array) => Uint8Array<ArrayBuffer>) {
   const sent: Sent[] = [];
   const { adapter, http } = replicaConnection(replica, options, NO_WAIT, async (input, init) => {
     sent.push({ url: String(input), body: String(init?.body ?? "") });
