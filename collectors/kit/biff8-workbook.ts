@@ -252,6 +252,13 @@ function worksheet(stream: Uint8Array, bound: Bound, strings: string[], limits: 
     cells[col] = value;
   };
   const stringAt = (index: number) => strings[index] ?? refuse(`sheet ${bound.name} names shared string ${index} of ${strings.length}`);
+  const single: Record<number, (r: Reader) => Cell> = {
+    [RECORD.LABELSST]: (r) => stringAt(r.u32()),
+    [RECORD.LABEL]: (r) => r.unicodeString(),
+    [RECORD.NUMBER]: (r) => r.f64(),
+    [RECORD.RK]: (r) => rk(r.u32()),
+    [RECORD.BLANK]: () => null,
+  };
   /** A formula whose cached value is a string: that string is the STRING record that follows it. */
   let pendingString: { row: number; col: number } | null = null;
   let first = true;
@@ -263,40 +270,21 @@ function worksheet(stream: Uint8Array, bound: Bound, strings: string[], limits: 
       continue;
     }
     if (pendingString && !BEFORE_STRING.has(rec.type) && rec.type !== RECORD.STRING) refuse(`sheet ${bound.name}: a string formula without its STRING`);
+    const value = single[rec.type];
+    if (value) {
+      // A cell of its own: row, column, format index, then its value.
+      const [row, col] = [r.u16(), r.u16()];
+      r.u16();
+      put(row, col, value(r));
+      r.done();
+      continue;
+    }
     switch (rec.type) {
       case RECORD.EOF:
         return { name: bound.name, rows };
       case RECORD.BOF:
         refuse(`sheet ${bound.name} holds an embedded substream`);
         break;
-      case RECORD.LABELSST: {
-        const [row, col] = [r.u16(), r.u16()];
-        r.u16();
-        put(row, col, stringAt(r.u32()));
-        r.done();
-        break;
-      }
-      case RECORD.LABEL: {
-        const [row, col] = [r.u16(), r.u16()];
-        r.u16();
-        put(row, col, r.unicodeString());
-        r.done();
-        break;
-      }
-      case RECORD.NUMBER: {
-        const [row, col] = [r.u16(), r.u16()];
-        r.u16();
-        put(row, col, r.f64());
-        r.done();
-        break;
-      }
-      case RECORD.RK: {
-        const [row, col] = [r.u16(), r.u16()];
-        r.u16();
-        put(row, col, rk(r.u32()));
-        r.done();
-        break;
-      }
       case RECORD.MULRK: {
         if ((rec.data.length - 6) % 6 !== 0) refuse(`sheet ${bound.name}: a MULRK of ${rec.data.length} bytes`);
         const [row, firstCol] = [r.u16(), r.u16()];
@@ -306,13 +294,6 @@ function worksheet(stream: Uint8Array, bound: Bound, strings: string[], limits: 
           put(row, firstCol + i, rk(r.u32()));
         }
         if (r.u16() !== firstCol + count - 1) refuse(`sheet ${bound.name}: a MULRK whose last column is not its cells'`);
-        r.done();
-        break;
-      }
-      case RECORD.BLANK: {
-        const [row, col] = [r.u16(), r.u16()];
-        r.u16();
-        put(row, col, null);
         r.done();
         break;
       }
