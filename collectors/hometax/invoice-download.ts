@@ -27,6 +27,11 @@ class DownloadUnusable extends Error {}
 
 const LIST = "ATEETBDA005R04 download";
 
+/** An HTTP that kept only the text (collectors/adapter.ts `bytes`) has lost the workbook's bytes. */
+const unreadable = (): never => {
+  throw new WorkbookUnreadable("the answer came without its bytes");
+};
+
 /** One page of a download, a refusal or a file it cannot read made `DownloadUnusable`; anything else ends the unit. */
 async function usable<T>(read: () => Promise<T>): Promise<T> {
   try {
@@ -59,8 +64,7 @@ export async function invoicesFromWorkbook(client: PortalClient, filter: Json, r
   try {
     invoices = await checkedPages(LIST, DOWNLOAD_PAGE_SIZE, async (pageNum) => {
       const answer = await usable(() => download(client, TEET, "ATEETBDA005R04", "UTEETBDA01", downloadParam("xls", filter, total, pageNum)));
-      const file = answer.bytes ?? new TextEncoder().encode(answer.text);
-      return { total, rows: await usable(async () => workbookInvoices(file)) };
+      return { total, rows: await usable(async () => workbookInvoices(answer.bytes ?? unreadable())) };
     }, (invoice) => invoice.etan);
   } catch (err) {
     if (!(err instanceof DownloadUnusable)) throw err;
@@ -89,21 +93,20 @@ export async function invoicesFromWorkbook(client: PortalClient, filter: Json, r
 export async function checkAgainstDownload(client: PortalClient, filter: Json, rows: Json[]): Promise<void> {
   const total = rows.length;
   if (total === 0) return;
-  const list = LIST;
   const readPage = (pageNum: number) =>
-    usable(async () => readTable(await downloadText(client, TEET, "ATEETBDA005R04", "UTEETBDA01", downloadParam("txt", filter, total, pageNum)), 4, { atLeast: ["승인번호", "전송일자"] }, list));
+    usable(async () => readTable(await downloadText(client, TEET, "ATEETBDA005R04", "UTEETBDA01", downloadParam("txt", filter, total, pageNum)), 4, { atLeast: ["승인번호", "전송일자"] }, LIST));
   let downloaded: Json[];
   try {
-    downloaded = await checkedPages(list, DOWNLOAD_PAGE_SIZE, async (pageNum) => ({ total, rows: await readPage(pageNum) }), (row) => etanOf(row["승인번호"]));
+    downloaded = await checkedPages(LIST, DOWNLOAD_PAGE_SIZE, async (pageNum) => ({ total, rows: await readPage(pageNum) }), (row) => etanOf(row["승인번호"]));
   } catch (err) {
     if (!(err instanceof DownloadUnusable)) throw err;
-    noteDegraded(DOWNLOAD_FALLBACK, `${list} unusable, the JSON pages alone: ${err.message}`);
+    noteDegraded(DOWNLOAD_FALLBACK, `${LIST} unusable, the JSON pages alone: ${err.message}`);
     return;
   }
   const sent = new Map(downloaded.map((row) => [etanOf(row["승인번호"]), optionalDate(row["전송일자"], "전송일자")]));
   for (const row of rows) {
     const etan = etanOf(row.etan);
-    if (!sent.has(etan)) throw malformed(`${list}: invoice ${etan} of the JSON pages is not in the download`);
-    if (sent.get(etan) !== optionalDate(row.tmsnDt, "tmsnDt")) throw malformed(`${list}: invoice ${etan} has another send date in the download`);
+    if (!sent.has(etan)) throw malformed(`${LIST}: invoice ${etan} of the JSON pages is not in the download`);
+    if (sent.get(etan) !== optionalDate(row.tmsnDt, "tmsnDt")) throw malformed(`${LIST}: invoice ${etan} has another send date in the download`);
   }
 }
