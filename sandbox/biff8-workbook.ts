@@ -35,7 +35,10 @@ class Bytes {
     return this;
   }
   chars(text: string, high: boolean) {
-    for (const unit of text.split("")) high ? this.u16(unit.charCodeAt(0)) : this.u8(unit.charCodeAt(0));
+    for (let i = 0; i < text.length; i++) {
+      if (high) this.u16(text.charCodeAt(i));
+      else this.u8(text.charCodeAt(i));
+    }
     return this;
   }
 }
