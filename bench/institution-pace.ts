@@ -39,7 +39,7 @@ const FACTS_REQUESTS_PER_SECOND = 1;
 const LARGE_BUSINESS: Record<string, number> = {
   "taxportal.tax-invoices.sales.v1": 3_000,
   "taxportal.tax-invoices.purchase.v1": 3_000,
-  // A lines job reads both sides' invoices (their lines come with each invoice's detail): counted in invoices.
+  // A lines job reads both sides' invoices (their lines come with the invoices' workbook or details): counted in invoices.
   [LINES]: 6_000,
   "taxportal.cash-receipts.sales.v1": 10_000,
   "taxportal.cash-receipts.purchase.v1": 10_000,
@@ -55,6 +55,8 @@ type Kind = "login" | "other" | "list" | "download" | "detail";
 export interface PaceRow {
   schema: string;
   records: number;
+  /** What the requests go by: a lines job's invoices, another schema's records. */
+  documents: number;
   requests: number;
   byKind: Record<Kind, number>;
   /** List and download queries made (their first pages): the windows times the kinds a schema asks for. */
@@ -118,7 +120,8 @@ async function hometaxRows(sandboxUrl: string): Promise<PaceRow[]> {
       records.push(...(await adapter.collect(session, unit, ctx)));
     }
     sameRecords(schema, records, hometaxDocuments(SANDBOX_BUSINESS_NUMBER, schema as DocumentType, RANGE));
-    rows.push({ schema, records: records.length, requests: Object.values(count.byKind).reduce((a, b) => a + b, 0), byKind: count.byKind, queries: count.queries, units: units.length });
+    const invoices = () => (["taxportal.tax-invoices.sales.v1", "taxportal.tax-invoices.purchase.v1"] as const).reduce((n, side) => n + hometaxDocuments(SANDBOX_BUSINESS_NUMBER, side, RANGE).length, 0);
+    rows.push({ schema, records: records.length, documents: schema === LINES ? invoices() : records.length, requests: Object.values(count.byKind).reduce((a, b) => a + b, 0), byKind: count.byKind, queries: count.queries, units: units.length });
   }
   return rows;
 }
@@ -150,7 +153,7 @@ async function openBankingRow(sandboxUrl: string): Promise<PaceRow> {
   }
   // Every window's first page: the replica's pages carry no page number, so a window is a query.
   count.queries.list = units;
-  return { schema: TRANSACTIONS_SCHEMA, records, requests: Object.values(count.byKind).reduce((a, b) => a + b, 0), byKind: count.byKind, queries: count.queries, units };
+  return { schema: TRANSACTIONS_SCHEMA, records, documents: records, requests: Object.values(count.byKind).reduce((a, b) => a + b, 0), byKind: count.byKind, queries: count.queries, units };
 }
 
 /**
@@ -158,11 +161,10 @@ async function openBankingRow(sandboxUrl: string): Promise<PaceRow> {
  * counted, each query's pages for its share of the records (spread evenly over the queries), and its details per record.
  */
 function adapterRequests(row: PaceRow, records: number): number {
-  // A lines job's pages and details go by its invoices (one detail each), not by its lines.
-  const documents = row.schema === LINES ? row.byKind.detail : row.records;
+  // A lines job's pages and details go by its invoices, not by its lines.
   const per = (queries: number, size: number) => (queries === 0 ? 0 : queries * Math.max(1, Math.ceil(records / queries / size)));
   const listSize = row.schema === TRANSACTIONS_SCHEMA ? PAGE_ROWS : PAGE_SIZE;
-  const detailsPerRecord = documents === 0 ? 0 : row.byKind.detail / documents;
+  const detailsPerRecord = row.documents === 0 ? 0 : row.byKind.detail / row.documents;
   return row.byKind.login + row.byKind.other + per(row.queries.list, listSize) + per(row.queries.download, DOWNLOAD_PAGE_SIZE) + Math.round(detailsPerRecord * records);
 }
 

@@ -99,6 +99,8 @@ export interface InstitutionResponse {
   status: number;
   headers: Headers;
   text: string;
+  /** The body as it came, for a file that is not text (a BIFF8 workbook); the protocol kind's HTTP always sets it. */
+  bytes?: Uint8Array;
 }
 
 export interface InstitutionRequest {

@@ -47,7 +47,7 @@ function linesOf(schema: string, side: Side, kind: string, row: Json, detail: Js
   return lines;
 }
 
-/** One unit of invoice lines: every invoice of the period, sales then purchases, read from the detail each invoice takes. */
+/** One unit of invoice lines: every invoice of the period, sales then purchases, read from its workbook lines or its detail (tax-invoices.ts). */
 export async function invoiceLineRecords(session: HometaxSession, unit: TaskUnit): Promise<RawRecord[]> {
   const records: RawRecord[] = [];
   for (const side of Object.keys(SIDES) as Side[]) {

@@ -30,10 +30,17 @@ export interface HometaxOptions {
    */
   cashReceiptSalesList: "download" | "pages";
   /**
-   * Check the tax-invoice JSON pages against the text download S1 lists invoices by since 2025-04 (4881e05): the same
-   * approval numbers and send dates, or the unit is malformed. The JSON pages stay the source of the records (S3, live 2026-09).
+   * Ask the tax-invoice download beside the JSON pages (S1 lists invoices by one since 2025-04, 4881e05): the same
+   * approval numbers and send dates, or the unit is malformed. Off, the JSON pages and a detail per invoice, as S3 reads them (live 2026-09).
    */
   invoiceDownloadCheck: boolean;
+  /**
+   * Which download: `xls`, the Excel workbook S1 PR #5 reads, whose two sheets carry every field the records need
+   * but an amended invoice's reason and original approval number, so a detail is asked only for an amended invoice;
+   * or `txt`, the text download S1's HEAD reads, a check only (`승인번호`, `전송일자`), beside a detail per invoice.
+   * One unmerged PR shows the workbook: one it cannot read or that the portal refuses is a detail per invoice.
+   */
+  invoiceDownload: "xls" | "txt";
   /**
    * 간편인증 (OACX, docs/institutions/hometax.md "간편인증 (OACX)"): how `authen/request` carries name, phone and
    * birthday: `base64`, as every 2026 client does (K1, K4, K6), or `plain`, as a 2022 client did (K2).
@@ -70,6 +77,7 @@ export const DEFAULT_OPTIONS: HometaxOptions = {
   netFunnelSid: "service_1",
   cashReceiptSalesList: "download",
   invoiceDownloadCheck: true,
+  invoiceDownload: "xls",
   simpleAuthFields: "base64",
   simpleAuthResultTxId: "trans",
   simpleAuthDenied: { resultCodes: ["406"], oacxCodes: ["OACX_CANCLED_SIGNED"] },

@@ -7,9 +7,9 @@ export const PAGE_SIZE = 50;
 export const pageInfo = (pageNum: number) => ({ pageNum, pageSize: PAGE_SIZE, totalCount: 0 });
 
 /** One page as a list answered it: the total it claimed and its rows. */
-export interface Page {
+export interface Page<Row = Json> {
   total: number;
-  rows: Json[];
+  rows: Row[];
 }
 
 /**
@@ -18,8 +18,8 @@ export interface Page {
  * it, or brings back an approval number already read is malformed. The portal keeps no snapshot between pages
  * (S3), so a list that moved under the pages would otherwise give duplicate or missing records; malformed is retried.
  */
-export async function checkedPages(list: string, pageSize: number, page: (pageNum: number) => Promise<Page>, approvalOf: (row: Json) => string): Promise<Json[]> {
-  const rows: Json[] = [];
+export async function checkedPages<Row extends object = Json>(list: string, pageSize: number, page: (pageNum: number) => Promise<Page<Row>>, approvalOf: (row: Row) => string): Promise<Row[]> {
+  const rows: Row[] = [];
   const seen = new Map<string, number>();
   let total = 0;
   let previous = "";

@@ -3,7 +3,7 @@ import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { siteBusiness } from "./business-choice";
 import { TEET } from "./hosts";
-import { checkAgainstDownload } from "./invoice-download";
+import { checkAgainstDownload, invoicesFromWorkbook } from "./invoice-download";
 import { EXEMPT_KIND, invoiceAmounts, isAmended, remarkWithAmendment } from "./invoice-values";
 import { allRows, PAGE_SIZE, pageInfo } from "./paging";
 import type { Json } from "./portal-client";
@@ -121,24 +121,31 @@ function record(schema: string, side: Side, kind: keyof typeof KINDS, row: Json,
 
 /**
  * Each invoice of one side over a period, its list row beside its detail: each window of the period, each kind, every
- * page of the list, and the one detail request per invoice (ATEETBDA001R02) that the invoices and their lines are read from.
+ * page of the list (`issueDate`, `issueChannel`, the paging checks), then the Excel download's sheets in the detail's
+ * shape with a detail request (ATEETBDA001R02) only for an amended invoice, or, with the text download or none, or a
+ * workbook it could not use, a detail request per invoice; the invoices and their lines are read from those.
  */
 export async function invoiceDetails(session: HometaxSession, side: Side, period: { start: string; end: string }): Promise<{ kind: keyof typeof KINDS; row: Json; detail: Json }[]> {
   const { tin } = await siteBusiness(session, TEET, LIST_SCREEN);
+  const { invoiceDownloadCheck, invoiceDownload, queryMonths } = session.client.options;
   const found: { kind: keyof typeof KINDS; row: Json; detail: Json }[] = [];
-  for (const window of windows(period.start, period.end, session.client.options.queryMonths)) {
+  const detailOf = (row: Json) =>
+    session.client.action(
+      TEET,
+      "ATEETBDA001R02",
+      "UTEETBDA38",
+      { etxivIsnBrkdTermDVOPrmt: { etan: etanOf(row), screenId: LIST_SCREEN, pageNum: "1", slsPrhClCd: side === "sales" ? "01" : "02", etxivTin: tin, etxivClCd: "", etxivClsfCd: "", etxivMpbNo: "" } },
+      { popup: true },
+    );
+  for (const window of windows(period.start, period.end, queryMonths)) {
     for (const kind of Object.keys(KINDS) as (keyof typeof KINDS)[]) {
       const rows = await allRows((pageNum) => session.client.action(TEET, "ATEETBDA001R01", LIST_SCREEN, listBody(side, tin, kind, window, pageNum)), "etxivIsnBrkdTermDVOList", etanOf);
-      if (session.client.options.invoiceDownloadCheck) await checkAgainstDownload(session.client, listBody(side, tin, kind, window, 1).etxivIsnBrkdTermDVOPrmt as Json, rows);
+      const filter = listBody(side, tin, kind, window, 1).etxivIsnBrkdTermDVOPrmt as Json;
+      const sheets = invoiceDownloadCheck && invoiceDownload === "xls" ? await invoicesFromWorkbook(session.client, filter, rows) : null;
+      if (invoiceDownloadCheck && invoiceDownload === "txt") await checkAgainstDownload(session.client, filter, rows);
       for (const row of rows) {
-        const detail = await session.client.action(
-          TEET,
-          "ATEETBDA001R02",
-          "UTEETBDA38",
-          { etxivIsnBrkdTermDVOPrmt: { etan: etanOf(row), screenId: LIST_SCREEN, pageNum: "1", slsPrhClCd: side === "sales" ? "01" : "02", etxivTin: tin, etxivClCd: "", etxivClsfCd: "", etxivMpbNo: "" } },
-          { popup: true },
-        );
-        found.push({ kind, row, detail });
+        const sheet = sheets?.get(etanOf(row));
+        found.push({ kind, row, detail: sheet && !sheet.amended ? sheet.detail : await detailOf(row) });
       }
     }
   }

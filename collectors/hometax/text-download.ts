@@ -1,3 +1,4 @@
+import type { InstitutionResponse } from "../adapter";
 import { malformed } from "../kit/failure-text";
 import { type Json, PortalClient } from "./portal-client";
 
@@ -5,18 +6,22 @@ import { type Json, PortalClient } from "./portal-client";
 export const DOWNLOAD_PAGE_SIZE = 1000;
 
 /**
- * A list's text download: the page's form `downloadParam=<JSON>&actionId&screenId&noopen=False&downloadView=Y`
- * posted to the site's bare `wqAction.do` (S1 4881e05, 420dfdf; sheet A2). S1 sends no integrity suffix on it.
+ * A list's download (a text table; the invoices' also a workbook, invoice-workbook.ts): the page's form
+ * `downloadParam=<JSON>&actionId&screenId&noopen=False&downloadView=Y` posted to the site's bare `wqAction.do` (S1 4881e05, 420dfdf, PR #5; sheet A2). S1 sends no integrity suffix on it.
  * A JSON answer is the portal refusing (its `resultMsg`, mapped), never a file.
  */
-export async function downloadText(client: PortalClient, site: string, actionId: string, screenId: string, param: Json): Promise<string> {
+export async function download(client: PortalClient, site: string, actionId: string, screenId: string, param: Json): Promise<InstitutionResponse> {
   const body = new URLSearchParams({ downloadParam: JSON.stringify(param), actionId, screenId, noopen: "False", downloadView: "Y" }).toString();
   const answer = await client.request(`${site}/wqAction.do`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8" }, body });
   if (answer.text.trimStart().startsWith("{")) {
     PortalClient.checkResult(PortalClient.json(answer));
-    throw malformed(`${actionId} download answered JSON instead of text`);
+    throw malformed(`${actionId} download answered JSON instead of a file`);
   }
-  return answer.text;
+  return answer;
+}
+
+export async function downloadText(client: PortalClient, site: string, actionId: string, screenId: string, param: Json): Promise<string> {
+  return (await download(client, site, actionId, screenId, param)).text;
 }
 
 /** The columns a layout must have: `exactly` these (no other), or `atLeast` these (the others unknown to the sources). */

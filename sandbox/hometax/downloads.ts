@@ -1,6 +1,7 @@
 import { failure } from "./answers";
 import type { PortalDocument } from "./ground-truth";
 import { invoicesFor, isoOf, pageOf, receiptSums, receiptsFor } from "./lists";
+import { invoiceWorkbook } from "./invoice-workbook";
 import type { HometaxMember } from "./members";
 import { cashReceiptSalesLine, INVOICE_DOWNLOAD_COLUMNS, invoiceLine, SALES_DOWNLOAD_COLUMNS, type WireOptions } from "./wire-rows";
 
@@ -43,9 +44,10 @@ const text = (lines: string[][]) => `${lines.map((cells) => cells.join("\t")).jo
 /**
  * The text download of the invoice list (`ATEETBDA005R04` on teet) or of cash-receipt sales (`ATECRCBA001R03` on
  * tecr), as S1 reads them: UTF-8, tab-separated; invoices after 4 lines and cash receipts after one summary line
- * (sheet A2). What those lines say is the replica's own wording: no source shows it.
+ * (sheet A2). What those lines say is the replica's own wording: no source shows it. The invoice list asked with
+ * `fleTp` xls is the Excel workbook (S1 PR #5, invoice-workbook.ts), under the same title lines.
  */
-export function downloadAnswer(system: "TEET" | "TECR", form: { param: Json; actionId: string }, member: HometaxMember, options: DownloadOptions): string | Json {
+export function downloadAnswer(system: "TEET" | "TECR", form: { param: Json; actionId: string }, member: HometaxMember, options: DownloadOptions): string | Uint8Array | Json {
   const asked = pageAsked(form.param);
   if (!asked) return failure("조회에 실패하였습니다.");
   if (system === "TEET" && form.actionId === "ATEETBDA005R04") {
@@ -53,10 +55,12 @@ export function downloadAnswer(system: "TEET" | "TECR", form: { param: Json; act
     const filter = (form.param.etxivIsnBrkdTermDVOPrmt ?? {}) as Json;
     const found = invoicesFor(member, filter);
     if (!("documents" in found)) return found;
-    const rows = downloadPage(found.documents as PortalDocument[], asked, member).map(invoiceLine);
+    const documents = downloadPage(found.documents as PortalDocument[], asked, member);
     const period = `조회기간 : ${isoOf(String(filter.inqrDtStrt))} ~ ${isoOf(String(filter.inqrDtEnd))}`;
+    const title = ["전자(세금)계산서 목록조회", period, `조회일시 : ${new Date().toISOString().slice(0, 10)}`, `총 ${(found.documents as PortalDocument[]).length}건`];
+    if (form.param.fleTp === "xls") return invoiceWorkbook(documents, title, member.behaviour === "download-changed");
     const columns = member.behaviour === "download-changed" ? INVOICE_DOWNLOAD_COLUMNS.map((name) => (name === "승인번호" ? "국세청승인번호" : name)) : INVOICE_DOWNLOAD_COLUMNS;
-    return text([["전자(세금)계산서 목록조회"], [period], [`조회일시 : ${new Date().toISOString().slice(0, 10)}`], [`총 ${(found.documents as PortalDocument[]).length}건`], columns, ...rows]);
+    return text([...title.map((line) => [line]), columns, ...documents.map(invoiceLine)]);
   }
   if (system === "TECR" && form.actionId === "ATECRCBA001R03") {
     const found = receiptsFor(member, form.param, "taxportal.cash-receipts.sales.v1");

@@ -67,7 +67,7 @@ type Json = Record<string, unknown>;
 
 const kstSecond = () => Math.floor(Date.now() / 1000) % 60;
 
-function send(res: ServerResponse, status: number, body: string, type: string, cookies: string[] = []): void {
+function send(res: ServerResponse, status: number, body: string | Uint8Array, type: string, cookies: string[] = []): void {
   res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store", ...(cookies.length ? { "Set-Cookie": cookies } : {}) });
   res.end(body);
 }
@@ -287,7 +287,8 @@ export function hometaxReplica(options: HometaxReplicaOptions = {}) {
     }
     if (download) {
       const file = downloadAnswer(system, download, member, options);
-      // The real download's headers are not shown; a plain UTF-8 attachment here.
+      // The real download's headers are not shown; a plain UTF-8 attachment here, Excel's own type for the workbook.
+      if (file instanceof Uint8Array) return send(res, 200, file, "application/vnd.ms-excel");
       return typeof file === "string" ? send(res, 200, file, "text/plain; charset=UTF-8") : sendJson(res, file);
     }
     const actionId = url.searchParams.get("actionId");

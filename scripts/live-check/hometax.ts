@@ -66,13 +66,13 @@ export async function checkHometax(newHttp: () => InstitutionHttp, credential: L
       }
     }
   }
-  // Whether the default (invoiceDownloadCheck on) found the download it checks against: a refused or unreadable one
-  // leaves the lists to their JSON pages (collectors/hometax/invoice-download.ts), which the counts above then were.
+  // Whether the default (invoiceDownloadCheck on, the Excel download) found its download: a refused or unreadable one
+  // leaves the lists to a detail per invoice (collectors/hometax/invoice-download.ts), which the counts above then were.
   const fallbacks = (degradedCounts()[DOWNLOAD_FALLBACK] ?? 0) - fallbacksBefore;
   steps.push({
     step: `invoice text download ATEETBDA005R04 (invoiceDownloadCheck ${DEFAULT_OPTIONS.invoiceDownloadCheck ? "on" : "off"} by default)`,
     ok: fallbacks === 0,
-    detail: fallbacks === 0 ? "every invoice list agreed with its download" : `${fallbacks} lists without a usable download: read from the JSON pages alone`,
+    detail: fallbacks === 0 ? "every invoice list agreed with its download" : `${fallbacks} lists without a usable download: read ${DEFAULT_OPTIONS.invoiceDownload === "xls" ? "with a detail per invoice" : "from the JSON pages alone"}`,
   });
   return steps;
 }

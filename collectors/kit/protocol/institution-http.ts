@@ -26,8 +26,8 @@ const BROWSER_HEADERS = {
   "Accept-Language": "ko-KR,ko;q=0.9,en-US;q=0.8,en;q=0.7",
 };
 
-async function readBounded(response: Response): Promise<string> {
-  if (!response.body) return "";
+async function readBounded(response: Response): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array();
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -47,7 +47,7 @@ async function readBounded(response: Response): Promise<string> {
     whole.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(whole);
+  return whole;
 }
 
 /**
@@ -78,7 +78,7 @@ export function institutionHttp(options: InstitutionHttpOptions): InstitutionHtt
       for (let hop = 0; ; hop++) {
         const cookie = jar.header(real);
         let response: Response;
-        let text: string;
+        let bytes: Uint8Array;
         try {
           response = await transport(addressOf(real), {
             method,
@@ -88,7 +88,7 @@ export function institutionHttp(options: InstitutionHttpOptions): InstitutionHtt
             signal: AbortSignal.timeout(timeoutMs),
           });
           jar.store(real, response.headers.getSetCookie());
-          text = await readBounded(response);
+          bytes = await readBounded(response);
         } catch (err) {
           if (err instanceof ProviderFailure) throw err;
           const timedOut = err instanceof Error && (err.name === "TimeoutError" || (err.cause as Error | undefined)?.name === "TimeoutError");
@@ -104,7 +104,7 @@ export function institutionHttp(options: InstitutionHttpOptions): InstitutionHtt
           }
           continue;
         }
-        return { url: real.toString(), status: response.status, headers: response.headers, text };
+        return { url: real.toString(), status: response.status, headers: response.headers, text: new TextDecoder().decode(bytes), bytes };
       }
     },
     setCookie(url: string, setCookie: string): void {
