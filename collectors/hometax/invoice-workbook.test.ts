@@ -1,7 +1,7 @@
 import CFB from "cfb";
 import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { TaskUnit } from "../adapter";
+import type { TaskUnit } from "../../contracts/task-unit";
 import { SANDBOX_BUSINESS_NUMBER } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import type { SandboxServer } from "../../sandbox/server";
