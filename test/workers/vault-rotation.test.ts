@@ -13,9 +13,10 @@ import { REWRAP_BATCH, rewrapStep } from "../../worker/domain/key-rotation/rewra
 import { AwsClient } from "aws4fetch";
 import { addPaymentMethod } from "../../worker/domain/billing/payment-methods";
 import { portOneGateway } from "../../worker/domain/billing/portone";
+import { setOpenBankingKeys } from "../../worker/domain/partners/open-banking-keys";
 import { renewSubscriptions } from "../../worker/domain/billing/renewal";
 import { deliverJob } from "../../worker/domain/deliveries/deliver";
-import { findRouteById } from "../../worker/domain/deliveries/store";
+import { createRoute, findRouteById } from "../../worker/domain/deliveries/store";
 import { createJob } from "../../worker/domain/jobs/create";
 import { findJobById } from "../../worker/domain/jobs/store";
 import { resultUnits } from "../../worker/domain/jobs/results-rows";
@@ -164,6 +165,67 @@ describe("rotating the vault's master key", () => {
     const client = new AwsClient({ accessKeyId: "S3RVER", secretAccessKey: "S3RVER", service: "s3", region: "us-east-1" });
     expect(JSON.parse(await (await client.fetch(`${env.TEST_S3_URL}/partner-bucket/${s3.prefix}${job.id}/manifest.json`)).text())).toMatchObject({ jobId: job.id });
     expect(await reportPage(retired, (await findReport(env.DB, reportId))!)).toEqual({ html: "<p>회전 전에 봉인한 페이지</p>", screenshot: null });
+  });
+
+  it("leaves a secret no key of the keyring opens as it is in every store, counts it, and still moves the rows beside it; a page R2 cannot read stops the run instead", async () => {
+    // Version 1 like the old key, but another key: the rotating keyring opens nothing sealed with it.
+    const FOREIGN = `v1:${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+    const foreign = { ...env, VAULT_MASTER_KEY: FOREIGN };
+    const ws = await createWorkspace();
+    const readable = await addCredential(ws.workspaceId);
+    const unreadable = crypto.randomUUID();
+    const credential: LoginCredential = { authMethod: "PROVIDER_LOGIN", loginId: "foreign", password: "foreign" };
+    await env.DB.prepare("INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, created_at) VALUES (?, ?, 'sandbox.card', 'PROVIDER_LOGIN', 'ACTIVE', ?, ?)")
+      .bind(unreadable, ws.workspaceId, await sealCredential(FOREIGN, { credentialId: unreadable, workspaceId: ws.workspaceId, providerCode: "sandbox.card" }, credential), Date.now())
+      .run();
+    const { row: endpoint } = await createEndpoint(env.DB, FOREIGN, ws.workspaceId, { url: "https://example.com/foreign", events: ["data_job.succeeded"], description: null });
+    const operator = await operatorRecord(FOREIGN, { email: "foreign-key@collect-edge.co.kr", password: "operator password", role: "viewer" });
+    await database(env.DB).insert(operators).values(operator.row);
+    const route = await createRoute(env.DB, FOREIGN, { workspaceId: ws.workspaceId, name: "foreign", kind: "S3", config: { endpoint: "https://s3.example.com", bucket: "b", region: "us-east-1", accessKeyId: "AK", prefix: "p/" }, secret: "SK" }, false);
+    const card = await addPaymentMethod(foreign, portOneGateway(env), ws.workspaceId, { number: "4242-4242-4242-4242", expiryYear: "29", expiryMonth: "12", birthOrBusinessRegistrationNumber: "1208800767", passwordTwoDigits: "00" });
+    await setOpenBankingKeys(env.DB, FOREIGN, ws.workspaceId, { clientId: "foreign-client", clientSecret: "foreign-secret", clientUseCode: "F123456789" }, Date.now());
+    const page = { surprise: "SCRAPING_PARSER_NOT_FOUND", adapterVersion: "sandbox-bank/test", detail: "unknown page", url: "https://bank.example/accounts", html: "<p>봉인</p>", screenshot: null } as const;
+    const foreignReport = await fileReport(foreign, "sandbox.bank", { requestId: `req-${crypto.randomUUID()}` }, { ...page, step: `foreign ${crypto.randomUUID()}` });
+    const foreignPage = (await findReport(env.DB, foreignReport))!.pageKey!;
+    const sealedNow = async () => ({
+      credential: (await env.DB.prepare("SELECT sealed AS s FROM credentials WHERE id = ?").bind(unreadable).first<{ s: string }>())!.s,
+      endpoint: (await env.DB.prepare("SELECT sealed_secret AS s FROM webhook_endpoints WHERE id = ?").bind(endpoint.id).first<{ s: string }>())!.s,
+      operator: (await env.DB.prepare("SELECT totp_sealed AS s FROM operators WHERE id = ?").bind(operator.row.id).first<{ s: string }>())!.s,
+      route: (await env.DB.prepare("SELECT sealed_secret AS s FROM delivery_routes WHERE id = ?").bind(route.id).first<{ s: string }>())!.s,
+      card: (await env.DB.prepare("SELECT sealed_billing_key AS s FROM payment_methods WHERE id = ?").bind(card.id).first<{ s: string }>())!.s,
+      partner: (await env.DB.prepare("SELECT sealed_secret AS s FROM partner_open_banking_keys WHERE partner_workspace_id = ?").bind(ws.workspaceId).first<{ s: string }>())!.s,
+      page: await (await env.RESULTS.get(foreignPage))!.text(),
+    });
+    const before = await sealedNow();
+
+    const report = await rewrapStep(env, ROTATING);
+    expect(report.unreadable).toEqual(Object.fromEntries(Object.keys(NONE_UNREADABLE).map((store) => [store, 1])));
+    expect(await sealedNow()).toEqual(before);
+    expect((await findReport(env.DB, foreignReport))!.pageKeyVersion).toBe(1);
+    expect(await openActiveCredential(env.DB, RETIRED, readable)).toEqual({ authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
+    expect(await openText(FOREIGN, totpBinding(operator.row.id), before.operator)).toBe(operator.totpSecret);
+
+    // A page whose object R2 fails to read is not unreadable: the run stops, and the page keeps its version for the next.
+    const readableReport = await fileReport(env, "sandbox.bank", { requestId: `req-${crypto.randomUUID()}` }, { ...page, step: `readable ${crypto.randomUUID()}` });
+    const failingR2 = new Proxy(env.RESULTS, {
+      get: (target, prop) => (prop === "get" ? () => Promise.reject(new Error("R2 unavailable")) : Reflect.get(target, prop).bind(target)),
+    });
+    await expect(rewrapStep({ DB: env.DB, RESULTS: failingR2 }, ROTATING)).rejects.toThrow("R2 unavailable");
+    expect((await findReport(env.DB, readableReport))!.pageKeyVersion).toBe(1);
+    await rewrapStep(env, ROTATING);
+    expect((await findReport(env.DB, readableReport))!.pageKeyVersion).toBe(2);
+
+    // The files after this one run the rotation's queries over every row: the foreign secrets go.
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM credentials WHERE id = ?").bind(unreadable),
+      env.DB.prepare("DELETE FROM webhook_endpoints WHERE id = ?").bind(endpoint.id),
+      env.DB.prepare("DELETE FROM operators WHERE id = ?").bind(operator.row.id),
+      env.DB.prepare("DELETE FROM delivery_routes WHERE id = ?").bind(route.id),
+      env.DB.prepare("DELETE FROM payment_methods WHERE id = ?").bind(card.id),
+      env.DB.prepare("DELETE FROM partner_open_banking_keys WHERE partner_workspace_id = ?").bind(ws.workspaceId),
+      env.DB.prepare("DELETE FROM failure_reports WHERE id = ?").bind(foreignReport),
+    ]);
+    await env.RESULTS.delete(foreignPage);
   });
 
   it("adds a newest version to the keyring for npm run vault:rotate, and retires only versions nothing uses", () => {

@@ -1,9 +1,10 @@
-import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { paymentMethods, subscriptions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";
-import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
+import { openText, rewrapText, sealText } from "../vault/envelope";
+import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 import type { CardDetails, PaymentGateway } from "./gateway";
 import { noteAlerted } from "../alerts/raise";
 import { NO_PROVIDER } from "../alerts/rules";
@@ -82,21 +83,15 @@ export async function deletePaymentMethod(env: Pick<Env, "DB" | "VAULT_MASTER_KE
  * A rotation step over cards' billing keys (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older
  * master key version, each moved onto the newest on its own (only if unchanged meanwhile), deleted cards' too.
  */
-export async function rewrapBillingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+export function rewrapBillingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
   const db = database(d1);
-  const rows = await db
-    .select({ id: paymentMethods.id, sealed: paymentMethods.sealedBillingKey })
-    .from(paymentMethods)
-    .where(lt(sql`json_extract(${paymentMethods.sealedBillingKey}, '$.kv')`, latestKeyVersion(masterSecret)))
-    .limit(limit)
-    .all();
-  let unreadable = 0;
-  for (const row of rows) {
-    const rewrapped = await rewrapText(masterSecret, [row.id], row.sealed).catch(() => undefined);
-    if (rewrapped === undefined) unreadable++;
-    else if (rewrapped) await db.update(paymentMethods).set({ sealedBillingKey: rewrapped }).where(and(eq(paymentMethods.id, row.id), eq(paymentMethods.sealedBillingKey, row.sealed)));
-  }
-  return { seen: rows.length, unreadable };
+  return rewrapRows(masterSecret, limit, {
+    stale: (latest, limit) =>
+      db.select({ id: paymentMethods.id, sealed: paymentMethods.sealedBillingKey }).from(paymentMethods).where(sealedBefore(paymentMethods.sealedBillingKey, latest)).limit(limit).all(),
+    rewrap: (row) => rewrapText(masterSecret, [row.id], row.sealed),
+    write: (row, sealed) =>
+      db.update(paymentMethods).set({ sealedBillingKey: sealed }).where(and(eq(paymentMethods.id, row.id), eq(paymentMethods.sealedBillingKey, row.sealed))),
+  });
 }
 
 /** Every card the workspace ever registered, deleted ones too, by its billing key's hash: which card a payment was made with. */

@@ -3,7 +3,8 @@ import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { database, statementOf } from "../../platform/database/client";
 import { credentials } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
-import { latestKeyVersion, rewrapCredential } from "../vault/envelope";
+import { rewrapCredential } from "../vault/envelope";
+import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 
 export type CredentialRow = typeof credentials.$inferSelect;
 
@@ -77,17 +78,17 @@ export async function findCredential(d1: D1Database, workspaceId: string, id: st
  * replaced meanwhile keeps what it has. A blob the keyring cannot open is left as it is and counted apart.
  * Returns how many rows were looked at and how many could not be opened.
  */
-export async function rewrapCredentials(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const older = and(isNotNull(credentials.sealed), sql`json_extract(${credentials.sealed}, '$.kv') < ${latestKeyVersion(masterSecret)}`);
+export function rewrapCredentials(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+  const db = database(d1);
   const columns = { id: credentials.id, workspaceId: credentials.workspaceId, providerCode: credentials.providerCode, sealed: credentials.sealed };
-  const rows = (await database(d1).select(columns).from(credentials).where(older).limit(limit).all()) as { id: string; workspaceId: string; providerCode: string; sealed: string }[];
-  let unreadable = 0;
-  for (const row of rows) {
-    const next = await rewrapCredential(masterSecret, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed).catch(() => undefined);
-    if (next === undefined) unreadable++;
-    if (next) await database(d1).update(credentials).set({ sealed: next }).where(and(eq(credentials.id, row.id), eq(credentials.sealed, row.sealed)));
-  }
-  return { seen: rows.length, unreadable };
+  return rewrapRows(masterSecret, limit, {
+    stale: async (latest, limit) => {
+      const rows = await db.select(columns).from(credentials).where(and(isNotNull(credentials.sealed), sealedBefore(credentials.sealed, latest))).limit(limit).all();
+      return rows as { id: string; workspaceId: string; providerCode: string; sealed: string }[];
+    },
+    rewrap: (row) => rewrapCredential(masterSecret, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed),
+    write: (row, sealed) => db.update(credentials).set({ sealed }).where(and(eq(credentials.id, row.id), eq(credentials.sealed, row.sealed))),
+  });
 }
 
 /** A credential in whatever state, for the operator console, which reads the job that ran on it (the row holds its secret sealed: views leave it out). */

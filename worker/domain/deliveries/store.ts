@@ -3,7 +3,8 @@ import { database } from "../../platform/database/client";
 import { type DeliveryRouteKind, deliveryRoutes, routeDeliveries } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, type ListPage, pastPosition } from "../../platform/database/cursor";
-import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
+import { openText, rewrapText, sealText } from "../vault/envelope";
+import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 import { checkDestination } from "./destination";
 
 export type RouteRow = typeof deliveryRoutes.$inferSelect;
@@ -38,21 +39,19 @@ export async function openRouteSecret(masterKey: string, route: RouteRow): Promi
  * A rotation step over routes' secrets (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older master
  * key version, each moved onto the newest on its own (only if unchanged meanwhile). Deleted routes hold none.
  */
-export async function rewrapRouteSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+export function rewrapRouteSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
   const db = database(d1);
-  const rows = (await db
-    .select({ id: deliveryRoutes.id, sealed: deliveryRoutes.sealedSecret })
-    .from(deliveryRoutes)
-    .where(and(isNotNull(deliveryRoutes.sealedSecret), lt(sql`json_extract(${deliveryRoutes.sealedSecret}, '$.kv')`, latestKeyVersion(masterSecret))))
-    .limit(limit)
-    .all()) as { id: string; sealed: string }[];
-  let unreadable = 0;
-  for (const row of rows) {
-    const rewrapped = await rewrapText(masterSecret, secretBinding(row.id), row.sealed).catch(() => undefined);
-    if (rewrapped === undefined) unreadable++;
-    else if (rewrapped) await db.update(deliveryRoutes).set({ sealedSecret: rewrapped }).where(and(eq(deliveryRoutes.id, row.id), eq(deliveryRoutes.sealedSecret, row.sealed)));
-  }
-  return { seen: rows.length, unreadable };
+  return rewrapRows(masterSecret, limit, {
+    stale: async (latest, limit) =>
+      (await db
+        .select({ id: deliveryRoutes.id, sealed: deliveryRoutes.sealedSecret })
+        .from(deliveryRoutes)
+        .where(and(isNotNull(deliveryRoutes.sealedSecret), sealedBefore(deliveryRoutes.sealedSecret, latest)))
+        .limit(limit)
+        .all()) as { id: string; sealed: string }[],
+    rewrap: (row) => rewrapText(masterSecret, secretBinding(row.id), row.sealed),
+    write: (row, sealed) => db.update(deliveryRoutes).set({ sealedSecret: sealed }).where(and(eq(deliveryRoutes.id, row.id), eq(deliveryRoutes.sealedSecret, row.sealed))),
+  });
 }
 
 /** The live routes of a workspace, newest first: `limit` + 1 past `after` (platform/http/paging.ts). */

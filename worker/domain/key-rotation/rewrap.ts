@@ -5,13 +5,14 @@ import { rewrapOperatorSecrets } from "../operators/store";
 import { rewrapOpenBankingKeys } from "../partners/open-banking-keys";
 import { rewrapReportPages } from "../reports/store";
 import { rewrapEndpointSecrets } from "../webhooks/endpoints";
+import type { RewrapTally } from "../vault/rewrap-rows";
 
 /** Rows one batch re-wraps; a few batches a cron run, so a run stays small and a backlog drains over the next minutes. */
 export const REWRAP_BATCH = 200;
 export const REWRAP_BATCHES_PER_RUN = 5;
 
 type RewrapEnv = Pick<Env, "DB" | "RESULTS">;
-type Rewrap = (env: RewrapEnv, masterSecret: string, limit: number) => Promise<{ seen: number; unreadable: number }>;
+type Rewrap = (env: RewrapEnv, masterSecret: string, limit: number) => Promise<RewrapTally>;
 
 /**
  * Every store of sealed secrets, each rewrapped by its owning module: whatever the vault seals must be here, or a

@@ -1,9 +1,10 @@
-import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { type OperatorRole, operatorSessions, operators } from "./tables";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 import { deleteBatch } from "../../platform/database/delete-batch";
-import { latestKeyVersion, rewrapText } from "../vault/envelope";
+import { rewrapText } from "../vault/envelope";
+import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 import { totpBinding } from "./enrol";
 
 export type OperatorRow = typeof operators.$inferSelect;
@@ -75,18 +76,11 @@ export function purgeExpiredOperatorSessions(d1: D1Database, limit: number, now:
 }
 
 /** A rotation step over operators' TOTP secrets (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older master key version. */
-export async function rewrapOperatorSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const rows = await database(d1)
-    .select({ id: operators.id, sealed: operators.totpSealed })
-    .from(operators)
-    .where(sql`json_extract(${operators.totpSealed}, '$.kv') < ${latestKeyVersion(masterSecret)}`)
-    .limit(limit)
-    .all();
-  let unreadable = 0;
-  for (const row of rows) {
-    const rewrapped = await rewrapText(masterSecret, totpBinding(row.id), row.sealed).catch(() => undefined);
-    if (rewrapped === undefined) unreadable++;
-    else if (rewrapped) await database(d1).update(operators).set({ totpSealed: rewrapped }).where(and(eq(operators.id, row.id), eq(operators.totpSealed, row.sealed)));
-  }
-  return { seen: rows.length, unreadable };
+export function rewrapOperatorSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+  const db = database(d1);
+  return rewrapRows(masterSecret, limit, {
+    stale: (latest, limit) => db.select({ id: operators.id, sealed: operators.totpSealed }).from(operators).where(sealedBefore(operators.totpSealed, latest)).limit(limit).all(),
+    rewrap: (row) => rewrapText(masterSecret, totpBinding(row.id), row.sealed),
+    write: (row, sealed) => db.update(operators).set({ totpSealed: sealed }).where(and(eq(operators.id, row.id), eq(operators.totpSealed, row.sealed))),
+  });
 }

@@ -3,7 +3,8 @@ import type { OpenBankingKeys } from "../../../collectors/openbanking";
 import { database } from "../../platform/database/client";
 import { ApiError } from "../../platform/errors/api-error";
 import { connections, partnerOpenBankingKeys } from "./tables";
-import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
+import { openText, rewrapText, sealText } from "../vault/envelope";
+import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 
 /**
  * A partner's own Open Banking 이용기관 keys (docs/institutions/openbanking.md §1.5): set and removed by the partner
@@ -85,20 +86,12 @@ export async function partnerKeysFor(d1: D1Database, masterKey: string, workspac
 }
 
 /** Moves sealed partner secrets onto the newest master key (key-rotation/rewrap.ts). */
-export async function rewrapOpenBankingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+export function rewrapOpenBankingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
   const k = partnerOpenBankingKeys;
   const db = database(d1);
-  const rows = await db
-    .select({ id: k.partnerWorkspaceId, sealed: k.sealedSecret })
-    .from(k)
-    .where(sql`json_extract(${k.sealedSecret}, '$.kv') < ${latestKeyVersion(masterSecret)}`)
-    .limit(limit)
-    .all();
-  let unreadable = 0;
-  for (const row of rows) {
-    const rewrapped = await rewrapText(masterSecret, binding(row.id), row.sealed).catch(() => undefined);
-    if (rewrapped === undefined) unreadable++;
-    else if (rewrapped) await db.update(k).set({ sealedSecret: rewrapped }).where(and(eq(k.partnerWorkspaceId, row.id), eq(k.sealedSecret, row.sealed)));
-  }
-  return { seen: rows.length, unreadable };
+  return rewrapRows(masterSecret, limit, {
+    stale: (latest, limit) => db.select({ id: k.partnerWorkspaceId, sealed: k.sealedSecret }).from(k).where(sealedBefore(k.sealedSecret, latest)).limit(limit).all(),
+    rewrap: (row) => rewrapText(masterSecret, binding(row.id), row.sealed),
+    write: (row, sealed) => db.update(k).set({ sealedSecret: sealed }).where(and(eq(k.partnerWorkspaceId, row.id), eq(k.sealedSecret, row.sealed))),
+  });
 }

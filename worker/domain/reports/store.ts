@@ -4,6 +4,7 @@ import { database } from "../../platform/database/client";
 import { failureReports } from "./tables";
 import type { FailureReport } from "../../platform/errors/failure-report";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
+import { type RewrapTally, rewrapRows } from "../vault/rewrap-rows";
 import { reportUrl } from "../../../collectors/kit/redaction";
 
 export type ReportRow = typeof failureReports.$inferSelect;
@@ -103,32 +104,29 @@ export async function reportPage(env: Pick<Env, "RESULTS" | "VAULT_MASTER_KEY">,
  * key re-wrapped, the page never decrypted) and its version written after. A page whose object is gone keeps nothing
  * to open: its row says so (`page_key` null).
  */
-export async function rewrapReportPages(env: Pick<Env, "DB" | "RESULTS">, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
+export function rewrapReportPages(env: Pick<Env, "DB" | "RESULTS">, masterSecret: string, limit: number): Promise<RewrapTally> {
   const latest = latestKeyVersion(masterSecret);
   const db = database(env.DB);
-  const rows = (await db
-    .select({ id: failureReports.id, pageKey: failureReports.pageKey, version: failureReports.pageKeyVersion })
-    .from(failureReports)
-    .where(and(isNotNull(failureReports.pageKey), or(isNull(failureReports.pageKeyVersion), lt(failureReports.pageKeyVersion, latest))))
-    .limit(limit)
-    .all()) as { id: string; pageKey: string; version: number | null }[];
-  let unreadable = 0;
-  for (const row of rows) {
-    const object = await env.RESULTS.get(row.pageKey);
-    if (!object) {
-      await db.update(failureReports).set({ pageKey: null, pageKeyVersion: null }).where(and(eq(failureReports.id, row.id), eq(failureReports.pageKey, row.pageKey)));
-      continue;
-    }
-    const sealed = await object.text();
-    const rewrapped = await rewrapText(masterSecret, pageBinding(row.id), sealed).catch(() => undefined);
-    if (rewrapped === undefined) {
-      unreadable++;
-      continue;
-    }
-    if (rewrapped) await env.RESULTS.put(row.pageKey, rewrapped);
-    await db.update(failureReports).set({ pageKeyVersion: latest }).where(and(eq(failureReports.id, row.id), sql`${failureReports.pageKey} IS ${row.pageKey}`));
-  }
-  return { seen: rows.length, unreadable };
+  const r = failureReports;
+  return rewrapRows(masterSecret, limit, {
+    stale: async (newest, limit) =>
+      (await db
+        .select({ id: r.id, pageKey: r.pageKey })
+        .from(r)
+        .where(and(isNotNull(r.pageKey), or(isNull(r.pageKeyVersion), lt(r.pageKeyVersion, newest))))
+        .limit(limit)
+        .all()) as { id: string; pageKey: string }[],
+    // Never null: a page already under the newest key still has its version to write, one of unknown version above all.
+    rewrap: async (row): Promise<{ gone: true } | { page: string | null }> => {
+      const object = await env.RESULTS.get(row.pageKey);
+      return object ? { page: await rewrapText(masterSecret, pageBinding(row.id), await object.text()) } : { gone: true };
+    },
+    write: async (row, next) => {
+      if ("gone" in next) return db.update(r).set({ pageKey: null, pageKeyVersion: null }).where(and(eq(r.id, row.id), eq(r.pageKey, row.pageKey)));
+      if (next.page) await env.RESULTS.put(row.pageKey, next.page);
+      return db.update(r).set({ pageKeyVersion: latest }).where(and(eq(r.id, row.id), sql`${r.pageKey} IS ${row.pageKey}`));
+    },
+  });
 }
 
 /** Closes an open report, naming the adapter change that fixed it; null when there is no open report of that id. */

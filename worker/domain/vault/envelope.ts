@@ -91,19 +91,30 @@ async function openBound(masterSecret: string, sealed: SealedSecret, bound: stri
 }
 
 /**
+ * What a re-wrap throws for a blob the keyring cannot open (its version retired, its binding not this row's, tampered
+ * with): a rotation counts the row and leaves it as it is (vault/rewrap-rows.ts), while any other failure (the store
+ * the blob is read from) still stops the run.
+ */
+export class SealedUnreadable extends Error {}
+
+/**
  * The same secret with its data key wrapped by the keyring's newest master key, or null when it already is: the
  * payload is not touched (it stays under its data key), so a re-wrap never holds the secret in clear. A blob the
- * keyring cannot open throws, and is left as it was.
+ * keyring cannot open throws SealedUnreadable, and is left as it was.
  */
 async function rewrapBound(masterSecret: string, sealedJson: string, bound: (sealed: SealedSecret) => string): Promise<string | null> {
-  const sealed = JSON.parse(sealedJson) as SealedSecret;
-  const kv = latestKeyVersion(masterSecret);
-  if (sealed.kv === kv) return null;
-  const aad = `dk:${bound(sealed)}`;
-  const dataKey = await decrypt(await aesKey(masterKeyBytes(masterSecret, sealed.kv), ["decrypt"]), sealed.dk, aad);
-  const dk = await encrypt(await aesKey(masterKeyBytes(masterSecret, kv), ["encrypt"]), dataKey, aad);
-  dataKey.fill(0);
-  return JSON.stringify({ ...sealed, kv, dk } satisfies SealedSecret);
+  try {
+    const sealed = JSON.parse(sealedJson) as SealedSecret;
+    const kv = latestKeyVersion(masterSecret);
+    if (sealed.kv === kv) return null;
+    const aad = `dk:${bound(sealed)}`;
+    const dataKey = await decrypt(await aesKey(masterKeyBytes(masterSecret, sealed.kv), ["decrypt"]), sealed.dk, aad);
+    const dk = await encrypt(await aesKey(masterKeyBytes(masterSecret, kv), ["encrypt"]), dataKey, aad);
+    dataKey.fill(0);
+    return JSON.stringify({ ...sealed, kv, dk } satisfies SealedSecret);
+  } catch (cause) {
+    throw new SealedUnreadable("the keyring opens no key of this sealed secret", { cause });
+  }
 }
 
 export function rewrapCredential(masterSecret: string, context: SealContext, sealedJson: string): Promise<string | null> {

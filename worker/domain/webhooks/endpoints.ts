@@ -4,7 +4,7 @@ import { webhookDeliveries, webhookEndpoints } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import type { WebhookEventType } from "../../../contracts/webhooks";
-import { latestKeyVersion } from "../vault/envelope";
+import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 import { recipientsSql } from "../workspaces/recipients";
 import { newSigningSecret, rewrapSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
 
@@ -137,27 +137,25 @@ export function workspaceSubscribersStatement(d1: D1Database, workspaceId: strin
     .bind(workspaceId, type);
 }
 
-/** As domain/credentials/store.ts `rewrapCredentials`, for endpoints' signing secrets (the current one and a rotation's previous one). */
-export async function rewrapEndpointSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<{ seen: number; unreadable: number }> {
-  const version = latestKeyVersion(masterSecret);
-  const rows = await database(d1)
-    .select({ id: webhookEndpoints.id, workspaceId: webhookEndpoints.workspaceId, sealedSecret: webhookEndpoints.sealedSecret, previousSealedSecret: webhookEndpoints.previousSealedSecret })
-    .from(webhookEndpoints)
-    .where(or(sql`json_extract(${webhookEndpoints.sealedSecret}, '$.kv') < ${version}`, sql`json_extract(${webhookEndpoints.previousSealedSecret}, '$.kv') < ${version}`))
-    .limit(limit)
-    .all();
-  let unreadable = 0;
-  for (const row of rows) {
-    const rewrap = (sealed: string | null) => (sealed ? rewrapSigningSecret(masterSecret, row, sealed).catch(() => undefined) : Promise.resolve(null));
-    const [current, previous] = await Promise.all([rewrap(row.sealedSecret), rewrap(row.previousSealedSecret)]);
-    if (current === undefined || previous === undefined) {
-      unreadable++;
-      continue;
-    }
-    await database(d1)
-      .update(webhookEndpoints)
-      .set({ sealedSecret: current ?? row.sealedSecret, previousSealedSecret: previous ?? row.previousSealedSecret })
-      .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.sealedSecret, row.sealedSecret), sql`${webhookEndpoints.previousSealedSecret} IS ${row.previousSealedSecret}`));
-  }
-  return { seen: rows.length, unreadable };
+/** A rotation step over endpoints' signing secrets (domain/key-rotation/rewrap.ts): the current one and a rotation's previous one. */
+export function rewrapEndpointSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+  const db = database(d1);
+  const e = webhookEndpoints;
+  return rewrapRows(masterSecret, limit, {
+    stale: (latest, limit) =>
+      db
+        .select({ id: e.id, workspaceId: e.workspaceId, sealedSecret: e.sealedSecret, previousSealedSecret: e.previousSealedSecret })
+        .from(e)
+        .where(or(sealedBefore(e.sealedSecret, latest), sealedBefore(e.previousSealedSecret, latest)))
+        .limit(limit)
+        .all(),
+    // Either secret unreadable leaves the row whole: both move together or neither does.
+    rewrap: async (row) => {
+      const rewrap = (sealed: string | null) => (sealed ? rewrapSigningSecret(masterSecret, row, sealed) : Promise.resolve(null));
+      const [current, previous] = await Promise.all([rewrap(row.sealedSecret), rewrap(row.previousSealedSecret)]);
+      return current === null && previous === null ? null : { sealedSecret: current ?? row.sealedSecret, previousSealedSecret: previous ?? row.previousSealedSecret };
+    },
+    write: (row, next) =>
+      db.update(e).set(next).where(and(eq(e.id, row.id), eq(e.sealedSecret, row.sealedSecret), sql`${e.previousSealedSecret} IS ${row.previousSealedSecret}`)),
+  });
 }
