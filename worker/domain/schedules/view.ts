@@ -1,6 +1,5 @@
+import { isoTime, isoTimeOrNull } from "../../platform/lib/iso-time";
 import type { ScheduleRow } from "./store";
-
-const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
 
 /** A schedule as the API, the console and its webhook event show it. */
 export function scheduleView(row: ScheduleRow) {
@@ -17,11 +16,11 @@ export function scheduleView(row: ScheduleRow) {
     incremental: row.incremental,
     status: row.status,
     pausedReason: row.pausedReason,
-    nextRunAt: iso(row.nextRunAt),
+    nextRunAt: isoTimeOrNull(row.nextRunAt),
     consecutiveFailures: row.consecutiveFailures,
     skippedRuns: row.skippedRuns,
-    lastSkippedFor: iso(row.lastSkippedFor),
-    createdAt: iso(row.createdAt)!,
+    lastSkippedFor: isoTimeOrNull(row.lastSkippedFor),
+    createdAt: isoTime(row.createdAt),
   };
 }
 
