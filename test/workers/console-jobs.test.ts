@@ -123,10 +123,53 @@ describe("jobs in the console", () => {
       expect(res.status).toBe(403);
       expect(JSON.parse(res.html).code).toBe("WORKSPACE_ACCESS_DENIED");
     }
-    // Through their own workspace's path the job is simply not there.
-    const res = await stranger.open(`/console/w/${own.workspaceId}/jobs/${jobId}/status.json`);
+    // Through their own workspace's path the job is simply not there: the page's poll, which asks for JSON, gets the envelope.
+    const res = await stranger.request(`/console/w/${own.workspaceId}/jobs/${jobId}/status.json`, { headers: { Accept: "application/json" } });
     expect(res.status).toBe(404);
-    expect(JSON.parse(res.html).code).toBe("DATA_JOB_NOT_FOUND");
+    expect(((await res.json()) as Json).code).toBe("DATA_JOB_NOT_FOUND");
+  });
+});
+
+describe("a stale link in the console", () => {
+  it("answers a job, schedule, route, endpoint or invoice that is not there or is another workspace's, and a path no page has, with a 404 page in the console's layout and a way back to its list; the API and the page's poll keep the envelope", async () => {
+    const owner = new ConsoleBrowser();
+    const theirs = await owner.signUp();
+    await owner.open(`/console/w/${theirs.workspaceId}/jobs`);
+    const created = await owner.post(`/console/w/${theirs.workspaceId}/jobs`, { target: "sandbox.bank|bank.accounts.cb.v1" });
+    const theirJob = /\/jobs\/([0-9a-f-]{36})$/.exec(created.location!)![1]!;
+
+    const person = new ConsoleBrowser();
+    const base = `/console/w/${(await person.signUp()).workspaceId}`;
+    const gone = crypto.randomUUID();
+    const links: [path: string, back: string, code: string][] = [
+      [`${base}/jobs/${theirJob}`, `${base}/jobs`, "DATA_JOB_NOT_FOUND"],
+      [`${base}/jobs/${gone}/results.csv`, `${base}/jobs`, "DATA_JOB_NOT_FOUND"],
+      [`${base}/schedules/${gone}`, `${base}/schedules`, "RESOURCE_NOT_FOUND"],
+      [`${base}/delivery-routes/${gone}`, `${base}/delivery-routes`, "RESOURCE_NOT_FOUND"],
+      [`${base}/webhooks/${gone}`, `${base}/webhooks`, "RESOURCE_NOT_FOUND"],
+      [`${base}/billing/invoices/${gone}`, `${base}/billing`, "INVOICE_NOT_FOUND"],
+      [`${base}/jobs/${gone}/no-such-page`, `${base}/jobs`, "RESOURCE_NOT_FOUND"],
+    ];
+    for (const [path, back, code] of links) {
+      const page = await person.open(path);
+      expect([path, page.status, page.response.headers.get("Content-Type")]).toEqual([path, 404, "text/html; charset=UTF-8"]);
+      expect(page.html, path).toMatch(new RegExp(`<p id="not-found" data-code="${code}">[^<]*(찾을 수 없습니다|페이지가 없습니다)`));
+      expect(page.html, path).toContain(`<a href="${back}">`);
+      // The console's own page: its menu, its headers.
+      expect(page.html, path).toContain('aria-label="콘솔 메뉴"');
+      expect(page.response.headers.get("Content-Security-Policy"), path).toContain("frame-ancestors 'none'");
+    }
+    // Outside a workspace, the way back is the person's workspaces.
+    const nowhere = await person.open("/console/no-such-page");
+    expect([nowhere.status, alertCode(nowhere.html)]).toEqual([404, "RESOURCE_NOT_FOUND"]);
+    expect(nowhere.html).toContain('<a href="/console/workspaces">');
+
+    // The page's poll asks for JSON and keeps the envelope; the API answers the same job with its own, as ever.
+    const poll = await person.request(`${base}/jobs/${theirJob}/status.json`, { headers: { Accept: "application/json" } });
+    expect([poll.status, ((await poll.json()) as Json).code]).toEqual([404, "DATA_JOB_NOT_FOUND"]);
+    const key = await issueApiKey(env.DB, { workspaceId: base.split("/").at(-1)!, name: "stale links", canManageKeys: false });
+    const api = await callJson<Json>(`/api/v1/data-jobs/${theirJob}`, { key: key.secret });
+    expect([api.status, api.headers.get("Content-Type"), api.body.code]).toEqual([404, "application/json", "DATA_JOB_NOT_FOUND"]);
   });
 });
 

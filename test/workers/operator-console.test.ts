@@ -277,6 +277,36 @@ describe("the /admin console", () => {
     expect((await browser.open("/admin")).response.headers.get("Location")).toBe("/admin/sign-in");
   });
 
+  it("answers a stale link (a workspace, job or report that is not there, a path no page has) with a 404 page in the operators' layout and a way back, while /admin/api keeps the envelope", async () => {
+    const operator = await newOperator("support");
+    const browser = new ConsoleBrowser();
+    await browser.open("/admin/sign-in");
+    expect((await browser.post("/admin/sign-in", { email: operator.email, password: operator.password, code: operator.app.generate() })).status).toBe(303);
+    const gone = crypto.randomUUID();
+    for (const [path, back, code] of [
+      [`/admin/workspaces/${gone}`, "/admin", "WORKSPACE_NOT_FOUND"],
+      [`/admin/jobs/${gone}`, "/admin", "DATA_JOB_NOT_FOUND"],
+      [`/admin/reports/${gone}`, "/admin/reports", "AGENT_BUG_REPORT_NOT_FOUND"],
+      [`/admin/no-such-page`, "/admin", "RESOURCE_NOT_FOUND"],
+    ]) {
+      const page = await browser.open(path!);
+      expect([path, page.status, page.response.headers.get("Content-Type")]).toEqual([path, 404, "text/html; charset=UTF-8"]);
+      expect(alertCode(page.html), path).toBe(code);
+      expect(page.html, path).toContain(`<a href="${back}">`);
+      // A page's guard is what reads the operator's session: a path no page has is shown without their menu.
+      expect(page.html.includes('aria-label="운영자 메뉴"'), path).toBe(path !== "/admin/no-such-page");
+    }
+    // The operators' API, under the pages' own path, answers with its envelope: a row it has not, a path it has not.
+    const api = await signedIn("support");
+    for (const [path, code] of [
+      [`/admin/api/jobs/${gone}`, "DATA_JOB_NOT_FOUND"],
+      ["/admin/api/no-such-route", "RESOURCE_NOT_FOUND"],
+    ]) {
+      const answer = await callJson<Json>(path!, { key: api.token });
+      expect([path, answer.status, answer.headers.get("Content-Type"), answer.body.code]).toEqual([path, 404, "application/json", code]);
+    }
+  });
+
   it("announces an outage from Korean local times and withdraws it, for admins only", async () => {
     const admin = await newOperator("admin");
     const browser = new ConsoleBrowser();

@@ -33,6 +33,9 @@ const GROUPS: { name: string; links: Link[] }[] = [
   },
 ];
 
+/** The workspace's page at `path` (a segment after /console/w/<id>/), as the menu names it. */
+export const workspacePageOf = (path: string | undefined): Link | undefined => [...MAIN, ...GROUPS.flatMap((group) => group.links)].find((link) => link.path === path);
+
 /**
  * The signed-in header: the workspace's pages the user's role may open, grouped, and the account's actions. Without
  * script: the whole menu is one <details> a phone opens (layout.tsx shows it open from 48rem), and each group a

@@ -10,6 +10,7 @@ import { showSearch } from "./home";
 import { showJob } from "./job";
 import { announceForm, showOutages, withdrawForm } from "./outages";
 import { operatorSignedIn } from "./session";
+import { adminNotFound } from "./not-found";
 import { operatorSignOut, showOperatorSignIn, submitOperatorSignIn } from "./sign-in";
 import { creditForm, planForm, rerunForm, showWorkspace, suspensionForm } from "./workspace";
 
@@ -25,6 +26,7 @@ const ProviderOutage = Id.extend({ code: z.string() });
 export function adminConsole(): Hono<AdminPagesEnv> {
   const app = new Hono<AdminPagesEnv>();
   app.use(consolePageHeaders);
+  app.use(adminNotFound);
   app.get("/sign-in", showOperatorSignIn);
   app.post("/sign-in", submitOperatorSignIn);
   // Each page names its guard rather than `use("*")`: a wildcard here would also catch /admin/api paths the API does not serve.
