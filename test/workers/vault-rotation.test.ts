@@ -167,7 +167,7 @@ describe("rotating the vault's master key", () => {
     expect(await reportPage(retired, (await findReport(env.DB, reportId))!)).toEqual({ html: "<p>회전 전에 봉인한 페이지</p>", screenshot: null });
   });
 
-  it("leaves a secret no key of the keyring opens as it is in every store, counts it, and still moves the rows beside it; a page R2 cannot read stops the run instead", async () => {
+  it("leaves a secret no key of the keyring opens as it is in every store, counts it, and still moves the rows beside it; a page whose object is gone is marked so, one R2 cannot read stops the run instead", async () => {
     // Version 1 like the old key, but another key: the rotating keyring opens nothing sealed with it.
     const FOREIGN = `v1:${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
     const foreign = { ...env, VAULT_MASTER_KEY: FOREIGN };
@@ -197,11 +197,15 @@ describe("rotating the vault's master key", () => {
       page: await (await env.RESULTS.get(foreignPage))!.text(),
     });
     const before = await sealedNow();
+    // A page whose object is gone has nothing to move: its row says so, and it is not counted as unreadable.
+    const goneReport = await fileReport(env, "sandbox.bank", { requestId: `req-${crypto.randomUUID()}` }, { ...page, step: `gone ${crypto.randomUUID()}` });
+    await env.RESULTS.delete((await findReport(env.DB, goneReport))!.pageKey!);
 
     const report = await rewrapStep(env, ROTATING);
     expect(report.unreadable).toEqual(Object.fromEntries(Object.keys(NONE_UNREADABLE).map((store) => [store, 1])));
     expect(await sealedNow()).toEqual(before);
     expect((await findReport(env.DB, foreignReport))!.pageKeyVersion).toBe(1);
+    expect(await findReport(env.DB, goneReport)).toMatchObject({ pageKey: null, pageKeyVersion: null });
     expect(await openActiveCredential(env.DB, RETIRED, readable)).toEqual({ authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" });
     expect(await openText(FOREIGN, totpBinding(operator.row.id), before.operator)).toBe(operator.totpSecret);
 
