@@ -2,6 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { createJob } from "../../worker/domain/jobs/create";
+import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
 import { executeMessage } from "../../worker/domain/pipeline/executor";
 import { unitResultsKey } from "../../worker/domain/results/keys";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
@@ -87,6 +88,76 @@ describe("unit executor on real components", () => {
     const stored = await committedRecords(job.id);
     const key = (r: Record<string, unknown>) => String(r.identifier);
     expect(stored.map(key).sort()).toEqual(truth.map(key).sort());
+  });
+
+  it("writes a job's plan as one row whatever its units, and a unit's row only by its commit, with what the plan named", async () => {
+    let written = 0;
+    // D1 counts every index a write touches as a row written: summed as it reports each statement of a batch.
+    const counting = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            const results = await target.batch(statements);
+            written += results.reduce((n, r) => n + (r.meta.rows_written ?? 0), 0);
+            return results;
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const lifecycle = new JobLifecycle({ ...withCapturedQueue().env, DB: counting });
+    const planWrites = async (units: number) => {
+      const { job } = await newJob();
+      written = 0;
+      const planned = Array.from({ length: units }, (_, i) => ({ target: { id: `acct-${i % 3}`, attributes: { currencyCode: "KRW" } }, segment: { start: "2026-02-01", end: "2026-02-28" } }));
+      expect(await lifecycle.planned(job, planned, job.leaseFence, Date.now())).toEqual({ next: 0, finished: false });
+      expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(0);
+      return written;
+    };
+    expect(await planWrites(36)).toBe(await planWrites(1));
+
+    const { job, plan } = await newJob();
+    const h = harness();
+    await executeMessage(h.deps, plan);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(0);
+    const entries = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units);
+    expect(entries).toHaveLength(6);
+    await h.drain();
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6 });
+    const rows = await env.DB.prepare("SELECT unit_index, status, target_id, target_attributes, segment_start, segment_end FROM task_units WHERE job_id = ? ORDER BY unit_index").bind(job.id).all();
+    expect(rows.results).toEqual(
+      entries.map((e: Record<string, unknown>, i: number) => ({ unit_index: i, status: "DONE", target_id: e.targetId, target_attributes: JSON.stringify(e.targetAttributes), segment_start: e.segmentStart, segment_end: e.segmentEnd })),
+    );
+  });
+
+  it("finishes a job planned before drizzle/0051, its units' rows written QUEUED at planning, with the records a new job stores", async () => {
+    const { job, plan } = await newJob();
+    const h = harness();
+    await executeMessage(h.deps, plan);
+    await executeMessage(h.deps, h.queued.shift()!);
+    // As the planning before 0051 left it, its first unit committed since: a row a unit, the rest QUEUED, and no plan.
+    const entries = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units) as Record<string, any>[];
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM job_plans WHERE job_id = ?").bind(job.id),
+      ...entries.slice(1).map((e, i) =>
+        env.DB.prepare("INSERT INTO task_units (job_id, unit_index, target_id, target_attributes, segment_start, segment_end, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'QUEUED', ?)")
+          .bind(job.id, i + 1, e.targetId, JSON.stringify(e.targetAttributes), e.segmentStart, e.segmentEnd, Date.now()),
+      ),
+    ]);
+
+    const migration = (env as Env & { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.startsWith("0051_"))!;
+    // Its backfill only: the table is there already.
+    for (const query of migration.queries.filter((q) => q.includes("INTO `job_plans`"))) await env.DB.prepare(query).run();
+    expect(JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units)).toEqual(entries);
+
+    await h.drain();
+    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
+    const key = (r: Record<string, unknown>) => String(r.identifier);
+    expect((await committedRecords(job.id)).map(key).sort()).toEqual(truth.map(key).sort());
+    const rows = await env.DB.prepare("SELECT unit_index, status, target_id, segment_start FROM task_units WHERE job_id = ? ORDER BY unit_index").bind(job.id).all();
+    expect(rows.results).toEqual(entries.map((e, i) => ({ unit_index: i, status: "DONE", target_id: e.targetId, segment_start: e.segmentStart })));
   });
 
   it("counts a redelivered unit once and does not fork the chain", async () => {

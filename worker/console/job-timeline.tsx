@@ -19,7 +19,8 @@ const period = (unit: UnitHistory) => (unit.segmentStart ? ` (${unit.segmentStar
  */
 export function jobTimeline(job: JobRow, units: UnitHistory[]): Step[] {
   const steps: Step[] = [{ at: job.createdAt, kind: "queued", text: "요청을 받아 대기열에 넣었습니다" }];
-  const done = units.filter((unit) => unit.status === "DONE").sort((a, b) => a.updatedAt - b.updatedAt || a.unitIndex - b.unitIndex);
+  // A committed unit's row always has its commit's time (unit-history.ts).
+  const done = units.filter((unit) => unit.status === "DONE").sort((a, b) => a.updatedAt! - b.updatedAt! || a.unitIndex - b.unitIndex);
   for (const unit of done) steps.push({ at: unit.updatedAt, kind: "unit-done", text: `단위 ${unit.unitIndex + 1}${period(unit)} 수집 완료 · ${unit.recordCount ?? 0}건` });
   const finished = job.finishedAt !== null;
   if (!finished) {

@@ -5,7 +5,7 @@ import type { DateSegment, HolderApproval, Target } from "../../../contracts/tas
 import type { JobError } from "../../../contracts/job-failures";
 import { eraseSupersededSecret } from "../credentials/retirement";
 import { database } from "../../platform/database/client";
-import { jobs, taskUnits } from "./tables";
+import { jobPlans, jobs, type PlanEntry, taskUnits } from "./tables";
 import { storeChanges } from "../results/changes";
 import type { FinishedUnit } from "../results/unit-results";
 import { jobBilling } from "../workspaces/job-billing";
@@ -17,7 +17,7 @@ import { jobView, pollIntervalMs } from "./views";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, type PipelineQueue, planMessage, unitMessage } from "./messages";
 import { finishedUnits } from "./results-rows";
-import { findJobById, findUnit, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type UnitRow } from "./store";
+import { findJobById, findUnit, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type PlannedUnitRow } from "./store";
 
 export type JobsEnv = Pick<
   Env,
@@ -62,11 +62,11 @@ export class JobLifecycle {
     return findJobById(this.env.DB, jobId);
   }
 
-  unit(jobId: string, unitIndex: number): Promise<UnitRow | null> {
+  unit(jobId: string, unitIndex: number): Promise<PlannedUnitRow | null> {
     return findUnit(this.env.DB, jobId, unitIndex);
   }
 
-  queuedUnitAfter(jobId: string, unitIndex: number): Promise<UnitRow | null> {
+  queuedUnitAfter(jobId: string, unitIndex: number): Promise<PlannedUnitRow | null> {
     return queuedUnitAfter(this.env.DB, jobId, unitIndex);
   }
 
@@ -150,34 +150,29 @@ export class JobLifecycle {
   }
 
   /**
-   * Stores the units and moves PENDING to RUNNING in one transaction. Units
-   * are keyed by index, so a second planning delivery inserts nothing new.
-   * Continues with the first unit; nothing when another delivery planned
-   * first; finished when there is nothing to collect.
+   * Stores the plan (one row, the units' entries in order) and moves PENDING to RUNNING in one transaction. The plan
+   * goes in only with the move and is keyed by the job, so a second planning delivery writes nothing. Continues with
+   * the first unit; nothing when another delivery planned first; finished when there is nothing to collect.
    */
   async planned(job: JobRow, units: PlannedUnit[], fence: number, now: number): Promise<Continuation> {
     const db = database(this.env.DB);
-    const inserts = units.map((u, unitIndex) =>
-      db
-        .insert(taskUnits)
-        .values({
-          jobId: job.id,
-          unitIndex,
-          targetId: u.target?.id ?? null,
-          targetAttributes: u.target?.attributes ?? null,
-          segmentStart: u.segment?.start ?? null,
-          segmentEnd: u.segment?.end ?? null,
-          status: "QUEUED",
-          updatedAt: now,
-        })
-        .onConflictDoNothing(),
-    );
+    const entries: PlanEntry[] = units.map((u) => ({
+      targetId: u.target?.id ?? null,
+      targetAttributes: u.target?.attributes ?? null,
+      segmentStart: u.segment?.start ?? null,
+      segmentEnd: u.segment?.end ?? null,
+    }));
     const move = db
       .update(jobs)
       .set({ status: "RUNNING", totalTaskCount: units.length, updatedAt: now })
       .where(and(eq(jobs.id, job.id), eq(jobs.status, "PENDING"), underFence(job.id, job.credentialId, fence)))
       .returning();
-    const [moved] = await db.batch([move, ...inserts]);
+    // After the move, and only where it moved the job: a delivery that lost its fence leaves no plan behind.
+    const plan = db
+      .insert(jobPlans)
+      .select(db.select({ jobId: jobs.id, units: sql<string>`${JSON.stringify(entries)}`.as("units") }).from(jobs).where(and(eq(jobs.id, job.id), eq(jobs.status, "RUNNING"), eq(jobs.updatedAt, now))))
+      .onConflictDoNothing();
+    const [moved] = units.length > 0 ? await db.batch([move, plan]) : [await move];
     const planned = moved[0];
     if (!planned) {
       // Still PENDING: not planned elsewhere, so this delivery lost its fence.
@@ -193,32 +188,56 @@ export class JobLifecycle {
   }
 
   /**
-   * Commits units stored together under the delivery's fence, in one
-   * transaction: flips each to DONE with its record count and where its
-   * stored bytes lie, and recomputes the job's counters from its units, so a
-   * redelivered unit cannot count twice. Continues with the next unit when
-   * this delivery completed these and more remain; the last unit succeeds the job.
+   * Commits units stored together under the delivery's fence, in one transaction: writes each unit's row, DONE with
+   * its record count, where its stored bytes lie and what its plan entry names (a row planned before drizzle/0051 is
+   * updated instead, while still QUEUED), and recomputes the job's counters from its units, so a redelivered unit
+   * cannot count twice. Continues with the next unit when this delivery completed these and more remain; the last
+   * unit succeeds the job.
    */
   async unitsCommitted(job: JobRow, units: FinishedUnit[], fence: number, now: number): Promise<Continuation> {
     const db = database(this.env.DB);
     const indexes = units.map((unit) => unit.unitIndex);
-    const flips = units.map((unit) =>
-      db
-        .update(taskUnits)
-        .set({
-          status: "DONE",
-          recordCount: unit.recordCount,
-          resultId: unit.resultId,
-          resultUnit: unit.resultUnit,
-          jsonOffset: unit.jsonOffset,
-          jsonEnd: unit.jsonEnd,
-          csvOffset: unit.csvOffset,
-          csvEnd: unit.csvEnd,
-          updatedAt: now,
+    const writes = units.map((unit) => {
+      const stored = {
+        status: "DONE" as const,
+        recordCount: unit.recordCount,
+        resultId: unit.resultId,
+        resultUnit: unit.resultUnit,
+        jsonOffset: unit.jsonOffset,
+        jsonEnd: unit.jsonEnd,
+        csvOffset: unit.csvOffset,
+        csvEnd: unit.csvEnd,
+        updatedAt: now,
+      };
+      const entry = (field: keyof PlanEntry) => sql`json_extract(${jobPlans.units}, ${`$[${unit.unitIndex}].${field}`})`.as(field);
+      // The row in the table's column order, as drizzle's insert … select requires; only from the job's plan, under the fence.
+      const row = db
+        .select({
+          jobId: jobPlans.jobId,
+          unitIndex: sql`${unit.unitIndex}`.as("unitIndex"),
+          targetId: entry("targetId"),
+          targetAttributes: entry("targetAttributes"),
+          segmentStart: entry("segmentStart"),
+          segmentEnd: entry("segmentEnd"),
+          status: sql`${stored.status}`.as("status"),
+          recordCount: sql`${stored.recordCount}`.as("recordCount"),
+          resultId: sql`${stored.resultId}`.as("resultId"),
+          resultUnit: sql`${stored.resultUnit}`.as("resultUnit"),
+          jsonOffset: sql`${stored.jsonOffset}`.as("jsonOffset"),
+          jsonEnd: sql`${stored.jsonEnd}`.as("jsonEnd"),
+          csvOffset: sql`${stored.csvOffset}`.as("csvOffset"),
+          csvEnd: sql`${stored.csvEnd}`.as("csvEnd"),
+          attempts: sql`0`.as("attempts"),
+          updatedAt: sql`${now}`.as("updatedAt"),
         })
-        .where(and(eq(taskUnits.jobId, job.id), eq(taskUnits.unitIndex, unit.unitIndex), eq(taskUnits.status, "QUEUED"), underFence(job.id, job.credentialId, fence)))
-        .returning({ unitIndex: taskUnits.unitIndex }),
-    );
+        .from(jobPlans)
+        .where(and(eq(jobPlans.jobId, job.id), underFence(job.id, job.credentialId, fence)));
+      return db
+        .insert(taskUnits)
+        .select(row)
+        .onConflictDoUpdate({ target: [taskUnits.jobId, taskUnits.unitIndex], set: stored, setWhere: eq(taskUnits.status, "QUEUED") })
+        .returning({ unitIndex: taskUnits.unitIndex });
+    });
     const counters = db
       .update(jobs)
       .set({
@@ -231,18 +250,18 @@ export class JobLifecycle {
       .select({
         job: jobs,
         next: nextQueuedUnit(job.id),
-        stillQueued: sql<number>`(SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'QUEUED' AND unit_index IN ${indexes})`,
+        stillQueued: sql<number>`${indexes.length} - (SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE' AND unit_index IN ${indexes})`,
       })
       .from(jobs)
       .where(eq(jobs.id, job.id));
-    // The flips first, so the counters and the progress read see them.
-    const [firstFlip, ...otherFlips] = flips;
-    const results = await db.batch([firstFlip!, ...otherFlips, counters, progress]);
+    // The writes first, so the counters and the progress read see them.
+    const [firstWrite, ...otherWrites] = writes;
+    const results = await db.batch([firstWrite!, ...otherWrites, counters, progress]);
     const after = (results.at(-1) as Awaited<typeof progress>)[0];
-    const flipped = results.slice(0, flips.length).some((rows) => (rows as unknown[]).length > 0);
+    const written = results.slice(0, writes.length).some((rows) => (rows as unknown[]).length > 0);
     // The sweep may have ended the job meanwhile: then nothing more is collected for it.
     if (after?.job.status !== "RUNNING") return NOTHING;
-    if (!flipped) {
+    if (!written) {
       if (after.stillQueued > 0) throw leaseLost(job.id);
       return NOTHING;
     }

@@ -12,7 +12,7 @@ import { publishJob } from "./board";
 import { CREDENTIAL_IDS_PER_STATEMENT, findJobById, hasActiveJob, isFinished, type JobRow } from "./store";
 import { credentialLineage } from "../credentials/lineage";
 import { assertLineageIdle } from "../credentials/retirement";
-import { type ResultsDeletionReason, jobs, taskUnits } from "./tables";
+import { jobPlans, type ResultsDeletionReason, jobs, taskUnits } from "./tables";
 import { jobKind } from "./views";
 
 /*
@@ -69,10 +69,14 @@ export async function purgeJobResults(env: PurgeEnv, jobId: string, now: number)
   await purgeResultRows(env.DB, jobId, now);
 }
 
-/** The rows' half of a purge (purgeJobResults): its objects are gone, so its units' rows go and the job is marked purged. */
+/** The rows' half of a purge (purgeJobResults): its objects are gone, so its units' rows and its plan go and the job is marked purged. */
 export async function purgeResultRows(d1: D1Database, jobId: string, now: number): Promise<void> {
   const db = database(d1);
-  await db.batch([db.delete(taskUnits).where(eq(taskUnits.jobId, jobId)), db.update(jobs).set({ resultsPurgedAt: now }).where(eq(jobs.id, jobId))]);
+  await db.batch([
+    db.delete(taskUnits).where(eq(taskUnits.jobId, jobId)),
+    db.delete(jobPlans).where(eq(jobPlans.jobId, jobId)),
+    db.update(jobs).set({ resultsPurgedAt: now }).where(eq(jobs.id, jobId)),
+  ]);
 }
 
 /** Up to `limit` jobs whose results expired or were deleted and are still stored, soonest expired first: the cron's (domain/retention/results.ts). */

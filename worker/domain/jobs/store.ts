@@ -1,13 +1,12 @@
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, max, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { database, statementOf } from "../../platform/database/client";
-import { idempotencyKeys, type JobStatus, jobs, taskUnits } from "./tables";
+import { idempotencyKeys, jobPlans, type JobStatus, jobs, type PlanEntry, type UNIT_STATUSES } from "./tables";
 import type { JobError } from "../../../contracts/job-failures";
 import { KST_OFFSET_MS } from "../../../contracts/korean-time";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { revisionsHold } from "../workspaces/job-billing";
 
 export type JobRow = typeof jobs.$inferSelect;
-export type UnitRow = typeof taskUnits.$inferSelect;
 
 /** A job that ended: no transition leaves SUCCEEDED or FAILED. */
 export const isFinished = (row: Pick<JobRow, "status">): boolean => row.status === "SUCCEEDED" || row.status === "FAILED";
@@ -121,21 +120,36 @@ export async function findJobById(d1: D1Database, id: string): Promise<JobRow | 
   return (await database(d1).select().from(jobs).where(eq(jobs.id, id)).get()) ?? null;
 }
 
-export async function findUnit(d1: D1Database, jobId: string, unitIndex: number): Promise<UnitRow | null> {
-  return (await database(d1).select().from(taskUnits).where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.unitIndex, unitIndex))).get()) ?? null;
+/** A unit of a job's plan and whether its records are committed: what a delivery collects from. */
+export type PlannedUnitRow = PlanEntry & { unitIndex: number; status: (typeof UNIT_STATUSES)[number] };
+
+/** Whether the job's unit at `unitIndex` (an SQL value) has its records committed. */
+const committed = (jobId: string | SQLWrapper, unitIndex: SQLWrapper | number) =>
+  sql`EXISTS (SELECT 1 FROM task_units WHERE task_units.job_id = ${jobId} AND task_units.unit_index = ${unitIndex} AND task_units.status = 'DONE')`;
+
+export async function findUnit(d1: D1Database, jobId: string, unitIndex: number): Promise<PlannedUnitRow | null> {
+  const found = await database(d1)
+    .select({ entry: sql<string | null>`json_extract(${jobPlans.units}, ${`$[${unitIndex}]`})`, done: sql<number>`${committed(jobId, unitIndex)}` })
+    .from(jobPlans)
+    .where(eq(jobPlans.jobId, jobId))
+    .get();
+  if (!found?.entry) return null;
+  return { ...(JSON.parse(found.entry) as PlanEntry), unitIndex, status: found.done ? "DONE" : "QUEUED" };
 }
 
 /** The first unit after `unitIndex` still to collect: where a delivery's chain goes on while its units wait to be committed together. */
-export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: number): Promise<UnitRow | null> {
-  return (
-    (await database(d1)
-      .select()
-      .from(taskUnits)
-      .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "QUEUED"), gt(taskUnits.unitIndex, unitIndex)))
-      .orderBy(taskUnits.unitIndex)
-      .limit(1)
-      .get()) ?? null
-  );
+export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: number): Promise<PlannedUnitRow | null> {
+  // Raw: the plan's units are read through json_each, a table-valued function drizzle's builder cannot select from.
+  const found = await d1
+    .prepare(
+      `SELECT p.key AS unitIndex, p.value AS entry FROM job_plans, json_each(job_plans.units) AS p
+       WHERE job_plans.job_id = ?1 AND p.key > ?2
+         AND NOT EXISTS (SELECT 1 FROM task_units WHERE task_units.job_id = ?1 AND task_units.unit_index = p.key AND task_units.status = 'DONE')
+       ORDER BY p.key LIMIT 1`,
+    )
+    .bind(jobId, unitIndex)
+    .first<{ unitIndex: number; entry: string }>();
+  return found ? { ...(JSON.parse(found.entry) as PlanEntry), unitIndex: found.unitIndex, status: "QUEUED" } : null;
 }
 
 /** How many credential ids one statement names: D1 binds at most 100 parameters a statement, the rest go beside them. */
@@ -167,8 +181,9 @@ export interface SweptJob {
 
 const SWEEP_BATCH = 500;
 
-/** The lowest unit of a job still waiting: where its chain goes on. */
-export const nextQueuedUnit = (jobId: string | SQLWrapper) => sql<number | null>`(SELECT min(unit_index) FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED')`;
+/** The lowest unit of a job's plan not committed yet: where its chain goes on. */
+export const nextQueuedUnit = (jobId: string | SQLWrapper) =>
+  sql<number | null>`(SELECT min(p.key) FROM job_plans, json_each(job_plans.units) AS p WHERE job_plans.job_id = ${jobId} AND NOT ${committed(jobId, sql`p.key`)})`;
 
 function sweptJobs(d1: D1Database, where: SQL): Promise<SweptJob[]> {
   return database(d1)

@@ -97,8 +97,27 @@ export const idempotencyKeys = sqliteTable(
 
 export const UNIT_STATUSES = ["QUEUED", "DONE"] as const;
 
-// Stored WITHOUT ROWID since drizzle/0034 (drizzle cannot declare it): the table is its primary key's index, so D1
-// counts one row written per unit planned, not two (docs/costs.md).
+/** What one planned unit collects: the target (an account, a card) and the period, each null where the schema has none. */
+export interface PlanEntry {
+  targetId: string | null;
+  targetAttributes: Record<string, string> | null;
+  segmentStart: string | null;
+  segmentEnd: string | null;
+}
+
+// A job's units as planned, one row a job (its units' entries in unit order, a unit's index its place), so planning
+// writes one row where a row a unit would write one each: a unit gets its task_units row only when it is committed
+// (docs/costs.md, "writing each unit once"). Stored WITHOUT ROWID since drizzle/0051 (drizzle cannot declare it): one
+// row written, not two with the primary key's index.
+export const jobPlans = sqliteTable("job_plans", {
+  jobId: text("job_id").primaryKey().references(() => jobs.id),
+  units: text("units", { mode: "json" }).$type<PlanEntry[]>().notNull(),
+});
+
+// A unit's row, written once, by its commit (status DONE, its target and period copied from the job's plan); rows
+// planned before drizzle/0051 were written QUEUED at planning and are updated by their commit. Stored WITHOUT ROWID
+// since drizzle/0034 (drizzle cannot declare it): the table is its primary key's index, so D1 counts one row written
+// per unit, not two (docs/costs.md).
 export const taskUnits = sqliteTable(
   "task_units",
   {
