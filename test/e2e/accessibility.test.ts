@@ -61,19 +61,59 @@ async function violations(frame: Page | Frame, off: string[] = []): Promise<Find
 /** Each page's findings at each width, keyed "page @width", so one failure names them all. */
 const found: Record<string, Finding[]> = {};
 
+/**
+ * What misleads on a phone, beside axe (issue 63): the page scrolls sideways (a wide table scrolls inside its own box,
+ * `SidewaysScroll`, and is fine), or a table cell is squeezed so narrow that its text falls one character per line
+ * ("정상" as 정/상): a visible cell of two or more characters whose content box is under 1.6 em, less than two
+ * characters of its own font.
+ */
+async function phoneMisfits(frame: Page | Frame): Promise<Finding[]> {
+  return frame.evaluate(() => {
+    const findings: { rule: string; impact: string; nodes: string[] }[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > innerWidth) {
+      // What reaches past the screen's edge, a box or a line of text in one, outside a box that scrolls on its own.
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      const past: Element[] = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const box = node instanceof Element ? node : node.parentElement!;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const right = node instanceof Element ? node.getBoundingClientRect().right : range.getBoundingClientRect().right;
+        if (right > innerWidth + 1 && !box.parentElement?.closest(".table") && !past.some((outer) => outer.contains(box))) past.push(box);
+      }
+      const named = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className ? `.${String(el.className).split(" ").join(".")}` : ""} "${(el.textContent ?? "").trim().slice(0, 30)}"`;
+      findings.push({ rule: "page-scrolls-sideways", impact: "layout", nodes: [`${root.scrollWidth} > ${innerWidth} px`, ...past.slice(0, 5).map(named)] });
+    }
+    // Shown only to a screen reader (a clipped box of a pixel: `.sr-only`, a stacked table's headings), it is read whole.
+    const unseen = (el: Element | null): boolean => !!el && ((el.getBoundingClientRect().width <= 1 && getComputedStyle(el).overflow !== "visible") || unseen(el.parentElement));
+    const squeezed = [...document.querySelectorAll("td, th")].filter((cell) => {
+      const shown = [...cell.querySelectorAll(".sr-only")].reduce((text, hidden) => text.replace(hidden.textContent!, ""), (cell as HTMLElement).innerText);
+      if ([...shown.replace(/\s/g, "")].length < 2 || cell.getClientRects().length === 0 || unseen(cell)) return false;
+      const style = getComputedStyle(cell);
+      const content = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return content < 1.6 * parseFloat(style.fontSize);
+    });
+    if (squeezed.length) findings.push({ rule: "cell-one-character-per-line", impact: "layout", nodes: squeezed.slice(0, 5).map((cell) => `${cell.tagName.toLowerCase()} "${(cell as HTMLElement).innerText.trim().slice(0, 20)}" (${cell.clientWidth} px)`) });
+    return findings;
+  });
+}
+
 /** Checks what the page shows at both widths (a phone's layout is the same page, resized, not reloaded). */
 async function check(name: string, frame: Page | Frame, page: Page = frame as Page, off: string[] = []): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewport({ width, height: width < 600 ? 844 : 800 });
-    found[`${name} @${width}`] = await violations(frame, off);
+    found[`${name} @${width}`] = [...(await violations(frame, off)), ...(width < 600 ? await phoneMisfits(frame) : [])];
   }
 }
 
 const newPage = async () => (await browser.createBrowserContext()).newPage();
 
-async function open(page: Page, url: string): Promise<void> {
+/** Opens a page, which must answer HTML (with `status` when given: a refusal is a page too). */
+async function open(page: Page, url: string, status?: number): Promise<void> {
   const response = await page.goto(url.startsWith("http") ? url : `${stack.baseUrl}${url}`);
   expect(response!.headers()["content-type"], url).toMatch(/^text\/html/);
+  if (status !== undefined) expect(response!.status(), url).toBe(status);
 }
 
 /**
@@ -228,6 +268,37 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     }
     await open(page, w(`/jobs/${(await seeded).failed}`));
     await check("console a failed job", page);
+    // A stale link: a job that is not there is the console's page of its own, not the API's envelope.
+    await open(page, w(`/jobs/${crypto.randomUUID()}`), 404);
+    await check("console a stale link's not-found page", page);
+    // The command-line login once approved: what the person reads before going back to the terminal.
+    await open(page, device.verification_uri_complete);
+    await Promise.all([page.waitForNavigation(), page.click("button[name=decision][value=approve]")]);
+    await check("console device, approved", page);
+    // The mailed links with tokens that work: an invitation, accepted by a new account, and the unlock link its
+    // owner is mailed after ten wrong passwords (one from each of ten addresses, so no address is made to wait).
+    const invitee = `a11y-invitee-${crypto.randomUUID().slice(0, 8)}@example.co.kr`;
+    await open(page, w("/members"));
+    await page.type("#invite-email", invitee);
+    await Promise.all([page.waitForNavigation(), page.click("form[action$='/members/invite'] button[type=submit]")]);
+    const joining = await newPage();
+    await open(joining, await mailedLink(invitee, "invitation"));
+    await check("console invitation, a mailed link", joining);
+    await joining.type("#password", "a long enough password");
+    await Promise.all([joining.waitForNavigation(), joining.click("main form button[type=submit]")]);
+    const guesser = await newPage();
+    for (let address = 1; address <= 10; address++) {
+      await guesser.setExtraHTTPHeaders({ "CF-Connecting-IP": `198.51.100.${address}` });
+      await open(guesser, "/console/sign-in");
+      await guesser.type("#email", invitee);
+      await guesser.type("#password", "not the password");
+      await Promise.all([guesser.waitForNavigation(), guesser.click("main form button[type=submit]")]);
+    }
+    await open(joining, await mailedLink(invitee, "unlock"));
+    await check("console unlock, a mailed link", joining);
+    await Promise.all([joining.waitForNavigation(), joining.click("main form button[type=submit]")]);
+    await joining.waitForSelector("#link-done");
+    await check("console unlock, done", joining);
     // The paying workspace's billing page, with its plan, card and invoice.
     const paid = await payer;
     await open(paid.page, `${paid.workspace}/billing`);
@@ -265,6 +336,8 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
       await open(admin, (await visit()) as string);
       await check(`admin ${key}`, admin);
     }
+    await open(admin, `/admin/jobs/${crypto.randomUUID()}`, 404);
+    await check("admin a stale link's not-found page", admin);
 
     // The hosted registration page in the SDK's frame: each institution and login method it offers.
     const issued = await client(stack).json("POST", "/api/v1/registration-sessions", {
@@ -298,6 +371,19 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     await frame.waitForSelector("#consentWait:not([hidden])");
     await check("hosted registration waiting for Open Banking's consent", frame, host);
     await (await (await consentWindow).page())!.close();
+    // A session the partner cancelled: the page says it cannot be used (an expired session's screen is the same one).
+    const cancelled = await client(stack).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
+    expect((await client(stack).json("POST", `/api/v1/registration-sessions/${cancelled.body.sessionId}/cancel`)).status).toBe(200);
+    const deadHost = await newPage();
+    await deadHost.goto(partner.url);
+    await deadHost.evaluate(
+      (token, serviceUrl) => (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({ sessionToken: token, serviceUrl, mode: "iframe", onSuccess: () => {}, onError: () => {} }),
+      cancelled.body.sessionToken,
+      stack.baseUrl,
+    );
+    const deadFrame = (await (await deadHost.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
+    await deadFrame.waitForSelector("#fatal:not([hidden])");
+    await check("hosted registration of a cancelled session", deadFrame, deadHost);
 
     // The API reference, once Scalar has rendered the document, in each colour scheme: Scalar follows the system's.
     const reference = await newPage();

@@ -149,6 +149,8 @@ describe("a stale link in the console", () => {
       [`${base}/webhooks/${gone}`, `${base}/webhooks`, "RESOURCE_NOT_FOUND"],
       [`${base}/billing/invoices/${gone}`, `${base}/billing`, "INVOICE_NOT_FOUND"],
       [`${base}/jobs/${gone}/no-such-page`, `${base}/jobs`, "RESOURCE_NOT_FOUND"],
+      // A link made to inject markup: the page says what the catalog says, never what the path says.
+      [`${base}/jobs/${encodeURIComponent('"><img src=x onerror=alert(1)>')}`, `${base}/jobs`, "DATA_JOB_NOT_FOUND"],
     ];
     for (const [path, back, code] of links) {
       const page = await person.open(path);
@@ -157,6 +159,7 @@ describe("a stale link in the console", () => {
       expect(page.html, path).toContain(`<a href="${back}">`);
       // The console's own page: its menu, its headers.
       expect(page.html, path).toContain('aria-label="콘솔 메뉴"');
+      expect(page.html, path).not.toContain("onerror");
       expect(page.response.headers.get("Content-Security-Policy"), path).toContain("frame-ancestors 'none'");
     }
     // Outside a workspace, the way back is the person's workspaces.

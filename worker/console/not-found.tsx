@@ -32,4 +32,4 @@ function layout(c: Context<ConsoleEnv>, body: Child, title: string): Response | 
 }
 
 /** A console path or row that is not there is a page, not the JSON envelope (web/not-found-page.tsx). */
-export const consoleNotFound = notFoundAsPage<ConsoleEnv>(wayBack, layout);
+export const consoleNotFound = notFoundAsPage<ConsoleEnv>(wayBack, layout, "링크가 오래되었거나, 가리키던 것이 지워졌거나, 다른 워크스페이스의 것일 수 있습니다.");

@@ -4,17 +4,21 @@ import { raw } from "hono/html";
 import { CSRF_FIELD } from "../domain/console-sessions/csrf";
 import type { ApiError } from "../platform/errors/api-error";
 
-// High-contrast colours (WCAG AA on white), one column that fits a phone, visible keyboard focus.
+// High-contrast colours (WCAG AA on white), one column that fits a phone, visible keyboard focus. Table cells keep
+// Korean words whole (keep-all): by default a syllable may end a line, so a table wider than a phone was squeezed to
+// one character a line ("정/상") instead of scrolling in its box. Outside tables, a long id or code (a heading's
+// request id, a JSON body) wraps anywhere rather than push the page wider than a phone.
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Apple SD Gothic Neo","Noto Sans KR",sans-serif;color:#111;background:#fff;line-height:1.5}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.75rem 1rem;background:#0b3d91;color:#fff}
 header a{color:#fff}nav{display:flex;flex-wrap:wrap;gap:.75rem}main{max-width:56rem;margin:0 auto;padding:1rem}
-label{display:block;font-weight:600;margin-top:.75rem;overflow-wrap:anywhere}input,select{font:inherit;width:100%;max-width:28rem;padding:.5rem;border:1px solid #555;border-radius:4px}
+label{display:block;font-weight:600;margin-top:.75rem;overflow-wrap:anywhere}input,select,textarea{font:inherit;width:100%;max-width:28rem;padding:.5rem;border:1px solid #555;border-radius:4px}textarea{display:block;min-height:6rem}
 button{font:inherit;margin-top:.75rem;padding:.5rem 1rem;border:0;border-radius:4px;background:#0b3d91;color:#fff;cursor:pointer}
 button.danger{background:#a4161a}:focus-visible{outline:3px solid #f4a300;outline-offset:2px}
 .alert{padding:.75rem;border:2px solid #a4161a;background:#fdecec;color:#5c0b0d;border-radius:4px}
 .notice{padding:.75rem;border:2px solid #1b5e20;background:#eaf6ea;border-radius:4px;word-break:break-all}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid #ccc;vertical-align:top}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem;border-bottom:1px solid #ccc;vertical-align:top;word-break:keep-all;overflow-wrap:normal}
+td code{word-break:keep-all}pre{white-space:pre-wrap;overflow-wrap:anywhere}dd{margin-left:1rem;overflow-wrap:anywhere}h1,h2,h3{overflow-wrap:anywhere}
 .menu{flex:1 1 auto}.menu-bar{width:100%}.menu ul{list-style:none;margin:0;padding:0}.menu summary{cursor:pointer;font-weight:600}.menu a{text-decoration:none}.menu a:hover{text-decoration:underline}
 .menu-toggle{display:inline-block;padding:.25rem .75rem;border:1px solid #fff;border-radius:4px}.menu-bar{display:flex;flex-direction:column;padding-top:.5rem}
 .menu-bar a,.menu-group summary{display:block;padding:.4rem 0}.menu-group ul{padding-left:1rem}.menu-group button{margin:.25rem 0;background:#fff;color:#0b3d91}

@@ -21,14 +21,14 @@ const asksForJson = (accept: string | undefined) => !!accept && accept.includes(
 
 /**
  * The body of a page surface's not-found: what is not there (the envelope's Korean message, its code kept in
- * `data-code`), why a link can lead nowhere, the way back to the list, and the request id support asks for.
+ * `data-code`), how a link can lead nowhere, the way back to the list, and the request id support asks for.
  */
-export const NotFoundBody = (props: { envelope: ErrorEnvelope; back: WayBack }) => (
+export const NotFoundBody = (props: { envelope: ErrorEnvelope; back: WayBack; why: string }) => (
   <>
     <p id="not-found" data-code={props.envelope.code}>
       {props.envelope.message === UNKNOWN_PATH ? "이 주소에는 페이지가 없습니다." : props.envelope.message}
     </p>
-    <p>링크가 오래되었거나, 가리키던 것이 지워졌거나, 다른 워크스페이스의 것일 수 있습니다.</p>
+    <p>{props.why}</p>
     <p>
       <a href={props.back.href}>{props.back.text}</a>
     </p>
@@ -43,10 +43,11 @@ export const NotFoundBody = (props: { envelope: ErrorEnvelope; back: WayBack }) 
  * that is not there (or not of this workspace), is answered 404 with a page in the surface's layout instead of the
  * JSON envelope, whichever handler refused it. It rewrites the envelope after the fact, so every refusal, thrown or
  * returned, is covered, and every other status keeps its answer. `back` says where to go from a path; none (a path the
- * surface does not own, e.g. the operators' API under /admin/api) leaves the envelope as it is.
+ * surface does not own, e.g. the operators' API under /admin/api) leaves the envelope as it is; `why` says, in the
+ * surface's terms, how a link can lead nowhere.
  */
 export const notFoundAsPage =
-  <E extends Env>(back: (c: Context<E>) => WayBack | undefined, layout: NotFoundLayout<E>): MiddlewareHandler<E> =>
+  <E extends Env>(back: (c: Context<E>) => WayBack | undefined, layout: NotFoundLayout<E>, why: string): MiddlewareHandler<E> =>
   async (c, next) => {
     await next();
     if (c.res.status !== 404 || !c.res.headers.get("Content-Type")?.startsWith("application/json") || asksForJson(c.req.header("Accept"))) return;
@@ -54,5 +55,5 @@ export const notFoundAsPage =
     if (!way) return;
     const envelope = (await c.res.clone().json()) as ErrorEnvelope;
     // Hono's setter keeps what the envelope's answer carried besides its type (a session's cookie).
-    c.res = await layout(c, <NotFoundBody envelope={envelope} back={way} />, TITLE);
+    c.res = await layout(c, <NotFoundBody envelope={envelope} back={way} why={why} />, TITLE);
   };

@@ -33,4 +33,4 @@ const layout = (c: Context<AdminPagesEnv>, body: Child, title: string) =>
   );
 
 /** An operators' page path or row that is not there is a page, not the JSON envelope (web/not-found-page.tsx). */
-export const adminNotFound = notFoundAsPage<AdminPagesEnv>(wayBack, layout);
+export const adminNotFound = notFoundAsPage<AdminPagesEnv>(wayBack, layout, "링크가 오래되었거나, 가리키던 것이 지워졌을 수 있습니다.");
