@@ -28,10 +28,13 @@ async function jobWithLostPlan() {
 
 const backdate = (id: string, createdAt: number) => env.DB.prepare("UPDATE jobs SET created_at = ? WHERE id = ?").bind(createdAt, id).run();
 
+/** A plan of two units, as planning writes it (jobs/tables.ts job_plans). */
+const TWO_UNITS = JSON.stringify([0, 1].map(() => ({ targetId: null, targetAttributes: null, segmentStart: null, segmentEnd: null })));
+
 const status = async (id: string) => env.DB.prepare("SELECT status, error FROM jobs WHERE id = ?").bind(id).first<{ status: string; error: string | null }>();
 
 describe("scheduled sweep", () => {
-  it("marks never-started jobs PENDING_ORPHAN, overdue jobs JOB_TIMEOUT, and restarts stalled chains", async () => {
+  it("marks never-started jobs PENDING_ORPHAN, overdue jobs JOB_TIMEOUT, and restarts stalled chains, those planned before drizzle/0051 too", async () => {
     const now = Date.now();
     const orphan = await pendingJob();
     await env.DB.prepare("UPDATE jobs SET created_at = ? WHERE id = ?").bind(now - PENDING_ORPHAN_MS - 1, orphan.row.id).run();
@@ -42,7 +45,14 @@ describe("scheduled sweep", () => {
     const stalled = await pendingJob();
     await env.DB.batch([
       env.DB.prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = 2, completed_task_count = 1, updated_at = ? WHERE id = ?").bind(now - STALL_MS - 1, stalled.row.id),
-      env.DB.prepare("INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, 0, 'DONE', 3, ?), (?, 1, 'QUEUED', NULL, ?)").bind(stalled.row.id, now, stalled.row.id, now),
+      env.DB.prepare("INSERT INTO job_plans (job_id, units) VALUES (?, ?)").bind(stalled.row.id, TWO_UNITS),
+      env.DB.prepare("INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, 0, 'DONE', 3, ?)").bind(stalled.row.id, now),
+    ]);
+    // Planned before drizzle/0051: a row a unit written at planning, and no plan.
+    const stalledBefore = await pendingJob();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = 2, completed_task_count = 1, updated_at = ? WHERE id = ?").bind(now - STALL_MS - 1, stalledBefore.row.id),
+      env.DB.prepare("INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, 0, 'DONE', 3, ?), (?, 1, 'QUEUED', NULL, ?)").bind(stalledBefore.row.id, now, stalledBefore.row.id, now),
     ]);
     const fresh = await pendingJob();
 
@@ -50,11 +60,17 @@ describe("scheduled sweep", () => {
     const sent = queue.sent;
     const counts = await sweep(env.DB, { ...pipelineDeps(queue.env), now: () => now });
 
-    expect(counts).toEqual({ timedOut: 1, orphaned: 1, resumed: 1 });
+    expect(counts).toEqual({ timedOut: 1, orphaned: 1, resumed: 2 });
     expect(JSON.parse((await status(orphan.row.id))!.error!)).toMatchObject({ code: "PENDING_ORPHAN", category: "TRANSIENT", retryable: true });
     expect(JSON.parse((await status(overdue.row.id))!.error!)).toMatchObject({ code: "JOB_TIMEOUT" });
     expect(await lock.holds(overdue.row.id)).toBe(false);
-    expect(sent).toEqual([{ type: "unit", jobId: stalled.row.id, workspaceId: stalled.row.workspaceId, unitIndex: 1 }]);
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        { type: "unit", jobId: stalled.row.id, workspaceId: stalled.row.workspaceId, unitIndex: 1 },
+        { type: "unit", jobId: stalledBefore.row.id, workspaceId: stalledBefore.row.workspaceId, unitIndex: 1 },
+      ]),
+    );
+    expect(sent).toHaveLength(2);
     expect((await status(fresh.row.id))!.status).toBe("PENDING");
     expect((await status(stalled.row.id))!.status).toBe("RUNNING");
   });
@@ -67,7 +83,8 @@ describe("scheduled sweep", () => {
     await env.DB.batch([
       env.DB.prepare("UPDATE jobs SET created_at = ?, awaiting_holder = ? WHERE id = ?").bind(now - PENDING_ORPHAN_MS - 1, JSON.stringify(waiting), planning.row.id),
       env.DB.prepare("UPDATE jobs SET status = 'RUNNING', total_task_count = 2, completed_task_count = 1, updated_at = ?, awaiting_holder = ? WHERE id = ?").bind(now - STALL_MS - 1, JSON.stringify(waiting), running.row.id),
-      env.DB.prepare("INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, 0, 'DONE', 3, ?), (?, 1, 'QUEUED', NULL, ?)").bind(running.row.id, now, running.row.id, now),
+      env.DB.prepare("INSERT INTO job_plans (job_id, units) VALUES (?, ?)").bind(running.row.id, TWO_UNITS),
+      env.DB.prepare("INSERT INTO task_units (job_id, unit_index, status, record_count, updated_at) VALUES (?, 0, 'DONE', 3, ?)").bind(running.row.id, now),
     ]);
     const queue = withCapturedQueue();
     await sweep(env.DB, { ...pipelineDeps(queue.env), now: () => now });

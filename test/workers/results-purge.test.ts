@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import { purgeDueResults } from "../../worker/domain/retention/results";
 import { callJson, createWorkspace, type TestWorkspace } from "./helpers";
-import { expireAt, finishedJob, jobRowOf, storedObjects, unitRows } from "./results-retention-helpers";
+import { expireAt, finishedJob, jobRowOf, planRows, storedObjects, unitRows } from "./results-retention-helpers";
 
 type Json = Record<string, any>;
 
@@ -13,6 +13,7 @@ const row = jobRowOf;
 async function expectPurged(ws: TestWorkspace, jobId: string) {
   expect(await storedObjects(jobId), jobId).toBe(0);
   expect(await unitRows(jobId), jobId).toBe(0);
+  expect(await planRows(jobId), jobId).toBe(0);
   const stored = (await row(jobId))!;
   expect(stored).toMatchObject({ status: "SUCCEEDED", record_count: 3, completed_task_count: 2, total_task_count: 2 });
   expect(stored.results_purged_at).not.toBeNull();
@@ -21,7 +22,7 @@ async function expectPurged(ws: TestWorkspace, jobId: string) {
 
 // Acts on every job whose results expired, whichever file made it: hence the storage-wide project (vitest.config.ts).
 describe("the cron's purge of expired results", () => {
-  it("removes expired results soonest first in bounded batches (objects and units' rows), keeps each job's metadata, and leaves the rest", async () => {
+  it("removes expired results soonest first in bounded batches (objects, units' rows and plans), keeps each job's metadata, and leaves the rest", async () => {
     const ws = await createWorkspace();
     const expired = [await finishedJob(ws), await finishedJob(ws), await finishedJob(ws)];
     const kept = await finishedJob(ws);
@@ -32,6 +33,7 @@ describe("the cron's purge of expired results", () => {
     for (const jobId of expired.slice(0, 2)) await expectPurged(ws, jobId);
     expect(await storedObjects(expired[2]!)).toBeGreaterThan(0);
     expect(await unitRows(expired[2]!)).toBe(2);
+    expect(await planRows(expired[2]!)).toBe(1);
 
     await worker.scheduled(createScheduledController(), env);
     await expectPurged(ws, expired[2]!);

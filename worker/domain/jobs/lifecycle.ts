@@ -17,7 +17,7 @@ import { jobView, pollIntervalMs } from "./views";
 import { monthlyStepsLeft } from "./step-cap";
 import { type PipelineMessage, type PipelineQueue, planMessage, unitMessage } from "./messages";
 import { finishedUnits } from "./results-rows";
-import { findJobById, findUnit, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type PlannedUnitRow } from "./store";
+import { findJobById, findUnit, hasActiveJob, type JobRow, nextQueuedUnit, queuedUnitAfter, type QueuedUnit } from "./store";
 
 export type JobsEnv = Pick<
   Env,
@@ -62,11 +62,11 @@ export class JobLifecycle {
     return findJobById(this.env.DB, jobId);
   }
 
-  unit(jobId: string, unitIndex: number): Promise<PlannedUnitRow | null> {
+  unit(jobId: string, unitIndex: number): Promise<QueuedUnit | null> {
     return findUnit(this.env.DB, jobId, unitIndex);
   }
 
-  queuedUnitAfter(jobId: string, unitIndex: number): Promise<PlannedUnitRow | null> {
+  queuedUnitAfter(jobId: string, unitIndex: number): Promise<QueuedUnit | null> {
     return queuedUnitAfter(this.env.DB, jobId, unitIndex);
   }
 
@@ -210,10 +210,11 @@ export class JobLifecycle {
         updatedAt: now,
       };
       const entry = (field: keyof PlanEntry) => sql`json_extract(${jobPlans.units}, ${`$[${unit.unitIndex}].${field}`})`.as(field);
-      // The row in the table's column order, as drizzle's insert … select requires; only from the job's plan, under the fence.
+      // The row in the table's column order, as drizzle's insert … select requires; written only under the fence. A job
+      // planned before drizzle/0051 has no plan: its unit's row is there already, and the conflict updates it.
       const row = db
         .select({
-          jobId: jobPlans.jobId,
+          jobId: jobs.id,
           unitIndex: sql`${unit.unitIndex}`.as("unitIndex"),
           targetId: entry("targetId"),
           targetAttributes: entry("targetAttributes"),
@@ -230,8 +231,9 @@ export class JobLifecycle {
           attempts: sql`0`.as("attempts"),
           updatedAt: sql`${now}`.as("updatedAt"),
         })
-        .from(jobPlans)
-        .where(and(eq(jobPlans.jobId, job.id), underFence(job.id, job.credentialId, fence)));
+        .from(jobs)
+        .leftJoin(jobPlans, eq(jobPlans.jobId, jobs.id))
+        .where(and(eq(jobs.id, job.id), underFence(job.id, job.credentialId, fence)));
       return db
         .insert(taskUnits)
         .select(row)

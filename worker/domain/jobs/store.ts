@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, max, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { database, statementOf } from "../../platform/database/client";
-import { idempotencyKeys, jobPlans, type JobStatus, jobs, type PlanEntry, type UNIT_STATUSES } from "./tables";
+import { idempotencyKeys, type JobStatus, jobs, type PlanEntry } from "./tables";
 import type { JobError } from "../../../contracts/job-failures";
 import { KST_OFFSET_MS } from "../../../contracts/korean-time";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
@@ -120,37 +120,38 @@ export async function findJobById(d1: D1Database, id: string): Promise<JobRow | 
   return (await database(d1).select().from(jobs).where(eq(jobs.id, id)).get()) ?? null;
 }
 
-/** A unit of a job's plan and whether its records are committed: what a delivery collects from. */
-export type PlannedUnitRow = PlanEntry & { unitIndex: number; status: (typeof UNIT_STATUSES)[number] };
+/** A unit of a job's plan whose records are not committed yet: what a delivery collects next. */
+export type QueuedUnit = PlanEntry & { unitIndex: number };
 
-/** Whether the job's unit at `unitIndex` (an SQL value) has its records committed. */
-const committed = (jobId: string | SQLWrapper, unitIndex: SQLWrapper | number) =>
-  sql`EXISTS (SELECT 1 FROM task_units WHERE task_units.job_id = ${jobId} AND task_units.unit_index = ${unitIndex} AND task_units.status = 'DONE')`;
+/*
+ * A job's units still to collect, as (unit_index, entry): its plan's entries without a DONE row. A job planned before
+ * drizzle/0051 (or by a version still running while it rolled out) has no plan but a QUEUED row a unit, read as its
+ * entries instead: such a job ends by its deadline (`jobs.deadline_at`, which the sweep enforces), and this second
+ * half goes once none can be left. Raw: the plan's entries are read through json_each, a table-valued function
+ * drizzle's builder cannot select from. `jobId` may be an outer query's column (the sweep's).
+ */
+const plannedQueued = (jobId: string | SQLWrapper, where: SQL) =>
+  sql`SELECT p.key AS unit_index, p.value AS entry FROM job_plans, json_each(job_plans.units) AS p
+      WHERE job_plans.job_id = ${jobId} AND ${where}
+        AND NOT EXISTS (SELECT 1 FROM task_units WHERE task_units.job_id = ${jobId} AND task_units.unit_index = p.key AND task_units.status = 'DONE')`;
+const legacyQueued = (jobId: string | SQLWrapper, where: SQL) =>
+  sql`SELECT unit_index, json_object('targetId', target_id, 'targetAttributes', json(target_attributes), 'segmentStart', segment_start, 'segmentEnd', segment_end) AS entry
+      FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED' AND ${where} AND NOT EXISTS (SELECT 1 FROM job_plans WHERE job_plans.job_id = ${jobId})`;
 
-export async function findUnit(d1: D1Database, jobId: string, unitIndex: number): Promise<PlannedUnitRow | null> {
-  const found = await database(d1)
-    .select({ entry: sql<string | null>`json_extract(${jobPlans.units}, ${`$[${unitIndex}]`})`, done: sql<number>`${committed(jobId, unitIndex)}` })
-    .from(jobPlans)
-    .where(eq(jobPlans.jobId, jobId))
-    .get();
-  if (!found?.entry) return null;
-  return { ...(JSON.parse(found.entry) as PlanEntry), unitIndex, status: found.done ? "DONE" : "QUEUED" };
+async function firstQueued(d1: D1Database, jobId: string, planned: SQL, legacy: SQL): Promise<QueuedUnit | null> {
+  const found = await database(d1).get<{ unit_index: number; entry: string } | undefined>(
+    sql`${plannedQueued(jobId, planned)} UNION ALL ${legacyQueued(jobId, legacy)} ORDER BY unit_index LIMIT 1`,
+  );
+  return found ? { ...(JSON.parse(found.entry) as PlanEntry), unitIndex: found.unit_index } : null;
 }
+
+/** The job's unit at `unitIndex` if its records are still to collect; null once committed (or never planned). */
+export const findUnit = (d1: D1Database, jobId: string, unitIndex: number): Promise<QueuedUnit | null> =>
+  firstQueued(d1, jobId, sql`p.key = ${unitIndex}`, sql`unit_index = ${unitIndex}`);
 
 /** The first unit after `unitIndex` still to collect: where a delivery's chain goes on while its units wait to be committed together. */
-export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: number): Promise<PlannedUnitRow | null> {
-  // Raw: the plan's units are read through json_each, a table-valued function drizzle's builder cannot select from.
-  const found = await d1
-    .prepare(
-      `SELECT p.key AS unitIndex, p.value AS entry FROM job_plans, json_each(job_plans.units) AS p
-       WHERE job_plans.job_id = ?1 AND p.key > ?2
-         AND NOT EXISTS (SELECT 1 FROM task_units WHERE task_units.job_id = ?1 AND task_units.unit_index = p.key AND task_units.status = 'DONE')
-       ORDER BY p.key LIMIT 1`,
-    )
-    .bind(jobId, unitIndex)
-    .first<{ unitIndex: number; entry: string }>();
-  return found ? { ...(JSON.parse(found.entry) as PlanEntry), unitIndex: found.unitIndex, status: "QUEUED" } : null;
-}
+export const queuedUnitAfter = (d1: D1Database, jobId: string, unitIndex: number): Promise<QueuedUnit | null> =>
+  firstQueued(d1, jobId, sql`p.key > ${unitIndex}`, sql`unit_index > ${unitIndex}`);
 
 /** How many credential ids one statement names: D1 binds at most 100 parameters a statement, the rest go beside them. */
 export const CREDENTIAL_IDS_PER_STATEMENT = 80;
@@ -181,9 +182,9 @@ export interface SweptJob {
 
 const SWEEP_BATCH = 500;
 
-/** The lowest unit of a job's plan not committed yet: where its chain goes on. */
+/** The lowest unit of a job still to collect: where its chain goes on. */
 export const nextQueuedUnit = (jobId: string | SQLWrapper) =>
-  sql<number | null>`(SELECT min(p.key) FROM job_plans, json_each(job_plans.units) AS p WHERE job_plans.job_id = ${jobId} AND NOT ${committed(jobId, sql`p.key`)})`;
+  sql<number | null>`(SELECT min(unit_index) FROM (${plannedQueued(jobId, sql`1`)} UNION ALL ${legacyQueued(jobId, sql`1`)}))`;
 
 function sweptJobs(d1: D1Database, where: SQL): Promise<SweptJob[]> {
   return database(d1)

@@ -8,7 +8,7 @@ import { APPROVED_LOGIN_KEEP_MS } from "../../../contracts/scraper-protocol";
 import type { MaintenanceWindow } from "../catalog/maintenance";
 import type { Continuation, PlannedUnit } from "../jobs/lifecycle";
 import type { PipelineMessage } from "../jobs/messages";
-import { isFinished, type JobRow, type PlannedUnitRow } from "../jobs/store";
+import { isFinished, type JobRow, type QueuedUnit } from "../jobs/store";
 import { type CollectedUnit, storeUnitResults } from "../results/unit-results";
 import { PendingUnits } from "./pending-units";
 import { backoffSeconds } from "../../platform/lib/backoff";
@@ -96,7 +96,7 @@ export async function executeMessage(deps: PipelineDeps, message: PipelineMessag
     const started = deps.now();
     let next = message.type === "plan" ? await plan(ctx) : message.unitIndex;
     let unit = next === null ? null : await deps.jobs.unit(job.id, next);
-    while (unit?.status === "QUEUED") {
+    while (unit) {
       current = unit.unitIndex;
       if (unit.unitIndex !== ownUnit) {
         if (deps.now() - started >= deps.inlineBudgetMs) {
@@ -358,7 +358,7 @@ function validated(ctx: JobContext, records: RawRecord[]): Record<string, unknow
  * One task unit: collect on the job's session and validate. Its records wait
  * with the delivery's other collected units until they are committed together.
  */
-async function collectUnit(ctx: JobContext, row: PlannedUnitRow, uncommitted: number): Promise<CollectedUnit> {
+async function collectUnit(ctx: JobContext, row: QueuedUnit, uncommitted: number): Promise<CollectedUnit> {
   // The plan's monthly steps are spent: the job ends here, its committed units stay served.
   if (await ctx.deps.jobs.stepCapReached(ctx.job, ctx.deps.now(), uncommitted)) throw new ProviderFailure("WORKSPACE_QUOTA_EXCEEDED", "monthly scraping steps used up");
   const unit: TaskUnit = {
