@@ -317,16 +317,23 @@ describe("page headers", () => {
 });
 
 describe("workspaces", () => {
-  it("answers a member of one workspace WORKSPACE_ACCESS_DENIED on another's pages and forms", async () => {
+  it("answers a member of one workspace WORKSPACE_ACCESS_DENIED on another's pages and forms: a 403 page saying they are not a member, with a way to their workspaces; JSON only to a request asking only for JSON", async () => {
     const alice = new ConsoleBrowser();
     await alice.signUp();
     const { workspaceId: bobs } = await new ConsoleBrowser().signUp();
     const page = await alice.open(`/console/w/${bobs}/keys`);
-    expect(page.status).toBe(403);
-    expect(JSON.parse(page.html).code).toBe("WORKSPACE_ACCESS_DENIED");
     const post = await alice.post(`/console/w/${bobs}/keys`, { name: "남의 키" });
-    expect(post.status).toBe(403);
-    expect(JSON.parse(post.html).code).toBe("WORKSPACE_ACCESS_DENIED");
+    for (const [what, refused] of [["page", page], ["form", post]] as const) {
+      expect([what, refused.status, refused.response.headers.get("Content-Type")]).toEqual([what, 403, "text/html; charset=UTF-8"]);
+      expect(alertCode(refused.html), what).toBe("WORKSPACE_ACCESS_DENIED");
+      expect(refused.html, what).toContain("이 워크스페이스의 구성원이 아닙니다");
+      expect(refused.html, what).toContain('<a href="/console/workspaces">워크스페이스 목록으로 돌아가기</a>');
+      expect(refused.response.headers.get("Content-Security-Policy"), what).toContain("frame-ancestors 'none'");
+      // Not their workspace: no menu of its pages.
+      expect(refused.html, what).not.toContain('aria-label="콘솔 메뉴"');
+    }
+    const script = await alice.request(`/console/w/${bobs}/jobs`, { headers: { Accept: "application/json" } });
+    expect([script.status, script.headers.get("Content-Type"), ((await script.json()) as { code: string }).code]).toEqual([403, "application/json", "WORKSPACE_ACCESS_DENIED"]);
     const keys = await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE workspace_id = ?").bind(bobs).first<{ n: number }>();
     expect(keys!.n).toBe(0);
   });

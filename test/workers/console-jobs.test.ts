@@ -120,8 +120,8 @@ describe("jobs in the console", () => {
     const own = await stranger.signUp();
     for (const path of [`/console/w/${workspaceId}/jobs/${jobId}`, `/console/w/${workspaceId}/jobs/${jobId}/results.csv`]) {
       const res = await stranger.open(path);
-      expect(res.status).toBe(403);
-      expect(JSON.parse(res.html).code).toBe("WORKSPACE_ACCESS_DENIED");
+      expect([path, res.status, alertCode(res.html)]).toEqual([path, 403, "WORKSPACE_ACCESS_DENIED"]);
+      expect(res.html, path).toContain("이 워크스페이스의 구성원이 아닙니다");
     }
     // Through their own workspace's path the job is simply not there: the page's poll, which asks for JSON, gets the envelope.
     const res = await stranger.request(`/console/w/${own.workspaceId}/jobs/${jobId}/status.json`, { headers: { Accept: "application/json" } });

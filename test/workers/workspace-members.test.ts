@@ -183,9 +183,11 @@ describe("members and their roles", () => {
     expect((await callJson<Json>("/api/v1/data-jobs", { key: cliKey })).body.code).toBe("INVALID_TOKEN");
     expect((await api("GET", "/workspace/members")).status).toBe(200);
     expect((await callJson("/api/v1/data-jobs", { key })).status).toBe(200);
+    // The removed member's bookmark: a page saying they are no longer a member, not the JSON envelope.
     const page = await member.open(`/console/w/${account.workspaceId}/jobs`);
-    expect(page.status).toBe(403);
-    expect(JSON.parse(page.html).code).toBe("WORKSPACE_ACCESS_DENIED");
+    expect([page.status, page.response.headers.get("Content-Type"), alertCode(page.html)]).toEqual([403, "text/html; charset=UTF-8", "WORKSPACE_ACCESS_DENIED"]);
+    expect(page.html).toContain("이 워크스페이스의 구성원이 아닙니다");
+    expect(page.html).toContain('<a href="/console/workspaces">워크스페이스 목록으로 돌아가기</a>');
   });
 
   it("hands ownership over in the console, after which the new owner alone cannot leave and the former one can", async () => {
@@ -200,7 +202,14 @@ describe("members and their roles", () => {
       [memberEmail, "owner"],
       [account.email, "member"],
     ]);
-    expect((await owner.open(`/console/w/${account.workspaceId}/members`)).status).toBe(403);
+    // The former owner's members page: a page naming the role that may open it, and the way to their workspaces.
+    const demotedPage = await owner.open(`/console/w/${account.workspaceId}/members`);
+    expect([demotedPage.status, alertCode(demotedPage.html)]).toEqual([403, "ADMIN_ACTION_FORBIDDEN"]);
+    expect(demotedPage.html).toContain("구성원 관리는 워크스페이스 소유자(owner)만 할 수 있습니다");
+    expect(demotedPage.html).toContain('<a href="/console/workspaces">워크스페이스 목록으로 돌아가기</a>');
+    expect(demotedPage.html).toContain('aria-label="콘솔 메뉴"');
+    const asScript = await owner.request(`/console/w/${account.workspaceId}/members`, { headers: { Accept: "application/json" } });
+    expect([asScript.status, ((await asScript.json()) as Json).code]).toEqual([403, "ADMIN_ACTION_FORBIDDEN"]);
 
     await member.open("/console/workspaces");
     const stuck = await member.post(`/console/w/${account.workspaceId}/leave`, {});

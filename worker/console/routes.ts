@@ -30,7 +30,7 @@ import { createWebhookForm, deleteWebhookForm, replayWebhookForm, rotateWebhookS
 import { CONSOLE_ASSETS } from "./assets";
 import { addCardForm, cancelForm, changePlanForm, deleteCardForm, payInvoiceForm, showBilling, testClockForm, withdrawChangeForm } from "./billing";
 import { INVITATION_PAGE } from "../domain/users/send-invitation";
-import { consoleNotFound } from "./not-found";
+import { consoleErrorPages } from "./error-pages";
 
 /**
  * The path parameters of the workspace pages, each read with `c.req.valid("param")`. An id is any string, as loosely
@@ -60,7 +60,7 @@ export function consoleRoutes(): Hono<ConsoleEnv> {
     app.get(path.replace("/console", ""), (c) => c.body(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "public, max-age=86400", "X-Content-Type-Options": "nosniff" }));
   }
   app.use(consolePageHeaders);
-  app.use(consoleNotFound);
+  app.use(consoleErrorPages);
   app.get("/sign-up", showSignUp);
   app.post("/sign-up", submitSignUp);
   app.get("/sign-in", showSignIn);

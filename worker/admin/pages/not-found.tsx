@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Child } from "hono/jsx";
 import type { AdminPagesEnv } from "../context";
 import { ADMIN_API_PATH } from "../api/app";
-import { type WayBack, notFoundAsPage } from "../../web/not-found-page";
+import { type PageStatus, type WayBack, errorsAsPages } from "../../web/error-page";
 import { AdminPage, SignedOutPage } from "./layout";
 
 /** The operators' lists a detail page sits under; a workspace's or a job's page is reached from 찾기. */
@@ -20,7 +20,7 @@ function wayBack(c: Context<AdminPagesEnv>): WayBack | undefined {
 }
 
 /** The operators' not-found page, with their menu once they are signed in. */
-const layout = (c: Context<AdminPagesEnv>, body: Child, title: string) =>
+const layout = (c: Context<AdminPagesEnv>, body: Child, title: string, status: PageStatus) =>
   c.html(
     c.get("operator") ? (
       <AdminPage c={c} title={title}>
@@ -29,8 +29,10 @@ const layout = (c: Context<AdminPagesEnv>, body: Child, title: string) =>
     ) : (
       <SignedOutPage title={title}>{body}</SignedOutPage>
     ),
-    404,
+    status,
   );
 
-/** An operators' page path or row that is not there is a page, not the JSON envelope (web/not-found-page.tsx). */
-export const adminNotFound = notFoundAsPage<AdminPagesEnv>(wayBack, layout, "링크가 오래되었거나, 가리키던 것이 지워졌을 수 있습니다.");
+/** An operators' page path or row that is not there is a page, not the JSON envelope (web/error-page.tsx). */
+export const adminNotFound = errorsAsPages<AdminPagesEnv>(layout, {
+  404: { title: "찾을 수 없습니다", back: wayBack, why: () => "링크가 오래되었거나, 가리키던 것이 지워졌을 수 있습니다." },
+});
