@@ -1,3 +1,4 @@
+// start-order: 7 (why: vitest.e2e.config.ts)
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
@@ -6,9 +7,9 @@ import type { Frame, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { mailedLink } from "./mailed-link";
-import { client, type Stack, startStack } from "./stack";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { mailedLink } from "../support/e2e/mailed-link";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 /**
  * Every page of every surface through axe-core in Chromium, at a desk (1280 px) and on a phone (390 px): none may have

@@ -1,13 +1,14 @@
+// start-order: 10 (why: vitest.e2e.config.ts)
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { cli, finished, runNode } from "./partner-programs";
-import { type Stack, startStack } from "./stack";
-import { GOOD_LOGIN } from "./workspaces";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { cli, finished, runNode } from "../support/e2e/partner-programs";
+import { type Stack, startStack } from "../support/e2e/stack";
+import { GOOD_LOGIN } from "../support/e2e/workspaces";
 
 let stack: Stack;
 let browser: FileBrowser;

@@ -1,13 +1,14 @@
+// start-order: 9 (why: vitest.e2e.config.ts)
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { RANGE, ROOT } from "./partner-programs";
-import { type Stack, startStack } from "./stack";
-import { GOOD_LOGIN } from "./workspaces";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { RANGE, ROOT } from "../support/e2e/partner-programs";
+import { type Stack, startStack } from "../support/e2e/stack";
+import { GOOD_LOGIN } from "../support/e2e/workspaces";
 
 let stack: Stack;
 let browser: FileBrowser;

@@ -1,10 +1,11 @@
+// start-order: 18 (why: vitest.e2e.config.ts)
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { type Stack, startStack } from "./stack";
-import { fromMenu } from "./console-menu";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { type Stack, startStack } from "../support/e2e/stack";
+import { fromMenu } from "../support/e2e/console-menu";
 
 /** The console's pages as a person uses them at a desk (1280 px) and on a phone (390 px): issue 63. */
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");

@@ -1,12 +1,13 @@
+// start-order: 3 (why: vitest.e2e.config.ts)
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
-import { NAMED_WORKSPACES } from "./workspaces";
-import { fromMenu } from "./console-menu";
-import { mailedLink } from "./mailed-link";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { client, type Stack, startStack } from "../support/e2e/stack";
+import { NAMED_WORKSPACES } from "../support/e2e/workspaces";
+import { fromMenu } from "../support/e2e/console-menu";
+import { mailedLink } from "../support/e2e/mailed-link";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
 // One month of three accounts: three units, enough to follow progress to the end.

@@ -1,10 +1,11 @@
+// start-order: 15 (why: vitest.e2e.config.ts)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,7 @@
+// start-order: 17 (why: vitest.e2e.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 

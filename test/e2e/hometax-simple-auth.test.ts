@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
 import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 // The demo business's owner: the replica's apps know them (sandbox/hometax/simple-auth-people.ts).
 const PERSON = SIMPLE_AUTH_PEOPLE[0]!;

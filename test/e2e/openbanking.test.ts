@@ -1,11 +1,12 @@
+// start-order: 6 (why: vitest.e2e.config.ts)
 import type { BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
 import { transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { csvRows } from "./result-csv";
-import { client, type Stack, startStack } from "./stack";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { csvRows } from "../support/e2e/result-csv";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 
@@ -186,7 +187,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
     const user = userByLogin("obuser2")!;
     const chosen = [user.accounts[0]!];
     const { credentialId } = await connectThroughExample(user, chosen);
-    // This stack's replica issues two-day tokens (test/e2e/profiles.ts): inside the week the cron refreshes ahead.
+    // This stack's replica issues two-day tokens (test/support/e2e/profiles.ts): inside the week the cron refreshes ahead.
     const given = (await consentOf(credentialId)).consent;
     expect(given.refreshedAt).toBeNull();
     expect(Date.parse(given.tokenExpiresAt) - Date.now()).toBeLessThan(3 * DAY);

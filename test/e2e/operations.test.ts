@@ -1,9 +1,10 @@
+// start-order: 11 (why: vitest.e2e.config.ts)
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
-import { type FileBrowser, personChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../support/chromium";
 import { spectralFindings } from "../support/spectral-lint";
-import { client, type Stack, startStack } from "./stack";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 
 let stack: Stack;

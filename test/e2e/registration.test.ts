@@ -1,3 +1,4 @@
+// start-order: 8 (why: vitest.e2e.config.ts)
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -9,9 +10,9 @@ import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { freePort } from "../../scripts/free-port";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { documentsOf } from "../../sandbox/sandbox-taxportal/documents";
-import { type FileBrowser, personChromium } from "../node/chromium";
+import { type FileBrowser, personChromium } from "../support/chromium";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { client, type Stack, startStack } from "./stack";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
 const PASSWORD = "pass_good";

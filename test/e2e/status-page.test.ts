@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
+import { type FileBrowser, personChromium } from "../support/chromium";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 /** The public status page as a partner reads it at a desk (1280 px) and on a phone (390 px): issue 63. */
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 describe("the CLI writing into a closed pipe", () => {
   // `collect … | head` closes the pipe while the CLI still writes: Node raises EPIPE where C tools get SIGPIPE.

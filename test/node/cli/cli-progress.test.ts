@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { progressReporter } from "../../cli/output";
+import { progressReporter } from "../../../cli/output";
 
 /** A stream that records what the reporter writes, as a terminal or a pipe would receive it. */
 function sink(isTTY: boolean) {

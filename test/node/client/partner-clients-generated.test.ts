@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { JAVA_OUT, java, PYTHON_OUT, python } from "../../scripts/generate-partner-clients";
+import { JAVA_OUT, java, PYTHON_OUT, python } from "../../../scripts/generate-partner-clients";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const document = () => JSON.parse(readFileSync(path.join(root, "client/openapi.json"), "utf8"));
 
 describe("the Java and Python clients' generated types", () => {
-  // client/openapi.json itself is compared with what the app serves by test/workers/client-openapi-document.test.ts.
+  // client/openapi.json itself is compared with what the app serves by test/workers/client/client-openapi-document.test.ts.
   it("are what scripts/generate-partner-clients.ts makes of the committed document (npx tsx scripts/generate-partner-clients.ts rewrites them)", () => {
     expect(readFileSync(path.join(root, JAVA_OUT), "utf8")).toBe(java(document()));
     expect(readFileSync(path.join(root, PYTHON_OUT), "utf8")).toBe(python(document()));

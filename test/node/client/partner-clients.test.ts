@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { verifyWebhook } from "../../contracts/webhooks";
+import { verifyWebhook } from "../../../contracts/webhooks";
 
-const root = path.resolve(import.meta.dirname, "../..");
+const root = path.resolve(import.meta.dirname, "../../..");
 const vectorsPath = path.join(root, "test/support/webhook-vectors.json");
 const vectors = JSON.parse(readFileSync(vectorsPath, "utf8")) as {
   standardWebhooks: { name: string; secret: string; body: string; headers: Record<string, string>; now: number; valid: boolean }[];

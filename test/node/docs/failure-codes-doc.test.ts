@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { JOB_ERROR_CODES, jobError } from "../../contracts/job-failures";
+import { JOB_ERROR_CODES, jobError } from "../../../contracts/job-failures";
 
-const DOC = path.join(import.meta.dirname, "../../docs/failure-codes.md");
+const DOC = path.join(import.meta.dirname, "../../../docs/failure-codes.md");
 
 /** The doc's table rows by code: category, origin, message, test. */
 function documentedRows(): Map<string, string[]> {

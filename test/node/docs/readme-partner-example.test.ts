@@ -4,9 +4,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/free-port";
+import { freePort } from "../../../scripts/free-port";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** This checkout's files as a clone has them, nothing built or ignored (no sdk/dist/), beside the installed node_modules. */
 function freshClone(): string {

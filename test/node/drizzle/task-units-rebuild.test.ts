@@ -3,7 +3,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 
-const DIR = path.resolve(import.meta.dirname, "../../drizzle");
+const DIR = path.resolve(import.meta.dirname, "../../../drizzle");
 const REBUILD = "0034_task_units_without_rowid.sql";
 const apply = (db: DatabaseSync, file: string) => db.exec(readFileSync(path.join(DIR, file), "utf8").replaceAll("--> statement-breakpoint", ""));
 

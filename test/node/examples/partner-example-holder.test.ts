@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPartnerExample } from "../../examples/partner/server";
-import { freePort } from "../../scripts/free-port";
-import { type FileBrowser, personChromium } from "./chromium";
+import { startPartnerExample } from "../../../examples/partner/server";
+import { freePort } from "../../../scripts/free-port";
+import { type FileBrowser, personChromium } from "../../support/chromium";
 
 const JOB_ID = "0b9f7f54-3c1e-4d7a-9a55-1f1d2c3b4a5e";
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { approvalsOf } from "../../sandbox/sandbox-card/approvals";
-import { cardsOf } from "../../sandbox/sandbox-card/cards";
-import { cardGroundTruth } from "../../sandbox/sandbox-card/ground-truth";
-import { fromDay, toDay } from "../../sandbox/dates";
-import { findSchema } from "../../worker/domain/catalog/schemas";
-import { changesBetween } from "../../worker/domain/results/record-changes";
-import { CardApprovalRecord, CorporateCardRecord } from "../../contracts/records/card";
-import { specViolations } from "../support/spec-field-tables";
+import { approvalsOf } from "../../../sandbox/sandbox-card/approvals";
+import { cardsOf } from "../../../sandbox/sandbox-card/cards";
+import { cardGroundTruth } from "../../../sandbox/sandbox-card/ground-truth";
+import { fromDay, toDay } from "../../../sandbox/dates";
+import { findSchema } from "../../../worker/domain/catalog/schemas";
+import { changesBetween } from "../../../worker/domain/results/record-changes";
+import { CardApprovalRecord, CorporateCardRecord } from "../../../contracts/records/card";
+import { specViolations } from "../../support/spec-field-tables";
 
 const truth = cardGroundTruth("user_good");
 const approvals = truth.approvals;

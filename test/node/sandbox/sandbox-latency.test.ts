@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
+import { type SandboxServer, startSandbox } from "../../../sandbox/server";
 
 // Long enough that a health check answered without it stays below it on a loaded machine (353 ms for one, c4).
 const LATENCY_MS = 1000;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { accountsOf, ledgerOf } from "../../sandbox/sandbox-bank/ledger";
-import { BankAccountRecord, BankTransactionRecord } from "../../contracts/records/bank";
-import { fromDay, toDay } from "../../sandbox/dates";
+import { bankGroundTruth } from "../../../sandbox/sandbox-bank/ground-truth";
+import { accountsOf, ledgerOf } from "../../../sandbox/sandbox-bank/ledger";
+import { BankAccountRecord, BankTransactionRecord } from "../../../contracts/records/bank";
+import { fromDay, toDay } from "../../../sandbox/dates";
 
 describe("sandbox bank ledger", () => {
   it("is deterministic per login and different across logins", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { fromDay, toDay } from "../../sandbox/dates";
-import { DOCUMENT_TYPES, type DocumentType, documentsOf } from "../../sandbox/sandbox-taxportal/documents";
-import { findSchema } from "../../worker/domain/catalog/schemas";
-import { changesBetween } from "../../worker/domain/results/record-changes";
+import { fromDay, toDay } from "../../../sandbox/dates";
+import { DOCUMENT_TYPES, type DocumentType, documentsOf } from "../../../sandbox/sandbox-taxportal/documents";
+import { findSchema } from "../../../worker/domain/catalog/schemas";
+import { changesBetween } from "../../../worker/domain/results/record-changes";
 
 const TODAY = "2026-06-30";
 const RANGE = { start: fromDay(toDay(TODAY) - 14), end: TODAY };

@@ -1,13 +1,14 @@
+// start-order: 5 (why: vitest.node.config.ts)
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { ID_MEMBERS, type IdMember } from "../../sandbox/sandbox-taxportal/members";
-import { type ScraperServer, startScraper } from "../../scraper-container/server";
-import { ContainerScraper, DEFAULT_CALL_BOUNDS, type ScraperCallBounds } from "../../worker/domain/scraper/container-client";
-import { processInstances } from "../../worker/domain/scraper/instances";
-import { SessionGone } from "../../worker/domain/scraper/port";
-import { scraperAuthorization } from "../../contracts/scraper-protocol";
+import { type SandboxServer, startSandbox } from "../../../sandbox/server";
+import { ID_MEMBERS, type IdMember } from "../../../sandbox/sandbox-taxportal/members";
+import { type ScraperServer, startScraper } from "../../../scraper-container/server";
+import { ContainerScraper, DEFAULT_CALL_BOUNDS, type ScraperCallBounds } from "../../../worker/domain/scraper/container-client";
+import { processInstances } from "../../../worker/domain/scraper/instances";
+import { SessionGone } from "../../../worker/domain/scraper/port";
+import { scraperAuthorization } from "../../../contracts/scraper-protocol";
 
 const SECRET = randomBytes(32).toString("base64url");
 const BOUND_MS = 300;

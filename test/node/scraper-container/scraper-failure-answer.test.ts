@@ -1,8 +1,8 @@
 import { TimeoutError } from "puppeteer-core";
 import { describe, expect, it } from "vitest";
-import { ProviderFailure } from "../../collectors/adapter";
-import { failureAnswer } from "../../scraper-container/failure-answer";
-import { HttpFailure } from "../../scraper-container/http-io";
+import { ProviderFailure } from "../../../collectors/adapter";
+import { failureAnswer } from "../../../scraper-container/failure-answer";
+import { HttpFailure } from "../../../scraper-container/http-io";
 
 describe("scraper failure answers", () => {
   it("answers a browser step that lapsed at puppeteer's own bound as engine congestion, so the job waits instead of spending attempts", () => {

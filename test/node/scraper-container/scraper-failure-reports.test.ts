@@ -3,15 +3,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { type ScraperServer, startScraper } from "../../scraper-container/server";
-import { ContainerScraper } from "../../worker/domain/scraper/container-client";
-import { ReportedFailure, reportingUnreadable } from "../../collectors/kit/page-report";
-import { type BrowserPage, ProviderFailure, UnreadablePage } from "../../collectors/adapter";
-import { failureFromRules } from "../../collectors/kit/failure-text";
-import { sandboxBank } from "../../collectors/sandbox-bank";
-import { type FileBrowser, scraperChromium } from "./chromium";
+import { accountsOf } from "../../../sandbox/sandbox-bank/ledger";
+import { type SandboxServer, startSandbox } from "../../../sandbox/server";
+import { type ScraperServer, startScraper } from "../../../scraper-container/server";
+import { ContainerScraper } from "../../../worker/domain/scraper/container-client";
+import { ReportedFailure, reportingUnreadable } from "../../../collectors/kit/page-report";
+import { type BrowserPage, ProviderFailure, UnreadablePage } from "../../../collectors/adapter";
+import { failureFromRules } from "../../../collectors/kit/failure-text";
+import { sandboxBank } from "../../../collectors/sandbox-bank";
+import { type FileBrowser, scraperChromium } from "../../support/chromium";
 
 const SECRET = randomBytes(32).toString("base64url");
 

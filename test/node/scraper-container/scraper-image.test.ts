@@ -4,7 +4,7 @@ import path from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 const DOCKERFILE = readFileSync(path.join(ROOT, "scraper-container/Dockerfile"), "utf8");
 
 /** What the image holds of the repository: the sources of its COPY lines (the lock files aside). */

@@ -1,10 +1,11 @@
+// start-order: 6 (why: vitest.node.config.ts)
 import { randomBytes } from "node:crypto";
 import { Agent, createServer, request, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scraperAuthorization } from "../../contracts/scraper-protocol";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { type ScraperServer, startScraper } from "../../scraper-container/server";
+import { scraperAuthorization } from "../../../contracts/scraper-protocol";
+import { bankGroundTruth } from "../../../sandbox/sandbox-bank/ground-truth";
+import { type SandboxServer, startSandbox } from "../../../sandbox/server";
+import { type ScraperServer, startScraper } from "../../../scraper-container/server";
 
 const SECRET = randomBytes(32).toString("base64url");
 let sandbox: SandboxServer;

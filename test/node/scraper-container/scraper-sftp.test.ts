@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { base64UrlEncode } from "../../contracts/base64url";
-import { scraperAuthorization, scraperPaths, SFTP_UPLOAD_HEADER, type SftpUpload } from "../../contracts/scraper-protocol";
-import { type ScraperServer, startScraper } from "../../scraper-container/server";
-import { freePort } from "../../scripts/free-port";
-import { hostKeyFingerprint, newHostKey, startSftpServer } from "../support/sftp-server";
+import { base64UrlEncode } from "../../../contracts/base64url";
+import { scraperAuthorization, scraperPaths, SFTP_UPLOAD_HEADER, type SftpUpload } from "../../../contracts/scraper-protocol";
+import { type ScraperServer, startScraper } from "../../../scraper-container/server";
+import { freePort } from "../../../scripts/free-port";
+import { hostKeyFingerprint, newHostKey, startSftpServer } from "../../support/sftp-server";
 
 /**
  * The scraper's SFTP uploads (route deliveries, scraper-container/sftp-upload.ts) reach public servers only, whatever

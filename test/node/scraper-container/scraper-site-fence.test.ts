@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { createSocket, type Socket } from "node:dgram";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scraperAuthorization } from "../../contracts/scraper-protocol";
-import { type ScraperServer, startScraper } from "../../scraper-container/server";
+import { scraperAuthorization } from "../../../contracts/scraper-protocol";
+import { type ScraperServer, startScraper } from "../../../scraper-container/server";
 
 const SECRET = randomBytes(32).toString("base64url");
 

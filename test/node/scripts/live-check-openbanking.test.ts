@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPENBANKING_HOSTS } from "../../collectors/openbanking/hosts";
-import { institutionHttp } from "../../collectors/kit/protocol/institution-http";
-import { REPLICA_CLIENT, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
-import { openBankingStandIns } from "../../sandbox/openbanking/stand-ins";
-import { walkReplicaConsent } from "../../sandbox/openbanking/walk-consent";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { atStandIn, checkOpenBanking } from "../../scripts/live-check/openbanking";
-import { freePort } from "../../scripts/free-port";
+import { OPENBANKING_HOSTS } from "../../../collectors/openbanking/hosts";
+import { institutionHttp } from "../../../collectors/kit/protocol/institution-http";
+import { REPLICA_CLIENT, transactionsBetween, userByLogin } from "../../../sandbox/openbanking/ground-truth";
+import { openBankingStandIns } from "../../../sandbox/openbanking/stand-ins";
+import { walkReplicaConsent } from "../../../sandbox/openbanking/walk-consent";
+import { type SandboxServer, startSandbox } from "../../../sandbox/server";
+import { atStandIn, checkOpenBanking } from "../../../scripts/live-check/openbanking";
+import { freePort } from "../../../scripts/free-port";
 
 /**
  * The steps of `npm run live:check -- --provider openbanking` (scripts/live-check/openbanking.ts) against the sandbox's

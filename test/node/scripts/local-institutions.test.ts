@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localInstitutionBaseUrls } from "../../scripts/local-institutions";
+import { localInstitutionBaseUrls } from "../../../scripts/local-institutions";
 
 const SANDBOX = "http://127.0.0.1:8790";
 

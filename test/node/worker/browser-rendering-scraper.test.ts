@@ -1,13 +1,13 @@
 import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../worker/domain/scraper/browser-rendering-client";
-import { SessionGone } from "../../worker/domain/scraper/port";
-import { ReportedFailure } from "../../collectors/kit/page-report";
-import type { BrowserPage } from "../../collectors/adapter";
-import { browserInstitutionFor } from "../../collectors/registry";
-import { launchScraperChromium } from "./chromium";
+import { bankGroundTruth } from "../../../sandbox/sandbox-bank/ground-truth";
+import { type SandboxServer, startSandbox } from "../../../sandbox/server";
+import { BrowserRenderingScraper, type BrowserLauncher, type RemoteBrowser } from "../../../worker/domain/scraper/browser-rendering-client";
+import { SessionGone } from "../../../worker/domain/scraper/port";
+import { ReportedFailure } from "../../../collectors/kit/page-report";
+import type { BrowserPage } from "../../../collectors/adapter";
+import { browserInstitutionFor } from "../../../collectors/registry";
+import { launchScraperChromium } from "../../support/chromium";
 
 let sandbox: SandboxServer;
 const launched: Browser[] = [];

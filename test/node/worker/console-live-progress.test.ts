@@ -1,12 +1,12 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LIVE_PROGRESS_SCRIPT } from "../../worker/console/live-progress";
-import { freePort } from "../../scripts/free-port";
-import { type FileBrowser, personChromium } from "./chromium";
+import { LIVE_PROGRESS_SCRIPT } from "../../../worker/console/live-progress";
+import { freePort } from "../../../scripts/free-port";
+import { type FileBrowser, personChromium } from "../../support/chromium";
 
 /**
  * The console's live-progress script in Chromium, on a page with one job cell as JobStatusCell renders it, polling a
- * job JSON the test changes (test/workers/console-awaiting-holder.test.ts renders the real page from D1; workerd runs
+ * job JSON the test changes (test/workers/console/console-awaiting-holder.test.ts renders the real page from D1; workerd runs
  * no browser).
  */
 let job: Record<string, unknown> = {};

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { cycles, folderGraph, type Import, importsOf, sourceFiles } from "../support/import-graph";
+import { cycles, folderGraph, type Import, importsOf, sourceFiles } from "../../support/import-graph";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /**
  * The worker's layers (docs/architecture.md), each importing only what is listed for it. `import type` counts as a

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Count, grantLease, HOUR, LEASE_MS, type LeaseAsk, MINUTE, wantedFor } from "../../worker/domain/api-keys/lease";
+import { type Count, grantLease, HOUR, LEASE_MS, type LeaseAsk, MINUTE, wantedFor } from "../../../worker/domain/api-keys/lease";
 
 interface Isolate {
   left: number;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kstDate } from "../../contracts/korean-time";
-import { type SandboxServer, startSandbox } from "../../sandbox/server";
-import { findProvider } from "../../worker/domain/catalog/providers";
-import { nextWindows, windowMet } from "../../worker/domain/catalog/maintenance";
-import { maintenanceAt, providerClocks, upcomingMaintenance } from "../../worker/domain/catalog/provider-hours";
+import { kstDate } from "../../../contracts/korean-time";
+import { type SandboxServer, startSandbox } from "../../../sandbox/server";
+import { findProvider } from "../../../worker/domain/catalog/providers";
+import { nextWindows, windowMet } from "../../../worker/domain/catalog/maintenance";
+import { maintenanceAt, providerClocks, upcomingMaintenance } from "../../../worker/domain/catalog/provider-hours";
 
 const MINUTE = 60_000;
 const at = (hhmm: string, day = kstDate()) => Date.parse(`${day}T${hhmm}:00+09:00`);

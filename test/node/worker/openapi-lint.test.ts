@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spectralFindings } from "../support/spectral-lint";
+import { spectralFindings } from "../../support/spectral-lint";
 import { unstable_startWorker } from "wrangler";
-import { freshSecrets } from "../../scripts/local-stack";
+import { freshSecrets } from "../../../scripts/local-stack";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 const REDOCLY = realpathSync(path.join(ROOT, "node_modules/.bin/redocly"));
 /** Where a deployment is reached: the document names the origin it was served from as its server (worker/app.ts). */
 const DEPLOYED = { hostname: "api.collect-edge.kr", secure: true };

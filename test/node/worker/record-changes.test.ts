@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findSchema } from "../../worker/domain/catalog/schemas";
-import { changesBetween } from "../../worker/domain/results/record-changes";
+import { findSchema } from "../../../worker/domain/catalog/schemas";
+import { changesBetween } from "../../../worker/domain/results/record-changes";
 
 const invoices = findSchema("taxportal.tax-invoices.sales.v1")!.identity!;
 const line = (id: string | null, writeDate: string, itemName: string, supplyAmount = 1000) => ({ ntsTransactionId: id, writeDate, itemName, supplyAmount });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { getTableName, is, Table } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** Each table and the one folder of worker/domain/ whose code may read or write it (and whose tables.ts declares it). */
 const OWNERS: Record<string, string> = {

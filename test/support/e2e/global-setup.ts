@@ -3,15 +3,15 @@ import { createServer, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { demoWorkspace, newApiKey, newDemoPassword, type WorkspaceSeed } from "../../scripts/demo-seed";
-import { freePort } from "../../scripts/free-port";
-import { buildWorkerBundle, type LocalStack, startLocalStack } from "../../scripts/local-stack";
+import { demoWorkspace, newApiKey, newDemoPassword, type WorkspaceSeed } from "../../../scripts/demo-seed";
+import { freePort } from "../../../scripts/free-port";
+import { buildWorkerBundle, type LocalStack, startLocalStack } from "../../../scripts/local-stack";
 import { PROFILES, type ProfileName } from "./profiles";
 import { NAMED_WORKSPACES, type WorkspaceName } from "./workspaces";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Where test files ask the global setup for a stack (test/e2e/stack.ts). */
+    /** Where test files ask the global setup for a stack (test/support/e2e/stack.ts). */
     e2eControl: string;
   }
 }
@@ -34,7 +34,7 @@ interface Running {
   named: Claim["named"];
 }
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 /** The pool's workspaces after the stack's own demo workspace: each the demo's twin, with its own key and user. */
 function twins(count: number): WorkspaceSeed[] {
@@ -106,7 +106,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const actions: Record<string, (profile: Running, request: Record<string, any>) => Promise<unknown>> = {
     claim: async ({ stack, workspaces, named }) => {
       const workspace = workspaces.shift();
-      if (!workspace) throw new Error("every seeded workspace of this profile is claimed: raise its `workspaces` in test/e2e/profiles.ts");
+      if (!workspace) throw new Error("every seeded workspace of this profile is claimed: raise its `workspaces` in test/support/e2e/profiles.ts");
       return { baseUrl: stack.baseUrl, sandboxUrl: stack.sandboxUrl, ...workspace, named, demoOperator: stack.demoOperator } satisfies Claim;
     },
     "kill-scraper": ({ stack }) => stack.killScraper(),

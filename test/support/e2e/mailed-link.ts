@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-/** The shared profile's worker output (test/e2e/global-setup.ts). */
-const WORKER_LOG = path.resolve(import.meta.dirname, "../../test-artifacts/e2e/shared/worker.log");
+/** The shared profile's worker output (test/support/e2e/global-setup.ts). */
+const WORKER_LOG = path.resolve(import.meta.dirname, "../../../test-artifacts/e2e/shared/worker.log");
 
 /** The link in the last mail to `to`: the local stack sends none, it logs each mail (worker/domain/mail/outbox.ts). */
 export async function mailedLink(to: string, kind: "invitation" | "verify-email" = "invitation"): Promise<string> {

@@ -3,7 +3,7 @@ import path from "node:path";
 
 /** The partner-side programs of the repo (the CLI, the examples) as the end-to-end files run them. */
 
-export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const ROOT = path.resolve(import.meta.dirname, "../../..");
 export const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
 
 export interface Finished {

@@ -1,8 +1,8 @@
-import type { StackOptions } from "../../scripts/local-stack";
+import type { StackOptions } from "../../../scripts/local-stack";
 
 /**
  * The local stacks the end-to-end files run against, started once per run by the global setup
- * (test/e2e/global-setup.ts) when a file first asks for one. Files share a stack unless they break it on
+ * (test/support/e2e/global-setup.ts) when a file first asks for one. Files share a stack unless they break it on
  * purpose: a file that kills the scraper or the worker gets a stack of its own, so no other file's job dies.
  * Every file claims a workspace of its own (its key, console user and sandbox credentials) from the stack.
  */
@@ -28,12 +28,12 @@ const TEST_VARS = {
   WEBHOOK_RETRY_MAX_SECONDS: "2",
   // Registrations here are not checked with a login in the background: each check logged in beside the tests' own
   // jobs, which then waited behind it, and cost the suite a minute (runs c30-c33); that check runs against the real
-  // scraper and sandbox in test/workers/credential-check.test.ts. The hosted page still checks an ID login before it
+  // scraper and sandbox in test/workers/domain/credentials/credential-check.test.ts. The hosted page still checks an ID login before it
   // stores it, as a person meets it (test/e2e/registration.test.ts).
   CREDENTIAL_CHECKS: "hosted-only",
   // Each unit commits on its own: the sandbox answers at once, so a job's units would otherwise all wait for one
   // commit, and these files watch a job's progress mid-run (and kill the scraper or the worker there). Commits of
-  // several units are tested in the Workers runtime (test/workers/pipeline-executor.test.ts).
+  // several units are tested in the Workers runtime (test/workers/domain/pipeline/pipeline-executor.test.ts).
   COMMIT_EVERY_SECONDS: "0",
 };
 

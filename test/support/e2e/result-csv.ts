@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { parseCsv } from "../support/parse-csv";
+import { parseCsv } from "../parse-csv";
 import type { client } from "./stack";
 
 /** A job's results.csv as the API serves it: its content type and UTF-8 BOM checked, then its rows. */

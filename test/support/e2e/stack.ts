@@ -17,7 +17,7 @@ export interface Stack extends Claim {
 // for headers (c2); the file's hook timeout bounds it instead.
 const CONTROL = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
-/** The profile's stack (test/e2e/profiles.ts), started by the first file that asks, with a workspace of this file's own. */
+/** The profile's stack (test/support/e2e/profiles.ts), started by the first file that asks, with a workspace of this file's own. */
 export async function startStack(profile: ProfileName = "shared"): Promise<Stack> {
   const control = async (action: string, payload: Record<string, unknown> = {}) => {
     const response = await undiciFetch(`${inject("e2eControl")}/${action}`, { method: "POST", body: JSON.stringify({ profile, ...payload }), dispatcher: CONTROL });

@@ -1,4 +1,4 @@
-import type { WorkspaceSeed } from "../../scripts/demo-seed";
+import type { WorkspaceSeed } from "../../../scripts/demo-seed";
 
 export type WorkspaceSpec = Pick<WorkspaceSeed, "login" | "user">;
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { walkReplicaConsent } from "../../sandbox/openbanking/walk-consent";
-import { CURRENT_CONSENT_TEXT_VERSION } from "../../worker/domain/credentials/consent-text";
+import { walkReplicaConsent } from "../../../sandbox/openbanking/walk-consent";
+import { CURRENT_CONSENT_TEXT_VERSION } from "../../../worker/domain/credentials/consent-text";
 import { call, callJson, type TestWorkspace } from "./helpers";
 import { asPartner, connectionTo, partnerWithConnection } from "./partner-helpers";
 import { encryptForService, hostedUiHeaders } from "./registration-envelope";

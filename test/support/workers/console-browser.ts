@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { createApp } from "../../worker/app";
+import { createApp } from "../../../worker/app";
 
 /**
  * A browser as far as the console cares: a cookie jar, a fixed client

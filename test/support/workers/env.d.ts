@@ -1,6 +1,6 @@
 import type { D1Migration } from "cloudflare:test";
 // The openssl-made certificate worker tests inject (declares its ProvidedContext entry).
-import "../support/joint-certificate-fixture";
+import "../joint-certificate-fixture";
 
 declare global {
   namespace Cloudflare {

@@ -1,21 +1,21 @@
 import { type QueueResult, runInDurableObject } from "cloudflare:test";
 import { expect, vi } from "vitest";
 import { env, exports } from "cloudflare:workers";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { createApp } from "../../worker/app";
-import { database } from "../../worker/platform/database/client";
-import { credentials } from "../../worker/domain/credentials/tables";
-import { workspaces } from "../../worker/domain/workspaces/tables";
-import type { LoginCredential } from "../../contracts/task-unit";
-import type { RequestGate } from "../../worker/domain/api-keys/request-gate";
-import type { PipelineMessage } from "../../worker/domain/jobs/messages";
-import { credentialIdentity } from "../../worker/domain/credentials/identity";
-import { sealCredential } from "../../worker/domain/vault/envelope";
-import { createJob } from "../../worker/domain/jobs/create";
-import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
-import { storeUnitResults } from "../../worker/domain/results/unit-results";
-import { BankTransactionRecord } from "../../contracts/records/bank";
-import type { ReceivedWebhook } from "../support/webhook-receiver";
+import { issueApiKey } from "../../../worker/domain/api-keys/store";
+import { createApp } from "../../../worker/app";
+import { database } from "../../../worker/platform/database/client";
+import { credentials } from "../../../worker/domain/credentials/tables";
+import { workspaces } from "../../../worker/domain/workspaces/tables";
+import type { LoginCredential } from "../../../contracts/task-unit";
+import type { RequestGate } from "../../../worker/domain/api-keys/request-gate";
+import type { PipelineMessage } from "../../../worker/domain/jobs/messages";
+import { credentialIdentity } from "../../../worker/domain/credentials/identity";
+import { sealCredential } from "../../../worker/domain/vault/envelope";
+import { createJob } from "../../../worker/domain/jobs/create";
+import { JobLifecycle } from "../../../worker/domain/jobs/lifecycle";
+import { storeUnitResults } from "../../../worker/domain/results/unit-results";
+import { BankTransactionRecord } from "../../../contracts/records/bank";
+import type { ReceivedWebhook } from "../webhook-receiver";
 
 export interface TestWorkspace {
   workspaceId: string;

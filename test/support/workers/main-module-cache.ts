@@ -14,7 +14,7 @@ interface ModuleRunner {
 }
 const runner = (globalThis as { __vitest_mocker__?: { moduleRunner?: ModuleRunner } }).__vitest_mocker__?.moduleRunner;
 const patched = Symbol.for("collect-edge.evaluated-imports");
-if (!runner) throw new Error("vitest's module runner is not where test/workers/main-module-cache.ts expects it");
+if (!runner) throw new Error("vitest's module runner is not where test/support/workers/main-module-cache.ts expects it");
 if (!(patched in runner)) {
   const fetched = runner.import.bind(runner);
   runner.import = (url) => {

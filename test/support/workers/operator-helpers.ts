@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { Secret, TOTP } from "otpauth";
 import { expect } from "vitest";
-import { database } from "../../worker/platform/database/client";
-import { type OperatorRole, operators } from "../../worker/domain/operators/tables";
-import { operatorRecord } from "../../worker/domain/operators/enrol";
+import { database } from "../../../worker/platform/database/client";
+import { type OperatorRole, operators } from "../../../worker/domain/operators/tables";
+import { operatorRecord } from "../../../worker/domain/operators/enrol";
 import { callJson } from "./helpers";
 
 type Json = Record<string, any>;

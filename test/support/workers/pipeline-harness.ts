@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
-import { createJob } from "../../worker/domain/jobs/create";
-import { finishedUnits } from "../../worker/domain/jobs/results-rows";
-import { recordLineBatches } from "../../worker/domain/results/record-lines";
-import { pipelineDeps } from "../../worker/domain/pipeline/deps";
-import type { PipelineMessage } from "../../worker/domain/jobs/messages";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
-import type { Outcome, PipelineDeps } from "../../worker/domain/pipeline/ports";
+import { createJob } from "../../../worker/domain/jobs/create";
+import { finishedUnits } from "../../../worker/domain/jobs/results-rows";
+import { recordLineBatches } from "../../../worker/domain/results/record-lines";
+import { pipelineDeps } from "../../../worker/domain/pipeline/deps";
+import type { PipelineMessage } from "../../../worker/domain/jobs/messages";
+import { executeMessage } from "../../../worker/domain/pipeline/executor";
+import type { Outcome, PipelineDeps } from "../../../worker/domain/pipeline/ports";
 import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
 
 export const RANGE = { dateRangeStart: "2026-02-01", dateRangeEnd: "2026-03-31" };

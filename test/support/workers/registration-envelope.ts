@@ -1,5 +1,5 @@
-import { base64UrlEncode } from "../../contracts/base64url";
-import { sessionKey } from "../../worker/domain/registration/e2e-keys";
+import { base64UrlEncode } from "../../../contracts/base64url";
+import { sessionKey } from "../../../worker/domain/registration/e2e-keys";
 
 /** What the hosted UI does in the browser, for tests that play the browser's part. */
 export async function encryptForService(key: { kid: string; jwk: JsonWebKey }, sessionId: string, payload: unknown) {

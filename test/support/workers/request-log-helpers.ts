@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import { findRequestLog } from "../../worker/domain/request-logs/store";
+import { findRequestLog } from "../../../worker/domain/request-logs/store";
 import { call } from "./helpers";
 
 /** Sends a request and answers its X-Request-Id beside its status. */

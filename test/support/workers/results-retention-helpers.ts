@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { jobResultsPrefix } from "../../worker/domain/results/keys";
+import { jobResultsPrefix } from "../../../worker/domain/results/keys";
 import { bankTransaction as tx, jobInWorkspace, type TestWorkspace } from "./helpers";
 
 /** What retention's tests read of a job: its row, its units' rows and its stored objects, as they are in storage. */

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { findProvider } from "../../worker/domain/catalog/providers";
-import { createJob } from "../../worker/domain/jobs/create";
-import { pipelineDeps } from "../../worker/domain/pipeline/deps";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
-import { act, auditOf, newOperator, signedIn } from "./operator-helpers";
-import { signUp } from "../../worker/domain/users/store";
-import { jobError } from "../../contracts/job-failures";
+import { findProvider } from "../../../worker/domain/catalog/providers";
+import { createJob } from "../../../worker/domain/jobs/create";
+import { pipelineDeps } from "../../../worker/domain/pipeline/deps";
+import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
+import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "../../support/workers/helpers";
+import { act, auditOf, newOperator, signedIn } from "../../support/workers/operator-helpers";
+import { signUp } from "../../../worker/domain/users/store";
+import { jobError } from "../../../contracts/job-failures";
 
 type Json = Record<string, any>;
 

@@ -1,12 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { call, callJson, createWorkspace } from "./helpers";
-import { act, auditOf, freshCode, newOperator, signedIn } from "./operator-helpers";
-import { OPERATOR_LOCK_AFTER } from "../../worker/domain/operators/sign-in";
-import { findOperatorSession, OPERATOR_SESSION_IDLE_MS, OPERATOR_SESSION_TTL_MS, openOperatorSession } from "../../worker/domain/operators/store";
-import { LOGIN_WINDOW_MS } from "../../worker/domain/console-sessions/login-attempts";
+import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
+import { call, callJson, createWorkspace } from "../../support/workers/helpers";
+import { act, auditOf, freshCode, newOperator, signedIn } from "../../support/workers/operator-helpers";
+import { OPERATOR_LOCK_AFTER } from "../../../worker/domain/operators/sign-in";
+import { findOperatorSession, OPERATOR_SESSION_IDLE_MS, OPERATOR_SESSION_TTL_MS, openOperatorSession } from "../../../worker/domain/operators/store";
+import { LOGIN_WINDOW_MS } from "../../../worker/domain/console-sessions/login-attempts";
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, callJson, createWorkspace, madeUpToken, onClock } from "./helpers";
-import { hostedUiHeaders } from "./registration-envelope";
+import { call, callJson, createWorkspace, madeUpToken, onClock } from "../../support/workers/helpers";
+import { hostedUiHeaders } from "../../support/workers/registration-envelope";
 
 const REQUEST_ID = /^req_[0-9a-f]{32}$/;
 

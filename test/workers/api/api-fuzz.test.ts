@@ -1,9 +1,10 @@
+// start-order: 5 (why: vitest.config.ts)
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../worker/platform/errors/codes";
-import { BUSINESS_HEADER } from "../../worker/api/select-business";
-import { call, callJson, createWorkspace } from "./helpers";
-import { documentedErrors, type JsonSchema, type Operation, type OperationObject, operationName, operationsOf, resolve, servedDocument } from "./openapi-document";
+import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../../worker/platform/errors/codes";
+import { BUSINESS_HEADER } from "../../../worker/api/select-business";
+import { call, callJson, createWorkspace } from "../../support/workers/helpers";
+import { documentedErrors, type JsonSchema, type Operation, type OperationObject, operationName, operationsOf, resolve, servedDocument } from "../../support/workers/openapi-document";
 
 type Json = Record<string, any>;
 

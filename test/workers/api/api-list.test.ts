@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addCredential, callJson, createWorkspace, TX_JOB } from "./helpers";
+import { addCredential, callJson, createWorkspace, TX_JOB } from "../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

@@ -1,9 +1,10 @@
+// start-order: 3 (why: vitest.config.ts)
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { keyGate, type RequestGate } from "../../worker/domain/api-keys/request-gate";
+import { sha256Hex } from "../../../worker/platform/lib/crypto";
+import { keyGate, type RequestGate } from "../../../worker/domain/api-keys/request-gate";
 import { runInDurableObject } from "cloudflare:test";
-import { call, callJson, createWorkspace, gateStorage, madeUpToken, onClock } from "./helpers";
+import { call, callJson, createWorkspace, gateStorage, madeUpToken, onClock } from "../../support/workers/helpers";
 
 describe("rate limiting per API key", () => {
   it("admits exactly 100 of 150 concurrent requests in a minute and answers the rest 429 with Retry-After", async () => {

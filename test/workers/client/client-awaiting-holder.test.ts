@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { CollectClient, type HolderApproval } from "../../client/src/index";
-import { jobError } from "../../contracts/job-failures";
-import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
-import { fileAddress, jobWithUnits } from "./helpers";
+import { CollectClient, type HolderApproval } from "../../../client/src/index";
+import { jobError } from "../../../contracts/job-failures";
+import { JobLifecycle } from "../../../worker/domain/jobs/lifecycle";
+import { fileAddress, jobWithUnits } from "../../support/workers/helpers";
 
 /** The typed client inside workerd, calling the worker through its fetch handler. */
 const clientFor = (apiKey: string) =>

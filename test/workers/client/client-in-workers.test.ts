@@ -1,7 +1,8 @@
+// start-order: 2 (why: vitest.config.ts)
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { CollectApiError, CollectClient, JobWaitTimeoutError } from "../../client/src/index";
-import { addCredential, call, createWorkspace, fileAddress, onClock } from "./helpers";
+import { CollectApiError, CollectClient, JobWaitTimeoutError } from "../../../client/src/index";
+import { addCredential, call, createWorkspace, fileAddress, onClock } from "../../support/workers/helpers";
 
 function fromFileAddress(request: Request): Request {
   const headers = new Headers(request.headers);

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { currentStatuses, STATUS_TTL_MS } from "../../worker/domain/business-status/check";
-import { saveStatuses, statusesOf } from "../../worker/domain/business-status/store";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { REPLICA_BUSINESSES, UNREGISTERED_NUMBER } from "../../sandbox/nts-business-status/ground-truth";
-import { withCheckDigit } from "../../contracts/business-number";
-import { ConsoleBrowser } from "./console-browser";
-import { callJson } from "./helpers";
+import { currentStatuses, STATUS_TTL_MS } from "../../../worker/domain/business-status/check";
+import { saveStatuses, statusesOf } from "../../../worker/domain/business-status/store";
+import { issueApiKey } from "../../../worker/domain/api-keys/store";
+import { issueJointCertificate } from "../../../sandbox/certificates/issue";
+import { REPLICA_BUSINESSES, UNREGISTERED_NUMBER } from "../../../sandbox/nts-business-status/ground-truth";
+import { withCheckDigit } from "../../../contracts/business-number";
+import { ConsoleBrowser } from "../../support/workers/console-browser";
+import { callJson } from "../../support/workers/helpers";
 
 type Json = Record<string, any>;
 const [active, , suspended, closed] = REPLICA_BUSINESSES;

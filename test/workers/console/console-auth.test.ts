@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ATTEMPTS_PER_ADDRESS, FREE_GUESSES, guessWaitMs, SIGN_UPS_PER_ADDRESS, UNLOCK_MAIL_AFTER } from "../../worker/domain/console-sessions/login-attempts";
-import { findSession, openSession, SESSION_IDLE_MS, SESSION_TTL_MS } from "../../worker/domain/console-sessions/store";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../worker/domain/users/password";
-import { callJson } from "./helpers";
-import { limitedAddress } from "../../worker/platform/http/client-address";
-import { alertCode, ConsoleBrowser } from "./console-browser";
+import { ATTEMPTS_PER_ADDRESS, FREE_GUESSES, guessWaitMs, SIGN_UPS_PER_ADDRESS, UNLOCK_MAIL_AFTER } from "../../../worker/domain/console-sessions/login-attempts";
+import { findSession, openSession, SESSION_IDLE_MS, SESSION_TTL_MS } from "../../../worker/domain/console-sessions/store";
+import { sha256Hex } from "../../../worker/platform/lib/crypto";
+import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../../worker/domain/users/password";
+import { callJson } from "../../support/workers/helpers";
+import { limitedAddress } from "../../../worker/platform/http/client-address";
+import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
 
 type Json = Record<string, any>;
 

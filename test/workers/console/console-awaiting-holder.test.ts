@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { SimpleAuthProvider } from "../../contracts/task-unit";
-import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
-import { addCredential, jobInWorkspace } from "./helpers";
-import { ConsoleBrowser } from "./console-browser";
+import type { SimpleAuthProvider } from "../../../contracts/task-unit";
+import { JobLifecycle } from "../../../worker/domain/jobs/lifecycle";
+import { addCredential, jobInWorkspace } from "../../support/workers/helpers";
+import { ConsoleBrowser } from "../../support/workers/console-browser";
 
 type Json = Record<string, any>;
 

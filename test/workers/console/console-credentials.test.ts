@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addMember } from "../../worker/domain/users/members";
-import { findUserByEmail } from "../../worker/domain/users/store";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { bankTransaction, callJson, jobInWorkspace } from "./helpers";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { issueJointCertificate } from "../../sandbox/certificates/issue";
+import { addMember } from "../../../worker/domain/users/members";
+import { findUserByEmail } from "../../../worker/domain/users/store";
+import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
+import { bankTransaction, callJson, jobInWorkspace } from "../../support/workers/helpers";
+import { issueApiKey } from "../../../worker/domain/api-keys/store";
+import { issueJointCertificate } from "../../../sandbox/certificates/issue";
 
 describe("credentials in the console", () => {
   it("shows each credential's last successful collection, checks one again on the owner's request (once a minute), replaces and deletes one, offering members none of it", async () => {

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { jobError } from "../../contracts/job-failures";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { invalidateCredential } from "../../worker/domain/credentials/job-credential";
-import { createJob } from "../../worker/domain/jobs/create";
-import { JobLifecycle } from "../../worker/domain/jobs/lifecycle";
-import { callJson, withCapturedQueue } from "./helpers";
-import { jobRowOf } from "./results-retention-helpers";
-import { alertCode, ConsoleBrowser } from "./console-browser";
+import { jobError } from "../../../contracts/job-failures";
+import { issueApiKey } from "../../../worker/domain/api-keys/store";
+import { invalidateCredential } from "../../../worker/domain/credentials/job-credential";
+import { createJob } from "../../../worker/domain/jobs/create";
+import { JobLifecycle } from "../../../worker/domain/jobs/lifecycle";
+import { callJson, withCapturedQueue } from "../../support/workers/helpers";
+import { jobRowOf } from "../../support/workers/results-retention-helpers";
+import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
 
 type Json = Record<string, any>;
 

@@ -1,19 +1,19 @@
 import { env } from "cloudflare:workers";
-import { invalidateCredential } from "../../worker/domain/credentials/job-credential";
+import { invalidateCredential } from "../../../worker/domain/credentials/job-credential";
 import { describe, expect, it } from "vitest";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { runDue } from "../../worker/domain/schedule-runs/run";
-import { bankTransaction, callJson, jobInWorkspace, withCapturedQueue } from "./helpers";
-import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { addMember } from "../../worker/domain/users/members";
-import { findUserByEmail } from "../../worker/domain/users/store";
-import { kst } from "../../worker/web/kst";
-import { publishJob } from "../../worker/domain/jobs/board";
-import { findJobById } from "../../worker/domain/jobs/store";
-import { finishedJob, jobRowOf, storedObjects } from "./results-retention-helpers";
+import { issueApiKey } from "../../../worker/domain/api-keys/store";
+import { runDue } from "../../../worker/domain/schedule-runs/run";
+import { bankTransaction, callJson, jobInWorkspace, withCapturedQueue } from "../../support/workers/helpers";
+import { issueJointCertificate } from "../../../sandbox/certificates/issue";
+import { addMember } from "../../../worker/domain/users/members";
+import { findUserByEmail } from "../../../worker/domain/users/store";
+import { kst } from "../../../worker/web/kst";
+import { publishJob } from "../../../worker/domain/jobs/board";
+import { findJobById } from "../../../worker/domain/jobs/store";
+import { finishedJob, jobRowOf, storedObjects } from "../../support/workers/results-retention-helpers";
 
 const DAY = 86_400_000;
-import { alertCode, ConsoleBrowser } from "./console-browser";
+import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
 
 type Json = Record<string, any>;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { kstDate } from "../../contracts/korean-time";
-import { ConsoleBrowser } from "./console-browser";
-import { bankTransaction, callJson, jobInWorkspace } from "./helpers";
+import { kstDate } from "../../../contracts/korean-time";
+import { ConsoleBrowser } from "../../support/workers/console-browser";
+import { bankTransaction, callJson, jobInWorkspace } from "../../support/workers/helpers";
 import { env } from "cloudflare:workers";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
+import { issueApiKey } from "../../../worker/domain/api-keys/store";
 
 type Json = Record<string, any>;
 

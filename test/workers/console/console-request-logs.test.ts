@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { insertRequestLogs } from "../../worker/domain/request-logs/store";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { createWorkspace } from "./helpers";
-import { logged, sent } from "./request-log-helpers";
+import { issueApiKey } from "../../../worker/domain/api-keys/store";
+import { insertRequestLogs } from "../../../worker/domain/request-logs/store";
+import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
+import { createWorkspace } from "../../support/workers/helpers";
+import { logged, sent } from "../../support/workers/request-log-helpers";
 
 const idOf = async (path: string, key: string) => (await sent(path, { key })).requestId;
 

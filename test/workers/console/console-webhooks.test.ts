@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConsoleBrowser } from "./console-browser";
-import { bankTransaction, jobInWorkspace, receivedAtLeast, receiverHook } from "./helpers";
+import { ConsoleBrowser } from "../../support/workers/console-browser";
+import { bankTransaction, jobInWorkspace, receivedAtLeast, receiverHook } from "../../support/workers/helpers";
 
 describe("webhooks in the console", () => {
   it("adds an endpoint showing its secret once, logs each delivery with its answer and timing, sends one again, rotates the secret and deletes the endpoint", async () => {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callJson } from "./helpers";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
+import { callJson } from "../../support/workers/helpers";
+import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
+import { sha256Hex } from "../../../worker/platform/lib/crypto";
 
 type Json = Record<string, any>;
 

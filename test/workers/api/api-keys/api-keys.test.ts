@@ -1,10 +1,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { keyGate, type RequestGate } from "../../worker/domain/api-keys/request-gate";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { callJson, createWorkspace } from "./helpers";
+import { issueApiKey } from "../../../../worker/domain/api-keys/store";
+import { keyGate, type RequestGate } from "../../../../worker/domain/api-keys/request-gate";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
+import { callJson, createWorkspace } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 const HOUR = 3_600_000;

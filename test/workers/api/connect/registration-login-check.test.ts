@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { jobError } from "../../contracts/job-failures";
-import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
-import { callJson, createWorkspace, type TestWorkspace } from "./helpers";
-import { encryptForService, hostedUiHeaders } from "./registration-envelope";
+import { jobError } from "../../../../contracts/job-failures";
+import { SIMPLE_AUTH_PEOPLE } from "../../../../sandbox/hometax/simple-auth-people";
+import { callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
+import { encryptForService, hostedUiHeaders } from "../../../support/workers/registration-envelope";
 
 type Json = Record<string, any>;
 const BANK = { kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" };

@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it, vi } from "vitest";
-import { CERTIFICATE_CHECK_VERSION, verifyCertificate } from "../../worker/domain/certificates/verify";
-import { openActiveCredential } from "../../worker/domain/credentials/job-credential";
-import { base64Decode, base64Encode } from "../../contracts/base64url";
-import { sealKeyFile } from "../../contracts/certificates/key-file";
-import { issueJointCertificate, type JointCertificateOptions } from "../../sandbox/certificates/issue";
-import { NOT_A_MEMBER } from "../../sandbox/sandbox-taxportal/members";
-import { callJson, createWorkspace } from "./helpers";
-import { act, signedIn } from "./operator-helpers";
-import { encryptForService, hostedUiHeaders } from "./registration-envelope";
+import { CERTIFICATE_CHECK_VERSION, verifyCertificate } from "../../../../worker/domain/certificates/verify";
+import { openActiveCredential } from "../../../../worker/domain/credentials/job-credential";
+import { base64Decode, base64Encode } from "../../../../contracts/base64url";
+import { sealKeyFile } from "../../../../contracts/certificates/key-file";
+import { issueJointCertificate, type JointCertificateOptions } from "../../../../sandbox/certificates/issue";
+import { NOT_A_MEMBER } from "../../../../sandbox/sandbox-taxportal/members";
+import { callJson, createWorkspace } from "../../../support/workers/helpers";
+import { act, signedIn } from "../../../support/workers/operator-helpers";
+import { encryptForService, hostedUiHeaders } from "../../../support/workers/registration-envelope";
 
 type Json = Record<string, any>;
 const BIZNO = "1208800767";

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { openActiveCredential } from "../../worker/domain/credentials/job-credential";
-import { openCredential, sealCredential } from "../../worker/domain/vault/envelope";
-import { addCredential, callJson, createWorkspace, TX_JOB } from "./helpers";
+import { openActiveCredential } from "../../../../worker/domain/credentials/job-credential";
+import { openCredential, sealCredential } from "../../../../worker/domain/vault/envelope";
+import { addCredential, callJson, createWorkspace, TX_JOB } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 const LOGIN = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } };

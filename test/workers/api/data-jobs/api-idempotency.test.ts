@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import type { PipelineMessage } from "../../worker/domain/jobs/messages";
-import { pipelineDeps } from "../../worker/domain/pipeline/deps";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
-import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
+import { bankGroundTruth } from "../../../../sandbox/sandbox-bank/ground-truth";
+import type { PipelineMessage } from "../../../../worker/domain/jobs/messages";
+import { pipelineDeps } from "../../../../worker/domain/pipeline/deps";
+import { executeMessage } from "../../../../worker/domain/pipeline/executor";
+import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { AwsClient } from "aws4fetch";
 import { describe, expect, it } from "vitest";
-import { resendStalledRouteDeliveries } from "../../worker/domain/deliveries/consumer";
-import { createJob } from "../../worker/domain/jobs/create";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { addCredential, call, callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { harness, jobRow } from "./pipeline-harness";
+import { resendStalledRouteDeliveries } from "../../../../worker/domain/deliveries/consumer";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { issueApiKey } from "../../../../worker/domain/api-keys/store";
+import { addCredential, call, callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
+import { alertCode, ConsoleBrowser } from "../../../support/workers/console-browser";
+import { harness, jobRow } from "../../../support/workers/pipeline-harness";
 
 type Json = Record<string, any>;
 const ACCOUNTS_JOB = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", params: {} };

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { callJson } from "./helpers";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { kst } from "../../worker/web/kst";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
+import { callJson } from "../../../support/workers/helpers";
+import { alertCode, ConsoleBrowser } from "../../../support/workers/console-browser";
+import { kst } from "../../../../worker/web/kst";
 
 type Json = Record<string, any>;
 

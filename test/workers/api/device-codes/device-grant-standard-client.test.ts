@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
 import * as oauth from "oauth4webapi";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { ConsoleBrowser } from "./console-browser";
-import { callJson } from "./helpers";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
+import { ConsoleBrowser } from "../../../support/workers/console-browser";
+import { callJson } from "../../../support/workers/helpers";
 
 /** Our service as a standard OAuth 2 client library (oauth4webapi) sees it: RFC 8414 metadata written by hand. */
 const as: oauth.AuthorizationServer = {

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { base64UrlDecode, base64UrlEncode } from "../../contracts/base64url";
-import { configurationProblems } from "../../worker/domain/deployment/configuration-problems";
-import { signLink } from "../../worker/domain/download-links/token";
-import { changeSuspension } from "../../worker/domain/api-keys/suspension";
-import { bankTransaction as tx, call, callJson, createWorkspace, jobInWorkspace, jobWithUnits, onClock, type TestWorkspace } from "./helpers";
-import { servedDocument } from "./openapi-document";
+import { base64UrlDecode, base64UrlEncode } from "../../../../contracts/base64url";
+import { configurationProblems } from "../../../../worker/domain/deployment/configuration-problems";
+import { signLink } from "../../../../worker/domain/download-links/token";
+import { changeSuspension } from "../../../../worker/domain/api-keys/suspension";
+import { bankTransaction as tx, call, callJson, createWorkspace, jobInWorkspace, jobWithUnits, onClock, type TestWorkspace } from "../../../support/workers/helpers";
+import { servedDocument } from "../../../support/workers/openapi-document";
 
 type Json = Record<string, any>;
 

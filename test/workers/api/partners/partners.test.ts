@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { credentialLock } from "../../worker/domain/pipeline/credential-lock";
-import { readJob } from "../../worker/domain/jobs/board";
-import { createJob } from "../../worker/domain/jobs/create";
-import { isValidBusinessNumber, withCheckDigit } from "../../contracts/business-number";
-import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
-import { encryptForService, hostedUiHeaders } from "./registration-envelope";
-import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
-import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { asPartner, connectBusinesses, connectionTo, partnerWithConnection } from "./partner-helpers";
+import { credentialLock } from "../../../../worker/domain/pipeline/credential-lock";
+import { readJob } from "../../../../worker/domain/jobs/board";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { isValidBusinessNumber, withCheckDigit } from "../../../../contracts/business-number";
+import { addCredential, callJson, createWorkspace, type TestWorkspace, TX_JOB, withCapturedQueue } from "../../../support/workers/helpers";
+import { encryptForService, hostedUiHeaders } from "../../../support/workers/registration-envelope";
+import { SIMPLE_AUTH_PEOPLE } from "../../../../sandbox/hometax/simple-auth-people";
+import { issueJointCertificate } from "../../../../sandbox/certificates/issue";
+import { asPartner, connectBusinesses, connectionTo, partnerWithConnection } from "../../../support/workers/partner-helpers";
 
 type Json = Record<string, any>;
 const BIZ_A = "1208800767";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../worker/app";
-import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../worker/platform/errors/codes";
-import { callJson, createWorkspace } from "./helpers";
-import { documentedErrors, type OperationObject, operationName, operationsOf, resolve, servedDocument } from "./openapi-document";
+import { createApp } from "../../../../worker/app";
+import { API_ERROR_CODES, type ApiErrorCode, catalogEntry } from "../../../../worker/platform/errors/codes";
+import { callJson, createWorkspace } from "../../../support/workers/helpers";
+import { documentedErrors, type OperationObject, operationName, operationsOf, resolve, servedDocument } from "../../../support/workers/openapi-document";
 
 type Json = Record<string, any>;
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sessionGate } from "../../worker/domain/api-keys/request-gate";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { call, callJson, createWorkspace, gateStorage, madeUpToken, onClock } from "./helpers";
-import { encryptForService, hostedUiHeaders } from "./registration-envelope";
+import { sessionGate } from "../../../../worker/domain/api-keys/request-gate";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
+import { call, callJson, createWorkspace, gateStorage, madeUpToken, onClock } from "../../../support/workers/helpers";
+import { encryptForService, hostedUiHeaders } from "../../../support/workers/registration-envelope";
 
 type Json = Record<string, any>;
 const VALID = { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://partner.example"], clientReferenceId: "user-42" };

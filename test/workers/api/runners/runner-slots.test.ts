@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { scraperAuthorization } from "../../contracts/scraper-protocol";
-import { call } from "./helpers";
+import { scraperAuthorization } from "../../../../contracts/scraper-protocol";
+import { call } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

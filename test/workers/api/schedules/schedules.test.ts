@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { sinceOf } from "../../worker/domain/jobs/since";
-import { runMissedSchedules } from "../../worker/domain/schedule-runs/catch-up";
-import { runDue, SLOT_RETRY_MS } from "../../worker/domain/schedule-runs/run";
-import { createJob } from "../../worker/domain/jobs/create";
-import { PLAN_LIMITS } from "../../worker/domain/workspaces/plans";
-import { addCredential, callJson, createWorkspace, jobInWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
+import { sinceOf } from "../../../../worker/domain/jobs/since";
+import { runMissedSchedules } from "../../../../worker/domain/schedule-runs/catch-up";
+import { runDue, SLOT_RETRY_MS } from "../../../../worker/domain/schedule-runs/run";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { PLAN_LIMITS } from "../../../../worker/domain/workspaces/plans";
+import { addCredential, callJson, createWorkspace, jobInWorkspace, type TestWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

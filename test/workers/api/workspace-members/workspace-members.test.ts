@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { INVITATIONS_PER_DAY } from "../../worker/domain/users/invitations";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { callJson } from "./helpers";
+import { issueApiKey } from "../../../../worker/domain/api-keys/store";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
+import { INVITATIONS_PER_DAY } from "../../../../worker/domain/users/invitations";
+import { alertCode, ConsoleBrowser } from "../../../support/workers/console-browser";
+import { callJson } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type AlertDesk, alertDesk } from "../../../worker/domain/alerts/alert-desk";
-import { alertRule } from "../../../worker/domain/alerts/rules";
+import { type AlertDesk, alertDesk } from "../../../../worker/domain/alerts/alert-desk";
+import { alertRule } from "../../../../worker/domain/alerts/rules";
 
 type Json = Record<string, any>;
 

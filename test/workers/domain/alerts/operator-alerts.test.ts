@@ -2,10 +2,10 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { noteFlagged } from "../../worker/domain/alerts/raise";
-import { alertRule } from "../../worker/domain/alerts/rules";
-import { type AlertDesk, alertDesk } from "../../worker/domain/alerts/alert-desk";
-import type { ReceivedWebhook } from "../support/webhook-receiver";
+import { noteFlagged } from "../../../../worker/domain/alerts/raise";
+import { alertRule } from "../../../../worker/domain/alerts/rules";
+import { type AlertDesk, alertDesk } from "../../../../worker/domain/alerts/alert-desk";
+import type { ReceivedWebhook } from "../../../support/webhook-receiver";
 
 type Json = Record<string, any>;
 

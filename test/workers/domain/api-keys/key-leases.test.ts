@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { KeyLeases } from "../../worker/domain/api-keys/key-leases";
-import { LEASE_MS, MINUTE } from "../../worker/domain/api-keys/lease";
-import { keyGate, LIMIT_PER_MINUTE, type RequestGate } from "../../worker/domain/api-keys/request-gate";
-import { revokeKey } from "../../worker/domain/api-keys/revoke";
-import { changeSuspension } from "../../worker/domain/api-keys/suspension";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { call, createWorkspace, onClock, type TestWorkspace } from "./helpers";
+import { KeyLeases } from "../../../../worker/domain/api-keys/key-leases";
+import { LEASE_MS, MINUTE } from "../../../../worker/domain/api-keys/lease";
+import { keyGate, LIMIT_PER_MINUTE, type RequestGate } from "../../../../worker/domain/api-keys/request-gate";
+import { revokeKey } from "../../../../worker/domain/api-keys/revoke";
+import { changeSuspension } from "../../../../worker/domain/api-keys/suspension";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
+import { call, createWorkspace, onClock, type TestWorkspace } from "../../../support/workers/helpers";
 
 /** Work an isolate would keep alive past its request (a refill asked for early), gathered so a test can wait for it. */
 const background = () => {

@@ -1,9 +1,9 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addressGate, keyGate, LIMIT_PER_HOUR, LIMIT_PER_MINUTE, type RequestGate } from "../../../worker/domain/api-keys/request-gate";
-import { sha256Hex } from "../../../worker/platform/lib/crypto";
-import { createWorkspace, gateStorage } from "../helpers";
+import { addressGate, keyGate, LIMIT_PER_HOUR, LIMIT_PER_MINUTE, type RequestGate } from "../../../../worker/domain/api-keys/request-gate";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
+import { createWorkspace, gateStorage } from "../../../support/workers/helpers";
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;

@@ -2,17 +2,17 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { type AlertDesk, alertDesk } from "../../worker/domain/alerts/alert-desk";
-import { NO_PROVIDER } from "../../worker/domain/alerts/rules";
-import { renewSubscriptions } from "../../worker/domain/billing/renewal";
-import { changePlan } from "../../worker/domain/billing/plan-change";
-import { endPeriodNow } from "../../worker/domain/billing/test-clock";
-import { portOneGateway } from "../../worker/domain/billing/portone";
-import { openText } from "../../worker/domain/vault/envelope";
-import { sha256Hex } from "../../worker/platform/lib/crypto";
-import { SANDBOX_PORTONE_SECRET } from "../../sandbox/portone/gateway";
-import { call, callJson, createWorkspace } from "./helpers";
-import { alertCode, ConsoleBrowser } from "./console-browser";
+import { type AlertDesk, alertDesk } from "../../../../worker/domain/alerts/alert-desk";
+import { NO_PROVIDER } from "../../../../worker/domain/alerts/rules";
+import { renewSubscriptions } from "../../../../worker/domain/billing/renewal";
+import { changePlan } from "../../../../worker/domain/billing/plan-change";
+import { endPeriodNow } from "../../../../worker/domain/billing/test-clock";
+import { portOneGateway } from "../../../../worker/domain/billing/portone";
+import { openText } from "../../../../worker/domain/vault/envelope";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
+import { SANDBOX_PORTONE_SECRET } from "../../../../sandbox/portone/gateway";
+import { call, callJson, createWorkspace } from "../../../support/workers/helpers";
+import { alertCode, ConsoleBrowser } from "../../../support/workers/console-browser";
 
 /** The third layer of the security review (docs/security.md, "Third layer: money"), each finding through the real stack. */
 

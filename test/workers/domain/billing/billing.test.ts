@@ -1,17 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { ledgerBalance, recordPayment } from "../../worker/domain/billing/invoices";
-import { renewSubscriptions } from "../../worker/domain/billing/renewal";
-import { endPeriodNow } from "../../worker/domain/billing/test-clock";
-import { voidStaleUpgrades } from "../../worker/domain/billing/void";
-import { openText } from "../../worker/domain/vault/envelope";
-import { changePlan } from "../../worker/domain/billing/plan-change";
-import { portOneGateway } from "../../worker/domain/billing/portone";
-import { applyBookedChanges } from "../../worker/domain/billing/subscriptions";
-import { call, callJson, createWorkspace } from "./helpers";
-import { freshCode, newOperator, signedIn } from "./operator-helpers";
-import { alertCode, ConsoleBrowser } from "./console-browser";
+import { ledgerBalance, recordPayment } from "../../../../worker/domain/billing/invoices";
+import { renewSubscriptions } from "../../../../worker/domain/billing/renewal";
+import { endPeriodNow } from "../../../../worker/domain/billing/test-clock";
+import { voidStaleUpgrades } from "../../../../worker/domain/billing/void";
+import { openText } from "../../../../worker/domain/vault/envelope";
+import { changePlan } from "../../../../worker/domain/billing/plan-change";
+import { portOneGateway } from "../../../../worker/domain/billing/portone";
+import { applyBookedChanges } from "../../../../worker/domain/billing/subscriptions";
+import { call, callJson, createWorkspace } from "../../../support/workers/helpers";
+import { freshCode, newOperator, signedIn } from "../../../support/workers/operator-helpers";
+import { alertCode, ConsoleBrowser } from "../../../support/workers/console-browser";
 
 type Json = Record<string, any>;
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { parseCsv } from "../support/parse-csv";
-import { REPLICA_BUSINESSES, UNREGISTERED_NUMBER } from "../../sandbox/nts-business-status/ground-truth";
-import { withCheckDigit } from "../../contracts/business-number";
-import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
-import { ConsoleBrowser } from "./console-browser";
+import { parseCsv } from "../../../support/parse-csv";
+import { REPLICA_BUSINESSES, UNREGISTERED_NUMBER } from "../../../../sandbox/nts-business-status/ground-truth";
+import { withCheckDigit } from "../../../../contracts/business-number";
+import { call, callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
+import { ConsoleBrowser } from "../../../support/workers/console-browser";
 
 type Json = Record<string, any>;
 const PROVIDER = "nts.business-status";

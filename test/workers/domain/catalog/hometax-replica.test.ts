@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
-import { BUSINESS_CHOICES, HOMETAX_MEMBERS } from "../../sandbox/hometax/members";
-import { callJson, createWorkspace } from "./helpers";
-import { harness, jobRow } from "./pipeline-harness";
-import type { DocumentType } from "../../sandbox/sandbox-taxportal/documents";
-import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/kit/business-card-approvals";
+import { issueJointCertificate } from "../../../../sandbox/certificates/issue";
+import { hometaxDocuments } from "../../../../sandbox/hometax/ground-truth";
+import { BUSINESS_CHOICES, HOMETAX_MEMBERS } from "../../../../sandbox/hometax/members";
+import { callJson, createWorkspace } from "../../../support/workers/helpers";
+import { harness, jobRow } from "../../../support/workers/pipeline-harness";
+import type { DocumentType } from "../../../../sandbox/sandbox-taxportal/documents";
+import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../../../collectors/kit/business-card-approvals";
 
 type Json = Record<string, any>;
 const RANGE = { dateRangeStart: "2025-10-01", dateRangeEnd: "2025-12-31" };

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DURATION_BUCKETS_MS, type ProviderPulse, providerPulse } from "../../../worker/domain/catalog/provider-pulse";
+import { DURATION_BUCKETS_MS, type ProviderPulse, providerPulse } from "../../../../worker/domain/catalog/provider-pulse";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

@@ -1,16 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { notePulse, providerState } from "../../worker/domain/catalog/status";
-import { jobError } from "../../contracts/job-failures";
-import type { JobRow } from "../../worker/domain/jobs/store";
-import { providerPulse } from "../../worker/domain/catalog/provider-pulse";
-import { kst } from "../../worker/web/kst";
-import { DAY_MS, kstDate, kstMidnight } from "../../contracts/korean-time";
-import { announceOutage } from "../../worker/domain/catalog/outages";
-import { countProviderDay, HISTORY_DAYS } from "../../worker/domain/catalog/provider-days";
-import { purgeExpired } from "../../worker/domain/retention/purge";
-import { call, callJson, createWorkspace } from "./helpers";
-import { harness, newJob } from "./pipeline-harness";
+import { notePulse, providerState } from "../../../../worker/domain/catalog/status";
+import { jobError } from "../../../../contracts/job-failures";
+import type { JobRow } from "../../../../worker/domain/jobs/store";
+import { providerPulse } from "../../../../worker/domain/catalog/provider-pulse";
+import { kst } from "../../../../worker/web/kst";
+import { DAY_MS, kstDate, kstMidnight } from "../../../../contracts/korean-time";
+import { announceOutage } from "../../../../worker/domain/catalog/outages";
+import { countProviderDay, HISTORY_DAYS } from "../../../../worker/domain/catalog/provider-days";
+import { purgeExpired } from "../../../../worker/domain/retention/purge";
+import { call, callJson, createWorkspace } from "../../../support/workers/helpers";
+import { harness, newJob } from "../../../support/workers/pipeline-harness";
 
 type Json = Record<string, any>;
 const HOUR = 3_600_000;

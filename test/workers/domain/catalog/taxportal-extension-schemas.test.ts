@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { parseCsv } from "../support/parse-csv";
-import { fieldInfos } from "../../contracts/records/field-kinds";
-import { documentsOf } from "../../sandbox/sandbox-taxportal/documents";
-import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
-import { ID_MEMBERS } from "../../sandbox/sandbox-taxportal/members";
-import { addCredential, call, callJson, createWorkspace } from "./helpers";
-import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../collectors/kit/business-card-approvals";
+import { parseCsv } from "../../../support/parse-csv";
+import { fieldInfos } from "../../../../contracts/records/field-kinds";
+import { documentsOf } from "../../../../sandbox/sandbox-taxportal/documents";
+import { TAXPORTAL_RECORDS } from "../../../../contracts/records/taxportal";
+import { ID_MEMBERS } from "../../../../sandbox/sandbox-taxportal/members";
+import { addCredential, call, callJson, createWorkspace } from "../../../support/workers/helpers";
+import { approvalOfPurchase, cardLookback, cardsOfPurchases } from "../../../../collectors/kit/business-card-approvals";
 
 type Json = Record<string, any>;
 const PERIOD = { dateRangeStart: "2026-03-01", dateRangeEnd: "2026-03-10" };

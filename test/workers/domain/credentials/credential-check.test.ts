@@ -1,15 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ProbeMessage } from "../../worker/domain/credentials/login-checks";
-import { registerCredential, recheckCredential, sealedCredentialRow } from "../../worker/domain/credentials/replace";
-import { findCredential } from "../../worker/domain/credentials/store";
-import { invalidateCredential, openActiveCredential } from "../../worker/domain/credentials/job-credential";
-import { hasActiveJob } from "../../worker/domain/jobs/store";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { encryptForService, hostedUiHeaders } from "./registration-envelope";
-import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { callJson, createWorkspace, withCapturedQueue } from "./helpers";
-import { harness } from "./pipeline-harness";
+import type { ProbeMessage } from "../../../../worker/domain/credentials/login-checks";
+import { registerCredential, recheckCredential, sealedCredentialRow } from "../../../../worker/domain/credentials/replace";
+import { findCredential } from "../../../../worker/domain/credentials/store";
+import { invalidateCredential, openActiveCredential } from "../../../../worker/domain/credentials/job-credential";
+import { hasActiveJob } from "../../../../worker/domain/jobs/store";
+import { issueApiKey } from "../../../../worker/domain/api-keys/store";
+import { encryptForService, hostedUiHeaders } from "../../../support/workers/registration-envelope";
+import { issueJointCertificate } from "../../../../sandbox/certificates/issue";
+import { callJson, createWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
+import { harness } from "../../../support/workers/pipeline-harness";
 
 type Json = Record<string, any>;
 const BIZNO = "1208800767";

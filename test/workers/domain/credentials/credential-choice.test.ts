@@ -1,11 +1,11 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../worker/index";
-import { sealCredential } from "../../worker/domain/vault/envelope";
-import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
-import { asPartner, connectionTo, partnerWithConnection } from "./partner-helpers";
+import worker from "../../../../worker/index";
+import { sealCredential } from "../../../../worker/domain/vault/envelope";
+import { issueJointCertificate } from "../../../../sandbox/certificates/issue";
+import { callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
+import { asPartner, connectionTo, partnerWithConnection } from "../../../support/workers/partner-helpers";
 
 type Json = Record<string, any>;
 const BIZNO = "1208800767";

@@ -1,13 +1,14 @@
+// start-order: last (why: it warns of every credential's end, and leaves a consent that has ended for the warnings of any file after it)
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callJson, createWorkspace, receivedAtLeast, receiverHook, TX_JOB } from "./helpers";
-import { asPartner } from "./partner-helpers";
-import { BUSINESS, credentialRow, heldCredential, issueSession, namedPartner, PARTNER_NAME, submitLogin } from "./consent-helpers";
-import { hostedUiHeaders } from "./registration-envelope";
-import { CONSENT_TEXTS, CURRENT_CONSENT_TEXT_VERSION } from "../../worker/domain/credentials/consent-text";
-import { setConsentDays } from "../../worker/domain/workspaces/store";
-import { warnExpiringCertificates } from "../../worker/domain/credentials/expiry-warnings";
-import { verifyWebhook, type WebhookEvent } from "../../client/src/webhooks";
+import { callJson, createWorkspace, receivedAtLeast, receiverHook, TX_JOB } from "../../../support/workers/helpers";
+import { asPartner } from "../../../support/workers/partner-helpers";
+import { BUSINESS, credentialRow, heldCredential, issueSession, namedPartner, PARTNER_NAME, submitLogin } from "../../../support/workers/consent-helpers";
+import { hostedUiHeaders } from "../../../support/workers/registration-envelope";
+import { CONSENT_TEXTS, CURRENT_CONSENT_TEXT_VERSION } from "../../../../worker/domain/credentials/consent-text";
+import { setConsentDays } from "../../../../worker/domain/workspaces/store";
+import { warnExpiringCertificates } from "../../../../worker/domain/credentials/expiry-warnings";
+import { verifyWebhook, type WebhookEvent } from "../../../../client/src/webhooks";
 
 type Json = Record<string, any>;
 const DAY = 86_400_000;

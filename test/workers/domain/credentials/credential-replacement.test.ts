@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../worker/domain/jobs/create";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
-import { addCredential, call, callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "./helpers";
-import { harness, jobRow, RANGE } from "./pipeline-harness";
-import { finishedJob, jobRowOf } from "./results-retention-helpers";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { executeMessage } from "../../../../worker/domain/pipeline/executor";
+import { addCredential, call, callJson, createWorkspace, type TestWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
+import { harness, jobRow, RANGE } from "../../../support/workers/pipeline-harness";
+import { finishedJob, jobRowOf } from "../../../support/workers/results-retention-helpers";
 
 type Json = Record<string, any>;
 const GOOD = { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId: "user_good", password: "pass_good" } };

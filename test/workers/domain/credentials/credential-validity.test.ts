@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../worker/domain/jobs/create";
-import { openActiveCredential } from "../../worker/domain/credentials/job-credential";
-import { sealCredential } from "../../worker/domain/vault/envelope";
-import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
-import { harness, jobRow, RANGE } from "./pipeline-harness";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { openActiveCredential } from "../../../../worker/domain/credentials/job-credential";
+import { sealCredential } from "../../../../worker/domain/vault/envelope";
+import { addCredential, callJson, createWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
+import { harness, jobRow, RANGE } from "../../../support/workers/pipeline-harness";
 
 /** Creates a transactions job on the workspace's credential and runs it to its end on the real sandbox bank. */
 async function runJob(workspaceId: string, h = harness()) {

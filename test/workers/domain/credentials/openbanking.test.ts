@@ -1,15 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { accountOf, balanceOf, transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
-import { refreshConsents } from "../../worker/domain/credentials/consents";
-import { refreshDueConsents, refreshLease } from "../../worker/domain/pipeline/consent-refresh";
-import { pipelineDeps } from "../../worker/domain/pipeline/deps";
-import { scraperClient } from "../../worker/domain/scraper/binding";
-import { warnExpiringCertificates } from "../../worker/domain/credentials/expiry-warnings";
-import { openCredential, sealCredential } from "../../worker/domain/vault/envelope";
-import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
-import { hostedUiHeaders } from "./registration-envelope";
-import { completeOpenBanking, consentAtReplica } from "./consent-helpers";
+import { accountOf, balanceOf, transactionsBetween, userByLogin } from "../../../../sandbox/openbanking/ground-truth";
+import { refreshConsents } from "../../../../worker/domain/credentials/consents";
+import { refreshDueConsents, refreshLease } from "../../../../worker/domain/pipeline/consent-refresh";
+import { pipelineDeps } from "../../../../worker/domain/pipeline/deps";
+import { scraperClient } from "../../../../worker/domain/scraper/binding";
+import { warnExpiringCertificates } from "../../../../worker/domain/credentials/expiry-warnings";
+import { openCredential, sealCredential } from "../../../../worker/domain/vault/envelope";
+import { call, callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
+import { hostedUiHeaders } from "../../../support/workers/registration-envelope";
+import { completeOpenBanking, consentAtReplica } from "../../../support/workers/consent-helpers";
 
 type Json = Record<string, any>;
 const DAY = 86_400_000;

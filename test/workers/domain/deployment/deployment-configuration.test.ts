@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { configurationProblems, REQUIRED_SECRETS } from "../../worker/domain/deployment/configuration-problems";
-import worker from "../../worker/index";
-import type { PipelineMessage } from "../../worker/domain/jobs/messages";
-import { createWorkspace } from "./helpers";
+import { configurationProblems, REQUIRED_SECRETS } from "../../../../worker/domain/deployment/configuration-problems";
+import worker from "../../../../worker/index";
+import type { PipelineMessage } from "../../../../worker/domain/jobs/messages";
+import { createWorkspace } from "../../../support/workers/helpers";
 
 const without = (name: keyof Env): Env => ({ ...env, [name]: undefined });
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callJson, createWorkspace, type TestWorkspace } from "./helpers";
-import { asPartner, partnerWithConnection } from "./partner-helpers";
+import { callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
+import { asPartner, partnerWithConnection } from "../../../support/workers/partner-helpers";
 
 type Json = Record<string, any>;
 const ACCOUNTS = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", params: {} };

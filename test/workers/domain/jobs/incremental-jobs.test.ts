@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseCsv } from "../support/parse-csv";
-import { bankTransaction as tx, call, callJson, createWorkspace, jobInWorkspace, TX_JOB } from "./helpers";
+import { parseCsv } from "../../../support/parse-csv";
+import { bankTransaction as tx, call, callJson, createWorkspace, jobInWorkspace, TX_JOB } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

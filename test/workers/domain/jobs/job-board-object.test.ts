@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { JobBoard } from "../../../worker/domain/jobs/job-board";
-import type { JobRow } from "../../../worker/domain/jobs/store";
+import type { JobBoard } from "../../../../worker/domain/jobs/job-board";
+import type { JobRow } from "../../../../worker/domain/jobs/store";
 
 // How readers use the board (freshness, final rows, an older row published late, workspaces apart) is asserted through
 // domain/jobs/board.ts in ../job-board.test.ts; here, what the object itself keeps: each entry's time, and its day-long alarm.

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { FRESH_MS, publishJob, readJob } from "../../worker/domain/jobs/board";
-import { createJob } from "../../worker/domain/jobs/create";
-import { findJob } from "../../worker/domain/jobs/store";
-import { jobBoard } from "../../worker/domain/jobs/job-board";
-import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
+import { FRESH_MS, publishJob, readJob } from "../../../../worker/domain/jobs/board";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { findJob } from "../../../../worker/domain/jobs/store";
+import { jobBoard } from "../../../../worker/domain/jobs/job-board";
+import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "../../../support/workers/helpers";
 
 async function runningJob() {
   const ws = await createWorkspace();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { collectBoundMs, findProvider, unitWindowDays } from "../../worker/domain/catalog/providers";
-import { findSchema } from "../../worker/domain/catalog/schemas";
-import { waitBudgetSeconds } from "../../worker/domain/jobs/budget";
+import { collectBoundMs, findProvider, unitWindowDays } from "../../../../worker/domain/catalog/providers";
+import { findSchema } from "../../../../worker/domain/catalog/schemas";
+import { waitBudgetSeconds } from "../../../../worker/domain/jobs/budget";
 
 const year = { dateRangeStart: "2025-01-01", dateRangeEnd: "2025-12-31" };
 

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { REPLICA_CLIENT, REPLICA_PARTNER_CLIENT, userByLogin } from "../../sandbox/openbanking/ground-truth";
-import { refreshDueConsents } from "../../worker/domain/pipeline/consent-refresh";
-import { pipelineDeps } from "../../worker/domain/pipeline/deps";
-import { withCheckDigit } from "../../contracts/business-number";
-import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
-import { hostedUiHeaders } from "./registration-envelope";
-import { asPartner, partnerWithConnection } from "./partner-helpers";
-import { completeOpenBanking } from "./consent-helpers";
+import { REPLICA_CLIENT, REPLICA_PARTNER_CLIENT, userByLogin } from "../../../../sandbox/openbanking/ground-truth";
+import { refreshDueConsents } from "../../../../worker/domain/pipeline/consent-refresh";
+import { pipelineDeps } from "../../../../worker/domain/pipeline/deps";
+import { withCheckDigit } from "../../../../contracts/business-number";
+import { call, callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
+import { hostedUiHeaders } from "../../../support/workers/registration-envelope";
+import { asPartner, partnerWithConnection } from "../../../support/workers/partner-helpers";
+import { completeOpenBanking } from "../../../support/workers/consent-helpers";
 
 type Json = Record<string, any>;
 const DAY = 86_400_000;

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { createJob } from "../../worker/domain/jobs/create";
-import { planMessage } from "../../worker/domain/jobs/messages";
-import type { JobRow } from "../../worker/domain/jobs/store";
-import { withDetachedDeliveries } from "../../worker/domain/pipeline/detached-delivery";
-import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { planMessage } from "../../../../worker/domain/jobs/messages";
+import type { JobRow } from "../../../../worker/domain/jobs/store";
+import { withDetachedDeliveries } from "../../../../worker/domain/pipeline/detached-delivery";
+import { addCredential, createWorkspace, TX_JOB, withCapturedQueue } from "../../../support/workers/helpers";
 
 const status = async (id: string) => (await env.DB.prepare("SELECT status FROM jobs WHERE id = ?").bind(id).first<{ status: string }>())!.status;
 const localTasks = () => withDetachedDeliveries({ ...(env as Env), CONCURRENT_DELIVERIES: "1" }).TASKS;

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type CredentialLock, credentialLock, type LineTicket } from "../../../worker/domain/pipeline/credential-lock";
+import { type CredentialLock, credentialLock, type LineTicket } from "../../../../worker/domain/pipeline/credential-lock";
 
 // Leases, fences, sessions and the line's order are asserted through the lock's RPC methods in ../credential-lock.test.ts;
 // here, what the object keeps of its line and of how long jobs hold the credential.

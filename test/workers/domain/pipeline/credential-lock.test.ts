@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { credentialLock, HOLDER_ASKS_PER_HOUR, type LeaseGrant, type LineTicket } from "../../worker/domain/pipeline/credential-lock";
+import { credentialLock, HOLDER_ASKS_PER_HOUR, type LeaseGrant, type LineTicket } from "../../../../worker/domain/pipeline/credential-lock";
 
 const stub = () => credentialLock(env, crypto.randomUUID());
 

@@ -1,9 +1,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ProbeMessage } from "../../../worker/domain/credentials/login-checks";
-import { type CredentialLock, credentialLock } from "../../../worker/domain/pipeline/credential-lock";
-import type { DetachedDeliveries } from "../../../worker/domain/pipeline/detached-delivery";
+import type { ProbeMessage } from "../../../../worker/domain/credentials/login-checks";
+import { type CredentialLock, credentialLock } from "../../../../worker/domain/pipeline/credential-lock";
+import type { DetachedDeliveries } from "../../../../worker/domain/pipeline/detached-delivery";
 
 // Jobs run end to end through these objects in ../concurrent-deliveries.test.ts; here, what one object keeps and runs.
 

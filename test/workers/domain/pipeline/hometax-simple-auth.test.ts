@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { SimpleAuthLogin } from "../../contracts/task-unit";
-import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
-import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
-import { addCredential, callJson, createWorkspace, receivedAtLeast, receiverHook } from "./helpers";
-import { harness } from "./pipeline-harness";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
+import type { SimpleAuthLogin } from "../../../../contracts/task-unit";
+import { hometaxDocuments } from "../../../../sandbox/hometax/ground-truth";
+import { SIMPLE_AUTH_PEOPLE } from "../../../../sandbox/hometax/simple-auth-people";
+import { addCredential, callJson, createWorkspace, receivedAtLeast, receiverHook } from "../../../support/workers/helpers";
+import { harness } from "../../../support/workers/pipeline-harness";
+import { executeMessage } from "../../../../worker/domain/pipeline/executor";
 
 type Json = Record<string, any>;
 const SCHEMA = "taxportal.tax-invoices.sales.v1";

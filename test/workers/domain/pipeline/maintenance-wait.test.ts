@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { maintenanceAt } from "../../worker/domain/catalog/provider-hours";
-import type { PipelineDeps } from "../../worker/domain/pipeline/ports";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
-import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
-import { kstDate } from "../../contracts/korean-time";
-import { callJson } from "./helpers";
-import { progressText } from "../../worker/console/progress-text";
-import { harness, jobRow, newJob } from "./pipeline-harness";
+import { maintenanceAt } from "../../../../worker/domain/catalog/provider-hours";
+import type { PipelineDeps } from "../../../../worker/domain/pipeline/ports";
+import { executeMessage } from "../../../../worker/domain/pipeline/executor";
+import { accountsOf } from "../../../../sandbox/sandbox-bank/ledger";
+import { kstDate } from "../../../../contracts/korean-time";
+import { callJson } from "../../../support/workers/helpers";
+import { progressText } from "../../../../worker/console/progress-text";
+import { harness, jobRow, newJob } from "../../../support/workers/pipeline-harness";
 
 type Json = Record<string, any>;
 

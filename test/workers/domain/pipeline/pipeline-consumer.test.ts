@@ -1,10 +1,10 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../worker/domain/jobs/create";
-import { consumeBatch } from "../../worker/domain/pipeline/consumer";
-import { type PipelineMessage, planMessage as planOf } from "../../worker/domain/jobs/messages";
-import { TX_JOB, addCredential, createWorkspace, dispatchToQueue, queueDeliveries, withCapturedQueue } from "./helpers";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { consumeBatch } from "../../../../worker/domain/pipeline/consumer";
+import { type PipelineMessage, planMessage as planOf } from "../../../../worker/domain/jobs/messages";
+import { TX_JOB, addCredential, createWorkspace, dispatchToQueue, queueDeliveries, withCapturedQueue } from "../../../support/workers/helpers";
 
 /** A job as POST /data-jobs records it, its plan message captured, so only this test's batch runs it. */
 async function newJob(login?: { loginId: string; password: string }) {

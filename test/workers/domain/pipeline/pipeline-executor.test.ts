@@ -1,20 +1,21 @@
+// start-order: 1 (why: vitest.config.ts)
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { createJob } from "../../worker/domain/jobs/create";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
-import { unitResultsKey } from "../../worker/domain/results/keys";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
-import { type CredentialLock, type LeaseGrant, credentialLock } from "../../worker/domain/pipeline/credential-lock";
-import type { LockPort } from "../../worker/domain/pipeline/ports";
-import { addCredential, callJson, createWorkspace, withCapturedQueue } from "./helpers";
-import { committedRecords, harness, jobRow, newJob, RANGE } from "./pipeline-harness";
-import { ContainerScraper } from "../../worker/domain/scraper/container-client";
-import { type ScraperPort, SessionGone } from "../../worker/domain/scraper/port";
-import { ProviderFailure } from "../../collectors/adapter";
-import { findProvider } from "../../worker/domain/catalog/providers";
-import { progressText } from "../../worker/console/progress-text";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { executeMessage } from "../../../../worker/domain/pipeline/executor";
+import { unitResultsKey } from "../../../../worker/domain/results/keys";
+import { bankGroundTruth } from "../../../../sandbox/sandbox-bank/ground-truth";
+import { accountsOf } from "../../../../sandbox/sandbox-bank/ledger";
+import { type CredentialLock, type LeaseGrant, credentialLock } from "../../../../worker/domain/pipeline/credential-lock";
+import type { LockPort } from "../../../../worker/domain/pipeline/ports";
+import { addCredential, callJson, createWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
+import { committedRecords, harness, jobRow, newJob, RANGE } from "../../../support/workers/pipeline-harness";
+import { ContainerScraper } from "../../../../worker/domain/scraper/container-client";
+import { type ScraperPort, SessionGone } from "../../../../worker/domain/scraper/port";
+import { ProviderFailure } from "../../../../collectors/adapter";
+import { findProvider } from "../../../../worker/domain/catalog/providers";
+import { progressText } from "../../../../worker/console/progress-text";
 
 /** Whether the scraper still knows a session: a closed one is gone (404). */
 /** What the scraper says of a session: it serves it, it has none by that id, or it failed to answer (a loaded machine). */
@@ -262,7 +263,7 @@ describe("unit executor on real components", () => {
   });
 
   it("resumes transient engine failures with backoff, then fails retryable once attempts run out", async () => {
-    const { ContainerScraper } = await import("../../worker/domain/scraper/container-client");
+    const { ContainerScraper } = await import("../../../../worker/domain/scraper/container-client");
     const dead = new ContainerScraper("http://127.0.0.1:9", env.SCRAPER_SHARED_SECRET);
     const { job, plan } = await newJob();
     const h = harness({ scraperFor: () => dead, retry: { baseSeconds: 4, maxSeconds: 8, maxAttempts: 2 } });

@@ -1,12 +1,13 @@
+// start-order: 4 (why: vitest.config.ts)
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import type { PipelineMessage } from "../../worker/domain/jobs/messages";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
-import type { Outcome } from "../../worker/domain/pipeline/ports";
-import { unitResultsKey } from "../../worker/domain/results/keys";
-import { callJson, type TestWorkspace } from "./helpers";
-import { harness, jobRow, newJob, RANGE } from "./pipeline-harness";
+import { bankGroundTruth } from "../../../../sandbox/sandbox-bank/ground-truth";
+import type { PipelineMessage } from "../../../../worker/domain/jobs/messages";
+import { executeMessage } from "../../../../worker/domain/pipeline/executor";
+import type { Outcome } from "../../../../worker/domain/pipeline/ports";
+import { unitResultsKey } from "../../../../worker/domain/results/keys";
+import { callJson, type TestWorkspace } from "../../../support/workers/helpers";
+import { harness, jobRow, newJob, RANGE } from "../../../support/workers/pipeline-harness";
 
 type Json = Record<string, any>;
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NO_ACCOUNTS_LOGIN } from "../../sandbox/sandbox-bank/ledger";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { callJson } from "./helpers";
-import { harness, jobRow, newJob } from "./pipeline-harness";
+import { NO_ACCOUNTS_LOGIN } from "../../../../sandbox/sandbox-bank/ledger";
+import { bankGroundTruth } from "../../../../sandbox/sandbox-bank/ground-truth";
+import { callJson } from "../../../support/workers/helpers";
+import { harness, jobRow, newJob } from "../../../support/workers/pipeline-harness";
 
 /** Runs a job of the sandbox bank to its end on real components. */
 async function run(params: Record<string, unknown>, schema: string, login: { loginId: string; password: string }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { addCredential, callJson, createWorkspace } from "./helpers";
+import { addCredential, callJson, createWorkspace } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

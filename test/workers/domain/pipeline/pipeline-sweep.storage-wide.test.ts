@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { createJob } from "../../worker/domain/jobs/create";
-import { pipelineDeps } from "../../worker/domain/pipeline/deps";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
-import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS, sweep } from "../../worker/domain/pipeline/sweep";
-import { credentialLock } from "../../worker/domain/pipeline/credential-lock";
-import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
+import { bankGroundTruth } from "../../../../sandbox/sandbox-bank/ground-truth";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { pipelineDeps } from "../../../../worker/domain/pipeline/deps";
+import { executeMessage } from "../../../../worker/domain/pipeline/executor";
+import { PENDING_ORPHAN_MS, PLAN_RESEND_MS, STALL_MS, sweep } from "../../../../worker/domain/pipeline/sweep";
+import { credentialLock } from "../../../../worker/domain/pipeline/credential-lock";
+import { addCredential, createWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
 
 async function pendingJob() {
   const ws = await createWorkspace();

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
-import { fileReport, purgeExpiredReports, REPORT_RETENTION_MS } from "../../worker/domain/reports/store";
-import { callJson } from "./helpers";
-import { act, auditOf, newOperator, signedIn } from "./operator-helpers";
-import { ConsoleBrowser } from "./console-browser";
-import { harness, jobRow, newJob } from "./pipeline-harness";
+import { accountsOf } from "../../../../sandbox/sandbox-bank/ledger";
+import { fileReport, purgeExpiredReports, REPORT_RETENTION_MS } from "../../../../worker/domain/reports/store";
+import { callJson } from "../../../support/workers/helpers";
+import { act, auditOf, newOperator, signedIn } from "../../../support/workers/operator-helpers";
+import { ConsoleBrowser } from "../../../support/workers/console-browser";
+import { harness, jobRow, newJob } from "../../../support/workers/pipeline-harness";
 
 type Json = Record<string, any>;
 const STEP = "collect bank.transactions.cb.v1";

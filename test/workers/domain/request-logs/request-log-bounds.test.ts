@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { watchRequestLogSize, REQUEST_LOG_ALERT_BYTES } from "../../worker/domain/request-logs/capacity";
-import { cardMasked, REDACTED, redact, TRUNCATED } from "../../worker/domain/request-logs/redaction";
-import { findRequestLog, insertRequestLogs, omittedOn } from "../../worker/domain/request-logs/store";
-import { PLAN_REQUEST_LOG } from "../../worker/domain/workspaces/plans";
-import { kstDate } from "../../contracts/korean-time";
-import { call, callJson, createWorkspace, TX_JOB } from "./helpers";
-import { logged, sent } from "./request-log-helpers";
+import { issueApiKey } from "../../../../worker/domain/api-keys/store";
+import { watchRequestLogSize, REQUEST_LOG_ALERT_BYTES } from "../../../../worker/domain/request-logs/capacity";
+import { cardMasked, REDACTED, redact, TRUNCATED } from "../../../../worker/domain/request-logs/redaction";
+import { findRequestLog, insertRequestLogs, omittedOn } from "../../../../worker/domain/request-logs/store";
+import { PLAN_REQUEST_LOG } from "../../../../worker/domain/workspaces/plans";
+import { kstDate } from "../../../../contracts/korean-time";
+import { call, callJson, createWorkspace, TX_JOB } from "../../../support/workers/helpers";
+import { logged, sent } from "../../../support/workers/request-log-helpers";
 
 type Json = Record<string, any>;
 

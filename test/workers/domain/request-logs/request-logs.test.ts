@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { REDACTED } from "../../worker/domain/request-logs/redaction";
-import { findRequestLog, insertRequestLogs, purgeOldRequestLogs, REQUEST_LOG_RETENTION_MS } from "../../worker/domain/request-logs/store";
-import { PURGE_BATCH } from "../../worker/domain/retention/purge";
-import { call, callJson, createWorkspace, dispatchToQueue, queueDeliveries, type TestWorkspace } from "./helpers";
-import { asPartner, connectionTo, partnerWithConnection } from "./partner-helpers";
-import { logged, sent } from "./request-log-helpers";
+import { issueApiKey } from "../../../../worker/domain/api-keys/store";
+import { REDACTED } from "../../../../worker/domain/request-logs/redaction";
+import { findRequestLog, insertRequestLogs, purgeOldRequestLogs, REQUEST_LOG_RETENTION_MS } from "../../../../worker/domain/request-logs/store";
+import { PURGE_BATCH } from "../../../../worker/domain/retention/purge";
+import { call, callJson, createWorkspace, dispatchToQueue, queueDeliveries, type TestWorkspace } from "../../../support/workers/helpers";
+import { asPartner, connectionTo, partnerWithConnection } from "../../../support/workers/partner-helpers";
+import { logged, sent } from "../../../support/workers/request-log-helpers";
 
 type Json = Record<string, any>;
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deleteStoredResults } from "../../worker/domain/results/purge";
-import { bankTransaction as tx, call, callJson, jobWithUnits } from "./helpers";
+import { deleteStoredResults } from "../../../../worker/domain/results/purge";
+import { bankTransaction as tx, call, callJson, jobWithUnits } from "../../../support/workers/helpers";
 
 const UNITS = [[tx("a", "급여", 10), tx("b", "이체, \"따옴표\"", -5)], [tx("c", null, 1)], [tx("d", "=SUM(A1)", 2)]];
 

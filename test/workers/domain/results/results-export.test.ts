@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseCsv } from "../support/parse-csv";
-import { finishedUnits } from "../../worker/domain/jobs/results-rows";
-import { recordLineBatches } from "../../worker/domain/results/record-lines";
-import { unitResultsKey } from "../../worker/domain/results/keys";
-import { csvResults } from "../../worker/domain/results/csv-export";
-import { jsonResults } from "../../worker/domain/results/json-export";
-import { BankTransactionRecord } from "../../contracts/records/bank";
-import { call, callJson, jobWithUnits, bankTransaction as tx } from "./helpers";
+import { parseCsv } from "../../../support/parse-csv";
+import { finishedUnits } from "../../../../worker/domain/jobs/results-rows";
+import { recordLineBatches } from "../../../../worker/domain/results/record-lines";
+import { unitResultsKey } from "../../../../worker/domain/results/keys";
+import { csvResults } from "../../../../worker/domain/results/csv-export";
+import { jsonResults } from "../../../../worker/domain/results/json-export";
+import { BankTransactionRecord } from "../../../../contracts/records/bank";
+import { call, callJson, jobWithUnits, bankTransaction as tx } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

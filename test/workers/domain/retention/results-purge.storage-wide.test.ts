@@ -1,10 +1,10 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../worker/index";
-import { purgeDueResults } from "../../worker/domain/retention/results";
-import { callJson, createWorkspace, type TestWorkspace } from "./helpers";
-import { expireAt, finishedJob, jobRowOf, storedObjects, unitRows } from "./results-retention-helpers";
+import worker from "../../../../worker/index";
+import { purgeDueResults } from "../../../../worker/domain/retention/results";
+import { callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
+import { expireAt, finishedJob, jobRowOf, storedObjects, unitRows } from "../../../support/workers/results-retention-helpers";
 
 type Json = Record<string, any>;
 

@@ -1,14 +1,14 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS } from "../../worker/domain/console-sessions/login-attempts";
-import { FORM_FIELD_BOUNDS } from "../../worker/web/form-bounds";
-import worker from "../../worker/index";
-import { FINISHED_SESSION_RETENTION_MS } from "../../worker/domain/registration/sessions";
-import { PURGE_BATCH, PURGE_BATCHES_PER_RUN } from "../../worker/domain/retention/purge";
-import { FINISHED_DELIVERY_RETENTION_MS } from "../../worker/domain/webhooks/deliveries";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { createWorkspace } from "./helpers";
+import { ATTEMPTS_PER_ADDRESS, LOGIN_WINDOW_MS } from "../../../../worker/domain/console-sessions/login-attempts";
+import { FORM_FIELD_BOUNDS } from "../../../../worker/web/form-bounds";
+import worker from "../../../../worker/index";
+import { FINISHED_SESSION_RETENTION_MS } from "../../../../worker/domain/registration/sessions";
+import { PURGE_BATCH, PURGE_BATCHES_PER_RUN } from "../../../../worker/domain/retention/purge";
+import { FINISHED_DELIVERY_RETENTION_MS } from "../../../../worker/domain/webhooks/deliveries";
+import { alertCode, ConsoleBrowser } from "../../../support/workers/console-browser";
+import { createWorkspace } from "../../../support/workers/helpers";
 
 const DAY = 24 * 3_600_000;
 const count = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())!.n;

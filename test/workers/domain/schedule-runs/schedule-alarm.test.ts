@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ScheduleAlarm } from "../../../worker/domain/schedule-runs/schedule-alarm";
-import { createWorkspace } from "../helpers";
+import type { ScheduleAlarm } from "../../../../worker/domain/schedule-runs/schedule-alarm";
+import { createWorkspace } from "../../../support/workers/helpers";
 
 const HOUR = 3_600_000;
 

@@ -1,8 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { RunnerRequest, RunnerResponse } from "../../../contracts/scraper-protocol";
-import { RUNNER_STATUS_PATH, type RunnerHub } from "../../../worker/domain/scraper/runner-hub";
+import type { RunnerRequest, RunnerResponse } from "../../../../contracts/scraper-protocol";
+import { RUNNER_STATUS_PATH, type RunnerHub } from "../../../../worker/domain/scraper/runner-hub";
 
 // The /runner routes' secret and slot checks are asserted in ../runner-slots.test.ts; here, one hub with runners.
 

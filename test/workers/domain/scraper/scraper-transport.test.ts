@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { createJob } from "../../worker/domain/jobs/create";
-import { ContainerScraper } from "../../worker/domain/scraper/container-client";
-import { pipelineDeps } from "../../worker/domain/pipeline/deps";
-import { executeMessage } from "../../worker/domain/pipeline/executor";
-import { containerInstanceName, containerInstances } from "../../worker/domain/scraper/scraper-container";
-import { addCredential, createWorkspace, withCapturedQueue } from "./helpers";
+import { bankGroundTruth } from "../../../../sandbox/sandbox-bank/ground-truth";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { ContainerScraper } from "../../../../worker/domain/scraper/container-client";
+import { pipelineDeps } from "../../../../worker/domain/pipeline/deps";
+import { executeMessage } from "../../../../worker/domain/pipeline/executor";
+import { containerInstanceName, containerInstances } from "../../../../worker/domain/scraper/scraper-container";
+import { addCredential, createWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
 
 const LOGIN = { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" } as const;
 const UNIT = { jobId: "j", unitIndex: 0, schema: "bank.accounts.cb.v1", target: null, segment: null, params: {} };

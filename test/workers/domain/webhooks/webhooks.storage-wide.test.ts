@@ -1,13 +1,13 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { signWebhook, verifyWebhook, WEBHOOK_EVENT_TYPES, type WebhookEvent, WebhookSignatureError } from "../../client/src/webhooks";
-import worker from "../../worker/index";
-import { createJob } from "../../worker/domain/jobs/create";
-import { addCredential, call, callJson, createWorkspace, receivedAtLeast, receiverHook, type TestWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
-import { encryptForService, hostedUiHeaders } from "./registration-envelope";
-import { warnExpiringCertificates } from "../../worker/domain/credentials/expiry-warnings";
-import { issueJointCertificate } from "../../sandbox/certificates/issue";
+import { signWebhook, verifyWebhook, WEBHOOK_EVENT_TYPES, type WebhookEvent, WebhookSignatureError } from "../../../../client/src/webhooks";
+import worker from "../../../../worker/index";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { addCredential, call, callJson, createWorkspace, receivedAtLeast, receiverHook, type TestWorkspace, TX_JOB, withCapturedQueue } from "../../../support/workers/helpers";
+import { encryptForService, hostedUiHeaders } from "../../../support/workers/registration-envelope";
+import { warnExpiringCertificates } from "../../../../worker/domain/credentials/expiry-warnings";
+import { issueJointCertificate } from "../../../../sandbox/certificates/issue";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 
 const DAY = 86_400_000;

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../worker/domain/jobs/create";
-import { ApiError } from "../../worker/platform/errors/api-error";
-import { PLAN_LIMITS } from "../../worker/domain/workspaces/plans";
-import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "./helpers";
-import { committedRecords, harness, jobRow, RANGE } from "./pipeline-harness";
+import { createJob } from "../../../../worker/domain/jobs/create";
+import { ApiError } from "../../../../worker/platform/errors/api-error";
+import { PLAN_LIMITS } from "../../../../worker/domain/workspaces/plans";
+import { addCredential, callJson, createWorkspace, TX_JOB, withCapturedQueue } from "../../../support/workers/helpers";
+import { committedRecords, harness, jobRow, RANGE } from "../../../support/workers/pipeline-harness";
 
 const FREE_STEPS = PLAN_LIMITS.FREE.monthlyTaskSteps!;
 

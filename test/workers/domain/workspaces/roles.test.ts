@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey } from "../../worker/domain/api-keys/store";
-import { addMember } from "../../worker/domain/users/members";
-import { findUserByEmail } from "../../worker/domain/users/store";
-import { ACTIONS } from "../../worker/domain/workspaces/roles";
-import { createSchedule } from "../../worker/domain/schedules/manage";
-import { alertCode, ConsoleBrowser } from "./console-browser";
-import { addCredential, bankTransaction, call, callJson, createWorkspace, jobInWorkspace } from "./helpers";
+import { issueApiKey } from "../../../../worker/domain/api-keys/store";
+import { addMember } from "../../../../worker/domain/users/members";
+import { findUserByEmail } from "../../../../worker/domain/users/store";
+import { ACTIONS } from "../../../../worker/domain/workspaces/roles";
+import { createSchedule } from "../../../../worker/domain/schedules/manage";
+import { alertCode, ConsoleBrowser } from "../../../support/workers/console-browser";
+import { addCredential, bankTransaction, call, callJson, createWorkspace, jobInWorkspace } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
 

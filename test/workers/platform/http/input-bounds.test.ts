@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ERROR_TEXT, MAX_FIELD_ERRORS } from "../../worker/platform/errors/api-error";
-import { MAX } from "../../worker/platform/http/bounds";
-import { callJson, createWorkspace } from "./helpers";
+import { MAX_ERROR_TEXT, MAX_FIELD_ERRORS } from "../../../../worker/platform/errors/api-error";
+import { MAX } from "../../../../worker/platform/http/bounds";
+import { callJson, createWorkspace } from "../../../support/workers/helpers";
 
 type Validation = { code: string; message: string; fieldErrors: { field: string; code: string; message: string }[] };
 

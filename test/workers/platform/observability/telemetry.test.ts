@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jobTraceId } from "../../worker/platform/observability/trace-context";
-import { pipelineDeps } from "../../worker/domain/pipeline/deps";
-import { tracedDelivery } from "../../worker/domain/pipeline/traced-delivery";
-import type { ReceivedWebhook } from "../support/webhook-receiver";
-import { call, withCapturedQueue } from "./helpers";
-import { newJob } from "./pipeline-harness";
+import { jobTraceId } from "../../../../worker/platform/observability/trace-context";
+import { pipelineDeps } from "../../../../worker/domain/pipeline/deps";
+import { tracedDelivery } from "../../../../worker/domain/pipeline/traced-delivery";
+import type { ReceivedWebhook } from "../../../support/webhook-receiver";
+import { call, withCapturedQueue } from "../../../support/workers/helpers";
+import { newJob } from "../../../support/workers/pipeline-harness";
 import { sql } from "drizzle-orm";
-import { database, withoutQueryParams } from "../../worker/platform/database/client";
+import { database, withoutQueryParams } from "../../../../worker/platform/database/client";
 
 type Json = Record<string, any>;
 

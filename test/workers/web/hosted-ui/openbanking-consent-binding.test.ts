@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { CURRENT_CONSENT_TEXT_VERSION } from "../../worker/domain/credentials/consent-text";
-import { scraperClient } from "../../worker/domain/scraper/binding";
-import { call, callJson, createWorkspace, type TestWorkspace } from "./helpers";
-import { hostedUiHeaders } from "./registration-envelope";
-import { completeOpenBanking, consentAtReplica } from "./consent-helpers";
+import { CURRENT_CONSENT_TEXT_VERSION } from "../../../../worker/domain/credentials/consent-text";
+import { scraperClient } from "../../../../worker/domain/scraper/binding";
+import { call, callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
+import { hostedUiHeaders } from "../../../support/workers/registration-envelope";
+import { completeOpenBanking, consentAtReplica } from "../../../support/workers/consent-helpers";
 
 type Json = Record<string, any>;
 const OPTION = { kind: "PROVIDER_LOGIN", providerCode: "openbanking" };
