@@ -1,5 +1,7 @@
 import { Agent, fetch as undiciFetch } from "undici";
-import { inject } from "vitest";
+import type { Page } from "puppeteer-core";
+import { afterAll, beforeAll, inject } from "vitest";
+import { type FileBrowser, personChromium } from "../chromium";
 import type { Claim } from "./global-setup";
 import type { ProfileName } from "./profiles";
 
@@ -67,6 +69,38 @@ export function client(stack: Claim, apiKey = stack.apiKey) {
         await new Promise((r) => setTimeout(r, 200));
       }
       throw new Error(`job ${id} still running after ${timeoutMs} ms`);
+    },
+  };
+}
+
+/**
+ * A file's shared stack and its share of the worker's Chromium for a person's pages: started before the file's tests
+ * (hooks the file registers after this run after it), the browser's contexts closed after them. Read through the
+ * accessors, which throw before the start.
+ */
+export function useStackAndBrowser() {
+  let stack: Stack | undefined;
+  let browser: FileBrowser | undefined;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack(), personChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the stack and the browser start in the file's beforeAll");
+    return value;
+  };
+  return {
+    /** Whether the start succeeded: an afterAll that undoes a test's change has nothing to undo otherwise. */
+    hasStarted: () => stack !== undefined,
+    stack: () => started(stack),
+    browser: () => started(browser),
+    /** A page in a browser context of its own (no cookies shared between tests), at a phone's or a desk's size when given a width. */
+    async newPage({ width }: { width?: number } = {}): Promise<Page> {
+      const page = await (await started(browser).createBrowserContext()).newPage();
+      if (width !== undefined) await page.setViewport({ width, height: width < 600 ? 844 : 800 });
+      return page;
     },
   };
 }
