@@ -12,6 +12,6 @@ describe("the typed client's OpenAPI document", () => {
     const response = await exports.default.fetch(new Request(`${LOCAL_ORIGIN}/api/v1/openapi.json`));
     expect(response.status).toBe(200);
     const served = `${JSON.stringify(await response.json(), null, 2)}\n`;
-    await expect(served).toMatchFileSnapshot("../../client/openapi.json");
+    await expect(served).toMatchFileSnapshot("../../../client/openapi.json");
   });
 });
