@@ -1,5 +1,5 @@
 // Spectral's `oas` ruleset and the OWASP API Security ruleset over the document the worker serves, run by
-// test/node/openapi-lint.test.ts (Spectral's CLI reads it too: `spectral lint -r .spectral.mjs openapi.json`). What the rules find is fixed in the
+// test/node/worker/openapi-lint.test.ts (Spectral's CLI reads it too: `spectral lint -r .spectral.mjs openapi.json`). What the rules find is fixed in the
 // route definitions (worker/api/, worker/platform/http/bounds.ts, worker/platform/http/rate-headers.ts); a rule is changed here only where
 // it is wrong for this API by design, for one operation or schema where it can be, and each exception is a row of
 // docs/security.md, "The contract says its limits".

@@ -4,7 +4,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { newRegistrationKeyring } from "./scripts/registration-keys";
 import { freePort } from "./scripts/free-port";
-import { slowFirst } from "./test/support/slow-first";
+import { SlowFirst } from "./test/support/slow-first";
 import { hostKeyFingerprint, newHostKey } from "./test/support/sftp-server";
 import { SANDBOX_PORTONE_SECRET } from "./sandbox/portone/gateway";
 import { REPLICA_CLIENT } from "./sandbox/openbanking/ground-truth";
@@ -98,10 +98,11 @@ export default defineConfig(async () => {
     });
   // Both projects keep a runtime's storage and modules from file to file (`isolate: false`): migrations are applied
   // once per runtime instead of once per file, and every test makes its own workspaces, keys, credentials and
-  // addresses. The tests that act on every row in storage run in a project of their own, gathered into one file
-  // (test/workers/storage-wide.test.ts), so one runtime holds their rows apart from the others'.
-  const storageWide = ["test/workers/pipeline-sweep.test.ts", "test/workers/webhooks.test.ts", "test/workers/retention.test.ts", "test/workers/vault-rotation.test.ts", "test/workers/provider-status.test.ts", "test/workers/results-purge.test.ts", "test/workers/credential-consent.test.ts"];
-  const storageWideFile = "test/workers/storage-wide.test.ts";
+  // addresses. The tests that act on every row in storage (named `*.storage-wide.test.ts`) run in a project of their
+  // own, through one file that imports them all (test/workers/storage-wide.test.ts): one runtime holds their rows
+  // apart from the others', and one runtime, not one a file, since each costs about ten seconds to start.
+  const storageWide = "test/workers/**/*.storage-wide.test.ts";
+  const storageWideRunner = "test/workers/storage-wide.test.ts";
   const project = (name: string, include: string[], exclude: string[]) => ({
     plugins: [runtime()],
     test: {
@@ -109,7 +110,7 @@ export default defineConfig(async () => {
       include,
       exclude,
       isolate: false,
-      setupFiles: ["./test/workers/main-module-cache.ts", "./test/workers/apply-migrations.ts"],
+      setupFiles: ["./test/support/workers/main-module-cache.ts", "./test/support/workers/apply-migrations.ts"],
       globalSetup: ["./test/support/workers-global-setup.ts"],
       testTimeout: 240_000,
       hookTimeout: 240_000,
@@ -118,10 +119,11 @@ export default defineConfig(async () => {
   return {
     test: {
       maxWorkers: 3,
-      // The order that measured fastest under the full suite (c33: 192 s). Longest-first by the lane's own timings,
-      // which starts three more Chromium-heavy files at once, was slower (c34, c35: 211-212 s).
-      sequence: { sequencer: slowFirst(["pipeline-executor.test.ts", "client-in-workers.test.ts", "api-rate-limit.test.ts", "pipeline-faults.test.ts", "api-fuzz.test.ts", "storage-wide.test.ts"]) },
-      projects: [project("workers", ["test/workers/**/*.test.ts"], [...storageWide, storageWideFile]), project("workers-own-storage", [storageWideFile], [])],
+      // The files that say `// start-order: N` start first, in that order: the order that measured fastest under the
+      // full suite (c33: 192 s). Longest-first by the lane's own timings, which starts three more Chromium-heavy files
+      // at once, was slower (c34, c35: 211-212 s).
+      sequence: { sequencer: SlowFirst },
+      projects: [project("workers", ["test/workers/**/*.test.ts"], [storageWide, storageWideRunner]), project("workers-own-storage", [storageWideRunner], [])],
     },
   };
 });

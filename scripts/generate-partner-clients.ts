@@ -1,7 +1,7 @@
 /**
  * The Java and Python clients' record and request types, generated from the OpenAPI document the app serves
  * (client/openapi.json), as the TypeScript client's api.d.ts is: `npx tsx scripts/generate-partner-clients.ts`
- * rewrites them, and test/node/partner-clients-generated.test.ts fails when the committed files are not what this
+ * rewrites them, and test/node/client/partner-clients-generated.test.ts fails when the committed files are not what this
  * makes of the document (a field added, renamed or retyped there and not in a client).
  *
  * Money (`number`) becomes BigDecimal / Decimal, never a float; identifiers stay strings; enums stay strings, so a

@@ -1,6 +1,6 @@
 /**
  * Every column the vault seals into, by table, as `npm run vault:rotate -- --status` counts them (scripts/vault-rotate.ts)
- * and test/workers/vault-rotation.test.ts checks them: the cron re-wraps each (worker/domain/key-rotation/rewrap.ts
+ * and test/workers/domain/key-rotation/vault-rotation.storage-wide.test.ts checks them: the cron re-wraps each (worker/domain/key-rotation/rewrap.ts
  * STORES), and a key version any of them still uses must stay in the keyring. A failure report's page is an R2 object:
  * its row keeps the version (`page_key_version`; null for a page filed before it was kept: not known until the cron has
  * read it, so nothing is retired meanwhile). Plain SQL, no Node: the Workers tests import it.

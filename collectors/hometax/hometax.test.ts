@@ -1,3 +1,4 @@
+// start-order: 2 (why: vitest.node.config.ts)
 import { certificateOf, NO_WAIT, replicaConnection, replicaStarter } from "../../test/support/hometax-replica";
 import { ReportedFailure, reportingUnreadable } from "../kit/page-report";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// start-order: 4 (why: vitest.node.config.ts)
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_BANK_ERROR_CODES } from "../../sandbox/sandbox-bank/behaviours";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
@@ -6,7 +7,7 @@ import { splitRange } from "../../worker/domain/pipeline/segments";
 import { type AdapterContext, type BrowserPage, ProviderFailure } from "../adapter";
 import { sandboxBank } from "./index";
 import { BankAccountRecord, BankTransactionRecord } from "../../contracts/records/bank";
-import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
+import { type FileBrowser, scraperChromium, reusablePage } from "../../test/support/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 
 let sandbox: SandboxServer;

@@ -1,3 +1,4 @@
+// start-order: 1 (why: vitest.node.config.ts)
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SANDBOX_CARD_ERROR_CODES } from "../../sandbox/sandbox-card/behaviours";
 import { CERTIFICATE_CUSTOMERS } from "../../sandbox/sandbox-card/certificate-customers";
@@ -14,7 +15,7 @@ import type { Target } from "../../contracts/task-unit";
 import { sandboxCard } from "./index";
 import { fill, press } from "../kit/page-state";
 import { specViolations } from "../../test/support/spec-field-tables";
-import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
+import { type FileBrowser, scraperChromium, reusablePage } from "../../test/support/chromium";
 
 let sandbox: SandboxServer;
 let browser: FileBrowser;

@@ -1,3 +1,4 @@
+// start-order: 3 (why: vitest.node.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupBy } from "../../test/support/group-by";
 import { type SandboxServer, startSandbox } from "../../sandbox/server";
@@ -10,7 +11,7 @@ import { issueJointCertificate, type JointCertificateOptions } from "../../sandb
 import { ID_MEMBERS, type IdMember, NOT_A_MEMBER } from "../../sandbox/sandbox-taxportal/members";
 import { clockFrom } from "../../sandbox/clock";
 import { kstDate } from "../../contracts/korean-time";
-import { type FileBrowser, scraperChromium, reusablePage } from "../../test/node/chromium";
+import { type FileBrowser, scraperChromium, reusablePage } from "../../test/support/chromium";
 import { specViolations } from "../../test/support/spec-field-tables";
 import { makeOpensslJointCertificate } from "../../test/support/openssl-joint-certificate";
 

@@ -1,3 +1,4 @@
+// start-order: 7 (why: vitest.e2e.config.ts)
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
@@ -6,9 +7,8 @@ import type { Frame, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { mailedLink } from "./mailed-link";
-import { client, type Stack, startStack } from "./stack";
+import { mailedLink } from "../support/e2e/mailed-link";
+import { client, useStackAndBrowser } from "../support/e2e/stack";
 
 /**
  * Every page of every surface through axe-core in Chromium, at a desk (1280 px) and on a phone (390 px): none may have
@@ -27,16 +27,13 @@ const SCALAR_UPSTREAM: Record<string, string> = {
   "scrollable-region-focusable": "on a phone, an operation group's list of endpoints scrolls but takes no focus (1, at 390 px only)",
 };
 
-let stack: Stack;
-let browser: FileBrowser;
+const { stack, newPage } = useStackAndBrowser();
 let partner: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), personChromium()]);
-  partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey: stack.apiKey });
+  partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack().baseUrl, apiKey: stack().apiKey });
 });
 afterAll(async () => {
-  await browser?.close();
   await partner?.close();
 });
 
@@ -107,11 +104,9 @@ async function check(name: string, frame: Page | Frame, page: Page = frame as Pa
   }
 }
 
-const newPage = async () => (await browser.createBrowserContext()).newPage();
-
 /** Opens a page, which must answer HTML (with `status` when given: a refusal is a page too). */
 async function open(page: Page, url: string, status?: number): Promise<void> {
-  const response = await page.goto(url.startsWith("http") ? url : `${stack.baseUrl}${url}`);
+  const response = await page.goto(url.startsWith("http") ? url : `${stack().baseUrl}${url}`);
   expect(response!.headers()["content-type"], url).toMatch(/^text\/html/);
   if (status !== undefined) expect(response!.status(), url).toBe(status);
 }
@@ -126,8 +121,8 @@ function registeredPages(file: string): string[] {
 
 async function signIn(page: Page): Promise<string> {
   await open(page, "/console/sign-in");
-  await page.type("#email", stack.demoUser.email);
-  await page.type("#password", stack.demoUser.password);
+  await page.type("#email", stack().demoUser.email);
+  await page.type("#password", stack().demoUser.password);
   await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
   return new URL(page.url()).pathname.replace(/\/jobs$/, "");
 }
@@ -137,12 +132,12 @@ async function signIn(page: Page): Promise<string> {
  * 30 s step the code is refused: the next step's code is then a new one.
  */
 async function operatorSignIn(page: Page): Promise<void> {
-  const totp = new TOTP({ secret: Secret.fromBase32(stack.demoOperator.totpSecret) });
+  const totp = new TOTP({ secret: Secret.fromBase32(stack().demoOperator.totpSecret) });
   for (let attempt = 0; attempt < 2; attempt++) {
     if (attempt > 0) await new Promise((r) => setTimeout(r, (totp.period - ((Date.now() / 1000) % totp.period)) * 1000 + 200));
     await open(page, "/admin/sign-in");
-    await page.type("#email", stack.demoOperator.email);
-    await page.type("#password", stack.demoOperator.password);
+    await page.type("#email", stack().demoOperator.email);
+    await page.type("#password", stack().demoOperator.password);
     await page.type("#code", totp.generate());
     await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
     if (new URL(page.url()).pathname === "/admin") return;
@@ -152,11 +147,11 @@ async function operatorSignIn(page: Page): Promise<void> {
 
 /** The workspace's rows each detail page shows: jobs (one succeeded, one failed), a schedule, a route, an endpoint, a logged request. */
 async function seedRows() {
-  const api = client(stack);
+  const api = client(stack());
   const succeeded = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
   // A bank whose pages changed under the login: the job fails and operators get a failure report to read.
   const loginId = `a11y_${crypto.randomUUID().slice(0, 8)}`;
-  expect((await fetch(`${stack.sandboxUrl}/bank/sandbox/page-changes?loginId=${loginId}`, { method: "PUT", body: JSON.stringify({ change: "transactions-redesign" }) })).status).toBe(200);
+  expect((await fetch(`${stack().sandboxUrl}/bank/sandbox/page-changes?loginId=${loginId}`, { method: "PUT", body: JSON.stringify({ change: "transactions-redesign" }) })).status).toBe(200);
   const changed = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" }, schemas: ["bank.transactions.cb.v1"], label: "접근성 점검 계좌" });
   const failed = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", credentialId: changed.body.id, params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } });
   const schedule = await api.json("POST", "/api/v1/schedules", { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1", cron: "0 3 * * *" });
@@ -204,7 +199,7 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     const payer = payingOwner();
     const page = await newPage();
     const workspace = await signIn(page);
-    const device = (await (await fetch(`${stack.baseUrl}/oauth/device_authorization`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientName: "collect CLI", platform: "linux x64" }) })).json()) as { verification_uri_complete: string };
+    const device = (await (await fetch(`${stack().baseUrl}/oauth/device_authorization`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientName: "collect CLI", platform: "linux x64" }) })).json()) as { verification_uri_complete: string };
     const w = (rest: string) => `${workspace}${rest}`;
     const firstLink = async (listPath: string, selector: string) => {
       await open(page, w(listPath));
@@ -340,7 +335,7 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     await check("admin a stale link's not-found page", admin);
 
     // The hosted registration page in the SDK's frame: each institution and login method it offers.
-    const issued = await client(stack).json("POST", "/api/v1/registration-sessions", {
+    const issued = await client(stack()).json("POST", "/api/v1/registration-sessions", {
       originAllowlist: [partner.url],
       registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }, { kind: "PROVIDER_LOGIN", providerCode: "hometax" }, { kind: "PROVIDER_LOGIN", providerCode: "openbanking" }, { kind: "CERTIFICATE" }],
     });
@@ -350,7 +345,7 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     await host.evaluate(
       (token, serviceUrl) => (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({ sessionToken: token, serviceUrl, mode: "iframe", onSuccess: () => {}, onError: () => {} }),
       issued.body.sessionToken,
-      stack.baseUrl,
+      stack().baseUrl,
     );
     const frame = (await (await host.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
     await frame.waitForSelector("#form:not([hidden])");
@@ -372,14 +367,14 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     await check("hosted registration waiting for Open Banking's consent", frame, host);
     await (await (await consentWindow).page())!.close();
     // A session the partner cancelled: the page says it cannot be used (an expired session's screen is the same one).
-    const cancelled = await client(stack).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
-    expect((await client(stack).json("POST", `/api/v1/registration-sessions/${cancelled.body.sessionId}/cancel`)).status).toBe(200);
+    const cancelled = await client(stack()).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
+    expect((await client(stack()).json("POST", `/api/v1/registration-sessions/${cancelled.body.sessionId}/cancel`)).status).toBe(200);
     const deadHost = await newPage();
     await deadHost.goto(partner.url);
     await deadHost.evaluate(
       (token, serviceUrl) => (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({ sessionToken: token, serviceUrl, mode: "iframe", onSuccess: () => {}, onError: () => {} }),
       cancelled.body.sessionToken,
-      stack.baseUrl,
+      stack().baseUrl,
     );
     const deadFrame = (await (await deadHost.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
     await deadFrame.waitForSelector("#fatal:not([hidden])");

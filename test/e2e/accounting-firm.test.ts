@@ -1,8 +1,9 @@
+// start-order: 12 (why: vitest.e2e.config.ts)
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { ACCOUNTING_FIRM_CLIENTS } from "../../sandbox/hometax/members";
-import { client, startStack } from "./stack";
+import { client, startStack } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 

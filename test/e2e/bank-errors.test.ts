@@ -1,12 +1,13 @@
+// start-order: 2 (why: vitest.e2e.config.ts)
 import { beforeAll, describe, expect, it } from "vitest";
 import { jobError } from "../../contracts/job-failures";
-import { client, type Stack, startStack } from "./stack";
-import { BANK_ERRORS_END_TO_END } from "./workspaces";
+import { client, type Stack, startStack } from "../support/e2e/stack";
+import { BANK_ERRORS_END_TO_END } from "../support/e2e/workspaces";
 
 let stack: Stack;
 
 beforeAll(async () => {
-  // Each code's login is a workspace of its own (test/e2e/workspaces.ts); the shared profile's page timeout lets
+  // Each code's login is a workspace of its own (test/support/e2e/workspaces.ts); the shared profile's page timeout lets
   // the hanging-site case settle within the test.
   stack = await startStack();
 });

@@ -1,40 +1,32 @@
+// start-order: 10 (why: vitest.e2e.config.ts)
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { cli, finished, runNode } from "./partner-programs";
-import { type Stack, startStack } from "./stack";
-import { GOOD_LOGIN } from "./workspaces";
+import { cli, finished, runNode } from "../support/e2e/partner-programs";
+import { useStackAndBrowser } from "../support/e2e/stack";
+import { GOOD_LOGIN } from "../support/e2e/workspaces";
 
-let stack: Stack;
-let browser: FileBrowser;
+const { stack, newPage } = useStackAndBrowser();
 
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await personChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("collect check-credential", () => {
   it("exits 1 and prints the category CREDENTIAL when the institution refuses the stored login", async () => {
-    const run = await cli(["check-credential", "sandbox.bank", "--base-url", stack.baseUrl], { COLLECT_API_KEY: stack.named["cli/refused"].apiKey });
+    const run = await cli(["check-credential", "sandbox.bank", "--base-url", stack().baseUrl], { COLLECT_API_KEY: stack().named["cli/refused"].apiKey });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/category\s+CREDENTIAL/);
     expect(run.stdout).toMatch(/code\s+LOGIN_FAILED/);
 
     // The service now knows the credential is refused: the next check fails before logging in, with the refusal it recorded.
-    const json = await cli(["check-credential", "sandbox.bank", "--json"], { COLLECT_API_KEY: stack.named["cli/refused"].apiKey, COLLECT_BASE_URL: stack.baseUrl });
+    const json = await cli(["check-credential", "sandbox.bank", "--json"], { COLLECT_API_KEY: stack().named["cli/refused"].apiKey, COLLECT_BASE_URL: stack().baseUrl });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "REFUSED", category: "CREDENTIAL", code: "LOGIN_FAILED" });
   });
 
   it("exits 0 with verdict VALID for a login the institution accepts", async () => {
-    const run = await cli(["check-credential", "sandbox.bank", "--json", "--base-url", stack.baseUrl], { COLLECT_API_KEY: stack.apiKey });
+    const run = await cli(["check-credential", "sandbox.bank", "--json", "--base-url", stack().baseUrl], { COLLECT_API_KEY: stack().apiKey });
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ providerCode: "sandbox.bank", verdict: "VALID", category: null });
   });
@@ -42,11 +34,11 @@ describe("collect check-credential", () => {
 
 describe("collect schedules", () => {
   it("creates a schedule, lists, pauses and shows it as the service holds it, then deletes it", async () => {
-    const env = { COLLECT_API_KEY: stack.apiKey, COLLECT_BASE_URL: stack.baseUrl };
+    const env = { COLLECT_API_KEY: stack().apiKey, COLLECT_BASE_URL: stack().baseUrl };
     const made = await cli(["schedules", "create", "--provider", "sandbox.bank", "--schema", "bank.transactions.cb.v1", "--cron", "0 3 * * *", "--last-days", "7", "--incremental", "--json"], env);
     expect(made.code, made.stderr).toBe(0);
     const schedule = JSON.parse(made.stdout);
-    const client = new CollectClient({ baseUrl: stack.baseUrl, apiKey: stack.apiKey });
+    const client = new CollectClient({ baseUrl: stack().baseUrl, apiKey: stack().apiKey });
     expect(schedule).toEqual(await client.getSchedule(schedule.id));
     expect(schedule).toMatchObject({ cron: "0 3 * * *", timeZone: "Asia/Seoul", lastDays: 7, incremental: true, status: "ACTIVE" });
 
@@ -62,7 +54,7 @@ describe("collect schedules", () => {
   });
 
   it("refuses a cron that is not five fields with the service's code and Korean message", async () => {
-    const run = await cli(["schedules", "create", "--provider", "sandbox.bank", "--schema", "bank.accounts.cb.v1", "--cron", "@daily"], { COLLECT_API_KEY: stack.apiKey, COLLECT_BASE_URL: stack.baseUrl });
+    const run = await cli(["schedules", "create", "--provider", "sandbox.bank", "--schema", "bank.accounts.cb.v1", "--cron", "@daily"], { COLLECT_API_KEY: stack().apiKey, COLLECT_BASE_URL: stack().baseUrl });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain("INVALID_PARAM_FORMAT");
     expect(run.stderr).toMatch(/다섯 필드/);
@@ -71,8 +63,8 @@ describe("collect schedules", () => {
 
 describe("collect jobs and results", () => {
   it("creates and follows a job with plain progress lines off a terminal, shows it, and writes the service's CSV bytes unchanged", async () => {
-    const apiKey = stack.named["cli/jobs"].apiKey;
-    const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack.baseUrl };
+    const apiKey = stack().named["cli/jobs"].apiKey;
+    const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack().baseUrl };
     const created = await cli(["jobs", "create", "--provider", "sandbox.bank", "--schema", "bank.accounts.cb.v1", "--wait", "--json"], env);
     expect(created.code, created.stderr).toBe(0);
     const job = JSON.parse(created.stdout) as { id: string; kind: string; recordCount: number };
@@ -90,7 +82,7 @@ describe("collect jobs and results", () => {
       child.stdout!.on("data", (d: Buffer) => chunks.push(d));
       child.on("close", () => resolve(Buffer.concat(chunks)));
     });
-    const served = Buffer.from(await (await fetch(`${stack.baseUrl}/api/v1/data-jobs/${job.id}/results.csv`, { headers: { Authorization: `Bearer ${apiKey}` } })).arrayBuffer());
+    const served = Buffer.from(await (await fetch(`${stack().baseUrl}/api/v1/data-jobs/${job.id}/results.csv`, { headers: { Authorization: `Bearer ${apiKey}` } })).arrayBuffer());
     expect(csv.equals(served)).toBe(true);
     expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
 
@@ -122,8 +114,8 @@ describe("collect jobs and results", () => {
 
 describe("collect webhooks listen", () => {
   it("prints each signed event of a real job as it arrives and deletes its endpoint on Ctrl-C", async () => {
-    const apiKey = stack.named["cli/webhooks"].apiKey;
-    const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack.baseUrl };
+    const apiKey = stack().named["cli/webhooks"].apiKey;
+    const env = { COLLECT_API_KEY: apiKey, COLLECT_BASE_URL: stack().baseUrl };
     const child = runNode(["cli/bin.mjs", "webhooks", "listen", "--events", "data_job.succeeded,data_job.failed"], env);
     const done = finished(child);
     let stdout = "";
@@ -137,7 +129,7 @@ describe("collect webhooks listen", () => {
     };
     await until(() => stderr.includes("Listening on"), "listening line");
 
-    const client = new CollectClient({ baseUrl: stack.baseUrl, apiKey });
+    const client = new CollectClient({ baseUrl: stack().baseUrl, apiKey });
     const job = await client.runJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
     expect(job.kind).toBe("Succeeded");
     await until(() => stdout.includes(job.id), "event line");
@@ -147,7 +139,7 @@ describe("collect webhooks listen", () => {
     child.kill("SIGINT");
     const exit = await done;
     expect(exit.code, exit.stderr).toBe(0);
-    const left = (await (await fetch(`${stack.baseUrl}/api/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { items: unknown[] };
+    const left = (await (await fetch(`${stack().baseUrl}/api/v1/webhook-endpoints`, { headers: { Authorization: `Bearer ${apiKey}` } })).json()) as { items: unknown[] };
     expect(left.items).toEqual([]);
   });
 });
@@ -155,7 +147,7 @@ describe("collect webhooks listen", () => {
 describe("collect login", () => {
   it("signs in through the console's device approval, stores the key with mode 0600, and later commands use it", async () => {
     const configHome = mkdtempSync(path.join(tmpdir(), "collect-config-"));
-    const child = runNode(["cli/bin.mjs", "login", "--base-url", stack.baseUrl], { XDG_CONFIG_HOME: configHome });
+    const child = runNode(["cli/bin.mjs", "login", "--base-url", stack().baseUrl], { XDG_CONFIG_HOME: configHome });
     const done = finished(child);
     const prompt = await new Promise<{ url: string; userCode: string }>((resolve, reject) => {
       let seen = "";
@@ -167,13 +159,13 @@ describe("collect login", () => {
       });
       child.on("close", () => reject(new Error(`login exited before printing a code: ${seen}`)));
     });
-    expect(prompt.url).toBe(`${stack.baseUrl}/console/device?user_code=${encodeURIComponent(prompt.userCode)}`);
+    expect(prompt.url).toBe(`${stack().baseUrl}/console/device?user_code=${encodeURIComponent(prompt.userCode)}`);
 
     // The person opens the printed link, signs in as the demo user and approves the code shown.
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await newPage();
     await page.goto(prompt.url);
-    await page.type("#email", stack.demoUser.email);
-    await page.type("#password", stack.demoUser.password);
+    await page.type("#email", stack().demoUser.email);
+    await page.type("#password", stack().demoUser.password);
     await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
     expect(await page.$eval("#device-platform", (el) => el.textContent)).toMatch(/^linux x64, Node \d/);
     await Promise.all([page.waitForNavigation(), page.click("button[value=approve]")]);

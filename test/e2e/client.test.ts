@@ -1,24 +1,16 @@
+// start-order: 9 (why: vitest.e2e.config.ts)
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { build } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { RANGE, ROOT } from "./partner-programs";
-import { type Stack, startStack } from "./stack";
-import { GOOD_LOGIN } from "./workspaces";
+import { RANGE, ROOT } from "../support/e2e/partner-programs";
+import { useStackAndBrowser } from "../support/e2e/stack";
+import { GOOD_LOGIN } from "../support/e2e/workspaces";
 
-let stack: Stack;
-let browser: FileBrowser;
+const { stack, newPage } = useStackAndBrowser();
 
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await personChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 /**
  * A hop between the client and the local stack that passes every request on
@@ -55,8 +47,8 @@ async function lossyHop(target: string): Promise<{ url: string; creationKeys: st
 
 describe("the typed client against the local stack", () => {
   it("retries a creation whose answer was lost with the same Idempotency-Key, so the service records one job, and follows it to Succeeded", async () => {
-    const apiKey = stack.named["client/lossy-hop"].apiKey;
-    const hop = await lossyHop(stack.baseUrl);
+    const apiKey = stack().named["client/lossy-hop"].apiKey;
+    const hop = await lossyHop(stack().baseUrl);
     try {
       const client = new CollectClient({ baseUrl: hop.url, apiKey, retry: { baseDelayMs: 50 } });
       const job = await client.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: RANGE });
@@ -89,8 +81,8 @@ describe("the typed client against the local stack", () => {
 
   it("makes a new job after a failure whose retryable is true, as many times as asked, and then returns the failure", async () => {
     // The sandbox bank answers this workspace's login with a passing fault every time: the service resumes it, then fails it as TRANSIENT.
-    const apiKey = stack.named["client/transient"].apiKey;
-    const client = new CollectClient({ baseUrl: stack.baseUrl, apiKey });
+    const apiKey = stack().named["client/transient"].apiKey;
+    const client = new CollectClient({ baseUrl: stack().baseUrl, apiKey });
     const failed = await client.runJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" }, { jobRetries: 1 });
     expect(failed).toMatchObject({ kind: "Failed", error: { category: "TRANSIENT", retryable: true } });
     const jobs: string[] = [];
@@ -100,12 +92,12 @@ describe("the typed client against the local stack", () => {
   });
 
   it("runs in a browser: bundled for the web (no Node built-ins), it creates a job and reads every page of the list from a page", async () => {
-    const apiKey = stack.named["client/browser"].apiKey;
+    const apiKey = stack().named["client/browser"].apiKey;
     const bundle = await build({ entryPoints: [path.join(ROOT, "client/src/index.ts")], bundle: true, format: "iife", globalName: "Collect", platform: "browser", target: "es2022", write: false });
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await newPage();
     // A page of the deployment's origin that may call it (connect-src 'self'): the console's sign-in page is a small one;
     // the API reference, which may too, renders the whole document first.
-    await page.goto(`${stack.baseUrl}/console/sign-in`);
+    await page.goto(`${stack().baseUrl}/console/sign-in`);
     await page.evaluate(bundle.outputFiles[0]!.text);
     const seen = await page.evaluate(async (key) => {
       const { CollectClient, CollectApiError } = (globalThis as unknown as { Collect: typeof import("../../client/src/index") }).Collect;

@@ -1,33 +1,26 @@
+// start-order: 18 (why: vitest.e2e.config.ts)
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { type Stack, startStack } from "./stack";
-import { fromMenu } from "./console-menu";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStackAndBrowser } from "../support/e2e/stack";
+import { fromMenu } from "../support/e2e/console-menu";
 
 /** The console's pages as a person uses them at a desk (1280 px) and on a phone (390 px): issue 63. */
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
-let stack: Stack;
-let browser: FileBrowser;
+const { stack, newPage } = useStackAndBrowser();
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack();
-  browser = await personChromium();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `console-pages-${name}.png`) });
 
 async function signedIn(width: number): Promise<Page> {
-  const page = await (await browser.createBrowserContext()).newPage();
-  await page.setViewport({ width, height: width < 600 ? 844 : 800 });
-  await page.goto(`${stack.baseUrl}/console/sign-in`);
-  await page.type("#email", stack.demoUser.email);
-  await page.type("#password", stack.demoUser.password);
+  const page = await newPage({ width });
+  await page.goto(`${stack().baseUrl}/console/sign-in`);
+  await page.type("#email", stack().demoUser.email);
+  await page.type("#password", stack().demoUser.password);
   await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
   return page;
 }
@@ -61,7 +54,7 @@ describe("the console's pages in Chromium", () => {
 
   it("checks a credential in place: the row shows 확인 중, then the institution's answer, without leaving the list; a GET of the form's address is the list", async () => {
     const page = await signedIn(1280);
-    await page.goto(`${stack.baseUrl}${new URL(page.url()).pathname.replace(/\/[a-z-]+$/, "/credentials")}`);
+    await page.goto(`${stack().baseUrl}${new URL(page.url()).pathname.replace(/\/[a-z-]+$/, "/credentials")}`);
     const list = page.url();
     const row = await page.$$eval("tr[data-credential-id]", (rows) => rows.find((r) => r.textContent!.includes("샌드박스은행") && r.querySelector("form[action$='/check']"))!.id);
     await page.click(`#${row} form[action$='/check'] button`);
@@ -81,7 +74,7 @@ describe("the console's pages in Chromium", () => {
 
   it.each([1280, 390])("sizes the connect page's frame to the hosted page's content at %i px, as the SDK does, and follows it as it grows", async (width) => {
     const page = await signedIn(width);
-    await page.goto(`${stack.baseUrl}${new URL(page.url()).pathname.replace(/\/[a-z-]+$/, "/credentials")}`);
+    await page.goto(`${stack().baseUrl}${new URL(page.url()).pathname.replace(/\/[a-z-]+$/, "/credentials")}`);
     await Promise.all([page.waitForNavigation(), page.click("form[action$='/credentials/connect'] button[type=submit]")]);
     const iframe = (await page.waitForSelector("iframe#registration"))!;
     const frame = (await iframe.contentFrame())!;

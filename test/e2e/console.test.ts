@@ -1,35 +1,22 @@
+// start-order: 3 (why: vitest.e2e.config.ts)
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
-import { NAMED_WORKSPACES } from "./workspaces";
-import { fromMenu } from "./console-menu";
-import { mailedLink } from "./mailed-link";
+import { beforeAll, describe, expect, it } from "vitest";
+import { client, useStackAndBrowser } from "../support/e2e/stack";
+import { NAMED_WORKSPACES } from "../support/e2e/workspaces";
+import { fromMenu } from "../support/e2e/console-menu";
+import { mailedLink } from "../support/e2e/mailed-link";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
 // One month of three accounts: three units, enough to follow progress to the end.
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" };
 
-let stack: Stack;
-let browser: FileBrowser;
+const { stack, newPage } = useStackAndBrowser();
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack();
-  browser = await personChromium();
 });
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** A phone-sized page in a browser context of its own (no cookies shared between tests). */
-async function phonePage(): Promise<Page> {
-  const page = await (await browser.createBrowserContext()).newPage();
-  await page.setViewport({ width: 390, height: 844 });
-  return page;
-}
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `console-${name}.png`), fullPage: true });
 
@@ -39,7 +26,7 @@ async function submit(page: Page, selector = "main form button[type=submit]") {
 
 /** Fills the sign-up form for a workspace of the demo's business; the caller submits it. */
 async function fillSignUp(page: Page, email: string, password: string, workspaceName: string) {
-  await page.goto(`${stack.baseUrl}/console/sign-up`);
+  await page.goto(`${stack().baseUrl}/console/sign-up`);
   await page.type("#email", email);
   await page.type("#password", password);
   await page.type("#workspaceName", workspaceName);
@@ -47,7 +34,7 @@ async function fillSignUp(page: Page, email: string, password: string, workspace
 }
 
 async function signIn(page: Page, email: string, password: string) {
-  await page.goto(`${stack.baseUrl}/console/sign-in`);
+  await page.goto(`${stack().baseUrl}/console/sign-in`);
   await page.type("#email", email);
   await page.type("#password", password);
   await submit(page);
@@ -63,7 +50,7 @@ async function refresh(page: Page, target: string) {
 
 describe("the console in Chromium against the local stack", () => {
   it("signs up, refuses a wrong password then signs in, and issues a key that calls the API", async () => {
-    const page = await phonePage();
+    const page = await newPage({ width: 390 });
     const email = `owner-${Date.now()}@example.co.kr`;
     const password = "a long enough password";
     await fillSignUp(page, email, password, "콘솔 테스트 회사");
@@ -87,7 +74,7 @@ describe("the console in Chromium against the local stack", () => {
     await submit(page);
     const secret = await page.$eval("#issued-secret", (el) => el.textContent!);
     await shot(page, "3-api-key-issued");
-    const providers = await client(stack, secret).json("GET", "/api/v1/providers");
+    const providers = await client(stack(), secret).json("GET", "/api/v1/providers");
     expect(providers.status).toBe(200);
 
     // A colleague invited from the members page follows the mailed link, chooses a password and is in.
@@ -97,14 +84,14 @@ describe("the console in Chromium against the local stack", () => {
     await page.type("#invite-email", colleague);
     await submit(page, "form[action$='/members/invite'] button[type=submit]");
     expect(await page.$$eval("[data-invitation-email]", (rows) => rows.map((r) => r.getAttribute("data-invitation-email")))).toEqual([colleague]);
-    const invited = await phonePage();
+    const invited = await newPage({ width: 390 });
     await invited.goto(await mailedLink(colleague));
     await shot(invited, "3b-invitation");
     await invited.type("#password", "another long password");
     await submit(invited);
     const workspace = /\/console\/w\/[0-9a-f-]+/.exec(page.url())![0];
-    expect(invited.url()).toBe(`${stack.baseUrl}${workspace}/jobs`);
-    await page.goto(`${stack.baseUrl}${workspace}/members`);
+    expect(invited.url()).toBe(`${stack().baseUrl}${workspace}/jobs`);
+    await page.goto(`${stack().baseUrl}${workspace}/members`);
     expect(await page.$$eval("[data-member-email]", (rows) => rows.map((r) => [r.getAttribute("data-member-email"), r.querySelector("[data-role]")!.getAttribute("data-role")]))).toEqual([
       [colleague, "member"],
       [email, "owner"],
@@ -112,14 +99,14 @@ describe("the console in Chromium against the local stack", () => {
   });
 
   it("shows the workspace's API requests on the Logs page, finds one by its request id, keeps results as long as the owner sets, and deletes a job's results", async () => {
-    const page = await phonePage();
+    const page = await newPage({ width: 390 });
     await fillSignUp(page, `logs-${Date.now()}@example.co.kr`, "a long enough password", "기록 테스트 회사");
     await submit(page);
     const workspace = /\/console\/w\/[0-9a-f-]+/.exec(page.url())![0];
     await page.type("#name", "기록 키");
     await submit(page);
     const secret = await page.$eval("#issued-secret", (el) => el.textContent!);
-    const missing = await client(stack, secret).json("GET", "/api/v1/data-jobs/00000000-0000-4000-8000-000000000000");
+    const missing = await client(stack(), secret).json("GET", "/api/v1/data-jobs/00000000-0000-4000-8000-000000000000");
     expect(missing.status).toBe(404);
     const requestId = String(missing.body.requestId);
 
@@ -132,7 +119,7 @@ describe("the console in Chromium against the local stack", () => {
     expect(await page.$eval(`tr[data-request-id="${requestId}"]`, (row) => row.textContent)).toContain(String(missing.body.code));
     await page.type("#requestId", requestId);
     await submit(page, "main form button[type=submit]");
-    expect(page.url()).toBe(`${stack.baseUrl}${workspace}/logs/${requestId}`);
+    expect(page.url()).toBe(`${stack().baseUrl}${workspace}/logs/${requestId}`);
     expect(JSON.parse(await page.$eval("#error-body", (el) => el.textContent!))).toMatchObject({ code: missing.body.code, requestId });
     await shot(page, "4-request-log");
 
@@ -141,21 +128,21 @@ describe("the console in Chromium against the local stack", () => {
     await page.type("#retention-days", "3");
     await submit(page, "form[action$='/results-retention'] button[type=submit]");
     expect(await page.$eval("#retention-now strong", (el) => el.textContent)).toBe("3일");
-    expect((await client(stack, secret).json("GET", "/api/v1/results-retention")).body).toMatchObject({ days: 3 });
+    expect((await client(stack(), secret).json("GET", "/api/v1/results-retention")).body).toMatchObject({ days: 3 });
 
     // A job with nothing to log in with fails at once; its owner deletes its results from its page, ticking the box first.
-    await page.goto(`${stack.baseUrl}${workspace}/jobs`);
+    await page.goto(`${stack().baseUrl}${workspace}/jobs`);
     await refresh(page, "sandbox.bank|bank.accounts.cb.v1");
     const jobId = page.url().split("/").at(-1)!;
     await page.click("#delete-results input[type=checkbox]");
     await submit(page, "#delete-results button[type=submit]");
     expect(await page.$eval("main", (el) => el.textContent)).toMatch(/결과 0건이 .+에 삭제되었습니다/);
     expect(await page.$("#results-deleted")).not.toBeNull();
-    expect((await client(stack, secret).json("GET", `/api/v1/data-jobs/${jobId}/results`)).status).toBe(410);
+    expect((await client(stack(), secret).json("GET", `/api/v1/data-jobs/${jobId}/results`)).status).toBe(410);
   });
 
   it("upgrades to PRO with a card after a declined one, pays a refused renewal when past due, and moves back to FREE at the period's end", async () => {
-    const page = await phonePage();
+    const page = await newPage({ width: 390 });
     const payer = `payer-${Date.now()}@example.co.kr`;
     await fillSignUp(page, payer, "a long enough password", "결제 테스트 회사");
     await submit(page);
@@ -208,7 +195,7 @@ describe("the console in Chromium against the local stack", () => {
   });
 
   it("adds a bank login through the hosted registration page, which the credentials list then shows as live", async () => {
-    const page = await phonePage();
+    const page = await newPage({ width: 390 });
     await fillSignUp(page, `adder-${Date.now()}@example.co.kr`, "a long enough password", "등록 테스트 회사");
     await submit(page);
     await page.goto(page.url().replace(/\/keys$/, "/credentials"));
@@ -230,8 +217,8 @@ describe("the console in Chromium against the local stack", () => {
   });
 
   it("refreshes a bank job and follows its progress to Succeeded, with a records preview and its CSV", async () => {
-    const page = await phonePage();
-    await signIn(page, stack.demoUser.email, stack.demoUser.password);
+    const page = await newPage({ width: 390 });
+    await signIn(page, stack().demoUser.email, stack().demoUser.password);
     expect(page.url()).toMatch(/\/jobs$/);
     // The seeded credentials the refresh will use, each live.
     await page.goto(page.url().replace(/\/jobs$/, "/credentials"));
@@ -273,7 +260,7 @@ describe("the console in Chromium against the local stack", () => {
   });
 
   it("shows a failed job's Korean message and next action, and downloads its (empty) CSV", async () => {
-    const page = await phonePage();
+    const page = await newPage({ width: 390 });
     // A workspace whose stored bank login the sandbox bank refuses, so its jobs fail with LOGIN_FAILED.
     const { user } = NAMED_WORKSPACES["console/login-failed"];
     await signIn(page, user.email, user.password);
@@ -292,19 +279,19 @@ describe("the console in Chromium against the local stack", () => {
   });
 
   it("approves a command-line client's device code, whose next poll receives a working key", async () => {
-    const started = (await (await fetch(`${stack.baseUrl}/oauth/device_authorization`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientName: "collect CLI", platform: "linux x64, Node 22" }) })).json()) as Record<string, any>;
+    const started = (await (await fetch(`${stack().baseUrl}/oauth/device_authorization`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ clientName: "collect CLI", platform: "linux x64, Node 22" }) })).json()) as Record<string, any>;
     const poll = async () => {
-      const res = await fetch(`${stack.baseUrl}/oauth/device/token`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ device_code: started.device_code }) });
+      const res = await fetch(`${stack().baseUrl}/oauth/device/token`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ device_code: started.device_code }) });
       return { status: res.status, body: (await res.json()) as Record<string, any> };
     };
     expect((await poll()).body.error).toBe("authorization_pending");
 
-    const page = await phonePage();
+    const page = await newPage({ width: 390 });
     // Signed out, the verification link goes through sign-in and comes back with the code filled in.
     await page.goto(started.verification_uri_complete);
     expect(page.url()).toContain("/console/sign-in?next=");
-    await page.type("#email", stack.demoUser.email);
-    await page.type("#password", stack.demoUser.password);
+    await page.type("#email", stack().demoUser.email);
+    await page.type("#password", stack().demoUser.password);
     await submit(page);
     // The page shows what asks before anyone approves it.
     expect(await page.$eval("#device-client", (el) => el.textContent)).toBe("collect CLI");
@@ -318,17 +305,17 @@ describe("the console in Chromium against the local stack", () => {
     await new Promise((r) => setTimeout(r, started.interval * 1000));
     const granted = await poll();
     expect(granted.status).toBe(200);
-    expect((await client(stack, granted.body.access_token).json("GET", "/api/v1/schemas")).status).toBe(200);
+    expect((await client(stack(), granted.body.access_token).json("GET", "/api/v1/schemas")).status).toBe(200);
   });
 });
 
 describe("the API reference page", () => {
   it("renders the OpenAPI document with Scalar, every $ref resolved into its schema's fields, and sends a request from its client to this stack, nothing arriving from elsewhere", async () => {
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const elsewhere: string[] = [];
-    page.on("requestfinished", (request) => void (/^https?:/.test(request.url()) && new URL(request.url()).origin !== stack.baseUrl && elsewhere.push(request.url())));
-    await page.goto(`${stack.baseUrl}/api/v1/docs`);
+    page.on("requestfinished", (request) => void (/^https?:/.test(request.url()) && new URL(request.url()).origin !== stack().baseUrl && elsewhere.push(request.url())));
+    await page.goto(`${stack().baseUrl}/api/v1/docs`);
     // innerText lays the page out: read a few times a second, not on each of the thousands of mutations Scalar renders with.
     await page.waitForFunction(`document.body.innerText.includes("데이터 수집 API") && document.body.innerText.includes("providerCode")`, { timeout: 60_000, polling: 250 });
     await page.screenshot({ path: path.join(SHOTS, "api-reference.png") });
@@ -338,18 +325,18 @@ describe("the API reference page", () => {
     expect(text).toContain("dateRangeStart");
     expect(text).not.toContain("$ref");
     expect(text).not.toContain("#/components/schemas");
-    await page.type("input[placeholder=Token]", stack.apiKey);
-    await page.goto(`${stack.baseUrl}/api/v1/docs#tag/catalog/GET/api/v1/providers`);
+    await page.type("input[placeholder=Token]", stack().apiKey);
+    await page.goto(`${stack().baseUrl}/api/v1/docs#tag/catalog/GET/api/v1/providers`);
     await page.waitForFunction(`[...document.querySelectorAll("button")].some((b) => b.innerText.includes("(get /api/v1/providers)"))`, { timeout: 20_000, polling: 250 });
     await page.evaluate(`[...document.querySelectorAll("button")].find((b) => b.innerText.includes("(get /api/v1/providers)")).click()`);
     // The request client sends from the browser to this stack with the key typed in above.
     const sendButton = `[...document.querySelectorAll("button")].find((b) => b.innerText.includes("Send get request to"))`;
     await page.waitForFunction(sendButton, { timeout: 20_000, polling: 250 });
     const [answer] = await Promise.all([
-      page.waitForResponse((r) => r.url() === `${stack.baseUrl}/api/v1/providers` && r.request().method() === "GET"),
+      page.waitForResponse((r) => r.url() === `${stack().baseUrl}/api/v1/providers` && r.request().method() === "GET"),
       page.evaluate(`${sendButton}.click()`),
     ]);
-    expect(answer.request().headers().authorization).toBe(`Bearer ${stack.apiKey}`);
+    expect(answer.request().headers().authorization).toBe(`Bearer ${stack().apiKey}`);
     expect(answer.status()).toBe(200);
     expect(((await answer.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
     await page.waitForFunction(`document.body.innerText.includes("sandbox.bank")`, { timeout: 20_000, polling: 250 });

@@ -1,3 +1,4 @@
+// start-order: 5 (why: vitest.e2e.config.ts)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -7,8 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newApiKey, newDemoPassword } from "../../scripts/demo-seed";
 import { freePort, portIsFree } from "../../scripts/free-port";
 import { newTotpSecret } from "../../worker/domain/operators/second-factor";
-import { finished, ROOT } from "./partner-programs";
-import { type Stack, startStack } from "./stack";
+import { finished, ROOT } from "../support/e2e/partner-programs";
+import { type Stack, startStack } from "../support/e2e/stack";
 
 let stack: Stack;
 

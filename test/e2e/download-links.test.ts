@@ -1,34 +1,30 @@
+// start-order: 15 (why: vitest.e2e.config.ts)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
+import { client, useStackAndBrowser } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 
 const RANGE = { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-02-28" };
 
-let stack: Stack;
+const { stack, browser } = useStackAndBrowser();
 let api: ReturnType<typeof client>;
-let browser: FileBrowser;
 let downloads: string;
 
 beforeAll(async () => {
   downloads = mkdtempSync(path.join(tmpdir(), "collect-e2e-downloads-"));
-  stack = await startStack();
-  api = client(stack);
-  browser = await personChromium();
+  api = client(stack());
 });
 afterAll(async () => {
-  await browser?.close();
   rmSync(downloads, { recursive: true, force: true });
 });
 
 /** A page in a browser context of its own, whose downloads Chromium saves in `dir` under the name the server gave. */
 async function downloadingPage(dir: string): Promise<Page> {
-  const context = await browser.createBrowserContext({ downloadBehavior: { policy: "allow", downloadPath: dir } });
+  const context = await browser().createBrowserContext({ downloadBehavior: { policy: "allow", downloadPath: dir } });
   return context.newPage();
 }
 
@@ -54,7 +50,7 @@ describe("CSV download links against the local stack", () => {
     expect(await api.waitForJob(job.id)).toMatchObject({ kind: "Succeeded" });
     const made = await api.json("POST", `/api/v1/data-jobs/${job.id}/download-links`, { expiresInSeconds: 600 });
     expect(made.status).toBe(201);
-    expect(made.body.url.startsWith(`${stack.baseUrl}/api/v1/download-links/`)).toBe(true);
+    expect(made.body.url.startsWith(`${stack().baseUrl}/api/v1/download-links/`)).toBe(true);
     expect(Date.parse(made.body.expiresAt) - Date.now()).toBeGreaterThan(590_000);
 
     const dir = mkdtempSync(path.join(downloads, "good-"));

@@ -1,6 +1,7 @@
+// start-order: 1 (why: vitest.e2e.config.ts)
 import { beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { client, type Stack, startStack } from "./stack";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 

@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
+// start-order: 17 (why: vitest.e2e.config.ts)
+import { describe, expect, it } from "vitest";
+import { client, useStackAndBrowser } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 
-let stack: Stack;
-let browser: FileBrowser;
+const { stack, newPage } = useStackAndBrowser();
 
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await personChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("a credential's holder on the local stack", () => {
   it("opens the manage link in Chromium, sees what is shared and withdraws with one confirmed step", async () => {
-    const api = client(stack);
+    const api = client(stack());
     const loginId = `holder_${crypto.randomUUID().slice(0, 8)}`;
     const credential = await api.json("POST", "/api/v1/credentials", { providerCode: "sandbox.bank", authMethod: "PROVIDER_LOGIN", fields: { loginId, password: "pass_good" }, schemas: ["bank.transactions.cb.v1"], label: "철회할 계좌" });
     expect(credential.status).toBe(201);
     const link = await api.json("POST", `/api/v1/credentials/${credential.body.id}/manage-links`, { expiresInSeconds: 600 });
     expect(link.status).toBe(201);
 
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await newPage();
     const opened = await page.goto(link.body.url);
     expect(opened!.status()).toBe(200);
     expect(await page.$eval("#shared-schemas", (el) => el.textContent)).toBe("은행 거래내역");

@@ -3,37 +3,32 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
 import { SIMPLE_AUTH_PEOPLE } from "../../sandbox/hometax/simple-auth-people";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
+import { client, useStackAndBrowser } from "../support/e2e/stack";
 
 // The demo business's owner: the replica's apps know them (sandbox/hometax/simple-auth-people.ts).
 const PERSON = SIMPLE_AUTH_PEOPLE[0]!;
 
-let stack: Stack;
+const { stack, browser } = useStackAndBrowser();
 let partner: { url: string; close(): Promise<void> };
-let browser: FileBrowser;
 let apiKey: string;
 
 beforeAll(async () => {
-  stack = await startStack();
-  apiKey = stack.named["hometax/simple-auth"].apiKey;
-  partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey });
-  browser = await personChromium();
+  apiKey = stack().named["hometax/simple-auth"].apiKey;
+  partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack().baseUrl, apiKey });
 });
 afterAll(async () => {
-  await browser?.close();
   await partner?.close();
 });
 
 /** The sandbox phone as the person taps it: their standing requests approved. */
 async function approveOnPhone(): Promise<number> {
-  const res = await fetch(`${stack.sandboxUrl}/_sandbox/hometax/phone/approve`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: PERSON.name }) });
+  const res = await fetch(`${stack().sandboxUrl}/_sandbox/hometax/phone/approve`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: PERSON.name }) });
   return ((await res.json()) as { answered: number }).answered;
 }
 
 describe("Hometax by 간편인증 through the partner's page, the hosted page in Chromium and the replica", () => {
   it("registers a login the person approves on their phone while the page counts down, and runs its first job on that approval", async () => {
-    const context = await browser.createBrowserContext();
+    const context = await browser().createBrowserContext();
     const page = await context.newPage();
     await page.goto(partner.url);
     await page.click("#connect-hometax");
@@ -53,7 +48,7 @@ describe("Hometax by 간편인증 through the partner's page, the hosted page in
     // The page says what to do, with the time left, and stores nothing until the phone answers.
     await frame.waitForFunction(() => !document.getElementById("progress")?.hidden && /남은 시간/.test(document.getElementById("countdown")?.textContent ?? ""), { timeout: 30_000 });
     expect(await frame.$eval("#progressText", (el) => el.textContent)).toContain("카카오톡");
-    const api = client(stack, apiKey);
+    const api = client(stack(), apiKey);
     const before = await api.json("GET", "/api/v1/credentials?providerCode=hometax");
     expect((before.body.items as { authMethod: string }[]).some((c) => c.authMethod === "SIMPLE_AUTH")).toBe(false);
 
@@ -71,7 +66,7 @@ describe("Hometax by 간편인증 through the partner's page, the hosted page in
     });
     expect(done, JSON.stringify(done)).toMatchObject({ kind: "Succeeded" });
     expect(asked).toBe(0);
-    const standing = (await (await fetch(`${stack.sandboxUrl}/_sandbox/hometax/phone`)).json()) as { items: unknown[] };
+    const standing = (await (await fetch(`${stack().sandboxUrl}/_sandbox/hometax/phone`)).json()) as { items: unknown[] };
     expect(standing.items).toEqual([]);
   });
 });

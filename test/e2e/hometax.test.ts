@@ -1,10 +1,11 @@
+// start-order: 14 (why: vitest.e2e.config.ts)
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
 import { hometaxDocuments } from "../../sandbox/hometax/ground-truth";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { specViolations } from "../support/spec-field-tables";
-import { csvRows } from "./result-csv";
-import { client, startStack } from "./stack";
+import { csvRows } from "../support/e2e/result-csv";
+import { client, startStack } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 

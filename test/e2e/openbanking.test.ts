@@ -1,28 +1,25 @@
+// start-order: 6 (why: vitest.e2e.config.ts)
 import type { BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
 import { transactionsBetween, userByLogin } from "../../sandbox/openbanking/ground-truth";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { csvRows } from "./result-csv";
-import { client, type Stack, startStack } from "./stack";
+import { csvRows } from "../support/e2e/result-csv";
+import { client, useStackAndBrowser } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 
-let stack: Stack;
+const { hasStarted, stack, browser } = useStackAndBrowser();
 let api: ReturnType<typeof client>;
 let partner: { url: string; close(): Promise<void> };
-let browser: FileBrowser;
 
 // The shared stack points openbanking at the sandbox's replica of KFTC, with the replica's 이용기관 keys
 // (scripts/local-stack.ts); this file's workspace holds no consent until the person gives one below.
 beforeAll(async () => {
-  stack = await startStack();
-  api = client(stack);
-  [partner, browser] = await Promise.all([startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey: stack.apiKey }), personChromium()]);
+  api = client(stack());
+  partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack().baseUrl, apiKey: stack().apiKey });
 });
 afterAll(async () => {
-  await browser?.close();
   await partner?.close();
   await replicaClock("DELETE");
 });
@@ -67,9 +64,9 @@ async function consentInWindow(context: BrowserContext, page: Page, user: typeof
   const opened = context.waitForTarget((t) => t.url().includes("/openbanking/openapi.openbanking.or.kr/oauth/2.0/authorize"));
   await submit!.click();
   const window = (await (await opened).page())!;
-  expect(new URL(window.url()).searchParams.get("redirect_uri")).toBe(`${stack.baseUrl}/connect/open-banking/callback`);
+  expect(new URL(window.url()).searchParams.get("redirect_uri")).toBe(`${stack().baseUrl}/connect/open-banking/callback`);
   const back = await agreeAtReplica(window, user, chosen);
-  expect(back.startsWith(`${stack.baseUrl}/connect/open-banking/callback?`)).toBe(true);
+  expect(back.startsWith(`${stack().baseUrl}/connect/open-banking/callback?`)).toBe(true);
   // The callback page hands KFTC's answer to the hosted page that opened it, which completes and closes the window.
   await vi.waitUntil(() => window.isClosed(), { timeout: 60_000, interval: 200 });
 }
@@ -97,7 +94,7 @@ async function pressConnect(context: BrowserContext): Promise<{ page: Page; sess
 
 /** The partner example's "오픈뱅킹으로 연결하기" in a fresh browser context, through the person's consent: the session and the credential its backend confirmed. */
 async function connectThroughExample(user: typeof USER, chosen: typeof CHOSEN): Promise<{ sessionId: string; credentialId: string }> {
-  const context = await browser.createBrowserContext();
+  const context = await browser().createBrowserContext();
   try {
     const { page, sessionId } = await pressConnect(context);
     await consentInWindow(context, page, user, chosen);
@@ -111,14 +108,14 @@ async function connectThroughExample(user: typeof USER, chosen: typeof CHOSEN): 
 
 /** The replica's token clock (sandbox/server.ts): PUT runs it from `at`, DELETE puts it back on real time. */
 async function replicaClock(method: "PUT" | "DELETE", at?: number): Promise<void> {
-  if (!stack) return;
-  const res = await fetch(`${stack.sandboxUrl}/sandbox/openbanking/clock`, { method, headers: { "Content-Type": "application/json" }, body: at === undefined ? undefined : JSON.stringify({ at: new Date(at).toISOString() }) });
+  if (!hasStarted()) return;
+  const res = await fetch(`${stack().sandboxUrl}/sandbox/openbanking/clock`, { method, headers: { "Content-Type": "application/json" }, body: at === undefined ? undefined : JSON.stringify({ at: new Date(at).toISOString() }) });
   expect(res.status).toBe(200);
 }
 
 /** One run of the worker's cron, as the deployment's every minute (wrangler dev runs none by itself). */
 async function runCron(): Promise<void> {
-  const res = await fetch(`${stack.baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+  const res = await fetch(`${stack().baseUrl}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
   expect(res.status).toBe(200);
   await res.arrayBuffer();
 }
@@ -160,8 +157,8 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
   });
 
   it("lets no second browser finish the consent: the authorization URL consented in a context that never opened the hosted page registers nothing", async () => {
-    const holder = await browser.createBrowserContext();
-    const other = await browser.createBrowserContext();
+    const holder = await browser().createBrowserContext();
+    const other = await browser().createBrowserContext();
     try {
       const { page, sessionId } = await pressConnect(holder);
       const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
@@ -172,7 +169,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
       const stranger = await other.newPage();
       await stranger.goto(authorizationUrl);
       const back = await agreeAtReplica(stranger, USER, CHOSEN);
-      expect(back.startsWith(`${stack.baseUrl}/connect/open-banking/callback?`)).toBe(true);
+      expect(back.startsWith(`${stack().baseUrl}/connect/open-banking/callback?`)).toBe(true);
       expect((await api.json("GET", `/api/v1/registration-sessions/${sessionId}`)).body).toMatchObject({ status: "PENDING", credentialId: null });
       expect(await stranger.$eval("#orphan", (el) => (el as HTMLElement).hidden)).toBe(false);
       expect(await stranger.content()).not.toContain("동의가 끝났습니다");
@@ -186,7 +183,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
     const user = userByLogin("obuser2")!;
     const chosen = [user.accounts[0]!];
     const { credentialId } = await connectThroughExample(user, chosen);
-    // This stack's replica issues two-day tokens (test/e2e/profiles.ts): inside the week the cron refreshes ahead.
+    // This stack's replica issues two-day tokens (test/support/e2e/profiles.ts): inside the week the cron refreshes ahead.
     const given = (await consentOf(credentialId)).consent;
     expect(given.refreshedAt).toBeNull();
     expect(Date.parse(given.tokenExpiresAt) - Date.now()).toBeLessThan(3 * DAY);
@@ -218,7 +215,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
     // The partner opens a recovery session in its page; the person consents again, and the same credential works.
     const recovery = await api.json("POST", "/api/v1/registration-sessions", { registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "openbanking" }], originAllowlist: [partner.url], recoverCredentialId: credentialId });
     expect(recovery.status, JSON.stringify(recovery.body)).toBe(201);
-    const context = await browser.createBrowserContext();
+    const context = await browser().createBrowserContext();
     const page = await context.newPage();
     await page.goto(partner.url);
     await page.evaluate(
@@ -227,7 +224,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
         w.CollectSDK.openRegistration({ sessionToken, serviceUrl, onSuccess: ({ sessionId }: { sessionId: string }) => (w.recovered = sessionId) });
       },
       recovery.body.sessionToken as string,
-      stack.baseUrl,
+      stack().baseUrl,
     );
     await consentInWindow(context, page, user, chosen);
     await page.waitForFunction(() => (window as unknown as { recovered?: string }).recovered, { timeout: 60_000 });
@@ -241,7 +238,7 @@ describe("Open Banking end to end: the partner's page, the hosted page, the repl
   });
 
   it("waits while KFTC's window is open, brings it back on 창 다시 열기, and on 취소 closes it, says the person cancelled and leaves the session usable", async () => {
-    const context = await browser.createBrowserContext();
+    const context = await browser().createBrowserContext();
     try {
       const { page, sessionId } = await pressConnect(context);
       const frame = (await (await page.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectClient } from "../../client/src/index";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { startWebhookReceiver } from "../support/webhook-receiver";
-import { finished, RANGE, ROOT } from "./partner-programs";
-import { client, type Stack, startStack } from "./stack";
-import { GOOD_LOGIN } from "./workspaces";
+import { finished, RANGE, ROOT } from "../support/e2e/partner-programs";
+import { client, type Stack, startStack } from "../support/e2e/stack";
+import { GOOD_LOGIN } from "../support/e2e/workspaces";
 
 type Json = Record<string, any>;
 

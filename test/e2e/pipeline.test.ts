@@ -1,3 +1,4 @@
+// start-order: 4 (why: vitest.e2e.config.ts)
 import { beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { CERTIFICATE_CUSTOMERS } from "../../sandbox/sandbox-card/certificate-customers";
@@ -9,8 +10,8 @@ import { documentsOf } from "../../sandbox/sandbox-taxportal/documents";
 import { ID_MEMBERS } from "../../sandbox/sandbox-taxportal/members";
 import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { specViolations } from "../support/spec-field-tables";
-import { csvRows as csvRowsOf } from "./result-csv";
-import { client, type Stack, startStack } from "./stack";
+import { csvRows as csvRowsOf } from "../support/e2e/result-csv";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 

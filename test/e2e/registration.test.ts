@@ -1,3 +1,4 @@
+// start-order: 8 (why: vitest.e2e.config.ts)
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -9,17 +10,15 @@ import { DEMO_BUSINESS_NUMBER } from "../../scripts/demo-seed";
 import { freePort } from "../../scripts/free-port";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
 import { documentsOf } from "../../sandbox/sandbox-taxportal/documents";
-import { type FileBrowser, personChromium } from "../node/chromium";
 import { issueJointCertificate } from "../../sandbox/certificates/issue";
-import { client, type Stack, startStack } from "./stack";
+import { client, useStackAndBrowser } from "../support/e2e/stack";
 
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
 const PASSWORD = "pass_good";
 
-let stack: Stack;
+const { stack, newPage } = useStackAndBrowser();
 let partner: { url: string; close(): Promise<void> };
 let otherSite: { url: string; close(): Promise<void> };
-let browser: FileBrowser;
 let apiKey: string;
 let popupApiKey: string;
 
@@ -35,24 +34,16 @@ async function startOtherSite(): Promise<{ url: string; close(): Promise<void> }
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack();
   // Workspaces without credentials: the end-user registers the bank login through the UI (one in an iframe, one in a popup).
-  apiKey = stack.named["registration/iframe"].apiKey;
-  popupApiKey = stack.named["registration/popup"].apiKey;
-  partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack.baseUrl, apiKey });
+  apiKey = stack().named["registration/iframe"].apiKey;
+  popupApiKey = stack().named["registration/popup"].apiKey;
+  partner = await startPartnerExample({ port: await freePort(), serviceUrl: stack().baseUrl, apiKey });
   otherSite = await startOtherSite();
-  browser = await personChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await otherSite?.close();
   await partner?.close();
 });
-
-/** Each test in its own browser context, so no frame, cookie or cache of another test can answer. */
-async function freshPage(): Promise<Page> {
-  return (await browser.createBrowserContext()).newPage();
-}
 
 async function registrationFrame(page: Page): Promise<Frame> {
   const handle = await page.waitForSelector("iframe[title='기관 계정 연결']");
@@ -75,7 +66,7 @@ async function openWithSdk(page: Page, sessionToken: string, mode: "iframe" | "p
       });
     },
     sessionToken,
-    stack.baseUrl,
+    stack().baseUrl,
     mode,
   );
 }
@@ -86,15 +77,14 @@ function nextPopup(page: Page): Promise<Page> {
 }
 
 async function issueSession(body: Record<string, unknown>, key = apiKey) {
-  const issued = await client(stack, key).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], ...body });
+  const issued = await client(stack(), key).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], ...body });
   expect(issued.status).toBe(201);
   return issued.body as { sessionId: string; sessionToken: string };
 }
 
 describe("registration through the SDK and the hosted UI in Chromium", () => {
   it("registers a sandbox bank login without the secret ever leaving the browser in clear, then collects with it", async () => {
-    const page = await freshPage();
-    await page.setViewport({ width: 1000, height: 800 });
+    const page = await newPage({ width: 1000 });
     const bodies: { url: string; body: string }[] = [];
     page.on("request", (request) => {
       const body = request.postData();
@@ -135,7 +125,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     await frame.waitForFunction(() => /남은 시도/.test(document.getElementById("formError")?.textContent ?? ""), { timeout: 60_000 });
     expect(await frame.$eval("#formError", (el) => el.textContent)).toMatch(/기관 로그인에 실패했습니다[\s\S]*비밀번호를 5회 틀리면 기관이 로그인을 잠급니다\(이 화면에서 실패한 시도: 1회\)\. 남은 시도: 4회/);
     expect(await page.$eval("#status", (el) => el.textContent ?? "")).not.toMatch(/연결되었습니다/);
-    expect((await client(stack, apiKey).json("GET", "/api/v1/credentials")).body.items).toEqual([]);
+    expect((await client(stack(), apiKey).json("GET", "/api/v1/credentials")).body.items).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, "3b-wrong-password.png") });
 
     await frame.$eval("#f_password", (el) => ((el as HTMLInputElement).value = ""));
@@ -153,7 +143,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     }
 
     const credentialId = await page.$eval("#status", (el) => (el as HTMLElement).dataset.credentialId);
-    const api = client(stack, apiKey);
+    const api = client(stack(), apiKey);
     const registered = (await api.json("GET", `/api/v1/credentials/${credentialId}`)).body;
     expect(registered).toMatchObject({ providerCode: "sandbox.bank", status: "ACTIVE", consentRecord: { textVersion: shownText.version, providerCodes: ["sandbox.bank"], withdrawnAt: null } });
     const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" });
@@ -167,8 +157,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     ["at 1280x800", 1280, 800],
     ["on a phone, 390x844, full-screen", 390, 844],
   ] as const)("sizes the iframe to the hosted page's content %s, so 연결하기 shows without scrolling the frame", async (_name, width, height) => {
-    const page = await freshPage();
-    await page.setViewport({ width, height });
+    const page = await newPage({ width });
     await page.goto(partner.url);
     await page.click("#connect");
     const frame = await registrationFrame(page);
@@ -205,9 +194,9 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
   });
 
   it("shows a used token as dead and tells the partner page through onError", async () => {
-    const page = await freshPage();
+    const page = await newPage();
     const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
-    await client(stack, apiKey).json("POST", `/api/v1/registration-sessions/${issued.sessionId}/cancel`);
+    await client(stack(), apiKey).json("POST", `/api/v1/registration-sessions/${issued.sessionId}/cancel`);
     await page.goto(partner.url);
     await openWithSdk(page, issued.sessionToken);
     await page.waitForFunction(() => document.getElementById("status")?.textContent === "오류: REGISTRATION_SESSION_ALREADY_CANCELLED", { timeout: 60_000, polling: "mutation" });
@@ -218,7 +207,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
   });
 
   it("refuses to talk to a page whose origin is not on the allowlist", async () => {
-    const page = await freshPage();
+    const page = await newPage();
     const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }], originAllowlist: ["https://elsewhere.example"] });
     await page.goto(partner.url);
     await openWithSdk(page, issued.sessionToken);
@@ -241,8 +230,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     writeFileSync(certFile, Buffer.from(cert.certificate, "base64"));
     writeFileSync(keyFile, Buffer.from(cert.privateKey, "base64"));
 
-    const page = await freshPage();
-    await page.setViewport({ width: 1000, height: 800 });
+    const page = await newPage({ width: 1000 });
     const bodies: string[] = [];
     page.on("request", (request) => {
       const body = request.postData();
@@ -284,9 +272,9 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     for (const body of bodies) {
       for (const secret of [cert.password, "wrong-password", keyBody]) expect(body).not.toContain(secret);
     }
-    const session = await client(stack, apiKey).json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
+    const session = await client(stack(), apiKey).json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
     expect(session.body).toMatchObject({ status: "CONSUMED", attempts: 1 });
-    const credential = await client(stack, apiKey).json("GET", `/api/v1/credentials/${session.body.credentialId}`);
+    const credential = await client(stack(), apiKey).json("GET", `/api/v1/credentials/${session.body.credentialId}`);
     expect(credential.body).toMatchObject({
       providerCode: "sandbox.taxportal",
       authMethod: "CERTIFICATE",
@@ -295,7 +283,7 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
     });
 
     // The registered certificate logs in to the sandbox tax portal and collects.
-    const api = client(stack, apiKey);
+    const api = client(stack(), apiKey);
     const range = { start: "2026-01-01", end: "2026-02-28" };
     const schema = "taxportal.tax-invoices.sales.v1";
     const job = await api.createJob({ providerCode: "sandbox.taxportal", schema, params: { dateRangeStart: range.start, dateRangeEnd: range.end } });
@@ -307,19 +295,19 @@ describe("registration through the SDK and the hosted UI in Chromium", () => {
   });
 
   it("registers through a popup, the SDK answering the page's handshake with the token that no URL ever held", async () => {
-    const page = await freshPage();
+    const page = await newPage();
     const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] }, popupApiKey);
     await page.goto(partner.url);
     const opened = nextPopup(page);
     await openWithSdk(page, issued.sessionToken, "popup");
     const popup = await opened;
     await popup.waitForSelector("#f_loginId", { visible: true });
-    expect(popup.url()).toBe(`${stack.baseUrl}/connect`);
+    expect(popup.url()).toBe(`${stack().baseUrl}/connect`);
     await popup.type("#f_loginId", "user_good");
     await popup.type("#f_password", PASSWORD);
     await popup.click("#submit");
     await page.waitForFunction((id) => document.getElementById("status")?.textContent === `연결되었습니다 ${id}`, { timeout: 80_000, polling: "mutation" }, issued.sessionId);
-    const session = await client(stack, popupApiKey).json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
+    const session = await client(stack(), popupApiKey).json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);
     expect(session.body).toMatchObject({ status: "CONSUMED", credentialId: expect.any(String) });
     await page.browserContext().close();
   });
@@ -352,7 +340,7 @@ describe("a site off the allowlist that holds a token and claims an allowlisted 
           if (event.source === target && event.data?.type === "collect:hello") target!.postMessage({ type: "collect:token", nonce: event.data.nonce, token }, "*");
         });
       },
-      stack.baseUrl,
+      stack().baseUrl,
       sessionToken,
       partner.url,
       mode,
@@ -367,17 +355,17 @@ describe("a site off the allowlist that holds a token and claims an allowlisted 
     ["an iframe", "iframe", true, "열 수 없습니다"],
     ["an iframe without answering the handshake, on the claim in the URL alone", "iframe", false, "확인하지 못했습니다"],
   ] as const)("gets no form and registers nothing when it opens the page in %s", async (_name, mode, answers, fatalText) => {
-    const api = client(stack, apiKey);
+    const api = client(stack(), apiKey);
     const credentialsBefore = (await api.json("GET", "/api/v1/credentials")).body.items;
     const issued = await issueSession({ registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
-    const page = await freshPage();
+    const page = await newPage();
     const hosted = await openAsOtherSite(page, issued.sessionToken, mode, answers);
     await hosted.waitForSelector("#fatal:not([hidden])", { timeout: 80_000 });
     expect(await hosted.$eval("#fatal", (el) => el.textContent)).toContain(fatalText);
     expect(await hosted.$eval("#form", (el) => (el as HTMLElement).hidden)).toBe(true);
     expect(await hosted.$("#f_password")).toBeNull();
     // The claims are not left in the address bar either.
-    expect(hosted.url()).toBe(`${stack.baseUrl}/connect`);
+    expect(hosted.url()).toBe(`${stack().baseUrl}/connect`);
     if (mode === "popup") await hosted.page().screenshot({ path: path.join(SHOTS, "9-other-site-popup.png") });
 
     const session = await api.json("GET", `/api/v1/registration-sessions/${issued.sessionId}`);

@@ -1,12 +1,13 @@
+// start-order: 13 (why: vitest.e2e.config.ts)
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bankGroundTruth } from "../../sandbox/sandbox-bank/ground-truth";
-import { finished, RANGE, runNode } from "./partner-programs";
-import { type Stack, startStack } from "./stack";
-import { GOOD_LOGIN } from "./workspaces";
+import { finished, RANGE, runNode } from "../support/e2e/partner-programs";
+import { type Stack, startStack } from "../support/e2e/stack";
+import { GOOD_LOGIN } from "../support/e2e/workspaces";
 
 let stack: Stack;
 

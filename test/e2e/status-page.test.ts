@@ -1,24 +1,17 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FileBrowser, personChromium } from "../node/chromium";
-import { client, type Stack, startStack } from "./stack";
+import { beforeAll, describe, expect, it } from "vitest";
+import { client, useStackAndBrowser } from "../support/e2e/stack";
 
 /** The public status page as a partner reads it at a desk (1280 px) and on a phone (390 px): issue 63. */
 const SHOTS = path.resolve(import.meta.dirname, "screenshots");
-let stack: Stack;
-let browser: FileBrowser;
+const { stack, newPage } = useStackAndBrowser();
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack();
-  browser = await personChromium();
   // A job of today's, through the real pipeline: its end is what today's bar of the bank counts.
-  const api = client(stack, stack.apiKey);
+  const api = client(stack(), stack().apiKey);
   expect(await api.waitForJob((await api.createJob({ providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" })).id)).toMatchObject({ kind: "Succeeded" });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe("the status page in Chromium", () => {
@@ -27,9 +20,8 @@ describe("the status page in Chromium", () => {
     [390, 844],
   ] as const) {
     it(`shows each institution's last 90 days as 90 bars on one line within the screen at ${width}x${height}, each with its words`, async () => {
-      const page = await (await browser.createBrowserContext()).newPage();
-      await page.setViewport({ width, height });
-      await page.goto(`${stack.baseUrl}/status`);
+      const page = await newPage({ width });
+      await page.goto(`${stack().baseUrl}/status`);
       const histories = await page.$$eval("[data-history]", (sections) =>
         sections.map((section) => {
           const bars = [...section.querySelectorAll<HTMLElement>(".history-bars > li")].map((li) => ({ box: li.getBoundingClientRect(), words: li.textContent ?? "", title: li.title }));

@@ -1,8 +1,9 @@
+// start-order: 16 (why: vitest.e2e.config.ts)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { verifyWebhook, type WebhookEvent } from "../../client/src/webhooks";
 import { type ReceivedWebhook, startWebhookReceiver } from "../support/webhook-receiver";
-import { client, type Stack, startStack } from "./stack";
+import { client, type Stack, startStack } from "../support/e2e/stack";
 
 type Json = Record<string, any>;
 

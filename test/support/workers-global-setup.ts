@@ -53,13 +53,13 @@ async function startServices(): Promise<() => Promise<void>> {
     // Test files run side by side and many end with a session the scraper closes only when idle: room for all of them, so no test waits for a slot.
     MAX_SESSIONS: "64",
     // The scraper's spans go to the receiver (as a collector would take them) for requests that carry a sampled trace:
-    // only test/workers/telemetry.test.ts sends one.
+    // only test/workers/platform/observability/telemetry.test.ts sends one.
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${TEST_WEBHOOK_PORT}/hooks/otlp-scraper`,
     // Route deliveries reach the test SFTP server on this machine, as the local stack allows; production refuses loopback.
     SFTP_ALLOW_LOCAL_HOSTS: "1",
-    // Open Banking reaches the sandbox's replica of KFTC, with the replica's 이용기관 keys (test/workers/openbanking.test.ts).
-    // The NTS business-status API likewise, with the replica's service key (test/workers/business-status.test.ts),
-    // and Hometax (test/workers/hometax-replica.test.ts).
+    // Open Banking reaches the sandbox's replica of KFTC, with the replica's 이용기관 keys (test/workers/domain/credentials/openbanking.test.ts).
+    // The NTS business-status API likewise, with the replica's service key (test/workers/domain/business-status/business-status.test.ts),
+    // and Hometax (test/workers/domain/catalog/hometax-replica.test.ts).
     INSTITUTION_BASE_URLS: JSON.stringify({
       hometax: hometaxStandIns(`http://127.0.0.1:${TEST_SANDBOX_PORT}`),
       openbanking: openBankingStandIns(`http://127.0.0.1:${TEST_SANDBOX_PORT}`),
@@ -72,9 +72,9 @@ async function startServices(): Promise<() => Promise<void>> {
     OPENBANKING_CLIENT_SECRET: REPLICA_CLIENT.clientSecret,
     OPENBANKING_CLIENT_USE_CODE: REPLICA_CLIENT.clientUseCode,
   });
-  // Webhook deliveries from the worker under test reach a real receiver over HTTP (test/workers/webhooks.test.ts).
+  // Webhook deliveries from the worker under test reach a real receiver over HTTP (test/workers/domain/webhooks/webhooks.storage-wide.test.ts).
   const receiver = await startWebhookReceiver(Number(TEST_WEBHOOK_PORT));
-  // Route deliveries (test/workers/delivery-routes.test.ts) land on real servers: an S3-compatible one and an SFTP one.
+  // Route deliveries (test/workers/api/delivery-routes/delivery-routes.test.ts) land on real servers: an S3-compatible one and an SFTP one.
   const s3 = new S3rver({ port: Number(TEST_S3_PORT), address: "127.0.0.1", silent: true, directory: mkdtempSync(path.join(tmpdir(), "s3rver-")), configureBuckets: [{ name: "partner-bucket", configs: [] }] });
   await s3.run();
   const sftp = await startSftpServer({ port: Number(TEST_SFTP_PORT), httpPort: Number(TEST_SFTP_HTTP_PORT), hostKey: TEST_SFTP_HOST_KEY!, username: "partner", password: TEST_SFTP_PASSWORD! });

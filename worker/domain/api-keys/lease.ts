@@ -1,6 +1,6 @@
 /**
  * The arithmetic of a request gate's windows and of the leases it grants (request-gate.ts), apart from storage so a
- * property test can drive it (test/node/lease-arithmetic.test.ts). A lease is a batch of a key's requests counted in
+ * property test can drive it (test/node/worker/lease-arithmetic.test.ts). A lease is a batch of a key's requests counted in
  * the gate's windows when it is granted and then spent by one isolate without asking again (key-leases.ts), so however
  * many isolates hold leases, no window ever admits more than its limit.
  */

@@ -16,7 +16,7 @@ type Rewrap = (env: RewrapEnv, masterSecret: string, limit: number) => Promise<R
 
 /**
  * Every store of sealed secrets, each rewrapped by its owning module: whatever the vault seals must be here, or a
- * retired key version would still be the only one that opens it (test/workers/vault-rotation.test.ts retires one).
+ * retired key version would still be the only one that opens it (test/workers/domain/key-rotation/vault-rotation.storage-wide.test.ts retires one).
  */
 const STORES: Record<string, Rewrap> = {
   credentials: (env, key, limit) => rewrapCredentials(env.DB, key, limit),

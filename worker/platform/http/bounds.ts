@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 
 /**
  * The size limits the document states for strings, numbers and lists (OWASP API4, checked by
- * test/node/openapi-lint.test.ts): in requests they are enforced by the route's schema, so a value past one is
+ * test/node/worker/openapi-lint.test.ts): in requests they are enforced by the route's schema, so a value past one is
  * 400 INVALID_PARAM_FORMAT with a Korean fieldErrors message (platform/http/validation-hook.ts); in responses they say what the
  * service writes. Limits a feature owns (a webhook URL's 2048, a label's 256, the spec's 128 for clientReferenceId)
  * stay beside it.
