@@ -34,3 +34,14 @@ describe("the task_units rebuild (drizzle/0034)", () => {
     expect(() => db.prepare("INSERT INTO task_units (job_id, unit_index, updated_at) VALUES ('no-such-job', 0, 1)").run()).toThrow(/FOREIGN KEY/);
   });
 });
+
+describe("the job plans' table (drizzle/0051)", () => {
+  it("is its primary key's index, so a plan is one row written, and names a job that exists", () => {
+    const db = new DatabaseSync(":memory:");
+    for (const file of readdirSync(DIR).filter((name) => name.endsWith(".sql")).sort()) apply(db, file);
+    expect(String((db.prepare("SELECT sql FROM sqlite_master WHERE name = 'job_plans'").get() as { sql: string }).sql)).toMatch(/WITHOUT ROWID$/);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'job_plans' AND type = 'index'").all()).toEqual([]);
+    db.exec("PRAGMA foreign_keys=ON");
+    expect(() => db.prepare("INSERT INTO job_plans (job_id, units) VALUES ('no-such-job', '[]')").run()).toThrow(/FOREIGN KEY/);
+  });
+});

@@ -11,8 +11,10 @@ import { managePage } from "./page";
 /** A token is about 200 characters (key id, claims, MAC); anything far longer is no token and is not verified. */
 const MAX_TOKEN_LENGTH = 1024;
 
+const invalidLink = () => new ApiError("INVALID_TOKEN", { message: "관리 링크가 올바르지 않습니다." });
+
 const tokenOf = (token: string): string => {
-  if (token.length > MAX_TOKEN_LENGTH) throw new ApiError("INVALID_TOKEN", { message: "관리 링크가 올바르지 않습니다." });
+  if (token.length > MAX_TOKEN_LENGTH) throw invalidLink();
   return token;
 };
 
@@ -61,5 +63,8 @@ export function holderPages(): Hono<PageEnv> {
       throw err;
     }
   });
+  // A link a mail client cut short or ran on (no token, a trailing slash, more path) is a wrong link to the holder,
+  // told on their page as a changed token is, not the API's not-found envelope.
+  app.on(["GET", "POST"], "/*", consolePageHeaders, (c) => managePage(c, { error: invalidLink() }));
   return app;
 }

@@ -120,6 +120,15 @@ describe("a holder's manage link", () => {
     expect((await credentialRow(other.id))!.status).toBe("ACTIVE");
     const download = await signLink(env.DOWNLOAD_LINK_KEYS, { jobId: credential.id, workspaceId: business.workspaceId, apiKeyId: "k", expiresAt: Math.floor(now / 1000) + 600 });
     expect(alertCode((await open(`/manage/${download}`)).html)).toBe("INVALID_TOKEN");
+    // A link cut short or run on by a mail client is the holder's page saying the link is wrong, as a changed one is, not JSON.
+    for (const [method, path] of [["GET", "/manage/"], ["GET", "/manage"], ["GET", `/manage/${token}/`], ["GET", `/manage/${token}/more`], ["POST", `/manage/${token}/`]] as const) {
+      const res = await call(path, { method, headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN }, body: method === "POST" ? "confirm=yes" : undefined });
+      const html = await res.text();
+      expect([method, path, res.status, res.headers.get("Content-Type"), alertCode(html)]).toEqual([method, path, 401, "text/html; charset=UTF-8", "INVALID_TOKEN"]);
+      expect(html, path).toContain("관리 링크가 올바르지 않습니다");
+    }
+    expect((await open(pathOf(expired.url))).headers.get("Content-Type")).toBe("text/html; charset=UTF-8");
+    expect((await credentialRow(credential.id))!.status).toBe("ACTIVE");
     // The right link still shows its own credential only.
     const page = await open(`/manage/${token}`);
     expect([page.status, page.html.includes(credential.label)]).toEqual([200, true]);

@@ -157,6 +157,20 @@ describe("unit executor on real components", () => {
     expect(rows.results).toEqual(entries.map((e, i) => ({ unit_index: i, status: "DONE", target_id: e.targetId, segment_start: e.segmentStart })));
   });
 
+  it("keeps no plan of a planning delivery that lost its fence: the units are those of the delivery that planned", async () => {
+    const { job } = await newJob();
+    const lifecycle = new JobLifecycle(withCapturedQueue().env);
+    const units = (ids: string[]) => ids.map((id) => ({ target: { id, attributes: {} }, segment: { start: "2026-02-01", end: "2026-02-28" } }));
+    // A later grant on the credential: the first delivery's fence is no longer the newest.
+    await env.DB.prepare("UPDATE jobs SET lease_fence = 2 WHERE id = ?").bind(job.id).run();
+    await expect(lifecycle.planned(job, units(["stale-0", "stale-1", "stale-2"]), 1, Date.now())).rejects.toMatchObject({ code: "LOCK_LEASE_LOST" });
+    expect(await lifecycle.unit(job.id, 0)).toBeNull();
+    expect(await lifecycle.planned(job, units(["kept-0", "kept-1"]), 2, Date.now())).toEqual({ next: 0, finished: false });
+    expect(await lifecycle.unit(job.id, 0)).toMatchObject({ unitIndex: 0, targetId: "kept-0" });
+    expect(await lifecycle.queuedUnitAfter(job.id, 1)).toBeNull();
+    expect(await jobRow(job.id)).toMatchObject({ status: "RUNNING", total_task_count: 2 });
+  });
+
   it("counts a redelivered unit once and does not fork the chain", async () => {
     const { job, plan } = await newJob();
     const h = harness();
