@@ -266,6 +266,9 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     // A stale link: a job that is not there is the console's page of its own, not the API's envelope.
     await open(page, w(`/jobs/${crypto.randomUUID()}`), 404);
     await check("console a stale link's not-found page", page);
+    // A workspace's page the person is not a member of (left, removed, or never): the console's refusal page.
+    await open(page, `/console/w/${crypto.randomUUID()}/jobs`, 403);
+    await check("console a workspace not theirs", page);
     // The command-line login once approved: what the person reads before going back to the terminal.
     await open(page, device.verification_uri_complete);
     await Promise.all([page.waitForNavigation(), page.click("button[name=decision][value=approve]")]);
@@ -366,19 +369,26 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
     await frame.waitForSelector("#consentWait:not([hidden])");
     await check("hosted registration waiting for Open Banking's consent", frame, host);
     await (await (await consentWindow).page())!.close();
-    // A session the partner cancelled: the page says it cannot be used (an expired session's screen is the same one).
-    const cancelled = await client(stack()).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
-    expect((await client(stack()).json("POST", `/api/v1/registration-sessions/${cancelled.body.sessionId}/cancel`)).status).toBe(200);
-    const deadHost = await newPage();
-    await deadHost.goto(partner.url);
-    await deadHost.evaluate(
-      (token, serviceUrl) => (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({ sessionToken: token, serviceUrl, mode: "iframe", onSuccess: () => {}, onError: () => {} }),
-      cancelled.body.sessionToken,
-      stack().baseUrl,
-    );
-    const deadFrame = (await (await deadHost.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
-    await deadFrame.waitForSelector("#fatal:not([hidden])");
-    await check("hosted registration of a cancelled session", deadFrame, deadHost);
+    // A session the partner cancelled, and one whose time ran out: the page says it cannot be used, and why.
+    const endings: [ended: string, end: (sessionId: string) => Promise<unknown>, says: string][] = [
+      ["cancelled", (id) => client(stack()).json("POST", `/api/v1/registration-sessions/${id}/cancel`), "취소"],
+      ["expired", (id) => stack().expireRegistrationSession(id), "만료"],
+    ];
+    for (const [ended, end, says] of endings) {
+      const dead = await client(stack()).json("POST", "/api/v1/registration-sessions", { originAllowlist: [partner.url], registrationOptions: [{ kind: "PROVIDER_LOGIN", providerCode: "sandbox.bank" }] });
+      await end(dead.body.sessionId);
+      const deadHost = await newPage();
+      await deadHost.goto(partner.url);
+      await deadHost.evaluate(
+        (token, serviceUrl) => (window as unknown as { CollectSDK: { openRegistration(o: object): void } }).CollectSDK.openRegistration({ sessionToken: token, serviceUrl, mode: "iframe", onSuccess: () => {}, onError: () => {} }),
+        dead.body.sessionToken,
+        stack().baseUrl,
+      );
+      const deadFrame = (await (await deadHost.waitForSelector("iframe[title='기관 계정 연결']"))!.contentFrame())!;
+      await deadFrame.waitForSelector("#fatal:not([hidden])");
+      expect(await deadFrame.$eval("#fatal", (p) => p.textContent), ended).toContain(says);
+      await check(`hosted registration of a ${ended} session`, deadFrame, deadHost);
+    }
 
     // The API reference, once Scalar has rendered the document, in each colour scheme: Scalar follows the system's.
     const reference = await newPage();

@@ -113,6 +113,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     "start-scraper": ({ stack }) => stack.startScraper(),
     "kill-worker": ({ stack }) => stack.killWorker(),
     "start-worker": ({ stack }) => stack.startWorker(),
+    // Time is the only other way a registration session expires (30 minutes): its expiry is moved into the past in the
+    // stack's local D1, as bench/pipeline.ts writes it, not by a route production would carry.
+    "expire-registration-session": async ({ stack }, { sessionId }) => {
+      if (typeof sessionId !== "string" || !/^[0-9a-f-]{36}$/.test(sessionId)) throw new Error(`not a session id: ${sessionId}`);
+      // The running worker holds D1's file for a moment at a time: a write meeting it is refused SQLITE_BUSY, not queued.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await stack.wrangler(["d1", "execute", "collect", "--command", `UPDATE registration_sessions SET expires_at = ${Date.now() - 1000} WHERE id = '${sessionId}'`]);
+        } catch (err) {
+          if (attempt === 20 || !String(err).includes("SQLITE_BUSY")) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    },
   };
 
   const server = createServer(async (request, response) => {

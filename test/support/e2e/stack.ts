@@ -13,6 +13,8 @@ export interface Stack extends Claim {
   /** Kills `wrangler dev` with workerd beneath it; D1, R2 and Durable Object state stay on disk. */
   killWorker(): Promise<void>;
   startWorker(): Promise<void>;
+  /** Moves a registration session's expiry into the past, as if its 30 minutes had run out. */
+  expireRegistrationSession(sessionId: string): Promise<void>;
 }
 
 // A claim answers once the profile's stack is up, which on a loaded machine took past fetch's default 300 s wait
@@ -33,6 +35,7 @@ export async function startStack(profile: ProfileName = "shared"): Promise<Stack
     startScraper: async () => void (await control("start-scraper")),
     killWorker: async () => void (await control("kill-worker")),
     startWorker: async () => void (await control("start-worker")),
+    expireRegistrationSession: async (sessionId) => void (await control("expire-registration-session", { sessionId })),
   };
 }
 

@@ -7,6 +7,7 @@ import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from "../../../worker
 import { callJson } from "../../support/workers/helpers";
 import { limitedAddress } from "../../../worker/platform/http/client-address";
 import { alertCode, ConsoleBrowser } from "../../support/workers/console-browser";
+import { changeSuspension } from "../../../worker/domain/api-keys/suspension";
 
 type Json = Record<string, any>;
 
@@ -319,7 +320,7 @@ describe("page headers", () => {
 describe("workspaces", () => {
   it("answers a member of one workspace WORKSPACE_ACCESS_DENIED on another's pages and forms: a 403 page saying they are not a member, with a way to their workspaces; JSON only to a request asking only for JSON", async () => {
     const alice = new ConsoleBrowser();
-    await alice.signUp();
+    const { workspaceId: alices } = await alice.signUp();
     const { workspaceId: bobs } = await new ConsoleBrowser().signUp();
     const page = await alice.open(`/console/w/${bobs}/keys`);
     const post = await alice.post(`/console/w/${bobs}/keys`, { name: "남의 키" });
@@ -334,6 +335,12 @@ describe("workspaces", () => {
     }
     const script = await alice.request(`/console/w/${bobs}/jobs`, { headers: { Accept: "application/json" } });
     expect([script.status, script.headers.get("Content-Type"), ((await script.json()) as { code: string }).code]).toEqual([403, "application/json", "WORKSPACE_ACCESS_DENIED"]);
+    // A member of a workspace an operator suspended is told that, not that they are no member.
+    await changeSuspension(env, alices, Date.now());
+    const suspended = await alice.open(`/console/w/${alices}/jobs`);
+    expect([suspended.status, alertCode(suspended.html)]).toEqual([403, "WORKSPACE_ACCESS_DENIED"]);
+    expect(suspended.html).toContain("운영자가 이 워크스페이스의 이용을 정지했습니다");
+    expect(suspended.html).not.toContain("구성원이 아닙니다");
     const keys = await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE workspace_id = ?").bind(bobs).first<{ n: number }>();
     expect(keys!.n).toBe(0);
   });
