@@ -2,13 +2,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import axe from "axe-core";
-import { Secret, TOTP } from "otpauth";
 import type { Frame, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPartnerExample } from "../../examples/partner/server";
 import { freePort } from "../../scripts/free-port";
 import { mailedLink } from "../support/e2e/mailed-link";
 import { client, useStackAndBrowser } from "../support/e2e/stack";
+import { operatorSignIn } from "../support/e2e/operator-sign-in";
 
 /**
  * Every page of every surface through axe-core in Chromium, at a desk (1280 px) and on a phone (390 px): none may have
@@ -125,24 +125,6 @@ async function signIn(page: Page): Promise<string> {
   await page.type("#password", stack().demoUser.password);
   await Promise.all([page.waitForNavigation(), page.click("main form button[type=submit]")]);
   return new URL(page.url()).pathname.replace(/\/jobs$/, "");
-}
-
-/**
- * Signs in as the stack's one operator. A TOTP code opens one session, so when another file signed in within the same
- * 30 s step the code is refused: the next step's code is then a new one.
- */
-async function operatorSignIn(page: Page): Promise<void> {
-  const totp = new TOTP({ secret: Secret.fromBase32(stack().demoOperator.totpSecret) });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, (totp.period - ((Date.now() / 1000) % totp.period)) * 1000 + 200));
-    await open(page, "/admin/sign-in");
-    await page.type("#email", stack().demoOperator.email);
-    await page.type("#password", stack().demoOperator.password);
-    await page.type("#code", totp.generate());
-    await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
-    if (new URL(page.url()).pathname === "/admin") return;
-  }
-  throw new Error("the operator's sign-in was refused twice");
 }
 
 /** The workspace's rows each detail page shows: jobs (one succeeded, one failed), a schedule, a route, an endpoint, a logged request. */
@@ -327,7 +309,7 @@ describe("axe in Chromium on every page, at 1280 and 390 px", () => {
       await open(admin, visit.signedOut);
       await check(visit.signedOut, admin);
     }
-    await operatorSignIn(admin);
+    await operatorSignIn(admin, stack());
     for (const key of operators) {
       const visit = ADMIN[key]!;
       if (typeof visit !== "function") continue;

@@ -1,9 +1,9 @@
 // start-order: 11 (why: vitest.e2e.config.ts)
-import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { accountsOf } from "../../sandbox/sandbox-bank/ledger";
 import { spectralFindings } from "../support/spectral-lint";
 import { client, useStackAndBrowser } from "../support/e2e/stack";
+import { operatorSignIn } from "../support/e2e/operator-sign-in";
 
 
 const { stack, newPage } = useStackAndBrowser();
@@ -31,12 +31,7 @@ describe("an institution's page changed mid-run, on the real local stack", () =>
 
     // The operator signs in to the console with the authenticator's code.
     const page = await newPage();
-    const operator = stack().demoOperator;
-    await page.goto(`${stack().baseUrl}/admin/sign-in`);
-    await page.type("#email", operator.email);
-    await page.type("#password", operator.password);
-    await page.type("#code", new TOTP({ secret: Secret.fromBase32(operator.totpSecret) }).generate());
-    await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
+    await operatorSignIn(page, stack());
     expect(new URL(page.url()).pathname).toBe("/admin");
 
     await page.goto(`${stack().baseUrl}/admin/alerts`);
