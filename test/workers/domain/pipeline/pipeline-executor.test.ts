@@ -12,6 +12,7 @@ import { type CredentialLock, type LeaseGrant, credentialLock } from "../../../.
 import type { LockPort } from "../../../../worker/domain/pipeline/ports";
 import { addCredential, callJson, createWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
 import { committedRecords, harness, jobRow, newJob, RANGE } from "../../../support/workers/pipeline-harness";
+import { rowsWrittenMeter } from "../../../support/workers/rows-written";
 import { ContainerScraper } from "../../../../worker/domain/scraper/container-client";
 import { type ScraperPort, SessionGone } from "../../../../worker/domain/scraper/port";
 import { ProviderFailure } from "../../../../collectors/adapter";
@@ -92,27 +93,12 @@ describe("unit executor on real components", () => {
   });
 
   it("writes a job's plan as one row whatever its units, and a unit's row only by its commit, with what the plan named", async () => {
-    let written = 0;
-    // D1 counts every index a write touches as a row written: summed as it reports each statement of a batch.
-    const counting = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === "batch") {
-          return async (statements: D1PreparedStatement[]) => {
-            const results = await target.batch(statements);
-            written += results.reduce((n, r) => n + (r.meta.rows_written ?? 0), 0);
-            return results;
-          };
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    const lifecycle = new JobLifecycle({ ...withCapturedQueue().env, DB: counting });
+    const meter = rowsWrittenMeter(env.DB);
+    const lifecycle = new JobLifecycle({ ...withCapturedQueue().env, DB: meter.db });
     const planWrites = async (units: number) => {
       const { job } = await newJob();
-      written = 0;
       const planned = Array.from({ length: units }, (_, i) => ({ target: { id: `acct-${i % 3}`, attributes: { currencyCode: "KRW" } }, segment: { start: "2026-02-01", end: "2026-02-28" } }));
-      expect(await lifecycle.planned(job, planned, job.leaseFence, Date.now())).toEqual({ next: 0, finished: false });
+      const written = await meter.during(async () => expect(await lifecycle.planned(job, planned, job.leaseFence, Date.now())).toEqual({ next: 0, finished: false }));
       expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(0);
       return written;
     };

@@ -8,6 +8,7 @@ import { PLAN_REQUEST_LOG } from "../../../../worker/domain/workspaces/plans";
 import { kstDate } from "../../../../contracts/korean-time";
 import { call, callJson, createWorkspace, TX_JOB } from "../../../support/workers/helpers";
 import { logged, sent } from "../../../support/workers/request-log-helpers";
+import { rowsWrittenMeter } from "../../../support/workers/rows-written";
 
 type Json = Record<string, any>;
 
@@ -207,21 +208,7 @@ describe("the request log's bounds", () => {
 
   it("writes a request answered once as 4 D1 rows, a poll's own row as 5 and a folded poll as 1", async () => {
     const ws = await createWorkspace();
-    let written = 0;
-    // D1 bills every index an insert touches as a row written: counted as D1 reports it for each statement of the batch.
-    const counting = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === "batch") {
-          return async (statements: D1PreparedStatement[]) => {
-            const results = await target.batch(statements);
-            written += results.reduce((n, r) => n + (r.meta.rows_written ?? 0), 0);
-            return results;
-          };
-        }
-        const value = Reflect.get(target, prop, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const meter = rowsWrittenMeter(env.DB);
     const now = Date.now();
     const row = (id: string, createdAt: number, collapseKey: string | null = null) => ({
       id,
@@ -241,11 +228,7 @@ describe("the request log's bounds", () => {
       collapseKey,
     });
     const id = () => `req_${crypto.randomUUID().replaceAll("-", "")}`;
-    const writes = async (rows: ReturnType<typeof row>[]) => {
-      written = 0;
-      await insertRequestLogs(counting, rows);
-      return written;
-    };
+    const writes = (rows: ReturnType<typeof row>[]) => meter.during(() => insertRequestLogs(meter.db, rows));
     const fold = `${ws.apiKeyId}:${now}:${crypto.randomUUID()}`;
     expect([await writes([row(id(), now)]), await writes([row(id(), now, fold)]), await writes([row(id(), now, fold)])]).toEqual([4, 5, 1]);
   });
