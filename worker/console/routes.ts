@@ -19,8 +19,7 @@ import { showSignIn, signOut, signOutEverywhere, submitSignIn } from "./sign-in"
 import { showSignUp, submitSignUp } from "./sign-up";
 import { UNLOCK_LINK, unlockPages } from "./unlock";
 import { VERIFY_EMAIL_LINK, verifyEmailPages } from "./verify-email";
-import { consoleMay } from "./role-gate";
-import { signedIn, workspaceMember } from "./signed-in";
+import { consoleMay, signedIn, workspaceMember } from "./signed-in";
 import { showInvitation, submitInvitation } from "./invitation";
 import { changeRoleForm, handOverForm, inviteForm, removeMemberForm, revokeInvitationForm, showMembers } from "./members";
 import { leaveWorkspaceForm, showWorkspaces, WORKSPACES_PAGE } from "./workspaces";
