@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import type { Actor } from "../domain/operators/actions";
 import type { Operator } from "../domain/operators/store";
-import type { BaseVariables } from "../platform/http/app-env";
-import type { PageVariables } from "../web/page-env";
+import type { BaseVariables, PageVariables } from "../platform/http/app-env";
 import type { WithPath } from "../web/path-params";
 
 /** The operators' API's request data (/admin/api), beside what every request has. */

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { KeyFailure } from "../domain/api-keys/request-gate";
 import type { BaseVariables } from "../platform/http/app-env";
-import type { Principal } from "../domain/api-keys/principal";
+import type { Principal } from "../domain/api-keys/rights";
 
 /** The partner API's request data (/api/v1, /connect, /oauth), beside what every request has. */
 export interface ApiVariables extends BaseVariables {

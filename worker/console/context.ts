@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { MemberRole } from "../domain/workspaces/tables";
-import type { PageVariables } from "../web/page-env";
+import type { PageVariables } from "../platform/http/app-env";
 import type { WithPath } from "../web/path-params";
 
 /** The signed-in console user of a /console request (signed-in.ts). */

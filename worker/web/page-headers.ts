@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { PageEnv } from "./page-env";
+import type { PageEnv } from "../platform/http/app-env";
 import { randomToken } from "../platform/lib/crypto";
 
 /**

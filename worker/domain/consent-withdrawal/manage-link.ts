@@ -1,4 +1,4 @@
-import type { Principal } from "../api-keys/principal";
+import type { Principal } from "../api-keys/rights";
 import { ApiError } from "../../platform/errors/api-error";
 import { isoTime } from "../../platform/lib/iso-time";
 import { signClaims, verifyClaims } from "../download-links/token";

@@ -1,5 +1,5 @@
 import { type KeyLapse, keyLapse } from "../api-keys/standing";
-import type { Principal } from "../api-keys/principal";
+import type { Principal } from "../api-keys/rights";
 import { ApiError } from "../../platform/errors/api-error";
 import type { JobRow } from "../jobs/store";
 import type { ResultFile } from "../results/download";

@@ -6,7 +6,7 @@ import { activeConnectionById } from "../partners/connections";
  * connection; a partner names the business by connection (the body's connectionId or the X-SVC-Business
  * header, which must then agree) and may pick among that business's credentials only once the header chose it,
  * since a connectionId stands for the business's default credential. The caller is what jobs read of an API key's
- * Principal (domain/api-keys/principal.ts, above jobs).
+ * Principal (domain/api-keys/rights.ts, above jobs).
  */
 export async function jobWorkspace(d1: D1Database, principal: { isPartner: boolean; workspaceId: string; connectionId?: string }, body: { credentialId?: string; connectionId?: string }): Promise<string> {
   if (body.connectionId && body.credentialId) {

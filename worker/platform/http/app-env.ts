@@ -13,3 +13,13 @@ export interface AppEnv {
   Bindings: Env;
   Variables: BaseVariables;
 }
+
+/** What pages have besides: the response's script nonce (web/page-headers.ts). */
+export interface PageVariables extends BaseVariables {
+  cspNonce: string;
+}
+
+export interface PageEnv {
+  Bindings: Env;
+  Variables: PageVariables;
+}

@@ -1,6 +1,6 @@
 import { AUTH_METHOD_NAMES } from "../../domain/catalog/providers";
 import type { Context } from "hono";
-import type { PageEnv } from "../page-env";
+import type { PageEnv } from "../../platform/http/app-env";
 import type { CredentialRow } from "../../domain/credentials/store";
 import { consentCoverage } from "../../domain/credentials/consent-record";
 import { findSchema } from "../../domain/catalog/schemas";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { PageEnv } from "../page-env";
+import type { PageEnv } from "../../platform/http/app-env";
 import { openManageLink } from "../../domain/consent-withdrawal/manage-link";
 import { withdrawConsent } from "../../domain/consent-withdrawal/withdraw";
 import { hasActiveJob } from "../../domain/jobs/store";
