@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { expect, vi } from "vitest";
+import type { RequestLogEntry } from "../../../worker/domain/request-logs/messages";
 import { findRequestLog } from "../../../worker/domain/request-logs/store";
-import { call } from "./helpers";
+import { call, type TestWorkspace } from "./helpers";
 
 /** Sends a request and answers its X-Request-Id beside its status. */
 export async function sent(path: string, init: Parameters<typeof call>[1]): Promise<{ requestId: string; status: number }> {
@@ -18,4 +19,12 @@ export async function logged(workspaceId: string, ...requestIds: string[]): Prom
     },
     { timeout: 30_000, interval: 100 },
   );
+}
+
+/** A request-log id of its own, named for what a test asks of it. */
+export const logId = (name = "") => `req_${name}${crypto.randomUUID().replaceAll("-", "")}`;
+
+/** A log entry of `ws`'s key as the consumer writes one: a GET of the provider list answered 200 now, unless `entry` says otherwise. */
+export function logEntry(ws: TestWorkspace, entry: Partial<RequestLogEntry> = {}): RequestLogEntry {
+  return { id: logId(), workspaceId: ws.workspaceId, apiKeyId: ws.apiKeyId, apiKeyPrefix: ws.apiKey.slice(0, 10), method: "GET", path: "/api/v1/providers", status: 200, latencyMs: 3, createdAt: Date.now(), ...entry };
 }

@@ -7,7 +7,7 @@ import { findRequestLog, insertRequestLogs, omittedOn } from "../../../../worker
 import { PLAN_REQUEST_LOG } from "../../../../worker/domain/workspaces/plans";
 import { kstDate } from "../../../../contracts/korean-time";
 import { call, callJson, createWorkspace, TX_JOB } from "../../../support/workers/helpers";
-import { logged, sent } from "../../../support/workers/request-log-helpers";
+import { logEntry, logged, logId, sent } from "../../../support/workers/request-log-helpers";
 import { rowsWrittenMeter } from "../../../support/workers/rows-written";
 
 type Json = Record<string, any>;
@@ -98,12 +98,11 @@ describe("card numbers in the request log", () => {
 
   it("clears what rows written before kept of bodies, queries and envelopes, keeping the rows", async () => {
     const ws = await createWorkspace();
-    const id = (name: string) => `req_${name}${crypto.randomUUID().replaceAll("-", "")}`;
-    const base = { workspaceId: ws.workspaceId, apiKeyId: ws.apiKeyId, apiKeyPrefix: ws.apiKey.slice(0, 10), method: "POST", status: 400, latencyMs: 3, createdAt: Date.now() };
-    const [card, query] = [id("card"), id("query")];
+    const [card, query] = [logId("card"), logId("query")];
+    const refused = { method: "POST", status: 400 };
     await insertRequestLogs(env.DB, [
-      { ...base, id: card, path: "/api/v1/billing/payment-methods", body: { card: { number: "4242424242424242", expiryMonth: "12" } } },
-      { ...base, id: query, path: "/api/v1/data-jobs", errorCode: "INVALID_PARAM_FORMAT", query: { note: "4242 4242 4242 4242" }, errorBody: { code: "X", message: "4242-4242-4242-4242" } },
+      logEntry(ws, { ...refused, id: card, path: "/api/v1/billing/payment-methods", body: { card: { number: "4242424242424242", expiryMonth: "12" } } }),
+      logEntry(ws, { ...refused, id: query, path: "/api/v1/data-jobs", errorCode: "INVALID_PARAM_FORMAT", query: { note: "4242 4242 4242 4242" }, errorBody: { code: "X", message: "4242-4242-4242-4242" } }),
     ]);
     const migration = (env as Env & { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS.find((m) => m.name.includes("request_log_bounds"))!;
     for (const statement of migration.queries.filter((q) => q.includes("UPDATE"))) await env.DB.prepare(statement).run();
@@ -210,27 +209,10 @@ describe("the request log's bounds", () => {
     const ws = await createWorkspace();
     const meter = rowsWrittenMeter(env.DB);
     const now = Date.now();
-    const row = (id: string, createdAt: number, collapseKey: string | null = null) => ({
-      id,
-      workspaceId: ws.workspaceId,
-      apiKeyId: ws.apiKeyId,
-      apiKeyPrefix: ws.apiKey.slice(0, 10),
-      method: "GET",
-      path: "/api/v1/data-jobs/x",
-      status: 200,
-      errorCode: null,
-      latencyMs: 3,
-      idempotencyKey: null,
-      query: null,
-      body: null,
-      errorBody: null,
-      createdAt,
-      collapseKey,
-    });
-    const id = () => `req_${crypto.randomUUID().replaceAll("-", "")}`;
+    const row = (id: string, createdAt: number, collapseKey: string | null = null) => logEntry(ws, { id, createdAt, collapseKey, path: "/api/v1/data-jobs/x" });
     const writes = (rows: ReturnType<typeof row>[]) => meter.during(() => insertRequestLogs(meter.db, rows));
     const fold = `${ws.apiKeyId}:${now}:${crypto.randomUUID()}`;
-    expect([await writes([row(id(), now)]), await writes([row(id(), now, fold)]), await writes([row(id(), now, fold)])]).toEqual([4, 5, 1]);
+    expect([await writes([row(logId(), now)]), await writes([row(logId(), now, fold)]), await writes([row(logId(), now, fold)])]).toEqual([4, 5, 1]);
   });
 
   it("stores a workspace's requests until its day's budget is spent, then counts the rest as omitted", async () => {

@@ -6,7 +6,7 @@ import { findRequestLog, insertRequestLogs, purgeOldRequestLogs, REQUEST_LOG_RET
 import { PURGE_BATCH } from "../../../../worker/domain/retention/purge";
 import { call, callJson, createWorkspace, dispatchToQueue, queueDeliveries, type TestWorkspace } from "../../../support/workers/helpers";
 import { asPartner, connectionTo, partnerWithConnection } from "../../../support/workers/partner-helpers";
-import { logged, sent } from "../../../support/workers/request-log-helpers";
+import { logEntry, logged, logId, sent } from "../../../support/workers/request-log-helpers";
 
 type Json = Record<string, any>;
 
@@ -189,8 +189,8 @@ describe("the request log", () => {
 
   it("writes a message of one entry, as queued before messages carried several, beside one of several", async () => {
     const ws = await createWorkspace();
-    const entry = (id: string) => ({ id, workspaceId: ws.workspaceId, apiKeyId: ws.apiKeyId, apiKeyPrefix: ws.apiKey.slice(0, 10), method: "GET", path: "/api/v1/providers", status: 200, latencyMs: 3, createdAt: Date.now() });
-    const [single, first, second] = ["single", "first", "second"].map((name) => `req_${name}${crypto.randomUUID().replaceAll("-", "")}`);
+    const entry = (id: string) => logEntry(ws, { id });
+    const [single, first, second] = ["single", "first", "second"].map(logId);
     const result = await dispatchToQueue("collect-request-logs", queueDeliveries<unknown>([entry(single!), [entry(first!), entry(second!)]]));
     expect(result.ackAll).toBe(true);
     for (const id of [single, first, second]) expect(await findRequestLog(env.DB, ws.workspaceId, id!)).toBeDefined();
@@ -213,24 +213,8 @@ describe("the request log", () => {
   it("is purged after 30 days, in bounded deletes", async () => {
     const ws = await createWorkspace();
     const now = Date.now();
-    const row = (id: string, createdAt: number) => ({
-      id,
-      workspaceId: ws.workspaceId,
-      apiKeyId: ws.apiKeyId,
-      apiKeyPrefix: ws.apiKey.slice(0, 10),
-      method: "GET",
-      path: "/api/v1/providers",
-      status: 200,
-      errorCode: null,
-      latencyMs: 3,
-      idempotencyKey: null,
-      query: null,
-      body: null,
-      errorBody: null,
-      createdAt,
-    });
-    const old = `req_old${crypto.randomUUID().replaceAll("-", "")}`;
-    const young = `req_young${crypto.randomUUID().replaceAll("-", "")}`;
+    const row = (id: string, createdAt: number) => logEntry(ws, { id, createdAt });
+    const [old, young] = [logId("old"), logId("young")];
     await insertRequestLogs(env.DB, [row(old, now - REQUEST_LOG_RETENTION_MS - 60_000), row(young, now - REQUEST_LOG_RETENTION_MS + 3_600_000)]);
     expect(await purgeOldRequestLogs(env.DB, PURGE_BATCH, now)).toBeGreaterThanOrEqual(1);
     expect(await findRequestLog(env.DB, ws.workspaceId, old)).toBeUndefined();
