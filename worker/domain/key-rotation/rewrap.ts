@@ -33,7 +33,7 @@ const STORES: Record<string, Rewrap> = {
 export interface RewrapReport {
   /** Rows moved onto the newest master key this run, per store. */
   rewrapped: Record<string, number>;
-  /** Rows no key of the keyring opens: they stay as they are (their secret must be registered again). */
+  /** Rows no key of the keyring opens, passed over this run (once a walk's pass): they stay as they are (their secret must be registered again). */
   unreadable: Record<string, number>;
 }
 
