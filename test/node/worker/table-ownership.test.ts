@@ -46,6 +46,7 @@ const OWNERS: Record<string, string> = {
   credit_uses: "worker/domain/billing",
   request_logs: "worker/domain/request-logs",
   request_log_days: "worker/domain/request-logs",
+  rewrap_walks: "worker/domain/key-rotation",
 };
 
 function sourceFiles(dir: string): string[] {

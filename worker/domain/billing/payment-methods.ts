@@ -1,10 +1,10 @@
-import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { paymentMethods, subscriptions } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { sha256Hex } from "../../platform/lib/crypto";
 import { openText, rewrapText, sealText } from "../vault/envelope";
-import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
+import { pastKey, type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 import type { CardDetails, PaymentGateway } from "./gateway";
 import { noteAlerted } from "../alerts/raise";
 import { NO_PROVIDER } from "../alerts/rules";
@@ -80,14 +80,20 @@ export async function deletePaymentMethod(env: Pick<Env, "DB" | "VAULT_MASTER_KE
 }
 
 /**
- * A rotation step over cards' billing keys (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older
- * master key version, each moved onto the newest on its own (only if unchanged meanwhile), deleted cards' too.
+ * A rotation step over cards' billing keys (domain/key-rotation/rewrap.ts): `limit` rows past `after` still sealed
+ * under an older master key version, each moved onto the newest on its own (only if unchanged meanwhile), deleted cards' too.
  */
-export function rewrapBillingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+export function rewrapBillingKeys(d1: D1Database, masterSecret: string, after: string | null, limit: number): Promise<RewrapTally> {
   const db = database(d1);
-  return rewrapRows(masterSecret, limit, {
-    stale: (latest, limit) =>
-      db.select({ id: paymentMethods.id, sealed: paymentMethods.sealedBillingKey }).from(paymentMethods).where(sealedBefore(paymentMethods.sealedBillingKey, latest)).limit(limit).all(),
+  return rewrapRows(masterSecret, after, limit, {
+    stale: (latest, after, limit) =>
+      db
+        .select({ id: paymentMethods.id, sealed: paymentMethods.sealedBillingKey })
+        .from(paymentMethods)
+        .where(and(pastKey(paymentMethods.id, after), sealedBefore(paymentMethods.sealedBillingKey, latest)))
+        .orderBy(asc(paymentMethods.id))
+        .limit(limit)
+        .all(),
     rewrap: (row) => rewrapText(masterSecret, [row.id], row.sealed),
     write: (row, sealed) =>
       db.update(paymentMethods).set({ sealedBillingKey: sealed }).where(and(eq(paymentMethods.id, row.id), eq(paymentMethods.sealedBillingKey, row.sealed))),

@@ -1,10 +1,10 @@
-import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { type ListPage, pastPosition } from "../../platform/database/cursor";
 import { database, statementOf } from "../../platform/database/client";
 import { credentials } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { rewrapCredential } from "../vault/envelope";
-import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
+import { pastKey, type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 
 export type CredentialRow = typeof credentials.$inferSelect;
 
@@ -73,17 +73,23 @@ export async function findCredential(d1: D1Database, workspaceId: string, id: st
 }
 
 /**
- * Moves up to `limit` sealed secrets still wrapped by an older master key than the keyring's newest onto the newest
+ * Moves up to `limit` sealed secrets past `after` still wrapped by an older master key than the keyring's newest onto the newest
  * (domain/key-rotation/rewrap.ts). Each row is written only if its blob is still the one read, so a credential erased or
  * replaced meanwhile keeps what it has. A blob the keyring cannot open is left as it is and counted apart.
  * Returns how many rows were looked at and how many could not be opened.
  */
-export function rewrapCredentials(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+export function rewrapCredentials(d1: D1Database, masterSecret: string, after: string | null, limit: number): Promise<RewrapTally> {
   const db = database(d1);
   const columns = { id: credentials.id, workspaceId: credentials.workspaceId, providerCode: credentials.providerCode, sealed: credentials.sealed };
-  return rewrapRows(masterSecret, limit, {
-    stale: async (latest, limit) => {
-      const rows = await db.select(columns).from(credentials).where(and(isNotNull(credentials.sealed), sealedBefore(credentials.sealed, latest))).limit(limit).all();
+  return rewrapRows(masterSecret, after, limit, {
+    stale: async (latest, after, limit) => {
+      const rows = await db
+        .select(columns)
+        .from(credentials)
+        .where(and(pastKey(credentials.id, after), isNotNull(credentials.sealed), sealedBefore(credentials.sealed, latest)))
+        .orderBy(asc(credentials.id))
+        .limit(limit)
+        .all();
       return rows as { id: string; workspaceId: string; providerCode: string; sealed: string }[];
     },
     rewrap: (row) => rewrapCredential(masterSecret, { credentialId: row.id, workspaceId: row.workspaceId, providerCode: row.providerCode }, row.sealed),

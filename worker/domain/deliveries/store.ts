@@ -1,10 +1,10 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { type DeliveryRouteKind, deliveryRoutes, routeDeliveries } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, type ListPage, pastPosition } from "../../platform/database/cursor";
 import { openText, rewrapText, sealText } from "../vault/envelope";
-import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
+import { pastKey, type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 import { checkDestination } from "./destination";
 
 export type RouteRow = typeof deliveryRoutes.$inferSelect;
@@ -36,17 +36,18 @@ export async function openRouteSecret(masterKey: string, route: RouteRow): Promi
 }
 
 /**
- * A rotation step over routes' secrets (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older master
- * key version, each moved onto the newest on its own (only if unchanged meanwhile). Deleted routes hold none.
+ * A rotation step over routes' secrets (domain/key-rotation/rewrap.ts): `limit` rows past `after` still sealed under an
+ * older master key version, each moved onto the newest on its own (only if unchanged meanwhile). Deleted routes hold none.
  */
-export function rewrapRouteSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+export function rewrapRouteSecrets(d1: D1Database, masterSecret: string, after: string | null, limit: number): Promise<RewrapTally> {
   const db = database(d1);
-  return rewrapRows(masterSecret, limit, {
-    stale: async (latest, limit) =>
+  return rewrapRows(masterSecret, after, limit, {
+    stale: async (latest, after, limit) =>
       (await db
         .select({ id: deliveryRoutes.id, sealed: deliveryRoutes.sealedSecret })
         .from(deliveryRoutes)
-        .where(and(isNotNull(deliveryRoutes.sealedSecret), sealedBefore(deliveryRoutes.sealedSecret, latest)))
+        .where(and(pastKey(deliveryRoutes.id, after), isNotNull(deliveryRoutes.sealedSecret), sealedBefore(deliveryRoutes.sealedSecret, latest)))
+        .orderBy(asc(deliveryRoutes.id))
         .limit(limit)
         .all()) as { id: string; sealed: string }[],
     rewrap: (row) => rewrapText(masterSecret, secretBinding(row.id), row.sealed),

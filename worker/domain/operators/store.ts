@@ -1,10 +1,10 @@
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { type OperatorRole, operatorSessions, operators } from "./tables";
 import { randomToken, sha256Hex } from "../../platform/lib/crypto";
 import { deleteBatch } from "../../platform/database/delete-batch";
 import { rewrapText } from "../vault/envelope";
-import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
+import { pastKey, type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 import { totpBinding } from "./enrol";
 
 export type OperatorRow = typeof operators.$inferSelect;
@@ -75,11 +75,18 @@ export function purgeExpiredOperatorSessions(d1: D1Database, limit: number, now:
   return deleteBatch(d1, "operator_sessions", "expires_at <= ?", [now], limit);
 }
 
-/** A rotation step over operators' TOTP secrets (domain/key-rotation/rewrap.ts): `limit` rows still sealed under an older master key version. */
-export function rewrapOperatorSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+/** A rotation step over operators' TOTP secrets (domain/key-rotation/rewrap.ts): `limit` rows past `after` still sealed under an older master key version. */
+export function rewrapOperatorSecrets(d1: D1Database, masterSecret: string, after: string | null, limit: number): Promise<RewrapTally> {
   const db = database(d1);
-  return rewrapRows(masterSecret, limit, {
-    stale: (latest, limit) => db.select({ id: operators.id, sealed: operators.totpSealed }).from(operators).where(sealedBefore(operators.totpSealed, latest)).limit(limit).all(),
+  return rewrapRows(masterSecret, after, limit, {
+    stale: (latest, after, limit) =>
+      db
+        .select({ id: operators.id, sealed: operators.totpSealed })
+        .from(operators)
+        .where(and(pastKey(operators.id, after), sealedBefore(operators.totpSealed, latest)))
+        .orderBy(asc(operators.id))
+        .limit(limit)
+        .all(),
     rewrap: (row) => rewrapText(masterSecret, totpBinding(row.id), row.sealed),
     write: (row, sealed) => db.update(operators).set({ totpSealed: sealed }).where(and(eq(operators.id, row.id), eq(operators.totpSealed, row.sealed))),
   });

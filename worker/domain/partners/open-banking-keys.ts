@@ -1,10 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { OpenBankingKeys } from "../../../collectors/openbanking";
 import { database } from "../../platform/database/client";
 import { ApiError } from "../../platform/errors/api-error";
 import { connections, partnerOpenBankingKeys } from "./tables";
 import { openText, rewrapText, sealText } from "../vault/envelope";
-import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
+import { pastKey, type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 
 /**
  * A partner's own Open Banking 이용기관 keys (docs/institutions/openbanking.md §1.5): set and removed by the partner
@@ -85,12 +85,19 @@ export async function partnerKeysFor(d1: D1Database, masterKey: string, workspac
   return { clientId: row.clientId, clientSecret, clientUseCode: row.clientUseCode };
 }
 
-/** Moves sealed partner secrets onto the newest master key (key-rotation/rewrap.ts). */
-export function rewrapOpenBankingKeys(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+/** Moves sealed partner secrets past `after` onto the newest master key (key-rotation/rewrap.ts). */
+export function rewrapOpenBankingKeys(d1: D1Database, masterSecret: string, after: string | null, limit: number): Promise<RewrapTally> {
   const k = partnerOpenBankingKeys;
   const db = database(d1);
-  return rewrapRows(masterSecret, limit, {
-    stale: (latest, limit) => db.select({ id: k.partnerWorkspaceId, sealed: k.sealedSecret }).from(k).where(sealedBefore(k.sealedSecret, latest)).limit(limit).all(),
+  return rewrapRows(masterSecret, after, limit, {
+    stale: (latest, after, limit) =>
+      db
+        .select({ id: k.partnerWorkspaceId, sealed: k.sealedSecret })
+        .from(k)
+        .where(and(pastKey(k.partnerWorkspaceId, after), sealedBefore(k.sealedSecret, latest)))
+        .orderBy(asc(k.partnerWorkspaceId))
+        .limit(limit)
+        .all(),
     rewrap: (row) => rewrapText(masterSecret, binding(row.id), row.sealed),
     write: (row, sealed) => db.update(k).set({ sealedSecret: sealed }).where(and(eq(k.partnerWorkspaceId, row.id), eq(k.sealedSecret, row.sealed))),
   });

@@ -4,7 +4,7 @@ import { database } from "../../platform/database/client";
 import { failureReports } from "./tables";
 import type { FailureReport } from "../../platform/errors/failure-report";
 import { latestKeyVersion, openText, rewrapText, sealText } from "../vault/envelope";
-import { type RewrapTally, rewrapRows } from "../vault/rewrap-rows";
+import { pastKey, type RewrapTally, rewrapRows } from "../vault/rewrap-rows";
 import { reportUrl } from "../../../collectors/kit/redaction";
 
 export type ReportRow = typeof failureReports.$inferSelect;
@@ -99,21 +99,22 @@ export async function reportPage(env: Pick<Env, "RESULTS" | "VAULT_MASTER_KEY">,
 }
 
 /**
- * A rotation step over reports' sealed pages (domain/key-rotation/rewrap.ts): `limit` pages under an older master key
- * version, or of an unknown one (filed before `page_key_version` was kept), each moved onto the newest in R2 (the data
- * key re-wrapped, the page never decrypted) and its version written after. A page whose object is gone keeps nothing
- * to open: its row says so (`page_key` null).
+ * A rotation step over reports' sealed pages (domain/key-rotation/rewrap.ts): `limit` pages past `after` under an older
+ * master key version, or of an unknown one (filed before `page_key_version` was kept), each moved onto the newest in
+ * R2 (the data key re-wrapped, the page never decrypted) and its version written after. A page whose object is gone
+ * keeps nothing to open: its row says so (`page_key` null).
  */
-export function rewrapReportPages(env: Pick<Env, "DB" | "RESULTS">, masterSecret: string, limit: number): Promise<RewrapTally> {
+export function rewrapReportPages(env: Pick<Env, "DB" | "RESULTS">, masterSecret: string, after: string | null, limit: number): Promise<RewrapTally> {
   const latest = latestKeyVersion(masterSecret);
   const db = database(env.DB);
   const r = failureReports;
-  return rewrapRows(masterSecret, limit, {
-    stale: async (newest, limit) =>
+  return rewrapRows(masterSecret, after, limit, {
+    stale: async (newest, after, limit) =>
       (await db
         .select({ id: r.id, pageKey: r.pageKey })
         .from(r)
-        .where(and(isNotNull(r.pageKey), or(isNull(r.pageKeyVersion), lt(r.pageKeyVersion, newest))))
+        .where(and(pastKey(r.id, after), isNotNull(r.pageKey), or(isNull(r.pageKeyVersion), lt(r.pageKeyVersion, newest))))
+        .orderBy(asc(r.id))
         .limit(limit)
         .all()) as { id: string; pageKey: string }[],
     // Never null: a page already under the newest key still has its version to write, one of unknown version above all.

@@ -18,6 +18,16 @@ export function keyringEntries(keyring: string): KeyringEntry[] {
     });
 }
 
+/**
+ * The keyring's versions, ascending ("1,2"): what a rotation's walk is of (domain/key-rotation/walks.ts). A version
+ * names one key for good, so the same versions are the same keyring; putting a retired version back is another.
+ */
+export const keyringVersions = (keyring: string): string =>
+  keyringEntries(keyring)
+    .map((e) => e.version)
+    .sort((a, b) => a - b)
+    .join(",");
+
 const text = (entries: KeyringEntry[]) => entries.map((e) => `v${e.version}:${e.key}`).join(",");
 
 /** The keyring with a new newest version holding `key` (32 random bytes, base64url). */

@@ -1,10 +1,10 @@
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, or, sql } from "drizzle-orm";
 import { database } from "../../platform/database/client";
 import { webhookDeliveries, webhookEndpoints } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import type { WebhookEventType } from "../../../contracts/webhooks";
-import { type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
+import { pastKey, type RewrapTally, rewrapRows, sealedBefore } from "../vault/rewrap-rows";
 import { recipientsSql } from "../workspaces/recipients";
 import { newSigningSecret, rewrapSigningSecret, ROTATION_OVERLAP_MS, sealSigningSecret } from "./secrets";
 
@@ -137,16 +137,17 @@ export function workspaceSubscribersStatement(d1: D1Database, workspaceId: strin
     .bind(workspaceId, type);
 }
 
-/** A rotation step over endpoints' signing secrets (domain/key-rotation/rewrap.ts): the current one and a rotation's previous one. */
-export function rewrapEndpointSecrets(d1: D1Database, masterSecret: string, limit: number): Promise<RewrapTally> {
+/** A rotation step over endpoints' signing secrets (domain/key-rotation/rewrap.ts), past `after`: the current one and a rotation's previous one. */
+export function rewrapEndpointSecrets(d1: D1Database, masterSecret: string, after: string | null, limit: number): Promise<RewrapTally> {
   const db = database(d1);
   const e = webhookEndpoints;
-  return rewrapRows(masterSecret, limit, {
-    stale: (latest, limit) =>
+  return rewrapRows(masterSecret, after, limit, {
+    stale: (latest, after, limit) =>
       db
         .select({ id: e.id, workspaceId: e.workspaceId, sealedSecret: e.sealedSecret, previousSealedSecret: e.previousSealedSecret })
         .from(e)
-        .where(or(sealedBefore(e.sealedSecret, latest), sealedBefore(e.previousSealedSecret, latest)))
+        .where(and(pastKey(e.id, after), or(sealedBefore(e.sealedSecret, latest), sealedBefore(e.previousSealedSecret, latest))))
+        .orderBy(asc(e.id))
         .limit(limit)
         .all(),
     // Either secret unreadable leaves the row whole: both move together or neither does.

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { LoginCredential } from "../../../../contracts/task-unit";
 import { openActiveCredential } from "../../../../worker/domain/credentials/job-credential";
 import { createEndpoint, endpointById } from "../../../../worker/domain/webhooks/endpoints";
@@ -10,6 +10,8 @@ import { operatorRecord, totpBinding } from "../../../../worker/domain/operators
 import { openText, sealCredential } from "../../../../worker/domain/vault/envelope";
 import { keyringEntries, withNewVersion, withoutUnused } from "../../../../worker/domain/vault/keyring";
 import { REWRAP_BATCH, rewrapStep } from "../../../../worker/domain/key-rotation/rewrap";
+import { REWRAP_SETTLE_MS } from "../../../../worker/domain/key-rotation/walks";
+import { meteredEnv, takeUsage } from "../../../../worker/platform/metering";
 import { AwsClient } from "aws4fetch";
 import { addPaymentMethod } from "../../../../worker/domain/billing/payment-methods";
 import { portOneGateway } from "../../../../worker/domain/billing/portone";
@@ -61,6 +63,11 @@ function crashingAfter(writes: number): D1Database {
 }
 
 describe("rotating the vault's master key", () => {
+  // Each test is a rotation of its own: the same keyring's walk would otherwise have settled in an earlier one.
+  beforeEach(async () => {
+    await env.DB.prepare("DELETE FROM rewrap_walks").run();
+  });
+
   it("moves over a thousand sealed secrets onto the new key in bounded cron steps, survives a crash half-way, and loses none", async () => {
     // 1,400 credentials over 140 workspaces (several per provider each) and a webhook endpoint with a rotation's two
     // secrets: more than a crashed run and one bounded run move together.
@@ -210,13 +217,15 @@ describe("rotating the vault's master key", () => {
     expect(await openText(FOREIGN, totpBinding(operator.row.id), before.operator)).toBe(operator.totpSecret);
 
     // A page whose object R2 fails to read is not unreadable: the run stops, and the page keeps its version for the next.
+    // Filed under the old version after the walk passed: the walk after REWRAP_SETTLE_MS reads it.
     const readableReport = await fileReport(env, "sandbox.bank", { requestId: `req-${crypto.randomUUID()}` }, { ...page, step: `readable ${crypto.randomUUID()}` });
     const failingR2 = new Proxy(env.RESULTS, {
       get: (target, prop) => (prop === "get" ? () => Promise.reject(new Error("R2 unavailable")) : Reflect.get(target, prop).bind(target)),
     });
-    await expect(rewrapStep({ DB: env.DB, RESULTS: failingR2 }, ROTATING)).rejects.toThrow("R2 unavailable");
+    const settled = Date.now() + REWRAP_SETTLE_MS;
+    await expect(rewrapStep({ DB: env.DB, RESULTS: failingR2 }, ROTATING, undefined, settled)).rejects.toThrow("R2 unavailable");
     expect((await findReport(env.DB, readableReport))!.pageKeyVersion).toBe(1);
-    await rewrapStep(env, ROTATING);
+    await rewrapStep(env, ROTATING, undefined, settled);
     expect((await findReport(env.DB, readableReport))!.pageKeyVersion).toBe(2);
 
     // The files after this one run the rotation's queries over every row: the foreign secrets go.
@@ -230,6 +239,76 @@ describe("rotating the vault's master key", () => {
       env.DB.prepare("DELETE FROM failure_reports WHERE id = ?").bind(foreignReport),
     ]);
     await env.RESULTS.delete(foreignPage);
+  });
+
+  it("walks past more secrets no key opens than a batch holds, ahead of readable ones in key order, and moves every readable one", async () => {
+    const FOREIGN = `v1:${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+    const ws = await createWorkspace();
+    const now = Date.now();
+    // "0-…" sorts before every UUID and "z-…" after: the unreadable rows come first in key order, and in the table's.
+    const stuck = Array.from({ length: REWRAP_BATCH + 50 }, (_, i) => `0-stuck-${String(i).padStart(4, "0")}-${crypto.randomUUID()}`);
+    const good = Array.from({ length: 50 }, () => `z-good-${crypto.randomUUID()}`);
+    const credential: LoginCredential = { authMethod: "PROVIDER_LOGIN", loginId: "stuck", password: "stuck" };
+    const insert = async (id: string, keyring: string) =>
+      env.DB.prepare("INSERT INTO credentials (id, workspace_id, provider_code, auth_method, status, sealed, created_at) VALUES (?, ?, 'sandbox.bank', 'PROVIDER_LOGIN', 'ACTIVE', ?, ?)").bind(
+        id,
+        ws.workspaceId,
+        await sealCredential(keyring, { credentialId: id, workspaceId: ws.workspaceId, providerCode: "sandbox.bank" }, credential),
+        now,
+      );
+    await env.DB.batch(await Promise.all(stuck.map((id) => insert(id, FOREIGN))));
+    await env.DB.batch(await Promise.all(good.map((id) => insert(id, OLD))));
+    const sealedOf = async (ids: string[]) =>
+      (await env.DB.prepare(`SELECT sealed FROM credentials WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).bind(JSON.stringify(ids)).all<{ sealed: string }>()).results.map((r) => r.sealed);
+    const stuckBefore = await sealedOf(stuck);
+
+    let unreadable = 0;
+    for (let run = 0; run < 10; run++) {
+      const report = await rewrapStep(env, ROTATING);
+      unreadable += report.unreadable.credentials!;
+      if (Object.values(report.rewrapped).every((n) => n === 0)) break;
+    }
+    expect((await sealedOf(good)).map((s) => JSON.parse(s).kv)).toEqual(good.map(() => 2));
+    for (const id of good) expect(await openActiveCredential(env.DB, RETIRED, id)).toEqual(credential);
+    // Each unreadable row passed over once, counted once, and left byte for byte.
+    expect(unreadable).toBe(stuck.length);
+    expect(await sealedOf(stuck)).toEqual(stuckBefore);
+
+    await env.DB.prepare("DELETE FROM credentials WHERE workspace_id = ?").bind(ws.workspaceId).run();
+  });
+
+  it("reads no sealed table in a minute once a walk has passed every row, walks once more after REWRAP_SETTLE_MS for what an older deployment sealed meanwhile, then reads none again", async () => {
+    const stores = Object.keys(NONE_UNREADABLE).length;
+    const start = Date.now();
+    const untilNothingMoves = async (now: number) => {
+      for (;;) if (Object.values((await rewrapStep(env, ROTATING, undefined, now)).rewrapped).every((n) => n === 0)) return;
+    };
+    const metered = meteredEnv(env);
+    const readDuring = async (now: number) => {
+      takeUsage(true);
+      await rewrapStep(metered, ROTATING, undefined, now);
+      return takeUsage(true);
+    };
+    await untilNothingMoves(start);
+    // A deployment still running with the old keyring seals a secret under the old version behind the walk.
+    const ws = await createWorkspace();
+    const late = await addCredential(ws.workspaceId);
+    const lateVersion = async () => JSON.parse((await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(late).first<{ sealed: string }>())!.sealed).kv;
+
+    // Minutes later: the walk is done, so the run reads only its own progress (a row per store), in one query.
+    const quiet = await readDuring(start + 60_000);
+    expect(quiet.d1RowsRead).toBeLessThanOrEqual(stores);
+    expect(quiet.d1Queries).toBe(1);
+    expect(await lateVersion()).toBe(1);
+
+    // Once no older deployment can still be writing, one more walk moves what they sealed.
+    await untilNothingMoves(start + REWRAP_SETTLE_MS);
+    expect(await lateVersion()).toBe(2);
+    for (const later of [start + REWRAP_SETTLE_MS + 60_000, start + 30 * 86_400_000]) {
+      const settled = await readDuring(later);
+      expect(settled.d1RowsRead).toBeLessThanOrEqual(stores);
+      expect(settled.d1Queries).toBe(1);
+    }
   });
 
   it("adds a newest version to the keyring for npm run vault:rotate, and retires only versions nothing uses", () => {
