@@ -45,3 +45,41 @@ describe("the job plans' table (drizzle/0051)", () => {
     expect(() => db.prepare("INSERT INTO job_plans (job_id, units) VALUES ('no-such-job', '[]')").run()).toThrow(/FOREIGN KEY/);
   });
 });
+
+describe("the request_logs rebuild (drizzle/0053)", () => {
+  const REBUILT = "0053_request_logs_without_rowid.sql";
+
+  it("keeps every row's every column, gives each row its day's counter, and leaves the table its key's index and two others", () => {
+    const db = new DatabaseSync(":memory:");
+    for (const file of readdirSync(DIR).filter((name) => name.endsWith(".sql") && name < REBUILT).sort()) apply(db, file);
+    const insert = db.prepare(
+      "INSERT INTO request_logs (id, workspace_id, api_key_id, api_key_prefix, method, path, status, error_code, latency_ms, idempotency_key, query, body, error_body, created_at, collapse_key, repeat_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    // 16:00 UTC is 01:00 the next day in Korea, 14:00 UTC still 23:00: the counter is the KST day's.
+    const lateUtc = Date.parse("2026-11-01T16:00:00Z");
+    insert.run("req_a", "ws-1", "key-1", "sk_live_ab", "POST", "/api/v1/data-jobs", 400, "MISSING_REQUIRED_PARAM", 12, "retry-7", JSON.stringify({ limit: "5" }), JSON.stringify({ providerCode: "sandbox.bank" }), JSON.stringify({ code: "MISSING_REQUIRED_PARAM" }), lateUtc, null, 1);
+    insert.run("req_b", "ws-1", "key-1", "sk_live_ab", "GET", "/api/v1/providers", 429, "API_RATE_LIMITED", 1, null, null, null, null, lateUtc - 7_200_000, "key-1:1798300800000", 7);
+    insert.run("req_c", "ws-2", "key-2", "sk_live_cd", "GET", "/api/v1/data-jobs/x", 200, null, 3, null, null, null, null, lateUtc, null, 1);
+    db.prepare("INSERT INTO request_log_days (workspace_id, day, bytes, rows, omitted) VALUES ('ws-2', '2026-11-02', 1234, 1, 2)").run();
+    const before = db.prepare("SELECT * FROM request_logs ORDER BY id").all();
+
+    apply(db, REBUILT);
+
+    expect(db.prepare("SELECT * FROM request_logs ORDER BY id").all()).toEqual(before);
+    expect(String((db.prepare("SELECT sql FROM sqlite_master WHERE name = 'request_logs'").get() as { sql: string }).sql)).toMatch(/WITHOUT ROWID$/);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'request_logs' AND type = 'index' ORDER BY name").all().map((r) => r.name)).toEqual([
+      "request_logs_collapse_key",
+      "request_logs_workspace",
+    ]);
+    // The fold (the 429, charged to no day) and the row before it got an empty counter; a counter already there is left.
+    expect(db.prepare("SELECT * FROM request_log_days ORDER BY workspace_id, day").all()).toEqual([
+      { workspace_id: "ws-1", day: "2026-11-01", bytes: 0, rows: 0, omitted: 0 },
+      { workspace_id: "ws-1", day: "2026-11-02", bytes: 0, rows: 0, omitted: 0 },
+      { workspace_id: "ws-2", day: "2026-11-02", bytes: 1234, rows: 1, omitted: 2 },
+    ]);
+    // The default and the fold's partial unique key came along.
+    db.prepare("INSERT INTO request_logs (id, workspace_id, api_key_id, api_key_prefix, method, path, status, latency_ms, created_at) VALUES ('req_d', 'ws-1', 'k', 'p', 'GET', '/', 200, 1, 1)").run();
+    expect(db.prepare("SELECT repeat_count FROM request_logs WHERE id = 'req_d'").get()).toEqual({ repeat_count: 1 });
+    expect(() => insert.run("req_e", "ws-1", "key-1", "p", "GET", "/", 429, "API_RATE_LIMITED", 1, null, null, null, null, 1, "key-1:1798300800000", 1)).toThrow(/UNIQUE/);
+  });
+});

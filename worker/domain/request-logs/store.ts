@@ -5,15 +5,16 @@ import { deleteBatch } from "../../platform/database/delete-batch";
 import { kstDate } from "../../../contracts/korean-time";
 import type { RequestLogFilter } from "./inputs";
 import type { RequestLogEntry } from "./messages";
-import type { DayDelta, DayUse } from "./budget";
+import { type DayDelta, type DayUse, dayKey } from "./budget";
 import { type RequestLogRow, requestLogDays, requestLogs } from "./tables";
 import { ApiError } from "../../platform/errors/api-error";
 
 /** How long a request stays in the log (docs/request-logs.md). */
 export const REQUEST_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** D1 binds at most 100 values a statement: rows of 16 columns go 6 to an insert. */
+/** D1 binds at most 100 values a statement: rows of 16 columns go 6 to an insert, days' counters of 5 go 20. */
 const ROWS_PER_INSERT = 6;
+const DAYS_PER_INSERT = 20;
 
 /** What the workspaces' logs took on these days so far (budget.ts). */
 export async function dayUses(d1: D1Database, days: { workspaceId: string; day: string }[]): Promise<DayUse[]> {
@@ -28,11 +29,21 @@ export async function dayUses(d1: D1Database, days: { workspaceId: string; day: 
  * Writes a consumer batch's rows and what each day took in one D1 round trip. A row already there is left: the queue
  * delivers at least once, and a redelivered message carries the same request. A folded row (a rate limit's of a key
  * and minute, a job's polls answered the same, entry.ts) counts the requests of every message that carries one (a
- * redelivered message counts its own again).
+ * redelivered message counts its own again). A row's day that `days` does not count (a rate limit's folds are not
+ * charged) gets an empty counter if it has none, since the purge finds old rows through their days' counters.
  */
 export async function insertRequestLogs(d1: D1Database, rows: RequestLogEntry[], days: DayDelta[] = []): Promise<void> {
   const db = database(d1);
   const inserts = [];
+  const counted = new Set(days.map((d) => dayKey(d.workspaceId, d.day)));
+  const uncounted = new Map<string, DayDelta>();
+  for (const row of rows) {
+    const day = kstDate(row.createdAt);
+    const key = dayKey(row.workspaceId, day);
+    if (!counted.has(key)) uncounted.set(key, { workspaceId: row.workspaceId, day, bytes: 0, rows: 0, omitted: 0 });
+  }
+  const empty = [...uncounted.values()];
+  for (let i = 0; i < empty.length; i += DAYS_PER_INSERT) inserts.push(db.insert(requestLogDays).values(empty.slice(i, i + DAYS_PER_INSERT)).onConflictDoNothing());
   const plain = rows.filter((row) => !row.collapseKey);
   const refusals = rows.filter((row) => row.collapseKey);
   for (let i = 0; i < plain.length; i += ROWS_PER_INSERT) inserts.push(db.insert(requestLogs).values(plain.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
@@ -131,14 +142,27 @@ export async function findRequestLog(d1: D1Database, workspaceId: string, reques
  */
 const PURGE_SCALE = 20;
 
-/** One bounded delete of the retention purge (domain/retention/purge.ts): requests past the log's 30 days. */
+/**
+ * One bounded delete of the retention purge (domain/retention/purge.ts): requests past the log's 30 days. The table
+ * has no index on created_at alone (a row written fewer a request, tables.ts): the workspaces that may hold such rows
+ * are those with a day's counter as old (every row has its day's, insertRequestLogs), and each one's rows past the
+ * retention are a range of request_logs_workspace. A row written late behind younger ones (a retried message) is found
+ * by its own day, so nothing outlives its 30 days.
+ */
 export function purgeOldRequestLogs(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
-  return deleteBatch(d1, "request_logs", "created_at <= ?", [now - REQUEST_LOG_RETENTION_MS], limit * PURGE_SCALE);
+  const before = now - REQUEST_LOG_RETENTION_MS;
+  const where = "workspace_id IN (SELECT workspace_id FROM request_log_days WHERE day <= ?) AND created_at <= ?";
+  return deleteBatch(d1, "request_logs", where, [kstDate(before), before], limit * PURGE_SCALE, "id");
 }
 
-/** The day counters past the log's retention, and a day more: what storedLogBytes sums is what the table still holds. */
+/**
+ * The day counters past the log's retention, and a day more: what storedLogBytes sums is what the table still holds.
+ * A workspace's counters stay while any of its rows is past the retention (a purge running behind), since the purge
+ * of request_logs finds those rows through them.
+ */
 export function purgeOldRequestLogDays(d1: D1Database, limit: number, now: number = Date.now()): Promise<number> {
-  return deleteBatch(d1, "request_log_days", "day < ?", [kstDate(now - REQUEST_LOG_RETENTION_MS - 86_400_000)], limit);
+  const where = "day < ? AND NOT EXISTS (SELECT 1 FROM request_logs WHERE request_logs.workspace_id = request_log_days.workspace_id AND request_logs.created_at <= ?)";
+  return deleteBatch(d1, "request_log_days", where, [kstDate(now - REQUEST_LOG_RETENTION_MS - 86_400_000), now - REQUEST_LOG_RETENTION_MS], limit);
 }
 
 /** One request of the workspace's log, or 404: another workspace's, a purged and a not yet written request alike. */

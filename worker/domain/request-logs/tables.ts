@@ -6,7 +6,9 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 /**
  * One answered /api/v1 request of a workspace's API key, kept REQUEST_LOG_RETENTION_MS (store.ts). Written in
  * batches by the REQUEST_LOGS queue's consumer, never on the request's path (docs/request-logs.md). No foreign keys:
- * a row outlives the key it names, and the writer must not fail on a workspace or key removed meanwhile.
+ * a row outlives the key it names, and the writer must not fail on a workspace or key removed meanwhile. Stored
+ * WITHOUT ROWID since drizzle/0053 (drizzle cannot declare it): the table is its primary key's index, one row written
+ * fewer a request.
  */
 export const requestLogs = sqliteTable(
   "request_logs",
@@ -42,10 +44,10 @@ export const requestLogs = sqliteTable(
     repeatCount: integer("repeat_count").notNull().default(1),
   },
   // D1 bills each index an insert touches as a row written (docs/costs.md): the folds' unique key covers only the rows
-  // that have one, so a request answered once writes no entry there.
+  // that have one, so a request answered once writes no entry there. The purge walks the workspace index, one workspace
+  // at a time from its days' counters (store.ts), rather than an index of its own on created_at.
   (t) => [
     index("request_logs_workspace").on(t.workspaceId, t.createdAt, t.id),
-    index("request_logs_created").on(t.createdAt),
     uniqueIndex("request_logs_collapse_key").on(t.collapseKey).where(sql`collapse_key IS NOT NULL`),
   ],
 );
@@ -55,6 +57,8 @@ export type RequestLogRow = typeof requestLogs.$inferSelect;
 /**
  * What a workspace's log took in one KST day: the bytes and rows stored against its plan's budget
  * (workspaces/plans.ts PLAN_REQUEST_LOG), and the requests left out once the budget was spent (docs/request-logs.md).
+ * Every request_logs row has its day's row (store.ts writes both), kept until no row of the workspace is past the
+ * retention: the purge finds a workspace's old rows through it.
  */
 export const requestLogDays = sqliteTable(
   "request_log_days",

@@ -2,8 +2,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { issueApiKey } from "../../../../worker/domain/api-keys/store";
 import { REDACTED } from "../../../../worker/domain/request-logs/redaction";
-import { findRequestLog, insertRequestLogs, purgeOldRequestLogs, REQUEST_LOG_RETENTION_MS } from "../../../../worker/domain/request-logs/store";
+import type { RequestLogEntry } from "../../../../worker/domain/request-logs/messages";
+import { findRequestLog, insertRequestLogs, purgeOldRequestLogDays, purgeOldRequestLogs, REQUEST_LOG_RETENTION_MS } from "../../../../worker/domain/request-logs/store";
 import { PURGE_BATCH } from "../../../../worker/domain/retention/purge";
+import { DAY_MS, kstDate } from "../../../../contracts/korean-time";
 import { call, callJson, createWorkspace, dispatchToQueue, queueDeliveries, type TestWorkspace } from "../../../support/workers/helpers";
 import { asPartner, connectionTo, partnerWithConnection } from "../../../support/workers/partner-helpers";
 import { logEntry, logged, logId, sent } from "../../../support/workers/request-log-helpers";
@@ -213,12 +215,25 @@ describe("the request log", () => {
   it("is purged after 30 days, in bounded deletes", async () => {
     const ws = await createWorkspace();
     const now = Date.now();
-    const row = (id: string, createdAt: number) => logEntry(ws, { id, createdAt });
-    const [old, young] = [logId("old"), logId("young")];
-    await insertRequestLogs(env.DB, [row(old, now - REQUEST_LOG_RETENTION_MS - 60_000), row(young, now - REQUEST_LOG_RETENTION_MS + 3_600_000)]);
-    expect(await purgeOldRequestLogs(env.DB, PURGE_BATCH, now)).toBeGreaterThanOrEqual(1);
+    const row = (id: string, createdAt: number, entry: Partial<RequestLogEntry> = {}) => logEntry(ws, { id, createdAt, ...entry });
+    const [old, young, refused] = [logId("old"), logId("young"), logId("refused")];
+    const refusedAt = now - REQUEST_LOG_RETENTION_MS - 2 * DAY_MS;
+    // The old rows are written after a younger one (a retried message), and one is a rate limit's fold, which no
+    // day's budget is charged for: the purge finds each through its day's counter all the same.
+    await insertRequestLogs(env.DB, [row(young, now - REQUEST_LOG_RETENTION_MS + 3_600_000)]);
+    const fold = { status: 429, errorCode: "API_RATE_LIMITED", collapseKey: `${ws.apiKeyId}:${refusedAt}` };
+    await insertRequestLogs(env.DB, [row(old, now - REQUEST_LOG_RETENTION_MS - 60_000), row(refused, refusedAt, fold)]);
+    const days = async () => (await env.DB.prepare("SELECT day FROM request_log_days WHERE workspace_id = ? ORDER BY day").bind(ws.workspaceId).all<{ day: string }>()).results.map((d) => d.day);
+    // A day's counter outlives the rows it accounts for, whenever the purge reaches them.
+    await purgeOldRequestLogDays(env.DB, PURGE_BATCH, now);
+    expect(await days()).toContain(kstDate(refusedAt));
+
+    expect(await purgeOldRequestLogs(env.DB, PURGE_BATCH, now)).toBeGreaterThanOrEqual(2);
     expect(await findRequestLog(env.DB, ws.workspaceId, old)).toBeUndefined();
+    expect(await findRequestLog(env.DB, ws.workspaceId, refused)).toBeUndefined();
     expect(await findRequestLog(env.DB, ws.workspaceId, young)).toBeDefined();
+    await purgeOldRequestLogDays(env.DB, PURGE_BATCH, now);
+    expect(await days()).not.toContain(kstDate(refusedAt));
   });
 
   it("refuses bad filters with the spec's 400 JSON error and a Korean message", async () => {
