@@ -63,6 +63,13 @@ async function runJob(stack: LocalStack, kind: (typeof KINDS)[number]): Promise<
   }
 }
 
+/**
+ * What a job's tail leaves after its last answer: the session's close, and the request log's last batch, which the
+ * consumer takes up to its max_batch_timeout (5 s, wrangler.toml) later. Read sooner, the meter counts the warm-up's
+ * last log rows as the measured job's and leaves the job's own out.
+ */
+const SETTLE_MS = 7000;
+
 const stack = await startLocalStack({
   port: await freePort(),
   sandboxPort: await freePort(),
@@ -78,11 +85,11 @@ try {
   const writers: Record<string, Record<string, number>> = {};
   for (const kind of KINDS) {
     await runJob(stack, kind); // warm-up: compile, browser, caches
-    await new Promise((r) => setTimeout(r, 2000)); // the warm-up's trailing session close
+    await new Promise((r) => setTimeout(r, SETTLE_MS)); // the warm-up's session close and its last log batch
     await meter(stack, true);
     const cpuBefore = { worker: treeCpuSeconds([stack.workerPid]), scraper: treeCpuSeconds(stack.scraperPids()) };
     const job = await runJob(stack, kind);
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
     const used = await meter(stack, true);
     const workerCpuMs = (treeCpuSeconds([stack.workerPid]) - cpuBefore.worker) * 1000;
     const scraperCpuS = treeCpuSeconds(stack.scraperPids()) - cpuBefore.scraper;
