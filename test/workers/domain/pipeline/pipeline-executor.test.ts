@@ -32,6 +32,27 @@ const doneRow = (jobId: string, unitIndex: number, entry: Record<string, any>) =
     entry.committed.resultId, entry.committed.resultUnit, entry.committed.jsonOffset, entry.committed.jsonEnd, entry.committed.csvOffset, entry.committed.csvEnd, entry.committed.at,
   );
 
+/** A job's plan entries as stored, with the marks of its units' commits. */
+const planEntries = async (jobId: string): Promise<Record<string, any>[]> =>
+  JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(jobId).first<{ units: string }>())!.units);
+
+/** A planned job of six units whose first unit is committed, the rest queued in the harness. */
+async function firstUnitCommitted() {
+  const { job, plan } = await newJob();
+  const h = harness();
+  await executeMessage(h.deps, plan);
+  await executeMessage(h.deps, h.queued.shift()!);
+  return { job, h };
+}
+
+/** The job succeeded with each of its six units counted once and every record of the sandbox's truth served once. */
+async function expectEveryRecordOnce(jobId: string): Promise<void> {
+  const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+  expect(await jobRow(jobId)).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
+  const key = (r: Record<string, unknown>) => String(r.identifier);
+  expect((await committedRecords(jobId)).map(key).sort()).toEqual(truth.map(key).sort());
+}
+
 /** Whether the scraper still knows a session: a closed one is gone (404). */
 /** What the scraper says of a session: it serves it, it has none by that id, or it failed to answer (a loaded machine). */
 /** "alive", "gone", or what else the scraper answered (so a failure under load says what it met). */
@@ -121,12 +142,12 @@ describe("unit executor on real components", () => {
     const h = harness();
     await executeMessage(h.deps, plan);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(0);
-    const entries = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units);
+    const entries = await planEntries(job.id);
     expect(entries).toHaveLength(6);
     await h.drain();
     expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6 });
     expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(0);
-    const committed = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units);
+    const committed = await planEntries(job.id);
     expect(committed).toEqual(entries.map((e: Record<string, unknown>) => ({ ...e, committed: expect.objectContaining({ recordCount: expect.any(Number), at: expect.any(Number) }) })));
   });
 
@@ -156,13 +177,10 @@ describe("unit executor on real components", () => {
   });
 
   it("finishes a job planned before drizzle/0051, its units' rows written QUEUED at planning and no plan, with the records a new job stores", async () => {
-    const { job, plan } = await newJob();
-    const h = harness();
-    await executeMessage(h.deps, plan);
-    await executeMessage(h.deps, h.queued.shift()!);
+    const { job, h } = await firstUnitCommitted();
     // As the planning before 0051 left it (or a version still running while it rolled out), its first unit committed
     // since: a row a unit, the first DONE, the rest QUEUED, and no plan.
-    const entries = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units) as Record<string, any>[];
+    const entries = await planEntries(job.id);
     await env.DB.batch([
       env.DB.prepare("DELETE FROM job_plans WHERE job_id = ?").bind(job.id),
       doneRow(job.id, 0, entries[0]!),
@@ -173,20 +191,14 @@ describe("unit executor on real components", () => {
     ]);
 
     await h.drain();
-    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
-    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
-    const key = (r: Record<string, unknown>) => String(r.identifier);
-    expect((await committedRecords(job.id)).map(key).sort()).toEqual(truth.map(key).sort());
+    await expectEveryRecordOnce(job.id);
     const rows = await env.DB.prepare("SELECT unit_index, status, target_id, segment_start FROM task_units WHERE job_id = ? ORDER BY unit_index").bind(job.id).all();
     expect(rows.results).toEqual(entries.map((e, i) => ({ unit_index: i, status: "DONE", target_id: e.targetId, segment_start: e.segmentStart })));
   });
 
   it("finishes a job whose first unit was committed as a DONE row (drizzle/0051 to stop 68), its other units marked in its plan, each counted once", async () => {
-    const { job, plan } = await newJob();
-    const h = harness();
-    await executeMessage(h.deps, plan);
-    await executeMessage(h.deps, h.queued.shift()!);
-    const entries = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units) as Record<string, any>[];
+    const { job, h } = await firstUnitCommitted();
+    const entries = await planEntries(job.id);
     // Its first unit's commit as the previous version wrote it: a DONE row, its plan entry as planned.
     const { committed: _first, ...planned } = entries[0]!;
     await env.DB.batch([
@@ -196,11 +208,8 @@ describe("unit executor on real components", () => {
     expect(await new JobLifecycle(withCapturedQueue().env).unit(job.id, 0)).toBeNull();
 
     await h.drain();
-    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
-    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
-    const key = (r: Record<string, unknown>) => String(r.identifier);
-    expect((await committedRecords(job.id)).map(key).sort()).toEqual(truth.map(key).sort());
-    const marks = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units) as Record<string, any>[];
+    await expectEveryRecordOnce(job.id);
+    const marks = await planEntries(job.id);
     expect(marks.map((e) => e.committed !== undefined)).toEqual([false, true, true, true, true, true]);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(1);
   });
