@@ -2,9 +2,16 @@ import { env } from "cloudflare:workers";
 import { jobResultsPrefix } from "../../../worker/domain/results/keys";
 import { bankTransaction as tx, jobInWorkspace, type TestWorkspace } from "./helpers";
 
-/** What retention's tests read of a job: its row, its units' rows, its plan and its stored objects, as they are in storage. */
+/**
+ * What retention's tests read of a job: its row, its units' commits (the marks in its plan and its units' rows), its
+ * plan and its stored objects, as they are in storage.
+ */
 export const jobRowOf = (jobId: string) => env.DB.prepare("SELECT * FROM jobs WHERE id = ?").bind(jobId).first<Record<string, any>>();
-export const unitRows = async (jobId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(jobId).first<{ n: number }>())!.n;
+export const unitCommits = async (jobId: string) =>
+  (await env.DB.prepare(
+    `SELECT (SELECT count(*) FROM task_units WHERE job_id = ?1)
+          + (SELECT count(*) FROM job_plans, json_each(job_plans.units) AS e WHERE job_plans.job_id = ?1 AND json_extract(e.value, '$.committed') IS NOT NULL) AS n`,
+  ).bind(jobId).first<{ n: number }>())!.n;
 export const planRows = async (jobId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM job_plans WHERE job_id = ?").bind(jobId).first<{ n: number }>())!.n;
 export const storedObjects = async (jobId: string) => (await env.RESULTS.list({ prefix: jobResultsPrefix(jobId) })).objects.length;
 

@@ -1,11 +1,12 @@
-import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ProviderFailure } from "../../../collectors/adapter";
 import type { DateSegment, HolderApproval, Target } from "../../../contracts/task-unit";
 import type { JobError } from "../../../contracts/job-failures";
 import { eraseSupersededSecret } from "../credentials/retirement";
 import { database } from "../../platform/database/client";
-import { jobPlans, jobs, type PlanEntry, taskUnits } from "./tables";
+import { type CommittedUnit, jobPlans, jobs, type PlanEntry, taskUnits } from "./tables";
+import { committedAmong, committedCount, committedRecords, entryPath } from "./plan-commits";
 import { storeChanges } from "../results/changes";
 import type { FinishedUnit } from "../results/unit-results";
 import { jobBilling } from "../workspaces/job-billing";
@@ -188,79 +189,63 @@ export class JobLifecycle {
   }
 
   /**
-   * Commits units stored together under the delivery's fence, in one transaction: writes each unit's row, DONE with
-   * its record count, where its stored bytes lie and what its plan entry names (a row planned before drizzle/0051 is
-   * updated instead, while still QUEUED), and recomputes the job's counters from its units, so a redelivered unit
-   * cannot count twice. Continues with the next unit when this delivery completed these and more remain; the last
-   * unit succeeds the job.
+   * Commits units stored together under the delivery's fence, in one transaction: marks each unit's plan entry
+   * committed, with its record count, where its stored bytes lie and when (one row written, whatever the units; a job
+   * planned before drizzle/0051 has no plan, and its QUEUED rows are updated DONE instead), and recomputes the job's
+   * counters from its committed units, so a redelivered unit cannot count twice. Continues with the next unit when
+   * this delivery completed these and more remain; the last unit succeeds the job.
    */
   async unitsCommitted(job: JobRow, units: FinishedUnit[], fence: number, now: number): Promise<Continuation> {
     const db = database(this.env.DB);
     const indexes = units.map((unit) => unit.unitIndex);
-    const writes = units.map((unit) => {
-      const stored = {
-        status: "DONE" as const,
-        recordCount: unit.recordCount,
-        resultId: unit.resultId,
-        resultUnit: unit.resultUnit,
-        jsonOffset: unit.jsonOffset,
-        jsonEnd: unit.jsonEnd,
-        csvOffset: unit.csvOffset,
-        csvEnd: unit.csvEnd,
-        updatedAt: now,
-      };
-      const entry = (field: keyof PlanEntry) => sql`json_extract(${jobPlans.units}, ${`$[${unit.unitIndex}].${field}`})`.as(field);
-      // The row in the table's column order, as drizzle's insert … select requires; written only under the fence. A job
-      // planned before drizzle/0051 has no plan: its unit's row is there already, and the conflict updates it.
-      const row = db
-        .select({
-          jobId: jobs.id,
-          unitIndex: sql`${unit.unitIndex}`.as("unitIndex"),
-          targetId: entry("targetId"),
-          targetAttributes: entry("targetAttributes"),
-          segmentStart: entry("segmentStart"),
-          segmentEnd: entry("segmentEnd"),
-          status: sql`${stored.status}`.as("status"),
-          recordCount: sql`${stored.recordCount}`.as("recordCount"),
-          resultId: sql`${stored.resultId}`.as("resultId"),
-          resultUnit: sql`${stored.resultUnit}`.as("resultUnit"),
-          jsonOffset: sql`${stored.jsonOffset}`.as("jsonOffset"),
-          jsonEnd: sql`${stored.jsonEnd}`.as("jsonEnd"),
-          csvOffset: sql`${stored.csvOffset}`.as("csvOffset"),
-          csvEnd: sql`${stored.csvEnd}`.as("csvEnd"),
-          attempts: sql`0`.as("attempts"),
-          updatedAt: sql`${now}`.as("updatedAt"),
-        })
-        .from(jobs)
-        .leftJoin(jobPlans, eq(jobPlans.jobId, jobs.id))
-        .where(and(eq(jobs.id, job.id), underFence(job.id, job.credentialId, fence)));
-      return db
-        .insert(taskUnits)
-        .select(row)
-        .onConflictDoUpdate({ target: [taskUnits.jobId, taskUnits.unitIndex], set: stored, setWhere: eq(taskUnits.status, "QUEUED") })
-        .returning({ unitIndex: taskUnits.unitIndex });
+    const stored = (unit: FinishedUnit) => ({
+      recordCount: unit.recordCount,
+      resultId: unit.resultId,
+      resultUnit: unit.resultUnit,
+      jsonOffset: unit.jsonOffset,
+      jsonEnd: unit.jsonEnd,
+      csvOffset: unit.csvOffset,
+      csvEnd: unit.csvEnd,
     });
+    // A unit's mark once set stays (coalesce): a unit committed twice keeps its first commit, as its row's conflict
+    // kept it. A unit with a DONE row (committed before stop 68) is never marked as well: the commit writes nothing then.
+    const marks = units.flatMap((unit) => {
+      const path = entryPath(unit.unitIndex, "committed");
+      const mark: CommittedUnit = { ...stored(unit), at: now };
+      return [sql`${path}`, sql`json(coalesce(json_extract(${jobPlans.units}, ${path}), ${JSON.stringify(mark)}))`];
+    });
+    const intoPlan = db
+      .update(jobPlans)
+      .set({ units: sql`json_set(${jobPlans.units}, ${sql.join(marks, sql`, `)})` })
+      .where(
+        and(
+          eq(jobPlans.jobId, job.id),
+          underFence(job.id, job.credentialId, fence),
+          or(...indexes.map((i) => sql`json_type(${jobPlans.units}, ${entryPath(i, "committed")}) IS NULL`)),
+          sql`NOT EXISTS (SELECT 1 FROM task_units WHERE job_id = ${job.id} AND unit_index IN ${indexes} AND status = 'DONE')`,
+        ),
+      )
+      .returning({ jobId: jobPlans.jobId });
+    // A job with a plan has no QUEUED rows: these write nothing for it.
+    const intoRows = units.map((unit) =>
+      db
+        .update(taskUnits)
+        .set({ status: "DONE", ...stored(unit), updatedAt: now })
+        .where(and(eq(taskUnits.jobId, job.id), eq(taskUnits.unitIndex, unit.unitIndex), eq(taskUnits.status, "QUEUED"), underFence(job.id, job.credentialId, fence)))
+        .returning({ unitIndex: taskUnits.unitIndex }),
+    );
     const counters = db
       .update(jobs)
-      .set({
-        completedTaskCount: sql`(SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
-        recordCount: sql`(SELECT coalesce(sum(record_count), 0) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE')`,
-        updatedAt: now,
-      })
+      .set({ completedTaskCount: committedCount(job.id), recordCount: committedRecords(job.id), updatedAt: now })
       .where(and(eq(jobs.id, job.id), eq(jobs.status, "RUNNING")));
     const progress = db
-      .select({
-        job: jobs,
-        next: nextQueuedUnit(job.id),
-        stillQueued: sql<number>`${indexes.length} - (SELECT count(*) FROM task_units WHERE job_id = ${job.id} AND status = 'DONE' AND unit_index IN ${indexes})`,
-      })
+      .select({ job: jobs, next: nextQueuedUnit(job.id), stillQueued: sql<number>`${indexes.length} - ${committedAmong(job.id, indexes)}` })
       .from(jobs)
       .where(eq(jobs.id, job.id));
     // The writes first, so the counters and the progress read see them.
-    const [firstWrite, ...otherWrites] = writes;
-    const results = await db.batch([firstWrite!, ...otherWrites, counters, progress]);
+    const results = await db.batch([intoPlan, ...intoRows, counters, progress]);
     const after = (results.at(-1) as Awaited<typeof progress>)[0];
-    const written = results.slice(0, writes.length).some((rows) => (rows as unknown[]).length > 0);
+    const written = results.slice(0, 1 + intoRows.length).some((rows) => (rows as unknown[]).length > 0);
     // The sweep may have ended the job meanwhile: then nothing more is collected for it.
     if (after?.job.status !== "RUNNING") return NOTHING;
     if (!written) {

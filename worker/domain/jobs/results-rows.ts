@@ -30,16 +30,27 @@ export async function storedExpiry(d1: D1Database, jobId: string): Promise<Expir
   return row ?? { resultsExpireAt: null, resultsDeletedReason: null };
 }
 
-/** Units whose records are committed, in unit order: the snapshot a results read streams. */
+/**
+ * Units whose records are committed, in unit order: the snapshot a results read streams. Those marked in the job's
+ * plan and those with a DONE row (committed before stop 68, plan-commits.ts), read in one batch.
+ */
 export async function finishedUnits(d1: D1Database, jobId: string): Promise<FinishedUnits> {
-  const rows = await database(d1)
-    .select({ unitIndex: taskUnits.unitIndex, recordCount: taskUnits.recordCount, resultId: taskUnits.resultId, resultUnit: taskUnits.resultUnit, jsonOffset: taskUnits.jsonOffset, jsonEnd: taskUnits.jsonEnd, csvOffset: taskUnits.csvOffset, csvEnd: taskUnits.csvEnd })
-    .from(taskUnits)
-    .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "DONE")))
-    .orderBy(taskUnits.unitIndex)
-    .all();
-  // A DONE unit has its record count and CSV offset: its commit sets them (lifecycle.ts `unitsCommitted`).
-  const results = rows as FinishedUnit[];
+  const db = database(d1);
+  const [plans, rows] = await db.batch([
+    db.select({ units: jobPlans.units }).from(jobPlans).where(eq(jobPlans.jobId, jobId)),
+    db
+      .select({ unitIndex: taskUnits.unitIndex, recordCount: taskUnits.recordCount, resultId: taskUnits.resultId, resultUnit: taskUnits.resultUnit, jsonOffset: taskUnits.jsonOffset, jsonEnd: taskUnits.jsonEnd, csvOffset: taskUnits.csvOffset, csvEnd: taskUnits.csvEnd })
+      .from(taskUnits)
+      .where(and(eq(taskUnits.jobId, jobId), eq(taskUnits.status, "DONE")))
+      .orderBy(taskUnits.unitIndex),
+  ]);
+  const marked = (plans[0]?.units ?? []).flatMap(({ committed }, unitIndex): FinishedUnit[] => {
+    if (!committed) return [];
+    const { at: _at, ...stored } = committed;
+    return [{ unitIndex, ...stored }];
+  });
+  // A DONE row has its record count and CSV offset: its commit set them.
+  const results = [...marked, ...(rows as FinishedUnit[])].sort((a, b) => a.unitIndex - b.unitIndex);
   return { units: results, recordCount: results.reduce((sum, r) => sum + r.recordCount, 0) };
 }
 

@@ -5,6 +5,7 @@ import type { JobError } from "../../../contracts/job-failures";
 import { KST_OFFSET_MS } from "../../../contracts/korean-time";
 import { type CursorPosition, pastPosition } from "../../platform/database/cursor";
 import { revisionsHold } from "../workspaces/job-billing";
+import { entryPath, hasDoneRow } from "./plan-commits";
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -124,34 +125,46 @@ export async function findJobById(d1: D1Database, id: string): Promise<JobRow | 
 export type QueuedUnit = PlanEntry & { unitIndex: number };
 
 /*
- * A job's units still to collect, as (unit_index, entry): its plan's entries without a DONE row. A job planned before
- * drizzle/0051 (or by a version still running while it rolled out) has no plan but a QUEUED row a unit, read as its
- * entries instead: such a job ends by its deadline (`jobs.deadline_at`, which the sweep enforces), and this second
- * half goes once none can be left. Raw: the plan's entries are read through json_each, a table-valued function
- * drizzle's builder cannot select from. `jobId` may be an outer query's column (the sweep's).
+ * A job's units still to collect: its plan's entries that are not committed (plan-commits.ts: no `committed` mark, no
+ * DONE row). A job planned before drizzle/0051 (or by a version still running while it rolled out) has no plan but a
+ * QUEUED row a unit, read as its entries instead: such a job ends by its deadline (`jobs.deadline_at`, which the sweep
+ * enforces), and the legacy half goes once none can be left. Raw: a plan's entries are read through json_extract (one
+ * entry) or json_each (all of them, a table-valued function drizzle's builder cannot select from), and D1 counts each
+ * entry json_each reads as a row read. `jobId` may be an outer query's column (the sweep's).
  */
+const queuedEntry = (jobId: string, unitIndex: number) =>
+  sql`SELECT ${unitIndex} AS unit_index, json_extract(units, ${entryPath(unitIndex)}) AS entry FROM job_plans
+      WHERE job_id = ${jobId} AND json_type(units, ${entryPath(unitIndex)}) IS NOT NULL
+        AND json_type(units, ${entryPath(unitIndex, "committed")}) IS NULL AND NOT ${hasDoneRow(jobId, unitIndex)}`;
 const plannedQueued = (jobId: string | SQLWrapper, where: SQL) =>
   sql`SELECT p.key AS unit_index, p.value AS entry FROM job_plans, json_each(job_plans.units) AS p
-      WHERE job_plans.job_id = ${jobId} AND ${where}
-        AND NOT EXISTS (SELECT 1 FROM task_units WHERE task_units.job_id = ${jobId} AND task_units.unit_index = p.key AND task_units.status = 'DONE')`;
+      WHERE job_plans.job_id = ${jobId} AND ${where} AND json_type(p.value, '$.committed') IS NULL AND NOT ${hasDoneRow(jobId, sql`p.key`)}`;
 const legacyQueued = (jobId: string | SQLWrapper, where: SQL) =>
   sql`SELECT unit_index, json_object('targetId', target_id, 'targetAttributes', json(target_attributes), 'segmentStart', segment_start, 'segmentEnd', segment_end) AS entry
       FROM task_units WHERE job_id = ${jobId} AND status = 'QUEUED' AND ${where} AND NOT EXISTS (SELECT 1 FROM job_plans WHERE job_plans.job_id = ${jobId})`;
+/** The unit at `unitIndex` while it is still to collect, as one row (none once committed): one plan entry read. */
+const queuedAt = (jobId: string, unitIndex: number) => sql`${queuedEntry(jobId, unitIndex)} UNION ALL ${legacyQueued(jobId, sql`unit_index = ${unitIndex}`)}`;
 
-async function firstQueued(d1: D1Database, jobId: string, planned: SQL, legacy: SQL): Promise<QueuedUnit | null> {
-  const found = await database(d1).get<{ unit_index: number; entry: string } | undefined>(
-    sql`${plannedQueued(jobId, planned)} UNION ALL ${legacyQueued(jobId, legacy)} ORDER BY unit_index LIMIT 1`,
-  );
+async function firstQueued(d1: D1Database, units: SQL): Promise<QueuedUnit | null> {
+  const found = await database(d1).get<{ unit_index: number; entry: string } | undefined>(sql`${units} ORDER BY unit_index LIMIT 1`);
   return found ? { ...(JSON.parse(found.entry) as PlanEntry), unitIndex: found.unit_index } : null;
 }
 
 /** The job's unit at `unitIndex` if its records are still to collect; null once committed (or never planned). */
-export const findUnit = (d1: D1Database, jobId: string, unitIndex: number): Promise<QueuedUnit | null> =>
-  firstQueued(d1, jobId, sql`p.key = ${unitIndex}`, sql`unit_index = ${unitIndex}`);
+export const findUnit = (d1: D1Database, jobId: string, unitIndex: number): Promise<QueuedUnit | null> => firstQueued(d1, queuedAt(jobId, unitIndex));
 
-/** The first unit after `unitIndex` still to collect: where a delivery's chain goes on while its units wait to be committed together. */
-export const queuedUnitAfter = (d1: D1Database, jobId: string, unitIndex: number): Promise<QueuedUnit | null> =>
-  firstQueued(d1, jobId, sql`p.key > ${unitIndex}`, sql`unit_index > ${unitIndex}`);
+/**
+ * The first unit after `unitIndex` still to collect: where a delivery's chain goes on while its units wait to be
+ * committed together. That is the next one but where it was committed already, or at the plan's end: only then are
+ * the plan's entries read all.
+ */
+export async function queuedUnitAfter(d1: D1Database, jobId: string, unitIndex: number): Promise<QueuedUnit | null> {
+  const next = unitIndex + 1;
+  return (
+    (await findUnit(d1, jobId, next)) ??
+    firstQueued(d1, sql`${plannedQueued(jobId, sql`p.key > ${next}`)} UNION ALL ${legacyQueued(jobId, sql`unit_index > ${next}`)}`)
+  );
+}
 
 /** How many credential ids one statement names: D1 binds at most 100 parameters a statement, the rest go beside them. */
 export const CREDENTIAL_IDS_PER_STATEMENT = 80;
@@ -182,7 +195,7 @@ export interface SweptJob {
 
 const SWEEP_BATCH = 500;
 
-/** The lowest unit of a job still to collect: where its chain goes on. */
+/** The lowest unit of a job still to collect: where its chain goes on (the whole plan read, once a commit and for the sweep). */
 export const nextQueuedUnit = (jobId: string | SQLWrapper) =>
   sql<number | null>`(SELECT min(unit_index) FROM (${plannedQueued(jobId, sql`1`)} UNION ALL ${legacyQueued(jobId, sql`1`)}))`;
 

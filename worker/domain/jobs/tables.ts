@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaces } from "../workspaces/tables";
+import type { StoredUnit } from "../results/unit-results";
 
 // Timestamps are epoch milliseconds: D1 has no native time type, and integers sort and compare exactly.
 
@@ -97,25 +98,32 @@ export const idempotencyKeys = sqliteTable(
 
 export const UNIT_STATUSES = ["QUEUED", "DONE"] as const;
 
+/** What a unit's commit wrote into its plan entry: where its stored records lie, and when it was committed. */
+export type CommittedUnit = StoredUnit & { at: number };
+
 /** What one planned unit collects: the target (an account, a card) and the period, each null where the schema has none. */
 export interface PlanEntry {
   targetId: string | null;
   targetAttributes: Record<string, string> | null;
   segmentStart: string | null;
   segmentEnd: string | null;
+  /** Set by the unit's commit (plan-commits.ts); absent while its records are still to collect. */
+  committed?: CommittedUnit;
 }
 
-// A job's units as planned, one row a job (its units' entries in unit order, a unit's index its place), so planning
-// writes one row where a row a unit would write one each: a unit gets its task_units row only when it is committed
-// (docs/costs.md, "writing each unit once"). Stored WITHOUT ROWID since drizzle/0051 (drizzle cannot declare it): one
-// row written, not two with the primary key's index.
+// A job's units as planned and as committed, one row a job (its units' entries in unit order, a unit's index its
+// place): planning writes one row where a row a unit would write one each, and each commit updates that row, its
+// units' entries marked `committed`, one row written a commit whatever its units (docs/pipeline.md, "Units committed
+// together"). Stored WITHOUT ROWID since drizzle/0051 (drizzle cannot declare it): one row written, not two with the
+// primary key's index; an update leaves its key alone, so it writes one row too.
 export const jobPlans = sqliteTable("job_plans", {
   jobId: text("job_id").primaryKey().references(() => jobs.id),
   units: text("units", { mode: "json" }).$type<PlanEntry[]>().notNull(),
 });
 
-// A unit's row, written once, by its commit (status DONE, its target and period copied from the job's plan); rows
-// planned before drizzle/0051 were written QUEUED at planning and are updated by their commit. Stored WITHOUT ROWID
+// A unit's row, as units were committed before their commits went into the plan (stop 68): written QUEUED at planning
+// before drizzle/0051 and updated DONE by the unit's commit (such a job has no plan, so its commits still do so), or,
+// from drizzle/0051 to stop 68, written DONE by the commit with what the plan named. Stored WITHOUT ROWID
 // since drizzle/0034 (drizzle cannot declare it): the table is its primary key's index, so D1 counts one row written
 // per unit, not two (docs/costs.md).
 export const taskUnits = sqliteTable(

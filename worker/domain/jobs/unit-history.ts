@@ -12,14 +12,14 @@ export interface UnitHistory {
   segmentEnd: string | null;
   status: "QUEUED" | "DONE";
   recordCount: number | null;
-  /** When its row last changed: its commit; null for a unit still to collect that has no row (the plan records no time). */
+  /** When it was committed (its row: when it last changed); null for a unit still to collect (the plan records no time). */
   updatedAt: number | null;
 }
 
 /**
  * A job's units in order, as far as D1 still keeps them (a purge of its results removes them): a job page's timeline.
- * A unit's row where it has one (written by its commit; a job planned before drizzle/0051 has a row for every unit),
- * otherwise its entry in the job's plan, still to collect.
+ * A unit's entry in the job's plan, committed when its commit marked it; a unit's row where it has one (committed
+ * before stop 68; a job planned before drizzle/0051 has a row for every unit and no plan); otherwise still to collect.
  */
 export async function unitHistory(d1: D1Database, jobId: string): Promise<UnitHistory[]> {
   const db = database(d1);
@@ -42,7 +42,9 @@ export async function unitHistory(d1: D1Database, jobId: string): Promise<UnitHi
   const written = new Map<number, UnitHistory>(rows.map((row) => [row.unitIndex, row]));
   const planned = (plans[0]?.units ?? []).slice(0, UNITS_SHOWN);
   if (planned.length === 0) return rows;
-  return planned.map(
-    (entry, unitIndex) => written.get(unitIndex) ?? { unitIndex, segmentStart: entry.segmentStart, segmentEnd: entry.segmentEnd, status: "QUEUED", recordCount: null, updatedAt: null },
-  );
+  return planned.map((entry, unitIndex): UnitHistory => {
+    const { segmentStart, segmentEnd, committed } = entry;
+    if (committed) return { unitIndex, segmentStart, segmentEnd, status: "DONE", recordCount: committed.recordCount, updatedAt: committed.at };
+    return written.get(unitIndex) ?? { unitIndex, segmentStart, segmentEnd, status: "QUEUED", recordCount: null, updatedAt: null };
+  });
 }

@@ -5,7 +5,10 @@ import type { CollectedUnit } from "../results/unit-results";
  * CSV rows for bank transactions, well inside an isolate's 128 MB.
  */
 const MAX_PENDING_RECORDS = 20_000;
-/** Units of one object: keeps a retried commit's re-collection small. */
+/**
+ * Units of one object: keeps a retried commit's re-collection small, and the commit's one update of the plan inside
+ * D1's 100 bound parameters a statement (5 a unit and 6 more: 86 at 16; jobs/lifecycle.ts `unitsCommitted`).
+ */
 const MAX_PENDING_UNITS = 16;
 
 /**

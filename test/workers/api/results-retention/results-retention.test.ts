@@ -11,7 +11,7 @@ import { findJobById } from "../../../../worker/domain/jobs/store";
 import { PLAN_RESULTS_RETENTION } from "../../../../worker/domain/workspaces/plans";
 import { kst } from "../../../../worker/web/kst";
 import { alertCode, ConsoleBrowser } from "../../../support/workers/console-browser";
-import { expireAt, finishedJob, jobRowOf, storedObjects, unitRows } from "../../../support/workers/results-retention-helpers";
+import { expireAt, finishedJob, jobRowOf, storedObjects, unitCommits } from "../../../support/workers/results-retention-helpers";
 import { bankTransaction as tx, call, callJson, createWorkspace, jobInWorkspace, type TestWorkspace, TX_JOB } from "../../../support/workers/helpers";
 
 type Json = Record<string, any>;
@@ -184,12 +184,12 @@ describe("DELETE /data-jobs/{id}/results", () => {
     const ws = await createWorkspace();
     const jobId = await finishedJob(ws);
     expect(await storedObjects(jobId)).toBeGreaterThan(0);
-    expect(await unitRows(jobId)).toBe(2);
+    expect(await unitCommits(jobId)).toBe(2);
     const deleted = await callJson<Json>(`/api/v1/data-jobs/${jobId}/results`, { method: "DELETE", key: ws.apiKey });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ jobId, recordCount: 3, reason: "REQUESTED" });
     expect(await storedObjects(jobId)).toBe(0);
-    expect(await unitRows(jobId)).toBe(0);
+    expect(await unitCommits(jobId)).toBe(0);
     expect((await row(jobId))!.results_purged_at).not.toBeNull();
     const job = await callJson<Json>(`/api/v1/data-jobs/${jobId}`, { key: ws.apiKey });
     expect(job.body).toMatchObject({ kind: "Succeeded", recordCount: 3, resultsExpireAt: deleted.body.deletedAt });
@@ -243,7 +243,7 @@ describe("DELETE /data-jobs/{id}/results", () => {
     const before = await stepsUsedSince(env.DB, ws.workspaceId, monthStart);
     expect(before).toBe(2);
     await purgeJobResults(env, jobId, Date.now());
-    expect(await unitRows(jobId)).toBe(0);
+    expect(await unitCommits(jobId)).toBe(0);
     expect(await stepsUsedSince(env.DB, ws.workspaceId, monthStart)).toBe(before);
   });
 });

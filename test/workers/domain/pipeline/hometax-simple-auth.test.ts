@@ -135,7 +135,7 @@ describe("a Hometax job on a 간편인증 login waits for its holder's phone", (
       const message = h.queued.shift()!;
       const outcome = await executeMessage(h.deps, message);
       if (outcome.kind === "retry") h.queued.push(message);
-      const units = await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ? AND status = 'DONE'").bind(created.body.id).first<{ n: number }>();
+      const units = await env.DB.prepare("SELECT completed_task_count AS n FROM jobs WHERE id = ?").bind(created.body.id).first<{ n: number }>();
       if (!loggedOut && units!.n === 1) {
         const ended = await fetch(`${PHONE}/logout`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ businessNumber: person.businessNumber }) });
         expect(((await ended.json()) as { ended: number }).ended).toBeGreaterThan(0);

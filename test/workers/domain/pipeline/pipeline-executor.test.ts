@@ -10,7 +10,10 @@ import { bankGroundTruth } from "../../../../sandbox/sandbox-bank/ground-truth";
 import { accountsOf } from "../../../../sandbox/sandbox-bank/ledger";
 import { type CredentialLock, type LeaseGrant, credentialLock } from "../../../../worker/domain/pipeline/credential-lock";
 import type { LockPort } from "../../../../worker/domain/pipeline/ports";
-import { addCredential, callJson, createWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
+import { addCredential, bankTransaction, callJson, createWorkspace, withCapturedQueue } from "../../../support/workers/helpers";
+import { storeUnitResults } from "../../../../worker/domain/results/unit-results";
+import { BankTransactionRecord } from "../../../../contracts/records/bank";
+import { finishedUnits } from "../../../../worker/domain/jobs/results-rows";
 import { committedRecords, harness, jobRow, newJob, RANGE } from "../../../support/workers/pipeline-harness";
 import { rowsWrittenMeter } from "../../../support/workers/rows-written";
 import { ContainerScraper } from "../../../../worker/domain/scraper/container-client";
@@ -18,6 +21,37 @@ import { type ScraperPort, SessionGone } from "../../../../worker/domain/scraper
 import { ProviderFailure } from "../../../../collectors/adapter";
 import { findProvider } from "../../../../worker/domain/catalog/providers";
 import { progressText } from "../../../../worker/console/progress-text";
+
+/** A unit's DONE row as commits wrote it before they marked the plan, from its plan entry and the mark its commit left. */
+const doneRow = (jobId: string, unitIndex: number, entry: Record<string, any>) =>
+  env.DB.prepare(
+    `INSERT INTO task_units (job_id, unit_index, target_id, target_attributes, segment_start, segment_end, status, record_count, result_id, result_unit, json_offset, json_end, csv_offset, csv_end, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'DONE', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).bind(
+    jobId, unitIndex, entry.targetId, JSON.stringify(entry.targetAttributes), entry.segmentStart, entry.segmentEnd, entry.committed.recordCount,
+    entry.committed.resultId, entry.committed.resultUnit, entry.committed.jsonOffset, entry.committed.jsonEnd, entry.committed.csvOffset, entry.committed.csvEnd, entry.committed.at,
+  );
+
+/** A job's plan entries as stored, with the marks of its units' commits. */
+const planEntries = async (jobId: string): Promise<Record<string, any>[]> =>
+  JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(jobId).first<{ units: string }>())!.units);
+
+/** A planned job of six units whose first unit is committed, the rest queued in the harness. */
+async function firstUnitCommitted() {
+  const { job, plan } = await newJob();
+  const h = harness();
+  await executeMessage(h.deps, plan);
+  await executeMessage(h.deps, h.queued.shift()!);
+  return { job, h };
+}
+
+/** The job succeeded with each of its six units counted once and every record of the sandbox's truth served once. */
+async function expectEveryRecordOnce(jobId: string): Promise<void> {
+  const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
+  expect(await jobRow(jobId)).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
+  const key = (r: Record<string, unknown>) => String(r.identifier);
+  expect((await committedRecords(jobId)).map(key).sort()).toEqual(truth.map(key).sort());
+}
 
 /** Whether the scraper still knows a session: a closed one is gone (404). */
 /** What the scraper says of a session: it serves it, it has none by that id, or it failed to answer (a loaded machine). */
@@ -92,7 +126,7 @@ describe("unit executor on real components", () => {
     expect(stored.map(key).sort()).toEqual(truth.map(key).sort());
   });
 
-  it("writes a job's plan as one row whatever its units, and a unit's row only by its commit, with what the plan named", async () => {
+  it("writes a job's plan as one row whatever its units, and its units' commits into it, what the plan named kept", async () => {
     const meter = rowsWrittenMeter(env.DB);
     const lifecycle = new JobLifecycle({ ...withCapturedQueue().env, DB: meter.db });
     const planWrites = async (units: number) => {
@@ -108,26 +142,48 @@ describe("unit executor on real components", () => {
     const h = harness();
     await executeMessage(h.deps, plan);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(0);
-    const entries = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units);
+    const entries = await planEntries(job.id);
     expect(entries).toHaveLength(6);
     await h.drain();
     expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", completed_task_count: 6 });
-    const rows = await env.DB.prepare("SELECT unit_index, status, target_id, target_attributes, segment_start, segment_end FROM task_units WHERE job_id = ? ORDER BY unit_index").bind(job.id).all();
-    expect(rows.results).toEqual(
-      entries.map((e: Record<string, unknown>, i: number) => ({ unit_index: i, status: "DONE", target_id: e.targetId, target_attributes: JSON.stringify(e.targetAttributes), segment_start: e.segmentStart, segment_end: e.segmentEnd })),
-    );
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(0);
+    const committed = await planEntries(job.id);
+    expect(committed).toEqual(entries.map((e: Record<string, unknown>) => ({ ...e, committed: expect.objectContaining({ recordCount: expect.any(Number), at: expect.any(Number) }) })));
+  });
+
+  it("commits units collected together as one row write whatever their number, each served and counted once", async () => {
+    const meter = rowsWrittenMeter(env.DB);
+    const lifecycle = new JobLifecycle({ ...withCapturedQueue().env, DB: meter.db });
+    const commitWrites = async (units: number) => {
+      const { job } = await newJob();
+      // One unit more than the commit holds, so the commit does not also succeed the job.
+      const planned = Array.from({ length: units + 1 }, (_, i) => ({ target: { id: `acct-${i % 3}`, attributes: {} }, segment: { start: "2026-02-01", end: "2026-02-28" } }));
+      await lifecycle.planned(job, planned, job.leaseFence, Date.now());
+      const collected = Array.from({ length: units }, (_, i) => ({ unitIndex: i, records: [bankTransaction(`u${i}-a`, null, i), bankTransaction(`u${i}-b`, "이체", -i)] }));
+      const stored = await storeUnitResults(env.RESULTS, job.id, BankTransactionRecord, collected);
+      const written = await meter.during(async () => expect(await lifecycle.unitsCommitted(job, stored, job.leaseFence, Date.now())).toEqual({ next: units, finished: false }));
+      expect(await jobRow(job.id)).toMatchObject({ completed_task_count: units, record_count: 2 * units });
+      // The same commit again (a redelivered one) changes nothing: each unit counts once.
+      expect(await lifecycle.unitsCommitted(job, stored, job.leaseFence, Date.now())).toEqual({ next: null, finished: false });
+      expect(await jobRow(job.id)).toMatchObject({ completed_task_count: units, record_count: 2 * units });
+      expect(await lifecycle.unit(job.id, units - 1)).toBeNull();
+      expect(await lifecycle.unit(job.id, units)).toMatchObject({ unitIndex: units, targetId: `acct-${units % 3}` });
+      expect(await lifecycle.queuedUnitAfter(job.id, 0)).toMatchObject({ unitIndex: units });
+      expect((await finishedUnits(env.DB, job.id)).units).toEqual(stored);
+      expect((await committedRecords(job.id)).map((r) => r.identifier)).toEqual(collected.flatMap((u) => u.records.map((r) => r.identifier)));
+      return written;
+    };
+    expect(await commitWrites(16)).toBe(await commitWrites(1));
   });
 
   it("finishes a job planned before drizzle/0051, its units' rows written QUEUED at planning and no plan, with the records a new job stores", async () => {
-    const { job, plan } = await newJob();
-    const h = harness();
-    await executeMessage(h.deps, plan);
-    await executeMessage(h.deps, h.queued.shift()!);
+    const { job, h } = await firstUnitCommitted();
     // As the planning before 0051 left it (or a version still running while it rolled out), its first unit committed
-    // since: a row a unit, the rest QUEUED, and no plan.
-    const entries = JSON.parse((await env.DB.prepare("SELECT units FROM job_plans WHERE job_id = ?").bind(job.id).first<{ units: string }>())!.units) as Record<string, any>[];
+    // since: a row a unit, the first DONE, the rest QUEUED, and no plan.
+    const entries = await planEntries(job.id);
     await env.DB.batch([
       env.DB.prepare("DELETE FROM job_plans WHERE job_id = ?").bind(job.id),
+      doneRow(job.id, 0, entries[0]!),
       ...entries.slice(1).map((e, i) =>
         env.DB.prepare("INSERT INTO task_units (job_id, unit_index, target_id, target_attributes, segment_start, segment_end, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'QUEUED', ?)")
           .bind(job.id, i + 1, e.targetId, JSON.stringify(e.targetAttributes), e.segmentStart, e.segmentEnd, Date.now()),
@@ -135,12 +191,27 @@ describe("unit executor on real components", () => {
     ]);
 
     await h.drain();
-    const truth = bankGroundTruth("user_good", { start: RANGE.dateRangeStart, end: RANGE.dateRangeEnd }).transactions;
-    expect(await jobRow(job.id)).toMatchObject({ status: "SUCCEEDED", total_task_count: 6, completed_task_count: 6, record_count: truth.length });
-    const key = (r: Record<string, unknown>) => String(r.identifier);
-    expect((await committedRecords(job.id)).map(key).sort()).toEqual(truth.map(key).sort());
+    await expectEveryRecordOnce(job.id);
     const rows = await env.DB.prepare("SELECT unit_index, status, target_id, segment_start FROM task_units WHERE job_id = ? ORDER BY unit_index").bind(job.id).all();
     expect(rows.results).toEqual(entries.map((e, i) => ({ unit_index: i, status: "DONE", target_id: e.targetId, segment_start: e.segmentStart })));
+  });
+
+  it("finishes a job whose first unit was committed as a DONE row (drizzle/0051 to stop 68), its other units marked in its plan, each counted once", async () => {
+    const { job, h } = await firstUnitCommitted();
+    const entries = await planEntries(job.id);
+    // Its first unit's commit as the previous version wrote it: a DONE row, its plan entry as planned.
+    const { committed: _first, ...planned } = entries[0]!;
+    await env.DB.batch([
+      env.DB.prepare("UPDATE job_plans SET units = json_set(units, '$[0]', json(?)) WHERE job_id = ?").bind(JSON.stringify(planned), job.id),
+      doneRow(job.id, 0, entries[0]!),
+    ]);
+    expect(await new JobLifecycle(withCapturedQueue().env).unit(job.id, 0)).toBeNull();
+
+    await h.drain();
+    await expectEveryRecordOnce(job.id);
+    const marks = await planEntries(job.id);
+    expect(marks.map((e) => e.committed !== undefined)).toEqual([false, true, true, true, true, true]);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM task_units WHERE job_id = ?").bind(job.id).first<{ n: number }>())!.n).toBe(1);
   });
 
   it("keeps no plan of a planning delivery that lost its fence: the units are those of the delivery that planned", async () => {

@@ -45,9 +45,12 @@ describe("results export", () => {
       body.set(rows, bare.length);
       const resultId = crypto.randomUUID();
       await env.RESULTS.put(unitResultsKey(jobId, unit.unitIndex, resultId), body);
-      await env.DB.prepare("UPDATE task_units SET result_id = ?, csv_offset = ?, result_unit = NULL, json_offset = 0, json_end = NULL, csv_end = NULL WHERE job_id = ? AND unit_index = ?")
-        .bind(resultId, bare.length, jobId, unit.unitIndex)
-        .run();
+      // Committed then as a DONE row of its own, not as a mark in the job's plan.
+      await env.DB.batch([
+        env.DB.prepare("UPDATE job_plans SET units = json_remove(units, ?) WHERE job_id = ?").bind(`$[${unit.unitIndex}].committed`, jobId),
+        env.DB.prepare("INSERT INTO task_units (job_id, unit_index, status, record_count, result_id, csv_offset, updated_at) VALUES (?, ?, 'DONE', ?, ?, ?, ?)")
+          .bind(jobId, unit.unitIndex, unit.recordCount, resultId, bare.length, Date.now()),
+      ]);
     }
     const response = await call(`/api/v1/data-jobs/${jobId}/results`, { key: ws.apiKey });
     expect(JSON.parse(await response.text())).toEqual({ jobId, schema: "bank.transactions.cb.v1", totalCount: 6, data: units.flat() });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../../../worker/index";
 import { purgeDueResults } from "../../../../worker/domain/retention/results";
 import { callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
-import { expireAt, finishedJob, jobRowOf, planRows, storedObjects, unitRows } from "../../../support/workers/results-retention-helpers";
+import { expireAt, finishedJob, jobRowOf, planRows, storedObjects, unitCommits } from "../../../support/workers/results-retention-helpers";
 
 type Json = Record<string, any>;
 
@@ -12,7 +12,7 @@ const row = jobRowOf;
 
 async function expectPurged(ws: TestWorkspace, jobId: string) {
   expect(await storedObjects(jobId), jobId).toBe(0);
-  expect(await unitRows(jobId), jobId).toBe(0);
+  expect(await unitCommits(jobId), jobId).toBe(0);
   expect(await planRows(jobId), jobId).toBe(0);
   const stored = (await row(jobId))!;
   expect(stored).toMatchObject({ status: "SUCCEEDED", record_count: 3, completed_task_count: 2, total_task_count: 2 });
@@ -32,13 +32,13 @@ describe("the cron's purge of expired results", () => {
     expect(await purgeDueResults(env, 2, Date.now())).toBe(2);
     for (const jobId of expired.slice(0, 2)) await expectPurged(ws, jobId);
     expect(await storedObjects(expired[2]!)).toBeGreaterThan(0);
-    expect(await unitRows(expired[2]!)).toBe(2);
+    expect(await unitCommits(expired[2]!)).toBe(2);
     expect(await planRows(expired[2]!)).toBe(1);
 
     await worker.scheduled(createScheduledController(), env);
     await expectPurged(ws, expired[2]!);
     expect(await storedObjects(kept)).toBeGreaterThan(0);
-    expect(await unitRows(kept)).toBe(2);
+    expect(await unitCommits(kept)).toBe(2);
     expect((await row(kept))!.results_purged_at).toBeNull();
     expect((await callJson<Json>(`/api/v1/data-jobs/${expired[2]}/results`, { key: ws.apiKey })).status).toBe(410);
   });
