@@ -12,8 +12,7 @@
  *   waits for. On a machine shared with others it grows with their load too: the load average is printed.
  *
  * From the per-session figures it prints the sessions a standard-1 instance (1/2 vCPU, 4 GiB) holds under the rule
- * below. BENCH_WORKLOAD=hometax runs the protocol adapter's job instead (no browser), at Hometax's own pace of a
- * request a second (collectors/hometax/options.ts, without its jitter) unless BENCH_HOMETAX_PACE_MS says otherwise.
+ * below.
  */
 import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -35,7 +34,6 @@ const SAMPLE_MS = 500;
 /** The busiest phase: the most CPU the tree used in any window this long. */
 const WINDOW_MS = 5000;
 const POLL_MS = 1000;
-const HOMETAX_PACE_MS = Number(process.env.BENCH_HOMETAX_PACE_MS ?? 1000);
 
 /** standard-1 (wrangler.toml's [[containers]]): 1/2 vCPU, 4 GiB. */
 const INSTANCE = { vcpu: 0.5, mb: 4096 };
@@ -44,21 +42,8 @@ const RULE = { cpu: 0.7, memory: 0.6 };
 /** Jobs this much slower than the first level's were waiting on CPU. */
 const STRETCHED = 1.25;
 
-const WORKLOADS = {
-  // bench:cost's transactions job.
-  bank: {
-    job: { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2025-01-01", dateRangeEnd: "2025-12-31" } },
-    seeds: (count: number) => bankLoginWorkspaces(count, "sessions"),
-  },
-  // bench:scale's protocol job: a certificate login and the portal's JSON calls, one quarter of purchase cash receipts.
-  hometax: {
-    job: { providerCode: "hometax", schema: "taxportal.cash-receipts.purchase.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-03-31" } },
-    seeds: (count: number) => bankLoginWorkspaces(count, "sessions-hometax").map((seed) => ({ ...seed, certificate: true })),
-  },
-};
-const WORKLOAD_NAME = (process.env.BENCH_WORKLOAD ?? "bank") as keyof typeof WORKLOADS;
-const WORKLOAD = WORKLOADS[WORKLOAD_NAME];
-if (!WORKLOAD) throw new Error(`BENCH_WORKLOAD must be one of ${Object.keys(WORKLOADS).join(", ")}`);
+/** bench:cost's transactions job. */
+const JOB = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2025-01-01", dateRangeEnd: "2025-12-31" } };
 
 interface Sample {
   at: number;
@@ -109,7 +94,7 @@ async function level(stack: LocalStack, sessions: number) {
       Array.from({ length: sessions }, async (_, i) => {
         await new Promise((r) => setTimeout(r, (i * SPREAD_MS) / sessions));
         const seed = seeds[i]!;
-        for (let j = 0; j < JOBS_PER_WORKSPACE; j++) runs.push(await runJob(stack.baseUrl, seed.apiKey, WORKLOAD.job, POLL_MS));
+        for (let j = 0; j < JOBS_PER_WORKSPACE; j++) runs.push(await runJob(stack.baseUrl, seed.apiKey, JOB, POLL_MS));
       }),
     );
   } finally {
@@ -166,14 +151,13 @@ async function level(stack: LocalStack, sessions: number) {
 }
 
 const maxSessions = Math.max(...LEVELS);
-const seeds = WORKLOAD.seeds(maxSessions);
+const seeds = bankLoginWorkspaces(maxSessions, "sessions");
 const stack = await startLocalStack({
   port: await freePort(),
   sandboxPort: await freePort(),
   scraperPort: await freePort(),
   scraperMaxSessions: maxSessions,
   sandboxPageLatencyMs: PAGE_LATENCY_MS,
-  hometaxPaceMs: HOMETAX_PACE_MS,
   persistTo: mkdtempSync(path.join(tmpdir(), "bench-sessions-")),
   logDir: path.join(ROOT, "test-artifacts/bench-sessions"),
   // Polling many jobs would trip the spec's 100 a minute per key; the limit is not what this measures.
@@ -182,7 +166,7 @@ const stack = await startLocalStack({
 try {
   await stack.seedWorkspaces(seeds);
   // Warm-up: the first compile and the browser started.
-  await runJob(stack.baseUrl, seeds[0]!.apiKey, WORKLOAD.job, POLL_MS);
+  await runJob(stack.baseUrl, seeds[0]!.apiKey, JOB, POLL_MS);
   const results = [];
   for (const sessions of LEVELS) {
     const measured = await level(stack, sessions);
@@ -191,7 +175,7 @@ try {
   }
   const first = results[0]!;
   console.log(
-    `\none scraper process, ${WORKLOAD_NAME} job ${JSON.stringify(WORKLOAD.job.params)}, ${JOBS_PER_WORKSPACE} jobs a session in a row, sandbox page latency ${PAGE_LATENCY_MS} ms${WORKLOAD_NAME === "hometax" ? `, Hometax pace ${HOMETAX_PACE_MS} ms` : ""}, ${SAMPLE_MS} ms samples`,
+    `\none scraper process, ${JOB.schema} ${JSON.stringify(JOB.params)}, ${JOBS_PER_WORKSPACE} jobs a session in a row, sandbox page latency ${PAGE_LATENCY_MS} ms, ${SAMPLE_MS} ms samples`,
   );
   console.table(
     results.map((r) => ({
