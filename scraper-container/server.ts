@@ -22,7 +22,7 @@ import { openBankingKeysFromEnv, openBankingTokens } from "./open-banking";
 /**
  * Sessions (and logins in flight) one instance holds when MAX_SESSIONS is unset, from `npm run bench:sessions`
  * (docs/capacity.md, "Sessions per instance"): with bench:cost's 12-month job at 300 ms a page, 2 browser sessions
- * used 0.33 of a core in their busiest 5 s and 3 used 0.47, so a standard-1's 1/2 vCPU holds 2 within 70% of it.
+ * used 0.33 of a core in their busiest 5 s and 3 used 0.47 to 0.50, so a standard-1's 1/2 vCPU holds 2 within 70% of it.
  * Memory would allow about 19 (115 MB of PSS a session): CPU, not memory, sets the number.
  */
 export const DEFAULT_MAX_SESSIONS = 2;
