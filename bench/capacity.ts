@@ -18,13 +18,14 @@ import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
 import { bankLoginWorkspaces, type JobRun, percentile, runJob, stalls } from "./partner-jobs";
 import { machineBusySeconds, treeCpuSeconds } from "./process-cpu";
+import { DEFAULT_MAX_SESSIONS } from "../scraper-container/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RATES = (process.env.BENCH_RATES ?? "30,60,120,240").split(",").map(Number);
 const LEVEL_SECONDS = Number(process.env.BENCH_LEVEL_SECONDS ?? 40);
 const SCRAPERS = Number(process.env.BENCH_SCRAPERS ?? 2);
 /** Production's sessions per container instance (scraper-container MAX_SESSIONS). */
-const SESSIONS_PER_PROCESS = Number(process.env.BENCH_SESSIONS_PER_PROCESS ?? 8);
+const SESSIONS_PER_PROCESS = Number(process.env.BENCH_SESSIONS_PER_PROCESS ?? DEFAULT_MAX_SESSIONS);
 /** A level keeps up when it completes at least this share of the offered rate. */
 const KEEPS_UP = 0.8;
 const POLL_MS = 500;

@@ -13,6 +13,7 @@ import path from "node:path";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
 import { treeCpuSeconds } from "./process-cpu";
+import { DEFAULT_MAX_SESSIONS } from "../scraper-container/server";
 import type { Usage } from "../worker/platform/metering-usage";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -34,7 +35,7 @@ const PRICE = {
   containerInstanceSecond: 0.5 * 0.00002 + 4 * 0.0000025 + 8 * 0.00000007,
 };
 /** Sessions one container instance holds at once (the scraper's MAX_SESSIONS): a job occupies that share of an instance. */
-const SESSIONS_PER_INSTANCE = 8;
+const SESSIONS_PER_INSTANCE = DEFAULT_MAX_SESSIONS;
 /** Results kept a month before a partner deletes or re-collects them: the storage line assumes it. */
 const STORAGE_MONTHS = 1;
 
@@ -145,7 +146,7 @@ try {
   const statementsSeen = [...new Set(Object.values(writers).flatMap(Object.keys))].sort();
   console.table(statementsSeen.map((statement) => ({ statement, ...Object.fromEntries(Object.entries(writers).map(([job, by]) => [job, by[statement] ?? 0])) })));
   console.log(
-    "container s = job time / 8 sessions per standard-1 instance (the instance's idle tail before sleepAfter is not counted);" +
+    `container s = job time / ${SESSIONS_PER_INSTANCE} sessions per standard-1 instance (the instance's idle tail before sleepAfter is not counted);` +
       " worker CPU ms is workerd's whole process on this machine, an upper bound on billed CPU.",
   );
 } finally {

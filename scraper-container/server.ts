@@ -19,6 +19,14 @@ import { type SftpOptions, uploadSftp } from "./sftp-upload";
 import { type OpenBankingKeys, randomProcessTag, useProcessTag } from "../collectors/openbanking";
 import { openBankingKeysFromEnv, openBankingTokens } from "./open-banking";
 
+/**
+ * Sessions (and logins in flight) one instance holds when MAX_SESSIONS is unset, from `npm run bench:sessions`
+ * (docs/capacity.md, "Sessions per instance"): with bench:cost's 12-month job at 300 ms a page, 2 browser sessions
+ * used 0.33 of a core in their busiest 5 s and 3 used 0.47 to 0.50, so a standard-1's 1/2 vCPU holds 2 within 70% of it.
+ * Memory would allow about 19 (115 MB of PSS a session): CPU, not memory, sets the number.
+ */
+export const DEFAULT_MAX_SESSIONS = 2;
+
 export interface ScraperOptions {
   port: number;
   /** 127.0.0.1 locally; 0.0.0.0 inside a container. */
@@ -76,7 +84,7 @@ export async function startScraper(options: ScraperOptions): Promise<ScraperServ
   const pool = new BrowserPool(options.chromiumPath ?? DEFAULT_CHROMIUM_PATH, fence);
   const sessions = new SessionStore(options.sessionIdleMs ?? 300_000);
   const tracing = scraperTracing(options.otlpEndpoint);
-  const maxSessions = options.maxSessions ?? 8;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   let logins = 0;
   // Logins still running hold their slot: the cap counts them with the open sessions, or a burst would pass it.
   let loginsInFlight = 0;
