@@ -7,7 +7,7 @@
  * from /proc. Prints the usage per job and, with the unit prices in
  * docs/costs.md, the cost per 1,000 jobs.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../scripts/free-port";
@@ -31,9 +31,22 @@ const PRICE = {
   r2ClassA: 4.5 / 1e6,
   r2ClassB: 0.36 / 1e6,
   r2GbMonth: 0.015,
-  /** standard-1: 1/2 vCPU, 4 GiB, 8 GB disk, billed per second while it runs. */
-  containerInstanceSecond: 0.5 * 0.00002 + 4 * 0.0000025 + 8 * 0.00000007,
+  /** A container's CPU is billed by active use, its memory and disk as provisioned while it runs (docs/costs.md). */
+  containerVcpuSecond: 0.00002,
+  containerGibSecond: 0.0000025,
+  containerDiskGbSecond: 0.00000007,
 };
+/**
+ * The instance type production's container runs on (wrangler.toml, env.production.containers), with its memory and
+ * disk from developers.cloudflare.com/containers/platform/limits: what a running instance is billed for whatever it
+ * does. Checked against wrangler.toml, so the figure follows a change of type or fails.
+ */
+const INSTANCE = { type: "standard-1", memoryGib: 4, diskGb: 8 };
+const configuredType = /\[\[env\.production\.containers\]\]\n(?:[^\n]+\n)*?instance_type = "([^"]+)"/.exec(
+  readFileSync(path.join(import.meta.dirname, "../wrangler.toml"), "utf8"),
+)?.[1];
+if (configuredType !== INSTANCE.type) throw new Error(`bench/cost.ts prices ${INSTANCE.type}, wrangler.toml runs ${configuredType}`);
+const instanceProvisionedSecond = INSTANCE.memoryGib * PRICE.containerGibSecond + INSTANCE.diskGb * PRICE.containerDiskGbSecond;
 /** Sessions one container instance holds at once (the scraper's MAX_SESSIONS): a job occupies that share of an instance. */
 const SESSIONS_PER_INSTANCE = DEFAULT_MAX_SESSIONS;
 /** Results kept a month before a partner deletes or re-collects them: the storage line assumes it. */
@@ -108,7 +121,10 @@ try {
       "R2 class A": used.r2ClassA * PRICE.r2ClassA,
       "R2 class B": used.r2ClassB * PRICE.r2ClassB,
       "R2 storage": (used.r2BytesWritten / 1e9) * STORAGE_MONTHS * PRICE.r2GbMonth,
-      "Container": containerSeconds * PRICE.containerInstanceSecond,
+      "Container memory and disk": containerSeconds * instanceProvisionedSecond,
+      // The scraper tree's CPU while the job ran alone: its session's and the whole instance's own part (the browser
+      // process, Node), which at MAX_SESSIONS sessions a job would share; an upper bound.
+      "Container CPU": scraperCpuS * PRICE.containerVcpuSecond,
     };
     rows.push({
       job: kind.name,
@@ -146,7 +162,8 @@ try {
   const statementsSeen = [...new Set(Object.values(writers).flatMap(Object.keys))].sort();
   console.table(statementsSeen.map((statement) => ({ statement, ...Object.fromEntries(Object.entries(writers).map(([job, by]) => [job, by[statement] ?? 0])) })));
   console.log(
-    `container s = job time / ${SESSIONS_PER_INSTANCE} sessions per standard-1 instance (the instance's idle tail before sleepAfter is not counted);` +
+    `container s = job time / ${SESSIONS_PER_INSTANCE} sessions per ${INSTANCE.type} instance, billed for its memory and disk (the idle tail before sleepAfter is not counted);` +
+      " container CPU = the scraper tree's CPU s during the job, billed by active use;" +
       " worker CPU ms is workerd's whole process on this machine, an upper bound on billed CPU.",
   );
 } finally {
