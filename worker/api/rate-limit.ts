@@ -35,5 +35,9 @@ export const rateLimit = createMiddleware<ApiEnv>(async (c, next) => {
     throw new ApiError("API_RATE_LIMITED", { headers: { ...headers, "Retry-After": String(decision.retryAfterSeconds) } });
   }
   await next();
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  // Hono's c.header copies a finished Response at each call (its headers may be a fetch()'s, immutable): the first
+  // header makes the one copy, the others go on it (stop 68's profile, docs/benchmarks.md).
+  c.header("X-RateLimit-Limit-Minute", headers["X-RateLimit-Limit-Minute"]);
+  c.res.headers.set("X-RateLimit-Limit-Hour", headers["X-RateLimit-Limit-Hour"]);
+  c.res.headers.set("X-RateLimit-Remaining", headers["X-RateLimit-Remaining"]);
 });
