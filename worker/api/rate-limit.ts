@@ -4,6 +4,7 @@ import { DOWNLOAD_LINK_PATH } from "../domain/download-links/links";
 import type { ApiEnv } from "./context";
 import { addressGate, type RateDecision } from "../domain/api-keys/request-gate";
 import { ApiError } from "../platform/errors/api-error";
+import { setAnswerHeaders } from "../platform/http/answer-headers";
 import { clientAddress } from "../platform/http/client-address";
 import { admitHostedUiCall } from "./connect/admission";
 import { authenticate } from "./authenticate";
@@ -35,9 +36,5 @@ export const rateLimit = createMiddleware<ApiEnv>(async (c, next) => {
     throw new ApiError("API_RATE_LIMITED", { headers: { ...headers, "Retry-After": String(decision.retryAfterSeconds) } });
   }
   await next();
-  // Hono's c.header copies a finished Response at each call (its headers may be a fetch()'s, immutable): the first
-  // header makes the one copy, the others go on it (stop 68's profile, docs/benchmarks.md).
-  c.header("X-RateLimit-Limit-Minute", headers["X-RateLimit-Limit-Minute"]);
-  c.res.headers.set("X-RateLimit-Limit-Hour", headers["X-RateLimit-Limit-Hour"]);
-  c.res.headers.set("X-RateLimit-Remaining", headers["X-RateLimit-Remaining"]);
+  setAnswerHeaders(c, headers);
 });
