@@ -14,16 +14,14 @@
  * Every answer that is not 2xx is counted by route, status and error code and printed; any at all fails the run
  * (exit code 1): rate limits are lifted, so each one is a defect to explain, never noise to average away.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { newApiKey } from "../scripts/demo-seed";
-import { freePort } from "../scripts/free-port";
-import { startLocalStack } from "../scripts/local-stack";
+import { benchStack, configWithoutTaskConsumer } from "./bench-stacks";
 import { startBenchWorker } from "./bench-worker";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** The issue asks for the median of three runs where a figure is noisy, and every p50 here is: three rounds on one stack. */
@@ -69,35 +67,6 @@ async function measure(name: string, options: Request & { url: string; amount?: 
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, gateCalls, requests };
 }
 
-/**
- * wrangler.toml without the collect-tasks consumer: the plan messages creates send wait in the local queue, as they
- * would for consumers in another isolate, instead of running a collection in the runtime being measured.
- */
-function configWithoutTaskConsumer(): string {
-  const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
-  const consumer = /\[\[queues\.consumers\]\]\nqueue = "collect-tasks"\n(?:[^\n]+\n)*/;
-  if (!consumer.test(toml)) throw new Error("wrangler.toml: no top-level collect-tasks consumer to leave out");
-  const dir = path.join(ROOT, "test-artifacts/bench-api-credentialed");
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, "wrangler.toml");
-  // wrangler dev reads the secrets beside its configuration: the checkout's own, made by the first stack (localSecrets).
-  rmSync(path.join(dir, ".dev.vars"), { force: true });
-  symlinkSync(path.join(ROOT, ".dev.vars"), path.join(dir, ".dev.vars"));
-  // Beside the checkout's, relative paths would name files that are not there: the entry and migrations made absolute.
-  writeFileSync(file, toml.replace(consumer, "").replace('main = "worker/index.ts"', `main = "${path.join(ROOT, "worker/index.ts")}"`).replaceAll('migrations_dir = "drizzle"', `migrations_dir = "${path.join(ROOT, "drizzle")}"`));
-  return file;
-}
-
-const benchStack = async (name: string, vars: Record<string, string> = {}, config?: string) =>
-  startLocalStack({
-    config,
-    port: await freePort(),
-    sandboxPort: await freePort(),
-    scraperPort: await freePort(),
-    persistTo: mkdtempSync(path.join(tmpdir(), `${name}-`)),
-    vars: { RATE_LIMIT_PER_MINUTE: "10000000", RATE_LIMIT_PER_HOUR: "10000000", ...vars },
-    logDir: path.join(ROOT, `test-artifacts/${name}`),
-  });
 const stack = await benchStack("bench-api");
 /** The same service with its keys' gates 80 ms away each way, as for a partner on another continent than the gate. */
 const far = await benchStack("bench-api-far", { BENCH_GATE_DISTANCE_MS: "80" });

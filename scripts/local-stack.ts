@@ -58,6 +58,8 @@ export interface StackOptions {
   bundleDir?: Promise<string>;
   /** The wrangler configuration `wrangler dev` runs with (the checkout's wrangler.toml when absent): a benchmark's without a consumer. */
   config?: string;
+  /** Where wrangler dev serves the worker's V8 inspector (a free port when absent): a profiler connects to it. */
+  inspectorPort?: number;
 }
 
 export interface LocalStack {
@@ -355,7 +357,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
         path.join(BIN, "wrangler"),
         [
           "dev", path.join(bundleDir, "index.js"), "--no-bundle", "--config", options.config ?? path.join(ROOT, "wrangler.toml"),
-          "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(await freePort()),
+          "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(options.inspectorPort ?? (await freePort())),
           "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs,
         ],
         {},

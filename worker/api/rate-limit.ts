@@ -4,6 +4,7 @@ import { DOWNLOAD_LINK_PATH } from "../domain/download-links/links";
 import type { ApiEnv } from "./context";
 import { addressGate, type RateDecision } from "../domain/api-keys/request-gate";
 import { ApiError } from "../platform/errors/api-error";
+import { setAnswerHeaders } from "../platform/http/answer-headers";
 import { clientAddress } from "../platform/http/client-address";
 import { admitHostedUiCall } from "./connect/admission";
 import { authenticate } from "./authenticate";
@@ -35,5 +36,5 @@ export const rateLimit = createMiddleware<ApiEnv>(async (c, next) => {
     throw new ApiError("API_RATE_LIMITED", { headers: { ...headers, "Retry-After": String(decision.retryAfterSeconds) } });
   }
   await next();
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  setAnswerHeaders(c, headers);
 });

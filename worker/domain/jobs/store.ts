@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, max, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { database, statementOf } from "../../platform/database/client";
+import { and, count, desc, eq, fillPlaceholders, gt, gte, inArray, isNotNull, isNull, lt, lte, max, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { database } from "../../platform/database/client";
 import { idempotencyKeys, type JobStatus, jobs, type PlanEntry } from "./tables";
 import type { JobError } from "../../../contracts/job-failures";
 import { KST_OFFSET_MS } from "../../../contracts/korean-time";
@@ -298,6 +298,21 @@ async function refusal(d1: D1Database, job: NewJob, cap: CapWindow): Promise<Ins
   return (await monthlyCapReached(d1, job, cap)) ? { kind: "CAP_REACHED" } : { kind: "TOO_MANY_UNFINISHED" };
 }
 
+/** The expired key's delete as drizzle builds it, once an isolate (expiredKeyStatement). */
+let expiredKeyDelete: { sql: string; params: unknown[] } | undefined;
+
+/**
+ * The delete of a key expired by `now`, its values bound to the query drizzle built once: building it again for every
+ * create with a key was 3% of a credentialed create's CPU (docs/benchmarks.md, stop 68).
+ */
+function expiredKeyStatement(d1: D1Database, workspaceId: string, key: string, now: number): D1PreparedStatement {
+  expiredKeyDelete ??= database(d1)
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.workspaceId, sql.placeholder("workspaceId")), eq(idempotencyKeys.key, sql.placeholder("key")), lte(idempotencyKeys.expiresAt, sql.placeholder("now"))))
+    .toSQL();
+  return d1.prepare(expiredKeyDelete.sql).bind(...fillPlaceholders(expiredKeyDelete.params, { workspaceId, key, now }));
+}
+
 /**
  * Inserts a job and, with an Idempotency-Key, its key in one transaction, with the key's expired row deleted first
  * (an expired key may be taken over by a new request): a first create is this one batch. Of concurrent first
@@ -315,10 +330,7 @@ export async function insertJob(d1: D1Database, job: NewJob, cap: CapWindow, ide
     );
   const statements: D1PreparedStatement[] = [insertJobStatement];
   if (idem) {
-    const expiredKey = database(d1)
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.workspaceId, job.workspaceId), eq(idempotencyKeys.key, idem.key), lte(idempotencyKeys.expiresAt, job.createdAt)));
-    statements.unshift(statementOf(d1, expiredKey));
+    statements.unshift(expiredKeyStatement(d1, job.workspaceId, idem.key, job.createdAt));
     statements.push(d1.prepare(INSERT_KEY).bind(job.workspaceId, idem.key, idem.requestHash, job.id, job.createdAt, job.createdAt + IDEMPOTENCY_TTL_MS));
   }
   try {

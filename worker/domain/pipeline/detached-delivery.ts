@@ -57,11 +57,19 @@ function detachedProducer(deliveries: DurableObjectNamespace<DetachedDeliveries>
   };
 }
 
+/**
+ * The bindings each isolate's `env` became, made once: workerd hands every request of an isolate the same `env`, and
+ * a new object per request would have every cache keyed by the bindings (require-configuration.ts) miss.
+ */
+const detached = new WeakMap<Env, Env>();
+
 /** The bindings as every pipeline message is sent with: under CONCURRENT_DELIVERIES, TASKS delivers through these objects. */
 export function withDetachedDeliveries(env: Env): Env {
   if (!flagOn(env.CONCURRENT_DELIVERIES)) return env;
   if (!env.DETACHED_DELIVERIES) throw new Error("CONCURRENT_DELIVERIES needs the DETACHED_DELIVERIES binding (top level of wrangler.toml)");
-  return { ...env, TASKS: detachedProducer(env.DETACHED_DELIVERIES) };
+  let local = detached.get(env);
+  if (!local) detached.set(env, (local = { ...env, TASKS: detachedProducer(env.DETACHED_DELIVERIES) }));
+  return local;
 }
 
 /** The bindings an invocation works with: local deliveries substituted, and metered for `npm run bench:cost` only (metering.ts). */

@@ -87,7 +87,27 @@ async function collapseKeyOf(answered: AnsweredRequest, refused: boolean): Promi
   if (refused) return minute;
   const answer = await settled(answered.answerText);
   if (answer === undefined) return null;
-  return `${minute}:${await sha256Hex(JSON.stringify([answered.workspaceId, answered.method, answered.path, answered.query, answered.status, answer]))}`;
+  return `${minute}:${await foldDigest(JSON.stringify([answered.workspaceId, answered.method, answered.path, answered.query, answered.status, answer]))}`;
+}
+
+/** How many folded texts' digests an isolate keeps, and the longest text kept: at most some 1 MB of them. */
+const FOLD_DIGESTS_KEPT = 256;
+const MAX_KEPT_FOLD_TEXT = 2048;
+const foldDigests = new Map<string, string>();
+
+/**
+ * The digest of a fold's text, kept by the isolate: a job polled until it changes sends and gets the same text poll
+ * after poll, and hashing it again each time was a fifth of a job detail's CPU (docs/benchmarks.md, stop 68). The
+ * oldest goes first once FOLD_DIGESTS_KEPT are kept; a longer text than MAX_KEPT_FOLD_TEXT is hashed and not kept.
+ */
+async function foldDigest(text: string): Promise<string> {
+  const kept = foldDigests.get(text);
+  if (kept !== undefined) return kept;
+  const digest = await sha256Hex(text);
+  if (text.length > MAX_KEPT_FOLD_TEXT) return digest;
+  if (foldDigests.size >= FOLD_DIGESTS_KEPT) foldDigests.delete(foldDigests.keys().next().value!);
+  foldDigests.set(text, digest);
+  return digest;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AppEnv } from "./app-env";
 import { withSpan } from "../observability/telemetry";
 import { newTraceId, parseTraceparent } from "../observability/trace-context";
 import { afterAnswer } from "./after-answer";
+import { setAnswerHeaders } from "./answer-headers";
 
 /**
  * Every response carries X-Request-Id, the same id the error envelope reports, and every log line of the request
@@ -21,5 +22,5 @@ export const requestId = createMiddleware<AppEnv>(async (c, next) => {
       span.setAttribute("http.response.status_code", c.res.status);
     },
   );
-  c.header("X-Request-Id", id);
+  setAnswerHeaders(c, { "X-Request-Id": id });
 });

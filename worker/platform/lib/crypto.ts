@@ -7,8 +7,16 @@ export async function sha256Hex(input: string): Promise<string> {
   return toHex(new Uint8Array(digest));
 }
 
+/**
+ * Each byte's two digits, made once: a request hashes its key and makes its trace's ids, and a digit pair looked up is
+ * cheaper than a string made, padded and joined per byte (docs/benchmarks.md, stop 68).
+ */
+const HEX_PAIRS = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
 export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  let text = "";
+  for (const byte of bytes) text += HEX_PAIRS[byte];
+  return text;
 }
 
 /** Random URL-safe token with `bytes` bytes of entropy. */

@@ -1,3 +1,5 @@
+import { toHex } from "../lib/crypto";
+
 /**
  * W3C Trace Context (https://www.w3.org/TR/trace-context/): the `traceparent` header that carries a trace from the
  * worker to the scraper, where the OpenTelemetry SDK reads it. Shared by both ends, so neither can drift.
@@ -19,7 +21,7 @@ export function parseTraceparent(header: string | null | undefined): SpanContext
 
 export const formatTraceparent = (span: SpanContext): string => `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`;
 
-const hex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const hex = (bytes: number) => toHex(crypto.getRandomValues(new Uint8Array(bytes)));
 
 export const newTraceId = (): string => hex(16);
 export const newSpanId = (): string => hex(8);

@@ -59,6 +59,18 @@ describe("a deployment missing a secret or its scraper", () => {
     expect(text).not.toContain("attacker.example");
   });
 
+  it("checks a deployment's bindings once, not again for every request they serve", async () => {
+    // workerd hands an isolate's every request one bindings object; DOWNLOAD_LINK_KEYS is read by the check and by
+    // download and manage links only, which the OpenAPI document never reaches.
+    let reads = 0;
+    const counted = new Proxy(env, { get: (target, name, receiver) => (name === "DOWNLOAD_LINK_KEYS" && reads++, Reflect.get(target, name, receiver)) });
+    expect((await fetchWith(counted, "/api/v1/openapi.json")).status).toBe(200);
+    const checked = reads;
+    expect(checked).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect((await fetchWith(counted, "/api/v1/openapi.json")).status).toBe(200);
+    expect(reads).toBe(checked);
+  });
+
   it("refuses a scraper secret shorter than the scraper accepts", () => {
     expect(configurationProblems({ ...env, SCRAPER_SHARED_SECRET: "short" })).toEqual(["secret SCRAPER_SHARED_SECRET is shorter than 32 characters"]);
   });

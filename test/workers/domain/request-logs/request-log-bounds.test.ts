@@ -205,6 +205,22 @@ describe("the request log's bounds", () => {
     expect((await rowsOf(ws.workspaceId)).filter((r) => r.method === "POST").map((r) => r.repeat_count)).toEqual([1]);
   });
 
+  it("hashes a polled job's answer for its fold once however often the same answer is polled", async () => {
+    const ws = await createWorkspace();
+    const job = (await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB })).body;
+    const path = `/api/v1/data-jobs/${job.id}`;
+    // The fold's text names the path; the key's own digest (authenticate.ts) does not.
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    try {
+      for (let i = 0; i < 5; i++) await sent(path, { key: ws.apiKey });
+      // Every poll's entry made and still folded: the rows count all five.
+      await vi.waitFor(async () => expect((await rowsOf(ws.workspaceId)).filter((r) => r.path === path).reduce((n, r) => n + r.repeat_count, 0)).toBe(5), { timeout: 30_000, interval: 200 });
+      expect(digest.mock.calls.filter(([, data]) => new TextDecoder().decode(data as Uint8Array).includes(path))).toHaveLength(1);
+    } finally {
+      digest.mockRestore();
+    }
+  });
+
   it("writes a request answered once as 2 D1 rows, a poll's own row as 3 and a folded poll as 1", async () => {
     const ws = await createWorkspace();
     const meter = rowsWrittenMeter(env.DB);
