@@ -43,8 +43,8 @@ function toRecord(row: TxRow, unit: TaskUnit): RawRecord {
 export async function transactionRecords(page: BrowserPage, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]> {
   const { target, segment } = unit;
   if (!target || !segment) throw malformed("transaction unit needs an account and a date window");
-  // The inquiry page a session's last unit left answers the next one as a person asks again on it: opening it anew each
-  // unit cost Chromium a document (HTML, script, style, layout) a unit, half of the renderer's CPU a job (docs/capacity.md,
+  // The inquiry page a session's last unit left answers the next one as a person asks again on it: opening it anew cost
+  // Chromium a document (HTML, script, style, layout) a unit, 42% of the scraper's CPU a 36-unit job (docs/capacity.md,
   // stop 68). A page that ended otherwise (loading, an error line, elsewhere) is opened anew, as every unit did before.
   if (!(await page.evaluate(INQUIRY_PAGE_DONE))) {
     await open(page, new URL("transactions", ctx.baseUrl).toString(), ctx);
