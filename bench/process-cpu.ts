@@ -3,16 +3,51 @@ import { descendants } from "./process-memory";
 
 const TICKS_PER_SECOND = 100;
 
-/** CPU seconds a process used, with those of its children it has reaped (Chromium's renderers come and go). */
-function cpuSecondsOf(pid: number): number {
+/** CPU seconds a process used itself, and those of its children it has reaped (Chromium's renderers come and go). */
+function cpuOf(pid: number): { own: number; reaped: number } {
   try {
     // Fields after the command name: utime stime cutime cstime are the 12th to 15th.
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / TICKS_PER_SECOND;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").slice(11, 15).map(Number);
+    return { own: (fields[0]! + fields[1]!) / TICKS_PER_SECOND, reaped: (fields[2]! + fields[3]!) / TICKS_PER_SECOND };
   } catch {
-    return 0;
+    return { own: 0, reaped: 0 };
   }
+}
+
+function cpuSecondsOf(pid: number): number {
+  const { own, reaped } = cpuOf(pid);
+  return own + reaped;
+}
+
+/** What a process of a scraper tree is: Chromium's `--type` (with a utility's sub-type), "browser" without one, else "node". */
+function processType(pid: number): string {
+  try {
+    // Chromium rewrites its processes' command lines into one string, so they are matched, not split.
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    const type = /--type=(\S+)/.exec(cmdline)?.[1];
+    if (type === "utility") return `utility ${/--utility-sub-type=([^.\s]+)/.exec(cmdline)?.[1] ?? ""}`.trim();
+    if (type) return type;
+    return /^\S*chrom/i.test(cmdline) ? "browser" : "node";
+  } catch {
+    return "gone";
+  }
+}
+
+/**
+ * CPU seconds so far of a process tree by process type: sample before and after. A renderer that has exited is in its
+ * zygote's reaped time, so what a zygote reaped counts as "renderer"; what any other process reaped, as its own type.
+ */
+export function treeCpuSecondsByType(rootPid: number): Record<string, number> {
+  const byType: Record<string, number> = {};
+  for (const pid of [rootPid, ...descendants(rootPid)]) {
+    const type = processType(pid);
+    const { own, reaped } = cpuOf(pid);
+    byType[type] = (byType[type] ?? 0) + own;
+    const reaper = type === "zygote" ? "renderer" : type;
+    byType[reaper] = (byType[reaper] ?? 0) + reaped;
+  }
+  return byType;
 }
 
 /** CPU seconds used so far by process trees (live processes plus what each reaped): sample before and after. */

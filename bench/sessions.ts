@@ -6,7 +6,7 @@
  * scraper's /stats sampled twice a second:
  *
  * - the scraper tree's (Node and Chromium) CPU seconds per session-second held, over the level and in its busiest
- *   five seconds: what a session costs whatever else runs on the machine;
+ *   five seconds: what a session costs whatever else runs on the machine; and its CPU seconds a job by process type;
  * - the tree's peak PSS (shared pages counted once) and RSS, in total and per session above the idle browser;
  * - the jobs' wall time against the first level's: it grows when the process, not the institution, is what a job
  *   waits for. On a machine shared with others it grows with their load too: the load average is printed.
@@ -21,7 +21,7 @@ import { scraperAuthorization } from "../contracts/scraper-protocol";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
 import { bankLoginWorkspaces, type JobRun, percentile, runJob, stalls } from "./partner-jobs";
-import { machineBusySeconds, treeCpuSeconds } from "./process-cpu";
+import { machineBusySeconds, treeCpuSeconds, treeCpuSecondsByType } from "./process-cpu";
 import { treePssMb, treeRssMb } from "./process-memory";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -82,6 +82,8 @@ async function idle(stack: LocalStack): Promise<void> {
 async function level(stack: LocalStack, sessions: number) {
   await idle(stack);
   const idleSample = await sample(stack);
+  const [scraperPid] = stack.scraperPids();
+  const idleByType = treeCpuSecondsByType(scraperPid!);
   const samples: Sample[] = [idleSample];
   let sampling = Promise.resolve();
   const timer = setInterval(() => {
@@ -103,6 +105,7 @@ async function level(stack: LocalStack, sessions: number) {
   }
   samples.push(await sample(stack));
   const last = samples.at(-1)!;
+  const lastByType = treeCpuSecondsByType(scraperPid!);
   const seconds = (last.at - idleSample.at) / 1000;
   // Slots held, integrated over the samples: the session-seconds the process carried.
   let sessionSeconds = 0;
@@ -134,6 +137,8 @@ async function level(stack: LocalStack, sessions: number) {
     peakHeld,
     scraperCpu,
     cpuPerJob: scraperCpu / runs.length,
+    // Where a job's CPU goes: Node, Chromium's browser, renderer, GPU and utility processes.
+    cpuPerJobByType: Object.fromEntries(Object.entries(lastByType).map(([type, seconds]) => [type, Number(((seconds - (idleByType[type] ?? 0)) / runs.length).toFixed(2))])),
     cpuPerSessionSecond: scraperCpu / sessionSeconds,
     busiestCores: busiest.cores,
     busiestHeld: busiest.held,
@@ -195,6 +200,7 @@ try {
       "p50 vs first": `${(r.p50JobS / first.p50JobS).toFixed(2)}x`,
     })),
   );
+  for (const r of results) console.log(`${r.sessions} sessions: scraper CPU s a job by process: ${JSON.stringify(r.cpuPerJobByType)}`);
   for (const r of results) {
     // A level whose jobs took longer than the first's waited on CPU, not on the institution: its sessions were
     // stretched, so its CPU a session-second understates what a session asks for at the institution's pace.

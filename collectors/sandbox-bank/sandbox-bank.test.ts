@@ -60,6 +60,25 @@ describe("sandbox bank adapter in Chromium", () => {
     expect(records).toEqual(bankGroundTruth("user_good", range).transactions);
   });
 
+  it("answers a session's units on the one inquiry page it opened, each unit its own window exactly", async () => {
+    await login("pass_good");
+    const targets = await sandboxBank.discoverTargets(page, "bank.transactions.cb.v1", ctx);
+    // Windows of a day or a few: each fits one result page, so each unit's first page follows one that said page 1 too.
+    const windows = [{ start: "2026-02-01", end: "2026-02-03" }, { start: "2026-02-04", end: "2026-02-04" }];
+    const documents = new Set<unknown>();
+    let unitIndex = 0;
+    for (const target of targets) {
+      for (const segment of windows) {
+        const records = await sandboxBank.collect(page, { jobId: "t", unitIndex: unitIndex++, schema: "bank.transactions.cb.v1", target, segment, params: {} }, ctx);
+        expect(withSchema("bank.transactions.cb.v1", records)).toEqual(bankGroundTruth("user_good", segment).transactions.filter((t) => t.accountNumber === target.id));
+        // A document's time origin is its own: one origin over every unit is one inquiry page, opened once.
+        documents.add(await page.evaluate("performance.timeOrigin"));
+      }
+    }
+    expect(unitIndex).toBe(targets.length * windows.length);
+    expect(documents.size).toBe(1);
+  });
+
   it("maps the site's own range limit to INVALID_DATE_RANGE", async () => {
     await login("pass_good");
     const [target] = await sandboxBank.discoverTargets(page, "bank.transactions.cb.v1", ctx);
