@@ -10,6 +10,7 @@ import { freePort } from "./free-port";
 import { startWatchdog } from "./child-watchdog";
 import { localInstitutionBaseUrls, localOpenBankingKeys } from "./local-institutions";
 import { newRegistrationKeyring } from "./registration-keys";
+import { ownDevRegistry } from "./own-dev-registry";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const BIN = path.join(ROOT, "node_modules", ".bin");
@@ -360,7 +361,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
           "--local", "--ip", "127.0.0.1", "--port", String(options.port), "--inspector-port", String(options.inspectorPort ?? (await freePort())),
           "--show-interactive-dev-session=false", "--persist-to", options.persistTo, ...varArgs,
         ],
-        {},
+        // A registry of its own: in the machine's, a stack's queue messages may be delivered to another stack.
+        ownDevRegistry(options.persistTo),
       );
       await waitFor(`${baseUrl}/api/v1/openapi.json`, worker);
     };
