@@ -7,11 +7,12 @@
  * from /proc. Prints the usage per job and, with the unit prices in
  * docs/costs.md, the cost per 1,000 jobs.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../scripts/free-port";
 import { type LocalStack, startLocalStack } from "../scripts/local-stack";
+import { CONTAINER_INSTANCE } from "./container-instance";
 import { treeCpuSeconds } from "./process-cpu";
 import { DEFAULT_MAX_SESSIONS } from "../scraper-container/server";
 import type { Usage } from "../worker/platform/metering-usage";
@@ -36,17 +37,8 @@ const PRICE = {
   containerGibSecond: 0.0000025,
   containerDiskGbSecond: 0.00000007,
 };
-/**
- * The instance type production's container runs on (wrangler.toml, env.production.containers), with its memory and
- * disk from developers.cloudflare.com/containers/platform/limits: what a running instance is billed for whatever it
- * does. Checked against wrangler.toml, so the figure follows a change of type or fails.
- */
-const INSTANCE = { type: "standard-1", memoryGib: 4, diskGb: 8 };
-const configuredType = /\[\[env\.production\.containers\]\]\n(?:[^\n]+\n)*?instance_type = "([^"]+)"/.exec(
-  readFileSync(path.join(import.meta.dirname, "../wrangler.toml"), "utf8"),
-)?.[1];
-if (configuredType !== INSTANCE.type) throw new Error(`bench/cost.ts prices ${INSTANCE.type}, wrangler.toml runs ${configuredType}`);
-const instanceProvisionedSecond = INSTANCE.memoryGib * PRICE.containerGibSecond + INSTANCE.diskGb * PRICE.containerDiskGbSecond;
+/** What a running instance is billed for whatever it does: its memory and disk as provisioned. */
+const instanceProvisionedSecond = CONTAINER_INSTANCE.memoryGib * PRICE.containerGibSecond + CONTAINER_INSTANCE.diskGb * PRICE.containerDiskGbSecond;
 /** Sessions one container instance holds at once (the scraper's MAX_SESSIONS): a job occupies that share of an instance. */
 const SESSIONS_PER_INSTANCE = DEFAULT_MAX_SESSIONS;
 /** Results kept a month before a partner deletes or re-collects them: the storage line assumes it. */
@@ -162,7 +154,7 @@ try {
   const statementsSeen = [...new Set(Object.values(writers).flatMap(Object.keys))].sort();
   console.table(statementsSeen.map((statement) => ({ statement, ...Object.fromEntries(Object.entries(writers).map(([job, by]) => [job, by[statement] ?? 0])) })));
   console.log(
-    `container s = job time / ${SESSIONS_PER_INSTANCE} sessions per ${INSTANCE.type} instance, billed for its memory and disk (the idle tail before sleepAfter is not counted);` +
+    `container s = job time / ${SESSIONS_PER_INSTANCE} sessions per ${CONTAINER_INSTANCE.type} instance, billed for its memory and disk (the idle tail before sleepAfter is not counted);` +
       " container CPU = the scraper tree's CPU s during the job, billed by active use;" +
       " worker CPU ms is workerd's whole process on this machine, an upper bound on billed CPU.",
   );

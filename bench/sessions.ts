@@ -11,8 +11,8 @@
  * - the jobs' wall time against the first level's: it grows when the process, not the institution, is what a job
  *   waits for. On a machine shared with others it grows with their load too: the load average is printed.
  *
- * From the per-session figures it prints the sessions a standard-1 instance (1/2 vCPU, 4 GiB) holds under the rule
- * below.
+ * From the per-session figures it prints the sessions production's instance type (container-instance.ts) holds
+ * under the rule below.
  */
 import { mkdtempSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -23,6 +23,7 @@ import { type LocalStack, startLocalStack } from "../scripts/local-stack";
 import { bankLoginWorkspaces, type JobRun, percentile, runJob, stalls } from "./partner-jobs";
 import { machineBusySeconds, treeCpuSeconds, treeCpuSecondsByType } from "./process-cpu";
 import { treePssMb, treeRssMb } from "./process-memory";
+import { CONTAINER_INSTANCE } from "./container-instance";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const LEVELS = (process.env.BENCH_SESSIONS ?? "4,8,16,24").split(",").map(Number);
@@ -35,8 +36,7 @@ const SAMPLE_MS = 500;
 const WINDOW_MS = 5000;
 const POLL_MS = 1000;
 
-/** standard-1 (wrangler.toml's [[containers]]): 1/2 vCPU, 4 GiB. */
-const INSTANCE = { vcpu: 0.5, mb: 4096 };
+const INSTANCE_MB = CONTAINER_INSTANCE.memoryGib * 1024;
 /** Headroom: CPU demand at the busiest phase within 70% of the vCPU, memory within 60% (Chromium's spikes, a page heavier than the sandbox's). */
 const RULE = { cpu: 0.7, memory: 0.6 };
 /** Jobs this much slower than the first level's were waiting on CPU. */
@@ -208,11 +208,11 @@ try {
       console.log(`${r.sessions} sessions: CPU-bound here (p50 job ${(r.p50JobS / first.p50JobS).toFixed(2)}x the first level's, machine ${r.machineCores.toFixed(2)} cores busy): no verdict from it`);
       continue;
     }
-    const byCpu = Math.floor((RULE.cpu * INSTANCE.vcpu) / r.busiestPerSession);
-    const byMean = Math.floor((RULE.cpu * INSTANCE.vcpu) / r.cpuPerSessionSecond);
-    const byMemory = Math.floor((RULE.memory * INSTANCE.mb - r.idlePssMb) / r.pssPerSessionMb);
+    const byCpu = Math.floor((RULE.cpu * CONTAINER_INSTANCE.vcpu) / r.busiestPerSession);
+    const byMean = Math.floor((RULE.cpu * CONTAINER_INSTANCE.vcpu) / r.cpuPerSessionSecond);
+    const byMemory = Math.floor((RULE.memory * INSTANCE_MB - r.idlePssMb) / r.pssPerSessionMb);
     console.log(
-      `${r.sessions} sessions: a standard-1 instance holds ${Math.min(byCpu, byMemory)} (CPU at the busiest 5 s <= ${RULE.cpu * 100}% of ${INSTANCE.vcpu} vCPU: ${byCpu}; on the level's mean: ${byMean}; PSS <= ${RULE.memory * 100}% of ${INSTANCE.mb} MB: ${byMemory})${r.failed ? `; failed jobs: ${r.failures.join(", ")}` : ""}`,
+      `${r.sessions} sessions: a ${CONTAINER_INSTANCE.type} instance holds ${Math.min(byCpu, byMemory)} (CPU at the busiest 5 s <= ${RULE.cpu * 100}% of ${CONTAINER_INSTANCE.vcpu} vCPU: ${byCpu}; on the level's mean: ${byMean}; PSS <= ${RULE.memory * 100}% of ${INSTANCE_MB} MB: ${byMemory})${r.failed ? `; failed jobs: ${r.failures.join(", ")}` : ""}`,
     );
   }
   if (stalls.unansweredPolls) console.log(`polls unanswered and sent again: ${stalls.unansweredPolls}`);

@@ -21,11 +21,12 @@ import { openBankingKeysFromEnv, openBankingTokens } from "./open-banking";
 
 /**
  * Sessions (and logins in flight) one instance holds when MAX_SESSIONS is unset, from `npm run bench:sessions`
- * (docs/capacity.md, "Sessions per instance"): with bench:cost's 12-month job at 300 ms a page, 2 browser sessions
- * used 0.33 of a core in their busiest 5 s and 3 used 0.47 to 0.50, so a standard-1's 1/2 vCPU holds 2 within 70% of it.
- * Memory would allow about 19 (115 MB of PSS a session): CPU, not memory, sets the number.
+ * (docs/capacity.md, "Sessions per instance", stop 68): with bench:cost's 12-month job at 300 ms a page, 8 sessions
+ * asked 0.135 cores a session in their busiest 5 s and 12 asked 0.116, so a standard-3's 2 vCPU holds 10 to 12 within
+ * 70% of them; 10, the lower. Memory would allow far more (about 41 MB of PSS a session). Since Containers bill CPU by
+ * active use and memory as provisioned, an instance of more vCPU spreads its memory over more sessions.
  */
-export const DEFAULT_MAX_SESSIONS = 2;
+export const DEFAULT_MAX_SESSIONS = 10;
 
 export interface ScraperOptions {
   port: number;

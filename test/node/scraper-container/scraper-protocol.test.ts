@@ -115,15 +115,15 @@ describe("scraper session cap", () => {
     for (const r of opened) await call("DELETE", `/sessions/${r.body.sessionId}`);
   });
 
-  it("holds 2 sessions when MAX_SESSIONS is unset, what bench:sessions measured a standard-1 instance to carry", async () => {
+  it("holds 10 sessions when MAX_SESSIONS is unset, what bench:sessions measured a standard-3 instance to carry", async () => {
     const uncapped = await startScraper({ port: 0, sharedSecret: SECRET, sandboxBaseUrl: sandbox.url });
     try {
       const login = () => fetch(`${uncapped.url}/sessions`, { method: "POST", headers: { Authorization: scraperAuthorization(SECRET), "Content-Type": "application/json" }, body: JSON.stringify({ providerCode: "sandbox.bank", credential: { authMethod: "PROVIDER_LOGIN", loginId: "user_good", password: "pass_good" } }) });
-      const burst = await Promise.all(Array.from({ length: 3 }, async () => {
+      const burst = await Promise.all(Array.from({ length: 11 }, async () => {
         const response = await login();
         return { status: response.status, body: (await response.json()) as { failure?: { code: string } } };
       }));
-      expect(burst.map((r) => r.status).sort()).toEqual([201, 201, 429]);
+      expect(burst.map((r) => r.status).sort()).toEqual([...Array(10).fill(201), 429]);
       expect(burst.find((r) => r.status === 429)!.body.failure!.code).toBe("ENGINE_CONCURRENCY_LIMIT");
     } finally {
       await uncapped.close();

@@ -80,10 +80,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       seed: { ...spec, workspaceId: crypto.randomUUID(), name: workspace, apiKey: newApiKey() },
     }));
     const stack = await startLocalStack({
-      // Files sharing a stack run jobs side by side: unless a profile says otherwise, the sessions they ran with before
-      // the measured default (2, docs/capacity.md), so none waits for a slot. What an instance carries is
-      // bench:sessions' to measure, not theirs.
-      scraperMaxSessions: 8,
       ...options,
       seeds: [...seeds, ...named.map((n) => n.seed)],
       port: await freePort(),
