@@ -60,8 +60,10 @@ const ACCOUNTS_SCRIPT = `
 
 /**
  * The bank's page changes (sandbox/page-changes.ts): `transactions-redesign` renders the transaction table's cells
- * under new class names (a known page with content the adapter cannot read); `login-interstitial` sends a login to a
- * security notice page the adapter has never seen, instead of the accounts.
+ * under new class names (a known page with content the adapter cannot read), and its inquiry answers rows under new
+ * field names, as a redesign ships its page and its API together: a page opened before the change meets it at its next
+ * inquiry. `login-interstitial` sends a login to a security notice page the adapter has
+ * never seen, instead of the accounts.
  */
 export const BANK_PAGE_CHANGES = ["transactions-redesign", "login-interstitial"] as const;
 type BankPageChange = (typeof BANK_PAGE_CHANGES)[number];
@@ -69,7 +71,11 @@ type BankPageChange = (typeof BANK_PAGE_CHANGES)[number];
 const CELL_CLASSES = ["at", "desc", "out num", "in num", "balance num", "branch", "ref"];
 const REDESIGNED_CELL_CLASSES = ["tx-date", "tx-memo", "tx-debit amt", "tx-credit amt", "tx-balance amt", "tx-branch", "tx-no"];
 
-const transactionsScript = (cellClasses: readonly string[]) => `
+/** A row of the inquiry's answer as its cells in table order, under the fields of before the redesign and after it. */
+const ROW_CELLS = "[r.at, r.desc, r.out, r.in, r.balance, r.branch, r.ref]";
+const REDESIGNED_ROW_CELLS = "[r.txDate, r.memo, r.debit, r.credit, r.balanceAfter, r.branchName, r.txNo]";
+
+const transactionsScript = (cellClasses: readonly string[], rowCells: string) => `
 const CELLS = ${JSON.stringify(cellClasses)};
 const state = { page: 1 };
 async function inquire(pageNo) {
@@ -86,9 +92,9 @@ async function inquire(pageNo) {
   tbody.textContent = "";
   for (const r of body.rows) {
     const tr = document.createElement("tr");
-    for (const [cls, text] of [[CELLS[0], r.at], [CELLS[1], r.desc], [CELLS[2], r.out], [CELLS[3], r.in], [CELLS[4], r.balance], [CELLS[5], r.branch], [CELLS[6], r.ref]]) {
+    for (const [i, text] of (${rowCells}).entries()) {
       if (text === undefined) continue;
-      const td = document.createElement("td"); td.className = cls; td.textContent = text; tr.append(td);
+      const td = document.createElement("td"); td.className = CELLS[i]; td.textContent = text; tr.append(td);
     }
     tbody.append(tr);
   }
@@ -172,8 +178,9 @@ export function bankSite(options: BankSiteOptions) {
       ref: e.identifier,
     }));
     // A broken upstream: cells go missing and numbers turn to placeholders.
-    const served = fault === "malformed" ? rows.map((r) => ({ at: r.at, desc: r.desc, out: "###", balance: undefined })) : rows;
-    sendJson(res, 200, { rows: served, page: pageNo, totalPages, totalCount: entries.length });
+    const served = fault === "malformed" ? rows.map((r) => ({ ...r, in: undefined, out: "###", balance: undefined, branch: undefined, ref: undefined })) : rows;
+    const shaped = pageChanges.has(session.loginId, "transactions-redesign") ? served.map((r) => ({ txDate: r.at, memo: r.desc, debit: r.out, credit: r.in, balanceAfter: r.balance, branchName: r.branch, txNo: r.ref })) : served;
+    sendJson(res, 200, { rows: shaped, page: pageNo, totalPages, totalCount: entries.length });
   }
 
   function accountOptions(session: Session) {
@@ -236,7 +243,7 @@ export function bankSite(options: BankSiteOptions) {
 <p id="inquiryError" class="error" role="alert"></p>
 <div id="txResult" data-state="idle"><p>총 <span id="txCount">0</span>건 · <span id="pageInfo"></span></p>
 <table id="txTable"><thead><tr><th>거래일시</th><th>적요</th><th>찾으신금액</th><th>맡기신금액</th><th>거래후잔액</th><th>거래점</th><th>거래번호</th></tr></thead><tbody></tbody></table>
-<button id="btnNext" type="button" disabled>다음</button></div>`, transactionsScript(pageChanges.has(session.loginId, "transactions-redesign") ? REDESIGNED_CELL_CLASSES : CELL_CLASSES)));
+<button id="btnNext" type="button" disabled>다음</button></div>`, (pageChanges.has(session.loginId, "transactions-redesign") ? transactionsScript(REDESIGNED_CELL_CLASSES, REDESIGNED_ROW_CELLS) : transactionsScript(CELL_CLASSES, ROW_CELLS))));
       case "api/transactions":
         return transactionsApi(session, url, req, res);
       case "logout":
