@@ -3,6 +3,7 @@ import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { failureFromText } from "./failures";
 import { parseAmount, parseKstDateTime } from "../kit/display-values";
+import { toInquiryForm } from "../kit/inquiry-page";
 import { open, press, settle } from "../kit/page-state";
 
 interface TxRow {
@@ -19,7 +20,6 @@ const READ_ROWS = `[...document.querySelectorAll("#txTable tbody tr")].map((tr) 
   return { at: cell("at"), desc: cell("desc"), out: cell("out"), in: cell("in"), balance: cell("balance"), ref: cell("ref") };
 })`;
 
-const INQUIRY_PAGE_DONE = `location.pathname.endsWith("/transactions") && document.querySelector("#txResult")?.dataset.state === "done"`;
 const resultOnPage = (page: number) => `document.querySelector("#txResult")?.dataset.state === "done" && document.querySelector("#txResult")?.dataset.page === "${page}"`;
 
 function toRecord(row: TxRow, unit: TaskUnit): RawRecord {
@@ -43,16 +43,12 @@ function toRecord(row: TxRow, unit: TaskUnit): RawRecord {
 export async function transactionRecords(page: BrowserPage, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]> {
   const { target, segment } = unit;
   if (!target || !segment) throw malformed("transaction unit needs an account and a date window");
-  // The inquiry page a session's last unit left answers the next one as a person asks again on it: opening it anew cost
-  // Chromium a document (HTML, script, style, layout) a unit, 42% of the scraper's CPU a 36-unit job (docs/capacity.md,
-  // stop 68). A page that ended otherwise (loading, an error line, elsewhere) is opened anew, as every unit did before.
-  if (!(await page.evaluate(INQUIRY_PAGE_DONE))) {
+  await toInquiryForm(page, "/transactions", "#txResult", "page", async () => {
     await open(page, new URL("transactions", ctx.baseUrl).toString(), ctx);
     await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
-  }
+  });
   await page.select("#acctSelect", target.id);
-  // The last inquiry's result says page 1 too: its mark goes, so the wait below is for this inquiry's first page.
-  await page.evaluate(`delete document.getElementById("txResult").dataset.page; document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
+  await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
   await press(page, "#btnInquiry");
   const records: RawRecord[] = [];
   for (let pageNo = 1; ; pageNo++) {

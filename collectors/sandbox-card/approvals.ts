@@ -3,6 +3,7 @@ import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { ProviderFailure } from "../adapter";
 import { parseAmount, parseKstDateTime } from "../kit/display-values";
 import { malformed } from "../kit/failure-text";
+import { toInquiryForm } from "../kit/inquiry-page";
 import { open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 import { closeNoticeLayer } from "./notice-layer";
@@ -68,9 +69,11 @@ function toRecord(row: Record<string, string | null>): RawRecord {
 export async function approvalRecords(page: BrowserPage, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]> {
   const { target, segment } = unit;
   if (!target || !segment) throw malformed("approval unit needs a card and a date window");
-  await open(page, new URL("approvals", ctx.baseUrl).toString(), ctx);
-  await settle(page, FORM_READY, ctx, failureFromText);
-  await closeNoticeLayer(page, ctx);
+  await toInquiryForm(page, "/approvals", "#result", "batch", async () => {
+    await open(page, new URL("approvals", ctx.baseUrl).toString(), ctx);
+    await settle(page, FORM_READY, ctx, failureFromText);
+    await closeNoticeLayer(page, ctx);
+  });
   // Options carry the site's own card keys; the masked number is only in their text.
   const option = (await page.evaluate(`[...document.querySelectorAll("#cardSelect option")].find((o) => o.textContent.endsWith(" " + ${JSON.stringify(target.id)}))?.value ?? ""`)) as string;
   if (!option) throw new ProviderFailure("INVALID_CARD_FOR_SERVICE", `the issuer does not show ${target.id}`);

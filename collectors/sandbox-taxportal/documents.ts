@@ -4,6 +4,7 @@ import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 import type { AdapterContext, BrowserPage } from "../adapter";
 import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
+import { toInquiryForm } from "../kit/inquiry-page";
 import { open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 import { kstIso } from "../../contracts/korean-time";
@@ -38,8 +39,10 @@ export async function documentRecords(page: BrowserPage, unit: TaskUnit, ctx: Ad
   const record = RECORDS[unit.schema];
   if (!record || !unit.segment) throw malformed(`no document inquiry for ${unit.schema}`);
   const fields = new Map(fieldInfos(record).map((f) => [f.name, f]));
-  await open(page, new URL("inquiry", ctx.baseUrl).toString(), ctx);
-  await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
+  await toInquiryForm(page, "/inquiry", "#result", "page", async () => {
+    await open(page, new URL("inquiry", ctx.baseUrl).toString(), ctx);
+    await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
+  });
   await page.select("#docType", unit.schema);
   await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(unit.segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(unit.segment.end)};`);
   await press(page, "#btnInquiry");
