@@ -1,7 +1,8 @@
 /**
  * Sessions a container instance holds (docs/capacity.md, "Sessions per instance"): one scraper process, the local
  * stand-in for one instance, holds K sessions at once, each a workspace running bench:cost's transactions job (12
- * months x 3 accounts, sandbox page latency 300 ms) several times in a row. Starts are spread over a few seconds so
+ * months x 3 accounts, sandbox page latency 300 ms; BENCH_JOB=card|taxportal: a year of card approvals or sales tax
+ * invoices) several times in a row. Starts are spread over a few seconds so
  * that logins do not all fall together, as jobs arrive in production. For each K it prints, from /proc and the
  * scraper's /stats sampled twice a second:
  *
@@ -42,8 +43,16 @@ const RULE = { cpu: 0.7, memory: 0.6 };
 /** Jobs this much slower than the first level's were waiting on CPU. */
 const STRETCHED = 1.25;
 
-/** bench:cost's transactions job. */
-const JOB = { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2025-01-01", dateRangeEnd: "2025-12-31" } };
+const YEAR = { dateRangeStart: "2025-01-01", dateRangeEnd: "2025-12-31" };
+/** bench:cost's transactions job by default; BENCH_JOB=card|taxportal runs a year of another sandbox institution's units instead. */
+const JOBS = {
+  bank: { providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: YEAR },
+  card: { providerCode: "sandbox.card", schema: "card.approvals.corp.v1", params: YEAR },
+  taxportal: { providerCode: "sandbox.taxportal", schema: "taxportal.tax-invoices.sales.v1", params: YEAR },
+};
+const JOB_NAME = process.env.BENCH_JOB ?? "bank";
+if (!(JOB_NAME in JOBS)) throw new Error(`BENCH_JOB is one of ${Object.keys(JOBS).join(", ")}, not ${JOB_NAME}`);
+const JOB = JOBS[JOB_NAME as keyof typeof JOBS];
 
 interface Sample {
   at: number;
@@ -156,7 +165,8 @@ async function level(stack: LocalStack, sessions: number) {
 }
 
 const maxSessions = Math.max(...LEVELS);
-const seeds = bankLoginWorkspaces(maxSessions, "sessions");
+// The tax portal's first way in is a certificate; the bank's and the card issuer's, the ID login every seed has.
+const seeds = bankLoginWorkspaces(maxSessions, "sessions").map((seed) => ({ ...seed, certificate: JOB.providerCode === "sandbox.taxportal" }));
 const stack = await startLocalStack({
   port: await freePort(),
   sandboxPort: await freePort(),

@@ -3,6 +3,7 @@ import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { ProviderFailure } from "../adapter";
 import { parseAmount, parseKstDateTime } from "../kit/display-values";
 import { malformed } from "../kit/failure-text";
+import { askOnInquiryPage } from "../kit/inquiry-page";
 import { open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 import { closeNoticeLayer } from "./notice-layer";
@@ -68,24 +69,28 @@ function toRecord(row: Record<string, string | null>): RawRecord {
 export async function approvalRecords(page: BrowserPage, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]> {
   const { target, segment } = unit;
   if (!target || !segment) throw malformed("approval unit needs a card and a date window");
-  await open(page, new URL("approvals", ctx.baseUrl).toString(), ctx);
-  await settle(page, FORM_READY, ctx, failureFromText);
-  await closeNoticeLayer(page, ctx);
-  // Options carry the site's own card keys; the masked number is only in their text.
-  const option = (await page.evaluate(`[...document.querySelectorAll("#cardSelect option")].find((o) => o.textContent.endsWith(" " + ${JSON.stringify(target.id)}))?.value ?? ""`)) as string;
-  if (!option) throw new ProviderFailure("INVALID_CARD_FOR_SERVICE", `the issuer does not show ${target.id}`);
-  await page.select("#cardSelect", option);
-  const dotted = (date: string) => JSON.stringify(date.replace(/-/g, "."));
-  await page.evaluate(`document.getElementById("startDate").value = ${dotted(segment.start)}; document.getElementById("endDate").value = ${dotted(segment.end)};`);
-  await press(page, "#btnInquiry");
-  for (let batch = 1; ; batch++) {
-    await settle(page, batchLoaded(batch), ctx, failureFromText);
-    if (!((await page.evaluate(`!document.getElementById("btnMore").hidden`)) as boolean)) break;
-    await press(page, "#btnMore");
-  }
-  const rows = (await page.evaluate(READ_ROWS)) as Record<string, string | null>[];
-  // The site states its total; a mismatch means rows were lost between batches.
-  const total = Number(await page.evaluate(`document.getElementById("totalCount").textContent`));
-  if (total !== rows.length) throw malformed(`issuer reports ${total} approvals, read ${rows.length}`);
-  return rows.map(toRecord);
+  const openInquiry = async () => {
+    await open(page, new URL("approvals", ctx.baseUrl).toString(), ctx);
+    await settle(page, FORM_READY, ctx, failureFromText);
+    await closeNoticeLayer(page, ctx);
+  };
+  return askOnInquiryPage(page, { path: "/approvals", result: "#result", mark: "batch", open: openInquiry }, async () => {
+    // Options carry the site's own card keys; the masked number is only in their text.
+    const option = (await page.evaluate(`[...document.querySelectorAll("#cardSelect option")].find((o) => o.textContent.endsWith(" " + ${JSON.stringify(target.id)}))?.value ?? ""`)) as string;
+    if (!option) throw new ProviderFailure("INVALID_CARD_FOR_SERVICE", `the issuer does not show ${target.id}`);
+    await page.select("#cardSelect", option);
+    const dotted = (date: string) => JSON.stringify(date.replace(/-/g, "."));
+    await page.evaluate(`document.getElementById("startDate").value = ${dotted(segment.start)}; document.getElementById("endDate").value = ${dotted(segment.end)};`);
+    await press(page, "#btnInquiry");
+    for (let batch = 1; ; batch++) {
+      await settle(page, batchLoaded(batch), ctx, failureFromText);
+      if (!((await page.evaluate(`!document.getElementById("btnMore").hidden`)) as boolean)) break;
+      await press(page, "#btnMore");
+    }
+    const rows = (await page.evaluate(READ_ROWS)) as Record<string, string | null>[];
+    // The site states its total; a mismatch means rows were lost between batches.
+    const total = Number(await page.evaluate(`document.getElementById("totalCount").textContent`));
+    if (total !== rows.length) throw malformed(`issuer reports ${total} approvals, read ${rows.length}`);
+    return rows.map(toRecord);
+  });
 }

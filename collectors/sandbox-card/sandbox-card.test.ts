@@ -77,6 +77,28 @@ describe("sandbox card adapter in Chromium", () => {
     expect(new Set(truth.map((a) => a.status))).toEqual(new Set(["APPROVED", "CANCELLED", "PARTIALLY_CANCELLED", "DECLINED"]));
   });
 
+  it("answers a session's units on the one approvals page it opened, each unit its own window exactly", async () => {
+    await login();
+    const targets = await sandboxCard.discoverTargets(page, APPROVALS, ctx);
+    // Windows of a day or a few: each fits one batch, so each unit's first batch follows one that said batch 1 too.
+    const windows = [{ start: "2026-03-02", end: "2026-03-06" }, { start: "2026-03-09", end: "2026-03-09" }];
+    const documents = new Set<unknown>();
+    let read = 0;
+    let unitIndex = 0;
+    for (const target of targets) {
+      for (const segment of windows) {
+        const records = withSchema(APPROVALS, await sandboxCard.collect(page, { ...unit(target, segment), unitIndex: unitIndex++ }, ctx));
+        expect([...records].sort(byTransaction)).toEqual(cardGroundTruth("user_good", segment).approvals.filter((a) => a.cardNumberMasked === target.id).sort(byTransaction));
+        read += records.length;
+        // A document's time origin is its own: one origin over every unit is one approvals page, opened once.
+        documents.add(await page.evaluate("performance.timeOrigin"));
+      }
+    }
+    expect(unitIndex).toBe(targets.length * windows.length);
+    expect(read).toBeGreaterThan(0);
+    expect(documents.size).toBe(1);
+  });
+
   it("reads approvals the issuer has authorised but not yet captured", async () => {
     const range = { start: fromDay(toDay(kstDate()) - 6), end: kstDate() };
     // On about one day in 80, a login's last week holds nothing still waiting for capture; the logins' histories

@@ -4,6 +4,7 @@ import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 import type { AdapterContext, BrowserPage } from "../adapter";
 import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
+import { askOnInquiryPage } from "../kit/inquiry-page";
 import { open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 import { kstIso } from "../../contracts/korean-time";
@@ -36,29 +37,34 @@ function value(text: string, field: FieldInfo): unknown {
 /** One document type over one date window (at most the portal's 31 days), every result page. */
 export async function documentRecords(page: BrowserPage, unit: TaskUnit, ctx: AdapterContext): Promise<RawRecord[]> {
   const record = RECORDS[unit.schema];
-  if (!record || !unit.segment) throw malformed(`no document inquiry for ${unit.schema}`);
+  const { segment } = unit;
+  if (!record || !segment) throw malformed(`no document inquiry for ${unit.schema}`);
   const fields = new Map(fieldInfos(record).map((f) => [f.name, f]));
-  await open(page, new URL("inquiry", ctx.baseUrl).toString(), ctx);
-  await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
-  await page.select("#docType", unit.schema);
-  await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(unit.segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(unit.segment.end)};`);
-  await press(page, "#btnInquiry");
-  const records: RawRecord[] = [];
-  for (let pageNo = 1; ; pageNo++) {
-    await settle(page, `document.querySelector("#result")?.dataset.state === "done" && document.querySelector("#result")?.dataset.page === "${pageNo}"`, ctx, failureFromText);
-    const table = (await page.evaluate(READ_TABLE)) as { columns: string[]; rows: string[][] };
-    for (const row of table.rows) {
-      if (row.length !== table.columns.length) throw malformed("document row does not match the header");
-      records.push(Object.fromEntries(table.columns.map((name, i) => {
-        const field = fields.get(name);
-        if (!field) throw malformed(`unknown column ${name}`);
-        return [name, value(row[i]!, field)];
-      })));
+  const openInquiry = async () => {
+    await open(page, new URL("inquiry", ctx.baseUrl).toString(), ctx);
+    await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
+  };
+  return askOnInquiryPage(page, { path: "/inquiry", result: "#result", mark: "page", open: openInquiry }, async () => {
+    await page.select("#docType", unit.schema);
+    await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
+    await press(page, "#btnInquiry");
+    const records: RawRecord[] = [];
+    for (let pageNo = 1; ; pageNo++) {
+      await settle(page, `document.querySelector("#result")?.dataset.state === "done" && document.querySelector("#result")?.dataset.page === "${pageNo}"`, ctx, failureFromText);
+      const table = (await page.evaluate(READ_TABLE)) as { columns: string[]; rows: string[][] };
+      for (const row of table.rows) {
+        if (row.length !== table.columns.length) throw malformed("document row does not match the header");
+        records.push(Object.fromEntries(table.columns.map((name, i) => {
+          const field = fields.get(name);
+          if (!field) throw malformed(`unknown column ${name}`);
+          return [name, value(row[i]!, field)];
+        })));
+      }
+      if (!((await page.evaluate(`!document.getElementById("btnNext").disabled`)) as boolean)) break;
+      await press(page, "#btnNext");
     }
-    if (!((await page.evaluate(`!document.getElementById("btnNext").disabled`)) as boolean)) break;
-    await press(page, "#btnNext");
-  }
-  const total = Number(await page.evaluate(`document.getElementById("count").textContent`));
-  if (total !== records.length) throw malformed(`portal reports ${total} documents, read ${records.length}`);
-  return records;
+    const total = Number(await page.evaluate(`document.getElementById("count").textContent`));
+    if (total !== records.length) throw malformed(`portal reports ${total} documents, read ${records.length}`);
+    return records;
+  });
 }

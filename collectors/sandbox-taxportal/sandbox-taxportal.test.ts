@@ -64,6 +64,27 @@ describe("sandbox tax portal adapter in Chromium", () => {
     expect(truth.flatMap(specViolations)).toEqual([]);
   });
 
+  it("answers a session's units on the one inquiry page it opened, each unit its document type and window exactly", async () => {
+    const page = await loggedIn(await certificate({ idn: "1208800767" }));
+    // Windows of a few days: each fits one result page, so each unit's first page follows one that said page 1 too.
+    const windows = [{ start: "2026-03-02", end: "2026-03-04" }, { start: "2026-03-05", end: "2026-03-05" }];
+    const documents = new Set<unknown>();
+    let read = 0;
+    let unitIndex = 0;
+    for (const schema of Object.keys(DOCUMENT_TYPES) as DocumentType[]) {
+      for (const segment of windows) {
+        const records = await sandboxTaxPortal.collect(page, { jobId: "t", unitIndex: unitIndex++, schema, target: null, segment, params: {} }, ctx);
+        expect(records.map((r) => ({ schema, ...r }))).toEqual(documentsOf("1208800767", schema, segment));
+        read += records.length;
+        // A document's time origin is its own: one origin over every unit is one inquiry page, opened once.
+        documents.add(await page.evaluate("performance.timeOrigin"));
+      }
+    }
+    expect(unitIndex).toBe(Object.keys(DOCUMENT_TYPES).length * windows.length);
+    expect(read).toBeGreaterThan(0);
+    expect(documents.size).toBe(1);
+  });
+
   it("reads invoice lines that add up to the invoices of the same month, and card purchases whose parts make their totals", async () => {
     const page = await loggedIn(await certificate({ idn: "1208800767" }));
     const segment = { start: "2026-03-01", end: "2026-03-31" };

@@ -1,0 +1,43 @@
+import { type BrowserPage, UnreadablePage } from "../adapter";
+
+/** A site's inquiry page: where it is, the element whose `data-state` says an inquiry is done, its page or batch mark, how to open it. */
+export interface InquiryPage {
+  path: string;
+  result: string;
+  mark: string;
+  open: () => Promise<void>;
+}
+
+/** The pages whose last unit was answered whole on them: only such a page is asked again. */
+const answered = new WeakSet<BrowserPage>();
+
+/**
+ * Asks a session's unit on the inquiry page the last unit left, as a person asks again on it: opening it anew cost
+ * Chromium a document (HTML, script, style, layout) a unit, 42% of the scraper's CPU a 36-unit bank job
+ * (docs/capacity.md, stop 68). The page is opened anew, as every unit did before, when the last unit failed on it or
+ * it ended otherwise (still loading, an error line, elsewhere); and when a kept page's answer cannot be read, before
+ * the unit fails on it: the site may have changed since it was opened, and the failure (and its report) is then the
+ * new page's. The last result's mark goes before each inquiry: the new inquiry's first page says 1 too, and a wait for
+ * it must not end on the last one's.
+ */
+export async function askOnInquiryPage<T>(page: BrowserPage, inquiry: InquiryPage, ask: () => Promise<T>): Promise<T> {
+  const result = `document.querySelector(${JSON.stringify(inquiry.result)})`;
+  const finished = `location.pathname.endsWith(${JSON.stringify(inquiry.path)}) && ${result}?.dataset.state === "done"`;
+  const kept = answered.has(page) && ((await page.evaluate(finished)) as boolean);
+  answered.delete(page);
+  const askAfresh = async () => {
+    await page.evaluate(`delete ${result}?.dataset[${JSON.stringify(inquiry.mark)}]`);
+    const answer = await ask();
+    answered.add(page);
+    return answer;
+  };
+  if (kept) {
+    try {
+      return await askAfresh();
+    } catch (failure) {
+      if (!(failure instanceof UnreadablePage)) throw failure;
+    }
+  }
+  await inquiry.open();
+  return askAfresh();
+}
