@@ -6,7 +6,7 @@
 export function pathAsSent(url: string): string {
   const start = url.indexOf("/", url.indexOf("://") + 3);
   if (start === -1) return "/";
-  let end = start;
-  while (end < url.length && url[end] !== "?" && url[end] !== "#") end++;
-  return url.slice(start, end);
+  const query = url.indexOf("?", start);
+  const fragment = url.indexOf("#", start);
+  return url.slice(start, query === -1 ? (fragment === -1 ? url.length : fragment) : fragment === -1 ? query : Math.min(query, fragment));
 }
