@@ -13,6 +13,8 @@ export interface ApiVariables extends BaseVariables {
   logsBody: true | undefined;
   /** Set by a route whose repeated reads answered the same fold into one row of the request log (request-log.ts, FOLDS_REPEATS). */
   foldsRepeats: true | undefined;
+  /** The text of the 200 answer such a route made (request-log.ts, `foldedJson`): what its log row's fold hashes. */
+  foldedAnswer: string | undefined;
 }
 
 export interface ApiEnv {

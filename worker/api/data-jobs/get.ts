@@ -5,7 +5,7 @@ import { DataJobSchema, JobIdParamSchema } from "./shapes";
 import { errorResponses } from "../../platform/http/error-responses";
 import { loadJob } from "./load-job";
 import { businessScoped } from "../guards";
-import { FOLDS_REPEATS } from "../request-log";
+import { FOLDS_REPEATS, foldedJson } from "../request-log";
 
 export const route = businessScoped(createRoute({
   method: "get",
@@ -21,4 +21,4 @@ export const route = businessScoped(createRoute({
   },
 }), FOLDS_REPEATS);
 
-export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => c.json(jobView(await loadJob(c, c.req.valid("param").id), pollIntervalMs(c.env)), 200);
+export const handler: RouteHandler<typeof route, ApiEnv> = async (c) => foldedJson(c, jobView(await loadJob(c, c.req.valid("param").id), pollIntervalMs(c.env)));

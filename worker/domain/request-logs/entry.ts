@@ -21,8 +21,8 @@ export interface AnsweredRequest {
   bodyText: Promise<string> | undefined;
   /** The error envelope of a JSON error answer, else undefined. */
   errorEnvelope: Promise<unknown> | undefined;
-  /** The 200 answer's body of a route whose repeats fold (api/request-log.ts, FOLDS_REPEATS), else undefined. */
-  answerText: Promise<string> | undefined;
+  /** The 200 answer's text of a route whose repeats fold, as the route made it (api/request-log.ts, FOLDS_REPEATS), else undefined. */
+  answerText: string | undefined;
   startedAt: number;
 }
 
@@ -85,9 +85,8 @@ export const isRefusalFold = (entry: Pick<RequestLogEntry, "collapseKey" | "erro
 async function collapseKeyOf(answered: AnsweredRequest, refused: boolean): Promise<string | null> {
   const minute = `${answered.apiKeyId}:${answered.startedAt - (answered.startedAt % MINUTE_MS)}`;
   if (refused) return minute;
-  const answer = await settled(answered.answerText);
-  if (answer === undefined) return null;
-  return `${minute}:${await foldDigest(JSON.stringify([answered.workspaceId, answered.method, answered.path, answered.query, answered.status, answer]))}`;
+  if (answered.answerText === undefined) return null;
+  return `${minute}:${await foldDigest(JSON.stringify([answered.workspaceId, answered.method, answered.path, answered.query, answered.status, answered.answerText]))}`;
 }
 
 /** How many folded texts' digests an isolate keeps, and the longest text kept: at most some 1 MB of them. */

@@ -6,6 +6,7 @@ import { cardMasked, REDACTED, redact, TRUNCATED } from "../../../../worker/doma
 import { findRequestLog, insertRequestLogs, omittedOn } from "../../../../worker/domain/request-logs/store";
 import { PLAN_REQUEST_LOG } from "../../../../worker/domain/workspaces/plans";
 import { kstDate } from "../../../../contracts/korean-time";
+import { sha256Hex } from "../../../../worker/platform/lib/crypto";
 import { call, callJson, createWorkspace, TX_JOB } from "../../../support/workers/helpers";
 import { logEntry, logged, logId, sent } from "../../../support/workers/request-log-helpers";
 import { rowsWrittenMeter } from "../../../support/workers/rows-written";
@@ -218,6 +219,47 @@ describe("the request log's bounds", () => {
       expect(digest.mock.calls.filter(([, data]) => new TextDecoder().decode(data as Uint8Array).includes(path))).toHaveLength(1);
     } finally {
       digest.mockRestore();
+    }
+  });
+
+  it("folds a polled job's answer as it was sent, without reading a copy of it", async () => {
+    const ws = await createWorkspace();
+    const job = (await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB })).body;
+    const path = `/api/v1/data-jobs/${job.id}`;
+    const clone = vi.spyOn(Response.prototype, "clone");
+    try {
+      for (let i = 0; i < 3; i++) await sent(path, { key: ws.apiKey });
+      await vi.waitFor(async () => expect((await rowsOf(ws.workspaceId)).filter((r) => r.path === path).reduce((n, r) => n + r.repeat_count, 0)).toBe(3), { timeout: 30_000, interval: 200 });
+      expect(clone).not.toHaveBeenCalled();
+    } finally {
+      clone.mockRestore();
+    }
+  });
+
+  it("keeps a polled job's fold, count and path as it came, for a percent-encoded path too", async () => {
+    const ws = await createWorkspace();
+    const job = (await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: TX_JOB })).body;
+    const plain = `/api/v1/data-jobs/${job.id}`;
+    // The same job with its id's first character percent-encoded: answered alike, logged and folded under the path sent.
+    const encoded = `/api/v1/data-jobs/%${job.id.charCodeAt(0).toString(16).toUpperCase()}${job.id.slice(1)}`;
+    const answers = new Map<string, string>();
+    for (const path of [plain, plain, encoded, encoded, encoded]) {
+      const response = await call(path, { key: ws.apiKey });
+      expect(response.status).toBe(200);
+      answers.set(path, await response.text());
+    }
+    expect(answers.get(encoded)).toBe(answers.get(plain));
+    const rowsAt = async (path: string) => (await rowsOf(ws.workspaceId)).filter((r) => r.path === path);
+    await vi.waitFor(
+      async () => expect(await Promise.all([plain, encoded].map(async (p) => (await rowsAt(p)).reduce((n, r) => n + r.repeat_count, 0)))).toEqual([2, 3]),
+      { timeout: 30_000, interval: 200 },
+    );
+    for (const path of [plain, encoded]) {
+      for (const row of await rowsAt(path)) {
+        // The fold's text as entry.ts has always made it: workspace, method, path as sent, query, status and the answer's text.
+        const digest = await sha256Hex(JSON.stringify([ws.workspaceId, "GET", path, {}, 200, answers.get(path)]));
+        expect(row.collapse_key).toBe(`${ws.apiKeyId}:${row.created_at - (row.created_at % 60_000)}:${digest}`);
+      }
     }
   });
 
