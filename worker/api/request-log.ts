@@ -5,7 +5,6 @@ import { shownPrefix } from "../domain/api-keys/store";
 import { recordRequest } from "../domain/request-logs/record";
 import { flagOn } from "../platform/configuration";
 import { afterAnswer } from "../platform/http/after-answer";
-import { pathAsSent } from "../platform/http/path-as-sent";
 import type { RouteFront } from "../platform/http/route-fronts";
 import { bearerKey } from "./authenticate";
 import type { ApiEnv } from "./context";
@@ -61,6 +60,19 @@ export function foldedJson<T extends JSONValue | {}>(c: Context<ApiEnv>, value: 
  */
 const bodyRead = (c: Context<ApiEnv>): Promise<string> | undefined =>
   c.get("logsBody") && Object.keys(c.req.bodyCache).length > 0 ? c.req.text() : undefined;
+
+/**
+ * A request URL's path as it came, percent-encoded, as `new URL(url).pathname` gives it for a URL the runtime has
+ * already parsed and serialized (a Request's url), without parsing it again: the log takes it for every request after
+ * the answer (docs/benchmarks.md, stop 68). Hono's `c.req.path` is no substitute: it decodes a path with a `%`.
+ */
+function pathAsSent(url: string): string {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  const fragment = url.indexOf("#", start);
+  return url.slice(start, query === -1 ? (fragment === -1 ? url.length : fragment) : fragment === -1 ? query : Math.min(query, fragment));
+}
 
 /**
  * Puts every /api/v1 request an API key made in its workspace's request log. Mounted outside the rate limit, so a 429
