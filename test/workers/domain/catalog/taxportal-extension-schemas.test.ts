@@ -13,33 +13,21 @@ const SCHEMAS = ["taxportal.tax-invoice-lines.v1", "taxportal.business-card-purc
 
 describe("the tax portal's extension schemas through the public API, against the sandbox tax portal", () => {
   it.each(SCHEMAS)("collects %s and answers the ground truth in JSON and, under the Korean labels, in CSV", async (schema) => {
-    const member = ID_MEMBERS[0]!;
-    const ws = await createWorkspace({ businessNumber: member.businessNumber });
-    await addCredential(ws.workspaceId, "sandbox.taxportal", { authMethod: "PROVIDER_LOGIN", loginId: member.loginId, password: member.password, secondFactor: member.residentPrefix });
-    const created = await callJson<Json>("/api/v1/data-jobs", { method: "POST", key: ws.apiKey, json: { providerCode: "sandbox.taxportal", schema, params: PERIOD } });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const job = await vi.waitUntil(
-      async () => {
-        const polled = await callJson<Json>(`/api/v1/data-jobs/${created.body.id}`, { key: ws.apiKey });
-        return polled.body.kind === "InProgress" ? null : polled.body;
-      },
-      { timeout: 180_000, interval: 250 },
-    );
-    const truth = documentsOf(member.businessNumber, schema, { start: PERIOD.dateRangeStart, end: PERIOD.dateRangeEnd });
+    const { job, results, apiKey, businessNumber } = await portalJob(schema, PERIOD);
+    const truth = documentsOf(businessNumber, schema, { start: PERIOD.dateRangeStart, end: PERIOD.dateRangeEnd });
     expect(truth.length).toBeGreaterThan(5);
     expect(job).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
 
-    const results = await callJson<Json>(`/api/v1/data-jobs/${created.body.id}/results`, { key: ws.apiKey });
-    expect(results.body).toMatchObject({ schema, totalCount: truth.length });
-    expect(results.body.data).toEqual(truth);
+    expect(results).toMatchObject({ schema, totalCount: truth.length });
+    expect(results.data).toEqual(truth);
 
-    const csv = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${created.body.id}/results.csv`, { key: ws.apiKey })).arrayBuffer()).slice(3)));
+    const csv = parseCsv(new TextDecoder().decode(new Uint8Array(await (await call(`/api/v1/data-jobs/${job.id}/results.csv`, { key: apiKey })).arrayBuffer()).slice(3)));
     const fields = fieldInfos(TAXPORTAL_RECORDS[schema]);
     expect(csv[0]).toEqual(fields.map((f) => f.title));
     expect(csv.slice(1).filter((row) => row.length > 1)).toEqual(truth.map((record) => fields.map((f) => (record[f.name] === null ? "" : String(record[f.name])))));
   });
 
-  /** A sandbox.taxportal job of the member's, run to its end: the job and its records. */
+  /** A sandbox.taxportal job of the member's, run to its end: the job, its results and records, and the key that reads them. */
   async function portalJob(schema: string, params: Record<string, unknown>) {
     const member = ID_MEMBERS[0]!;
     const ws = await createWorkspace({ businessNumber: member.businessNumber });
@@ -54,8 +42,8 @@ describe("the tax portal's extension schemas through the public API, against the
       { timeout: 180_000, interval: 250 },
     );
     expect(job, JSON.stringify(job.error)).toMatchObject({ kind: "Succeeded" });
-    const data = (await callJson<Json>(`/api/v1/data-jobs/${created.body.id}/results`, { key: ws.apiKey })).body.data as Json[];
-    return { job, data, businessNumber: member.businessNumber };
+    const results = (await callJson<Json>(`/api/v1/data-jobs/${created.body.id}/results`, { key: ws.apiKey })).body;
+    return { job, results, data: results.data as Json[], apiKey: ws.apiKey, businessNumber: member.businessNumber };
   }
 
   it("gives the spec's card schemas from the business-card purchases: the cards with their issuers, and a card's approvals of a month equal that month's purchases on it", async () => {
