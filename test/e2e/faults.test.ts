@@ -66,18 +66,20 @@ describe("an institution's maintenance on the real local stack", () => {
 describe("faults on the real local stack: work is never lost", () => {
   it("narrows to one account and keeps exact results when the scraper process is killed mid-job", async () => {
     const account = bankGroundTruth("user_good").accounts[0]!.accountNumber;
-    const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { ...RANGE, accountNumber: [account] } });
-    let killed = false;
+    // A year, twelve units: a delivery can commit three quick units between two polls, and the kill must land while
+    // some are committed and some are still to go.
+    const year = { dateRangeStart: "2025-04-01", dateRangeEnd: "2026-03-31" };
+    const job = await api.createJob({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { ...year, accountNumber: [account] } });
+    let killedAt: Json | null = null;
     const done = await api.waitForJob(job.id, async (snapshot) => {
-      if (!killed && snapshot.completedTaskCount >= 1) {
-        killed = true;
-        await stack.killScraper();
-        await new Promise((r) => setTimeout(r, 1500));
-        await stack.startScraper();
-      }
+      if (killedAt || snapshot.completedTaskCount < 1 || snapshot.completedTaskCount >= snapshot.totalTaskCount) return;
+      killedAt = snapshot;
+      await stack.killScraper();
+      await new Promise((r) => setTimeout(r, 1500));
+      await stack.startScraper();
     });
-    expect(killed).toBe(true);
-    const truth = TRUTH.filter((t) => t.accountNumber === account);
+    expect(killedAt).toMatchObject({ phase: "RUNNING", totalTaskCount: 12 });
+    const truth = bankGroundTruth("user_good", { start: year.dateRangeStart, end: year.dateRangeEnd }).transactions.filter((t) => t.accountNumber === account);
     expect(done, JSON.stringify(done.error)).toMatchObject({ kind: "Succeeded", recordCount: truth.length });
     const { body } = await api.json("GET", `/api/v1/data-jobs/${job.id}/results`);
     expect([...body.data].sort(byIdentifier)).toEqual([...truth].sort(byIdentifier));
