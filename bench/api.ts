@@ -2,7 +2,9 @@
  * API latency benchmark: drives GET /data-jobs/{id} and POST /data-jobs on the
  * local worker, a bare Hono route and the floor (floor-worker.ts: the gate's RPC,
  * and for a POST one D1 insert) in the same runtime, for a fixed request count,
- * and prints throughput and p50/p99 with their ratios, each round's and the median of the rounds.
+ * and prints throughput and p50/p99 with their ratios, each round's and the median of the rounds. The two targets of
+ * issue 65 (job detail <= 1.2x a bare GET, the hometax create <= 3x a bare POST) are each read from its routes measured
+ * A B B A back to back (targetPair).
  * Targets (issue 48): job detail p50 within 1.3x of the bare route's, job create within 3x, at most one request in
  * ten asking its key's gate (counted from the answers' Server-Timing), and job detail's p50 moving by less than
  * 10 ms when the gate is 80 ms away each way (a second stack with BENCH_GATE_DISTANCE_MS).
@@ -24,8 +26,11 @@ import { startBenchWorker } from "./bench-worker";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-/** The issue asks for the median of three runs where a figure is noisy, and every p50 here is: three rounds on one stack. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * The median of the rounds is each figure's value. Three rounds were too few: two runs of the same code twenty minutes
+ * apart put job detail at 1.33x and 1.00x and the create at 3.18x and 3.90x (docs/benchmarks.md, stop 68), so five.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 interface Measured {
   name: string;
@@ -125,27 +130,37 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     return [...results, await measure(`${route}, no log, A again`, { ...logged, url: unloggedUrl, headers: auth, amount: half })];
   };
+  /**
+   * A target's two routes measured A B B A, back to back: a drift of the machine over the four weighs on both sides
+   * alike, where measuring them some minutes apart in the round let one slow moment land on one side only.
+   */
+  const targetPair = async (bareRoute: string, bareRequest: Request & { url: string }, route: string, request: Request & { url: string }) => [
+    await measure(bareRoute, bareRequest),
+    await measure(route, request),
+    await measure(`${route}, again`, request),
+    await measure(`${bareRoute}, again`, bareRequest),
+  ];
   const round = async () => [
-    await measure("bare GET", { url: bareUrl }),
+    ...(await targetPair("bare GET", { url: bareUrl }, "GET /data-jobs/{id}", { url: detailUrl, headers: auth })),
+    ...(await targetPair("bare POST", { url: bareUrl, method: "POST", headers: { "Content-Type": "application/json" }, body }, "POST /data-jobs, hometax, credential, own key", { ...hometaxCreate, setupRequest: ownKey })),
     await measure("floor GET", { url: floorUrl }),
-    await measure("GET /data-jobs/{id}", { url: detailUrl, headers: auth }),
     await measure("GET /data-jobs/{id}, gate 80 ms away", { url: farDetailUrl, headers: auth }),
-    await measure("bare POST", { url: bareUrl, method: "POST", headers: { "Content-Type": "application/json" }, body }),
     await measure("floor POST", { url: floorUrl, method: "POST", headers: { "Content-Type": "application/json" }, body }),
     await measure("POST /data-jobs", { url: `${stack.baseUrl}/api/v1/data-jobs`, method: "POST", headers: auth, body }),
-    await measure("POST /data-jobs, hometax, credential, own key", { ...hometaxCreate, setupRequest: ownKey }),
     await measure("GET /data-jobs/{id}, hometax job in progress", { url: pendingDetailUrl, headers: auth }),
     ...(await logPair("GET /data-jobs/{id}", { url: detailUrl }, unloggedDetailUrl)),
     ...(await logPair("POST /data-jobs", { url: `${stack.baseUrl}/api/v1/data-jobs`, method: "POST", body }, `${unlogged.baseUrl}/api/v1/data-jobs`)),
   ];
   const ratio = (a: number, b: number) => (b === 0 ? a : a / b);
+  const pairRatio = (r: Record<string, Measured>, route: string, bareRoute: string) =>
+    ratio(r[route]!.p50 + r[`${route}, again`]!.p50, r[bareRoute]!.p50 + r[`${bareRoute}, again`]!.p50);
   const logRatio = (r: Record<string, Measured>, route: string) =>
     ratio(r[`${route}, logged, B`]!.p50 + r[`${route}, logged, B again`]!.p50, r[`${route}, no log, A`]!.p50 + r[`${route}, no log, A again`]!.p50);
   // Each figure is a ratio within one round, so a slow moment of the machine weighs on both of its routes alike.
   const figures: Record<string, (r: Record<string, Measured>) => number> = {
-    "job detail p50 / bare GET p50 (target <= 1.2x)": (r) => ratio(r["GET /data-jobs/{id}"]!.p50, r["bare GET"]!.p50),
+    "job detail p50 / bare GET p50, ABBA (target <= 1.2x)": (r) => pairRatio(r, "GET /data-jobs/{id}", "bare GET"),
     "in-progress hometax job detail p50 / bare GET p50": (r) => ratio(r["GET /data-jobs/{id}, hometax job in progress"]!.p50, r["bare GET"]!.p50),
-    "hometax create (credential, own key) p50 / bare POST p50 (target <= 3x)": (r) => ratio(r["POST /data-jobs, hometax, credential, own key"]!.p50, r["bare POST"]!.p50),
+    "hometax create (credential, own key) p50 / bare POST p50, ABBA (target <= 3x)": (r) => pairRatio(r, "POST /data-jobs, hometax, credential, own key", "bare POST"),
     "born-Failed create p50 / bare POST p50": (r) => ratio(r["POST /data-jobs"]!.p50, r["bare POST"]!.p50),
     "gate calls per hometax create": (r) => r["POST /data-jobs, hometax, credential, own key"]!.gateCalls / r["POST /data-jobs, hometax, credential, own key"]!.requests,
     "gate calls per job detail (target <= 0.1)": (r) => r["GET /data-jobs/{id}"]!.gateCalls / r["GET /data-jobs/{id}"]!.requests,
