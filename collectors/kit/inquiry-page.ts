@@ -1,10 +1,14 @@
 import { type BrowserPage, UnreadablePage } from "../adapter";
 
-/** A site's inquiry page: where it is, the element whose `data-state` says an inquiry is done, its page or batch mark, how to open it. */
+/**
+ * A site's inquiry page: where it is, the element whose `data-state` says an inquiry is done, its page or batch mark,
+ * the table whose rows the adapter reads, how to open it.
+ */
 export interface InquiryPage {
   path: string;
   result: string;
   mark: string;
+  table: string;
   open: () => Promise<void>;
 }
 
@@ -18,7 +22,9 @@ const answered = new WeakSet<BrowserPage>();
  * it ended otherwise (still loading, an error line, elsewhere); and when a kept page's answer cannot be read, before
  * the unit fails on it: the site may have changed since it was opened, and the failure (and its report) is then the
  * new page's. The last result's mark goes before each inquiry: the new inquiry's first page says 1 too, and a wait for
- * it must not end on the last one's.
+ * it must not end on the last one's. The result table is hidden before each inquiry: its rows are read as text, never
+ * looked at, and shown it was laid out and painted at every page or 더보기 batch, the table growing batch by batch on
+ * the card issuer's page (two thirds of a card job's renderer CPU: docs/capacity.md, "Tables read, not shown").
  */
 export async function askOnInquiryPage<T>(page: BrowserPage, inquiry: InquiryPage, ask: () => Promise<T>): Promise<T> {
   const result = `document.querySelector(${JSON.stringify(inquiry.result)})`;
@@ -26,7 +32,7 @@ export async function askOnInquiryPage<T>(page: BrowserPage, inquiry: InquiryPag
   const kept = answered.has(page) && ((await page.evaluate(finished)) as boolean);
   answered.delete(page);
   const askAfresh = async () => {
-    await page.evaluate(`delete ${result}?.dataset[${JSON.stringify(inquiry.mark)}]`);
+    await page.evaluate(`delete ${result}?.dataset[${JSON.stringify(inquiry.mark)}]; document.querySelector(${JSON.stringify(inquiry.table)})?.style.setProperty("display", "none");`);
     const answer = await ask();
     answered.add(page);
     return answer;

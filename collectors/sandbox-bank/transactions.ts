@@ -47,7 +47,7 @@ export async function transactionRecords(page: BrowserPage, unit: TaskUnit, ctx:
     await open(page, new URL("transactions", ctx.baseUrl).toString(), ctx);
     await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
   };
-  return askOnInquiryPage(page, { path: "/transactions", result: "#txResult", mark: "page", open: openInquiry }, async () => {
+  return askOnInquiryPage(page, { path: "/transactions", result: "#txResult", mark: "page", table: "#txTable", open: openInquiry }, async () => {
     await page.select("#acctSelect", target.id);
     await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
     await press(page, "#btnInquiry");

@@ -74,7 +74,7 @@ export async function approvalRecords(page: BrowserPage, unit: TaskUnit, ctx: Ad
     await settle(page, FORM_READY, ctx, failureFromText);
     await closeNoticeLayer(page, ctx);
   };
-  return askOnInquiryPage(page, { path: "/approvals", result: "#result", mark: "batch", open: openInquiry }, async () => {
+  return askOnInquiryPage(page, { path: "/approvals", result: "#result", mark: "batch", table: "#approvalTable", open: openInquiry }, async () => {
     // Options carry the site's own card keys; the masked number is only in their text.
     const option = (await page.evaluate(`[...document.querySelectorAll("#cardSelect option")].find((o) => o.textContent.endsWith(" " + ${JSON.stringify(target.id)}))?.value ?? ""`)) as string;
     if (!option) throw new ProviderFailure("INVALID_CARD_FOR_SERVICE", `the issuer does not show ${target.id}`);

@@ -44,7 +44,7 @@ export async function documentRecords(page: BrowserPage, unit: TaskUnit, ctx: Ad
     await open(page, new URL("inquiry", ctx.baseUrl).toString(), ctx);
     await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
   };
-  return askOnInquiryPage(page, { path: "/inquiry", result: "#result", mark: "page", open: openInquiry }, async () => {
+  return askOnInquiryPage(page, { path: "/inquiry", result: "#result", mark: "page", table: "#docTable", open: openInquiry }, async () => {
     await page.select("#docType", unit.schema);
     await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
     await press(page, "#btnInquiry");
