@@ -24,7 +24,10 @@ describe("the typed client on a job waiting for its holder's phone", () => {
     const { ws, jobId } = await jobWithUnits([[], []], []);
     const jobs = new JobLifecycle(env as Env);
     const asked = (sinceMs: number, untilMs: number) => ({ method: "SIMPLE_AUTH" as const, provider: "kakao" as const, since: new Date(sinceMs).toISOString(), until: new Date(untilMs).toISOString() });
-    const first = asked(Date.now(), Date.now() + 1_500);
+    // Windows well past the test's own 1.4 s: under a loaded machine the job's failure below may land a second late,
+    // and a lapsed window would end the wait before it.
+    const WINDOW_MS = 5_000;
+    const first = asked(Date.now(), Date.now() + WINDOW_MS);
     await jobs.awaitingHolder(jobId, first);
 
     const approvals: HolderApproval[] = [];
@@ -37,7 +40,7 @@ describe("the typed client on a job waiting for its holder's phone", () => {
     });
     await sleep(700);
     // The app asked again (a new `since`): reported once more; then the request lapses and the job fails.
-    const second = asked(Date.now(), Date.now() + 1_500);
+    const second = asked(Date.now(), Date.now() + WINDOW_MS);
     await jobs.awaitingHolder(jobId, second);
     await sleep(700);
     await jobs.failed({ id: jobId, workspaceId: ws.workspaceId }, jobError("LOGIN_SECOND_FACTOR_REQUIRED"), Date.now());
