@@ -1,4 +1,5 @@
-import { type BrowserPage, UnreadablePage } from "../adapter";
+import { type AdapterContext, type BrowserPage, type ProviderFailure, UnreadablePage } from "../adapter";
+import { press, settle } from "./page-state";
 
 /**
  * A site's inquiry page: where it is, the element whose `data-state` says an inquiry is done, its page or batch mark,
@@ -46,4 +47,25 @@ export async function askOnInquiryPage<T>(page: BrowserPage, inquiry: InquiryPag
   }
   await inquiry.open();
   return askAfresh();
+}
+
+/**
+ * Every result page of the inquiry just asked on it, each handed to `read` once its result says it is done and its
+ * mark says its number, then the `next` button pressed until it is disabled.
+ */
+export async function readEachPage(
+  page: BrowserPage,
+  inquiry: InquiryPage,
+  next: string,
+  ctx: AdapterContext,
+  failureFromText: (text: string) => ProviderFailure,
+  read: () => Promise<void>,
+): Promise<void> {
+  const result = `document.querySelector(${JSON.stringify(inquiry.result)})`;
+  for (let pageNo = 1; ; pageNo++) {
+    await settle(page, `${result}?.dataset.state === "done" && ${result}?.dataset[${JSON.stringify(inquiry.mark)}] === "${pageNo}"`, ctx, failureFromText);
+    await read();
+    if (!((await page.evaluate(`!document.querySelector(${JSON.stringify(next)}).disabled`)) as boolean)) return;
+    await press(page, next);
+  }
 }

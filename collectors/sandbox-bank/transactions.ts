@@ -3,7 +3,7 @@ import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
 import { failureFromText } from "./failures";
 import { parseAmount, parseKstDateTime } from "../kit/display-values";
-import { askOnInquiryPage } from "../kit/inquiry-page";
+import { askOnInquiryPage, readEachPage } from "../kit/inquiry-page";
 import { open, press, settle } from "../kit/page-state";
 
 interface TxRow {
@@ -19,8 +19,6 @@ const READ_ROWS = `[...document.querySelectorAll("#txTable tbody tr")].map((tr) 
   const cell = (c) => tr.querySelector("td." + c)?.textContent ?? null;
   return { at: cell("at"), desc: cell("desc"), out: cell("out"), in: cell("in"), balance: cell("balance"), ref: cell("ref") };
 })`;
-
-const resultOnPage = (page: number) => `document.querySelector("#txResult")?.dataset.state === "done" && document.querySelector("#txResult")?.dataset.page === "${page}"`;
 
 function toRecord(row: TxRow, unit: TaskUnit): RawRecord {
   if (row.at === null || row.desc === null || row.out === null || row.in === null || row.balance === null || !row.ref) throw malformed("transaction row incomplete");
@@ -47,18 +45,15 @@ export async function transactionRecords(page: BrowserPage, unit: TaskUnit, ctx:
     await open(page, new URL("transactions", ctx.baseUrl).toString(), ctx);
     await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
   };
-  return askOnInquiryPage(page, { path: "/transactions", result: "#txResult", mark: "page", table: "#txTable", open: openInquiry }, async () => {
+  const inquiry = { path: "/transactions", result: "#txResult", mark: "page", table: "#txTable", open: openInquiry };
+  return askOnInquiryPage(page, inquiry, async () => {
     await page.select("#acctSelect", target.id);
     await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
     await press(page, "#btnInquiry");
     const records: RawRecord[] = [];
-    for (let pageNo = 1; ; pageNo++) {
-      await settle(page, resultOnPage(pageNo), ctx, failureFromText);
+    await readEachPage(page, inquiry, "#btnNext", ctx, failureFromText, async () => {
       records.push(...((await page.evaluate(READ_ROWS)) as TxRow[]).map((row) => toRecord(row, unit)));
-      const hasNext = (await page.evaluate(`!document.getElementById("btnNext").disabled`)) as boolean;
-      if (!hasNext) break;
-      await press(page, "#btnNext");
-    }
+    });
     // The site states its total; a mismatch means rows were lost between pages.
     const total = Number(await page.evaluate(`document.getElementById("txCount").textContent`));
     if (total !== records.length) throw malformed(`site reports ${total} transactions, read ${records.length}`);

@@ -4,7 +4,7 @@ import { TAXPORTAL_RECORDS } from "../../contracts/records/taxportal";
 import type { AdapterContext, BrowserPage } from "../adapter";
 import type { RawRecord, TaskUnit } from "../../contracts/task-unit";
 import { malformed } from "../kit/failure-text";
-import { askOnInquiryPage } from "../kit/inquiry-page";
+import { askOnInquiryPage, readEachPage } from "../kit/inquiry-page";
 import { open, press, settle } from "../kit/page-state";
 import { failureFromText } from "./failures";
 import { kstIso } from "../../contracts/korean-time";
@@ -44,13 +44,13 @@ export async function documentRecords(page: BrowserPage, unit: TaskUnit, ctx: Ad
     await open(page, new URL("inquiry", ctx.baseUrl).toString(), ctx);
     await settle(page, `!!document.querySelector("#btnInquiry")`, ctx, failureFromText);
   };
-  return askOnInquiryPage(page, { path: "/inquiry", result: "#result", mark: "page", table: "#docTable", open: openInquiry }, async () => {
+  const inquiry = { path: "/inquiry", result: "#result", mark: "page", table: "#docTable", open: openInquiry };
+  return askOnInquiryPage(page, inquiry, async () => {
     await page.select("#docType", unit.schema);
     await page.evaluate(`document.getElementById("startDate").value = ${JSON.stringify(segment.start)}; document.getElementById("endDate").value = ${JSON.stringify(segment.end)};`);
     await press(page, "#btnInquiry");
     const records: RawRecord[] = [];
-    for (let pageNo = 1; ; pageNo++) {
-      await settle(page, `document.querySelector("#result")?.dataset.state === "done" && document.querySelector("#result")?.dataset.page === "${pageNo}"`, ctx, failureFromText);
+    await readEachPage(page, inquiry, "#btnNext", ctx, failureFromText, async () => {
       const table = (await page.evaluate(READ_TABLE)) as { columns: string[]; rows: string[][] };
       for (const row of table.rows) {
         if (row.length !== table.columns.length) throw malformed("document row does not match the header");
@@ -60,9 +60,7 @@ export async function documentRecords(page: BrowserPage, unit: TaskUnit, ctx: Ad
           return [name, value(row[i]!, field)];
         })));
       }
-      if (!((await page.evaluate(`!document.getElementById("btnNext").disabled`)) as boolean)) break;
-      await press(page, "#btnNext");
-    }
+    });
     const total = Number(await page.evaluate(`document.getElementById("count").textContent`));
     if (total !== records.length) throw malformed(`portal reports ${total} documents, read ${records.length}`);
     return records;
