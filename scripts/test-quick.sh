@@ -4,8 +4,7 @@
 # against their replicas, the sandbox, the scraper); then the Workers runtime tests whose module graph touches a changed
 # file of the worker or the contracts, and those that import a changed adapter or sandbox file themselves.
 # Why not the Workers tests an adapter reaches through the worker: Browser Rendering runs the adapters inside it, so
-# the pipeline imports every adapter and a change to one selected 75 Workers files (152 s, docs/testing.md,
-# "The inner loop"); the adapter's own tests are where its change is tested, and `npm test` runs the rest.
+# the pipeline imports every adapter and a change to one selected 75 Workers files (152 s at stop 69); the adapter's own tests are where its change is tested, and `npm test` runs the rest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ref="${1:-HEAD}"
