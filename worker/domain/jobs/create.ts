@@ -22,6 +22,7 @@ import { jobBillingOf } from "../workspaces/job-billing";
 import { DAY_MS, retentionOf } from "../workspaces/results-retention";
 import { assertNotPastDue } from "../workspaces/past-due";
 import { usableRoute } from "../deliveries/store";
+import { isolateOutbox } from "../../platform/lib/isolate-outbox";
 import { log } from "../../platform/observability/telemetry";
 
 export interface CreateJobInput {
@@ -46,19 +47,36 @@ function idempotentRequest(input: CreateJobInput) {
   return { ...request, ...(input.credentialId ? { credentialId: input.credentialId } : {}), ...(input.deliveryRouteId ? { deliveryRouteId: input.deliveryRouteId } : {}) };
 }
 
-/**
- * Enqueues a PENDING job's planning. The job row is committed by then, so a
- * send that fails does not fail the request (a client without an
- * Idempotency-Key would only create the job twice): the job stays PENDING,
- * the sweep sends its plan again, and so does a replay of the request.
- */
-async function enqueuePlan(env: JobsEnv, row: JobRow): Promise<void> {
-  if (row.status !== "PENDING") return;
+/** A send that fails is logged with the jobs it carried; they stay PENDING and the sweep sends their plans again. */
+async function sendPlans(queue: JobsEnv["TASKS"], rows: JobRow[]): Promise<void> {
   try {
-    await env.TASKS.send(planMessage(row));
+    await queue.sendBatch(rows.map((row) => ({ body: planMessage(row) })));
   } catch (err) {
-    log("error", "plan-send-failed", { jobId: row.id, error: String(err) });
+    log("error", "plan-send-failed", { jobIds: rows.map((row) => row.id), error: String(err) });
   }
+}
+
+/**
+ * How long an isolate gathers its API creates' plans before one sendBatch takes them all (platform/lib/isolate-outbox.ts):
+ * a send each was an eighth of a create's CPU under load (docs/benchmarks.md, stop 71). A sendBatch carries at most
+ * 100 messages; a plan message is some 100 bytes, far within its 256 KB.
+ */
+const PLAN_GATHER_MS = 50;
+const MAX_PLANS_PER_BATCH = 100;
+const gatheredPlans = isolateOutbox<JobsEnv["TASKS"], JobRow>(PLAN_GATHER_MS, async (queue, rows) => {
+  for (let start = 0; start < rows.length; start += MAX_PLANS_PER_BATCH) await sendPlans(queue, rows.slice(start, start + MAX_PLANS_PER_BATCH));
+});
+
+/**
+ * Enqueues a PENDING job's planning. The job row is committed by then, so a send that fails does not fail the request
+ * (a client without an Idempotency-Key would only create the job twice): the job stays PENDING, the sweep sends its
+ * plan again, and so does a replay of the request. An API create's plan is sent after its answer, gathered with the
+ * isolate's others; a schedule's run or an operator's retry awaits its own send.
+ */
+function enqueuePlan(env: JobsEnv, row: JobRow, afterAnswer: AfterAnswer | undefined): Promise<void> | void {
+  if (row.status !== "PENDING") return;
+  if (afterAnswer) afterAnswer(gatheredPlans(env.TASKS, row));
+  else return sendPlans(env.TASKS, [row]);
 }
 
 /**
@@ -82,10 +100,7 @@ export async function createJob(
 ): Promise<JobRow> {
   // The row is committed before the plan is sent, and a lost send is sent again (enqueuePlan): an API create answers
   // without waiting for the queue, a round trip its caller would otherwise wait on.
-  const sendPlan = async (row: JobRow) => {
-    if (afterAnswer) afterAnswer(enqueuePlan(env, row));
-    else await enqueuePlan(env, row);
-  };
+  const sendPlan = async (row: JobRow) => enqueuePlan(env, row, afterAnswer);
   const request = validateJobRequest(input);
   const idem = idempotencyKey
     ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson(idempotentRequest(input))) }

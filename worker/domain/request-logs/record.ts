@@ -1,3 +1,4 @@
+import { isolateOutbox } from "../../platform/lib/isolate-outbox";
 import { log } from "../../platform/observability/telemetry";
 import { type AnsweredRequest, byteLength, requestLogEntry } from "./entry";
 import type { RequestLogEntry, RequestLogMessage } from "./messages";
@@ -11,20 +12,6 @@ const GATHER_MS = 50;
  */
 const MAX_ENTRIES_PER_MESSAGE = 100;
 const MAX_MESSAGE_BYTES = 100 * 1024;
-
-interface Outbox {
-  pending: RequestLogEntry[];
-  gathering: boolean;
-}
-
-/** One outbox per queue binding an isolate holds (a test may hand the app a queue of its own). */
-const outboxes = new WeakMap<Queue<RequestLogMessage>, Outbox>();
-
-function outboxOf(queue: Queue<RequestLogMessage>): Outbox {
-  let box = outboxes.get(queue);
-  if (!box) outboxes.set(queue, (box = { pending: [], gathering: false }));
-  return box;
-}
 
 /** A send that fails is tried again after these pauses: a queue's brief refusal must not leave a request unlogged. */
 const SEND_RETRY_MS = [100, 500];
@@ -62,29 +49,29 @@ function messagesOf(entries: RequestLogEntry[]): RequestLogMessage[] {
   return messages;
 }
 
+/** The isolate's entries of GATHER_MS, collapsed and sent as few messages as fit (platform/lib/isolate-outbox.ts). */
+const gathered = isolateOutbox<Queue<RequestLogMessage>, RequestLogEntry>(GATHER_MS, async (queue, entries) => {
+  for (const message of messagesOf(collapsed(entries))) await sendWithRetries(queue, message);
+});
+
 /**
  * Puts an answered request on the log's queue. Runs after the answer (the caller hands it to waitUntil), so neither
  * its redaction nor the send is on the request's path. The isolate's requests of the next GATHER_MS go out as one
- * queue message, sent by the request that found no gathering under way (its waitUntil lasts until it is sent; the
- * others hand their entry over and are done, awaiting nothing of another request's). A message per request cost the
- * API a measurable share of its latency under load, even sent together (docs/benchmarks.md, "The request log"), and
- * Queues bills by the message. A send that fails is tried again (SEND_RETRY_MS); one that still fails is logged
- * with the request ids it carried and their count (`request-log-send-failed`, for operators' log alerts), which stay
- * unlogged rather than any caller seeing an error for a log.
+ * queue message (isolate-outbox.ts): a message per request cost the API a measurable share of its latency under
+ * load, even sent together (docs/benchmarks.md, "The request log"). A send that fails is tried again
+ * (SEND_RETRY_MS); one that still fails is logged with the request ids it carried and their count
+ * (`request-log-send-failed`, for operators' log alerts), which stay unlogged rather than any caller seeing an error
+ * for a log.
  */
 export async function recordRequest(queue: Queue<RequestLogMessage>, answered: AnsweredRequest): Promise<void> {
-  const box = outboxOf(queue);
+  let entry: RequestLogEntry;
   try {
-    box.pending.push(await requestLogEntry(answered));
+    entry = await requestLogEntry(answered);
   } catch (err) {
     log("error", "request-log-send-failed", { requestIds: [answered.requestId], error: String(err) });
     return;
   }
-  if (box.gathering) return;
-  box.gathering = true;
-  await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-  box.gathering = false;
-  for (const message of messagesOf(collapsed(box.pending.splice(0)))) await sendWithRetries(queue, message);
+  await gathered(queue, entry);
 }
 
 async function sendWithRetries(queue: Queue<RequestLogMessage>, message: RequestLogMessage): Promise<void> {

@@ -106,7 +106,7 @@ describe("Idempotency-Key", () => {
     await env.DB.prepare("UPDATE workspaces SET monthly_job_cap = 2 WHERE id = ?").bind(ws.workspaceId).run();
     const capped = await create(ws.apiKey, body, "one-trip", counted);
     expect([capped.status, capped.body.id]).toEqual([201, first.body.id]);
-    expect(queue.sent.filter((m) => "jobId" in m && m.jobId === first.body.id)).toHaveLength(3);
+    await vi.waitFor(() => expect(queue.sent.filter((m) => "jobId" in m && m.jobId === first.body.id)).toHaveLength(3));
     expect((await create(ws.apiKey, body, "another", counted)).body.code).toBe("FREE_PLAN_JOB_CAP_REACHED");
     expect(await jobCount(ws.workspaceId)).toBe(2);
   });
@@ -119,12 +119,27 @@ describe("Idempotency-Key", () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     // A queue that takes its time: the answer must not wait for it (the sweep re-sends a plan a send lost).
-    const TASKS = { send: async (message: PipelineMessage) => (await held, sent.push(message)) } as unknown as Queue<PipelineMessage>;
+    const TASKS = { sendBatch: async (messages: MessageSendRequest<PipelineMessage>[]) => (await held, sent.push(...messages.map((m) => m.body))) } as unknown as Queue<PipelineMessage>;
     const answered = await Promise.race([create(ws.apiKey, body, "answered-first", { ...env, TASKS } as Env), new Promise((r) => setTimeout(() => r("waited"), 5_000))]);
     expect(answered).toMatchObject({ status: 201, body: { phase: "PENDING" } });
     expect(sent).toEqual([]);
     release();
     await vi.waitFor(() => expect(sent.map((m) => "jobId" in m && m.jobId)).toEqual([(answered as { body: Json }).body.id]));
+  });
+
+  it("sends the plans of an isolate's concurrent creates as one batch, each job's plan once", async () => {
+    const ws = await createWorkspace();
+    await addCredential(ws.workspaceId);
+    await env.DB.prepare("UPDATE workspaces SET plan = 'PRO' WHERE id = ?").bind(ws.workspaceId).run();
+    const queue = withCapturedQueue();
+    const batches: number[] = [];
+    const TASKS = { sendBatch: (messages: MessageSendRequest<PipelineMessage>[]) => (batches.push(messages.length), queue.env.TASKS.sendBatch(messages)) } as unknown as Queue<PipelineMessage>;
+    const body = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" };
+    const created = await Promise.all(Array.from({ length: 10 }, (_, i) => create(ws.apiKey, body, `batched-${i}`, { ...queue.env, TASKS } as Env)));
+    expect(created.map((r) => r.status)).toEqual(Array(10).fill(201));
+    await vi.waitFor(() => expect(queue.sent.map((m) => "jobId" in m && m.jobId).sort()).toEqual(created.map((r) => r.body.id).sort()));
+    // Ten creates answered together leave a batch or two, never a send each.
+    expect(batches.length).toBeLessThanOrEqual(3);
   });
 
   it("creates exactly one job from concurrent first requests with one key", async () => {
@@ -152,15 +167,22 @@ describe("Idempotency-Key", () => {
     const queue = withCapturedQueue({ failingSends: 1 });
     const body = { providerCode: "sandbox.bank", schema: "bank.accounts.cb.v1" };
 
+    const errors = vi.spyOn(console, "error");
     const first = await create(ws.apiKey, body, "lost-plan", queue.env);
-    expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ kind: "InProgress", phase: "PENDING" });
-    expect(queue.sent).toEqual([]);
+    try {
+      expect(first.status).toBe(201);
+      expect(first.body).toMatchObject({ kind: "InProgress", phase: "PENDING" });
+      // The send fails after the answer, and says which job it lost.
+      await vi.waitFor(() => expect(errors.mock.calls.some(([line]) => String(line).includes("plan-send-failed") && String(line).includes(first.body.id))).toBe(true));
+      expect(queue.sent).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
 
     const retried = await create(ws.apiKey, body, "lost-plan", queue.env);
     expect(retried.status).toBe(201);
     expect(retried.body.id).toBe(first.body.id);
-    expect(queue.sent).toEqual([{ type: "plan", jobId: first.body.id, workspaceId: ws.workspaceId }]);
+    await vi.waitFor(() => expect(queue.sent).toEqual([{ type: "plan", jobId: first.body.id, workspaceId: ws.workspaceId }]));
     expect(await jobCount(ws.workspaceId)).toBe(1);
 
     // The whole job in this one delivery, however slow the login is under load (the default budget is 30 s).
