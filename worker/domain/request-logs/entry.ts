@@ -86,26 +86,31 @@ async function collapseKeyOf(answered: AnsweredRequest, refused: boolean): Promi
   const minute = `${answered.apiKeyId}:${answered.startedAt - (answered.startedAt % MINUTE_MS)}`;
   if (refused) return minute;
   if (answered.answerText === undefined) return null;
-  return `${minute}:${await foldDigest(JSON.stringify([answered.workspaceId, answered.method, answered.path, answered.query, answered.status, answered.answerText]))}`;
+  return `${minute}:${await foldDigest([answered.workspaceId, answered.method, answered.path, answered.query, answered.status], answered.answerText)}`;
 }
 
-/** How many folded texts' digests an isolate keeps, and the longest text kept: at most some 1 MB of them. */
+/** How many asks' last answers and digests an isolate keeps, and the longest answer kept: at most some 1 MB of them. */
 const FOLD_DIGESTS_KEPT = 256;
 const MAX_KEPT_FOLD_TEXT = 2048;
-const foldDigests = new Map<string, string>();
+const foldDigests = new Map<string, { answer: string; digest: string }>();
 
 /**
- * The digest of a fold's text, kept by the isolate: a job polled until it changes sends and gets the same text poll
- * after poll, and hashing it again each time was a fifth of a job detail's CPU (docs/benchmarks.md, stop 68). The
- * oldest goes first once FOLD_DIGESTS_KEPT are kept; a longer text than MAX_KEPT_FOLD_TEXT is hashed and not kept.
+ * The digest of what was asked and answered, kept by the isolate with the ask's last answer: a job polled until it
+ * changes is asked the same and answers the same poll after poll, and hashing it again each time was a fifth of a job
+ * detail's CPU (docs/benchmarks.md, stop 68); keyed by the short ask and compared with its answer, a poll neither
+ * copies nor hashes the answer's text again (stop 71). The oldest ask goes first once FOLD_DIGESTS_KEPT are kept; an
+ * answer longer than MAX_KEPT_FOLD_TEXT is hashed and not kept.
  */
-async function foldDigest(text: string): Promise<string> {
-  const kept = foldDigests.get(text);
-  if (kept !== undefined) return kept;
-  const digest = await sha256Hex(text);
-  if (text.length > MAX_KEPT_FOLD_TEXT) return digest;
+async function foldDigest(asked: unknown[], answer: string): Promise<string> {
+  const ask = JSON.stringify(asked);
+  const kept = foldDigests.get(ask);
+  if (kept?.answer === answer) return kept.digest;
+  // The text hashed is the one a fold has always had (the ask's values and the answer, one JSON array): a deploy splits no minute's fold.
+  const digest = await sha256Hex(JSON.stringify([...asked, answer]));
+  foldDigests.delete(ask);
+  if (answer.length > MAX_KEPT_FOLD_TEXT) return digest;
   if (foldDigests.size >= FOLD_DIGESTS_KEPT) foldDigests.delete(foldDigests.keys().next().value!);
-  foldDigests.set(text, digest);
+  foldDigests.set(ask, { answer, digest });
   return digest;
 }
 
