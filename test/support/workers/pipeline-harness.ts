@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { createJob } from "../../../worker/domain/jobs/create";
+import { createJob, PLAN_GATHER_MS } from "../../../worker/domain/jobs/create";
 import { finishedUnits } from "../../../worker/domain/jobs/results-rows";
 import { recordLineBatches } from "../../../worker/domain/results/record-lines";
 import { pipelineDeps } from "../../../worker/domain/pipeline/deps";
@@ -41,7 +41,10 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
       closeSession: (...args) => scraper.closeSession(...args),
     };
   };
+  /** An API create's plan reaches the queue once its isolate's gathering ends (domain/jobs/create.ts), after the answer. */
+  const plansSent = () => new Promise((resolve) => setTimeout(resolve, PLAN_GATHER_MS));
   const drain = async () => {
+    await plansSent();
     const outcomes: Outcome[] = [];
     while (queued.length) {
       const message = queued.shift()!;
@@ -66,10 +69,11 @@ export function harness(overrides: Partial<PipelineDeps> = {}) {
   };
   /** Settles every queued message in turn, those they enqueue included: the rest of a job after the step under test. */
   const settleAll = async () => {
+    await plansSent();
     while (queued.length) await settle(queued.shift()!);
   };
   // `env`: the bindings whose queue is this harness's, for jobs created through the API (helpers.ts `call`).
-  return { deps, env: queue.env, queued, drain, settle, settleAll, logins: () => logins };
+  return { deps, env: queue.env, queued, plansSent, drain, settle, settleAll, logins: () => logins };
 }
 
 export async function newJob(params: Record<string, unknown> = RANGE, schema = "bank.transactions.cb.v1", login?: { loginId: string; password: string }) {

@@ -61,7 +61,7 @@ async function sendPlans(queue: JobsEnv["TASKS"], rows: JobRow[]): Promise<void>
  * a send each was an eighth of a create's CPU under load (docs/benchmarks.md, stop 71). A sendBatch carries at most
  * 100 messages; a plan message is some 100 bytes, far within its 256 KB.
  */
-const PLAN_GATHER_MS = 50;
+export const PLAN_GATHER_MS = 50;
 const MAX_PLANS_PER_BATCH = 100;
 const gatheredPlans = isolateOutbox<JobsEnv["TASKS"], JobRow>(PLAN_GATHER_MS, async (queue, rows) => {
   for (let start = 0; start < rows.length; start += MAX_PLANS_PER_BATCH) await sendPlans(queue, rows.slice(start, start + MAX_PLANS_PER_BATCH));

@@ -131,6 +131,7 @@ describe("a Hometax job on a 간편인증 login waits for its holder's phone", (
     })();
     // The queue run by hand: once the first unit is committed, the portal ends the login (its idle end, a logout elsewhere).
     let loggedOut = false;
+    await h.plansSent();
     while (h.queued.length) {
       const message = h.queued.shift()!;
       const outcome = await executeMessage(h.deps, message);
