@@ -58,7 +58,7 @@ async function sendPlans(queue: JobsEnv["TASKS"], rows: JobRow[]): Promise<void>
 
 /**
  * How long an isolate gathers its API creates' plans before one sendBatch takes them all (platform/lib/isolate-outbox.ts):
- * a send each was an eighth of a create's CPU under load (docs/benchmarks.md, stop 71). A sendBatch carries at most
+ * a send each took some 2.5 ms of the machine's 9 a create under load (docs/benchmarks.md, stop 71). A sendBatch carries at most
  * 100 messages; a plan message is some 100 bytes, far within its 256 KB.
  */
 export const PLAN_GATHER_MS = 50;
