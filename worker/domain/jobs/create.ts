@@ -70,13 +70,14 @@ const gatheredPlans = isolateOutbox<JobsEnv["TASKS"], JobRow>(PLAN_GATHER_MS, as
 /**
  * Enqueues a PENDING job's planning. The job row is committed by then, so a send that fails does not fail the request
  * (a client without an Idempotency-Key would only create the job twice): the job stays PENDING, the sweep sends its
- * plan again, and so does a replay of the request. An API create's plan is sent after its answer, gathered with the
- * isolate's others; a schedule's run or an operator's retry awaits its own send.
+ * plan again, and so does a replay of the request. An API create's plan is sent after its answer (its caller does not
+ * wait on the queue's round trip), gathered with the isolate's others; a schedule's run or an operator's retry awaits
+ * its own send.
  */
-function enqueuePlan(env: JobsEnv, row: JobRow, afterAnswer: AfterAnswer | undefined): Promise<void> | void {
+async function enqueuePlan(env: JobsEnv, row: JobRow, afterAnswer: AfterAnswer | undefined): Promise<void> {
   if (row.status !== "PENDING") return;
   if (afterAnswer) afterAnswer(gatheredPlans(env.TASKS, row));
-  else return sendPlans(env.TASKS, [row]);
+  else await sendPlans(env.TASKS, [row]);
 }
 
 /**
@@ -98,9 +99,6 @@ export async function createJob(
   run: { scheduleId: string; scheduledFor: number } | null = null,
   afterAnswer?: AfterAnswer,
 ): Promise<JobRow> {
-  // The row is committed before the plan is sent, and a lost send is sent again (enqueuePlan): an API create answers
-  // without waiting for the queue, a round trip its caller would otherwise wait on.
-  const sendPlan = async (row: JobRow) => enqueuePlan(env, row, afterAnswer);
   const request = validateJobRequest(input);
   const idem = idempotencyKey
     ? { key: idempotencyKey, requestHash: await sha256Hex(canonicalJson(idempotentRequest(input))) }
@@ -120,11 +118,11 @@ export async function createJob(
       case "TOO_MANY_UNFINISHED":
         throw new ApiError("TOO_MANY_CONCURRENT_WORKERS", { headers: { "Retry-After": String(CONCURRENCY_RETRY_SECONDS) } });
       case "REPLAYED":
-        await sendPlan(outcome.row);
+        await enqueuePlan(env, outcome.row, afterAnswer);
         return outcome.row;
       case "CREATED":
         // A job born Failed (no credential) ends here: its event is announced now, once.
-        await Promise.all([sendPlan(outcome.row), jobEnded(env, outcome.row, context.failedJobSubscribers)]);
+        await Promise.all([enqueuePlan(env, outcome.row, afterAnswer), jobEnded(env, outcome.row, context.failedJobSubscribers)]);
         return outcome.row;
     }
   }
