@@ -18,12 +18,13 @@ npx vitest run --config vitest.node.config.ts --changed "$ref" --passWithNoTests
 mapfile -t changed < <({ git diff --name-only "$ref"; git ls-files --others --exclude-standard; } | sort -u | while read -r f; do [[ -f $f ]] && echo "$f"; done)
 
 # Files under $2 that import $1 by its path, with or without the extension (a relative import ends with its last two
-# segments, or is ./name beside it).
+# segments, or is ./name beside it). Only those under $2: an adapter's own tests beside it are the node lane's.
 importers() {
   local file=$1 under=$2 stem=${1%.*}
   local tail="${stem#"${stem%/*/*}"/}"
   { grep -rlE "[\"'/]${tail}(\.[jt]sx?)?[\"']" "$under" --include='*.ts' --include='*.tsx' || true
-    grep -lE "[\"']\./${stem##*/}(\.[jt]sx?)?[\"']" "$(dirname "$file")"/*.ts "$(dirname "$file")"/*.tsx 2>/dev/null || true; } | { grep -v "^${file}$" || true; } | sort -u
+    grep -lE "[\"']\./${stem##*/}(\.[jt]sx?)?[\"']" "$(dirname "$file")"/*.ts "$(dirname "$file")"/*.tsx 2>/dev/null || true; } |
+    { grep "^${under}/" || true; } | { grep -v "^${file}$" || true; } | sort -u
 }
 # The Workers tests of the folder that mirrors a worker file's (worker/x/y.ts: test/workers/x/).
 mirrored() {
@@ -42,7 +43,7 @@ for file in "${changed[@]}"; do
       mapfile -t found < <(importers "$file" test/workers | { grep -v '\.storage-wide\.test\.ts$' || true; }; mirrored "$file")
       # A file without tests of its own folder (a platform helper) is tested where its users are.
       if ! printf '%s\n' "${found[@]}" | grep -q '\.test\.ts$'; then
-        mapfile -t found < <(importers "$file" worker | { grep '^worker/' || true; } | while read -r user; do mirrored "$user"; done)
+        mapfile -t found < <(importers "$file" worker | while read -r user; do mirrored "$user"; done)
       fi
       selected+=("${found[@]}")
       ;;
