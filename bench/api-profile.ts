@@ -9,17 +9,21 @@
  * isolate's Durable Objects and queue consumers count too, as they do on its CPU. Shares hold under load; the
  * profile's milliseconds do not (a thread the machine preempts is sampled as busy), so each run prints the load
  * average beside them and the CPU time the worker's process tree (wrangler dev, workerd with local D1) used, counted
- * by the kernel, which other processes' load leaves nearly alone. The profiles are kept as .cpuprofile files
- * under test-artifacts/bench-api-profile/ (Chrome DevTools opens them).
+ * by the kernel, which other processes' load leaves nearly alone. Beside each phase, the bare route of bench/api (a
+ * GET or a POST of bare-worker.ts under its own wrangler dev) is counted the same way before and after it: what the
+ * local runtime spends on any request (workerd, and wrangler's node proxying to it) against what the service adds, the
+ * CPU behind bench/api's ratios at 10 connections on this machine's two cores. The profiles are kept as .cpuprofile
+ * files under test-artifacts/bench-api-profile/ (Chrome DevTools opens them).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { newApiKey } from "../scripts/demo-seed";
 import { freePort } from "../scripts/free-port";
 import { benchStack, configWithoutTaskConsumer } from "./bench-stacks";
-import { treeCpuSeconds } from "./process-cpu";
+import { startBenchWorker } from "./bench-worker";
+import { treeCpuSecondsByType } from "./process-cpu";
 
 const REQUESTS = Number(process.env.PROFILE_REQUESTS ?? 2000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -117,19 +121,25 @@ function bucketOf(file: string | undefined): string {
   return library;
 }
 
-/** CPU seconds the worker's process tree used while `drive` ran and for a second after (what the requests left to waitUntil, the log's queue). */
-async function cpuOf(workerPid: number, drive: () => Promise<void>): Promise<number> {
-  const before = treeCpuSeconds([workerPid]);
+/**
+ * CPU seconds a worker's process tree used while `drive` ran and for a second after (what the requests left to
+ * waitUntil, the log's queue), in all and by process: workerd, and wrangler's node in front of it.
+ */
+async function cpuOf(workerPid: number, drive: () => Promise<void>): Promise<{ total: number; workerd: number; node: number }> {
+  const before = treeCpuSecondsByType(workerPid);
   await drive();
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return treeCpuSeconds([workerPid]) - before;
+  const after = treeCpuSecondsByType(workerPid);
+  const used = (type: string) => (after[type] ?? 0) - (before[type] ?? 0);
+  const total = Object.keys(after).reduce((sum, type) => sum + used(type), 0);
+  return { total, workerd: used("workerd"), node: used("node") };
 }
 
 async function record(session: Inspector, workerPid: number, drive: () => Promise<void>): Promise<{ profile: Profile; cpuSeconds: number }> {
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
   await session.send("Profiler.start");
-  const cpuSeconds = await cpuOf(workerPid, drive);
+  const { total: cpuSeconds } = await cpuOf(workerPid, drive);
   const { profile } = await session.send<{ profile: Profile }>("Profiler.stop");
   await session.send("Profiler.disable");
   return { profile, cpuSeconds };
@@ -215,6 +225,7 @@ async function report(session: Inspector, phase: string, { profile, cpuSeconds }
 
 const inspectorPort = await freePort();
 const stack = await benchStack("bench-api-profile", { CONCURRENT_DELIVERIES: "0" }, configWithoutTaskConsumer(), inspectorPort);
+const bare = await startBenchWorker("bench/wrangler.bare.toml", mkdtempSync(path.join(tmpdir(), "bare-")));
 try {
   const detailKey = newApiKey();
   const createKey = newApiKey();
@@ -235,6 +246,10 @@ try {
     body: hometaxBody,
     setupRequest: (request: autocannon.Request): autocannon.Request => ({ ...request, headers: { ...request.headers, "Idempotency-Key": crypto.randomUUID() } }),
   };
+  const bareRoutes = {
+    "job-detail": { url: `${bare.url}/bare` },
+    "hometax-create": { url: `${bare.url}/bare`, method: "POST" as const, headers: { "Content-Type": "application/json" }, body: hometaxBody },
+  };
   const refused = new Map<string, number>();
   const drive = (phase: string, request: autocannon.Request & { url: string }, amount: number) => async () => {
     const onResponse = (status: number, body: string) => {
@@ -247,13 +262,29 @@ try {
   // The steady state is what is profiled: the key's lease, the kept rows and the create context already in the isolate.
   await drive("warm-up", detail, 300)();
   await drive("warm-up", create, 300)();
+  for (const request of Object.values(bareRoutes)) await drive("warm-up", request, 300)();
 
   const session = await inspector(inspectorPort);
   try {
     for (const [phase, request] of [["job-detail", detail], ["hometax-create", create]] as const) {
-      // The phase once unprofiled first: what the kernel counts then is the worker's own CPU, without the sampler's.
+      // The phase once unprofiled first, between two runs of its bare route: what the kernel counts then is the
+      // worker's own CPU, without the sampler's.
+      const bareChild = bare.child.pid!;
+      const bareBefore = await cpuOf(bareChild, drive(`bare ${phase}`, bareRoutes[phase], REQUESTS));
       const unprofiled = await cpuOf(stack.workerPid, drive(phase, request, REQUESTS));
-      console.log(`\n${phase}, unprofiled: worker process tree CPU ${((1000 * unprofiled) / REQUESTS).toFixed(2)} ms a request; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+      const bareAfter = await cpuOf(bareChild, drive(`bare ${phase}`, bareRoutes[phase], REQUESTS));
+      const perRequest = (seconds: number) => (1000 * seconds) / REQUESTS;
+      const bareMean = (key: "total" | "workerd" | "node") => perRequest((bareBefore[key] + bareAfter[key]) / 2);
+      console.log(`\n${phase}, unprofiled, CPU a request (ms) against the bare route's, counted before and after it; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+      console.table(
+        (["total", "workerd", "node"] as const).map((key) => ({
+          process: key === "node" ? "wrangler's node" : key,
+          [phase]: perRequest(unprofiled[key]).toFixed(2),
+          "bare, before / after": `${perRequest(bareBefore[key]).toFixed(2)} / ${perRequest(bareAfter[key]).toFixed(2)}`,
+          "over bare": (perRequest(unprofiled[key]) - bareMean(key)).toFixed(2),
+          ratio: `${(perRequest(unprofiled[key]) / bareMean(key)).toFixed(2)}x`,
+        })),
+      );
       await report(session, phase, await record(session, stack.workerPid, drive(phase, request, REQUESTS)), REQUESTS);
     }
   } finally {
@@ -265,5 +296,6 @@ try {
     process.exitCode = 1;
   }
 } finally {
+  bare.child.kill("SIGTERM");
   await stack.stop();
 }

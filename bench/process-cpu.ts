@@ -20,7 +20,10 @@ function cpuSecondsOf(pid: number): number {
   return own + reaped;
 }
 
-/** What a process of a scraper tree is: Chromium's `--type` (with a utility's sub-type), "browser" without one, else "node". */
+/**
+ * What a process of a scraper's or a worker's tree is: Chromium's `--type` (with a utility's sub-type), "browser"
+ * without one, "workerd" for the runtime under wrangler dev, else "node".
+ */
 function processType(pid: number): string {
   try {
     // Chromium rewrites its processes' command lines into one string, so they are matched, not split.
@@ -28,6 +31,7 @@ function processType(pid: number): string {
     const type = /--type=(\S+)/.exec(cmdline)?.[1];
     if (type === "utility") return `utility ${/--utility-sub-type=([^.\s]+)/.exec(cmdline)?.[1] ?? ""}`.trim();
     if (type) return type;
+    if (/^\S*workerd\s/.test(cmdline)) return "workerd";
     return /^\S*chrom/i.test(cmdline) ? "browser" : "node";
   } catch {
     return "gone";
