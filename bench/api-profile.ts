@@ -10,9 +10,10 @@
  * profile's milliseconds do not (a thread the machine preempts is sampled as busy), so each run prints the load
  * average beside them and the CPU time the worker's process tree (wrangler dev, workerd with local D1) used, counted
  * by the kernel, which other processes' load leaves nearly alone. Beside each phase, the bare route of bench/api (a
- * GET or a POST of bare-worker.ts under its own wrangler dev) is counted the same way before and after it: what the
- * local runtime spends on any request (workerd, and wrangler's node proxying to it) against what the service adds, the
- * CPU behind bench/api's ratios at 10 connections on this machine's two cores. The profiles are kept as .cpuprofile
+ * GET or a POST of bare-worker.ts under its own wrangler dev) and the same route on a second stack without the request
+ * log are counted the same way, A B C C B A: what the local runtime spends on any request (workerd, and wrangler's node
+ * proxying to it), what the service adds, and what of that is the log: the CPU behind bench/api's ratios at 10
+ * connections on this machine's two cores. The profiles are kept as .cpuprofile
  * files under test-artifacts/bench-api-profile/ (Chrome DevTools opens them).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -225,27 +226,35 @@ async function report(session: Inspector, phase: string, { profile, cpuSeconds }
 
 const inspectorPort = await freePort();
 const stack = await benchStack("bench-api-profile", { CONCURRENT_DELIVERIES: "0" }, configWithoutTaskConsumer(), inspectorPort);
+/** The same stack with the request log's middleware off: what the log costs a request, counted beside it. */
+const unlogged = await benchStack("bench-api-profile-unlogged", { CONCURRENT_DELIVERIES: "0", BENCH_REQUEST_LOG_OFF: "1" }, configWithoutTaskConsumer());
 const bare = await startBenchWorker("bench/wrangler.bare.toml", mkdtempSync(path.join(tmpdir(), "bare-")));
 try {
   const detailKey = newApiKey();
   const createKey = newApiKey();
-  await stack.seedWorkspaces([
-    { workspaceId: crypto.randomUUID(), name: "profile detail", apiKey: detailKey },
-    { workspaceId: crypto.randomUUID(), name: "profile create", apiKey: createKey, certificate: true },
-  ]);
   const headers = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
   // Without a credential the job ends Failed at once: its detail is a finished job's, kept by the isolate.
   const bankBody = JSON.stringify({ providerCode: "sandbox.bank", schema: "bank.transactions.cb.v1", params: { dateRangeStart: "2026-01-01", dateRangeEnd: "2026-01-31" } });
-  const created = await fetch(`${stack.baseUrl}/api/v1/data-jobs`, { method: "POST", headers: headers(detailKey), body: bankBody });
-  const detail = { url: `${stack.baseUrl}/api/v1/data-jobs/${((await created.json()) as { id: string }).id}`, headers: headers(detailKey) };
   const hometaxBody = JSON.stringify({ providerCode: "hometax", schema: "taxportal.tax-invoices.sales.v1", params: { dateRangeStart: "2025-01-01", dateRangeEnd: "2025-12-31" } });
-  const create = {
-    url: `${stack.baseUrl}/api/v1/data-jobs`,
-    method: "POST" as const,
-    headers: headers(createKey),
-    body: hometaxBody,
-    setupRequest: (request: autocannon.Request): autocannon.Request => ({ ...request, headers: { ...request.headers, "Idempotency-Key": crypto.randomUUID() } }),
+  const routesOn = async (on: typeof stack) => {
+    await on.seedWorkspaces([
+      { workspaceId: crypto.randomUUID(), name: "profile detail", apiKey: detailKey },
+      { workspaceId: crypto.randomUUID(), name: "profile create", apiKey: createKey, certificate: true },
+    ]);
+    const created = await fetch(`${on.baseUrl}/api/v1/data-jobs`, { method: "POST", headers: headers(detailKey), body: bankBody });
+    return {
+      "job-detail": { url: `${on.baseUrl}/api/v1/data-jobs/${((await created.json()) as { id: string }).id}`, headers: headers(detailKey) },
+      "hometax-create": {
+        url: `${on.baseUrl}/api/v1/data-jobs`,
+        method: "POST" as const,
+        headers: headers(createKey),
+        body: hometaxBody,
+        setupRequest: (request: autocannon.Request): autocannon.Request => ({ ...request, headers: { ...request.headers, "Idempotency-Key": crypto.randomUUID() } }),
+      },
+    };
   };
+  const routes = await routesOn(stack);
+  const unloggedRoutes = await routesOn(unlogged);
   const bareRoutes = {
     "job-detail": { url: `${bare.url}/bare` },
     "hometax-create": { url: `${bare.url}/bare`, method: "POST" as const, headers: { "Content-Type": "application/json" }, body: hometaxBody },
@@ -260,32 +269,36 @@ try {
     await autocannon({ url: request.url, connections: CONNECTIONS, amount, requests: [{ ...request, onResponse }] });
   };
   // The steady state is what is profiled: the key's lease, the kept rows and the create context already in the isolate.
-  await drive("warm-up", detail, 300)();
-  await drive("warm-up", create, 300)();
-  for (const request of Object.values(bareRoutes)) await drive("warm-up", request, 300)();
+  for (const request of [...Object.values(routes), ...Object.values(unloggedRoutes), ...Object.values(bareRoutes)]) await drive("warm-up", request, 300)();
 
   const session = await inspector(inspectorPort);
   try {
-    for (const [phase, request] of [["job-detail", detail], ["hometax-create", create]] as const) {
-      // The phase once unprofiled first, between two runs of its bare route: what the kernel counts then is the
-      // worker's own CPU, without the sampler's.
-      const bareChild = bare.child.pid!;
-      const bareBefore = await cpuOf(bareChild, drive(`bare ${phase}`, bareRoutes[phase], REQUESTS));
-      const unprofiled = await cpuOf(stack.workerPid, drive(phase, request, REQUESTS));
-      const bareAfter = await cpuOf(bareChild, drive(`bare ${phase}`, bareRoutes[phase], REQUESTS));
-      const perRequest = (seconds: number) => (1000 * seconds) / REQUESTS;
-      const bareMean = (key: "total" | "workerd" | "node") => perRequest((bareBefore[key] + bareAfter[key]) / 2);
-      console.log(`\n${phase}, unprofiled, CPU a request (ms) against the bare route's, counted before and after it; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    for (const phase of ["job-detail", "hometax-create"] as const) {
+      // The phase once unprofiled first, A B C C B A with the stack without the log and the bare route, so a drift of
+      // the machine weighs on all three alike: what the kernel counts then is the workers' own CPU, without the sampler's.
+      const runOf = (on: { workerPid: number }, request: autocannon.Request & { url: string }) => cpuOf(on.workerPid, drive(phase, request, REQUESTS));
+      const bareWorker = { workerPid: bare.child.pid! };
+      const order = [
+        ["bare", bareWorker, bareRoutes[phase]],
+        [phase, stack, routes[phase]],
+        ["without the log", unlogged, unloggedRoutes[phase]],
+      ] as const;
+      const counted = new Map<string, Awaited<ReturnType<typeof cpuOf>>[]>();
+      for (const [name, on, request] of [...order, ...[...order].reverse()]) counted.set(name, [...(counted.get(name) ?? []), await runOf(on, request)]);
+      const mean = (name: string, key: "total" | "workerd" | "node") => (1000 * counted.get(name)!.reduce((sum, run) => sum + run[key], 0)) / counted.get(name)!.length / REQUESTS;
+      console.log(`\n${phase}, unprofiled, CPU a request (ms), each the mean of two runs A B C C B A; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
       console.table(
         (["total", "workerd", "node"] as const).map((key) => ({
           process: key === "node" ? "wrangler's node" : key,
-          [phase]: perRequest(unprofiled[key]).toFixed(2),
-          "bare, before / after": `${perRequest(bareBefore[key]).toFixed(2)} / ${perRequest(bareAfter[key]).toFixed(2)}`,
-          "over bare": (perRequest(unprofiled[key]) - bareMean(key)).toFixed(2),
-          ratio: `${(perRequest(unprofiled[key]) / bareMean(key)).toFixed(2)}x`,
+          [phase]: mean(phase, key).toFixed(2),
+          bare: mean("bare", key).toFixed(2),
+          "over bare": (mean(phase, key) - mean("bare", key)).toFixed(2),
+          ratio: `${(mean(phase, key) / mean("bare", key)).toFixed(2)}x`,
+          "without the log": mean("without the log", key).toFixed(2),
+          "the log": (mean(phase, key) - mean("without the log", key)).toFixed(2),
         })),
       );
-      await report(session, phase, await record(session, stack.workerPid, drive(phase, request, REQUESTS)), REQUESTS);
+      await report(session, phase, await record(session, stack.workerPid, drive(phase, routes[phase], REQUESTS)), REQUESTS);
     }
   } finally {
     session.close();
@@ -297,5 +310,6 @@ try {
   }
 } finally {
   bare.child.kill("SIGTERM");
+  await unlogged.stop();
   await stack.stop();
 }

@@ -3,8 +3,14 @@ import { log } from "../../platform/observability/telemetry";
 import { type AnsweredRequest, byteLength, requestLogEntry } from "./entry";
 import type { RequestLogEntry, RequestLogMessage } from "./messages";
 
-/** How long an isolate gathers its answered requests before one queue message takes them all. */
-const GATHER_MS = 50;
+/**
+ * How long an isolate gathers its answered requests before one queue message takes them all. A message's send and
+ * delivery cost the runtime more than the entries it carries: at 50 ms, a client polling a job at 10 connections sent
+ * 20 messages a second of one folded entry each, and the log took 0.48 ms of a poll's 5.5 ms of CPU and 1.2 ms of a
+ * create's 9.1; at a second, 0.27 and 0.58 (docs/benchmarks.md, stop 73). A second keeps the log "a few seconds"
+ * behind the answer, as the consumer's 5 s batch wait already does.
+ */
+const GATHER_MS = 1000;
 /**
  * A queue message holds at most 128 KB, and a consumer's batch (wrangler.toml's max_batch_size, 10 messages) must stay
  * within D1's 1,000 queries an invocation at 7 rows a statement (store.ts): 100 entries a message, at most 100 KB

@@ -206,7 +206,8 @@ describe("the request log", () => {
       const response = await call("/api/v1/providers", { key: ws.apiKey, env: { ...(env as Env), REQUEST_LOGS: failing } });
       expect(response.status).toBe(200);
       const requestId = response.headers.get("X-Request-Id")!;
-      await vi.waitFor(() => expect(errors.mock.calls.some(([line]) => String(line).includes("request-log-send-failed") && String(line).includes(requestId))).toBe(true));
+      // The entry waits out the isolate's gather (a second) and the send's two retries before the failure is logged.
+      await vi.waitFor(() => expect(errors.mock.calls.some(([line]) => String(line).includes("request-log-send-failed") && String(line).includes(requestId))).toBe(true), { timeout: 5_000 });
     } finally {
       errors.mockRestore();
     }
