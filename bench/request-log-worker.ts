@@ -7,8 +7,9 @@ import { recordRequest } from "../worker/domain/request-logs/record";
  * The request log's write path without the API in front of it (bench/request-log.ts), since this machine cannot answer
  * the issue's 1,000 requests a second at all: POST /push hands the service's recordRequest (the middleware's own call,
  * worker/api/request-log.ts) entries of answered requests at a steady rate, and the queue's batches go to the service's
- * consumer, as worker/index.ts dispatches them. GET /rows counts what the consumer has written and says when each of
- * its batches ran, which D1's rows cannot say (they carry the request's time, not the write's).
+ * consumer, as worker/index.ts dispatches them. GET /rows counts what the consumer has written, its rows and the
+ * requests they stand for (a key's 429s of a minute are one row counting them, entry.ts), and says when each of its
+ * batches ran, which D1's rows cannot say (they carry the request's time, not the write's).
  */
 type Env = { DB: D1Database; REQUEST_LOGS: Queue<RequestLogMessage> };
 
@@ -71,8 +72,8 @@ export default {
     const url = new URL(request.url);
     if (request.method === "POST" && url.pathname === "/push") return Response.json(await push(env, Number(url.searchParams.get("rate")), Number(url.searchParams.get("seconds"))));
     if (url.pathname === "/rows") {
-      const counted = await env.DB.prepare("SELECT count(*) AS rows FROM request_logs").first<{ rows: number }>();
-      return Response.json({ rows: counted?.rows ?? 0, deliveries });
+      const counted = await env.DB.prepare("SELECT count(*) AS rows, coalesce(sum(repeat_count), 0) AS logged FROM request_logs").first<{ rows: number; logged: number }>();
+      return Response.json({ rows: counted?.rows ?? 0, logged: counted?.logged ?? 0, deliveries });
     }
     return new Response("request log bench");
   },
