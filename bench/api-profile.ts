@@ -2,7 +2,7 @@
  * Where the API worker's CPU goes (issue 65): one local stack as bench:api's credentialed one (no collect-tasks
  * consumer), the V8 inspector of its worker (wrangler dev's --inspector-port) driven over CDP, and two phases:
  * PROFILE_REQUESTS GETs of a finished job's detail, then as many hometax creates with a credential and an
- * Idempotency-Key of their own, each run once unprofiled (the kernel's count of the worker's CPU) and once sampled by
+ * Idempotency-Key of their own, each run twice unprofiled (the kernel's count of the worker's CPU) and once sampled by
  * V8's profiler. For each phase it prints self time by function and bundled module
  * (top 25) and the shares of ours (worker/, contracts/, collectors/) against hono, zod, drizzle and the runtime.
  * The sampled isolate is the worker's own: what a request leaves to waitUntil (the request log's entry) and the
@@ -12,9 +12,9 @@
  * by the kernel, which other processes' load leaves nearly alone. Beside each phase, the bare route of bench/api (a
  * GET or a POST of bare-worker.ts under its own wrangler dev) and the same route on a second stack without the request
  * log are counted the same way, A B C C B A: what the local runtime spends on any request (workerd, and wrangler's node
- * proxying to it), what the service adds, and what of that is the log: the CPU behind bench/api's ratios at 10
- * connections on this machine's two cores. The profiles are kept as .cpuprofile
- * files under test-artifacts/bench-api-profile/ (Chrome DevTools opens them).
+ * proxying to it, with the esbuild it runs), what the service adds, and what of that is the log: the CPU behind
+ * bench/api's ratios at 10 connections on this machine's two cores. The profiles are kept as .cpuprofile files under
+ * test-artifacts/bench-api-profile/ (Chrome DevTools opens them).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -270,26 +270,29 @@ try {
   };
   // The steady state is what is profiled: the key's lease, the kept rows and the create context already in the isolate.
   for (const request of [...Object.values(routes), ...Object.values(unloggedRoutes), ...Object.values(bareRoutes)]) await drive("warm-up", request, 300)();
+  const bareWorker = { workerPid: bare.child.pid! };
 
   const session = await inspector(inspectorPort);
   try {
     for (const phase of ["job-detail", "hometax-create"] as const) {
       // The phase once unprofiled first, A B C C B A with the stack without the log and the bare route, so a drift of
       // the machine weighs on all three alike: what the kernel counts then is the workers' own CPU, without the sampler's.
-      const runOf = (on: { workerPid: number }, request: autocannon.Request & { url: string }) => cpuOf(on.workerPid, drive(phase, request, REQUESTS));
-      const bareWorker = { workerPid: bare.child.pid! };
       const order = [
         ["bare", bareWorker, bareRoutes[phase]],
         [phase, stack, routes[phase]],
         ["without the log", unlogged, unloggedRoutes[phase]],
       ] as const;
       const counted = new Map<string, Awaited<ReturnType<typeof cpuOf>>[]>();
-      for (const [name, on, request] of [...order, ...[...order].reverse()]) counted.set(name, [...(counted.get(name) ?? []), await runOf(on, request)]);
+      for (const [name, on, request] of [...order, ...[...order].reverse()]) {
+        // A refusal is counted under the target that answered it.
+        const run = await cpuOf(on.workerPid, drive(name === phase ? phase : `${phase}, ${name}`, request, REQUESTS));
+        counted.set(name, [...(counted.get(name) ?? []), run]);
+      }
       const mean = (name: string, key: "total" | "workerd" | "node") => (1000 * counted.get(name)!.reduce((sum, run) => sum + run[key], 0)) / counted.get(name)!.length / REQUESTS;
       console.log(`\n${phase}, unprofiled, CPU a request (ms), each the mean of two runs A B C C B A; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
       console.table(
         (["total", "workerd", "node"] as const).map((key) => ({
-          process: key === "node" ? "wrangler's node" : key,
+          process: key === "node" ? "wrangler's node, esbuild" : key,
           [phase]: mean(phase, key).toFixed(2),
           bare: mean("bare", key).toFixed(2),
           "over bare": (mean(phase, key) - mean("bare", key)).toFixed(2),
