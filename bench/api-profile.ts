@@ -14,7 +14,8 @@
  * log are counted the same way, A B C C B A: what the local runtime spends on any request (workerd, and wrangler's node
  * proxying to it, with the esbuild it runs), what the service adds, and what of that is the log: the CPU behind
  * bench/api's ratios at 10 connections on this machine's two cores. The profiles are kept as .cpuprofile files under
- * test-artifacts/bench-api-profile/ (Chrome DevTools opens them).
+ * test-artifacts/bench-api-profile/ (Chrome DevTools opens them). With BENCH_PERF=1, Linux perf also samples workerd
+ * itself on the route and on the bare route (bench/native-profile.ts): what of the runtime's own work grew.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -25,9 +26,13 @@ import { freePort } from "../scripts/free-port";
 import { benchStack, configWithoutTaskConsumer } from "./bench-stacks";
 import { startBenchWorker } from "./bench-worker";
 import { treeCpuSecondsByType } from "./process-cpu";
+import { perfAvailable, printNativeComparison, sampleWorkerd } from "./native-profile";
 
 const REQUESTS = Number(process.env.PROFILE_REQUESTS ?? 2000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Also sample workerd itself with Linux perf, the route's against the bare route's (bench/native-profile.ts). */
+const NATIVE = process.env.BENCH_PERF === "1";
+if (NATIVE && !perfAvailable()) throw new Error("BENCH_PERF=1 needs Linux perf on PATH (Debian's linux-perf)");
 /** Microseconds between samples: V8's default is 1000, too coarse for requests of a millisecond or two. */
 const SAMPLING_INTERVAL_US = 100;
 const OUT = path.resolve(import.meta.dirname, "../test-artifacts/bench-api-profile");
@@ -301,6 +306,17 @@ try {
           "the log": (mean(phase, key) - mean("without the log", key)).toFixed(2),
         })),
       );
+      if (NATIVE) {
+        // A B B A as above, so the machine's drift between samplings weighs on both alike.
+        mkdirSync(OUT, { recursive: true });
+        const sampled = { route: [] as string[], bare: [] as string[] };
+        for (const side of ["route", "bare", "bare", "route"] as const) {
+          const file = path.join(OUT, `${phase}-${side}-${sampled[side].length + 1}.perf.data`);
+          const driven = side === "route" ? drive(phase, routes[phase], REQUESTS) : drive(`${phase}, bare`, bareRoutes[phase], REQUESTS);
+          sampled[side].push(await sampleWorkerd(side === "route" ? stack.workerPid : bare.child.pid!, file, driven));
+        }
+        printNativeComparison(phase, sampled.route, sampled.bare, 2 * REQUESTS);
+      }
       await report(session, phase, await record(session, stack.workerPid, drive(phase, routes[phase], REQUESTS)), REQUESTS);
     }
   } finally {

@@ -24,7 +24,7 @@ function cpuSecondsOf(pid: number): number {
  * What a process of a scraper's or a worker's tree is: Chromium's `--type` (with a utility's sub-type), "browser"
  * without one, "workerd" for the runtime under wrangler dev, else "node".
  */
-function processType(pid: number): string {
+export function processType(pid: number): string {
   try {
     // Chromium rewrites its processes' command lines into one string, so they are matched, not split.
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
