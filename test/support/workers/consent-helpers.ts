@@ -46,6 +46,15 @@ export async function heldCredential(partner: TestWorkspace, schemas: string[] =
 export const credentialRow = (id: string) => env.DB.prepare("SELECT * FROM credentials WHERE id = ?").bind(id).first<Json>();
 
 /**
+ * Moves a consent's access token's end (KFTC's tokens live 90 days) to `at`, so that a refresh run soon after finds
+ * this consent due. The consents other files left in the runtime's shared storage end 90 days on, so that run finds
+ * none of them due. A run 91 days on found them all due, oldest first, and reached this consent only while fewer than
+ * a run's REFRESHES_PER_RUN were ahead of it.
+ */
+export const endTokenAt = (credentialId: string, at: number) =>
+  env.DB.prepare("UPDATE credentials SET consent = json_set(consent, '$.tokenExpiresAt', ?) WHERE id = ?").bind(new Date(at).toISOString(), credentialId).run();
+
+/**
  * What the hosted page does with KFTC's answer once the consent window it opened hands it over: that window loads our
  * callback page (which completes nothing by itself), then the page completes the consent, naming the text it showed.
  */

@@ -9,7 +9,7 @@ import { warnExpiringCertificates } from "../../../../worker/domain/credentials/
 import { openCredential, sealCredential } from "../../../../worker/domain/vault/envelope";
 import { call, callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
 import { hostedUiHeaders } from "../../../support/workers/registration-envelope";
-import { completeOpenBanking, consentAtReplica } from "../../../support/workers/consent-helpers";
+import { completeOpenBanking, consentAtReplica, endTokenAt } from "../../../support/workers/consent-helpers";
 
 type Json = Record<string, any>;
 const DAY = 86_400_000;
@@ -155,8 +155,9 @@ describe("Open Banking as a provider", () => {
     const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[0]!.fintechUseNum]);
     const before = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     const sealedBefore = (await env.DB.prepare("SELECT sealed FROM credentials WHERE id = ?").bind(id).first<Json>())!.sealed;
-    // 91 days on, the 90-day token has ended: the default policy refreshes it now (collectors/openbanking/options.ts).
-    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 91 * DAY);
+    // The 90-day token has ended: the default policy refreshes it now (collectors/openbanking/options.ts).
+    await endTokenAt(id, Date.now() - 1000);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now());
     const after = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     expect(after.consent.refreshedAt).not.toBeNull();
     expect(after.consent.expiresAt).toBe(before.consent.expiresAt);
@@ -166,7 +167,8 @@ describe("Open Banking as a provider", () => {
     expect(again.kind, JSON.stringify(again)).toBe("Succeeded");
 
     await alterTokens(id, { refreshToken: "no-longer-known" });
-    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 91 * DAY);
+    await endTokenAt(id, Date.now() - 1000);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now());
     const ended = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     expect(ended.refusal).toMatchObject({ code: "NO_VALID_CREDENTIAL" });
     const job = await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} });
@@ -177,13 +179,14 @@ describe("Open Banking as a provider", () => {
     const ws = await createWorkspace({ businessNumber: "1208800767" });
     const id = await consented(ws, "obuser2", [userByLogin("obuser2")!.accounts[1]!.fintechUseNum]);
     const deps = pipelineDeps(env);
-    const later = Date.now() + 91 * DAY;
+    await endTokenAt(id, Date.now() - 1000);
+    const now = Date.now();
     const shown = async () => (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
 
     // A job holds the lease: its tokens are not swapped under it; the consent waits for the next run.
     const lock = deps.lockFor(id);
     expect((await lock.acquire("a-running-job", 60_000)).granted).toBe(true);
-    expect((await refreshDueConsents(env, deps, later)).busy).toBeGreaterThanOrEqual(1);
+    expect((await refreshDueConsents(env, deps, now)).busy).toBeGreaterThanOrEqual(1);
     expect((await shown()).consent.refreshedAt).toBeNull();
     await lock.release("a-running-job", 60_000);
 
@@ -194,8 +197,8 @@ describe("Open Banking as a provider", () => {
     let firstDone!: () => void;
     const first = new Promise<void>((resolve) => (firstDone = resolve));
     const runs = await Promise.all([
-      refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh, leased: refreshLease(deps) }, later).finally(firstDone),
-      refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh, leased: (credential, work) => first.then(() => refreshLease(deps)(credential, work)) }, later),
+      refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh, leased: refreshLease(deps) }, now).finally(firstDone),
+      refreshConsents(env.DB, env.VAULT_MASTER_KEY, { refresh, leased: (credential, work) => first.then(() => refreshLease(deps)(credential, work)) }, now),
     ]);
     expect(runs[1]!.ended).toBeGreaterThanOrEqual(1);
     const after = await shown();
@@ -264,7 +267,8 @@ describe("Open Banking as a provider", () => {
     const sealedBefore = await sealed();
     await switchToken(id, "refuse-early-refresh");
     // Refreshing ahead, five days before the token's end: KFTC refuses.
-    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now() + 85 * DAY, 100, "ahead");
+    await endTokenAt(id, Date.now() + 5 * DAY);
+    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now(), 100, "ahead");
     const kept = (await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body;
     expect(kept.refusal).toBeNull();
     expect(kept.consent.refreshedAt).toBeNull();
@@ -274,10 +278,10 @@ describe("Open Banking as a provider", () => {
     // The tokens still read.
     expect((await runJob(ws, { schema: "bank.accounts.cb.v1", params: {} })).kind).toBe("Succeeded");
     // A run ahead again leaves it until its token has ended; then a refusal is the consent's end.
-    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now() + 86 * DAY, 100, "ahead");
+    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now() + DAY, 100, "ahead");
     expect(await sealed()).toBe(sealedBefore);
     expect((await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body.refusal).toBeNull();
-    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now() + 91 * DAY, 100, "ahead");
+    await refreshConsents(env.DB, env.VAULT_MASTER_KEY, ports, Date.now() + 6 * DAY, 100, "ahead");
     expect((await callJson<Json>(`/api/v1/credentials/${id}`, { key: ws.apiKey })).body.refusal).toMatchObject({ code: "NO_VALID_CREDENTIAL" });
   });
 

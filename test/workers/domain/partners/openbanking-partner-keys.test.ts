@@ -7,10 +7,9 @@ import { withCheckDigit } from "../../../../contracts/business-number";
 import { call, callJson, createWorkspace, type TestWorkspace } from "../../../support/workers/helpers";
 import { hostedUiHeaders } from "../../../support/workers/registration-envelope";
 import { asPartner, partnerWithConnection } from "../../../support/workers/partner-helpers";
-import { completeOpenBanking } from "../../../support/workers/consent-helpers";
+import { completeOpenBanking, endTokenAt } from "../../../support/workers/consent-helpers";
 
 type Json = Record<string, any>;
-const DAY = 86_400_000;
 const OPTION = { kind: "PROVIDER_LOGIN", providerCode: "openbanking" };
 const KEYS_PATH = "/api/v1/partner-profile/open-banking-keys";
 
@@ -102,7 +101,8 @@ describe("a partner's own Open Banking keys", () => {
 
     // Refresh opens the partner's keys (the replica refuses another client's refresh token): once the access token
     // (90 days) has ended, as the default policy refreshes.
-    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 91 * DAY);
+    await endTokenAt(made.credentialId, Date.now() - 1000);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now());
     const refreshed = (await callJson<Json>(`/api/v1/credentials/${made.credentialId}`, forBusiness)).body;
     expect(refreshed.consent.refreshedAt, JSON.stringify(refreshed)).not.toBeNull();
     expect(refreshed.refusal).toBeNull();
@@ -121,8 +121,8 @@ describe("a partner's own Open Banking keys", () => {
 
     // Keys removed: the consent made with them can no longer be refreshed, and ends as a refused refresh does.
     expect((await call(KEYS_PATH, { method: "DELETE", key: partner.apiKey })).status).toBe(204);
-    await env.DB.prepare("UPDATE credentials SET consent = json_set(consent, '$.tokenExpiresAt', ?) WHERE id = ?").bind(new Date(Date.now() + DAY).toISOString(), made.credentialId).run();
-    await refreshDueConsents(env, pipelineDeps(env), Date.now() + 85 * DAY);
+    await endTokenAt(made.credentialId, Date.now() - 1000);
+    await refreshDueConsents(env, pipelineDeps(env), Date.now());
     const ended = (await callJson<Json>(`/api/v1/credentials/${made.credentialId}`, forBusiness)).body;
     expect(ended.refusal).toMatchObject({ code: "NO_VALID_CREDENTIAL" });
     // The other partner's consent, made with the deployment's keys, is refreshed as before.
