@@ -1,7 +1,7 @@
 /**
  * Where workerd's own CPU goes, below what V8's profiler sees (bench:api-profile, BENCH_PERF=1): Linux `perf` samples
- * the runtime's processes while a route is driven, then the bare route's, and the samples are summed by what the
- * runtime was doing (JavaScript, V8's objects and strings, memory, the JS API's bindings, HTTP and I/O, the kernel), a
+ * the runtime's processes while a route is driven and while the bare route is (A B B A, by the caller), and the samples
+ * are summed by what the runtime was doing (JavaScript, V8's objects and strings, memory, the JS API's bindings, HTTP and I/O, the kernel), a
  * request's milliseconds each, beside the symbols that grew most. V8's profiler charges a Headers call or an
  * allocation to the JS frame that made it, or to an anonymous runtime frame; the native count says whether one thing
  * of the runtime's is behind a route's extra CPU, or many small ones. Needs `perf` (Debian's linux-perf) and leave to
@@ -67,10 +67,11 @@ export function printNativeComparison(name: string, routeFiles: string[], bareFi
   const msPerRequest = (samples: number) => (1000 * samples) / SAMPLES_PER_SECOND / requests;
   const byKind = new Map<string, { route: number; bare: number }>();
   for (const key of new Set([...route.keys(), ...bare.keys()])) {
-    const kind = byKind.get(kindOf(key)) ?? { route: 0, bare: 0 };
-    kind.route += route.get(key) ?? 0;
-    kind.bare += bare.get(key) ?? 0;
-    byKind.set(kindOf(key), kind);
+    const kind = kindOf(key);
+    const counts = byKind.get(kind) ?? { route: 0, bare: 0 };
+    counts.route += route.get(key) ?? 0;
+    counts.bare += bare.get(key) ?? 0;
+    byKind.set(kind, counts);
   }
   const total = [...byKind.values()].reduce((sum, kind) => ({ route: sum.route + kind.route, bare: sum.bare + kind.bare }), { route: 0, bare: 0 });
   const row = (kind: string, { route: r, bare: b }: { route: number; bare: number }) => ({
