@@ -309,11 +309,11 @@ try {
       if (NATIVE) {
         // A B B A as above, so the machine's drift between samplings weighs on both alike.
         mkdirSync(OUT, { recursive: true });
+        const sides = { route: { pid: stack.workerPid, run: drive(phase, routes[phase], REQUESTS) }, bare: { pid: bare.child.pid!, run: drive(`${phase}, bare`, bareRoutes[phase], REQUESTS) } };
         const sampled = { route: [] as string[], bare: [] as string[] };
         for (const side of ["route", "bare", "bare", "route"] as const) {
           const file = path.join(OUT, `${phase}-${side}-${sampled[side].length + 1}.perf.data`);
-          const driven = side === "route" ? drive(phase, routes[phase], REQUESTS) : drive(`${phase}, bare`, bareRoutes[phase], REQUESTS);
-          sampled[side].push(await sampleWorkerd(side === "route" ? stack.workerPid : bare.child.pid!, file, driven));
+          sampled[side].push(await sampleWorkerd(sides[side].pid, file, sides[side].run));
         }
         printNativeComparison(phase, sampled.route, sampled.bare, 2 * REQUESTS);
       }

@@ -65,8 +65,9 @@ export function printNativeComparison(name: string, routeFiles: string[], bareFi
   const route = samplesBySymbol(routeFiles);
   const bare = samplesBySymbol(bareFiles);
   const msPerRequest = (samples: number) => (1000 * samples) / SAMPLES_PER_SECOND / requests;
+  const keys = [...new Set([...route.keys(), ...bare.keys()])];
   const byKind = new Map<string, { route: number; bare: number }>();
-  for (const key of new Set([...route.keys(), ...bare.keys()])) {
+  for (const key of keys) {
     const kind = kindOf(key);
     const counts = byKind.get(kind) ?? { route: 0, bare: 0 };
     counts.route += route.get(key) ?? 0;
@@ -83,7 +84,7 @@ export function printNativeComparison(name: string, routeFiles: string[], bareFi
   });
   console.log(`\n${name}: workerd's CPU a request by what the runtime did (ms, perf at ${SAMPLES_PER_SECOND} Hz, ${requests} requests each)`);
   console.table([row("total", total), ...[...byKind].sort(([, a], [, b]) => b.route - b.bare - (a.route - a.bare)).map(([kind, counts]) => row(kind, counts))]);
-  const grown = [...new Set([...route.keys(), ...bare.keys()])]
+  const grown = keys
     .map((key) => ({ key, over: (route.get(key) ?? 0) - (bare.get(key) ?? 0) }))
     .sort((a, b) => b.over - a.over)
     .slice(0, 15);
